@@ -1,0 +1,28 @@
+/** Why a run ended without a final answer. The CLI maps every one to exit code 1. */
+export class AgentRunError extends Error {
+  override readonly name: string = "AgentRunError";
+}
+
+export class AgentLimitError extends AgentRunError {
+  override readonly name = "AgentLimitError";
+  constructor(readonly maxTurns: number) {
+    super(`The agent reached its limit of ${maxTurns} turns without a final answer`);
+  }
+}
+
+export class IncompleteModelReplyError extends AgentRunError {
+  override readonly name = "IncompleteModelReplyError";
+}
+
+/** The model provider failed (HTTP status, connection, malformed reply); the message is one line. */
+export class ModelProviderError extends AgentRunError {
+  override readonly name = "ModelProviderError";
+}
+
+/** The person cancelled the run (Ctrl-C). The CLI exits 130. */
+export class RunCancelledError extends AgentRunError {
+  override readonly name = "RunCancelledError";
+  constructor(message = "Run cancelled") {
+    super(message);
+  }
+}

@@ -1,0 +1,163 @@
+import { AgentLimitError, IncompleteModelReplyError, RunCancelledError } from "./agent-errors.js";
+import type { AssistantMessage, Message, ToolCall, ToolMessage } from "./messages.js";
+import { validateToolPairing } from "./messages.js";
+import type { ModelClient, ModelReply, TokenUsage } from "./model.js";
+import { PermissionRequest } from "./permission-request.js";
+import type { PermissionPolicy } from "./permissions.js";
+import type { ToolRegistry, ToolRegistrySnapshot } from "./tool-registry.js";
+import { toolError, type ToolResult } from "./tool-result.js";
+
+/** Hooks for the terminal UI. They observe; they never decide. */
+export interface AgentObserver {
+  onModelRequest?(turn: number, maxTurns: number): void;
+  onModelReply?(reply: ModelReply, turn: number): void;
+  onToolCallStart?(call: ToolCall): void;
+  onToolCallEnd?(call: ToolCall, result: ToolResult, durationMs: number): void;
+}
+
+export interface AgentRunnerOptions {
+  readonly model: ModelClient;
+  readonly registry: ToolRegistry;
+  /** Absent only in offline tests and profiles with neither approver nor policy. */
+  readonly policy?: PermissionPolicy;
+  readonly maxTurns: number;
+  readonly systemPrompt?: string;
+  readonly observer?: AgentObserver;
+  readonly now?: () => number;
+}
+
+export interface RunResult {
+  readonly finalText: string;
+  readonly turns: number;
+  readonly history: readonly Message[];
+  readonly usage: TokenUsage | undefined;
+}
+
+export const PERMISSION_EVALUATION_FAILED = toolError(
+  "permission_evaluation_error",
+  "Permission evaluation failed",
+);
+
+/** The loop: ask the model, run each tool call through prepare → policy → invoke, repeat. */
+export class AgentRunner {
+  readonly #options: AgentRunnerOptions;
+
+  constructor(options: AgentRunnerOptions) {
+    if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) {
+      throw new RangeError("maxTurns must be a positive integer");
+    }
+    this.#options = options;
+  }
+
+  async run(prompt: string, signal?: AbortSignal): Promise<RunResult> {
+    const { model, registry, maxTurns, systemPrompt, observer } = this.#options;
+    const history: Message[] = [];
+    if (systemPrompt !== undefined) history.push({ role: "system", content: systemPrompt });
+    history.push({ role: "user", content: prompt });
+    let usage: TokenUsage | undefined;
+
+    for (let turn = 1; turn <= maxTurns; turn += 1) {
+      throwIfCancelled(signal);
+      validateToolPairing(history);
+      const snapshot = registry.snapshot();
+      observer?.onModelRequest?.(turn, maxTurns);
+      const reply = await model.complete({
+        messages: [...history],
+        tools: snapshot.openAITools(),
+        ...(signal === undefined ? {} : { signal }),
+      });
+      observer?.onModelReply?.(reply, turn);
+      usage = addUsage(usage, reply.usage);
+      const message = checkedReply(reply);
+      history.push(message);
+
+      if (message.toolCalls.length === 0) {
+        return { finalText: message.content ?? "", turns: turn, history, usage };
+      }
+      for (const call of message.toolCalls) {
+        throwIfCancelled(signal);
+        const result = await this.#runToolCall(snapshot, call, signal);
+        const toolMessage: ToolMessage = {
+          role: "tool",
+          toolCallId: call.id,
+          content: result.content,
+        };
+        history.push(toolMessage);
+      }
+    }
+    throw new AgentLimitError(maxTurns);
+  }
+
+  async #runToolCall(
+    snapshot: ToolRegistrySnapshot,
+    call: ToolCall,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    const { observer } = this.#options;
+    const now = this.#options.now ?? Date.now;
+    const started = now();
+    observer?.onToolCallStart?.(call);
+    const result = await this.#decideAndInvoke(snapshot, call, signal);
+    observer?.onToolCallEnd?.(call, result, now() - started);
+    return result;
+  }
+
+  async #decideAndInvoke(
+    snapshot: ToolRegistrySnapshot,
+    call: ToolCall,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    const prepared = snapshot.prepare(call);
+    if (!prepared.ok) return prepared.result;
+    const policy = this.#options.policy;
+    if (policy !== undefined) {
+      let decision;
+      try {
+        decision = await policy.decide(new PermissionRequest(prepared.call));
+      } catch (error) {
+        // A cancelled prompt (Ctrl-C) ends the run; every other failure denies this call.
+        if (error instanceof RunCancelledError) throw error;
+        return PERMISSION_EVALUATION_FAILED;
+      }
+      if (decision.behavior !== "allow") {
+        return decision.behavior === "deny"
+          ? decision.toToolResult()
+          : PERMISSION_EVALUATION_FAILED;
+      }
+    }
+    throwIfCancelled(signal);
+    return snapshot.invoke(prepared.call, signal === undefined ? {} : { signal });
+  }
+}
+
+function checkedReply(reply: ModelReply): AssistantMessage {
+  const { message, finishReason } = reply;
+  if (finishReason === "length") {
+    throw new IncompleteModelReplyError("The model's reply was cut off at its token limit");
+  }
+  if (finishReason === "content_filter") {
+    throw new IncompleteModelReplyError("The model's reply was withheld by a content filter");
+  }
+  const hasText = message.content !== null && message.content.trim() !== "";
+  if (!hasText && message.toolCalls.length === 0) {
+    throw new IncompleteModelReplyError("The model replied with neither text nor tool calls");
+  }
+  return { role: "assistant", content: message.content, toolCalls: [...message.toolCalls] };
+}
+
+function addUsage(
+  total: TokenUsage | undefined,
+  turn: TokenUsage | undefined,
+): TokenUsage | undefined {
+  if (turn === undefined) return total;
+  if (total === undefined) return turn;
+  return {
+    promptTokens: total.promptTokens + turn.promptTokens,
+    completionTokens: total.completionTokens + turn.completionTokens,
+    totalTokens: total.totalTokens + turn.totalTokens,
+  };
+}
+
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw new RunCancelledError();
+}

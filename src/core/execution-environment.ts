@@ -1,0 +1,19 @@
+/**
+ * Where an approved shell command will run. The policy uses it to refuse execution when isolation
+ * was required but cannot be had, and to tell the person and the audit trail where a command runs.
+ */
+export type ExecutionEnvironmentStatus =
+  /** A working OS sandbox; `label` e.g. `sandbox: bwrap (network off, writable: /ws)`. */
+  | { readonly kind: "isolated"; readonly label: string }
+  /** No isolation, by choice or by fallback; `label` e.g. `sandbox: none — runs on the host`. */
+  | { readonly kind: "host"; readonly label: string }
+  /** Isolation was required and cannot be had: nothing may run. */
+  | { readonly kind: "unavailable"; readonly reason: string };
+
+export interface ExecutionEnvironment {
+  status(): ExecutionEnvironmentStatus;
+}
+
+export function environmentLabel(status: ExecutionEnvironmentStatus): string {
+  return status.kind === "unavailable" ? `sandbox: unavailable — ${status.reason}` : status.label;
+}

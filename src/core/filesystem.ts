@@ -1,0 +1,70 @@
+/**
+ * The workspace filesystem port. Core and tools see only this; the Node adapter implements it.
+ * Every path is workspace-relative text exactly as the model sent it.
+ */
+
+export const FILE_ERROR_CODES = [
+  "file_not_found",
+  "invalid_path",
+  "path_escape",
+  "is_directory",
+  "file_too_large",
+  "binary_file",
+  "edit_no_match",
+  "edit_ambiguous",
+] as const;
+export type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
+
+/** A platform error (ENOENT, ELOOP, …) translated into something the model can act on. */
+export class WorkspaceFileError extends Error {
+  override readonly name = "WorkspaceFileError";
+  constructor(
+    readonly code: FileErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ReadFileOptions {
+  /** 1-based first line to return. */
+  readonly offset?: number;
+  /** How many lines to return at most. */
+  readonly limit?: number;
+}
+
+export interface ReadFileResult {
+  readonly text: string;
+  /** 1-based line numbers of the returned window, and the file's total line count. */
+  readonly firstLine: number;
+  readonly lastLine: number;
+  readonly totalLines: number;
+}
+
+export interface EditFileRequest {
+  readonly oldString: string;
+  readonly newString: string;
+  readonly replaceAll: boolean;
+}
+
+export interface GlobResult {
+  /** Workspace-relative, `/`-separated, sorted. */
+  readonly paths: readonly string[];
+  /** How many further matches the cap left out. */
+  readonly omitted: number;
+}
+
+export interface WorkspaceFileSystem {
+  readonly root: string;
+  readFile(path: string, options?: ReadFileOptions): Promise<ReadFileResult>;
+  /** Returns the number of UTF-8 bytes written. */
+  writeFile(path: string, content: string): Promise<number>;
+  /** Returns how many occurrences were replaced. */
+  editFile(path: string, edit: EditFileRequest): Promise<number>;
+  glob(pattern: string): Promise<GlobResult>;
+}
+
+/** The hard write limit the P03 policy asks before any write; shares `safePath` with the tools. */
+export interface WorkspaceWriteBoundary {
+  isPathWithinWorkspace(workspace: string, path: string): Promise<boolean>;
+}

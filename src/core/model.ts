@@ -1,0 +1,33 @@
+import type { AssistantMessage, Message } from "./messages.js";
+
+/** A tool as the model sees it: never its handler or effect. */
+export interface ModelToolSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+}
+
+export interface ModelRequest {
+  readonly messages: readonly Message[];
+  readonly tools: readonly ModelToolSpec[];
+  readonly signal?: AbortSignal;
+}
+
+export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "other";
+
+export interface TokenUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly totalTokens: number;
+}
+
+export interface ModelReply {
+  readonly message: AssistantMessage;
+  readonly finishReason: FinishReason;
+  readonly usage?: TokenUsage;
+}
+
+/** The model port: the loop never knows which provider, or whether it is a recording. */
+export interface ModelClient {
+  complete(request: ModelRequest): Promise<ModelReply>;
+}

@@ -1,0 +1,183 @@
+import type { ApprovalProvider } from "./approval.js";
+import type { AuditSink } from "./audit.js";
+import {
+  environmentLabel,
+  type ExecutionEnvironment,
+  type ExecutionEnvironmentStatus,
+} from "./execution-environment.js";
+import type { WorkspaceWriteBoundary } from "./filesystem.js";
+import { PermissionDecision } from "./permission-decision.js";
+import type { PermissionRequest } from "./permission-request.js";
+import type { PermissionRule } from "./permission-rule.js";
+
+export interface WorkspaceBoundaryCheck {
+  readonly workspace: string;
+  readonly boundary: WorkspaceWriteBoundary;
+}
+
+export interface PermissionPolicyOptions {
+  /** The hard write limit. Without it no write is checked against the workspace here. */
+  readonly workspaceBoundary?: WorkspaceBoundaryCheck;
+  readonly rules?: readonly PermissionRule[];
+  readonly approver?: ApprovalProvider;
+  readonly audit?: AuditSink;
+  /** Where `execute` tools run; an unavailable environment denies every execution. */
+  readonly executionEnvironment?: ExecutionEnvironment;
+}
+
+export const SOURCES = Object.freeze({
+  boundary: "workspace-boundary",
+  shell: "shell-default",
+  sandbox: "sandbox",
+  approval: "approval",
+  default: "default",
+});
+
+/**
+ * Decides one prepared call before any side effect, in a fixed order: workspace boundary, execution
+ * environment and shell default, recommendations, rules; merge deny > ask > allow > passthrough;
+ * resolve `ask` only through the approver; audit the final decision. Anything that throws inside a
+ * participant denies; a throwing audit sink rejects the whole decision so the handler never runs.
+ */
+export class PermissionPolicy {
+  readonly #options: PermissionPolicyOptions;
+
+  constructor(options: PermissionPolicyOptions = {}) {
+    this.#options = Object.freeze({ ...options, rules: Object.freeze([...(options.rules ?? [])]) });
+    Object.freeze(this);
+  }
+
+  async decide(request: PermissionRequest): Promise<PermissionDecision> {
+    const environment = this.#environmentFor(request);
+    const audited =
+      environment === undefined
+        ? request
+        : request.withExecutionEnvironment(environmentLabel(environment));
+
+    const candidates: PermissionDecision[] = [
+      ...(await this.#boundaryDecisions(request)),
+      ...executionDecisions(request, environment),
+      ...request.recommendations,
+      ...this.#ruleDecisions(request),
+    ];
+    const merged = mergeDecisions(candidates);
+    const final = await this.#resolve(audited, merged);
+    if (this.#options.audit !== undefined) {
+      await this.#options.audit.record(audited, final);
+    }
+    return final;
+  }
+
+  #environmentFor(request: PermissionRequest): ExecutionEnvironmentStatus | undefined {
+    if (request.call.effect !== "execute" || this.#options.executionEnvironment === undefined) {
+      return undefined;
+    }
+    try {
+      return this.#options.executionEnvironment.status();
+    } catch {
+      return { kind: "unavailable", reason: "Execution environment could not be determined" };
+    }
+  }
+
+  async #boundaryDecisions(request: PermissionRequest): Promise<PermissionDecision[]> {
+    const check = this.#options.workspaceBoundary;
+    const args = request.call.arguments;
+    if (check === undefined || request.call.effect !== "write" || !Object.hasOwn(args, "path")) {
+      return [];
+    }
+    const path = args.path;
+    if (typeof path !== "string") {
+      return [PermissionDecision.deny("Write path is invalid", SOURCES.boundary)];
+    }
+    try {
+      const inside: unknown = await check.boundary.isPathWithinWorkspace(check.workspace, path);
+      return inside === true
+        ? []
+        : [PermissionDecision.deny("Writing outside the workspace is forbidden", SOURCES.boundary)];
+    } catch {
+      return [PermissionDecision.deny("Write path could not be resolved safely", SOURCES.boundary)];
+    }
+  }
+
+  #ruleDecisions(request: PermissionRequest): PermissionDecision[] {
+    const decisions: PermissionDecision[] = [];
+    for (const rule of this.#options.rules ?? []) {
+      let matched: unknown;
+      try {
+        matched = rule.matches(request);
+      } catch {
+        decisions.push(PermissionDecision.deny(`Permission rule failed: ${rule.name}`, rule.name));
+        continue;
+      }
+      if (matched === true) {
+        decisions.push(new PermissionDecision(rule.behavior, rule.reason, rule.name));
+      }
+    }
+    return decisions;
+  }
+
+  async #resolve(
+    request: PermissionRequest,
+    merged: PermissionDecision,
+  ): Promise<PermissionDecision> {
+    switch (merged.behavior) {
+      case "allow":
+      case "deny":
+        return merged;
+      case "passthrough":
+        return PermissionDecision.allow("No permission rule blocked the request", SOURCES.default);
+      case "ask":
+        return this.#askApprover(request.withProposedDecision(merged), merged);
+    }
+  }
+
+  async #askApprover(
+    request: PermissionRequest,
+    proposed: PermissionDecision,
+  ): Promise<PermissionDecision> {
+    const implicitDenial = PermissionDecision.deny(
+      `Approval was not explicitly granted: ${proposed.reason}`,
+      SOURCES.approval,
+    );
+    const approver = this.#options.approver;
+    if (approver === undefined) return implicitDenial;
+    let answer: unknown;
+    try {
+      answer = await approver.decide(request);
+    } catch {
+      return PermissionDecision.deny("Approval provider failed; request denied", SOURCES.approval);
+    }
+    if (!PermissionDecision.isDecision(answer)) {
+      return PermissionDecision.deny(
+        "Approval provider returned an invalid decision",
+        SOURCES.approval,
+      );
+    }
+    return answer.behavior === "allow" || answer.behavior === "deny" ? answer : implicitDenial;
+  }
+}
+
+function executionDecisions(
+  request: PermissionRequest,
+  environment: ExecutionEnvironmentStatus | undefined,
+): PermissionDecision[] {
+  if (request.call.effect !== "execute") return [];
+  const decisions = [PermissionDecision.ask("Shell execution requires approval", SOURCES.shell)];
+  if (environment?.kind === "unavailable") {
+    decisions.unshift(PermissionDecision.deny(environment.reason, SOURCES.sandbox));
+  }
+  return decisions;
+}
+
+/** deny > ask > allow > passthrough; within a behavior the first candidate wins. */
+export function mergeDecisions(candidates: readonly PermissionDecision[]): PermissionDecision {
+  for (const behavior of ["deny", "ask", "allow"] as const) {
+    const found = candidates.find((candidate) => candidate.behavior === behavior);
+    if (found !== undefined) return found;
+  }
+  return new PermissionDecision(
+    "passthrough",
+    "No permission participant made a decision",
+    SOURCES.default,
+  );
+}

@@ -1,0 +1,44 @@
+import type { ToolCall } from "./messages.js";
+import type { ToolEffect } from "./tool-definition.js";
+
+/**
+ * A tool call that passed lookup, JSON parsing and its strict schema. Only the registry creates one,
+ * so a permission request cannot be made for a call that was never validated.
+ */
+export class PreparedToolCall {
+  readonly #brand = true;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly effect: ToolEffect;
+  /** The schema's output: defaults applied, unknown keys rejected. Deep-frozen. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** The JSON text the model sent, kept so `invoke` can validate again from the source. */
+  readonly rawArguments: string;
+
+  /** @internal Use `ToolRegistry.prepare`. */
+  constructor(
+    call: ToolCall,
+    effect: ToolEffect,
+    validatedArguments: Readonly<Record<string, unknown>>,
+  ) {
+    this.callId = call.id;
+    this.toolName = call.name;
+    this.effect = effect;
+    this.arguments = deepFreeze(validatedArguments);
+    this.rawArguments = call.arguments;
+    Object.freeze(this);
+  }
+
+  /** True only for objects this class constructed; a look-alike object or prototype trick fails. */
+  static isPrepared(value: unknown): value is PreparedToolCall {
+    return typeof value === "object" && value !== null && #brand in value;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

@@ -1,0 +1,29 @@
+import type { z } from "zod";
+import type { ToolResult } from "./tool-result.js";
+
+/** What a tool does to the world; permissions default by effect, never by name. */
+export const TOOL_EFFECTS = ["read", "write", "execute"] as const;
+export type ToolEffect = (typeof TOOL_EFFECTS)[number];
+
+export interface ToolContext {
+  readonly callId: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Tool schemas must be strict objects so the model cannot smuggle in unvalidated fields. */
+export type ToolSchema = z.ZodObject<z.ZodRawShape, z.core.$strict>;
+
+export interface ToolDefinition<Schema extends ToolSchema = ToolSchema> {
+  readonly name: string;
+  readonly description: string;
+  readonly effect: ToolEffect;
+  readonly schema: Schema;
+  readonly handler: (args: z.output<Schema>, context: ToolContext) => Promise<ToolResult>;
+}
+
+/** Keeps the schema's type attached to the handler's arguments at the definition site. */
+export function defineTool<Schema extends ToolSchema>(
+  definition: ToolDefinition<Schema>,
+): ToolDefinition<Schema> {
+  return definition;
+}

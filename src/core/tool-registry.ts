@@ -1,0 +1,194 @@
+import { z } from "zod";
+import type { ToolCall } from "./messages.js";
+import type { ModelToolSpec } from "./model.js";
+import { PreparedToolCall } from "./prepared-tool-call.js";
+import type { ToolContext, ToolDefinition, ToolSchema } from "./tool-definition.js";
+import { TOOL_EFFECTS } from "./tool-definition.js";
+import { isToolResult, toolError, type ToolResult } from "./tool-result.js";
+
+const TOOL_NAME = /^[A-Za-z0-9_]{1,64}$/;
+
+export type PrepareOutcome =
+  | { readonly ok: true; readonly call: PreparedToolCall }
+  | { readonly ok: false; readonly result: ToolResult };
+
+export class ToolRegistrationError extends Error {
+  override readonly name = "ToolRegistrationError";
+}
+
+/**
+ * Tools by name. A `Map`, not an object, so a model asking for `toString` or `__proto__` gets
+ * `unknown_tool` rather than a prototype method.
+ */
+export class ToolRegistry {
+  readonly #tools: Map<string, ToolDefinition>;
+
+  constructor(tools: Iterable<ToolDefinition> = []) {
+    this.#tools = new Map();
+    for (const tool of tools) this.register(tool);
+  }
+
+  register(tool: ToolDefinition): void {
+    assertValidDefinition(tool);
+    if (this.#tools.has(tool.name)) {
+      throw new ToolRegistrationError(`Tool already registered: ${tool.name}`);
+    }
+    this.#tools.set(tool.name, Object.freeze({ ...tool }));
+  }
+
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** An immutable view for one turn: tools registered later do not appear mid-turn. */
+  snapshot(): ToolRegistrySnapshot {
+    return new ToolRegistrySnapshot(new Map(this.#tools));
+  }
+}
+
+export class ToolRegistrySnapshot {
+  readonly #tools: ReadonlyMap<string, ToolDefinition>;
+
+  /** @internal Use `ToolRegistry.snapshot`. */
+  constructor(tools: ReadonlyMap<string, ToolDefinition>) {
+    this.#tools = tools;
+    Object.freeze(this);
+  }
+
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  effectOf(name: string): ToolDefinition["effect"] | undefined {
+    return this.#tools.get(name)?.effect;
+  }
+
+  /** Name, description and JSON Schema only: the model never sees handlers or effects. */
+  openAITools(): ModelToolSpec[] {
+    return [...this.#tools.values()].map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: jsonSchemaFor(tool.schema),
+    }));
+  }
+
+  prepare(call: ToolCall): PrepareOutcome {
+    const tool = this.#tools.get(call.name);
+    if (tool === undefined) {
+      return { ok: false, result: toolError("unknown_tool", `Unknown tool: ${call.name}`) };
+    }
+    const parsed = parseArguments(tool, call.arguments);
+    if (!parsed.ok) return parsed;
+    return { ok: true, call: new PreparedToolCall(call, tool.effect, parsed.value) };
+  }
+
+  /**
+   * Runs the handler. Arguments are parsed again from the raw JSON so a caller that skipped
+   * `prepare` (or a prepared call from another registry) still cannot reach a handler unvalidated.
+   */
+  async invoke(
+    call: PreparedToolCall,
+    context: Omit<ToolContext, "callId"> = {},
+  ): Promise<ToolResult> {
+    const tool = this.#tools.get(call.toolName);
+    if (tool === undefined) {
+      return toolError("unknown_tool", `Unknown tool: ${call.toolName}`);
+    }
+    const parsed = parseArguments(tool, call.rawArguments);
+    if (!parsed.ok) return parsed.result;
+    let result: unknown;
+    try {
+      result = await tool.handler(parsed.value, { ...context, callId: call.callId });
+    } catch (error) {
+      return toolError("tool_execution_error", `Tool ${tool.name} failed: ${describeError(error)}`);
+    }
+    if (!isToolResult(result)) {
+      return toolError("invalid_tool_result", `Tool ${tool.name} returned an invalid result`);
+    }
+    return Object.freeze({ ...result });
+  }
+}
+
+type ParseOutcome =
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly result: ToolResult };
+
+function parseArguments(tool: ToolDefinition, raw: string): ParseOutcome {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw === "" ? "{}" : raw);
+  } catch {
+    return {
+      ok: false,
+      result: toolError("invalid_json", `Arguments for ${tool.name} are not valid JSON`),
+    };
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return {
+      ok: false,
+      result: toolError("invalid_json", `Arguments for ${tool.name} must be a JSON object`),
+    };
+  }
+  const checked = tool.schema.safeParse(json);
+  if (!checked.success) {
+    return {
+      ok: false,
+      result: toolError(
+        "invalid_arguments",
+        `Invalid arguments for ${tool.name}: ${describeIssues(checked.error.issues)}`,
+      ),
+    };
+  }
+  return { ok: true, value: checked.data };
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      if (issue.code === "unrecognized_keys") {
+        return issue.keys.map((key) => `${key}: unexpected field`).join("; ");
+      }
+      const path = issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".");
+      return `${path}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function jsonSchemaFor(schema: ToolSchema): Record<string, unknown> {
+  // Providers want a bare object schema; the draft marker is noise to them.
+  const jsonSchema = z.toJSONSchema(schema) as Record<string, unknown>;
+  delete jsonSchema.$schema;
+  return jsonSchema;
+}
+
+function assertValidDefinition(tool: ToolDefinition): void {
+  if (!TOOL_NAME.test(tool.name)) {
+    throw new ToolRegistrationError(
+      `Invalid tool name ${JSON.stringify(tool.name)}: use 1-64 characters from [A-Za-z0-9_]`,
+    );
+  }
+  if (tool.description.trim() === "") {
+    throw new ToolRegistrationError(`Tool ${tool.name} needs a description`);
+  }
+  if (!(TOOL_EFFECTS as readonly string[]).includes(tool.effect)) {
+    throw new ToolRegistrationError(`Tool ${tool.name} has an invalid effect`);
+  }
+  if (!isStrictObjectSchema(tool.schema)) {
+    throw new ToolRegistrationError(`Tool ${tool.name} must use a strict zod object schema`);
+  }
+  if (typeof tool.handler !== "function") {
+    throw new ToolRegistrationError(`Tool ${tool.name} needs a handler`);
+  }
+}
+
+function isStrictObjectSchema(schema: unknown): boolean {
+  return schema instanceof z.ZodObject && schema.def.catchall?._zod.def.type === "never";
+}
