@@ -106,10 +106,26 @@ export class ToolRegistrySnapshot {
     } catch (error) {
       return toolError("tool_execution_error", `Tool ${tool.name} failed: ${describeError(error)}`);
     }
-    if (!isToolResult(result)) {
+    const copy = copiedResult(result);
+    if (copy === undefined) {
       return toolError("invalid_tool_result", `Tool ${tool.name} returned an invalid result`);
     }
-    return Object.freeze({ ...result });
+    return copy;
+  }
+}
+
+/**
+ * Reads the handler's return once into a fresh frozen object with only the contract's fields, so
+ * a getter cannot change its answer after the check and extra data never reaches the model.
+ */
+function copiedResult(value: unknown): ToolResult | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  try {
+    const { content, isError, errorCode } = value as Record<string, unknown>;
+    const copy = errorCode === undefined ? { content, isError } : { content, isError, errorCode };
+    return isToolResult(copy) ? Object.freeze(copy) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -133,7 +149,16 @@ function parseArguments(tool: ToolDefinition, raw: string): ParseOutcome {
       result: toolError("invalid_json", `Arguments for ${tool.name} must be a JSON object`),
     };
   }
-  const checked = tool.schema.safeParse(json);
+  let checked: ReturnType<ToolSchema["safeParse"]>;
+  try {
+    checked = tool.schema.safeParse(json);
+  } catch {
+    // A refinement that throws (or is async) is a tool bug; the loop must still get a result.
+    return {
+      ok: false,
+      result: toolError("invalid_arguments", `Arguments for ${tool.name} could not be validated`),
+    };
+  }
   if (!checked.success) {
     return {
       ok: false,
@@ -150,32 +175,43 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .map((issue) => {
       if (issue.code === "unrecognized_keys") {
-        return issue.keys.map((key) => `${key}: unexpected field`).join("; ");
+        // A nested stray key is named by its full path, so the model knows which object to fix.
+        return issue.keys
+          .map((key) => `${fieldPath([...issue.path, key])}: unexpected field`)
+          .join("; ");
       }
-      const path = issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".");
-      return `${path}: ${issue.message}`;
+      return `${fieldPath(issue.path)}: ${issue.message}`;
     })
     .join("; ");
 }
 
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path.length === 0 ? "(root)" : path.map(String).join(".");
+}
+
 function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "the error could not be described";
+  }
 }
 
 function jsonSchemaFor(schema: ToolSchema): Record<string, unknown> {
+  // The model writes the input side: a field with a default is optional to it, not required.
   // Providers want a bare object schema; the draft marker is noise to them.
-  const jsonSchema = z.toJSONSchema(schema) as Record<string, unknown>;
+  const jsonSchema = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
   delete jsonSchema.$schema;
   return jsonSchema;
 }
 
 function assertValidDefinition(tool: ToolDefinition): void {
-  if (!TOOL_NAME.test(tool.name)) {
+  if (typeof tool.name !== "string" || !TOOL_NAME.test(tool.name)) {
     throw new ToolRegistrationError(
       `Invalid tool name ${JSON.stringify(tool.name)}: use 1-64 characters from [A-Za-z0-9_]`,
     );
   }
-  if (tool.description.trim() === "") {
+  if (typeof tool.description !== "string" || tool.description.trim() === "") {
     throw new ToolRegistrationError(`Tool ${tool.name} needs a description`);
   }
   if (!(TOOL_EFFECTS as readonly string[]).includes(tool.effect)) {
@@ -186,6 +222,12 @@ function assertValidDefinition(tool: ToolDefinition): void {
   }
   if (typeof tool.handler !== "function") {
     throw new ToolRegistrationError(`Tool ${tool.name} needs a handler`);
+  }
+  try {
+    jsonSchemaFor(tool.schema);
+  } catch {
+    // Fail at startup, not mid-run when the loop lists tools for the model.
+    throw new ToolRegistrationError(`Tool ${tool.name} has a schema JSON Schema cannot express`);
   }
 }
 
