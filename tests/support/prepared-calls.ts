@@ -1,0 +1,29 @@
+import { z } from "zod";
+import type { PreparedToolCall } from "../../src/core/prepared-tool-call.js";
+import type { ToolDefinition, ToolEffect } from "../../src/core/tool-definition.js";
+import { ToolRegistry } from "../../src/core/tool-registry.js";
+import { toolSuccess } from "../../src/core/tool-result.js";
+
+/** A permissive test tool: `path` and `command` may be any JSON value so the policy sees odd input. */
+export function probeTool(name: string, effect: ToolEffect): ToolDefinition {
+  return {
+    name,
+    description: `Test tool ${name}`,
+    effect,
+    schema: z.strictObject({ path: z.unknown().optional(), command: z.unknown().optional() }),
+    handler: () => Promise.resolve(toolSuccess(`${name} ran`)),
+  };
+}
+
+/** A call prepared by a real registry, the only way the harness itself makes one. */
+export function preparedCall(
+  name: string,
+  effect: ToolEffect,
+  args: Record<string, unknown> = {},
+  id = "call_1",
+): PreparedToolCall {
+  const snapshot = new ToolRegistry([probeTool(name, effect)]).snapshot();
+  const outcome = snapshot.prepare({ id, name, arguments: JSON.stringify(args) });
+  if (!outcome.ok) throw new Error(outcome.result.content);
+  return outcome.call;
+}
