@@ -1,0 +1,383 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
+import { constants as osConstants } from "node:os";
+import type { Readable } from "node:stream";
+import { CommandStartError, type CommandResult } from "../core/command-runner.js";
+
+/**
+ * How to kill a command together with everything it started. POSIX: the child leads its own
+ * process group and the whole group gets SIGKILL. Windows has no process groups we can signal:
+ * `taskkill /T /F` walks the tree, and must run while the root is still alive to find it.
+ */
+export type KillTreeStrategy =
+  { readonly kind: "process-group" } | { readonly kind: "taskkill"; readonly taskkillPath: string };
+
+export interface ProcessSpec {
+  /** Absolute path: a bare name would be looked up in the child's cwd first on Windows. */
+  readonly executable: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** The child's whole environment; nothing is inherited from this process. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly signal?: AbortSignal;
+  readonly killTree: KillTreeStrategy;
+}
+
+/** Once the root has exited, how long its pipes may stay silent before we stop reading. */
+const QUIET_AFTER_EXIT_MS = 100;
+/** However much a leftover background process keeps printing, the run ends this soon after exit. */
+const MAX_DRAIN_AFTER_EXIT_MS = 2_000;
+const MAX_TIMER_MS = 2_147_483_647;
+
+export function killTreeStrategyFor(
+  platform: NodeJS.Platform,
+  env: Readonly<Record<string, string | undefined>>,
+): KillTreeStrategy {
+  if (platform !== "win32") return { kind: "process-group" };
+  const systemRoot = windowsSystemRoot(env);
+  return { kind: "taskkill", taskkillPath: `${systemRoot}\\System32\\taskkill.exe` };
+}
+
+/** `%SystemRoot%` when it is an absolute drive path, else the default install location. */
+export function windowsSystemRoot(env: Readonly<Record<string, string | undefined>>): string {
+  const fromEnv = Object.entries(env).find(([name]) => name.toLowerCase() === "systemroot")?.[1];
+  if (fromEnv !== undefined && /^[A-Za-z]:\\[^"]*$/.test(fromEnv)) {
+    return fromEnv.replace(/\\+$/, "");
+  }
+  return "C:\\Windows";
+}
+
+/**
+ * Run one program with argv (never a shell string), capture stdout and stderr interleaved, keep at
+ * most `maxOutputBytes` of it, and kill the whole tree on timeout or abort. The run ends when the
+ * root process exits plus a bounded drain, so a background child holding the pipes cannot block it.
+ */
+export async function runProcess(spec: ProcessSpec): Promise<CommandResult> {
+  assertValidLimits(spec);
+  if (spec.signal?.aborted === true) {
+    return { exitCode: null, output: "", truncated: false, timedOut: false };
+  }
+  assertWorkingDirectory(spec.cwd);
+  let child: ChildProcess;
+  try {
+    child = spawn(spec.executable, [...spec.args], {
+      cwd: spec.cwd,
+      env: { ...spec.env },
+      stdio: ["ignore", "pipe", "pipe"],
+      shell: false,
+      // POSIX: own process group so one kill reaches grandchildren. On Windows `detached` would
+      // give the child a console of its own in a new window; the tree is killed with taskkill.
+      detached: spec.killTree.kind === "process-group",
+      // With no inherited stdio this also gives the child its own hidden console, so a code page
+      // change inside it never reaches the person's console.
+      windowsHide: true,
+    });
+  } catch (error) {
+    throw startError(spec.executable, error);
+  }
+  return superviseChild(child, spec);
+}
+
+function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<CommandResult> {
+  const { stdout, stderr } = child;
+  if (stdout === null || stderr === null) {
+    child.kill("SIGKILL");
+    return Promise.reject(new CommandStartError(`Could not open pipes to ${spec.executable}`));
+  }
+  return new Promise((resolve, reject) => {
+    const output = new BoundedOutput(spec.maxOutputBytes);
+    const streams = [new StreamReader(stdout, output), new StreamReader(stderr, output)];
+    let started = false;
+    let killed = false;
+    let timedOut = false;
+    let settled = false;
+
+    const killTree = (): void => {
+      if (killed) return;
+      killed = true;
+      killProcessTree(child, spec.killTree);
+    };
+    const onAbort = (): void => {
+      killTree();
+    };
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        killTree();
+      },
+      Math.min(spec.timeoutMs, MAX_TIMER_MS),
+    );
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
+    const stopWatching = (): void => {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+    };
+
+    child.once("spawn", () => {
+      started = true;
+    });
+    child.on("error", (error) => {
+      // After a successful start an error can only come from kill(); the exit still arrives.
+      if (started || settled) return;
+      settled = true;
+      stopWatching();
+      for (const stream of streams) stream.discard();
+      reject(startError(spec.executable, error));
+    });
+    child.once("exit", (code, signal) => {
+      stopWatching();
+      void drainAfterExit(streams).then(() => {
+        if (settled) return;
+        settled = true;
+        for (const stream of streams) stream.finish();
+        const exitCode = killed ? null : exitCodeOf(code, signal);
+        resolve({ exitCode, ...output.result(), timedOut });
+      });
+    });
+  });
+}
+
+function killProcessTree(child: ChildProcess, strategy: KillTreeStrategy): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  switch (strategy.kind) {
+    case "process-group":
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+      return;
+    case "taskkill": {
+      const killer = spawn(strategy.taskkillPath, ["/T", "/F", "/PID", String(pid)], {
+        stdio: "ignore",
+        shell: false,
+        windowsHide: true,
+      });
+      // The root must die even if taskkill is missing or fails.
+      const killRoot = (): void => {
+        child.kill("SIGKILL");
+      };
+      killer.once("error", killRoot);
+      killer.once("exit", killRoot);
+      return;
+    }
+  }
+}
+
+/** Resolves once both pipes have ended, or they stayed quiet a moment, or the drain cap passed. */
+function drainAfterExit(streams: readonly StreamReader[]): Promise<void> {
+  return new Promise((done) => {
+    const startedAt = Date.now();
+    let lastActivity = startedAt;
+    let finished = false;
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      clearInterval(poll);
+      done();
+    };
+    const check = (): void => {
+      const now = Date.now();
+      if (streams.every((stream) => stream.ended) || now - startedAt >= MAX_DRAIN_AFTER_EXIT_MS) {
+        finish();
+        return;
+      }
+      if (now - lastActivity < QUIET_AFTER_EXIT_MS) return;
+      // Data already in the pipes is read in the loop's poll phase, which runs before
+      // setImmediate callbacks: look once more after it so a busy loop cannot lose output.
+      const seen = totalChunks(streams);
+      setImmediate(() => {
+        if (totalChunks(streams) === seen) finish();
+        else lastActivity = Date.now();
+      });
+    };
+    for (const stream of streams) {
+      stream.onActivity(() => {
+        lastActivity = Date.now();
+        if (streams.every((each) => each.ended)) finish();
+      });
+    }
+    const poll = setInterval(check, QUIET_AFTER_EXIT_MS / 4);
+    check();
+  });
+}
+
+function totalChunks(streams: readonly StreamReader[]): number {
+  return streams.reduce((sum, stream) => sum + stream.chunks, 0);
+}
+
+function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number | null {
+  if (code !== null) return code;
+  // A command that died of a signal we did not send reads like a shell reports it: 128 + n.
+  if (signal !== null) return 128 + osConstants.signals[signal];
+  return null;
+}
+
+function startError(executable: string, error: unknown): CommandStartError {
+  const code = errorCode(error);
+  const reason =
+    code === "ENOENT"
+      ? "ENOENT (no such file)"
+      : code === "EACCES"
+        ? "EACCES (permission denied)"
+        : error instanceof Error
+          ? error.message
+          : String(error);
+  return new CommandStartError(`Could not start ${executable}: ${reason}`);
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
+  return typeof error.code === "string" ? error.code : undefined;
+}
+
+function assertValidLimits(spec: ProcessSpec): void {
+  if (!Number.isFinite(spec.timeoutMs) || spec.timeoutMs <= 0) {
+    throw new RangeError(`timeoutMs must be a positive number, got ${String(spec.timeoutMs)}`);
+  }
+  if (!Number.isSafeInteger(spec.maxOutputBytes) || spec.maxOutputBytes < 0) {
+    throw new RangeError(
+      `maxOutputBytes must be a non-negative integer, got ${String(spec.maxOutputBytes)}`,
+    );
+  }
+}
+
+/** Node reports a missing cwd as the executable being missing; say what is really wrong. */
+function assertWorkingDirectory(cwd: string): void {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(cwd).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) throw new CommandStartError(`Working directory does not exist: ${cwd}`);
+}
+
+/**
+ * Reads one pipe for as long as it delivers, forwarding only whole UTF-8 characters so a
+ * character split across reads is never interleaved with the other pipe's bytes.
+ */
+class StreamReader {
+  ended = false;
+  chunks = 0;
+  #pending: Buffer = Buffer.alloc(0);
+  #listeners: (() => void)[] = [];
+  readonly #stream: Readable;
+  readonly #output: BoundedOutput;
+
+  constructor(stream: Readable, output: BoundedOutput) {
+    this.#stream = stream;
+    this.#output = output;
+    stream.on("data", (chunk: Buffer) => {
+      this.chunks += 1;
+      this.#accept(chunk);
+      this.#notify();
+    });
+    const markEnded = (): void => {
+      this.ended = true;
+      this.#notify();
+    };
+    stream.once("end", markEnded);
+    stream.once("close", markEnded);
+    // A pipe error (EPIPE, reset) just ends this pipe's contribution.
+    stream.on("error", markEnded);
+  }
+
+  onActivity(listener: () => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Flush what is left (an incomplete character at the very end decodes as U+FFFD) and stop. */
+  finish(): void {
+    if (this.#pending.length > 0) this.#output.append(this.#pending);
+    this.#pending = Buffer.alloc(0);
+    this.discard();
+  }
+
+  discard(): void {
+    this.#listeners = [];
+    this.#stream.removeAllListeners("data");
+    this.#stream.on("error", () => undefined);
+    this.#stream.destroy();
+  }
+
+  #accept(chunk: Buffer): void {
+    if (this.#output.full) return;
+    const data = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    const complete = completeUtf8Length(data);
+    this.#pending = Buffer.from(data.subarray(complete));
+    if (complete > 0) this.#output.append(data.subarray(0, complete));
+  }
+
+  #notify(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+/** Keeps the first `limit` bytes, cut on a character boundary, and drops everything after. */
+export class BoundedOutput {
+  readonly #limit: number;
+  readonly #chunks: Buffer[] = [];
+  #kept = 0;
+  #truncated = false;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  get full(): boolean {
+    return this.#truncated;
+  }
+
+  append(bytes: Buffer): void {
+    if (this.#truncated || bytes.length === 0) return;
+    const room = this.#limit - this.#kept;
+    if (bytes.length <= room) {
+      this.#chunks.push(Buffer.from(bytes));
+      this.#kept += bytes.length;
+      return;
+    }
+    const cut = utf8BoundaryAtOrBefore(bytes, room);
+    this.#chunks.push(Buffer.from(bytes.subarray(0, cut)));
+    this.#kept += cut;
+    this.#truncated = true;
+  }
+
+  result(): { output: string; truncated: boolean } {
+    return { output: Buffer.concat(this.#chunks).toString("utf8"), truncated: this.#truncated };
+  }
+}
+
+/** Length of the longest prefix that does not end inside a (valid-looking) UTF-8 sequence. */
+export function completeUtf8Length(bytes: Uint8Array): number {
+  const length = bytes.length;
+  for (let back = 1; back <= Math.min(4, length); back += 1) {
+    const byte = bytes[length - back] ?? 0;
+    if ((byte & 0xc0) === 0x80) continue;
+    const needed = utf8SequenceLength(byte);
+    return needed > back ? length - back : length;
+  }
+  return length;
+}
+
+/** The largest index ≤ `limit` that starts a character, so a cut there splits none. */
+export function utf8BoundaryAtOrBefore(bytes: Uint8Array, limit: number): number {
+  let index = Math.min(limit, bytes.length);
+  for (let steps = 0; steps < 3 && index > 0 && index < bytes.length; steps += 1) {
+    const byte = bytes[index] ?? 0;
+    if ((byte & 0xc0) !== 0x80) break;
+    index -= 1;
+  }
+  return index;
+}
+
+function utf8SequenceLength(leadByte: number): number {
+  if (leadByte < 0x80) return 1;
+  if (leadByte >= 0xc2 && leadByte <= 0xdf) return 2;
+  if (leadByte >= 0xe0 && leadByte <= 0xef) return 3;
+  if (leadByte >= 0xf0 && leadByte <= 0xf4) return 4;
+  return 1; // not a lead byte: invalid, pass it through to decode as U+FFFD
+}
