@@ -1,0 +1,22 @@
+const DEFAULT_MAX_LENGTH = 300;
+
+/**
+ * Error text for a terminal line: control characters (newlines, escapes) become spaces so a provider
+ * message cannot repaint the screen or span lines, and long text is cut with an ellipsis.
+ */
+export function oneLine(text: string, maxLength = DEFAULT_MAX_LENGTH): string {
+  const flat = text
+    .replace(/\p{Cc}/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return flat.length <= maxLength ? flat : `${flat.slice(0, maxLength - 1)}…`;
+}
+
+/** Replaces every occurrence of each secret; used on anything a provider might echo back. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret !== "") result = result.split(secret).join("[redacted]");
+  }
+  return result;
+}
