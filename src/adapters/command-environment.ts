@@ -1,0 +1,90 @@
+/**
+ * The environment a shell command sees: an allowlist, never the harness's own environment, so the
+ * API key and other credentials cannot be read by `echo $OPENAI_API_KEY` or a malicious script.
+ */
+
+const POSIX_NAMES = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "TERM",
+  "TZ",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+] as const;
+
+/** Without these, many Windows programs (and PowerShell itself) misbehave or fail to start. */
+const WINDOWS_NAMES = [
+  "SystemRoot",
+  "SystemDrive",
+  "windir",
+  "ComSpec",
+  "PATHEXT",
+  "USERPROFILE",
+  "USERNAME",
+  "USERDOMAIN",
+  "HOMEDRIVE",
+  "HOMEPATH",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "ProgramData",
+  "ProgramFiles",
+  "ProgramFiles(x86)",
+  "ProgramW6432",
+  "CommonProgramFiles",
+  "CommonProgramFiles(x86)",
+  "CommonProgramW6432",
+  "PUBLIC",
+  "ALLUSERSPROFILE",
+  "COMPUTERNAME",
+  "OS",
+  "PROCESSOR_ARCHITECTURE",
+  "NUMBER_OF_PROCESSORS",
+  "PSModulePath",
+] as const;
+
+const SECRET_PARTS = ["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"] as const;
+const SECRET_PREFIXES = ["OPENAI_"] as const;
+
+export interface CommandEnvironmentOptions {
+  /** Extra names the person asked for (`--pass-env NAME`); secret-looking ones are still dropped. */
+  readonly passEnv: readonly string[];
+  readonly platform: NodeJS.Platform;
+}
+
+/** True for names that may hold a credential; such a variable never reaches a command. */
+export function looksLikeSecret(name: string): boolean {
+  const upper = name.toUpperCase();
+  return (
+    SECRET_PARTS.some((part) => upper.includes(part)) ||
+    SECRET_PREFIXES.some((prefix) => upper.startsWith(prefix))
+  );
+}
+
+export function buildCommandEnvironment(
+  hostEnv: Readonly<Record<string, string | undefined>>,
+  options: CommandEnvironmentOptions,
+): Record<string, string> {
+  // Windows environment names are case-insensitive (`Path`, `PATH`); POSIX names are not.
+  const windows = options.platform === "win32";
+  const fold = (name: string): string => (windows ? name.toUpperCase() : name);
+  const allowed = new Set(
+    [...POSIX_NAMES, ...(windows ? WINDOWS_NAMES : []), ...options.passEnv].map(fold),
+  );
+  const environment: Record<string, string> = {};
+  const taken = new Set<string>();
+  for (const [name, value] of Object.entries(hostEnv)) {
+    if (value === undefined || looksLikeSecret(name)) continue;
+    const folded = fold(name);
+    if (taken.has(folded)) continue;
+    if (!allowed.has(folded) && !folded.startsWith("LC_")) continue;
+    taken.add(folded);
+    environment[name] = value;
+  }
+  return environment;
+}
