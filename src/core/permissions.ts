@@ -1,3 +1,4 @@
+import { RunCancelledError } from "./agent-errors.js";
 import type { ApprovalProvider } from "./approval.js";
 import type { AuditSink } from "./audit.js";
 import {
@@ -72,10 +73,15 @@ export class PermissionPolicy {
     if (request.call.effect !== "execute" || this.#options.executionEnvironment === undefined) {
       return undefined;
     }
+    const unknown: ExecutionEnvironmentStatus = {
+      kind: "unavailable",
+      reason: "Execution environment could not be determined",
+    };
     try {
-      return this.#options.executionEnvironment.status();
+      const status: unknown = this.#options.executionEnvironment.status();
+      return isEnvironmentStatus(status) ? status : unknown;
     } catch {
-      return { kind: "unavailable", reason: "Execution environment could not be determined" };
+      return unknown;
     }
   }
 
@@ -106,10 +112,13 @@ export class PermissionPolicy {
       try {
         matched = rule.matches(request);
       } catch {
-        decisions.push(PermissionDecision.deny(`Permission rule failed: ${rule.name}`, rule.name));
-        continue;
+        matched = undefined;
       }
-      if (matched === true) {
+      // A matcher that throws or answers anything but a boolean (a Promise, 1, "yes") has broken
+      // its contract; ignoring it could silently drop a deny rule, so it denies instead.
+      if (typeof matched !== "boolean") {
+        decisions.push(PermissionDecision.deny(`Permission rule failed: ${rule.name}`, rule.name));
+      } else if (matched) {
         decisions.push(new PermissionDecision(rule.behavior, rule.reason, rule.name));
       }
     }
@@ -144,7 +153,9 @@ export class PermissionPolicy {
     let answer: unknown;
     try {
       answer = await approver.decide(request);
-    } catch {
+    } catch (error) {
+      // Ctrl-C at the prompt ends the whole run (nothing runs); any other failure denies this call.
+      if (error instanceof RunCancelledError) throw error;
       return PermissionDecision.deny("Approval provider failed; request denied", SOURCES.approval);
     }
     if (!PermissionDecision.isDecision(answer)) {
@@ -154,6 +165,20 @@ export class PermissionPolicy {
       );
     }
     return answer.behavior === "allow" || answer.behavior === "deny" ? answer : implicitDenial;
+  }
+}
+
+function isEnvironmentStatus(value: unknown): value is ExecutionEnvironmentStatus {
+  if (typeof value !== "object" || value === null) return false;
+  const status = value as Record<string, unknown>;
+  switch (status.kind) {
+    case "isolated":
+    case "host":
+      return typeof status.label === "string" && status.label.trim() !== "";
+    case "unavailable":
+      return typeof status.reason === "string" && status.reason.trim() !== "";
+    default:
+      return false;
   }
 }
 

@@ -1,0 +1,81 @@
+import type { ApprovalProvider } from "../../src/core/approval.js";
+import type { AuditSink } from "../../src/core/audit.js";
+import type {
+  ExecutionEnvironment,
+  ExecutionEnvironmentStatus,
+} from "../../src/core/execution-environment.js";
+import type { WorkspaceWriteBoundary } from "../../src/core/filesystem.js";
+import type { PermissionDecision } from "../../src/core/permission-decision.js";
+import type { PermissionRequest } from "../../src/core/permission-request.js";
+
+/** Records every request and answers with whatever `answer` gives, even a non-decision. */
+export class RecordingApprover implements ApprovalProvider {
+  readonly requests: PermissionRequest[] = [];
+  readonly #answer: (request: PermissionRequest) => unknown;
+
+  constructor(answer: (request: PermissionRequest) => unknown) {
+    this.#answer = answer;
+  }
+
+  async decide(request: PermissionRequest): Promise<PermissionDecision> {
+    this.requests.push(request);
+    // The policy must survive approvers that break the contract, so the answer is passed on as is.
+    return (await this.#answer(request)) as PermissionDecision;
+  }
+}
+
+export interface AuditEntry {
+  readonly request: PermissionRequest;
+  readonly decision: PermissionDecision;
+}
+
+export class RecordingAuditSink implements AuditSink {
+  readonly entries: AuditEntry[] = [];
+  readonly #failWith: Error | undefined;
+
+  constructor(failWith?: Error) {
+    this.#failWith = failWith;
+  }
+
+  record(request: PermissionRequest, decision: PermissionDecision): void {
+    this.entries.push({ request, decision });
+    if (this.#failWith !== undefined) throw this.#failWith;
+  }
+
+  /** `behavior (source) - reason` per entry, the shape of the terminal's `[Permission]` line. */
+  lines(): string[] {
+    return this.entries.map(
+      ({ request, decision }) =>
+        `${request.toolName}: ${decision.behavior} (${decision.source}) - ${decision.reason}`,
+    );
+  }
+}
+
+/** Answers from a table of paths; a path not in the table is outside. Records every question. */
+export class FakeWriteBoundary implements WorkspaceWriteBoundary {
+  readonly questions: { workspace: string; path: string }[] = [];
+  readonly #answer: (path: string) => unknown;
+
+  constructor(answer: (path: string) => unknown) {
+    this.#answer = answer;
+  }
+
+  async isPathWithinWorkspace(workspace: string, path: string): Promise<boolean> {
+    this.questions.push({ workspace, path });
+    return (await this.#answer(path)) as boolean;
+  }
+}
+
+export class FixedEnvironment implements ExecutionEnvironment {
+  calls = 0;
+  readonly #status: () => unknown;
+
+  constructor(status: () => unknown) {
+    this.#status = status;
+  }
+
+  status(): ExecutionEnvironmentStatus {
+    this.calls += 1;
+    return this.#status() as ExecutionEnvironmentStatus;
+  }
+}
