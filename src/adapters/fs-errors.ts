@@ -1,0 +1,51 @@
+/** Platform errors (ENOENT, EISDIR, ELOOP, …) turned into errors the model can act on. */
+import { constants } from "node:fs";
+import { WorkspaceFileError } from "../core/filesystem.js";
+
+/**
+ * Refuses to open a symlink at the final component. Windows has no O_NOFOLLOW (0 there); callers
+ * also `lstat` first so the check holds on every platform.
+ */
+export const O_NOFOLLOW: number = "O_NOFOLLOW" in constants ? constants.O_NOFOLLOW : 0;
+/** Opening a FIFO for reading would block until a writer appears; this makes it return at once. */
+export const O_NONBLOCK: number = "O_NONBLOCK" in constants ? constants.O_NONBLOCK : 0;
+
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
+  return typeof error.code === "string" ? error.code : undefined;
+}
+
+/** The domain error for a platform error, or the error itself when it has no stable meaning. */
+export function toWorkspaceError(error: unknown, path: string): unknown {
+  switch (errorCode(error)) {
+    case "ENOENT":
+      return new WorkspaceFileError("file_not_found", `file not found: ${path}`);
+    case "EISDIR":
+      return isDirectory(path);
+    case "ENOTDIR":
+      return new WorkspaceFileError("invalid_path", `a parent of ${path} is not a directory`);
+    case "ENAMETOOLONG":
+      return new WorkspaceFileError("invalid_path", `path is too long: ${path}`);
+    case "ELOOP":
+      // With O_NOFOLLOW this means the final component became a symlink after the check.
+      return symlinkAtEnd(path);
+    case undefined:
+    default:
+      return error;
+  }
+}
+
+export function isDirectory(path: string): WorkspaceFileError {
+  return new WorkspaceFileError("is_directory", `${path} is a directory, not a file`);
+}
+
+export function symlinkAtEnd(path: string): WorkspaceFileError {
+  return new WorkspaceFileError(
+    "path_escape",
+    `path ends in a symbolic link that is not followed here: ${path}`,
+  );
+}
+
+export function notRegularFile(path: string): WorkspaceFileError {
+  return new WorkspaceFileError("invalid_path", `${path} is not a regular file`);
+}

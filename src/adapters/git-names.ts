@@ -1,0 +1,19 @@
+/**
+ * Names that Windows, macOS or git itself resolve to the `.git` directory. Anything that decides
+ * about `.git` (glob's exclusion, later protected paths) asks this instead of comparing to ".git".
+ */
+
+// HFS+ ignores these code points when comparing names, so `.g\u200Cit` is `.git` on a Mac.
+const HFS_IGNORABLE = /[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/gu;
+// The NTFS 8.3 short name of `.git` (`GIT~1`, or a later number when the first is taken).
+const SHORT_NAME = /^git~[1-9][0-9]*$/u;
+
+export function isGitDirectoryName(name: string): boolean {
+  // `.git::$INDEX_ALLOCATION` and `.git:$I30:$INDEX_ALLOCATION` name the directory's stream.
+  const beforeStream = name.split(":", 1)[0] ?? "";
+  const visible = beforeStream.replace(HFS_IGNORABLE, "");
+  // Windows drops trailing dots and spaces, so `.git.` and `.git ` are `.git`.
+  const stripped = visible.replace(/[. ]+$/u, "");
+  const folded = stripped.toLowerCase();
+  return folded === ".git" || SHORT_NAME.test(folded);
+}

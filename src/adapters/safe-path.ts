@@ -1,0 +1,142 @@
+/**
+ * `safePath`: the one workspace boundary every file tool and the P03 write check share. Syntax is
+ * checked first without touching the disk; then real paths decide, so a symlink or junction that
+ * leads outside is caught wherever it sits on the path.
+ */
+import { realpath } from "node:fs";
+import { lstat, readlink } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, parse, sep } from "node:path";
+import { promisify } from "node:util";
+import { WorkspaceFileError } from "../core/filesystem.js";
+import { errorCode } from "./fs-errors.js";
+import { classifyWorkspacePath } from "./workspace-path-syntax.js";
+
+export { classifyWorkspacePath, type PathClassification } from "./workspace-path-syntax.js";
+
+/** Same bound as Linux's own symlink resolution (ELOOP after 40). */
+export const MAX_SYMLINK_HOPS = 40;
+
+// `.native` resolves junctions, subst drives and 8.3 short names (`RUNNER~1`) on Windows.
+const realpathNative = promisify(realpath.native);
+
+/**
+ * Returns the absolute real path `path` names inside `workspace` (the part that does not exist yet
+ * is appended as written). Throws `WorkspaceFileError` (`invalid_path`, `path_escape`) for a path
+ * the model may not use, and rethrows any other failure so callers fail closed.
+ */
+export async function safePath(workspace: string, path: string): Promise<string> {
+  const syntax = classifyWorkspacePath(path);
+  if (!syntax.ok) throw new WorkspaceFileError(syntax.code, syntax.message);
+  const root = await realpathNative(workspace);
+  try {
+    return await resolveWithin(root, join(root, ...syntax.segments), path);
+  } catch (error) {
+    if (errorCode(error) === "ELOOP") {
+      throw new WorkspaceFileError(
+        "invalid_path",
+        `path has too many levels of symbolic links: ${path}`,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Component-wise containment, so `/work/ws-evil` is not inside `/work/ws`. Case-insensitive where
+ * the usual filesystems are (Windows, macOS).
+ */
+export function isWithinRoot(
+  root: string,
+  candidate: string,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  const separators = platform === "win32" ? /[\\/]+/u : /\/+/u;
+  const fold = platform === "win32" || platform === "darwin";
+  const split = (value: string): string[] =>
+    value
+      .split(separators)
+      .filter((part) => part !== "")
+      .map((part) => (fold ? part.toLowerCase() : part));
+  const rootParts = split(root);
+  const candidateParts = split(candidate);
+  if (candidateParts.length < rootParts.length) return false;
+  return rootParts.every((part, index) => candidateParts[index] === part);
+}
+
+async function resolveWithin(root: string, start: string, path: string): Promise<string> {
+  let candidate = start;
+  for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
+    const { existing, missing } = await deepestExistingAncestor(candidate);
+    if (!isWithinRoot(root, existing)) throw escapes(path);
+    const [next, ...rest] = missing;
+    if (next === undefined) return existing;
+    const target = await danglingLinkTarget(join(existing, next));
+    if (target === undefined) return join(existing, ...missing);
+    // A link to a missing target: creating the file would follow it, so check where it leads.
+    candidate = join(await resolveLinkTarget(existing, target, path), ...rest);
+  }
+  throw new WorkspaceFileError(
+    "invalid_path",
+    `path has too many levels of symbolic links: ${path}`,
+  );
+}
+
+async function deepestExistingAncestor(
+  absolute: string,
+): Promise<{ existing: string; missing: string[] }> {
+  const missing: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      return { existing: await realpathNative(current), missing };
+    } catch (error) {
+      const code = errorCode(error);
+      const parent = dirname(current);
+      if ((code !== "ENOENT" && code !== "ENOTDIR") || parent === current) throw error;
+      missing.unshift(basename(current));
+      current = parent;
+    }
+  }
+}
+
+async function danglingLinkTarget(absolute: string): Promise<string | undefined> {
+  try {
+    const stats = await lstat(absolute);
+    return stats.isSymbolicLink() ? await readlink(absolute) : undefined;
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Follows a link target the way the kernel would: `..` applies to the real directory reached so
+ * far, never lexically (a lexical `sub/..` would skip a symlinked `sub`).
+ */
+async function resolveLinkTarget(directory: string, target: string, path: string): Promise<string> {
+  const separators = sep === "\\" ? /[\\/]+/u : /\/+/u;
+  const absolute = isAbsolute(target);
+  const root = absolute ? parse(target).root : "";
+  let current = absolute ? root : directory;
+  for (const part of target.slice(root.length).split(separators)) {
+    if (part === "" || part === ".") continue;
+    if (part !== "..") {
+      current = join(current, part);
+      continue;
+    }
+    try {
+      current = dirname(await realpathNative(current));
+    } catch {
+      throw new WorkspaceFileError(
+        "path_escape",
+        `path goes through a symbolic link that cannot be resolved: ${path}`,
+      );
+    }
+  }
+  return current;
+}
+
+function escapes(path: string): WorkspaceFileError {
+  return new WorkspaceFileError("path_escape", `path resolves outside the workspace: ${path}`);
+}

@@ -1,0 +1,19 @@
+/**
+ * Names Windows gives a meaning of its own. Checked on every OS because a workspace written on
+ * Linux is checked out on Windows, where `nul.txt` opens a device and `a. ` is the file `a`.
+ */
+
+// Windows compares the part before the first dot, ignoring trailing spaces, in any case; the
+// superscript digits ¹²³ are also accepted after COM/LPT.
+const DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)$/iu;
+
+/** True when `segment` names a Windows device, with or without an extension. */
+export function isWindowsDeviceName(segment: string): boolean {
+  const stem = segment.split(".", 1)[0] ?? "";
+  return DEVICE_NAME.test(stem.trimEnd());
+}
+
+/** Windows strips a trailing dot or space from a name, so two different names mean one file. */
+export function endsWithDotOrSpace(segment: string): boolean {
+  return segment.endsWith(".") || segment.endsWith(" ");
+}
