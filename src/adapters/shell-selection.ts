@@ -1,0 +1,115 @@
+import type { CommandRunner } from "../core/command-runner.js";
+import { buildCommandEnvironment } from "./command-environment.js";
+import {
+  resolveExecutable,
+  resolveWindowsPowerShell,
+  type ExecutableLookup,
+  type FileProbe,
+} from "./executable-resolution.js";
+import { PosixShellRunner } from "./posix-shell.js";
+import { PowerShellRunner } from "./powershell.js";
+
+export type ShellChoice = "auto" | "powershell" | "posix";
+
+/** A shell was asked for (or none at all exists): a configuration error, exit code 2. */
+export class ShellUnavailableError extends Error {
+  override readonly name = "ShellUnavailableError";
+}
+
+export interface ShellSelectionOptions {
+  readonly choice: ShellChoice;
+  /** Absolute workspace path: PATH entries inside it are never searched. */
+  readonly workspace: string;
+  /** The harness's own environment; commands get only its allowlisted part. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly platform: NodeJS.Platform;
+  readonly passEnv: readonly string[];
+  /** Tests substitute a fake filesystem; production probes the real one. */
+  readonly probe?: FileProbe;
+}
+
+/** auto: pwsh, else Windows PowerShell (on Windows), else bash, else sh. */
+export function selectCommandRunner(options: ShellSelectionOptions): CommandRunner {
+  const environment = buildCommandEnvironment(options.env, {
+    passEnv: options.passEnv,
+    platform: options.platform,
+  });
+  const lookup: ExecutableLookup = {
+    env: options.env,
+    workspace: options.workspace,
+    platform: options.platform,
+    ...(options.probe === undefined ? {} : { probe: options.probe }),
+  };
+  const powerShell = (): CommandRunner | undefined => findPowerShell(lookup, environment);
+  const posix = (): CommandRunner | undefined => findPosixShell(lookup, environment);
+  switch (options.choice) {
+    case "powershell":
+      return powerShell() ?? fail(missingPowerShell(options.platform));
+    case "posix":
+      return (
+        posix() ??
+        fail(
+          "A POSIX shell was requested (--shell posix) but neither bash nor sh was found on PATH",
+        )
+      );
+    case "auto":
+      return (
+        powerShell() ??
+        posix() ??
+        fail(
+          options.platform === "win32"
+            ? "No shell found: neither pwsh, powershell.exe, bash nor sh is on PATH"
+            : "No shell found: neither pwsh, bash nor sh is on PATH",
+        )
+      );
+  }
+}
+
+function findPowerShell(
+  lookup: ExecutableLookup,
+  environment: Readonly<Record<string, string>>,
+): CommandRunner | undefined {
+  const windows = lookup.platform === "win32";
+  const pwsh = resolveExecutable(windows ? "pwsh.exe" : "pwsh", lookup);
+  if (pwsh !== undefined) {
+    return new PowerShellRunner({
+      executable: pwsh,
+      flavor: "pwsh",
+      environment,
+      platform: lookup.platform,
+    });
+  }
+  if (!windows) return undefined;
+  const windowsPowerShell =
+    resolveExecutable("powershell.exe", lookup) ?? resolveWindowsPowerShell(lookup);
+  if (windowsPowerShell === undefined) return undefined;
+  return new PowerShellRunner({
+    executable: windowsPowerShell,
+    flavor: "windows-powershell",
+    environment,
+    platform: lookup.platform,
+  });
+}
+
+function findPosixShell(
+  lookup: ExecutableLookup,
+  environment: Readonly<Record<string, string>>,
+): CommandRunner | undefined {
+  for (const kind of ["bash", "sh"] as const) {
+    const executable = resolveExecutable(kind, lookup);
+    if (executable !== undefined) {
+      return new PosixShellRunner({ executable, kind, environment, platform: lookup.platform });
+    }
+  }
+  return undefined;
+}
+
+function missingPowerShell(platform: NodeJS.Platform): string {
+  return platform === "win32"
+    ? "PowerShell was requested (--shell powershell) but neither pwsh nor powershell.exe was found on PATH"
+    : "PowerShell was requested (--shell powershell) but pwsh was not found on PATH";
+}
+
+function fail(message: string): never {
+  throw new ShellUnavailableError(message);
+}
