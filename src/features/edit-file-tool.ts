@@ -1,0 +1,42 @@
+/**
+ * `edit_file`. Success text: `Replaced 1 occurrence in PATH` or `Replaced N occurrences in PATH`.
+ */
+import { z } from "zod";
+import type { WorkspaceFileSystem } from "../core/filesystem.js";
+import { defineTool } from "../core/tool-definition.js";
+import { toolSuccess } from "../core/tool-result.js";
+import { withFileErrors } from "./file-tool-errors.js";
+
+const schema = z.strictObject({
+  path: z.string().describe("File path relative to the workspace root, e.g. src/index.ts"),
+  old_string: z
+    .string()
+    .min(1)
+    .describe("The exact text to replace, including whitespace; it must occur in the file"),
+  new_string: z.string().describe("The text to put in its place"),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe("Replace every occurrence instead of requiring exactly one (default false)"),
+});
+
+export function createEditFileTool({ fileSystem }: { fileSystem: WorkspaceFileSystem }) {
+  return defineTool({
+    name: "edit_file",
+    description:
+      "Replace exact text in a UTF-8 file. old_string must match exactly once unless " +
+      "replace_all is true. The file's line endings and byte order mark are kept.",
+    effect: "write",
+    schema,
+    handler: ({ path, old_string, new_string, replace_all }) =>
+      withFileErrors(async () => {
+        const replaced = await fileSystem.editFile(path, {
+          oldString: old_string,
+          newString: new_string,
+          replaceAll: replace_all ?? false,
+        });
+        const noun = replaced === 1 ? "occurrence" : "occurrences";
+        return toolSuccess(`Replaced ${replaced} ${noun} in ${path}`);
+      }),
+  });
+}

@@ -1,0 +1,20 @@
+import type { WorkspaceFileSystem } from "../core/filesystem.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
+import { createEditFileTool } from "./edit-file-tool.js";
+import { createGlobTool } from "./glob-tool.js";
+import { createReadFileTool } from "./read-file-tool.js";
+import { createWriteFileTool } from "./write-file-tool.js";
+
+/** The four file tools of profile P02, in the order the model sees them. */
+export function createFileTools({
+  fileSystem,
+}: {
+  fileSystem: WorkspaceFileSystem;
+}): ToolDefinition[] {
+  return [
+    createReadFileTool({ fileSystem }),
+    createWriteFileTool({ fileSystem }),
+    createEditFileTool({ fileSystem }),
+    createGlobTool({ fileSystem }),
+  ];
+}

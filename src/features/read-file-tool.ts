@@ -1,0 +1,46 @@
+/**
+ * `read_file`. Result text, chosen so the model can tell a whole file from a part of one:
+ * - the whole file: its text exactly (a UTF-8 BOM dropped), or `[empty file]`;
+ * - a part (offset/limit left lines out): the text, then a line `[lines A-B of N]`;
+ * - an offset past the end: `[no lines from line A: the file has N lines]`.
+ */
+import { z } from "zod";
+import type { ReadFileResult, WorkspaceFileSystem } from "../core/filesystem.js";
+import { defineTool } from "../core/tool-definition.js";
+import { toolSuccess } from "../core/tool-result.js";
+import { withFileErrors } from "./file-tool-errors.js";
+
+const schema = z.strictObject({
+  path: z.string().describe("File path relative to the workspace root, e.g. src/index.ts"),
+  offset: z.int().min(1).optional().describe("First line to return, counting from 1"),
+  limit: z.int().min(1).optional().describe("Maximum number of lines to return"),
+});
+
+export function createReadFileTool({ fileSystem }: { fileSystem: WorkspaceFileSystem }) {
+  return defineTool({
+    name: "read_file",
+    description:
+      "Read a UTF-8 text file in the workspace. Files over 256 KB must be read in parts: give " +
+      "offset (first line, from 1) and limit (number of lines).",
+    effect: "read",
+    schema,
+    handler: ({ path, offset, limit }) =>
+      withFileErrors(async () => {
+        const options = {
+          ...(offset === undefined ? {} : { offset }),
+          ...(limit === undefined ? {} : { limit }),
+        };
+        return toolSuccess(formatRead(await fileSystem.readFile(path, options)));
+      }),
+  });
+}
+
+export function formatRead(result: ReadFileResult): string {
+  if (result.totalLines === 0) return "[empty file]";
+  if (result.firstLine > result.totalLines) {
+    return `[no lines from line ${result.firstLine}: the file has ${result.totalLines} lines]`;
+  }
+  if (result.firstLine === 1 && result.lastLine === result.totalLines) return result.text;
+  const separator = result.text.endsWith("\n") ? "" : "\n";
+  return `${result.text}${separator}[lines ${result.firstLine}-${result.lastLine} of ${result.totalLines}]`;
+}

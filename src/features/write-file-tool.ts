@@ -1,0 +1,27 @@
+/** `write_file`. Success text: `Wrote N UTF-8 bytes to PATH`, PATH as the model sent it. */
+import { z } from "zod";
+import type { WorkspaceFileSystem } from "../core/filesystem.js";
+import { defineTool } from "../core/tool-definition.js";
+import { toolSuccess } from "../core/tool-result.js";
+import { withFileErrors } from "./file-tool-errors.js";
+
+const schema = z.strictObject({
+  path: z.string().describe("File path relative to the workspace root, e.g. src/index.ts"),
+  content: z.string().describe("The complete new content of the file, as UTF-8 text"),
+});
+
+export function createWriteFileTool({ fileSystem }: { fileSystem: WorkspaceFileSystem }) {
+  return defineTool({
+    name: "write_file",
+    description:
+      "Create a file or replace its whole content. Missing parent directories are created. " +
+      "To change part of an existing file, use edit_file instead.",
+    effect: "write",
+    schema,
+    handler: ({ path, content }) =>
+      withFileErrors(async () => {
+        const bytes = await fileSystem.writeFile(path, content);
+        return toolSuccess(`Wrote ${bytes} UTF-8 bytes to ${path}`);
+      }),
+  });
+}
