@@ -1,0 +1,251 @@
+import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PosixShellRunner } from "../../src/adapters/posix-shell.js";
+import type { CommandResult } from "../../src/core/command-runner.js";
+import { createShellTool, shellToolResult } from "../../src/features/shell-tool.js";
+
+const posixOnly = process.platform === "win32";
+
+let workspace: string;
+const leftoverPids: number[] = [];
+
+beforeEach(async () => {
+  workspace = await mkdtemp(join(await realpath(tmpdir()), "shell-tool-"));
+});
+
+afterEach(async () => {
+  for (const pid of leftoverPids.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  await rm(workspace, { recursive: true, force: true });
+});
+
+function bashRunner(executable = "/bin/bash"): PosixShellRunner {
+  return new PosixShellRunner({
+    executable,
+    kind: "bash",
+    environment: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" },
+    platform: process.platform,
+  });
+}
+
+function shellTool(
+  options: { timeoutMs?: number; maxOutputBytes?: number; executable?: string } = {},
+) {
+  return createShellTool({
+    runner: bashRunner(options.executable),
+    workspace,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+  });
+}
+
+async function run(
+  command: string,
+  options: Parameters<typeof shellTool>[0] = {},
+  signal?: AbortSignal,
+) {
+  const tool = shellTool(options);
+  return tool.handler(tool.schema.parse({ command }), {
+    callId: "call_1",
+    ...(signal === undefined ? {} : { signal }),
+  });
+}
+
+function isGone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state === "Z" || state === "X";
+  } catch {
+    return true;
+  }
+}
+
+describe("the shell tool's definition", () => {
+  it("is an execute tool named shell whose description names the shell and the workspace", () => {
+    const tool = createShellTool({ runner: bashRunner(), workspace: "/ws" });
+    expect(tool.name).toBe("shell");
+    expect(tool.effect).toBe("execute");
+    expect(tool.description).toBe(
+      "Run one command in bash, with the workspace /ws as the working directory. Use bash syntax. " +
+        "stdout and stderr come back together, cut after 50 KB; the command and everything it " +
+        "started are killed after 120 s. Nothing is read from stdin, so interactive programs " +
+        "cannot work.",
+    );
+  });
+
+  it("accepts only a non-empty command: no timeout, cwd or other field can widen the limits", () => {
+    const tool = createShellTool({ runner: bashRunner(), workspace: "/ws" });
+    expect(z.toJSONSchema(tool.schema)).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: {
+        command: {
+          type: "string",
+          minLength: 1,
+          description: "The command line to run, exactly as typed in the shell.",
+        },
+      },
+      required: ["command"],
+      additionalProperties: false,
+    });
+    expect(tool.schema.safeParse({ command: "ls", timeout: 999_999 }).success).toBe(false);
+    expect(tool.schema.safeParse({ command: "" }).success).toBe(false);
+  });
+});
+
+describe("shellToolResult exact strings", () => {
+  const ok = (output: string, extra: Partial<CommandResult> = {}): CommandResult => ({
+    exitCode: 0,
+    output,
+    truncated: false,
+    timedOut: false,
+    ...extra,
+  });
+
+  it.each([
+    ["output", ok("hi\n"), { content: "hi\n", isError: false }],
+    ["empty output", ok(""), { content: "(no output)", isError: false }],
+    [
+      "truncated",
+      ok("abc", { truncated: true }),
+      { content: "abc\n[output truncated]", isError: false },
+    ],
+    [
+      "non-zero exit",
+      ok("boom\n", { exitCode: 2 }),
+      {
+        content: "Error [shell_failed]: PowerShell 7 exited with code 2\nboom\n",
+        isError: true,
+        errorCode: "shell_failed",
+      },
+    ],
+    [
+      "non-zero exit without output",
+      ok("", { exitCode: 1 }),
+      {
+        content: "Error [shell_failed]: PowerShell 7 exited with code 1\n(no output)",
+        isError: true,
+        errorCode: "shell_failed",
+      },
+    ],
+    [
+      "timeout",
+      ok("partial\n", { exitCode: null, timedOut: true }),
+      {
+        content:
+          "Error [shell_timeout]: Command timed out after 1.5 s and was killed with everything it started\npartial\n",
+        isError: true,
+        errorCode: "shell_timeout",
+      },
+    ],
+    [
+      "cancelled",
+      ok("", { exitCode: null }),
+      {
+        content: "Error [shell_cancelled]: Command was cancelled before it finished\n(no output)",
+        isError: true,
+        errorCode: "shell_cancelled",
+      },
+    ],
+  ])("%s", (_name, result, expected) => {
+    expect(shellToolResult("PowerShell 7", 1_500, result)).toEqual(expected);
+  });
+});
+
+describe.skipIf(posixOnly)("the shell tool against real bash (skipped on Windows)", () => {
+  it("returns the output of a successful command", async () => {
+    await expect(run("echo hello")).resolves.toEqual({ content: "hello\n", isError: false });
+  });
+
+  it("runs in the workspace", async () => {
+    await expect(run("pwd")).resolves.toEqual({ content: `${workspace}\n`, isError: false });
+  });
+
+  it("says (no output) when there is none", async () => {
+    await expect(run("true")).resolves.toEqual({ content: "(no output)", isError: false });
+  });
+
+  it("reports a non-zero exit with the shell's name, the code and stderr", async () => {
+    await expect(run("echo out; echo err >&2; exit 3")).resolves.toEqual({
+      content: "Error [shell_failed]: bash exited with code 3\nout\nerr\n",
+      isError: true,
+      errorCode: "shell_failed",
+    });
+  });
+
+  it("treats stderr output with exit 0 as success", async () => {
+    await expect(run("echo warning >&2")).resolves.toEqual({
+      content: "warning\n",
+      isError: false,
+    });
+  });
+
+  it("marks truncated output and never splits a character", async () => {
+    await expect(run("printf 'ab€€'", { maxOutputBytes: 6 })).resolves.toEqual({
+      content: "ab€\n[output truncated]",
+      isError: false,
+    });
+  });
+
+  it("times out, kills a grandchild, and says so", async () => {
+    const pidFile = join(workspace, "grandchild.pid");
+    const result = await run(
+      `bash -c 'sleep 300 & echo $! > ${pidFile}; wait' & echo begun; wait`,
+      {
+        timeoutMs: 1_500,
+      },
+    );
+    expect(result).toEqual({
+      content:
+        "Error [shell_timeout]: Command timed out after 1.5 s and was killed with everything it started\nbegun\n",
+      isError: true,
+      errorCode: "shell_timeout",
+    });
+    const grandchild = Number((await readFile(pidFile, "utf8")).trim());
+    leftoverPids.push(grandchild);
+    const deadline = Date.now() + 5_000;
+    while (!isGone(grandchild) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(isGone(grandchild)).toBe(true);
+  });
+
+  it("returns at once when a background child keeps the pipes open", async () => {
+    const pidFile = join(workspace, "background.pid");
+    const result = await run(`sleep 40 & echo $! > ${pidFile}; echo started`);
+    leftoverPids.push(Number((await readFile(pidFile, "utf8")).trim()));
+    expect(result).toEqual({ content: "started\n", isError: false });
+  }, 10_000);
+
+  it("passes the call's abort signal through", async () => {
+    const controller = new AbortController();
+    const running = run("echo begun; sleep 300", {}, controller.signal);
+    setTimeout(() => {
+      controller.abort();
+    }, 500);
+    await expect(running).resolves.toEqual({
+      content: "Error [shell_cancelled]: Command was cancelled before it finished\nbegun\n",
+      isError: true,
+      errorCode: "shell_cancelled",
+    });
+  });
+
+  it("reports a shell that cannot start", async () => {
+    const missing = join(workspace, "no-bash");
+    await expect(run("echo hi", { executable: missing })).resolves.toEqual({
+      content: `Error [shell_start_failed]: Could not start ${missing}: ENOENT (no such file)`,
+      isError: true,
+      errorCode: "shell_start_failed",
+    });
+  });
+});
