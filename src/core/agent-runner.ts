@@ -1,7 +1,8 @@
 import { AgentLimitError, IncompleteModelReplyError, RunCancelledError } from "./agent-errors.js";
 import type { AssistantMessage, Message, ToolCall, ToolMessage } from "./messages.js";
 import { validateToolPairing } from "./messages.js";
-import type { ModelClient, ModelReply, TokenUsage } from "./model.js";
+import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "./model.js";
+import { PermissionDecision } from "./permission-decision.js";
 import { PermissionRequest } from "./permission-request.js";
 import type { PermissionPolicy } from "./permissions.js";
 import type { ToolRegistry, ToolRegistrySnapshot } from "./tool-registry.js";
@@ -61,7 +62,7 @@ export class AgentRunner {
       validateToolPairing(history);
       const snapshot = registry.snapshot();
       observer?.onModelRequest?.(turn, maxTurns);
-      const reply = await model.complete({
+      const reply = await completeOrCancel(model, {
         messages: [...history],
         tools: snapshot.openAITools(),
         ...(signal === undefined ? {} : { signal }),
@@ -111,7 +112,7 @@ export class AgentRunner {
     if (!prepared.ok) return prepared.result;
     const policy = this.#options.policy;
     if (policy !== undefined) {
-      let decision;
+      let decision: unknown;
       try {
         decision = await policy.decide(new PermissionRequest(prepared.call));
       } catch (error) {
@@ -119,6 +120,8 @@ export class AgentRunner {
         if (error instanceof RunCancelledError) throw error;
         return PERMISSION_EVALUATION_FAILED;
       }
+      // Only a genuine decision counts; a policy returning anything else fails closed.
+      if (!PermissionDecision.isDecision(decision)) return PERMISSION_EVALUATION_FAILED;
       if (decision.behavior !== "allow") {
         return decision.behavior === "deny"
           ? decision.toToolResult()
@@ -156,6 +159,16 @@ function addUsage(
     completionTokens: total.completionTokens + turn.completionTokens,
     totalTokens: total.totalTokens + turn.totalTokens,
   };
+}
+
+/** A provider rejecting because the run was aborted is a cancellation, whatever error it threw. */
+async function completeOrCancel(model: ModelClient, request: ModelRequest): Promise<ModelReply> {
+  try {
+    return await model.complete(request);
+  } catch (error) {
+    throwIfCancelled(request.signal);
+    throw error;
+  }
 }
 
 function throwIfCancelled(signal: AbortSignal | undefined): void {
