@@ -96,7 +96,9 @@ function findPosixShell(
   environment: Readonly<Record<string, string>>,
 ): CommandRunner | undefined {
   for (const kind of ["bash", "sh"] as const) {
-    const executable = resolveExecutable(kind, lookup);
+    // Only a real .exe on Windows: Node refuses to spawn .bat/.cmd without a shell.
+    const name = lookup.platform === "win32" ? `${kind}.exe` : kind;
+    const executable = resolveExecutable(name, lookup);
     if (executable !== undefined) {
       return new PosixShellRunner({ executable, kind, environment, platform: lookup.platform });
     }

@@ -75,11 +75,15 @@ describe("PowerShell argv and script (pure; runs on every OS)", () => {
   });
 });
 
-const workspaceForLookup = process.cwd();
-const lookup = { env: process.env, workspace: workspaceForLookup, platform: process.platform };
-const pwsh = resolveExecutable(process.platform === "win32" ? "pwsh.exe" : "pwsh", lookup);
+const lookup = { env: process.env, workspace: process.cwd(), platform: process.platform };
+/** CI runs this file once per flavour: AGENT_TEST_POWERSHELL=pwsh or =powershell (5.1). */
+const wanted = process.env.AGENT_TEST_POWERSHELL;
+const pwsh =
+  wanted === "powershell"
+    ? undefined
+    : resolveExecutable(process.platform === "win32" ? "pwsh.exe" : "pwsh", lookup);
 const windowsPowerShell =
-  process.platform === "win32"
+  process.platform === "win32" && wanted !== "pwsh"
     ? (resolveExecutable("powershell.exe", lookup) ?? resolveWindowsPowerShell(lookup))
     : undefined;
 const realPowerShell = pwsh ?? windowsPowerShell;
@@ -109,13 +113,16 @@ describe("PowerShellRunner against a real PowerShell", () => {
 
   const limits = { timeoutMs: 60_000, maxOutputBytes: 50 * 1024 };
 
-  it.skipIf(!hasPowerShell)("prints UTF-8 中文 intact (skipped: no PowerShell here)", async () => {
-    const result = await runner.run("Write-Output '中文'", workspace, limits);
-    expect(result).toEqual({ exitCode: 0, output: "中文\n", truncated: false, timedOut: false });
-  });
+  it.skipIf(!hasPowerShell)(
+    "prints UTF-8 中文 intact (needs pwsh or powershell.exe; skipped where absent)",
+    async () => {
+      const result = await runner.run("Write-Output '中文'", workspace, limits);
+      expect(result).toEqual({ exitCode: 0, output: "中文\n", truncated: false, timedOut: false });
+    },
+  );
 
   it.skipIf(!hasPowerShell)(
-    "keeps a native program's exit code (skipped: no PowerShell here)",
+    "keeps a native program's exit code (needs pwsh or powershell.exe; skipped where absent)",
     async () => {
       const native = process.platform === "win32" ? "cmd.exe /c exit 7" : "/bin/sh -c 'exit 7'";
       const result = await runner.run(native, workspace, limits);
@@ -124,7 +131,7 @@ describe("PowerShellRunner against a real PowerShell", () => {
   );
 
   it.skipIf(!hasPowerShell)(
-    "gives non-zero for a failing cmdlet (skipped: no PowerShell here)",
+    "gives non-zero for a failing cmdlet (needs pwsh or powershell.exe; skipped where absent)",
     async () => {
       const result = await runner.run("Get-Item ./does-not-exist", workspace, limits);
       expect(result.exitCode).toBe(1);
@@ -132,7 +139,7 @@ describe("PowerShellRunner against a real PowerShell", () => {
   );
 
   it.skipIf(!hasPowerShell)(
-    "treats stderr output with exit 0 as success (skipped: no PowerShell here)",
+    "treats stderr output with exit 0 as success (needs pwsh or powershell.exe; skipped where absent)",
     async () => {
       const native =
         process.platform === "win32"
@@ -145,7 +152,7 @@ describe("PowerShellRunner against a real PowerShell", () => {
   );
 
   it.skipIf(!hasPowerShell)(
-    "does not show the API key to a command (skipped: no PowerShell here)",
+    "does not show the API key to a command (needs pwsh or powershell.exe; skipped where absent)",
     async () => {
       const result = await runner.run('Write-Output "[$env:OPENAI_API_KEY]"', workspace, limits);
       expect(result.output).toBe("[]\n");

@@ -109,6 +109,12 @@ describe("selectCommandRunner (fake filesystem)", () => {
       { shellName: "bash", executable: "C:\\Program Files\\Git\\bin\\bash.exe" },
     ],
     [
+      "posix takes bash.exe, never a bash.cmd listed earlier in PATHEXT",
+      "posix",
+      ["C:\\Program Files\\PowerShell\\7\\bash.cmd", "C:\\Program Files\\Git\\bin\\bash.exe"],
+      { shellName: "bash", executable: "C:\\Program Files\\Git\\bin\\bash.exe" },
+    ],
+    [
       "posix finds Git Bash",
       "posix",
       [SYSTEM_POWERSHELL, "C:\\Program Files\\Git\\bin\\bash.exe"],
