@@ -90,14 +90,34 @@ export class OpenAIChatModelClient implements ModelClient {
     };
     let completion: unknown;
     try {
-      completion = await this.#client.chat.completions.create(
-        params,
-        signal === undefined ? {} : { signal },
+      completion = await settleOrCancel(
+        this.#client.chat.completions.create(params, signal === undefined ? {} : { signal }),
+        signal,
       );
     } catch (error) {
       throw describeRequestFailure(error, this.#failureContext, signal);
     }
     return parseChatCompletion(completion);
+  }
+}
+
+/**
+ * The SDK aborts an in-flight fetch on the signal but finishes a retry back-off first, which can be
+ * seconds (or whatever Retry-After says): Ctrl-C must not wait for it.
+ */
+async function settleOrCancel<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  let onAbort = (): void => undefined;
+  const cancelled = new Promise<never>((_resolve, reject) => {
+    onAbort = () => {
+      reject(new RunCancelledError());
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, cancelled]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
   }
 }
 

@@ -475,6 +475,26 @@ describe("OpenAIChatModelClient cancellation and pairing", () => {
     expect(srv.requests).toHaveLength(1);
   });
 
+  it("cancels at once during a retry back-off instead of waiting it out", async () => {
+    // Ten minutes of Retry-After: without prompt cancellation this test runs into its timeout.
+    const srv = await startServer(
+      chatErrorReply(503, "busy", { headers: { "retry-after-ms": "600000" } }),
+      chatTextReply("unused"),
+    );
+    const controller = new AbortController();
+    const pending = clientFor(srv, { maxRetries: 1 }).complete({
+      ...request(),
+      signal: controller.signal,
+    });
+    await srv.waitForReplies(1);
+    // Give the client a moment to read the 503 and enter its back-off; aborting earlier would only
+    // cancel the fetch, which the SDK handles by itself.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    await rejectionOf(pending, RunCancelledError, "Run cancelled");
+    expect(srv.requests).toHaveLength(1);
+  });
+
   it("sends nothing when the signal is already aborted", async () => {
     const srv = await startServer(chatTextReply("unused"));
     await rejectionOf(

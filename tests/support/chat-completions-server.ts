@@ -60,6 +60,7 @@ export class ChatCompletionsServer {
   readonly #server: Server;
   readonly #queue: ScriptedReply[];
   readonly #waiters: (() => void)[] = [];
+  #repliesSent = 0;
 
   private constructor(server: Server, replies: readonly ScriptedReply[]) {
     this.#server = server;
@@ -87,7 +88,10 @@ export class ChatCompletionsServer {
             ...outcome.headers,
           };
           response.writeHead(outcome.status ?? 200, headers);
-          response.end(outcome.rawBody ?? JSON.stringify(outcome.body ?? null));
+          response.end(outcome.rawBody ?? JSON.stringify(outcome.body ?? null), () => {
+            instance.#repliesSent += 1;
+            instance.#wakeWaiters();
+          });
         },
         (error: unknown) => {
           response.writeHead(500, { "content-type": "text/plain", "x-should-retry": "false" });
@@ -122,6 +126,17 @@ export class ChatCompletionsServer {
     }
   }
 
+  /** Resolves once at least `count` replies have been written out in full (NEVER_ANSWER excluded). */
+  async waitForReplies(count: number): Promise<void> {
+    while (this.#repliesSent < count) {
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+  }
+
+  #wakeWaiters(): void {
+    for (const wake of this.#waiters.splice(0)) wake();
+  }
+
   /** Stops listening and drops open connections, including ones left hanging by NEVER_ANSWER. */
   async close(): Promise<void> {
     this.#server.closeAllConnections();
@@ -143,7 +158,7 @@ export class ChatCompletionsServer {
       body: parseJson(rawBody),
     };
     this.requests.push(recorded);
-    for (const wake of this.#waiters.splice(0)) wake();
+    this.#wakeWaiters();
 
     if (recorded.method !== "POST" || !CHAT_PATHS.has(pathOnly(recorded.path))) {
       return chatErrorReply(404, `No route for ${recorded.method} ${recorded.path}`, {
