@@ -1,0 +1,27 @@
+import type { Language } from "./args.js";
+
+export interface ApprovalLabels {
+  readonly title: string;
+  readonly reason: string;
+  readonly arguments: string;
+  readonly runsIn: string;
+  readonly question: string;
+}
+
+/** The Chinese labels follow the tutorial the harness is built from. */
+export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Object.freeze({
+  en: {
+    title: "Tool call needs approval",
+    reason: "Reason",
+    arguments: "Arguments",
+    runsIn: "Runs in",
+    question: "Allow this call? [y/N] ",
+  },
+  zh: {
+    title: "工具调用需要批准",
+    reason: "原因",
+    arguments: "参数",
+    runsIn: "运行环境",
+    question: "允许本次调用? [y/N] ",
+  },
+});

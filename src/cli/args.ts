@@ -1,0 +1,176 @@
+import { parseArgs } from "node:util";
+import { DEFAULT_MAX_TURNS } from "../bootstrap.js";
+import { CliConfigError } from "./config-error.js";
+
+export const SHELL_CHOICES = ["auto", "powershell", "posix"] as const;
+export const SANDBOX_MODES = ["auto", "required", "off"] as const;
+export const LANGUAGES = ["en", "zh"] as const;
+
+export type ShellChoice = (typeof SHELL_CHOICES)[number];
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+export type Language = (typeof LANGUAGES)[number];
+
+export interface CliOptions {
+  readonly help: boolean;
+  readonly version: boolean;
+  readonly prompt: string | undefined;
+  readonly chapter: 1 | 2 | 3;
+  readonly workspace: string;
+  readonly model: string | undefined;
+  readonly maxTurns: number;
+  readonly shell: ShellChoice;
+  readonly lang: Language;
+  readonly sandbox: SandboxMode;
+  readonly network: boolean;
+  readonly passEnv: readonly string[];
+  readonly auditLog: string | undefined;
+  readonly record: string | undefined;
+  readonly replay: string | undefined;
+  readonly quiet: boolean;
+  readonly verbose: boolean;
+}
+
+export const HELP_TEXT = `Usage: agent --prompt "<task>" [options]
+
+A coding agent that asks before it acts. Every shell command, and from chapter 3 every
+file write, waits for your [y/N]; writes outside the workspace are always refused.
+
+Options:
+  -p, --prompt <text>      The task for the agent (required)
+      --chapter <1|2|3>    Tutorial stage: 1 shell loop, 2 + file tools, 3 + permission policy (default 3)
+      --workspace <dir>    The directory the agent works in (default: current directory)
+      --model <name>       Model name (default: $OPENAI_MODEL, else the built-in default)
+      --max-turns <n>      Stop after this many model replies (default ${DEFAULT_MAX_TURNS})
+      --shell <kind>       auto | powershell | posix (default auto: PowerShell if present, else bash, else sh)
+      --sandbox <mode>     auto | required | off: run shell commands in bubblewrap on Linux (default auto; $AGENT_SANDBOX)
+      --network            Let sandboxed shell commands reach the network (default: no network)
+      --pass-env <NAME>    Pass one more environment variable to shell commands (repeatable; secrets never pass)
+      --lang <en|zh>       Language of the approval prompt (default: from $LANG)
+      --audit-log <file>   Append one JSON line per permission decision ($AGENT_AUDIT_LOG)
+      --record <file>      Save each model request and reply as JSON lines (the API key is never written)
+      --replay <file>      Serve model replies from a recording instead of calling a provider
+      --quiet              Show only approval prompts, audit lines and the final answer
+      --verbose            Also show full tool results
+  -h, --help               Show this help
+  -v, --version            Show the version
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), OPENAI_MODEL,
+AGENT_AUDIT_LOG, AGENT_SANDBOX, NO_COLOR.
+Exit codes: 0 answer printed, 1 run failed, 2 configuration error, 130 cancelled (Ctrl-C).`;
+
+/** Turns argv and the environment into validated options; every mistake is one readable line. */
+export function parseCliArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        prompt: { type: "string", short: "p" },
+        chapter: { type: "string" },
+        workspace: { type: "string" },
+        model: { type: "string" },
+        "max-turns": { type: "string" },
+        shell: { type: "string" },
+        lang: { type: "string" },
+        sandbox: { type: "string" },
+        network: { type: "boolean" },
+        "pass-env": { type: "string", multiple: true },
+        "audit-log": { type: "string" },
+        record: { type: "string" },
+        replay: { type: "string" },
+        quiet: { type: "boolean" },
+        verbose: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+    });
+  } catch (error) {
+    throw new CliConfigError(firstSentence(error));
+  }
+  const values = parsed.values;
+  if (values.quiet === true && values.verbose === true) {
+    throw new CliConfigError("--quiet and --verbose cannot be used together");
+  }
+  const prompt = values.prompt;
+  if (prompt?.trim() === "") throw new CliConfigError("--prompt must not be empty");
+  return {
+    help: values.help ?? false,
+    version: values.version ?? false,
+    prompt,
+    chapter: parseChapter(values.chapter),
+    workspace: values.workspace ?? cwd,
+    model: values.model,
+    maxTurns: parseMaxTurns(values["max-turns"]),
+    shell: oneOf("--shell", values.shell ?? "auto", SHELL_CHOICES),
+    lang: oneOf("--lang", values.lang ?? languageFromLocale(env), LANGUAGES),
+    sandbox: oneOf(
+      values.sandbox === undefined ? "AGENT_SANDBOX" : "--sandbox",
+      values.sandbox ?? nonEmpty(env.AGENT_SANDBOX) ?? "auto",
+      SANDBOX_MODES,
+    ),
+    network: values.network ?? false,
+    passEnv: parsePassEnv(values["pass-env"] ?? []),
+    auditLog: values["audit-log"] ?? nonEmpty(env.AGENT_AUDIT_LOG),
+    record: values.record,
+    replay: values.replay,
+    quiet: values.quiet ?? false,
+    verbose: values.verbose ?? false,
+  };
+}
+
+function parseChapter(raw: string | undefined): 1 | 2 | 3 {
+  if (raw === undefined) return 3;
+  if (raw === "1" || raw === "2" || raw === "3") return Number(raw) as 1 | 2 | 3;
+  throw new CliConfigError(`--chapter must be 1, 2 or 3 (got ${JSON.stringify(raw)})`);
+}
+
+function parseMaxTurns(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_MAX_TURNS;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1 || value > 1000) {
+    throw new CliConfigError(
+      `--max-turns must be a whole number from 1 to 1000 (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return value;
+}
+
+function parsePassEnv(names: readonly string[]): string[] {
+  for (const name of names) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new CliConfigError(`--pass-env takes a variable name (got ${JSON.stringify(name)})`);
+    }
+  }
+  return [...names];
+}
+
+function oneOf<T extends string>(flag: string, raw: string, choices: readonly T[]): T {
+  const found = choices.find((choice) => choice === raw);
+  if (found === undefined) {
+    throw new CliConfigError(
+      `${flag} must be one of ${choices.join(", ")} (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return found;
+}
+
+function languageFromLocale(env: Readonly<Record<string, string | undefined>>): Language {
+  const locale = nonEmpty(env.LC_ALL) ?? nonEmpty(env.LC_MESSAGES) ?? nonEmpty(env.LANG) ?? "";
+  return locale.toLowerCase().startsWith("zh") ? "zh" : "en";
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+function firstSentence(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const sentence = /^[^.]*'[^']*'[^.]*\./.exec(message)?.[0] ?? message.split(". ")[0] ?? message;
+  return sentence.replace(/\.$/, "");
+}

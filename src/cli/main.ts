@@ -1,0 +1,163 @@
+import { readFileSync } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import { JsonlAuditLog } from "../adapters/jsonl-audit-log.js";
+import { OpenAIChatModelClient, resolveOpenAIConfig } from "../adapters/openai-chat.js";
+import { RecordingModelClient } from "../adapters/recording-model.js";
+import { ReplayModelClient } from "../adapters/replay-model.js";
+import { selectCommandRunner } from "../adapters/shell-selection.js";
+import { buildAgent } from "../bootstrap.js";
+import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
+import type { AuditSink } from "../core/audit.js";
+import { CompositeAuditSink } from "../core/composite-audit-sink.js";
+import type { ModelClient } from "../core/model.js";
+import { profileForChapter } from "../core/profiles.js";
+import { HELP_TEXT, parseCliArgs, type CliOptions } from "./args.js";
+import { CliConfigError } from "./config-error.js";
+import { EXIT } from "./exit-codes.js";
+import { ProgressReporter, useColor, type ProgressOutput } from "./progress-reporter.js";
+import { TerminalApprovalProvider, type TerminalInput } from "./terminal-approval.js";
+import { TerminalAuditSink } from "./terminal-audit.js";
+import { escapeForTerminal } from "./terminal-text.js";
+
+export interface CliIo {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly platform: NodeJS.Platform;
+  readonly stdin: TerminalInput;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: ProgressOutput;
+  /** Fires when the person presses Ctrl-C outside the approval prompt. */
+  readonly interrupts: { on(event: "SIGINT", listener: () => void): unknown };
+}
+
+/** Runs the agent once and returns the process exit code; it never throws. */
+export async function runCli(io: CliIo): Promise<number> {
+  const fail = (code: number, message: string): number => {
+    io.stderr.write(`agent: ${escapeForTerminal(message)}\n`);
+    return code;
+  };
+  let options: CliOptions;
+  try {
+    options = parseCliArgs(io.argv, io.env, io.cwd);
+  } catch (error) {
+    return fail(EXIT.config, `${messageOf(error)} (see --help)`);
+  }
+  if (options.help) {
+    io.stdout.write(`${HELP_TEXT}\n`);
+    return EXIT.ok;
+  }
+  if (options.version) {
+    io.stdout.write(`${packageVersion()}\n`);
+    return EXIT.ok;
+  }
+  if (options.prompt === undefined) {
+    return fail(EXIT.config, "--prompt is required (see --help)");
+  }
+
+  const reporter = new ProgressReporter({
+    output: io.stderr,
+    verbosity: options.quiet ? "quiet" : options.verbose ? "verbose" : "normal",
+    color: useColor(io.stderr, io.env),
+  });
+  const cancel = new AbortController();
+  io.interrupts.on("SIGINT", () => {
+    cancel.abort();
+  });
+  try {
+    const workspace = await resolveWorkspace(options.workspace);
+    const agent = buildAgent(profileForChapter(options.chapter), {
+      model: createModelClient(options, io.env),
+      workspace,
+      commandRunner: selectCommandRunner({
+        choice: options.shell,
+        workspace,
+        env: io.env,
+        platform: io.platform,
+        passEnv: options.passEnv,
+      }),
+      approvalProvider: new TerminalApprovalProvider({
+        input: io.stdin,
+        output: io.stderr,
+        lang: options.lang,
+        onCancel: () => {
+          cancel.abort();
+        },
+      }),
+      auditSink: createAuditSink(options, io.stderr),
+      maxTurns: options.maxTurns,
+      observer: reporter,
+    });
+    const result = await agent.run(options.prompt, cancel.signal);
+    reporter.finish(result.turns, result.usage);
+    io.stdout.write(`${result.finalText}\n`);
+    return EXIT.ok;
+  } catch (error) {
+    reporter.dispose();
+    if (error instanceof RunCancelledError || cancel.signal.aborted) {
+      return fail(EXIT.cancelled, "cancelled");
+    }
+    if (isConfigurationError(error)) return fail(EXIT.config, messageOf(error));
+    if (error instanceof AgentRunError) return fail(EXIT.runFailed, messageOf(error));
+    return fail(EXIT.runFailed, `unexpected error: ${messageOf(error)}`);
+  }
+}
+
+function createModelClient(
+  options: CliOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): ModelClient {
+  const model: ModelClient =
+    options.replay === undefined
+      ? new OpenAIChatModelClient(resolveOpenAIConfig(env, { model: options.model }))
+      : ReplayModelClient.fromFile(options.replay);
+  return options.record === undefined ? model : new RecordingModelClient(model, options.record);
+}
+
+/** The durable JSON log first: a decision that cannot be recorded must not be shown as taken. */
+function createAuditSink(options: CliOptions, stderr: NodeJS.WritableStream): AuditSink {
+  const terminal = new TerminalAuditSink(stderr);
+  if (options.auditLog === undefined) return terminal;
+  return new CompositeAuditSink([
+    new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter }),
+    terminal,
+  ]);
+}
+
+async function resolveWorkspace(path: string): Promise<string> {
+  let resolved: string;
+  try {
+    resolved = await realpath(path);
+  } catch {
+    throw new CliConfigError(`workspace does not exist: ${path}`);
+  }
+  if (!(await stat(resolved)).isDirectory()) {
+    throw new CliConfigError(`workspace is not a directory: ${path}`);
+  }
+  return resolved;
+}
+
+function isConfigurationError(error: unknown): boolean {
+  return (
+    error instanceof CliConfigError ||
+    (error instanceof Error &&
+      ["ModelConfigError", "ShellUnavailableError", "BootstrapError"].includes(error.name))
+  );
+}
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n")[0] ?? text;
+}
+
+function packageVersion(): string {
+  const raw: unknown = JSON.parse(
+    readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+  );
+  return typeof raw === "object" &&
+    raw !== null &&
+    "version" in raw &&
+    typeof raw.version === "string"
+    ? raw.version
+    : "unknown";
+}

@@ -1,0 +1,158 @@
+import type { AgentObserver } from "../core/agent-runner.js";
+import type { ToolCall } from "../core/messages.js";
+import type { ModelReply, TokenUsage } from "../core/model.js";
+import type { ToolResult } from "../core/tool-result.js";
+import { escapeForTerminal, truncateForDisplay } from "./terminal-text.js";
+
+export type Verbosity = "quiet" | "normal" | "verbose";
+
+export interface ProgressOutput extends NodeJS.WritableStream {
+  readonly isTTY?: boolean;
+}
+
+export interface ProgressReporterOptions {
+  readonly output: ProgressOutput;
+  readonly verbosity: Verbosity;
+  readonly color: boolean;
+  readonly now?: () => number;
+}
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const CLEAR_LINE = "\r\u001b[2K";
+const SUMMARY_CHARS = 80;
+
+/** What the person sees on stderr while the agent works; stdout stays for the final answer. */
+export class ProgressReporter implements AgentObserver {
+  readonly #options: ProgressReporterOptions;
+  #spinner: ReturnType<typeof setInterval> | undefined;
+  readonly #tokensPerTurn: number[] = [];
+
+  constructor(options: ProgressReporterOptions) {
+    this.#options = options;
+  }
+
+  onModelRequest(turn: number, maxTurns: number): void {
+    this.#stopSpinner();
+    if (this.#options.verbosity === "quiet" || this.#options.output.isTTY !== true) return;
+    const now = this.#options.now ?? Date.now;
+    const started = now();
+    let frame = 0;
+    const draw = (): void => {
+      const seconds = ((now() - started) / 1000).toFixed(1);
+      const glyph = SPINNER[frame % SPINNER.length] ?? "";
+      frame += 1;
+      this.#options.output.write(
+        `${CLEAR_LINE}${this.#dim(`${glyph} waiting for the model · ${seconds}s · turn ${turn}/${maxTurns}`)}`,
+      );
+    };
+    draw();
+    this.#spinner = setInterval(draw, 100);
+    this.#spinner.unref();
+  }
+
+  onModelReply(reply: ModelReply): void {
+    this.#stopSpinner();
+    if (reply.usage === undefined) return;
+    this.#tokensPerTurn.push(reply.usage.totalTokens);
+    if (this.#options.verbosity === "verbose") {
+      this.#line(this.#dim(`  tokens this turn: ${formatUsage(reply.usage)}`));
+    }
+  }
+
+  onToolCallStart(call: ToolCall): void {
+    this.#stopSpinner();
+    if (this.#options.verbosity === "quiet") return;
+    this.#line(
+      `${this.#paint("36", "→")} ${escapeForTerminal(call.name)} ${summarizeArguments(call)}`,
+    );
+  }
+
+  onToolCallEnd(call: ToolCall, result: ToolResult, durationMs: number): void {
+    if (this.#options.verbosity === "quiet") return;
+    const took = this.#dim(`(${formatDuration(durationMs)})`);
+    if (result.isError) {
+      const text = result.content.replace(/^Error \[[^\]]*\]: /, "");
+      const summary = `${result.errorCode ?? "error"}: ${firstLine(text)}`;
+      this.#line(`${this.#paint("31", "✗")} ${summary} ${took}`);
+    } else {
+      this.#line(`${this.#paint("32", "✓")} ${summarizeResult(call, result)} ${took}`);
+    }
+    if (this.#options.verbosity === "verbose") {
+      for (const line of result.content.split("\n")) this.#line(`  ${escapeForTerminal(line)}`);
+    }
+  }
+
+  /** The closing line: turns, and token usage per turn and in total when the provider reported it. */
+  finish(turns: number, usage: TokenUsage | undefined): void {
+    this.#stopSpinner();
+    if (this.#options.verbosity === "quiet") return;
+    const perTurn =
+      this.#tokensPerTurn.length > 1 ? ` · per turn ${this.#tokensPerTurn.join(", ")}` : "";
+    const tokens = usage === undefined ? "" : ` · tokens ${formatUsage(usage)}${perTurn}`;
+    this.#line(this.#dim(`done in ${turns} ${turns === 1 ? "turn" : "turns"}${tokens}`));
+  }
+
+  dispose(): void {
+    this.#stopSpinner();
+  }
+
+  #stopSpinner(): void {
+    if (this.#spinner === undefined) return;
+    clearInterval(this.#spinner);
+    this.#spinner = undefined;
+    this.#options.output.write(CLEAR_LINE);
+  }
+
+  #line(text: string): void {
+    this.#options.output.write(`${text}\n`);
+  }
+
+  #paint(code: string, text: string): string {
+    return this.#options.color ? `\u001b[${code}m${text}\u001b[0m` : text;
+  }
+
+  #dim(text: string): string {
+    return this.#paint("2", text);
+  }
+}
+
+/** Colour only for a person at a terminal, and never when NO_COLOR is set (no-color.org). */
+export function useColor(
+  output: ProgressOutput,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  return output.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === "");
+}
+
+function summarizeArguments(call: ToolCall): string {
+  let args: unknown;
+  try {
+    args = JSON.parse(call.arguments);
+  } catch {
+    return escapeForTerminal(truncateForDisplay(call.arguments, SUMMARY_CHARS));
+  }
+  if (typeof args !== "object" || args === null) return "";
+  const record = args as Record<string, unknown>;
+  const main = record.command ?? record.path ?? record.pattern;
+  const text = typeof main === "string" ? main : JSON.stringify(args);
+  return escapeForTerminal(truncateForDisplay(text, SUMMARY_CHARS));
+}
+
+function summarizeResult(call: ToolCall, result: ToolResult): string {
+  const written = /^Wrote (\d+) UTF-8 bytes/.exec(result.content);
+  if (call.name === "write_file" && written !== null) return `${written[1] ?? "0"} bytes written`;
+  const lines = result.content === "" ? 0 : result.content.split("\n").length;
+  return `${firstLine(result.content)}${lines > 1 ? ` (+${lines - 1} lines)` : ""}`;
+}
+
+function firstLine(text: string): string {
+  return escapeForTerminal(truncateForDisplay(text.split("\n")[0] ?? "", SUMMARY_CHARS));
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function formatUsage(usage: TokenUsage): string {
+  return `${usage.totalTokens} (prompt ${usage.promptTokens}, completion ${usage.completionTokens})`;
+}

@@ -1,0 +1,25 @@
+import type { AuditSink } from "../core/audit.js";
+import type { PermissionDecision } from "../core/permission-decision.js";
+import type { PermissionRequest } from "../core/permission-request.js";
+import { escapeForTerminal } from "./terminal-text.js";
+
+/** One stderr line per final decision, e.g. `[Permission] glob: allow (default) - No permission …`. */
+export class TerminalAuditSink implements AuditSink {
+  readonly #output: NodeJS.WritableStream;
+
+  constructor(output: NodeJS.WritableStream) {
+    this.#output = output;
+  }
+
+  record(request: PermissionRequest, decision: PermissionDecision): void {
+    this.#output.write(`${formatAuditLine(request, decision)}\n`);
+  }
+}
+
+export function formatAuditLine(request: PermissionRequest, decision: PermissionDecision): string {
+  const where =
+    request.executionEnvironment === undefined ? "" : ` [${request.executionEnvironment}]`;
+  return escapeForTerminal(
+    `[Permission] ${request.toolName}: ${decision.behavior} (${decision.source}) - ${decision.reason}${where}`,
+  );
+}
