@@ -423,6 +423,16 @@ describe("OpenAIChatModelClient failures", () => {
     expect(srv.requests).toHaveLength(1);
   });
 
+  it("gets a 500 the SDK does not retry when the test server runs out of script", async () => {
+    const srv = await startServer();
+    await rejectionOf(
+      clientFor(srv, { maxRetries: 2 }).complete(request()),
+      ModelProviderError,
+      "The model provider had a server error (HTTP 500): ChatCompletionsServer has no scripted reply left",
+    );
+    expect(srv.requests).toHaveLength(1);
+  });
+
   it("reports a refused connection naming the base URL", async () => {
     const srv = await startServer();
     const { baseURL } = srv;
