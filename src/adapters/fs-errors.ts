@@ -23,7 +23,7 @@ export function toWorkspaceError(error: unknown, path: string): unknown {
     case "EISDIR":
       return isDirectory(path);
     case "ENOTDIR":
-      return new WorkspaceFileError("invalid_path", `a parent of ${path} is not a directory`);
+      return parentNotDirectory(path);
     case "ENAMETOOLONG":
       return new WorkspaceFileError("invalid_path", `path is too long: ${path}`);
     case "ELOOP":
@@ -48,4 +48,8 @@ export function symlinkAtEnd(path: string): WorkspaceFileError {
 
 export function notRegularFile(path: string): WorkspaceFileError {
   return new WorkspaceFileError("invalid_path", `${path} is not a regular file`);
+}
+
+export function parentNotDirectory(path: string): WorkspaceFileError {
+  return new WorkspaceFileError("invalid_path", `a parent of ${path} is not a directory`);
 }

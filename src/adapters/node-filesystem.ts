@@ -20,8 +20,10 @@ import { readAtMost } from "./bounded-read.js";
 import {
   O_NOFOLLOW,
   O_NONBLOCK,
+  errorCode,
   isDirectory,
   notRegularFile,
+  parentNotDirectory,
   symlinkAtEnd,
   toWorkspaceError,
 } from "./fs-errors.js";
@@ -140,7 +142,10 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     try {
       await mkdir(dirname(target), { recursive: true });
     } catch (error) {
-      throw toWorkspaceError(error, path);
+      // mkdir reports a file where a directory should be as EEXIST.
+      throw errorCode(error) === "EEXIST"
+        ? parentNotDirectory(path)
+        : toWorkspaceError(error, path);
     }
   }
 

@@ -1,0 +1,343 @@
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WorkspaceFileError } from "../../src/core/filesystem.js";
+import { isGitDirectoryName } from "../../src/adapters/git-names.js";
+import { NodeWorkspaceWriteBoundary } from "../../src/adapters/node-filesystem.js";
+import { classifyWorkspacePath, isWithinRoot, safePath } from "../../src/adapters/safe-path.js";
+import { makeTempWorkspace, type TempWorkspace } from "./temp-workspace.js";
+
+// Dangling and looping links need POSIX symlinks; Windows makes them only with Developer Mode.
+const onWindows = process.platform === "win32";
+const POSIX_LINKS = " (POSIX only: dangling symlinks need Developer Mode on Windows)";
+
+describe("classifyWorkspacePath accepts plain relative paths on every OS", () => {
+  it.each([
+    ["a.txt", ["a.txt"]],
+    ["src/a.ts", ["src", "a.ts"]],
+    ["./src/a.ts", ["src", "a.ts"]],
+    ["src\\a.ts", ["src", "a.ts"]],
+    ["src//a.ts", ["src", "a.ts"]],
+    ["src/", ["src"]],
+    [".", []],
+    [".env", [".env"]],
+    ["...config", ["...config"]],
+    ["..foo", ["..foo"]],
+    ["console.log.ts", ["console.log.ts"]],
+    ["com10.txt", ["com10.txt"]],
+    ["lpt.txt", ["lpt.txt"]],
+    ["nulls/x", ["nulls", "x"]],
+    ["a b/c d.txt", ["a b", "c d.txt"]],
+    [" leading-space.txt", [" leading-space.txt"]],
+    ["中文/文件.md", ["中文", "文件.md"]],
+    ["~/x", ["~", "x"]],
+  ] as const)("%j", (path, segments) => {
+    expect(classifyWorkspacePath(path)).toEqual({ ok: true, segments });
+  });
+});
+
+describe("classifyWorkspacePath rejects, identically on every OS", () => {
+  const absolute = (path: string) => ({
+    ok: false,
+    code: "invalid_path",
+    message: `path must be relative to the workspace, not absolute: ${path}`,
+  });
+  const parent = (path: string) => ({
+    ok: false,
+    code: "path_escape",
+    message: `path must not contain parent segments: ${path}`,
+  });
+  const reserved = (path: string) => ({
+    ok: false,
+    code: "invalid_path",
+    message: `path must not contain any of < > : " | ? *: ${path}`,
+  });
+  const trailing = (path: string) => ({
+    ok: false,
+    code: "invalid_path",
+    message: `path segments must not end in a dot or a space: ${path}`,
+  });
+  const device = (segment: string, path: string) => ({
+    ok: false,
+    code: "invalid_path",
+    message: `path must not use the Windows device name ${segment}: ${path}`,
+  });
+  const control = (path: string) => ({
+    ok: false,
+    code: "invalid_path",
+    message: `path must not contain control characters: ${JSON.stringify(path)}`,
+  });
+
+  it.each([
+    ["", { ok: false, code: "invalid_path", message: "path must not be empty" }],
+    // Absolute in every form.
+    ["/etc/passwd", absolute("/etc/passwd")],
+    ["\\etc\\passwd", absolute("\\etc\\passwd")],
+    ["C:\\x", absolute("C:\\x")],
+    ["c:/x", absolute("c:/x")],
+    ["C:x", absolute("C:x")],
+    ["C:", absolute("C:")],
+    ["\\\\server\\share\\x", absolute("\\\\server\\share\\x")],
+    ["//server/share/x", absolute("//server/share/x")],
+    ["\\\\?\\C:\\x", absolute("\\\\?\\C:\\x")],
+    ["\\\\.\\pipe\\x", absolute("\\\\.\\pipe\\x")],
+    ["\\??\\C:\\x", absolute("\\??\\C:\\x")],
+    ["//?/C:/x", absolute("//?/C:/x")],
+    // Any parent segment, escaping or not, with either separator.
+    ["..", parent("..")],
+    ["../outside.txt", parent("../outside.txt")],
+    ["..\\outside.txt", parent("..\\outside.txt")],
+    ["a/../b", parent("a/../b")],
+    ["a\\..\\b", parent("a\\..\\b")],
+    ["a/..", parent("a/..")],
+    ["./../x", parent("./../x")],
+    // Control characters, NUL first among them.
+    ["a\u0000b", control("a\u0000b")],
+    ["a\nb", control("a\nb")],
+    ["a\tb", control("a\tb")],
+    ["a\u007fb", control("a\u007fb")],
+    ["a\u0085b", control("a\u0085b")],
+    // Reserved characters; `:` also blocks alternate data streams.
+    ["a.txt:secret", reserved("a.txt:secret")],
+    ["a.txt::$DATA", reserved("a.txt::$DATA")],
+    ["src/a:b", reserved("src/a:b")],
+    ["a<b", reserved("a<b")],
+    ["a>b", reserved("a>b")],
+    ['a"b', reserved('a"b')],
+    ["a|b", reserved("a|b")],
+    ["a?b", reserved("a?b")],
+    ["*.ts", reserved("*.ts")],
+    // Trailing dot or space, in any segment.
+    ["a.", trailing("a.")],
+    ["a ", trailing("a ")],
+    ["dir./x", trailing("dir./x")],
+    ["dir /x", trailing("dir /x")],
+    ["...", trailing("...")],
+    [".git.", trailing(".git.")],
+    // Device names, any case, with or without extension, in any segment.
+    ["CON", device("CON", "CON")],
+    ["con", device("con", "con")],
+    ["Con.txt", device("Con.txt", "Con.txt")],
+    ["src/nul.tar.gz", device("nul.tar.gz", "src/nul.tar.gz")],
+    ["PRN", device("PRN", "PRN")],
+    ["aux.c", device("aux.c", "aux.c")],
+    ["COM1", device("COM1", "COM1")],
+    ["com9.log", device("com9.log", "com9.log")],
+    ["LPT1", device("LPT1", "LPT1")],
+    ["lpt9/x", device("lpt9", "lpt9/x")],
+    ["COM¹", device("COM¹", "COM¹")],
+    ["lpt³.txt", device("lpt³.txt", "lpt³.txt")],
+    ["CONIN$", device("CONIN$", "CONIN$")],
+    ["conout$.txt", device("conout$.txt", "conout$.txt")],
+    ["NUL .txt", device("NUL .txt", "NUL .txt")],
+    ["dir/CON/x", device("CON", "dir/CON/x")],
+  ] as const)("%j", (path, expected) => {
+    expect(classifyWorkspacePath(path)).toEqual(expected);
+  });
+});
+
+describe("isWithinRoot compares path components", () => {
+  it.each([
+    ["/work/ws", "/work/ws", "linux", true],
+    ["/work/ws", "/work/ws/a.txt", "linux", true],
+    ["/work/ws", "/work/ws-evil", "linux", false],
+    ["/work/ws", "/work/ws-evil/a.txt", "linux", false],
+    ["/work/ws", "/work", "linux", false],
+    ["/work/ws", "/work/WS/a.txt", "linux", false],
+    ["/work/ws", "/work/WS/a.txt", "darwin", true],
+    ["/", "/anything", "linux", true],
+    ["C:\\work\\ws", "c:\\WORK\\ws\\a.txt", "win32", true],
+    ["C:\\work\\ws", "C:\\work\\ws-evil\\a.txt", "win32", false],
+    ["C:\\work\\ws", "D:\\work\\ws\\a.txt", "win32", false],
+    ["C:\\work\\ws", "C:/work/ws/a.txt", "win32", true],
+    ["\\\\server\\share\\ws", "\\\\server\\share\\ws\\x", "win32", true],
+    ["\\\\server\\share\\ws", "\\\\server\\share\\ws2\\x", "win32", false],
+  ] as const)("%s contains %s on %s: %s", (root, candidate, platform, expected) => {
+    expect(isWithinRoot(root, candidate, platform)).toBe(expected);
+  });
+});
+
+describe("isGitDirectoryName knows the names that mean .git", () => {
+  it.each([
+    [".git", true],
+    [".GIT", true],
+    ["GIT~1", true],
+    ["git~2", true],
+    [".git.", true],
+    [".git ", true],
+    [".git. . ", true],
+    [".git::$INDEX_ALLOCATION", true],
+    [".git:$I30:$INDEX_ALLOCATION", true],
+    [".g\u200cit", true],
+    [".gitignore", false],
+    [".github", false],
+    ["git", false],
+    ["git~", false],
+    ["git~0", false],
+    ["x.git", false],
+  ] as const)("%j: %s", (name, expected) => {
+    expect(isGitDirectoryName(name)).toBe(expected);
+  });
+});
+
+describe("safePath on a real filesystem", () => {
+  let temp: TempWorkspace;
+  beforeEach(async () => {
+    temp = await makeTempWorkspace();
+    await writeFile(join(temp.evil, "secret.txt"), "secret\n");
+  });
+  afterEach(() => temp.cleanup());
+
+  async function rejection(path: string, workspace = temp.ws): Promise<unknown> {
+    const error = await safePath(workspace, path).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    if (!(error instanceof WorkspaceFileError)) return error;
+    return { code: error.code, message: error.message };
+  }
+
+  it("returns the absolute path inside the real workspace, existing or not", async () => {
+    await mkdir(join(temp.ws, "src"));
+    await expect(safePath(temp.ws, "src/a.ts")).resolves.toBe(join(temp.ws, "src", "a.ts"));
+    await expect(safePath(temp.ws, "./new/dir/b.ts")).resolves.toBe(
+      join(temp.ws, "new", "dir", "b.ts"),
+    );
+    await expect(safePath(temp.ws, ".")).resolves.toBe(temp.ws);
+  });
+
+  it("resolves a workspace given through a symlink to its real path", async () => {
+    const alias = join(temp.base, "alias");
+    await symlink(temp.ws, alias, "junction");
+    await expect(safePath(alias, "a.txt")).resolves.toBe(join(temp.ws, "a.txt"));
+  });
+
+  it("rejects syntax before touching the disk", async () => {
+    await expect(rejection("../ws-evil/secret.txt")).resolves.toEqual({
+      code: "path_escape",
+      message: "path must not contain parent segments: ../ws-evil/secret.txt",
+    });
+    await expect(rejection(join(temp.ws, "a.txt"))).resolves.toEqual({
+      code: "invalid_path",
+      message: `path must be relative to the workspace, not absolute: ${join(temp.ws, "a.txt")}`,
+    });
+  });
+
+  it("treats the ws-evil sibling as outside even though its name starts with ws", async () => {
+    await symlink(temp.evil, join(temp.ws, "evil"), "junction");
+    await expect(rejection("evil/secret.txt")).resolves.toEqual({
+      code: "path_escape",
+      message: "path resolves outside the workspace: evil/secret.txt",
+    });
+  });
+
+  it("rejects a symlinked directory and a symlinked file that point outside", async () => {
+    await symlink(temp.evil, join(temp.ws, "linked-dir"), "junction");
+    await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "linked-file.txt"), "file");
+    await expect(rejection("linked-dir/secret.txt")).resolves.toEqual({
+      code: "path_escape",
+      message: "path resolves outside the workspace: linked-dir/secret.txt",
+    });
+    await expect(rejection("linked-dir/new/deep.txt")).resolves.toEqual({
+      code: "path_escape",
+      message: "path resolves outside the workspace: linked-dir/new/deep.txt",
+    });
+    await expect(rejection("linked-file.txt")).resolves.toEqual({
+      code: "path_escape",
+      message: "path resolves outside the workspace: linked-file.txt",
+    });
+  });
+
+  it("follows links that stay inside to their real target", async () => {
+    await mkdir(join(temp.ws, "real"));
+    await symlink(join(temp.ws, "real"), join(temp.ws, "alias"), "junction");
+    await expect(safePath(temp.ws, "alias/x.txt")).resolves.toBe(join(temp.ws, "real", "x.txt"));
+  });
+
+  it.skipIf(onWindows)(
+    `rejects a dangling link whose target is outside${POSIX_LINKS}`,
+    async () => {
+      await symlink(join(temp.evil, "created-by-write.txt"), join(temp.ws, "dangling.txt"));
+      await symlink(join(temp.evil, "missing-dir"), join(temp.ws, "dangling-dir"));
+      await expect(rejection("dangling.txt")).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: dangling.txt",
+      });
+      await expect(rejection("dangling-dir/a/b.txt")).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: dangling-dir/a/b.txt",
+      });
+    },
+  );
+
+  it.skipIf(onWindows)(`follows a dangling link whose target is inside${POSIX_LINKS}`, async () => {
+    await symlink("later/file.txt", join(temp.ws, "dangling.txt"));
+    await expect(safePath(temp.ws, "dangling.txt")).resolves.toBe(
+      join(temp.ws, "later", "file.txt"),
+    );
+  });
+
+  it.skipIf(onWindows)(
+    `applies .. in a dangling link target after the real directory, as the kernel does${POSIX_LINKS}`,
+    async () => {
+      // Lexically `sub/../x.txt` is `ws/x.txt`; really `sub` is ws-evil/inner, so it is ws-evil/x.txt.
+      await mkdir(join(temp.evil, "inner"));
+      await symlink(join(temp.evil, "inner"), join(temp.ws, "sub"));
+      await symlink("sub/../x.txt", join(temp.ws, "tricky.txt"));
+      await expect(rejection("tricky.txt")).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: tricky.txt",
+      });
+    },
+  );
+
+  it.skipIf(onWindows)(`refuses symlink loops instead of spinning${POSIX_LINKS}`, async () => {
+    await symlink("b", join(temp.ws, "a"));
+    await symlink("a", join(temp.ws, "b"));
+    await symlink("self", join(temp.ws, "self"));
+    await expect(rejection("a/x.txt")).resolves.toEqual({
+      code: "invalid_path",
+      message: "path has too many levels of symbolic links: a/x.txt",
+    });
+    await expect(rejection("self")).resolves.toEqual({
+      code: "invalid_path",
+      message: "path has too many levels of symbolic links: self",
+    });
+  });
+
+  it("fails closed with a plain error when the workspace cannot be resolved", async () => {
+    const error = await rejection("a.txt", join(temp.base, "missing"));
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(WorkspaceFileError);
+  });
+
+  it("never reads or writes while checking", async () => {
+    await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "leak.txt"));
+    await rejection("leak.txt");
+    await expect(readFile(join(temp.evil, "secret.txt"), "utf8")).resolves.toBe("secret\n");
+  });
+});
+
+describe("NodeWorkspaceWriteBoundary shares safePath", () => {
+  let temp: TempWorkspace;
+  beforeEach(async () => {
+    temp = await makeTempWorkspace();
+  });
+  afterEach(() => temp.cleanup());
+
+  it("answers inside for workspace paths and outside for anything safePath refuses", async () => {
+    const boundary = new NodeWorkspaceWriteBoundary();
+    await symlink(temp.evil, join(temp.ws, "evil"), "junction");
+    await expect(boundary.isPathWithinWorkspace(temp.ws, "new/a.txt")).resolves.toBe(true);
+    await expect(boundary.isPathWithinWorkspace(temp.ws, "../outside.txt")).resolves.toBe(false);
+    await expect(boundary.isPathWithinWorkspace(temp.ws, "evil/a.txt")).resolves.toBe(false);
+    await expect(boundary.isPathWithinWorkspace(temp.ws, "C:\\x")).resolves.toBe(false);
+  });
+
+  it("rethrows when the workspace itself cannot be resolved, so the policy denies", async () => {
+    const boundary = new NodeWorkspaceWriteBoundary();
+    await expect(
+      boundary.isPathWithinWorkspace(join(temp.base, "missing"), "a.txt"),
+    ).rejects.toThrow(/ENOENT/u);
+  });
+});
