@@ -110,7 +110,8 @@ function systemPromptFor(profile: ChapterProfile, deps: AgentDependencies): stri
     : "the shell tool";
   return [
     "You are a careful coding agent working in one workspace directory.",
-    `Workspace: ${deps.workspace}. Shell: ${deps.commandRunner.shellName}.`,
+    // No absolute path here: the prompt stays the same on every machine, so recordings replay.
+    `The shell (${deps.commandRunner.shellName}) starts in the workspace.`,
     `Use ${tools}. File paths are relative to the workspace; never use absolute paths or "..".`,
     "Every shell command is shown to the person for approval first; a denied call returns an",
     "error result: do not retry the same call, explain or choose another way.",

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { buildAgent } from "../../src/bootstrap.js";
+import { CapabilitySet, P01, P02, P03 } from "../../src/core/profiles.js";
+import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
+import { ScriptedModelClient, textReply } from "../support/scripted-model.js";
+import { RecordingCommandRunner } from "./agent-fixtures.js";
+
+const base = {
+  workspace: "/nonexistent-workspace-for-offline-tests",
+  commandRunner: new RecordingCommandRunner(),
+};
+
+async function offeredTools(profile: typeof P01): Promise<string[]> {
+  const model = new ScriptedModelClient([textReply("hi")]);
+  const agent = buildAgent(profile, {
+    ...base,
+    model,
+    approvalProvider: new RecordingApprover(() => undefined),
+    auditSink: new RecordingAuditSink(),
+  });
+  await agent.run("hello");
+  return (model.requests[0]?.tools ?? []).map((tool) => tool.name);
+}
+
+describe("buildAgent", () => {
+  it("P01 registers only shell; P02 and P03 add the four file tools", async () => {
+    expect(await offeredTools(P01)).toEqual(["shell"]);
+    expect(await offeredTools(P02)).toEqual([
+      "shell",
+      "read_file",
+      "write_file",
+      "edit_file",
+      "glob",
+    ]);
+    expect(await offeredTools(P03)).toEqual([
+      "shell",
+      "read_file",
+      "write_file",
+      "edit_file",
+      "glob",
+    ]);
+  });
+
+  it("P03 without an approver or an audit sink fails to build", () => {
+    const model = new ScriptedModelClient([]);
+    expect(() => buildAgent(P03, { ...base, model, auditSink: new RecordingAuditSink() })).toThrow(
+      "approvalProvider is required for chapter 3 or later",
+    );
+    expect(() =>
+      buildAgent(P03, { ...base, model, approvalProvider: new RecordingApprover(() => undefined) }),
+    ).toThrow("auditSink is required for chapter 3 or later");
+  });
+
+  it("refuses a look-alike profile, even one that copies P03 exactly", () => {
+    const model = new ScriptedModelClient([]);
+    const copy = { ...P03 };
+    const wider = { ...P01, capabilities: new CapabilitySet(["loop", "files"]) };
+    for (const profile of [copy, wider]) {
+      expect(() => buildAgent(profile, { ...base, model })).toThrow(
+        "Unknown profile: use P01, P02 or P03 from src/core/profiles.ts",
+      );
+    }
+  });
+});
