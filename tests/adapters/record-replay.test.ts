@@ -1,3 +1,4 @@
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,6 +69,12 @@ function errorOf(action: () => unknown): unknown {
     return error;
   }
   return new Error("expected an error");
+}
+
+/** The operating system's own wording for a failure, which differs between platforms. */
+function osReason(action: () => unknown): string {
+  const error = errorOf(action);
+  return error instanceof Error ? error.message : "no error";
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
@@ -187,8 +194,15 @@ describe("RecordingModelClient", () => {
     expect(error).toBeInstanceOf(ModelConfigError);
     expect(error).toHaveProperty(
       "message",
-      `Cannot create the recording file ${path}: ENOENT: no such file or directory, open '${path}'`,
+      `Cannot create the recording file ${path}: ${osReason(() => {
+        writeFileSync(path, "");
+      })}`,
     );
+    expect(
+      osReason(() => {
+        writeFileSync(path, "");
+      }),
+    ).toMatch(/^ENOENT: /);
   });
 
   it("stops the run when a line cannot be appended", async () => {
@@ -200,7 +214,9 @@ describe("RecordingModelClient", () => {
     expect(error).toBeInstanceOf(ModelRecordingError);
     expect(error).toHaveProperty(
       "message",
-      `Cannot append to the recording file ${path}: EISDIR: illegal operation on a directory, open '${path}'`,
+      `Cannot append to the recording file ${path}: ${osReason(() => {
+        appendFileSync(path, "x");
+      })}`,
     );
   });
 });
@@ -375,7 +391,7 @@ describe("ReplayModelClient", () => {
     const missing = join(dir, "missing.jsonl");
     expect(errorOf(() => ReplayModelClient.fromFile(missing))).toHaveProperty(
       "message",
-      `Cannot read the replay file ${missing}: ENOENT: no such file or directory, open '${missing}'`,
+      `Cannot read the replay file ${missing}: ${osReason(() => readFileSync(missing))}`,
     );
   });
 });
