@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants, realpath } from "node:fs";
-import { lstat, open, rename, rm } from "node:fs/promises";
+import { access, lstat, open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { WorkspaceFileError } from "../core/filesystem.js";
@@ -71,6 +71,8 @@ async function modeOfExistingFile(target: string, path: string): Promise<number 
   if (stats.isSymbolicLink()) throw symlinkAtEnd(path);
   if (stats.isDirectory()) throw isDirectory(path);
   if (!stats.isFile()) throw notRegularFile(path);
+  // rename would replace a read-only file the user could not write in place: refuse (EACCES).
+  await access(target, constants.W_OK);
   return stats.mode & 0o7777;
 }
 

@@ -1,0 +1,337 @@
+import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NodeWorkspaceFileSystem } from "../../src/adapters/node-filesystem.js";
+import type { WorkspaceFileSystem } from "../../src/core/filesystem.js";
+import type { ToolResult } from "../../src/core/tool-result.js";
+import { ToolRegistry } from "../../src/core/tool-registry.js";
+import { createFileTools } from "../../src/features/file-tools.js";
+import { makeTempWorkspace, type TempWorkspace } from "../adapters/temp-workspace.js";
+
+let temp: TempWorkspace;
+let registry: ToolRegistry;
+
+beforeEach(async () => {
+  temp = await makeTempWorkspace();
+  registry = new ToolRegistry(
+    createFileTools({ fileSystem: new NodeWorkspaceFileSystem(temp.ws) }),
+  );
+});
+afterEach(() => temp.cleanup());
+
+/** Runs one call the way the loop does: prepare from raw JSON, then invoke. */
+async function call(name: string, args: unknown): Promise<ToolResult> {
+  const snapshot = registry.snapshot();
+  const prepared = snapshot.prepare({ id: "call_1", name, arguments: JSON.stringify(args) });
+  if (!prepared.ok) return prepared.result;
+  return snapshot.invoke(prepared.call);
+}
+
+const ok = (content: string): ToolResult => ({ content, isError: false });
+const error = (code: string, message: string): ToolResult => ({
+  content: `Error [${code}]: ${message}`,
+  isError: true,
+  errorCode: code,
+});
+
+describe("createFileTools", () => {
+  it("gives the four tools in order with effects read, write, write, read", () => {
+    const snapshot = registry.snapshot();
+    expect(snapshot.names()).toEqual(["read_file", "write_file", "edit_file", "glob"]);
+    expect(snapshot.names().map((name) => snapshot.effectOf(name))).toEqual([
+      "read",
+      "write",
+      "write",
+      "read",
+    ]);
+  });
+
+  it("shows the model these schemas", () => {
+    expect(registry.snapshot().openAITools()).toMatchInlineSnapshot(`
+      [
+        {
+          "description": "Read a UTF-8 text file in the workspace. Files over 256 KB must be read in parts: give offset (first line, from 1) and limit (number of lines).",
+          "name": "read_file",
+          "parameters": {
+            "additionalProperties": false,
+            "properties": {
+              "limit": {
+                "description": "Maximum number of lines to return",
+                "maximum": 9007199254740991,
+                "minimum": 1,
+                "type": "integer",
+              },
+              "offset": {
+                "description": "First line to return, counting from 1",
+                "maximum": 9007199254740991,
+                "minimum": 1,
+                "type": "integer",
+              },
+              "path": {
+                "description": "File path relative to the workspace root, e.g. src/index.ts",
+                "type": "string",
+              },
+            },
+            "required": [
+              "path",
+            ],
+            "type": "object",
+          },
+        },
+        {
+          "description": "Create a file or replace its whole content. Missing parent directories are created. To change part of an existing file, use edit_file instead.",
+          "name": "write_file",
+          "parameters": {
+            "additionalProperties": false,
+            "properties": {
+              "content": {
+                "description": "The complete new content of the file, as UTF-8 text",
+                "type": "string",
+              },
+              "path": {
+                "description": "File path relative to the workspace root, e.g. src/index.ts",
+                "type": "string",
+              },
+            },
+            "required": [
+              "path",
+              "content",
+            ],
+            "type": "object",
+          },
+        },
+        {
+          "description": "Replace exact text in a UTF-8 file. old_string must match exactly once unless replace_all is true. The file's line endings and byte order mark are kept.",
+          "name": "edit_file",
+          "parameters": {
+            "additionalProperties": false,
+            "properties": {
+              "new_string": {
+                "description": "The text to put in its place",
+                "type": "string",
+              },
+              "old_string": {
+                "description": "The exact text to replace, including whitespace; it must occur in the file",
+                "minLength": 1,
+                "type": "string",
+              },
+              "path": {
+                "description": "File path relative to the workspace root, e.g. src/index.ts",
+                "type": "string",
+              },
+              "replace_all": {
+                "description": "Replace every occurrence instead of requiring exactly one (default false)",
+                "type": "boolean",
+              },
+            },
+            "required": [
+              "path",
+              "old_string",
+              "new_string",
+            ],
+            "type": "object",
+          },
+        },
+        {
+          "description": "List files in the workspace whose paths match a glob pattern, sorted. Symlinked directories are not followed and .git is never listed; at most 1000 paths are shown.",
+          "name": "glob",
+          "parameters": {
+            "additionalProperties": false,
+            "properties": {
+              "pattern": {
+                "description": "Workspace-relative glob: * and ? within a name, ** across directories, [abc], [a-z], [!x]; e.g. src/**/*.ts",
+                "type": "string",
+              },
+            },
+            "required": [
+              "pattern",
+            ],
+            "type": "object",
+          },
+        },
+      ]
+    `);
+  });
+});
+
+describe("read_file", () => {
+  it("returns a whole file as its text and a part with a line note", async () => {
+    await writeFile(join(temp.ws, "a.txt"), "1\n2\n3\n4\n");
+    await expect(call("read_file", { path: "a.txt" })).resolves.toEqual(ok("1\n2\n3\n4\n"));
+    await expect(call("read_file", { path: "a.txt", offset: 2, limit: 2 })).resolves.toEqual(
+      ok("2\n3\n[lines 2-3 of 4]"),
+    );
+    await expect(call("read_file", { path: "./a.txt", offset: 1, limit: 10 })).resolves.toEqual(
+      ok("1\n2\n3\n4\n"),
+    );
+    await expect(call("read_file", { path: "a.txt", offset: 7 })).resolves.toEqual(
+      ok("[no lines from line 7: the file has 4 lines]"),
+    );
+  });
+
+  it("ends a part without a final newline on its own line before the note", async () => {
+    await writeFile(join(temp.ws, "a.txt"), "1\n2\n3");
+    await expect(call("read_file", { path: "a.txt", offset: 3 })).resolves.toEqual(
+      ok("3\n[lines 3-3 of 3]"),
+    );
+  });
+
+  it("says when a file is empty", async () => {
+    await writeFile(join(temp.ws, "empty.txt"), "");
+    await expect(call("read_file", { path: "empty.txt" })).resolves.toEqual(ok("[empty file]"));
+  });
+
+  it("maps file errors to their codes", async () => {
+    await writeFile(join(temp.ws, "blob.bin"), Buffer.from([1, 0, 2]));
+    await expect(call("read_file", { path: "missing.txt" })).resolves.toEqual(
+      error("file_not_found", "file not found: missing.txt"),
+    );
+    await expect(call("read_file", { path: "blob.bin" })).resolves.toEqual(
+      error(
+        "binary_file",
+        "blob.bin looks binary (it contains NUL bytes); only UTF-8 text files can be read",
+      ),
+    );
+    await expect(call("read_file", { path: "../ws-evil/x" })).resolves.toEqual(
+      error("path_escape", "path must not contain parent segments: ../ws-evil/x"),
+    );
+    await expect(call("read_file", { path: "C:\\Windows\\win.ini" })).resolves.toEqual(
+      error(
+        "invalid_path",
+        "path must be relative to the workspace, not absolute: C:\\Windows\\win.ini",
+      ),
+    );
+  });
+
+  it("refuses bad arguments through the strict schema", async () => {
+    await expect(call("read_file", { path: "a.txt", offset: 0 })).resolves.toEqual(
+      error(
+        "invalid_arguments",
+        "Invalid arguments for read_file: offset: Too small: expected number to be >=1",
+      ),
+    );
+    await expect(call("read_file", { path: "a.txt", encoding: "latin1" })).resolves.toEqual(
+      error("invalid_arguments", "Invalid arguments for read_file: encoding: unexpected field"),
+    );
+  });
+});
+
+describe("write_file", () => {
+  it("reports exactly how many UTF-8 bytes it wrote, with the path as given", async () => {
+    await expect(
+      call("write_file", { path: "./docs/note.txt", content: "中文\n" }),
+    ).resolves.toEqual(ok("Wrote 7 UTF-8 bytes to ./docs/note.txt"));
+    await expect(readFile(join(temp.ws, "docs/note.txt"), "utf8")).resolves.toBe("中文\n");
+  });
+
+  it("refuses paths outside and creates nothing there", async () => {
+    await symlink(temp.evil, join(temp.ws, "evil"), "junction");
+    await expect(call("write_file", { path: "../outside.txt", content: "x" })).resolves.toEqual(
+      error("path_escape", "path must not contain parent segments: ../outside.txt"),
+    );
+    await expect(call("write_file", { path: "evil/planted.txt", content: "x" })).resolves.toEqual(
+      error("path_escape", "path resolves outside the workspace: evil/planted.txt"),
+    );
+    await expect(readdir(temp.base)).resolves.toEqual(["ws", "ws-evil"]);
+    await expect(readdir(temp.evil)).resolves.toEqual([]);
+  });
+
+  it("refuses Windows-only dangers on every OS", async () => {
+    await expect(call("write_file", { path: "notes.txt:hidden", content: "x" })).resolves.toEqual(
+      error("invalid_path", 'path must not contain any of < > : " | ? *: notes.txt:hidden'),
+    );
+    await expect(call("write_file", { path: "logs/aux.log", content: "x" })).resolves.toEqual(
+      error("invalid_path", "path must not use the Windows device name aux.log: logs/aux.log"),
+    );
+    await expect(readdir(temp.ws)).resolves.toEqual([]);
+  });
+});
+
+describe("edit_file", () => {
+  it("replaces one occurrence, keeping CRLF and the BOM", async () => {
+    const target = join(temp.ws, "win.txt");
+    await writeFile(target, "\uFEFFa\r\nb\r\n");
+    await expect(
+      call("edit_file", { path: "win.txt", old_string: "a\nb", new_string: "c\nd" }),
+    ).resolves.toEqual(ok("Replaced 1 occurrence in win.txt"));
+    await expect(readFile(target, "utf8")).resolves.toBe("\uFEFFc\r\nd\r\n");
+  });
+
+  it("says how many occurrences make it ambiguous, and replaces all on request", async () => {
+    await writeFile(join(temp.ws, "a.txt"), "x x\n");
+    await expect(
+      call("edit_file", { path: "a.txt", old_string: "x", new_string: "y" }),
+    ).resolves.toEqual(
+      error(
+        "edit_ambiguous",
+        "old_string occurs 2 times in a.txt; add surrounding lines to make it unique, or set " +
+          "replace_all to true to replace every occurrence",
+      ),
+    );
+    await expect(
+      call("edit_file", { path: "a.txt", old_string: "x", new_string: "y", replace_all: true }),
+    ).resolves.toEqual(ok("Replaced 2 occurrences in a.txt"));
+    await expect(
+      call("edit_file", { path: "a.txt", old_string: "x", new_string: "y" }),
+    ).resolves.toEqual(
+      error(
+        "edit_no_match",
+        "old_string was not found in a.txt; read the file and copy the text exactly, including " +
+          "whitespace and indentation",
+      ),
+    );
+  });
+
+  it("refuses an empty old_string", async () => {
+    await expect(
+      call("edit_file", { path: "a.txt", old_string: "", new_string: "y" }),
+    ).resolves.toEqual(
+      error(
+        "invalid_arguments",
+        "Invalid arguments for edit_file: old_string: Too small: expected string to have >=1 characters",
+      ),
+    );
+  });
+});
+
+describe("glob", () => {
+  it("lists one path per line, or says nothing matched", async () => {
+    await mkdir(join(temp.ws, "src"));
+    await writeFile(join(temp.ws, "src/b.ts"), "");
+    await writeFile(join(temp.ws, "src/a.ts"), "");
+    await expect(call("glob", { pattern: "src/*.ts" })).resolves.toEqual(ok("src/a.ts\nsrc/b.ts"));
+    await expect(call("glob", { pattern: "**/*.py" })).resolves.toEqual(
+      ok("No files match **/*.py"),
+    );
+    await expect(call("glob", { pattern: "../*" })).resolves.toEqual(
+      error("path_escape", "pattern must not contain parent segments: ../*"),
+    );
+  });
+
+  it("says how many more matched than it shows", async () => {
+    const fileSystem: WorkspaceFileSystem = {
+      root: temp.ws,
+      readFile: () => Promise.reject(new Error("unused")),
+      writeFile: () => Promise.reject(new Error("unused")),
+      editFile: () => Promise.reject(new Error("unused")),
+      glob: () => Promise.resolve({ paths: ["a", "b"], omitted: 3 }),
+    };
+    registry = new ToolRegistry(createFileTools({ fileSystem }));
+    await expect(call("glob", { pattern: "*" })).resolves.toEqual(
+      ok("a\nb\n[3 more matches not shown]"),
+    );
+  });
+});
+
+describe("errors that are not file errors", () => {
+  it("are rethrown so the registry reports tool_execution_error", async () => {
+    registry = new ToolRegistry(
+      createFileTools({ fileSystem: new NodeWorkspaceFileSystem(join(temp.base, "gone")) }),
+    );
+    const result = await call("write_file", { path: "a.txt", content: "x" });
+    expect(result.errorCode).toBe("tool_execution_error");
+    expect(result.content).toBe(
+      `Error [tool_execution_error]: Tool write_file failed: ENOENT: no such file or directory, realpath '${join(temp.base, "gone")}'`,
+    );
+  });
+});
