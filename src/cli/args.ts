@@ -91,7 +91,7 @@ export function parseCliArgs(
       },
     });
   } catch (error) {
-    throw new CliConfigError(firstSentence(error));
+    throw new CliConfigError(parseErrorLine(error));
   }
   const values = parsed.values;
   if (values.quiet === true && values.verbose === true) {
@@ -99,6 +99,11 @@ export function parseCliArgs(
   }
   const prompt = values.prompt;
   if (prompt?.trim() === "") throw new CliConfigError("--prompt must not be empty");
+  // An empty path would fail only later (an audit log that cannot open denies every call), and an
+  // empty model name would be sent to the provider: both are mistakes to name now.
+  for (const flag of ["workspace", "model", "audit-log", "record", "replay"] as const) {
+    if (values[flag]?.trim() === "") throw new CliConfigError(`--${flag} must not be empty`);
+  }
   return {
     help: values.help ?? false,
     version: values.version ?? false,
@@ -169,8 +174,31 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value;
 }
 
-function firstSentence(error: unknown): string {
+/** One line; for a value that starts with a dash it keeps node's remedy, which the person needs. */
+function parseErrorLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const sentence = /^[^.]*'[^']*'[^.]*\./.exec(message)?.[0] ?? message.split(". ")[0] ?? message;
-  return sentence.replace(/\.$/, "");
+  const remedy = /^To specify an option argument starting with a dash use (.*?)\.?$/m.exec(message);
+  const first = firstSentence(message);
+  return remedy?.[1] === undefined ? first : `${first} (write it as ${remedy[1]})`;
+}
+
+/**
+ * node:util's parse errors run to several sentences and lines; the first sentence says what is
+ * wrong. A full stop inside a quoted flag or value (`'--a.b'`) does not end the sentence.
+ */
+function firstSentence(message: string): string {
+  const firstLine = message.split("\n")[0] ?? "";
+  let quoted = false;
+  for (let index = 0; index < firstLine.length; index += 1) {
+    const char = firstLine[index];
+    if (char === "'") quoted = !quoted;
+    if (
+      char === "." &&
+      !quoted &&
+      (index === firstLine.length - 1 || firstLine[index + 1] === " ")
+    ) {
+      return firstLine.slice(0, index);
+    }
+  }
+  return firstLine;
 }

@@ -1,0 +1,235 @@
+import { describe, expect, it } from "vitest";
+import { parseCliArgs, type CliOptions } from "../../src/cli/args.js";
+import { CliConfigError } from "../../src/cli/config-error.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function parse(argv: readonly string[], env: Env = {}): CliOptions {
+  return parseCliArgs(argv, env, "/work/dir");
+}
+
+/** The exact one-line message of the configuration error, or a failure if none was thrown. */
+function errorOf(argv: readonly string[], env: Env = {}): string {
+  try {
+    parse(argv, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(CliConfigError);
+    const message = (error as Error).message;
+    expect(message).not.toContain("\n");
+    return message;
+  }
+  throw new Error(`expected ${JSON.stringify(argv)} to be rejected`);
+}
+
+describe("parseCliArgs defaults", () => {
+  it("gives chapter 3, 20 turns, English, auto shell and sandbox, no log, normal verbosity", () => {
+    expect(parse(["--prompt", "fix it"])).toEqual({
+      help: false,
+      version: false,
+      prompt: "fix it",
+      chapter: 3,
+      workspace: "/work/dir",
+      model: undefined,
+      maxTurns: 20,
+      shell: "auto",
+      lang: "en",
+      sandbox: "auto",
+      network: false,
+      passEnv: [],
+      auditLog: undefined,
+      record: undefined,
+      replay: undefined,
+      quiet: false,
+      verbose: false,
+    });
+  });
+
+  it("leaves the prompt undefined when absent (main reports it is required)", () => {
+    expect(parse([]).prompt).toBeUndefined();
+  });
+});
+
+describe("parseCliArgs flags", () => {
+  it("reads every value flag", () => {
+    const options = parse([
+      "-p",
+      "task",
+      "--chapter",
+      "2",
+      "--workspace",
+      "/ws",
+      "--model",
+      "gpt-x",
+      "--max-turns",
+      "7",
+      "--shell",
+      "posix",
+      "--lang",
+      "zh",
+      "--sandbox",
+      "required",
+      "--network",
+      "--pass-env",
+      "GOPATH",
+      "--pass-env",
+      "_X1",
+      "--audit-log",
+      "audit.jsonl",
+      "--record",
+      "rec.jsonl",
+      "--replay",
+      "demo.jsonl",
+      "--verbose",
+    ]);
+    expect(options).toEqual({
+      help: false,
+      version: false,
+      prompt: "task",
+      chapter: 2,
+      workspace: "/ws",
+      model: "gpt-x",
+      maxTurns: 7,
+      shell: "posix",
+      lang: "zh",
+      sandbox: "required",
+      network: true,
+      passEnv: ["GOPATH", "_X1"],
+      auditLog: "audit.jsonl",
+      record: "rec.jsonl",
+      replay: "demo.jsonl",
+      quiet: false,
+      verbose: true,
+    });
+  });
+
+  it.each([
+    [["--chapter", "1"], 1],
+    [["--chapter", "2"], 2],
+    [["--chapter=3"], 3],
+  ] as const)("accepts %j as chapter %d", (argv, chapter) => {
+    expect(parse(argv).chapter).toBe(chapter);
+  });
+
+  it.each([
+    ["1", 1],
+    ["1000", 1000],
+    ["020", 20],
+  ])("accepts --max-turns %s", (raw, turns) => {
+    expect(parse(["--max-turns", raw]).maxTurns).toBe(turns);
+  });
+
+  it.each(["auto", "powershell", "posix"] as const)("accepts --shell %s", (shell) => {
+    expect(parse(["--shell", shell]).shell).toBe(shell);
+  });
+
+  it.each(["auto", "required", "off"] as const)("accepts --sandbox %s", (mode) => {
+    expect(parse(["--sandbox", mode]).sandbox).toBe(mode);
+  });
+
+  it("reads --quiet alone", () => {
+    const options = parse(["--quiet"]);
+    expect([options.quiet, options.verbose]).toEqual([true, false]);
+  });
+
+  it("reads -h, --help, -v and --version", () => {
+    expect(parse(["-h"]).help).toBe(true);
+    expect(parse(["--help"]).help).toBe(true);
+    expect(parse(["-v"]).version).toBe(true);
+    expect(parse(["--version"]).version).toBe(true);
+  });
+
+  it("takes a prompt starting with a dash when written with =", () => {
+    expect(parse(["--prompt=--explain this"]).prompt).toBe("--explain this");
+  });
+});
+
+describe("parseCliArgs environment", () => {
+  it.each([
+    [{ LANG: "zh_CN.UTF-8" }, "zh"],
+    [{ LANG: "ZH_TW" }, "zh"],
+    [{ LANG: "en_US.UTF-8" }, "en"],
+    [{ LANG: "C.UTF-8" }, "en"],
+    [{}, "en"],
+    [{ LANG: "zh_CN.UTF-8", LC_MESSAGES: "en_US.UTF-8" }, "en"],
+    [{ LANG: "en_US.UTF-8", LC_MESSAGES: "zh_CN.UTF-8" }, "zh"],
+    [{ LANG: "en_US", LC_MESSAGES: "en_US", LC_ALL: "zh_CN.UTF-8" }, "zh"],
+    [{ LANG: "zh_CN", LC_MESSAGES: "zh_CN", LC_ALL: "C" }, "en"],
+    [{ LANG: "zh_CN", LC_ALL: "" }, "zh"],
+    [{ LANG: "zh_CN", LC_MESSAGES: "  " }, "zh"],
+  ] as const)("language from locale %j is %s", (env, lang) => {
+    expect(parse([], env).lang).toBe(lang);
+  });
+
+  it("lets --lang override the locale", () => {
+    expect(parse(["--lang", "en"], { LC_ALL: "zh_CN.UTF-8" }).lang).toBe("en");
+    expect(parse(["--lang", "zh"], { LANG: "en_US.UTF-8" }).lang).toBe("zh");
+  });
+
+  it("reads the sandbox mode from AGENT_SANDBOX, and --sandbox wins over it", () => {
+    expect(parse([], { AGENT_SANDBOX: "off" }).sandbox).toBe("off");
+    expect(parse([], { AGENT_SANDBOX: "" }).sandbox).toBe("auto");
+    expect(parse(["--sandbox", "required"], { AGENT_SANDBOX: "off" }).sandbox).toBe("required");
+  });
+
+  it("reads the audit log from AGENT_AUDIT_LOG, and --audit-log wins over it", () => {
+    expect(parse([], { AGENT_AUDIT_LOG: "/var/log/a.jsonl" }).auditLog).toBe("/var/log/a.jsonl");
+    expect(parse([], { AGENT_AUDIT_LOG: "" }).auditLog).toBeUndefined();
+    expect(parse(["--audit-log", "b.jsonl"], { AGENT_AUDIT_LOG: "a.jsonl" }).auditLog).toBe(
+      "b.jsonl",
+    );
+  });
+
+  it("rejects a bad AGENT_SANDBOX naming the variable", () => {
+    expect(errorOf([], { AGENT_SANDBOX: "maybe" })).toBe(
+      'AGENT_SANDBOX must be one of auto, required, off (got "maybe")',
+    );
+  });
+});
+
+describe("parseCliArgs errors are one exact line", () => {
+  it.each([
+    [["--chapter", "4"], '--chapter must be 1, 2 or 3 (got "4")'],
+    [["--chapter", "03"], '--chapter must be 1, 2 or 3 (got "03")'],
+    [["--chapter="], '--chapter must be 1, 2 or 3 (got "")'],
+    [["--max-turns", "0"], '--max-turns must be a whole number from 1 to 1000 (got "0")'],
+    [["--max-turns", "1001"], '--max-turns must be a whole number from 1 to 1000 (got "1001")'],
+    [["--max-turns", "1e3"], '--max-turns must be a whole number from 1 to 1000 (got "1e3")'],
+    [["--max-turns", "2.5"], '--max-turns must be a whole number from 1 to 1000 (got "2.5")'],
+    [["--max-turns", " 5"], '--max-turns must be a whole number from 1 to 1000 (got " 5")'],
+    [["--max-turns=-1"], '--max-turns must be a whole number from 1 to 1000 (got "-1")'],
+    [["--shell", "cmd"], '--shell must be one of auto, powershell, posix (got "cmd")'],
+    [["--lang", "fr"], '--lang must be one of en, zh (got "fr")'],
+    [["--sandbox", "on"], '--sandbox must be one of auto, required, off (got "on")'],
+    [["--pass-env", "A-B"], '--pass-env takes a variable name (got "A-B")'],
+    [["--pass-env", "1X"], '--pass-env takes a variable name (got "1X")'],
+    [["--pass-env="], '--pass-env takes a variable name (got "")'],
+    [["--prompt", "  "], "--prompt must not be empty"],
+    [["--workspace="], "--workspace must not be empty"],
+    [["--model="], "--model must not be empty"],
+    [["--audit-log="], "--audit-log must not be empty"],
+    [["--record="], "--record must not be empty"],
+    [["--replay="], "--replay must not be empty"],
+    [["--quiet", "--verbose"], "--quiet and --verbose cannot be used together"],
+    [["--verbose", "--quiet"], "--quiet and --verbose cannot be used together"],
+  ])("%j → %s", (argv, message) => {
+    expect(errorOf(argv)).toBe(message);
+  });
+
+  it.each([
+    [["--foo"], "Unknown option '--foo'"],
+    [["-x"], "Unknown option '-x'"],
+    [["--prompt", "a", "extra"], "Unexpected argument 'extra'"],
+    [["fix the bug"], "Unexpected argument 'fix the bug'"],
+    [["--chapter"], "Option '--chapter <value>' argument missing"],
+    [["-p"], "Option '-p, --prompt <value>' argument missing"],
+    [["--quiet=yes"], "Option '--quiet' does not take an argument"],
+    [["--network=false"], "Option '--network' does not take an argument"],
+    [["--prompt", "-x"], "Option '--prompt' argument is ambiguous (write it as '--prompt=-XYZ')"],
+  ])("rejects %j with %s", (argv, message) => {
+    expect(errorOf(argv)).toBe(message);
+  });
+
+  it("does not cut a message at a full stop inside a quoted flag", () => {
+    expect(errorOf(["--a.b"])).toBe("Unknown option '--a.b'");
+  });
+});
