@@ -1,32 +1,23 @@
 /**
  * Text from the model shown to a person must not be able to drive the terminal: an ESC sequence could
- * erase the approval prompt and draw a harmless-looking one. Every C0/C1 control character, DEL, and
- * the invisible direction and line-separator marks (which can reorder what a person reads) is shown
- * as a visible `\u{…}` escape instead. Newlines and tabs are escaped too so one value stays on one
- * line of the prompt.
+ * erase the approval prompt and draw a harmless-looking one. Every control character (C0, DEL, C1
+ * such as the one-byte CSI U+009B), every invisible format character (direction overrides and
+ * isolates, zero-width marks, Unicode tag characters that can smuggle hidden text), the line and
+ * paragraph separators, and lone surrogates are shown as a visible `\u{…}` escape instead. Newlines
+ * and tabs are escaped too so one value stays on one line of the prompt.
  */
 export function escapeForTerminal(text: string): string {
   let shown = "";
   for (const char of text) {
-    const codePoint = char.codePointAt(0) ?? 0;
-    shown += isUnsafe(codePoint) ? visibleEscape(char, codePoint) : char;
+    shown += UNSAFE.test(char) ? visibleEscape(char) : char;
   }
   return shown;
 }
 
-function isUnsafe(codePoint: number): boolean {
-  return (
-    codePoint <= 0x1f ||
-    (codePoint >= 0x7f && codePoint <= 0x9f) ||
-    codePoint === 0x061c ||
-    (codePoint >= 0x200b && codePoint <= 0x200f) ||
-    (codePoint >= 0x2028 && codePoint <= 0x202e) ||
-    (codePoint >= 0x2066 && codePoint <= 0x2069) ||
-    codePoint === 0xfeff
-  );
-}
+/** Cc control, Cf format, Zl line separator, Zp paragraph separator, Cs lone surrogate. */
+const UNSAFE = /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]$/u;
 
-function visibleEscape(char: string, codePoint: number): string {
+function visibleEscape(char: string): string {
   switch (char) {
     case "\n":
       return "\\n";
@@ -35,7 +26,7 @@ function visibleEscape(char: string, codePoint: number): string {
     case "\t":
       return "\\t";
     default:
-      return `\\u{${codePoint.toString(16).padStart(4, "0")}}`;
+      return `\\u{${(char.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}}`;
   }
 }
 
