@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { ModelProviderError, RunCancelledError } from "../core/agent-errors.js";
+import type { Message } from "../core/messages.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../core/model.js";
 import { ModelConfigError } from "./model-config-error.js";
 import {
@@ -12,6 +13,15 @@ import { oneLine } from "./one-line.js";
 const SNIPPET_LENGTH = 120;
 const CONTEXT_BEFORE_DIFFERENCE = 30;
 
+export interface ReplayOptions {
+  /**
+   * Lenient replay still checks every message's role, text the model or person wrote, and tool call
+   * ids and names, but not the system prompt (it names this machine's shell) nor tool results (they
+   * depend on the person's answers and this machine). For demos, where you answer the prompts.
+   */
+  readonly lenient?: boolean;
+}
+
 /**
  * `--replay FILE`: serves recorded replies in order, with no network and no key. Each request must
  * match its recording (messages and tool names, compared as canonical JSON), so a change in the
@@ -19,14 +29,16 @@ const CONTEXT_BEFORE_DIFFERENCE = 30;
  */
 export class ReplayModelClient implements ModelClient {
   readonly #exchanges: readonly RecordedExchange[];
+  readonly #lenient: boolean;
   #next = 0;
 
-  constructor(exchanges: readonly RecordedExchange[]) {
+  constructor(exchanges: readonly RecordedExchange[], options: ReplayOptions = {}) {
     this.#exchanges = structuredClone([...exchanges]);
+    this.#lenient = options.lenient ?? false;
   }
 
   /** Reads and validates a `--record` file; any problem is a ModelConfigError naming the line. */
-  static fromFile(path: string): ReplayModelClient {
+  static fromFile(path: string, options: ReplayOptions = {}): ReplayModelClient {
     let text: string;
     try {
       text = readFileSync(path, "utf8");
@@ -34,17 +46,21 @@ export class ReplayModelClient implements ModelClient {
       const reason = error instanceof Error ? error.message : String(error);
       throw new ModelConfigError(oneLine(`Cannot read the replay file ${path}: ${reason}`));
     }
-    return ReplayModelClient.fromJsonl(text, `Replay file ${path}`);
+    return ReplayModelClient.fromJsonl(text, `Replay file ${path}`, options);
   }
 
-  static fromJsonl(text: string, source = "Replay file"): ReplayModelClient {
+  static fromJsonl(
+    text: string,
+    source = "Replay file",
+    options: ReplayOptions = {},
+  ): ReplayModelClient {
     const exchanges: RecordedExchange[] = [];
     for (const [index, line] of text.split("\n").entries()) {
       if (line.trim() === "") continue;
       exchanges.push(parseLine(line, `${source} line ${index + 1}`));
     }
     if (exchanges.length === 0) throw new ModelConfigError(`${source} holds no exchanges`);
-    return new ReplayModelClient(exchanges);
+    return new ReplayModelClient(exchanges, options);
   }
 
   /** Recorded replies not served yet. */
@@ -63,7 +79,7 @@ export class ReplayModelClient implements ModelClient {
         ),
       );
     }
-    const divergence = describeDivergence(exchange, request);
+    const divergence = describeDivergence(exchange, request, this.#lenient);
     if (divergence !== undefined) {
       return Promise.reject(
         new ModelProviderError(
@@ -93,14 +109,20 @@ function parseLine(line: string, where: string): RecordedExchange {
   return checked.data;
 }
 
-function describeDivergence(exchange: RecordedExchange, request: ModelRequest): string | undefined {
+function describeDivergence(
+  exchange: RecordedExchange,
+  request: ModelRequest,
+  lenient: boolean,
+): string | undefined {
   const recordedTools = canonicalJson(exchange.request.tools.map((tool) => tool.name));
   const requestedTools = canonicalJson(request.tools.map((tool) => tool.name));
   if (recordedTools !== requestedTools) {
     return `tools differ (recorded ${recordedTools}, requested ${requestedTools})`;
   }
-  const recorded = exchange.request.messages;
-  const requested = request.messages;
+  const compared = (message: Message): Message =>
+    lenient ? withoutVariableText(message) : message;
+  const recorded = exchange.request.messages.map(compared);
+  const requested = request.messages.map(compared);
   for (let index = 0; index < Math.max(recorded.length, requested.length); index += 1) {
     const was = recorded[index] === undefined ? undefined : canonicalJson(recorded[index]);
     const is = requested[index] === undefined ? undefined : canonicalJson(requested[index]);
@@ -110,6 +132,17 @@ function describeDivergence(exchange: RecordedExchange, request: ModelRequest): 
     }
   }
   return undefined;
+}
+
+function withoutVariableText(message: Message): Message {
+  switch (message.role) {
+    case "system":
+    case "tool":
+      return { ...message, content: "" };
+    case "user":
+    case "assistant":
+      return message;
+  }
 }
 
 function firstDifference(a: string, b: string): number {

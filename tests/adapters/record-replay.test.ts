@@ -278,6 +278,39 @@ describe("ReplayModelClient", () => {
     expect(replay.remaining).toBe(1);
   });
 
+  it("lenient replay accepts other tool results and system prompts, nothing else", async () => {
+    const withSystem: Message[] = [{ role: "system", content: "Shell: bash" }, ...PROMPT];
+    const recorded = `${exchangeLine(withSystem, first)}\n${exchangeLine(
+      [...withSystem, first.message, { role: "tool", toolCallId: "c1", content: "echo: x" }],
+      second,
+    )}\n`;
+    const otherMachine: Message[] = [{ role: "system", content: "Shell: PowerShell 7" }, ...PROMPT];
+    const denied: Message[] = [
+      ...otherMachine,
+      first.message,
+      { role: "tool", toolCallId: "c1", content: "Error [permission_denied]: User denied" },
+    ];
+
+    const lenient = ReplayModelClient.fromJsonl(recorded, "Replay file", { lenient: true });
+    expect(await lenient.complete(request(otherMachine))).toEqual(first);
+    expect(await lenient.complete(request(denied))).toEqual(second);
+
+    const strict = ReplayModelClient.fromJsonl(recorded);
+    const error = await rejectionOf(strict.complete(request(otherMachine)));
+    expect(error).toHaveProperty(
+      "message",
+      'Replay diverged at exchange 1: message 0 differs (recorded {"content":"Shell: bash","role":"system"}, requested {"content":"Shell: PowerShell 7","role":"system"})',
+    );
+
+    const stillChecked = ReplayModelClient.fromJsonl(recorded, "Replay file", { lenient: true });
+    const otherPrompt: Message[] = [otherMachine[0] as Message, { role: "user", content: "Other" }];
+    const promptError = await rejectionOf(stillChecked.complete(request(otherPrompt)));
+    expect(promptError).toHaveProperty(
+      "message",
+      'Replay diverged at exchange 1: message 1 differs (recorded {"content":"Say hi.","role":"user"}, requested {"content":"Other","role":"user"})',
+    );
+  });
+
   it("shows the neighbourhood of a difference deep in a long message", async () => {
     const long = "a".repeat(300);
     const replay = ReplayModelClient.fromJsonl(
