@@ -1,0 +1,101 @@
+/**
+ * Spawns the built CLI as a person's shell would, with a small, explicit environment (never the
+ * developer's own OPENAI_* variables), and a temp directory holding the workspace `ws`, so that
+ * `../outside.txt` from inside the workspace lands in a place the test can inspect.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const CLI_PATH = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const API_KEY = "sk-e2e-SECRET-7f3a9c";
+
+/** Variables a process needs to start at all on each OS; nothing that configures the agent. */
+const PASSED_THROUGH = ["PATH", "Path", "SystemRoot", "SYSTEMROOT", "TEMP", "TMP", "HOME"];
+
+export type Env = Record<string, string>;
+
+/** The base environment of every run: no key, no base URL, no colour, English prompts. */
+export function baseEnv(extra: Env = {}): Env {
+  const env: Env = {};
+  for (const name of PASSED_THROUGH) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, NO_COLOR: "1", LANG: "C.UTF-8", TERM: "xterm-256color", ...extra };
+}
+
+/** The environment for a run against the local server. */
+export function serverEnv(baseURL: string, extra: Env = {}): Env {
+  return baseEnv({ OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: baseURL, ...extra });
+}
+
+export interface TempDir {
+  /** The temp directory; `../outside.txt` seen from `ws` is `join(base, "outside.txt")`. */
+  readonly base: string;
+  /** The workspace the agent runs in. */
+  readonly ws: string;
+  cleanup(): Promise<void>;
+}
+
+export async function makeTempDir(): Promise<TempDir> {
+  // realpath: macOS puts tmpdir behind the /var -> /private/var symlink.
+  const base = await mkdtemp(join(await realpath(tmpdir()), "agent-e2e-"));
+  const ws = join(base, "ws");
+  await mkdir(ws);
+  return { base, ws, cleanup: () => rm(base, { recursive: true, force: true }) };
+}
+
+export interface CliRun {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CliStart {
+  readonly env: Env;
+  readonly cwd?: string;
+  /** Written to the CLI's stdin (a pipe, not a TTY), which is then closed. Default: nothing. */
+  readonly input?: string;
+}
+
+export interface RunningCli {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly done: Promise<CliRun>;
+}
+
+/** Starts `node dist/cli.js ARGS` with piped stdio; stdout and stderr are kept apart. */
+export function startCli(args: readonly string[], options: CliStart): RunningCli {
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdin.on("error", () => undefined);
+  child.stdin.end(options.input ?? "");
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (exitCode, signal) => {
+      resolve({ exitCode, signal, stdout, stderr });
+    });
+  });
+  return { child, done };
+}
+
+export function runCli(args: readonly string[], options: CliStart): Promise<CliRun> {
+  return startCli(args, options).done;
+}
+
+/** stderr as lines, without the empty string after the final newline. */
+export function linesOf(text: string): string[] {
+  const lines = text.replaceAll("\r\n", "\n").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines;
+}
