@@ -1,0 +1,187 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  NEVER_ANSWER,
+  chatErrorReply,
+  chatTextReply,
+  chatToolCallsReply,
+  chatUsage,
+} from "../support/chat-completions-server.js";
+import { KEY, PtySession, isPtyAvailable, terminalScreenLines } from "../support/pty.js";
+import {
+  CLI_PATH,
+  baseEnv,
+  linesOf,
+  makeTempDir,
+  runCli,
+  serverEnv,
+  startCli,
+  type CliRun,
+  type TempDir,
+} from "./cli-process.js";
+import { ScriptedChatServer } from "./scripted-chat-server.js";
+
+let server: ScriptedChatServer;
+let dir: TempDir;
+
+beforeAll(async () => {
+  server = await ScriptedChatServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+afterEach(async () => {
+  await dir.cleanup();
+});
+
+function agent(args: readonly string[]): Promise<CliRun> {
+  return runCli(["--workspace", dir.ws, ...args], { env: serverEnv(server.baseURL) });
+}
+
+/** A failure is reported as exactly one `agent: ` line at the end of stderr, never a stack. */
+function expectOneLineFailure(run: CliRun, exitCode: number, message: string): void {
+  expect(run.exitCode).toBe(exitCode);
+  expect(run.stdout).toBe("");
+  const lines = linesOf(run.stderr);
+  expect(lines.at(-1)).toBe(`agent: ${message}`);
+  expect(lines.filter((line) => line.startsWith("agent: "))).toHaveLength(1);
+  expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([]);
+}
+
+describe("exit code 0", () => {
+  it("prints the final answer alone on stdout; progress stays on stderr", async () => {
+    server.script(chatTextReply("The answer is 42.", { usage: chatUsage(120, 8) }));
+
+    const run = await agent(["--prompt", "What is the answer?"]);
+
+    expect(run).toEqual({
+      exitCode: 0,
+      signal: null,
+      stdout: "The answer is 42.\n",
+      stderr: "done in 1 turn · tokens 128 (prompt 120, completion 8)\n",
+    });
+  });
+});
+
+describe("exit code 1: the run failed", () => {
+  it("on a 500 the server marks as not retryable", async () => {
+    server.script(
+      chatErrorReply(500, "upstream exploded", {
+        type: "server_error",
+        headers: { "x-should-retry": "false" },
+      }),
+    );
+
+    const run = await agent(["--prompt", "Hi"]);
+
+    expectOneLineFailure(
+      run,
+      1,
+      "The model provider had a server error (HTTP 500): upstream exploded",
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("on a 500 that persists through the SDK's retries", async () => {
+    const boom = chatErrorReply(500, "still down", { type: "server_error" });
+    server.script(boom, boom, boom);
+
+    const run = await agent(["--prompt", "Hi"]);
+
+    expectOneLineFailure(run, 1, "The model provider had a server error (HTTP 500): still down");
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("on the turn limit", async () => {
+    server.script(
+      chatToolCallsReply([{ id: "call_1", name: "glob", arguments: { pattern: "*" } }]),
+      chatTextReply("never reached"),
+    );
+
+    const run = await agent(["--max-turns", "1", "--prompt", "Look around"]);
+
+    expectOneLineFailure(run, 1, "The agent reached its limit of 1 turns without a final answer");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("exit code 2: configuration", () => {
+  it.each([
+    [["--bogus"], "Unknown option '--bogus' (see --help)"],
+    [["--workspace", "."], "--prompt is required (see --help)"],
+    [["--chapter", "4", "--prompt", "x"], '--chapter must be 1, 2 or 3 (got "4") (see --help)'],
+  ])("%j → one line, no request", async (args, message) => {
+    server.script(chatTextReply("unused"));
+
+    const run = await agent(args);
+
+    expect(run).toEqual({ exitCode: 2, signal: null, stdout: "", stderr: `agent: ${message}\n` });
+    expect(server.rawRequests).toEqual([]);
+  });
+
+  it("when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set", async () => {
+    const run = await runCli(["--workspace", dir.ws, "--prompt", "Hi"], { env: baseEnv() });
+
+    expect(run).toEqual({
+      exitCode: 2,
+      signal: null,
+      stdout: "",
+      stderr:
+        "agent: OPENAI_API_KEY is not set: export your OpenAI API key, or set OPENAI_BASE_URL to a local OpenAI-compatible server\n",
+    });
+  });
+});
+
+describe("exit code 130: Ctrl-C", () => {
+  it.skipIf(process.platform === "win32")(
+    "SIGINT while waiting for the model cancels the run",
+    async () => {
+      server.script(NEVER_ANSWER);
+      const cli = startCli(["--workspace", dir.ws, "--prompt", "Hi"], {
+        env: serverEnv(server.baseURL),
+      });
+      await server.waitForRequests(1);
+
+      cli.child.kill("SIGINT");
+      const run = await cli.done;
+
+      expect(run).toEqual({
+        exitCode: 130,
+        signal: null,
+        stdout: "",
+        stderr: "agent: cancelled\n",
+      });
+    },
+  );
+
+  it.skipIf(!isPtyAvailable())(
+    "Ctrl-C typed at the approval prompt cancels the run before the write",
+    async () => {
+      server.script(
+        chatToolCallsReply([
+          { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
+        ]),
+        chatTextReply("never reached"),
+      );
+      const session = PtySession.start(
+        [process.execPath, CLI_PATH, "--workspace", dir.ws, "--prompt", "Write a note"],
+        { env: serverEnv(server.baseURL) },
+      );
+      await session.waitForOutput("Allow this call? [y/N] ");
+
+      session.type(KEY.ctrlC);
+      const { exitCode, output } = await session.exited;
+
+      expect(exitCode).toBe(130);
+      expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+      const screen = terminalScreenLines(output);
+      expect(screen.at(-2)).toBe("agent: cancelled");
+      expect(screen.at(-1)).toBe("");
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+});
