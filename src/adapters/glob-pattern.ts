@@ -21,6 +21,8 @@ type Token =
 type SegmentMatcher =
   | { readonly kind: "globstar" }
   | { readonly kind: "exact"; readonly name: string }
+  // Only literals and `*`: the literal pieces between the stars, matched on the string directly.
+  | { readonly kind: "stars"; readonly pieces: readonly string[] }
   | { readonly kind: "wildcard"; readonly tokens: readonly Token[] };
 
 /** Where the matcher can be after some leading path segments: indexes into the segment list. */
@@ -32,11 +34,20 @@ const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/u;
 
 export class GlobPattern {
   readonly #segments: readonly SegmentMatcher[];
+  /** For each index, the states it stands for (`**` also matches zero segments). */
+  readonly #closures: readonly GlobState[];
   readonly initial: GlobState;
 
   private constructor(segments: readonly SegmentMatcher[]) {
     this.#segments = segments;
-    this.initial = this.#closure([0]);
+    this.#closures = Array.from({ length: segments.length + 1 }, (_, start) => {
+      const closure = [start];
+      for (let index = start; segments[index]?.kind === "globstar"; index += 1) {
+        closure.push(index + 1);
+      }
+      return closure;
+    });
+    this.initial = this.#closureOf(0);
   }
 
   /** Throws `invalid_path` for malformed or absolute patterns, `path_escape` for `..`. */
@@ -44,16 +55,27 @@ export class GlobPattern {
     return new GlobPattern(parsePattern(pattern));
   }
 
-  /** The state after one more path segment named `name`. */
+  /** The state after one more path segment named `name`. Runs once per directory entry. */
   step(state: GlobState, name: string): GlobState {
-    const next: number[] = [];
+    let single: GlobState | undefined;
+    let merged: Set<number> | undefined;
     for (const index of state) {
       const matcher = this.#segments[index];
       if (matcher === undefined) continue;
-      if (matcher.kind === "globstar") next.push(index);
-      else if (segmentMatches(matcher, name)) next.push(index + 1);
+      let next: number;
+      if (matcher.kind === "globstar") next = index;
+      else if (segmentMatches(matcher, name)) next = index + 1;
+      else continue;
+      const closure = this.#closureOf(next);
+      if (single === undefined) {
+        single = closure;
+      } else {
+        merged ??= new Set(single);
+        for (const member of closure) merged.add(member);
+      }
     }
-    return this.#closure(next);
+    if (merged !== undefined) return [...merged].sort((a, b) => a - b);
+    return single ?? [];
   }
 
   /** The segments consumed so far form a complete match. */
@@ -77,18 +99,8 @@ export class GlobPattern {
     return this.accepts(state);
   }
 
-  // `**` also matches zero segments, so a state on it is also a state just past it.
-  #closure(indexes: readonly number[]): GlobState {
-    const result = new Set<number>();
-    for (const start of indexes) {
-      let index = start;
-      result.add(index);
-      while (this.#segments[index]?.kind === "globstar") {
-        index += 1;
-        result.add(index);
-      }
-    }
-    return [...result].sort((a, b) => a - b);
+  #closureOf(index: number): GlobState {
+    return this.#closures[index] ?? [index];
   }
 }
 
@@ -114,14 +126,28 @@ function parsePattern(pattern: string): SegmentMatcher[] {
       if (segments.at(-1)?.kind !== "globstar") segments.push({ kind: "globstar" });
       continue;
     }
-    const tokens = parseSegment(part, pattern);
-    segments.push(
-      tokens.every((token) => token.kind === "literal")
-        ? { kind: "exact", name: part }
-        : { kind: "wildcard", tokens },
-    );
+    segments.push(segmentMatcher(part, parseSegment(part, pattern)));
   }
   return segments;
+}
+
+function segmentMatcher(part: string, tokens: readonly Token[]): SegmentMatcher {
+  if (tokens.every((token) => token.kind === "literal")) return { kind: "exact", name: part };
+  if (!tokens.every((token) => token.kind === "literal" || token.kind === "star")) {
+    return { kind: "wildcard", tokens };
+  }
+  const pieces: string[] = [];
+  let current = "";
+  for (const token of tokens) {
+    if (token.kind === "star") {
+      pieces.push(current);
+      current = "";
+    } else {
+      current += String.fromCodePoint(token.codePoint);
+    }
+  }
+  pieces.push(current);
+  return { kind: "stars", pieces };
 }
 
 function parseSegment(segment: string, pattern: string): Token[] {
@@ -188,9 +214,30 @@ function segmentMatches(matcher: SegmentMatcher, name: string): boolean {
       return true;
     case "exact":
       return matcher.name === name;
+    case "stars":
+      return piecesMatch(matcher.pieces, name);
     case "wildcard":
       return tokensMatch(matcher.tokens, Array.from(name, codePointOf));
   }
+}
+
+/**
+ * `a*b*c` against a name: fixed first and last pieces, the middle ones leftmost in order. Linear,
+ * and safe on UTF-16 because every piece is whole code points.
+ */
+function piecesMatch(pieces: readonly string[], name: string): boolean {
+  const first = pieces[0] ?? "";
+  const last = pieces.at(-1) ?? "";
+  const end = name.length - last.length;
+  if (end < first.length || !name.startsWith(first) || !name.endsWith(last)) return false;
+  let position = first.length;
+  for (let index = 1; index < pieces.length - 1; index += 1) {
+    const piece = pieces[index] ?? "";
+    const found = name.indexOf(piece, position);
+    if (found === -1 || found + piece.length > end) return false;
+    position = found + piece.length;
+  }
+  return true;
 }
 
 /** Greedy star matching with one backtrack point: O(name × pattern), never exponential. */

@@ -3,7 +3,7 @@
  * writes check it again just before the bytes land, and land atomically.
  */
 import { realpath } from "node:fs";
-import { mkdir, open, type FileHandle } from "node:fs/promises";
+import { lstat, mkdir, open, type FileHandle } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { promisify } from "node:util";
 import {
@@ -176,7 +176,9 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
 async function openForReading(target: string, path: string): Promise<FileHandle> {
   let handle: FileHandle;
   try {
-    // O_NOFOLLOW: a link swapped in after `safePath` is refused, not read through.
+    // `safePath` returned a real path, so a link here was swapped in after the check. lstat covers
+    // Windows, which has no O_NOFOLLOW; O_NOFOLLOW closes the gap between lstat and open elsewhere.
+    if ((await lstat(target)).isSymbolicLink()) throw symlinkAtEnd(path);
     handle = await open(target, O_NOFOLLOW | O_NONBLOCK);
   } catch (error) {
     throw toWorkspaceError(error, path);
@@ -184,7 +186,6 @@ async function openForReading(target: string, path: string): Promise<FileHandle>
   try {
     const stats = await handle.stat();
     if (stats.isDirectory()) throw isDirectory(path);
-    if (stats.isSymbolicLink()) throw symlinkAtEnd(path);
     if (!stats.isFile()) throw notRegularFile(path);
     return handle;
   } catch (error) {
