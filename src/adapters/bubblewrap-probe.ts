@@ -25,13 +25,13 @@ const INSIDE_FILE = "probe-inside";
 const INSIDE_TEXT = "inside";
 const OUTSIDE_FILE = "probe-escaped";
 /** Exit codes of the probe script, one per check that failed inside the sandbox. */
-const EXIT = { insideWrite: 71, rootWritable: 72, tcpConnected: 73 } as const;
+const EXIT = { insideWrite: 71, rootWritable: 72, tcpConnected: 73, capabilities: 74 } as const;
 
 /**
  * Proves, once per run and through the very runner (and argv builder) used for real commands, that
  * the sandbox works here: a write inside a temp workspace lands on the host, a write beside it does
- * not, the root filesystem is read-only, and (network off) a listener on the host's 127.0.0.1
- * cannot be reached. Each outcome is checked on the host side, not taken from the sandbox's word.
+ * not, the root filesystem is read-only, no capability is left, and (network off) a listener on
+ * the host's 127.0.0.1 cannot be reached. Each outcome is checked on the host side, not taken from the sandbox's word.
  */
 export async function probeSandbox(options: SandboxProbeOptions): Promise<SandboxProbeResult> {
   let root: string;
@@ -94,6 +94,7 @@ function judge(result: CommandResult, host: HostEvidence): SandboxProbeResult {
     return failed("a connection to a listener on the host's 127.0.0.1 succeeded with network off");
   }
   if (result.exitCode === EXIT.rootWritable) return failed("the root filesystem was writable");
+  if (result.exitCode === EXIT.capabilities) return failed("the command kept capabilities");
   if (result.timedOut) return failed("the probe command timed out");
   const said = result.output.trim() === "" ? "" : `: ${result.output.trim().split("\n")[0] ?? ""}`;
   if (result.exitCode === EXIT.insideWrite || (result.exitCode === 0 && !host.insideWritten)) {
@@ -115,6 +116,8 @@ function probeScript(shell: SandboxShell, outside: string, port: number | undefi
     `printf ${INSIDE_TEXT} > ${INSIDE_FILE} || exit ${EXIT.insideWrite}`,
     `printf escaped > ${quote(outside)} 2>/dev/null`,
     `if [ -w / ]; then exit ${EXIT.rootWritable}; fi`,
+    // Any capability left (even in the user namespace) lets root remount / read-write.
+    `grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status || exit ${EXIT.capabilities}`,
   ];
   if (port !== undefined) {
     lines.push(`if ${connectCommand(shell, port)} 2>/dev/null; then exit ${EXIT.tcpConnected}; fi`);
