@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline";
+import { RunCancelledError } from "../core/agent-errors.js";
 import type { ApprovalProvider } from "../core/approval.js";
 import { PermissionDecision } from "../core/permission-decision.js";
 import type { PermissionRequest } from "../core/permission-request.js";
@@ -12,13 +13,19 @@ const MAX_ARGUMENT_CHARS = 4000;
 
 export interface TerminalInput extends NodeJS.ReadableStream {
   readonly isTTY?: boolean;
+  /** Node streams set these; a prompt on a stream that has ended would wait for ever. */
+  readonly readableEnded?: boolean;
+  readonly destroyed?: boolean;
 }
 
 export interface TerminalApprovalOptions {
   readonly input: TerminalInput;
   readonly output: NodeJS.WritableStream;
   readonly lang: Language;
-  /** Called when the person presses Ctrl-C at the prompt: the whole run is cancelled. */
+  /**
+   * Called when the person presses Ctrl-C at the prompt, before `decide` rejects with
+   * `RunCancelledError`: the whole run is cancelled and nothing is audited for this call.
+   */
   readonly onCancel: () => void;
 }
 
@@ -46,8 +53,9 @@ export class TerminalApprovalProvider implements ApprovalProvider {
     const answer = await this.#ask(prompt.details, prompt.question);
     switch (answer.kind) {
       case "cancel":
+        // Nobody decided this call: the run ends here, and the policy records no decision for it.
         this.#options.onCancel();
-        return PermissionDecision.deny("The person cancelled the run", TERMINAL_APPROVAL_SOURCE);
+        throw new RunCancelledError();
       case "eof":
         return PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE);
       case "line":
@@ -59,6 +67,10 @@ export class TerminalApprovalProvider implements ApprovalProvider {
 
   #ask(details: string, question: string): Promise<Answer> {
     const { input, output } = this.#options;
+    if (input.readableEnded === true || input.destroyed === true) {
+      output.write(`${details}${question}\n`);
+      return Promise.resolve({ kind: "eof" });
+    }
     return new Promise((resolve) => {
       const reader = createInterface({ input, output, terminal: true });
       let settled = false;
@@ -77,6 +89,11 @@ export class TerminalApprovalProvider implements ApprovalProvider {
       });
       reader.once("SIGINT", () => {
         settle({ kind: "cancel" });
+      });
+      // readline re-emits input errors on itself: a terminal that goes away (EIO after a hang-up)
+      // must deny, not crash the process with an unhandled 'error'.
+      reader.on("error", () => {
+        settle({ kind: "eof" });
       });
       // The question is readline's own prompt so that redrawing the line while typing keeps it.
       output.write(details);

@@ -1,0 +1,269 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import {
+  isYes,
+  renderApprovalPrompt,
+  TerminalApprovalProvider,
+} from "../../src/cli/terminal-approval.js";
+import { RunCancelledError } from "../../src/core/agent-errors.js";
+import { PermissionDecision } from "../../src/core/permission-decision.js";
+import { PermissionRequest } from "../../src/core/permission-request.js";
+import { PermissionPolicy } from "../../src/core/permissions.js";
+import { PermissionRule } from "../../src/core/permission-rule.js";
+import { RecordingAuditSink } from "../support/permission-fakes.js";
+import { preparedCall } from "../support/prepared-calls.js";
+
+const ASK = PermissionDecision.ask(
+  "File writes require explicit approval from chapter 3 onward",
+  "confirm-file-write",
+);
+
+function writeRequest(args: Record<string, unknown> = { path: "note.txt" }): PermissionRequest {
+  return new PermissionRequest(preparedCall("write_file", "write", args)).withProposedDecision(ASK);
+}
+
+interface FakeTerminal {
+  readonly input: PassThrough & { isTTY: boolean };
+  readonly output: PassThrough;
+  readonly provider: TerminalApprovalProvider;
+  readonly cancels: number[];
+  written(): string;
+}
+
+function fakeTerminal(lang: "en" | "zh" = "en", isTTY = true): FakeTerminal {
+  const input = Object.assign(new PassThrough(), { isTTY });
+  const output = new PassThrough();
+  let text = "";
+  output.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+  });
+  const cancels: number[] = [];
+  const provider = new TerminalApprovalProvider({
+    input,
+    output,
+    lang,
+    onCancel: () => cancels.push(cancels.length + 1),
+  });
+  return { input, output, provider, cancels, written: () => text };
+}
+
+/** Types into the fake terminal (`null`: end of input) once the prompt's question has been written. */
+async function answer(terminal: FakeTerminal, typed: string | null): Promise<PermissionDecision> {
+  const decision = terminal.provider.decide(writeRequest());
+  await promptShown(terminal);
+  if (typed === null) terminal.input.end();
+  else terminal.input.write(typed);
+  return decision;
+}
+
+async function promptShown(terminal: FakeTerminal): Promise<void> {
+  while (!terminal.written().includes("[y/N]")) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+const ESC = String.fromCharCode(0x1b);
+
+/** readline positions the cursor with CSI sequences of its own; our text never holds a raw ESC. */
+function withoutCursorMoves(text: string): string {
+  return text.replace(new RegExp(`${ESC}\\[[0-9;]*[A-Za-z]`, "g"), "");
+}
+
+const approved = { behavior: "allow", reason: "User approved this tool call" };
+const denied = { behavior: "deny", reason: "User denied this tool call" };
+
+describe("TerminalApprovalProvider answers", () => {
+  it.each([
+    ["y\n", approved],
+    ["Y\n", approved],
+    ["yes\n", approved],
+    ["YES\n", approved],
+    ["  Yes  \n", approved],
+    ["y\r", approved],
+    ["n\n", denied],
+    ["no\n", denied],
+    ["\n", denied],
+    ["ye\n", denied],
+    ["yes please\n", denied],
+    ["yy\n", denied],
+    ["是\n", denied],
+  ])("%j → %j", async (typed, expected) => {
+    const decision = await answer(fakeTerminal(), typed);
+    expect(PermissionDecision.isDecision(decision)).toBe(true);
+    expect({ behavior: decision.behavior, reason: decision.reason }).toEqual(expected);
+    expect(decision.source).toBe("terminal-approval");
+  });
+
+  it("denies at end of input", async () => {
+    const terminal = fakeTerminal();
+    const decision = await answer(terminal, null);
+    expect([decision.behavior, decision.reason, decision.source]).toEqual([
+      "deny",
+      "User denied this tool call",
+      "terminal-approval",
+    ]);
+    expect(terminal.cancels).toEqual([]);
+  });
+
+  it("denies a later prompt at once when input has already ended, instead of waiting", async () => {
+    const terminal = fakeTerminal();
+    await answer(terminal, null);
+    const second = await terminal.provider.decide(writeRequest());
+    expect(second.reason).toBe("User denied this tool call");
+  });
+
+  it("denies when the terminal fails (e.g. EIO after a hang-up)", async () => {
+    const terminal = fakeTerminal();
+    const decision = terminal.provider.decide(writeRequest());
+    await promptShown(terminal);
+    terminal.input.destroy(new Error("read EIO"));
+    expect((await decision).reason).toBe("User denied this tool call");
+  });
+
+  it("asks afresh for each call: one answer approves one call only", async () => {
+    const terminal = fakeTerminal();
+    expect((await answer(terminal, "y\n")).behavior).toBe("allow");
+    expect((await answer(terminal, "\n")).behavior).toBe("deny");
+  });
+
+  it("cancels the whole run on Ctrl-C: onCancel, then RunCancelledError", async () => {
+    const terminal = fakeTerminal();
+    const decision = terminal.provider.decide(writeRequest());
+    await promptShown(terminal);
+    terminal.input.write("\u0003");
+    await expect(decision).rejects.toBeInstanceOf(RunCancelledError);
+    expect(terminal.cancels).toEqual([1]);
+  });
+
+  it("through the policy, Ctrl-C ends the run and nothing is audited", async () => {
+    const terminal = fakeTerminal();
+    const audit = new RecordingAuditSink();
+    const policy = new PermissionPolicy({
+      rules: [
+        new PermissionRule({
+          name: "confirm-file-write",
+          behavior: "ask",
+          reason: "File writes require explicit approval from chapter 3 onward",
+          matches: () => true,
+        }),
+      ],
+      approver: terminal.provider,
+      audit,
+    });
+    const decision = policy.decide(new PermissionRequest(preparedCall("write_file", "write")));
+    await promptShown(terminal);
+    terminal.input.write("\u0003");
+    await expect(decision).rejects.toBeInstanceOf(RunCancelledError);
+    expect(audit.entries).toEqual([]);
+    expect(terminal.cancels).toEqual([1]);
+  });
+});
+
+describe("TerminalApprovalProvider without a terminal", () => {
+  it("denies at once without writing a prompt or reading input", async () => {
+    const terminal = fakeTerminal("en", false);
+    terminal.input.write("y\n");
+    const decision = await terminal.provider.decide(writeRequest());
+    expect([decision.behavior, decision.reason, decision.source]).toEqual([
+      "deny",
+      "Interactive approval is unavailable (stdin is not a TTY)",
+      "terminal-approval",
+    ]);
+    expect(terminal.written()).toBe("");
+    // The piped "y" was never consumed as an answer.
+    const unread: unknown = terminal.input.read();
+    expect(unread).toEqual(Buffer.from("y\n"));
+  });
+});
+
+describe("the approval prompt", () => {
+  it("shows tool, reason, arguments and the question in English, exactly", async () => {
+    const terminal = fakeTerminal("en");
+    await answer(terminal, "y\n");
+    const details = [
+      "",
+      "Tool call needs approval: write_file",
+      "Reason: File writes require explicit approval from chapter 3 onward",
+      'Arguments: {"path":"note.txt"}',
+      "",
+    ].join("\n");
+    expect(terminal.written().startsWith(details)).toBe(true);
+    expect(withoutCursorMoves(terminal.written())).toBe(`${details}Allow this call? [y/N] y\r\n`);
+  });
+
+  it("shows the Chinese labels of the tutorial", async () => {
+    const terminal = fakeTerminal("zh");
+    await answer(terminal, "\n");
+    expect(withoutCursorMoves(terminal.written())).toBe(
+      [
+        "",
+        "工具调用需要批准: write_file",
+        "原因: File writes require explicit approval from chapter 3 onward",
+        '参数: {"path":"note.txt"}',
+        "允许本次调用? [y/N] \r\n",
+      ].join("\n"),
+    );
+  });
+
+  it("ends the question line at end of input so later output starts on a fresh line", async () => {
+    const terminal = fakeTerminal();
+    await answer(terminal, null);
+    expect(withoutCursorMoves(terminal.written()).endsWith("Allow this call? [y/N] \n")).toBe(true);
+  });
+
+  it.each([
+    ["en", "Runs in: sandbox: none — runs on the host"],
+    ["zh", "运行环境: sandbox: none — runs on the host"],
+  ] as const)("adds the Runs in line in %s when the environment is known", (lang, line) => {
+    const request = new PermissionRequest(preparedCall("shell", "execute", { command: "ls" }))
+      .withExecutionEnvironment("sandbox: none — runs on the host")
+      .withProposedDecision(PermissionDecision.ask("Shell execution requires approval", "shell"));
+    const { details } = renderApprovalPrompt(request, lang);
+    expect(details.split("\n").slice(-2)).toEqual([line, ""]);
+  });
+
+  it("gives the question text for each language", () => {
+    expect(renderApprovalPrompt(writeRequest(), "en").question).toBe("Allow this call? [y/N] ");
+    expect(renderApprovalPrompt(writeRequest(), "zh").question).toBe("允许本次调用? [y/N] ");
+  });
+
+  it("truncates long arguments and says how many characters are not shown", () => {
+    const request = writeRequest({ command: "a".repeat(5000) });
+    const { details } = renderApprovalPrompt(request, "en");
+    // {"command":"…"} is 5014 characters; the first 4000 are shown.
+    expect(details.split("\n")[3]).toBe(
+      `Arguments: {"command":"${"a".repeat(3988)}… (1014 more characters not shown)`,
+    );
+  });
+
+  it("shows escape sequences and invisible characters escaped, never raw", () => {
+    const request = new PermissionRequest(
+      preparedCall("write_file", "write", {
+        path: "x\u001b[2K\rApproved.txt",
+        command: "\u009b2J\u202Etxt.exe\u2028\u0007\u007f",
+      }),
+    )
+      .withExecutionEnvironment("host\u001b[31m")
+      .withProposedDecision(PermissionDecision.ask("Reason\u001b]0;x\u0007", "rule"));
+    const { details } = renderApprovalPrompt(request, "en");
+    expect(details).toBe(
+      [
+        "",
+        "Tool call needs approval: write_file",
+        "Reason: Reason\\u{001b}]0;x\\u{0007}",
+        'Arguments: {"path":"x\\u001b[2K\\rApproved.txt","command":"\\u{009b}2J\\u{202e}txt.exe\\u{2028}\\u0007\\u{007f}"}',
+        "Runs in: host\\u{001b}[31m",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
+describe("isYes", () => {
+  it("accepts only y and yes, any case, trimmed", () => {
+    expect(["y", "Y", "yes", "YeS", " y ", "\tyes"].map(isYes)).toEqual(Array(6).fill(true));
+    expect(["", "n", "no", "ye", "yess", "y y", "ok", "true", "1"].map(isYes)).toEqual(
+      Array(9).fill(false),
+    );
+  });
+});
