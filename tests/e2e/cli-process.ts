@@ -60,6 +60,8 @@ export interface CliStart {
   readonly cwd?: string;
   /** Written to the CLI's stdin (a pipe, not a TTY), which is then closed. Default: nothing. */
   readonly input?: string;
+  /** Leave stdin open (after `input`) until the CLI exits, to prove it does not wait for it. */
+  readonly keepStdinOpen?: boolean;
 }
 
 export interface RunningCli {
@@ -79,7 +81,8 @@ export function startCli(args: readonly string[], options: CliStart): RunningCli
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   child.stdin.on("error", () => undefined);
-  child.stdin.end(options.input ?? "");
+  if (options.keepStdinOpen === true) child.stdin.write(options.input ?? "");
+  else child.stdin.end(options.input ?? "");
   const done = new Promise<CliRun>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (exitCode, signal) => {

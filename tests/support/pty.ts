@@ -52,6 +52,7 @@ export function shellQuote(argument: string): string {
  * and every other escape sequence is dropped.
  */
 export function terminalScreenLines(raw: string): string[] {
+  // One cell per column; the second cell of a wide character holds "".
   const lines: string[][] = [[]];
   let line: string[] = lines[0] ?? [];
   let column = 0;
@@ -81,9 +82,26 @@ export function terminalScreenLines(raw: string): string[] {
       while (line.length < column) line.push(" ");
       line[column] = char;
       column += 1;
+      // A wide character fills two cells, as readline assumes when it places the cursor.
+      if (isWide(char)) line[column++] = "";
     }
   }
-  return lines.map((characters) => characters.join(""));
+  return lines.map((cells) => cells.join(""));
+}
+
+function isWide(char: string): boolean {
+  const code = char.codePointAt(0) ?? 0;
+  return (
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf && code !== 0x303f) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1f64f) ||
+    (code >= 0x20000 && code <= 0x3fffd)
+  );
 }
 
 function isCsiFinal(char: string): boolean {

@@ -1,0 +1,241 @@
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
+import { KEY, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import {
+  CLI_PATH,
+  linesOf,
+  makeTempDir,
+  serverEnv,
+  startCli,
+  type TempDir,
+} from "./cli-process.js";
+import { ScriptedChatServer, toolResults } from "./scripted-chat-server.js";
+
+const QUESTION = "Allow this call? [y/N] ";
+const WRITE_REASON = "Reason: File writes require explicit approval from chapter 3 onward";
+const APPROVED =
+  "[Permission] write_file: allow (terminal-approval) - User approved this tool call";
+const DENIED = "[Permission] write_file: deny (terminal-approval) - User denied this tool call";
+const WRITE_NOTE = chatToolCallsReply([
+  { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hello, world\n" } },
+]);
+
+let server: ScriptedChatServer;
+let dir: TempDir;
+
+beforeAll(async () => {
+  server = await ScriptedChatServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+afterEach(async () => {
+  await dir.cleanup();
+});
+
+interface PtyRun {
+  readonly exitCode: number | null;
+  readonly raw: string;
+  readonly screen: string[];
+}
+
+/** Runs the agent in a real terminal and types each answer once a `[y/N]` prompt is shown. */
+async function agentInPty(args: readonly string[], answers: readonly string[]): Promise<PtyRun> {
+  const { exitCode, output } = await runInPty(
+    [process.execPath, CLI_PATH, "--workspace", dir.ws, ...args],
+    { env: serverEnv(server.baseURL), prompt: "[y/N] ", answers },
+  );
+  return { exitCode, raw: output, screen: terminalScreenLines(output) };
+}
+
+function count(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+/** The lines of the first approval prompt, from its title to the question with what was typed. */
+function firstPrompt(screen: readonly string[], title: string): string[] {
+  const start = screen.indexOf(title);
+  const end = screen.findIndex((line, index) => index > start && line.includes("[y/N] "));
+  return start === -1 || end === -1 ? [] : screen.slice(start, end + 1);
+}
+
+describe.skipIf(!isPtyAvailable())("approval through a real terminal", () => {
+  it.each([
+    ["y", "y\r", true],
+    ["yes", "yes\r", true],
+    ["n", "n\r", false],
+    ["Enter", KEY.enter, false],
+    ["EOF (Ctrl-D)", KEY.ctrlD, false],
+  ])("%s", async (_label, keys, allowed) => {
+    server.script(WRITE_NOTE, chatTextReply("Finished."));
+
+    const run = await agentInPty(["--prompt", "Write a note"], [keys]);
+
+    expect(run.exitCode).toBe(0);
+    expect(count(run.raw, QUESTION)).toBe(1);
+    expect(firstPrompt(run.screen, "Tool call needs approval: write_file")).toEqual([
+      "Tool call needs approval: write_file",
+      WRITE_REASON,
+      'Arguments: {"path":"note.txt","content":"hello, world\\n"}',
+      `${QUESTION}${keys.replace(/[\r\u0004]/g, "")}`,
+    ]);
+    expect(run.screen).toContain(allowed ? APPROVED : DENIED);
+    expect(run.screen).not.toContain(allowed ? DENIED : APPROVED);
+    expect(run.screen.at(-2)).toBe("Finished.");
+    expect(toolResults(server.requests[1])).toEqual({
+      call_w: allowed
+        ? "Wrote 13 UTF-8 bytes to note.txt"
+        : "Error [permission_denied]: User denied this tool call",
+    });
+    if (allowed) expect(await readFile(join(dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
+    else expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+  });
+
+  it("asks in Chinese with --lang zh", async () => {
+    server.script(WRITE_NOTE, chatTextReply("完成。"));
+
+    const run = await agentInPty(["--lang", "zh", "--prompt", "写一个笔记"], ["y\r"]);
+
+    expect(run.exitCode).toBe(0);
+    expect(firstPrompt(run.screen, "工具调用需要批准: write_file")).toEqual([
+      "工具调用需要批准: write_file",
+      "原因: File writes require explicit approval from chapter 3 onward",
+      '参数: {"path":"note.txt","content":"hello, world\\n"}',
+      "允许本次调用? [y/N] y",
+    ]);
+    expect(run.screen).toContain(APPROVED);
+    expect(await readFile(join(dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
+  });
+
+  it("shows escape sequences and invisible marks in the arguments escaped, never raw", async () => {
+    const content = "\u001b[2K\rApproved: harmless\u009b31m\u202eevil\u0007";
+    server.script(
+      chatToolCallsReply([
+        { id: "call_w", name: "write_file", arguments: { path: "note.txt", content } },
+      ]),
+      chatTextReply("Finished."),
+    );
+
+    const run = await agentInPty(["--prompt", "Write a note"], ["n\r"]);
+
+    expect(run.exitCode).toBe(0);
+    expect(firstPrompt(run.screen, "Tool call needs approval: write_file")).toEqual([
+      "Tool call needs approval: write_file",
+      WRITE_REASON,
+      'Arguments: {"path":"note.txt","content":"\\u001b[2K\\rApproved: harmless\\u{009b}31m\\u{202e}evil\\u0007"}',
+      `${QUESTION}n`,
+    ]);
+    // The prompt as written to the terminal, before readline draws the question.
+    const start = run.raw.indexOf("Tool call needs approval: write_file");
+    const end = run.raw.indexOf("\r\n", run.raw.indexOf("Arguments: ", start));
+    const region = run.raw.slice(start, end);
+    expect(start).toBeGreaterThan(-1);
+    expect(region.includes("\u001b")).toBe(false);
+    expect(region.replaceAll("\r\n", "\n").includes("\r")).toBe(false);
+    expect(region.includes("\u0007")).toBe(false);
+    expect(run.raw.includes("\u009b")).toBe(false);
+    expect(run.raw.includes("\u202e")).toBe(false);
+    expect(run.screen).toContain(DENIED);
+    expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+  });
+
+  it("asks for every shell command, whatever its text, each time", async () => {
+    server.script(
+      chatToolCallsReply([
+        { id: "call_1", name: "shell", arguments: { command: "ls" } },
+        { id: "call_2", name: "shell", arguments: { command: "echo hi" } },
+      ]),
+      chatToolCallsReply([{ id: "call_3", name: "shell", arguments: { command: "ls" } }]),
+      chatTextReply("Finished."),
+    );
+
+    const run = await agentInPty(["--prompt", "Look around"], ["n\r", "\r", "no\r"]);
+
+    expect(run.exitCode).toBe(0);
+    expect(count(run.raw, QUESTION)).toBe(3);
+    const shellPrompts = run.screen.filter((line) => line === "Tool call needs approval: shell");
+    expect(shellPrompts).toHaveLength(3);
+    expect(
+      run.screen.filter((line) => line === "Reason: Shell execution requires approval"),
+    ).toHaveLength(3);
+    expect(run.screen.filter((line) => line.startsWith("Arguments: "))).toEqual([
+      'Arguments: {"command":"ls"}',
+      'Arguments: {"command":"echo hi"}',
+      'Arguments: {"command":"ls"}',
+    ]);
+    // The sandbox may add a `Runs in:` line to the prompt and a ` [sandbox: …]` suffix here.
+    const audit = run.screen.filter((line) => line.startsWith("[Permission] "));
+    expect(audit).toHaveLength(3);
+    for (const line of audit) {
+      expect(line).toMatch(
+        /^\[Permission\] shell: deny \(terminal-approval\) - User denied this tool call( \[[^\]]+\])?$/,
+      );
+    }
+    const denied = "Error [permission_denied]: User denied this tool call";
+    expect(toolResults(server.requests[2])).toEqual({
+      call_1: denied,
+      call_2: denied,
+      call_3: denied,
+    });
+  });
+
+  it("the tutorial's three calls: glob runs unasked, the write inside asks once, the write outside is refused unasked", async () => {
+    await writeFile(join(dir.ws, "README.md"), "# demo\n");
+    server.script(
+      chatToolCallsReply([{ id: "call_glob", name: "glob", arguments: { pattern: "*" } }]),
+      WRITE_NOTE,
+      chatToolCallsReply([
+        { id: "call_out", name: "write_file", arguments: { path: "../outside.txt", content: "x" } },
+      ]),
+      chatTextReply("Done: one note written, one write refused."),
+    );
+
+    const run = await agentInPty(["--prompt", "Tutorial"], ["y\r"]);
+
+    expect(run.exitCode).toBe(0);
+    expect(count(run.raw, "Tool call needs approval")).toBe(1);
+    expect(firstPrompt(run.screen, "Tool call needs approval: write_file")).toHaveLength(4);
+    expect(run.screen.filter((line) => line.startsWith("[Permission] "))).toEqual([
+      "[Permission] glob: allow (default) - No permission rule blocked the request",
+      APPROVED,
+      "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
+    ]);
+    expect(toolResults(server.requests[3])).toEqual({
+      call_glob: "README.md",
+      call_w: "Wrote 13 UTF-8 bytes to note.txt",
+      call_out: "Error [permission_denied]: Writing outside the workspace is forbidden",
+    });
+    expect(await readFile(join(dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
+    expect(existsSync(join(dir.base, "outside.txt"))).toBe(false);
+    expect(run.screen.at(-2)).toBe("Done: one note written, one write refused.");
+  });
+});
+
+describe("approval without a terminal", () => {
+  it("denies at once when stdin is a pipe, even one that says y and stays open", async () => {
+    server.script(WRITE_NOTE, chatTextReply("Finished."));
+
+    const run = await startCli(["--workspace", dir.ws, "--prompt", "Write a note"], {
+      env: serverEnv(server.baseURL),
+      input: "y\n",
+      keepStdinOpen: true,
+    }).done;
+
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe("Finished.\n");
+    expect(run.stderr).not.toContain("Allow this call?");
+    expect(linesOf(run.stderr)).toContain(
+      "[Permission] write_file: deny (terminal-approval) - Interactive approval is unavailable (stdin is not a TTY)",
+    );
+    expect(toolResults(server.requests[1])).toEqual({
+      call_w: "Error [permission_denied]: Interactive approval is unavailable (stdin is not a TTY)",
+    });
+    expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+  });
+});
