@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bubblewrapArgs, type BubblewrapArgsOptions } from "../../src/adapters/bubblewrap-args.js";
 import { SandboxSetupError, SandboxWorkspaceError } from "../../src/adapters/sandbox-errors.js";
+import { exitCodeFromStatus } from "../../src/adapters/sandboxed-process.js";
 import { CommandStartError } from "../../src/core/command-runner.js";
 
 const BASE: BubblewrapArgsOptions = {
@@ -157,5 +158,17 @@ describe("bubblewrapArgs", () => {
     expect(errorOf({ ...BASE, command: [] })).toEqual(
       new RangeError("command must name a program"),
     );
+  });
+});
+
+describe("exitCodeFromStatus", () => {
+  it.each([
+    ['{ "child-pid": 7 }\n{ "exit-code": 42 }\n', 42],
+    ['{ "child-pid": 7 }\n{ "exit-code": 0 }', 0],
+    ['{ "child-pid": 7 }\n', undefined],
+    ["", undefined],
+    ['{ "exit-code": "1" }\nnot json\n{ "exit-code": 1.5 }\n', undefined],
+  ])("reads %j as %s", (text, expected) => {
+    expect(exitCodeFromStatus(text)).toBe(expected);
   });
 });

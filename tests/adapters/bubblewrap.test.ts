@@ -240,6 +240,33 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     for (const pid of seen) expect(isLiveProcess(pid)).toBe(false);
   }, 20_000);
 
+  it("keeps the first bytes of output on a character boundary and says it cut", async () => {
+    const result = await runner().run("printf 'ab€cd'; printf 'more' >&2", ws, {
+      timeoutMs: 20_000,
+      maxOutputBytes: 4,
+    });
+    expect(result).toEqual({ exitCode: 0, output: "ab", truncated: true, timedOut: false });
+  });
+
+  it("stops on abort: no exit code, not a timeout", async () => {
+    const controller = new AbortController();
+    const pending = runner().run("printf started; touch ready; sleep 300", ws, {
+      ...LIMITS,
+      signal: controller.signal,
+    });
+    await pollFor(
+      () => existsSync(join(ws, "ready")),
+      (ready) => ready,
+    );
+    controller.abort();
+    expect(await pending).toEqual({
+      exitCode: null,
+      output: "started",
+      truncated: false,
+      timedOut: false,
+    });
+  });
+
   it("never lets the API key or a token reach the command", async () => {
     const result = await run(
       'echo "key=${OPENAI_API_KEY-unset} token=${GITHUB_TOKEN-unset}"; env | grep -c sk-test || true',
