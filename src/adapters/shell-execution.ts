@@ -127,7 +127,8 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     bwrapPath,
     shell,
     workspace: options.workspace,
-    home: options.env.HOME ?? homedir(),
+    // An empty HOME would resolve to the current directory and refuse the wrong workspace.
+    home: options.env.HOME === undefined || options.env.HOME === "" ? homedir() : options.env.HOME,
     network: options.network,
     environment,
   });
