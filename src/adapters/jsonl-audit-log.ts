@@ -5,10 +5,10 @@ import { canonicalJson } from "../core/canonical-json.js";
 import type { PermissionDecision } from "../core/permission-decision.js";
 import type { PermissionRequest } from "../core/permission-request.js";
 
+/** One line of the audit log; the fields are written in this order. */
 export interface AuditRecord {
   readonly time: string;
   readonly runId: string;
-  readonly chapter: number;
   readonly callId: string;
   readonly tool: string;
   readonly behavior: string;
@@ -16,6 +16,7 @@ export interface AuditRecord {
   readonly reason: string;
   /** SHA-256 of the canonical JSON of the validated arguments: provable, without storing secrets. */
   readonly argumentsSha256: string;
+  readonly chapter: number;
   readonly executionEnvironment?: string;
 }
 
@@ -54,13 +55,13 @@ export class JsonlAuditLog implements AuditSink {
     return {
       time: (this.#options.now?.() ?? new Date()).toISOString(),
       runId: this.runId,
-      chapter: this.#options.chapter,
       callId: request.call.callId,
       tool: request.toolName,
       behavior: decision.behavior,
       source: decision.source,
       reason: decision.reason,
       argumentsSha256: sha256(canonicalJson(request.call.arguments)),
+      chapter: this.#options.chapter,
       ...(request.executionEnvironment === undefined
         ? {}
         : { executionEnvironment: request.executionEnvironment }),
