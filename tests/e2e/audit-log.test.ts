@@ -1,0 +1,211 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
+import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import {
+  CLI_PATH,
+  linesOf,
+  makeTempDir,
+  runCli,
+  serverEnv,
+  type Env,
+  type TempDir,
+} from "./cli-process.js";
+import { ScriptedChatServer, toolResults } from "./scripted-chat-server.js";
+
+const auditRecordSchema = z.strictObject({
+  time: z.iso.datetime(),
+  runId: z.uuid(),
+  chapter: z.number(),
+  callId: z.string(),
+  tool: z.string(),
+  behavior: z.string(),
+  source: z.string(),
+  reason: z.string(),
+  argumentsSha256: z.string(),
+});
+
+const EVALUATION_FAILED = "Error [permission_evaluation_error]: Permission evaluation failed";
+
+let server: ScriptedChatServer;
+let dir: TempDir;
+
+beforeAll(async () => {
+  server = await ScriptedChatServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+afterEach(async () => {
+  await dir.cleanup();
+});
+
+function agent(args: readonly string[], extraEnv: Env = {}) {
+  return runCli(["--workspace", dir.ws, ...args], { env: serverEnv(server.baseURL, extraEnv) });
+}
+
+async function auditRecords(path: string) {
+  return linesOf(await readFile(path, "utf8")).map((line) =>
+    auditRecordSchema.parse(JSON.parse(line)),
+  );
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** The three calls of the tutorial, with stdin a pipe so the inside write is denied unasked. */
+function scriptTutorial(): void {
+  server.script(
+    chatToolCallsReply([{ id: "call_glob", name: "glob", arguments: { pattern: "*.md" } }]),
+    chatToolCallsReply([
+      // Keys out of order: the hash is of the canonical (sorted) JSON.
+      { id: "call_in", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
+      { id: "call_out", name: "write_file", arguments: { content: "x", path: "../outside.txt" } },
+    ]),
+    chatTextReply("Done."),
+  );
+}
+
+describe("the JSON audit log", () => {
+  it("--audit-log FILE holds one line per final decision, next to the [Permission] lines", async () => {
+    const log = join(dir.base, "audit.jsonl");
+    scriptTutorial();
+
+    const run = await agent(["--audit-log", log, "--prompt", "Tutorial"]);
+
+    expect(run).toMatchObject({ exitCode: 0, stdout: "Done.\n" });
+    const records = await auditRecords(log);
+    const runId = records[0]?.runId;
+    expect(records.map((record) => ({ ...record, time: "(checked by the schema)" }))).toEqual([
+      {
+        time: "(checked by the schema)",
+        runId,
+        chapter: 3,
+        callId: "call_glob",
+        tool: "glob",
+        behavior: "allow",
+        source: "default",
+        reason: "No permission rule blocked the request",
+        argumentsSha256: sha256('{"pattern":"*.md"}'),
+      },
+      {
+        time: "(checked by the schema)",
+        runId,
+        chapter: 3,
+        callId: "call_in",
+        tool: "write_file",
+        behavior: "deny",
+        source: "terminal-approval",
+        reason: "Interactive approval is unavailable (stdin is not a TTY)",
+        argumentsSha256: sha256('{"content":"hi\\n","path":"note.txt"}'),
+      },
+      {
+        time: "(checked by the schema)",
+        runId,
+        chapter: 3,
+        callId: "call_out",
+        tool: "write_file",
+        behavior: "deny",
+        source: "workspace-boundary",
+        reason: "Writing outside the workspace is forbidden",
+        argumentsSha256: sha256('{"content":"x","path":"../outside.txt"}'),
+      },
+    ]);
+    const stderr = linesOf(run.stderr);
+    expect(stderr.filter((line) => line.startsWith("[Permission] "))).toEqual([
+      "[Permission] glob: allow (default) - No permission rule blocked the request",
+      "[Permission] write_file: deny (terminal-approval) - Interactive approval is unavailable (stdin is not a TTY)",
+      "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
+    ]);
+  });
+
+  it("AGENT_AUDIT_LOG appends, one run id per run", async () => {
+    const log = join(dir.base, "audit.jsonl");
+    await writeFile(log, "");
+    scriptTutorial();
+    await agent(["--prompt", "Tutorial"], { AGENT_AUDIT_LOG: log });
+    scriptTutorial();
+    await agent(["--chapter", "3", "--prompt", "Tutorial"], { AGENT_AUDIT_LOG: log });
+
+    const records = await auditRecords(log);
+
+    expect(records.map((record) => record.callId)).toEqual([
+      "call_glob",
+      "call_in",
+      "call_out",
+      "call_glob",
+      "call_in",
+      "call_out",
+    ]);
+    const runIds = records.map((record) => record.runId);
+    expect(new Set(runIds.slice(0, 3)).size).toBe(1);
+    expect(new Set(runIds.slice(3)).size).toBe(1);
+    expect(runIds[0]).not.toBe(runIds[3]);
+  });
+
+  it("is written and flushed before the handler runs: a read of the log sees its own line", async () => {
+    // The log lies inside the workspace, so read_file (allowed without asking) can read it.
+    server.script(
+      chatToolCallsReply([
+        { id: "call_self", name: "read_file", arguments: { path: "audit.jsonl" } },
+      ]),
+      chatTextReply("Read it."),
+    );
+
+    const run = await agent(["--audit-log", join(dir.ws, "audit.jsonl"), "--prompt", "Read"]);
+
+    expect(run.exitCode).toBe(0);
+    const seenByHandler = toolResults(server.requests[1]).call_self ?? "";
+    const lines = linesOf(seenByHandler).map((line) => auditRecordSchema.parse(JSON.parse(line)));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ callId: "call_self", tool: "read_file", behavior: "allow" });
+  });
+});
+
+describe("an audit log that cannot be written fails every decision closed", () => {
+  it("a read-only call fails with permission_evaluation_error and no [Permission] line", async () => {
+    await writeFile(join(dir.base, "not-a-directory"), "");
+    const log = join(dir.base, "not-a-directory", "audit.jsonl");
+    server.script(
+      chatToolCallsReply([{ id: "call_glob", name: "glob", arguments: { pattern: "*" } }]),
+      chatTextReply("Could not look."),
+    );
+
+    const run = await agent(["--audit-log", log, "--prompt", "Look"]);
+
+    expect(run).toMatchObject({ exitCode: 0, stdout: "Could not look.\n" });
+    expect(toolResults(server.requests[1])).toEqual({ call_glob: EVALUATION_FAILED });
+    expect(linesOf(run.stderr).filter((line) => line.startsWith("[Permission] "))).toEqual([]);
+    expect(existsSync(log)).toBe(false);
+  });
+
+  it.skipIf(!isPtyAvailable())("a write the person approved is still not made", async () => {
+    await writeFile(join(dir.base, "not-a-directory"), "");
+    const log = join(dir.base, "not-a-directory", "audit.jsonl");
+    server.script(
+      chatToolCallsReply([
+        { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
+      ]),
+      chatTextReply("Could not write."),
+    );
+
+    const { exitCode, output } = await runInPty(
+      [process.execPath, CLI_PATH, "--workspace", dir.ws, "--audit-log", log, "--prompt", "Write"],
+      { env: serverEnv(server.baseURL), prompt: "[y/N] ", answers: ["y\r"] },
+    );
+
+    expect(exitCode).toBe(0);
+    expect(terminalScreenLines(output)).toContain("Allow this call? [y/N] y");
+    expect(toolResults(server.requests[1])).toEqual({ call_w: EVALUATION_FAILED });
+    expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+    expect(existsSync(log)).toBe(false);
+  });
+});
