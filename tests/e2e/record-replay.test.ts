@@ -1,0 +1,200 @@
+import { existsSync } from "node:fs";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
+import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import {
+  API_KEY,
+  CLI_PATH,
+  baseEnv,
+  linesOf,
+  makeTempDir,
+  runCli,
+  serverEnv,
+  type CliRun,
+  type TempDir,
+} from "./cli-process.js";
+import { ScriptedChatServer } from "./scripted-chat-server.js";
+
+const exchangeSchema = z.strictObject({
+  request: z.strictObject({ messages: z.array(z.unknown()), tools: z.array(z.unknown()) }),
+  reply: z.strictObject({
+    message: z.unknown(),
+    finishReason: z.string(),
+    usage: z.unknown().optional(),
+  }),
+});
+
+let server: ScriptedChatServer;
+let dir: TempDir;
+let recording: string;
+
+beforeAll(async () => {
+  server = await ScriptedChatServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(async () => {
+  dir = await makeTempDir();
+  recording = join(dir.base, "session.jsonl");
+});
+afterEach(async () => {
+  await dir.cleanup();
+});
+
+function scriptTutorial(): void {
+  server.script(
+    chatToolCallsReply([{ id: "call_glob", name: "glob", arguments: { pattern: "*" } }]),
+    chatToolCallsReply([
+      { id: "call_in", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
+    ]),
+    chatToolCallsReply([
+      { id: "call_out", name: "write_file", arguments: { path: "../outside.txt", content: "x" } },
+    ]),
+    chatTextReply("Done: one write asked, one refused."),
+  );
+}
+
+function permissionLines(text: string): string[] {
+  return linesOf(text).filter((line) => line.startsWith("[Permission] "));
+}
+
+async function recordTutorial(): Promise<CliRun> {
+  await writeFile(join(dir.ws, "README.md"), "# demo\n");
+  scriptTutorial();
+  return runCli(["--workspace", dir.ws, "--record", recording, "--prompt", "Tutorial"], {
+    env: serverEnv(server.baseURL),
+  });
+}
+
+/** A replay has no key, no base URL and no server to talk to. */
+function replay(prompt: string): Promise<CliRun> {
+  return runCli(["--workspace", dir.ws, "--replay", recording, "--prompt", prompt], {
+    env: baseEnv(),
+  });
+}
+
+describe("--record", () => {
+  it("writes one JSON line per exchange, owner-only, and never the API key", async () => {
+    const run = await recordTutorial();
+
+    expect(run).toMatchObject({ exitCode: 0, stdout: "Done: one write asked, one refused.\n" });
+    expect(server.requests).toHaveLength(4);
+    const text = await readFile(recording, "utf8");
+    const exchanges = linesOf(text).map((line) => exchangeSchema.parse(JSON.parse(line)));
+    expect(exchanges).toHaveLength(4);
+    expect(exchanges.map((exchange) => exchange.reply.finishReason)).toEqual([
+      "tool_calls",
+      "tool_calls",
+      "tool_calls",
+      "stop",
+    ]);
+    expect(exchanges.map((exchange) => exchange.request.messages.length)).toEqual([2, 4, 6, 8]);
+    expect(text.includes(API_KEY)).toBe(false);
+    expect(text.includes("Bearer")).toBe(false);
+    if (process.platform !== "win32") expect((await stat(recording)).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("--replay", () => {
+  it("reproduces the answer and the [Permission] lines with no key and no server", async () => {
+    const recorded = await recordTutorial();
+    const requestsBefore = server.rawRequests.length;
+
+    const replayed = await replay("Tutorial");
+
+    expect(replayed.exitCode).toBe(0);
+    expect(replayed.stdout).toBe(recorded.stdout);
+    expect(permissionLines(replayed.stderr)).toEqual(permissionLines(recorded.stderr));
+    expect(permissionLines(replayed.stderr)).toEqual([
+      "[Permission] glob: allow (default) - No permission rule blocked the request",
+      "[Permission] write_file: deny (terminal-approval) - Interactive approval is unavailable (stdin is not a TTY)",
+      "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
+    ]);
+    expect(server.rawRequests).toHaveLength(requestsBefore);
+    expect(existsSync(join(dir.base, "outside.txt"))).toBe(false);
+  });
+
+  it("stops with one line when the prompt differs from the recording", async () => {
+    await recordTutorial();
+
+    const replayed = await replay("Something else");
+
+    expect(replayed).toEqual({
+      exitCode: 1,
+      signal: null,
+      stdout: "",
+      stderr:
+        'agent: Replay diverged at exchange 1: message 1 differs (recorded {"content":"Tutorial","role":"user"}, requested {"content":"Something else","role":"user"})\n',
+    });
+  });
+
+  it("stops when a tool result differs from the recording, naming the exchange", async () => {
+    await recordTutorial();
+    await writeFile(join(dir.ws, "extra.md"), "new\n");
+
+    const replayed = await replay("Tutorial");
+
+    expect(replayed.exitCode).toBe(1);
+    expect(replayed.stdout).toBe("");
+    const lines = linesOf(replayed.stderr);
+    expect(lines.at(-1)).toBe(
+      'agent: Replay diverged at exchange 2: message 3 differs (recorded {"content":"README.md","role":"tool","toolCallId":"call_glob"}, requested {"content":"README.md\\nextra.md","role":"tool","toolCallId":"call_glob"})',
+    );
+    expect(lines.filter((line) => line.startsWith("agent: "))).toHaveLength(1);
+  });
+
+  it.skipIf(!isPtyAvailable())(
+    "replays an approved write in a terminal: same prompt, same decision, same file",
+    async () => {
+      await writeFile(join(dir.ws, "README.md"), "# demo\n");
+      const args = (model: string[]) => [
+        process.execPath,
+        CLI_PATH,
+        "--workspace",
+        dir.ws,
+        ...model,
+        "--prompt",
+        "Tutorial",
+      ];
+      scriptTutorial();
+      const recorded = await runInPty(args(["--record", recording]), {
+        env: serverEnv(server.baseURL),
+        prompt: "[y/N] ",
+        answers: ["y\r"],
+      });
+      expect(recorded.exitCode).toBe(0);
+      expect(await readFile(join(dir.ws, "note.txt"), "utf8")).toBe("hi\n");
+      await rm(join(dir.ws, "note.txt"));
+
+      const replayed = await runInPty(args(["--replay", recording]), {
+        env: baseEnv(),
+        prompt: "[y/N] ",
+        answers: ["y\r"],
+      });
+
+      expect(replayed.exitCode).toBe(0);
+      const shown = (output: string) =>
+        terminalScreenLines(output).filter(
+          (line) =>
+            line.startsWith("[Permission] ") ||
+            line.startsWith("Tool call needs approval") ||
+            line.startsWith("Arguments: ") ||
+            line.startsWith("Done: "),
+        );
+      expect(shown(replayed.output)).toEqual(shown(recorded.output));
+      expect(shown(replayed.output)).toEqual([
+        "[Permission] glob: allow (default) - No permission rule blocked the request",
+        "Tool call needs approval: write_file",
+        'Arguments: {"path":"note.txt","content":"hi\\n"}',
+        "[Permission] write_file: allow (terminal-approval) - User approved this tool call",
+        "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
+        "Done: one write asked, one refused.",
+      ]);
+      expect(await readFile(join(dir.ws, "note.txt"), "utf8")).toBe("hi\n");
+    },
+  );
+});
