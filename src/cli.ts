@@ -1,7 +1,8 @@
 #!/usr/bin/env node
+import { EXIT } from "./cli/exit-codes.js";
 import { runCli } from "./cli/main.js";
 
-process.exitCode = await runCli({
+const exitCode = await runCli({
   argv: process.argv.slice(2),
   env: process.env,
   cwd: process.cwd(),
@@ -11,3 +12,8 @@ process.exitCode = await runCli({
   stderr: process.stderr,
   interrupts: process,
 });
+
+// After Ctrl-C a cancelled request may leave the SDK's retry timer pending: leave now. Otherwise
+// let stdout drain on its own, so a piped final answer is never cut short.
+if (exitCode === EXIT.cancelled) process.exit(exitCode);
+process.exitCode = exitCode;

@@ -4,7 +4,7 @@ import { JsonlAuditLog } from "../adapters/jsonl-audit-log.js";
 import { OpenAIChatModelClient, resolveOpenAIConfig } from "../adapters/openai-chat.js";
 import { RecordingModelClient } from "../adapters/recording-model.js";
 import { ReplayModelClient } from "../adapters/replay-model.js";
-import { selectCommandRunner } from "../adapters/shell-selection.js";
+import { createShellExecution } from "../adapters/shell-execution.js";
 import { buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
 import type { AuditSink } from "../core/audit.js";
@@ -66,16 +66,26 @@ export async function runCli(io: CliIo): Promise<number> {
   });
   try {
     const workspace = await resolveWorkspace(options.workspace);
-    const agent = buildAgent(profileForChapter(options.chapter), {
-      model: createModelClient(options, io.env),
+    const model = createModelClient(options, io.env);
+    const shell = await createShellExecution({
+      sandbox: options.sandbox,
+      network: options.network,
+      shell: options.shell,
       workspace,
-      commandRunner: selectCommandRunner({
-        choice: options.shell,
-        workspace,
-        env: io.env,
-        platform: io.platform,
-        passEnv: options.passEnv,
-      }),
+      env: io.env,
+      platform: io.platform,
+      passEnv: options.passEnv,
+    });
+    // Only on Linux is the fallback news: elsewhere there is no sandbox to miss, and the
+    // prompt's "Runs in" line already says so.
+    if (shell.fallbackReason !== undefined && io.platform === "linux" && !options.quiet) {
+      io.stderr.write(`agent: warning: ${escapeForTerminal(shell.fallbackReason)}\n`);
+    }
+    const agent = buildAgent(profileForChapter(options.chapter), {
+      model,
+      workspace,
+      commandRunner: shell.runner,
+      executionEnvironment: shell.environment,
       approvalProvider: new TerminalApprovalProvider({
         input: io.stdin,
         output: io.stderr,
