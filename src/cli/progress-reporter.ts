@@ -62,9 +62,9 @@ export class ProgressReporter implements AgentObserver {
   onToolCallStart(call: ToolCall): void {
     this.#stopSpinner();
     if (this.#options.verbosity === "quiet") return;
-    this.#line(
-      `${this.#paint("36", "→")} ${escapeForTerminal(call.name)} ${summarizeArguments(call)}`,
-    );
+    const summary = summarizeArguments(call);
+    const name = escapeForTerminal(call.name);
+    this.#line(`${this.#paint("36", "→")} ${summary === "" ? name : `${name} ${summary}`}`);
   }
 
   onToolCallEnd(call: ToolCall, result: ToolResult, durationMs: number): void {

@@ -1,0 +1,333 @@
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  ProgressReporter,
+  useColor,
+  type ProgressOutput,
+  type Verbosity,
+} from "../../src/cli/progress-reporter.js";
+import type { ToolCall } from "../../src/core/messages.js";
+import type { ModelReply, TokenUsage } from "../../src/core/model.js";
+import { toolError, toolSuccess } from "../../src/core/tool-result.js";
+
+const ESC = String.fromCharCode(0x1b);
+const CLEAR = `\r${ESC}[2K`;
+
+interface Screen {
+  readonly output: ProgressOutput;
+  readonly text: () => string;
+}
+
+function screen(isTTY: boolean): Screen {
+  const stream = Object.assign(new PassThrough(), { isTTY });
+  let text = "";
+  stream.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+  });
+  return { output: stream, text: () => text };
+}
+
+function reporter(
+  verbosity: Verbosity,
+  options: { isTTY?: boolean; color?: boolean } = {},
+): { progress: ProgressReporter; text: () => string } {
+  const { output, text } = screen(options.isTTY ?? false);
+  const progress = new ProgressReporter({
+    output,
+    verbosity,
+    color: options.color ?? false,
+  });
+  return { progress, text };
+}
+
+const writeCall: ToolCall = {
+  id: "call_write",
+  name: "write_file",
+  arguments: JSON.stringify({ path: "note.txt", content: "hello, world\n" }),
+};
+const usage = (prompt: number, completion: number): TokenUsage => ({
+  promptTokens: prompt,
+  completionTokens: completion,
+  totalTokens: prompt + completion,
+});
+function replyWith(tokens?: TokenUsage): ModelReply {
+  const message = { role: "assistant" as const, content: "ok", toolCalls: [] };
+  return tokens === undefined
+    ? { message, finishReason: "stop" }
+    : { message, finishReason: "stop", usage: tokens };
+}
+
+/** Lets the output stream deliver what was written (PassThrough emits data asynchronously). */
+async function flushed(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe("tool call lines", () => {
+  it("shows one line before and one after each call, with its duration", async () => {
+    const { progress, text } = reporter("normal");
+    progress.onToolCallStart(writeCall);
+    progress.onToolCallEnd(writeCall, toolSuccess("Wrote 13 UTF-8 bytes to note.txt"), 3);
+    await flushed();
+    expect(text()).toBe("→ write_file note.txt\n✓ 13 bytes written (3 ms)\n");
+  });
+
+  it("summarises a shell command, a glob pattern, and other results by their first line", async () => {
+    const { progress, text } = reporter("normal");
+    const shell: ToolCall = { id: "c1", name: "shell", arguments: '{"command":"ls -la"}' };
+    const glob: ToolCall = { id: "c2", name: "glob", arguments: '{"pattern":"**/*.md"}' };
+    progress.onToolCallStart(shell);
+    progress.onToolCallEnd(shell, toolSuccess("a\nb\nc"), 1500);
+    progress.onToolCallStart(glob);
+    progress.onToolCallEnd(glob, toolSuccess("No files match **/*.md"), 12.4);
+    await flushed();
+    expect(text()).toBe(
+      [
+        "→ shell ls -la",
+        "✓ a (+2 lines) (1.5 s)",
+        "→ glob **/*.md",
+        "✓ No files match **/*.md (12 ms)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("shows an error by its code and message", async () => {
+    const { progress, text } = reporter("normal");
+    const outside: ToolCall = {
+      id: "c3",
+      name: "write_file",
+      arguments: '{"path":"../outside.txt","content":"x"}',
+    };
+    progress.onToolCallStart(outside);
+    progress.onToolCallEnd(
+      outside,
+      toolError("permission_denied", "Writing outside the workspace is forbidden"),
+      0,
+    );
+    await flushed();
+    expect(text()).toBe(
+      "→ write_file ../outside.txt\n" +
+        "✗ permission_denied: Writing outside the workspace is forbidden (0 ms)\n",
+    );
+  });
+
+  it("shows arguments that are not JSON, or not an object, without a dangling space", async () => {
+    const { progress, text } = reporter("normal");
+    progress.onToolCallStart({ id: "c", name: "shell", arguments: "{not json" });
+    progress.onToolCallStart({ id: "c", name: "shell", arguments: "42" });
+    progress.onToolCallStart({ id: "c", name: "read_file", arguments: '{"offset":3}' });
+    await flushed();
+    expect(text()).toBe('→ shell {not json\n→ shell\n→ read_file {"offset":3}\n');
+  });
+
+  it("shortens long arguments and results", async () => {
+    const { progress, text } = reporter("normal");
+    const call: ToolCall = {
+      id: "c",
+      name: "shell",
+      arguments: JSON.stringify({ command: "x".repeat(100) }),
+    };
+    progress.onToolCallStart(call);
+    progress.onToolCallEnd(call, toolSuccess("y".repeat(90)), 1);
+    await flushed();
+    expect(text()).toBe(
+      `→ shell ${"x".repeat(80)}… (20 more characters not shown)\n` +
+        `✓ ${"y".repeat(80)}… (10 more characters not shown) (1 ms)\n`,
+    );
+  });
+
+  it("shows model-supplied names, arguments and results escaped", async () => {
+    const { progress, text } = reporter("verbose");
+    const call: ToolCall = {
+      id: "c",
+      name: "write_file\u001b[2K",
+      arguments: JSON.stringify({ path: `a${ESC}[2K\rok.txt\u009b\u202e\u2028` }),
+    };
+    progress.onToolCallStart(call);
+    progress.onToolCallEnd(call, toolError("file_error", `bad${ESC}]0;t\u0007`), 2);
+    progress.onToolCallEnd(call, toolSuccess(`fine${ESC}[31m\rred`), 2);
+    await flushed();
+    expect(text()).toBe(
+      [
+        "→ write_file\\u{001b}[2K a\\u{001b}[2K\\rok.txt\\u{009b}\\u{202e}\\u{2028}",
+        "✗ file_error: bad\\u{001b}]0;t\\u{0007} (2 ms)",
+        "  Error [file_error]: bad\\u{001b}]0;t\\u{0007}",
+        "✓ fine\\u{001b}[31m\\rred (2 ms)",
+        "  fine\\u{001b}[31m\\rred",
+        "",
+      ].join("\n"),
+    );
+    expect(text().replaceAll(CLEAR, "")).not.toContain(ESC);
+  });
+
+  it("shows full results, line by line, only when verbose", async () => {
+    const verbose = reporter("verbose");
+    const normal = reporter("normal");
+    for (const { progress } of [verbose, normal]) {
+      progress.onToolCallEnd(writeCall, toolSuccess("Wrote 13 UTF-8 bytes to note.txt"), 3);
+      progress.onToolCallEnd(
+        { id: "c", name: "read_file", arguments: "{}" },
+        toolSuccess("one\ntwo"),
+        4,
+      );
+    }
+    await flushed();
+    expect(verbose.text()).toBe(
+      [
+        "✓ 13 bytes written (3 ms)",
+        "  Wrote 13 UTF-8 bytes to note.txt",
+        "✓ one (+1 lines) (4 ms)",
+        "  one",
+        "  two",
+        "",
+      ].join("\n"),
+    );
+    expect(normal.text()).toBe("✓ 13 bytes written (3 ms)\n✓ one (+1 lines) (4 ms)\n");
+  });
+});
+
+describe("quiet", () => {
+  it("shows nothing at all, even on a terminal", async () => {
+    const { progress, text } = reporter("quiet", { isTTY: true, color: true });
+    progress.onModelRequest(1, 20);
+    progress.onModelReply(replyWith(usage(10, 2)));
+    progress.onToolCallStart(writeCall);
+    progress.onToolCallEnd(writeCall, toolSuccess("Wrote 13 UTF-8 bytes to note.txt"), 3);
+    progress.finish(1, usage(10, 2));
+    progress.dispose();
+    await flushed();
+    expect(text()).toBe("");
+  });
+});
+
+describe("colour", () => {
+  it("paints the markers and dims the details when colour is on", async () => {
+    const { progress, text } = reporter("normal", { isTTY: true, color: true });
+    progress.onToolCallStart(writeCall);
+    progress.onToolCallEnd(writeCall, toolSuccess("Wrote 13 UTF-8 bytes to note.txt"), 3);
+    progress.onToolCallEnd(writeCall, toolError("permission_denied", "No"), 3);
+    progress.finish(1, undefined);
+    await flushed();
+    expect(text()).toBe(
+      [
+        `${ESC}[36m→${ESC}[0m write_file note.txt`,
+        `${ESC}[32m✓${ESC}[0m 13 bytes written ${ESC}[2m(3 ms)${ESC}[0m`,
+        `${ESC}[31m✗${ESC}[0m permission_denied: No ${ESC}[2m(3 ms)${ESC}[0m`,
+        `${ESC}[2mdone in 1 turn${ESC}[0m`,
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("is used only on a terminal and never with NO_COLOR set", () => {
+    const tty = screen(true).output;
+    const pipe = screen(false).output;
+    expect(useColor(tty, {})).toBe(true);
+    expect(useColor(tty, { NO_COLOR: "" })).toBe(true);
+    expect(useColor(tty, { NO_COLOR: "1" })).toBe(false);
+    expect(useColor(tty, { NO_COLOR: "0" })).toBe(false);
+    expect(useColor(pipe, {})).toBe(false);
+    expect(useColor(pipe, { NO_COLOR: "1" })).toBe(false);
+  });
+});
+
+describe("the waiting spinner", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("draws one live status line on a terminal and erases it before the next output", async () => {
+    const { progress, text } = reporter("normal", { isTTY: true });
+    progress.onModelRequest(2, 20);
+    vi.advanceTimersByTime(1000);
+    progress.onModelReply(replyWith());
+    progress.onToolCallStart(writeCall);
+    await vi.runAllTimersAsync();
+    const frames = text().split(CLEAR);
+    expect(frames[0]).toBe("");
+    expect(frames[1]).toBe("⠋ waiting for the model · 0.0s · turn 2/20");
+    expect(frames[2]).toBe("⠙ waiting for the model · 0.1s · turn 2/20");
+    expect(frames[11]).toBe("⠋ waiting for the model · 1.0s · turn 2/20");
+    // The last frame is erased, and only then does the tool line appear.
+    expect(frames).toHaveLength(13);
+    expect(frames[12]).toBe("→ write_file note.txt\n");
+  });
+
+  it("stops drawing once the reply has come", async () => {
+    const { progress, text } = reporter("normal", { isTTY: true });
+    progress.onModelRequest(1, 20);
+    progress.onModelReply(replyWith());
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(text()).toBe(`${CLEAR}⠋ waiting for the model · 0.0s · turn 1/20${CLEAR}`);
+  });
+
+  it("is erased by finish and by dispose (a failed or cancelled run)", async () => {
+    const finished = reporter("normal", { isTTY: true });
+    finished.progress.onModelRequest(1, 20);
+    finished.progress.finish(1, undefined);
+    const disposed = reporter("normal", { isTTY: true });
+    disposed.progress.onModelRequest(1, 20);
+    disposed.progress.dispose();
+    await vi.advanceTimersByTimeAsync(1000);
+    const frame = `${CLEAR}⠋ waiting for the model · 0.0s · turn 1/20${CLEAR}`;
+    expect(finished.text()).toBe(`${frame}done in 1 turn\n`);
+    expect(disposed.text()).toBe(frame);
+  });
+
+  it("is never drawn when the output is not a terminal", async () => {
+    const { progress, text } = reporter("normal", { isTTY: false });
+    progress.onModelRequest(1, 20);
+    await vi.advanceTimersByTimeAsync(1000);
+    progress.onModelReply(replyWith());
+    progress.dispose();
+    await vi.runAllTimersAsync();
+    expect(text()).toBe("");
+  });
+
+  it("has no colour codes of its own when colour is off", async () => {
+    const { progress, text } = reporter("normal", { isTTY: true, color: false });
+    progress.onModelRequest(1, 20);
+    progress.dispose();
+    await vi.runAllTimersAsync();
+    expect(text().replaceAll(CLEAR, "")).not.toContain(ESC);
+  });
+});
+
+describe("the closing line", () => {
+  it("shows turns, total tokens and tokens per turn", async () => {
+    const { progress, text } = reporter("normal");
+    progress.onModelReply(replyWith(usage(8, 4)));
+    progress.onModelReply(replyWith(usage(15, 3)));
+    progress.finish(2, usage(23, 7));
+    await flushed();
+    expect(text()).toBe(
+      "done in 2 turns · tokens 30 (prompt 23, completion 7) · per turn 12, 18\n",
+    );
+  });
+
+  it("shows the total alone after one turn, and no tokens when the provider sent none", async () => {
+    const one = reporter("normal");
+    one.progress.onModelReply(replyWith(usage(8, 4)));
+    one.progress.finish(1, usage(8, 4));
+    const none = reporter("normal");
+    none.progress.onModelReply(replyWith());
+    none.progress.finish(1, undefined);
+    await flushed();
+    expect(one.text()).toBe("done in 1 turn · tokens 12 (prompt 8, completion 4)\n");
+    expect(none.text()).toBe("done in 1 turn\n");
+  });
+
+  it("shows each turn's tokens as it happens when verbose", async () => {
+    const { progress, text } = reporter("verbose");
+    progress.onModelReply(replyWith(usage(8, 4)));
+    progress.finish(1, usage(8, 4));
+    await flushed();
+    expect(text()).toBe(
+      "  tokens this turn: 12 (prompt 8, completion 4)\n" +
+        "done in 1 turn · tokens 12 (prompt 8, completion 4)\n",
+    );
+  });
+});
