@@ -16,7 +16,7 @@ export interface CommandResult {
 }
 
 export class CommandStartError extends Error {
-  override readonly name = "CommandStartError";
+  override readonly name: string = "CommandStartError";
 }
 
 export interface CommandRunner {
