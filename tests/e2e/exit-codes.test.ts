@@ -42,11 +42,16 @@ function agent(args: readonly string[]): Promise<CliRun> {
   return runCli(["--workspace", dir.ws, ...args], { env: serverEnv(server.baseURL) });
 }
 
+/** stderr without the sandbox fallback warning a Linux machine without bubblewrap adds. */
+function stderrLines(run: CliRun): string[] {
+  return linesOf(run.stderr).filter((line) => !line.startsWith("agent: warning: "));
+}
+
 /** A failure is reported as exactly one `agent: ` line at the end of stderr, never a stack. */
 function expectOneLineFailure(run: CliRun, exitCode: number, message: string): void {
   expect(run.exitCode).toBe(exitCode);
   expect(run.stdout).toBe("");
-  const lines = linesOf(run.stderr);
+  const lines = stderrLines(run);
   expect(lines.at(-1)).toBe(`agent: ${message}`);
   expect(lines.filter((line) => line.startsWith("agent: "))).toHaveLength(1);
   expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([]);
@@ -58,12 +63,8 @@ describe("exit code 0", () => {
 
     const run = await agent(["--prompt", "What is the answer?"]);
 
-    expect(run).toEqual({
-      exitCode: 0,
-      signal: null,
-      stdout: "The answer is 42.\n",
-      stderr: "done in 1 turn · tokens 128 (prompt 120, completion 8)\n",
-    });
+    expect(run).toMatchObject({ exitCode: 0, signal: null, stdout: "The answer is 42.\n" });
+    expect(stderrLines(run)).toEqual(["done in 1 turn · tokens 128 (prompt 120, completion 8)"]);
   });
 });
 
@@ -184,4 +185,98 @@ describe("exit code 130: Ctrl-C", () => {
       expect(server.requests).toHaveLength(1);
     },
   );
+
+  it.skipIf(!isPtyAvailable())(
+    "Ctrl-C while an approved shell command runs stops it and the run",
+    async () => {
+      server.script(
+        chatToolCallsReply([
+          {
+            id: "call_s",
+            name: "shell",
+            arguments: { command: "echo started > started.txt; sleep 60" },
+          },
+        ]),
+        chatTextReply("never reached"),
+      );
+      const session = PtySession.start(
+        [process.execPath, CLI_PATH, "--workspace", dir.ws, "--prompt", "Wait"],
+        { env: serverEnv(server.baseURL) },
+      );
+      await session.waitForOutput("Allow this call? [y/N] ");
+      session.type("y\r");
+      await waitForFile(join(dir.ws, "started.txt"));
+
+      session.type(KEY.ctrlC);
+      const { exitCode, output } = await session.exited;
+
+      expect(exitCode).toBe(130);
+      const screen = terminalScreenLines(output);
+      expect(
+        screen.some((line) =>
+          line.includes("✗ shell_cancelled: Command was cancelled before it finished"),
+        ),
+      ).toBe(true);
+      expect(screen.at(-2)).toBe("agent: cancelled");
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 });
+
+describe.skipIf(!isPtyAvailable())("exit code 130: a signal while the prompt waits", () => {
+  // BUG (reported): a SIGINT that reaches the process while the approval prompt waits (kill -INT,
+  // a supervisor stopping the agent) aborts the run but leaves the prompt waiting for an answer.
+  // Remove `.fails` once the prompt listens to the run's cancel signal.
+  it.fails(
+    "SIGINT sent to the process while the approval prompt waits ends the run without an answer",
+    async () => {
+      server.script(
+        chatToolCallsReply([
+          { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
+        ]),
+        chatTextReply("never reached"),
+      );
+      // `exec` keeps the pid the shell prints, so the test can signal the CLI itself.
+      const session = PtySession.start(
+        [
+          "sh",
+          "-c",
+          'echo "pid=$$"; exec "$0" "$@"',
+          process.execPath,
+          CLI_PATH,
+          "--workspace",
+          dir.ws,
+          "--prompt",
+          "Write",
+        ],
+        { env: serverEnv(server.baseURL), waitTimeoutMs: 5_000 },
+      );
+      await session.waitForOutput("Allow this call? [y/N] ");
+      const pid = Number(/pid=(\d+)/.exec(session.output)?.[1]);
+
+      process.kill(pid, "SIGINT");
+      const ended = await Promise.race([
+        session.exited.then(() => true),
+        new Promise<boolean>((resolve) =>
+          setTimeout(() => {
+            resolve(false);
+          }, 5_000),
+        ),
+      ]);
+      if (!ended) session.type("n\r");
+      const { exitCode } = await session.exited;
+
+      expect(ended).toBe(true);
+      expect(exitCode).toBe(130);
+      expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+    },
+  );
+});
+
+async function waitForFile(path: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(path)) {
+    if (Date.now() > deadline) throw new Error(`${path} did not appear`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
