@@ -26,6 +26,7 @@ export interface CliOptions {
   readonly auditLog: string | undefined;
   readonly record: string | undefined;
   readonly replay: string | undefined;
+  readonly replayLenient: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
 }
@@ -49,6 +50,7 @@ Options:
       --audit-log <file>   Append one JSON line per permission decision ($AGENT_AUDIT_LOG)
       --record <file>      Save each model request and reply as JSON lines (the API key is never written)
       --replay <file>      Serve model replies from a recording instead of calling a provider
+      --replay-lenient     With --replay: tool results and the system prompt may differ (demos)
       --quiet              Show only approval prompts, audit lines and the final answer
       --verbose            Also show full tool results
   -h, --help               Show this help
@@ -84,6 +86,7 @@ export function parseCliArgs(
         "audit-log": { type: "string" },
         record: { type: "string" },
         replay: { type: "string" },
+        "replay-lenient": { type: "boolean" },
         quiet: { type: "boolean" },
         verbose: { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -99,6 +102,9 @@ export function parseCliArgs(
   }
   const prompt = values.prompt;
   if (prompt?.trim() === "") throw new CliConfigError("--prompt must not be empty");
+  if (values["replay-lenient"] === true && values.replay === undefined) {
+    throw new CliConfigError("--replay-lenient needs --replay");
+  }
   // An empty path would fail only later (an audit log that cannot open denies every call), and an
   // empty model name would be sent to the provider: both are mistakes to name now.
   for (const flag of ["workspace", "model", "audit-log", "record", "replay"] as const) {
@@ -124,6 +130,7 @@ export function parseCliArgs(
     auditLog: values["audit-log"] ?? nonEmpty(env.AGENT_AUDIT_LOG),
     record: values.record,
     replay: values.replay,
+    replayLenient: values["replay-lenient"] ?? false,
     quiet: values.quiet ?? false,
     verbose: values.verbose ?? false,
   };

@@ -120,7 +120,7 @@ function createModelClient(
   const model: ModelClient =
     options.replay === undefined
       ? new OpenAIChatModelClient(resolveOpenAIConfig(env, { model: options.model }))
-      : ReplayModelClient.fromFile(options.replay);
+      : ReplayModelClient.fromFile(options.replay, { lenient: options.replayLenient });
   return options.record === undefined ? model : new RecordingModelClient(model, options.record);
 }
 

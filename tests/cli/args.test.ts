@@ -39,6 +39,7 @@ describe("parseCliArgs defaults", () => {
       auditLog: undefined,
       record: undefined,
       replay: undefined,
+      replayLenient: false,
       quiet: false,
       verbose: false,
     });
@@ -79,6 +80,7 @@ describe("parseCliArgs flags", () => {
       "rec.jsonl",
       "--replay",
       "demo.jsonl",
+      "--replay-lenient",
       "--verbose",
     ]);
     expect(options).toEqual({
@@ -97,6 +99,7 @@ describe("parseCliArgs flags", () => {
       auditLog: "audit.jsonl",
       record: "rec.jsonl",
       replay: "demo.jsonl",
+      replayLenient: true,
       quiet: false,
       verbose: true,
     });
@@ -209,6 +212,7 @@ describe("parseCliArgs errors are one exact line", () => {
     [["--audit-log="], "--audit-log must not be empty"],
     [["--record="], "--record must not be empty"],
     [["--replay="], "--replay must not be empty"],
+    [["--replay-lenient"], "--replay-lenient needs --replay"],
     [["--quiet", "--verbose"], "--quiet and --verbose cannot be used together"],
     [["--verbose", "--quiet"], "--quiet and --verbose cannot be used together"],
   ])("%j → %s", (argv, message) => {

@@ -1,0 +1,63 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+
+interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `npm run demo` as a fresh clone runs it, with no key and stdin that is not a terminal. */
+function runDemo(): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, NO_COLOR: "1" };
+    delete env.OPENAI_API_KEY;
+    delete env.OPENAI_BASE_URL;
+    const child = spawn("npm", ["run", "--silent", "demo"], {
+      cwd: repo,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe("npm run demo", () => {
+  it("replays the recorded session green with no key: every decision shown, nothing outside written", async () => {
+    const { code, stdout, stderr } = await runDemo();
+
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      "I listed the project (README.md and src/greet.ts), proposed note.txt, tried ../outside.txt " +
+        "(outside the workspace, so it is always refused) and proposed one shell command. The lines " +
+        "above show which calls you allowed.\n",
+    );
+    const decisions = stderr.split("\n").filter((line) => line.startsWith("[Permission]"));
+    expect(decisions).toHaveLength(4);
+    expect(decisions[0]).toBe(
+      "[Permission] glob: allow (default) - No permission rule blocked the request",
+    );
+    expect(decisions[1]).toBe(
+      "[Permission] write_file: deny (terminal-approval) - Interactive approval is unavailable (stdin is not a TTY)",
+    );
+    expect(decisions[2]).toBe(
+      "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
+    );
+    expect(decisions[3]).toMatch(
+      /^\[Permission\] shell: deny \(terminal-approval\) - Interactive approval is unavailable \(stdin is not a TTY\) \[sandbox: .+\]$/,
+    );
+    expect(stderr).toContain(
+      "Files in the demo workspace afterwards: README.md, src, src/greet.ts\n",
+    );
+  });
+});
