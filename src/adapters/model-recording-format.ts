@@ -67,20 +67,3 @@ export function toRecordedExchange(
 ): RecordedExchange {
   return { request: { messages, tools }, reply };
 }
-
-/** JSON with object keys sorted at every level, so equal data compares equal as text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(JSON.parse(JSON.stringify(value)) as unknown));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, inner]) => [key, sortKeys(inner)]),
-    );
-  }
-  return value;
-}

@@ -3,11 +3,8 @@ import { ModelProviderError, RunCancelledError } from "../core/agent-errors.js";
 import type { Message } from "../core/messages.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../core/model.js";
 import { ModelConfigError } from "./model-config-error.js";
-import {
-  canonicalJson,
-  recordedExchangeSchema,
-  type RecordedExchange,
-} from "./model-recording-format.js";
+import { canonicalJson } from "../core/canonical-json.js";
+import { recordedExchangeSchema, type RecordedExchange } from "./model-recording-format.js";
 import { oneLine } from "./one-line.js";
 
 const SNIPPET_LENGTH = 120;
