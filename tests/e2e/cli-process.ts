@@ -102,3 +102,11 @@ export function linesOf(text: string): string[] {
   if (lines.at(-1) === "") lines.pop();
   return lines;
 }
+
+/**
+ * stderr as lines, without the `agent: warning: …` line a Linux machine without a working
+ * bubblewrap prints when the shell falls back to running unsandboxed.
+ */
+export function stderrLines(run: CliRun): string[] {
+  return linesOf(run.stderr).filter((line) => !line.startsWith("agent: warning: "));
+}

@@ -12,11 +12,11 @@ import { KEY, PtySession, isPtyAvailable, terminalScreenLines } from "../support
 import {
   CLI_PATH,
   baseEnv,
-  linesOf,
   makeTempDir,
   runCli,
   serverEnv,
   startCli,
+  stderrLines,
   type CliRun,
   type TempDir,
 } from "./cli-process.js";
@@ -40,11 +40,6 @@ afterEach(async () => {
 
 function agent(args: readonly string[]): Promise<CliRun> {
   return runCli(["--workspace", dir.ws, ...args], { env: serverEnv(server.baseURL) });
-}
-
-/** stderr without the sandbox fallback warning a Linux machine without bubblewrap adds. */
-function stderrLines(run: CliRun): string[] {
-  return linesOf(run.stderr).filter((line) => !line.startsWith("agent: warning: "));
 }
 
 /** A failure is reported as exactly one `agent: ` line at the end of stderr, never a stack. */
