@@ -13,8 +13,7 @@ import { PermissionPolicy } from "./core/permissions.js";
 import { PermissionRule } from "./core/permission-rule.js";
 import { isCanonicalProfile, type ChapterProfile } from "./core/profiles.js";
 import { ToolRegistry } from "./core/tool-registry.js";
-import { createFileTools } from "./features/file-tools.js";
-import { createShellTool } from "./features/shell-tool.js";
+import { createBuiltinTools } from "./features/builtin-tools.js";
 
 export interface AgentDependencies {
   readonly model: ModelClient;
@@ -47,20 +46,18 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     throw new BootstrapError("Unknown profile: use P01, P02 or P03 from src/core/profiles.ts");
   }
   const policy = buildPolicy(profile, deps);
-  const registry = new ToolRegistry([
-    createShellTool({
-      runner: deps.commandRunner,
-      workspace: deps.workspace,
-      ...(deps.shellTimeoutMs === undefined ? {} : { timeoutMs: deps.shellTimeoutMs }),
+  const registry = new ToolRegistry(
+    createBuiltinTools({
+      shell: {
+        runner: deps.commandRunner,
+        workspace: deps.workspace,
+        ...(deps.shellTimeoutMs === undefined ? {} : { timeoutMs: deps.shellTimeoutMs }),
+      },
+      ...(profile.capabilities.has("files")
+        ? { fileSystem: new NodeWorkspaceFileSystem(deps.workspace) }
+        : {}),
     }),
-  ]);
-  if (profile.capabilities.has("files")) {
-    for (const tool of createFileTools({
-      fileSystem: new NodeWorkspaceFileSystem(deps.workspace),
-    })) {
-      registry.register(tool);
-    }
-  }
+  );
   return new AgentRunner({
     model: deps.model,
     registry,
