@@ -1,0 +1,153 @@
+/**
+ * Issue 6 §3: our glob against tinyglobby on one generated tree of 100,000 files in 10,000
+ * directories. Both return every match (the tool then shows the first 1000), and must return the
+ * same set: a faster wrong answer is no answer, so a difference stops the bench.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { glob as tinyGlob } from "tinyglobby";
+import { GlobPattern } from "../src/adapters/glob-pattern.js";
+import { globWorkspace } from "../src/adapters/workspace-glob.js";
+import {
+  BenchFailure,
+  ratio,
+  roundRobin,
+  samplesOf,
+  timeMs,
+  withTempDir,
+  type Row,
+  type SectionResult,
+} from "./measurement.js";
+import { summarize } from "./stats.js";
+
+const ROUNDS = 5;
+
+// 10 top directories (one a dot-directory), 9 below each, 110 below those: 10 + 90 + 9,900.
+const TOP = ["src", "lib", "app", "docs", "test", "tools", "pkg", "vendor", "scripts", ".config"];
+const MIDDLE = 9;
+const LEAVES = 110;
+// Ten files in every directory: 100,000 in all.
+const FILES = [
+  "abc.ts",
+  "a1c.js",
+  "axc.test.ts",
+  "a.c.ts",
+  "abd.ts",
+  "index.ts",
+  "util.js",
+  "README.md",
+  "data.json",
+  ".eslintrc.js",
+];
+
+/** Every pattern with the count the generated tree must give, so both tools are checked too. */
+const PATTERNS = [
+  { pattern: "**/*.ts", expected: 50_000 },
+  { pattern: "src/**/a?c.*", expected: 4_000 },
+  { pattern: "**", expected: 100_000 },
+] as const;
+
+export async function measureGlobScale(): Promise<SectionResult> {
+  return withTempDir("glob", async (root) => {
+    const generationStart = performance.now();
+    generateTree(root);
+    const generationMs = performance.now() - generationStart;
+    const rows: Row[] = [];
+    for (const { pattern, expected } of PATTERNS) {
+      const ours = async (): Promise<string[]> => {
+        const result = await globWorkspace(
+          root,
+          GlobPattern.compile(pattern),
+          Number.MAX_SAFE_INTEGER,
+        );
+        return [...result.paths];
+      };
+      const theirs = (): Promise<string[]> =>
+        tinyGlob(pattern, {
+          cwd: root,
+          dot: true,
+          followSymbolicLinks: false,
+          expandDirectories: false,
+          onlyFiles: true,
+        });
+      assertSameSet(pattern, expected, await ours(), await theirs());
+
+      const samples = await roundRobin(ROUNDS, [
+        { name: "ours", run: () => timeMs(ours) },
+        { name: "tinyglobby", run: () => timeMs(theirs) },
+      ]);
+      const oursMs = samplesOf(samples, "ours");
+      const theirsMs = samplesOf(samples, "tinyglobby");
+      const perRound = summarize(oursMs.map((value, index) => value / (theirsMs[index] ?? NaN)));
+      const count = expected.toLocaleString("en-US");
+      rows.push({
+        name: `\`${pattern}\`: ours`,
+        unit: "ms",
+        summary: summarize(oursMs),
+        note: `${ratio(perRound.median, 1)} tinyglobby (median of per-round ratios); same ${count} paths`,
+      });
+      rows.push({
+        name: `\`${pattern}\`: tinyglobby`,
+        unit: "ms",
+        summary: summarize(theirsMs),
+        note: "dot: true, followSymbolicLinks: false, expandDirectories: false",
+      });
+    }
+    return {
+      title: "glob at scale",
+      rows,
+      notes: [
+        `100,000 files in 10,000 directories, generated in ${(generationMs / 1000).toFixed(1)} s ` +
+          "and removed after; ours is the walk behind the `glob` tool, asked for every match.",
+      ],
+    };
+  });
+}
+
+/** Synchronous on purpose: 110,000 tiny creations run faster without a promise per file. */
+function generateTree(root: string): void {
+  const directories: string[] = [];
+  for (const top of TOP) {
+    directories.push(top);
+    for (let middle = 0; middle < MIDDLE; middle += 1) {
+      const middlePath = `${top}/m${middle}`;
+      directories.push(middlePath);
+      for (let leaf = 0; leaf < LEAVES; leaf += 1) {
+        directories.push(`${middlePath}/l${String(leaf).padStart(3, "0")}`);
+      }
+    }
+  }
+  if (directories.length !== 10_000) throw new BenchFailure("tree layout is not 10,000 dirs");
+  for (const directory of directories) {
+    mkdirSync(join(root, directory));
+    for (const file of FILES) writeFileSync(join(root, directory, file), "");
+  }
+}
+
+function assertSameSet(
+  pattern: string,
+  expected: number,
+  ours: readonly string[],
+  theirs: readonly string[],
+): void {
+  const oursSet = new Set(ours);
+  const theirsSet = new Set(theirs);
+  const onlyOurs = [...oursSet].filter((path) => !theirsSet.has(path));
+  const onlyTheirs = [...theirsSet].filter((path) => !oursSet.has(path));
+  if (onlyOurs.length > 0 || onlyTheirs.length > 0) {
+    throw new BenchFailure(
+      `glob ${pattern}: sets differ — only ours (${onlyOurs.length}): ` +
+        `${onlyOurs.slice(0, 5).join(", ")}; only tinyglobby (${onlyTheirs.length}): ` +
+        onlyTheirs.slice(0, 5).join(", "),
+    );
+  }
+  if (oursSet.size !== ours.length || theirsSet.size !== theirs.length) {
+    throw new BenchFailure(`glob ${pattern}: a result lists the same path twice`);
+  }
+  if (ours.length !== expected) {
+    throw new BenchFailure(
+      `glob ${pattern}: both found ${ours.length} paths, expected ${expected}`,
+    );
+  }
+}

@@ -1,0 +1,85 @@
+/** What a section reports, and the few helpers every section shares. */
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import type { Summary } from "./stats.js";
+
+export type Unit = "ms" | "µs" | "MiB" | "calls/s";
+
+export interface Row {
+  readonly name: string;
+  readonly unit: Unit;
+  readonly summary: Summary;
+  /** The side-by-side comparison or the extra figures that make the row readable. */
+  readonly note: string;
+}
+
+export interface SectionResult {
+  readonly title: string;
+  readonly rows: readonly Row[];
+  /** Caveats a reader needs, e.g. that a stand-in was measured. */
+  readonly notes: readonly string[];
+}
+
+export interface Variant {
+  readonly name: string;
+  /** One sample, in whatever unit the section reports. */
+  readonly run: () => Promise<number>;
+}
+
+/**
+ * Runs every variant once per round, rotating who goes first, so drift on a shared machine (another
+ * process waking up, the disk flushing) lands on all of them and their ratio stays meaningful.
+ */
+export async function roundRobin(
+  rounds: number,
+  variants: readonly Variant[],
+): Promise<Map<string, number[]>> {
+  const samples = new Map<string, number[]>(variants.map((variant) => [variant.name, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    for (let offset = 0; offset < variants.length; offset += 1) {
+      const variant = variants[(round + offset) % variants.length];
+      if (variant === undefined) continue;
+      const sample = await variant.run();
+      samples.get(variant.name)?.push(sample);
+    }
+  }
+  return samples;
+}
+
+export function samplesOf(samples: ReadonlyMap<string, number[]>, name: string): number[] {
+  const found = samples.get(name);
+  if (found === undefined || found.length === 0) throw new Error(`no samples for ${name}`);
+  return found;
+}
+
+/** Milliseconds taken by `work`. */
+export async function timeMs(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+/** A fresh real directory (`realpath`: macOS `/var` is a symlink), removed after, even on failure. */
+export async function withTempDir<T>(
+  prefix: string,
+  work: (directory: string) => Promise<T>,
+): Promise<T> {
+  const directory = await mkdtemp(join(await realpath(tmpdir()), `agent-bench-${prefix}-`));
+  try {
+    return await work(directory);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/** `a ÷ b` as `1.23×`; large ratios lose their decimals, which would only be noise. */
+export function ratio(ours: number, theirs: number): string {
+  const value = ours / theirs;
+  return `${value >= 10 ? Math.round(value).toLocaleString("en-US") : value.toFixed(2)}×`;
+}
+
+export class BenchFailure extends Error {
+  override readonly name = "BenchFailure";
+}

@@ -1,0 +1,184 @@
+/**
+ * Issue 6 §4: the shell's output capture and its timeout. The 1 GiB runs happen in fresh child
+ * processes so each peak-memory figure is that run's alone; the bare pipe drain beside it is the
+ * floor (same shell, same command, every byte read and dropped).
+ */
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import {
+  BenchFailure,
+  ratio,
+  roundRobin,
+  samplesOf,
+  withTempDir,
+  type SectionResult,
+} from "./measurement.js";
+import { benchShellRunner, runProbe, type ProbeResult } from "./probe-jobs.js";
+import { percentile, summarize } from "./stats.js";
+import { formatNumber } from "./table.js";
+
+const GIB = 2 ** 30;
+const CAPTURE_RUNS = 3;
+const TIMEOUT_RUNS = 5;
+const TIMEOUT_MS = 1_000;
+/** Give up on a tree that outlives its deadline by this much: that is a failure, not a figure. */
+const GONE_LIMIT_MS = 10_000;
+
+export async function measureShellCapture(): Promise<SectionResult> {
+  return withTempDir("shell", async (workspace) => {
+    const memory = new Map<string, number[]>([
+      ["harness", []],
+      ["bare-pipe", []],
+    ]);
+    const capture = (mode: "harness" | "bare-pipe") => async (): Promise<number> => {
+      const result = await runProbe({ kind: "shell-capture", mode, workspace, bytes: GIB });
+      assertCapture(mode, result);
+      memory.get(mode)?.push(result.rssGrowthMiB);
+      return result.ms[0] ?? Number.NaN;
+    };
+    const wall = await roundRobin(CAPTURE_RUNS, [
+      { name: "harness", run: capture("harness") },
+      { name: "bare-pipe", run: capture("bare-pipe") },
+    ]);
+
+    const gone: number[] = [];
+    const returned: number[] = [];
+    for (let run = 0; run < TIMEOUT_RUNS; run += 1) {
+      const timing = await timeoutTreeGone(workspace, run);
+      gone.push(timing.goneAfterDeadlineMs);
+      returned.push(timing.returnedAfterDeadlineMs);
+    }
+
+    const harnessMs = summarize(samplesOf(wall, "harness"));
+    const floorMs = summarize(samplesOf(wall, "bare-pipe"));
+    const harnessRss = samplesOf(memory, "harness");
+    const floorRss = samplesOf(memory, "bare-pipe");
+    return {
+      title: "Shell capture",
+      rows: [
+        {
+          name: "1 GiB to stdout through `runProcess` (50 KiB kept)",
+          unit: "ms",
+          summary: harnessMs,
+          note:
+            `${ratio(harnessMs.median, floorMs.median)} the bare pipe; peak RSS growth ` +
+            `${mib(percentile(harnessRss, 50))} (max ${mib(Math.max(...harnessRss))})`,
+        },
+        {
+          name: "1 GiB bare pipe drain (floor: read and drop)",
+          unit: "ms",
+          summary: floorMs,
+          note: `peak RSS growth ${mib(percentile(floorRss, 50))} (max ${mib(Math.max(...floorRss))})`,
+        },
+        {
+          name: "1 s timeout: deadline → whole tree gone",
+          unit: "ms",
+          summary: summarize(gone),
+          note:
+            "shell + backgrounded grandchild, SIGKILL to the process group; `run` returned " +
+            `${formatNumber(percentile(returned, 50))} ms after the deadline (median)`,
+        },
+      ],
+      notes: [
+        "1 GiB runs each start a fresh Node process; RSS growth is its peak above its size just " +
+          "before the run (sampled every 2 ms, plus the kernel's high-water mark).",
+      ],
+    };
+  });
+}
+
+function assertCapture(mode: "harness" | "bare-pipe", result: ProbeResult): void {
+  const expected =
+    mode === "harness" ? `exit 0, kept ${50 * 1024}, truncated true` : `exit 0, read ${GIB}`;
+  if (result.detail !== expected) {
+    throw new BenchFailure(`1 GiB ${mode}: expected "${expected}", got "${result.detail}"`);
+  }
+}
+
+interface TimeoutTiming {
+  readonly goneAfterDeadlineMs: number;
+  readonly returnedAfterDeadlineMs: number;
+}
+
+/**
+ * The shell writes its own pid and its background child's, then sleeps past the deadline. We poll
+ * both with `kill(pid, 0)`; a zombie counts as gone (dead, waiting only for whoever reaps it).
+ */
+async function timeoutTreeGone(workspace: string, run: number): Promise<TimeoutTiming> {
+  const runner = benchShellRunner(workspace);
+  const pidFile = join(workspace, `pids-${run}`);
+  const command = `sleep 30 & echo "$$ $!" > ${pidFile}; sleep 30`;
+  const start = performance.now();
+  const deadline = start + TIMEOUT_MS;
+  let returnedAt = Number.NaN;
+  const running = runner
+    .run(command, workspace, { timeoutMs: TIMEOUT_MS, maxOutputBytes: 50 * 1024 })
+    .then((result) => {
+      returnedAt = performance.now();
+      if (!result.timedOut) throw new BenchFailure("the sleeping command did not time out");
+    });
+  let pids: number[];
+  try {
+    pids = await readPids(pidFile);
+  } catch (error) {
+    await running.catch(() => undefined);
+    throw error;
+  }
+  let goneAt = Number.NaN;
+  while (performance.now() - deadline < GONE_LIMIT_MS) {
+    if (pids.every((pid) => !isAlive(pid))) {
+      goneAt = performance.now();
+      break;
+    }
+    await sleep(1);
+  }
+  await running;
+  if (Number.isNaN(goneAt)) {
+    throw new BenchFailure(`process tree ${pids.join(" ")} outlived its deadline by 10 s`);
+  }
+  return {
+    goneAfterDeadlineMs: goneAt - deadline,
+    returnedAfterDeadlineMs: returnedAt - deadline,
+  };
+}
+
+async function readPids(path: string): Promise<number[]> {
+  for (let attempt = 0; attempt < 500; attempt += 1) {
+    const text = await readFile(path, "utf8").catch(() => "");
+    const pids = text.trim().split(/\s+/u).map(Number);
+    if (pids.length === 2 && pids.every((pid) => Number.isSafeInteger(pid) && pid > 1)) {
+      return pids;
+    }
+    await sleep(2);
+  }
+  throw new BenchFailure("the timeout command never wrote its pids");
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    // /proc/PID/stat: "pid (comm) S ..."; comm may hold spaces or parentheses, so split at the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z";
+  } catch {
+    return false;
+  }
+}
+
+function mib(value: number): string {
+  return `${formatNumber(value)} MiB`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
