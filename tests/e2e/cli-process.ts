@@ -13,7 +13,21 @@ export const CLI_PATH = fileURLToPath(new URL("../../dist/cli.js", import.meta.u
 export const API_KEY = "sk-e2e-SECRET-7f3a9c";
 
 /** Variables a process needs to start at all on each OS; nothing that configures the agent. */
-const PASSED_THROUGH = ["PATH", "Path", "SystemRoot", "SYSTEMROOT", "TEMP", "TMP", "HOME"];
+const PASSED_THROUGH = [
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  // Windows: finding executables and the profile directory.
+  "Path",
+  "PATHEXT",
+  "SystemRoot",
+  "SystemDrive",
+  "WINDIR",
+  "ComSpec",
+  "USERPROFILE",
+  "TEMP",
+  "TMP",
+];
 
 export type Env = Record<string, string>;
 

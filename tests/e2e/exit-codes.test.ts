@@ -163,8 +163,18 @@ describe("exit code 130: Ctrl-C", () => {
         ]),
         chatTextReply("never reached"),
       );
+      const log = join(dir.base, "audit.jsonl");
       const session = PtySession.start(
-        [process.execPath, CLI_PATH, "--workspace", dir.ws, "--prompt", "Write a note"],
+        [
+          process.execPath,
+          CLI_PATH,
+          "--workspace",
+          dir.ws,
+          "--audit-log",
+          log,
+          "--prompt",
+          "Write",
+        ],
         { env: serverEnv(server.baseURL) },
       );
       await session.waitForOutput("Allow this call? [y/N] ");
@@ -174,7 +184,10 @@ describe("exit code 130: Ctrl-C", () => {
 
       expect(exitCode).toBe(130);
       expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+      // Nobody decided the call, so no decision is recorded for it, on screen or in the log.
+      expect(existsSync(log)).toBe(false);
       const screen = terminalScreenLines(output);
+      expect(screen.filter((line) => line.startsWith("[Permission] "))).toEqual([]);
       expect(screen.at(-2)).toBe("agent: cancelled");
       expect(screen.at(-1)).toBe("");
       expect(server.requests).toHaveLength(1);

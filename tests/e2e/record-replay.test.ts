@@ -145,6 +145,21 @@ describe("--replay", () => {
     expect(lines.filter((line) => line.startsWith("agent: "))).toHaveLength(1);
   });
 
+  it("stops with one line when the recording runs out of replies", async () => {
+    await recordTutorial();
+    const firstTwo = linesOf(await readFile(recording, "utf8")).slice(0, 2);
+    await writeFile(recording, `${firstTwo.join("\n")}\n`);
+
+    const replayed = await replay("Tutorial");
+
+    expect(replayed).toMatchObject({ exitCode: 1, stdout: "" });
+    const lines = stderrLines(replayed);
+    expect(lines.at(-1)).toBe(
+      "agent: Replay ran out of replies: request 3 has no recording (the file holds 2)",
+    );
+    expect(lines.filter((line) => line.startsWith("agent: "))).toHaveLength(1);
+  });
+
   it.skipIf(!isPtyAvailable())(
     "replays an approved write in a terminal: same prompt, same decision, same file",
     async () => {
