@@ -4,24 +4,37 @@ import { killTreeStrategyFor, runProcess } from "./process-runner.js";
 export type PowerShellFlavor = "pwsh" | "windows-powershell";
 
 /**
- * UTF-8 without a BOM for everything the script prints and pipes to native programs. Setting
- * `[Console]::OutputEncoding` changes the code page of the console the child is attached to; the
- * child runs with no inherited stdio and `windowsHide`, so it gets a hidden console of its own and
- * the person's console (e.g. code page 936) is left exactly as it was, even when the run is killed.
+ * Runs before the person's command. PowerShell's own output goes through `Console.Out`, which both
+ * .NET runtimes recreate with the new encoding when `[Console]::OutputEncoding` is set (only a
+ * `Console.SetOut` writer is kept), and a native program such as `cmd /c echo` writes in the
+ * console's output code page, which the same setter changes with `SetConsoleOutputCP`. That console
+ * is the child's own: process-runner gives it no inherited stdio and `windowsHide`, so libuv starts
+ * it with `CREATE_NO_WINDOW` (a new, hidden console) and the person's console code page (e.g. 936)
+ * is never touched. The setter throws "The handle is invalid" on .NET Framework when there is no
+ * console at all (a detached child); the `try` keeps that from printing an error into every run.
+ * `$OutputEncoding` is what PowerShell pipes to native programs' stdin (ASCII by default on 5.1).
+ * PowerShell 7's CLI writes ANSI colours even when redirected (PowerShell issue #20170); plain text
+ * is what the model should read. `$PSStyle` does not exist on 5.1, so the `if` skips it there.
  */
-export const POWERSHELL_UTF8_PREFIX =
-  "[Console]::OutputEncoding = [System.Text.UTF8Encoding]::new($false); " +
-  "$OutputEncoding = [Console]::OutputEncoding";
+export const POWERSHELL_UTF8_PREFIX = [
+  "try { [Console]::OutputEncoding = [System.Text.UTF8Encoding]::new($false) } catch { }",
+  "$OutputEncoding = [System.Text.UTF8Encoding]::new($false)",
+  "if ($PSStyle) { $PSStyle.OutputRendering = 'PlainText' }",
+].join("\n");
 
 /**
- * `-Command` collapses every failure to exit 1. Decide the exit code ourselves, from the state
- * right after the person's last statement (the first line here reads `$?` before anything resets
- * it): a native program's own non-zero code is kept; a failed cmdlet gives 1; and Windows
- * PowerShell 5.1 marking a native program's stderr lines as errors (`NativeCommandError`) is not a
- * failure when that program exited 0.
+ * `-Command` collapses every failure to exit 1 (PowerShell issue #13501). Decide the exit code
+ * ourselves, from the state right after the person's last statement: the first line reads `$?`
+ * before anything resets it. A native program's own non-zero code is kept; a failed cmdlet gives 1;
+ * and a native program's stderr redirected inside the command (`2>&1`), which 5.1 and 7.0/7.1 turn
+ * into `NativeCommandError` records that set `$?` to false, is not a failure when it exited 0.
+ * Strict mode, if the command turned it on, is switched off first: reading an unset `$LASTEXITCODE`
+ * (no native program ran) or a missing property would otherwise be an error of our own. The name is
+ * module-qualified so a function or alias the command defined cannot stand in for it.
  */
 export const POWERSHELL_EXIT_SUFFIX = [
   "$__agentSucceeded = $?",
+  "Microsoft.PowerShell.Core\\Set-StrictMode -Off",
   "$__agentNativeCode = $global:LASTEXITCODE",
   "if ($__agentSucceeded) { exit 0 }",
   "if ($__agentNativeCode -is [int] -and $__agentNativeCode -ne 0) { exit $__agentNativeCode }",
@@ -31,13 +44,16 @@ export const POWERSHELL_EXIT_SUFFIX = [
 
 /** The whole `-Command` text: prefix, the command on its own lines, then the exit-code suffix. */
 export function buildPowerShellScript(command: string): string {
-  // Newlines around the command keep a trailing `# comment` from swallowing the suffix.
-  return `${POWERSHELL_UTF8_PREFIX}\n${command}\n${POWERSHELL_EXIT_SUFFIX}`;
+  // A newline before the command ends the prefix's last statement; the blank line after it keeps a
+  // trailing `# comment` or a trailing backtick (line continuation) from swallowing the suffix.
+  return `${POWERSHELL_UTF8_PREFIX}\n${command}\n\n${POWERSHELL_EXIT_SUFFIX}`;
 }
 
 /**
- * Never `-EncodedCommand`: on 5.1 it turns redirected stderr into CLIXML. `-OutputFormat Text`
- * keeps the output plain text for the same reason.
+ * One argv element for the script: Node quotes it for `CreateProcess` with the MSVC rules (embedded
+ * `"` as `\"`), which is what both `powershell.exe` and `pwsh` parse back. Never `-EncodedCommand`:
+ * 5.1 then writes redirected stderr as CLIXML even with `-OutputFormat Text`. `-Command` is last
+ * because everything after it is taken as the command.
  */
 export function buildPowerShellArgs(command: string): string[] {
   return [
