@@ -5,7 +5,7 @@
  * results.json.
  */
 import { writeFile } from "node:fs/promises";
-import { arch, cpus, release, totalmem } from "node:os";
+import { arch, cpus, loadavg, release, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { measureDecisionOverhead } from "./decision-overhead.js";
 import { measureGlobScale } from "./glob-scale.js";
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   }
   const chosen = wanted.length === 0 ? SECTIONS : SECTIONS.filter((s) => wanted.includes(s.key));
   const started = performance.now();
+  const loadAtStart = loadavg()[0] ?? 0;
   const results: SectionResult[] = [];
   for (const section of chosen) {
     const sectionStart = performance.now();
@@ -54,12 +55,19 @@ async function main(): Promise<void> {
     );
   }
   const totalSeconds = (performance.now() - started) / 1000;
-  const table = markdownTable(results);
+  const loadAtEnd = loadavg()[0] ?? 0;
+  // Other work on a shared machine inflates absolute figures; say how busy it was.
+  const context =
+    `Node ${process.version}, ${process.platform} ${arch()}, ${cpus().length} CPUs; whole run ` +
+    `${totalSeconds.toFixed(0)} s; 1-minute load average ${loadAtStart.toFixed(1)} at start, ` +
+    `${loadAtEnd.toFixed(1)} at end.`;
+  const table = `${markdownTable(results)}\n\n${context}`;
   if (wanted.length === 0) {
     const document = {
       date: new Date().toISOString(),
       machine: machineDescription(),
       totalSeconds: Number(totalSeconds.toFixed(1)),
+      loadAverage: { start: loadAtStart, end: loadAtEnd },
       sections: results,
       table,
     };

@@ -16,7 +16,7 @@ import {
 import { percentile, summarize } from "./stats.js";
 import { formatNumber } from "./table.js";
 
-const ROUNDS = 20;
+const ROUNDS = 40;
 const PROBE_RUNS = 3;
 /** Issue 7's budget for the sandbox's added time per command. */
 const BUDGET_MS = 20;

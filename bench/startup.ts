@@ -19,7 +19,7 @@ import {
 import { summarize } from "./stats.js";
 import { formatNumber } from "./table.js";
 
-const ROUNDS = 6;
+const ROUNDS = 5;
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST_CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const ANSWER = "bench: done";
