@@ -17,7 +17,7 @@ import { EXIT } from "./exit-codes.js";
 import { ProgressReporter, useColor, type ProgressOutput } from "./progress-reporter.js";
 import { TerminalApprovalProvider, type TerminalInput } from "./terminal-approval.js";
 import { TerminalAuditSink } from "./terminal-audit.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeControlsKeepingLines, escapeForTerminal } from "./terminal-text.js";
 
 export interface CliIo {
   readonly argv: readonly string[];
@@ -25,7 +25,7 @@ export interface CliIo {
   readonly cwd: string;
   readonly platform: NodeJS.Platform;
   readonly stdin: TerminalInput;
-  readonly stdout: NodeJS.WritableStream;
+  readonly stdout: ProgressOutput;
   readonly stderr: ProgressOutput;
   /** Fires when the person presses Ctrl-C outside the approval prompt. */
   readonly interrupts: { on(event: "SIGINT", listener: () => void): unknown };
@@ -90,6 +90,7 @@ export async function runCli(io: CliIo): Promise<number> {
         input: io.stdin,
         output: io.stderr,
         lang: options.lang,
+        signal: cancel.signal,
         onCancel: () => {
           cancel.abort();
         },
@@ -100,7 +101,11 @@ export async function runCli(io: CliIo): Promise<number> {
     });
     const result = await agent.run(options.prompt, cancel.signal);
     reporter.finish(result.turns, result.usage);
-    io.stdout.write(`${result.finalText}\n`);
+    // On a terminal the answer must not be able to clear the screen and hide the audit lines;
+    // piped, it stays byte for byte what the model wrote.
+    const answer =
+      io.stdout.isTTY === true ? escapeControlsKeepingLines(result.finalText) : result.finalText;
+    io.stdout.write(`${answer}\n`);
     return EXIT.ok;
   } catch (error) {
     reporter.dispose();

@@ -13,6 +13,8 @@ const MAX_ARGUMENT_CHARS = 4000;
 
 export interface TerminalInput extends NodeJS.ReadableStream {
   readonly isTTY?: boolean;
+  /** tty.ReadStream has it: raw mode lets type-ahead that has no Enter yet be discarded too. */
+  setRawMode?(mode: boolean): unknown;
   /** Node streams set these; a prompt on a stream that has ended would wait for ever. */
   readonly readableEnded?: boolean;
   readonly destroyed?: boolean;
@@ -27,7 +29,15 @@ export interface TerminalApprovalOptions {
    * `RunCancelledError`: the whole run is cancelled and nothing is audited for this call.
    */
   readonly onCancel: () => void;
+  /** The run's cancellation: a SIGINT sent to the process also closes an open prompt. */
+  readonly signal?: AbortSignal;
 }
+
+/** Input that keeps arriving for this long after the prompt is due counts as typed ahead. */
+const TYPE_AHEAD_QUIET_MS = 30;
+/** However fast keys keep coming, the prompt opens after this long. */
+const TYPE_AHEAD_MAX_MS = 300;
+const CTRL_C = "\u0003";
 
 type Answer = { kind: "line"; text: string } | { kind: "eof" } | { kind: "cancel" };
 
@@ -65,18 +75,26 @@ export class TerminalApprovalProvider implements ApprovalProvider {
     }
   }
 
-  #ask(details: string, question: string): Promise<Answer> {
-    const { input, output } = this.#options;
+  async #ask(details: string, question: string): Promise<Answer> {
+    const { input, output, signal } = this.#options;
     if (input.readableEnded === true || input.destroyed === true) {
       output.write(`${details}${question}\n`);
-      return Promise.resolve({ kind: "eof" });
+      return { kind: "eof" };
     }
+    if (signal?.aborted === true) return { kind: "cancel" };
+    // A `y` pressed while the agent worked (or a double `y` at the last prompt) would otherwise
+    // answer a question the person has not seen yet.
+    if ((await discardTypeAhead(input)) === "cancel") return { kind: "cancel" };
     return new Promise((resolve) => {
       const reader = createInterface({ input, output, terminal: true });
       let settled = false;
+      const onAbort = (): void => {
+        settle({ kind: "cancel" });
+      };
       const settle = (answer: Answer): void => {
         if (settled) return;
         settled = true;
+        signal?.removeEventListener("abort", onAbort);
         reader.close();
         if (answer.kind !== "line") output.write("\n");
         resolve(answer);
@@ -95,12 +113,42 @@ export class TerminalApprovalProvider implements ApprovalProvider {
       reader.on("error", () => {
         settle({ kind: "eof" });
       });
+      signal?.addEventListener("abort", onAbort, { once: true });
       // The question is readline's own prompt so that redrawing the line while typing keeps it.
       output.write(details);
       reader.setPrompt(question);
       reader.prompt();
     });
   }
+}
+
+/**
+ * Reads and drops whatever is already waiting on the terminal, until it has been quiet for a
+ * moment. A Ctrl-C among the dropped keys still cancels: the person meant it.
+ */
+async function discardTypeAhead(input: TerminalInput): Promise<"cancel" | undefined> {
+  const raw = typeof input.setRawMode === "function";
+  if (raw) input.setRawMode?.(true);
+  const dropped = { ctrlC: false };
+  const onData = (chunk: Buffer | string): void => {
+    if (chunk.toString().includes(CTRL_C)) dropped.ctrlC = true;
+    quiet.refresh();
+  };
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const quiet = setTimeout(finish, TYPE_AHEAD_QUIET_MS);
+  const deadline = setTimeout(finish, TYPE_AHEAD_MAX_MS);
+  input.on("data", onData);
+  input.resume();
+  await done;
+  clearTimeout(quiet);
+  clearTimeout(deadline);
+  input.removeListener("data", onData);
+  input.pause();
+  if (raw) input.setRawMode?.(false);
+  return dropped.ctrlC ? "cancel" : undefined;
 }
 
 export function isYes(answer: string): boolean {

@@ -30,6 +30,23 @@ function visibleEscape(char: string): string {
   }
 }
 
+/**
+ * For longer text meant to be read as written (the final answer on a terminal): line breaks and
+ * tabs stay, while every other control character, the one-byte CSI included, and the direction
+ * overrides that reorder what a person reads are escaped. Emoji joiners and the like stay intact.
+ */
+export function escapeControlsKeepingLines(text: string): string {
+  let shown = "";
+  for (const char of text.replaceAll("\r\n", "\n")) {
+    shown +=
+      char !== "\n" && char !== "\t" && DRIVES_TERMINAL.test(char) ? visibleEscape(char) : char;
+  }
+  return shown;
+}
+
+/** Cc control, bidi embeddings/overrides/isolates, lone surrogates. */
+const DRIVES_TERMINAL = /^[\p{Cc}\u202a-\u202e\u2066-\u2069\p{Cs}]$/u;
+
 /** Shortens for display without cutting a surrogate pair, and says how much was left out. */
 export function truncateForDisplay(text: string, maxChars: number): string {
   const characters = Array.from(text);

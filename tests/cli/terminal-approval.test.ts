@@ -49,15 +49,21 @@ function fakeTerminal(lang: "en" | "zh" = "en", isTTY = true): FakeTerminal {
 
 /** Types into the fake terminal (`null`: end of input) once the prompt's question has been written. */
 async function answer(terminal: FakeTerminal, typed: string | null): Promise<PermissionDecision> {
+  const earlierPrompts = promptCount(terminal);
   const decision = terminal.provider.decide(writeRequest());
-  await promptShown(terminal);
+  await promptShown(terminal, earlierPrompts);
   if (typed === null) terminal.input.end();
   else terminal.input.write(typed);
   return decision;
 }
 
-async function promptShown(terminal: FakeTerminal): Promise<void> {
-  while (!terminal.written().includes("[y/N]")) {
+function promptCount(terminal: FakeTerminal): number {
+  return terminal.written().split("[y/N]").length - 1;
+}
+
+/** Waits for a question beyond the `earlier` ones: keys typed before it would be discarded. */
+async function promptShown(terminal: FakeTerminal, earlier = 0): Promise<void> {
+  while (promptCount(terminal) <= earlier) {
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
@@ -124,6 +130,44 @@ describe("TerminalApprovalProvider answers", () => {
     const terminal = fakeTerminal();
     expect((await answer(terminal, "y\n")).behavior).toBe("allow");
     expect((await answer(terminal, "\n")).behavior).toBe("deny");
+  });
+
+  it("discards keys typed before the prompt: a `y` pressed early approves nothing", async () => {
+    const terminal = fakeTerminal();
+    terminal.input.write("y\n");
+    const decision = terminal.provider.decide(writeRequest());
+    await promptShown(terminal);
+    terminal.input.write("\n");
+    expect(await decision).toMatchObject(denied);
+  });
+
+  it("still honours a Ctrl-C typed before the prompt", async () => {
+    const terminal = fakeTerminal();
+    terminal.input.write("\u0003");
+    await expect(terminal.provider.decide(writeRequest())).rejects.toBeInstanceOf(
+      RunCancelledError,
+    );
+    expect(terminal.cancels).toEqual([1]);
+    expect(terminal.written()).not.toContain("[y/N]");
+  });
+
+  it("closes an open prompt when the run is cancelled (SIGINT to the process)", async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const output = new PassThrough();
+    let written = "";
+    output.on("data", (chunk: Buffer) => (written += chunk.toString("utf8")));
+    const cancel = new AbortController();
+    const provider = new TerminalApprovalProvider({
+      input,
+      output,
+      lang: "en",
+      signal: cancel.signal,
+      onCancel: () => undefined,
+    });
+    const decision = provider.decide(writeRequest());
+    while (!written.includes("[y/N]")) await new Promise((resolve) => setImmediate(resolve));
+    cancel.abort();
+    await expect(decision).rejects.toBeInstanceOf(RunCancelledError);
   });
 
   it("cancels the whole run on Ctrl-C: onCancel, then RunCancelledError", async () => {

@@ -13,7 +13,7 @@ interface Finished {
 /** `npm run demo` as a fresh clone runs it, with no key and stdin that is not a terminal. */
 function runDemo(): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, NO_COLOR: "1" };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
     delete env.OPENAI_API_KEY;
     delete env.OPENAI_BASE_URL;
     const child = spawn("npm", ["run", "--silent", "demo"], {

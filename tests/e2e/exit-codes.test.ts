@@ -232,53 +232,49 @@ describe("exit code 130: Ctrl-C", () => {
 });
 
 describe.skipIf(!isPtyAvailable())("exit code 130: a signal while the prompt waits", () => {
-  // BUG (reported): a SIGINT that reaches the process while the approval prompt waits (kill -INT,
-  // a supervisor stopping the agent) aborts the run but leaves the prompt waiting for an answer.
-  // Remove `.fails` once the prompt listens to the run's cancel signal.
-  it.fails(
-    "SIGINT sent to the process while the approval prompt waits ends the run without an answer",
-    async () => {
-      server.script(
-        chatToolCallsReply([
-          { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
-        ]),
-        chatTextReply("never reached"),
-      );
-      // `exec` keeps the pid the shell prints, so the test can signal the CLI itself.
-      const session = PtySession.start(
-        [
-          "sh",
-          "-c",
-          'echo "pid=$$"; exec "$0" "$@"',
-          process.execPath,
-          CLI_PATH,
-          "--workspace",
-          dir.ws,
-          "--prompt",
-          "Write",
-        ],
-        { env: serverEnv(server.baseURL), waitTimeoutMs: 5_000 },
-      );
-      await session.waitForOutput("Allow this call? [y/N] ");
-      const pid = Number(/pid=(\d+)/.exec(session.output)?.[1]);
+  // A SIGINT that reaches the process while the prompt waits (kill -INT, a supervisor stopping the
+  // agent) must close the prompt, not leave it waiting for an answer nobody will give.
+  it("SIGINT sent to the process while the approval prompt waits ends the run without an answer", async () => {
+    server.script(
+      chatToolCallsReply([
+        { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
+      ]),
+      chatTextReply("never reached"),
+    );
+    // `exec` keeps the pid the shell prints, so the test can signal the CLI itself.
+    const session = PtySession.start(
+      [
+        "sh",
+        "-c",
+        'echo "pid=$$"; exec "$0" "$@"',
+        process.execPath,
+        CLI_PATH,
+        "--workspace",
+        dir.ws,
+        "--prompt",
+        "Write",
+      ],
+      { env: serverEnv(server.baseURL), waitTimeoutMs: 5_000 },
+    );
+    await session.waitForOutput("Allow this call? [y/N] ");
+    const pid = Number(/pid=(\d+)/.exec(session.output)?.[1]);
 
-      process.kill(pid, "SIGINT");
-      const ended = await Promise.race([
-        session.exited.then(() => true),
-        new Promise<boolean>((resolve) =>
-          setTimeout(() => {
-            resolve(false);
-          }, 5_000),
-        ),
-      ]);
-      if (!ended) session.type("n\r");
-      const { exitCode } = await session.exited;
+    process.kill(pid, "SIGINT");
+    const ended = await Promise.race([
+      session.exited.then(() => true),
+      new Promise<boolean>((resolve) =>
+        setTimeout(() => {
+          resolve(false);
+        }, 5_000),
+      ),
+    ]);
+    if (!ended) session.type("n\r");
+    const { exitCode } = await session.exited;
 
-      expect(ended).toBe(true);
-      expect(exitCode).toBe(130);
-      expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
-    },
-  );
+    expect(ended).toBe(true);
+    expect(exitCode).toBe(130);
+    expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+  });
 });
 
 async function waitForFile(path: string): Promise<void> {
