@@ -25,7 +25,7 @@ export function toWorkspaceError(error: unknown, path: string): unknown {
     case "ENOTDIR":
       return parentNotDirectory(path);
     case "ENAMETOOLONG":
-      return new WorkspaceFileError("invalid_path", `path is too long: ${path}`);
+      return pathTooLong(path);
     case "ELOOP":
       // With O_NOFOLLOW this means the final component became a symlink after the check.
       return symlinkAtEnd(path);
@@ -37,6 +37,11 @@ export function toWorkspaceError(error: unknown, path: string): unknown {
 
 export function isDirectory(path: string): WorkspaceFileError {
   return new WorkspaceFileError("is_directory", `${path} is a directory, not a file`);
+}
+
+/** ENAMETOOLONG: the platform's own message would show the model the absolute host path. */
+export function pathTooLong(path: string): WorkspaceFileError {
+  return new WorkspaceFileError("invalid_path", `path is too long: ${path}`);
 }
 
 export function symlinkAtEnd(path: string): WorkspaceFileError {

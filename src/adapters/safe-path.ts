@@ -8,7 +8,7 @@ import { lstat, readlink } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, parse, sep } from "node:path";
 import { promisify } from "node:util";
 import { WorkspaceFileError } from "../core/filesystem.js";
-import { errorCode } from "./fs-errors.js";
+import { errorCode, pathTooLong } from "./fs-errors.js";
 import { classifyWorkspacePath } from "./workspace-path-syntax.js";
 
 export { classifyWorkspacePath, type PathClassification } from "./workspace-path-syntax.js";
@@ -22,7 +22,8 @@ const realpathNative = promisify(realpath.native);
 /**
  * Returns the absolute real path `path` names inside `workspace` (the part that does not exist yet
  * is appended as written). Throws `WorkspaceFileError` (`invalid_path`, `path_escape`) for a path
- * the model may not use, and rethrows any other failure so callers fail closed.
+ * the model may not use (a name over the platform's limit included), and rethrows any other
+ * failure so callers fail closed.
  */
 export async function safePath(workspace: string, path: string): Promise<string> {
   const syntax = classifyWorkspacePath(path);
@@ -31,13 +32,18 @@ export async function safePath(workspace: string, path: string): Promise<string>
   try {
     return await resolveWithin(root, join(root, ...syntax.segments), path);
   } catch (error) {
-    if (errorCode(error) === "ELOOP") {
-      throw new WorkspaceFileError(
-        "invalid_path",
-        `path has too many levels of symbolic links: ${path}`,
-      );
+    switch (errorCode(error)) {
+      case "ELOOP":
+        throw new WorkspaceFileError(
+          "invalid_path",
+          `path has too many levels of symbolic links: ${path}`,
+        );
+      case "ENAMETOOLONG":
+        throw pathTooLong(path);
+      case undefined:
+      default:
+        throw error;
     }
-    throw error;
   }
 }
 

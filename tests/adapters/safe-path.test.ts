@@ -305,6 +305,19 @@ describe("safePath on a real filesystem", () => {
     });
   });
 
+  it("refuses a name over the platform's limit without showing the host path", async () => {
+    const name = "x".repeat(300);
+    await mkdir(join(temp.ws, "src"));
+    await expect(rejection(name)).resolves.toEqual({
+      code: "invalid_path",
+      message: `path is too long: ${name}`,
+    });
+    await expect(rejection(`src/${name}/a.txt`)).resolves.toEqual({
+      code: "invalid_path",
+      message: `path is too long: src/${name}/a.txt`,
+    });
+  });
+
   it("fails closed with a plain error when the workspace cannot be resolved", async () => {
     const error = await rejection("a.txt", join(temp.base, "missing"));
     expect(error).toBeInstanceOf(Error);
