@@ -134,7 +134,9 @@ function summarizeArguments(call: ToolCall): string {
   if (typeof args !== "object" || args === null) return "";
   const record = args as Record<string, unknown>;
   const main = record.command ?? record.path ?? record.pattern;
-  const text = typeof main === "string" ? main : JSON.stringify(args);
+  // The model's own text, not a re-encoding of it: re-encoding deeply nested hostile JSON could
+  // overflow the stack.
+  const text = typeof main === "string" ? main : call.arguments;
   return escapeForTerminal(truncateForDisplay(text, SUMMARY_CHARS));
 }
 

@@ -5,11 +5,15 @@ import { PermissionDecision } from "../core/permission-decision.js";
 import type { PermissionRequest } from "../core/permission-request.js";
 import { APPROVAL_LABELS } from "./approval-labels.js";
 import type { Language } from "./args.js";
-import { escapeForTerminal, truncateForDisplay } from "./terminal-text.js";
+import { elideMiddle, escapeForTerminal } from "./terminal-text.js";
 
 export const TERMINAL_APPROVAL_SOURCE = "terminal-approval";
-/** Long file contents are cut in the prompt; the person still sees size and start. */
+/**
+ * Long file contents are shortened in the middle, so the person still sees how they start and end.
+ * A command to execute is never shortened: every character of it would run.
+ */
 const MAX_ARGUMENT_CHARS = 4000;
+const KEPT_TAIL_CHARS = 800;
 
 export interface TerminalInput extends NodeJS.ReadableStream {
   readonly isTTY?: boolean;
@@ -151,6 +155,41 @@ async function discardTypeAhead(input: TerminalInput): Promise<"cancel" | undefi
   return dropped.ctrlC ? "cancel" : undefined;
 }
 
+function displayArguments(request: PermissionRequest): string {
+  const json = JSON.stringify(collapseWhitespaceRuns(request.call.arguments));
+  return request.call.effect === "execute"
+    ? json
+    : elideMiddle(json, MAX_ARGUMENT_CHARS, KEPT_TAIL_CHARS);
+}
+
+/**
+ * 32 or more of one whitespace character in a row, shown as `⟨4100 spaces⟩` or `⟨40 newlines⟩`, so
+ * padding cannot push the rest of a value out of sight. Ordinary indentation stays as it is.
+ */
+const WHITESPACE_RUN = /([ \t\r\n])\1{31,}/g;
+const RUN_NAMES: Readonly<Record<string, string>> = {
+  " ": "spaces",
+  "\t": "tabs",
+  "\r": "carriage returns",
+  "\n": "newlines",
+};
+
+function collapseWhitespaceRuns(value: unknown): unknown {
+  if (typeof value === "string") {
+    return value.replace(
+      WHITESPACE_RUN,
+      (run: string) => `⟨${run.length} ${RUN_NAMES[run.charAt(0)] ?? "whitespace"}⟩`,
+    );
+  }
+  if (Array.isArray(value)) return value.map(collapseWhitespaceRuns);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, collapseWhitespaceRuns(inner)]),
+    );
+  }
+  return value;
+}
+
 export function isYes(answer: string): boolean {
   const normalized = answer.trim().toLowerCase();
   return normalized === "y" || normalized === "yes";
@@ -163,10 +202,7 @@ export function renderApprovalPrompt(
 ): { details: string; question: string } {
   const labels = APPROVAL_LABELS[lang];
   const reason = request.proposedDecision?.reason ?? "";
-  const shownArguments = truncateForDisplay(
-    JSON.stringify(request.call.arguments),
-    MAX_ARGUMENT_CHARS,
-  );
+  const shownArguments = displayArguments(request);
   const lines = [
     "",
     `${labels.title}: ${escapeForTerminal(request.toolName)}`,

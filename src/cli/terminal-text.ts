@@ -54,3 +54,13 @@ export function truncateForDisplay(text: string, maxChars: number): string {
   const omitted = characters.length - maxChars;
   return `${characters.slice(0, maxChars).join("")}… (${omitted} more characters not shown)`;
 }
+
+/** Keeps the start and the last `tailChars` of a long text, saying how much of the middle is gone. */
+export function elideMiddle(text: string, maxChars: number, tailChars: number): string {
+  const characters = Array.from(text);
+  if (characters.length <= maxChars) return text;
+  const head = characters.slice(0, maxChars - tailChars).join("");
+  const tail = characters.slice(characters.length - tailChars).join("");
+  const omitted = characters.length - maxChars;
+  return `${head} … (${omitted} more characters not shown) … ${tail}`;
+}

@@ -1,4 +1,9 @@
-import { AgentLimitError, IncompleteModelReplyError, RunCancelledError } from "./agent-errors.js";
+import {
+  AgentLimitError,
+  IncompleteModelReplyError,
+  ModelProviderError,
+  RunCancelledError,
+} from "./agent-errors.js";
 import type { AssistantMessage, Message, ToolCall, ToolMessage } from "./messages.js";
 import { validateToolPairing } from "./messages.js";
 import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "./model.js";
@@ -51,7 +56,7 @@ export class AgentRunner {
   }
 
   async run(prompt: string, signal?: AbortSignal): Promise<RunResult> {
-    const { model, registry, maxTurns, systemPrompt, observer } = this.#options;
+    const { model, registry, maxTurns, systemPrompt } = this.#options;
     const history: Message[] = [];
     if (systemPrompt !== undefined) history.push({ role: "system", content: systemPrompt });
     history.push({ role: "user", content: prompt });
@@ -61,15 +66,15 @@ export class AgentRunner {
       throwIfCancelled(signal);
       validateToolPairing(history);
       const snapshot = registry.snapshot();
-      observer?.onModelRequest?.(turn, maxTurns);
+      this.#notify((observer) => observer.onModelRequest?.(turn, maxTurns));
       const reply = await completeOrCancel(model, {
         messages: [...history],
         tools: snapshot.openAITools(),
         ...(signal === undefined ? {} : { signal }),
       });
-      observer?.onModelReply?.(reply, turn);
+      this.#notify((observer) => observer.onModelReply?.(reply, turn));
       usage = addUsage(usage, reply.usage);
-      const message = checkedReply(reply);
+      const message = checkedReply(reply, history);
       history.push(message);
 
       if (message.toolCalls.length === 0) {
@@ -94,13 +99,23 @@ export class AgentRunner {
     call: ToolCall,
     signal: AbortSignal | undefined,
   ): Promise<ToolResult> {
-    const { observer } = this.#options;
     const now = this.#options.now ?? Date.now;
     const started = now();
-    observer?.onToolCallStart?.(call);
+    this.#notify((observer) => observer.onToolCallStart?.(call));
     const result = await this.#decideAndInvoke(snapshot, call, signal);
-    observer?.onToolCallEnd?.(call, result, now() - started);
+    this.#notify((observer) => observer.onToolCallEnd?.(call, result, now() - started));
     return result;
+  }
+
+  /** Observers only display: one that throws (say, on hostile model text) must not end the run. */
+  #notify(callback: (observer: AgentObserver) => void): void {
+    const observer = this.#options.observer;
+    if (observer === undefined) return;
+    try {
+      callback(observer);
+    } catch {
+      // Nothing to do: the display is best effort, the decision path is not affected.
+    }
   }
 
   async #decideAndInvoke(
@@ -133,7 +148,7 @@ export class AgentRunner {
   }
 }
 
-function checkedReply(reply: ModelReply): AssistantMessage {
+function checkedReply(reply: ModelReply, history: readonly Message[]): AssistantMessage {
   const { message, finishReason } = reply;
   if (finishReason === "length") {
     throw new IncompleteModelReplyError("The model's reply was cut off at its token limit");
@@ -145,7 +160,32 @@ function checkedReply(reply: ModelReply): AssistantMessage {
   if (!hasText && message.toolCalls.length === 0) {
     throw new IncompleteModelReplyError("The model replied with neither text nor tool calls");
   }
+  assertFreshCallIds(message.toolCalls, history);
   return { role: "assistant", content: message.content, toolCalls: [...message.toolCalls] };
+}
+
+/**
+ * Every call id must be new to the conversation before anything runs: a reused id (some servers
+ * number calls per reply) would pair a result with the wrong call, and the provider would reject
+ * the next request only after the call had already run.
+ */
+function assertFreshCallIds(calls: readonly ToolCall[], history: readonly Message[]): void {
+  const used = new Set(
+    history.flatMap((message) =>
+      message.role === "assistant" ? message.toolCalls.map((call) => call.id) : [],
+    ),
+  );
+  for (const call of calls) {
+    if (call.id === "") {
+      throw new ModelProviderError("Malformed model reply: a tool call has an empty id");
+    }
+    if (used.has(call.id)) {
+      throw new ModelProviderError(
+        `Malformed model reply: tool call id ${JSON.stringify(call.id)} was already used in this conversation`,
+      );
+    }
+    used.add(call.id);
+  }
 }
 
 function addUsage(

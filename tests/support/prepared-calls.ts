@@ -4,13 +4,20 @@ import type { ToolDefinition, ToolEffect } from "../../src/core/tool-definition.
 import { ToolRegistry } from "../../src/core/tool-registry.js";
 import { toolSuccess } from "../../src/core/tool-result.js";
 
-/** A permissive test tool: `path` and `command` may be any JSON value so the policy sees odd input. */
+/**
+ * A permissive test tool: `path`, `command` and `content` may be any JSON value so the policy and
+ * the prompt see odd input.
+ */
 export function probeTool(name: string, effect: ToolEffect): ToolDefinition {
   return {
     name,
     description: `Test tool ${name}`,
     effect,
-    schema: z.strictObject({ path: z.unknown().optional(), command: z.unknown().optional() }),
+    schema: z.strictObject({
+      path: z.unknown().optional(),
+      command: z.unknown().optional(),
+      content: z.unknown().optional(),
+    }),
     handler: () => Promise.resolve(toolSuccess(`${name} ran`)),
   };
 }
