@@ -1,6 +1,7 @@
 /**
  * The Node adapter for the workspace filesystem port. Every path goes through `safePath` first;
- * writes check it again just before the bytes land, and land atomically.
+ * writes also refuse `.git` (`safeWritablePath`), check again just before the bytes land, and land
+ * atomically.
  */
 import { realpath } from "node:fs";
 import { lstat, mkdir, open, type FileHandle } from "node:fs/promises";
@@ -29,7 +30,7 @@ import {
 } from "./fs-errors.js";
 import { GlobPattern } from "./glob-pattern.js";
 import { scanLineWindow } from "./line-window.js";
-import { isWithinRoot, safePath } from "./safe-path.js";
+import { isWithinRoot, safePath, safeWritablePath } from "./safe-path.js";
 import { applyEdit } from "./text-edit.js";
 import { globWorkspace } from "./workspace-glob.js";
 
@@ -97,14 +98,14 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
 
   async writeFile(path: string, content: string): Promise<number> {
     const data = Buffer.from(content, "utf8");
-    const target = await safePath(this.root, path);
+    const target = await safeWritablePath(this.root, path);
     await this.#createParentDirectories(target, path);
     await writeFileAtomically(await this.#recheck(target, path), data, path);
     return data.byteLength;
   }
 
   async editFile(path: string, edit: EditFileRequest): Promise<number> {
-    const target = await safePath(this.root, path);
+    const target = await safeWritablePath(this.root, path);
     const original = await readForEditing(target, path);
     const outcome = applyEdit(original, edit);
     switch (outcome.kind) {
@@ -151,7 +152,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
 
   /** The boundary again, right before writing: anything that moved since is refused. */
   async #recheck(target: string, path: string): Promise<string> {
-    const again = await safePath(this.root, path);
+    const again = await safeWritablePath(this.root, path);
     if (again !== target) {
       throw new WorkspaceFileError("path_escape", `the path changed while writing: ${path}`);
     }

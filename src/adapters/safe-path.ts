@@ -5,10 +5,11 @@
  */
 import { realpath } from "node:fs";
 import { lstat, readlink } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, parse, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:path";
 import { promisify } from "node:util";
 import { WorkspaceFileError } from "../core/filesystem.js";
 import { errorCode, pathTooLong } from "./fs-errors.js";
+import { isGitDirectoryName } from "./git-names.js";
 import { classifyWorkspacePath } from "./workspace-path-syntax.js";
 
 export { classifyWorkspacePath, type PathClassification } from "./workspace-path-syntax.js";
@@ -44,6 +45,58 @@ export async function safePath(workspace: string, path: string): Promise<string>
       default:
         throw error;
     }
+  }
+}
+
+/**
+ * `safePath` for a write: also refuses (`protected_path`) anything inside a `.git` directory, under
+ * any of its aliases, whether the model named it, a symlink leads there, or it is the target of a
+ * symlinked `.git`. A planted hook or `core.fsmonitor` would run on the host at the person's next
+ * git command. Reading `.git` stays allowed.
+ */
+export async function safeWritablePath(workspace: string, path: string): Promise<string> {
+  const target = await safePath(workspace, path);
+  const root = await realpathNative(workspace);
+  const syntax = classifyWorkspacePath(path);
+  const named = syntax.ok && syntax.segments.some(isGitDirectoryName);
+  if (named || isGitPath(root, target) || (await isInsideLinkedGit(root, target))) {
+    throw new WorkspaceFileError(
+      "protected_path",
+      `path is inside .git, which the agent may not change: ${path}`,
+    );
+  }
+  return target;
+}
+
+/** A segment of `target` below `root` that names `.git`. */
+function isGitPath(root: string, target: string): boolean {
+  return relative(root, target).split(sep).some(isGitDirectoryName);
+}
+
+/**
+ * A `.git` that is a symlink (to `gitdata`, say) makes git use its target: so `gitdata/config` is
+ * git's config too. Checks the `.git` beside every real directory from the root down to `target`.
+ */
+async function isInsideLinkedGit(root: string, target: string): Promise<boolean> {
+  let directory = root;
+  for (const segment of ["", ...relative(root, target).split(sep)]) {
+    directory = join(directory, segment);
+    const gitTarget = await linkedGitTarget(join(directory, ".git"));
+    if (gitTarget !== undefined && isWithinRoot(gitTarget, target)) return true;
+  }
+  return false;
+}
+
+async function linkedGitTarget(candidate: string): Promise<string | undefined> {
+  try {
+    if (!(await lstat(candidate)).isSymbolicLink()) return undefined;
+    return await realpathNative(candidate);
+  } catch (error) {
+    const code = errorCode(error);
+    // Nothing there, a dangling link (git cannot use it either), a file on the way, or a name
+    // that cannot exist (the write then fails as too long).
+    if (code === "ENOENT" || code === "ENOTDIR" || code === "ENAMETOOLONG") return undefined;
+    throw error;
   }
 }
 

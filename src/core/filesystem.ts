@@ -12,6 +12,7 @@ export const FILE_ERROR_CODES = [
   "binary_file",
   "edit_no_match",
   "edit_ambiguous",
+  "protected_path",
 ] as const;
 export type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
 

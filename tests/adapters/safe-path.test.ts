@@ -4,7 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WorkspaceFileError } from "../../src/core/filesystem.js";
 import { isGitDirectoryName } from "../../src/adapters/git-names.js";
 import { NodeWorkspaceWriteBoundary } from "../../src/adapters/node-filesystem.js";
-import { classifyWorkspacePath, isWithinRoot, safePath } from "../../src/adapters/safe-path.js";
+import {
+  classifyWorkspacePath,
+  isWithinRoot,
+  safePath,
+  safeWritablePath,
+} from "../../src/adapters/safe-path.js";
 import { makeTempWorkspace, type TempWorkspace } from "./temp-workspace.js";
 
 // Dangling and looping links need POSIX symlinks; Windows makes them only with Developer Mode.
@@ -328,6 +333,49 @@ describe("safePath on a real filesystem", () => {
     await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "leak.txt"));
     await rejection("leak.txt");
     await expect(readFile(join(temp.evil, "secret.txt"), "utf8")).resolves.toBe("secret\n");
+  });
+});
+
+describe("safeWritablePath refuses .git", () => {
+  let temp: TempWorkspace;
+  beforeEach(async () => {
+    temp = await makeTempWorkspace();
+    await mkdir(join(temp.ws, ".git"));
+  });
+  afterEach(() => temp.cleanup());
+
+  async function outcome(path: string): Promise<unknown> {
+    return safeWritablePath(temp.ws, path).then(
+      (target) => target,
+      (error: unknown) =>
+        error instanceof WorkspaceFileError ? `${error.code}: ${error.message}` : error,
+    );
+  }
+  const refused = (path: string) =>
+    `protected_path: path is inside .git, which the agent may not change: ${path}`;
+
+  it.each([".git", ".git/config", "a/.git/hooks/x", ".GIT/config", "git~1/x", ".g\u200cit/config"])(
+    "%j by name",
+    async (path) => {
+      await expect(outcome(path)).resolves.toBe(refused(path));
+    },
+  );
+
+  it("through a link into .git, and at the target of a symlinked .git", async () => {
+    await symlink(join(temp.ws, ".git"), join(temp.ws, "g"), "junction");
+    await mkdir(join(temp.ws, "sub", "data"), { recursive: true });
+    await symlink(join(temp.ws, "sub", "data"), join(temp.ws, "sub", ".git"), "junction");
+    await expect(outcome("g/config")).resolves.toBe(refused("g/config"));
+    await expect(outcome("sub/data/hooks/x")).resolves.toBe(refused("sub/data/hooks/x"));
+    await expect(outcome("sub/other.txt")).resolves.toBe(join(temp.ws, "sub", "other.txt"));
+  });
+
+  it("lets everything else through as safePath does", async () => {
+    await expect(outcome(".gitignore")).resolves.toBe(join(temp.ws, ".gitignore"));
+    await expect(outcome("git/x")).resolves.toBe(join(temp.ws, "git", "x"));
+    await expect(outcome("../ws-evil/x")).resolves.toBe(
+      "path_escape: path must not contain parent segments: ../ws-evil/x",
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeWorkspaceFileSystem } from "../../src/adapters/node-filesystem.js";
@@ -290,6 +290,98 @@ describe("edit_file", () => {
         "invalid_arguments",
         "Invalid arguments for edit_file: old_string: Too small: expected string to have >=1 characters",
       ),
+    );
+  });
+});
+
+describe("write_file and edit_file never change .git", () => {
+  const protectedPath = (path: string) =>
+    error("protected_path", `path is inside .git, which the agent may not change: ${path}`);
+
+  /** Every file under the workspace with its content, links not followed. */
+  async function tree(directory = temp.ws, prefix = ""): Promise<Record<string, string>> {
+    const files: Record<string, string> = {};
+    for (const entry of await readdir(directory, { withFileTypes: true })) {
+      const relative = `${prefix}${entry.name}`;
+      if (entry.isDirectory()) {
+        Object.assign(files, await tree(join(directory, entry.name), `${relative}/`));
+      } else if (entry.isFile()) {
+        files[relative] = await readFile(join(directory, entry.name), "utf8");
+      } else {
+        files[relative] = "(link)";
+      }
+    }
+    return files;
+  }
+
+  beforeEach(async () => {
+    await mkdir(join(temp.ws, ".git", "hooks"), { recursive: true });
+    await writeFile(join(temp.ws, ".git", "config"), "[core]\n");
+    await mkdir(join(temp.ws, "sub", ".git"), { recursive: true });
+    await writeFile(join(temp.ws, "sub", ".git", "config"), "[core]\n");
+  });
+
+  it("refuses every spelling of .git, nested repositories and links into .git", async () => {
+    await symlink(join(temp.ws, ".git"), join(temp.ws, "g"), "junction");
+    const before = await tree();
+    const content = "[core]\n\tfsmonitor = touch /tmp/pwned\n";
+    for (const path of [
+      ".git/config",
+      ".git/hooks/pre-commit",
+      "./.git//config",
+      "sub/.git/config",
+      ".GIT/config",
+      "GIT~1/config",
+      "g/config",
+      "g/hooks/post-checkout",
+    ]) {
+      await expect(call("write_file", { path, content })).resolves.toEqual(protectedPath(path));
+    }
+    await expect(
+      call("edit_file", { path: ".git/config", old_string: "[core]", new_string: content }),
+    ).resolves.toEqual(protectedPath(".git/config"));
+    await expect(
+      call("edit_file", { path: "g/config", old_string: "[core]", new_string: content }),
+    ).resolves.toEqual(protectedPath("g/config"));
+    await expect(tree()).resolves.toEqual(before);
+  });
+
+  it("refuses the target of a symlinked .git beside the file's directories", async () => {
+    // git follows a .git symlink, so what it points at is git's own config and hooks.
+    await rm(join(temp.ws, ".git"), { recursive: true });
+    await mkdir(join(temp.ws, "gitdata"));
+    await writeFile(join(temp.ws, "gitdata", "config"), "[core]\n");
+    await symlink(join(temp.ws, "gitdata"), join(temp.ws, ".git"), "junction");
+    await symlink(join(temp.ws, "gitdata"), join(temp.ws, "alias"), "junction");
+    await rm(join(temp.ws, "sub", ".git"), { recursive: true });
+    await mkdir(join(temp.ws, "sub", "moddata"));
+    await symlink(join(temp.ws, "sub", "moddata"), join(temp.ws, "sub", ".git"), "junction");
+    const before = await tree();
+    for (const path of [
+      ".git/config",
+      "gitdata/config",
+      "gitdata/hooks/pre-commit",
+      "alias/config",
+      "sub/.git/config",
+      "sub/moddata/config",
+    ]) {
+      await expect(call("write_file", { path, content: "x" })).resolves.toEqual(
+        protectedPath(path),
+      );
+    }
+    await expect(tree()).resolves.toEqual(before);
+  });
+
+  it("still reads .git and writes names that only look like it", async () => {
+    await expect(call("read_file", { path: ".git/config" })).resolves.toEqual(ok("[core]\n"));
+    await expect(call("write_file", { path: ".gitignore", content: "x\n" })).resolves.toEqual(
+      ok("Wrote 2 UTF-8 bytes to .gitignore"),
+    );
+    await expect(
+      call("write_file", { path: ".github/workflows/ci.yml", content: "x\n" }),
+    ).resolves.toEqual(ok("Wrote 2 UTF-8 bytes to .github/workflows/ci.yml"));
+    await expect(call("write_file", { path: "sub/git/x", content: "x\n" })).resolves.toEqual(
+      ok("Wrote 2 UTF-8 bytes to sub/git/x"),
     );
   });
 });

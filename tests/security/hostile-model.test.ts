@@ -248,46 +248,41 @@ describe("workspace boundary", () => {
     ]);
   });
 
-  // Bug: nothing protects .git from the file tools. The sandbox re-binds .git read-only for shell
-  // commands (src/adapters/bubblewrap.ts:100) because a planted hook or `core.fsmonitor` runs on
-  // the host at the person's next `git status`, but write_file/edit_file run in the harness
-  // itself, on the host, and in P02 without any approval (src/bootstrap.ts:97). safePath
-  // (src/adapters/safe-path.ts:27) accepts `.git/config`; git-names.ts already knows every alias.
-  it.fails(
-    "P02 write_file cannot plant git config or hooks without the person's approval",
-    async () => {
-      await mkdir(join(temp.workspace, ".git", "hooks"), { recursive: true });
-      await writeFile(join(temp.workspace, ".git", "config"), "[core]\n");
-      const model = new ScriptedModelClient([
-        toolCallReply([
-          {
-            id: "a",
-            name: "write_file",
-            arguments: { path: ".git/config", content: "[core]\n\tfsmonitor = touch /tmp/pwned\n" },
-          },
-          {
-            id: "b",
-            name: "write_file",
-            arguments: { path: ".git/hooks/pre-commit", content: "#!/bin/sh\ntouch /tmp/pwned\n" },
-          },
-        ]),
-        textReply("done"),
-      ]);
-      const agent = buildAgent(P02, {
-        model,
-        workspace: temp.workspace,
-        commandRunner: new RecordingCommandRunner(),
-      });
-      const result = await agent.run("go");
-      expect(
-        toolMessages(result.history).every((message) => message.content.startsWith("Error [")),
-      ).toBe(true);
-      expect(await readFile(join(temp.workspace, ".git", "config"), "utf8")).toBe("[core]\n");
-      await expect(readFile(join(temp.workspace, ".git", "hooks", "pre-commit"))).rejects.toThrow(
-        "ENOENT",
-      );
-    },
-  );
+  // Was a bug: nothing protected .git from the file tools, which run on the host and in P02
+  // without approval; a planted hook or `core.fsmonitor` runs at the person's next `git status`.
+  // Now safeWritablePath (src/adapters/safe-path.ts) refuses it as protected_path.
+  it("P02 write_file cannot plant git config or hooks without the person's approval", async () => {
+    await mkdir(join(temp.workspace, ".git", "hooks"), { recursive: true });
+    await writeFile(join(temp.workspace, ".git", "config"), "[core]\n");
+    const model = new ScriptedModelClient([
+      toolCallReply([
+        {
+          id: "a",
+          name: "write_file",
+          arguments: { path: ".git/config", content: "[core]\n\tfsmonitor = touch /tmp/pwned\n" },
+        },
+        {
+          id: "b",
+          name: "write_file",
+          arguments: { path: ".git/hooks/pre-commit", content: "#!/bin/sh\ntouch /tmp/pwned\n" },
+        },
+      ]),
+      textReply("done"),
+    ]);
+    const agent = buildAgent(P02, {
+      model,
+      workspace: temp.workspace,
+      commandRunner: new RecordingCommandRunner(),
+    });
+    const result = await agent.run("go");
+    expect(
+      toolMessages(result.history).every((message) => message.content.startsWith("Error [")),
+    ).toBe(true);
+    expect(await readFile(join(temp.workspace, ".git", "config"), "utf8")).toBe("[core]\n");
+    await expect(readFile(join(temp.workspace, ".git", "hooks", "pre-commit"))).rejects.toThrow(
+      "ENOENT",
+    );
+  });
 });
 
 describe("what the person sees", () => {
