@@ -1,6 +1,8 @@
 /**
  * `glob`. Result text: one workspace-relative path per line, sorted; then
  * `[N more matches not shown]` when the cap left some out; `No files match PATTERN` for none.
+ * A path that could pass for another line (a control character such as a newline, a leading `"`,
+ * or the text of the tool's own notes) is shown JSON-quoted: `"a\n[999 more matches not shown]"`.
  */
 import { z } from "zod";
 import type { WorkspaceFileSystem } from "../core/filesystem.js";
@@ -29,8 +31,26 @@ export function createGlobTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
       withFileErrors(async () => {
         const { paths, omitted } = await fileSystem.glob(pattern);
         if (paths.length === 0) return toolSuccess(`No files match ${pattern}`);
-        const lines = omitted === 0 ? paths : [...paths, `[${omitted} more matches not shown]`];
+        const shown = paths.map(displayPath);
+        const lines = omitted === 0 ? shown : [...shown, `[${omitted} more matches not shown]`];
         return toolSuccess(lines.join("\n"));
       }),
   });
+}
+
+// C0, DEL and C1 controls (NUL, newline, NEL, ESC, …) and the Unicode line and paragraph separators.
+const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u;
+// What JSON.stringify leaves as it is of the above.
+const UNESCAPED_BY_JSON = /[\u007f-\u009f\u2028\u2029]/gu;
+const LOOKS_LIKE_A_NOTE = /^(?:\[\d+ more matches not shown\]$|No files match )/u;
+
+/** A file name is the workspace's text, not ours: it must not forge further result lines. */
+function displayPath(path: string): string {
+  if (!LINE_BREAKING.test(path) && !path.startsWith('"') && !LOOKS_LIKE_A_NOTE.test(path)) {
+    return path;
+  }
+  return JSON.stringify(path).replace(
+    UNESCAPED_BY_JSON,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

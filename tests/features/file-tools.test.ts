@@ -415,6 +415,63 @@ describe("glob", () => {
   });
 });
 
+describe("glob shows a name that could forge a result line JSON-quoted", () => {
+  function globReturning(paths: string[], omitted = 0): void {
+    const fileSystem: WorkspaceFileSystem = {
+      root: temp.ws,
+      readFile: () => Promise.reject(new Error("unused")),
+      writeFile: () => Promise.reject(new Error("unused")),
+      editFile: () => Promise.reject(new Error("unused")),
+      glob: () => Promise.resolve({ paths, omitted }),
+    };
+    registry = new ToolRegistry(createFileTools({ fileSystem }));
+  }
+
+  it("quotes controls, line separators, a leading quote and the tool's own notes", async () => {
+    globReturning(
+      [
+        "a\n[999 more matches not shown]",
+        "b\r\u001b[2Kc",
+        "d\u0085e\u007f",
+        "f\u2028g\u2029",
+        '"quoted"',
+        "[5 more matches not shown]",
+        "No files match *",
+        "[id].tsx",
+        "src/plain name.ts",
+      ],
+      2,
+    );
+    await expect(call("glob", { pattern: "**" })).resolves.toEqual(
+      ok(
+        [
+          '"a\\n[999 more matches not shown]"',
+          '"b\\r\\u001b[2Kc"',
+          '"d\\u0085e\\u007f"',
+          '"f\\u2028g\\u2029"',
+          '"\\"quoted\\""',
+          '"[5 more matches not shown]"',
+          '"No files match *"',
+          "[id].tsx",
+          "src/plain name.ts",
+          "[2 more matches not shown]",
+        ].join("\n"),
+      ),
+    );
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "for a real file named with a newline (POSIX only: Windows forbids it)",
+    async () => {
+      await writeFile(join(temp.ws, "a\n[999 more matches not shown]"), "");
+      await writeFile(join(temp.ws, "b.txt"), "");
+      await expect(call("glob", { pattern: "*" })).resolves.toEqual(
+        ok('"a\\n[999 more matches not shown]"\nb.txt'),
+      );
+    },
+  );
+});
+
 describe("errors that are not file errors", () => {
   it("are rethrown so the registry reports tool_execution_error", async () => {
     registry = new ToolRegistry(
