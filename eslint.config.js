@@ -3,7 +3,8 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**"] },
+  // examples/demo-workspace is the demo's sample project, not our code.
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "examples/**"] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,

@@ -284,7 +284,8 @@ describe("ReplayModelClient", () => {
       [...withSystem, first.message, { role: "tool", toolCallId: "c1", content: "echo: x" }],
       second,
     )}\n`;
-    const otherMachine: Message[] = [{ role: "system", content: "Shell: PowerShell 7" }, ...PROMPT];
+    const otherSystem: Message = { role: "system", content: "Shell: PowerShell 7" };
+    const otherMachine: Message[] = [otherSystem, ...PROMPT];
     const denied: Message[] = [
       ...otherMachine,
       first.message,
@@ -303,7 +304,7 @@ describe("ReplayModelClient", () => {
     );
 
     const stillChecked = ReplayModelClient.fromJsonl(recorded, "Replay file", { lenient: true });
-    const otherPrompt: Message[] = [otherMachine[0] as Message, { role: "user", content: "Other" }];
+    const otherPrompt: Message[] = [otherSystem, { role: "user", content: "Other" }];
     const promptError = await rejectionOf(stillChecked.complete(request(otherPrompt)));
     expect(promptError).toHaveProperty(
       "message",
