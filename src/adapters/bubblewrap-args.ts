@@ -8,8 +8,8 @@ export interface BubblewrapArgsOptions {
   readonly cwd: string;
   /**
    * Real paths inside the workspace to bind read-only again on top of the writable workspace: the
-   * `.git` directory, or the `.git` file of a worktree, so a command cannot plant a hook or rewrite
-   * the git config that later runs on the host.
+   * `.git` directory, or the `.git` file of a worktree, and those of nested repositories, so a
+   * command cannot plant a hook or rewrite the git config that later runs on the host.
    */
   readonly readOnlyPaths: readonly string[];
   /** Real path of the home directory; neither it nor anything above it may be the workspace. */

@@ -1,9 +1,10 @@
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, type Dirent, type Stats } from "node:fs";
 import path from "node:path";
 import type { CommandOptions, CommandResult, CommandRunner } from "../core/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { posixShellArgs, type PosixShellKind } from "./posix-shell.js";
-import { SandboxSetupError } from "./sandbox-errors.js";
+import { isGitDirectoryName } from "./git-names.js";
+import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 import { runSandboxedProcess, STATUS_FD } from "./sandboxed-process.js";
 
 export interface SandboxShell {
@@ -27,7 +28,7 @@ export interface BubblewrapRunnerOptions {
 
 /**
  * Runs each command in bubblewrap: the host filesystem read-only except the workspace (and its
- * `.git` read-only again), private /tmp and /run, no network unless asked, no capabilities, only
+ * `.git` and nested repositories' `.git` read-only again), private /tmp and /run, no network unless asked, no capabilities, only
  * the allowlisted environment. The command's exit code passes through; a sandbox that could not
  * be set up throws SandboxSetupError.
  */
@@ -93,24 +94,102 @@ function realOrSelf(candidate: string): string {
   }
 }
 
+/** How far below the workspace nested repositories (`vendor/lib/.git`) are looked for. */
+export const NESTED_GIT_DEPTH = 4;
+/** At most this many nested `.git` entries are re-bound read-only; the rest stay writable. */
+export const NESTED_GIT_LIMIT = 64;
+/** At most this many directories are listed per command, so a huge tree cannot stall each run. */
+const NESTED_GIT_DIRECTORY_BUDGET = 4096;
+const UNSCANNED_DIRECTORIES = new Set(["node_modules"]);
+
 /**
- * The `.git` directory, or a worktree's `.git` file, by its real path when that lies inside the
- * workspace. One that leads outside is already read-only (or hidden under /tmp) in the sandbox.
+ * What to bind read-only again on top of the writable workspace: its `.git` (a directory, or a
+ * worktree's `.git` file), then every nested `.git` found within NESTED_GIT_DEPTH levels.
+ *
+ * A symlinked top-level `.git` is refused: the link lives in the writable workspace and a mount
+ * cannot cover a link (it follows it), so `rm .git && mkdir .git` would plant a fresh one that
+ * the host's git obeys. Nested ones are best effort either way (a command can rename the
+ * directory that holds one), so a symlinked nested `.git` only has its target bound.
  */
 function gitMetadata(workspace: string): string[] {
   const candidate = path.join(workspace, ".git");
-  let real: string;
+  let top: Stats;
   try {
-    lstatSync(candidate);
-    real = realpathSync.native(candidate);
+    top = lstatSync(candidate);
   } catch {
+    return nestedGitMetadata(workspace);
+  }
+  if (top.isSymbolicLink()) {
+    throw new SandboxWorkspaceError(
+      `The sandbox cannot keep ${candidate} read-only: it is a symbolic link, which a command ` +
+        `could replace with a .git of its own; make it a directory (or a worktree's .git file), ` +
+        `or run with --sandbox off`,
+    );
+  }
+  return [candidate, ...nestedGitMetadata(workspace)];
+}
+
+/** Breadth first, so the shallowest repositories are the ones kept when a limit is reached. */
+function nestedGitMetadata(workspace: string): string[] {
+  const found: string[] = [];
+  let level = [workspace];
+  let budget = NESTED_GIT_DIRECTORY_BUDGET;
+  for (let depth = 0; depth <= NESTED_GIT_DEPTH && level.length > 0; depth += 1) {
+    const next: string[] = [];
+    for (const directory of level) {
+      if (budget === 0) return found;
+      budget -= 1;
+      for (const entry of listDirectory(directory)) {
+        const absolute = path.join(directory, entry.name);
+        if (isGitDirectoryName(entry.name)) {
+          // The workspace's own `.git` is gitMetadata's; only nested ones are collected here.
+          const kept = depth === 0 ? undefined : nestedGitPath(workspace, absolute, entry);
+          if (kept !== undefined) found.push(kept);
+          if (found.length === NESTED_GIT_LIMIT) return found;
+        } else if (entry.isDirectory() && !UNSCANNED_DIRECTORIES.has(entry.name)) {
+          // Dirent types do not follow links: a symlinked directory is never entered.
+          next.push(absolute);
+        }
+      }
+    }
+    level = next;
+  }
+  return found;
+}
+
+function listDirectory(directory: string): Dirent[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+  } catch {
+    // A directory that vanished or cannot be read holds nothing a command could use either.
     return [];
   }
-  const relative = path.relative(workspace, real);
-  const inside =
+}
+
+/** A nested `.git` directory or file as it is, or a symlinked one's target inside the workspace. */
+function nestedGitPath(workspace: string, absolute: string, entry: Dirent): string | undefined {
+  try {
+    // lstat too: a listable directory may still not be searchable, and bwrap could not bind it.
+    if (entry.isDirectory() || entry.isFile()) {
+      lstatSync(absolute);
+      return absolute;
+    }
+    if (!entry.isSymbolicLink()) return undefined;
+    const real = realpathSync.native(absolute);
+    return isStrictlyInside(real, workspace) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isStrictlyInside(candidate: string, parent: string): boolean {
+  const relative = path.relative(parent, candidate);
+  return (
     relative !== "" &&
     relative !== ".." &&
     !relative.startsWith("../") &&
-    !path.isAbsolute(relative);
-  return inside ? [real] : [];
+    !path.isAbsolute(relative)
+  );
 }

@@ -1,14 +1,24 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  readlink,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BubblewrapRunner } from "../../src/adapters/bubblewrap.js";
+import { BubblewrapRunner, NESTED_GIT_LIMIT } from "../../src/adapters/bubblewrap.js";
 import { probeSandbox } from "../../src/adapters/bubblewrap-probe.js";
 import { buildCommandEnvironment } from "../../src/adapters/command-environment.js";
 import { resolveExecutable } from "../../src/adapters/executable-resolution.js";
-import { SandboxSetupError } from "../../src/adapters/sandbox-errors.js";
+import { SandboxSetupError, SandboxWorkspaceError } from "../../src/adapters/sandbox-errors.js";
+import { createShellExecution } from "../../src/adapters/shell-execution.js";
 import { CommandStartError, type CommandResult } from "../../src/core/command-runner.js";
 
 const LOOKUP = {
@@ -134,6 +144,96 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
       timedOut: false,
     });
     expect(await readFile(join(ws, ".git"), "utf8")).toBe("gitdir: /elsewhere\n");
+  });
+
+  it("refuses a workspace whose .git is a symlink, since a command could swap the link", async () => {
+    await mkdir(join(ws, "gitdata"));
+    await writeFile(join(ws, "gitdata", "config"), "[core]\n");
+    await symlink("gitdata", join(ws, ".git"));
+    const error = await runError(run("rm .git && mkdir .git && echo evil > .git/config"));
+    expect(error).toBeInstanceOf(SandboxWorkspaceError);
+    expect((error as Error).message).toBe(symlinkedGit(ws));
+    expect(await readlink(join(ws, ".git"))).toBe("gitdata");
+    expect(await readFile(join(ws, "gitdata", "config"), "utf8")).toBe("[core]\n");
+  });
+
+  it("refuses a .git symlink that leads outside or nowhere just the same", async () => {
+    await symlink(join(base, "ws-evil"), join(ws, ".git"));
+    expect(await runError(run("true"))).toEqual(new SandboxWorkspaceError(symlinkedGit(ws)));
+    await rm(join(ws, ".git"));
+    await symlink("missing", join(ws, ".git"));
+    expect(await runError(run("true"))).toEqual(new SandboxWorkspaceError(symlinkedGit(ws)));
+  });
+
+  it("makes auto run on the host and required refuse, each saying why", async () => {
+    await symlink(join(base, "ws-evil"), join(ws, ".git"));
+    const options = {
+      network: false,
+      shell: "posix",
+      workspace: ws,
+      env: process.env,
+      platform: "linux",
+      passEnv: [],
+    } as const;
+    const auto = await createShellExecution({ ...options, sandbox: "auto" });
+    expect(auto.environment.status()).toEqual({
+      kind: "host",
+      label: "sandbox: none — runs on the host (workspace not sandboxable)",
+    });
+    expect(auto.fallbackReason).toBe(symlinkedGit(ws));
+    const required = await createShellExecution({ ...options, sandbox: "required" });
+    expect(required.environment.status()).toEqual({
+      kind: "unavailable",
+      reason: symlinkedGit(ws),
+    });
+  });
+
+  it("keeps nested repositories' .git read-only down to four levels, not in node_modules", async () => {
+    const repositories = ["sub", "a/b/c/d", "a/b/c/d/e", "node_modules/pkg"];
+    for (const repository of repositories) {
+      await mkdir(join(ws, repository, ".git", "hooks"), { recursive: true });
+    }
+    // A submodule's .git is a file naming its git directory; a symlinked one has its target bound.
+    await mkdir(join(ws, "lib"));
+    await writeFile(join(ws, "lib", ".git"), "gitdir: ../.git/modules/lib\n");
+    await mkdir(join(ws, "linked", "gitdata", "hooks"), { recursive: true });
+    await symlink("gitdata", join(ws, "linked", ".git"));
+    const plant = [...repositories, "linked"]
+      .map(
+        (repository) =>
+          `touch ${repository}/.git/hooks/pre-commit 2>/dev/null || echo ${repository}`,
+      )
+      .join("; ");
+    expect(await run(`${plant}; { printf evil > lib/.git; } 2>/dev/null || echo lib`)).toEqual(
+      ok("sub\na/b/c/d\nlinked\nlib\n"),
+    );
+    expect(existsSync(join(ws, "a/b/c/d/e/.git/hooks/pre-commit"))).toBe(true);
+    expect(existsSync(join(ws, "node_modules/pkg/.git/hooks/pre-commit"))).toBe(true);
+    expect(await readFile(join(ws, "lib", ".git"), "utf8")).toBe("gitdir: ../.git/modules/lib\n");
+  });
+
+  it("never follows a symlinked directory while looking for nested repositories", async () => {
+    await mkdir(join(base, "ws-evil", "repo", ".git"), { recursive: true });
+    await symlink(join(base, "ws-evil"), join(ws, "outside"));
+    await mkdir(join(ws, "inside", ".git"), { recursive: true });
+    await symlink("inside", join(ws, "alias"));
+    const args = runner().argsFor("true", ws);
+    expect(args.filter((_, index) => args[index - 1] === "--ro-bind")).toEqual([
+      "/",
+      join(ws, "inside", ".git"),
+    ]);
+  });
+
+  it(`re-binds at most ${String(NESTED_GIT_LIMIT)} nested .git, the shallowest first`, async () => {
+    const names = Array.from(
+      { length: NESTED_GIT_LIMIT + 1 },
+      (_, index) => `r${String(index).padStart(3, "0")}`,
+    );
+    await mkdir(join(ws, "a", "deep", ".git"), { recursive: true });
+    for (const name of names) await mkdir(join(ws, name, ".git"), { recursive: true });
+    const args = runner().argsFor("true", ws);
+    const bound = args.filter((_, index) => args[index - 1] === "--ro-bind").slice(1);
+    expect(bound).toEqual(names.slice(0, NESTED_GIT_LIMIT).map((name) => join(ws, name, ".git")));
   });
 
   it("refuses umount and a read-write remount of / even to root", async () => {
@@ -339,6 +439,14 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     });
   });
 });
+
+function symlinkedGit(workspace: string): string {
+  return (
+    `The sandbox cannot keep ${join(workspace, ".git")} read-only: it is a symbolic link, which a ` +
+    "command could replace with a .git of its own; make it a directory (or a worktree's .git " +
+    "file), or run with --sandbox off"
+  );
+}
 
 async function runError(promise: Promise<unknown>): Promise<unknown> {
   try {

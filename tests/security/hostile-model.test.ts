@@ -438,19 +438,20 @@ describe.runIf(LINUX_WITH_BWRAP)("sandbox .git protection", () => {
     expect(await readFile(join(temp.workspace, ".git", "config"), "utf8")).toBe("[core]\n");
   });
 
-  // Bug: when .git is a symlink to a directory inside the workspace, gitMetadata
-  // (src/adapters/bubblewrap.ts:100) binds the link's target read-only, but the link itself sits
-  // in the writable workspace: the command replaces it with a fresh .git whose config the host's
-  // git then obeys. Bind the target read-only at the .git path too (or refuse a symlinked .git).
-  it.fails("a symlinked .git cannot be swapped for a planted one from the sandbox", async () => {
+  // Was a bug: with .git a symlink, only the link's target was bound read-only; the link itself
+  // sat in the writable workspace and a command swapped it for a planted .git. A mount cannot
+  // cover a link, so the sandbox now refuses such a workspace (auto: host, required: deny).
+  it("a symlinked .git cannot be swapped for a planted one from the sandbox", async () => {
     await mkdir(join(temp.workspace, "gitdata"));
     await writeFile(join(temp.workspace, "gitdata", "config"), "[core]\n");
     await symlink("gitdata", join(temp.workspace, ".git"));
-    await sandboxRunner().run(
-      "rm .git && mkdir .git && echo '[core] fsmonitor = evil' > .git/config",
-      temp.workspace,
-      { timeoutMs: 20_000, maxOutputBytes: 65_536 },
-    );
+    await expect(
+      sandboxRunner().run(
+        "rm .git && mkdir .git && echo '[core] fsmonitor = evil' > .git/config",
+        temp.workspace,
+        { timeoutMs: 20_000, maxOutputBytes: 65_536 },
+      ),
+    ).rejects.toThrow("it is a symbolic link, which a command could replace");
     expect(await readFile(join(temp.workspace, ".git", "config"), "utf8")).toBe("[core]\n");
   });
 });
