@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { CommandStartError, type CommandResult } from "../core/command-runner.js";
 
 /**
@@ -23,6 +23,31 @@ export interface ProcessSpec {
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
   readonly killTree: KillTreeStrategy;
+  /** How start failures name the program, e.g. `the sandbox /usr/bin/bwrap`; else `executable`. */
+  readonly displayName?: string;
+  /** An extra pipe on fd 3 whose bytes come back apart from the output (bwrap's status fd). */
+  readonly statusPipe?: StatusPipe;
+}
+
+export interface StatusPipe {
+  /** The child's end; only the first fd past stdio is offered. */
+  readonly fd: 3;
+  /** Bytes kept; the rest is dropped. */
+  readonly maxBytes: number;
+}
+
+/** What runProcess returns when the spec asked for a status pipe. */
+export interface StatusPipeResult extends CommandResult {
+  /** The status pipe's bytes, decoded as UTF-8, at most `maxBytes` of them. */
+  readonly status: string;
+  /** The signal that ended the root, so a wrapper's failure can be described; else null. */
+  readonly exitSignal: NodeJS.Signals | null;
+}
+
+interface ProcessOutcome {
+  readonly result: CommandResult;
+  readonly status: string;
+  readonly exitSignal: NodeJS.Signals | null;
 }
 
 /** Once the root has exited, how long its pipes may stay silent before we stop reading. */
@@ -54,10 +79,20 @@ export function windowsSystemRoot(env: Readonly<Record<string, string | undefine
  * most `maxOutputBytes` of it, and kill the whole tree on timeout or abort. The run ends when the
  * root process exits plus a bounded drain, so a background child holding the pipes cannot block it.
  */
-export async function runProcess(spec: ProcessSpec): Promise<CommandResult> {
+export function runProcess(
+  spec: ProcessSpec & { readonly statusPipe: StatusPipe },
+): Promise<StatusPipeResult>;
+export function runProcess(spec: ProcessSpec): Promise<CommandResult>;
+export async function runProcess(spec: ProcessSpec): Promise<CommandResult | StatusPipeResult> {
+  const { result, status, exitSignal } = await runChild(spec);
+  return spec.statusPipe === undefined ? result : { ...result, status, exitSignal };
+}
+
+function runChild(spec: ProcessSpec): Promise<ProcessOutcome> {
   assertValidLimits(spec);
   if (spec.signal?.aborted === true) {
-    return { exitCode: null, output: "", truncated: false, timedOut: false };
+    const result = { exitCode: null, output: "", truncated: false, timedOut: false };
+    return Promise.resolve({ result, status: "", exitSignal: null });
   }
   assertWorkingDirectory(spec.cwd);
   let child: ChildProcess;
@@ -65,7 +100,10 @@ export async function runProcess(spec: ProcessSpec): Promise<CommandResult> {
     child = spawn(spec.executable, [...spec.args], {
       cwd: spec.cwd,
       env: { ...spec.env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio:
+        spec.statusPipe === undefined
+          ? ["ignore", "pipe", "pipe"]
+          : ["ignore", "pipe", "pipe", "pipe"],
       shell: false,
       // POSIX: own process group so one kill reaches grandchildren. On Windows `detached` would
       // give the child a console of its own in a new window; the tree is killed with taskkill.
@@ -75,20 +113,23 @@ export async function runProcess(spec: ProcessSpec): Promise<CommandResult> {
       windowsHide: true,
     });
   } catch (error) {
-    throw startError(spec.executable, error);
+    throw startError(nameOf(spec), error);
   }
   return superviseChild(child, spec);
 }
 
-function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<CommandResult> {
-  const { stdout, stderr } = child;
-  if (stdout === null || stderr === null) {
+function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<ProcessOutcome> {
+  const [, stdout, stderr, statusPipe] = child.stdio;
+  const wantsStatus = spec.statusPipe !== undefined;
+  if (stdout === null || stderr === null || (wantsStatus && !(statusPipe instanceof Readable))) {
     child.kill("SIGKILL");
-    return Promise.reject(new CommandStartError(`Could not open pipes to ${spec.executable}`));
+    return Promise.reject(new CommandStartError(`Could not open pipes to ${nameOf(spec)}`));
   }
   return new Promise((resolve, reject) => {
     const output = new BoundedOutput(spec.maxOutputBytes);
+    const status = new BoundedOutput(spec.statusPipe?.maxBytes ?? 0);
     const streams = [new StreamReader(stdout, output), new StreamReader(stderr, output)];
+    if (statusPipe instanceof Readable) streams.push(new StreamReader(statusPipe, status));
     let started = false;
     let killed = false;
     let timedOut = false;
@@ -124,7 +165,7 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Command
       settled = true;
       stopWatching();
       for (const stream of streams) stream.discard();
-      reject(startError(spec.executable, error));
+      reject(startError(nameOf(spec), error));
     });
     child.once("exit", (code, signal) => {
       stopWatching();
@@ -133,10 +174,18 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Command
         settled = true;
         for (const stream of streams) stream.finish();
         const exitCode = killed ? null : exitCodeOf(code, signal);
-        resolve({ exitCode, ...output.result(), timedOut });
+        resolve({
+          result: { exitCode, ...output.result(), timedOut },
+          status: status.result().output,
+          exitSignal: signal,
+        });
       });
     });
   });
+}
+
+function nameOf(spec: ProcessSpec): string {
+  return spec.displayName ?? spec.executable;
 }
 
 function killProcessTree(child: ChildProcess, strategy: KillTreeStrategy): void {
@@ -216,7 +265,7 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
   return null;
 }
 
-function startError(executable: string, error: unknown): CommandStartError {
+function startError(name: string, error: unknown): CommandStartError {
   const code = errorCode(error);
   const reason =
     code === "ENOENT"
@@ -226,7 +275,7 @@ function startError(executable: string, error: unknown): CommandStartError {
         : error instanceof Error
           ? error.message
           : String(error);
-  return new CommandStartError(`Could not start ${executable}: ${reason}`);
+  return new CommandStartError(`Could not start ${name}: ${reason}`);
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -241,6 +290,12 @@ function assertValidLimits(spec: ProcessSpec): void {
   if (!Number.isSafeInteger(spec.maxOutputBytes) || spec.maxOutputBytes < 0) {
     throw new RangeError(
       `maxOutputBytes must be a non-negative integer, got ${String(spec.maxOutputBytes)}`,
+    );
+  }
+  const statusBytes = spec.statusPipe?.maxBytes;
+  if (statusBytes !== undefined && (!Number.isSafeInteger(statusBytes) || statusBytes < 0)) {
+    throw new RangeError(
+      `statusPipe.maxBytes must be a non-negative integer, got ${String(statusBytes)}`,
     );
   }
 }

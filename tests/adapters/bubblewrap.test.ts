@@ -388,6 +388,24 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(existsSync(join(ws, "should-not-exist"))).toBe(false);
   });
 
+  it("reports a bwrap that cannot be started as a sandbox setup error", async () => {
+    const missing = join(base, "no-bwrap");
+    const broken = new BubblewrapRunner({
+      bwrapPath: missing,
+      shell: { executable: bash, kind: "bash" },
+      workspace: ws,
+      home: homedir(),
+      network: false,
+      environment: {},
+    });
+    const error = await runError(broken.run("touch should-not-exist", ws, LIMITS));
+    expect(error).toBeInstanceOf(SandboxSetupError);
+    expect((error as Error).message).toBe(
+      `Could not start the sandbox ${missing}: ENOENT (no such file)`,
+    );
+    expect(existsSync(join(ws, "should-not-exist"))).toBe(false);
+  });
+
   it("reports a workspace that does not exist as a typed error", async () => {
     const missing = join(base, "gone");
     const error = await runError(runner({ workspace: missing }).run("true", missing, LIMITS));

@@ -205,6 +205,48 @@ describe.skipIf(posixOnly)("runProcess against real POSIX processes (skipped on 
     );
   });
 
+  it("returns a status pipe's bytes apart from the output, with how the root ended", async () => {
+    const statusPipe = { fd: 3, maxBytes: 1024 } as const;
+    const script = "echo out; echo err >&2; printf '{\"exit-code\": 7}\\n' >&3; exit 2";
+    expect(await runProcess({ ...bash(script), statusPipe })).toEqual({
+      exitCode: 2,
+      output: "out\nerr\n",
+      truncated: false,
+      timedOut: false,
+      status: '{"exit-code": 7}\n',
+      exitSignal: null,
+    });
+    expect(await runProcess({ ...bash("printf abcdef >&3; kill -9 $$"), statusPipe })).toEqual({
+      exitCode: 137,
+      output: "",
+      truncated: false,
+      timedOut: false,
+      status: "abcdef",
+      exitSignal: "SIGKILL",
+    });
+  });
+
+  it("keeps only maxBytes of the status pipe and leaves the output cap alone", async () => {
+    const statusPipe = { fd: 3, maxBytes: 4 } as const;
+    const result = await runProcess({ ...bash("printf 0123456789 >&3; printf ok"), statusPipe });
+    expect(result).toEqual({
+      exitCode: 0,
+      output: "ok",
+      truncated: false,
+      timedOut: false,
+      status: "0123",
+      exitSignal: null,
+    });
+  });
+
+  it("names the program as displayName says when it cannot start", async () => {
+    const missing = join(workspace, "no-such-wrapper");
+    const spec = bash("", { executable: missing, args: [], displayName: `the wrapper ${missing}` });
+    await expect(runProcess(spec)).rejects.toThrow(
+      new CommandStartError(`Could not start the wrapper ${missing}: ENOENT (no such file)`),
+    );
+  });
+
   it("fails to start with a typed error when the working directory is missing", async () => {
     const cwd = join(workspace, "gone");
     await expect(runProcess(bash("true", { cwd }))).rejects.toThrow(
@@ -223,6 +265,13 @@ describe("runProcess limits", () => {
   it("rejects a fractional output cap", async () => {
     await expect(runProcess(bash("true", { maxOutputBytes: 1.5 }))).rejects.toThrow(
       "maxOutputBytes must be a non-negative integer, got 1.5",
+    );
+  });
+
+  it("rejects a negative status pipe cap", async () => {
+    const spec = { ...bash("true"), statusPipe: { fd: 3, maxBytes: -1 } } as const;
+    await expect(runProcess(spec)).rejects.toThrow(
+      "statusPipe.maxBytes must be a non-negative integer, got -1",
     );
   });
 });
