@@ -143,8 +143,10 @@ function summarizeArguments(call: ToolCall): string {
 function summarizeResult(call: ToolCall, result: ToolResult): string {
   const written = /^Wrote (\d+) UTF-8 bytes/.exec(result.content);
   if (call.name === "write_file" && written !== null) return `${written[1] ?? "0"} bytes written`;
-  const lines = result.content === "" ? 0 : result.content.split("\n").length;
-  return `${firstLine(result.content)}${lines > 1 ? ` (+${lines - 1} lines)` : ""}`;
+  // A final newline ends the last line; it does not start another.
+  const more = result.content.replace(/\n$/, "").split("\n").length - 1;
+  const rest = more === 0 ? "" : ` (+${more} ${more === 1 ? "line" : "lines"})`;
+  return `${firstLine(result.content)}${rest}`;
 }
 
 function firstLine(text: string): string {

@@ -79,6 +79,8 @@ describe("tool call lines", () => {
     progress.onToolCallEnd(shell, toolSuccess("a\nb\nc"), 1500);
     progress.onToolCallStart(glob);
     progress.onToolCallEnd(glob, toolSuccess("No files match **/*.md"), 12.4);
+    progress.onToolCallStart(shell);
+    progress.onToolCallEnd(shell, toolSuccess("hello\n"), 3);
     await flushed();
     expect(text()).toBe(
       [
@@ -86,6 +88,8 @@ describe("tool call lines", () => {
         "✓ a (+2 lines) (1.5 s)",
         "→ glob **/*.md",
         "✓ No files match **/*.md (12 ms)",
+        "→ shell ls -la",
+        "✓ hello (3 ms)",
         "",
       ].join("\n"),
     );
@@ -176,13 +180,13 @@ describe("tool call lines", () => {
       [
         "✓ 13 bytes written (3 ms)",
         "  Wrote 13 UTF-8 bytes to note.txt",
-        "✓ one (+1 lines) (4 ms)",
+        "✓ one (+1 line) (4 ms)",
         "  one",
         "  two",
         "",
       ].join("\n"),
     );
-    expect(normal.text()).toBe("✓ 13 bytes written (3 ms)\n✓ one (+1 lines) (4 ms)\n");
+    expect(normal.text()).toBe("✓ 13 bytes written (3 ms)\n✓ one (+1 line) (4 ms)\n");
   });
 });
 
