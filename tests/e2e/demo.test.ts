@@ -10,13 +10,16 @@ interface Finished {
   readonly stderr: string;
 }
 
-/** `npm run demo` as a fresh clone runs it, with no key and stdin that is not a terminal. */
+/**
+ * What `npm run demo` runs (`tsx scripts/demo.ts`), as a fresh clone runs it, with no key and stdin
+ * that is not a terminal. Node is spawned directly: `npm` is a .cmd script on Windows.
+ */
 function runDemo(): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
     delete env.OPENAI_API_KEY;
     delete env.OPENAI_BASE_URL;
-    const child = spawn("npm", ["run", "--silent", "demo"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/demo.ts"], {
       cwd: repo,
       env,
       stdio: ["ignore", "pipe", "pipe"],
