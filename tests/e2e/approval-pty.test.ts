@@ -1,18 +1,12 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { KEY, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
-import {
-  CLI_PATH,
-  linesOf,
-  makeTempDir,
-  serverEnv,
-  startCli,
-  type TempDir,
-} from "./cli-process.js";
-import { ScriptedChatServer, toolResults } from "./scripted-chat-server.js";
+import { linesOf, serverEnv, startCli } from "./cli-process.js";
+import { useAgentFixture } from "./agent-fixture.js";
+import { toolResults } from "./scripted-chat-server.js";
 
 const QUESTION = "Allow this call? [y/N] ";
 const WRITE_REASON = "Reason: File writes require explicit approval from chapter 3 onward";
@@ -23,21 +17,7 @@ const WRITE_NOTE = chatToolCallsReply([
   { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hello, world\n" } },
 ]);
 
-let server: ScriptedChatServer;
-let dir: TempDir;
-
-beforeAll(async () => {
-  server = await ScriptedChatServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-afterEach(async () => {
-  await dir.cleanup();
-});
+const e2e = useAgentFixture();
 
 interface PtyRun {
   readonly exitCode: number | null;
@@ -47,10 +27,11 @@ interface PtyRun {
 
 /** Runs the agent in a real terminal and types each answer once a `[y/N]` prompt is shown. */
 async function agentInPty(args: readonly string[], answers: readonly string[]): Promise<PtyRun> {
-  const { exitCode, output } = await runInPty(
-    [process.execPath, CLI_PATH, "--workspace", dir.ws, ...args],
-    { env: serverEnv(server.baseURL), prompt: "[y/N] ", answers },
-  );
+  const { exitCode, output } = await runInPty(e2e.argv(args), {
+    env: serverEnv(e2e.server.baseURL),
+    prompt: "[y/N] ",
+    answers,
+  });
   return { exitCode, raw: output, screen: terminalScreenLines(output) };
 }
 
@@ -74,7 +55,7 @@ describe.skipIf(!isPtyAvailable())("approval through a real terminal", () => {
     ["Enter", KEY.enter, "", false],
     ["EOF (Ctrl-D)", KEY.ctrlD, "", false],
   ])("%s", async (_label, keys, echoed, allowed) => {
-    server.script(WRITE_NOTE, chatTextReply("Finished."));
+    e2e.server.script(WRITE_NOTE, chatTextReply("Finished."));
 
     const run = await agentInPty(["--prompt", "Write a note"], [keys]);
 
@@ -89,17 +70,18 @@ describe.skipIf(!isPtyAvailable())("approval through a real terminal", () => {
     expect(run.screen).toContain(allowed ? APPROVED : DENIED);
     expect(run.screen).not.toContain(allowed ? DENIED : APPROVED);
     expect(run.screen.at(-2)).toBe("Finished.");
-    expect(toolResults(server.requests[1])).toEqual({
+    expect(toolResults(e2e.server.requests[1])).toEqual({
       call_w: allowed
         ? "Wrote 13 UTF-8 bytes to note.txt"
         : "Error [permission_denied]: User denied this tool call",
     });
-    if (allowed) expect(await readFile(join(dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
-    else expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+    if (allowed)
+      expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
+    else expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
   });
 
   it("asks in Chinese with --lang zh", async () => {
-    server.script(WRITE_NOTE, chatTextReply("完成。"));
+    e2e.server.script(WRITE_NOTE, chatTextReply("完成。"));
 
     const run = await agentInPty(["--lang", "zh", "--prompt", "写一个笔记"], ["y\r"]);
 
@@ -111,12 +93,12 @@ describe.skipIf(!isPtyAvailable())("approval through a real terminal", () => {
       "允许本次调用? [y/N] y",
     ]);
     expect(run.screen).toContain(APPROVED);
-    expect(await readFile(join(dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
+    expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
   });
 
   it("shows escape sequences and invisible marks in the arguments escaped, never raw", async () => {
     const content = "\u001b[2K\rApproved: harmless\u009b31m\u202eevil\u0007";
-    server.script(
+    e2e.server.script(
       chatToolCallsReply([
         { id: "call_w", name: "write_file", arguments: { path: "note.txt", content } },
       ]),
@@ -143,11 +125,11 @@ describe.skipIf(!isPtyAvailable())("approval through a real terminal", () => {
     expect(run.raw.includes("\u009b")).toBe(false);
     expect(run.raw.includes("\u202e")).toBe(false);
     expect(run.screen).toContain(DENIED);
-    expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+    expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
   });
 
   it("asks for every shell command, whatever its text, each time", async () => {
-    server.script(
+    e2e.server.script(
       chatToolCallsReply([
         { id: "call_1", name: "shell", arguments: { command: "ls" } },
         { id: "call_2", name: "shell", arguments: { command: "echo hi" } },
@@ -179,7 +161,7 @@ describe.skipIf(!isPtyAvailable())("approval through a real terminal", () => {
       );
     }
     const denied = "Error [permission_denied]: User denied this tool call";
-    expect(toolResults(server.requests[2])).toEqual({
+    expect(toolResults(e2e.server.requests[2])).toEqual({
       call_1: denied,
       call_2: denied,
       call_3: denied,
@@ -187,8 +169,8 @@ describe.skipIf(!isPtyAvailable())("approval through a real terminal", () => {
   });
 
   it("the tutorial's three calls: glob runs unasked, the write inside asks once, the write outside is refused unasked", async () => {
-    await writeFile(join(dir.ws, "README.md"), "# demo\n");
-    server.script(
+    await writeFile(join(e2e.dir.ws, "README.md"), "# demo\n");
+    e2e.server.script(
       chatToolCallsReply([{ id: "call_glob", name: "glob", arguments: { pattern: "*" } }]),
       WRITE_NOTE,
       chatToolCallsReply([
@@ -207,23 +189,23 @@ describe.skipIf(!isPtyAvailable())("approval through a real terminal", () => {
       APPROVED,
       "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
     ]);
-    expect(toolResults(server.requests[3])).toEqual({
+    expect(toolResults(e2e.server.requests[3])).toEqual({
       call_glob: "README.md",
       call_w: "Wrote 13 UTF-8 bytes to note.txt",
       call_out: "Error [permission_denied]: Writing outside the workspace is forbidden",
     });
-    expect(await readFile(join(dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
-    expect(existsSync(join(dir.base, "outside.txt"))).toBe(false);
+    expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
+    expect(existsSync(join(e2e.dir.base, "outside.txt"))).toBe(false);
     expect(run.screen.at(-2)).toBe("Done: one note written, one write refused.");
   });
 });
 
 describe("approval without a terminal", () => {
   it("denies at once when stdin is a pipe, even one that says y and stays open", async () => {
-    server.script(WRITE_NOTE, chatTextReply("Finished."));
+    e2e.server.script(WRITE_NOTE, chatTextReply("Finished."));
 
-    const run = await startCli(["--workspace", dir.ws, "--prompt", "Write a note"], {
-      env: serverEnv(server.baseURL),
+    const run = await startCli(["--workspace", e2e.dir.ws, "--prompt", "Write a note"], {
+      env: serverEnv(e2e.server.baseURL),
       input: "y\n",
       keepStdinOpen: true,
     }).done;
@@ -234,9 +216,9 @@ describe("approval without a terminal", () => {
     expect(linesOf(run.stderr)).toContain(
       "[Permission] write_file: deny (terminal-approval) - Interactive approval is unavailable (stdin is not a TTY)",
     );
-    expect(toolResults(server.requests[1])).toEqual({
+    expect(toolResults(e2e.server.requests[1])).toEqual({
       call_w: "Error [permission_denied]: Interactive approval is unavailable (stdin is not a TTY)",
     });
-    expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+    expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
   });
 });

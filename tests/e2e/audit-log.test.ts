@@ -2,20 +2,13 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
-import {
-  CLI_PATH,
-  linesOf,
-  makeTempDir,
-  runCli,
-  serverEnv,
-  type Env,
-  type TempDir,
-} from "./cli-process.js";
-import { ScriptedChatServer, toolResults } from "./scripted-chat-server.js";
+import { linesOf, serverEnv } from "./cli-process.js";
+import { useAgentFixture } from "./agent-fixture.js";
+import { toolResults } from "./scripted-chat-server.js";
 
 const auditRecordSchema = z.strictObject({
   time: z.iso.datetime(),
@@ -31,25 +24,8 @@ const auditRecordSchema = z.strictObject({
 
 const EVALUATION_FAILED = "Error [permission_evaluation_error]: Permission evaluation failed";
 
-let server: ScriptedChatServer;
-let dir: TempDir;
-
-beforeAll(async () => {
-  server = await ScriptedChatServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-afterEach(async () => {
-  await dir.cleanup();
-});
-
-function agent(args: readonly string[], extraEnv: Env = {}) {
-  return runCli(["--workspace", dir.ws, ...args], { env: serverEnv(server.baseURL, extraEnv) });
-}
+const e2e = useAgentFixture();
+const { agent } = e2e;
 
 async function auditRecords(path: string) {
   return linesOf(await readFile(path, "utf8")).map((line) =>
@@ -63,7 +39,7 @@ function sha256(text: string): string {
 
 /** The three calls of the tutorial, with stdin a pipe so the inside write is denied unasked. */
 function scriptTutorial(): void {
-  server.script(
+  e2e.server.script(
     chatToolCallsReply([{ id: "call_glob", name: "glob", arguments: { pattern: "*.md" } }]),
     chatToolCallsReply([
       // Keys out of order: the hash is of the canonical (sorted) JSON.
@@ -76,7 +52,7 @@ function scriptTutorial(): void {
 
 describe("the JSON audit log", () => {
   it("--audit-log FILE holds one line per final decision, next to the [Permission] lines", async () => {
-    const log = join(dir.base, "audit.jsonl");
+    const log = join(e2e.dir.base, "audit.jsonl");
     scriptTutorial();
 
     const run = await agent(["--audit-log", log, "--prompt", "Tutorial"]);
@@ -128,7 +104,7 @@ describe("the JSON audit log", () => {
   });
 
   it("AGENT_AUDIT_LOG appends, one run id per run", async () => {
-    const log = join(dir.base, "audit.jsonl");
+    const log = join(e2e.dir.base, "audit.jsonl");
     await writeFile(log, "");
     scriptTutorial();
     await agent(["--prompt", "Tutorial"], { AGENT_AUDIT_LOG: log });
@@ -153,17 +129,17 @@ describe("the JSON audit log", () => {
 
   it("is written and flushed before the handler runs: a read of the log sees its own line", async () => {
     // The log lies inside the workspace, so read_file (allowed without asking) can read it.
-    server.script(
+    e2e.server.script(
       chatToolCallsReply([
         { id: "call_self", name: "read_file", arguments: { path: "audit.jsonl" } },
       ]),
       chatTextReply("Read it."),
     );
 
-    const run = await agent(["--audit-log", join(dir.ws, "audit.jsonl"), "--prompt", "Read"]);
+    const run = await agent(["--audit-log", join(e2e.dir.ws, "audit.jsonl"), "--prompt", "Read"]);
 
     expect(run.exitCode).toBe(0);
-    const seenByHandler = toolResults(server.requests[1]).call_self ?? "";
+    const seenByHandler = toolResults(e2e.server.requests[1]).call_self ?? "";
     const lines = linesOf(seenByHandler).map((line) => auditRecordSchema.parse(JSON.parse(line)));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ callId: "call_self", tool: "read_file", behavior: "allow" });
@@ -172,9 +148,9 @@ describe("the JSON audit log", () => {
 
 describe("an audit log that cannot be written fails every decision closed", () => {
   it("a read-only call fails with permission_evaluation_error and no [Permission] line", async () => {
-    await writeFile(join(dir.base, "not-a-directory"), "");
-    const log = join(dir.base, "not-a-directory", "audit.jsonl");
-    server.script(
+    await writeFile(join(e2e.dir.base, "not-a-directory"), "");
+    const log = join(e2e.dir.base, "not-a-directory", "audit.jsonl");
+    e2e.server.script(
       chatToolCallsReply([{ id: "call_glob", name: "glob", arguments: { pattern: "*" } }]),
       chatTextReply("Could not look."),
     );
@@ -182,15 +158,15 @@ describe("an audit log that cannot be written fails every decision closed", () =
     const run = await agent(["--audit-log", log, "--prompt", "Look"]);
 
     expect(run).toMatchObject({ exitCode: 0, stdout: "Could not look.\n" });
-    expect(toolResults(server.requests[1])).toEqual({ call_glob: EVALUATION_FAILED });
+    expect(toolResults(e2e.server.requests[1])).toEqual({ call_glob: EVALUATION_FAILED });
     expect(linesOf(run.stderr).filter((line) => line.startsWith("[Permission] "))).toEqual([]);
     expect(existsSync(log)).toBe(false);
   });
 
   it.skipIf(!isPtyAvailable())("a write the person approved is still not made", async () => {
-    await writeFile(join(dir.base, "not-a-directory"), "");
-    const log = join(dir.base, "not-a-directory", "audit.jsonl");
-    server.script(
+    await writeFile(join(e2e.dir.base, "not-a-directory"), "");
+    const log = join(e2e.dir.base, "not-a-directory", "audit.jsonl");
+    e2e.server.script(
       chatToolCallsReply([
         { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
       ]),
@@ -198,14 +174,14 @@ describe("an audit log that cannot be written fails every decision closed", () =
     );
 
     const { exitCode, output } = await runInPty(
-      [process.execPath, CLI_PATH, "--workspace", dir.ws, "--audit-log", log, "--prompt", "Write"],
-      { env: serverEnv(server.baseURL), prompt: "[y/N] ", answers: ["y\r"] },
+      e2e.argv(["--audit-log", log, "--prompt", "Write"]),
+      { env: serverEnv(e2e.server.baseURL), prompt: "[y/N] ", answers: ["y\r"] },
     );
 
     expect(exitCode).toBe(0);
     expect(terminalScreenLines(output)).toContain("Allow this call? [y/N] y");
-    expect(toolResults(server.requests[1])).toEqual({ call_w: EVALUATION_FAILED });
-    expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+    expect(toolResults(e2e.server.requests[1])).toEqual({ call_w: EVALUATION_FAILED });
+    expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
     expect(existsSync(log)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   NEVER_ANSWER,
   chatErrorReply,
@@ -9,38 +9,11 @@ import {
   chatUsage,
 } from "../support/chat-completions-server.js";
 import { KEY, PtySession, isPtyAvailable, terminalScreenLines } from "../support/pty.js";
-import {
-  CLI_PATH,
-  baseEnv,
-  makeTempDir,
-  runCli,
-  serverEnv,
-  startCli,
-  stderrLines,
-  type CliRun,
-  type TempDir,
-} from "./cli-process.js";
-import { ScriptedChatServer } from "./scripted-chat-server.js";
+import { baseEnv, runCli, serverEnv, startCli, stderrLines, type CliRun } from "./cli-process.js";
+import { useAgentFixture } from "./agent-fixture.js";
 
-let server: ScriptedChatServer;
-let dir: TempDir;
-
-beforeAll(async () => {
-  server = await ScriptedChatServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-afterEach(async () => {
-  await dir.cleanup();
-});
-
-function agent(args: readonly string[]): Promise<CliRun> {
-  return runCli(["--workspace", dir.ws, ...args], { env: serverEnv(server.baseURL) });
-}
+const e2e = useAgentFixture();
+const { agent } = e2e;
 
 /** A failure is reported as exactly one `agent: ` line at the end of stderr, never a stack. */
 function expectOneLineFailure(run: CliRun, exitCode: number, message: string): void {
@@ -54,7 +27,7 @@ function expectOneLineFailure(run: CliRun, exitCode: number, message: string): v
 
 describe("exit code 0", () => {
   it("prints the final answer alone on stdout; progress stays on stderr", async () => {
-    server.script(chatTextReply("The answer is 42.", { usage: chatUsage(120, 8) }));
+    e2e.server.script(chatTextReply("The answer is 42.", { usage: chatUsage(120, 8) }));
 
     const run = await agent(["--prompt", "What is the answer?"]);
 
@@ -65,7 +38,7 @@ describe("exit code 0", () => {
 
 describe("exit code 1: the run failed", () => {
   it("on a 500 the server marks as not retryable", async () => {
-    server.script(
+    e2e.server.script(
       chatErrorReply(500, "upstream exploded", {
         type: "server_error",
         headers: { "x-should-retry": "false" },
@@ -79,21 +52,21 @@ describe("exit code 1: the run failed", () => {
       1,
       "The model provider had a server error (HTTP 500): upstream exploded",
     );
-    expect(server.requests).toHaveLength(1);
+    expect(e2e.server.requests).toHaveLength(1);
   });
 
   it("on a 500 that persists through the SDK's retries", async () => {
     const boom = chatErrorReply(500, "still down", { type: "server_error" });
-    server.script(boom, boom, boom);
+    e2e.server.script(boom, boom, boom);
 
     const run = await agent(["--prompt", "Hi"]);
 
     expectOneLineFailure(run, 1, "The model provider had a server error (HTTP 500): still down");
-    expect(server.requests).toHaveLength(3);
+    expect(e2e.server.requests).toHaveLength(3);
   });
 
   it("on the turn limit", async () => {
-    server.script(
+    e2e.server.script(
       chatToolCallsReply([{ id: "call_1", name: "glob", arguments: { pattern: "*" } }]),
       chatTextReply("never reached"),
     );
@@ -101,7 +74,7 @@ describe("exit code 1: the run failed", () => {
     const run = await agent(["--max-turns", "1", "--prompt", "Look around"]);
 
     expectOneLineFailure(run, 1, "The agent reached its limit of 1 turns without a final answer");
-    expect(server.requests).toHaveLength(1);
+    expect(e2e.server.requests).toHaveLength(1);
   });
 });
 
@@ -111,16 +84,16 @@ describe("exit code 2: configuration", () => {
     [["--workspace", "."], "--prompt is required (see --help)"],
     [["--chapter", "4", "--prompt", "x"], '--chapter must be 1, 2 or 3 (got "4") (see --help)'],
   ])("%j → one line, no request", async (args, message) => {
-    server.script(chatTextReply("unused"));
+    e2e.server.script(chatTextReply("unused"));
 
     const run = await agent(args);
 
     expect(run).toEqual({ exitCode: 2, signal: null, stdout: "", stderr: `agent: ${message}\n` });
-    expect(server.rawRequests).toEqual([]);
+    expect(e2e.server.rawRequests).toEqual([]);
   });
 
   it("when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set", async () => {
-    const run = await runCli(["--workspace", dir.ws, "--prompt", "Hi"], { env: baseEnv() });
+    const run = await runCli(["--workspace", e2e.dir.ws, "--prompt", "Hi"], { env: baseEnv() });
 
     expect(run).toEqual({
       exitCode: 2,
@@ -136,11 +109,11 @@ describe("exit code 130: Ctrl-C", () => {
   it.skipIf(process.platform === "win32")(
     "SIGINT while waiting for the model cancels the run",
     async () => {
-      server.script(NEVER_ANSWER);
-      const cli = startCli(["--workspace", dir.ws, "--prompt", "Hi"], {
-        env: serverEnv(server.baseURL),
+      e2e.server.script(NEVER_ANSWER);
+      const cli = startCli(["--workspace", e2e.dir.ws, "--prompt", "Hi"], {
+        env: serverEnv(e2e.server.baseURL),
       });
-      await server.waitForRequests(1);
+      await e2e.server.waitForRequests(1);
 
       cli.child.kill("SIGINT");
       const run = await cli.done;
@@ -157,47 +130,37 @@ describe("exit code 130: Ctrl-C", () => {
   it.skipIf(!isPtyAvailable())(
     "Ctrl-C typed at the approval prompt cancels the run before the write",
     async () => {
-      server.script(
+      e2e.server.script(
         chatToolCallsReply([
           { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
         ]),
         chatTextReply("never reached"),
       );
-      const log = join(dir.base, "audit.jsonl");
-      const session = PtySession.start(
-        [
-          process.execPath,
-          CLI_PATH,
-          "--workspace",
-          dir.ws,
-          "--audit-log",
-          log,
-          "--prompt",
-          "Write",
-        ],
-        { env: serverEnv(server.baseURL) },
-      );
+      const log = join(e2e.dir.base, "audit.jsonl");
+      const session = PtySession.start(e2e.argv(["--audit-log", log, "--prompt", "Write"]), {
+        env: serverEnv(e2e.server.baseURL),
+      });
       await session.waitForOutput("Allow this call? [y/N] ");
 
       session.type(KEY.ctrlC);
       const { exitCode, output } = await session.exited;
 
       expect(exitCode).toBe(130);
-      expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+      expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
       // Nobody decided the call, so no decision is recorded for it, on screen or in the log.
       expect(existsSync(log)).toBe(false);
       const screen = terminalScreenLines(output);
       expect(screen.filter((line) => line.startsWith("[Permission] "))).toEqual([]);
       expect(screen.at(-2)).toBe("agent: cancelled");
       expect(screen.at(-1)).toBe("");
-      expect(server.requests).toHaveLength(1);
+      expect(e2e.server.requests).toHaveLength(1);
     },
   );
 
   it.skipIf(!isPtyAvailable())(
     "Ctrl-C while an approved shell command runs stops it and the run",
     async () => {
-      server.script(
+      e2e.server.script(
         chatToolCallsReply([
           {
             id: "call_s",
@@ -207,13 +170,12 @@ describe("exit code 130: Ctrl-C", () => {
         ]),
         chatTextReply("never reached"),
       );
-      const session = PtySession.start(
-        [process.execPath, CLI_PATH, "--workspace", dir.ws, "--prompt", "Wait"],
-        { env: serverEnv(server.baseURL) },
-      );
+      const session = PtySession.start(e2e.argv(["--prompt", "Wait"]), {
+        env: serverEnv(e2e.server.baseURL),
+      });
       await session.waitForOutput("Allow this call? [y/N] ");
       session.type("y\r");
-      await waitForFile(join(dir.ws, "started.txt"));
+      await waitForFile(join(e2e.dir.ws, "started.txt"));
 
       session.type(KEY.ctrlC);
       const { exitCode, output } = await session.exited;
@@ -226,7 +188,7 @@ describe("exit code 130: Ctrl-C", () => {
         ),
       ).toBe(true);
       expect(screen.at(-2)).toBe("agent: cancelled");
-      expect(server.requests).toHaveLength(1);
+      expect(e2e.server.requests).toHaveLength(1);
     },
   );
 });
@@ -235,7 +197,7 @@ describe.skipIf(!isPtyAvailable())("exit code 130: a signal while the prompt wai
   // A SIGINT that reaches the process while the prompt waits (kill -INT, a supervisor stopping the
   // agent) must close the prompt, not leave it waiting for an answer nobody will give.
   it("SIGINT sent to the process while the approval prompt waits ends the run without an answer", async () => {
-    server.script(
+    e2e.server.script(
       chatToolCallsReply([
         { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
       ]),
@@ -243,18 +205,8 @@ describe.skipIf(!isPtyAvailable())("exit code 130: a signal while the prompt wai
     );
     // `exec` keeps the pid the shell prints, so the test can signal the CLI itself.
     const session = PtySession.start(
-      [
-        "sh",
-        "-c",
-        'echo "pid=$$"; exec "$0" "$@"',
-        process.execPath,
-        CLI_PATH,
-        "--workspace",
-        dir.ws,
-        "--prompt",
-        "Write",
-      ],
-      { env: serverEnv(server.baseURL), waitTimeoutMs: 5_000 },
+      ["sh", "-c", 'echo "pid=$$"; exec "$0" "$@"', ...e2e.argv(["--prompt", "Write"])],
+      { env: serverEnv(e2e.server.baseURL), waitTimeoutMs: 5_000 },
     );
     await session.waitForOutput("Allow this call? [y/N] ");
     const pid = Number(/pid=(\d+)/.exec(session.output)?.[1]);
@@ -273,7 +225,7 @@ describe.skipIf(!isPtyAvailable())("exit code 130: a signal while the prompt wai
 
     expect(ended).toBe(true);
     expect(exitCode).toBe(130);
-    expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+    expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
   });
 });
 

@@ -1,23 +1,20 @@
 import { existsSync } from "node:fs";
 import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
 import {
   API_KEY,
-  CLI_PATH,
   baseEnv,
   linesOf,
-  makeTempDir,
   runCli,
   serverEnv,
   stderrLines,
   type CliRun,
-  type TempDir,
 } from "./cli-process.js";
-import { ScriptedChatServer } from "./scripted-chat-server.js";
+import { useAgentFixture } from "./agent-fixture.js";
 
 const exchangeSchema = z.strictObject({
   request: z.strictObject({ messages: z.array(z.unknown()), tools: z.array(z.unknown()) }),
@@ -28,26 +25,15 @@ const exchangeSchema = z.strictObject({
   }),
 });
 
-let server: ScriptedChatServer;
-let dir: TempDir;
+const e2e = useAgentFixture();
 let recording: string;
 
-beforeAll(async () => {
-  server = await ScriptedChatServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(async () => {
-  dir = await makeTempDir();
-  recording = join(dir.base, "session.jsonl");
-});
-afterEach(async () => {
-  await dir.cleanup();
+beforeEach(() => {
+  recording = join(e2e.dir.base, "session.jsonl");
 });
 
 function scriptTutorial(): void {
-  server.script(
+  e2e.server.script(
     chatToolCallsReply([{ id: "call_glob", name: "glob", arguments: { pattern: "*" } }]),
     chatToolCallsReply([
       { id: "call_in", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
@@ -64,16 +50,14 @@ function permissionLines(text: string): string[] {
 }
 
 async function recordTutorial(): Promise<CliRun> {
-  await writeFile(join(dir.ws, "README.md"), "# demo\n");
+  await writeFile(join(e2e.dir.ws, "README.md"), "# demo\n");
   scriptTutorial();
-  return runCli(["--workspace", dir.ws, "--record", recording, "--prompt", "Tutorial"], {
-    env: serverEnv(server.baseURL),
-  });
+  return e2e.agent(["--record", recording, "--prompt", "Tutorial"]);
 }
 
 /** A replay has no key, no base URL and no server to talk to. */
 function replay(prompt: string): Promise<CliRun> {
-  return runCli(["--workspace", dir.ws, "--replay", recording, "--prompt", prompt], {
+  return runCli(["--workspace", e2e.dir.ws, "--replay", recording, "--prompt", prompt], {
     env: baseEnv(),
   });
 }
@@ -83,7 +67,7 @@ describe("--record", () => {
     const run = await recordTutorial();
 
     expect(run).toMatchObject({ exitCode: 0, stdout: "Done: one write asked, one refused.\n" });
-    expect(server.requests).toHaveLength(4);
+    expect(e2e.server.requests).toHaveLength(4);
     const text = await readFile(recording, "utf8");
     const exchanges = linesOf(text).map((line) => exchangeSchema.parse(JSON.parse(line)));
     expect(exchanges).toHaveLength(4);
@@ -103,7 +87,7 @@ describe("--record", () => {
 describe("--replay", () => {
   it("reproduces the answer and the [Permission] lines with no key and no server", async () => {
     const recorded = await recordTutorial();
-    const requestsBefore = server.rawRequests.length;
+    const requestsBefore = e2e.server.rawRequests.length;
 
     const replayed = await replay("Tutorial");
 
@@ -115,8 +99,8 @@ describe("--replay", () => {
       "[Permission] write_file: deny (terminal-approval) - Interactive approval is unavailable (stdin is not a TTY)",
       "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
     ]);
-    expect(server.rawRequests).toHaveLength(requestsBefore);
-    expect(existsSync(join(dir.base, "outside.txt"))).toBe(false);
+    expect(e2e.server.rawRequests).toHaveLength(requestsBefore);
+    expect(existsSync(join(e2e.dir.base, "outside.txt"))).toBe(false);
   });
 
   it("stops with one line when the prompt differs from the recording", async () => {
@@ -132,7 +116,7 @@ describe("--replay", () => {
 
   it("stops when a tool result differs from the recording, naming the exchange", async () => {
     await recordTutorial();
-    await writeFile(join(dir.ws, "extra.md"), "new\n");
+    await writeFile(join(e2e.dir.ws, "extra.md"), "new\n");
 
     const replayed = await replay("Tutorial");
 
@@ -163,25 +147,17 @@ describe("--replay", () => {
   it.skipIf(!isPtyAvailable())(
     "replays an approved write in a terminal: same prompt, same decision, same file",
     async () => {
-      await writeFile(join(dir.ws, "README.md"), "# demo\n");
-      const args = (model: string[]) => [
-        process.execPath,
-        CLI_PATH,
-        "--workspace",
-        dir.ws,
-        ...model,
-        "--prompt",
-        "Tutorial",
-      ];
+      await writeFile(join(e2e.dir.ws, "README.md"), "# demo\n");
+      const args = (model: string[]) => e2e.argv([...model, "--prompt", "Tutorial"]);
       scriptTutorial();
       const recorded = await runInPty(args(["--record", recording]), {
-        env: serverEnv(server.baseURL),
+        env: serverEnv(e2e.server.baseURL),
         prompt: "[y/N] ",
         answers: ["y\r"],
       });
       expect(recorded.exitCode).toBe(0);
-      expect(await readFile(join(dir.ws, "note.txt"), "utf8")).toBe("hi\n");
-      await rm(join(dir.ws, "note.txt"));
+      expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hi\n");
+      await rm(join(e2e.dir.ws, "note.txt"));
 
       const replayed = await runInPty(args(["--replay", recording]), {
         env: baseEnv(),
@@ -207,7 +183,7 @@ describe("--replay", () => {
         "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
         "Done: one write asked, one refused.",
       ]);
-      expect(await readFile(join(dir.ws, "note.txt"), "utf8")).toBe("hi\n");
+      expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hi\n");
     },
   );
 });

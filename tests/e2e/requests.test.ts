@@ -1,44 +1,23 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
-import { linesOf, makeTempDir, runCli, serverEnv, type TempDir } from "./cli-process.js";
-import {
-  ScriptedChatServer,
-  pairingProblems,
-  toolNames,
-  toolResults,
-} from "./scripted-chat-server.js";
+import { linesOf } from "./cli-process.js";
+import { useAgentFixture } from "./agent-fixture.js";
+import { pairingProblems, toolNames, toolResults } from "./scripted-chat-server.js";
 
 const FIVE_TOOLS = ["shell", "read_file", "write_file", "edit_file", "glob"];
 
-let server: ScriptedChatServer;
-let dir: TempDir;
-
-beforeAll(async () => {
-  server = await ScriptedChatServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-afterEach(async () => {
-  await dir.cleanup();
-});
-
-function agent(args: readonly string[]) {
-  return runCli(["--workspace", dir.ws, ...args], { env: serverEnv(server.baseURL) });
-}
+const e2e = useAgentFixture();
+const { agent } = e2e;
 
 describe("what the model receives (chapter 3, the default)", () => {
   it("offers the five tools, pairs every call with its result and passes results verbatim", async () => {
-    await writeFile(join(dir.ws, "a.txt"), "alpha\nbeta\n");
-    await mkdir(join(dir.ws, "sub"));
-    await writeFile(join(dir.ws, "sub", "b.txt"), "bee");
-    server.script(
+    await writeFile(join(e2e.dir.ws, "a.txt"), "alpha\nbeta\n");
+    await mkdir(join(e2e.dir.ws, "sub"));
+    await writeFile(join(e2e.dir.ws, "sub", "b.txt"), "bee");
+    e2e.server.script(
       chatToolCallsReply([
         { id: "call_glob", name: "glob", arguments: { pattern: "**/*.txt" } },
         { id: "call_read", name: "read_file", arguments: { path: "a.txt" } },
@@ -52,7 +31,7 @@ describe("what the model receives (chapter 3, the default)", () => {
     const run = await agent(["--prompt", "List the text files"]);
 
     expect(run).toMatchObject({ exitCode: 0, stdout: "Found two files.\n" });
-    const requests = server.requests;
+    const requests = e2e.server.requests;
     expect(requests).toHaveLength(3);
     for (const request of requests) {
       expect(toolNames(request)).toEqual(FIVE_TOOLS);
@@ -94,19 +73,19 @@ describe("what the model receives (chapter 3, the default)", () => {
       call_read: "alpha\nbeta\n",
       call_out: "Error [permission_denied]: Writing outside the workspace is forbidden",
     });
-    expect(existsSync(join(dir.base, "outside.txt"))).toBe(false);
+    expect(existsSync(join(e2e.dir.base, "outside.txt"))).toBe(false);
     expect(linesOf(run.stderr)).toContain(
       "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
     );
   });
 
   it("sends each tool's strict JSON schema", async () => {
-    server.script(chatTextReply("Nothing to do."));
+    e2e.server.script(chatTextReply("Nothing to do."));
 
     const run = await agent(["--prompt", "Say hi"]);
 
     expect(run.exitCode).toBe(0);
-    const tools = server.requests[0]?.tools ?? [];
+    const tools = e2e.server.requests[0]?.tools ?? [];
     const byName = new Map(tools.map((tool) => [tool.function.name, tool.function.parameters]));
     expect(byName.get("shell")).toMatchObject({
       type: "object",
@@ -138,7 +117,7 @@ describe("what the model receives (chapter 3, the default)", () => {
 
 describe("earlier chapters", () => {
   it("chapter 2 refuses ../outside.txt in the handler with path_escape and writes inside without asking", async () => {
-    server.script(
+    e2e.server.script(
       chatToolCallsReply([
         {
           id: "call_in",
@@ -155,7 +134,7 @@ describe("earlier chapters", () => {
     const run = await agent(["--chapter", "2", "--prompt", "Write a note"]);
 
     expect(run).toMatchObject({ exitCode: 0, stdout: "Wrote the note.\n" });
-    const requests = server.requests;
+    const requests = e2e.server.requests;
     expect(requests).toHaveLength(3);
     for (const request of requests) {
       expect(toolNames(request)).toEqual(FIVE_TOOLS);
@@ -165,13 +144,13 @@ describe("earlier chapters", () => {
       call_in: "Wrote 13 UTF-8 bytes to note.txt",
       call_out: "Error [path_escape]: path must not contain parent segments: ../outside.txt",
     });
-    expect(await readFile(join(dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
-    expect(existsSync(join(dir.base, "outside.txt"))).toBe(false);
+    expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
+    expect(existsSync(join(e2e.dir.base, "outside.txt"))).toBe(false);
     expect(run.stderr).not.toContain("Tool call needs approval");
   });
 
   it("chapter 1 offers only the shell, and a file tool the model invents is unknown", async () => {
-    server.script(
+    e2e.server.script(
       chatToolCallsReply([
         { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "x" } },
       ]),
@@ -181,11 +160,11 @@ describe("earlier chapters", () => {
     const run = await agent(["--chapter", "1", "--prompt", "Write a note"]);
 
     expect(run).toMatchObject({ exitCode: 0, stdout: "Only a shell here.\n" });
-    const requests = server.requests;
+    const requests = e2e.server.requests;
     expect(requests.map(toolNames)).toEqual([["shell"], ["shell"]]);
     expect(toolResults(requests[1])).toEqual({
       call_w: "Error [unknown_tool]: Unknown tool: write_file",
     });
-    expect(existsSync(join(dir.ws, "note.txt"))).toBe(false);
+    expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
   });
 });

@@ -1,0 +1,63 @@
+/**
+ * The setup every CLI test file shares: one scripted server for the file, a fresh temp directory
+ * per test (removed after it), and a way to run the agent on that workspace against that server.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import {
+  CLI_PATH,
+  makeTempDir,
+  runCli,
+  serverEnv,
+  type CliRun,
+  type Env,
+  type TempDir,
+} from "./cli-process.js";
+import { ScriptedChatServer } from "./scripted-chat-server.js";
+
+export interface AgentFixture {
+  /** Started before the file's first test, closed after its last. */
+  readonly server: ScriptedChatServer;
+  /** Made before each test, removed after it. */
+  readonly dir: TempDir;
+  /** `node dist/cli.js --workspace <dir.ws> ARGS` against the server, stdin empty. */
+  readonly agent: (args: readonly string[], extraEnv?: Env) => Promise<CliRun>;
+  /** The same command as an argv, for runs in a terminal. */
+  readonly argv: (args: readonly string[]) => string[];
+}
+
+/** Registers the hooks; call at the top of a test file, outside any `describe`. */
+export function useAgentFixture(): AgentFixture {
+  let server: ScriptedChatServer | undefined;
+  let dir: TempDir | undefined;
+
+  beforeAll(async () => {
+    server = await ScriptedChatServer.start();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(async () => {
+    dir = await makeTempDir();
+  });
+  afterEach(async () => {
+    await dir?.cleanup();
+    dir = undefined;
+  });
+
+  const fixture: AgentFixture = {
+    get server() {
+      if (server === undefined) throw new Error("The scripted server is only there inside a test");
+      return server;
+    },
+    get dir() {
+      if (dir === undefined) throw new Error("The temp directory is only there inside a test");
+      return dir;
+    },
+    argv: (args) => [process.execPath, CLI_PATH, "--workspace", fixture.dir.ws, ...args],
+    agent: (args, extraEnv = {}) =>
+      runCli(["--workspace", fixture.dir.ws, ...args], {
+        env: serverEnv(fixture.server.baseURL, extraEnv),
+      }),
+  };
+  return fixture;
+}
