@@ -7,9 +7,11 @@ import { CommandStartError } from "../../src/core/command-runner.js";
 import {
   BoundedOutput,
   completeUtf8Length,
+  utf8BoundaryAtOrBefore,
+} from "../../src/adapters/bounded-output.js";
+import {
   killTreeStrategyFor,
   runProcess,
-  utf8BoundaryAtOrBefore,
   type ProcessSpec,
 } from "../../src/adapters/process-runner.js";
 
