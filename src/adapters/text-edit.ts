@@ -53,6 +53,9 @@ function lineEndingCandidates(
 }
 
 function countOccurrences(text: string, search: string): number {
+  // The tool's schema refuses an empty old_string, but the port does not: "" is found at every
+  // index without advancing, so counting it would never end.
+  if (search === "") return 0;
   let count = 0;
   for (
     let index = text.indexOf(search);

@@ -46,6 +46,8 @@ describe("applyEdit", () => {
     ["BOM kept", "\uFEFFa b", "a", "c", false, { kind: "edited", text: "\uFEFFc b", replaced: 1 }],
     ["BOM not matchable", "\uFEFFa", "\uFEFFa", "b", false, { kind: "no_match" }],
     ["no match", "abc", "x", "y", false, { kind: "no_match" }],
+    ["empty old text matches nothing", "abc", "", "y", false, { kind: "no_match" }],
+    ["empty old text, replace all", "abc", "", "y", true, { kind: "no_match" }],
     ["ambiguous", "a a a", "a", "b", false, { kind: "ambiguous", occurrences: 3 }],
     ["non-overlapping count", "aaaa", "aa", "b", false, { kind: "ambiguous", occurrences: 2 }],
     ["replace all", "a a a", "a", "b", true, { kind: "edited", text: "b b b", replaced: 3 }],
