@@ -91,7 +91,8 @@ function buildPolicy(
       ...environment,
     });
   }
-  // Before chapter 3 the only participants are the shell default and the person at the prompt.
+  // Before chapter 3 the only participants are the shell default, the execution environment (a
+  // required sandbox that cannot be had denies) and the person at the prompt.
   if (deps.approvalProvider === undefined && deps.executionEnvironment === undefined) {
     return undefined;
   }

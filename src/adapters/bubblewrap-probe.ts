@@ -31,7 +31,8 @@ const EXIT = { insideWrite: 71, rootWritable: 72, tcpConnected: 73, capabilities
  * Proves, once per run and through the very runner (and argv builder) used for real commands, that
  * the sandbox works here: a write inside a temp workspace lands on the host, a write beside it does
  * not, the root filesystem is read-only, no capability is left, and (network off) a listener on
- * the host's 127.0.0.1 cannot be reached. Each outcome is checked on the host side, not taken from the sandbox's word.
+ * the host's 127.0.0.1 cannot be reached. Each outcome is checked on the host side, not taken from
+ * the sandbox's word.
  */
 export async function probeSandbox(options: SandboxProbeOptions): Promise<SandboxProbeResult> {
   let root: string;

@@ -27,10 +27,10 @@ export interface BubblewrapRunnerOptions {
 }
 
 /**
- * Runs each command in bubblewrap: the host filesystem read-only except the workspace (and its
- * `.git` and nested repositories' `.git` read-only again), private /tmp and /run, no network unless asked, no capabilities, only
- * the allowlisted environment. The command's exit code passes through; a sandbox that could not
- * be set up throws SandboxSetupError.
+ * Runs each command in bubblewrap: the host filesystem read-only except the workspace (its `.git`
+ * and nested repositories' `.git` read-only again), private /tmp and /run, no network unless
+ * asked, no capabilities, only the allowlisted environment. The command's exit code passes
+ * through; a sandbox that could not be set up throws SandboxSetupError.
  */
 export class BubblewrapRunner implements CommandRunner {
   readonly shellName: string;

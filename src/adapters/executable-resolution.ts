@@ -3,9 +3,10 @@ import path from "node:path";
 import { windowsSystemRoot } from "./process-runner.js";
 
 /**
- * Finds a shell by absolute path. Only PATH entries that are absolute and outside the workspace
- * count: on Windows a bare name is looked up in the child's cwd first, and a relative or workspace
- * PATH entry would let a file the model wrote (`pwsh.exe`, `bash`) run instead of the real shell.
+ * Finds a program (a shell, bwrap) by absolute path. Only PATH entries that are absolute and
+ * outside the workspace count: on Windows a bare name is looked up in the child's cwd first, and a
+ * relative or workspace PATH entry would let a file the model wrote (`pwsh.exe`, `bash`) run
+ * instead of the real one.
  */
 
 export interface FileProbe {

@@ -1,6 +1,7 @@
 /**
  * Names that Windows, macOS or git itself resolve to the `.git` directory. Anything that decides
- * about `.git` (glob's exclusion, later protected paths) asks this instead of comparing to ".git".
+ * about `.git` (glob's exclusion, the file tools' protected_path, the sandbox's read-only binds)
+ * asks this instead of comparing to ".git".
  */
 
 // HFS+ ignores these code points when comparing names, so `.g\u200Cit` is `.git` on a Mac.

@@ -24,7 +24,10 @@ export interface AgentObserver {
 export interface AgentRunnerOptions {
   readonly model: ModelClient;
   readonly registry: ToolRegistry;
-  /** Absent only in offline tests and profiles with neither approver nor policy. */
+  /**
+   * Absent only when bootstrap got, before chapter 3, neither an approver nor an execution
+   * environment (offline tests): every call then runs unasked.
+   */
   readonly policy?: PermissionPolicy;
   readonly maxTurns: number;
   readonly systemPrompt?: string;
