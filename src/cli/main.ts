@@ -1,11 +1,16 @@
 import { readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { JsonlAuditLog } from "../adapters/jsonl-audit-log.js";
-import { OpenAIChatModelClient, resolveOpenAIConfig } from "../adapters/openai-chat.js";
+import {
+  ModelConfigError,
+  OpenAIChatModelClient,
+  resolveOpenAIConfig,
+} from "../adapters/openai-chat.js";
 import { RecordingModelClient } from "../adapters/recording-model.js";
 import { ReplayModelClient } from "../adapters/replay-model.js";
 import { createShellExecution } from "../adapters/shell-execution.js";
-import { buildAgent } from "../bootstrap.js";
+import { ShellUnavailableError } from "../adapters/shell-selection.js";
+import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
 import type { AuditSink } from "../core/audit.js";
 import { CompositeAuditSink } from "../core/composite-audit-sink.js";
@@ -155,8 +160,9 @@ async function resolveWorkspace(path: string): Promise<string> {
 function isConfigurationError(error: unknown): boolean {
   return (
     error instanceof CliConfigError ||
-    (error instanceof Error &&
-      ["ModelConfigError", "ShellUnavailableError", "BootstrapError"].includes(error.name))
+    error instanceof ModelConfigError ||
+    error instanceof ShellUnavailableError ||
+    error instanceof BootstrapError
   );
 }
 
