@@ -3,6 +3,7 @@ import { statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { Readable } from "node:stream";
 import { BoundedOutput, completeUtf8Length } from "./bounded-output.js";
+import { errorCode } from "./fs-errors.js";
 import { CommandStartError, type CommandResult } from "../core/command-runner.js";
 
 /**
@@ -277,11 +278,6 @@ function startError(name: string, error: unknown): CommandStartError {
           ? error.message
           : String(error);
   return new CommandStartError(`Could not start ${name}: ${reason}`);
-}
-
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
-  return typeof error.code === "string" ? error.code : undefined;
 }
 
 function assertValidLimits(spec: ProcessSpec): void {
