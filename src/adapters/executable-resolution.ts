@@ -25,7 +25,8 @@ export interface ExecutableLookup {
 
 const DEFAULT_PATHEXT = ".COM;.EXE;.BAT;.CMD";
 
-export const nodeFileProbe: FileProbe = {
+/** Frozen: shared by every lookup, so no caller may swap a method out for the others. */
+export const nodeFileProbe: FileProbe = Object.freeze<FileProbe>({
   isExecutableFile(candidate) {
     try {
       if (!statSync(candidate).isFile()) return false;
@@ -42,7 +43,7 @@ export const nodeFileProbe: FileProbe = {
       return undefined;
     }
   },
-};
+});
 
 /** The first trustworthy match for a bare program name on PATH, as an absolute path. */
 export function resolveExecutable(name: string, lookup: ExecutableLookup): string | undefined {
