@@ -76,7 +76,7 @@ export function resolveWindowsPowerShell(lookup: ExecutableLookup): string | und
   return probe.isExecutableFile(candidate) ? candidate : undefined;
 }
 
-export function windowsPowerShellPath(env: Readonly<Record<string, string | undefined>>): string {
+function windowsPowerShellPath(env: Readonly<Record<string, string | undefined>>): string {
   return `${windowsSystemRoot(env)}\\System32\\WindowsPowerShell\\v1.0\\powershell.exe`;
 }
 

@@ -103,7 +103,7 @@ function connectionCause(error: Error): string {
   return innermost;
 }
 
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   const seconds = ms / 1000;
   return Number.isInteger(seconds) ? `${seconds} s` : `${seconds.toFixed(1)} s`;

@@ -35,7 +35,7 @@ export function createReadFileTool({ fileSystem }: { fileSystem: WorkspaceFileSy
   });
 }
 
-export function formatRead(result: ReadFileResult): string {
+function formatRead(result: ReadFileResult): string {
   if (result.totalLines === 0) return "[empty file]";
   if (result.firstLine > result.totalLines) {
     return `[no lines from line ${result.firstLine}: the file has ${result.totalLines} lines]`;
