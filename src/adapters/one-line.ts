@@ -12,6 +12,12 @@ export function oneLine(text: string, maxLength = DEFAULT_MAX_LENGTH): string {
   return flat.length <= maxLength ? flat : `${flat.slice(0, maxLength - 1)}…`;
 }
 
+/** What was thrown, as its first line of text: the rest of a platform message is detail. */
+export function firstLineOfError(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n")[0] ?? text;
+}
+
 /** Replaces every occurrence of each secret; used on anything a provider might echo back. */
 export function redact(text: string, secrets: readonly string[]): string {
   let result = text;

@@ -3,6 +3,7 @@ import { AgentRunError } from "../core/agent-errors.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../core/model.js";
 import { toRecordedExchange } from "./model-recording-format.js";
 import { ModelConfigError } from "./model-config-error.js";
+import { firstLineOfError } from "./one-line.js";
 
 /** The recording could not be written mid-run; the run stops rather than silently lose traffic. */
 export class ModelRecordingError extends AgentRunError {
@@ -34,7 +35,9 @@ export class RecordingModelClient implements ModelClient {
         closeSync(fd);
       }
     } catch (error) {
-      throw new ModelConfigError(`Cannot create the recording file ${path}: ${reasonOf(error)}`);
+      throw new ModelConfigError(
+        `Cannot create the recording file ${path}: ${firstLineOfError(error)}`,
+      );
     }
   }
 
@@ -45,14 +48,9 @@ export class RecordingModelClient implements ModelClient {
       appendFileSync(this.#path, `${line}\n`);
     } catch (error) {
       throw new ModelRecordingError(
-        `Cannot append to the recording file ${this.#path}: ${reasonOf(error)}`,
+        `Cannot append to the recording file ${this.#path}: ${firstLineOfError(error)}`,
       );
     }
     return reply;
   }
-}
-
-function reasonOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n")[0] ?? text;
 }

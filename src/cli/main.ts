@@ -8,6 +8,7 @@ import {
 } from "../adapters/openai-chat.js";
 import { RecordingModelClient } from "../adapters/recording-model.js";
 import { ReplayModelClient } from "../adapters/replay-model.js";
+import { firstLineOfError } from "../adapters/one-line.js";
 import { createShellExecution } from "../adapters/shell-execution.js";
 import { ShellUnavailableError } from "../adapters/shell-selection.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
@@ -46,7 +47,7 @@ export async function runCli(io: CliIo): Promise<number> {
   try {
     options = parseCliArgs(io.argv, io.env, io.cwd);
   } catch (error) {
-    return fail(EXIT.config, `${messageOf(error)} (see --help)`);
+    return fail(EXIT.config, `${firstLineOfError(error)} (see --help)`);
   }
   if (options.help) {
     io.stdout.write(`${HELP_TEXT}\n`);
@@ -117,9 +118,9 @@ export async function runCli(io: CliIo): Promise<number> {
     if (error instanceof RunCancelledError || cancel.signal.aborted) {
       return fail(EXIT.cancelled, "cancelled");
     }
-    if (isConfigurationError(error)) return fail(EXIT.config, messageOf(error));
-    if (error instanceof AgentRunError) return fail(EXIT.runFailed, messageOf(error));
-    return fail(EXIT.runFailed, `unexpected error: ${messageOf(error)}`);
+    if (isConfigurationError(error)) return fail(EXIT.config, firstLineOfError(error));
+    if (error instanceof AgentRunError) return fail(EXIT.runFailed, firstLineOfError(error));
+    return fail(EXIT.runFailed, `unexpected error: ${firstLineOfError(error)}`);
   }
 }
 
@@ -164,11 +165,6 @@ function isConfigurationError(error: unknown): boolean {
     error instanceof ShellUnavailableError ||
     error instanceof BootstrapError
   );
-}
-
-function messageOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n")[0] ?? text;
 }
 
 function packageVersion(): string {
