@@ -63,15 +63,12 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     registry,
     maxTurns: deps.maxTurns ?? DEFAULT_MAX_TURNS,
     systemPrompt: systemPromptFor(profile, deps),
-    ...(policy === undefined ? {} : { policy }),
+    policy,
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
   });
 }
 
-function buildPolicy(
-  profile: ChapterProfile,
-  deps: AgentDependencies,
-): PermissionPolicy | undefined {
+function buildPolicy(profile: ChapterProfile, deps: AgentDependencies): PermissionPolicy {
   const environment =
     deps.executionEnvironment === undefined
       ? {}
@@ -92,10 +89,8 @@ function buildPolicy(
     });
   }
   // Before chapter 3 the only participants are the shell default, the execution environment (a
-  // required sandbox that cannot be had denies) and the person at the prompt.
-  if (deps.approvalProvider === undefined && deps.executionEnvironment === undefined) {
-    return undefined;
-  }
+  // required sandbox that cannot be had denies) and the person at the prompt. There is always a
+  // policy: without an approver, the shell default's `ask` becomes a denial, never a free pass.
   return new PermissionPolicy({
     ...(deps.approvalProvider === undefined ? {} : { approver: deps.approvalProvider }),
     ...environment,

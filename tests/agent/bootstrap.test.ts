@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildAgent } from "../../src/bootstrap.js";
 import { CapabilitySet, P01, P02, P03 } from "../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
-import { ScriptedModelClient, textReply } from "../support/scripted-model.js";
+import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
 import { RecordingCommandRunner } from "./agent-fixtures.js";
 
 const base = {
@@ -39,6 +39,25 @@ describe("buildAgent", () => {
       "edit_file",
       "glob",
     ]);
+  });
+
+  it("without an approver, P01 and P02 still ask for shell calls: the ask becomes a denial", async () => {
+    for (const profile of [P01, P02]) {
+      const runner = new RecordingCommandRunner();
+      const model = new ScriptedModelClient([
+        toolCallReply([{ id: "s1", name: "shell", arguments: { command: "rm -rf x" } }]),
+        textReply("done"),
+      ]);
+      const agent = buildAgent(profile, { ...base, model, commandRunner: runner });
+      const result = await agent.run("go");
+      expect(result.history.at(-2)).toEqual({
+        role: "tool",
+        toolCallId: "s1",
+        content:
+          "Error [permission_denied]: Approval was not explicitly granted: Shell execution requires approval",
+      });
+      expect(runner.commands).toEqual([]);
+    }
   });
 
   it("P03 without an approver or an audit sink fails to build", () => {
