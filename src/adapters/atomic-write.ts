@@ -72,7 +72,9 @@ async function modeOfExistingFile(target: string, path: string): Promise<number 
   if (stats.isDirectory()) throw isDirectory(path);
   if (!stats.isFile()) throw notRegularFile(path);
   // rename would replace a read-only file the user could not write in place: refuse (EACCES).
-  await access(target, constants.W_OK);
+  await access(target, constants.W_OK).catch((error: unknown) => {
+    throw toWorkspaceError(error, path);
+  });
   return stats.mode & 0o7777;
 }
 

@@ -30,9 +30,22 @@ export function toWorkspaceError(error: unknown, path: string): unknown {
       // With O_NOFOLLOW this means the final component became a symlink after the check.
       return symlinkAtEnd(path);
     case undefined:
-    default:
       return error;
+    default:
+      return withoutHostPath(error, path);
   }
+}
+
+/**
+ * A system error with no domain meaning (EACCES, EROFS, ENOSPC, …) stays a tool failure, but its
+ * message names the path as the model gave it: Node's own text would show the absolute host path.
+ */
+function withoutHostPath(error: unknown, path: string): Error {
+  const code = errorCode(error) ?? "EUNKNOWN";
+  const message = error instanceof Error ? error.message : "";
+  const detail = /^[A-Z0-9]+: ([^,]+)/.exec(message)?.[1];
+  const text = detail === undefined ? `${code}: ${path}` : `${code}: ${detail}: ${path}`;
+  return Object.assign(new Error(text), { code });
 }
 
 export function isDirectory(path: string): WorkspaceFileError {
