@@ -1,8 +1,8 @@
 import { chmod, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isGone } from "../support/process-state.js";
 import { CommandStartError } from "../../src/core/command-runner.js";
 import {
   BoundedOutput,
@@ -49,213 +49,209 @@ function bash(script: string, overrides: Partial<ProcessSpec> = {}): ProcessSpec
   };
 }
 
-/** Gone means no such process, or a zombie nobody has reaped yet (a container's PID 1 may not). */
-function isGone(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state === "Z" || state === "X";
-  } catch {
-    return true;
-  }
-}
-
-describe.skipIf(posixOnly)("runProcess against real POSIX processes (skipped on Windows)", () => {
-  it("captures stdout and the exit code", async () => {
-    await expect(runProcess(bash("echo hello; exit 3"))).resolves.toEqual({
-      exitCode: 3,
-      output: "hello\n",
-      truncated: false,
-      timedOut: false,
+describe.skipIf(posixOnly)(
+  "runProcess against real POSIX processes (POSIX only: /bin/bash, process groups, signals)",
+  () => {
+    it("captures stdout and the exit code", async () => {
+      await expect(runProcess(bash("echo hello; exit 3"))).resolves.toEqual({
+        exitCode: 3,
+        output: "hello\n",
+        truncated: false,
+        timedOut: false,
+      });
     });
-  });
 
-  it("captures stderr interleaved with stdout in order of arrival", async () => {
-    const result = await runProcess(
-      bash("echo one; sleep 0.2; echo two >&2; sleep 0.2; echo three"),
-    );
-    expect(result).toEqual({
-      exitCode: 0,
-      output: "one\ntwo\nthree\n",
-      truncated: false,
-      timedOut: false,
+    it("captures stderr interleaved with stdout in order of arrival", async () => {
+      const result = await runProcess(
+        bash("echo one; sleep 0.2; echo two >&2; sleep 0.2; echo three"),
+      );
+      expect(result).toEqual({
+        exitCode: 0,
+        output: "one\ntwo\nthree\n",
+        truncated: false,
+        timedOut: false,
+      });
     });
-  });
 
-  it("passes exactly the given environment and cwd", async () => {
-    const result = await runProcess(
-      bash('printf "%s|%s|%s" "$PWD" "$ONLY_THIS" "${HOME-unset}"', {
-        env: { PATH: "/usr/bin:/bin", ONLY_THIS: "yes" },
-      }),
-    );
-    expect(result.output).toBe(`${workspace}|yes|unset`);
-  });
+    it("passes exactly the given environment and cwd", async () => {
+      const result = await runProcess(
+        bash('printf "%s|%s|%s" "$PWD" "$ONLY_THIS" "${HOME-unset}"', {
+          env: { PATH: "/usr/bin:/bin", ONLY_THIS: "yes" },
+        }),
+      );
+      expect(result.output).toBe(`${workspace}|yes|unset`);
+    });
 
-  it("reports a command killed by its own signal as 128 + n, not as our kill", async () => {
-    const result = await runProcess(bash("kill -9 $$"));
-    expect(result).toEqual({ exitCode: 137, output: "", truncated: false, timedOut: false });
-  });
+    it("reports a command killed by its own signal as 128 + n, not as our kill", async () => {
+      const result = await runProcess(bash("kill -9 $$"));
+      expect(result).toEqual({ exitCode: 137, output: "", truncated: false, timedOut: false });
+    });
 
-  it("does not feed stdin: a command reading it sees end of input at once", async () => {
-    const result = await runProcess(bash("cat; echo after"));
-    expect(result.output).toBe("after\n");
-  });
+    it("does not feed stdin: a command reading it sees end of input at once", async () => {
+      const result = await runProcess(bash("cat; echo after"));
+      expect(result.output).toBe("after\n");
+    });
 
-  it("kills the whole process group on timeout, grandchildren included", async () => {
-    const pidFile = join(workspace, "grandchild.pid");
-    const script = `bash -c 'sleep 300 & echo $! > ${pidFile}; wait' & wait`;
-    const result = await runProcess(bash(script, { timeoutMs: 1_500 }));
-    expect(result).toEqual({ exitCode: null, output: "", truncated: false, timedOut: true });
-    const grandchild = Number((await readFile(pidFile, "utf8")).trim());
-    expect(grandchild).toBeGreaterThan(0);
-    leftoverPids.push(grandchild);
-    await waitUntil(() => isGone(grandchild));
-    expect(isGone(grandchild)).toBe(true);
-  });
+    it("kills the whole process group on timeout, grandchildren included", async () => {
+      const pidFile = join(workspace, "grandchild.pid");
+      const script = `bash -c 'sleep 300 & echo $! > ${pidFile}; wait' & wait`;
+      const result = await runProcess(bash(script, { timeoutMs: 1_500 }));
+      expect(result).toEqual({ exitCode: null, output: "", truncated: false, timedOut: true });
+      const grandchild = Number((await readFile(pidFile, "utf8")).trim());
+      expect(grandchild).toBeGreaterThan(0);
+      leftoverPids.push(grandchild);
+      await waitUntil(() => isGone(grandchild));
+      expect(isGone(grandchild)).toBe(true);
+    });
 
-  it("kills the tree on abort and reports it as neither exit nor timeout", async () => {
-    const controller = new AbortController();
-    const running = runProcess(bash("echo begun; sleep 300", { signal: controller.signal }));
-    setTimeout(() => {
+    it("kills the tree on abort and reports it as neither exit nor timeout", async () => {
+      const controller = new AbortController();
+      const running = runProcess(bash("echo begun; sleep 300", { signal: controller.signal }));
+      setTimeout(() => {
+        controller.abort();
+      }, 500);
+      await expect(running).resolves.toEqual({
+        exitCode: null,
+        output: "begun\n",
+        truncated: false,
+        timedOut: false,
+      });
+    });
+
+    it("does not start anything when the signal is already aborted", async () => {
+      const marker = join(workspace, "ran");
+      const controller = new AbortController();
       controller.abort();
-    }, 500);
-    await expect(running).resolves.toEqual({
-      exitCode: null,
-      output: "begun\n",
-      truncated: false,
-      timedOut: false,
+      const result = await runProcess(bash(`touch ${marker}`, { signal: controller.signal }));
+      expect(result).toEqual({ exitCode: null, output: "", truncated: false, timedOut: false });
+      await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
     });
-  });
 
-  it("does not start anything when the signal is already aborted", async () => {
-    const marker = join(workspace, "ran");
-    const controller = new AbortController();
-    controller.abort();
-    const result = await runProcess(bash(`touch ${marker}`, { signal: controller.signal }));
-    expect(result).toEqual({ exitCode: null, output: "", truncated: false, timedOut: false });
-    await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
-  });
+    it("ends when the root exits, not when a background child closes the pipes", async () => {
+      const result = await runProcess(bash("sleep 40 & echo $!; echo started"));
+      const [pidLine, rest] = result.output.split("\n", 2);
+      leftoverPids.push(Number(pidLine));
+      expect(rest).toBe("started");
+      expect(result.exitCode).toBe(0);
+      expect(result.timedOut).toBe(false);
+    }, 10_000);
 
-  it("ends when the root exits, not when a background child closes the pipes", async () => {
-    const result = await runProcess(bash("sleep 40 & echo $!; echo started"));
-    const [pidLine, rest] = result.output.split("\n", 2);
-    leftoverPids.push(Number(pidLine));
-    expect(rest).toBe("started");
-    expect(result.exitCode).toBe(0);
-    expect(result.timedOut).toBe(false);
-  }, 10_000);
-
-  it("keeps at most maxOutputBytes and marks the output truncated", async () => {
-    const result = await runProcess(bash("printf 'abcdefghij'", { maxOutputBytes: 4 }));
-    expect(result).toEqual({ exitCode: 0, output: "abcd", truncated: true, timedOut: false });
-  });
-
-  it("drops a multi-byte character straddling the cap whole", async () => {
-    // "ab" then € (3 bytes): a 4-byte cap falls inside the euro sign.
-    const result = await runProcess(bash("printf 'ab\\xe2\\x82\\xacz'", { maxOutputBytes: 4 }));
-    expect(result).toEqual({ exitCode: 0, output: "ab", truncated: true, timedOut: false });
-  });
-
-  it("keeps a character whole when the cap falls right after it", async () => {
-    const result = await runProcess(bash("printf 'ab€z'", { maxOutputBytes: 5 }));
-    expect(result).toEqual({ exitCode: 0, output: "ab€", truncated: true, timedOut: false });
-  });
-
-  it("never interleaves the other pipe inside a character split across writes", async () => {
-    const script = "printf '\\xe2'; echo err >&2; sleep 0.3; printf '\\x82\\xac'";
-    const result = await runProcess(bash(script));
-    // Either order is honest; a mangled euro sign (U+FFFD) is not.
-    expect(["err\n€", "€err\n"]).toContain(result.output);
-  });
-
-  it("reads 1 GB of output with bounded memory and keeps only the cap", async () => {
-    const samples: number[] = [];
-    const before = process.memoryUsage.rss();
-    const sampler = setInterval(() => samples.push(process.memoryUsage.rss()), 10);
-    const result = await runProcess({
-      executable: "/usr/bin/head",
-      args: ["-c", "1000000000", "/dev/zero"],
-      cwd: workspace,
-      env: {},
-      timeoutMs: 120_000,
-      maxOutputBytes: 50 * 1024,
-      killTree: { kind: "process-group" },
+    it("keeps at most maxOutputBytes and marks the output truncated", async () => {
+      const result = await runProcess(bash("printf 'abcdefghij'", { maxOutputBytes: 4 }));
+      expect(result).toEqual({ exitCode: 0, output: "abcd", truncated: true, timedOut: false });
     });
-    clearInterval(sampler);
-    samples.push(process.memoryUsage.rss());
-    expect(result.exitCode).toBe(0);
-    expect(result.truncated).toBe(true);
-    expect(result.output).toBe("\0".repeat(50 * 1024));
-    const growthMb = (Math.max(...samples) - before) / (1024 * 1024);
-    expect(growthMb).toBeLessThan(64);
-  }, 120_000);
 
-  it("fails to start with a typed error when the executable is missing", async () => {
-    const missing = join(workspace, "no-such-program");
-    const running = runProcess(bash("", { executable: missing, args: [] }));
-    await expect(running).rejects.toThrow(CommandStartError);
-    await expect(running).rejects.toThrow(`Could not start ${missing}: ENOENT (no such file)`);
-  });
-
-  it("fails to start with a typed error when the file is not executable", async () => {
-    const notExecutable = join(workspace, "plain.sh");
-    await writeFile(notExecutable, "echo hi\n");
-    await chmod(notExecutable, 0o644);
-    const running = runProcess(bash("", { executable: notExecutable, args: [] }));
-    await expect(running).rejects.toThrow(
-      new CommandStartError(`Could not start ${notExecutable}: EACCES (permission denied)`),
-    );
-  });
-
-  it("returns a status pipe's bytes apart from the output, with how the root ended", async () => {
-    const statusPipe = { fd: 3, maxBytes: 1024 } as const;
-    const script = "echo out; echo err >&2; printf '{\"exit-code\": 7}\\n' >&3; exit 2";
-    expect(await runProcess({ ...bash(script), statusPipe })).toEqual({
-      exitCode: 2,
-      output: "out\nerr\n",
-      truncated: false,
-      timedOut: false,
-      status: '{"exit-code": 7}\n',
-      exitSignal: null,
+    it("drops a multi-byte character straddling the cap whole", async () => {
+      // "ab" then € (3 bytes): a 4-byte cap falls inside the euro sign.
+      const result = await runProcess(bash("printf 'ab\\xe2\\x82\\xacz'", { maxOutputBytes: 4 }));
+      expect(result).toEqual({ exitCode: 0, output: "ab", truncated: true, timedOut: false });
     });
-    expect(await runProcess({ ...bash("printf abcdef >&3; kill -9 $$"), statusPipe })).toEqual({
-      exitCode: 137,
-      output: "",
-      truncated: false,
-      timedOut: false,
-      status: "abcdef",
-      exitSignal: "SIGKILL",
+
+    it("keeps a character whole when the cap falls right after it", async () => {
+      const result = await runProcess(bash("printf 'ab€z'", { maxOutputBytes: 5 }));
+      expect(result).toEqual({ exitCode: 0, output: "ab€", truncated: true, timedOut: false });
     });
-  });
 
-  it("keeps only maxBytes of the status pipe and leaves the output cap alone", async () => {
-    const statusPipe = { fd: 3, maxBytes: 4 } as const;
-    const result = await runProcess({ ...bash("printf 0123456789 >&3; printf ok"), statusPipe });
-    expect(result).toEqual({
-      exitCode: 0,
-      output: "ok",
-      truncated: false,
-      timedOut: false,
-      status: "0123",
-      exitSignal: null,
+    it("never interleaves the other pipe inside a character split across writes", async () => {
+      const script = "printf '\\xe2'; echo err >&2; sleep 0.3; printf '\\x82\\xac'";
+      const result = await runProcess(bash(script));
+      // Either order is honest; a mangled euro sign (U+FFFD) is not.
+      expect(["err\n€", "€err\n"]).toContain(result.output);
     });
-  });
 
-  it("names the program as displayName says when it cannot start", async () => {
-    const missing = join(workspace, "no-such-wrapper");
-    const spec = bash("", { executable: missing, args: [], displayName: `the wrapper ${missing}` });
-    await expect(runProcess(spec)).rejects.toThrow(
-      new CommandStartError(`Could not start the wrapper ${missing}: ENOENT (no such file)`),
-    );
-  });
+    it("reads 1 GB of output with bounded memory and keeps only the cap", async () => {
+      const samples: number[] = [];
+      const before = process.memoryUsage.rss();
+      const sampler = setInterval(() => samples.push(process.memoryUsage.rss()), 10);
+      const result = await runProcess({
+        executable: "/usr/bin/head",
+        args: ["-c", "1000000000", "/dev/zero"],
+        cwd: workspace,
+        env: {},
+        timeoutMs: 120_000,
+        maxOutputBytes: 50 * 1024,
+        killTree: { kind: "process-group" },
+      });
+      clearInterval(sampler);
+      samples.push(process.memoryUsage.rss());
+      expect(result.exitCode).toBe(0);
+      expect(result.truncated).toBe(true);
+      expect(result.output).toBe("\0".repeat(50 * 1024));
+      const growthMb = (Math.max(...samples) - before) / (1024 * 1024);
+      expect(growthMb).toBeLessThan(64);
+    }, 120_000);
 
-  it("fails to start with a typed error when the working directory is missing", async () => {
-    const cwd = join(workspace, "gone");
-    await expect(runProcess(bash("true", { cwd }))).rejects.toThrow(
-      new CommandStartError(`Working directory does not exist: ${cwd}`),
-    );
-  });
-});
+    it("fails to start with a typed error when the executable is missing", async () => {
+      const missing = join(workspace, "no-such-program");
+      const running = runProcess(bash("", { executable: missing, args: [] }));
+      await expect(running).rejects.toThrow(CommandStartError);
+      await expect(running).rejects.toThrow(`Could not start ${missing}: ENOENT (no such file)`);
+    });
+
+    it("fails to start with a typed error when the file is not executable", async () => {
+      const notExecutable = join(workspace, "plain.sh");
+      await writeFile(notExecutable, "echo hi\n");
+      await chmod(notExecutable, 0o644);
+      const running = runProcess(bash("", { executable: notExecutable, args: [] }));
+      await expect(running).rejects.toThrow(
+        new CommandStartError(`Could not start ${notExecutable}: EACCES (permission denied)`),
+      );
+    });
+
+    it("returns a status pipe's bytes apart from the output, with how the root ended", async () => {
+      const statusPipe = { fd: 3, maxBytes: 1024 } as const;
+      const script = "echo out; echo err >&2; printf '{\"exit-code\": 7}\\n' >&3; exit 2";
+      expect(await runProcess({ ...bash(script), statusPipe })).toEqual({
+        exitCode: 2,
+        output: "out\nerr\n",
+        truncated: false,
+        timedOut: false,
+        status: '{"exit-code": 7}\n',
+        exitSignal: null,
+      });
+      expect(await runProcess({ ...bash("printf abcdef >&3; kill -9 $$"), statusPipe })).toEqual({
+        exitCode: 137,
+        output: "",
+        truncated: false,
+        timedOut: false,
+        status: "abcdef",
+        exitSignal: "SIGKILL",
+      });
+    });
+
+    it("keeps only maxBytes of the status pipe and leaves the output cap alone", async () => {
+      const statusPipe = { fd: 3, maxBytes: 4 } as const;
+      const result = await runProcess({ ...bash("printf 0123456789 >&3; printf ok"), statusPipe });
+      expect(result).toEqual({
+        exitCode: 0,
+        output: "ok",
+        truncated: false,
+        timedOut: false,
+        status: "0123",
+        exitSignal: null,
+      });
+    });
+
+    it("names the program as displayName says when it cannot start", async () => {
+      const missing = join(workspace, "no-such-wrapper");
+      const spec = bash("", {
+        executable: missing,
+        args: [],
+        displayName: `the wrapper ${missing}`,
+      });
+      await expect(runProcess(spec)).rejects.toThrow(
+        new CommandStartError(`Could not start the wrapper ${missing}: ENOENT (no such file)`),
+      );
+    });
+
+    it("fails to start with a typed error when the working directory is missing", async () => {
+      const cwd = join(workspace, "gone");
+      await expect(runProcess(bash("true", { cwd }))).rejects.toThrow(
+        new CommandStartError(`Working directory does not exist: ${cwd}`),
+      );
+    });
+  },
+);
 
 describe("runProcess limits", () => {
   it("rejects a non-positive timeout before starting anything", async () => {

@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
-import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isGone } from "../support/process-state.js";
 import { PosixShellRunner } from "../../src/adapters/posix-shell.js";
 import type { CommandResult } from "../../src/core/command-runner.js";
 import { createShellTool, shellToolResult } from "../../src/features/shell-tool.js";
@@ -58,16 +58,6 @@ async function run(
     callId: "call_1",
     ...(signal === undefined ? {} : { signal }),
   });
-}
-
-function isGone(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state === "Z" || state === "X";
-  } catch {
-    return true;
-  }
 }
 
 describe("the shell tool's definition", () => {
@@ -162,90 +152,93 @@ describe("shellToolResult exact strings", () => {
   });
 });
 
-describe.skipIf(posixOnly)("the shell tool against real bash (skipped on Windows)", () => {
-  it("returns the output of a successful command", async () => {
-    await expect(run("echo hello")).resolves.toEqual({ content: "hello\n", isError: false });
-  });
-
-  it("runs in the workspace", async () => {
-    await expect(run("pwd")).resolves.toEqual({ content: `${workspace}\n`, isError: false });
-  });
-
-  it("says (no output) when there is none", async () => {
-    await expect(run("true")).resolves.toEqual({ content: "(no output)", isError: false });
-  });
-
-  it("reports a non-zero exit with the shell's name, the code and stderr", async () => {
-    await expect(run("echo out; echo err >&2; exit 3")).resolves.toEqual({
-      content: "Error [shell_failed]: bash exited with code 3\nout\nerr\n",
-      isError: true,
-      errorCode: "shell_failed",
+describe.skipIf(posixOnly)(
+  "the shell tool against real bash (POSIX only: /bin/bash, process groups, signals)",
+  () => {
+    it("returns the output of a successful command", async () => {
+      await expect(run("echo hello")).resolves.toEqual({ content: "hello\n", isError: false });
     });
-  });
 
-  it("treats stderr output with exit 0 as success", async () => {
-    await expect(run("echo warning >&2")).resolves.toEqual({
-      content: "warning\n",
-      isError: false,
+    it("runs in the workspace", async () => {
+      await expect(run("pwd")).resolves.toEqual({ content: `${workspace}\n`, isError: false });
     });
-  });
 
-  it("marks truncated output and never splits a character", async () => {
-    await expect(run("printf 'ab€€'", { maxOutputBytes: 6 })).resolves.toEqual({
-      content: "ab€\n[output truncated]",
-      isError: false,
+    it("says (no output) when there is none", async () => {
+      await expect(run("true")).resolves.toEqual({ content: "(no output)", isError: false });
     });
-  });
 
-  it("times out, kills a grandchild, and says so", async () => {
-    const pidFile = join(workspace, "grandchild.pid");
-    const result = await run(
-      `bash -c 'sleep 300 & echo $! > ${pidFile}; wait' & echo begun; wait`,
-      {
-        timeoutMs: 1_500,
-      },
-    );
-    expect(result).toEqual({
-      content:
-        "Error [shell_timeout]: Command timed out after 1.5 s and was killed with everything it started\nbegun\n",
-      isError: true,
-      errorCode: "shell_timeout",
+    it("reports a non-zero exit with the shell's name, the code and stderr", async () => {
+      await expect(run("echo out; echo err >&2; exit 3")).resolves.toEqual({
+        content: "Error [shell_failed]: bash exited with code 3\nout\nerr\n",
+        isError: true,
+        errorCode: "shell_failed",
+      });
     });
-    const grandchild = Number((await readFile(pidFile, "utf8")).trim());
-    leftoverPids.push(grandchild);
-    const deadline = Date.now() + 5_000;
-    while (!isGone(grandchild) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(isGone(grandchild)).toBe(true);
-  });
 
-  it("returns at once when a background child keeps the pipes open", async () => {
-    const pidFile = join(workspace, "background.pid");
-    const result = await run(`sleep 40 & echo $! > ${pidFile}; echo started`);
-    leftoverPids.push(Number((await readFile(pidFile, "utf8")).trim()));
-    expect(result).toEqual({ content: "started\n", isError: false });
-  }, 10_000);
-
-  it("passes the call's abort signal through", async () => {
-    const controller = new AbortController();
-    const running = run("echo begun; sleep 300", {}, controller.signal);
-    setTimeout(() => {
-      controller.abort();
-    }, 500);
-    await expect(running).resolves.toEqual({
-      content: "Error [shell_cancelled]: Command was cancelled before it finished\nbegun\n",
-      isError: true,
-      errorCode: "shell_cancelled",
+    it("treats stderr output with exit 0 as success", async () => {
+      await expect(run("echo warning >&2")).resolves.toEqual({
+        content: "warning\n",
+        isError: false,
+      });
     });
-  });
 
-  it("reports a shell that cannot start", async () => {
-    const missing = join(workspace, "no-bash");
-    await expect(run("echo hi", { executable: missing })).resolves.toEqual({
-      content: `Error [shell_start_failed]: Could not start ${missing}: ENOENT (no such file)`,
-      isError: true,
-      errorCode: "shell_start_failed",
+    it("marks truncated output and never splits a character", async () => {
+      await expect(run("printf 'ab€€'", { maxOutputBytes: 6 })).resolves.toEqual({
+        content: "ab€\n[output truncated]",
+        isError: false,
+      });
     });
-  });
-});
+
+    it("times out, kills a grandchild, and says so", async () => {
+      const pidFile = join(workspace, "grandchild.pid");
+      const result = await run(
+        `bash -c 'sleep 300 & echo $! > ${pidFile}; wait' & echo begun; wait`,
+        {
+          timeoutMs: 1_500,
+        },
+      );
+      expect(result).toEqual({
+        content:
+          "Error [shell_timeout]: Command timed out after 1.5 s and was killed with everything it started\nbegun\n",
+        isError: true,
+        errorCode: "shell_timeout",
+      });
+      const grandchild = Number((await readFile(pidFile, "utf8")).trim());
+      leftoverPids.push(grandchild);
+      const deadline = Date.now() + 5_000;
+      while (!isGone(grandchild) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(isGone(grandchild)).toBe(true);
+    });
+
+    it("returns at once when a background child keeps the pipes open", async () => {
+      const pidFile = join(workspace, "background.pid");
+      const result = await run(`sleep 40 & echo $! > ${pidFile}; echo started`);
+      leftoverPids.push(Number((await readFile(pidFile, "utf8")).trim()));
+      expect(result).toEqual({ content: "started\n", isError: false });
+    }, 10_000);
+
+    it("passes the call's abort signal through", async () => {
+      const controller = new AbortController();
+      const running = run("echo begun; sleep 300", {}, controller.signal);
+      setTimeout(() => {
+        controller.abort();
+      }, 500);
+      await expect(running).resolves.toEqual({
+        content: "Error [shell_cancelled]: Command was cancelled before it finished\nbegun\n",
+        isError: true,
+        errorCode: "shell_cancelled",
+      });
+    });
+
+    it("reports a shell that cannot start", async () => {
+      const missing = join(workspace, "no-bash");
+      await expect(run("echo hi", { executable: missing })).resolves.toEqual({
+        content: `Error [shell_start_failed]: Could not start ${missing}: ENOENT (no such file)`,
+        isError: true,
+        errorCode: "shell_start_failed",
+      });
+    });
+  },
+);
