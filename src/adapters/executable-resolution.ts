@@ -1,6 +1,6 @@
 import { realpathSync, statSync, accessSync, constants as fsConstants } from "node:fs";
 import path from "node:path";
-import { windowsSystemRoot } from "./process-runner.js";
+import { windowsSystemRoot } from "./kill-tree.js";
 
 /**
  * Finds a program (a shell, bwrap) by absolute path. Only PATH entries that are absolute and

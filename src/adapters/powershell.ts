@@ -1,5 +1,6 @@
 import type { CommandOptions, CommandResult, CommandRunner } from "../core/command-runner.js";
-import { killTreeStrategyFor, runProcess } from "./process-runner.js";
+import { killTreeStrategyFor } from "./kill-tree.js";
+import { runProcess } from "./process-runner.js";
 
 export type PowerShellFlavor = "pwsh" | "windows-powershell";
 

@@ -2,17 +2,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { Readable } from "node:stream";
-import { BoundedOutput, completeUtf8Length } from "./bounded-output.js";
+import { BoundedOutput } from "./bounded-output.js";
 import { errorCode } from "./fs-errors.js";
+import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
+import { drainAfterExit, StreamReader } from "./stream-reader.js";
 import { CommandStartError, type CommandResult } from "../core/command-runner.js";
 
-/**
- * How to kill a command together with everything it started. POSIX: the child leads its own
- * process group and the whole group gets SIGKILL. Windows has no process groups we can signal:
- * `taskkill /T /F` walks the tree, and must run while the root is still alive to find it.
- */
-export type KillTreeStrategy =
-  { readonly kind: "process-group" } | { readonly kind: "taskkill"; readonly taskkillPath: string };
+/** Kept here for callers that still import it from the runner; it lives in kill-tree.ts. */
+export { killTreeStrategyFor } from "./kill-tree.js";
 
 export interface ProcessSpec {
   /** Absolute path: a bare name would be looked up in the child's cwd first on Windows. */
@@ -52,29 +49,7 @@ interface ProcessOutcome {
   readonly exitSignal: NodeJS.Signals | null;
 }
 
-/** Once the root has exited, how long its pipes may stay silent before we stop reading. */
-const QUIET_AFTER_EXIT_MS = 100;
-/** However much a leftover background process keeps printing, the run ends this soon after exit. */
-const MAX_DRAIN_AFTER_EXIT_MS = 2_000;
 const MAX_TIMER_MS = 2_147_483_647;
-
-export function killTreeStrategyFor(
-  platform: NodeJS.Platform,
-  env: Readonly<Record<string, string | undefined>>,
-): KillTreeStrategy {
-  if (platform !== "win32") return { kind: "process-group" };
-  const systemRoot = windowsSystemRoot(env);
-  return { kind: "taskkill", taskkillPath: `${systemRoot}\\System32\\taskkill.exe` };
-}
-
-/** `%SystemRoot%` when it is an absolute drive path, else the default install location. */
-export function windowsSystemRoot(env: Readonly<Record<string, string | undefined>>): string {
-  const fromEnv = Object.entries(env).find(([name]) => name.toLowerCase() === "systemroot")?.[1];
-  if (fromEnv !== undefined && /^[A-Za-z]:\\[^"]*$/.test(fromEnv)) {
-    return fromEnv.replace(/\\+$/, "");
-  }
-  return "C:\\Windows";
-}
 
 /**
  * Run one program with argv (never a shell string), capture stdout and stderr interleaved, keep at
@@ -190,76 +165,6 @@ function nameOf(spec: ProcessSpec): string {
   return spec.displayName ?? spec.executable;
 }
 
-function killProcessTree(child: ChildProcess, strategy: KillTreeStrategy): void {
-  const pid = child.pid;
-  if (pid === undefined) return;
-  switch (strategy.kind) {
-    case "process-group":
-      try {
-        process.kill(-pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-      return;
-    case "taskkill": {
-      const killer = spawn(strategy.taskkillPath, ["/T", "/F", "/PID", String(pid)], {
-        stdio: "ignore",
-        shell: false,
-        windowsHide: true,
-      });
-      // The root must die even if taskkill is missing or fails.
-      const killRoot = (): void => {
-        child.kill("SIGKILL");
-      };
-      killer.once("error", killRoot);
-      killer.once("exit", killRoot);
-      return;
-    }
-  }
-}
-
-/** Resolves once both pipes have ended, or they stayed quiet a moment, or the drain cap passed. */
-function drainAfterExit(streams: readonly StreamReader[]): Promise<void> {
-  return new Promise((done) => {
-    const startedAt = Date.now();
-    let lastActivity = startedAt;
-    let finished = false;
-    const finish = (): void => {
-      if (finished) return;
-      finished = true;
-      clearInterval(poll);
-      done();
-    };
-    const check = (): void => {
-      const now = Date.now();
-      if (streams.every((stream) => stream.ended) || now - startedAt >= MAX_DRAIN_AFTER_EXIT_MS) {
-        finish();
-        return;
-      }
-      if (now - lastActivity < QUIET_AFTER_EXIT_MS) return;
-      // Data already in the pipes is read in the loop's poll phase, which runs before
-      // setImmediate callbacks: look once more after it so a busy loop cannot lose output.
-      const seen = totalChunks(streams);
-      setImmediate(() => {
-        if (totalChunks(streams) === seen) finish();
-        else lastActivity = Date.now();
-      });
-    };
-    for (const stream of streams) {
-      stream.onActivity(() => {
-        lastActivity = Date.now();
-        if (streams.every((each) => each.ended)) finish();
-      });
-    }
-    const poll = setInterval(check, QUIET_AFTER_EXIT_MS / 4);
-    check();
-  });
-}
-
-function totalChunks(streams: readonly StreamReader[]): number {
-  return streams.reduce((sum, stream) => sum + stream.chunks, 0);
-}
-
 function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number | null {
   if (code !== null) return code;
   // A command that died of a signal we did not send reads like a shell reports it: 128 + n.
@@ -306,65 +211,4 @@ function assertWorkingDirectory(cwd: string): void {
     isDirectory = false;
   }
   if (!isDirectory) throw new CommandStartError(`Working directory does not exist: ${cwd}`);
-}
-
-/**
- * Reads one pipe for as long as it delivers, forwarding only whole UTF-8 characters so a
- * character split across reads is never interleaved with the other pipe's bytes.
- */
-class StreamReader {
-  ended = false;
-  chunks = 0;
-  #pending: Buffer = Buffer.alloc(0);
-  #listeners: (() => void)[] = [];
-  readonly #stream: Readable;
-  readonly #output: BoundedOutput;
-
-  constructor(stream: Readable, output: BoundedOutput) {
-    this.#stream = stream;
-    this.#output = output;
-    stream.on("data", (chunk: Buffer) => {
-      this.chunks += 1;
-      this.#accept(chunk);
-      this.#notify();
-    });
-    const markEnded = (): void => {
-      this.ended = true;
-      this.#notify();
-    };
-    stream.once("end", markEnded);
-    stream.once("close", markEnded);
-    // A pipe error (EPIPE, reset) just ends this pipe's contribution.
-    stream.on("error", markEnded);
-  }
-
-  onActivity(listener: () => void): void {
-    this.#listeners.push(listener);
-  }
-
-  /** Flush what is left (an incomplete character at the very end decodes as U+FFFD) and stop. */
-  finish(): void {
-    if (this.#pending.length > 0) this.#output.append(this.#pending);
-    this.#pending = Buffer.alloc(0);
-    this.discard();
-  }
-
-  discard(): void {
-    this.#listeners = [];
-    this.#stream.removeAllListeners("data");
-    this.#stream.on("error", () => undefined);
-    this.#stream.destroy();
-  }
-
-  #accept(chunk: Buffer): void {
-    if (this.#output.full) return;
-    const data = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
-    const complete = completeUtf8Length(data);
-    this.#pending = Buffer.from(data.subarray(complete));
-    if (complete > 0) this.#output.append(data.subarray(0, complete));
-  }
-
-  #notify(): void {
-    for (const listener of this.#listeners) listener();
-  }
 }
