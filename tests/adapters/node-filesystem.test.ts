@@ -13,6 +13,7 @@ import {
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CAN_SYMLINK_FILES, FILE_SYMLINKS_REASON } from "../support/platform.js";
 import { writeFileAtomically } from "../../src/adapters/atomic-write.js";
 import {
   GLOB_RESULT_LIMIT,
@@ -171,18 +172,21 @@ describe("readFile", () => {
     });
   });
 
-  it("refuses a symlinked directory and a symlinked file that point outside", async () => {
-    await symlink(temp.evil, join(temp.ws, "linked-dir"), "junction");
-    await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "linked.txt"));
-    await expect(failure(files.readFile("linked-dir/secret.txt"))).resolves.toEqual({
-      code: "path_escape",
-      message: "path resolves outside the workspace: linked-dir/secret.txt",
-    });
-    await expect(failure(files.readFile("linked.txt"))).resolves.toEqual({
-      code: "path_escape",
-      message: "path resolves outside the workspace: linked.txt",
-    });
-  });
+  it.skipIf(!CAN_SYMLINK_FILES)(
+    `refuses a symlinked directory and a symlinked file that point outside ${FILE_SYMLINKS_REASON}`,
+    async () => {
+      await symlink(temp.evil, join(temp.ws, "linked-dir"), "junction");
+      await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "linked.txt"));
+      await expect(failure(files.readFile("linked-dir/secret.txt"))).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: linked-dir/secret.txt",
+      });
+      await expect(failure(files.readFile("linked.txt"))).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: linked.txt",
+      });
+    },
+  );
 
   it.skipIf(onWindows)("refuses a FIFO without blocking on it (POSIX only: mkfifo)", async () => {
     const made = spawnSync("mkfifo", [join(temp.ws, "pipe")]);
@@ -211,24 +215,27 @@ describe("writeFile", () => {
     await expect(readFile(target, "utf8")).resolves.toBe("#!/bin/sh\n");
   });
 
-  it("refuses to write through a symlinked file or directory that points outside", async () => {
-    await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "linked.txt"));
-    await symlink(temp.evil, join(temp.ws, "linked-dir"), "junction");
-    await expect(failure(files.writeFile("linked.txt", "pwned"))).resolves.toEqual({
-      code: "path_escape",
-      message: "path resolves outside the workspace: linked.txt",
-    });
-    await expect(failure(files.writeFile("linked-dir/new.txt", "pwned"))).resolves.toEqual({
-      code: "path_escape",
-      message: "path resolves outside the workspace: linked-dir/new.txt",
-    });
-    await expect(failure(files.writeFile("linked-dir/sub/new.txt", "pwned"))).resolves.toEqual({
-      code: "path_escape",
-      message: "path resolves outside the workspace: linked-dir/sub/new.txt",
-    });
-    await expect(readFile(join(temp.evil, "secret.txt"), "utf8")).resolves.toBe("secret\n");
-    await expect(entries(temp.evil)).resolves.toEqual(["secret.txt"]);
-  });
+  it.skipIf(!CAN_SYMLINK_FILES)(
+    `refuses to write through a symlinked file or directory that points outside ${FILE_SYMLINKS_REASON}`,
+    async () => {
+      await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "linked.txt"));
+      await symlink(temp.evil, join(temp.ws, "linked-dir"), "junction");
+      await expect(failure(files.writeFile("linked.txt", "pwned"))).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: linked.txt",
+      });
+      await expect(failure(files.writeFile("linked-dir/new.txt", "pwned"))).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: linked-dir/new.txt",
+      });
+      await expect(failure(files.writeFile("linked-dir/sub/new.txt", "pwned"))).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: linked-dir/sub/new.txt",
+      });
+      await expect(readFile(join(temp.evil, "secret.txt"), "utf8")).resolves.toBe("secret\n");
+      await expect(entries(temp.evil)).resolves.toEqual(["secret.txt"]);
+    },
+  );
 
   it.skipIf(onWindows)(
     "refuses a dangling link to outside and creates nothing there (POSIX only: dangling symlinks)",
@@ -262,22 +269,25 @@ describe("writeFile", () => {
 });
 
 describe("writes after the check cannot be raced onto a link", () => {
-  it("refuses when the final component became a symlink to outside after safePath", async () => {
-    await writeFile(join(temp.ws, "a.txt"), "mine\n");
-    const checked = await safePath(temp.ws, "a.txt");
-    // The race, made deterministic: the attacker swaps the file for a link after the check.
-    await rm(checked);
-    await symlink(join(temp.evil, "secret.txt"), checked);
-    await expect(
-      failure(writeFileAtomically(checked, Buffer.from("pwned"), "a.txt")),
-    ).resolves.toEqual({
-      code: "path_escape",
-      message: "path ends in a symbolic link that is not followed here: a.txt",
-    });
-    await expect(readFile(join(temp.evil, "secret.txt"), "utf8")).resolves.toBe("secret\n");
-    expect((await lstat(checked)).isSymbolicLink()).toBe(true);
-    await expect(entries(temp.ws)).resolves.toEqual(["a.txt"]);
-  });
+  it.skipIf(!CAN_SYMLINK_FILES)(
+    `refuses when the final component became a symlink to outside after safePath ${FILE_SYMLINKS_REASON}`,
+    async () => {
+      await writeFile(join(temp.ws, "a.txt"), "mine\n");
+      const checked = await safePath(temp.ws, "a.txt");
+      // The race, made deterministic: the attacker swaps the file for a link after the check.
+      await rm(checked);
+      await symlink(join(temp.evil, "secret.txt"), checked);
+      await expect(
+        failure(writeFileAtomically(checked, Buffer.from("pwned"), "a.txt")),
+      ).resolves.toEqual({
+        code: "path_escape",
+        message: "path ends in a symbolic link that is not followed here: a.txt",
+      });
+      await expect(readFile(join(temp.evil, "secret.txt"), "utf8")).resolves.toBe("secret\n");
+      expect((await lstat(checked)).isSymbolicLink()).toBe(true);
+      await expect(entries(temp.ws)).resolves.toEqual(["a.txt"]);
+    },
+  );
 
   it("refuses when a parent directory became a link to outside after safePath", async () => {
     await mkdir(join(temp.ws, "sub"));
@@ -391,31 +401,34 @@ describe("editFile", () => {
     expect((await stat(target)).mode & 0o7777).toBe(0o700);
   });
 
-  it("refuses binary and non-UTF-8 files, missing files and links to outside", async () => {
-    await writeFile(join(temp.ws, "zero.bin"), Buffer.from([0x61, 0x00, 0x62]));
-    await writeFile(join(temp.ws, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
-    await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "linked.txt"));
-    const edit = { oldString: "a", newString: "b", replaceAll: false };
-    await expect(failure(files.editFile("zero.bin", edit))).resolves.toEqual({
-      code: "binary_file",
-      message: "zero.bin looks binary (it contains NUL bytes); only UTF-8 text files can be read",
-    });
-    await expect(failure(files.editFile("latin1.txt", edit))).resolves.toEqual({
-      code: "binary_file",
-      message: "latin1.txt is not valid UTF-8 text; edit_file only edits UTF-8 text files",
-    });
-    await expect(failure(files.editFile("missing.txt", edit))).resolves.toEqual({
-      code: "file_not_found",
-      message: "file not found: missing.txt",
-    });
-    await expect(
-      failure(files.editFile("linked.txt", { ...edit, oldString: "secret" })),
-    ).resolves.toEqual({
-      code: "path_escape",
-      message: "path resolves outside the workspace: linked.txt",
-    });
-    await expect(readFile(join(temp.evil, "secret.txt"), "utf8")).resolves.toBe("secret\n");
-  });
+  it.skipIf(!CAN_SYMLINK_FILES)(
+    `refuses binary and non-UTF-8 files, missing files and links to outside ${FILE_SYMLINKS_REASON}`,
+    async () => {
+      await writeFile(join(temp.ws, "zero.bin"), Buffer.from([0x61, 0x00, 0x62]));
+      await writeFile(join(temp.ws, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+      await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "linked.txt"));
+      const edit = { oldString: "a", newString: "b", replaceAll: false };
+      await expect(failure(files.editFile("zero.bin", edit))).resolves.toEqual({
+        code: "binary_file",
+        message: "zero.bin looks binary (it contains NUL bytes); only UTF-8 text files can be read",
+      });
+      await expect(failure(files.editFile("latin1.txt", edit))).resolves.toEqual({
+        code: "binary_file",
+        message: "latin1.txt is not valid UTF-8 text; edit_file only edits UTF-8 text files",
+      });
+      await expect(failure(files.editFile("missing.txt", edit))).resolves.toEqual({
+        code: "file_not_found",
+        message: "file not found: missing.txt",
+      });
+      await expect(
+        failure(files.editFile("linked.txt", { ...edit, oldString: "secret" })),
+      ).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: linked.txt",
+      });
+      await expect(readFile(join(temp.evil, "secret.txt"), "utf8")).resolves.toBe("secret\n");
+    },
+  );
 });
 
 describe("glob", () => {

@@ -1,6 +1,7 @@
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CAN_SYMLINK_FILES, FILE_SYMLINKS_REASON } from "../support/platform.js";
 import { WorkspaceFileError } from "../../src/core/filesystem.js";
 import { isGitDirectoryName } from "../../src/adapters/git-names.js";
 import { NodeWorkspaceWriteBoundary } from "../../src/adapters/node-filesystem.js";
@@ -236,22 +237,25 @@ describe("safePath on a real filesystem", () => {
     });
   });
 
-  it("rejects a symlinked directory and a symlinked file that point outside", async () => {
-    await symlink(temp.evil, join(temp.ws, "linked-dir"), "junction");
-    await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "linked-file.txt"), "file");
-    await expect(rejection("linked-dir/secret.txt")).resolves.toEqual({
-      code: "path_escape",
-      message: "path resolves outside the workspace: linked-dir/secret.txt",
-    });
-    await expect(rejection("linked-dir/new/deep.txt")).resolves.toEqual({
-      code: "path_escape",
-      message: "path resolves outside the workspace: linked-dir/new/deep.txt",
-    });
-    await expect(rejection("linked-file.txt")).resolves.toEqual({
-      code: "path_escape",
-      message: "path resolves outside the workspace: linked-file.txt",
-    });
-  });
+  it.skipIf(!CAN_SYMLINK_FILES)(
+    `rejects a symlinked directory and a symlinked file that point outside ${FILE_SYMLINKS_REASON}`,
+    async () => {
+      await symlink(temp.evil, join(temp.ws, "linked-dir"), "junction");
+      await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "linked-file.txt"), "file");
+      await expect(rejection("linked-dir/secret.txt")).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: linked-dir/secret.txt",
+      });
+      await expect(rejection("linked-dir/new/deep.txt")).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: linked-dir/new/deep.txt",
+      });
+      await expect(rejection("linked-file.txt")).resolves.toEqual({
+        code: "path_escape",
+        message: "path resolves outside the workspace: linked-file.txt",
+      });
+    },
+  );
 
   it("follows links that stay inside to their real target", async () => {
     await mkdir(join(temp.ws, "real"));
@@ -329,11 +333,14 @@ describe("safePath on a real filesystem", () => {
     expect(error).not.toBeInstanceOf(WorkspaceFileError);
   });
 
-  it("never reads or writes while checking", async () => {
-    await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "leak.txt"));
-    await rejection("leak.txt");
-    await expect(readFile(join(temp.evil, "secret.txt"), "utf8")).resolves.toBe("secret\n");
-  });
+  it.skipIf(!CAN_SYMLINK_FILES)(
+    `never reads or writes while checking ${FILE_SYMLINKS_REASON}`,
+    async () => {
+      await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "leak.txt"));
+      await rejection("leak.txt");
+      await expect(readFile(join(temp.evil, "secret.txt"), "utf8")).resolves.toBe("secret\n");
+    },
+  );
 });
 
 describe("safeWritablePath refuses .git", () => {

@@ -180,36 +180,41 @@ describe("tool-call pairing", () => {
 });
 
 describe("workspace boundary", () => {
-  it("a symlink an approved command planted cannot carry a P02 write outside", async () => {
-    // What `ln -s ../outside escape` run by an approved shell call would leave behind.
-    await symlink(temp.outside, join(temp.workspace, "escape"));
-    await symlink(join(temp.outside, "new.txt"), join(temp.workspace, "dangling.txt"));
-    await symlink("/proc/self/root" + temp.outside, join(temp.workspace, "proc"));
-    const model = new ScriptedModelClient([
-      toolCallReply([
-        { id: "a", name: "write_file", arguments: { path: "escape/x.txt", content: "pwned" } },
-        { id: "b", name: "write_file", arguments: { path: "dangling.txt", content: "pwned" } },
-        { id: "c", name: "write_file", arguments: { path: "proc/y.txt", content: "pwned" } },
-        { id: "d", name: "write_file", arguments: { path: "./escape//x.txt", content: "pwned" } },
-      ]),
-      textReply("done"),
-    ]);
-    const agent = buildAgent(P02, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-    });
-    const result = await agent.run("go");
-    expect(toolMessages(result.history).map((message) => message.content)).toEqual([
-      "Error [path_escape]: path resolves outside the workspace: escape/x.txt",
-      "Error [path_escape]: path resolves outside the workspace: dangling.txt",
-      "Error [path_escape]: path resolves outside the workspace: proc/y.txt",
-      "Error [path_escape]: path resolves outside the workspace: ./escape//x.txt",
-    ]);
-    for (const name of ["x.txt", "new.txt", "y.txt"]) {
-      await expect(readFile(join(temp.outside, name))).rejects.toThrow("ENOENT");
-    }
-  });
+  // Dangling links need Developer Mode on Windows, and /proc/self/root exists only on Linux
+  // (elsewhere that link dangles, which must be refused all the same).
+  it.skipIf(process.platform === "win32")(
+    "a symlink an approved command planted cannot carry a P02 write outside (POSIX only: dangling symlinks)",
+    async () => {
+      // What `ln -s ../outside escape` run by an approved shell call would leave behind.
+      await symlink(temp.outside, join(temp.workspace, "escape"));
+      await symlink(join(temp.outside, "new.txt"), join(temp.workspace, "dangling.txt"));
+      await symlink("/proc/self/root" + temp.outside, join(temp.workspace, "proc"));
+      const model = new ScriptedModelClient([
+        toolCallReply([
+          { id: "a", name: "write_file", arguments: { path: "escape/x.txt", content: "pwned" } },
+          { id: "b", name: "write_file", arguments: { path: "dangling.txt", content: "pwned" } },
+          { id: "c", name: "write_file", arguments: { path: "proc/y.txt", content: "pwned" } },
+          { id: "d", name: "write_file", arguments: { path: "./escape//x.txt", content: "pwned" } },
+        ]),
+        textReply("done"),
+      ]);
+      const agent = buildAgent(P02, {
+        model,
+        workspace: temp.workspace,
+        commandRunner: new RecordingCommandRunner(),
+      });
+      const result = await agent.run("go");
+      expect(toolMessages(result.history).map((message) => message.content)).toEqual([
+        "Error [path_escape]: path resolves outside the workspace: escape/x.txt",
+        "Error [path_escape]: path resolves outside the workspace: dangling.txt",
+        "Error [path_escape]: path resolves outside the workspace: proc/y.txt",
+        "Error [path_escape]: path resolves outside the workspace: ./escape//x.txt",
+      ]);
+      for (const name of ["x.txt", "new.txt", "y.txt"]) {
+        await expect(readFile(join(temp.outside, name))).rejects.toThrow("ENOENT");
+      }
+    },
+  );
 
   it("writing over a hard link to an outside file replaces the link, never the outside file", async () => {
     await writeFile(join(temp.outside, "secret.txt"), "original\n");
@@ -357,7 +362,7 @@ describe("what the person sees", () => {
 // /proc and bubblewrap are Linux-only; .ci/run installs bubblewrap.
 const LINUX_WITH_BWRAP = process.platform === "linux" && existsSync("/usr/bin/bwrap");
 
-describe.runIf(LINUX_WITH_BWRAP)("secrets", () => {
+describe.runIf(LINUX_WITH_BWRAP)("secrets (Linux only: /proc and /usr/bin/bwrap)", () => {
   const tsx = fileURLToPath(new URL("../../node_modules/tsx/dist/esm/index.mjs", import.meta.url));
   const shellExecution = new URL("../../src/adapters/shell-execution.ts", import.meta.url).href;
   // The child is a small harness of its own, so its /proc environ is the one a real CLI would have.
@@ -416,7 +421,7 @@ describe.runIf(LINUX_WITH_BWRAP)("secrets", () => {
   });
 });
 
-describe.runIf(LINUX_WITH_BWRAP)("sandbox .git protection", () => {
+describe.runIf(LINUX_WITH_BWRAP)("sandbox .git protection (Linux only: /usr/bin/bwrap)", () => {
   function sandboxRunner(): BubblewrapRunner {
     return new BubblewrapRunner({
       bwrapPath: "/usr/bin/bwrap",
