@@ -32,6 +32,9 @@ const HAS_BWRAP =
   resolveExecutable("bash", LOOKUP) !== undefined;
 const LIMITS = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
 const SECRET = "sk-test-never-inside";
+// Windows cannot run the host's bash and sh under a Linux-style PATH, nor a #!/bin/sh fake bwrap.
+const ON_WINDOWS = process.platform === "win32";
+const POSIX_HOST = "(POSIX only: real bash/sh and shell-script fakes of bwrap)";
 
 /**
  * A PATH holding only bash and sh (links to the real ones): bwrap is not on it. (Dropping the
@@ -97,7 +100,7 @@ describe("createShellExecution", () => {
     return `${bin}:${await pathWithoutBwrap(base)}`;
   }
 
-  describe("off", () => {
+  describe.skipIf(ON_WINDOWS)(`off ${POSIX_HOST}`, () => {
     it("runs on the host, labelled, with the API key still out of reach", async () => {
       const execution = await createShellExecution({ ...options, sandbox: "off", shell: "posix" });
       expect(execution.environment.status()).toEqual({
@@ -115,7 +118,7 @@ describe("createShellExecution", () => {
     });
   });
 
-  describe("without bwrap on the search path", () => {
+  describe.skipIf(ON_WINDOWS)(`without bwrap on the search path ${POSIX_HOST}`, () => {
     it("auto falls back to the host and says why", async () => {
       const execution = await createShellExecution({
         ...options,
@@ -146,7 +149,7 @@ describe("createShellExecution", () => {
     });
   });
 
-  describe("a bwrap that cannot create namespaces", () => {
+  describe.skipIf(ON_WINDOWS)(`a bwrap that cannot create namespaces ${POSIX_HOST}`, () => {
     const said = "bwrap: setting up uid map: Permission denied";
     const reason = `The sandbox cannot start: user namespaces are disabled in this container or kernel (The sandbox (bwrap) could not start the command (exit code 1): ${said}); allow them (e.g. sysctl kernel.unprivileged_userns_clone=1, or a container seccomp/AppArmor profile that permits unshare), or run with --sandbox off`;
 
@@ -175,40 +178,43 @@ describe("createShellExecution", () => {
     });
   });
 
-  it("catches a bwrap that isolates nothing, by what reached the host", async () => {
-    const bin = join(base, "fake-bin");
-    await mkdir(bin);
-    // Runs the command in place and reports its exit code the way bwrap does.
-    await writeFile(
-      join(bin, "bwrap"),
-      [
-        "#!/bin/sh",
-        "dir=/nonexistent",
-        'while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do',
-        '  if [ "$1" = "--chdir" ]; then dir=$2; fi',
-        "  shift",
-        "done",
-        "shift",
-        'cd "$dir" || exit 1',
-        '"$@"',
-        "code=$?",
-        `printf '{ "exit-code": %d }\\n' "$code" >&3`,
-        'exit "$code"',
-        "",
-      ].join("\n"),
-    );
-    await chmod(join(bin, "bwrap"), 0o755);
-    const execution = await createShellExecution({
-      ...options,
-      sandbox: "required",
-      env: { ...options.env, PATH: `${bin}:${await pathWithoutBwrap(base)}` },
-    });
-    expect(execution.environment.status()).toEqual({
-      kind: "unavailable",
-      reason:
-        "The sandbox probe failed (a write outside the workspace reached the host); fix bubblewrap on this machine, or run with --sandbox off",
-    });
-  });
+  it.skipIf(ON_WINDOWS)(
+    `catches a bwrap that isolates nothing, by what reached the host ${POSIX_HOST}`,
+    async () => {
+      const bin = join(base, "fake-bin");
+      await mkdir(bin);
+      // Runs the command in place and reports its exit code the way bwrap does.
+      await writeFile(
+        join(bin, "bwrap"),
+        [
+          "#!/bin/sh",
+          "dir=/nonexistent",
+          'while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do',
+          '  if [ "$1" = "--chdir" ]; then dir=$2; fi',
+          "  shift",
+          "done",
+          "shift",
+          'cd "$dir" || exit 1',
+          '"$@"',
+          "code=$?",
+          `printf '{ "exit-code": %d }\\n' "$code" >&3`,
+          'exit "$code"',
+          "",
+        ].join("\n"),
+      );
+      await chmod(join(bin, "bwrap"), 0o755);
+      const execution = await createShellExecution({
+        ...options,
+        sandbox: "required",
+        env: { ...options.env, PATH: `${bin}:${await pathWithoutBwrap(base)}` },
+      });
+      expect(execution.environment.status()).toEqual({
+        kind: "unavailable",
+        reason:
+          "The sandbox probe failed (a write outside the workspace reached the host); fix bubblewrap on this machine, or run with --sandbox off",
+      });
+    },
+  );
 
   it.each([
     ["win32", "Windows"],
@@ -312,7 +318,7 @@ describe("createShellExecution", () => {
   );
 });
 
-describe("an agent whose sandbox is required but unusable", () => {
+describe.skipIf(ON_WINDOWS)(`an agent whose sandbox is required but unusable ${POSIX_HOST}`, () => {
   let base: string;
   let ws: string;
 
