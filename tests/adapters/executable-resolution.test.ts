@@ -9,7 +9,7 @@ import {
 } from "../../src/adapters/executable-resolution.js";
 
 describe.skipIf(process.platform === "win32")(
-  "resolveExecutable on a real POSIX filesystem",
+  "resolveExecutable on a real POSIX filesystem (POSIX only: executable bits and file symlinks)",
   () => {
     let root: string;
     let workspace: string;

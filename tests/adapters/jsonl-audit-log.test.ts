@@ -122,7 +122,7 @@ describe("JsonlAuditLog", () => {
   });
 
   it.skipIf(process.platform === "win32")(
-    "creates the file readable by its owner only",
+    "creates the file readable by its owner only (POSIX only: Windows has no permission bits)",
     async () => {
       const path = join(dir, "audit.jsonl");
       await log(path).record(new PermissionRequest(preparedCall("glob", "read")), allowByPerson);

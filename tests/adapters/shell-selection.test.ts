@@ -166,41 +166,44 @@ describe("selectCommandRunner (fake filesystem)", () => {
   );
 });
 
-describe.skipIf(process.platform === "win32")("selectCommandRunner on this machine", () => {
-  let workspace: string;
+describe.skipIf(process.platform === "win32")(
+  "selectCommandRunner on this machine (POSIX only: runs bash or sh from /usr/bin:/bin)",
+  () => {
+    let workspace: string;
 
-  beforeEach(async () => {
-    workspace = await mkdtemp(join(await realpath(tmpdir()), "shell-selection-"));
-  });
-
-  afterEach(async () => {
-    await rm(workspace, { recursive: true, force: true });
-  });
-
-  it("hides the API key and tokens from commands, but passes what --pass-env names", async () => {
-    const runner = selectCommandRunner({
-      choice: "posix",
-      workspace,
-      env: {
-        PATH: "/usr/bin:/bin",
-        OPENAI_API_KEY: "sk-must-not-leak",
-        GITHUB_TOKEN: "ghp-must-not-leak",
-        PROJECT_MODE: "dev",
-        UNLISTED: "nope",
-      },
-      platform: process.platform,
-      passEnv: ["PROJECT_MODE", "GITHUB_TOKEN"],
+    beforeEach(async () => {
+      workspace = await mkdtemp(join(await realpath(tmpdir()), "shell-selection-"));
     });
-    const result = await runner.run(
-      'echo "[$OPENAI_API_KEY][$GITHUB_TOKEN][$PROJECT_MODE][$UNLISTED]"; env | grep -c -e sk-must -e ghp-must',
-      workspace,
-      { timeoutMs: 20_000, maxOutputBytes: 1024 },
-    );
-    expect(result).toEqual({
-      exitCode: 1,
-      output: "[][][dev][]\n0\n",
-      truncated: false,
-      timedOut: false,
+
+    afterEach(async () => {
+      await rm(workspace, { recursive: true, force: true });
     });
-  });
-});
+
+    it("hides the API key and tokens from commands, but passes what --pass-env names", async () => {
+      const runner = selectCommandRunner({
+        choice: "posix",
+        workspace,
+        env: {
+          PATH: "/usr/bin:/bin",
+          OPENAI_API_KEY: "sk-must-not-leak",
+          GITHUB_TOKEN: "ghp-must-not-leak",
+          PROJECT_MODE: "dev",
+          UNLISTED: "nope",
+        },
+        platform: process.platform,
+        passEnv: ["PROJECT_MODE", "GITHUB_TOKEN"],
+      });
+      const result = await runner.run(
+        'echo "[$OPENAI_API_KEY][$GITHUB_TOKEN][$PROJECT_MODE][$UNLISTED]"; env | grep -c -e sk-must -e ghp-must',
+        workspace,
+        { timeoutMs: 20_000, maxOutputBytes: 1024 },
+      );
+      expect(result).toEqual({
+        exitCode: 1,
+        output: "[][][dev][]\n0\n",
+        truncated: false,
+        timedOut: false,
+      });
+    });
+  },
+);

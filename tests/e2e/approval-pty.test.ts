@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
-import { KEY, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import { KEY, PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
 import { linesOf, serverEnv, startCli } from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { toolResults } from "./scripted-chat-server.js";
@@ -46,7 +46,7 @@ function firstPrompt(screen: readonly string[], title: string): string[] {
   return start === -1 || end === -1 ? [] : screen.slice(start, end + 1);
 }
 
-describe.skipIf(!isPtyAvailable())("approval through a real terminal", () => {
+describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASON}`, () => {
   // label, keys typed, what the prompt line shows afterwards, whether the write is allowed
   it.each([
     ["y", "y\r", "y", true],

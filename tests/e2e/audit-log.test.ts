@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
-import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import { PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
 import { linesOf, serverEnv } from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { toolResults } from "./scripted-chat-server.js";
@@ -163,25 +163,28 @@ describe("an audit log that cannot be written fails every decision closed", () =
     expect(existsSync(log)).toBe(false);
   });
 
-  it.skipIf(!isPtyAvailable())("a write the person approved is still not made", async () => {
-    await writeFile(join(e2e.dir.base, "not-a-directory"), "");
-    const log = join(e2e.dir.base, "not-a-directory", "audit.jsonl");
-    e2e.server.script(
-      chatToolCallsReply([
-        { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
-      ]),
-      chatTextReply("Could not write."),
-    );
+  it.skipIf(!isPtyAvailable())(
+    `a write the person approved is still not made ${PTY_REASON}`,
+    async () => {
+      await writeFile(join(e2e.dir.base, "not-a-directory"), "");
+      const log = join(e2e.dir.base, "not-a-directory", "audit.jsonl");
+      e2e.server.script(
+        chatToolCallsReply([
+          { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
+        ]),
+        chatTextReply("Could not write."),
+      );
 
-    const { exitCode, output } = await runInPty(
-      e2e.argv(["--audit-log", log, "--prompt", "Write"]),
-      { env: serverEnv(e2e.server.baseURL), prompt: "[y/N] ", answers: ["y\r"] },
-    );
+      const { exitCode, output } = await runInPty(
+        e2e.argv(["--audit-log", log, "--prompt", "Write"]),
+        { env: serverEnv(e2e.server.baseURL), prompt: "[y/N] ", answers: ["y\r"] },
+      );
 
-    expect(exitCode).toBe(0);
-    expect(terminalScreenLines(output)).toContain("Allow this call? [y/N] y");
-    expect(toolResults(e2e.server.requests[1])).toEqual({ call_w: EVALUATION_FAILED });
-    expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
-    expect(existsSync(log)).toBe(false);
-  });
+      expect(exitCode).toBe(0);
+      expect(terminalScreenLines(output)).toContain("Allow this call? [y/N] y");
+      expect(toolResults(e2e.server.requests[1])).toEqual({ call_w: EVALUATION_FAILED });
+      expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
+      expect(existsSync(log)).toBe(false);
+    },
+  );
 });

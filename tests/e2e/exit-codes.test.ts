@@ -8,7 +8,13 @@ import {
   chatToolCallsReply,
   chatUsage,
 } from "../support/chat-completions-server.js";
-import { KEY, PtySession, isPtyAvailable, terminalScreenLines } from "../support/pty.js";
+import {
+  KEY,
+  PtySession,
+  PTY_REASON,
+  isPtyAvailable,
+  terminalScreenLines,
+} from "../support/pty.js";
 import { baseEnv, runCli, serverEnv, startCli, stderrLines, type CliRun } from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
 
@@ -107,7 +113,7 @@ describe("exit code 2: configuration", () => {
 
 describe("exit code 130: Ctrl-C", () => {
   it.skipIf(process.platform === "win32")(
-    "SIGINT while waiting for the model cancels the run",
+    "SIGINT while waiting for the model cancels the run (POSIX only: Windows cannot send SIGINT to a process)",
     async () => {
       e2e.server.script(NEVER_ANSWER);
       const cli = startCli(["--workspace", e2e.dir.ws, "--prompt", "Hi"], {
@@ -128,7 +134,7 @@ describe("exit code 130: Ctrl-C", () => {
   );
 
   it.skipIf(!isPtyAvailable())(
-    "Ctrl-C typed at the approval prompt cancels the run before the write",
+    `Ctrl-C typed at the approval prompt cancels the run before the write ${PTY_REASON}`,
     async () => {
       e2e.server.script(
         chatToolCallsReply([
@@ -158,7 +164,7 @@ describe("exit code 130: Ctrl-C", () => {
   );
 
   it.skipIf(!isPtyAvailable())(
-    "Ctrl-C while an approved shell command runs stops it and the run",
+    `Ctrl-C while an approved shell command runs stops it and the run ${PTY_REASON}`,
     async () => {
       e2e.server.script(
         chatToolCallsReply([
@@ -193,41 +199,44 @@ describe("exit code 130: Ctrl-C", () => {
   );
 });
 
-describe.skipIf(!isPtyAvailable())("exit code 130: a signal while the prompt waits", () => {
-  // A SIGINT that reaches the process while the prompt waits (kill -INT, a supervisor stopping the
-  // agent) must close the prompt, not leave it waiting for an answer nobody will give.
-  it("SIGINT sent to the process while the approval prompt waits ends the run without an answer", async () => {
-    e2e.server.script(
-      chatToolCallsReply([
-        { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
-      ]),
-      chatTextReply("never reached"),
-    );
-    // `exec` keeps the pid the shell prints, so the test can signal the CLI itself.
-    const session = PtySession.start(
-      ["sh", "-c", 'echo "pid=$$"; exec "$0" "$@"', ...e2e.argv(["--prompt", "Write"])],
-      { env: serverEnv(e2e.server.baseURL), waitTimeoutMs: 5_000 },
-    );
-    await session.waitForOutput("Allow this call? [y/N] ");
-    const pid = Number(/pid=(\d+)/.exec(session.output)?.[1]);
+describe.skipIf(!isPtyAvailable())(
+  `exit code 130: a signal while the prompt waits ${PTY_REASON}`,
+  () => {
+    // A SIGINT that reaches the process while the prompt waits (kill -INT, a supervisor stopping the
+    // agent) must close the prompt, not leave it waiting for an answer nobody will give.
+    it("SIGINT sent to the process while the approval prompt waits ends the run without an answer", async () => {
+      e2e.server.script(
+        chatToolCallsReply([
+          { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
+        ]),
+        chatTextReply("never reached"),
+      );
+      // `exec` keeps the pid the shell prints, so the test can signal the CLI itself.
+      const session = PtySession.start(
+        ["sh", "-c", 'echo "pid=$$"; exec "$0" "$@"', ...e2e.argv(["--prompt", "Write"])],
+        { env: serverEnv(e2e.server.baseURL), waitTimeoutMs: 5_000 },
+      );
+      await session.waitForOutput("Allow this call? [y/N] ");
+      const pid = Number(/pid=(\d+)/.exec(session.output)?.[1]);
 
-    process.kill(pid, "SIGINT");
-    const ended = await Promise.race([
-      session.exited.then(() => true),
-      new Promise<boolean>((resolve) =>
-        setTimeout(() => {
-          resolve(false);
-        }, 5_000),
-      ),
-    ]);
-    if (!ended) session.type("n\r");
-    const { exitCode } = await session.exited;
+      process.kill(pid, "SIGINT");
+      const ended = await Promise.race([
+        session.exited.then(() => true),
+        new Promise<boolean>((resolve) =>
+          setTimeout(() => {
+            resolve(false);
+          }, 5_000),
+        ),
+      ]);
+      if (!ended) session.type("n\r");
+      const { exitCode } = await session.exited;
 
-    expect(ended).toBe(true);
-    expect(exitCode).toBe(130);
-    expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
-  });
-});
+      expect(ended).toBe(true);
+      expect(exitCode).toBe(130);
+      expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
+    });
+  },
+);
 
 async function waitForFile(path: string): Promise<void> {
   const deadline = Date.now() + 20_000;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
-import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import { PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
 import {
   API_KEY,
   baseEnv,
@@ -145,7 +145,7 @@ describe("--replay", () => {
   });
 
   it.skipIf(!isPtyAvailable())(
-    "replays an approved write in a terminal: same prompt, same decision, same file",
+    `replays an approved write in a terminal: same prompt, same decision, same file ${PTY_REASON}`,
     async () => {
       await writeFile(join(e2e.dir.ws, "README.md"), "# demo\n");
       const args = (model: string[]) => e2e.argv([...model, "--prompt", "Tutorial"]);

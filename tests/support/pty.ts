@@ -34,6 +34,9 @@ export const KEY = Object.freeze({
   ctrlD: "\u0004",
 });
 
+/** For test names: why a terminal test is skipped where it is. */
+export const PTY_REASON = "(needs util-linux `script` for a pty: Linux only)";
+
 /** True where util-linux `script` (with `-e`, `-f`, `-c`) is installed: Linux, not macOS or Windows. */
 export function isPtyAvailable(): boolean {
   if (process.platform === "win32") return false;
