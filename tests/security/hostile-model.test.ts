@@ -342,9 +342,10 @@ describe("what the person sees", () => {
       });
       const code = await runCli({
         argv: ["--prompt", "hi", "--chapter", "1", "--sandbox", "off", "--quiet"],
-        env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL, PATH: "/usr/bin:/bin" },
+        // The host's own platform, and a search path holding a shell there: runCli picks one.
+        env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL, ...hostShellPath() },
         cwd: temp.workspace,
-        platform: "linux",
+        platform: process.platform,
         stdin: Object.assign(new PassThrough(), { isTTY: false }),
         stdout,
         stderr: new PassThrough(),
@@ -358,6 +359,15 @@ describe("what the person sees", () => {
     }
   });
 });
+
+/** Windows keeps its shells on the runner's own Path; everywhere else /usr/bin:/bin holds sh. */
+function hostShellPath(): Record<string, string> {
+  if (process.platform !== "win32") return { PATH: "/usr/bin:/bin" };
+  return {
+    PATH: process.env.PATH ?? "",
+    ...(process.env.SystemRoot === undefined ? {} : { SystemRoot: process.env.SystemRoot }),
+  };
+}
 
 // /proc and bubblewrap are Linux-only; .ci/run installs bubblewrap.
 const LINUX_WITH_BWRAP = process.platform === "linux" && existsSync("/usr/bin/bwrap");
