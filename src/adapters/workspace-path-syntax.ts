@@ -25,6 +25,12 @@ const CONTROL = /\p{Cc}/u;
 const RESERVED = /[<>:"|?*]/u;
 // `/x`, `\x`, `\\server\share`, `//server`, `\\?\C:\x`, `\\.\pipe\x`, `\??\C:\x`, `C:\x`, `C:x`.
 const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/u;
+/**
+ * Linux allows 255 bytes per name, Windows 255 UTF-16 units; the stricter of the two everywhere,
+ * so an over-long name is refused the same way on every OS instead of by whatever error each
+ * filesystem happens to give (Windows reports ENOENT, which would read as "not found").
+ */
+const MAX_SEGMENT_BYTES = 255;
 
 export function classifyWorkspacePath(path: string): PathClassification {
   if (path === "") return invalid("path must not be empty");
@@ -54,6 +60,9 @@ export function classifyWorkspacePath(path: string): PathClassification {
     }
     if (isWindowsDeviceName(part)) {
       return invalid(`path must not use the Windows device name ${part}: ${path}`);
+    }
+    if (Buffer.byteLength(part, "utf8") > MAX_SEGMENT_BYTES) {
+      return invalid(`path is too long: ${path}`);
     }
     segments.push(part);
   }

@@ -37,6 +37,7 @@ describe("classifyWorkspacePath accepts plain relative paths on every OS", () =>
     [" leading-space.txt", [" leading-space.txt"]],
     ["中文/文件.md", ["中文", "文件.md"]],
     ["~/x", ["~", "x"]],
+    [`${"a".repeat(255)}/b`, ["a".repeat(255), "b"]],
   ] as const)("%j", (path, segments) => {
     expect(classifyWorkspacePath(path)).toEqual({ ok: true, segments });
   });
@@ -137,10 +138,17 @@ describe("classifyWorkspacePath rejects, identically on every OS", () => {
     ["conout$.txt", device("conout$.txt", "conout$.txt")],
     ["NUL .txt", device("NUL .txt", "NUL .txt")],
     ["dir/CON/x", device("CON", "dir/CON/x")],
+    // 256 bytes in one name: over Linux's limit (and, in UTF-16 units, Windows').
+    ["a".repeat(256), tooLong("a".repeat(256))],
+    [`src/${"é".repeat(128)}.md`, tooLong(`src/${"é".repeat(128)}.md`)],
   ] as const)("%j", (path, expected) => {
     expect(classifyWorkspacePath(path)).toEqual(expected);
   });
 });
+
+function tooLong(path: string) {
+  return { ok: false, code: "invalid_path", message: `path is too long: ${path}` } as const;
+}
 
 describe("isWithinRoot compares path components", () => {
   it.each([
