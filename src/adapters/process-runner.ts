@@ -8,9 +8,6 @@ import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
 import { drainAfterExit, StreamReader } from "./stream-reader.js";
 import { CommandStartError, type CommandResult } from "../core/command-runner.js";
 
-/** Kept here for callers that still import it from the runner; it lives in kill-tree.ts. */
-export { killTreeStrategyFor } from "./kill-tree.js";
-
 export interface ProcessSpec {
   /** Absolute path: a bare name would be looked up in the child's cwd first on Windows. */
   readonly executable: string;

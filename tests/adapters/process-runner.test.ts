@@ -9,11 +9,8 @@ import {
   completeUtf8Length,
   utf8BoundaryAtOrBefore,
 } from "../../src/adapters/bounded-output.js";
-import {
-  killTreeStrategyFor,
-  runProcess,
-  type ProcessSpec,
-} from "../../src/adapters/process-runner.js";
+import { killTreeStrategyFor } from "../../src/adapters/kill-tree.js";
+import { runProcess, type ProcessSpec } from "../../src/adapters/process-runner.js";
 
 const BASH = "/bin/bash";
 const posixOnly = process.platform === "win32";
