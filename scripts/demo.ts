@@ -6,6 +6,7 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { runCli } from "../src/cli/main.js";
+import { processIo } from "../src/cli/process-io.js";
 import { DEMO_PROMPT, DEMO_RECORDING, makeDemoWorkspace } from "./demo-session.js";
 
 const workspace = await makeDemoWorkspace();
@@ -14,8 +15,8 @@ process.stderr.write(`Prompt: ${DEMO_PROMPT}\n`);
 
 let exitCode: number;
 try {
-  exitCode = await runCli({
-    argv: [
+  exitCode = await runCli(
+    processIo([
       "--replay",
       DEMO_RECORDING,
       "--replay-lenient",
@@ -24,15 +25,8 @@ try {
       "--prompt",
       DEMO_PROMPT,
       ...process.argv.slice(2),
-    ],
-    env: process.env,
-    cwd: process.cwd(),
-    platform: process.platform,
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    interrupts: process,
-  });
+    ]),
+  );
   const files = (await readdir(workspace, { recursive: true }))
     .map((file) => file.split(sep).join("/"))
     .sort();

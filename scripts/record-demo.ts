@@ -4,6 +4,7 @@
  */
 import { rm } from "node:fs/promises";
 import { runCli } from "../src/cli/main.js";
+import { processIo } from "../src/cli/process-io.js";
 import {
   ChatCompletionsServer,
   chatTextReply,
@@ -57,14 +58,8 @@ const server = await ChatCompletionsServer.start([
 const workspace = await makeDemoWorkspace();
 try {
   process.exitCode = await runCli({
-    argv: ["--record", DEMO_RECORDING, "--workspace", workspace, "--prompt", DEMO_PROMPT],
+    ...processIo(["--record", DEMO_RECORDING, "--workspace", workspace, "--prompt", DEMO_PROMPT]),
     env: { ...process.env, OPENAI_API_KEY: "recording-demo", OPENAI_BASE_URL: server.baseURL },
-    cwd: process.cwd(),
-    platform: process.platform,
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    interrupts: process,
   });
 } finally {
   await server.close();
