@@ -213,10 +213,13 @@ describe("P02 against P03 on the same script", () => {
       textReply("done"),
     ]);
 
-  it("P02 writes with no approval and no audit", async () => {
+  it.each([
+    ["P02 writes with no approval and no audit", P02, 0],
+    ["P03 asks once and audits once for the same write", P03, 1],
+  ] as const)("%s", async (_name, profile, asksAndAudits) => {
     const approver = new RecordingApprover(approveAll);
     const audit = new RecordingAuditSink();
-    const agent = buildAgent(P02, {
+    const agent = buildAgent(profile, {
       model: writeScript(),
       workspace: temp.workspace,
       commandRunner: new RecordingCommandRunner(),
@@ -229,28 +232,9 @@ describe("P02 against P03 on the same script", () => {
     expect(toolMessages(result.history)).toEqual([
       { id: "call_write", content: "Wrote 13 UTF-8 bytes to note.txt" },
     ]);
-    expect(approver.requests).toHaveLength(0);
-    expect(audit.entries).toHaveLength(0);
-  });
-
-  it("P03 asks once and audits once for the same write", async () => {
-    const approver = new RecordingApprover(approveAll);
-    const audit = new RecordingAuditSink();
-    const agent = buildAgent(P03, {
-      model: writeScript(),
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-      approvalProvider: approver,
-      auditSink: audit,
-    });
-
-    const result = await agent.run("Write");
-
-    expect(toolMessages(result.history)).toEqual([
-      { id: "call_write", content: "Wrote 13 UTF-8 bytes to note.txt" },
-    ]);
-    expect(approver.requests).toHaveLength(1);
-    expect(audit.entries).toHaveLength(1);
+    expect(await readFile(join(temp.workspace, "note.txt"), "utf8")).toBe("hello, world\n");
+    expect(approver.requests).toHaveLength(asksAndAudits);
+    expect(audit.entries).toHaveLength(asksAndAudits);
   });
 
   it("P02 refuses ../outside.txt in the handler with path_escape and creates nothing", async () => {
