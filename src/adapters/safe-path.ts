@@ -27,11 +27,41 @@ const realpathNative = promisify(realpath.native);
  * failure so callers fail closed.
  */
 export async function safePath(workspace: string, path: string): Promise<string> {
+  return (await resolveInWorkspace(workspace, path)).target;
+}
+
+/**
+ * `safePath` for a write: also refuses (`protected_path`) anything inside a `.git` directory, under
+ * any of its aliases, whether the model named it, a symlink leads there, or it is the target of a
+ * symlinked `.git`. A planted hook or `core.fsmonitor` would run on the host at the person's next
+ * git command. Reading `.git` stays allowed.
+ */
+export async function safeWritablePath(workspace: string, path: string): Promise<string> {
+  const { root, segments, target } = await resolveInWorkspace(workspace, path);
+  if (
+    segments.some(isGitDirectoryName) ||
+    isGitPath(root, target) ||
+    (await isInsideLinkedGit(root, target))
+  ) {
+    throw new WorkspaceFileError(
+      "protected_path",
+      `path is inside .git, which the agent may not change: ${path}`,
+    );
+  }
+  return target;
+}
+
+/** The syntax check, the workspace's real path and the target, each worked out once per call. */
+async function resolveInWorkspace(
+  workspace: string,
+  path: string,
+): Promise<{ root: string; segments: readonly string[]; target: string }> {
   const syntax = classifyWorkspacePath(path);
   if (!syntax.ok) throw new WorkspaceFileError(syntax.code, syntax.message);
   const root = await realpathNative(workspace);
   try {
-    return await resolveWithin(root, join(root, ...syntax.segments), path);
+    const target = await resolveWithin(root, join(root, ...syntax.segments), path);
+    return { root, segments: syntax.segments, target };
   } catch (error) {
     switch (errorCode(error)) {
       case "ELOOP":
@@ -46,26 +76,6 @@ export async function safePath(workspace: string, path: string): Promise<string>
         throw error;
     }
   }
-}
-
-/**
- * `safePath` for a write: also refuses (`protected_path`) anything inside a `.git` directory, under
- * any of its aliases, whether the model named it, a symlink leads there, or it is the target of a
- * symlinked `.git`. A planted hook or `core.fsmonitor` would run on the host at the person's next
- * git command. Reading `.git` stays allowed.
- */
-export async function safeWritablePath(workspace: string, path: string): Promise<string> {
-  const target = await safePath(workspace, path);
-  const root = await realpathNative(workspace);
-  const syntax = classifyWorkspacePath(path);
-  const named = syntax.ok && syntax.segments.some(isGitDirectoryName);
-  if (named || isGitPath(root, target) || (await isInsideLinkedGit(root, target))) {
-    throw new WorkspaceFileError(
-      "protected_path",
-      `path is inside .git, which the agent may not change: ${path}`,
-    );
-  }
-  return target;
 }
 
 /** A segment of `target` below `root` that names `.git`. */
