@@ -1,13 +1,18 @@
 import { parseArgs } from "node:util";
+import type { SandboxMode } from "../adapters/shell-execution.js";
+import type { ShellChoice } from "../adapters/shell-selection.js";
 import { DEFAULT_MAX_TURNS } from "../bootstrap.js";
 import { CliConfigError } from "./config-error.js";
 
-export const SHELL_CHOICES = ["auto", "powershell", "posix"] as const;
-export const SANDBOX_MODES = ["auto", "required", "off"] as const;
+// The adapters own the shell and sandbox choices; these lists only spell them out for the flags.
+export const SHELL_CHOICES = [
+  "auto",
+  "powershell",
+  "posix",
+] as const satisfies readonly ShellChoice[];
+export const SANDBOX_MODES = ["auto", "required", "off"] as const satisfies readonly SandboxMode[];
 export const LANGUAGES = ["en", "zh"] as const;
 
-export type ShellChoice = (typeof SHELL_CHOICES)[number];
-export type SandboxMode = (typeof SANDBOX_MODES)[number];
 export type Language = (typeof LANGUAGES)[number];
 
 export interface CliOptions {
