@@ -4,10 +4,9 @@
  * swaps the directory entry in one step (it replaces a link, it never follows one).
  */
 import { randomBytes } from "node:crypto";
-import { constants, realpath } from "node:fs";
+import { constants } from "node:fs";
 import { access, lstat, open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { promisify } from "node:util";
 import { WorkspaceFileError } from "../core/filesystem.js";
 import {
   O_NOFOLLOW,
@@ -17,8 +16,8 @@ import {
   symlinkAtEnd,
   toWorkspaceError,
 } from "./fs-errors.js";
+import { realpathNative } from "./safe-path.js";
 
-const realpathNative = promisify(realpath.native);
 const NEW_FILE_MODE = 0o666;
 
 /**

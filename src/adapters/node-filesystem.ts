@@ -3,10 +3,8 @@
  * writes also refuse `.git` (`safeWritablePath`), check again just before the bytes land, and land
  * atomically.
  */
-import { realpath } from "node:fs";
 import { lstat, mkdir, open, type FileHandle } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { promisify } from "node:util";
 import {
   WorkspaceFileError,
   type EditFileRequest,
@@ -30,7 +28,7 @@ import {
 } from "./fs-errors.js";
 import { GlobPattern } from "./glob-pattern.js";
 import { scanLineWindow } from "./line-window.js";
-import { isWithinRoot, safePath, safeWritablePath } from "./safe-path.js";
+import { isWithinRoot, realpathNative, safePath, safeWritablePath } from "./safe-path.js";
 import { applyEdit } from "./text-edit.js";
 import { globWorkspace } from "./workspace-glob.js";
 
@@ -41,7 +39,6 @@ export const EDIT_LIMIT_BYTES = 4 * 1024 * 1024;
 /** `glob` lists at most this many paths and says how many more matched. */
 export const GLOB_RESULT_LIMIT = 1000;
 
-const realpathNative = promisify(realpath.native);
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 // The read tool drops a BOM (edits keep it) and shows invalid bytes as U+FFFD.
 const lenientUtf8 = new TextDecoder("utf-8");

@@ -17,8 +17,11 @@ export { classifyWorkspacePath, type PathClassification } from "./workspace-path
 /** Same bound as Linux's own symlink resolution (ELOOP after 40). */
 export const MAX_SYMLINK_HOPS = 40;
 
-// `.native` resolves junctions, subst drives and 8.3 short names (`RUNNER~1`) on Windows.
-const realpathNative = promisify(realpath.native);
+/**
+ * The real path the way the boundary sees it; every adapter that compares with it uses this one.
+ * `.native` resolves junctions, subst drives and 8.3 short names (`RUNNER~1`) on Windows.
+ */
+export const realpathNative: (path: string) => Promise<string> = promisify(realpath.native);
 
 /**
  * Returns the absolute real path `path` names inside `workspace` (the part that does not exist yet
