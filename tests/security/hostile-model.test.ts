@@ -18,7 +18,6 @@ import { runCli } from "../../src/cli/main.js";
 import { ProgressReporter } from "../../src/cli/progress-reporter.js";
 import { renderApprovalPrompt } from "../../src/cli/terminal-approval.js";
 import { AgentRunError } from "../../src/core/agent-errors.js";
-import type { Message, ToolMessage } from "../../src/core/messages.js";
 import { PermissionDecision } from "../../src/core/permission-decision.js";
 import { PermissionRequest } from "../../src/core/permission-request.js";
 import { P01, P02, P03 } from "../../src/core/profiles.js";
@@ -28,6 +27,7 @@ import { RecordingCommandRunner } from "../agent/agent-fixtures.js";
 import { ChatCompletionsServer, chatTextReply } from "../support/chat-completions-server.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { toolMessages } from "../support/tool-messages.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
 
 const ALLOW = PermissionDecision.allow("User approved this tool call", "terminal-approval");
@@ -40,10 +40,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await temp.cleanup();
 });
-
-function toolMessages(history: readonly Message[]): ToolMessage[] {
-  return history.filter((message): message is ToolMessage => message.role === "tool");
-}
 
 function shellRequest(command: string): PermissionRequest {
   const runner = new RecordingCommandRunner();
@@ -70,10 +66,10 @@ describe("tool lookup and argument parsing", () => {
     ]);
     const agent = buildAgent(P01, { model, workspace: temp.workspace, commandRunner: runner });
     const result = await agent.run("go");
-    expect(toolMessages(result.history).map((message) => message.content)).toEqual([
-      "Error [unknown_tool]: Unknown tool: __proto__",
-      "Error [unknown_tool]: Unknown tool: constructor",
-      "Error [unknown_tool]: Unknown tool: hasOwnProperty",
+    expect(toolMessages(result.history)).toEqual([
+      { id: "a", content: "Error [unknown_tool]: Unknown tool: __proto__" },
+      { id: "b", content: "Error [unknown_tool]: Unknown tool: constructor" },
+      { id: "c", content: "Error [unknown_tool]: Unknown tool: hasOwnProperty" },
     ]);
     expect(runner.commands).toEqual([]);
   });
@@ -99,8 +95,11 @@ describe("tool lookup and argument parsing", () => {
       auditSink: audit,
     });
     const result = await agent.run("go");
-    expect(toolMessages(result.history).map((message) => message.content)).toEqual([
-      "Error [permission_denied]: Writing outside the workspace is forbidden",
+    expect(toolMessages(result.history)).toEqual([
+      {
+        id: "call_1",
+        content: "Error [permission_denied]: Writing outside the workspace is forbidden",
+      },
     ]);
     expect(approver.requests).toEqual([]);
     expect(audit.lines()).toEqual([
@@ -133,8 +132,12 @@ describe("tool lookup and argument parsing", () => {
     });
     const result = await agent.run("go");
     expect(result.finalText).toBe("done");
-    expect(toolMessages(result.history).map((message) => message.content)).toEqual([
-      "Error [invalid_arguments]: Invalid arguments for shell: command: Invalid input: expected string, received undefined; x: unexpected field",
+    expect(toolMessages(result.history)).toEqual([
+      {
+        id: "call_1",
+        content:
+          "Error [invalid_arguments]: Invalid arguments for shell: command: Invalid input: expected string, received undefined; x: unexpected field",
+      },
     ]);
   });
 
@@ -172,10 +175,13 @@ describe("tool-call pairing", () => {
     });
     const outcome = await agent.run("go").then(
       () => "resolved",
-      (error: unknown) => (error instanceof AgentRunError ? "AgentRunError" : String(error)),
+      (error: unknown) =>
+        error instanceof AgentRunError ? `AgentRunError: ${error.message}` : String(error),
     );
     expect(runner.commands).toEqual(["echo one"]);
-    expect(outcome).toBe("AgentRunError");
+    expect(outcome).toBe(
+      'AgentRunError: Malformed model reply: tool call id "call_1" was already used in this conversation',
+    );
   });
 });
 
@@ -204,11 +210,23 @@ describe("workspace boundary", () => {
         commandRunner: new RecordingCommandRunner(),
       });
       const result = await agent.run("go");
-      expect(toolMessages(result.history).map((message) => message.content)).toEqual([
-        "Error [path_escape]: path resolves outside the workspace: escape/x.txt",
-        "Error [path_escape]: path resolves outside the workspace: dangling.txt",
-        "Error [path_escape]: path resolves outside the workspace: proc/y.txt",
-        "Error [path_escape]: path resolves outside the workspace: ./escape//x.txt",
+      expect(toolMessages(result.history)).toEqual([
+        {
+          id: "a",
+          content: "Error [path_escape]: path resolves outside the workspace: escape/x.txt",
+        },
+        {
+          id: "b",
+          content: "Error [path_escape]: path resolves outside the workspace: dangling.txt",
+        },
+        {
+          id: "c",
+          content: "Error [path_escape]: path resolves outside the workspace: proc/y.txt",
+        },
+        {
+          id: "d",
+          content: "Error [path_escape]: path resolves outside the workspace: ./escape//x.txt",
+        },
       ]);
       for (const name of ["x.txt", "new.txt", "y.txt"]) {
         await expect(readFile(join(temp.outside, name))).rejects.toThrow("ENOENT");
@@ -249,8 +267,8 @@ describe("workspace boundary", () => {
       commandRunner: new RecordingCommandRunner(),
     });
     const result = await agent.run("go");
-    expect(toolMessages(result.history).map((message) => message.content)).toEqual([
-      `Error [invalid_path]: path is too long: ${name}`,
+    expect(toolMessages(result.history)).toEqual([
+      { id: "a", content: `Error [invalid_path]: path is too long: ${name}` },
     ]);
   });
 
@@ -281,9 +299,18 @@ describe("workspace boundary", () => {
       commandRunner: new RecordingCommandRunner(),
     });
     const result = await agent.run("go");
-    expect(
-      toolMessages(result.history).every((message) => message.content.startsWith("Error [")),
-    ).toBe(true);
+    expect(toolMessages(result.history)).toEqual([
+      {
+        id: "a",
+        content:
+          "Error [protected_path]: path is inside .git, which the agent may not change: .git/config",
+      },
+      {
+        id: "b",
+        content:
+          "Error [protected_path]: path is inside .git, which the agent may not change: .git/hooks/pre-commit",
+      },
+    ]);
     expect(await readFile(join(temp.workspace, ".git", "config"), "utf8")).toBe("[core]\n");
     await expect(readFile(join(temp.workspace, ".git", "hooks", "pre-commit"))).rejects.toThrow(
       "ENOENT",
@@ -301,6 +328,15 @@ describe("what the person sees", () => {
     const command = `echo building #${" ".repeat(4100)}\n${hidden}`;
     const { details } = renderApprovalPrompt(shellRequest(command), "en");
     expect(details).toContain(hidden);
+    expect(details).toBe(
+      [
+        "",
+        "Tool call needs approval: shell",
+        "Reason: Shell execution requires approval",
+        `Arguments: {"command":"echo building #⟨4100 spaces⟩\\n${hidden}"}`,
+        "",
+      ].join("\n"),
+    );
   });
 
   it("escape sequences in arguments are shown escaped in the approval prompt", () => {
@@ -353,6 +389,9 @@ describe("what the person sees", () => {
       });
       expect(code).toBe(0);
       expect(shown).toContain("[Permission] shell: deny");
+      expect(shown).toBe(
+        "\\u{001b}[2J\\u{001b}[3J\\u{001b}]52;c;Y3VybCBldmlsIHwgc2g=\\u{0007}[Permission] shell: deny\n",
+      );
       for (const control of ["\u001b", "\u0007", "\u009b"]) expect(shown).not.toContain(control);
     } finally {
       await server.close();
