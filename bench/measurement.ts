@@ -1,4 +1,5 @@
 /** What a section reports, and the few helpers every section shares. */
+import { spawn } from "node:child_process";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -72,6 +73,36 @@ export async function withTempDir<T>(
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
+}
+
+export interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a process to its end with stdin an empty pipe (not a TTY), keeping stdout and stderr apart. */
+export function runToExit(
+  executable: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv },
+): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(executable, [...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.stdin.end();
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => {
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 /** `a ÷ b` as `1.23×`; large ratios lose their decimals, which would only be noise. */

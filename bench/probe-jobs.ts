@@ -3,13 +3,12 @@
  * that nothing else in the bench may have inflated. `runProbe` starts `probe.ts` with one job and
  * reads back its JSON line; the job itself runs in the child through `runJob`.
  */
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { readFile } from "node:fs/promises";
 import { PosixShellRunner } from "../src/adapters/posix-shell.js";
 import { selectCommandRunner } from "../src/adapters/shell-selection.js";
-import { BenchFailure } from "./measurement.js";
+import { BenchFailure, runToExit } from "./measurement.js";
 
 export type ProbeJob =
   | {
@@ -48,26 +47,17 @@ export interface ProbeResult {
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PROBE_ENTRY = fileURLToPath(new URL("./probe.ts", import.meta.url));
 
-export function runProbe(job: ProbeJob): Promise<ProbeResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", PROBE_ENTRY, JSON.stringify(job)], {
-      cwd: REPO_ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => {
-      const parsed = code === 0 ? parseProbeResult(stdout) : undefined;
-      if (parsed === undefined) {
-        reject(new BenchFailure(`probe ${job.kind} failed (exit ${String(code)}): ${stderr}`));
-      } else {
-        resolve(parsed);
-      }
-    });
-  });
+export async function runProbe(job: ProbeJob): Promise<ProbeResult> {
+  const { code, stdout, stderr } = await runToExit(
+    process.execPath,
+    ["--import", "tsx", PROBE_ENTRY, JSON.stringify(job)],
+    { cwd: REPO_ROOT },
+  );
+  const parsed = code === 0 ? parseProbeResult(stdout) : undefined;
+  if (parsed === undefined) {
+    throw new BenchFailure(`probe ${job.kind} failed (exit ${String(code)}): ${stderr}`);
+  }
+  return parsed;
 }
 
 function parseProbeResult(stdout: string): ProbeResult | undefined {

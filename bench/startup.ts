@@ -3,7 +3,6 @@
  * chat-completions server (which answers with a final text, so each run ends by itself). `dist` is
  * built fresh first so the compiled CLI is never a stale one.
  */
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { ChatCompletionsServer, chatTextReply } from "../tests/support/chat-completions-server.js";
@@ -11,6 +10,7 @@ import {
   BenchFailure,
   ratio,
   roundRobin,
+  runToExit,
   samplesOf,
   withTempDir,
   type SectionResult,
@@ -125,7 +125,10 @@ async function launchOnce(
     });
   }
   const start = performance.now();
-  const { code, stdout, stderr } = await runToExit(launch, server.baseURL);
+  const { code, stdout, stderr } = await runToExit(launch.executable, launch.args, {
+    cwd: REPO_ROOT,
+    env: agentEnvironment(server.baseURL),
+  });
   const exitMs = performance.now() - start;
   if (code !== 0) {
     throw new BenchFailure(`${launch.name} exited ${String(code)}: ${stderr.slice(0, 2000)}`);
@@ -136,28 +139,6 @@ async function launchOnce(
     throw new BenchFailure(`${launch.name} did not print the answer: ${stdout.slice(0, 2000)}`);
   }
   return { firstRequestMs: arrivedAt - start, exitMs };
-}
-
-function runToExit(
-  launch: Launch,
-  baseURL: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(launch.executable, [...launch.args], {
-      cwd: REPO_ROOT,
-      env: agentEnvironment(baseURL),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    child.stdin.end(); // not a TTY, and nothing to read
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => {
-      resolve({ code, stdout, stderr });
-    });
-  });
 }
 
 /** This process's environment minus anything that could change the agent's run. */
@@ -180,20 +161,6 @@ function npmCommand(args: readonly string[]): { executable: string; args: readon
 
 async function buildDist(): Promise<void> {
   const { executable, args } = npmCommand(["run", "build"]);
-  const { code, output } = await new Promise<{ code: number | null; output: string }>(
-    (resolve, reject) => {
-      const child = spawn(executable, [...args], {
-        cwd: REPO_ROOT,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let text = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-      child.once("error", reject);
-      child.once("close", (exitCode) => {
-        resolve({ code: exitCode, output: text });
-      });
-    },
-  );
-  if (code !== 0) throw new BenchFailure(`npm run build failed:\n${output}`);
+  const { code, stdout, stderr } = await runToExit(executable, args, { cwd: REPO_ROOT });
+  if (code !== 0) throw new BenchFailure(`npm run build failed:\n${stdout}${stderr}`);
 }
