@@ -17,9 +17,12 @@ export interface FileProbe {
 }
 
 export interface ExecutableLookup {
+  /** The harness's own environment: PATH (and PATHEXT) to search. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Absolute workspace path: PATH entries inside it are never searched. */
   readonly workspace: string;
   readonly platform: NodeJS.Platform;
+  /** Tests substitute a fake filesystem; production probes the real one. */
   readonly probe?: FileProbe;
 }
 

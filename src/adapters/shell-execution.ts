@@ -7,26 +7,24 @@ import type {
 import { BubblewrapRunner, type SandboxShell } from "./bubblewrap.js";
 import { probeSandbox } from "./bubblewrap-probe.js";
 import { buildCommandEnvironment } from "./command-environment.js";
-import { resolveExecutable, type FileProbe } from "./executable-resolution.js";
+import { resolveExecutable } from "./executable-resolution.js";
 import { PosixShellRunner } from "./posix-shell.js";
 import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
-import { selectCommandRunner, type ShellChoice } from "./shell-selection.js";
+import {
+  selectCommandRunner,
+  type ShellChoice,
+  type ShellSelectionOptions,
+} from "./shell-selection.js";
 import { UnavailableRunner } from "./unavailable-runner.js";
 
 export type SandboxMode = "auto" | "required" | "off";
 
-export interface ShellExecutionOptions {
+/** The shell selection's options (lookup, environment) plus where and how commands may run. */
+export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choice"> {
   readonly sandbox: SandboxMode;
   /** Let sandboxed commands reach the network (`--network`); host commands always can. */
   readonly network: boolean;
   readonly shell: ShellChoice;
-  readonly workspace: string;
-  /** The harness's own environment: PATH to search, and the source of the allowlisted one. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly platform: NodeJS.Platform;
-  readonly passEnv: readonly string[];
-  /** Tests substitute a fake filesystem for executable lookup; production probes the real one. */
-  readonly fileProbe?: FileProbe;
   /** Tests substitute the sandbox probe; production runs the real one once. */
   readonly probeSandbox?: typeof probeSandbox;
 }
@@ -104,13 +102,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       short: "PowerShell is not sandboxed",
     };
   }
-  const lookup = {
-    env: options.env,
-    workspace: options.workspace,
-    platform: options.platform,
-    ...(options.fileProbe === undefined ? {} : { probe: options.fileProbe }),
-  };
-  const bwrapPath = resolveExecutable("bwrap", lookup);
+  const bwrapPath = resolveExecutable("bwrap", options);
   if (bwrapPath === undefined) {
     return {
       kind: "unusable",
@@ -146,14 +138,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
 
 /** Inside the sandbox the shell is always bash or sh; ShellUnavailableError propagates. */
 function posixShell(options: ShellExecutionOptions): SandboxShell {
-  const runner = selectCommandRunner({
-    choice: "posix",
-    workspace: options.workspace,
-    env: options.env,
-    platform: options.platform,
-    passEnv: options.passEnv,
-    ...(options.fileProbe === undefined ? {} : { probe: options.fileProbe }),
-  });
+  const runner = selectCommandRunner({ ...options, choice: "posix" });
   if (!(runner instanceof PosixShellRunner)) {
     throw new Error("shell selection returned a non-POSIX runner for --shell posix");
   }
@@ -171,14 +156,7 @@ function unusable(options: ShellExecutionOptions, reason: string, short: string)
 }
 
 function onHost(options: ShellExecutionOptions, why: string): ShellExecution {
-  const runner = selectCommandRunner({
-    choice: options.shell,
-    workspace: options.workspace,
-    env: options.env,
-    platform: options.platform,
-    passEnv: options.passEnv,
-    ...(options.fileProbe === undefined ? {} : { probe: options.fileProbe }),
-  });
+  const runner = selectCommandRunner({ ...options, choice: options.shell });
   return { runner, environment: fixed({ kind: "host", label: `${HOST_LABEL} (${why})` }) };
 }
 

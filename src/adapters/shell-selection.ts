@@ -4,7 +4,6 @@ import {
   resolveExecutable,
   resolveWindowsPowerShell,
   type ExecutableLookup,
-  type FileProbe,
 } from "./executable-resolution.js";
 import { PosixShellRunner } from "./posix-shell.js";
 import { PowerShellRunner } from "./powershell.js";
@@ -16,16 +15,11 @@ export class ShellUnavailableError extends Error {
   override readonly name = "ShellUnavailableError";
 }
 
-export interface ShellSelectionOptions {
+/** `env`, `workspace`, `platform` and `probe` are the executable lookup's own options. */
+export interface ShellSelectionOptions extends ExecutableLookup {
   readonly choice: ShellChoice;
-  /** Absolute workspace path: PATH entries inside it are never searched. */
-  readonly workspace: string;
-  /** The harness's own environment; commands get only its allowlisted part. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly platform: NodeJS.Platform;
+  /** Extra names (`--pass-env`) let through to commands from `env`'s allowlisted part. */
   readonly passEnv: readonly string[];
-  /** Tests substitute a fake filesystem; production probes the real one. */
-  readonly probe?: FileProbe;
 }
 
 /** auto: pwsh, else Windows PowerShell (on Windows), else bash, else sh. */
@@ -34,14 +28,8 @@ export function selectCommandRunner(options: ShellSelectionOptions): CommandRunn
     passEnv: options.passEnv,
     platform: options.platform,
   });
-  const lookup: ExecutableLookup = {
-    env: options.env,
-    workspace: options.workspace,
-    platform: options.platform,
-    ...(options.probe === undefined ? {} : { probe: options.probe }),
-  };
-  const powerShell = (): CommandRunner | undefined => findPowerShell(lookup, environment);
-  const posix = (): CommandRunner | undefined => findPosixShell(lookup, environment);
+  const powerShell = (): CommandRunner | undefined => findPowerShell(options, environment);
+  const posix = (): CommandRunner | undefined => findPosixShell(options, environment);
   switch (options.choice) {
     case "powershell":
       return powerShell() ?? fail(missingPowerShell(options.platform));

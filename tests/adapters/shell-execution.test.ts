@@ -233,7 +233,7 @@ describe("createShellExecution", () => {
         ...options,
         platform,
         env: { PATH: platform === "win32" ? "C:\\Program Files\\PowerShell\\7" : "/usr/bin" },
-        fileProbe: fakeFiles([pwsh]),
+        probe: fakeFiles([pwsh]),
       });
       expect(auto.environment.status()).toEqual({
         kind: "host",
@@ -258,7 +258,7 @@ describe("createShellExecution", () => {
       ...options,
       shell: "powershell",
       env: { PATH: "/opt/microsoft/powershell/7" },
-      fileProbe: fakeFiles(["/opt/microsoft/powershell/7/pwsh"]),
+      probe: fakeFiles(["/opt/microsoft/powershell/7/pwsh"]),
     });
     expect(auto.environment.status()).toEqual({
       kind: "host",
