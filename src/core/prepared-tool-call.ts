@@ -1,3 +1,4 @@
+import { deepFreeze } from "./deep-freeze.js";
 import type { ToolCall } from "./messages.js";
 import type { ToolEffect } from "./tool-definition.js";
 
@@ -33,12 +34,4 @@ export class PreparedToolCall {
   static isPrepared(value: unknown): value is PreparedToolCall {
     return typeof value === "object" && value !== null && #brand in value;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }

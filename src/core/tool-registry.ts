@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { deepFreeze } from "./deep-freeze.js";
 import type { ToolCall } from "./messages.js";
 import type { ModelToolSpec } from "./model.js";
 import { PreparedToolCall } from "./prepared-tool-call.js";
@@ -21,7 +22,7 @@ export class ToolRegistrationError extends Error {
  * `unknown_tool` rather than a prototype method.
  */
 export class ToolRegistry {
-  readonly #tools: Map<string, ToolDefinition>;
+  readonly #tools: Map<string, RegisteredTool>;
 
   constructor(tools: Iterable<ToolDefinition> = []) {
     this.#tools = new Map();
@@ -30,10 +31,12 @@ export class ToolRegistry {
 
   register(tool: ToolDefinition): void {
     assertValidDefinition(tool);
+    const definition = Object.freeze({ ...tool });
+    const spec = modelSpecFor(definition);
     if (this.#tools.has(tool.name)) {
       throw new ToolRegistrationError(`Tool already registered: ${tool.name}`);
     }
-    this.#tools.set(tool.name, Object.freeze({ ...tool }));
+    this.#tools.set(tool.name, Object.freeze({ definition, spec }));
   }
 
   names(): string[] {
@@ -41,7 +44,7 @@ export class ToolRegistry {
   }
 
   get(name: string): ToolDefinition | undefined {
-    return this.#tools.get(name);
+    return this.#tools.get(name)?.definition;
   }
 
   /** An immutable view for one turn: tools registered later do not appear mid-turn. */
@@ -50,11 +53,17 @@ export class ToolRegistry {
   }
 }
 
+/** A tool as registered, with the spec the model is shown: worked out once, not on every turn. */
+interface RegisteredTool {
+  readonly definition: ToolDefinition;
+  readonly spec: ModelToolSpec;
+}
+
 export class ToolRegistrySnapshot {
-  readonly #tools: ReadonlyMap<string, ToolDefinition>;
+  readonly #tools: ReadonlyMap<string, RegisteredTool>;
 
   /** @internal Use `ToolRegistry.snapshot`. */
-  constructor(tools: ReadonlyMap<string, ToolDefinition>) {
+  constructor(tools: ReadonlyMap<string, RegisteredTool>) {
     this.#tools = tools;
     Object.freeze(this);
   }
@@ -64,20 +73,16 @@ export class ToolRegistrySnapshot {
   }
 
   effectOf(name: string): ToolDefinition["effect"] | undefined {
-    return this.#tools.get(name)?.effect;
+    return this.#tools.get(name)?.definition.effect;
   }
 
-  /** Name, description and JSON Schema only: the model never sees handlers or effects. */
+  /** What the model is shown of each tool, in registration order (see `modelSpecFor`). */
   openAITools(): ModelToolSpec[] {
-    return [...this.#tools.values()].map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: jsonSchemaFor(tool.schema),
-    }));
+    return [...this.#tools.values()].map((tool) => tool.spec);
   }
 
   prepare(call: ToolCall): PrepareOutcome {
-    const tool = this.#tools.get(call.name);
+    const tool = this.#tools.get(call.name)?.definition;
     if (tool === undefined) {
       return { ok: false, result: toolError("unknown_tool", `Unknown tool: ${call.name}`) };
     }
@@ -94,7 +99,7 @@ export class ToolRegistrySnapshot {
     call: PreparedToolCall,
     context: Omit<ToolContext, "callId"> = {},
   ): Promise<ToolResult> {
-    const tool = this.#tools.get(call.toolName);
+    const tool = this.#tools.get(call.toolName)?.definition;
     if (tool === undefined) {
       return toolError("unknown_tool", `Unknown tool: ${call.toolName}`);
     }
@@ -197,12 +202,22 @@ function describeError(error: unknown): string {
   }
 }
 
-function jsonSchemaFor(schema: ToolSchema): Record<string, unknown> {
-  // The model writes the input side: a field with a default is optional to it, not required.
+/**
+ * Name, description and JSON Schema only: the model never sees handlers or effects. Deep-frozen,
+ * because every turn hands the same object to the model client.
+ */
+function modelSpecFor(tool: ToolDefinition): ModelToolSpec {
+  let parameters: Record<string, unknown>;
+  try {
+    // The model writes the input side: a field with a default is optional to it, not required.
+    parameters = z.toJSONSchema(tool.schema, { io: "input" });
+  } catch {
+    // Fail at startup, not mid-run when the loop lists tools for the model.
+    throw new ToolRegistrationError(`Tool ${tool.name} has a schema JSON Schema cannot express`);
+  }
   // Providers want a bare object schema; the draft marker is noise to them.
-  const jsonSchema = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-  delete jsonSchema.$schema;
-  return jsonSchema;
+  delete parameters.$schema;
+  return deepFreeze({ name: tool.name, description: tool.description, parameters });
 }
 
 function assertValidDefinition(tool: ToolDefinition): void {
@@ -222,12 +237,6 @@ function assertValidDefinition(tool: ToolDefinition): void {
   }
   if (typeof tool.handler !== "function") {
     throw new ToolRegistrationError(`Tool ${tool.name} needs a handler`);
-  }
-  try {
-    jsonSchemaFor(tool.schema);
-  } catch {
-    // Fail at startup, not mid-run when the loop lists tools for the model.
-    throw new ToolRegistrationError(`Tool ${tool.name} has a schema JSON Schema cannot express`);
   }
 }
 

@@ -287,6 +287,16 @@ describe("openAITools", () => {
     for (const spec of specs)
       expect(Object.keys(spec).sort()).toEqual(["description", "name", "parameters"]);
   });
+
+  it("is worked out once at registration and frozen, so no turn can change what the next one sends", () => {
+    const registry = new ToolRegistry([recordingNoteTool().tool]);
+    const [first] = registry.snapshot().openAITools();
+    const [second] = registry.snapshot().openAITools();
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first?.parameters)).toBe(true);
+    expect(Object.isFrozen(first?.parameters.properties)).toBe(true);
+  });
 });
 
 describe("invoke", () => {
