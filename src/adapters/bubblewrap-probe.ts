@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { CommandResult } from "../core/command-runner.js";
 import { BubblewrapRunner, type SandboxShell } from "./bubblewrap.js";
+import { errorMessage } from "./one-line.js";
 import { SandboxSetupError } from "./sandbox-errors.js";
 
 export interface SandboxProbeOptions {
@@ -41,7 +42,7 @@ export async function probeSandbox(options: SandboxProbeOptions): Promise<Sandbo
       path.join(await realpath(options.tempRoot ?? tmpdir()), "agent-sandbox-probe-"),
     );
   } catch (error) {
-    return failed(`could not create a temp directory for the probe: ${messageOf(error)}`);
+    return failed(`could not create a temp directory for the probe: ${errorMessage(error)}`);
   }
   const listener = options.network ? undefined : await listenOnLoopback().catch(() => undefined);
   try {
@@ -76,7 +77,7 @@ export async function probeSandbox(options: SandboxProbeOptions): Promise<Sandbo
       connections: listener?.connections() ?? 0,
     });
   } catch (error) {
-    return failed(messageOf(error));
+    return failed(errorMessage(error));
   } finally {
     listener?.close();
     await rm(root, { recursive: true, force: true }).catch(() => undefined);
@@ -180,8 +181,4 @@ function quote(text: string): string {
 
 function failed(reason: string): SandboxProbeResult {
   return { ok: false, reason };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -12,9 +12,14 @@ export function oneLine(text: string, maxLength = DEFAULT_MAX_LENGTH): string {
   return flat.length <= maxLength ? flat : `${flat.slice(0, maxLength - 1)}…`;
 }
 
+/** What was thrown, as text: an Error's message, anything else as `String` shows it. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** What was thrown, as its first line of text: the rest of a platform message is detail. */
 export function firstLineOfError(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   return text.split("\n")[0] ?? text;
 }
 

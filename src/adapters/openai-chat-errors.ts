@@ -10,7 +10,7 @@ import {
   RateLimitError,
 } from "openai";
 import { ModelProviderError, RunCancelledError } from "../core/agent-errors.js";
-import { oneLine, redact } from "./one-line.js";
+import { errorMessage, oneLine, redact } from "./one-line.js";
 
 export interface FailureContext {
   /** The base URL as shown to the person: no credentials, query or fragment. */
@@ -67,7 +67,7 @@ function messageFor(error: unknown, context: FailureContext): string {
     const status = error.status === undefined ? "" : ` (HTTP ${error.status})`;
     return `The model provider rejected the request${status}${detail(error.error)}`;
   }
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   return `Model request to ${displayURL} failed: ${reason}`;
 }
 

@@ -5,7 +5,7 @@ import type { ModelClient, ModelReply, ModelRequest } from "../core/model.js";
 import { ModelConfigError } from "./model-config-error.js";
 import { canonicalJson } from "../core/canonical-json.js";
 import { recordedExchangeSchema, type RecordedExchange } from "./model-recording-format.js";
-import { oneLine } from "./one-line.js";
+import { errorMessage, oneLine } from "./one-line.js";
 
 const SNIPPET_LENGTH = 120;
 const CONTEXT_BEFORE_DIFFERENCE = 30;
@@ -40,7 +40,7 @@ export class ReplayModelClient implements ModelClient {
     try {
       text = readFileSync(path, "utf8");
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       throw new ModelConfigError(oneLine(`Cannot read the replay file ${path}: ${reason}`));
     }
     return ReplayModelClient.fromJsonl(text, `Replay file ${path}`, options);
