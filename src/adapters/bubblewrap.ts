@@ -98,7 +98,12 @@ function realOrSelf(candidate: string): string {
 export const NESTED_GIT_DEPTH = 4;
 /** At most this many nested `.git` entries are re-bound read-only; the rest stay writable. */
 export const NESTED_GIT_LIMIT = 64;
-/** At most this many directories are listed per command, so a huge tree cannot stall each run. */
+/**
+ * At most this many directories are listed per command, so a huge tree cannot stall each run.
+ * The scan is per command, not once per run, on purpose: a command may `git init` or `git clone`
+ * a nested repository, and the next command must already find that `.git` read-only, or it could
+ * plant a hook that runs on the host at the person's next git command there.
+ */
 const NESTED_GIT_DIRECTORY_BUDGET = 4096;
 const UNSCANNED_DIRECTORIES = new Set(["node_modules"]);
 

@@ -212,6 +212,14 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(await readFile(join(ws, "lib", ".git"), "utf8")).toBe("gitdir: ../.git/modules/lib\n");
   });
 
+  it("keeps read-only a repository that an earlier command of the same runner created", async () => {
+    const shared = runner();
+    expect(await shared.run("mkdir -p made/.git/hooks", ws, LIMITS)).toEqual(ok(""));
+    const plant = "touch made/.git/hooks/pre-commit 2>/dev/null || echo refused";
+    expect(await shared.run(plant, ws, LIMITS)).toEqual(ok("refused\n"));
+    expect(existsSync(join(ws, "made/.git/hooks/pre-commit"))).toBe(false);
+  });
+
   it("never follows a symlinked directory while looking for nested repositories", async () => {
     await mkdir(join(base, "ws-evil", "repo", ".git"), { recursive: true });
     await symlink(join(base, "ws-evil"), join(ws, "outside"));
