@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildAgent } from "../../src/bootstrap.js";
+import { BootstrapError, buildAgent } from "../../src/bootstrap.js";
 import { CapabilitySet, P01, P02, P03 } from "../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
@@ -63,11 +63,11 @@ describe("buildAgent", () => {
   it("P03 without an approver or an audit sink fails to build", () => {
     const model = new ScriptedModelClient([]);
     expect(() => buildAgent(P03, { ...base, model, auditSink: new RecordingAuditSink() })).toThrow(
-      "approvalProvider is required for chapter 3 or later",
+      new BootstrapError("approvalProvider is required for chapter 3 or later"),
     );
     expect(() =>
       buildAgent(P03, { ...base, model, approvalProvider: new RecordingApprover(() => undefined) }),
-    ).toThrow("auditSink is required for chapter 3 or later");
+    ).toThrow(new BootstrapError("auditSink is required for chapter 3 or later"));
   });
 
   it("refuses a look-alike profile, even one that copies P03 exactly", () => {
@@ -76,7 +76,7 @@ describe("buildAgent", () => {
     const wider = { ...P01, capabilities: new CapabilitySet(["loop", "files"]) };
     for (const profile of [copy, wider]) {
       expect(() => buildAgent(profile, { ...base, model })).toThrow(
-        "Unknown profile: use P01, P02 or P03 from src/core/profiles.ts",
+        new BootstrapError("Unknown profile: use P01, P02 or P03 from src/core/profiles.ts"),
       );
     }
   });

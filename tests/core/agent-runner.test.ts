@@ -298,7 +298,9 @@ describe("AgentRunner: run errors", () => {
       registry: new ToolRegistry(),
       maxTurns: 1,
     });
-    await expect(runner.run("go")).rejects.toThrow("ScriptedModelClient ran out of replies");
+    await expect(runner.run("go")).rejects.toThrow(
+      new Error("ScriptedModelClient ran out of replies"),
+    );
   });
 });
 

@@ -623,11 +623,12 @@ describe("audit", () => {
   });
 
   it("a failing audit rejects the decision itself", async () => {
-    const audit = new RecordingAuditSink(new Error("disk full"));
+    const diskFull = new Error("disk full");
+    const audit = new RecordingAuditSink(diskFull);
     const policy = new PermissionPolicy({ audit });
-    await expect(
-      policy.decide(new PermissionRequest(preparedCall("glob", "read"))),
-    ).rejects.toThrow("disk full");
+    await expect(policy.decide(new PermissionRequest(preparedCall("glob", "read")))).rejects.toBe(
+      diskFull,
+    );
     expect(audit.entries).toHaveLength(1);
   });
 });
