@@ -296,6 +296,7 @@ describe("the waiting spinner", () => {
     progress.onModelRequest(1, 20);
     progress.dispose();
     await vi.runAllTimersAsync();
+    expect(text()).toBe(`${CLEAR}⠋ waiting for the model · 0.0s · turn 1/20${CLEAR}`);
     expect(text().replaceAll(CLEAR, "")).not.toContain(ESC);
   });
 });
