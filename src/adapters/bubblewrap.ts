@@ -4,6 +4,7 @@ import type { CommandOptions, CommandResult, CommandRunner } from "../core/comma
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { posixShellArgs, type PosixShellKind } from "./posix-shell.js";
 import { isGitDirectoryName } from "./git-names.js";
+import { isWithinRoot } from "./safe-path.js";
 import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 import { runSandboxedProcess, STATUS_FD } from "./sandboxed-process.js";
 
@@ -183,18 +184,9 @@ function nestedGitPath(workspace: string, absolute: string, entry: Dirent): stri
     }
     if (!entry.isSymbolicLink()) return undefined;
     const real = realpathSync.native(absolute);
-    return isStrictlyInside(real, workspace) ? real : undefined;
+    // Strictly inside: a `.git` linking to the workspace itself would re-bind all of it read-only.
+    return isWithinRoot(workspace, real) && !isWithinRoot(real, workspace) ? real : undefined;
   } catch {
     return undefined;
   }
-}
-
-function isStrictlyInside(candidate: string, parent: string): boolean {
-  const relative = path.relative(parent, candidate);
-  return (
-    relative !== "" &&
-    relative !== ".." &&
-    !relative.startsWith("../") &&
-    !path.isAbsolute(relative)
-  );
 }
