@@ -3,23 +3,19 @@
  * per test (removed after it), and a way to run the agent on that workspace against that server.
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import {
-  CLI_PATH,
-  makeTempDir,
-  runCli,
-  serverEnv,
-  type CliRun,
-  type Env,
-  type TempDir,
-} from "./cli-process.js";
+import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
+import { CLI_PATH, runCli, serverEnv, type CliRun, type Env } from "./cli-process.js";
 import { ScriptedChatServer } from "./scripted-chat-server.js";
 
 export interface AgentFixture {
   /** Started before the file's first test, closed after its last. */
   readonly server: ScriptedChatServer;
-  /** Made before each test, removed after it. */
-  readonly dir: TempDir;
-  /** `node dist/cli.js --workspace <dir.ws> ARGS` against the server, stdin empty. */
+  /**
+   * Made before each test, removed after it. The agent runs in `dir.workspace`, so its
+   * `../outside.txt` is `join(dir.root, "outside.txt")`, where the test can look for it.
+   */
+  readonly dir: TempWorkspace;
+  /** `node dist/cli.js --workspace <dir.workspace> ARGS` against the server, stdin empty. */
   readonly agent: (args: readonly string[], extraEnv?: Env) => Promise<CliRun>;
   /** The same command as an argv, for runs in a terminal. */
   readonly argv: (args: readonly string[]) => string[];
@@ -28,7 +24,7 @@ export interface AgentFixture {
 /** Registers the hooks; call at the top of a test file, outside any `describe`. */
 export function useAgentFixture(): AgentFixture {
   let server: ScriptedChatServer | undefined;
-  let dir: TempDir | undefined;
+  let dir: TempWorkspace | undefined;
 
   beforeAll(async () => {
     server = await ScriptedChatServer.start();
@@ -37,7 +33,7 @@ export function useAgentFixture(): AgentFixture {
     await server?.close();
   });
   beforeEach(async () => {
-    dir = await makeTempDir();
+    dir = await makeTempWorkspace("agent-e2e-");
   });
   afterEach(async () => {
     await dir?.cleanup();
@@ -53,9 +49,9 @@ export function useAgentFixture(): AgentFixture {
       if (dir === undefined) throw new Error("The temp directory is only there inside a test");
       return dir;
     },
-    argv: (args) => [process.execPath, CLI_PATH, "--workspace", fixture.dir.ws, ...args],
+    argv: (args) => [process.execPath, CLI_PATH, "--workspace", fixture.dir.workspace, ...args],
     agent: (args, extraEnv = {}) =>
-      runCli(["--workspace", fixture.dir.ws, ...args], {
+      runCli(["--workspace", fixture.dir.workspace, ...args], {
         env: serverEnv(fixture.server.baseURL, extraEnv),
       }),
   };

@@ -76,8 +76,8 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
         : "Error [permission_denied]: User denied this tool call",
     });
     if (allowed)
-      expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
-    else expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
+      expect(await readFile(join(e2e.dir.workspace, "note.txt"), "utf8")).toBe("hello, world\n");
+    else expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
   });
 
   it("asks in Chinese with --lang zh", async () => {
@@ -93,7 +93,7 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
       "允许本次调用? [y/N] y",
     ]);
     expect(run.screen).toContain(APPROVED);
-    expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
+    expect(await readFile(join(e2e.dir.workspace, "note.txt"), "utf8")).toBe("hello, world\n");
   });
 
   it("shows escape sequences and invisible marks in the arguments escaped, never raw", async () => {
@@ -125,7 +125,7 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
     expect(run.raw.includes("\u009b")).toBe(false);
     expect(run.raw.includes("\u202e")).toBe(false);
     expect(run.screen).toContain(DENIED);
-    expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
+    expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
   });
 
   it("asks for every shell command, whatever its text, each time", async () => {
@@ -169,7 +169,7 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
   });
 
   it("the tutorial's three calls: glob runs unasked, the write inside asks once, the write outside is refused unasked", async () => {
-    await writeFile(join(e2e.dir.ws, "README.md"), "# demo\n");
+    await writeFile(join(e2e.dir.workspace, "README.md"), "# demo\n");
     e2e.server.script(
       chatToolCallsReply([{ id: "call_glob", name: "glob", arguments: { pattern: "*" } }]),
       WRITE_NOTE,
@@ -194,8 +194,8 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
       call_w: "Wrote 13 UTF-8 bytes to note.txt",
       call_out: "Error [permission_denied]: Writing outside the workspace is forbidden",
     });
-    expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
-    expect(existsSync(join(e2e.dir.base, "outside.txt"))).toBe(false);
+    expect(await readFile(join(e2e.dir.workspace, "note.txt"), "utf8")).toBe("hello, world\n");
+    expect(existsSync(join(e2e.dir.root, "outside.txt"))).toBe(false);
     expect(run.screen.at(-2)).toBe("Done: one note written, one write refused.");
   });
 });
@@ -204,7 +204,7 @@ describe("approval without a terminal", () => {
   it("denies at once when stdin is a pipe, even one that says y and stays open", async () => {
     e2e.server.script(WRITE_NOTE, chatTextReply("Finished."));
 
-    const run = await startCli(["--workspace", e2e.dir.ws, "--prompt", "Write a note"], {
+    const run = await startCli(["--workspace", e2e.dir.workspace, "--prompt", "Write a note"], {
       env: serverEnv(e2e.server.baseURL),
       input: "y\n",
       keepStdinOpen: true,
@@ -219,6 +219,6 @@ describe("approval without a terminal", () => {
     expect(toolResults(e2e.server.requests[1])).toEqual({
       call_w: "Error [permission_denied]: Interactive approval is unavailable (stdin is not a TTY)",
     });
-    expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
+    expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
   });
 });

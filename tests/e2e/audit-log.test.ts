@@ -52,7 +52,7 @@ function scriptTutorial(): void {
 
 describe("the JSON audit log", () => {
   it("--audit-log FILE holds one line per final decision, next to the [Permission] lines", async () => {
-    const log = join(e2e.dir.base, "audit.jsonl");
+    const log = join(e2e.dir.root, "audit.jsonl");
     scriptTutorial();
 
     const run = await agent(["--audit-log", log, "--prompt", "Tutorial"]);
@@ -104,7 +104,7 @@ describe("the JSON audit log", () => {
   });
 
   it("AGENT_AUDIT_LOG appends, one run id per run", async () => {
-    const log = join(e2e.dir.base, "audit.jsonl");
+    const log = join(e2e.dir.root, "audit.jsonl");
     await writeFile(log, "");
     scriptTutorial();
     await agent(["--prompt", "Tutorial"], { AGENT_AUDIT_LOG: log });
@@ -136,7 +136,12 @@ describe("the JSON audit log", () => {
       chatTextReply("Read it."),
     );
 
-    const run = await agent(["--audit-log", join(e2e.dir.ws, "audit.jsonl"), "--prompt", "Read"]);
+    const run = await agent([
+      "--audit-log",
+      join(e2e.dir.workspace, "audit.jsonl"),
+      "--prompt",
+      "Read",
+    ]);
 
     expect(run.exitCode).toBe(0);
     const seenByHandler = toolResults(e2e.server.requests[1]).call_self ?? "";
@@ -148,8 +153,8 @@ describe("the JSON audit log", () => {
 
 describe("an audit log that cannot be written fails every decision closed", () => {
   it("a read-only call fails with permission_evaluation_error and no [Permission] line", async () => {
-    await writeFile(join(e2e.dir.base, "not-a-directory"), "");
-    const log = join(e2e.dir.base, "not-a-directory", "audit.jsonl");
+    await writeFile(join(e2e.dir.root, "not-a-directory"), "");
+    const log = join(e2e.dir.root, "not-a-directory", "audit.jsonl");
     e2e.server.script(
       chatToolCallsReply([{ id: "call_glob", name: "glob", arguments: { pattern: "*" } }]),
       chatTextReply("Could not look."),
@@ -166,8 +171,8 @@ describe("an audit log that cannot be written fails every decision closed", () =
   it.skipIf(!isPtyAvailable())(
     `a write the person approved is still not made ${PTY_REASON}`,
     async () => {
-      await writeFile(join(e2e.dir.base, "not-a-directory"), "");
-      const log = join(e2e.dir.base, "not-a-directory", "audit.jsonl");
+      await writeFile(join(e2e.dir.root, "not-a-directory"), "");
+      const log = join(e2e.dir.root, "not-a-directory", "audit.jsonl");
       e2e.server.script(
         chatToolCallsReply([
           { id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } },
@@ -183,7 +188,7 @@ describe("an audit log that cannot be written fails every decision closed", () =
       expect(exitCode).toBe(0);
       expect(terminalScreenLines(output)).toContain("Allow this call? [y/N] y");
       expect(toolResults(e2e.server.requests[1])).toEqual({ call_w: EVALUATION_FAILED });
-      expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
+      expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
       expect(existsSync(log)).toBe(false);
     },
   );

@@ -1,12 +1,8 @@
 /**
  * Spawns the built CLI as a person's shell would, with a small, explicit environment (never the
- * developer's own OPENAI_* variables), and a temp directory holding the workspace `ws`, so that
- * `../outside.txt` from inside the workspace lands in a place the test can inspect.
+ * developer's own OPENAI_* variables).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const CLI_PATH = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
@@ -44,22 +40,6 @@ export function baseEnv(extra: Env = {}): Env {
 /** The environment for a run against the local server. */
 export function serverEnv(baseURL: string, extra: Env = {}): Env {
   return baseEnv({ OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: baseURL, ...extra });
-}
-
-export interface TempDir {
-  /** The temp directory; `../outside.txt` seen from `ws` is `join(base, "outside.txt")`. */
-  readonly base: string;
-  /** The workspace the agent runs in. */
-  readonly ws: string;
-  cleanup(): Promise<void>;
-}
-
-export async function makeTempDir(): Promise<TempDir> {
-  // realpath: macOS puts tmpdir behind the /var -> /private/var symlink.
-  const base = await mkdtemp(join(await realpath(tmpdir()), "agent-e2e-"));
-  const ws = join(base, "ws");
-  await mkdir(ws);
-  return { base, ws, cleanup: () => rm(base, { recursive: true, force: true }) };
 }
 
 export interface CliRun {

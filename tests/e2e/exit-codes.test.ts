@@ -99,7 +99,9 @@ describe("exit code 2: configuration", () => {
   });
 
   it("when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set", async () => {
-    const run = await runCli(["--workspace", e2e.dir.ws, "--prompt", "Hi"], { env: baseEnv() });
+    const run = await runCli(["--workspace", e2e.dir.workspace, "--prompt", "Hi"], {
+      env: baseEnv(),
+    });
 
     expect(run).toEqual({
       exitCode: 2,
@@ -116,7 +118,7 @@ describe("exit code 130: Ctrl-C", () => {
     "SIGINT while waiting for the model cancels the run (POSIX only: Windows cannot send SIGINT to a process)",
     async () => {
       e2e.server.script(NEVER_ANSWER);
-      const cli = startCli(["--workspace", e2e.dir.ws, "--prompt", "Hi"], {
+      const cli = startCli(["--workspace", e2e.dir.workspace, "--prompt", "Hi"], {
         env: serverEnv(e2e.server.baseURL),
       });
       await e2e.server.waitForRequests(1);
@@ -142,7 +144,7 @@ describe("exit code 130: Ctrl-C", () => {
         ]),
         chatTextReply("never reached"),
       );
-      const log = join(e2e.dir.base, "audit.jsonl");
+      const log = join(e2e.dir.root, "audit.jsonl");
       const session = PtySession.start(e2e.argv(["--audit-log", log, "--prompt", "Write"]), {
         env: serverEnv(e2e.server.baseURL),
       });
@@ -152,7 +154,7 @@ describe("exit code 130: Ctrl-C", () => {
       const { exitCode, output } = await session.exited;
 
       expect(exitCode).toBe(130);
-      expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
+      expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
       // Nobody decided the call, so no decision is recorded for it, on screen or in the log.
       expect(existsSync(log)).toBe(false);
       const screen = terminalScreenLines(output);
@@ -181,7 +183,7 @@ describe("exit code 130: Ctrl-C", () => {
       });
       await session.waitForOutput("Allow this call? [y/N] ");
       session.type("y\r");
-      await waitForFile(join(e2e.dir.ws, "started.txt"));
+      await waitForFile(join(e2e.dir.workspace, "started.txt"));
 
       session.type(KEY.ctrlC);
       const { exitCode, output } = await session.exited;
@@ -240,7 +242,7 @@ describe.skipIf(!isPtyAvailable())(
 
       expect(ended).toBe(true);
       expect(exitCode).toBe(130);
-      expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
+      expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
     }, 60_000);
   },
 );

@@ -29,7 +29,7 @@ const e2e = useAgentFixture();
 let recording: string;
 
 beforeEach(() => {
-  recording = join(e2e.dir.base, "session.jsonl");
+  recording = join(e2e.dir.root, "session.jsonl");
 });
 
 function scriptTutorial(): void {
@@ -50,14 +50,14 @@ function permissionLines(text: string): string[] {
 }
 
 async function recordTutorial(): Promise<CliRun> {
-  await writeFile(join(e2e.dir.ws, "README.md"), "# demo\n");
+  await writeFile(join(e2e.dir.workspace, "README.md"), "# demo\n");
   scriptTutorial();
   return e2e.agent(["--record", recording, "--prompt", "Tutorial"]);
 }
 
 /** A replay has no key, no base URL and no server to talk to. */
 function replay(prompt: string): Promise<CliRun> {
-  return runCli(["--workspace", e2e.dir.ws, "--replay", recording, "--prompt", prompt], {
+  return runCli(["--workspace", e2e.dir.workspace, "--replay", recording, "--prompt", prompt], {
     env: baseEnv(),
   });
 }
@@ -109,7 +109,7 @@ describe("--replay", () => {
       "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
     ]);
     expect(e2e.server.rawRequests).toHaveLength(requestsBefore);
-    expect(existsSync(join(e2e.dir.base, "outside.txt"))).toBe(false);
+    expect(existsSync(join(e2e.dir.root, "outside.txt"))).toBe(false);
   });
 
   it("stops with one line when the prompt differs from the recording", async () => {
@@ -125,7 +125,7 @@ describe("--replay", () => {
 
   it("stops when a tool result differs from the recording, naming the exchange", async () => {
     await recordTutorial();
-    await writeFile(join(e2e.dir.ws, "extra.md"), "new\n");
+    await writeFile(join(e2e.dir.workspace, "extra.md"), "new\n");
 
     const replayed = await replay("Tutorial");
 
@@ -156,7 +156,7 @@ describe("--replay", () => {
   it.skipIf(!isPtyAvailable())(
     `replays an approved write in a terminal: same prompt, same decision, same file ${PTY_REASON}`,
     async () => {
-      await writeFile(join(e2e.dir.ws, "README.md"), "# demo\n");
+      await writeFile(join(e2e.dir.workspace, "README.md"), "# demo\n");
       const args = (model: string[]) => e2e.argv([...model, "--prompt", "Tutorial"]);
       scriptTutorial();
       const recorded = await runInPty(args(["--record", recording]), {
@@ -165,8 +165,8 @@ describe("--replay", () => {
         answers: ["y\r"],
       });
       expect(recorded.exitCode).toBe(0);
-      expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hi\n");
-      await rm(join(e2e.dir.ws, "note.txt"));
+      expect(await readFile(join(e2e.dir.workspace, "note.txt"), "utf8")).toBe("hi\n");
+      await rm(join(e2e.dir.workspace, "note.txt"));
 
       const replayed = await runInPty(args(["--replay", recording]), {
         env: baseEnv(),
@@ -192,7 +192,7 @@ describe("--replay", () => {
         "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
         "Done: one write asked, one refused.",
       ]);
-      expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hi\n");
+      expect(await readFile(join(e2e.dir.workspace, "note.txt"), "utf8")).toBe("hi\n");
     },
   );
 });

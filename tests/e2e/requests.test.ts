@@ -14,9 +14,9 @@ const { agent } = e2e;
 
 describe("what the model receives (chapter 3, the default)", () => {
   it("offers the five tools, pairs every call with its result and passes results verbatim", async () => {
-    await writeFile(join(e2e.dir.ws, "a.txt"), "alpha\nbeta\n");
-    await mkdir(join(e2e.dir.ws, "sub"));
-    await writeFile(join(e2e.dir.ws, "sub", "b.txt"), "bee");
+    await writeFile(join(e2e.dir.workspace, "a.txt"), "alpha\nbeta\n");
+    await mkdir(join(e2e.dir.workspace, "sub"));
+    await writeFile(join(e2e.dir.workspace, "sub", "b.txt"), "bee");
     e2e.server.script(
       chatToolCallsReply([
         { id: "call_glob", name: "glob", arguments: { pattern: "**/*.txt" } },
@@ -73,7 +73,7 @@ describe("what the model receives (chapter 3, the default)", () => {
       call_read: "alpha\nbeta\n",
       call_out: "Error [permission_denied]: Writing outside the workspace is forbidden",
     });
-    expect(existsSync(join(e2e.dir.base, "outside.txt"))).toBe(false);
+    expect(existsSync(join(e2e.dir.root, "outside.txt"))).toBe(false);
     expect(linesOf(run.stderr)).toContain(
       "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
     );
@@ -144,8 +144,8 @@ describe("earlier chapters", () => {
       call_in: "Wrote 13 UTF-8 bytes to note.txt",
       call_out: "Error [path_escape]: path must not contain parent segments: ../outside.txt",
     });
-    expect(await readFile(join(e2e.dir.ws, "note.txt"), "utf8")).toBe("hello, world\n");
-    expect(existsSync(join(e2e.dir.base, "outside.txt"))).toBe(false);
+    expect(await readFile(join(e2e.dir.workspace, "note.txt"), "utf8")).toBe("hello, world\n");
+    expect(existsSync(join(e2e.dir.root, "outside.txt"))).toBe(false);
     expect(run.stderr).not.toContain("Tool call needs approval");
   });
 
@@ -165,6 +165,6 @@ describe("earlier chapters", () => {
     expect(toolResults(requests[1])).toEqual({
       call_w: "Error [unknown_tool]: Unknown tool: write_file",
     });
-    expect(existsSync(join(e2e.dir.ws, "note.txt"))).toBe(false);
+    expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
   });
 });
