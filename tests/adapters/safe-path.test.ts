@@ -202,6 +202,15 @@ describe("safePath on a real filesystem", () => {
   });
   afterEach(() => temp.cleanup());
 
+  const outside = (path: string) => ({
+    code: "path_escape",
+    message: `path resolves outside the workspace: ${path}`,
+  });
+  const tooManyLinks = (path: string) => ({
+    code: "invalid_path",
+    message: `path has too many levels of symbolic links: ${path}`,
+  });
+
   async function rejection(path: string, workspace = temp.ws): Promise<unknown> {
     const error = await safePath(workspace, path).then(
       () => undefined,
@@ -239,10 +248,7 @@ describe("safePath on a real filesystem", () => {
 
   it("treats the ws-evil sibling as outside even though its name starts with ws", async () => {
     await symlink(temp.evil, join(temp.ws, "evil"), "junction");
-    await expect(rejection("evil/secret.txt")).resolves.toEqual({
-      code: "path_escape",
-      message: "path resolves outside the workspace: evil/secret.txt",
-    });
+    await expect(rejection("evil/secret.txt")).resolves.toEqual(outside("evil/secret.txt"));
   });
 
   it.skipIf(!CAN_SYMLINK_FILES)(
@@ -250,18 +256,13 @@ describe("safePath on a real filesystem", () => {
     async () => {
       await symlink(temp.evil, join(temp.ws, "linked-dir"), "junction");
       await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "linked-file.txt"), "file");
-      await expect(rejection("linked-dir/secret.txt")).resolves.toEqual({
-        code: "path_escape",
-        message: "path resolves outside the workspace: linked-dir/secret.txt",
-      });
-      await expect(rejection("linked-dir/new/deep.txt")).resolves.toEqual({
-        code: "path_escape",
-        message: "path resolves outside the workspace: linked-dir/new/deep.txt",
-      });
-      await expect(rejection("linked-file.txt")).resolves.toEqual({
-        code: "path_escape",
-        message: "path resolves outside the workspace: linked-file.txt",
-      });
+      await expect(rejection("linked-dir/secret.txt")).resolves.toEqual(
+        outside("linked-dir/secret.txt"),
+      );
+      await expect(rejection("linked-dir/new/deep.txt")).resolves.toEqual(
+        outside("linked-dir/new/deep.txt"),
+      );
+      await expect(rejection("linked-file.txt")).resolves.toEqual(outside("linked-file.txt"));
     },
   );
 
@@ -276,14 +277,10 @@ describe("safePath on a real filesystem", () => {
     async () => {
       await symlink(join(temp.evil, "created-by-write.txt"), join(temp.ws, "dangling.txt"));
       await symlink(join(temp.evil, "missing-dir"), join(temp.ws, "dangling-dir"));
-      await expect(rejection("dangling.txt")).resolves.toEqual({
-        code: "path_escape",
-        message: "path resolves outside the workspace: dangling.txt",
-      });
-      await expect(rejection("dangling-dir/a/b.txt")).resolves.toEqual({
-        code: "path_escape",
-        message: "path resolves outside the workspace: dangling-dir/a/b.txt",
-      });
+      await expect(rejection("dangling.txt")).resolves.toEqual(outside("dangling.txt"));
+      await expect(rejection("dangling-dir/a/b.txt")).resolves.toEqual(
+        outside("dangling-dir/a/b.txt"),
+      );
     },
   );
 
@@ -301,10 +298,7 @@ describe("safePath on a real filesystem", () => {
       await mkdir(join(temp.evil, "inner"));
       await symlink(join(temp.evil, "inner"), join(temp.ws, "sub"));
       await symlink("sub/../x.txt", join(temp.ws, "tricky.txt"));
-      await expect(rejection("tricky.txt")).resolves.toEqual({
-        code: "path_escape",
-        message: "path resolves outside the workspace: tricky.txt",
-      });
+      await expect(rejection("tricky.txt")).resolves.toEqual(outside("tricky.txt"));
     },
   );
 
@@ -312,14 +306,8 @@ describe("safePath on a real filesystem", () => {
     await symlink("b", join(temp.ws, "a"));
     await symlink("a", join(temp.ws, "b"));
     await symlink("self", join(temp.ws, "self"));
-    await expect(rejection("a/x.txt")).resolves.toEqual({
-      code: "invalid_path",
-      message: "path has too many levels of symbolic links: a/x.txt",
-    });
-    await expect(rejection("self")).resolves.toEqual({
-      code: "invalid_path",
-      message: "path has too many levels of symbolic links: self",
-    });
+    await expect(rejection("a/x.txt")).resolves.toEqual(tooManyLinks("a/x.txt"));
+    await expect(rejection("self")).resolves.toEqual(tooManyLinks("self"));
   });
 
   it("refuses a name over the platform's limit without showing the host path", async () => {
