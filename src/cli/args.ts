@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { errorMessage } from "../adapters/one-line.js";
 import type { SandboxMode } from "../adapters/shell-execution.js";
 import type { ShellChoice } from "../adapters/shell-selection.js";
 import { DEFAULT_MAX_TURNS } from "../bootstrap.js";
@@ -188,7 +189,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /** One line; for a value that starts with a dash it keeps node's remedy, which the person needs. */
 function parseErrorLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const remedy = /^To specify an option argument starting with a dash use (.*?)\.?$/m.exec(message);
   const first = firstSentence(message);
   return remedy?.[1] === undefined ? first : `${first} (write it as ${remedy[1]})`;
