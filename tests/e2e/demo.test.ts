@@ -16,9 +16,13 @@ interface Finished {
  */
 function runDemo(): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
-    delete env.OPENAI_API_KEY;
-    delete env.OPENAI_BASE_URL;
+    // Nothing of the developer's own configuration: no key, and no AGENT_* setting (an
+    // AGENT_AUDIT_LOG, say, would have the demo append to their log).
+    const env: NodeJS.ProcessEnv = {};
+    for (const [name, value] of Object.entries(process.env)) {
+      if (!name.startsWith("OPENAI_") && !name.startsWith("AGENT_")) env[name] = value;
+    }
+    env.NO_COLOR = "1";
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/demo.ts"], {
       cwd: repo,
       env,
