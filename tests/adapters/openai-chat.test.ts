@@ -419,7 +419,11 @@ describe("OpenAIChatModelClient failures", () => {
 
   it("does not retry when maxRetries is 0", async () => {
     const srv = await startServer(chatErrorReply(500, "transient"), chatTextReply("unused"));
-    await expect(clientFor(srv).complete(request())).rejects.toThrow(ModelProviderError);
+    await rejectionOf(
+      clientFor(srv).complete(request()),
+      ModelProviderError,
+      "The model provider had a server error (HTTP 500): transient",
+    );
     expect(srv.requests).toHaveLength(1);
   });
 
