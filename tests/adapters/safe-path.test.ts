@@ -327,6 +327,7 @@ describe("safePath on a real filesystem", () => {
     const error = await rejection("a.txt", join(temp.base, "missing"));
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(WorkspaceFileError);
+    expect(error).toMatchObject({ code: "ENOENT", syscall: "realpath" });
   });
 
   it.skipIf(!CAN_SYMLINK_FILES)(
