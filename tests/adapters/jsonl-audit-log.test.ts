@@ -133,7 +133,7 @@ describe("JsonlAuditLog", () => {
   it("throws when the path is a directory", async () => {
     await expect(
       log(dir).record(new PermissionRequest(preparedCall("glob", "read")), allowByPerson),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ code: "EISDIR", syscall: "open" });
   });
 
   it("throws when the path lies under a regular file", async () => {
