@@ -3,7 +3,7 @@ import { BootstrapError, buildAgent } from "../../src/bootstrap.js";
 import { CapabilitySet, P01, P02, P03 } from "../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
-import { RecordingCommandRunner } from "./agent-fixtures.js";
+import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 
 const base = {
   workspace: "/nonexistent-workspace-for-offline-tests",

@@ -3,22 +3,17 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildAgent } from "../../src/bootstrap.js";
-import { validateToolPairing, type Message } from "../../src/core/messages.js";
+import { validateToolPairing } from "../../src/core/messages.js";
 import { PermissionDecision } from "../../src/core/permission-decision.js";
 import { P02, P03 } from "../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { toolMessages } from "../support/tool-messages.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
-import { RecordingCommandRunner } from "./agent-fixtures.js";
+import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 
 const approveAll = (): PermissionDecision =>
   PermissionDecision.allow("User approved this tool call", "test-approver");
-
-function toolMessages(history: readonly Message[]): { id: string; content: string }[] {
-  return history.flatMap((message) =>
-    message.role === "tool" ? [{ id: message.toolCallId, content: message.content }] : [],
-  );
-}
 
 /** The tutorial's three calls: a read that passes, a write inside that asks, a write outside. */
 function tutorialScript(): ScriptedModelClient {

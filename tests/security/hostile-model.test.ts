@@ -23,7 +23,7 @@ import { PermissionRequest } from "../../src/core/permission-request.js";
 import { P01, P02, P03 } from "../../src/core/profiles.js";
 import { ToolRegistry } from "../../src/core/tool-registry.js";
 import { createShellTool } from "../../src/features/shell-tool.js";
-import { RecordingCommandRunner } from "../agent/agent-fixtures.js";
+import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 import { ChatCompletionsServer, chatTextReply } from "../support/chat-completions-server.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
