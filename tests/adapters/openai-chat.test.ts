@@ -368,31 +368,25 @@ describe("OpenAIChatModelClient failures", () => {
     );
   });
 
-  it("reports 429 with the provider's reason", async () => {
-    const srv = await startServer(chatErrorReply(429, "You exceeded your current quota."));
-    await rejectionOf(
-      clientFor(srv).complete(request()),
-      ModelProviderError,
+  it.each([
+    [
+      "429 with the provider's reason",
+      chatErrorReply(429, "You exceeded your current quota."),
       "The model provider is rate limiting requests (HTTP 429): You exceeded your current quota.",
-    );
-  });
-
-  it("reports a 500 with its status", async () => {
-    const srv = await startServer(chatErrorReply(500, "The server had an error"));
-    await rejectionOf(
-      clientFor(srv).complete(request()),
-      ModelProviderError,
+    ],
+    [
+      "a 500 with its status",
+      chatErrorReply(500, "The server had an error"),
       "The model provider had a server error (HTTP 500): The server had an error",
-    );
-  });
-
-  it("reports a 503 without a JSON body", async () => {
-    const srv = await startServer({ status: 503, rawBody: "upstream unavailable" });
-    await rejectionOf(
-      clientFor(srv).complete(request()),
-      ModelProviderError,
+    ],
+    [
+      "a 503 without a JSON body",
+      { status: 503, rawBody: "upstream unavailable" },
       "The model provider had a server error (HTTP 503)",
-    );
+    ],
+  ] as const)("reports %s", async (_case, reply, message) => {
+    const srv = await startServer(reply);
+    await rejectionOf(clientFor(srv).complete(request()), ModelProviderError, message);
   });
 
   it("reports other statuses with the provider's reason on one line, key redacted", async () => {
