@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import { BoundedOutput } from "./bounded-output.js";
 import { errorCode } from "./fs-errors.js";
 import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
+import { errorMessage } from "./one-line.js";
 import { drainAfterExit, StreamReader } from "./stream-reader.js";
 import { CommandStartError, type CommandResult } from "../core/command-runner.js";
 
@@ -176,9 +177,7 @@ function startError(name: string, error: unknown): CommandStartError {
       ? "ENOENT (no such file)"
       : code === "EACCES"
         ? "EACCES (permission denied)"
-        : error instanceof Error
-          ? error.message
-          : String(error);
+        : errorMessage(error);
   return new CommandStartError(`Could not start ${name}: ${reason}`);
 }
 
