@@ -1,5 +1,5 @@
 import type { CommandOptions, CommandResult, CommandRunner } from "../core/command-runner.js";
-import { killTreeStrategyFor } from "./kill-tree.js";
+import { killTreeStrategyFor, type KillTreeStrategy } from "./kill-tree.js";
 import { runProcess } from "./process-runner.js";
 
 export type PosixShellKind = "bash" | "sh";
@@ -26,23 +26,26 @@ export class PosixShellRunner implements CommandRunner {
   /** Absolute path of the shell binary; shown in diagnostics, checked by tests. */
   readonly executable: string;
   readonly #options: PosixShellRunnerOptions;
+  // Follows from the options alone, so it is worked out once, not per command.
+  readonly #killTree: KillTreeStrategy;
 
   constructor(options: PosixShellRunnerOptions) {
     this.#options = options;
     this.executable = options.executable;
     this.shellName = options.kind;
+    this.#killTree = killTreeStrategyFor(options.platform, options.environment);
   }
 
   run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
     return runProcess({
-      executable: this.#options.executable,
+      executable: this.executable,
       args: posixShellArgs(this.#options.kind, command),
       cwd,
       env: this.#options.environment,
       timeoutMs: options.timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      killTree: killTreeStrategyFor(this.#options.platform, this.#options.environment),
+      killTree: this.#killTree,
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { CommandOptions, CommandResult, CommandRunner } from "../core/command-runner.js";
-import { killTreeStrategyFor } from "./kill-tree.js";
+import { killTreeStrategyFor, type KillTreeStrategy } from "./kill-tree.js";
 import { runProcess } from "./process-runner.js";
 
 export type PowerShellFlavor = "pwsh" | "windows-powershell";
@@ -92,25 +92,27 @@ export class PowerShellRunner implements CommandRunner {
   readonly shellName: string;
   /** Absolute path of the shell binary; shown in diagnostics, checked by tests. */
   readonly executable: string;
-  readonly #options: PowerShellRunnerOptions;
+  // Both follow from the options alone, so they are worked out once, not per command.
+  readonly #environment: Readonly<Record<string, string>>;
+  readonly #killTree: KillTreeStrategy;
 
   constructor(options: PowerShellRunnerOptions) {
-    this.#options = options;
     this.executable = options.executable;
     this.shellName = powerShellDisplayName(options.flavor);
+    this.#environment = powerShellEnvironment(options.environment);
+    this.#killTree = killTreeStrategyFor(options.platform, this.#environment);
   }
 
   run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
-    const environment = powerShellEnvironment(this.#options.environment);
     return runProcess({
-      executable: this.#options.executable,
+      executable: this.executable,
       args: buildPowerShellArgs(command),
       cwd,
-      env: environment,
+      env: this.#environment,
       timeoutMs: options.timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      killTree: killTreeStrategyFor(this.#options.platform, environment),
+      killTree: this.#killTree,
     });
   }
 }
