@@ -1,4 +1,5 @@
 import path from "node:path";
+import { isWithinRoot } from "./safe-path.js";
 import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 
 export interface BubblewrapArgsOptions {
@@ -104,11 +105,7 @@ function isNormalAbsolute(candidate: string): boolean {
   return path.posix.isAbsolute(candidate) && path.posix.normalize(candidate) === candidate;
 }
 
-/** Segment-wise containment (never a string prefix: `/ws` must not contain `/ws-evil`). */
+/** bwrap runs on Linux only: POSIX paths, compared case-sensitively on every host. */
 function isInside(candidate: string, parent: string): boolean {
-  const relative = path.posix.relative(parent, candidate);
-  return (
-    relative === "" ||
-    (!relative.startsWith("../") && relative !== ".." && !path.posix.isAbsolute(relative))
-  );
+  return isWithinRoot(parent, candidate, "linux");
 }

@@ -1,6 +1,7 @@
 import { realpathSync, statSync, accessSync, constants as fsConstants } from "node:fs";
 import path from "node:path";
 import { windowsSystemRoot } from "./kill-tree.js";
+import { isWithinRoot } from "./safe-path.js";
 
 /**
  * Finds a program (a shell, bwrap) by absolute path. Only PATH entries that are absolute and
@@ -126,14 +127,10 @@ function isInsideAny(
   return workspaces.some((workspace) => isInside(candidate, workspace, platform));
 }
 
-/** Segment-wise containment (never a string prefix: `/ws` must not contain `/ws-evil`). */
+/** The boundary's own containment check, on paths resolved the way `platform` resolves them. */
 function isInside(candidate: string, parent: string, platform: NodeJS.Platform): boolean {
   const paths = pathApi(platform);
-  const fold = (value: string): string =>
-    platform === "win32" || platform === "darwin" ? value.toLowerCase() : value;
-  const relative = paths.relative(fold(paths.resolve(parent)), fold(paths.resolve(candidate)));
-  if (relative === "") return true;
-  return !paths.isAbsolute(relative) && relative.split(paths.sep)[0] !== "..";
+  return isWithinRoot(paths.resolve(parent), paths.resolve(candidate), platform);
 }
 
 function envValue(
