@@ -8,10 +8,12 @@ import { BubblewrapRunner, type SandboxShell } from "./bubblewrap.js";
 import { probeSandbox } from "./bubblewrap-probe.js";
 import { buildCommandEnvironment } from "./command-environment.js";
 import { resolveExecutable } from "./executable-resolution.js";
-import { PosixShellRunner } from "./posix-shell.js";
 import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 import {
+  findPosixShellExecutable,
+  NO_POSIX_SHELL,
   selectCommandRunner,
+  ShellUnavailableError,
   type ShellChoice,
   type ShellSelectionOptions,
 } from "./shell-selection.js";
@@ -136,13 +138,11 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
   }
 }
 
-/** Inside the sandbox the shell is always bash or sh; ShellUnavailableError propagates. */
+/** Inside the sandbox the shell is always bash or sh; none at all is a configuration error. */
 function posixShell(options: ShellExecutionOptions): SandboxShell {
-  const runner = selectCommandRunner({ ...options, choice: "posix" });
-  if (!(runner instanceof PosixShellRunner)) {
-    throw new Error("shell selection returned a non-POSIX runner for --shell posix");
-  }
-  return { executable: runner.executable, kind: runner.shellName === "bash" ? "bash" : "sh" };
+  const shell = findPosixShellExecutable(options);
+  if (shell === undefined) throw new ShellUnavailableError(NO_POSIX_SHELL);
+  return shell;
 }
 
 function unusable(options: ShellExecutionOptions, reason: string, short: string): ShellExecution {

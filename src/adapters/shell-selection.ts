@@ -5,7 +5,7 @@ import {
   resolveWindowsPowerShell,
   type ExecutableLookup,
 } from "./executable-resolution.js";
-import { PosixShellRunner } from "./posix-shell.js";
+import { PosixShellRunner, type PosixShellKind } from "./posix-shell.js";
 import { PowerShellRunner } from "./powershell.js";
 
 export type ShellChoice = "auto" | "powershell" | "posix";
@@ -16,6 +16,9 @@ export class ShellUnavailableError extends Error {
 }
 
 /** `env`, `workspace`, `platform` and `probe` are the executable lookup's own options. */
+export const NO_POSIX_SHELL =
+  "A POSIX shell was requested (--shell posix) but neither bash nor sh was found on PATH";
+
 export interface ShellSelectionOptions extends ExecutableLookup {
   readonly choice: ShellChoice;
   /** Extra names (`--pass-env`) let through to commands from `env`'s allowlisted part. */
@@ -34,12 +37,7 @@ export function selectCommandRunner(options: ShellSelectionOptions): CommandRunn
     case "powershell":
       return powerShell() ?? fail(missingPowerShell(options.platform));
     case "posix":
-      return (
-        posix() ??
-        fail(
-          "A POSIX shell was requested (--shell posix) but neither bash nor sh was found on PATH",
-        )
-      );
+      return posix() ?? fail(NO_POSIX_SHELL);
     case "auto":
       return (
         powerShell() ??
@@ -83,13 +81,20 @@ function findPosixShell(
   lookup: ExecutableLookup,
   environment: Readonly<Record<string, string>>,
 ): CommandRunner | undefined {
+  const shell = findPosixShellExecutable(lookup);
+  if (shell === undefined) return undefined;
+  return new PosixShellRunner({ ...shell, environment, platform: lookup.platform });
+}
+
+/** bash, else sh, on the trusted PATH; the sandbox runs the same one inside bwrap. */
+export function findPosixShellExecutable(
+  lookup: ExecutableLookup,
+): { readonly executable: string; readonly kind: PosixShellKind } | undefined {
   for (const kind of ["bash", "sh"] as const) {
     // Only a real .exe on Windows: Node refuses to spawn .bat/.cmd without a shell.
     const name = lookup.platform === "win32" ? `${kind}.exe` : kind;
     const executable = resolveExecutable(name, lookup);
-    if (executable !== undefined) {
-      return new PosixShellRunner({ executable, kind, environment, platform: lookup.platform });
-    }
+    if (executable !== undefined) return { executable, kind };
   }
   return undefined;
 }

@@ -12,7 +12,7 @@ import {
   UNAVAILABLE,
   type ShellExecutionOptions,
 } from "../../src/adapters/shell-execution.js";
-import { selectCommandRunner } from "../../src/adapters/shell-selection.js";
+import { selectCommandRunner, ShellUnavailableError } from "../../src/adapters/shell-selection.js";
 import { UnavailableRunner } from "../../src/adapters/unavailable-runner.js";
 import { buildAgent } from "../../src/bootstrap.js";
 import type { CommandRunner } from "../../src/core/command-runner.js";
@@ -264,6 +264,25 @@ describe("createShellExecution", () => {
       kind: "host",
       label: "sandbox: none — runs on the host (PowerShell is not sandboxed)",
     });
+  });
+
+  it("needs bash or sh for the sandbox: with bwrap alone it is a configuration error", async () => {
+    const error = await runError(
+      createShellExecution({
+        ...options,
+        platform: "linux",
+        sandbox: "required",
+        shell: "posix",
+        env: { PATH: "/usr/bin" },
+        probe: fakeFiles(["/usr/bin/bwrap"]),
+      }),
+    );
+    expect(error).toEqual(
+      new ShellUnavailableError(
+        "A POSIX shell was requested (--shell posix) but neither bash nor sh was found on PATH",
+      ),
+    );
+    expect(error).toBeInstanceOf(ShellUnavailableError);
   });
 
   describe.skipIf(!HAS_BWRAP)(
