@@ -6,11 +6,11 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { JsonlAuditLog } from "../src/adapters/jsonl-audit-log.js";
+import { JsonlAuditLog } from "../src/adapters/audit/jsonl-audit-log.js";
 import {
   NodeWorkspaceFileSystem,
   NodeWorkspaceWriteBoundary,
-} from "../src/adapters/node-filesystem.js";
+} from "../src/adapters/filesystem/node-filesystem.js";
 import { CONFIRM_FILE_WRITE } from "../src/bootstrap.js";
 import type { ApprovalProvider } from "../src/core/approval.js";
 import type { AuditSink } from "../src/core/audit.js";

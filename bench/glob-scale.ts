@@ -7,8 +7,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { glob as tinyGlob } from "tinyglobby";
-import { GlobPattern } from "../src/adapters/glob-pattern.js";
-import { globWorkspace } from "../src/adapters/workspace-glob.js";
+import { GlobPattern } from "../src/adapters/filesystem/glob-pattern.js";
+import { globWorkspace } from "../src/adapters/filesystem/workspace-glob.js";
 import {
   BenchFailure,
   ratio,

@@ -6,8 +6,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { NodeWorkspaceWriteBoundary } from "../src/adapters/node-filesystem.js";
-import { safePath } from "../src/adapters/safe-path.js";
+import { NodeWorkspaceWriteBoundary } from "../src/adapters/filesystem/node-filesystem.js";
+import { safePath } from "../src/adapters/filesystem/safe-path.js";
 import {
   BenchFailure,
   ratio,

@@ -6,8 +6,8 @@
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { readFile } from "node:fs/promises";
-import { PosixShellRunner } from "../src/adapters/posix-shell.js";
-import { selectCommandRunner } from "../src/adapters/shell-selection.js";
+import { PosixShellRunner } from "../src/adapters/shell/posix-shell.js";
+import { selectCommandRunner } from "../src/adapters/shell/shell-selection.js";
 import { BenchFailure, runToExit } from "./measurement.js";
 
 export type ProbeJob =

@@ -27,8 +27,9 @@ async function runJob(job: ProbeJob): Promise<ProbeResult> {
 async function firstPathCheck(
   job: Extract<ProbeJob, { kind: "first-path-check" }>,
 ): Promise<ProbeResult> {
-  const { NodeWorkspaceWriteBoundary } = await import("../src/adapters/node-filesystem.js");
-  const { safePath } = await import("../src/adapters/safe-path.js");
+  const { NodeWorkspaceWriteBoundary } =
+    await import("../src/adapters/filesystem/node-filesystem.js");
+  const { safePath } = await import("../src/adapters/filesystem/safe-path.js");
   const boundary = new NodeWorkspaceWriteBoundary();
   const start = performance.now();
   const answer =
@@ -42,7 +43,7 @@ async function shellCapture(
   job: Extract<ProbeJob, { kind: "shell-capture" }>,
 ): Promise<ProbeResult> {
   const { DEFAULT_SHELL_MAX_OUTPUT_BYTES } = await import("../src/features/shell-tool.js");
-  const { posixShellArgs } = await import("../src/adapters/posix-shell.js");
+  const { posixShellArgs } = await import("../src/adapters/shell/posix-shell.js");
   const runner = benchShellRunner(job.workspace);
   const command = `head -c ${job.bytes} /dev/zero`;
   return withPeakRss(async () => {
@@ -79,7 +80,7 @@ function drainPipe(executable: string, args: readonly string[], cwd: string): Pr
 }
 
 async function readFileJob(job: Extract<ProbeJob, { kind: "read-file" }>): Promise<ProbeResult> {
-  const { NodeWorkspaceFileSystem } = await import("../src/adapters/node-filesystem.js");
+  const { NodeWorkspaceFileSystem } = await import("../src/adapters/filesystem/node-filesystem.js");
   const { ToolRegistry } = await import("../src/core/tool-registry.js");
   const { createFileTools } = await import("../src/features/file-tools.js");
   const registry = new ToolRegistry(

@@ -6,11 +6,14 @@
  */
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { BubblewrapRunner } from "../src/adapters/bubblewrap.js";
-import { buildCommandEnvironment } from "../src/adapters/command-environment.js";
-import { resolveExecutable } from "../src/adapters/executable-resolution.js";
-import { posixShellArgs, PosixShellRunner } from "../src/adapters/posix-shell.js";
-import { createShellExecution, type SandboxMode } from "../src/adapters/shell-execution.js";
+import { BubblewrapRunner } from "../src/adapters/sandbox/bubblewrap.js";
+import { buildCommandEnvironment } from "../src/adapters/shell/command-environment.js";
+import { resolveExecutable } from "../src/adapters/shell/executable-resolution.js";
+import { posixShellArgs, PosixShellRunner } from "../src/adapters/shell/posix-shell.js";
+import {
+  createShellExecution,
+  type SandboxMode,
+} from "../src/adapters/execution/shell-execution.js";
 import type { CommandRunner } from "../src/core/command-runner.js";
 import {
   BenchFailure,
@@ -112,7 +115,7 @@ export async function measureSandbox(): Promise<SectionResult> {
         },
       ],
       notes: [
-        "measured through the CLI's own runners (src/adapters/shell-execution.ts → " +
+        "measured through the CLI's own runners (src/adapters/execution/shell-execution.ts → " +
           "BubblewrapRunner, network off), not a stand-in.",
       ],
     };

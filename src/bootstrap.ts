@@ -2,7 +2,10 @@
  * The composition root: the one place that turns a chapter profile into a running agent. It builds
  * the permission policy itself, so no caller can hand in a looser one.
  */
-import { NodeWorkspaceFileSystem, NodeWorkspaceWriteBoundary } from "./adapters/node-filesystem.js";
+import {
+  NodeWorkspaceFileSystem,
+  NodeWorkspaceWriteBoundary,
+} from "./adapters/filesystem/node-filesystem.js";
 import { AgentRunner, type AgentObserver } from "./core/agent-runner.js";
 import type { ApprovalProvider } from "./core/approval.js";
 import type { AuditSink } from "./core/audit.js";

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
-import { errorMessage } from "../adapters/one-line.js";
-import type { SandboxMode } from "../adapters/shell-execution.js";
-import type { ShellChoice } from "../adapters/shell-selection.js";
+import { errorMessage } from "../core/one-line.js";
+import type { SandboxMode } from "../adapters/execution/shell-execution.js";
+import type { ShellChoice } from "../adapters/shell/shell-selection.js";
 import { DEFAULT_MAX_TURNS } from "../bootstrap.js";
 import { CliConfigError } from "./config-error.js";
 

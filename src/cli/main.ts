@@ -1,16 +1,16 @@
 import { readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
-import { JsonlAuditLog } from "../adapters/jsonl-audit-log.js";
+import { JsonlAuditLog } from "../adapters/audit/jsonl-audit-log.js";
 import {
   ModelConfigError,
   OpenAIChatModelClient,
   resolveOpenAIConfig,
-} from "../adapters/openai-chat.js";
-import { RecordingModelClient } from "../adapters/recording-model.js";
-import { ReplayModelClient } from "../adapters/replay-model.js";
-import { firstLineOfError } from "../adapters/one-line.js";
-import { createShellExecution } from "../adapters/shell-execution.js";
-import { ShellUnavailableError } from "../adapters/shell-selection.js";
+} from "../adapters/model/openai-chat.js";
+import { RecordingModelClient } from "../adapters/model/recording-model.js";
+import { ReplayModelClient } from "../adapters/model/replay-model.js";
+import { firstLineOfError } from "../core/one-line.js";
+import { createShellExecution } from "../adapters/execution/shell-execution.js";
+import { ShellUnavailableError } from "../adapters/shell/shell-selection.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
 import type { AuditSink } from "../core/audit.js";

@@ -1,12 +1,12 @@
 import { mkdir, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NodeWorkspaceFileSystem } from "../../src/adapters/node-filesystem.js";
+import { NodeWorkspaceFileSystem } from "../../src/adapters/filesystem/node-filesystem.js";
 import type { WorkspaceFileSystem } from "../../src/core/filesystem.js";
 import type { ToolResult } from "../../src/core/tool-result.js";
 import { ToolRegistry } from "../../src/core/tool-registry.js";
 import { createFileTools } from "../../src/features/file-tools.js";
-import { makeTempWorkspace, type TempWorkspace } from "../adapters/temp-workspace.js";
+import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
 
 let temp: TempWorkspace;
 let registry: ToolRegistry;

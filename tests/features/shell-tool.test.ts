@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isGone } from "../support/process-state.js";
-import { PosixShellRunner } from "../../src/adapters/posix-shell.js";
+import { PosixShellRunner } from "../../src/adapters/shell/posix-shell.js";
 import type { CommandResult } from "../../src/core/command-runner.js";
 import { createShellTool, shellToolResult } from "../../src/features/shell-tool.js";
 

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BubblewrapRunner } from "../../src/adapters/bubblewrap.js";
-import { parseChatCompletion } from "../../src/adapters/openai-chat-reply.js";
+import { BubblewrapRunner } from "../../src/adapters/sandbox/bubblewrap.js";
+import { parseChatCompletion } from "../../src/adapters/model/openai-chat-reply.js";
 import { buildAgent } from "../../src/bootstrap.js";
 import { runCli } from "../../src/cli/main.js";
 import { ProgressReporter } from "../../src/cli/progress-reporter.js";
@@ -274,7 +274,7 @@ describe("workspace boundary", () => {
 
   // Was a bug: nothing protected .git from the file tools, which run on the host and in P02
   // without approval; a planted hook or `core.fsmonitor` runs at the person's next `git status`.
-  // Now safeWritablePath (src/adapters/safe-path.ts) refuses it as protected_path.
+  // Now safeWritablePath (src/adapters/filesystem/safe-path.ts) refuses it as protected_path.
   it("P02 write_file cannot plant git config or hooks without the person's approval", async () => {
     await mkdir(join(temp.workspace, ".git", "hooks"), { recursive: true });
     await writeFile(join(temp.workspace, ".git", "config"), "[core]\n");
@@ -413,7 +413,8 @@ const LINUX_WITH_BWRAP = process.platform === "linux" && existsSync("/usr/bin/bw
 
 describe.runIf(LINUX_WITH_BWRAP)("secrets (Linux only: /proc and /usr/bin/bwrap)", () => {
   const tsx = fileURLToPath(new URL("../../node_modules/tsx/dist/esm/index.mjs", import.meta.url));
-  const shellExecution = new URL("../../src/adapters/shell-execution.ts", import.meta.url).href;
+  const shellExecution = new URL("../../src/adapters/execution/shell-execution.ts", import.meta.url)
+    .href;
   // The child is a small harness of its own, so its /proc environ is the one a real CLI would have.
   const childHarness = [
     `const { createShellExecution } = await import(${JSON.stringify(shellExecution)});`,

@@ -1,0 +1,175 @@
+import { homedir } from "node:os";
+import type { CommandRunner } from "../../core/command-runner.js";
+import type {
+  ExecutionEnvironment,
+  ExecutionEnvironmentStatus,
+} from "../../core/execution-environment.js";
+import { BubblewrapRunner, type SandboxShell } from "../sandbox/bubblewrap.js";
+import { probeSandbox } from "../sandbox/bubblewrap-probe.js";
+import { buildCommandEnvironment } from "../shell/command-environment.js";
+import { resolveExecutable } from "../shell/executable-resolution.js";
+import { SandboxSetupError, SandboxWorkspaceError } from "../sandbox/sandbox-errors.js";
+import {
+  findPosixShellExecutable,
+  NO_POSIX_SHELL,
+  selectCommandRunner,
+  ShellUnavailableError,
+  type ShellChoice,
+  type ShellSelectionOptions,
+} from "../shell/shell-selection.js";
+import { UnavailableRunner } from "./unavailable-runner.js";
+
+export type SandboxMode = "auto" | "required" | "off";
+
+/** The shell selection's options (lookup, environment) plus where and how commands may run. */
+export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choice"> {
+  readonly sandbox: SandboxMode;
+  /** Let sandboxed commands reach the network (`--network`); host commands always can. */
+  readonly network: boolean;
+  readonly shell: ShellChoice;
+  /** Tests substitute the sandbox probe; production runs the real one once. */
+  readonly probeSandbox?: typeof probeSandbox;
+}
+
+export interface ShellExecution {
+  readonly runner: CommandRunner;
+  readonly environment: ExecutionEnvironment;
+  /** Why `auto` fell back to the host, in full, for a one-time notice; undefined otherwise. */
+  readonly fallbackReason?: string;
+}
+
+export const HOST_LABEL = "sandbox: none — runs on the host";
+
+/** Reasons `required` cannot be met; each names the cause and the fix. */
+export const UNAVAILABLE = Object.freeze({
+  notLinux: (platform: NodeJS.Platform): string =>
+    `No OS sandbox on ${platformName(platform)}: the sandbox uses bubblewrap, which runs on Linux only; run with --sandbox off (or auto) to run commands on the host`,
+  powershell:
+    "PowerShell cannot run inside the sandbox: it runs bash or sh only; use --shell posix, or --sandbox off to run PowerShell on the host",
+  bwrapMissing:
+    "bubblewrap (bwrap) is not installed or not on PATH: install it (apt-get install bubblewrap), or run with --sandbox off",
+  probeFailed: (detail: string): string =>
+    userNamespacesBlocked(detail)
+      ? `The sandbox cannot start: user namespaces are disabled in this container or kernel (${detail}); allow them (e.g. sysctl kernel.unprivileged_userns_clone=1, or a container seccomp/AppArmor profile that permits unshare), or run with --sandbox off`
+      : `The sandbox probe failed (${detail}); fix bubblewrap on this machine, or run with --sandbox off`,
+});
+
+/**
+ * The one place that decides where shell commands run. `auto`: bubblewrap where its probe passes,
+ * else the host, labelled with why. `required`: bubblewrap or nothing — an unusable sandbox yields
+ * an `unavailable` environment (the policy then denies every shell call before any prompt) and a
+ * runner that refuses to run anything. `off`: the host, labelled.
+ */
+export async function createShellExecution(
+  options: ShellExecutionOptions,
+): Promise<ShellExecution> {
+  if (options.sandbox === "off") return onHost(options, "sandbox off");
+  const plan = planSandbox(options);
+  if (plan.kind === "unusable") return unusable(options, plan.reason, plan.short);
+  const probe = await (options.probeSandbox ?? probeSandbox)({
+    bwrapPath: plan.bwrapPath,
+    shell: plan.shell,
+    network: options.network,
+    environment: plan.environment,
+  });
+  if (!probe.ok) {
+    return unusable(options, UNAVAILABLE.probeFailed(probe.reason), "sandbox probe failed");
+  }
+  return { runner: plan.runner, environment: fixed({ kind: "isolated", label: plan.label }) };
+}
+
+type SandboxPlan =
+  | {
+      readonly kind: "ready";
+      readonly bwrapPath: string;
+      readonly shell: SandboxShell;
+      readonly environment: Readonly<Record<string, string>>;
+      readonly runner: BubblewrapRunner;
+      readonly label: string;
+    }
+  | { readonly kind: "unusable"; readonly reason: string; readonly short: string };
+
+function planSandbox(options: ShellExecutionOptions): SandboxPlan {
+  if (options.platform !== "linux") {
+    return {
+      kind: "unusable",
+      reason: UNAVAILABLE.notLinux(options.platform),
+      short: `no sandbox on ${platformName(options.platform)}`,
+    };
+  }
+  if (options.shell === "powershell") {
+    return {
+      kind: "unusable",
+      reason: UNAVAILABLE.powershell,
+      short: "PowerShell is not sandboxed",
+    };
+  }
+  const bwrapPath = resolveExecutable("bwrap", options);
+  if (bwrapPath === undefined) {
+    return {
+      kind: "unusable",
+      reason: UNAVAILABLE.bwrapMissing,
+      short: "bubblewrap not installed",
+    };
+  }
+  const shell = posixShell(options);
+  const environment = buildCommandEnvironment(options.env, {
+    passEnv: options.passEnv,
+    platform: options.platform,
+  });
+  const runner = new BubblewrapRunner({
+    bwrapPath,
+    shell,
+    workspace: options.workspace,
+    // An empty HOME would resolve to the current directory and refuse the wrong workspace.
+    home: options.env.HOME === undefined || options.env.HOME === "" ? homedir() : options.env.HOME,
+    network: options.network,
+    environment,
+  });
+  try {
+    // Refuse `/` or the home directory now, before a probe, with the builder's own words.
+    runner.argsFor("true", options.workspace);
+    return { kind: "ready", bwrapPath, shell, environment, runner, label: runner.label() };
+  } catch (error) {
+    if (!(error instanceof SandboxSetupError)) throw error;
+    const short =
+      error instanceof SandboxWorkspaceError ? "workspace not sandboxable" : "workspace unusable";
+    return { kind: "unusable", reason: error.message, short };
+  }
+}
+
+/** Inside the sandbox the shell is always bash or sh; none at all is a configuration error. */
+function posixShell(options: ShellExecutionOptions): SandboxShell {
+  const shell = findPosixShellExecutable(options);
+  if (shell === undefined) throw new ShellUnavailableError(NO_POSIX_SHELL);
+  return shell;
+}
+
+function unusable(options: ShellExecutionOptions, reason: string, short: string): ShellExecution {
+  if (options.sandbox === "required") {
+    return {
+      runner: new UnavailableRunner(reason),
+      environment: fixed({ kind: "unavailable", reason }),
+    };
+  }
+  return { ...onHost(options, short), fallbackReason: reason };
+}
+
+function onHost(options: ShellExecutionOptions, why: string): ShellExecution {
+  const runner = selectCommandRunner({ ...options, choice: options.shell });
+  return { runner, environment: fixed({ kind: "host", label: `${HOST_LABEL} (${why})` }) };
+}
+
+function fixed(status: ExecutionEnvironmentStatus): ExecutionEnvironment {
+  const frozen = Object.freeze({ ...status });
+  return Object.freeze({ status: () => frozen });
+}
+
+function userNamespacesBlocked(detail: string): boolean {
+  return /namespace|uid map|unshare|Operation not permitted|clone/i.test(detail);
+}
+
+function platformName(platform: NodeJS.Platform): string {
+  if (platform === "win32") return "Windows";
+  return platform === "darwin" ? "macOS" : platform;
+}

@@ -1,0 +1,224 @@
+/**
+ * The Node adapter for the workspace filesystem port. Every path goes through `safePath` first;
+ * writes also refuse `.git` (`safeWritablePath`), check again just before the bytes land, and land
+ * atomically.
+ */
+import { lstat, mkdir, open, type FileHandle } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import {
+  WorkspaceFileError,
+  type EditFileRequest,
+  type GlobResult,
+  type ReadFileOptions,
+  type ReadFileResult,
+  type WorkspaceFileSystem,
+  type WorkspaceWriteBoundary,
+} from "../../core/filesystem.js";
+import { writeFileAtomically } from "./atomic-write.js";
+import { readAtMost } from "./bounded-read.js";
+import {
+  O_NOFOLLOW,
+  O_NONBLOCK,
+  errorCode,
+  isDirectory,
+  notRegularFile,
+  parentNotDirectory,
+  symlinkAtEnd,
+  toWorkspaceError,
+} from "./fs-errors.js";
+import { GlobPattern } from "./glob-pattern.js";
+import { scanLineWindow } from "./line-window.js";
+import { isWithinRoot, realpathNative, safePath, safeWritablePath } from "./safe-path.js";
+import { applyEdit } from "./text-edit.js";
+import { globWorkspace } from "./workspace-glob.js";
+
+/** `read_file` returns at most this many bytes; larger files are read in line windows. */
+export const READ_LIMIT_BYTES = 256 * 1024;
+/** `edit_file` holds the whole file in memory, so it only edits files up to this size. */
+export const EDIT_LIMIT_BYTES = 4 * 1024 * 1024;
+/** `glob` lists at most this many paths and says how many more matched. */
+export const GLOB_RESULT_LIMIT = 1000;
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+// The read tool drops a BOM (edits keep it) and shows invalid bytes as U+FFFD.
+const lenientUtf8 = new TextDecoder("utf-8");
+
+export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
+  readonly root: string;
+
+  /** `root` is the workspace directory; a relative one is taken from the current directory. */
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  async readFile(path: string, options: ReadFileOptions = {}): Promise<ReadFileResult> {
+    const target = await safePath(this.root, path);
+    const handle = await openForReading(target, path);
+    try {
+      const { size } = await handle.stat();
+      const windowed = options.offset !== undefined || options.limit !== undefined;
+      if (!windowed && size > READ_LIMIT_BYTES) {
+        throw new WorkspaceFileError(
+          "file_too_large",
+          `${path} is ${size} bytes, over the ${READ_LIMIT_BYTES}-byte read limit; read it in ` +
+            `parts with offset and limit (line numbers, from 1), e.g. offset 1 and limit 1000`,
+        );
+      }
+      const firstLine = options.offset ?? 1;
+      const lastLine = options.limit === undefined ? Infinity : firstLine + options.limit - 1;
+      const scan = await scanLineWindow(handle, {
+        firstLine,
+        lastLine,
+        maxBytes: READ_LIMIT_BYTES,
+      });
+      switch (scan.kind) {
+        case "binary":
+          throw binaryFile(path);
+        case "tooLarge":
+          throw new WorkspaceFileError(
+            "file_too_large",
+            `the requested lines of ${path} are over the ${READ_LIMIT_BYTES}-byte read limit; ` +
+              `ask for fewer lines with a smaller limit`,
+          );
+        case "text":
+          return {
+            text: lenientUtf8.decode(scan.bytes),
+            firstLine,
+            lastLine: Math.min(lastLine, scan.totalLines),
+            totalLines: scan.totalLines,
+          };
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async writeFile(path: string, content: string): Promise<number> {
+    const data = Buffer.from(content, "utf8");
+    const target = await safeWritablePath(this.root, path);
+    await this.#createParentDirectories(target, path);
+    await writeFileAtomically(await this.#recheck(target, path), data, path);
+    return data.byteLength;
+  }
+
+  async editFile(path: string, edit: EditFileRequest): Promise<number> {
+    const target = await safeWritablePath(this.root, path);
+    const original = await readForEditing(target, path);
+    const outcome = applyEdit(original, edit);
+    switch (outcome.kind) {
+      case "no_match":
+        throw new WorkspaceFileError(
+          "edit_no_match",
+          `old_string was not found in ${path}; read the file and copy the text exactly, ` +
+            `including whitespace and indentation`,
+        );
+      case "ambiguous":
+        throw new WorkspaceFileError(
+          "edit_ambiguous",
+          `old_string occurs ${outcome.occurrences} times in ${path}; add surrounding lines to ` +
+            `make it unique, or set replace_all to true to replace every occurrence`,
+        );
+      case "edited":
+        await writeFileAtomically(
+          await this.#recheck(target, path),
+          Buffer.from(outcome.text, "utf8"),
+          path,
+        );
+        return outcome.replaced;
+    }
+  }
+
+  async glob(pattern: string): Promise<GlobResult> {
+    const compiled = GlobPattern.compile(pattern);
+    return globWorkspace(await realpathNative(this.root), compiled, GLOB_RESULT_LIMIT);
+  }
+
+  async #createParentDirectories(target: string, path: string): Promise<void> {
+    const root = await realpathNative(this.root);
+    // The workspace itself is the only target whose parent lies outside it.
+    if (isWithinRoot(target, root)) throw isDirectory(path);
+    try {
+      await mkdir(dirname(target), { recursive: true });
+    } catch (error) {
+      // mkdir reports a file where a directory should be as EEXIST.
+      throw errorCode(error) === "EEXIST"
+        ? parentNotDirectory(path)
+        : toWorkspaceError(error, path);
+    }
+  }
+
+  /** The boundary again, right before writing: anything that moved since is refused. */
+  async #recheck(target: string, path: string): Promise<string> {
+    const again = await safeWritablePath(this.root, path);
+    if (again !== target) {
+      throw new WorkspaceFileError("path_escape", `the path changed while writing: ${path}`);
+    }
+    return again;
+  }
+}
+
+/** The P03 hard write limit: the same `safePath` the tools use. */
+export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
+  async isPathWithinWorkspace(workspace: string, path: string): Promise<boolean> {
+    try {
+      await safePath(workspace, path);
+      return true;
+    } catch (error) {
+      // A path the rules refuse is simply outside; anything else stays an error (deny upstream).
+      if (error instanceof WorkspaceFileError) return false;
+      throw error;
+    }
+  }
+}
+
+async function openForReading(target: string, path: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    // `safePath` returned a real path, so a link here was swapped in after the check. lstat covers
+    // Windows, which has no O_NOFOLLOW; O_NOFOLLOW closes the gap between lstat and open elsewhere.
+    if ((await lstat(target)).isSymbolicLink()) throw symlinkAtEnd(path);
+    handle = await open(target, O_NOFOLLOW | O_NONBLOCK);
+  } catch (error) {
+    throw toWorkspaceError(error, path);
+  }
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw isDirectory(path);
+    if (!stats.isFile()) throw notRegularFile(path);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+async function readForEditing(target: string, path: string): Promise<string> {
+  const handle = await openForReading(target, path);
+  try {
+    const bytes = await readAtMost(handle, EDIT_LIMIT_BYTES);
+    if (bytes === undefined) {
+      throw new WorkspaceFileError(
+        "file_too_large",
+        `${path} is over the ${EDIT_LIMIT_BYTES}-byte edit limit; edit_file cannot change it`,
+      );
+    }
+    if (bytes.includes(0)) throw binaryFile(path);
+    try {
+      return strictUtf8.decode(bytes);
+    } catch {
+      throw new WorkspaceFileError(
+        "binary_file",
+        `${path} is not valid UTF-8 text; edit_file only edits UTF-8 text files`,
+      );
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+function binaryFile(path: string): WorkspaceFileError {
+  return new WorkspaceFileError(
+    "binary_file",
+    `${path} looks binary (it contains NUL bytes); only UTF-8 text files can be read`,
+  );
+}

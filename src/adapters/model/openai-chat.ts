@@ -1,0 +1,136 @@
+import OpenAI from "openai";
+import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import { RunCancelledError } from "../../core/agent-errors.js";
+import { validateToolPairing } from "../../core/messages.js";
+import type { ModelClient, ModelReply, ModelRequest } from "../../core/model.js";
+import { describeRequestFailure, type FailureContext } from "./openai-chat-errors.js";
+import { DEFAULT_BASE_URL } from "./openai-chat-config.js";
+import { parseChatCompletion } from "./openai-chat-reply.js";
+import { toChatMessages, toChatTools } from "./openai-chat-request.js";
+
+export {
+  DEFAULT_BASE_URL,
+  DEFAULT_MODEL,
+  LOCAL_SERVER_PLACEHOLDER_KEY,
+  ModelConfigError,
+  resolveOpenAIConfig,
+  type Environment,
+  type OpenAIConfig,
+  type OpenAIConfigFlags,
+} from "./openai-chat-config.js";
+
+/** Per attempt. Generous enough for a slow local model, short enough that a dead server is noticed. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** The SDK's own default: 429, 5xx, connection errors and timeouts are retried with backoff. */
+export const DEFAULT_MAX_RETRIES = 2;
+
+export interface OpenAIChatModelClientOptions {
+  readonly apiKey: string;
+  readonly model: string;
+  /** Any OpenAI-compatible server; defaults to DEFAULT_BASE_URL. */
+  readonly baseURL?: string;
+  readonly organization?: string;
+  readonly project?: string;
+  readonly timeoutMs?: number;
+  readonly maxRetries?: number;
+}
+
+/** The ModelClient port over the chat-completions API, through the official SDK. */
+export class OpenAIChatModelClient implements ModelClient {
+  readonly #client: OpenAI;
+  readonly #model: string;
+  readonly #failureContext: FailureContext;
+
+  constructor(options: OpenAIChatModelClientOptions) {
+    const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    if (options.apiKey === "") throw new RangeError("apiKey must not be empty");
+    if (options.model === "") throw new RangeError("model must not be empty");
+    assertUsableBaseURL(baseURL);
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+      throw new RangeError("timeoutMs must be a positive integer");
+    }
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new RangeError("maxRetries must be a non-negative integer");
+    }
+    this.#model = options.model;
+    this.#failureContext = {
+      displayURL: displayURL(baseURL),
+      model: options.model,
+      timeoutMs,
+      maxRetries,
+      apiKey: options.apiKey,
+    };
+    // Everything explicit, so the SDK reads nothing from process.env behind the caller's back, and
+    // its logger stays off: failures reach the person once, through our one-line errors.
+    this.#client = new OpenAI({
+      apiKey: options.apiKey,
+      adminAPIKey: null,
+      baseURL,
+      organization: options.organization ?? null,
+      project: options.project ?? null,
+      webhookSecret: null,
+      timeout: timeoutMs,
+      maxRetries,
+      logLevel: "off",
+    });
+  }
+
+  async complete(request: ModelRequest): Promise<ModelReply> {
+    const { signal } = request;
+    if (signal?.aborted === true) throw new RunCancelledError();
+    // A history the API would reject is our bug: fail before spending a request on it.
+    validateToolPairing(request.messages);
+    const params: ChatCompletionCreateParamsNonStreaming = {
+      model: this.#model,
+      messages: toChatMessages(request.messages),
+      // OpenAI rejects an empty tools list, so a tool-less turn sends none.
+      ...(request.tools.length === 0 ? {} : { tools: toChatTools(request.tools) }),
+    };
+    let completion: unknown;
+    try {
+      completion = await settleOrCancel(
+        this.#client.chat.completions.create(params, signal === undefined ? {} : { signal }),
+        signal,
+      );
+    } catch (error) {
+      throw describeRequestFailure(error, this.#failureContext, signal);
+    }
+    return parseChatCompletion(completion);
+  }
+}
+
+/**
+ * The SDK aborts an in-flight fetch on the signal but finishes a retry back-off first, which can be
+ * seconds (or whatever Retry-After says): Ctrl-C must not wait for it.
+ */
+async function settleOrCancel<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  let onAbort = (): void => undefined;
+  const cancelled = new Promise<never>((_resolve, reject) => {
+    onAbort = () => {
+      reject(new RunCancelledError());
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, cancelled]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** fetch refuses URLs with credentials, and its error would print them: refuse them first. */
+function assertUsableBaseURL(baseURL: string): void {
+  if (!URL.canParse(baseURL)) throw new RangeError("baseURL is not a valid URL");
+  const url = new URL(baseURL);
+  if (url.username !== "" || url.password !== "") {
+    throw new RangeError("baseURL must not contain a user name or password");
+  }
+}
+
+function displayURL(baseURL: string): string {
+  const url = new URL(baseURL);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+}

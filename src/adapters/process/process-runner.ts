@@ -1,0 +1,210 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
+import { constants as osConstants } from "node:os";
+import { Readable } from "node:stream";
+import { BoundedOutput } from "./bounded-output.js";
+import { errorCode } from "../filesystem/fs-errors.js";
+import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
+import { errorMessage } from "../../core/one-line.js";
+import { drainAfterExit, StreamReader } from "./stream-reader.js";
+import { CommandStartError, type CommandResult } from "../../core/command-runner.js";
+
+export interface ProcessSpec {
+  /** Absolute path: a bare name would be looked up in the child's cwd first on Windows. */
+  readonly executable: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** The child's whole environment; nothing is inherited from this process. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly signal?: AbortSignal;
+  readonly killTree: KillTreeStrategy;
+  /** How start failures name the program, e.g. `the sandbox /usr/bin/bwrap`; else `executable`. */
+  readonly displayName?: string;
+  /** An extra pipe on fd 3 whose bytes come back apart from the output (bwrap's status fd). */
+  readonly statusPipe?: StatusPipe;
+}
+
+export interface StatusPipe {
+  /** The child's end; only the first fd past stdio is offered. */
+  readonly fd: 3;
+  /** Bytes kept; the rest is dropped. */
+  readonly maxBytes: number;
+}
+
+/** What runProcess returns when the spec asked for a status pipe. */
+export interface StatusPipeResult extends CommandResult {
+  /** The status pipe's bytes, decoded as UTF-8, at most `maxBytes` of them. */
+  readonly status: string;
+  /** The signal that ended the root, so a wrapper's failure can be described; else null. */
+  readonly exitSignal: NodeJS.Signals | null;
+}
+
+interface ProcessOutcome {
+  readonly result: CommandResult;
+  readonly status: string;
+  readonly exitSignal: NodeJS.Signals | null;
+}
+
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Run one program with argv (never a shell string), capture stdout and stderr interleaved, keep at
+ * most `maxOutputBytes` of it, and kill the whole tree on timeout or abort. The run ends when the
+ * root process exits plus a bounded drain, so a background child holding the pipes cannot block it.
+ */
+export function runProcess(
+  spec: ProcessSpec & { readonly statusPipe: StatusPipe },
+): Promise<StatusPipeResult>;
+export function runProcess(spec: ProcessSpec): Promise<CommandResult>;
+export async function runProcess(spec: ProcessSpec): Promise<CommandResult | StatusPipeResult> {
+  const { result, status, exitSignal } = await runChild(spec);
+  return spec.statusPipe === undefined ? result : { ...result, status, exitSignal };
+}
+
+function runChild(spec: ProcessSpec): Promise<ProcessOutcome> {
+  assertValidLimits(spec);
+  if (spec.signal?.aborted === true) {
+    const result = { exitCode: null, output: "", truncated: false, timedOut: false };
+    return Promise.resolve({ result, status: "", exitSignal: null });
+  }
+  assertWorkingDirectory(spec.cwd);
+  let child: ChildProcess;
+  try {
+    child = spawn(spec.executable, [...spec.args], {
+      cwd: spec.cwd,
+      env: { ...spec.env },
+      stdio:
+        spec.statusPipe === undefined
+          ? ["ignore", "pipe", "pipe"]
+          : ["ignore", "pipe", "pipe", "pipe"],
+      shell: false,
+      // POSIX: own process group so one kill reaches grandchildren. On Windows `detached` would
+      // give the child a console of its own in a new window; the tree is killed with taskkill.
+      detached: spec.killTree.kind === "process-group",
+      // With no inherited stdio this also gives the child its own hidden console, so a code page
+      // change inside it never reaches the person's console.
+      windowsHide: true,
+    });
+  } catch (error) {
+    throw startError(nameOf(spec), error);
+  }
+  return superviseChild(child, spec);
+}
+
+function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<ProcessOutcome> {
+  const [, stdout, stderr, statusPipe] = child.stdio;
+  const wantsStatus = spec.statusPipe !== undefined;
+  if (stdout === null || stderr === null || (wantsStatus && !(statusPipe instanceof Readable))) {
+    child.kill("SIGKILL");
+    return Promise.reject(new CommandStartError(`Could not open pipes to ${nameOf(spec)}`));
+  }
+  return new Promise((resolve, reject) => {
+    const output = new BoundedOutput(spec.maxOutputBytes);
+    const status = new BoundedOutput(spec.statusPipe?.maxBytes ?? 0);
+    const streams = [new StreamReader(stdout, output), new StreamReader(stderr, output)];
+    if (statusPipe instanceof Readable) streams.push(new StreamReader(statusPipe, status));
+    let started = false;
+    let killed = false;
+    let timedOut = false;
+    let settled = false;
+
+    const killTree = (): void => {
+      if (killed) return;
+      killed = true;
+      killProcessTree(child, spec.killTree);
+    };
+    const onAbort = (): void => {
+      killTree();
+    };
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        killTree();
+      },
+      Math.min(spec.timeoutMs, MAX_TIMER_MS),
+    );
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
+    const stopWatching = (): void => {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+    };
+
+    child.once("spawn", () => {
+      started = true;
+    });
+    child.on("error", (error) => {
+      // After a successful start an error can only come from kill(); the exit still arrives.
+      if (started || settled) return;
+      settled = true;
+      stopWatching();
+      for (const stream of streams) stream.discard();
+      reject(startError(nameOf(spec), error));
+    });
+    child.once("exit", (code, signal) => {
+      stopWatching();
+      void drainAfterExit(streams).then(() => {
+        if (settled) return;
+        settled = true;
+        for (const stream of streams) stream.finish();
+        const exitCode = killed ? null : exitCodeOf(code, signal);
+        resolve({
+          result: { exitCode, ...output.result(), timedOut },
+          status: status.result().output,
+          exitSignal: signal,
+        });
+      });
+    });
+  });
+}
+
+function nameOf(spec: ProcessSpec): string {
+  return spec.displayName ?? spec.executable;
+}
+
+function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number | null {
+  if (code !== null) return code;
+  // A command that died of a signal we did not send reads like a shell reports it: 128 + n.
+  if (signal !== null) return 128 + osConstants.signals[signal];
+  return null;
+}
+
+function startError(name: string, error: unknown): CommandStartError {
+  const code = errorCode(error);
+  const reason =
+    code === "ENOENT"
+      ? "ENOENT (no such file)"
+      : code === "EACCES"
+        ? "EACCES (permission denied)"
+        : errorMessage(error);
+  return new CommandStartError(`Could not start ${name}: ${reason}`);
+}
+
+function assertValidLimits(spec: ProcessSpec): void {
+  if (!Number.isFinite(spec.timeoutMs) || spec.timeoutMs <= 0) {
+    throw new RangeError(`timeoutMs must be a positive number, got ${String(spec.timeoutMs)}`);
+  }
+  if (!Number.isSafeInteger(spec.maxOutputBytes) || spec.maxOutputBytes < 0) {
+    throw new RangeError(
+      `maxOutputBytes must be a non-negative integer, got ${String(spec.maxOutputBytes)}`,
+    );
+  }
+  const statusBytes = spec.statusPipe?.maxBytes;
+  if (statusBytes !== undefined && (!Number.isSafeInteger(statusBytes) || statusBytes < 0)) {
+    throw new RangeError(
+      `statusPipe.maxBytes must be a non-negative integer, got ${String(statusBytes)}`,
+    );
+  }
+}
+
+/** Node reports a missing cwd as the executable being missing; say what is really wrong. */
+function assertWorkingDirectory(cwd: string): void {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(cwd).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) throw new CommandStartError(`Working directory does not exist: ${cwd}`);
+}

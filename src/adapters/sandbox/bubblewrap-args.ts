@@ -1,0 +1,111 @@
+import path from "node:path";
+import { isWithinRoot } from "../filesystem/safe-path.js";
+import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
+
+export interface BubblewrapArgsOptions {
+  /** Real path (symlinks resolved) of the workspace: the only host directory left writable. */
+  readonly workspace: string;
+  /** Real path of the working directory; the workspace or a directory inside it. */
+  readonly cwd: string;
+  /**
+   * Real paths inside the workspace to bind read-only again on top of the writable workspace: the
+   * `.git` directory, or the `.git` file of a worktree, and those of nested repositories, so a
+   * command cannot plant a hook or rewrite the git config that later runs on the host.
+   */
+  readonly readOnlyPaths: readonly string[];
+  /** Real path of the home directory; neither it nor anything above it may be the workspace. */
+  readonly home: string | undefined;
+  readonly network: boolean;
+  /** The allowlisted environment; nothing else reaches the command (`--clearenv`). */
+  readonly environment: Readonly<Record<string, string>>;
+  /** The descriptor bwrap reports the command's exit code on, to tell it from a setup failure. */
+  readonly statusFd: number;
+  /** The inner program and its arguments, e.g. `/usr/bin/bash --noprofile --norc -c <command>`. */
+  readonly command: readonly string[];
+}
+
+/**
+ * The temp directory inside the sandbox is a fresh tmpfs at /tmp; a host TMPDIR such as
+ * /tmp/user/1000 would not exist there, and one elsewhere would be read-only.
+ */
+const TEMP_NAMES = new Set(["TMPDIR", "TMP", "TEMP"]);
+const SANDBOX_TEMP = "/tmp";
+
+/**
+ * The bwrap argument list (never a shell string). Order matters: later mounts cover earlier ones, so
+ * the read-only root comes first, then the private /tmp and /run, then the writable workspace, then
+ * the read-only git metadata inside it.
+ */
+export function bubblewrapArgs(options: BubblewrapArgsOptions): string[] {
+  const { workspace, cwd } = options;
+  assertWorkspace(workspace, options.home);
+  assertInside(cwd, workspace, "working directory");
+  for (const readOnly of options.readOnlyPaths) assertInside(readOnly, workspace, "read-only path");
+  if (!Number.isSafeInteger(options.statusFd) || options.statusFd < 3) {
+    throw new RangeError(`statusFd must be an integer of at least 3, got ${options.statusFd}`);
+  }
+  if (options.command.length === 0) throw new RangeError("command must name a program");
+
+  const args = [
+    ["--ro-bind", "/", "/"],
+    ["--dev", "/dev"],
+    ["--proc", "/proc"],
+    // Hides host UNIX sockets (docker.sock, D-Bus) and other users' temp files.
+    ["--tmpfs", "/tmp"],
+    ["--tmpfs", "/run"],
+    ["--bind", workspace, workspace],
+    ...options.readOnlyPaths.map((readOnly) => ["--ro-bind", readOnly, readOnly]),
+    ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts"],
+    options.network ? [] : ["--unshare-net"],
+    // Without it a root caller keeps CAP_SYS_ADMIN in the namespace and can remount / read-write.
+    ["--cap-drop", "ALL"],
+    ["--clearenv"],
+    ...Object.entries(options.environment).map(([name, value]) => [
+      "--setenv",
+      name,
+      TEMP_NAMES.has(name) ? SANDBOX_TEMP : value,
+    ]),
+    ["--die-with-parent"],
+    // A new session has no controlling terminal: no TIOCSTI keystrokes into the person's shell.
+    ["--new-session"],
+    ["--chdir", cwd],
+    ["--json-status-fd", String(options.statusFd)],
+    ["--", ...options.command],
+  ];
+  return args.flat();
+}
+
+function assertWorkspace(workspace: string, home: string | undefined): void {
+  if (!isNormalAbsolute(workspace)) {
+    throw new SandboxSetupError(
+      `The sandbox workspace must be an absolute real path: ${workspace}`,
+    );
+  }
+  if (workspace === "/") {
+    throw new SandboxWorkspaceError(
+      "The sandbox refuses to make / writable: run the agent in a project directory",
+    );
+  }
+  if (home !== undefined && isInside(home, workspace)) {
+    throw new SandboxWorkspaceError(
+      `The sandbox refuses to make ${workspace} writable: it ${
+        home === workspace ? "is" : "contains"
+      } the home directory; run the agent in a project directory`,
+    );
+  }
+}
+
+function assertInside(candidate: string, workspace: string, what: string): void {
+  if (!isNormalAbsolute(candidate) || !isInside(candidate, workspace)) {
+    throw new SandboxSetupError(`The sandbox ${what} is outside the workspace: ${candidate}`);
+  }
+}
+
+function isNormalAbsolute(candidate: string): boolean {
+  return path.posix.isAbsolute(candidate) && path.posix.normalize(candidate) === candidate;
+}
+
+/** bwrap runs on Linux only: POSIX paths, compared case-sensitively on every host. */
+function isInside(candidate: string, parent: string): boolean {
+  return isWithinRoot(parent, candidate, "linux");
+}

@@ -1,0 +1,192 @@
+import { lstatSync, readdirSync, realpathSync, type Dirent, type Stats } from "node:fs";
+import path from "node:path";
+import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
+import { bubblewrapArgs } from "./bubblewrap-args.js";
+import { posixShellArgs, type PosixShellKind } from "../shell/posix-shell.js";
+import { isGitDirectoryName } from "../filesystem/git-names.js";
+import { isWithinRoot } from "../filesystem/safe-path.js";
+import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
+import { runSandboxedProcess, STATUS_FD } from "./sandboxed-process.js";
+
+export interface SandboxShell {
+  /** Absolute host path of bash or sh; the root filesystem is visible read-only inside. */
+  readonly executable: string;
+  readonly kind: PosixShellKind;
+}
+
+export interface BubblewrapRunnerOptions {
+  /** Absolute path of bwrap, from executable-resolution (never from the workspace). */
+  readonly bwrapPath: string;
+  readonly shell: SandboxShell;
+  /** The workspace as configured; the runner binds its real path read-write. */
+  readonly workspace: string;
+  /** The home directory; a workspace that is it (or above it) is refused. */
+  readonly home: string | undefined;
+  readonly network: boolean;
+  /** The allowlisted environment from command-environment. */
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+/**
+ * Runs each command in bubblewrap: the host filesystem read-only except the workspace (its `.git`
+ * and nested repositories' `.git` read-only again), private /tmp and /run, no network unless
+ * asked, no capabilities, only the allowlisted environment. The command's exit code passes
+ * through; a sandbox that could not be set up throws SandboxSetupError.
+ */
+export class BubblewrapRunner implements CommandRunner {
+  readonly shellName: string;
+  readonly #options: BubblewrapRunnerOptions;
+
+  constructor(options: BubblewrapRunnerOptions) {
+    this.#options = options;
+    this.shellName = options.shell.kind;
+  }
+
+  /** What the approval prompt and the audit line say about where a command runs. */
+  label(): string {
+    const network = this.#options.network ? "network on" : "network off";
+    return `sandbox: bwrap (${network}, writable: ${realWorkspace(this.#options.workspace)})`;
+  }
+
+  async run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
+    const args = this.argsFor(command, cwd);
+    return runSandboxedProcess(this.#options.bwrapPath, args, this.#options.environment, options);
+  }
+
+  /** The full bwrap argv for one command; paths are resolved now, as the workspace is now. */
+  argsFor(command: string, cwd: string): string[] {
+    const workspace = realWorkspace(this.#options.workspace);
+    const realCwd = realDirectory(cwd, "Working directory");
+    return bubblewrapArgs({
+      workspace,
+      cwd: realCwd,
+      readOnlyPaths: gitMetadata(workspace),
+      home: this.#options.home === undefined ? undefined : realOrSelf(this.#options.home),
+      network: this.#options.network,
+      environment: this.#options.environment,
+      statusFd: STATUS_FD,
+      command: [
+        this.#options.shell.executable,
+        ...posixShellArgs(this.#options.shell.kind, command),
+      ],
+    });
+  }
+}
+
+function realWorkspace(workspace: string): string {
+  return realDirectory(workspace, "Workspace");
+}
+
+function realDirectory(directory: string, what: string): string {
+  try {
+    const real = realpathSync.native(directory);
+    if (lstatSync(real).isDirectory()) return real;
+  } catch {
+    // reported below
+  }
+  throw new SandboxSetupError(`${what} does not exist or is not a directory: ${directory}`);
+}
+
+function realOrSelf(candidate: string): string {
+  try {
+    return realpathSync.native(candidate);
+  } catch {
+    return path.resolve(candidate);
+  }
+}
+
+/** How far below the workspace nested repositories (`vendor/lib/.git`) are looked for. */
+export const NESTED_GIT_DEPTH = 4;
+/** At most this many nested `.git` entries are re-bound read-only; the rest stay writable. */
+export const NESTED_GIT_LIMIT = 64;
+/**
+ * At most this many directories are listed per command, so a huge tree cannot stall each run.
+ * The scan is per command, not once per run, on purpose: a command may `git init` or `git clone`
+ * a nested repository, and the next command must already find that `.git` read-only, or it could
+ * plant a hook that runs on the host at the person's next git command there.
+ */
+const NESTED_GIT_DIRECTORY_BUDGET = 4096;
+const UNSCANNED_DIRECTORIES = new Set(["node_modules"]);
+
+/**
+ * What to bind read-only again on top of the writable workspace: its `.git` (a directory, or a
+ * worktree's `.git` file), then every nested `.git` found within NESTED_GIT_DEPTH levels.
+ *
+ * A symlinked top-level `.git` is refused: the link lives in the writable workspace and a mount
+ * cannot cover a link (it follows it), so `rm .git && mkdir .git` would plant a fresh one that
+ * the host's git obeys. Nested ones are best effort either way (a command can rename the
+ * directory that holds one), so a symlinked nested `.git` only has its target bound.
+ */
+function gitMetadata(workspace: string): string[] {
+  const candidate = path.join(workspace, ".git");
+  let top: Stats;
+  try {
+    top = lstatSync(candidate);
+  } catch {
+    return nestedGitMetadata(workspace);
+  }
+  if (top.isSymbolicLink()) {
+    throw new SandboxWorkspaceError(
+      `The sandbox cannot keep ${candidate} read-only: it is a symbolic link, which a command ` +
+        `could replace with a .git of its own; make it a directory (or a worktree's .git file), ` +
+        `or run with --sandbox off`,
+    );
+  }
+  return [candidate, ...nestedGitMetadata(workspace)];
+}
+
+/** Breadth first, so the shallowest repositories are the ones kept when a limit is reached. */
+function nestedGitMetadata(workspace: string): string[] {
+  const found: string[] = [];
+  let level = [workspace];
+  let budget = NESTED_GIT_DIRECTORY_BUDGET;
+  for (let depth = 0; depth <= NESTED_GIT_DEPTH && level.length > 0; depth += 1) {
+    const next: string[] = [];
+    for (const directory of level) {
+      if (budget === 0) return found;
+      budget -= 1;
+      for (const entry of listDirectory(directory)) {
+        const absolute = path.join(directory, entry.name);
+        if (isGitDirectoryName(entry.name)) {
+          // The workspace's own `.git` is gitMetadata's; only nested ones are collected here.
+          const kept = depth === 0 ? undefined : nestedGitPath(workspace, absolute, entry);
+          if (kept !== undefined) found.push(kept);
+          if (found.length === NESTED_GIT_LIMIT) return found;
+        } else if (entry.isDirectory() && !UNSCANNED_DIRECTORIES.has(entry.name)) {
+          // Dirent types do not follow links: a symlinked directory is never entered.
+          next.push(absolute);
+        }
+      }
+    }
+    level = next;
+  }
+  return found;
+}
+
+function listDirectory(directory: string): Dirent[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+  } catch {
+    // A directory that vanished or cannot be read holds nothing a command could use either.
+    return [];
+  }
+}
+
+/** A nested `.git` directory or file as it is, or a symlinked one's target inside the workspace. */
+function nestedGitPath(workspace: string, absolute: string, entry: Dirent): string | undefined {
+  try {
+    // lstat too: a listable directory may still not be searchable, and bwrap could not bind it.
+    if (entry.isDirectory() || entry.isFile()) {
+      lstatSync(absolute);
+      return absolute;
+    }
+    if (!entry.isSymbolicLink()) return undefined;
+    const real = realpathSync.native(absolute);
+    // Strictly inside: a `.git` linking to the workspace itself would re-bind all of it read-only.
+    return isWithinRoot(workspace, real) && !isWithinRoot(real, workspace) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}

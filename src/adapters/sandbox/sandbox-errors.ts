@@ -1,0 +1,14 @@
+import { CommandStartError } from "../../core/command-runner.js";
+
+/**
+ * The sandbox could not be set up, so the command never ran. A subclass of CommandStartError so the
+ * shell tool reports it as `shell_start_failed`, never as the command's own non-zero exit.
+ */
+export class SandboxSetupError extends CommandStartError {
+  override readonly name: string = "SandboxSetupError";
+}
+
+/** A workspace the sandbox will not make writable: `/`, the home directory, or one above it. */
+export class SandboxWorkspaceError extends SandboxSetupError {
+  override readonly name = "SandboxWorkspaceError";
+}

@@ -1,0 +1,83 @@
+import {
+  CommandStartError,
+  type CommandOptions,
+  type CommandResult,
+} from "../../core/command-runner.js";
+import { runProcess, type StatusPipeResult } from "../process/process-runner.js";
+import { SandboxSetupError } from "./sandbox-errors.js";
+
+/** bwrap writes its JSON status lines here; the child's stdio is 0-2. */
+export const STATUS_FD = 3;
+/** The status lines are a few hundred bytes; anything beyond this is not bwrap talking. */
+const MAX_STATUS_BYTES = 64 * 1024;
+
+/**
+ * Runs bwrap through runProcess with a status pipe for `--json-status-fd`. A run whose status
+ * never reports `exit-code` did not reach the command: that is a setup failure, thrown as
+ * SandboxSetupError with bwrap's own message, never passed off as the command's `exit 1`.
+ * Timeout and abort SIGKILL bwrap's process group; `--die-with-parent` and the PID namespace take
+ * every descendant, however it detached, with it.
+ */
+export async function runSandboxedProcess(
+  bwrapPath: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  options: CommandOptions,
+): Promise<CommandResult> {
+  let run: StatusPipeResult;
+  try {
+    run = await runProcess({
+      executable: bwrapPath,
+      displayName: `the sandbox ${bwrapPath}`,
+      args,
+      cwd: "/",
+      env,
+      timeoutMs: options.timeoutMs,
+      maxOutputBytes: options.maxOutputBytes,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      killTree: { kind: "process-group" },
+      statusPipe: { fd: STATUS_FD, maxBytes: MAX_STATUS_BYTES },
+    });
+  } catch (error) {
+    if (error instanceof CommandStartError) {
+      throw new SandboxSetupError(error.message, { cause: error });
+    }
+    throw error;
+  }
+  const { status, exitSignal, ...captured } = run;
+  // Killed (timeout or abort): whatever the status says, the command did not finish.
+  if (captured.exitCode === null) return captured;
+  const commandExit = exitCodeFromStatus(status);
+  if (commandExit === undefined) throw setupFailure(captured.output, captured.exitCode, exitSignal);
+  return { ...captured, exitCode: commandExit };
+}
+
+/** The last `"exit-code"` bwrap reported; undefined when the command never started. */
+export function exitCodeFromStatus(text: string): number | undefined {
+  let exitCode: number | undefined;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof parsed !== "object" || parsed === null || !("exit-code" in parsed)) continue;
+    const value = parsed["exit-code"];
+    if (typeof value === "number" && Number.isSafeInteger(value)) exitCode = value;
+  }
+  return exitCode;
+}
+
+function setupFailure(
+  output: string,
+  code: number,
+  signal: NodeJS.Signals | null,
+): SandboxSetupError {
+  const said = output.trim().split("\n").slice(-3).join(" / ");
+  const how = signal === null ? `exit code ${String(code)}` : `signal ${signal}`;
+  return new SandboxSetupError(
+    `The sandbox (bwrap) could not start the command (${how})${said === "" ? "" : `: ${said}`}`,
+  );
+}

@@ -1,0 +1,147 @@
+import { realpathSync, statSync, accessSync, constants as fsConstants } from "node:fs";
+import path from "node:path";
+import { windowsSystemRoot } from "../process/kill-tree.js";
+import { isWithinRoot } from "../filesystem/safe-path.js";
+
+/**
+ * Finds a program (a shell, bwrap) by absolute path. Only PATH entries that are absolute and
+ * outside the workspace count: on Windows a bare name is looked up in the child's cwd first, and a
+ * relative or workspace PATH entry would let a file the model wrote (`pwsh.exe`, `bash`) run
+ * instead of the real one.
+ */
+
+export interface FileProbe {
+  /** True for an existing regular file this user may execute. */
+  isExecutableFile(candidate: string): boolean;
+  /** The canonical path, or undefined when it cannot be resolved. */
+  realpath(candidate: string): string | undefined;
+}
+
+export interface ExecutableLookup {
+  /** The harness's own environment: PATH (and PATHEXT) to search. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Absolute workspace path: PATH entries inside it are never searched. */
+  readonly workspace: string;
+  readonly platform: NodeJS.Platform;
+  /** Tests substitute a fake filesystem; production probes the real one. */
+  readonly probe?: FileProbe;
+}
+
+const DEFAULT_PATHEXT = ".COM;.EXE;.BAT;.CMD";
+
+/** Frozen: shared by every lookup, so no caller may swap a method out for the others. */
+export const nodeFileProbe: FileProbe = Object.freeze<FileProbe>({
+  isExecutableFile(candidate) {
+    try {
+      if (!statSync(candidate).isFile()) return false;
+      if (process.platform !== "win32") accessSync(candidate, fsConstants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  realpath(candidate) {
+    try {
+      return realpathSync.native(candidate);
+    } catch {
+      return undefined;
+    }
+  },
+});
+
+/** The first trustworthy match for a bare program name on PATH, as an absolute path. */
+export function resolveExecutable(name: string, lookup: ExecutableLookup): string | undefined {
+  const paths = pathApi(lookup.platform);
+  if (name === "" || name.includes("/") || name.includes("\\") || name.includes(":")) {
+    throw new Error(`Expected a bare program name, got ${JSON.stringify(name)}`);
+  }
+  const probe = lookup.probe ?? nodeFileProbe;
+  const workspaces = workspaceForms(lookup.workspace, probe);
+  for (const directory of trustedPathEntries(lookup, workspaces)) {
+    for (const fileName of candidateNames(name, lookup)) {
+      const candidate = paths.join(directory, fileName);
+      if (!probe.isExecutableFile(candidate)) continue;
+      const real = probe.realpath(candidate);
+      // A link on PATH that leads into the workspace is as untrustworthy as the workspace itself.
+      if (real === undefined || isInsideAny(real, workspaces, lookup.platform)) continue;
+      return candidate;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Windows PowerShell 5.1 at its fixed System32 location, which is not always on PATH. Undefined
+ * unless the file exists there.
+ */
+export function resolveWindowsPowerShell(lookup: ExecutableLookup): string | undefined {
+  const probe = lookup.probe ?? nodeFileProbe;
+  const candidate = windowsPowerShellPath(lookup.env);
+  return probe.isExecutableFile(candidate) ? candidate : undefined;
+}
+
+function windowsPowerShellPath(env: Readonly<Record<string, string | undefined>>): string {
+  return `${windowsSystemRoot(env)}\\System32\\WindowsPowerShell\\v1.0\\powershell.exe`;
+}
+
+function trustedPathEntries(lookup: ExecutableLookup, workspaces: readonly string[]): string[] {
+  const paths = pathApi(lookup.platform);
+  const separator = lookup.platform === "win32" ? ";" : ":";
+  const raw = envValue(lookup.env, "PATH", lookup.platform) ?? "";
+  const entries: string[] = [];
+  for (const piece of raw.split(separator)) {
+    // Windows allows quoted entries such as "C:\Program Files\PowerShell\7".
+    const entry = lookup.platform === "win32" ? piece.trim().replace(/^"(.*)"$/, "$1") : piece;
+    if (entry === "" || !paths.isAbsolute(entry)) continue;
+    if (lookup.platform === "win32" && !/^[A-Za-z]:[\\/]/.test(entry)) continue; // no UNC, no `\x`
+    const normalized = paths.normalize(entry);
+    if (isInsideAny(normalized, workspaces, lookup.platform)) continue;
+    const real = (lookup.probe ?? nodeFileProbe).realpath(normalized);
+    if (real !== undefined && isInsideAny(real, workspaces, lookup.platform)) continue;
+    entries.push(normalized);
+  }
+  return entries;
+}
+
+function candidateNames(name: string, lookup: ExecutableLookup): string[] {
+  if (lookup.platform !== "win32") return [name];
+  const extensions = (envValue(lookup.env, "PATHEXT", "win32") ?? DEFAULT_PATHEXT)
+    .split(";")
+    .map((extension) => extension.trim().toLowerCase())
+    .filter((extension) => /^\.[a-z0-9]+$/.test(extension));
+  const own = path.win32.extname(name).toLowerCase();
+  if (own !== "" && extensions.includes(own)) return [name];
+  return extensions.map((extension) => `${name}${extension}`);
+}
+
+function workspaceForms(workspace: string, probe: FileProbe): string[] {
+  const real = probe.realpath(workspace);
+  return real === undefined || real === workspace ? [workspace] : [workspace, real];
+}
+
+function isInsideAny(
+  candidate: string,
+  workspaces: readonly string[],
+  platform: NodeJS.Platform,
+): boolean {
+  return workspaces.some((workspace) => isInside(candidate, workspace, platform));
+}
+
+/** The boundary's own containment check, on paths resolved the way `platform` resolves them. */
+function isInside(candidate: string, parent: string, platform: NodeJS.Platform): boolean {
+  const paths = pathApi(platform);
+  return isWithinRoot(paths.resolve(parent), paths.resolve(candidate), platform);
+}
+
+function envValue(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  platform: NodeJS.Platform,
+): string | undefined {
+  if (platform !== "win32") return env[name];
+  return Object.entries(env).find(([key]) => key.toUpperCase() === name)?.[1];
+}
+
+function pathApi(platform: NodeJS.Platform): path.PlatformPath {
+  return platform === "win32" ? path.win32 : path.posix;
+}

@@ -1,0 +1,193 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { JsonlAuditLog } from "../../../src/adapters/audit/jsonl-audit-log.js";
+import { buildAgent } from "../../../src/bootstrap.js";
+import type { CommandResult, CommandRunner } from "../../../src/core/command-runner.js";
+import { CompositeAuditSink } from "../../../src/core/composite-audit-sink.js";
+import { PermissionDecision } from "../../../src/core/permission-decision.js";
+import { PermissionRequest } from "../../../src/core/permission-request.js";
+import { P03 } from "../../../src/core/profiles.js";
+import { RecordingApprover, RecordingAuditSink } from "../../support/permission-fakes.js";
+import { preparedCall } from "../../support/prepared-calls.js";
+import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+
+const FIXED_TIME = new Date("2025-01-02T03:04:05.678Z");
+const allowByPerson = PermissionDecision.allow("User approved this tool call", "terminal-approval");
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+function log(path: string, chapter = 3): JsonlAuditLog {
+  return new JsonlAuditLog({ path, chapter, runId: "run-1", now: () => FIXED_TIME });
+}
+
+async function lines(path: string): Promise<unknown[]> {
+  const text = await readFile(path, "utf8");
+  expect(text.endsWith("\n")).toBe(true);
+  return text
+    .slice(0, -1)
+    .split("\n")
+    .map((line): unknown => JSON.parse(line));
+}
+
+class NoShell implements CommandRunner {
+  readonly shellName = "no shell";
+  run(): Promise<CommandResult> {
+    return Promise.reject(new Error("no shell call is expected in this test"));
+  }
+}
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(await realpath(tmpdir()), "audit-log-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("JsonlAuditLog", () => {
+  it("appends one JSON object per decision with every field", async () => {
+    const path = join(dir, "audit.jsonl");
+    const audit = log(path);
+    const write = new PermissionRequest(
+      preparedCall("write_file", "write", { path: "note.txt", command: "x" }, "call_write"),
+    );
+    const shell = new PermissionRequest(
+      preparedCall("shell", "execute", { command: "ls" }, "call_shell"),
+    ).withExecutionEnvironment("sandbox: none — runs on the host");
+    await audit.record(write, allowByPerson);
+    await audit.record(
+      shell,
+      PermissionDecision.deny("User denied this tool call", "terminal-approval"),
+    );
+
+    expect(await lines(path)).toEqual([
+      {
+        time: "2025-01-02T03:04:05.678Z",
+        runId: "run-1",
+        callId: "call_write",
+        tool: "write_file",
+        behavior: "allow",
+        source: "terminal-approval",
+        reason: "User approved this tool call",
+        argumentsSha256: sha256('{"command":"x","path":"note.txt"}'),
+        chapter: 3,
+      },
+      {
+        time: "2025-01-02T03:04:05.678Z",
+        runId: "run-1",
+        callId: "call_shell",
+        tool: "shell",
+        behavior: "deny",
+        source: "terminal-approval",
+        reason: "User denied this tool call",
+        argumentsSha256: sha256('{"command":"ls"}'),
+        chapter: 3,
+        executionEnvironment: "sandbox: none — runs on the host",
+      },
+    ]);
+  });
+
+  it("hashes the canonical arguments: key order does not matter, values do", () => {
+    const audit = log(join(dir, "unused.jsonl"));
+    const hashOf = (args: Record<string, unknown>): string =>
+      audit.toRecord(
+        new PermissionRequest(preparedCall("write_file", "write", args)),
+        allowByPerson,
+      ).argumentsSha256;
+    expect(hashOf({ path: "a", command: "b" })).toBe(hashOf({ command: "b", path: "a" }));
+    expect(hashOf({ path: "a", command: "b" })).not.toBe(hashOf({ path: "a", command: "c" }));
+  });
+
+  it("gives each log a fresh run id unless one is given", () => {
+    const first = new JsonlAuditLog({ path: join(dir, "a"), chapter: 3 });
+    const second = new JsonlAuditLog({ path: join(dir, "a"), chapter: 3 });
+    expect(first.runId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.runId).not.toBe(second.runId);
+  });
+
+  it("appends to an existing file and never truncates it", async () => {
+    const path = join(dir, "audit.jsonl");
+    await writeFile(path, '{"earlier":true}\n');
+    await log(path).record(new PermissionRequest(preparedCall("glob", "read")), allowByPerson);
+    await log(path).record(new PermissionRequest(preparedCall("glob", "read")), allowByPerson);
+    const all = await lines(path);
+    expect(all).toHaveLength(3);
+    expect(all[0]).toEqual({ earlier: true });
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "creates the file readable by its owner only (POSIX only: Windows has no permission bits)",
+    async () => {
+      const path = join(dir, "audit.jsonl");
+      await log(path).record(new PermissionRequest(preparedCall("glob", "read")), allowByPerson);
+      expect((await stat(path)).mode & 0o777).toBe(0o600);
+    },
+  );
+
+  it("throws when the path is a directory", async () => {
+    await expect(
+      log(dir).record(new PermissionRequest(preparedCall("glob", "read")), allowByPerson),
+    ).rejects.toMatchObject({ code: "EISDIR", syscall: "open" });
+  });
+
+  it("throws when the path lies under a regular file", async () => {
+    const file = join(dir, "plain.txt");
+    await writeFile(file, "");
+    await expect(
+      log(join(file, "audit.jsonl")).record(
+        new PermissionRequest(preparedCall("glob", "read")),
+        allowByPerson,
+      ),
+    ).rejects.toThrow();
+    expect(await readFile(file, "utf8")).toBe("");
+  });
+});
+
+describe("an audit log that cannot be written, in a P03 agent", () => {
+  it("fails the decision closed: permission_evaluation_error and no file written", async () => {
+    const workspace = join(dir, "workspace");
+    await mkdir(workspace);
+    const blocker = join(dir, "blocker");
+    await writeFile(blocker, "");
+    const approver = new RecordingApprover(() => allowByPerson);
+    const terminal = new RecordingAuditSink();
+    const agent = buildAgent(P03, {
+      model: new ScriptedModelClient([
+        toolCallReply([
+          {
+            id: "call_write",
+            name: "write_file",
+            arguments: { path: "note.txt", content: "hello, world\n" },
+          },
+        ]),
+        textReply("done"),
+      ]),
+      workspace,
+      commandRunner: new NoShell(),
+      approvalProvider: approver,
+      auditSink: new CompositeAuditSink([log(join(blocker, "audit.jsonl")), terminal]),
+    });
+
+    const result = await agent.run("Write a note");
+
+    const toolMessages = result.history.filter((message) => message.role === "tool");
+    expect(toolMessages).toEqual([
+      {
+        role: "tool",
+        toolCallId: "call_write",
+        content: "Error [permission_evaluation_error]: Permission evaluation failed",
+      },
+    ]);
+    expect(result.finalText).toBe("done");
+    expect(approver.requests).toHaveLength(1);
+    // The durable log comes first; the terminal line is never shown for a decision not recorded.
+    expect(terminal.entries).toEqual([]);
+    expect(existsSync(join(workspace, "note.txt"))).toBe(false);
+  });
+});

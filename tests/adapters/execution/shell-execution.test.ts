@@ -1,0 +1,407 @@
+import { existsSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  resolveExecutable,
+  type FileProbe,
+} from "../../../src/adapters/shell/executable-resolution.js";
+import { PosixShellRunner } from "../../../src/adapters/shell/posix-shell.js";
+import { PowerShellRunner } from "../../../src/adapters/shell/powershell.js";
+import { SandboxSetupError } from "../../../src/adapters/sandbox/sandbox-errors.js";
+import {
+  createShellExecution,
+  UNAVAILABLE,
+  type ShellExecutionOptions,
+} from "../../../src/adapters/execution/shell-execution.js";
+import {
+  selectCommandRunner,
+  ShellUnavailableError,
+} from "../../../src/adapters/shell/shell-selection.js";
+import { UnavailableRunner } from "../../../src/adapters/execution/unavailable-runner.js";
+import { buildAgent } from "../../../src/bootstrap.js";
+import type { CommandRunner } from "../../../src/core/command-runner.js";
+import { PermissionDecision } from "../../../src/core/permission-decision.js";
+import { P03 } from "../../../src/core/profiles.js";
+import { RecordingApprover, RecordingAuditSink } from "../../support/permission-fakes.js";
+import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+
+const LOOKUP = {
+  env: process.env,
+  workspace: "/nonexistent-workspace",
+  platform: process.platform,
+};
+const HAS_BWRAP =
+  process.platform === "linux" &&
+  resolveExecutable("bwrap", LOOKUP) !== undefined &&
+  resolveExecutable("bash", LOOKUP) !== undefined;
+const LIMITS = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
+const SECRET = "sk-test-never-inside";
+// Windows cannot run the host's bash and sh under a Linux-style PATH, nor a #!/bin/sh fake bwrap.
+const ON_WINDOWS = process.platform === "win32";
+const POSIX_HOST = "(POSIX only: real bash/sh and shell-script fakes of bwrap)";
+
+/**
+ * A PATH holding only bash and sh (links to the real ones): bwrap is not on it. (Dropping the
+ * directory bwrap lives in is not enough where /bin links to /usr/bin.)
+ */
+async function pathWithoutBwrap(base: string): Promise<string> {
+  const bin = join(base, "shells-only");
+  await mkdir(bin, { recursive: true });
+  for (const name of ["bash", "sh"]) {
+    const real = resolveExecutable(name, LOOKUP);
+    if (real !== undefined) await symlink(real, join(bin, name));
+  }
+  return bin;
+}
+
+/** Answers only for the listed files, so shell lookup for another OS needs no such OS. */
+function fakeFiles(files: readonly string[]): FileProbe {
+  return {
+    isExecutableFile: (candidate) => files.includes(candidate),
+    realpath: (candidate) => candidate,
+  };
+}
+
+async function runError(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe("createShellExecution", () => {
+  let base: string;
+  let ws: string;
+  let options: ShellExecutionOptions;
+
+  beforeEach(async () => {
+    base = await mkdtemp(join(await realpath(tmpdir()), "shell-execution-"));
+    ws = join(base, "ws");
+    await mkdir(ws);
+    options = {
+      sandbox: "auto",
+      network: false,
+      shell: "auto",
+      workspace: ws,
+      env: { ...process.env, OPENAI_API_KEY: SECRET },
+      platform: "linux",
+      passEnv: [],
+    };
+  });
+
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  /** A bwrap on PATH that prints `stderr` and exits 1 without running anything. */
+  async function failingBwrap(stderr: string): Promise<string> {
+    const bin = join(base, "fake-bin");
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(bin, "bwrap"), `#!/bin/sh\necho '${stderr}' >&2\nexit 1\n`);
+    await chmod(join(bin, "bwrap"), 0o755);
+    return `${bin}:${await pathWithoutBwrap(base)}`;
+  }
+
+  describe.skipIf(ON_WINDOWS)(`off ${POSIX_HOST}`, () => {
+    it("runs on the host, labelled, with the API key still out of reach", async () => {
+      const execution = await createShellExecution({ ...options, sandbox: "off", shell: "posix" });
+      expect(execution.environment.status()).toEqual({
+        kind: "host",
+        label: "sandbox: none — runs on the host (sandbox off)",
+      });
+      expect(execution.fallbackReason).toBeUndefined();
+      expect(execution.runner).toBeInstanceOf(PosixShellRunner);
+      expect(await execution.runner.run('echo "key=${OPENAI_API_KEY-unset}"', ws, LIMITS)).toEqual({
+        exitCode: 0,
+        output: "key=unset\n",
+        truncated: false,
+        timedOut: false,
+      });
+    });
+  });
+
+  describe.skipIf(ON_WINDOWS)(`without bwrap on the search path ${POSIX_HOST}`, () => {
+    it("auto falls back to the host and says why", async () => {
+      const execution = await createShellExecution({
+        ...options,
+        shell: "posix",
+        env: { ...options.env, PATH: await pathWithoutBwrap(base) },
+      });
+      expect(execution.environment.status()).toEqual({
+        kind: "host",
+        label: "sandbox: none — runs on the host (bubblewrap not installed)",
+      });
+      expect(execution.fallbackReason).toBe(UNAVAILABLE.bwrapMissing);
+      expect(execution.runner).toBeInstanceOf(PosixShellRunner);
+    });
+
+    it("required is unavailable, naming the cause and the fix, and its runner refuses", async () => {
+      const execution = await createShellExecution({
+        ...options,
+        sandbox: "required",
+        env: { ...options.env, PATH: await pathWithoutBwrap(base) },
+      });
+      const reason =
+        "bubblewrap (bwrap) is not installed or not on PATH: install it (apt-get install bubblewrap), or run with --sandbox off";
+      expect(execution.environment.status()).toEqual({ kind: "unavailable", reason });
+      expect(execution.runner).toBeInstanceOf(UnavailableRunner);
+      const error = await runError(execution.runner.run(`touch marker`, ws, LIMITS));
+      expect(error).toEqual(new SandboxSetupError(reason));
+      expect(existsSync(join(ws, "marker"))).toBe(false);
+    });
+  });
+
+  describe.skipIf(ON_WINDOWS)(`a bwrap that cannot create namespaces ${POSIX_HOST}`, () => {
+    const said = "bwrap: setting up uid map: Permission denied";
+    const reason = `The sandbox cannot start: user namespaces are disabled in this container or kernel (The sandbox (bwrap) could not start the command (exit code 1): ${said}); allow them (e.g. sysctl kernel.unprivileged_userns_clone=1, or a container seccomp/AppArmor profile that permits unshare), or run with --sandbox off`;
+
+    it("makes required unavailable with bwrap's own words", async () => {
+      const PATH = await failingBwrap(said);
+      const execution = await createShellExecution({
+        ...options,
+        sandbox: "required",
+        env: { ...options.env, PATH },
+      });
+      expect(execution.environment.status()).toEqual({ kind: "unavailable", reason });
+    });
+
+    it("makes auto fall back to the host", async () => {
+      const PATH = await failingBwrap(said);
+      const execution = await createShellExecution({
+        ...options,
+        shell: "posix",
+        env: { ...options.env, PATH },
+      });
+      expect(execution.environment.status()).toEqual({
+        kind: "host",
+        label: "sandbox: none — runs on the host (sandbox probe failed)",
+      });
+      expect(execution.fallbackReason).toBe(reason);
+    });
+  });
+
+  it.skipIf(ON_WINDOWS)(
+    `catches a bwrap that isolates nothing, by what reached the host ${POSIX_HOST}`,
+    async () => {
+      const bin = join(base, "fake-bin");
+      await mkdir(bin);
+      // Runs the command in place and reports its exit code the way bwrap does.
+      await writeFile(
+        join(bin, "bwrap"),
+        [
+          "#!/bin/sh",
+          "dir=/nonexistent",
+          'while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do',
+          '  if [ "$1" = "--chdir" ]; then dir=$2; fi',
+          "  shift",
+          "done",
+          "shift",
+          'cd "$dir" || exit 1',
+          '"$@"',
+          "code=$?",
+          `printf '{ "exit-code": %d }\\n' "$code" >&3`,
+          'exit "$code"',
+          "",
+        ].join("\n"),
+      );
+      await chmod(join(bin, "bwrap"), 0o755);
+      const execution = await createShellExecution({
+        ...options,
+        sandbox: "required",
+        env: { ...options.env, PATH: `${bin}:${await pathWithoutBwrap(base)}` },
+      });
+      expect(execution.environment.status()).toEqual({
+        kind: "unavailable",
+        reason:
+          "The sandbox probe failed (a write outside the workspace reached the host); fix bubblewrap on this machine, or run with --sandbox off",
+      });
+    },
+  );
+
+  it.each([
+    ["win32", "Windows"],
+    ["darwin", "macOS"],
+  ] as const)(
+    "on %s, required is unavailable and auto runs on the host",
+    async (platform, name) => {
+      const required = await createShellExecution({ ...options, platform, sandbox: "required" });
+      expect(required.environment.status()).toEqual({
+        kind: "unavailable",
+        reason: `No OS sandbox on ${name}: the sandbox uses bubblewrap, which runs on Linux only; run with --sandbox off (or auto) to run commands on the host`,
+      });
+      const pwsh =
+        platform === "win32" ? "C:\\Program Files\\PowerShell\\7\\pwsh.exe" : "/usr/bin/pwsh";
+      const auto = await createShellExecution({
+        ...options,
+        platform,
+        env: { PATH: platform === "win32" ? "C:\\Program Files\\PowerShell\\7" : "/usr/bin" },
+        probe: fakeFiles([pwsh]),
+      });
+      expect(auto.environment.status()).toEqual({
+        kind: "host",
+        label: `sandbox: none — runs on the host (no sandbox on ${name})`,
+      });
+      expect(auto.runner).toBeInstanceOf(PowerShellRunner);
+    },
+  );
+
+  it("does not put PowerShell in the sandbox: required is unavailable, auto runs it on the host", async () => {
+    const required = await createShellExecution({
+      ...options,
+      sandbox: "required",
+      shell: "powershell",
+    });
+    expect(required.environment.status()).toEqual({
+      kind: "unavailable",
+      reason:
+        "PowerShell cannot run inside the sandbox: it runs bash or sh only; use --shell posix, or --sandbox off to run PowerShell on the host",
+    });
+    const auto = await createShellExecution({
+      ...options,
+      shell: "powershell",
+      env: { PATH: "/opt/microsoft/powershell/7" },
+      probe: fakeFiles(["/opt/microsoft/powershell/7/pwsh"]),
+    });
+    expect(auto.environment.status()).toEqual({
+      kind: "host",
+      label: "sandbox: none — runs on the host (PowerShell is not sandboxed)",
+    });
+  });
+
+  it("needs bash or sh for the sandbox: with bwrap alone it is a configuration error", async () => {
+    const error = await runError(
+      createShellExecution({
+        ...options,
+        platform: "linux",
+        sandbox: "required",
+        shell: "posix",
+        env: { PATH: "/usr/bin" },
+        probe: fakeFiles(["/usr/bin/bwrap"]),
+      }),
+    );
+    expect(error).toEqual(
+      new ShellUnavailableError(
+        "A POSIX shell was requested (--shell posix) but neither bash nor sh was found on PATH",
+      ),
+    );
+    expect(error).toBeInstanceOf(ShellUnavailableError);
+  });
+
+  describe.skipIf(!HAS_BWRAP)(
+    HAS_BWRAP
+      ? "with real bubblewrap"
+      : "with real bubblewrap (skipped: needs Linux with bwrap and bash on PATH; CI installs bubblewrap)",
+    () => {
+      it.each([
+        [false, "network off"],
+        [true, "network on"],
+      ])("auto and required both isolate (network %s)", async (network, words) => {
+        for (const sandbox of ["auto", "required"] as const) {
+          const execution = await createShellExecution({ ...options, sandbox, network });
+          expect(execution.environment.status()).toEqual({
+            kind: "isolated",
+            label: `sandbox: bwrap (${words}, writable: ${ws})`,
+          });
+          expect(execution.runner.shellName).toBe("bash");
+          const result = await execution.runner.run(
+            'printf x > inside; touch /etc/agent-x 2>/dev/null; echo "etc=$? key=${OPENAI_API_KEY-unset}"',
+            ws,
+            LIMITS,
+          );
+          expect(result).toEqual({
+            exitCode: 0,
+            output: "etc=1 key=unset\n",
+            truncated: false,
+            timedOut: false,
+          });
+          expect(existsSync(join(ws, "inside"))).toBe(true);
+        }
+      });
+
+      it("refuses a workspace that is the home directory, before any probe", async () => {
+        let probes = 0;
+        const execution = await createShellExecution({
+          ...options,
+          sandbox: "required",
+          env: { ...options.env, HOME: ws },
+          probeSandbox: () => {
+            probes += 1;
+            return Promise.resolve({ ok: true });
+          },
+        });
+        expect(execution.environment.status()).toEqual({
+          kind: "unavailable",
+          reason: `The sandbox refuses to make ${ws} writable: it is the home directory; run the agent in a project directory`,
+        });
+        expect(probes).toBe(0);
+      });
+    },
+  );
+});
+
+describe.skipIf(ON_WINDOWS)(`an agent whose sandbox is required but unusable ${POSIX_HOST}`, () => {
+  let base: string;
+  let ws: string;
+
+  beforeEach(async () => {
+    base = await mkdtemp(join(await realpath(tmpdir()), "sandbox-agent-"));
+    ws = join(base, "ws");
+    await mkdir(ws);
+  });
+
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it("runs nothing, never asks, and audits exactly one sandbox denial", async () => {
+    const execution = await createShellExecution({
+      sandbox: "required",
+      network: false,
+      shell: "auto",
+      workspace: ws,
+      env: { ...process.env, PATH: await pathWithoutBwrap(base) },
+      platform: "linux",
+      passEnv: [],
+    });
+    // A real host shell as the runner: only the policy stands between the call and the marker.
+    const hostRunner: CommandRunner = selectCommandRunner({
+      choice: "posix",
+      workspace: ws,
+      env: process.env,
+      platform: process.platform,
+      passEnv: [],
+    });
+    const approver = new RecordingApprover(() =>
+      PermissionDecision.allow("the person said yes", "approval"),
+    );
+    const audit = new RecordingAuditSink();
+    const model = new ScriptedModelClient([
+      toolCallReply([{ id: "call_1", name: "shell", arguments: { command: "touch marker" } }]),
+      textReply("done"),
+    ]);
+    const agent = buildAgent(P03, {
+      model,
+      workspace: ws,
+      commandRunner: hostRunner,
+      executionEnvironment: execution.environment,
+      approvalProvider: approver,
+      auditSink: audit,
+    });
+
+    const result = await agent.run("create the marker");
+
+    const reason = UNAVAILABLE.bwrapMissing;
+    expect(existsSync(join(ws, "marker"))).toBe(false);
+    expect(approver.requests).toEqual([]);
+    expect(audit.lines()).toEqual([`shell: deny (sandbox) - ${reason}`]);
+    expect(audit.entries[0]?.request.executionEnvironment).toBe(`sandbox: unavailable — ${reason}`);
+    expect(result.history.filter((message) => message.role === "tool")).toEqual([
+      { role: "tool", toolCallId: "call_1", content: `Error [permission_denied]: ${reason}` },
+    ]);
+    expect(result.finalText).toBe("done");
+  });
+});

@@ -1,0 +1,345 @@
+import { chmod, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isGone } from "../../support/process-state.js";
+import { CommandStartError } from "../../../src/core/command-runner.js";
+import {
+  BoundedOutput,
+  completeUtf8Length,
+  utf8BoundaryAtOrBefore,
+} from "../../../src/adapters/process/bounded-output.js";
+import { killTreeStrategyFor } from "../../../src/adapters/process/kill-tree.js";
+import { runProcess, type ProcessSpec } from "../../../src/adapters/process/process-runner.js";
+
+const BASH = "/bin/bash";
+const posixOnly = process.platform === "win32";
+
+let workspace: string;
+const leftoverPids: number[] = [];
+
+beforeEach(async () => {
+  workspace = await mkdtemp(join(await realpath(tmpdir()), "process-runner-"));
+});
+
+afterEach(async () => {
+  for (const pid of leftoverPids.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  await rm(workspace, { recursive: true, force: true });
+});
+
+function bash(script: string, overrides: Partial<ProcessSpec> = {}): ProcessSpec {
+  return {
+    executable: BASH,
+    args: ["--noprofile", "--norc", "-c", script],
+    cwd: workspace,
+    env: { PATH: "/usr/bin:/bin" },
+    timeoutMs: 20_000,
+    maxOutputBytes: 1024,
+    killTree: { kind: "process-group" },
+    ...overrides,
+  };
+}
+
+describe.skipIf(posixOnly)(
+  "runProcess against real POSIX processes (POSIX only: /bin/bash, process groups, signals)",
+  () => {
+    it("captures stdout and the exit code", async () => {
+      await expect(runProcess(bash("echo hello; exit 3"))).resolves.toEqual({
+        exitCode: 3,
+        output: "hello\n",
+        truncated: false,
+        timedOut: false,
+      });
+    });
+
+    it("captures stderr interleaved with stdout in order of arrival", async () => {
+      const result = await runProcess(
+        bash("echo one; sleep 0.2; echo two >&2; sleep 0.2; echo three"),
+      );
+      expect(result).toEqual({
+        exitCode: 0,
+        output: "one\ntwo\nthree\n",
+        truncated: false,
+        timedOut: false,
+      });
+    });
+
+    it("passes exactly the given environment and cwd", async () => {
+      const result = await runProcess(
+        bash('printf "%s|%s|%s" "$PWD" "$ONLY_THIS" "${HOME-unset}"', {
+          env: { PATH: "/usr/bin:/bin", ONLY_THIS: "yes" },
+        }),
+      );
+      expect(result.output).toBe(`${workspace}|yes|unset`);
+    });
+
+    it("reports a command killed by its own signal as 128 + n, not as our kill", async () => {
+      const result = await runProcess(bash("kill -9 $$"));
+      expect(result).toEqual({ exitCode: 137, output: "", truncated: false, timedOut: false });
+    });
+
+    it("does not feed stdin: a command reading it sees end of input at once", async () => {
+      const result = await runProcess(bash("cat; echo after"));
+      expect(result.output).toBe("after\n");
+    });
+
+    it("kills the whole process group on timeout, grandchildren included", async () => {
+      const pidFile = join(workspace, "grandchild.pid");
+      const script = `bash -c 'sleep 300 & echo $! > ${pidFile}; wait' & wait`;
+      const result = await runProcess(bash(script, { timeoutMs: 1_500 }));
+      expect(result).toEqual({ exitCode: null, output: "", truncated: false, timedOut: true });
+      const grandchild = Number((await readFile(pidFile, "utf8")).trim());
+      expect(grandchild).toBeGreaterThan(0);
+      leftoverPids.push(grandchild);
+      await waitUntil(() => isGone(grandchild));
+      expect(isGone(grandchild)).toBe(true);
+    });
+
+    it("kills the tree on abort and reports it as neither exit nor timeout", async () => {
+      const controller = new AbortController();
+      const running = runProcess(bash("echo begun; sleep 300", { signal: controller.signal }));
+      setTimeout(() => {
+        controller.abort();
+      }, 500);
+      await expect(running).resolves.toEqual({
+        exitCode: null,
+        output: "begun\n",
+        truncated: false,
+        timedOut: false,
+      });
+    });
+
+    it("does not start anything when the signal is already aborted", async () => {
+      const marker = join(workspace, "ran");
+      const controller = new AbortController();
+      controller.abort();
+      const result = await runProcess(bash(`touch ${marker}`, { signal: controller.signal }));
+      expect(result).toEqual({ exitCode: null, output: "", truncated: false, timedOut: false });
+      await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
+    });
+
+    it("ends when the root exits, not when a background child closes the pipes", async () => {
+      const result = await runProcess(bash("sleep 40 & echo $!; echo started"));
+      const [pidLine, rest] = result.output.split("\n", 2);
+      leftoverPids.push(Number(pidLine));
+      expect(rest).toBe("started");
+      expect(result.exitCode).toBe(0);
+      expect(result.timedOut).toBe(false);
+    }, 10_000);
+
+    it("keeps at most maxOutputBytes and marks the output truncated", async () => {
+      const result = await runProcess(bash("printf 'abcdefghij'", { maxOutputBytes: 4 }));
+      expect(result).toEqual({ exitCode: 0, output: "abcd", truncated: true, timedOut: false });
+    });
+
+    it("drops a multi-byte character straddling the cap whole", async () => {
+      // "ab" then € (3 bytes): a 4-byte cap falls inside the euro sign.
+      const result = await runProcess(bash("printf 'ab\\xe2\\x82\\xacz'", { maxOutputBytes: 4 }));
+      expect(result).toEqual({ exitCode: 0, output: "ab", truncated: true, timedOut: false });
+    });
+
+    it("keeps a character whole when the cap falls right after it", async () => {
+      const result = await runProcess(bash("printf 'ab€z'", { maxOutputBytes: 5 }));
+      expect(result).toEqual({ exitCode: 0, output: "ab€", truncated: true, timedOut: false });
+    });
+
+    it("never interleaves the other pipe inside a character split across writes", async () => {
+      const script = "printf '\\xe2'; echo err >&2; sleep 0.3; printf '\\x82\\xac'";
+      const result = await runProcess(bash(script));
+      // Either order is honest; a mangled euro sign (U+FFFD) is not.
+      expect(["err\n€", "€err\n"]).toContain(result.output);
+    });
+
+    it("reads 1 GB of output with bounded memory and keeps only the cap", async () => {
+      const samples: number[] = [];
+      const before = process.memoryUsage.rss();
+      const sampler = setInterval(() => samples.push(process.memoryUsage.rss()), 10);
+      const result = await runProcess({
+        executable: "/usr/bin/head",
+        args: ["-c", "1000000000", "/dev/zero"],
+        cwd: workspace,
+        env: {},
+        timeoutMs: 120_000,
+        maxOutputBytes: 50 * 1024,
+        killTree: { kind: "process-group" },
+      });
+      clearInterval(sampler);
+      samples.push(process.memoryUsage.rss());
+      expect(result.exitCode).toBe(0);
+      expect(result.truncated).toBe(true);
+      expect(result.output).toBe("\0".repeat(50 * 1024));
+      const growthMb = (Math.max(...samples) - before) / (1024 * 1024);
+      expect(growthMb).toBeLessThan(64);
+    }, 120_000);
+
+    it("fails to start with a typed error when the executable is missing", async () => {
+      const missing = join(workspace, "no-such-program");
+      const running = runProcess(bash("", { executable: missing, args: [] }));
+      await expect(running).rejects.toThrow(CommandStartError);
+      await expect(running).rejects.toThrow(`Could not start ${missing}: ENOENT (no such file)`);
+    });
+
+    it("fails to start with a typed error when the file is not executable", async () => {
+      const notExecutable = join(workspace, "plain.sh");
+      await writeFile(notExecutable, "echo hi\n");
+      await chmod(notExecutable, 0o644);
+      const running = runProcess(bash("", { executable: notExecutable, args: [] }));
+      await expect(running).rejects.toThrow(
+        new CommandStartError(`Could not start ${notExecutable}: EACCES (permission denied)`),
+      );
+    });
+
+    it("returns a status pipe's bytes apart from the output, with how the root ended", async () => {
+      const statusPipe = { fd: 3, maxBytes: 1024 } as const;
+      const script = "echo out; echo err >&2; printf '{\"exit-code\": 7}\\n' >&3; exit 2";
+      expect(await runProcess({ ...bash(script), statusPipe })).toEqual({
+        exitCode: 2,
+        output: "out\nerr\n",
+        truncated: false,
+        timedOut: false,
+        status: '{"exit-code": 7}\n',
+        exitSignal: null,
+      });
+      expect(await runProcess({ ...bash("printf abcdef >&3; kill -9 $$"), statusPipe })).toEqual({
+        exitCode: 137,
+        output: "",
+        truncated: false,
+        timedOut: false,
+        status: "abcdef",
+        exitSignal: "SIGKILL",
+      });
+    });
+
+    it("keeps only maxBytes of the status pipe and leaves the output cap alone", async () => {
+      const statusPipe = { fd: 3, maxBytes: 4 } as const;
+      const result = await runProcess({ ...bash("printf 0123456789 >&3; printf ok"), statusPipe });
+      expect(result).toEqual({
+        exitCode: 0,
+        output: "ok",
+        truncated: false,
+        timedOut: false,
+        status: "0123",
+        exitSignal: null,
+      });
+    });
+
+    it("names the program as displayName says when it cannot start", async () => {
+      const missing = join(workspace, "no-such-wrapper");
+      const spec = bash("", {
+        executable: missing,
+        args: [],
+        displayName: `the wrapper ${missing}`,
+      });
+      await expect(runProcess(spec)).rejects.toThrow(
+        new CommandStartError(`Could not start the wrapper ${missing}: ENOENT (no such file)`),
+      );
+    });
+
+    it("fails to start with a typed error when the working directory is missing", async () => {
+      const cwd = join(workspace, "gone");
+      await expect(runProcess(bash("true", { cwd }))).rejects.toThrow(
+        new CommandStartError(`Working directory does not exist: ${cwd}`),
+      );
+    });
+  },
+);
+
+describe("runProcess limits", () => {
+  it("rejects a non-positive timeout before starting anything", async () => {
+    await expect(runProcess(bash("true", { timeoutMs: 0 }))).rejects.toThrow(
+      "timeoutMs must be a positive number, got 0",
+    );
+  });
+
+  it("rejects a fractional output cap", async () => {
+    await expect(runProcess(bash("true", { maxOutputBytes: 1.5 }))).rejects.toThrow(
+      "maxOutputBytes must be a non-negative integer, got 1.5",
+    );
+  });
+
+  it("rejects a negative status pipe cap", async () => {
+    const spec = { ...bash("true"), statusPipe: { fd: 3, maxBytes: -1 } } as const;
+    await expect(runProcess(spec)).rejects.toThrow(
+      "statusPipe.maxBytes must be a non-negative integer, got -1",
+    );
+  });
+});
+
+describe("UTF-8 helpers", () => {
+  const euro = Buffer.from("€"); // e2 82 ac
+
+  it.each([
+    ["ascii only", Buffer.from("abc"), 3],
+    ["complete euro", Buffer.concat([Buffer.from("a"), euro]), 4],
+    ["euro missing its last byte", Buffer.concat([Buffer.from("a"), euro.subarray(0, 2)]), 1],
+    ["euro missing two bytes", Buffer.concat([Buffer.from("a"), euro.subarray(0, 1)]), 1],
+    ["4-byte emoji cut after 3", Buffer.from("x😀").subarray(0, 4), 1],
+    ["stray continuation bytes pass through", Buffer.from([0x80, 0x80]), 2],
+    ["empty", Buffer.alloc(0), 0],
+  ])("completeUtf8Length: %s", (_name, bytes, expected) => {
+    expect(completeUtf8Length(bytes)).toBe(expected);
+  });
+
+  it.each([
+    [0, 0],
+    [1, 1],
+    [2, 1],
+    [3, 1],
+    [4, 4],
+    [9, 5],
+  ])("utf8BoundaryAtOrBefore('a€b', %i) = %i", (limit, expected) => {
+    expect(utf8BoundaryAtOrBefore(Buffer.from("a€b"), limit)).toBe(expected);
+  });
+
+  it("BoundedOutput stops keeping anything once one byte was dropped", () => {
+    const output = new BoundedOutput(3);
+    output.append(Buffer.from("ab"));
+    output.append(Buffer.from("€"));
+    output.append(Buffer.from("c"));
+    expect(output.result()).toEqual({ output: "ab", truncated: true });
+  });
+
+  it("BoundedOutput with a zero cap keeps nothing but says it dropped output", () => {
+    const output = new BoundedOutput(0);
+    output.append(Buffer.from("x"));
+    expect(output.result()).toEqual({ output: "", truncated: true });
+  });
+});
+
+describe("killTreeStrategyFor", () => {
+  it.each([
+    ["linux", {}, { kind: "process-group" }],
+    ["darwin", {}, { kind: "process-group" }],
+    [
+      "win32",
+      { SystemRoot: "D:\\Win" },
+      { kind: "taskkill", taskkillPath: "D:\\Win\\System32\\taskkill.exe" },
+    ],
+    [
+      "win32",
+      { SYSTEMROOT: "C:\\WINDOWS\\" },
+      { kind: "taskkill", taskkillPath: "C:\\WINDOWS\\System32\\taskkill.exe" },
+    ],
+    [
+      "win32",
+      { SystemRoot: "relative\\dir" },
+      { kind: "taskkill", taskkillPath: "C:\\Windows\\System32\\taskkill.exe" },
+    ],
+    ["win32", {}, { kind: "taskkill", taskkillPath: "C:\\Windows\\System32\\taskkill.exe" }],
+  ] as const)("%s with %j", (platform, env, expected) => {
+    expect(killTreeStrategyFor(platform, env)).toEqual(expected);
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

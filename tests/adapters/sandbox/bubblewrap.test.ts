@@ -1,0 +1,530 @@
+import { accessSync, constants, existsSync, readdirSync, readFileSync } from "node:fs";
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  readlink,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BubblewrapRunner, NESTED_GIT_LIMIT } from "../../../src/adapters/sandbox/bubblewrap.js";
+import { probeSandbox } from "../../../src/adapters/sandbox/bubblewrap-probe.js";
+import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
+import { resolveExecutable } from "../../../src/adapters/shell/executable-resolution.js";
+import {
+  SandboxSetupError,
+  SandboxWorkspaceError,
+} from "../../../src/adapters/sandbox/sandbox-errors.js";
+import { createShellExecution } from "../../../src/adapters/execution/shell-execution.js";
+import { CommandStartError, type CommandResult } from "../../../src/core/command-runner.js";
+
+const LOOKUP = {
+  env: process.env,
+  workspace: "/nonexistent-workspace",
+  platform: process.platform,
+};
+const BWRAP = process.platform === "linux" ? resolveExecutable("bwrap", LOOKUP) : undefined;
+const BASH = resolveExecutable("bash", LOOKUP);
+const SUITE =
+  BWRAP === undefined || BASH === undefined
+    ? "BubblewrapRunner (skipped: needs Linux with bwrap and bash on PATH; CI installs bubblewrap)"
+    : "BubblewrapRunner with real bubblewrap";
+
+const LIMITS = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
+const SECRET = "sk-test-never-inside";
+
+function ok(output: string): CommandResult {
+  return { exitCode: 0, output, truncated: false, timedOut: false };
+}
+
+describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
+  const bwrapPath = BWRAP ?? "";
+  const bash = BASH ?? "";
+  let base: string;
+  let ws: string;
+
+  beforeEach(async () => {
+    base = await mkdtemp(join(await realpath(tmpdir()), "bwrap-"));
+    ws = join(base, "ws");
+    await mkdir(ws);
+    await mkdir(join(base, "ws-evil"));
+  });
+
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  function runner(options: { network?: boolean; workspace?: string; shell?: string } = {}) {
+    return new BubblewrapRunner({
+      bwrapPath,
+      shell: { executable: options.shell ?? bash, kind: "bash" },
+      workspace: options.workspace ?? ws,
+      home: homedir(),
+      network: options.network ?? false,
+      environment: buildCommandEnvironment(
+        { ...process.env, OPENAI_API_KEY: SECRET, GITHUB_TOKEN: SECRET },
+        { passEnv: [], platform: "linux" },
+      ),
+    });
+  }
+
+  function run(command: string, options: Parameters<typeof runner>[0] = {}) {
+    return runner(options).run(command, options.workspace ?? ws, LIMITS);
+  }
+
+  it("lets a command write inside the workspace, and passes its exit code through", async () => {
+    expect(await run("printf hi > made.txt && cat made.txt")).toEqual(ok("hi"));
+    expect(await readFile(join(ws, "made.txt"), "utf8")).toBe("hi");
+    expect(await run("exit 42")).toEqual({
+      exitCode: 42,
+      output: "",
+      truncated: false,
+      timedOut: false,
+    });
+    expect((await run("kill -9 $$")).exitCode).toBe(137);
+  });
+
+  it("cannot write to /etc or $HOME", async () => {
+    const target = `agent-sandbox-test-${String(process.pid)}`;
+    const result = await run(`touch /etc/${target}; touch "$HOME/${target}"`);
+    expect(result).toEqual({
+      exitCode: 1,
+      output:
+        `touch: cannot touch '/etc/${target}': Read-only file system\n` +
+        `touch: cannot touch '${homedir()}/${target}': Read-only file system\n`,
+      truncated: false,
+      timedOut: false,
+    });
+    const escaped = [`/etc/${target}`, join(homedir(), target)].filter((path) => existsSync(path));
+    await Promise.all(escaped.map((path) => rm(path, { force: true })));
+    expect(escaped).toEqual([]);
+  });
+
+  it("cannot write to a sibling of the workspace that shares its name as a prefix", async () => {
+    const target = join(base, "ws-evil", "x");
+    // Under /tmp the sibling is hidden by the private tmpfs; elsewhere it is read-only.
+    const why = base.startsWith("/tmp/") ? "No such file or directory" : "Read-only file system";
+    expect(await run(`touch '${target}'`)).toEqual({
+      exitCode: 1,
+      output: `touch: cannot touch '${target}': ${why}\n`,
+      truncated: false,
+      timedOut: false,
+    });
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("keeps .git/config and .git/hooks read-only, and .git itself in place", async () => {
+    await mkdir(join(ws, ".git", "hooks"), { recursive: true });
+    await writeFile(join(ws, ".git", "config"), "[core]\n");
+    const result = await run(
+      "printf evil >> .git/config; touch .git/hooks/x; rm -rf .git 2>/dev/null; echo rm=$?",
+    );
+    expect(result).toEqual({
+      exitCode: 0,
+      output:
+        `${bash}: line 1: .git/config: Read-only file system\n` +
+        "touch: cannot touch '.git/hooks/x': Read-only file system\n" +
+        "rm=1\n",
+      truncated: false,
+      timedOut: false,
+    });
+    expect(await readFile(join(ws, ".git", "config"), "utf8")).toBe("[core]\n");
+    expect(existsSync(join(ws, ".git", "hooks", "x"))).toBe(false);
+  });
+
+  it("keeps a worktree's .git file read-only", async () => {
+    await writeFile(join(ws, ".git"), "gitdir: /elsewhere\n");
+    expect(await run("printf evil > .git")).toEqual({
+      exitCode: 1,
+      output: `${bash}: line 1: .git: Read-only file system\n`,
+      truncated: false,
+      timedOut: false,
+    });
+    expect(await readFile(join(ws, ".git"), "utf8")).toBe("gitdir: /elsewhere\n");
+  });
+
+  it("refuses a workspace whose .git is a symlink, since a command could swap the link", async () => {
+    await mkdir(join(ws, "gitdata"));
+    await writeFile(join(ws, "gitdata", "config"), "[core]\n");
+    await symlink("gitdata", join(ws, ".git"));
+    const error = await runError(run("rm .git && mkdir .git && echo evil > .git/config"));
+    expect(error).toBeInstanceOf(SandboxWorkspaceError);
+    expect((error as Error).message).toBe(symlinkedGit(ws));
+    expect(await readlink(join(ws, ".git"))).toBe("gitdata");
+    expect(await readFile(join(ws, "gitdata", "config"), "utf8")).toBe("[core]\n");
+  });
+
+  it("refuses a .git symlink that leads outside or nowhere just the same", async () => {
+    await symlink(join(base, "ws-evil"), join(ws, ".git"));
+    expect(await runError(run("true"))).toEqual(new SandboxWorkspaceError(symlinkedGit(ws)));
+    await rm(join(ws, ".git"));
+    await symlink("missing", join(ws, ".git"));
+    expect(await runError(run("true"))).toEqual(new SandboxWorkspaceError(symlinkedGit(ws)));
+  });
+
+  it("makes auto run on the host and required refuse, each saying why", async () => {
+    await symlink(join(base, "ws-evil"), join(ws, ".git"));
+    const options = {
+      network: false,
+      shell: "posix",
+      workspace: ws,
+      env: process.env,
+      platform: "linux",
+      passEnv: [],
+    } as const;
+    const auto = await createShellExecution({ ...options, sandbox: "auto" });
+    expect(auto.environment.status()).toEqual({
+      kind: "host",
+      label: "sandbox: none — runs on the host (workspace not sandboxable)",
+    });
+    expect(auto.fallbackReason).toBe(symlinkedGit(ws));
+    const required = await createShellExecution({ ...options, sandbox: "required" });
+    expect(required.environment.status()).toEqual({
+      kind: "unavailable",
+      reason: symlinkedGit(ws),
+    });
+  });
+
+  it("keeps nested repositories' .git read-only down to four levels, not in node_modules", async () => {
+    const repositories = ["sub", "a/b/c/d", "a/b/c/d/e", "node_modules/pkg"];
+    for (const repository of repositories) {
+      await mkdir(join(ws, repository, ".git", "hooks"), { recursive: true });
+    }
+    // A submodule's .git is a file naming its git directory; a symlinked one has its target bound.
+    await mkdir(join(ws, "lib"));
+    await writeFile(join(ws, "lib", ".git"), "gitdir: ../.git/modules/lib\n");
+    await mkdir(join(ws, "linked", "gitdata", "hooks"), { recursive: true });
+    await symlink("gitdata", join(ws, "linked", ".git"));
+    const plant = [...repositories, "linked"]
+      .map(
+        (repository) =>
+          `touch ${repository}/.git/hooks/pre-commit 2>/dev/null || echo ${repository}`,
+      )
+      .join("; ");
+    expect(await run(`${plant}; { printf evil > lib/.git; } 2>/dev/null || echo lib`)).toEqual(
+      ok("sub\na/b/c/d\nlinked\nlib\n"),
+    );
+    expect(existsSync(join(ws, "a/b/c/d/e/.git/hooks/pre-commit"))).toBe(true);
+    expect(existsSync(join(ws, "node_modules/pkg/.git/hooks/pre-commit"))).toBe(true);
+    expect(await readFile(join(ws, "lib", ".git"), "utf8")).toBe("gitdir: ../.git/modules/lib\n");
+  });
+
+  it("keeps read-only a repository that an earlier command of the same runner created", async () => {
+    const shared = runner();
+    expect(await shared.run("mkdir -p made/.git/hooks", ws, LIMITS)).toEqual(ok(""));
+    const plant = "touch made/.git/hooks/pre-commit 2>/dev/null || echo refused";
+    expect(await shared.run(plant, ws, LIMITS)).toEqual(ok("refused\n"));
+    expect(existsSync(join(ws, "made/.git/hooks/pre-commit"))).toBe(false);
+  });
+
+  it("never follows a symlinked directory while looking for nested repositories", async () => {
+    await mkdir(join(base, "ws-evil", "repo", ".git"), { recursive: true });
+    await symlink(join(base, "ws-evil"), join(ws, "outside"));
+    await mkdir(join(ws, "inside", ".git"), { recursive: true });
+    await symlink("inside", join(ws, "alias"));
+    const args = runner().argsFor("true", ws);
+    expect(args.filter((_, index) => args[index - 1] === "--ro-bind")).toEqual([
+      "/",
+      join(ws, "inside", ".git"),
+    ]);
+  });
+
+  it(`re-binds at most ${String(NESTED_GIT_LIMIT)} nested .git, the shallowest first`, async () => {
+    const names = Array.from(
+      { length: NESTED_GIT_LIMIT + 1 },
+      (_, index) => `r${String(index).padStart(3, "0")}`,
+    );
+    await mkdir(join(ws, "a", "deep", ".git"), { recursive: true });
+    for (const name of names) await mkdir(join(ws, name, ".git"), { recursive: true });
+    const args = runner().argsFor("true", ws);
+    const bound = args.filter((_, index) => args[index - 1] === "--ro-bind").slice(1);
+    expect(bound).toEqual(names.slice(0, NESTED_GIT_LIMIT).map((name) => join(ws, name, ".git")));
+  });
+
+  it("refuses umount and a read-write remount of / even to root", async () => {
+    const target = `agent-sandbox-remount-${String(process.pid)}`;
+    const result = await run(
+      [
+        "umount / 2>/dev/null; echo umount=$?",
+        "mount -o remount,rw / 2>/dev/null; echo remount=$?",
+        // With capabilities left, this one succeeds and the touch below lands in the host's /etc.
+        "mount -o remount,rw,bind / 2>/dev/null; echo bind-remount=$?",
+        `touch /etc/${target} 2>/dev/null; echo touch=$?`,
+      ].join("\n"),
+    );
+    const escaped = existsSync(`/etc/${target}`);
+    await rm(`/etc/${target}`, { force: true });
+    expect(result).toEqual(ok("umount=32\nremount=32\nbind-remount=32\ntouch=1\n"));
+    expect(escaped).toBe(false);
+  });
+
+  describe("a TCP listener on the host's 127.0.0.1", () => {
+    let server: Server;
+    let port: number;
+    let connections: number;
+    let firstConnection: Promise<void>;
+
+    beforeEach(async () => {
+      connections = 0;
+      let connected: () => void = () => undefined;
+      firstConnection = new Promise((resolve) => {
+        connected = resolve;
+      });
+      server = createServer((socket) => {
+        connections += 1;
+        connected();
+        socket.destroy();
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const address = server.address();
+      if (address === null || typeof address === "string") throw new Error("no port");
+      port = address.port;
+    });
+
+    afterEach(async () => {
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    const attempt = (): string =>
+      `if (exec 3<>/dev/tcp/127.0.0.1/${String(port)}) 2>/dev/null; then echo connected; else echo refused; fi`;
+
+    it("is unreachable with network off", async () => {
+      expect(await run(attempt())).toEqual(ok("refused\n"));
+      expect(connections).toBe(0);
+    });
+
+    it("is reachable with network on", async () => {
+      expect(await run(attempt(), { network: true })).toEqual(ok("connected\n"));
+      await firstConnection;
+      expect(connections).toBe(1);
+    });
+  });
+
+  const runWritable = isWritable("/run");
+  it.skipIf(!runWritable)(
+    runWritable
+      ? "hides a UNIX socket under the host's /run"
+      : "hides a UNIX socket under the host's /run (skipped: /run is not writable by this user, so no host socket can be made there)",
+    async () => {
+      const directory = await mkdtemp("/run/agent-sandbox-test-");
+      const socketPath = join(directory, "host.sock");
+      const server = createServer((socket) => socket.destroy());
+      try {
+        await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+        expect(existsSync(socketPath)).toBe(true);
+        const check = `if [ -e '${socketPath}' ]; then echo visible; else echo hidden; fi; ls /run | wc -l`;
+        expect(await run(check)).toEqual(ok("hidden\n0\n"));
+        expect(await run(check, { network: true })).toEqual(ok("hidden\n0\n"));
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+        await rm(directory, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it("kills a grandchild that left with setsid when the command times out", async () => {
+    const [prefix, suffix] = [
+      "agent-sandbox-orphan",
+      `${String(process.pid)}-${String(Date.now())}`,
+    ];
+    const marker = `${prefix}-${suffix}`;
+    // The marker is only assembled inside, so only the grandchild's command line holds it.
+    const command = `setsid sh -c "sleep 300; : $(printf '%s-%s' ${prefix} ${suffix})" & sleep 300`;
+    const pending = runner().run(command, ws, { timeoutMs: 3_000, maxOutputBytes: 1024 });
+    const seen = await pollFor(
+      () => pidsWithMarker(marker),
+      (pids) => pids.length > 0,
+    );
+    expect(seen.length).toBe(1);
+    expect(await pending).toEqual({ exitCode: null, output: "", truncated: false, timedOut: true });
+    const after = await pollFor(
+      () => pidsWithMarker(marker),
+      (pids) => pids.length === 0,
+    );
+    expect(after).toEqual([]);
+    for (const pid of seen) expect(isLiveProcess(pid)).toBe(false);
+  }, 20_000);
+
+  it("keeps the first bytes of output on a character boundary and says it cut", async () => {
+    const result = await runner().run("printf 'ab€cd'; printf 'more' >&2", ws, {
+      timeoutMs: 20_000,
+      maxOutputBytes: 4,
+    });
+    expect(result).toEqual({ exitCode: 0, output: "ab", truncated: true, timedOut: false });
+  });
+
+  it("stops on abort: no exit code, not a timeout", async () => {
+    const controller = new AbortController();
+    const pending = runner().run("printf started; touch ready; sleep 300", ws, {
+      ...LIMITS,
+      signal: controller.signal,
+    });
+    await pollFor(
+      () => existsSync(join(ws, "ready")),
+      (ready) => ready,
+    );
+    controller.abort();
+    expect(await pending).toEqual({
+      exitCode: null,
+      output: "started",
+      truncated: false,
+      timedOut: false,
+    });
+  });
+
+  it("never lets the API key or a token reach the command", async () => {
+    const result = await run(
+      'echo "key=${OPENAI_API_KEY-unset} token=${GITHUB_TOKEN-unset}"; env | grep -c sk-test || true',
+    );
+    expect(result).toEqual(ok("key=unset token=unset\n0\n"));
+  });
+
+  it("reports a sandbox that could not start the command as a typed error, not exit 1", async () => {
+    // A shell under /tmp exists on the host but not inside, where /tmp is a private tmpfs.
+    const hidden = join(base, "bin");
+    await mkdir(hidden);
+    await symlink(bash, join(hidden, "bash"));
+    const error = await runError(run("touch should-not-exist", { shell: join(hidden, "bash") }));
+    expect(error).toBeInstanceOf(SandboxSetupError);
+    expect(error).toBeInstanceOf(CommandStartError);
+    expect((error as Error).message).toBe(
+      `The sandbox (bwrap) could not start the command (exit code 1): bwrap: execvp ${join(hidden, "bash")}: No such file or directory`,
+    );
+    expect(existsSync(join(ws, "should-not-exist"))).toBe(false);
+  });
+
+  it("reports a bwrap that cannot be started as a sandbox setup error", async () => {
+    const missing = join(base, "no-bwrap");
+    const broken = new BubblewrapRunner({
+      bwrapPath: missing,
+      shell: { executable: bash, kind: "bash" },
+      workspace: ws,
+      home: homedir(),
+      network: false,
+      environment: {},
+    });
+    const error = await runError(broken.run("touch should-not-exist", ws, LIMITS));
+    expect(error).toBeInstanceOf(SandboxSetupError);
+    expect((error as Error).message).toBe(
+      `Could not start the sandbox ${missing}: ENOENT (no such file)`,
+    );
+    expect(existsSync(join(ws, "should-not-exist"))).toBe(false);
+  });
+
+  it("reports a workspace that does not exist as a typed error", async () => {
+    const missing = join(base, "gone");
+    const error = await runError(runner({ workspace: missing }).run("true", missing, LIMITS));
+    expect(error).toBeInstanceOf(SandboxSetupError);
+    expect((error as Error).message).toBe(
+      `Workspace does not exist or is not a directory: ${missing}`,
+    );
+  });
+
+  it("works through a symlinked workspace path and binds its real path", async () => {
+    const link = join(base, "link");
+    await symlink(ws, link);
+    const linked = runner({ workspace: link });
+    expect(linked.label()).toBe(`sandbox: bwrap (network off, writable: ${ws})`);
+    expect(await linked.run("pwd; printf x > via-link.txt", link, LIMITS)).toEqual(ok(`${ws}\n`));
+    expect(await readFile(join(ws, "via-link.txt"), "utf8")).toBe("x");
+  });
+
+  it("passes its own probe with network off and on", async () => {
+    const environment = buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" });
+    const shell = { executable: bash, kind: "bash" as const };
+    expect(await probeSandbox({ bwrapPath, shell, network: false, environment })).toEqual({
+      ok: true,
+    });
+    expect(await probeSandbox({ bwrapPath, shell, network: true, environment })).toEqual({
+      ok: true,
+    });
+  });
+
+  it("passes its probe with plain sh, which reaches TCP through node", async () => {
+    const sh = resolveExecutable("sh", LOOKUP);
+    if (sh === undefined) throw new Error("sh is not on PATH");
+    const environment = buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" });
+    const shell = { executable: sh, kind: "sh" as const };
+    expect(await probeSandbox({ bwrapPath, shell, network: false, environment })).toEqual({
+      ok: true,
+    });
+  });
+
+  it("fails its probe when bwrap cannot start the shell, with bwrap's words", async () => {
+    const environment = buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" });
+    const hidden = join(base, "bin");
+    await mkdir(hidden);
+    await symlink(bash, join(hidden, "bash"));
+    const shell = { executable: join(hidden, "bash"), kind: "bash" as const };
+    expect(await probeSandbox({ bwrapPath, shell, network: false, environment })).toEqual({
+      ok: false,
+      reason: `The sandbox (bwrap) could not start the command (exit code 1): bwrap: execvp ${join(hidden, "bash")}: No such file or directory`,
+    });
+  });
+});
+
+function symlinkedGit(workspace: string): string {
+  return (
+    `The sandbox cannot keep ${join(workspace, ".git")} read-only: it is a symbolic link, which a ` +
+    "command could replace with a .git of its own; make it a directory (or a worktree's .git " +
+    "file), or run with --sandbox off"
+  );
+}
+
+async function runError(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+function isWritable(directory: string): boolean {
+  try {
+    accessSync(directory, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Host pids whose command line holds `marker` (a zombie's command line is empty: it is dead). */
+function pidsWithMarker(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker)) pids.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return pids;
+}
+
+/** True while the pid exists and is not a zombie. */
+function isLiveProcess(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** Polls until `done` holds (bounded by the test timeout), returning the last value seen. */
+async function pollFor<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
