@@ -2,6 +2,16 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+const ENTRY_ONLY = "Import an adapter folder's index.js, not one of its helpers.";
+const INTO_ADAPTER_HELPERS = {
+  regex: "(^|/)adapters/[^/]+/(?!index\\.js$)[^/]+$",
+  message: ENTRY_ONLY,
+};
+const INTO_SIBLING_ADAPTER_HELPERS = {
+  regex: "^\\.\\./[^./][^/]*/(?!index\\.js$)[^/]+$",
+  message: ENTRY_ONLY,
+};
+
 export default tseslint.config(
   // examples/demo-workspace is the demo's sample project, not our code.
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "examples/**"] },
@@ -18,6 +28,40 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true }],
       "@typescript-eslint/switch-exhaustiveness-check": "error",
+    },
+  },
+  {
+    // Rooms: code outside an adapter folder uses its entry (index.ts) only, never its helpers.
+    // Tests and the bench may reach in: they exist to test and measure those helpers.
+    files: ["src/**/*.ts", "scripts/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [INTO_ADAPTER_HELPERS] }] },
+  },
+  {
+    // Inside src/adapters, a sibling folder (`../shell/…`) is outside too.
+    files: ["src/adapters/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [INTO_ADAPTER_HELPERS, INTO_SIBLING_ADAPTER_HELPERS] },
+      ],
+    },
+  },
+  {
+    // The core is contracts and logic: nothing from outside it, and no Node I/O.
+    files: ["src/core/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex:
+                "^\\.\\./(adapters|features|cli)/|^\\.\\./bootstrap\\.js$|^node:(fs|child_process|net|http|https|dgram|worker_threads)(/|$)",
+              message: "core/ depends on nothing outside it and does no I/O.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

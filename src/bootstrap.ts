@@ -5,7 +5,7 @@
 import {
   NodeWorkspaceFileSystem,
   NodeWorkspaceWriteBoundary,
-} from "./adapters/filesystem/node-filesystem.js";
+} from "./adapters/filesystem/index.js";
 import { AgentRunner, type AgentObserver } from "./core/agent-runner.js";
 import type { ApprovalProvider } from "./core/approval.js";
 import type { AuditSink } from "./core/audit.js";

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { errorMessage } from "../core/one-line.js";
-import type { SandboxMode } from "../adapters/execution/shell-execution.js";
-import type { ShellChoice } from "../adapters/shell/shell-selection.js";
+import type { SandboxMode } from "../adapters/execution/index.js";
+import type { ShellChoice } from "../adapters/shell/index.js";
 import { DEFAULT_MAX_TURNS } from "../bootstrap.js";
 import { CliConfigError } from "./config-error.js";
 

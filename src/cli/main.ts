@@ -1,16 +1,16 @@
 import { readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
-import { JsonlAuditLog } from "../adapters/audit/jsonl-audit-log.js";
+import { JsonlAuditLog } from "../adapters/audit/index.js";
 import {
   ModelConfigError,
   OpenAIChatModelClient,
+  RecordingModelClient,
+  ReplayModelClient,
   resolveOpenAIConfig,
-} from "../adapters/model/openai-chat.js";
-import { RecordingModelClient } from "../adapters/model/recording-model.js";
-import { ReplayModelClient } from "../adapters/model/replay-model.js";
+} from "../adapters/model/index.js";
 import { firstLineOfError } from "../core/one-line.js";
-import { createShellExecution } from "../adapters/execution/shell-execution.js";
-import { ShellUnavailableError } from "../adapters/shell/shell-selection.js";
+import { createShellExecution } from "../adapters/execution/index.js";
+import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
 import type { AuditSink } from "../core/audit.js";

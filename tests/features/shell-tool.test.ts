@@ -33,7 +33,7 @@ function bashRunner(executable = "/bin/bash"): PosixShellRunner {
     executable,
     kind: "bash",
     environment: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" },
-    platform: process.platform,
+    killTree: { kind: "process-group" },
   });
 }
 

@@ -4,19 +4,20 @@ import type {
   ExecutionEnvironment,
   ExecutionEnvironmentStatus,
 } from "../../core/execution-environment.js";
-import { BubblewrapRunner, type SandboxShell } from "../sandbox/bubblewrap.js";
-import { probeSandbox } from "../sandbox/bubblewrap-probe.js";
-import { buildCommandEnvironment } from "../shell/command-environment.js";
-import { resolveExecutable } from "../shell/executable-resolution.js";
-import { SandboxSetupError, SandboxWorkspaceError } from "../sandbox/sandbox-errors.js";
 import {
-  findPosixShellExecutable,
-  NO_POSIX_SHELL,
+  BubblewrapRunner,
+  probeSandbox,
+  SandboxSetupError,
+  SandboxWorkspaceError,
+  type SandboxShell,
+} from "../sandbox/index.js";
+import {
+  planPosixShell,
+  resolveExecutable,
   selectCommandRunner,
-  ShellUnavailableError,
   type ShellChoice,
   type ShellSelectionOptions,
-} from "../shell/shell-selection.js";
+} from "../shell/index.js";
 import { UnavailableRunner } from "./unavailable-runner.js";
 
 export type SandboxMode = "auto" | "required" | "off";
@@ -112,11 +113,8 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       short: "bubblewrap not installed",
     };
   }
-  const shell = posixShell(options);
-  const environment = buildCommandEnvironment(options.env, {
-    passEnv: options.passEnv,
-    platform: options.platform,
-  });
+  const { executable, kind, environment } = planPosixShell(options);
+  const shell: SandboxShell = { executable, kind };
   const runner = new BubblewrapRunner({
     bwrapPath,
     shell,
@@ -136,13 +134,6 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       error instanceof SandboxWorkspaceError ? "workspace not sandboxable" : "workspace unusable";
     return { kind: "unusable", reason: error.message, short };
   }
-}
-
-/** Inside the sandbox the shell is always bash or sh; none at all is a configuration error. */
-function posixShell(options: ShellExecutionOptions): SandboxShell {
-  const shell = findPosixShellExecutable(options);
-  if (shell === undefined) throw new ShellUnavailableError(NO_POSIX_SHELL);
-  return shell;
 }
 
 function unusable(options: ShellExecutionOptions, reason: string, short: string): ShellExecution {

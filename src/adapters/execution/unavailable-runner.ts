@@ -1,5 +1,5 @@
 import type { CommandResult, CommandRunner } from "../../core/command-runner.js";
-import { SandboxSetupError } from "../sandbox/sandbox-errors.js";
+import { SandboxSetupError } from "../sandbox/index.js";
 
 /**
  * The runner behind a required sandbox that cannot be had. The policy already denies every shell

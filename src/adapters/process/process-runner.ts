@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { Readable } from "node:stream";
 import { BoundedOutput } from "./bounded-output.js";
-import { errorCode } from "../filesystem/fs-errors.js";
+import { errorCode } from "../filesystem/index.js";
 import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
 import { errorMessage } from "../../core/one-line.js";
 import { drainAfterExit, StreamReader } from "./stream-reader.js";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { isWithinRoot } from "../filesystem/safe-path.js";
+import { isWithinRoot } from "../filesystem/index.js";
 import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 
 export interface BubblewrapArgsOptions {

@@ -2,9 +2,9 @@ import { lstatSync, readdirSync, realpathSync, type Dirent, type Stats } from "n
 import path from "node:path";
 import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
-import { posixShellArgs, type PosixShellKind } from "../shell/posix-shell.js";
-import { isGitDirectoryName } from "../filesystem/git-names.js";
-import { isWithinRoot } from "../filesystem/safe-path.js";
+import { posixShellArgs, type PosixShellKind } from "../shell/index.js";
+import { isGitDirectoryName } from "../filesystem/index.js";
+import { isWithinRoot } from "../filesystem/index.js";
 import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 import { runSandboxedProcess, STATUS_FD } from "./sandboxed-process.js";
 

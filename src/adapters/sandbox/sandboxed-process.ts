@@ -3,7 +3,7 @@ import {
   type CommandOptions,
   type CommandResult,
 } from "../../core/command-runner.js";
-import { runProcess, type StatusPipeResult } from "../process/process-runner.js";
+import { runProcess, type StatusPipeResult } from "../process/index.js";
 import { SandboxSetupError } from "./sandbox-errors.js";
 
 /** bwrap writes its JSON status lines here; the child's stdio is 0-2. */

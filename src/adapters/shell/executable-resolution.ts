@@ -1,7 +1,7 @@
 import { realpathSync, statSync, accessSync, constants as fsConstants } from "node:fs";
 import path from "node:path";
-import { windowsSystemRoot } from "../process/kill-tree.js";
-import { isWithinRoot } from "../filesystem/safe-path.js";
+import { windowsSystemRoot } from "../process/index.js";
+import { isWithinRoot } from "../filesystem/index.js";
 
 /**
  * Finds a program (a shell, bwrap) by absolute path. Only PATH entries that are absolute and

@@ -1,6 +1,5 @@
 import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
-import { killTreeStrategyFor, type KillTreeStrategy } from "../process/kill-tree.js";
-import { runProcess } from "../process/process-runner.js";
+import { runProcess, type KillTreeStrategy } from "../process/index.js";
 
 export type PosixShellKind = "bash" | "sh";
 
@@ -18,7 +17,8 @@ export interface PosixShellRunnerOptions {
   readonly kind: PosixShellKind;
   /** The allowlisted environment from command-environment. */
   readonly environment: Readonly<Record<string, string>>;
-  readonly platform: NodeJS.Platform;
+  /** Decided with the shell (shell-selection), not looked up again here. */
+  readonly killTree: KillTreeStrategy;
 }
 
 export class PosixShellRunner implements CommandRunner {
@@ -26,14 +26,11 @@ export class PosixShellRunner implements CommandRunner {
   /** Absolute path of the shell binary; shown in diagnostics, checked by tests. */
   readonly executable: string;
   readonly #options: PosixShellRunnerOptions;
-  // Follows from the options alone, so it is worked out once, not per command.
-  readonly #killTree: KillTreeStrategy;
 
   constructor(options: PosixShellRunnerOptions) {
     this.#options = options;
     this.executable = options.executable;
     this.shellName = options.kind;
-    this.#killTree = killTreeStrategyFor(options.platform, options.environment);
   }
 
   run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
@@ -45,7 +42,7 @@ export class PosixShellRunner implements CommandRunner {
       timeoutMs: options.timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      killTree: this.#killTree,
+      killTree: this.#options.killTree,
     });
   }
 }

@@ -1,6 +1,5 @@
 import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
-import { killTreeStrategyFor, type KillTreeStrategy } from "../process/kill-tree.js";
-import { runProcess } from "../process/process-runner.js";
+import { runProcess, type KillTreeStrategy } from "../process/index.js";
 
 export type PowerShellFlavor = "pwsh" | "windows-powershell";
 
@@ -85,14 +84,15 @@ export interface PowerShellRunnerOptions {
   readonly flavor: PowerShellFlavor;
   /** The allowlisted environment from command-environment. */
   readonly environment: Readonly<Record<string, string>>;
-  readonly platform: NodeJS.Platform;
+  /** Decided with the shell (shell-selection), not looked up again here. */
+  readonly killTree: KillTreeStrategy;
 }
 
 export class PowerShellRunner implements CommandRunner {
   readonly shellName: string;
   /** Absolute path of the shell binary; shown in diagnostics, checked by tests. */
   readonly executable: string;
-  // Both follow from the options alone, so they are worked out once, not per command.
+  // Follows from the options alone, so it is worked out once, not per command.
   readonly #environment: Readonly<Record<string, string>>;
   readonly #killTree: KillTreeStrategy;
 
@@ -100,7 +100,7 @@ export class PowerShellRunner implements CommandRunner {
     this.executable = options.executable;
     this.shellName = powerShellDisplayName(options.flavor);
     this.#environment = powerShellEnvironment(options.environment);
-    this.#killTree = killTreeStrategyFor(options.platform, this.#environment);
+    this.#killTree = options.killTree;
   }
 
   run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {

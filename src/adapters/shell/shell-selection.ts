@@ -1,4 +1,11 @@
+/**
+ * The one place that chooses a shell. Read top to bottom: the person's choice and the platform
+ * pick the candidates, the trusted PATH finds the executable, and the result carries everything a
+ * runner needs (executable, flavour, allowlisted environment, how to kill its tree), so no runner
+ * looks the platform or PATH up again.
+ */
 import type { CommandRunner } from "../../core/command-runner.js";
+import { killTreeStrategyFor, type KillTreeStrategy } from "../process/index.js";
 import { buildCommandEnvironment } from "./command-environment.js";
 import {
   resolveExecutable,
@@ -6,7 +13,7 @@ import {
   type ExecutableLookup,
 } from "./executable-resolution.js";
 import { PosixShellRunner, type PosixShellKind } from "./posix-shell.js";
-import { PowerShellRunner } from "./powershell.js";
+import { PowerShellRunner, type PowerShellFlavor } from "./powershell.js";
 
 export type ShellChoice = "auto" | "powershell" | "posix";
 
@@ -15,24 +22,47 @@ export class ShellUnavailableError extends Error {
   override readonly name = "ShellUnavailableError";
 }
 
-/** `env`, `workspace`, `platform` and `probe` are the executable lookup's own options. */
 export const NO_POSIX_SHELL =
   "A POSIX shell was requested (--shell posix) but neither bash nor sh was found on PATH";
 
+/** `env`, `workspace`, `platform` and `probe` are the executable lookup's own options. */
 export interface ShellSelectionOptions extends ExecutableLookup {
   readonly choice: ShellChoice;
   /** Extra names (`--pass-env`) let through to commands from `env`'s allowlisted part. */
   readonly passEnv: readonly string[];
 }
 
+/** The decision, complete: a runner is built from this and nothing else. */
+export type ShellPlan = PosixShellPlan | PowerShellPlan;
+export type PosixShellPlan = PlanBase & { readonly family: "posix"; readonly kind: PosixShellKind };
+type PowerShellPlan = PlanBase & {
+  readonly family: "powershell";
+  readonly flavor: PowerShellFlavor;
+};
+
+interface PlanBase {
+  /** Absolute path, found on the trusted part of PATH (never inside the workspace). */
+  readonly executable: string;
+  /** The allowlisted environment: never the harness's own, so no key leaks to a command. */
+  readonly environment: Readonly<Record<string, string>>;
+  readonly killTree: KillTreeStrategy;
+}
+
 /** auto: pwsh, else Windows PowerShell (on Windows), else bash, else sh. */
-export function selectCommandRunner(options: ShellSelectionOptions): CommandRunner {
+export function planShell(options: ShellSelectionOptions): ShellPlan {
   const environment = buildCommandEnvironment(options.env, {
     passEnv: options.passEnv,
     platform: options.platform,
   });
-  const powerShell = (): CommandRunner | undefined => findPowerShell(options, environment);
-  const posix = (): CommandRunner | undefined => findPosixShell(options, environment);
+  const base = { environment, killTree: killTreeStrategyFor(options.platform, environment) };
+  const powerShell = (): ShellPlan | undefined => {
+    const found = findPowerShell(options);
+    return found === undefined ? undefined : { ...base, family: "powershell", ...found };
+  };
+  const posix = (): ShellPlan | undefined => {
+    const found = findPosixShellExecutable(options);
+    return found === undefined ? undefined : { ...base, family: "posix", ...found };
+  };
   switch (options.choice) {
     case "powershell":
       return powerShell() ?? fail(missingPowerShell(options.platform));
@@ -51,39 +81,40 @@ export function selectCommandRunner(options: ShellSelectionOptions): CommandRunn
   }
 }
 
+export function createShellRunner(plan: ShellPlan): CommandRunner {
+  switch (plan.family) {
+    case "posix":
+      return new PosixShellRunner(plan);
+    case "powershell":
+      return new PowerShellRunner(plan);
+  }
+}
+
+/** bash, else sh: what the sandbox runs. None at all is a configuration error. */
+export function planPosixShell(options: Omit<ShellSelectionOptions, "choice">): PosixShellPlan {
+  const plan = planShell({ ...options, choice: "posix" });
+  // planShell's "posix" branch yields a POSIX plan or throws; this only tells the compiler.
+  if (plan.family !== "posix") throw new Error("planShell ignored the posix choice");
+  return plan;
+}
+
+/** The shell the person chose (or auto), as a runner on the host. */
+export function selectCommandRunner(options: ShellSelectionOptions): CommandRunner {
+  return createShellRunner(planShell(options));
+}
+
 function findPowerShell(
   lookup: ExecutableLookup,
-  environment: Readonly<Record<string, string>>,
-): CommandRunner | undefined {
+): { readonly executable: string; readonly flavor: PowerShellFlavor } | undefined {
   const windows = lookup.platform === "win32";
   const pwsh = resolveExecutable(windows ? "pwsh.exe" : "pwsh", lookup);
-  if (pwsh !== undefined) {
-    return new PowerShellRunner({
-      executable: pwsh,
-      flavor: "pwsh",
-      environment,
-      platform: lookup.platform,
-    });
-  }
+  if (pwsh !== undefined) return { executable: pwsh, flavor: "pwsh" };
   if (!windows) return undefined;
   const windowsPowerShell =
     resolveExecutable("powershell.exe", lookup) ?? resolveWindowsPowerShell(lookup);
-  if (windowsPowerShell === undefined) return undefined;
-  return new PowerShellRunner({
-    executable: windowsPowerShell,
-    flavor: "windows-powershell",
-    environment,
-    platform: lookup.platform,
-  });
-}
-
-function findPosixShell(
-  lookup: ExecutableLookup,
-  environment: Readonly<Record<string, string>>,
-): CommandRunner | undefined {
-  const shell = findPosixShellExecutable(lookup);
-  if (shell === undefined) return undefined;
-  return new PosixShellRunner({ ...shell, environment, platform: lookup.platform });
+  return windowsPowerShell === undefined
+    ? undefined
+    : { executable: windowsPowerShell, flavor: "windows-powershell" };
 }
 
 /** bash, else sh, on the trusted PATH; the sandbox runs the same one inside bwrap. */

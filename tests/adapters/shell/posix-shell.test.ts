@@ -39,7 +39,7 @@ describe.skipIf(process.platform === "win32")(
           executable,
           kind,
           environment: { PATH: "/usr/bin:/bin", GREETING: "hi" },
-          platform: process.platform,
+          killTree: { kind: "process-group" },
         });
         expect(runner.shellName).toBe(kind);
         const result = await runner.run(

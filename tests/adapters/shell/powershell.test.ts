@@ -2,6 +2,7 @@ import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { killTreeStrategyFor } from "../../../src/adapters/process/kill-tree.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
 import {
   resolveExecutable,
@@ -137,14 +138,15 @@ describe("PowerShellRunner against a real PowerShell", () => {
   beforeAll(async () => {
     workspace = await mkdtemp(join(await realpath(tmpdir()), "powershell-"));
     if (realPowerShell === undefined) return;
+    const environment = buildCommandEnvironment(
+      { ...process.env, OPENAI_API_KEY: "sk-must-not-leak" },
+      { passEnv: [], platform: process.platform },
+    );
     runner = new PowerShellRunner({
       executable: realPowerShell,
       flavor: pwsh === undefined ? "windows-powershell" : "pwsh",
-      environment: buildCommandEnvironment(
-        { ...process.env, OPENAI_API_KEY: "sk-must-not-leak" },
-        { passEnv: [], platform: process.platform },
-      ),
-      platform: process.platform,
+      environment,
+      killTree: killTreeStrategyFor(process.platform, environment),
     });
   });
 

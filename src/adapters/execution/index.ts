@@ -1,0 +1,12 @@
+/**
+ * The execution-environment port (core/execution-environment.ts): where shell commands run. It
+ * chooses, once per run, between the sandbox and the host shell and says which in every prompt
+ * and audit line; a sandbox that is required but cannot be had refuses every command.
+ */
+export {
+  createShellExecution,
+  HOST_LABEL,
+  type SandboxMode,
+  type ShellExecution,
+  type ShellExecutionOptions,
+} from "./shell-execution.js";

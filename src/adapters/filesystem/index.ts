@@ -1,0 +1,15 @@
+/**
+ * The workspace filesystem port (core/filesystem.ts) on Node's `fs`: every path is resolved inside
+ * the workspace (links included) before it is touched, git metadata is never written, reads are
+ * bounded, writes are atomic. The path-safety checks are shared with the shell and the sandbox.
+ */
+export {
+  EDIT_LIMIT_BYTES,
+  GLOB_RESULT_LIMIT,
+  NodeWorkspaceFileSystem,
+  NodeWorkspaceWriteBoundary,
+  READ_LIMIT_BYTES,
+} from "./node-filesystem.js";
+export { isWithinRoot } from "./safe-path.js";
+export { isGitDirectoryName } from "./git-names.js";
+export { errorCode } from "./fs-errors.js";

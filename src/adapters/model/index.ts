@@ -1,0 +1,13 @@
+/**
+ * The model port (`ModelClient` in core/model.ts), adapted to OpenAI-compatible chat completions
+ * through the official `openai` SDK, plus the two wrappers that make runs repeatable: a recorder
+ * that writes each exchange to a JSONL file and a replayer that answers from one.
+ */
+export {
+  ModelConfigError,
+  OpenAIChatModelClient,
+  resolveOpenAIConfig,
+  type OpenAIConfig,
+} from "./openai-chat.js";
+export { ModelRecordingError, RecordingModelClient } from "./recording-model.js";
+export { ReplayModelClient, type ReplayOptions } from "./replay-model.js";

@@ -1,0 +1,7 @@
+/**
+ * Operating-system processes: start a program (never through a shell), read its stdout and stderr
+ * in order of arrival with a byte cap, enforce the timeout and Ctrl-C, and kill its whole tree.
+ * The shell runners and the sandbox are built on it; it implements no core port by itself.
+ */
+export { runProcess, type ProcessSpec, type StatusPipeResult } from "./process-runner.js";
+export { killTreeStrategyFor, windowsSystemRoot, type KillTreeStrategy } from "./kill-tree.js";

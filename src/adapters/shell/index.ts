@@ -1,0 +1,22 @@
+/**
+ * The command-runner port (`CommandRunner` in core/command-runner.ts) on the host: bash or sh, and
+ * PowerShell (pwsh or Windows PowerShell). shell-selection.ts decides which one, once; the runners
+ * only run what they were handed. The sandbox reuses the POSIX pieces to run bash inside bwrap.
+ */
+export {
+  createShellRunner,
+  findPosixShellExecutable,
+  NO_POSIX_SHELL,
+  planPosixShell,
+  planShell,
+  selectCommandRunner,
+  ShellUnavailableError,
+  type ShellChoice,
+  type PosixShellPlan,
+  type ShellPlan,
+  type ShellSelectionOptions,
+} from "./shell-selection.js";
+export { buildCommandEnvironment } from "./command-environment.js";
+export { resolveExecutable, type ExecutableLookup } from "./executable-resolution.js";
+export { posixShellArgs, PosixShellRunner, type PosixShellKind } from "./posix-shell.js";
+export { PowerShellRunner } from "./powershell.js";
