@@ -58,7 +58,10 @@ export async function runCli(io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (options.prompt === undefined) {
-    return fail(EXIT.config, "--prompt is required (see --help)");
+    return fail(
+      EXIT.config,
+      `no task given: agent "<task>" or agent --prompt "<task>" (see --help)`,
+    );
   }
 
   const reporter = new ProgressReporter({

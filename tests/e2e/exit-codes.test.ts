@@ -87,7 +87,7 @@ describe("exit code 1: the run failed", () => {
 describe("exit code 2: configuration", () => {
   it.each([
     [["--bogus"], "Unknown option '--bogus' (see --help)"],
-    [["--workspace", "."], "--prompt is required (see --help)"],
+    [["--workspace", "."], 'no task given: agent "<task>" or agent --prompt "<task>" (see --help)'],
     [["--chapter", "4", "--prompt", "x"], '--chapter must be 1, 2 or 3 (got "4") (see --help)'],
   ])("%j → one line, no request", async (args, message) => {
     e2e.server.script(chatTextReply("unused"));
