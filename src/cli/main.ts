@@ -9,7 +9,7 @@ import {
   resolveOpenAIConfig,
 } from "../adapters/model/index.js";
 import { firstLineOfError } from "../core/one-line.js";
-import { createShellExecution } from "../adapters/execution/index.js";
+import { startShellExecution, type ShellExecution } from "../adapters/execution/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
@@ -20,6 +20,7 @@ import { profileForChapter } from "../core/profiles.js";
 import { HELP_TEXT, parseCliArgs, type CliOptions } from "./args.js";
 import { CliConfigError } from "./config-error.js";
 import { EXIT } from "./exit-codes.js";
+import { FirstReplyGate } from "./first-reply-gate.js";
 import { ProgressReporter, useColor, type ProgressOutput } from "./progress-reporter.js";
 import { TerminalApprovalProvider, type TerminalInput } from "./terminal-approval.js";
 import { TerminalAuditSink } from "./terminal-audit.js";
@@ -76,7 +77,14 @@ export async function runCli(io: CliIo): Promise<number> {
   try {
     const workspace = await resolveWorkspace(options.workspace);
     const model = createModelClient(options, io.env);
-    const shell = await createShellExecution({
+    // On a terminal, say first where the agent works and whom it asks, so a wrong directory or
+    // endpoint is caught before anything happens. Never on stdout: that is the answer's alone.
+    if (io.stderr.isTTY === true && !options.quiet) {
+      io.stderr.write(
+        `agent: ${escapeForTerminal(`workspace ${workspace} · ${model.description}`)}\n`,
+      );
+    }
+    const shell = await startShellExecution({
       sandbox: options.sandbox,
       network: options.network,
       shell: options.shell,
@@ -85,13 +93,13 @@ export async function runCli(io: CliIo): Promise<number> {
       platform: io.platform,
       passEnv: options.passEnv,
     });
-    // Only on Linux is the fallback news: elsewhere there is no sandbox to miss, and the
-    // prompt's "Runs in" line already says so.
-    if (shell.fallbackReason !== undefined && io.platform === "linux" && !options.quiet) {
-      io.stderr.write(`agent: warning: ${escapeForTerminal(shell.fallbackReason)}\n`);
-    }
+    // The sandbox probe may still be running: the first model request goes out meanwhile, and its
+    // reply waits for the probe, so every tool call is decided on the final environment.
+    const ready = shell.ready.then((decided) => {
+      warnOnFallback(decided, options, io);
+    });
     const agent = buildAgent(profileForChapter(options.chapter), {
-      model,
+      model: new FirstReplyGate(model.client, ready),
       workspace,
       commandRunner: shell.runner,
       executionEnvironment: shell.environment,
@@ -127,15 +135,40 @@ export async function runCli(io: CliIo): Promise<number> {
   }
 }
 
+interface ChosenModel {
+  readonly client: ModelClient;
+  /** For the run's first line: which model, served from where. */
+  readonly description: string;
+}
+
 function createModelClient(
   options: CliOptions,
   env: Readonly<Record<string, string | undefined>>,
-): ModelClient {
-  const model: ModelClient =
-    options.replay === undefined
-      ? new OpenAIChatModelClient(resolveOpenAIConfig(env, { model: options.model }))
-      : ReplayModelClient.fromFile(options.replay, { lenient: options.replayLenient });
-  return options.record === undefined ? model : new RecordingModelClient(model, options.record);
+): ChosenModel {
+  let chosen: ChosenModel;
+  if (options.replay === undefined) {
+    const config = resolveOpenAIConfig(env, { model: options.model });
+    chosen = {
+      client: new OpenAIChatModelClient(config),
+      description: `model ${config.model} · endpoint ${config.baseURL}`,
+    };
+  } else {
+    chosen = {
+      client: ReplayModelClient.fromFile(options.replay, { lenient: options.replayLenient }),
+      description: `model replayed from ${options.replay}`,
+    };
+  }
+  return options.record === undefined
+    ? chosen
+    : { ...chosen, client: new RecordingModelClient(chosen.client, options.record) };
+}
+
+/** Only on Linux is the fallback news: elsewhere there is no sandbox to miss, and the prompt's
+ * "Runs in" line already says so. */
+function warnOnFallback(shell: ShellExecution, options: CliOptions, io: CliIo): void {
+  if (shell.fallbackReason !== undefined && io.platform === "linux" && !options.quiet) {
+    io.stderr.write(`agent: warning: ${escapeForTerminal(shell.fallbackReason)}\n`);
+  }
 }
 
 /** The durable JSON log first: a decision that cannot be recorded must not be shown as taken. */
