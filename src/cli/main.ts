@@ -203,14 +203,29 @@ function isConfigurationError(error: unknown): boolean {
   );
 }
 
+/**
+ * The version in our package.json: the nearest one above this file, which is src/cli/main.ts,
+ * dist/cli/main.js or the bundle dist/agent.js, each at a different depth.
+ */
 function packageVersion(): string {
-  const raw: unknown = JSON.parse(
-    readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
-  );
-  return typeof raw === "object" &&
-    raw !== null &&
-    "version" in raw &&
-    typeof raw.version === "string"
-    ? raw.version
-    : "unknown";
+  for (let up = 1; up <= 3; up += 1) {
+    let raw: unknown;
+    try {
+      const url = new URL(`${"../".repeat(up)}package.json`, import.meta.url);
+      raw = JSON.parse(readFileSync(url, "utf8"));
+    } catch {
+      continue;
+    }
+    if (
+      typeof raw === "object" &&
+      raw !== null &&
+      "name" in raw &&
+      raw.name === "agent-harness" &&
+      "version" in raw &&
+      typeof raw.version === "string"
+    ) {
+      return raw.version;
+    }
+  }
+  return "unknown";
 }
