@@ -68,4 +68,11 @@ export default tseslint.config(
     files: ["**/*.js"],
     ...tseslint.configs.disableTypeChecked,
   },
+  {
+    // The build scripts are plain JavaScript run by node (prepare must not need tsx).
+    files: ["scripts/**/*.js"],
+    languageOptions: {
+      globals: { process: "readonly", URL: "readonly", performance: "readonly" },
+    },
+  },
 );

@@ -23,10 +23,11 @@ function hasEsbuild() {
 if (!hasEsbuild()) {
   process.stderr.write("prepare: installing the build tools (npm ci) to build dist/agent.js\n");
   // The global install's own settings (global, prefix) must not reach this local install.
-  const env = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (/^npm_config_(global|prefix|location|omit|only|production)$/i.test(name)) delete env[name];
-  }
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^npm_config_(global|prefix|location|omit|only|production)$/i.test(name),
+    ),
+  );
   const npm = process.env.npm_execpath;
   const [command, args] =
     npm !== undefined && /\.[cm]?js$/.test(npm)
