@@ -46,6 +46,10 @@ export async function bundle() {
     minify: true,
     legalComments: "none",
     plugins: [ZOD_ENGLISH_ONLY],
+    // The openai SDK builds its request headers with the global `Headers`, whose first use loads
+    // Node's bundled undici (~30 ms); requests go through node:http (node-http-fetch.ts), so
+    // inside the bundle `Headers` is that file's LiteHeaders.
+    inject: [path.join(ROOT, "scripts", "lite-headers.js")],
     write: false,
     logLevel: "warning",
   });
