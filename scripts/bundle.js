@@ -46,10 +46,10 @@ export async function bundle() {
     minify: true,
     legalComments: "none",
     plugins: [ZOD_ENGLISH_ONLY],
-    // The openai SDK builds its request headers with the global `Headers`, whose first use loads
-    // Node's bundled undici (~30 ms); requests go through node:http (node-http-fetch.ts), so
-    // inside the bundle `Headers` is that file's LiteHeaders.
-    inject: [path.join(ROOT, "scripts", "lite-headers.js")],
+    // The openai SDK builds request headers with the global `Headers` and checks each body against
+    // the global `FormData`; the first use of either loads Node's bundled undici (~30 ms). Requests
+    // go through node:http (node-http-fetch.ts), so inside the bundle both are stand-ins.
+    inject: [path.join(ROOT, "scripts", "bundle-globals.js")],
     write: false,
     logLevel: "warning",
   });
