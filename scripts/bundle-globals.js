@@ -3,4 +3,5 @@
 export { LiteHeaders as Headers } from "../src/adapters/model/node-http-fetch.ts";
 
 /** The SDK only asks whether a request body is FormData; the agent never uploads, so none is. */
+// eslint-disable-next-line @typescript-eslint/no-extraneous-class -- a type no value belongs to
 export class FormData {}
