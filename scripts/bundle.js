@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Bundles the CLI, with the openai SDK and zod, into one file: dist/agent.js, what the `agent`
+ * Bundles the CLI, with the openai SDK and zod, into one file: dist/agent.cjs, what the `agent`
  * bin, `npm run agent` and the demo run. Node then reads one file instead of resolving and
  * loading ~320 ES modules, and the installed package needs nothing from node_modules at run time.
  * Plain JavaScript, so `prepare` (run by `npm ci`, `npm pack` and installs from a clone) needs
@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-export const BUNDLE = path.join(ROOT, "dist", "agent.js");
+export const BUNDLE = path.join(ROOT, "dist", "agent.cjs");
 
 /**
  * zod's `z` namespace re-exports all of its ~40 locales (366 kB, a third of the bundle); the
@@ -33,7 +33,7 @@ const ZOD_ENGLISH_ONLY = {
   },
 };
 
-/** Builds dist/agent.js (written whole, then renamed into place) and returns how long it took. */
+/** Builds dist/agent.cjs (written whole, then renamed into place) and returns how long it took. */
 export async function bundle() {
   const started = performance.now();
   const { build } = await import("esbuild");
@@ -41,7 +41,12 @@ export async function bundle() {
     entryPoints: [path.join(ROOT, "src", "cli.ts")],
     bundle: true,
     platform: "node",
-    format: "esm",
+    // CommonJS: node starts it ~20 ms sooner than the same code as an ES module.
+    format: "cjs",
+    define: { "import.meta.url": "__agentBundleURL" },
+    banner: {
+      js: '"use strict";var __agentBundleURL = require("node:url").pathToFileURL(__filename).href;',
+    },
     target: "node20",
     minify: true,
     legalComments: "none",
@@ -65,5 +70,5 @@ export async function bundle() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { ms } = await bundle();
-  process.stderr.write(`bundle: dist/agent.js in ${Math.round(ms)} ms\n`);
+  process.stderr.write(`bundle: dist/agent.cjs in ${Math.round(ms)} ms\n`);
 }

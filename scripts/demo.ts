@@ -2,7 +2,7 @@
  * `npm run demo`: replays examples/demo.jsonl through the real CLI in this terminal, so a new user
  * sees the prompts, audit lines and refusals with no API key and no network. Answer the prompts as
  * you like: the replay is lenient about tool results, which depend on your answers. The CLI is the
- * bundle `npm run agent` runs (scripts/agent.js rebuilds it first if the sources changed).
+ * bundle `npm run agent` runs (scripts/agent.cjs rebuilds it first if the sources changed).
  */
 import { spawn } from "node:child_process";
 import { readdir, readFile, rm } from "node:fs/promises";
@@ -10,7 +10,7 @@ import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO_PROMPT, DEMO_RECORDING, makeDemoWorkspace } from "./demo-session.js";
 
-const AGENT = fileURLToPath(new URL("./agent.js", import.meta.url));
+const AGENT = fileURLToPath(new URL("./agent.cjs", import.meta.url));
 
 /** Runs the CLI with this terminal; Ctrl-C reaches it directly, and its exit code is ours. */
 function runAgent(args: readonly string[]): Promise<number> {

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * `prepare`: builds dist/agent.js. npm runs it after `npm ci` / `npm install` in a clone (the dev
+ * `prepare`: builds dist/agent.cjs. npm runs it after `npm ci` / `npm install` in a clone (the dev
  * dependencies, esbuild among them, are there), before `npm pack`, and on `npm install -g .` /
  * `npm link` from a clone. Those last two link the folder without installing its dev
  * dependencies, so on a fresh clone this installs them first, from the lockfile, as `npm ci` would.
@@ -21,7 +21,7 @@ function hasEsbuild() {
 }
 
 if (!hasEsbuild()) {
-  process.stderr.write("prepare: installing the build tools (npm ci) to build dist/agent.js\n");
+  process.stderr.write("prepare: installing the build tools (npm ci) to build dist/agent.cjs\n");
   // The global install's own settings (global, prefix) must not reach this local install.
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
@@ -46,4 +46,4 @@ if (!hasEsbuild()) {
 
 const { bundle } = await import("./bundle.js");
 const { ms } = await bundle();
-process.stderr.write(`prepare: built dist/agent.js in ${Math.round(ms)} ms\n`);
+process.stderr.write(`prepare: built dist/agent.cjs in ${Math.round(ms)} ms\n`);

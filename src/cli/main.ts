@@ -205,7 +205,7 @@ function isConfigurationError(error: unknown): boolean {
 
 /**
  * The version in our package.json: the nearest one above this file, which is src/cli/main.ts,
- * dist/cli/main.js or the bundle dist/agent.js, each at a different depth.
+ * dist/cli/main.js or the bundle dist/agent.cjs, each at a different depth.
  */
 function packageVersion(): string {
   for (let up = 1; up <= 3; up += 1) {

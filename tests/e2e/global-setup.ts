@@ -1,6 +1,6 @@
 /**
  * Builds the CLI once before any end-to-end test, so every test drives the same bundle,
- * `dist/agent.js`, that the installed `agent` and `npm run agent` run. Set AGENT_E2E_SKIP_BUILD=1
+ * `dist/agent.cjs`, that the installed `agent` and `npm run agent` run. Set AGENT_E2E_SKIP_BUILD=1
  * when `dist` is already fresh (for example right after `npm run build` in `npm run check`).
  */
 import { spawnSync } from "node:child_process";
