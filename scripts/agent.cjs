@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * `npm run agent`: runs dist/agent.cjs, the same bundle the installed `agent` runs, in this very
+ * `npm run agent`: runs dist/agent.cjs, the same command the installed `agent` runs, in this very
  * process. It never runs stale code: when anything the bundle is made from (src/, package.json,
  * package-lock.json, the bundle scripts) is newer than the bundle, or a file was added or removed,
  * it rebuilds first (esbuild, well under a second). The check stats ~100 paths: a few ms.
@@ -11,7 +11,8 @@ const { readdirSync, statSync } = require("node:fs");
 const path = require("node:path");
 
 const ROOT = path.join(__dirname, "..");
-const BUNDLE = path.join(ROOT, "dist", "agent.cjs");
+const BUNDLE = path.join(ROOT, "dist", "agent-bundle.cjs");
+const LAUNCHER = path.join(ROOT, "dist", "agent.cjs");
 const INPUTS = [
   "package.json",
   "package-lock.json",
@@ -44,8 +45,8 @@ if (bundleMs() < newestSourceMs()) {
     process.stderr.write(
       `agent: sources changed, rebuilt dist/agent.cjs in ${Math.round(ms)} ms\n`,
     );
-    require(BUNDLE);
+    require(LAUNCHER);
   });
 } else {
-  require(BUNDLE);
+  require(LAUNCHER);
 }
