@@ -6,8 +6,6 @@
  * is read whole.
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 
 type HeaderInit =
   | Iterable<readonly [string, string]>
@@ -105,13 +103,18 @@ export class LiteResponse {
   }
 }
 
-/** Sends one request; rejects like fetch: `AbortError` on abort, a TypeError with `cause` else. */
+/**
+ * Sends one request; rejects like fetch: `AbortError` on abort, a TypeError with `cause` else.
+ * TLS and zlib are loaded only when a request needs them (a local server needs neither).
+ */
 export function nodeHttpFetch(
   input: string | URL,
   init: LiteRequestInit = {},
 ): Promise<LiteResponse> {
   const url = new URL(input);
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  // getBuiltinModule, not import(): loads on demand, also inside the bundle's code-cache launcher.
+  const send =
+    url.protocol === "https:" ? process.getBuiltinModule("node:https").request : httpRequest;
   const headers: Record<string, string> = {};
   for (const [name, value] of entriesOf(init.headers ?? {})) headers[name.toLowerCase()] = value;
   const signal = init.signal ?? undefined;
@@ -150,18 +153,17 @@ export function nodeHttpFetch(
 
 /** We ask for no encoding, but a server may compress anyway; fetch would have undone it. */
 function decoded(encoding: string | undefined, body: Buffer): Buffer {
-  switch (encoding?.trim().toLowerCase()) {
-    case undefined:
-    case "":
-    case "identity":
-      return body;
+  const name = encoding?.trim().toLowerCase() ?? "";
+  if (name === "" || name === "identity") return body;
+  const zlib = process.getBuiltinModule("node:zlib");
+  switch (name) {
     case "gzip":
     case "x-gzip":
-      return gunzipSync(body);
+      return zlib.gunzipSync(body);
     case "deflate":
-      return inflateSync(body);
+      return zlib.inflateSync(body);
     case "br":
-      return brotliDecompressSync(body);
+      return zlib.brotliDecompressSync(body);
     default:
       throw new Error(`unsupported content-encoding ${JSON.stringify(encoding)}`);
   }

@@ -90,9 +90,11 @@ describe("nodeHttpFetch", () => {
     const { url } = await serve(() => undefined);
     await new Promise((resolve) => server?.close(resolve));
     server = undefined;
-    const error: unknown = await nodeHttpFetch(url).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TypeError);
-    expect((error as TypeError).cause).toMatchObject({ code: "ECONNREFUSED" });
+    for (const target of [url, url.replace("http:", "https:")]) {
+      const error: unknown = await nodeHttpFetch(target).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as TypeError).cause).toMatchObject({ code: "ECONNREFUSED" });
+    }
   });
 
   it("rejects with an AbortError when the signal aborts, before or during the request", async () => {
