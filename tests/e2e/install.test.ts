@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
-import { runCli, serverEnv, stderrLines, type CliRun, type Env } from "./cli-process.js";
+import { PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import { CLI_PATH, runCli, serverEnv, stderrLines, type CliRun, type Env } from "./cli-process.js";
 import { ScriptedChatServer } from "./scripted-chat-server.js";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -122,6 +123,29 @@ describe("the workspace is where the person ran the command", () => {
     expect(await readFile(join(project, "note.txt"), "utf8")).toBe("from npm\n");
     expect(existsSync(join(REPO, "note.txt"))).toBe(false);
     expect(firstUserMessage()).toBe(TASK);
+  });
+});
+
+describe.skipIf(!isPtyAvailable())(`on a terminal ${PTY_REASON}`, () => {
+  it("the first line names workspace, model and endpoint, escaped; piped, it is not there", async () => {
+    // A directory name with an escape sequence must not colour (or clear) the terminal.
+    const project = await freshProject("red\u001b[31mproject");
+    server.script(chatTextReply("ok"));
+    const { exitCode, output } = await runInPty([process.execPath, CLI_PATH, TASK], {
+      env: serverEnv(server.baseURL),
+      cwd: project,
+      prompt: "[y/N] ",
+      answers: [],
+    });
+    expect(exitCode).toBe(0);
+    expect(output).not.toContain("\u001b[31m");
+    expect(terminalScreenLines(output)[0]).toBe(
+      `agent: workspace ${join(dir.root, "red\\u{001b}[31mproject")} · model gpt-4.1-mini · endpoint ${server.baseURL}`,
+    );
+
+    server.script(chatTextReply("ok"));
+    const piped = await runCli([TASK], { env: serverEnv(server.baseURL), cwd: project });
+    expect(stderrLines(piped).filter((line) => line.startsWith("agent: workspace"))).toEqual([]);
   });
 });
 
