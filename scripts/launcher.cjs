@@ -8,14 +8,25 @@
  * rejects a cache from another node version (the bundle is then compiled as usual).
  */
 "use strict";
-const { readFileSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
+const {
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} = require("node:fs");
 const Module = require("node:module");
 const path = require("node:path");
 const { Script } = require("node:vm");
 
 const file = path.join(__dirname, "agent-bundle.cjs");
-const source = readFileSync(file, "utf8");
-const { size, mtimeMs } = statSync(file);
+// One open file for both, so a bundle rebuilt meanwhile cannot pair its name with old code.
+const descriptor = openSync(file, "r");
+const { size, mtimeMs } = fstatSync(descriptor);
+const source = readFileSync(descriptor, "utf8");
+closeSync(descriptor);
 const cacheFile = path.join(__dirname, `agent-bundle.${size}-${Math.trunc(mtimeMs)}.cache`);
 /** @type {Buffer | undefined} */
 let cachedData;
