@@ -6,9 +6,12 @@ import type {
 } from "../../core/execution-environment.js";
 import {
   BubblewrapRunner,
+  noSeccompTable,
   probeSandbox,
+  sandboxHardening,
   SandboxSetupError,
   SandboxWorkspaceError,
+  type SandboxHardening,
   type SandboxShell,
 } from "../sandbox/index.js";
 import {
@@ -28,6 +31,8 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
   /** Let sandboxed commands reach the network (`--network`); host commands always can. */
   readonly network: boolean;
   readonly shell: ShellChoice;
+  /** The CPU architecture (`process.arch`), which picks the seccomp filter; tests name others. */
+  readonly arch?: string;
   /** Tests substitute the sandbox probe; production runs the real one once. */
   readonly probeSandbox?: typeof probeSandbox;
 }
@@ -49,6 +54,8 @@ export const UNAVAILABLE = Object.freeze({
     "PowerShell cannot run inside the sandbox: it runs bash or sh only; use --shell posix, or --sandbox off to run PowerShell on the host",
   bwrapMissing:
     "bubblewrap (bwrap) is not installed or not on PATH: install it (apt-get install bubblewrap), or run with --sandbox off",
+  noSeccompFilter: (arch: string): string =>
+    `${noSeccompTable(arch)}; run with --sandbox off to run commands on the host`,
   probeFailed: (detail: string): string =>
     userNamespacesBlocked(detail)
       ? `The sandbox cannot start: user namespaces are disabled in this container or kernel (${detail}); allow them (e.g. sysctl kernel.unprivileged_userns_clone=1, or a container seccomp/AppArmor profile that permits unshare), or run with --sandbox off`
@@ -72,6 +79,7 @@ export async function createShellExecution(
     shell: plan.shell,
     network: options.network,
     environment: plan.environment,
+    hardening: plan.hardening,
   });
   if (!probe.ok) {
     return unusable(options, UNAVAILABLE.probeFailed(probe.reason), "sandbox probe failed");
@@ -85,6 +93,7 @@ type SandboxPlan =
       readonly bwrapPath: string;
       readonly shell: SandboxShell;
       readonly environment: Readonly<Record<string, string>>;
+      readonly hardening: SandboxHardening;
       readonly runner: BubblewrapRunner;
       readonly label: string;
     }
@@ -113,6 +122,16 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       short: "bubblewrap not installed",
     };
   }
+  // Decided once: the /proc masks for this host and the seccomp filter for this CPU, or no sandbox.
+  const arch = options.arch ?? process.arch;
+  const hardening = sandboxHardening(arch);
+  if (hardening === undefined) {
+    return {
+      kind: "unusable",
+      reason: UNAVAILABLE.noSeccompFilter(arch),
+      short: `no sandbox filter for ${arch}`,
+    };
+  }
   const { executable, kind, environment } = planPosixShell(options);
   const shell: SandboxShell = { executable, kind };
   const runner = new BubblewrapRunner({
@@ -123,11 +142,13 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     home: options.env.HOME === undefined || options.env.HOME === "" ? homedir() : options.env.HOME,
     network: options.network,
     environment,
+    hardening,
   });
   try {
     // Refuse `/` or the home directory now, before a probe, with the builder's own words.
     runner.argsFor("true", options.workspace);
-    return { kind: "ready", bwrapPath, shell, environment, runner, label: runner.label() };
+    const label = runner.label();
+    return { kind: "ready", bwrapPath, shell, environment, hardening, runner, label };
   } catch (error) {
     if (!(error instanceof SandboxSetupError)) throw error;
     const short =

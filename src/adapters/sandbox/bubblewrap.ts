@@ -6,7 +6,8 @@ import { posixShellArgs, type PosixShellKind } from "../shell/index.js";
 import { isGitDirectoryName } from "../filesystem/index.js";
 import { isWithinRoot } from "../filesystem/index.js";
 import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
-import { runSandboxedProcess, STATUS_FD } from "./sandboxed-process.js";
+import { runSandboxedProcess, SECCOMP_FD, STATUS_FD } from "./sandboxed-process.js";
+import { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
 
 export interface SandboxShell {
   /** Absolute host path of bash or sh; the root filesystem is visible read-only inside. */
@@ -25,6 +26,8 @@ export interface BubblewrapRunnerOptions {
   readonly network: boolean;
   /** The allowlisted environment from command-environment. */
   readonly environment: Readonly<Record<string, string>>;
+  /** /proc masks and seccomp program, decided once at start-up; else decided here for this host. */
+  readonly hardening?: SandboxHardening;
 }
 
 /**
@@ -36,9 +39,14 @@ export interface BubblewrapRunnerOptions {
 export class BubblewrapRunner implements CommandRunner {
   readonly shellName: string;
   readonly #options: BubblewrapRunnerOptions;
+  readonly #hardening: SandboxHardening;
 
+  /** Throws SandboxSetupError on an architecture without a seccomp table: no unfiltered runs. */
   constructor(options: BubblewrapRunnerOptions) {
+    const hardening = options.hardening ?? sandboxHardening(process.arch);
+    if (hardening === undefined) throw new SandboxSetupError(noSeccompTable(process.arch));
     this.#options = options;
+    this.#hardening = hardening;
     this.shellName = options.shell.kind;
   }
 
@@ -50,7 +58,9 @@ export class BubblewrapRunner implements CommandRunner {
 
   async run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
     const args = this.argsFor(command, cwd);
-    return runSandboxedProcess(this.#options.bwrapPath, args, this.#options.environment, options);
+    const { bwrapPath, environment } = this.#options;
+    const filter = this.#hardening.seccompFilter;
+    return runSandboxedProcess(bwrapPath, args, environment, options, filter);
   }
 
   /** The full bwrap argv for one command; paths are resolved now, as the workspace is now. */
@@ -65,6 +75,8 @@ export class BubblewrapRunner implements CommandRunner {
       network: this.#options.network,
       environment: this.#options.environment,
       statusFd: STATUS_FD,
+      procMasks: this.#hardening.procMasks,
+      seccompFd: SECCOMP_FD,
       command: [
         this.#options.shell.executable,
         ...posixShellArgs(this.#options.shell.kind, command),

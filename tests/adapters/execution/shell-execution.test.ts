@@ -272,6 +272,29 @@ describe("createShellExecution", () => {
     });
   });
 
+  it("has no sandbox on an architecture without a seccomp filter: required denies, auto runs on the host", async () => {
+    const reason =
+      "The sandbox cannot run on riscv64: it has a seccomp filter only for x64 and arm64, and without one a command could leave a setuid file behind; run with --sandbox off to run commands on the host";
+    const onThisMachine = {
+      ...options,
+      arch: "riscv64",
+      shell: "posix",
+      env: { PATH: "/usr/bin" },
+      probe: fakeFiles(["/usr/bin/bwrap", "/usr/bin/bash"]),
+      probeSandbox: () => Promise.reject(new Error("the probe must not run")),
+    } as const;
+    const required = await createShellExecution({ ...onThisMachine, sandbox: "required" });
+    expect(required.environment.status()).toEqual({ kind: "unavailable", reason });
+    expect(required.runner).toBeInstanceOf(UnavailableRunner);
+    const auto = await createShellExecution(onThisMachine);
+    expect(auto.environment.status()).toEqual({
+      kind: "host",
+      label: "sandbox: none — runs on the host (no sandbox filter for riscv64)",
+    });
+    expect(auto.fallbackReason).toBe(reason);
+    expect(auto.runner).toBeInstanceOf(PosixShellRunner);
+  });
+
   it("needs bash or sh for the sandbox: with bwrap alone it is a configuration error", async () => {
     const error = await runError(
       createShellExecution({
