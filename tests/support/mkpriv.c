@@ -62,16 +62,11 @@ int main(int argc, char **argv) {
   if (!strcmp(way, "fchmodat")) { make_plain(path); return report("fchmodat(04755)", syscall(SYS_fchmodat, AT_FDCWD, path, 04755, 0)); }
   if (!strcmp(way, "fchmodat-sgid")) { make_plain(path); return report("fchmodat(02755)", syscall(SYS_fchmodat, AT_FDCWD, path, 02755, 0)); }
   if (!strcmp(way, "fchmodat2")) { make_plain(path); return report("fchmodat2(04755)", syscall(SYS_fchmodat2, AT_FDCWD, path, 04755, 0)); }
-  if (!strcmp(way, "chmod")) { make_plain(path); return report("chmod(04755)", syscall(SYS_chmod, path, 04755)); }
   if (!strcmp(way, "fchmod")) {
     long fd = syscall(SYS_openat, AT_FDCWD, path, O_CREAT | O_WRONLY, 0755);
     return report("fchmod(04755)", syscall(SYS_fchmod, fd, 04755));
   }
-  /* The mode's upper 32 bits are garbage to the kernel (umode_t); the filter must still see S_ISUID. */
-  if (!strcmp(way, "chmod-highbits")) { make_plain(path); return report("chmod(0xffffffff00004755)", syscall(SYS_chmod, path, (0xffffffff00000000UL | 04755))); }
-  if (!strcmp(way, "open")) return report("open(O_CREAT, 04755)", syscall(SYS_open, path, O_CREAT | O_WRONLY, 04755));
   if (!strcmp(way, "openat")) return report("openat(O_CREAT, 04755)", syscall(SYS_openat, AT_FDCWD, path, O_CREAT | O_WRONLY, 04755));
-  if (!strcmp(way, "creat")) return report("creat(04755)", syscall(SYS_creat, path, 04755));
   if (!strcmp(way, "openat2")) {
     struct open_how how = { .flags = O_CREAT | O_WRONLY, .mode = 04755 };
     return report("openat2(O_CREAT, 04755)", syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how));
@@ -84,9 +79,16 @@ int main(int argc, char **argv) {
     char proc[64]; snprintf(proc, sizeof proc, "/proc/self/fd/%ld", fd);
     return report("linkat(tmpfile)", syscall(SYS_linkat, AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW));
   }
-  if (!strcmp(way, "mknod")) return report("mknod(S_IFREG|04755)", syscall(SYS_mknod, path, S_IFREG | 04755, 0));
   if (!strcmp(way, "mknodat")) return report("mknodat(S_IFREG|04755)", syscall(SYS_mknodat, AT_FDCWD, path, S_IFREG | 04755, 0));
   if (!strcmp(way, "io_uring")) return uring_open(path) != 0;
+  /* x86_64 only: the legacy calls arm64 lacks, the x32 ABI and i386 int $0x80. */
+#ifdef __x86_64__
+  if (!strcmp(way, "chmod")) { make_plain(path); return report("chmod(04755)", syscall(SYS_chmod, path, 04755)); }
+  /* The mode's upper 32 bits are garbage to the kernel (umode_t); the filter must still see S_ISUID. */
+  if (!strcmp(way, "chmod-highbits")) { make_plain(path); return report("chmod(0xffffffff00004755)", syscall(SYS_chmod, path, (0xffffffff00000000UL | 04755))); }
+  if (!strcmp(way, "open")) return report("open(O_CREAT, 04755)", syscall(SYS_open, path, O_CREAT | O_WRONLY, 04755));
+  if (!strcmp(way, "creat")) return report("creat(04755)", syscall(SYS_creat, path, 04755));
+  if (!strcmp(way, "mknod")) return report("mknod(S_IFREG|04755)", syscall(SYS_mknod, path, S_IFREG | 04755, 0));
   if (!strcmp(way, "x32-chmod")) { make_plain(path); return report("x32 chmod(04755)", syscall(0x40000000 | 90, path, 04755)); }
   if (!strcmp(way, "i386-chmod")) {
     /* int $0x80 takes the i386 ABI (AUDIT_ARCH_I386, chmod = 15) from a 64-bit process; the path
@@ -97,6 +99,7 @@ int main(int argc, char **argv) {
     if (rc < 0) { errno = (int)-rc; rc = -1; }
     return report("i386 int80 chmod(04755)", rc);
   }
+#endif
   fprintf(stderr, "unknown way %s\n", way);
   return 2;
 }
