@@ -13,3 +13,9 @@ export {
 export { isWithinRoot } from "./safe-path.js";
 export { isGitDirectoryName } from "./git-names.js";
 export { errorCode } from "./fs-errors.js";
+export {
+  HarnessFileError,
+  openHarnessOutput,
+  readHarnessInput,
+  type HarnessOutput,
+} from "./harness-files.js";
