@@ -28,6 +28,11 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
   /** Let sandboxed commands reach the network (`--network`); host commands always can. */
   readonly network: boolean;
   readonly shell: ShellChoice;
+  /**
+   * Absolute real paths of the files the harness writes itself (audit log, recording); those
+   * inside the workspace are bound read-only in the sandbox.
+   */
+  readonly harnessFiles?: readonly string[];
   /** Tests substitute the sandbox probe; production runs the real one once. */
   readonly probeSandbox?: typeof probeSandbox;
 }
@@ -123,6 +128,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     home: options.env.HOME === undefined || options.env.HOME === "" ? homedir() : options.env.HOME,
     network: options.network,
     environment,
+    harnessFiles: options.harnessFiles ?? [],
   });
   try {
     // Refuse `/` or the home directory now, before a probe, with the builder's own words.

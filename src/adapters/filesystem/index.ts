@@ -12,6 +12,7 @@ export {
 } from "./node-filesystem.js";
 export { isWithinRoot } from "./safe-path.js";
 export { isGitDirectoryName } from "./git-names.js";
+export { GIT_LAYOUT_ENTRIES, hasGitDirectoryLayout, pointerFileTarget } from "./git-directories.js";
 export { errorCode } from "./fs-errors.js";
 export {
   HarnessFileError,
