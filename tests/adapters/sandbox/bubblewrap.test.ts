@@ -244,7 +244,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(existsSync(join(ws, "app-gitdir", "config-planted"))).toBe(false);
   });
 
-  it("refuses a workspace that is itself laid out as a git directory", async () => {
+  it("refuses a workspace that is itself laid out as a git directory", () => {
     execFileSync("git", ["init", "-q", "--bare", ws]);
     expect(() => runner().argsFor("true", ws)).toThrow(SandboxWorkspaceError);
     expect(() => runner().argsFor("true", ws)).toThrow(/is laid out as a git directory/);
