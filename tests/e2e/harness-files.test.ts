@@ -34,17 +34,21 @@ function shellCall(id: string, command: string) {
 describe.skipIf(!isPtyAvailable() || process.platform !== "linux")(
   `a command that swaps the harness's files mid-run ${PTY_REASON}`,
   () => {
-    it("on the host: a FIFO for the audit log and a link for the recording redirect and block nothing", async () => {
+    it.each([
+      ["a FIFO for the audit log, a link for the recording", "audit.jsonl", "session.jsonl"],
+      ["a link for the audit log, a FIFO for the recording", "session.jsonl", "audit.jsonl"],
+    ])("on the host: %s redirect and block nothing", async (_label, fifoName, linkName) => {
       const outside = e2e.dir.outside;
       const log = join(outside, "audit.jsonl");
       const recording = join(outside, "session.jsonl");
       const victim = join(outside, "victim.sh");
       await writeFile(victim, "echo safe\n");
+      const moved = (name: string) => name.replace(".jsonl", ".moved");
       const swap = [
-        "mv ../outside/audit.jsonl ../outside/audit.moved",
-        "mkfifo ../outside/audit.jsonl",
-        "mv ../outside/session.jsonl ../outside/session.moved",
-        "ln -s victim.sh ../outside/session.jsonl",
+        `mv ../outside/${fifoName} ../outside/${moved(fifoName)}`,
+        `mkfifo ../outside/${fifoName}`,
+        `mv ../outside/${linkName} ../outside/${moved(linkName)}`,
+        `ln -s victim.sh ../outside/${linkName}`,
         "echo swapped",
       ].join(" && ");
       e2e.server.script(
@@ -74,8 +78,8 @@ describe.skipIf(!isPtyAvailable() || process.platform !== "linux")(
         call_after: "after\n",
       });
       // The names now are a FIFO and a link; neither received anything.
-      expect(lstatSync(log).isFIFO()).toBe(true);
-      expect(lstatSync(recording).isSymbolicLink()).toBe(true);
+      expect(lstatSync(join(outside, fifoName)).isFIFO()).toBe(true);
+      expect(lstatSync(join(outside, linkName)).isSymbolicLink()).toBe(true);
       expect(await readFile(victim, "utf8")).toBe("echo safe\n");
       // Every line went to the files opened at start, before and after the swap.
       expect(

@@ -9,6 +9,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { O_NOFOLLOW, O_NONBLOCK, errorCode } from "./fs-errors.js";
+import { gitNameKey } from "./git-names.js";
 
 /** The entries git looks for; `commondir` stands in for `objects` and `refs` (a worktree). */
 export const GIT_LAYOUT_ENTRIES = ["HEAD", "objects", "refs", "commondir"] as const;
@@ -30,7 +31,7 @@ export type GitLayoutFinding =
  * Looks at every real directory from `root` down to the one that would hold `target`: is it a git
  * dir already, or would writing `target` make it one (the write adds the missing `HEAD`,
  * `objects/`, `refs/` or `commondir`)? Either way a write there is git metadata. Entry names that
- * the write adds are compared in any case, as on Windows and macOS.
+ * the write adds are compared as Windows and macOS would match them (any case, `HEAD.`, …).
  */
 export async function findGitLayout(
   root: string,
@@ -45,7 +46,8 @@ export async function findGitLayout(
     if (hasGitDirectoryLayout((entry) => present.has(entry))) return { kind: "is", directory };
     // A write at index creates `child` here only if it is missing; a deeper write creates a
     // directory named `child`, which counts for objects/ and refs/ as much as a file does.
-    const added = GIT_LAYOUT_ENTRIES.find((entry) => entry.toLowerCase() === child.toLowerCase());
+    const key = gitNameKey(child);
+    const added = GIT_LAYOUT_ENTRIES.find((entry) => entry.toLowerCase() === key);
     if (
       added !== undefined &&
       !present.has(added) &&

@@ -442,6 +442,7 @@ describe("safeWritablePath refuses git metadata not named .git", () => {
     await mkdir(join(temp.ws, "evil", "refs"));
     await expect(outcome("evil/HEAD")).resolves.toBe(wouldMake("evil", "evil/HEAD"));
     await expect(outcome("evil/head")).resolves.toBe(wouldMake("evil", "evil/head"));
+    await expect(outcome("evil/HE\u200cAD")).resolves.toBe(wouldMake("evil", "evil/HE\u200cAD"));
     // Without HEAD, commondir alone does not make a git dir.
     await expect(outcome("evil/commondir")).resolves.toBe(join(temp.ws, "evil", "commondir"));
   });
