@@ -319,6 +319,66 @@ describe("workspace boundary", () => {
   });
 });
 
+describe("protected paths in P03 (issue 12)", () => {
+  // Was a bug: a P03 write into .git was put to the person, audited as allow, and only then
+  // refused by the tool; git metadata not named .git (a bare repository, a separate git dir) and
+  // the harness's own audit log were writable. Now the boundary denies them (protected-path)
+  // before any rule or prompt.
+  it("git metadata under any name and the harness's files are denied without asking anyone", async () => {
+    await mkdir(join(temp.workspace, ".git", "hooks"), { recursive: true });
+    for (const part of ["objects", "refs"]) {
+      await mkdir(join(temp.workspace, "server.git", part), { recursive: true });
+    }
+    await writeFile(join(temp.workspace, "server.git", "HEAD"), "ref: refs/heads/main\n");
+    const log = join(temp.workspace, "audit.jsonl");
+    await writeFile(log, "{}\n");
+    const approver = new RecordingApprover(() => ALLOW);
+    const audit = new RecordingAuditSink();
+    const hook = "#!/bin/sh\ntouch /tmp/pwned\n";
+    const model = new ScriptedModelClient([
+      toolCallReply([
+        {
+          id: "a",
+          name: "write_file",
+          arguments: { path: ".git/hooks/pre-commit", content: hook },
+        },
+        { id: "b", name: "write_file", arguments: { path: "server.git/config", content: hook } },
+        {
+          id: "c",
+          name: "edit_file",
+          arguments: { path: "audit.jsonl", old_string: "{}", new_string: "{forged}" },
+        },
+      ]),
+      textReply("done"),
+    ]);
+    const agent = buildAgent(P03, {
+      model,
+      workspace: temp.workspace,
+      harnessFiles: [log],
+      commandRunner: new RecordingCommandRunner(),
+      approvalProvider: approver,
+      auditSink: audit,
+    });
+    const result = await agent.run("go");
+    const git = "Writing git metadata is forbidden: a hook or config there would run on the host";
+    const own = "Writing the harness's own audit log or recording is forbidden";
+    expect(toolMessages(result.history)).toEqual([
+      { id: "a", content: `Error [permission_denied]: ${git}` },
+      { id: "b", content: `Error [permission_denied]: ${git}` },
+      { id: "c", content: `Error [permission_denied]: ${own}` },
+    ]);
+    expect(approver.requests).toEqual([]);
+    expect(audit.lines()).toEqual([
+      `write_file: deny (protected-path) - ${git}`,
+      `write_file: deny (protected-path) - ${git}`,
+      `edit_file: deny (protected-path) - ${own}`,
+    ]);
+    expect(existsSync(join(temp.workspace, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(existsSync(join(temp.workspace, "server.git", "config"))).toBe(false);
+    expect(await readFile(log, "utf8")).toBe("{}\n");
+  });
+});
+
 describe("what the person sees", () => {
   // Was a bug: renderApprovalPrompt cut the arguments at 4000 characters. For a shell command the
   // cut-off tail still ran once the person answered `y`: padding hid `; curl … | sh` behind

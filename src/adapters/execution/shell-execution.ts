@@ -33,6 +33,11 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
   readonly shell: ShellChoice;
   /** The CPU architecture (`process.arch`), which picks the seccomp filter; tests name others. */
   readonly arch?: string;
+  /**
+   * Absolute real paths of the files the harness writes itself (audit log, recording); those
+   * inside the workspace are bound read-only in the sandbox.
+   */
+  readonly harnessFiles?: readonly string[];
   /** Tests substitute the sandbox probe; production runs the real one once. */
   readonly probeSandbox?: typeof probeSandbox;
 }
@@ -143,6 +148,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     network: options.network,
     environment,
     hardening,
+    harnessFiles: options.harnessFiles ?? [],
   });
   try {
     // Refuse `/` or the home directory now, before a probe, with the builder's own words.

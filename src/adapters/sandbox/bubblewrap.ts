@@ -3,8 +3,12 @@ import path from "node:path";
 import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { posixShellArgs, type PosixShellKind } from "../shell/index.js";
-import { isGitDirectoryName } from "../filesystem/index.js";
-import { isWithinRoot } from "../filesystem/index.js";
+import {
+  hasGitDirectoryLayout,
+  isGitDirectoryName,
+  isWithinRoot,
+  pointerFileTarget,
+} from "../filesystem/index.js";
 import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 import { runSandboxedProcess, SECCOMP_FD, STATUS_FD } from "./sandboxed-process.js";
 import { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
@@ -28,6 +32,11 @@ export interface BubblewrapRunnerOptions {
   readonly environment: Readonly<Record<string, string>>;
   /** /proc masks and seccomp program, decided once at start-up; else decided here for this host. */
   readonly hardening?: SandboxHardening;
+  /**
+   * Absolute real paths of the files the harness writes itself (audit log, recording), decided
+   * once at start; those inside the workspace are bound read-only, so no command can swap them.
+   */
+  readonly harnessFiles?: readonly string[];
 }
 
 /**
@@ -70,7 +79,12 @@ export class BubblewrapRunner implements CommandRunner {
     return bubblewrapArgs({
       workspace,
       cwd: realCwd,
-      readOnlyPaths: gitMetadata(workspace),
+      readOnlyPaths: [
+        ...new Set([
+          ...gitMetadata(workspace),
+          ...harnessFilesIn(workspace, this.#options.harnessFiles ?? []),
+        ]),
+      ],
       home: this.#options.home === undefined ? undefined : realOrSelf(this.#options.home),
       network: this.#options.network,
       environment: this.#options.environment,
@@ -107,6 +121,22 @@ function realOrSelf(candidate: string): string {
   }
 }
 
+/**
+ * The harness's own files that lie inside the workspace and are still there as regular files (a
+ * bind would follow a link; a missing one has nothing left to protect: the harness keeps writing
+ * to the descriptor it opened at start).
+ */
+function harnessFilesIn(workspace: string, files: readonly string[]): string[] {
+  return files.filter((file) => {
+    if (!isWithinRoot(workspace, file) || isWithinRoot(file, workspace)) return false;
+    try {
+      return lstatSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** How far below the workspace nested repositories (`vendor/lib/.git`) are looked for. */
 export const NESTED_GIT_DEPTH = 4;
 /** At most this many nested `.git` entries are re-bound read-only; the rest stay writable. */
@@ -122,7 +152,11 @@ const UNSCANNED_DIRECTORIES = new Set(["node_modules"]);
 
 /**
  * What to bind read-only again on top of the writable workspace: its `.git` (a directory, or a
- * worktree's `.git` file), then every nested `.git` found within NESTED_GIT_DEPTH levels.
+ * worktree's `.git` file), then every nested `.git` found within NESTED_GIT_DEPTH levels, and git
+ * metadata not named `.git`: a directory git takes for a git dir by its layout (a bare repository,
+ * a separate git dir; see git-directories.ts), the target of a `gitdir:` file and a git dir's
+ * `commondir`, wherever they lie inside the workspace. A workspace that is itself laid out as a
+ * git dir is refused: binding it read-only would leave nothing writable.
  *
  * A symlinked top-level `.git` is refused: the link lives in the writable workspace and a mount
  * cannot cover a link (it follows it), so `rm .git && mkdir .git` would plant a fresh one that
@@ -130,6 +164,13 @@ const UNSCANNED_DIRECTORIES = new Set(["node_modules"]);
  * directory that holds one), so a symlinked nested `.git` only has its target bound.
  */
 function gitMetadata(workspace: string): string[] {
+  if (isGitDirectoryLayout(listDirectory(workspace))) {
+    throw new SandboxWorkspaceError(
+      `The sandbox cannot keep the git metadata in ${workspace} read-only: the workspace itself ` +
+        `is laid out as a git directory (HEAD, objects, refs); run the agent in a checkout, or ` +
+        `run with --sandbox off`,
+    );
+  }
   const candidate = path.join(workspace, ".git");
   let top: Stats;
   try {
@@ -144,7 +185,27 @@ function gitMetadata(workspace: string): string[] {
         `or run with --sandbox off`,
     );
   }
-  return [candidate, ...nestedGitMetadata(workspace)];
+  const linked = top.isFile()
+    ? insideOnly(workspace, pointerFileTarget(candidate, "gitdir: "))
+    : [];
+  return [candidate, ...linked, ...nestedGitMetadata(workspace)];
+}
+
+function isGitDirectoryLayout(entries: readonly Dirent[]): boolean {
+  const names = new Set(entries.map((entry) => entry.name));
+  return hasGitDirectoryLayout((entry) => names.has(entry));
+}
+
+/** An existing directory strictly inside the workspace, by its real path; else nothing. */
+function insideOnly(workspace: string, candidate: string | undefined): string[] {
+  if (candidate === undefined) return [];
+  try {
+    const real = realpathSync.native(candidate);
+    const inside = isWithinRoot(workspace, real) && !isWithinRoot(real, workspace);
+    return inside && lstatSync(real).isDirectory() ? [real] : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Breadth first, so the shallowest repositories are the ones kept when a limit is reached. */
@@ -157,13 +218,25 @@ function nestedGitMetadata(workspace: string): string[] {
     for (const directory of level) {
       if (budget === 0) return found;
       budget -= 1;
-      for (const entry of listDirectory(directory)) {
+      const entries = listDirectory(directory);
+      if (depth > 0 && isGitDirectoryLayout(entries)) {
+        // A bare repository or separate git dir: all of it, and the common dir it shares.
+        const common = pointerFileTarget(path.join(directory, "commondir"), "");
+        found.push(directory, ...insideOnly(workspace, common));
+        if (found.length >= NESTED_GIT_LIMIT) return found.slice(0, NESTED_GIT_LIMIT);
+        continue;
+      }
+      for (const entry of entries) {
         const absolute = path.join(directory, entry.name);
         if (isGitDirectoryName(entry.name)) {
           // The workspace's own `.git` is gitMetadata's; only nested ones are collected here.
           const kept = depth === 0 ? undefined : nestedGitPath(workspace, absolute, entry);
           if (kept !== undefined) found.push(kept);
-          if (found.length === NESTED_GIT_LIMIT) return found;
+          // A `gitdir:` file: the directory it names is git metadata too, wherever it lies.
+          if (depth > 0 && entry.isFile()) {
+            found.push(...insideOnly(workspace, pointerFileTarget(absolute, "gitdir: ")));
+          }
+          if (found.length >= NESTED_GIT_LIMIT) return found.slice(0, NESTED_GIT_LIMIT);
         } else if (entry.isDirectory() && !UNSCANNED_DIRECTORIES.has(entry.name)) {
           // Dirent types do not follow links: a symlinked directory is never entered.
           next.push(absolute);
