@@ -9,12 +9,15 @@ import {
   probeSandbox,
   SandboxSetupError,
   SandboxWorkspaceError,
+  type SandboxPowerShell,
   type SandboxShell,
 } from "../sandbox/index.js";
 import {
   planPosixShell,
+  planPowerShell,
   resolveExecutable,
   selectCommandRunner,
+  type PowerShellPlan,
   type ShellChoice,
   type ShellSelectionOptions,
 } from "../shell/index.js";
@@ -45,8 +48,6 @@ export const HOST_LABEL = "sandbox: none — runs on the host";
 export const UNAVAILABLE = Object.freeze({
   notLinux: (platform: NodeJS.Platform): string =>
     `No OS sandbox on ${platformName(platform)}: the sandbox uses bubblewrap, which runs on Linux only; run with --sandbox off (or auto) to run commands on the host`,
-  powershell:
-    "PowerShell cannot run inside the sandbox: it runs bash or sh only; use --shell posix, or --sandbox off to run PowerShell on the host",
   bwrapMissing:
     "bubblewrap (bwrap) is not installed or not on PATH: install it (apt-get install bubblewrap), or run with --sandbox off",
   probeFailed: (detail: string): string =>
@@ -98,13 +99,6 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       short: `no sandbox on ${platformName(options.platform)}`,
     };
   }
-  if (options.shell === "powershell") {
-    return {
-      kind: "unusable",
-      reason: UNAVAILABLE.powershell,
-      short: "PowerShell is not sandboxed",
-    };
-  }
   const bwrapPath = resolveExecutable("bwrap", options);
   if (bwrapPath === undefined) {
     return {
@@ -113,11 +107,14 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       short: "bubblewrap not installed",
     };
   }
+  // PowerShell, when asked for, runs the commands; bash or sh still runs the probe's script.
+  const powerShell = options.shell === "powershell" ? planPowerShell(options) : undefined;
   const { executable, kind, environment } = planPosixShell(options);
   const shell: SandboxShell = { executable, kind };
   const runner = new BubblewrapRunner({
     bwrapPath,
     shell,
+    ...(powerShell === undefined ? {} : { powerShell: sandboxPowerShell(powerShell) }),
     workspace: options.workspace,
     // An empty HOME would resolve to the current directory and refuse the wrong workspace.
     home: options.env.HOME === undefined || options.env.HOME === "" ? homedir() : options.env.HOME,
@@ -134,6 +131,12 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       error instanceof SandboxWorkspaceError ? "workspace not sandboxable" : "workspace unusable";
     return { kind: "unusable", reason: error.message, short };
   }
+}
+
+function sandboxPowerShell(plan: PowerShellPlan): SandboxPowerShell {
+  return plan.entryPoint === undefined
+    ? { executable: plan.executable }
+    : { executable: plan.executable, entryPoint: plan.entryPoint };
 }
 
 function unusable(options: ShellExecutionOptions, reason: string, short: string): ShellExecution {

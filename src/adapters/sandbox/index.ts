@@ -3,6 +3,6 @@
  * a read-only root, the workspace as the one writable host directory (its git metadata read-only
  * again), no network unless asked, every namespace unshared. The probe proves that once per run.
  */
-export { BubblewrapRunner, type SandboxShell } from "./bubblewrap.js";
+export { BubblewrapRunner, type SandboxPowerShell, type SandboxShell } from "./bubblewrap.js";
 export { probeSandbox, type SandboxProbeResult } from "./bubblewrap-probe.js";
 export { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";

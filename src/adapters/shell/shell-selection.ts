@@ -103,6 +103,14 @@ export function planPosixShell(options: Omit<ShellSelectionOptions, "choice">): 
   return plan;
 }
 
+/** pwsh (or Windows PowerShell): what the sandbox runs for `--shell powershell`. */
+export function planPowerShell(options: Omit<ShellSelectionOptions, "choice">): PowerShellPlan {
+  const plan = planShell({ ...options, choice: "powershell" });
+  // As in planPosixShell: the "powershell" branch yields a PowerShell plan or throws.
+  if (plan.family !== "powershell") throw new Error("planShell ignored the powershell choice");
+  return plan;
+}
+
 /** The shell the person chose (or auto), as a runner on the host. */
 export function selectCommandRunner(options: ShellSelectionOptions): CommandRunner {
   return createShellRunner(planShell(options));
