@@ -72,7 +72,7 @@ export async function runCli(io: CliIo): Promise<number> {
   });
   try {
     const workspace = await resolveWorkspace(options.workspace);
-    const model = createModelClient(options, io.env);
+    const model = createModelClient(options, io.env, io.platform);
     const shell = await createShellExecution({
       sandbox: options.sandbox,
       network: options.network,
@@ -127,10 +127,11 @@ export async function runCli(io: CliIo): Promise<number> {
 function createModelClient(
   options: CliOptions,
   env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform,
 ): ModelClient {
   const model: ModelClient =
     options.replay === undefined
-      ? new OpenAIChatModelClient(resolveOpenAIConfig(env, { model: options.model }))
+      ? new OpenAIChatModelClient(resolveOpenAIConfig(env, { model: options.model, platform }))
       : ReplayModelClient.fromFile(options.replay, { lenient: options.replayLenient });
   return options.record === undefined ? model : new RecordingModelClient(model, options.record);
 }
