@@ -13,6 +13,7 @@ import {
   type SandboxShell,
 } from "../sandbox/index.js";
 import {
+  findPosixShellExecutable,
   planPosixShell,
   planPowerShell,
   resolveExecutable,
@@ -48,6 +49,8 @@ export const HOST_LABEL = "sandbox: none — runs on the host";
 export const UNAVAILABLE = Object.freeze({
   notLinux: (platform: NodeJS.Platform): string =>
     `No OS sandbox on ${platformName(platform)}: the sandbox uses bubblewrap, which runs on Linux only; run with --sandbox off (or auto) to run commands on the host`,
+  noProbeShell:
+    "The sandbox probe needs bash or sh on PATH, even for PowerShell: install one, or run with --sandbox off",
   bwrapMissing:
     "bubblewrap (bwrap) is not installed or not on PATH: install it (apt-get install bubblewrap), or run with --sandbox off",
   probeFailed: (detail: string): string =>
@@ -109,6 +112,9 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
   }
   // PowerShell, when asked for, runs the commands; bash or sh still runs the probe's script.
   const powerShell = options.shell === "powershell" ? planPowerShell(options) : undefined;
+  if (powerShell !== undefined && findPosixShellExecutable(options) === undefined) {
+    return { kind: "unusable", reason: UNAVAILABLE.noProbeShell, short: "no sh for the probe" };
+  }
   const { executable, kind, environment } = planPosixShell(options);
   const shell: SandboxShell = { executable, kind };
   const runner = new BubblewrapRunner({

@@ -276,6 +276,22 @@ describe("createShellExecution", () => {
     }
   });
 
+  it("needs bash or sh for the probe even for PowerShell: without, the sandbox is unavailable", async () => {
+    const execution = await createShellExecution({
+      ...options,
+      sandbox: "required",
+      shell: "powershell",
+      env: { PATH: "/usr/bin" },
+      probe: fakeFiles(["/usr/bin/bwrap", "/usr/bin/pwsh"]),
+      probeSandbox: () => Promise.resolve({ ok: true }),
+    });
+    expect(execution.environment.status()).toEqual({
+      kind: "unavailable",
+      reason:
+        "The sandbox probe needs bash or sh on PATH, even for PowerShell: install one, or run with --sandbox off",
+    });
+  });
+
   it("needs bash or sh for the sandbox: with bwrap alone it is a configuration error", async () => {
     const error = await runError(
       createShellExecution({
