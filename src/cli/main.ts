@@ -79,7 +79,7 @@ export async function runCli(io: CliIo): Promise<number> {
       options.auditLog === undefined
         ? undefined
         : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter });
-    const { model, recordingPath } = createModelClient(options, io.env);
+    const { model, recordingPath } = createModelClient(options, io.env, io.platform);
     const harnessFiles = [auditLog?.realPath, recordingPath].filter(
       (path): path is string => path !== undefined,
     );
@@ -139,10 +139,11 @@ export async function runCli(io: CliIo): Promise<number> {
 function createModelClient(
   options: CliOptions,
   env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform,
 ): { model: ModelClient; recordingPath?: string } {
   const model: ModelClient =
     options.replay === undefined
-      ? new OpenAIChatModelClient(resolveOpenAIConfig(env, { model: options.model }))
+      ? new OpenAIChatModelClient(resolveOpenAIConfig(env, { model: options.model, platform }))
       : ReplayModelClient.fromFile(options.replay, { lenient: options.replayLenient });
   if (options.record === undefined) return { model };
   const recording = new RecordingModelClient(model, options.record);

@@ -100,6 +100,11 @@ describe("exit code 2: configuration", () => {
   });
 
   it("when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set", async () => {
+    // Written for the shell the person typed into: PowerShell on Windows, POSIX here.
+    const setKey =
+      process.platform === "win32"
+        ? '$env:OPENAI_API_KEY = "sk-..."'
+        : "export OPENAI_API_KEY=sk-...";
     const run = await runCli(["--workspace", e2e.dir.workspace, "--prompt", "Hi"], {
       env: baseEnv(),
     });
@@ -108,8 +113,7 @@ describe("exit code 2: configuration", () => {
       exitCode: 2,
       signal: null,
       stdout: "",
-      stderr:
-        "agent: OPENAI_API_KEY is not set: export your OpenAI API key, or set OPENAI_BASE_URL to a local OpenAI-compatible server\n",
+      stderr: `agent: OPENAI_API_KEY is not set: set your OpenAI API key (${setKey}), or set OPENAI_BASE_URL to a local OpenAI-compatible server\n`,
     });
   });
 });

@@ -12,12 +12,16 @@ import {
   SandboxSetupError,
   SandboxWorkspaceError,
   type SandboxHardening,
+  type SandboxPowerShell,
   type SandboxShell,
 } from "../sandbox/index.js";
 import {
+  findPosixShellExecutable,
   planPosixShell,
+  planPowerShell,
   resolveExecutable,
   selectCommandRunner,
+  type PowerShellPlan,
   type ShellChoice,
   type ShellSelectionOptions,
 } from "../shell/index.js";
@@ -55,8 +59,8 @@ export const HOST_LABEL = "sandbox: none — runs on the host";
 export const UNAVAILABLE = Object.freeze({
   notLinux: (platform: NodeJS.Platform): string =>
     `No OS sandbox on ${platformName(platform)}: the sandbox uses bubblewrap, which runs on Linux only; run with --sandbox off (or auto) to run commands on the host`,
-  powershell:
-    "PowerShell cannot run inside the sandbox: it runs bash or sh only; use --shell posix, or --sandbox off to run PowerShell on the host",
+  noProbeShell:
+    "The sandbox probe needs bash or sh on PATH, even for PowerShell: install one, or run with --sandbox off",
   bwrapMissing:
     "bubblewrap (bwrap) is not installed or not on PATH: install it (apt-get install bubblewrap), or run with --sandbox off",
   noSeccompFilter: (arch: string): string =>
@@ -112,13 +116,6 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       short: `no sandbox on ${platformName(options.platform)}`,
     };
   }
-  if (options.shell === "powershell") {
-    return {
-      kind: "unusable",
-      reason: UNAVAILABLE.powershell,
-      short: "PowerShell is not sandboxed",
-    };
-  }
   const bwrapPath = resolveExecutable("bwrap", options);
   if (bwrapPath === undefined) {
     return {
@@ -137,11 +134,17 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       short: `no sandbox filter for ${arch}`,
     };
   }
+  // PowerShell, when asked for, runs the commands; bash or sh still runs the probe's script.
+  const powerShell = options.shell === "powershell" ? planPowerShell(options) : undefined;
+  if (powerShell !== undefined && findPosixShellExecutable(options) === undefined) {
+    return { kind: "unusable", reason: UNAVAILABLE.noProbeShell, short: "no sh for the probe" };
+  }
   const { executable, kind, environment } = planPosixShell(options);
   const shell: SandboxShell = { executable, kind };
   const runner = new BubblewrapRunner({
     bwrapPath,
     shell,
+    ...(powerShell === undefined ? {} : { powerShell: sandboxPowerShell(powerShell) }),
     workspace: options.workspace,
     // An empty HOME would resolve to the current directory and refuse the wrong workspace.
     home: options.env.HOME === undefined || options.env.HOME === "" ? homedir() : options.env.HOME,
@@ -161,6 +164,12 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       error instanceof SandboxWorkspaceError ? "workspace not sandboxable" : "workspace unusable";
     return { kind: "unusable", reason: error.message, short };
   }
+}
+
+function sandboxPowerShell(plan: PowerShellPlan): SandboxPowerShell {
+  return plan.entryPoint === undefined
+    ? { executable: plan.executable }
+    : { executable: plan.executable, entryPoint: plan.entryPoint };
 }
 
 function unusable(options: ShellExecutionOptions, reason: string, short: string): ShellExecution {

@@ -2,7 +2,13 @@ import { lstatSync, readdirSync, realpathSync, type Dirent, type Stats } from "n
 import path from "node:path";
 import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
-import { posixShellArgs, type PosixShellKind } from "../shell/index.js";
+import {
+  posixShellArgs,
+  powerShellCommandArgs,
+  powerShellDisplayName,
+  powerShellEnvironment,
+  type PosixShellKind,
+} from "../shell/index.js";
 import {
   hasGitDirectoryLayout,
   isGitDirectoryName,
@@ -19,10 +25,32 @@ export interface SandboxShell {
   readonly kind: PosixShellKind;
 }
 
+/**
+ * PowerShell inside the sandbox, as shell selection planned it: pwsh, or for a .NET tool install
+ * the trusted `dotnet` running the tool's pwsh.dll (its shim would start a workspace `./dotnet`).
+ */
+export interface SandboxPowerShell {
+  readonly executable: string;
+  readonly entryPoint?: string;
+}
+
+/**
+ * pwsh creates its module-analysis cache and module folder under XDG_CACHE_HOME and XDG_DATA_HOME
+ * (default ~/.cache, ~/.local/share) at start-up and crashes (exit 134) when it cannot: the home
+ * directory is read-only in here. These private ones live on the sandbox's own /tmp tmpfs and go
+ * with it; HOME itself stays the person's, read-only, as for bash.
+ */
+export const SANDBOX_POWERSHELL_DIRECTORIES = Object.freeze({
+  XDG_CACHE_HOME: "/tmp/.cache",
+  XDG_DATA_HOME: "/tmp/.local/share",
+});
+
 export interface BubblewrapRunnerOptions {
   /** Absolute path of bwrap, from executable-resolution (never from the workspace). */
   readonly bwrapPath: string;
   readonly shell: SandboxShell;
+  /** Set when commands run in PowerShell; `shell` is then only what the probe uses. */
+  readonly powerShell?: SandboxPowerShell;
   /** The workspace as configured; the runner binds its real path read-write. */
   readonly workspace: string;
   /** The home directory; a workspace that is it (or above it) is refused. */
@@ -56,7 +84,8 @@ export class BubblewrapRunner implements CommandRunner {
     if (hardening === undefined) throw new SandboxSetupError(noSeccompTable(process.arch));
     this.#options = options;
     this.#hardening = hardening;
-    this.shellName = options.shell.kind;
+    this.shellName =
+      options.powerShell === undefined ? options.shell.kind : powerShellDisplayName("pwsh");
   }
 
   /** What the approval prompt and the audit line say about where a command runs. */
@@ -67,6 +96,7 @@ export class BubblewrapRunner implements CommandRunner {
 
   async run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
     const args = this.argsFor(command, cwd);
+    // bwrap itself gets the plain allowlist; what the command sees is set inside (`--setenv`).
     const { bwrapPath, environment } = this.#options;
     const filter = this.#hardening.seccompFilter;
     return runSandboxedProcess(bwrapPath, args, environment, options, filter);
@@ -87,15 +117,24 @@ export class BubblewrapRunner implements CommandRunner {
       ],
       home: this.#options.home === undefined ? undefined : realOrSelf(this.#options.home),
       network: this.#options.network,
-      environment: this.#options.environment,
+      environment: this.#innerEnvironment(),
       statusFd: STATUS_FD,
       procMasks: this.#hardening.procMasks,
       seccompFd: SECCOMP_FD,
-      command: [
-        this.#options.shell.executable,
-        ...posixShellArgs(this.#options.shell.kind, command),
-      ],
+      command: this.#innerCommand(command),
     });
+  }
+
+  #innerCommand(command: string): string[] {
+    const { powerShell, shell } = this.#options;
+    if (powerShell === undefined) return [shell.executable, ...posixShellArgs(shell.kind, command)];
+    return [powerShell.executable, ...powerShellCommandArgs(powerShell.entryPoint, command)];
+  }
+
+  #innerEnvironment(): Readonly<Record<string, string>> {
+    const { powerShell, environment } = this.#options;
+    if (powerShell === undefined) return environment;
+    return { ...powerShellEnvironment(environment), ...SANDBOX_POWERSHELL_DIRECTORIES };
   }
 }
 

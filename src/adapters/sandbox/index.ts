@@ -4,7 +4,7 @@
  * again), no network unless asked, every namespace unshared, /proc/sys read-only, and a seccomp
  * filter against setuid/setgid files. The probe proves that once per run.
  */
-export { BubblewrapRunner, type SandboxShell } from "./bubblewrap.js";
+export { BubblewrapRunner, type SandboxPowerShell, type SandboxShell } from "./bubblewrap.js";
 export { probeSandbox, type SandboxProbeResult } from "./bubblewrap-probe.js";
 export { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 export { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
