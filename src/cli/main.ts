@@ -10,6 +10,7 @@ import {
 } from "../adapters/model/index.js";
 import { firstLineOfError } from "../core/one-line.js";
 import { startShellExecution, type ShellExecution } from "../adapters/execution/index.js";
+import { HarnessFileError } from "../adapters/filesystem/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
@@ -76,7 +77,16 @@ export async function runCli(io: CliIo): Promise<number> {
   });
   try {
     const workspace = await resolveWorkspace(options.workspace);
-    const model = createModelClient(options, io.env);
+    // The harness's own files are opened once, first, before any command could swap their names;
+    // their real paths are then protected from the file tools and read-only in the sandbox.
+    const auditLog =
+      options.auditLog === undefined
+        ? undefined
+        : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter });
+    const model = createModelClient(options, io.env, io.platform);
+    const harnessFiles = [auditLog?.realPath, model.recordingPath].filter(
+      (path): path is string => path !== undefined,
+    );
     // On a terminal, say first where the agent works and whom it asks, so a wrong directory or
     // endpoint is caught before anything happens. Never on stdout: that is the answer's alone.
     if (io.stderr.isTTY === true && !options.quiet) {
@@ -92,6 +102,7 @@ export async function runCli(io: CliIo): Promise<number> {
       env: io.env,
       platform: io.platform,
       passEnv: options.passEnv,
+      harnessFiles,
     });
     // The sandbox probe may still be running: the first model request goes out meanwhile, and its
     // reply waits for the probe, so every tool call is decided on the final environment.
@@ -101,6 +112,7 @@ export async function runCli(io: CliIo): Promise<number> {
     const agent = buildAgent(profileForChapter(options.chapter), {
       model: new FirstReplyGate(model.client, ready),
       workspace,
+      harnessFiles,
       commandRunner: shell.runner,
       executionEnvironment: shell.environment,
       approvalProvider: new TerminalApprovalProvider({
@@ -112,7 +124,7 @@ export async function runCli(io: CliIo): Promise<number> {
           cancel.abort();
         },
       }),
-      auditSink: createAuditSink(options, io.stderr),
+      auditSink: createAuditSink(auditLog, io.stderr),
       maxTurns: options.maxTurns,
       observer: reporter,
     });
@@ -139,15 +151,18 @@ interface ChosenModel {
   readonly client: ModelClient;
   /** For the run's first line: which model, served from where. */
   readonly description: string;
+  /** The recording's real path, a harness-owned file, when `--record` is given. */
+  readonly recordingPath?: string;
 }
 
 function createModelClient(
   options: CliOptions,
   env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform,
 ): ChosenModel {
   let chosen: ChosenModel;
   if (options.replay === undefined) {
-    const config = resolveOpenAIConfig(env, { model: options.model });
+    const config = resolveOpenAIConfig(env, { model: options.model, platform });
     chosen = {
       client: new OpenAIChatModelClient(config),
       description: `model ${config.model} · endpoint ${config.baseURL}`,
@@ -158,13 +173,15 @@ function createModelClient(
       description: `model replayed from ${options.replay}`,
     };
   }
-  return options.record === undefined
-    ? chosen
-    : { ...chosen, client: new RecordingModelClient(chosen.client, options.record) };
+  if (options.record === undefined) return chosen;
+  const recording = new RecordingModelClient(chosen.client, options.record);
+  return { ...chosen, client: recording, recordingPath: recording.realPath };
 }
 
-/** Only on Linux is the fallback news: elsewhere there is no sandbox to miss, and the prompt's
- * "Runs in" line already says so. */
+/**
+ * Only on Linux is the fallback news: elsewhere there is no sandbox to miss, and the prompt's
+ * "Runs in" line already says so.
+ */
 function warnOnFallback(shell: ShellExecution, options: CliOptions, io: CliIo): void {
   if (shell.fallbackReason !== undefined && io.platform === "linux" && !options.quiet) {
     io.stderr.write(`agent: warning: ${escapeForTerminal(shell.fallbackReason)}\n`);
@@ -172,13 +189,13 @@ function warnOnFallback(shell: ShellExecution, options: CliOptions, io: CliIo): 
 }
 
 /** The durable JSON log first: a decision that cannot be recorded must not be shown as taken. */
-function createAuditSink(options: CliOptions, stderr: NodeJS.WritableStream): AuditSink {
+function createAuditSink(
+  auditLog: JsonlAuditLog | undefined,
+  stderr: NodeJS.WritableStream,
+): AuditSink {
   const terminal = new TerminalAuditSink(stderr);
-  if (options.auditLog === undefined) return terminal;
-  return new CompositeAuditSink([
-    new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter }),
-    terminal,
-  ]);
+  if (auditLog === undefined) return terminal;
+  return new CompositeAuditSink([auditLog, terminal]);
 }
 
 async function resolveWorkspace(path: string): Promise<string> {
@@ -198,6 +215,7 @@ function isConfigurationError(error: unknown): boolean {
   return (
     error instanceof CliConfigError ||
     error instanceof ModelConfigError ||
+    error instanceof HarnessFileError ||
     error instanceof ShellUnavailableError ||
     error instanceof BootstrapError
   );
