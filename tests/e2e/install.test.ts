@@ -3,10 +3,10 @@
  * command (also through `npm --prefix <clone> run agent`), and the package installed globally
  * from a packed tarball into a temporary prefix, with no network and no dependencies at run time.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { copyFile, mkdir, readdir, readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
@@ -201,5 +201,51 @@ describe.skipIf(ON_WINDOWS)(
       expect(await readFile(join(project, "note.txt"), "utf8")).toBe("from the installed agent\n");
       expect(firstUserMessage()).toBe(TASK);
     });
+  },
+);
+
+/** The tracked files of this working tree, as a fresh clone has them (no node_modules, no dist). */
+function trackedFiles(): string[] | undefined {
+  const listed = spawnSync("git", ["ls-files", "-z"], { cwd: REPO, encoding: "utf8" });
+  return listed.status === 0 ? listed.stdout.split("\0").filter((file) => file !== "") : undefined;
+}
+
+const TRACKED = ON_WINDOWS ? undefined : trackedFiles();
+
+describe.skipIf(TRACKED === undefined)(
+  `npm install -g . from a fresh clone (POSIX only, needs git; offline, from npm's cache)`,
+  () => {
+    it("builds on prepare and gives an agent that runs from any directory", async () => {
+      const clone = join(dir.root, "fresh-clone");
+      for (const file of TRACKED ?? []) {
+        await mkdir(dirname(join(clone, file)), { recursive: true });
+        await copyFile(join(REPO, file), join(clone, file));
+      }
+      const prefix = join(dir.root, "prefix-from-clone");
+      const install = npm([
+        "install",
+        "--global",
+        "--offline",
+        "--no-audit",
+        "--no-fund",
+        "--prefix",
+        prefix,
+        ".",
+      ]);
+      const env = { ...process.env, npm_config_update_notifier: "false" } as Env;
+      const installing = await run(install.command, install.args, clone, env);
+      expect(installing.exitCode, installing.stderr).toBe(0);
+      expect(existsSync(join(clone, "dist", "agent-bundle.cjs"))).toBe(true);
+
+      const project = await freshProject("from-clone");
+      scriptNoteWrite("from the linked clone\n");
+      const session = await runInProject(
+        join(prefix, "bin", "agent"),
+        ["--chapter", "2", TASK],
+        project,
+      );
+      expect(session.exitCode, session.stderr).toBe(0);
+      expect(await readFile(join(project, "note.txt"), "utf8")).toBe("from the linked clone\n");
+    }, 300_000);
   },
 );
