@@ -5,6 +5,7 @@ import { PermissionDecision } from "../core/permission-decision.js";
 import type { PermissionRequest } from "../core/permission-request.js";
 import { APPROVAL_LABELS } from "./approval-labels.js";
 import type { Language } from "./args.js";
+import { collapseHiddenRuns } from "./hidden-characters.js";
 import { elideMiddle, escapeForTerminal } from "./terminal-text.js";
 
 export const TERMINAL_APPROVAL_SOURCE = "terminal-approval";
@@ -156,38 +157,30 @@ async function discardTypeAhead(input: TerminalInput): Promise<"cancel" | undefi
 }
 
 function displayArguments(request: PermissionRequest): string {
-  const json = JSON.stringify(collapseWhitespaceRuns(request.call.arguments));
+  const json = JSON.stringify(collapseHiddenValues(request.call.arguments));
   return request.call.effect === "execute"
     ? json
     : elideMiddle(json, MAX_ARGUMENT_CHARS, KEPT_TAIL_CHARS);
 }
 
 /**
- * 32 or more of one whitespace character in a row, shown as `⟨4100 spaces⟩` or `⟨40 newlines⟩`, so
- * padding cannot push the rest of a value out of sight. Ordinary indentation stays as it is.
+ * Runs of blank or invisible characters in every string, shown as a count (`⟨4100 spaces⟩`,
+ * `⟨3000 × U+3164⟩`), so padding cannot push the rest of a value out of sight.
  */
-const WHITESPACE_RUN = /([ \t\r\n])\1{31,}/g;
-const RUN_NAMES: Readonly<Record<string, string>> = {
-  " ": "spaces",
-  "\t": "tabs",
-  "\r": "carriage returns",
-  "\n": "newlines",
-};
-
-function collapseWhitespaceRuns(value: unknown): unknown {
-  if (typeof value === "string") {
-    return value.replace(
-      WHITESPACE_RUN,
-      (run: string) => `⟨${run.length} ${RUN_NAMES[run.charAt(0)] ?? "whitespace"}⟩`,
-    );
-  }
-  if (Array.isArray(value)) return value.map(collapseWhitespaceRuns);
+function collapseHiddenValues(value: unknown): unknown {
+  if (typeof value === "string") return collapseHiddenRuns(value);
+  if (Array.isArray(value)) return value.map(collapseHiddenValues);
   if (typeof value === "object" && value !== null) {
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, collapseWhitespaceRuns(inner)]),
+      Object.entries(value).map(([key, inner]) => [key, collapseHiddenValues(inner)]),
     );
   }
   return value;
+}
+
+/** Harness or model text on one prompt line: hidden runs counted, then every escape made visible. */
+function shown(text: string): string {
+  return escapeForTerminal(collapseHiddenRuns(text));
 }
 
 export function isYes(answer: string): boolean {
@@ -195,7 +188,10 @@ export function isYes(answer: string): boolean {
   return normalized === "y" || normalized === "yes";
 }
 
-/** Every model-supplied value is JSON-encoded, then escaped, so it cannot repaint the terminal. */
+/**
+ * Every model-supplied value is JSON-encoded, then escaped, so it cannot repaint the terminal; runs
+ * of blank or invisible characters are counted first, so they cannot push text off the screen.
+ */
 export function renderApprovalPrompt(
   request: PermissionRequest,
   lang: Language,
@@ -205,12 +201,12 @@ export function renderApprovalPrompt(
   const shownArguments = displayArguments(request);
   const lines = [
     "",
-    `${labels.title}: ${escapeForTerminal(request.toolName)}`,
-    `${labels.reason}: ${escapeForTerminal(reason)}`,
+    `${labels.title}: ${shown(request.toolName)}`,
+    `${labels.reason}: ${shown(reason)}`,
     `${labels.arguments}: ${escapeForTerminal(shownArguments)}`,
   ];
   if (request.executionEnvironment !== undefined) {
-    lines.push(`${labels.runsIn}: ${escapeForTerminal(request.executionEnvironment)}`);
+    lines.push(`${labels.runsIn}: ${shown(request.executionEnvironment)}`);
   }
   return { details: `${lines.join("\n")}\n`, question: labels.question };
 }
