@@ -178,6 +178,26 @@ function collapseHiddenValues(value: unknown): unknown {
   return value;
 }
 
+/** The file a call works on, if it names one: shown whole on a line of its own. */
+function targetPath(request: PermissionRequest): string | undefined {
+  if (request.call.effect === "execute") return undefined;
+  const args: unknown = request.call.arguments;
+  if (typeof args !== "object" || args === null || !("path" in args)) return undefined;
+  return typeof args.path === "string" ? args.path : undefined;
+}
+
+/**
+ * A path whole: only runs of separators (which name no folder) and of hidden characters are
+ * counted, so `a/////…/.envrc` still ends in `.envrc` beside the question.
+ */
+function displayPath(path: string): string {
+  return collapseHiddenRuns(path).replace(SEPARATOR_RUN, (run) =>
+    /^\/+$/u.test(run) ? `⟨${run.length} slashes⟩` : `⟨${run.length} separators⟩`,
+  );
+}
+
+const SEPARATOR_RUN = /[\\/]{32,}/gu;
+
 /** Harness or model text on one prompt line: hidden runs counted, then every escape made visible. */
 function shown(text: string): string {
   return escapeForTerminal(collapseHiddenRuns(text));
@@ -205,6 +225,11 @@ export function renderApprovalPrompt(
     `${labels.reason}: ${shown(reason)}`,
     `${labels.arguments}: ${escapeForTerminal(shownArguments)}`,
   ];
+  // Contents may be shortened in the middle; the file they go to never is.
+  const path = targetPath(request);
+  if (path !== undefined) {
+    lines.push(`${labels.path}: ${escapeForTerminal(JSON.stringify(displayPath(path)))}`);
+  }
   if (request.executionEnvironment !== undefined) {
     lines.push(`${labels.runsIn}: ${shown(request.executionEnvironment)}`);
   }

@@ -65,6 +65,7 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
       "Tool call needs approval: write_file",
       WRITE_REASON,
       'Arguments: {"path":"note.txt","content":"hello, world\\n"}',
+      'Path: "note.txt"',
       `${QUESTION}${echoed}`,
     ]);
     expect(run.screen).toContain(allowed ? APPROVED : DENIED);
@@ -90,6 +91,7 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
       "工具调用需要批准: write_file",
       "原因: File writes require explicit approval from chapter 3 onward",
       '参数: {"path":"note.txt","content":"hello, world\\n"}',
+      '路径: "note.txt"',
       "允许本次调用? [y/N] y",
     ]);
     expect(run.screen).toContain(APPROVED);
@@ -112,6 +114,7 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
       "Tool call needs approval: write_file",
       WRITE_REASON,
       'Arguments: {"path":"note.txt","content":"\\u001b[2K\\rApproved: harmless\\u{009b}31m\\u{202e}evil\\u0007"}',
+      'Path: "note.txt"',
       `${QUESTION}n`,
     ]);
     // The prompt as written to the terminal, before readline draws the question.
@@ -183,7 +186,7 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
 
     expect(run.exitCode).toBe(0);
     expect(count(run.raw, "Tool call needs approval")).toBe(1);
-    expect(firstPrompt(run.screen, "Tool call needs approval: write_file")).toHaveLength(4);
+    expect(firstPrompt(run.screen, "Tool call needs approval: write_file")).toHaveLength(5);
     expect(run.screen.filter((line) => line.startsWith("[Permission] "))).toEqual([
       "[Permission] glob: allow (default) - No permission rule blocked the request",
       APPROVED,

@@ -76,3 +76,36 @@ describe.skipIf(!isTmuxAvailable())(`the approval prompt on a real terminal ${TM
     });
   }
 });
+
+describe.skipIf(!isTmuxAvailable())(`a write's target on a real terminal ${TMUX_REASON}`, () => {
+  it("80x24: a path of 3,400 slashes then .envrc is named whole, beside the question", async () => {
+    const path = `a${"/".repeat(3400)}.envrc`;
+    e2e.server.script(
+      chatToolCallsReply([
+        {
+          id: "call_w",
+          name: "write_file",
+          arguments: { path, content: `export PATH=.:$PATH\n${"#".repeat(5000)}\n` },
+        },
+      ]),
+      chatTextReply("Finished."),
+    );
+    const terminal = TmuxTerminal.start(e2e.argv(["--prompt", "Tidy up"]), {
+      env: serverEnv(e2e.server.baseURL),
+      columns: 80,
+      rows: 24,
+    });
+    try {
+      const screen = await terminal.waitForScreen((shown) =>
+        shown.some((row) => row.startsWith(QUESTION)),
+      );
+      const question = screen.findIndex((row) => row.startsWith(QUESTION));
+      expect(screen[question - 1]).toBe('Path: "a⟨3400 slashes⟩.envrc"');
+      terminal.type("n", "Enter");
+      await terminal.waitForScreen((shown) => shown.some((row) => row === "Finished."));
+    } finally {
+      terminal.close();
+    }
+    expect(existsSync(join(e2e.dir.workspace, "a", ".envrc"))).toBe(false);
+  });
+});
