@@ -89,6 +89,14 @@ describe("exit code 2: configuration", () => {
     [["--bogus"], "Unknown option '--bogus' (see --help)"],
     [["--workspace", "."], "--prompt is required (see --help)"],
     [["--chapter", "4", "--prompt", "x"], '--chapter must be 1, 2 or 3 (got "4") (see --help)'],
+    [
+      ["--chapter", "1", "--audit-log", "audit.jsonl", "--prompt", "x"],
+      "--audit-log needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit (see --help)",
+    ],
+    [
+      ["--chapter", "2", "--audit-log", "audit.jsonl", "--prompt", "x"],
+      "--audit-log needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit (see --help)",
+    ],
   ])("%j → one line, no request", async (args, message) => {
     e2e.server.script(chatTextReply("unused"));
 
