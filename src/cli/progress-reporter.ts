@@ -2,12 +2,15 @@ import type { AgentObserver } from "../core/agent-runner.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ModelReply, TokenUsage } from "../core/model.js";
 import type { ToolResult } from "../core/tool-result.js";
+import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
 import { escapeForTerminal, truncateForDisplay } from "./terminal-text.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
 
 export interface ProgressOutput extends NodeJS.WritableStream {
   readonly isTTY?: boolean;
+  /** A terminal's width (tty.WriteStream has it); lines holding model text are broken to fit it. */
+  readonly columns?: number;
 }
 
 export interface ProgressReporterOptions {
@@ -64,7 +67,7 @@ export class ProgressReporter implements AgentObserver {
     if (this.#options.verbosity === "quiet") return;
     const summary = summarizeArguments(call);
     const name = escapeForTerminal(call.name);
-    this.#line(`${this.#paint("36", "→")} ${summary === "" ? name : `${name} ${summary}`}`);
+    this.#rows(`${this.#paint("36", "→")} ${summary === "" ? name : `${name} ${summary}`}`);
   }
 
   onToolCallEnd(call: ToolCall, result: ToolResult, durationMs: number): void {
@@ -73,12 +76,20 @@ export class ProgressReporter implements AgentObserver {
     if (result.isError) {
       const text = result.content.replace(/^Error \[[^\]]*\]: /, "");
       const summary = `${result.errorCode ?? "error"}: ${firstLine(text)}`;
-      this.#line(`${this.#paint("31", "✗")} ${summary} ${took}`);
+      this.#rows(`${this.#paint("31", "✗")} ${summary} ${took}`);
     } else {
-      this.#line(`${this.#paint("32", "✓")} ${summarizeResult(call, result)} ${took}`);
+      this.#rows(`${this.#paint("32", "✓")} ${summarizeResult(call, result)} ${took}`);
     }
     if (this.#options.verbosity === "verbose") {
-      for (const line of result.content.split("\n")) this.#line(`  ${escapeForTerminal(line)}`);
+      for (const line of result.content.split("\n")) {
+        this.#line(
+          layOutLine(escapeForTerminal(line), {
+            columns: this.#columns(),
+            first: MODEL_INDENT,
+            rest: MODEL_INDENT,
+          }),
+        );
+      }
     }
   }
 
@@ -105,6 +116,15 @@ export class ProgressReporter implements AgentObserver {
 
   #line(text: string): void {
     this.#options.output.write(`${text}\n`);
+  }
+
+  /** A harness line that holds model text: its wrapped rows are indented, never at column 0. */
+  #rows(text: string): void {
+    this.#line(layOutLine(text, { columns: this.#columns(), first: "", rest: MODEL_INDENT }));
+  }
+
+  #columns(): number | undefined {
+    return this.#options.output.isTTY === true ? this.#options.output.columns : undefined;
   }
 
   #paint(code: string, text: string): string {

@@ -6,6 +6,7 @@ import type { PermissionRequest } from "../core/permission-request.js";
 import { APPROVAL_LABELS } from "./approval-labels.js";
 import type { Language } from "./args.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
+import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
 import { elideMiddle, escapeForTerminal } from "./terminal-text.js";
 
 export const TERMINAL_APPROVAL_SOURCE = "terminal-approval";
@@ -27,7 +28,8 @@ export interface TerminalInput extends NodeJS.ReadableStream {
 
 export interface TerminalApprovalOptions {
   readonly input: TerminalInput;
-  readonly output: NodeJS.WritableStream;
+  /** `columns` (a terminal's width) lets long prompt lines wrap with their rows indented. */
+  readonly output: NodeJS.WritableStream & { readonly isTTY?: boolean; readonly columns?: number };
   readonly lang: Language;
   /**
    * Called when the person presses Ctrl-C at the prompt, before `decide` rejects with
@@ -64,7 +66,9 @@ export class TerminalApprovalProvider implements ApprovalProvider {
         TERMINAL_APPROVAL_SOURCE,
       );
     }
-    const prompt = renderApprovalPrompt(request, this.#options.lang);
+    const { output } = this.#options;
+    const columns = output.isTTY === true ? output.columns : undefined;
+    const prompt = renderApprovalPrompt(request, this.#options.lang, columns);
     const answer = await this.#ask(prompt.details, prompt.question);
     switch (answer.kind) {
       case "cancel":
@@ -215,6 +219,7 @@ export function isYes(answer: string): boolean {
 export function renderApprovalPrompt(
   request: PermissionRequest,
   lang: Language,
+  columns?: number,
 ): { details: string; question: string } {
   const labels = APPROVAL_LABELS[lang];
   const reason = request.proposedDecision?.reason ?? "";
@@ -233,5 +238,7 @@ export function renderApprovalPrompt(
   if (request.executionEnvironment !== undefined) {
     lines.push(`${labels.runsIn}: ${shown(request.executionEnvironment)}`);
   }
-  return { details: `${lines.join("\n")}\n`, question: labels.question };
+  // Wrapped rows of a long value are indented: only the harness's labels start at column 0.
+  const rows = lines.map((line) => layOutLine(line, { columns, first: "", rest: MODEL_INDENT }));
+  return { details: `${rows.join("\n")}\n`, question: labels.question };
 }

@@ -58,14 +58,13 @@ describe.skipIf(!isTmuxAvailable())(`the approval prompt on a real terminal ${TM
           shown.some((row) => row.startsWith(QUESTION)),
         );
         const text = screen.join("\n");
-        // Rows joined as the terminal wrapped them: the start can wrap across a row boundary only
-        // if the line is long, so look for it in the joined text too.
-        const joined = screen.join("");
+        // The rows joined again, without the indent that wrapped rows of model text get.
+        const joined = screen.map((row) => row.replace(/^ {2}/u, "")).join("");
         expect(joined.includes(START) || text.includes(START), text).toBe(true);
         expect(joined).toContain(END);
         expect(text).toContain("Tool call needs approval: shell");
         terminal.type("n", "Enter");
-        await terminal.waitForScreen((shown) => shown.some((row) => row === "Finished."));
+        await terminal.waitForScreen((shown) => shown.some((row) => row === "  Finished."));
       } finally {
         terminal.close();
       }
@@ -102,7 +101,7 @@ describe.skipIf(!isTmuxAvailable())(`a write's target on a real terminal ${TMUX_
       const question = screen.findIndex((row) => row.startsWith(QUESTION));
       expect(screen[question - 1]).toBe('Path: "a⟨3400 slashes⟩.envrc"');
       terminal.type("n", "Enter");
-      await terminal.waitForScreen((shown) => shown.some((row) => row === "Finished."));
+      await terminal.waitForScreen((shown) => shown.some((row) => row === "  Finished."));
     } finally {
       terminal.close();
     }

@@ -74,6 +74,13 @@ export class TmuxTerminal {
       .map((line) => line.trimEnd());
   }
 
+  /** Every row the terminal has shown, scrolled-off ones included, as drawn. */
+  history(): string[] {
+    return this.#tmux(["capture-pane", "-p", "-S", "-", "-t", "0"])
+      .split("\n")
+      .map((line) => line.trimEnd());
+  }
+
   async waitForScreen(done: (rows: readonly string[]) => boolean): Promise<string[]> {
     const deadline = Date.now() + this.#timeoutMs;
     for (;;) {
@@ -82,6 +89,15 @@ export class TmuxTerminal {
       if (Date.now() > deadline) {
         throw new Error(`timed out waiting for the screen; it shows:\n${rows.join("\n")}`);
       }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Waits until the command has ended (its pane stays, showing what it printed). */
+  async waitForExit(): Promise<void> {
+    const deadline = Date.now() + this.#timeoutMs;
+    while (this.#tmux(["display-message", "-p", "-t", "0", "#{pane_dead}"]).trim() !== "1") {
+      if (Date.now() > deadline) throw new Error("timed out waiting for the command to end");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
