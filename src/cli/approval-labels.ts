@@ -5,6 +5,7 @@ export interface ApprovalLabels {
   readonly reason: string;
   readonly arguments: string;
   readonly path: string;
+  readonly startAndEnd: string;
   readonly runsIn: string;
   readonly question: string;
 }
@@ -16,6 +17,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     reason: "Reason",
     arguments: "Arguments",
     path: "Path",
+    startAndEnd: "Starts and ends",
     runsIn: "Runs in",
     question: "Allow this call? [y/N] ",
   },
@@ -24,6 +26,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     reason: "原因",
     arguments: "参数",
     path: "路径",
+    startAndEnd: "首尾",
     runsIn: "运行环境",
     question: "允许本次调用? [y/N] ",
   },

@@ -202,6 +202,20 @@ function displayPath(path: string): string {
 
 const SEPARATOR_RUN = /[\\/]{32,}/gu;
 
+/** Longer commands get their start and end repeated; each part this many characters. */
+const RECAP_AFTER_CHARS = 600;
+const RECAP_PART_CHARS = 160;
+
+function commandRecap(request: PermissionRequest, shownArguments: string): string | undefined {
+  if (request.call.effect !== "execute") return undefined;
+  const characters = Array.from(shownArguments);
+  if (characters.length <= RECAP_AFTER_CHARS) return undefined;
+  const head = characters.slice(0, RECAP_PART_CHARS).join("");
+  const tail = characters.slice(-RECAP_PART_CHARS).join("");
+  const between = characters.length - 2 * RECAP_PART_CHARS;
+  return `${head} … (${between} more characters, shown above) … ${tail}`;
+}
+
 /** Harness or model text on one prompt line: hidden runs counted, then every escape made visible. */
 function shown(text: string): string {
   return escapeForTerminal(collapseHiddenRuns(text));
@@ -230,6 +244,10 @@ export function renderApprovalPrompt(
     `${labels.reason}: ${shown(reason)}`,
     `${labels.arguments}: ${escapeForTerminal(shownArguments)}`,
   ];
+  // A command is shown whole, so a long one could still push its own start off the screen (padded
+  // with sparse visible characters, say): its start and end are repeated beside the question.
+  const recap = commandRecap(request, shownArguments);
+  if (recap !== undefined) lines.push(`${labels.startAndEnd}: ${escapeForTerminal(recap)}`);
   // Contents may be shortened in the middle; the file they go to never is.
   const path = targetPath(request);
   if (path !== undefined) {
