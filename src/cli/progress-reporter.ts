@@ -2,6 +2,7 @@ import type { AgentObserver } from "../core/agent-runner.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ModelReply, TokenUsage } from "../core/model.js";
 import type { ToolResult } from "../core/tool-result.js";
+import { collapseHiddenRuns } from "./hidden-characters.js";
 import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
 import { escapeForTerminal, truncateForDisplay } from "./terminal-text.js";
 
@@ -83,7 +84,7 @@ export class ProgressReporter implements AgentObserver {
     if (this.#options.verbosity === "verbose") {
       for (const line of result.content.split("\n")) {
         this.#line(
-          layOutLine(escapeForTerminal(line), {
+          layOutLine(escapeForTerminal(collapseHiddenRuns(line)), {
             columns: this.#columns(),
             first: MODEL_INDENT,
             rest: MODEL_INDENT,
@@ -149,7 +150,7 @@ function summarizeArguments(call: ToolCall): string {
   try {
     args = JSON.parse(call.arguments);
   } catch {
-    return escapeForTerminal(truncateForDisplay(call.arguments, SUMMARY_CHARS));
+    return escapeForTerminal(truncateForDisplay(collapseHiddenRuns(call.arguments), SUMMARY_CHARS));
   }
   if (typeof args !== "object" || args === null) return "";
   const record = args as Record<string, unknown>;
@@ -157,7 +158,7 @@ function summarizeArguments(call: ToolCall): string {
   // The model's own text, not a re-encoding of it: re-encoding deeply nested hostile JSON could
   // overflow the stack.
   const text = typeof main === "string" ? main : call.arguments;
-  return escapeForTerminal(truncateForDisplay(text, SUMMARY_CHARS));
+  return escapeForTerminal(truncateForDisplay(collapseHiddenRuns(text), SUMMARY_CHARS));
 }
 
 function summarizeResult(call: ToolCall, result: ToolResult): string {
@@ -170,7 +171,9 @@ function summarizeResult(call: ToolCall, result: ToolResult): string {
 }
 
 function firstLine(text: string): string {
-  return escapeForTerminal(truncateForDisplay(text.split("\n")[0] ?? "", SUMMARY_CHARS));
+  return escapeForTerminal(
+    truncateForDisplay(collapseHiddenRuns(text.split("\n")[0] ?? ""), SUMMARY_CHARS),
+  );
 }
 
 function formatDuration(ms: number): string {
