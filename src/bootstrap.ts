@@ -22,6 +22,11 @@ export interface AgentDependencies {
   readonly model: ModelClient;
   /** Absolute path of the workspace; every file path and shell cwd is relative to it. */
   readonly workspace: string;
+  /**
+   * Absolute real paths of the files the harness writes itself (audit log, recording), decided
+   * once by the caller that opened them: the file tools and the P03 boundary refuse writes to them.
+   */
+  readonly harnessFiles?: readonly string[];
   readonly commandRunner: CommandRunner;
   readonly approvalProvider?: ApprovalProvider;
   readonly auditSink?: AuditSink;
@@ -57,7 +62,7 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
         ...(deps.shellTimeoutMs === undefined ? {} : { timeoutMs: deps.shellTimeoutMs }),
       },
       ...(profile.capabilities.has("files")
-        ? { fileSystem: new NodeWorkspaceFileSystem(deps.workspace) }
+        ? { fileSystem: new NodeWorkspaceFileSystem(deps.workspace, protectedFiles(deps)) }
         : {}),
     }),
   );
@@ -84,7 +89,10 @@ function buildPolicy(profile: ChapterProfile, deps: AgentDependencies): Permissi
       throw new BootstrapError("auditSink is required for chapter 3 or later");
     }
     return new PermissionPolicy({
-      workspaceBoundary: { workspace: deps.workspace, boundary: new NodeWorkspaceWriteBoundary() },
+      workspaceBoundary: {
+        workspace: deps.workspace,
+        boundary: new NodeWorkspaceWriteBoundary(protectedFiles(deps)),
+      },
       rules: [CONFIRM_FILE_WRITE],
       approver: deps.approvalProvider,
       audit: deps.auditSink,
@@ -98,6 +106,10 @@ function buildPolicy(profile: ChapterProfile, deps: AgentDependencies): Permissi
     ...(deps.approvalProvider === undefined ? {} : { approver: deps.approvalProvider }),
     ...environment,
   });
+}
+
+function protectedFiles(deps: AgentDependencies): { harnessFiles: readonly string[] } {
+  return { harnessFiles: deps.harnessFiles ?? [] };
 }
 
 function systemPromptFor(profile: ChapterProfile, deps: AgentDependencies): string {

@@ -4,6 +4,7 @@ import type { SandboxMode } from "../adapters/execution/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
 import { DEFAULT_MAX_TURNS } from "../bootstrap.js";
 import { CliConfigError } from "./config-error.js";
+import { languageFromLocale } from "./locale.js";
 
 // The adapters own the shell and sandbox choices; these lists only spell them out for the flags.
 export const SHELL_CHOICES = [
@@ -186,11 +187,6 @@ function oneOf<T extends string>(flag: string, raw: string, choices: readonly T[
     );
   }
   return found;
-}
-
-function languageFromLocale(env: Readonly<Record<string, string | undefined>>): Language {
-  const locale = nonEmpty(env.LC_ALL) ?? nonEmpty(env.LC_MESSAGES) ?? nonEmpty(env.LANG) ?? "";
-  return locale.toLowerCase().startsWith("zh") ? "zh" : "en";
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

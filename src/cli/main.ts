@@ -10,6 +10,7 @@ import {
 } from "../adapters/model/index.js";
 import { firstLineOfError } from "../core/one-line.js";
 import { createShellExecution } from "../adapters/execution/index.js";
+import { HarnessFileError } from "../adapters/filesystem/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
@@ -73,7 +74,16 @@ export async function runCli(io: CliIo): Promise<number> {
   });
   try {
     const workspace = await resolveWorkspace(options.workspace);
-    const model = createModelClient(options, io.env);
+    // The harness's own files are opened once, first, before any command could swap their names;
+    // their real paths are then protected from the file tools and read-only in the sandbox.
+    const auditLog =
+      options.auditLog === undefined
+        ? undefined
+        : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter });
+    const { model, recordingPath } = createModelClient(options, io.env, io.platform);
+    const harnessFiles = [auditLog?.realPath, recordingPath].filter(
+      (path): path is string => path !== undefined,
+    );
     const shell = await createShellExecution({
       sandbox: options.sandbox,
       network: options.network,
@@ -82,6 +92,7 @@ export async function runCli(io: CliIo): Promise<number> {
       env: io.env,
       platform: io.platform,
       passEnv: options.passEnv,
+      harnessFiles,
     });
     // Only on Linux is the fallback news: elsewhere there is no sandbox to miss, and the
     // prompt's "Runs in" line already says so.
@@ -91,6 +102,7 @@ export async function runCli(io: CliIo): Promise<number> {
     const agent = buildAgent(profileForChapter(options.chapter), {
       model,
       workspace,
+      harnessFiles,
       commandRunner: shell.runner,
       executionEnvironment: shell.environment,
       approvalProvider: new TerminalApprovalProvider({
@@ -102,7 +114,7 @@ export async function runCli(io: CliIo): Promise<number> {
           cancel.abort();
         },
       }),
-      auditSink: createAuditSink(options, io.stderr),
+      auditSink: createAuditSink(auditLog, io.stderr),
       maxTurns: options.maxTurns,
       observer: reporter,
     });
@@ -131,22 +143,25 @@ export async function runCli(io: CliIo): Promise<number> {
 function createModelClient(
   options: CliOptions,
   env: Readonly<Record<string, string | undefined>>,
-): ModelClient {
+  platform: NodeJS.Platform,
+): { model: ModelClient; recordingPath?: string } {
   const model: ModelClient =
     options.replay === undefined
-      ? new OpenAIChatModelClient(resolveOpenAIConfig(env, { model: options.model }))
+      ? new OpenAIChatModelClient(resolveOpenAIConfig(env, { model: options.model, platform }))
       : ReplayModelClient.fromFile(options.replay, { lenient: options.replayLenient });
-  return options.record === undefined ? model : new RecordingModelClient(model, options.record);
+  if (options.record === undefined) return { model };
+  const recording = new RecordingModelClient(model, options.record);
+  return { model: recording, recordingPath: recording.realPath };
 }
 
 /** The durable JSON log first: a decision that cannot be recorded must not be shown as taken. */
-function createAuditSink(options: CliOptions, stderr: NodeJS.WritableStream): AuditSink {
+function createAuditSink(
+  auditLog: JsonlAuditLog | undefined,
+  stderr: NodeJS.WritableStream,
+): AuditSink {
   const terminal = new TerminalAuditSink(stderr);
-  if (options.auditLog === undefined) return terminal;
-  return new CompositeAuditSink([
-    new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter }),
-    terminal,
-  ]);
+  if (auditLog === undefined) return terminal;
+  return new CompositeAuditSink([auditLog, terminal]);
 }
 
 async function resolveWorkspace(path: string): Promise<string> {
@@ -166,6 +181,7 @@ function isConfigurationError(error: unknown): boolean {
   return (
     error instanceof CliConfigError ||
     error instanceof ModelConfigError ||
+    error instanceof HarnessFileError ||
     error instanceof ShellUnavailableError ||
     error instanceof BootstrapError
   );

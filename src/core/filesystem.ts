@@ -65,7 +65,13 @@ export interface WorkspaceFileSystem {
   glob(pattern: string): Promise<GlobResult>;
 }
 
+/**
+ * Where a write would land, as the P03 policy's boundary stage sees it: inside the workspace,
+ * outside it, or inside it but protected (git metadata, or a file the harness writes itself).
+ */
+export type WriteTarget = "inside" | "outside" | "git-metadata" | "harness-file";
+
 /** The hard write limit the P03 policy asks before any write; shares `safePath` with the tools. */
 export interface WorkspaceWriteBoundary {
-  isPathWithinWorkspace(workspace: string, path: string): Promise<boolean>;
+  classifyWrite(workspace: string, path: string): Promise<WriteTarget>;
 }

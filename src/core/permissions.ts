@@ -28,14 +28,23 @@ export interface PermissionPolicyOptions {
 
 export const SOURCES = Object.freeze({
   boundary: "workspace-boundary",
+  protectedPath: "protected-path",
   shell: "shell-default",
   sandbox: "sandbox",
   approval: "approval",
   default: "default",
 });
 
+/** The reasons of the boundary stage's hard denials; the model sees them as `permission_denied`. */
+export const BOUNDARY_REASONS = Object.freeze({
+  outside: "Writing outside the workspace is forbidden",
+  gitMetadata: "Writing git metadata is forbidden: a hook or config there would run on the host",
+  harnessFile: "Writing the harness's own audit log or recording is forbidden",
+});
+
 /**
- * Decides one prepared call before any side effect, in a fixed order: workspace boundary, execution
+ * Decides one prepared call before any side effect, in a fixed order: workspace boundary (and
+ * protected paths: git metadata, the harness's own files), execution
  * environment and shell default, recommendations, rules; merge deny > ask > allow > passthrough;
  * resolve `ask` only through the approver; audit the final decision. Anything that throws inside a
  * participant denies; a throwing audit sink rejects the whole decision so the handler never runs.
@@ -96,10 +105,18 @@ export class PermissionPolicy {
       return [PermissionDecision.deny("Write path is invalid", SOURCES.boundary)];
     }
     try {
-      const inside: unknown = await check.boundary.isPathWithinWorkspace(check.workspace, path);
-      return inside === true
-        ? []
-        : [PermissionDecision.deny("Writing outside the workspace is forbidden", SOURCES.boundary)];
+      const target: unknown = await check.boundary.classifyWrite(check.workspace, path);
+      switch (target) {
+        case "inside":
+          return [];
+        case "git-metadata":
+          return [PermissionDecision.deny(BOUNDARY_REASONS.gitMetadata, SOURCES.protectedPath)];
+        case "harness-file":
+          return [PermissionDecision.deny(BOUNDARY_REASONS.harnessFile, SOURCES.protectedPath)];
+        default:
+          // "outside", or an answer that breaks the contract: either way not a write inside.
+          return [PermissionDecision.deny(BOUNDARY_REASONS.outside, SOURCES.boundary)];
+      }
     } catch {
       return [PermissionDecision.deny("Write path could not be resolved safely", SOURCES.boundary)];
     }

@@ -9,6 +9,7 @@ import {
   type PermissionPolicyOptions,
 } from "../../src/core/permissions.js";
 import type { ToolEffect } from "../../src/core/tool-definition.js";
+import { toolError } from "../../src/core/tool-result.js";
 import {
   FakeWriteBoundary,
   FixedEnvironment,
@@ -236,6 +237,37 @@ describe("workspace boundary", () => {
     expect(summary(final)).toEqual(OUTSIDE);
     expect(approver.requests).toEqual([]);
     expect(audit.entries.map((entry) => summary(entry.decision))).toEqual([OUTSIDE]);
+  });
+
+  it.each<[string, Summary]>([
+    [
+      "git-metadata",
+      {
+        behavior: "deny",
+        reason: "Writing git metadata is forbidden: a hook or config there would run on the host",
+        source: "protected-path",
+      },
+    ],
+    [
+      "harness-file",
+      {
+        behavior: "deny",
+        reason: "Writing the harness's own audit log or recording is forbidden",
+        source: "protected-path",
+      },
+    ],
+  ])("a protected path (%s) is a hard deny before rules and approval", async (target, expected) => {
+    const { approver, audit, decide } = harness({
+      workspaceBoundary: { workspace: WORKSPACE, boundary: new FakeWriteBoundary(() => target) },
+      rules: [alwaysRule("allow-all", "allow"), alwaysRule("confirm", "ask")],
+    });
+    const final = await decide("write_file", "write", { path: ".git/hooks/pre-commit" }, [
+      PermissionDecision.allow("Hook says fine", "hook"),
+    ]);
+    expect(summary(final)).toEqual(expected);
+    expect(approver.requests).toEqual([]);
+    expect(audit.entries.map((entry) => summary(entry.decision))).toEqual([expected]);
+    expect(final.toToolResult()).toEqual(toolError("permission_denied", expected.reason));
   });
 
   it("inside the workspace adds no candidate, so the rules decide", async () => {

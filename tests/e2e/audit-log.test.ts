@@ -22,8 +22,6 @@ const auditRecordSchema = z.strictObject({
   argumentsSha256: z.string(),
 });
 
-const EVALUATION_FAILED = "Error [permission_evaluation_error]: Permission evaluation failed";
-
 const e2e = useAgentFixture();
 const { agent } = e2e;
 
@@ -151,8 +149,11 @@ describe("the JSON audit log", () => {
   });
 });
 
-describe("an audit log that cannot be written fails every decision closed", () => {
-  it("a read-only call fails with permission_evaluation_error and no [Permission] line", async () => {
+// The log is opened once, at start (see harness-files.test.ts): a path that cannot be opened stops
+// the run with exit 2 before the first request, so no call can run unrecorded. A write that fails
+// mid-run still fails the decision closed (tests/adapters/audit/jsonl-audit-log.test.ts).
+describe("an audit log that cannot be opened stops the run before any call", () => {
+  it("a path under a regular file: exit 2, one line, no request, no [Permission] line", async () => {
     await writeFile(join(e2e.dir.root, "not-a-directory"), "");
     const log = join(e2e.dir.root, "not-a-directory", "audit.jsonl");
     e2e.server.script(
@@ -162,14 +163,16 @@ describe("an audit log that cannot be written fails every decision closed", () =
 
     const run = await agent(["--audit-log", log, "--prompt", "Look"]);
 
-    expect(run).toMatchObject({ exitCode: 0, stdout: "Could not look.\n" });
-    expect(toolResults(e2e.server.requests[1])).toEqual({ call_glob: EVALUATION_FAILED });
-    expect(linesOf(run.stderr).filter((line) => line.startsWith("[Permission] "))).toEqual([]);
+    expect(run).toMatchObject({ exitCode: 2, stdout: "" });
+    expect(linesOf(run.stderr)).toEqual([
+      `agent: Cannot open the audit log ${log}: ENOTDIR: not a directory, open '${log}'`,
+    ]);
+    expect(e2e.server.requests).toEqual([]);
     expect(existsSync(log)).toBe(false);
   });
 
   it.skipIf(!isPtyAvailable())(
-    `a write the person approved is still not made ${PTY_REASON}`,
+    `a write is never put to the person nor made ${PTY_REASON}`,
     async () => {
       await writeFile(join(e2e.dir.root, "not-a-directory"), "");
       const log = join(e2e.dir.root, "not-a-directory", "audit.jsonl");
@@ -182,12 +185,15 @@ describe("an audit log that cannot be written fails every decision closed", () =
 
       const { exitCode, output } = await runInPty(
         e2e.argv(["--audit-log", log, "--prompt", "Write"]),
-        { env: serverEnv(e2e.server.baseURL), prompt: "[y/N] ", answers: ["y\r"] },
+        { env: serverEnv(e2e.server.baseURL), prompt: "[y/N] ", answers: [] },
       );
 
-      expect(exitCode).toBe(0);
-      expect(terminalScreenLines(output)).toContain("Allow this call? [y/N] y");
-      expect(toolResults(e2e.server.requests[1])).toEqual({ call_w: EVALUATION_FAILED });
+      expect(exitCode).toBe(2);
+      expect(output).not.toContain("[y/N]");
+      expect(terminalScreenLines(output)).toContain(
+        `agent: Cannot open the audit log ${log}: ENOTDIR: not a directory, open '${log}'`,
+      );
+      expect(e2e.server.requests).toEqual([]);
       expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
       expect(existsSync(log)).toBe(false);
     },

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -107,6 +108,11 @@ describe("exit code 2: configuration", () => {
   });
 
   it("when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set", async () => {
+    // Written for the shell the person typed into: PowerShell on Windows, POSIX here.
+    const setKey =
+      process.platform === "win32"
+        ? '$env:OPENAI_API_KEY = "sk-..."'
+        : "export OPENAI_API_KEY=sk-...";
     const run = await runCli(["--workspace", e2e.dir.workspace, "--prompt", "Hi"], {
       env: baseEnv(),
     });
@@ -115,8 +121,7 @@ describe("exit code 2: configuration", () => {
       exitCode: 2,
       signal: null,
       stdout: "",
-      stderr:
-        "agent: OPENAI_API_KEY is not set: export your OpenAI API key, or set OPENAI_BASE_URL to a local OpenAI-compatible server\n",
+      stderr: `agent: OPENAI_API_KEY is not set: set your OpenAI API key (${setKey}), or set OPENAI_BASE_URL to a local OpenAI-compatible server\n`,
     });
   });
 });
@@ -163,8 +168,9 @@ describe("exit code 130: Ctrl-C", () => {
 
       expect(exitCode).toBe(130);
       expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
-      // Nobody decided the call, so no decision is recorded for it, on screen or in the log.
-      expect(existsSync(log)).toBe(false);
+      // Nobody decided the call, so no decision is recorded for it, on screen or in the log (the
+      // log is opened, so created, at start).
+      expect(await readFile(log, "utf8")).toBe("");
       const screen = terminalScreenLines(output);
       expect(screen.filter((line) => line.startsWith("[Permission] "))).toEqual([]);
       expect(screen.at(-2)).toBe("agent: cancelled");

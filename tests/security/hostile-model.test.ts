@@ -5,12 +5,13 @@
  * it to `it` in the same commit as the fix.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { link, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createShellExecution } from "../../src/adapters/execution/shell-execution.js";
 import { BubblewrapRunner } from "../../src/adapters/sandbox/bubblewrap.js";
 import { parseChatCompletion } from "../../src/adapters/model/openai-chat-reply.js";
 import { buildAgent } from "../../src/bootstrap.js";
@@ -318,6 +319,66 @@ describe("workspace boundary", () => {
   });
 });
 
+describe("protected paths in P03 (issue 12)", () => {
+  // Was a bug: a P03 write into .git was put to the person, audited as allow, and only then
+  // refused by the tool; git metadata not named .git (a bare repository, a separate git dir) and
+  // the harness's own audit log were writable. Now the boundary denies them (protected-path)
+  // before any rule or prompt.
+  it("git metadata under any name and the harness's files are denied without asking anyone", async () => {
+    await mkdir(join(temp.workspace, ".git", "hooks"), { recursive: true });
+    for (const part of ["objects", "refs"]) {
+      await mkdir(join(temp.workspace, "server.git", part), { recursive: true });
+    }
+    await writeFile(join(temp.workspace, "server.git", "HEAD"), "ref: refs/heads/main\n");
+    const log = join(temp.workspace, "audit.jsonl");
+    await writeFile(log, "{}\n");
+    const approver = new RecordingApprover(() => ALLOW);
+    const audit = new RecordingAuditSink();
+    const hook = "#!/bin/sh\ntouch /tmp/pwned\n";
+    const model = new ScriptedModelClient([
+      toolCallReply([
+        {
+          id: "a",
+          name: "write_file",
+          arguments: { path: ".git/hooks/pre-commit", content: hook },
+        },
+        { id: "b", name: "write_file", arguments: { path: "server.git/config", content: hook } },
+        {
+          id: "c",
+          name: "edit_file",
+          arguments: { path: "audit.jsonl", old_string: "{}", new_string: "{forged}" },
+        },
+      ]),
+      textReply("done"),
+    ]);
+    const agent = buildAgent(P03, {
+      model,
+      workspace: temp.workspace,
+      harnessFiles: [log],
+      commandRunner: new RecordingCommandRunner(),
+      approvalProvider: approver,
+      auditSink: audit,
+    });
+    const result = await agent.run("go");
+    const git = "Writing git metadata is forbidden: a hook or config there would run on the host";
+    const own = "Writing the harness's own audit log or recording is forbidden";
+    expect(toolMessages(result.history)).toEqual([
+      { id: "a", content: `Error [permission_denied]: ${git}` },
+      { id: "b", content: `Error [permission_denied]: ${git}` },
+      { id: "c", content: `Error [permission_denied]: ${own}` },
+    ]);
+    expect(approver.requests).toEqual([]);
+    expect(audit.lines()).toEqual([
+      `write_file: deny (protected-path) - ${git}`,
+      `write_file: deny (protected-path) - ${git}`,
+      `edit_file: deny (protected-path) - ${own}`,
+    ]);
+    expect(existsSync(join(temp.workspace, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(existsSync(join(temp.workspace, "server.git", "config"))).toBe(false);
+    expect(await readFile(log, "utf8")).toBe("{}\n");
+  });
+});
+
 describe("what the person sees", () => {
   // Was a bug: renderApprovalPrompt cut the arguments at 4000 characters. For a shell command the
   // cut-off tail still ran once the person answered `y`: padding hid `; curl … | sh` behind
@@ -512,3 +573,61 @@ describe.runIf(LINUX_WITH_BWRAP)("sandbox .git protection (Linux only: /usr/bin/
     expect(await readFile(join(temp.workspace, ".git", "config"), "utf8")).toBe("[core]\n");
   });
 });
+
+// Run as root (containers, CI), uid 0 in the sandbox is host uid 0. Was a bug: an approved command
+// wrote the host's kernel.core_pattern (whose program the kernel runs as host root on the next
+// crash) and left a setuid-root copy of bash in the workspace.
+describe.runIf(LINUX_WITH_BWRAP && ["x64", "arm64"].includes(process.arch))(
+  "sandbox: host kernel settings and setuid files (Linux x64/arm64 only: /usr/bin/bwrap)",
+  () => {
+    const corePattern = "/proc/sys/kernel/core_pattern";
+
+    it("an approved command can neither write core_pattern nor leave a setuid or setgid file", async () => {
+      const before = await readFile(corePattern, "utf8");
+      const execution = await createShellExecution({
+        sandbox: "required",
+        network: false,
+        shell: "posix",
+        workspace: temp.workspace,
+        env: process.env,
+        platform: "linux",
+        passEnv: [],
+      });
+      expect(execution.environment.status().kind).toBe("isolated");
+      const approver = new RecordingApprover(() => ALLOW);
+      const commands = [
+        `v="$(cat ${corePattern})"; printf '%s\\n' "$v" > ${corePattern} && echo wrote-core-pattern`,
+        "cp /bin/bash ./b; chmod 4755 ./b; chmod g+s ./b; install -m 4755 /bin/true ./i; true",
+      ];
+      const model = new ScriptedModelClient([
+        toolCallReply(
+          commands.map((command, index) => ({
+            id: `call_${String(index + 1)}`,
+            name: "shell",
+            arguments: { command },
+          })),
+        ),
+        textReply("done"),
+      ]);
+      const agent = buildAgent(P03, {
+        model,
+        workspace: temp.workspace,
+        commandRunner: execution.runner,
+        executionEnvironment: execution.environment,
+        approvalProvider: approver,
+        auditSink: new RecordingAuditSink(),
+      });
+      const result = await agent.run("go");
+
+      expect(approver.requests).toHaveLength(2);
+      const [coreWrite, setuid] = toolMessages(result.history);
+      expect(coreWrite?.content).toContain("Read-only file system");
+      expect(coreWrite?.content).not.toContain("wrote-core-pattern");
+      expect(setuid?.content).toContain("Operation not permitted");
+      expect(await readFile(corePattern, "utf8")).toBe(before);
+      for (const name of ["b", "i"]) {
+        expect((lstatSync(join(temp.workspace, name)).mode & 0o6000).toString(8)).toBe("0");
+      }
+    });
+  },
+);

@@ -4,7 +4,7 @@ import type {
   ExecutionEnvironment,
   ExecutionEnvironmentStatus,
 } from "../../src/core/execution-environment.js";
-import type { WorkspaceWriteBoundary } from "../../src/core/filesystem.js";
+import type { WorkspaceWriteBoundary, WriteTarget } from "../../src/core/filesystem.js";
 import type { PermissionDecision } from "../../src/core/permission-decision.js";
 import type { PermissionRequest } from "../../src/core/permission-request.js";
 
@@ -51,7 +51,10 @@ export class RecordingAuditSink implements AuditSink {
   }
 }
 
-/** Answers from a table of paths; a path not in the table is outside. Records every question. */
+/**
+ * Answers from a table of paths; a path not in the table is outside. Records every question.
+ * `true` means inside; any other answer (a WriteTarget, or a contract-breaking value) is passed on.
+ */
 export class FakeWriteBoundary implements WorkspaceWriteBoundary {
   readonly questions: { workspace: string; path: string }[] = [];
   readonly #answer: (path: string) => unknown;
@@ -60,9 +63,10 @@ export class FakeWriteBoundary implements WorkspaceWriteBoundary {
     this.#answer = answer;
   }
 
-  async isPathWithinWorkspace(workspace: string, path: string): Promise<boolean> {
+  async classifyWrite(workspace: string, path: string): Promise<WriteTarget> {
     this.questions.push({ workspace, path });
-    return (await this.#answer(path)) as boolean;
+    const answer = await this.#answer(path);
+    return (answer === true ? "inside" : answer) as WriteTarget;
   }
 }
 

@@ -1,9 +1,15 @@
 import { createHash, randomUUID } from "node:crypto";
-import { open } from "node:fs/promises";
+import { closeSync, fdatasync, write } from "node:fs";
+import { promisify } from "node:util";
 import type { AuditSink } from "../../core/audit.js";
 import { canonicalJson } from "../../core/canonical-json.js";
 import type { PermissionDecision } from "../../core/permission-decision.js";
 import type { PermissionRequest } from "../../core/permission-request.js";
+import { firstLineOfError } from "../../core/one-line.js";
+import { HarnessFileError, openHarnessOutput } from "../filesystem/index.js";
+
+const writeAt = promisify(write);
+const syncData = promisify(fdatasync);
 
 /** One line of the audit log; the fields are written in this order. */
 export interface AuditRecord {
@@ -30,25 +36,49 @@ export interface JsonlAuditLogOptions {
 /**
  * Appends one JSON line per final decision and flushes it to disk before returning, so the record
  * exists before the handler runs. Any failure throws, and the policy then denies the call.
+ *
+ * The file is opened once, here (never through a symbolic link, only a regular file, created
+ * owner-only), and every line goes to that descriptor: a command that later replaces the name with
+ * a link or a FIFO redirects nothing. A file that cannot be opened throws HarnessFileError.
  */
 export class JsonlAuditLog implements AuditSink {
   readonly runId: string;
+  /** Absolute real path of the log, for the workspace's protected files. */
+  readonly realPath: string;
   readonly #options: JsonlAuditLogOptions;
+  #fd: number | undefined;
 
   constructor(options: JsonlAuditLogOptions) {
     this.#options = options;
     this.runId = options.runId ?? randomUUID();
+    try {
+      const output = openHarnessOutput(options.path, { truncate: false });
+      this.#fd = output.fd;
+      this.realPath = output.realPath;
+    } catch (error) {
+      throw new HarnessFileError(
+        `Cannot open the audit log ${options.path}: ${firstLineOfError(error)}`,
+      );
+    }
   }
 
   async record(request: PermissionRequest, decision: PermissionDecision): Promise<void> {
-    const line = `${JSON.stringify(this.toRecord(request, decision))}\n`;
-    const file = await open(this.#options.path, "a", 0o600);
-    try {
-      await file.appendFile(line, "utf8");
-      await file.datasync();
-    } finally {
-      await file.close();
+    const fd = this.#fd;
+    if (fd === undefined) throw new Error(`The audit log ${this.#options.path} is closed`);
+    const line = Buffer.from(`${JSON.stringify(this.toRecord(request, decision))}\n`, "utf8");
+    // O_APPEND: each write lands at the end, even when the file grew meanwhile.
+    for (let written = 0; written < line.length;) {
+      const { bytesWritten } = await writeAt(fd, line, written, line.length - written);
+      written += bytesWritten;
     }
+    await syncData(fd);
+  }
+
+  /** Closes the descriptor; a later decision then fails (and the policy denies the call). */
+  close(): void {
+    if (this.#fd === undefined) return;
+    closeSync(this.#fd);
+    this.#fd = undefined;
   }
 
   toRecord(request: PermissionRequest, decision: PermissionDecision): AuditRecord {

@@ -6,15 +6,22 @@ import type {
 } from "../../core/execution-environment.js";
 import {
   BubblewrapRunner,
+  noSeccompTable,
   probeSandbox,
+  sandboxHardening,
   SandboxSetupError,
   SandboxWorkspaceError,
+  type SandboxHardening,
+  type SandboxPowerShell,
   type SandboxShell,
 } from "../sandbox/index.js";
 import {
+  findPosixShellExecutable,
   planPosixShell,
+  planPowerShell,
   resolveExecutable,
   selectCommandRunner,
+  type PowerShellPlan,
   type ShellChoice,
   type ShellSelectionOptions,
 } from "../shell/index.js";
@@ -28,6 +35,13 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
   /** Let sandboxed commands reach the network (`--network`); host commands always can. */
   readonly network: boolean;
   readonly shell: ShellChoice;
+  /** The CPU architecture (`process.arch`), which picks the seccomp filter; tests name others. */
+  readonly arch?: string;
+  /**
+   * Absolute real paths of the files the harness writes itself (audit log, recording); those
+   * inside the workspace are bound read-only in the sandbox.
+   */
+  readonly harnessFiles?: readonly string[];
   /** Tests substitute the sandbox probe; production runs the real one once. */
   readonly probeSandbox?: typeof probeSandbox;
 }
@@ -45,10 +59,12 @@ export const HOST_LABEL = "sandbox: none — runs on the host";
 export const UNAVAILABLE = Object.freeze({
   notLinux: (platform: NodeJS.Platform): string =>
     `No OS sandbox on ${platformName(platform)}: the sandbox uses bubblewrap, which runs on Linux only; run with --sandbox off (or auto) to run commands on the host`,
-  powershell:
-    "PowerShell cannot run inside the sandbox: it runs bash or sh only; use --shell posix, or --sandbox off to run PowerShell on the host",
+  noProbeShell:
+    "The sandbox probe needs bash or sh on PATH, even for PowerShell: install one, or run with --sandbox off",
   bwrapMissing:
     "bubblewrap (bwrap) is not installed or not on PATH: install it (apt-get install bubblewrap), or run with --sandbox off",
+  noSeccompFilter: (arch: string): string =>
+    `${noSeccompTable(arch)}; run with --sandbox off to run commands on the host`,
   probeFailed: (detail: string): string =>
     userNamespacesBlocked(detail)
       ? `The sandbox cannot start: user namespaces are disabled in this container or kernel (${detail}); allow them (e.g. sysctl kernel.unprivileged_userns_clone=1, or a container seccomp/AppArmor profile that permits unshare), or run with --sandbox off`
@@ -72,6 +88,7 @@ export async function createShellExecution(
     shell: plan.shell,
     network: options.network,
     environment: plan.environment,
+    hardening: plan.hardening,
   });
   if (!probe.ok) {
     return unusable(options, UNAVAILABLE.probeFailed(probe.reason), "sandbox probe failed");
@@ -85,6 +102,7 @@ type SandboxPlan =
       readonly bwrapPath: string;
       readonly shell: SandboxShell;
       readonly environment: Readonly<Record<string, string>>;
+      readonly hardening: SandboxHardening;
       readonly runner: BubblewrapRunner;
       readonly label: string;
     }
@@ -98,13 +116,6 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       short: `no sandbox on ${platformName(options.platform)}`,
     };
   }
-  if (options.shell === "powershell") {
-    return {
-      kind: "unusable",
-      reason: UNAVAILABLE.powershell,
-      short: "PowerShell is not sandboxed",
-    };
-  }
   const bwrapPath = resolveExecutable("bwrap", options);
   if (bwrapPath === undefined) {
     return {
@@ -113,27 +124,52 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       short: "bubblewrap not installed",
     };
   }
+  // Decided once: the /proc masks for this host and the seccomp filter for this CPU, or no sandbox.
+  const arch = options.arch ?? process.arch;
+  const hardening = sandboxHardening(arch);
+  if (hardening === undefined) {
+    return {
+      kind: "unusable",
+      reason: UNAVAILABLE.noSeccompFilter(arch),
+      short: `no sandbox filter for ${arch}`,
+    };
+  }
+  // PowerShell, when asked for, runs the commands; bash or sh still runs the probe's script.
+  const powerShell = options.shell === "powershell" ? planPowerShell(options) : undefined;
+  if (powerShell !== undefined && findPosixShellExecutable(options) === undefined) {
+    return { kind: "unusable", reason: UNAVAILABLE.noProbeShell, short: "no sh for the probe" };
+  }
   const { executable, kind, environment } = planPosixShell(options);
   const shell: SandboxShell = { executable, kind };
   const runner = new BubblewrapRunner({
     bwrapPath,
     shell,
+    ...(powerShell === undefined ? {} : { powerShell: sandboxPowerShell(powerShell) }),
     workspace: options.workspace,
     // An empty HOME would resolve to the current directory and refuse the wrong workspace.
     home: options.env.HOME === undefined || options.env.HOME === "" ? homedir() : options.env.HOME,
     network: options.network,
     environment,
+    hardening,
+    harnessFiles: options.harnessFiles ?? [],
   });
   try {
     // Refuse `/` or the home directory now, before a probe, with the builder's own words.
     runner.argsFor("true", options.workspace);
-    return { kind: "ready", bwrapPath, shell, environment, runner, label: runner.label() };
+    const label = runner.label();
+    return { kind: "ready", bwrapPath, shell, environment, hardening, runner, label };
   } catch (error) {
     if (!(error instanceof SandboxSetupError)) throw error;
     const short =
       error instanceof SandboxWorkspaceError ? "workspace not sandboxable" : "workspace unusable";
     return { kind: "unusable", reason: error.message, short };
   }
+}
+
+function sandboxPowerShell(plan: PowerShellPlan): SandboxPowerShell {
+  return plan.entryPoint === undefined
+    ? { executable: plan.executable }
+    : { executable: plan.executable, entryPoint: plan.entryPoint };
 }
 
 function unusable(options: ShellExecutionOptions, reason: string, short: string): ShellExecution {

@@ -10,11 +10,19 @@ const HFS_IGNORABLE = /[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/gu;
 const SHORT_NAME = /^git~[1-9][0-9]*$/u;
 
 export function isGitDirectoryName(name: string): boolean {
+  const folded = gitNameKey(name);
+  return folded === ".git" || SHORT_NAME.test(folded);
+}
+
+/**
+ * A name the way Windows or macOS would match it: stream suffix, HFS-ignorable code points and
+ * trailing dots and spaces dropped, lower case. `HE\u200CAD.` is `head`.
+ */
+export function gitNameKey(name: string): string {
   // `.git::$INDEX_ALLOCATION` and `.git:$I30:$INDEX_ALLOCATION` name the directory's stream.
   const beforeStream = name.split(":", 1)[0] ?? "";
   const visible = beforeStream.replace(HFS_IGNORABLE, "");
   // Windows drops trailing dots and spaces, so `.git.` and `.git ` are `.git`.
   const stripped = visible.replace(/[. ]+$/u, "");
-  const folded = stripped.toLowerCase();
-  return folded === ".git" || SHORT_NAME.test(folded);
+  return stripped.toLowerCase();
 }

@@ -1,7 +1,9 @@
 /**
  * The workspace filesystem port (core/filesystem.ts) on Node's `fs`: every path is resolved inside
- * the workspace (links included) before it is touched, git metadata is never written, reads are
- * bounded, writes are atomic. The path-safety checks are shared with the shell and the sandbox.
+ * the workspace (links included) before it is touched, git metadata (by name or by layout) and the
+ * harness's own files are never written, reads are bounded, writes are atomic. The path-safety
+ * checks are shared with the shell and the sandbox; the harness's own files (audit log, recording,
+ * replay) are opened here too, once and safely.
  */
 export {
   EDIT_LIMIT_BYTES,
@@ -12,4 +14,11 @@ export {
 } from "./node-filesystem.js";
 export { isWithinRoot } from "./safe-path.js";
 export { isGitDirectoryName } from "./git-names.js";
+export { GIT_LAYOUT_ENTRIES, hasGitDirectoryLayout, pointerFileTarget } from "./git-directories.js";
 export { errorCode } from "./fs-errors.js";
+export {
+  HarnessFileError,
+  openHarnessOutput,
+  readHarnessInput,
+  type HarnessOutput,
+} from "./harness-files.js";

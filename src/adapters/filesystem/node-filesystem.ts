@@ -13,6 +13,7 @@ import {
   type ReadFileResult,
   type WorkspaceFileSystem,
   type WorkspaceWriteBoundary,
+  type WriteTarget,
 } from "../../core/filesystem.js";
 import { writeFileAtomically } from "./atomic-write.js";
 import { readAtMost } from "./bounded-read.js";
@@ -28,7 +29,13 @@ import {
 } from "./fs-errors.js";
 import { GlobPattern } from "./glob-pattern.js";
 import { scanLineWindow } from "./line-window.js";
-import { isWithinRoot, realpathNative, safePath, safeWritablePath } from "./safe-path.js";
+import {
+  isWithinRoot,
+  ProtectedPathError,
+  realpathNative,
+  safePath,
+  safeWritablePath,
+} from "./safe-path.js";
 import { applyEdit } from "./text-edit.js";
 import { globWorkspace } from "./workspace-glob.js";
 
@@ -48,12 +55,22 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 // The read tool drops a BOM (edits keep it) and shows invalid bytes as U+FFFD.
 const lenientUtf8 = new TextDecoder("utf-8");
 
+export interface ProtectedFiles {
+  /**
+   * Absolute real paths of the files the harness writes itself (audit log, recording), decided
+   * once at start; a write to one is `protected_path`.
+   */
+  readonly harnessFiles?: readonly string[];
+}
+
 export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
   readonly root: string;
+  readonly #harnessFiles: readonly string[];
 
   /** `root` is the workspace directory; a relative one is taken from the current directory. */
-  constructor(root: string) {
+  constructor(root: string, options: ProtectedFiles = {}) {
     this.root = resolve(root);
+    this.#harnessFiles = Object.freeze([...(options.harnessFiles ?? [])]);
   }
 
   async readFile(path: string, options: ReadFileOptions = {}): Promise<ReadFileResult> {
@@ -102,14 +119,14 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     const size = Buffer.byteLength(content, "utf8");
     if (size > WRITE_LIMIT_BYTES) throw overWriteLimit(path, size);
     const data = Buffer.from(content, "utf8");
-    const target = await safeWritablePath(this.root, path);
+    const target = await safeWritablePath(this.root, path, this.#harnessFiles);
     await this.#createParentDirectories(target, path);
     await writeFileAtomically(await this.#recheck(target, path), data, path);
     return data.byteLength;
   }
 
   async editFile(path: string, edit: EditFileRequest): Promise<number> {
-    const target = await safeWritablePath(this.root, path);
+    const target = await safeWritablePath(this.root, path, this.#harnessFiles);
     const original = await readForEditing(target, path);
     const outcome = applyEdit(original, edit, WRITE_LIMIT_BYTES);
     switch (outcome.kind) {
@@ -158,7 +175,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
 
   /** The boundary again, right before writing: anything that moved since is refused. */
   async #recheck(target: string, path: string): Promise<string> {
-    const again = await safeWritablePath(this.root, path);
+    const again = await safeWritablePath(this.root, path, this.#harnessFiles);
     if (again !== target) {
       throw new WorkspaceFileError("path_escape", `the path changed while writing: ${path}`);
     }
@@ -166,8 +183,29 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
   }
 }
 
-/** The P03 hard write limit: the same `safePath` the tools use. */
+/**
+ * The P03 hard write limit: the same `safeWritablePath` the tools use, so a write the tool would
+ * refuse as outside or protected is denied before any rule or prompt.
+ */
 export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
+  readonly #harnessFiles: readonly string[];
+
+  constructor(options: ProtectedFiles = {}) {
+    this.#harnessFiles = Object.freeze([...(options.harnessFiles ?? [])]);
+  }
+
+  async classifyWrite(workspace: string, path: string): Promise<WriteTarget> {
+    try {
+      await safeWritablePath(workspace, path, this.#harnessFiles);
+      return "inside";
+    } catch (error) {
+      if (error instanceof ProtectedPathError) return error.kind;
+      // Any other refusal (invalid, escaping) is outside; anything else denies upstream.
+      if (error instanceof WorkspaceFileError) return "outside";
+      throw error;
+    }
+  }
+
   async isPathWithinWorkspace(workspace: string, path: string): Promise<boolean> {
     try {
       await safePath(workspace, path);

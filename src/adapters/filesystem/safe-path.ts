@@ -9,6 +9,7 @@ import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:
 import { promisify } from "node:util";
 import { WorkspaceFileError } from "../../core/filesystem.js";
 import { errorCode, pathTooLong } from "./fs-errors.js";
+import { findGitLayout } from "./git-directories.js";
 import { isGitDirectoryName } from "./git-names.js";
 import { classifyWorkspacePath } from "./workspace-path-syntax.js";
 
@@ -33,22 +34,58 @@ export async function safePath(workspace: string, path: string): Promise<string>
   return (await resolveInWorkspace(workspace, path)).target;
 }
 
+/** Why a write is refused as `protected_path`; the chapter-3 boundary names the kind. */
+export type ProtectedKind = "git-metadata" | "harness-file";
+
+/** A `protected_path` refusal that also says what was protected. */
+export class ProtectedPathError extends WorkspaceFileError {
+  constructor(
+    readonly kind: ProtectedKind,
+    message: string,
+  ) {
+    super("protected_path", message);
+  }
+}
+
 /**
- * `safePath` for a write: also refuses (`protected_path`) anything inside a `.git` directory, under
- * any of its aliases, whether the model named it, a symlink leads there, or it is the target of a
- * symlinked `.git`. A planted hook or `core.fsmonitor` would run on the host at the person's next
- * git command. Reading `.git` stays allowed.
+ * `safePath` for a write: also refuses (`protected_path`) git metadata and the harness's own
+ * files. Git metadata is anything inside a `.git` directory, under any of its aliases, whether the
+ * model named it, a symlink leads there, or it is the target of a symlinked `.git`; and anything
+ * inside a directory git would take for a git dir by its layout (a bare repository, a `gitdir:`
+ * file's target), or a write that would give a directory that layout. A planted hook or
+ * `core.fsmonitor` would run on the host at the person's next git command. `harnessFiles` are
+ * absolute real paths (the audit log, a recording). Reading any of them stays allowed.
  */
-export async function safeWritablePath(workspace: string, path: string): Promise<string> {
+export async function safeWritablePath(
+  workspace: string,
+  path: string,
+  harnessFiles: readonly string[] = [],
+): Promise<string> {
   const { root, segments, target } = await resolveInWorkspace(workspace, path);
   if (
     segments.some(isGitDirectoryName) ||
     isGitPath(root, target) ||
     (await isInsideLinkedGit(root, target))
   ) {
-    throw new WorkspaceFileError(
-      "protected_path",
+    throw new ProtectedPathError(
+      "git-metadata",
       `path is inside .git, which the agent may not change: ${path}`,
+    );
+  }
+  if (harnessFiles.some((file) => isWithinRoot(file, target) && isWithinRoot(target, file))) {
+    throw new ProtectedPathError(
+      "harness-file",
+      `path is a file the harness itself writes (its audit log or recording), which the agent may not change: ${path}`,
+    );
+  }
+  const layout = await findGitLayout(root, target);
+  if (layout !== undefined) {
+    const name = relative(root, layout.directory) || "the workspace";
+    throw new ProtectedPathError(
+      "git-metadata",
+      layout.kind === "is"
+        ? `path is inside a git directory (${name}), which the agent may not change: ${path}`
+        : `path would make ${name} a git directory, which the agent may not create: ${path}`,
     );
   }
   return target;

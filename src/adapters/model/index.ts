@@ -10,4 +10,4 @@ export {
   type OpenAIConfig,
 } from "./openai-chat.js";
 export { ModelRecordingError, RecordingModelClient } from "./recording-model.js";
-export { ReplayModelClient, type ReplayOptions } from "./replay-model.js";
+export { REPLAY_LIMIT_BYTES, ReplayModelClient, type ReplayOptions } from "./replay-model.js";

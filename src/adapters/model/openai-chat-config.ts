@@ -35,6 +35,8 @@ export interface OpenAIConfig {
 export interface OpenAIConfigFlags {
   /** `--model`, which wins over OPENAI_MODEL. */
   readonly model?: string | undefined;
+  /** Where the agent runs: on Windows the missing-key message is written for PowerShell. */
+  readonly platform?: NodeJS.Platform;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -52,7 +54,7 @@ export function resolveOpenAIConfig(env: Environment, flags: OpenAIConfigFlags =
   const model = resolveModel(env, flags);
   const customBaseURL = nonBlank(env.OPENAI_BASE_URL);
   const baseURL = customBaseURL === undefined ? DEFAULT_BASE_URL : checkedBaseURL(customBaseURL);
-  const apiKey = resolveApiKey(env, baseURL);
+  const apiKey = resolveApiKey(env, baseURL, flags.platform);
   const organization = nonBlank(env.OPENAI_ORG_ID);
   const project = nonBlank(env.OPENAI_PROJECT_ID);
   return {
@@ -92,7 +94,11 @@ function checkedBaseURL(value: string): string {
   return value;
 }
 
-function resolveApiKey(env: Environment, baseURL: string): string {
+function resolveApiKey(
+  env: Environment,
+  baseURL: string,
+  platform: NodeJS.Platform | undefined,
+): string {
   const key = nonBlank(env.OPENAI_API_KEY);
   if (key !== undefined) {
     // A key with inner whitespace or control characters cannot be a header value; say so without
@@ -106,8 +112,19 @@ function resolveApiKey(env: Environment, baseURL: string): string {
     return LOCAL_SERVER_PLACEHOLDER_KEY;
   }
   throw new ModelConfigError(
-    "OPENAI_API_KEY is not set: export your OpenAI API key, or set OPENAI_BASE_URL to a local OpenAI-compatible server",
+    `OPENAI_API_KEY is not set: set your OpenAI API key (${setApiKeyCommand(env, platform)}), or set OPENAI_BASE_URL to a local OpenAI-compatible server`,
   );
+}
+
+/**
+ * What the person types to set the key, in the syntax of the shell they started the agent from:
+ * PowerShell on Windows, or wherever pwsh is the parent (pwsh puts PSModulePath into the
+ * environment of every program it starts, on every OS, and npm passes it on); POSIX otherwise.
+ */
+export function setApiKeyCommand(env: Environment, platform: NodeJS.Platform | undefined): string {
+  return platform === "win32" || nonBlank(env.PSModulePath) !== undefined
+    ? '$env:OPENAI_API_KEY = "sk-..."'
+    : "export OPENAI_API_KEY=sk-...";
 }
 
 function nonBlank(value: string | undefined): string | undefined {

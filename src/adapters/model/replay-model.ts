@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { ModelProviderError, RunCancelledError } from "../../core/agent-errors.js";
 import type { Message } from "../../core/messages.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../../core/model.js";
@@ -6,6 +5,10 @@ import { ModelConfigError } from "./model-config-error.js";
 import { canonicalJson } from "../../core/canonical-json.js";
 import { recordedExchangeSchema, type RecordedExchange } from "./model-recording-format.js";
 import { errorMessage, oneLine } from "../../core/one-line.js";
+import { readHarnessInput } from "../filesystem/index.js";
+
+/** A replay file is read whole; anything larger is refused before it can fill memory. */
+export const REPLAY_LIMIT_BYTES = 64 * 1024 * 1024;
 
 const SNIPPET_LENGTH = 120;
 const CONTEXT_BEFORE_DIFFERENCE = 30;
@@ -34,11 +37,15 @@ export class ReplayModelClient implements ModelClient {
     this.#lenient = options.lenient ?? false;
   }
 
-  /** Reads and validates a `--record` file; any problem is a ModelConfigError naming the line. */
+  /**
+   * Reads and validates a `--record` file; any problem is a ModelConfigError naming the line. Only
+   * a regular file up to REPLAY_LIMIT_BYTES is read, never through a symbolic link (a FIFO or
+   * `/dev/zero` is refused at once instead of blocking or filling memory).
+   */
   static fromFile(path: string, options: ReplayOptions = {}): ReplayModelClient {
     let text: string;
     try {
-      text = readFileSync(path, "utf8");
+      text = readHarnessInput(path, REPLAY_LIMIT_BYTES);
     } catch (error) {
       const reason = errorMessage(error);
       throw new ModelConfigError(oneLine(`Cannot read the replay file ${path}: ${reason}`));

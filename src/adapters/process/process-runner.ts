@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
-import { Readable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import { BoundedOutput } from "./bounded-output.js";
 import { errorCode } from "../filesystem/index.js";
 import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
@@ -24,6 +24,19 @@ export interface ProcessSpec {
   readonly displayName?: string;
   /** An extra pipe on fd 3 whose bytes come back apart from the output (bwrap's status fd). */
   readonly statusPipe?: StatusPipe;
+  /** An extra pipe on fd 4 that the child reads: written whole and closed right after spawn. */
+  readonly inputPipe?: InputPipe;
+}
+
+export interface InputPipe {
+  /** The child's end; the fd after the status pipe's (which is ignored when not asked for). */
+  readonly fd: 4;
+  /**
+   * Bytes to write, then end-of-file. Keep it far below the pipe buffer (64 KiB on Linux): the
+   * write must not depend on the child reading, e.g. bwrap's seccomp program (a few hundred bytes),
+   * which bwrap reads to EOF while parsing its arguments.
+   */
+  readonly data: Uint8Array;
 }
 
 export interface StatusPipe {
@@ -48,6 +61,8 @@ interface ProcessOutcome {
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
+/** The smallest pipe buffer Linux gives (one page per slot, 16 slots): an end() never waits. */
+const MAX_INPUT_PIPE_BYTES = 64 * 1024;
 
 /**
  * Run one program with argv (never a shell string), capture stdout and stderr interleaved, keep at
@@ -65,6 +80,7 @@ export async function runProcess(spec: ProcessSpec): Promise<CommandResult | Sta
 
 function runChild(spec: ProcessSpec): Promise<ProcessOutcome> {
   assertValidLimits(spec);
+  assertValidInput(spec);
   if (spec.signal?.aborted === true) {
     const result = { exitCode: null, output: "", truncated: false, timedOut: false };
     return Promise.resolve({ result, status: "", exitSignal: null });
@@ -75,10 +91,7 @@ function runChild(spec: ProcessSpec): Promise<ProcessOutcome> {
     child = spawn(spec.executable, [...spec.args], {
       cwd: spec.cwd,
       env: { ...spec.env },
-      stdio:
-        spec.statusPipe === undefined
-          ? ["ignore", "pipe", "pipe"]
-          : ["ignore", "pipe", "pipe", "pipe"],
+      stdio: stdioFor(spec),
       shell: false,
       // POSIX: own process group so one kill reaches grandchildren. On Windows `detached` would
       // give the child a console of its own in a new window; the tree is killed with taskkill.
@@ -93,12 +106,33 @@ function runChild(spec: ProcessSpec): Promise<ProcessOutcome> {
   return superviseChild(child, spec);
 }
 
+function stdioFor(spec: ProcessSpec): ("ignore" | "pipe")[] {
+  const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe"];
+  if (spec.statusPipe !== undefined || spec.inputPipe !== undefined) {
+    stdio.push(spec.statusPipe === undefined ? "ignore" : "pipe");
+  }
+  if (spec.inputPipe !== undefined) stdio.push("pipe");
+  return stdio;
+}
+
 function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<ProcessOutcome> {
-  const [, stdout, stderr, statusPipe] = child.stdio;
+  const [, stdout, stderr, statusPipe, inputPipe] = child.stdio;
   const wantsStatus = spec.statusPipe !== undefined;
-  if (stdout === null || stderr === null || (wantsStatus && !(statusPipe instanceof Readable))) {
+  const wantsInput = spec.inputPipe !== undefined;
+  if (
+    stdout === null ||
+    stderr === null ||
+    (wantsStatus && !(statusPipe instanceof Readable)) ||
+    (wantsInput && !(inputPipe instanceof Writable))
+  ) {
     child.kill("SIGKILL");
     return Promise.reject(new CommandStartError(`Could not open pipes to ${nameOf(spec)}`));
+  }
+  if (spec.inputPipe !== undefined && inputPipe instanceof Writable) {
+    // A child that exits before reading gives EPIPE here; its own exit tells what went wrong (for
+    // bwrap: no exit-code status, so a setup failure), so the write error adds nothing.
+    inputPipe.on("error", () => undefined);
+    inputPipe.end(spec.inputPipe.data);
   }
   return new Promise((resolve, reject) => {
     const output = new BoundedOutput(spec.maxOutputBytes);
@@ -194,6 +228,15 @@ function assertValidLimits(spec: ProcessSpec): void {
   if (statusBytes !== undefined && (!Number.isSafeInteger(statusBytes) || statusBytes < 0)) {
     throw new RangeError(
       `statusPipe.maxBytes must be a non-negative integer, got ${String(statusBytes)}`,
+    );
+  }
+}
+
+function assertValidInput(spec: ProcessSpec): void {
+  const bytes = spec.inputPipe?.data.byteLength;
+  if (bytes !== undefined && bytes > MAX_INPUT_PIPE_BYTES) {
+    throw new RangeError(
+      `inputPipe.data must be at most ${MAX_INPUT_PIPE_BYTES} bytes, got ${bytes}`,
     );
   }
 }

@@ -20,6 +20,13 @@ export interface BubblewrapArgsOptions {
   readonly environment: Readonly<Record<string, string>>;
   /** The descriptor bwrap reports the command's exit code on, to tell it from a setup failure. */
   readonly statusFd: number;
+  /**
+   * Read-only binds and masks for /proc and /sys (proc-masks.ts), placed right after `--proc`:
+   * without them a root harness's sandbox writes the host's sysctls, core_pattern included.
+   */
+  readonly procMasks: readonly (readonly string[])[];
+  /** The descriptor bwrap reads the seccomp program from (seccomp-filter.ts); not the status one. */
+  readonly seccompFd: number;
   /** The inner program and its arguments, e.g. `/usr/bin/bash --noprofile --norc -c <command>`. */
   readonly command: readonly string[];
 }
@@ -33,8 +40,8 @@ const SANDBOX_TEMP = "/tmp";
 
 /**
  * The bwrap argument list (never a shell string). Order matters: later mounts cover earlier ones, so
- * the read-only root comes first, then the private /tmp and /run, then the writable workspace, then
- * the read-only git metadata inside it.
+ * the read-only root comes first, then /proc with its masks, then the private /tmp and /run, then the
+ * writable workspace, then the read-only git metadata inside it.
  */
 export function bubblewrapArgs(options: BubblewrapArgsOptions): string[] {
   const { workspace, cwd } = options;
@@ -44,12 +51,23 @@ export function bubblewrapArgs(options: BubblewrapArgsOptions): string[] {
   if (!Number.isSafeInteger(options.statusFd) || options.statusFd < 3) {
     throw new RangeError(`statusFd must be an integer of at least 3, got ${options.statusFd}`);
   }
+  if (
+    !Number.isSafeInteger(options.seccompFd) ||
+    options.seccompFd < 3 ||
+    options.seccompFd === options.statusFd
+  ) {
+    throw new RangeError(
+      `seccompFd must be an integer of at least 3 other than statusFd, got ${options.seccompFd}`,
+    );
+  }
   if (options.command.length === 0) throw new RangeError("command must name a program");
 
   const args = [
     ["--ro-bind", "/", "/"],
     ["--dev", "/dev"],
     ["--proc", "/proc"],
+    // Cover the fresh procfs: read-only /proc/sys, masked /proc/kcore, /sys/firmware... (runc's).
+    ...options.procMasks,
     // Hides host UNIX sockets (docker.sock, D-Bus) and other users' temp files.
     ["--tmpfs", "/tmp"],
     ["--tmpfs", "/run"],
@@ -70,6 +88,8 @@ export function bubblewrapArgs(options: BubblewrapArgsOptions): string[] {
     ["--new-session"],
     ["--chdir", cwd],
     ["--json-status-fd", String(options.statusFd)],
+    // Applied by bwrap after every mount, right before it executes the command.
+    ["--seccomp", String(options.seccompFd)],
     ["--", ...options.command],
   ];
   return args.flat();

@@ -7,6 +7,13 @@ import type { CommandResult } from "../../core/command-runner.js";
 import { BubblewrapRunner, type SandboxShell } from "./bubblewrap.js";
 import { errorMessage } from "../../core/one-line.js";
 import { SandboxSetupError } from "./sandbox-errors.js";
+import type { SandboxHardening } from "./sandbox-hardening.js";
+import {
+  hardeningFailure,
+  hardeningProbeLines,
+  setuidLeftInWorkspace,
+  watchCorePattern,
+} from "./probe-hardening.js";
 
 export interface SandboxProbeOptions {
   readonly bwrapPath: string;
@@ -16,6 +23,8 @@ export interface SandboxProbeOptions {
   /** Where the probe's own temp workspace goes; defaults to the real OS temp directory. */
   readonly tempRoot?: string;
   readonly timeoutMs?: number;
+  /** The hardening real commands get; the probe proves this very one (default: this host's). */
+  readonly hardening?: SandboxHardening;
 }
 
 export type SandboxProbeResult =
@@ -27,13 +36,15 @@ const INSIDE_TEXT = "inside";
 const OUTSIDE_FILE = "probe-escaped";
 /** Exit codes of the probe script, one per check that failed inside the sandbox. */
 const EXIT = { insideWrite: 71, rootWritable: 72, tcpConnected: 73, capabilities: 74 } as const;
+const CORE_PATTERN_CHANGED = "the sandbox changed the host's kernel.core_pattern (put back)";
 
 /**
  * Proves, once per run and through the very runner (and argv builder) used for real commands, that
  * the sandbox works here: a write inside a temp workspace lands on the host, a write beside it does
- * not, the root filesystem is read-only, no capability is left, and (network off) a listener on
- * the host's 127.0.0.1 cannot be reached. Each outcome is checked on the host side, not taken from
- * the sandbox's word.
+ * not, the root filesystem is read-only, no capability is left, (network off) a listener on the
+ * host's 127.0.0.1 cannot be reached, the host's sysctls cannot be written and no setuid or setgid
+ * bit can be set (probe-hardening.ts). Each outcome is checked on the host side where it can be,
+ * not taken from the sandbox's word.
  */
 export async function probeSandbox(options: SandboxProbeOptions): Promise<SandboxProbeResult> {
   let root: string;
@@ -58,9 +69,11 @@ export async function probeSandbox(options: SandboxProbeOptions): Promise<Sandbo
       home: undefined,
       network: options.network,
       environment: options.environment,
+      ...(options.hardening === undefined ? {} : { hardening: options.hardening }),
     });
     const outside = path.join(root, OUTSIDE_FILE);
     const script = probeScript(options.shell, outside, listener?.port);
+    const corePattern = watchCorePattern();
     let result: CommandResult;
     try {
       result = await runner.run(script, workspace, {
@@ -68,13 +81,17 @@ export async function probeSandbox(options: SandboxProbeOptions): Promise<Sandbo
         maxOutputBytes: 4096,
       });
     } catch (error) {
+      // Even a run that failed to start is checked: the host's value is what matters.
+      if (corePattern.changedAndRestored()) return failed(CORE_PATTERN_CHANGED);
       if (error instanceof SandboxSetupError) return failed(error.message);
       throw error;
     }
+    if (corePattern.changedAndRestored()) return failed(CORE_PATTERN_CHANGED);
     return judge(result, {
       insideWritten: readText(path.join(workspace, INSIDE_FILE)) === INSIDE_TEXT,
       outsideWritten: existsSync(outside),
       connections: listener?.connections() ?? 0,
+      setuidLeft: setuidLeftInWorkspace(workspace),
     });
   } catch (error) {
     return failed(errorMessage(error));
@@ -88,6 +105,7 @@ interface HostEvidence {
   readonly insideWritten: boolean;
   readonly outsideWritten: boolean;
   readonly connections: number;
+  readonly setuidLeft: boolean;
 }
 
 function judge(result: CommandResult, host: HostEvidence): SandboxProbeResult {
@@ -97,6 +115,9 @@ function judge(result: CommandResult, host: HostEvidence): SandboxProbeResult {
   }
   if (result.exitCode === EXIT.rootWritable) return failed("the root filesystem was writable");
   if (result.exitCode === EXIT.capabilities) return failed("the command kept capabilities");
+  if (host.setuidLeft) return failed("a setuid or setgid file was left in the workspace");
+  const hardening = hardeningFailure(result.exitCode);
+  if (hardening !== undefined) return failed(hardening);
   if (result.timedOut) return failed("the probe command timed out");
   const said = result.output.trim() === "" ? "" : `: ${result.output.trim().split("\n")[0] ?? ""}`;
   if (result.exitCode === EXIT.insideWrite || (result.exitCode === 0 && !host.insideWritten)) {
@@ -124,7 +145,7 @@ function probeScript(shell: SandboxShell, outside: string, port: number | undefi
   if (port !== undefined) {
     lines.push(`if ${connectCommand(shell, port)} 2>/dev/null; then exit ${EXIT.tcpConnected}; fi`);
   }
-  lines.push("exit 0");
+  lines.push(...hardeningProbeLines(), "exit 0");
   return lines.join("\n");
 }
 

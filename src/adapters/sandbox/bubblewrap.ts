@@ -2,11 +2,22 @@ import { lstatSync, readdirSync, realpathSync, type Dirent, type Stats } from "n
 import path from "node:path";
 import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
-import { posixShellArgs, type PosixShellKind } from "../shell/index.js";
-import { isGitDirectoryName } from "../filesystem/index.js";
-import { isWithinRoot } from "../filesystem/index.js";
+import {
+  posixShellArgs,
+  powerShellCommandArgs,
+  powerShellDisplayName,
+  powerShellEnvironment,
+  type PosixShellKind,
+} from "../shell/index.js";
+import {
+  hasGitDirectoryLayout,
+  isGitDirectoryName,
+  isWithinRoot,
+  pointerFileTarget,
+} from "../filesystem/index.js";
 import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
-import { runSandboxedProcess, STATUS_FD } from "./sandboxed-process.js";
+import { runSandboxedProcess, SECCOMP_FD, STATUS_FD } from "./sandboxed-process.js";
+import { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
 
 export interface SandboxShell {
   /** Absolute host path of bash or sh; the root filesystem is visible read-only inside. */
@@ -14,10 +25,32 @@ export interface SandboxShell {
   readonly kind: PosixShellKind;
 }
 
+/**
+ * PowerShell inside the sandbox, as shell selection planned it: pwsh, or for a .NET tool install
+ * the trusted `dotnet` running the tool's pwsh.dll (its shim would start a workspace `./dotnet`).
+ */
+export interface SandboxPowerShell {
+  readonly executable: string;
+  readonly entryPoint?: string;
+}
+
+/**
+ * pwsh creates its module-analysis cache and module folder under XDG_CACHE_HOME and XDG_DATA_HOME
+ * (default ~/.cache, ~/.local/share) at start-up and crashes (exit 134) when it cannot: the home
+ * directory is read-only in here. These private ones live on the sandbox's own /tmp tmpfs and go
+ * with it; HOME itself stays the person's, read-only, as for bash.
+ */
+export const SANDBOX_POWERSHELL_DIRECTORIES = Object.freeze({
+  XDG_CACHE_HOME: "/tmp/.cache",
+  XDG_DATA_HOME: "/tmp/.local/share",
+});
+
 export interface BubblewrapRunnerOptions {
   /** Absolute path of bwrap, from executable-resolution (never from the workspace). */
   readonly bwrapPath: string;
   readonly shell: SandboxShell;
+  /** Set when commands run in PowerShell; `shell` is then only what the probe uses. */
+  readonly powerShell?: SandboxPowerShell;
   /** The workspace as configured; the runner binds its real path read-write. */
   readonly workspace: string;
   /** The home directory; a workspace that is it (or above it) is refused. */
@@ -25,6 +58,13 @@ export interface BubblewrapRunnerOptions {
   readonly network: boolean;
   /** The allowlisted environment from command-environment. */
   readonly environment: Readonly<Record<string, string>>;
+  /** /proc masks and seccomp program, decided once at start-up; else decided here for this host. */
+  readonly hardening?: SandboxHardening;
+  /**
+   * Absolute real paths of the files the harness writes itself (audit log, recording), decided
+   * once at start; those inside the workspace are bound read-only, so no command can swap them.
+   */
+  readonly harnessFiles?: readonly string[];
 }
 
 /**
@@ -36,10 +76,16 @@ export interface BubblewrapRunnerOptions {
 export class BubblewrapRunner implements CommandRunner {
   readonly shellName: string;
   readonly #options: BubblewrapRunnerOptions;
+  readonly #hardening: SandboxHardening;
 
+  /** Throws SandboxSetupError on an architecture without a seccomp table: no unfiltered runs. */
   constructor(options: BubblewrapRunnerOptions) {
+    const hardening = options.hardening ?? sandboxHardening(process.arch);
+    if (hardening === undefined) throw new SandboxSetupError(noSeccompTable(process.arch));
     this.#options = options;
-    this.shellName = options.shell.kind;
+    this.#hardening = hardening;
+    this.shellName =
+      options.powerShell === undefined ? options.shell.kind : powerShellDisplayName("pwsh");
   }
 
   /** What the approval prompt and the audit line say about where a command runs. */
@@ -50,7 +96,10 @@ export class BubblewrapRunner implements CommandRunner {
 
   async run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
     const args = this.argsFor(command, cwd);
-    return runSandboxedProcess(this.#options.bwrapPath, args, this.#options.environment, options);
+    // bwrap itself gets the plain allowlist; what the command sees is set inside (`--setenv`).
+    const { bwrapPath, environment } = this.#options;
+    const filter = this.#hardening.seccompFilter;
+    return runSandboxedProcess(bwrapPath, args, environment, options, filter);
   }
 
   /** The full bwrap argv for one command; paths are resolved now, as the workspace is now. */
@@ -60,16 +109,32 @@ export class BubblewrapRunner implements CommandRunner {
     return bubblewrapArgs({
       workspace,
       cwd: realCwd,
-      readOnlyPaths: gitMetadata(workspace),
+      readOnlyPaths: [
+        ...new Set([
+          ...gitMetadata(workspace),
+          ...harnessFilesIn(workspace, this.#options.harnessFiles ?? []),
+        ]),
+      ],
       home: this.#options.home === undefined ? undefined : realOrSelf(this.#options.home),
       network: this.#options.network,
-      environment: this.#options.environment,
+      environment: this.#innerEnvironment(),
       statusFd: STATUS_FD,
-      command: [
-        this.#options.shell.executable,
-        ...posixShellArgs(this.#options.shell.kind, command),
-      ],
+      procMasks: this.#hardening.procMasks,
+      seccompFd: SECCOMP_FD,
+      command: this.#innerCommand(command),
     });
+  }
+
+  #innerCommand(command: string): string[] {
+    const { powerShell, shell } = this.#options;
+    if (powerShell === undefined) return [shell.executable, ...posixShellArgs(shell.kind, command)];
+    return [powerShell.executable, ...powerShellCommandArgs(powerShell.entryPoint, command)];
+  }
+
+  #innerEnvironment(): Readonly<Record<string, string>> {
+    const { powerShell, environment } = this.#options;
+    if (powerShell === undefined) return environment;
+    return { ...powerShellEnvironment(environment), ...SANDBOX_POWERSHELL_DIRECTORIES };
   }
 }
 
@@ -95,6 +160,22 @@ function realOrSelf(candidate: string): string {
   }
 }
 
+/**
+ * The harness's own files that lie inside the workspace and are still there as regular files (a
+ * bind would follow a link; a missing one has nothing left to protect: the harness keeps writing
+ * to the descriptor it opened at start).
+ */
+function harnessFilesIn(workspace: string, files: readonly string[]): string[] {
+  return files.filter((file) => {
+    if (!isWithinRoot(workspace, file) || isWithinRoot(file, workspace)) return false;
+    try {
+      return lstatSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** How far below the workspace nested repositories (`vendor/lib/.git`) are looked for. */
 export const NESTED_GIT_DEPTH = 4;
 /** At most this many nested `.git` entries are re-bound read-only; the rest stay writable. */
@@ -110,7 +191,11 @@ const UNSCANNED_DIRECTORIES = new Set(["node_modules"]);
 
 /**
  * What to bind read-only again on top of the writable workspace: its `.git` (a directory, or a
- * worktree's `.git` file), then every nested `.git` found within NESTED_GIT_DEPTH levels.
+ * worktree's `.git` file), then every nested `.git` found within NESTED_GIT_DEPTH levels, and git
+ * metadata not named `.git`: a directory git takes for a git dir by its layout (a bare repository,
+ * a separate git dir; see git-directories.ts), the target of a `gitdir:` file and a git dir's
+ * `commondir`, wherever they lie inside the workspace. A workspace that is itself laid out as a
+ * git dir is refused: binding it read-only would leave nothing writable.
  *
  * A symlinked top-level `.git` is refused: the link lives in the writable workspace and a mount
  * cannot cover a link (it follows it), so `rm .git && mkdir .git` would plant a fresh one that
@@ -118,6 +203,13 @@ const UNSCANNED_DIRECTORIES = new Set(["node_modules"]);
  * directory that holds one), so a symlinked nested `.git` only has its target bound.
  */
 function gitMetadata(workspace: string): string[] {
+  if (isGitDirectoryLayout(listDirectory(workspace))) {
+    throw new SandboxWorkspaceError(
+      `The sandbox cannot keep the git metadata in ${workspace} read-only: the workspace itself ` +
+        `is laid out as a git directory (HEAD, objects, refs); run the agent in a checkout, or ` +
+        `run with --sandbox off`,
+    );
+  }
   const candidate = path.join(workspace, ".git");
   let top: Stats;
   try {
@@ -132,7 +224,27 @@ function gitMetadata(workspace: string): string[] {
         `or run with --sandbox off`,
     );
   }
-  return [candidate, ...nestedGitMetadata(workspace)];
+  const linked = top.isFile()
+    ? insideOnly(workspace, pointerFileTarget(candidate, "gitdir: "))
+    : [];
+  return [candidate, ...linked, ...nestedGitMetadata(workspace)];
+}
+
+function isGitDirectoryLayout(entries: readonly Dirent[]): boolean {
+  const names = new Set(entries.map((entry) => entry.name));
+  return hasGitDirectoryLayout((entry) => names.has(entry));
+}
+
+/** An existing directory strictly inside the workspace, by its real path; else nothing. */
+function insideOnly(workspace: string, candidate: string | undefined): string[] {
+  if (candidate === undefined) return [];
+  try {
+    const real = realpathSync.native(candidate);
+    const inside = isWithinRoot(workspace, real) && !isWithinRoot(real, workspace);
+    return inside && lstatSync(real).isDirectory() ? [real] : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Breadth first, so the shallowest repositories are the ones kept when a limit is reached. */
@@ -145,13 +257,25 @@ function nestedGitMetadata(workspace: string): string[] {
     for (const directory of level) {
       if (budget === 0) return found;
       budget -= 1;
-      for (const entry of listDirectory(directory)) {
+      const entries = listDirectory(directory);
+      if (depth > 0 && isGitDirectoryLayout(entries)) {
+        // A bare repository or separate git dir: all of it, and the common dir it shares.
+        const common = pointerFileTarget(path.join(directory, "commondir"), "");
+        found.push(directory, ...insideOnly(workspace, common));
+        if (found.length >= NESTED_GIT_LIMIT) return found.slice(0, NESTED_GIT_LIMIT);
+        continue;
+      }
+      for (const entry of entries) {
         const absolute = path.join(directory, entry.name);
         if (isGitDirectoryName(entry.name)) {
           // The workspace's own `.git` is gitMetadata's; only nested ones are collected here.
           const kept = depth === 0 ? undefined : nestedGitPath(workspace, absolute, entry);
           if (kept !== undefined) found.push(kept);
-          if (found.length === NESTED_GIT_LIMIT) return found;
+          // A `gitdir:` file: the directory it names is git metadata too, wherever it lies.
+          if (depth > 0 && entry.isFile()) {
+            found.push(...insideOnly(workspace, pointerFileTarget(absolute, "gitdir: ")));
+          }
+          if (found.length >= NESTED_GIT_LIMIT) return found.slice(0, NESTED_GIT_LIMIT);
         } else if (entry.isDirectory() && !UNSCANNED_DIRECTORIES.has(entry.name)) {
           // Dirent types do not follow links: a symlinked directory is never entered.
           next.push(absolute);

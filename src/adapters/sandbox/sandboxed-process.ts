@@ -8,11 +8,14 @@ import { SandboxSetupError } from "./sandbox-errors.js";
 
 /** bwrap writes its JSON status lines here; the child's stdio is 0-2. */
 export const STATUS_FD = 3;
+/** bwrap reads the seccomp program from here (`--seccomp 4`) to EOF and closes it before setup. */
+export const SECCOMP_FD = 4;
 /** The status lines are a few hundred bytes; anything beyond this is not bwrap talking. */
 const MAX_STATUS_BYTES = 64 * 1024;
 
 /**
- * Runs bwrap through runProcess with a status pipe for `--json-status-fd`. A run whose status
+ * Runs bwrap through runProcess with a status pipe for `--json-status-fd` and the seccomp program
+ * on an input pipe for `--seccomp` (the args must name both fds). A run whose status
  * never reports `exit-code` did not reach the command: that is a setup failure, thrown as
  * SandboxSetupError with bwrap's own message, never passed off as the command's `exit 1`.
  * Timeout and abort SIGKILL bwrap's process group; `--die-with-parent` and the PID namespace take
@@ -23,6 +26,7 @@ export async function runSandboxedProcess(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
   options: CommandOptions,
+  seccompFilter: Uint8Array,
 ): Promise<CommandResult> {
   let run: StatusPipeResult;
   try {
@@ -37,6 +41,7 @@ export async function runSandboxedProcess(
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       killTree: { kind: "process-group" },
       statusPipe: { fd: STATUS_FD, maxBytes: MAX_STATUS_BYTES },
+      inputPipe: { fd: SECCOMP_FD, data: seccompFilter },
     });
   } catch (error) {
     if (error instanceof CommandStartError) {

@@ -16,6 +16,8 @@ const POSIX_NAMES = [
   "TMPDIR",
   "TEMP",
   "TMP",
+  // Where the .NET runtime lives when it is not in the default place; pwsh (a .NET tool) needs it.
+  "DOTNET_ROOT",
 ] as const;
 
 /** Without these, many Windows programs (and PowerShell itself) misbehave or fail to start. */

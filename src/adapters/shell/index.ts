@@ -1,22 +1,29 @@
 /**
  * The command-runner port (`CommandRunner` in core/command-runner.ts) on the host: bash or sh, and
  * PowerShell (pwsh or Windows PowerShell). shell-selection.ts decides which one, once; the runners
- * only run what they were handed. The sandbox reuses the POSIX pieces to run bash inside bwrap.
+ * only run what they were handed. The sandbox reuses these pieces to run bash or PowerShell inside bwrap.
  */
 export {
   createShellRunner,
   findPosixShellExecutable,
   NO_POSIX_SHELL,
   planPosixShell,
+  planPowerShell,
   planShell,
   selectCommandRunner,
   ShellUnavailableError,
   type ShellChoice,
   type PosixShellPlan,
+  type PowerShellPlan,
   type ShellPlan,
   type ShellSelectionOptions,
 } from "./shell-selection.js";
 export { buildCommandEnvironment } from "./command-environment.js";
 export { resolveExecutable, type ExecutableLookup } from "./executable-resolution.js";
 export { posixShellArgs, PosixShellRunner, type PosixShellKind } from "./posix-shell.js";
-export { PowerShellRunner } from "./powershell.js";
+export {
+  powerShellCommandArgs,
+  powerShellDisplayName,
+  powerShellEnvironment,
+  PowerShellRunner,
+} from "./powershell.js";

@@ -67,11 +67,22 @@ export function buildPowerShellArgs(command: string): string[] {
   ];
 }
 
-/** Python's output otherwise follows the (hidden) console's code page, not UTF-8. */
+/**
+ * Python's output otherwise follows the (hidden) console's code page, not UTF-8. Without the
+ * opt-out, pwsh writes a telemetry id on every run and, where the network is reachable, may send
+ * start-up telemetry about the person's machine. With diagnostics on, every .NET process opens a
+ * debugger pipe and a diagnostics socket in TMPDIR, which a killed (timed-out) pwsh leaves behind.
+ */
 export function powerShellEnvironment(
   environment: Readonly<Record<string, string>>,
 ): Record<string, string> {
-  return { ...environment, PYTHONUTF8: "1", PYTHONIOENCODING: "utf-8" };
+  return {
+    ...environment,
+    PYTHONUTF8: "1",
+    PYTHONIOENCODING: "utf-8",
+    POWERSHELL_TELEMETRY_OPTOUT: "1",
+    DOTNET_EnableDiagnostics: "0",
+  };
 }
 
 export function powerShellDisplayName(flavor: PowerShellFlavor): string {
@@ -86,6 +97,13 @@ export interface PowerShellRunnerOptions {
   readonly environment: Readonly<Record<string, string>>;
   /** Decided with the shell (shell-selection), not looked up again here. */
   readonly killTree: KillTreeStrategy;
+  /** For a .NET tool install: the pwsh.dll that `executable` (a trusted dotnet) runs. */
+  readonly entryPoint?: string;
+}
+
+/** The whole argv after the executable: the tool's pwsh.dll first when there is one. */
+export function powerShellCommandArgs(entryPoint: string | undefined, command: string): string[] {
+  return [...(entryPoint === undefined ? [] : [entryPoint]), ...buildPowerShellArgs(command)];
 }
 
 export class PowerShellRunner implements CommandRunner {
@@ -95,9 +113,11 @@ export class PowerShellRunner implements CommandRunner {
   // Follows from the options alone, so it is worked out once, not per command.
   readonly #environment: Readonly<Record<string, string>>;
   readonly #killTree: KillTreeStrategy;
+  readonly #entryPoint: string | undefined;
 
   constructor(options: PowerShellRunnerOptions) {
     this.executable = options.executable;
+    this.#entryPoint = options.entryPoint;
     this.shellName = powerShellDisplayName(options.flavor);
     this.#environment = powerShellEnvironment(options.environment);
     this.#killTree = options.killTree;
@@ -106,7 +126,7 @@ export class PowerShellRunner implements CommandRunner {
   run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
     return runProcess({
       executable: this.executable,
-      args: buildPowerShellArgs(command),
+      args: powerShellCommandArgs(this.#entryPoint, command),
       cwd,
       env: this.#environment,
       timeoutMs: options.timeoutMs,

@@ -7,6 +7,7 @@
 import type { CommandRunner } from "../../core/command-runner.js";
 import { killTreeStrategyFor, type KillTreeStrategy } from "../process/index.js";
 import { buildCommandEnvironment } from "./command-environment.js";
+import { findDotnetToolPowerShell } from "./dotnet-tool.js";
 import {
   resolveExecutable,
   resolveWindowsPowerShell,
@@ -35,9 +36,14 @@ export interface ShellSelectionOptions extends ExecutableLookup {
 /** The decision, complete: a runner is built from this and nothing else. */
 export type ShellPlan = PosixShellPlan | PowerShellPlan;
 export type PosixShellPlan = PlanBase & { readonly family: "posix"; readonly kind: PosixShellKind };
-type PowerShellPlan = PlanBase & {
+export type PowerShellPlan = PlanBase & {
   readonly family: "powershell";
   readonly flavor: PowerShellFlavor;
+  /**
+   * Set for PowerShell installed as a .NET tool: `executable` is then the trusted `dotnet` and this
+   * is the pwsh.dll it runs (the tool's shim is never started; see dotnet-tool.ts).
+   */
+  readonly entryPoint?: string;
 };
 
 interface PlanBase {
@@ -48,7 +54,10 @@ interface PlanBase {
   readonly killTree: KillTreeStrategy;
 }
 
-/** auto: pwsh, else Windows PowerShell (on Windows), else bash, else sh. */
+/**
+ * auto on Windows: pwsh, else Windows PowerShell, else bash, else sh. auto elsewhere: bash, else
+ * sh — what people there expect, and what the sandbox confines; PowerShell only when asked for.
+ */
 export function planShell(options: ShellSelectionOptions): ShellPlan {
   const environment = buildCommandEnvironment(options.env, {
     passEnv: options.passEnv,
@@ -69,15 +78,11 @@ export function planShell(options: ShellSelectionOptions): ShellPlan {
     case "posix":
       return posix() ?? fail(NO_POSIX_SHELL);
     case "auto":
-      return (
-        powerShell() ??
-        posix() ??
-        fail(
-          options.platform === "win32"
-            ? "No shell found: neither pwsh, powershell.exe, bash nor sh is on PATH"
-            : "No shell found: neither pwsh, bash nor sh is on PATH",
-        )
-      );
+      return options.platform === "win32"
+        ? (powerShell() ??
+            posix() ??
+            fail("No shell found: neither pwsh, powershell.exe, bash nor sh is on PATH"))
+        : (posix() ?? fail("No shell found: neither bash nor sh is on PATH"));
   }
 }
 
@@ -98,6 +103,14 @@ export function planPosixShell(options: Omit<ShellSelectionOptions, "choice">): 
   return plan;
 }
 
+/** pwsh (or Windows PowerShell): what the sandbox runs for `--shell powershell`. */
+export function planPowerShell(options: Omit<ShellSelectionOptions, "choice">): PowerShellPlan {
+  const plan = planShell({ ...options, choice: "powershell" });
+  // As in planPosixShell: the "powershell" branch yields a PowerShell plan or throws.
+  if (plan.family !== "powershell") throw new Error("planShell ignored the powershell choice");
+  return plan;
+}
+
 /** The shell the person chose (or auto), as a runner on the host. */
 export function selectCommandRunner(options: ShellSelectionOptions): CommandRunner {
   return createShellRunner(planShell(options));
@@ -105,10 +118,19 @@ export function selectCommandRunner(options: ShellSelectionOptions): CommandRunn
 
 function findPowerShell(
   lookup: ExecutableLookup,
-): { readonly executable: string; readonly flavor: PowerShellFlavor } | undefined {
+):
+  | { readonly executable: string; readonly flavor: PowerShellFlavor; readonly entryPoint?: string }
+  | undefined {
   const windows = lookup.platform === "win32";
   const pwsh = resolveExecutable(windows ? "pwsh.exe" : "pwsh", lookup);
-  if (pwsh !== undefined) return { executable: pwsh, flavor: "pwsh" };
+  if (pwsh !== undefined) {
+    const tool = findDotnetToolPowerShell(pwsh, lookup);
+    if (tool === undefined) return { executable: pwsh, flavor: "pwsh" };
+    // A shim we cannot run safely is no pwsh at all (Windows PowerShell may still be there).
+    if (tool !== "unusable") {
+      return { executable: tool.dotnet, entryPoint: tool.entryPoint, flavor: "pwsh" };
+    }
+  }
   if (!windows) return undefined;
   const windowsPowerShell =
     resolveExecutable("powershell.exe", lookup) ?? resolveWindowsPowerShell(lookup);

@@ -1,10 +1,22 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, existsSync, openSync } from "node:fs";
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { JsonlAuditLog } from "../../../src/adapters/audit/jsonl-audit-log.js";
+import { HarnessFileError } from "../../../src/adapters/filesystem/harness-files.js";
 import { buildAgent } from "../../../src/bootstrap.js";
 import type { CommandResult, CommandRunner } from "../../../src/core/command-runner.js";
 import { CompositeAuditSink } from "../../../src/core/composite-audit-sink.js";
@@ -130,22 +142,94 @@ describe("JsonlAuditLog", () => {
     },
   );
 
-  it("throws when the path is a directory", async () => {
-    await expect(
-      log(dir).record(new PermissionRequest(preparedCall("glob", "read")), allowByPerson),
-    ).rejects.toMatchObject({ code: "EISDIR", syscall: "open" });
+  // The file is opened once, when the log is built: a bad path is a configuration error then.
+  it("refuses a directory when it is built", () => {
+    expect(() => log(dir)).toThrow(
+      new HarnessFileError(
+        `Cannot open the audit log ${dir}: it is a directory; the harness only uses a regular file`,
+      ),
+    );
   });
 
-  it("throws when the path lies under a regular file", async () => {
+  it("refuses a path under a regular file when it is built", async () => {
     const file = join(dir, "plain.txt");
     await writeFile(file, "");
-    await expect(
-      log(join(file, "audit.jsonl")).record(
-        new PermissionRequest(preparedCall("glob", "read")),
-        allowByPerson,
-      ),
-    ).rejects.toThrow();
+    expect(() => log(join(file, "audit.jsonl"))).toThrow(HarnessFileError);
     expect(await readFile(file, "utf8")).toBe("");
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "refuses a symbolic link, even to a regular file, and leaves its target alone (POSIX only)",
+    async () => {
+      const target = join(dir, "target.txt");
+      await writeFile(target, "untouched\n");
+      const link = join(dir, "audit.jsonl");
+      await symlink(target, link);
+      expect(() => log(link)).toThrow(
+        new HarnessFileError(
+          `Cannot open the audit log ${link}: it is a symbolic link; the harness does not follow links for its own files`,
+        ),
+      );
+      const dangling = join(dir, "dangling.jsonl");
+      await symlink(join(dir, "created-by-link.txt"), dangling);
+      expect(() => log(dangling)).toThrow(/it is a symbolic link/);
+      expect(await readFile(target, "utf8")).toBe("untouched\n");
+      expect(existsSync(join(dir, "created-by-link.txt"))).toBe(false);
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "refuses a FIFO at once, with or without a reader, and a device (POSIX only)",
+    () => {
+      const fifo = join(dir, "audit.fifo");
+      execFileSync("mkfifo", [fifo]);
+      // No reader: O_NONBLOCK makes the open fail instead of waiting for one.
+      expect(() => log(fifo)).toThrow(
+        new HarnessFileError(
+          `Cannot open the audit log ${fifo}: it is a FIFO or socket; the harness only uses a regular file`,
+        ),
+      );
+      // A reader: the open succeeds, and fstat on the descriptor refuses it.
+      const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      try {
+        expect(() => log(fifo)).toThrow(/it is a FIFO; the harness only uses a regular file/);
+      } finally {
+        closeSync(reader);
+      }
+      expect(() => log("/dev/null")).toThrow(
+        /it is a device; the harness only uses a regular file/,
+      );
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "keeps writing to the file it opened when the name is swapped for a link (POSIX only)",
+    async () => {
+      const path = join(dir, "audit.jsonl");
+      const audit = log(path);
+      const request = new PermissionRequest(preparedCall("glob", "read"));
+      await audit.record(request, allowByPerson);
+      const original = join(dir, "moved.jsonl");
+      await rename(path, original);
+      const victim = join(dir, "victim.sh");
+      await writeFile(victim, "echo safe\n");
+      await symlink(victim, path);
+
+      await audit.record(request, allowByPerson);
+
+      expect(await readFile(victim, "utf8")).toBe("echo safe\n");
+      expect(await lines(original)).toHaveLength(2);
+    },
+  );
+
+  it("fails every decision once closed", async () => {
+    const path = join(dir, "audit.jsonl");
+    const audit = log(path);
+    audit.close();
+    await expect(
+      audit.record(new PermissionRequest(preparedCall("glob", "read")), allowByPerson),
+    ).rejects.toThrow(`The audit log ${path} is closed`);
+    expect(await readFile(path, "utf8")).toBe("");
   });
 });
 
@@ -153,8 +237,9 @@ describe("an audit log that cannot be written, in a P03 agent", () => {
   it("fails the decision closed: permission_evaluation_error and no file written", async () => {
     const workspace = join(dir, "workspace");
     await mkdir(workspace);
-    const blocker = join(dir, "blocker");
-    await writeFile(blocker, "");
+    // Opened at build time, so a write failure is what is left: a closed descriptor.
+    const broken = log(join(dir, "audit.jsonl"));
+    broken.close();
     const approver = new RecordingApprover(() => allowByPerson);
     const terminal = new RecordingAuditSink();
     const agent = buildAgent(P03, {
@@ -171,7 +256,7 @@ describe("an audit log that cannot be written, in a P03 agent", () => {
       workspace,
       commandRunner: new NoShell(),
       approvalProvider: approver,
-      auditSink: new CompositeAuditSink([log(join(blocker, "audit.jsonl")), terminal]),
+      auditSink: new CompositeAuditSink([broken, terminal]),
     });
 
     const result = await agent.run("Write a note");

@@ -10,6 +10,7 @@ import {
 import { PosixShellRunner } from "../../../src/adapters/shell/posix-shell.js";
 import { PowerShellRunner } from "../../../src/adapters/shell/powershell.js";
 import { SandboxSetupError } from "../../../src/adapters/sandbox/sandbox-errors.js";
+import { BubblewrapRunner } from "../../../src/adapters/sandbox/bubblewrap.js";
 import {
   createShellExecution,
   UNAVAILABLE,
@@ -239,37 +240,79 @@ describe("createShellExecution", () => {
         ...options,
         platform,
         env: { PATH: platform === "win32" ? "C:\\Program Files\\PowerShell\\7" : "/usr/bin" },
-        probe: fakeFiles([pwsh]),
+        probe: fakeFiles([pwsh, "/usr/bin/bash"]),
       });
       expect(auto.environment.status()).toEqual({
         kind: "host",
         label: `sandbox: none — runs on the host (no sandbox on ${name})`,
       });
-      expect(auto.runner).toBeInstanceOf(PowerShellRunner);
+      // --shell auto: PowerShell on Windows, bash on macOS even where pwsh is installed.
+      expect(auto.runner).toBeInstanceOf(
+        platform === "win32" ? PowerShellRunner : PosixShellRunner,
+      );
     },
   );
 
-  it("does not put PowerShell in the sandbox: required is unavailable, auto runs it on the host", async () => {
-    const required = await createShellExecution({
+  it("puts PowerShell in the sandbox when asked for it: required and auto both isolate it", async () => {
+    const pwsh = "/opt/microsoft/powershell/7/pwsh";
+    for (const sandbox of ["required", "auto"] as const) {
+      const execution = await createShellExecution({
+        ...options,
+        sandbox,
+        shell: "powershell",
+        env: { PATH: "/opt/microsoft/powershell/7:/usr/bin" },
+        probe: fakeFiles([pwsh, "/usr/bin/bwrap", "/usr/bin/bash"]),
+        probeSandbox: () => Promise.resolve({ ok: true }),
+      });
+      expect(execution.environment.status()).toEqual({
+        kind: "isolated",
+        label: `sandbox: bwrap (network off, writable: ${ws})`,
+      });
+      const runner = execution.runner;
+      if (!(runner instanceof BubblewrapRunner)) throw new Error("expected the sandbox runner");
+      expect(runner.shellName).toBe("PowerShell 7");
+      const args = runner.argsFor("Write-Output hi", ws);
+      expect(args.slice(args.indexOf("--") + 1, args.indexOf("--") + 3)).toEqual([pwsh, "-NoLogo"]);
+    }
+  });
+
+  it("needs bash or sh for the probe even for PowerShell: without, the sandbox is unavailable", async () => {
+    const execution = await createShellExecution({
       ...options,
       sandbox: "required",
       shell: "powershell",
+      env: { PATH: "/usr/bin" },
+      probe: fakeFiles(["/usr/bin/bwrap", "/usr/bin/pwsh"]),
+      probeSandbox: () => Promise.resolve({ ok: true }),
     });
-    expect(required.environment.status()).toEqual({
+    expect(execution.environment.status()).toEqual({
       kind: "unavailable",
       reason:
-        "PowerShell cannot run inside the sandbox: it runs bash or sh only; use --shell posix, or --sandbox off to run PowerShell on the host",
+        "The sandbox probe needs bash or sh on PATH, even for PowerShell: install one, or run with --sandbox off",
     });
-    const auto = await createShellExecution({
+  });
+
+  it("has no sandbox on an architecture without a seccomp filter: required denies, auto runs on the host", async () => {
+    const reason =
+      "The sandbox cannot run on riscv64: it has a seccomp filter only for x64 and arm64, and without one a command could leave a setuid file behind; run with --sandbox off to run commands on the host";
+    const onThisMachine = {
       ...options,
-      shell: "powershell",
-      env: { PATH: "/opt/microsoft/powershell/7" },
-      probe: fakeFiles(["/opt/microsoft/powershell/7/pwsh"]),
-    });
+      arch: "riscv64",
+      shell: "posix",
+      env: { PATH: "/usr/bin" },
+      probe: fakeFiles(["/usr/bin/bwrap", "/usr/bin/bash"]),
+      probeSandbox: () => Promise.reject(new Error("the probe must not run")),
+    } as const;
+    const required = await createShellExecution({ ...onThisMachine, sandbox: "required" });
+    expect(required.environment.status()).toEqual({ kind: "unavailable", reason });
+    expect(required.runner).toBeInstanceOf(UnavailableRunner);
+    const auto = await createShellExecution(onThisMachine);
     expect(auto.environment.status()).toEqual({
       kind: "host",
-      label: "sandbox: none — runs on the host (PowerShell is not sandboxed)",
+      label: "sandbox: none — runs on the host (no sandbox filter for riscv64)",
     });
+    expect(auto.fallbackReason).toBe(reason);
+    expect(auto.runner).toBeInstanceOf(PosixShellRunner);
   });
 
   it("needs bash or sh for the sandbox: with bwrap alone it is a configuration error", async () => {

@@ -383,6 +383,120 @@ describe("safeWritablePath refuses .git", () => {
   });
 });
 
+describe("safeWritablePath refuses git metadata not named .git", () => {
+  let temp: TempWorkspace;
+  beforeEach(async () => {
+    temp = await makeTempWorkspace();
+  });
+  afterEach(() => temp.cleanup());
+
+  async function outcome(path: string): Promise<unknown> {
+    return safeWritablePath(temp.ws, path).then(
+      (target) => target,
+      (error: unknown) =>
+        error instanceof WorkspaceFileError ? `${error.code}: ${error.message}` : error,
+    );
+  }
+  /** What `git init --bare` leaves that git looks for: HEAD, objects/, refs/. */
+  async function bareLayout(directory: string): Promise<void> {
+    await mkdir(join(temp.ws, directory, "objects"), { recursive: true });
+    await mkdir(join(temp.ws, directory, "refs", "heads"), { recursive: true });
+    await writeFile(join(temp.ws, directory, "HEAD"), "ref: refs/heads/main\n");
+  }
+  const inside = (directory: string, path: string) =>
+    `protected_path: path is inside a git directory (${directory}), which the agent may not change: ${path}`;
+  const wouldMake = (directory: string, path: string) =>
+    `protected_path: path would make ${directory} a git directory, which the agent may not create: ${path}`;
+
+  it.each(["server.git/config", "server.git/hooks/pre-commit", "server.git/objects/ab/cd"])(
+    "inside a bare repository: %j",
+    async (path) => {
+      await bareLayout("server.git");
+      await expect(outcome(path)).resolves.toBe(inside("server.git", path));
+    },
+  );
+
+  it("inside a separate git dir named by a gitdir: file, through a link too", async () => {
+    await mkdir(join(temp.ws, "app"));
+    await writeFile(join(temp.ws, "app", ".git"), "gitdir: ../app-gitdir\n");
+    await bareLayout("app-gitdir");
+    await symlink(join(temp.ws, "app-gitdir"), join(temp.ws, "alias"), "junction");
+    await expect(outcome("app-gitdir/config")).resolves.toBe(
+      inside("app-gitdir", "app-gitdir/config"),
+    );
+    await expect(outcome("alias/hooks/post-checkout")).resolves.toBe(
+      inside("app-gitdir", "alias/hooks/post-checkout"),
+    );
+    await expect(outcome("app/src/main.ts")).resolves.toBe(join(temp.ws, "app", "src", "main.ts"));
+  });
+
+  it("inside a worktree-style git dir (HEAD and commondir)", async () => {
+    await mkdir(join(temp.ws, "wt"));
+    await writeFile(join(temp.ws, "wt", "HEAD"), "ref: refs/heads/x\n");
+    await writeFile(join(temp.ws, "wt", "commondir"), "../server.git\n");
+    await expect(outcome("wt/config")).resolves.toBe(inside("wt", "wt/config"));
+  });
+
+  it("refuses the write that would complete the layout, in any order and any case", async () => {
+    await mkdir(join(temp.ws, "evil", "objects"), { recursive: true });
+    await mkdir(join(temp.ws, "evil", "refs"));
+    await expect(outcome("evil/HEAD")).resolves.toBe(wouldMake("evil", "evil/HEAD"));
+    await expect(outcome("evil/head")).resolves.toBe(wouldMake("evil", "evil/head"));
+    await expect(outcome("evil/HE\u200cAD")).resolves.toBe(wouldMake("evil", "evil/HE\u200cAD"));
+    // Without HEAD, commondir alone does not make a git dir.
+    await expect(outcome("evil/commondir")).resolves.toBe(join(temp.ws, "evil", "commondir"));
+  });
+
+  it("refuses objects/ or refs/ that would complete the layout, and the workspace itself", async () => {
+    await mkdir(join(temp.ws, "evil", "refs"), { recursive: true });
+    await writeFile(join(temp.ws, "evil", "HEAD"), "ref: refs/heads/main\n");
+    await expect(outcome("evil/objects/info/x")).resolves.toBe(
+      wouldMake("evil", "evil/objects/info/x"),
+    );
+    await expect(outcome("evil/commondir")).resolves.toBe(wouldMake("evil", "evil/commondir"));
+    await mkdir(join(temp.ws, "objects"));
+    await mkdir(join(temp.ws, "refs"));
+    await expect(outcome("HEAD")).resolves.toBe(wouldMake("the workspace", "HEAD"));
+  });
+
+  it("lets ordinary look-alike names through", async () => {
+    await mkdir(join(temp.ws, "docs", "refs"), { recursive: true });
+    await writeFile(join(temp.ws, "HEAD"), "not git\n");
+    await expect(outcome("docs/refs/api.md")).resolves.toBe(join(temp.ws, "docs/refs/api.md"));
+    await expect(outcome("docs/objects/x.md")).resolves.toBe(join(temp.ws, "docs/objects/x.md"));
+    await expect(outcome("HEAD")).resolves.toBe(join(temp.ws, "HEAD"));
+    await expect(outcome("objects/a.txt")).resolves.toBe(join(temp.ws, "objects/a.txt"));
+  });
+});
+
+describe("safeWritablePath refuses the harness's own files", () => {
+  let temp: TempWorkspace;
+  beforeEach(async () => {
+    temp = await makeTempWorkspace();
+  });
+  afterEach(() => temp.cleanup());
+
+  it("by name and through a link, but not a neighbour", async () => {
+    const log = join(temp.ws, "logs", "audit.jsonl");
+    await mkdir(join(temp.ws, "logs"));
+    await writeFile(log, "");
+    await symlink(log, join(temp.ws, "innocent.txt"));
+    const refused = (path: string) =>
+      `protected_path: path is a file the harness itself writes (its audit log or recording), which the agent may not change: ${path}`;
+    const outcome = (path: string): Promise<unknown> =>
+      safeWritablePath(temp.ws, path, [log]).then(
+        (target) => target,
+        (error: unknown) =>
+          error instanceof WorkspaceFileError ? `${error.code}: ${error.message}` : error,
+      );
+    await expect(outcome("logs/audit.jsonl")).resolves.toBe(refused("logs/audit.jsonl"));
+    await expect(outcome("innocent.txt")).resolves.toBe(refused("innocent.txt"));
+    await expect(outcome("logs/audit.jsonl.bak")).resolves.toBe(
+      join(temp.ws, "logs", "audit.jsonl.bak"),
+    );
+  });
+});
+
 describe("NodeWorkspaceWriteBoundary shares safePath", () => {
   let temp: TempWorkspace;
   beforeEach(async () => {
@@ -397,6 +511,25 @@ describe("NodeWorkspaceWriteBoundary shares safePath", () => {
     await expect(boundary.isPathWithinWorkspace(temp.ws, "../outside.txt")).resolves.toBe(false);
     await expect(boundary.isPathWithinWorkspace(temp.ws, "evil/a.txt")).resolves.toBe(false);
     await expect(boundary.isPathWithinWorkspace(temp.ws, "C:\\x")).resolves.toBe(false);
+  });
+
+  it("classifies a write as inside, outside, git metadata or a harness file", async () => {
+    const log = join(temp.ws, "audit.jsonl");
+    await writeFile(log, "");
+    await mkdir(join(temp.ws, ".git"));
+    await mkdir(join(temp.ws, "server.git", "objects"), { recursive: true });
+    await mkdir(join(temp.ws, "server.git", "refs"));
+    await writeFile(join(temp.ws, "server.git", "HEAD"), "ref: refs/heads/main\n");
+    const boundary = new NodeWorkspaceWriteBoundary({ harnessFiles: [log] });
+    const classify = (path: string) => boundary.classifyWrite(temp.ws, path);
+    await expect(classify("new/a.txt")).resolves.toBe("inside");
+    await expect(classify("../outside.txt")).resolves.toBe("outside");
+    await expect(classify(".git/hooks/pre-commit")).resolves.toBe("git-metadata");
+    await expect(classify("server.git/config")).resolves.toBe("git-metadata");
+    await expect(classify("audit.jsonl")).resolves.toBe("harness-file");
+    await expect(
+      new NodeWorkspaceWriteBoundary().classifyWrite(join(temp.base, "missing"), "a.txt"),
+    ).rejects.toThrow(/ENOENT/u);
   });
 
   it("rethrows when the workspace itself cannot be resolved, so the policy denies", async () => {

@@ -70,16 +70,28 @@ describe("resolveOpenAIConfig", () => {
 
   it.each<[string, Environment, OpenAIConfigFlags, string]>([
     [
-      "a missing key for the official API",
+      "a missing key for the official API, from a POSIX shell",
       {},
-      {},
-      "OPENAI_API_KEY is not set: export your OpenAI API key, or set OPENAI_BASE_URL to a local OpenAI-compatible server",
+      { platform: "linux" },
+      "OPENAI_API_KEY is not set: set your OpenAI API key (export OPENAI_API_KEY=sk-...), or set OPENAI_BASE_URL to a local OpenAI-compatible server",
     ],
     [
       "a missing key when OPENAI_BASE_URL is the official API",
       { OPENAI_BASE_URL: "https://api.openai.com/v1" },
       {},
-      "OPENAI_API_KEY is not set: export your OpenAI API key, or set OPENAI_BASE_URL to a local OpenAI-compatible server",
+      "OPENAI_API_KEY is not set: set your OpenAI API key (export OPENAI_API_KEY=sk-...), or set OPENAI_BASE_URL to a local OpenAI-compatible server",
+    ],
+    [
+      "a missing key on Windows, in PowerShell syntax",
+      {},
+      { platform: "win32" },
+      'OPENAI_API_KEY is not set: set your OpenAI API key ($env:OPENAI_API_KEY = "sk-..."), or set OPENAI_BASE_URL to a local OpenAI-compatible server',
+    ],
+    [
+      "a missing key when pwsh started the agent (it sets PSModulePath for its children)",
+      { PSModulePath: "/root/.local/share/powershell/Modules" },
+      { platform: "linux" },
+      'OPENAI_API_KEY is not set: set your OpenAI API key ($env:OPENAI_API_KEY = "sk-..."), or set OPENAI_BASE_URL to a local OpenAI-compatible server',
     ],
     [
       "a key with inner whitespace",

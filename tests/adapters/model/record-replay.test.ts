@@ -1,16 +1,24 @@
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import {
+  mkdtemp,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  symlink,
+  truncate,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ModelConfigError } from "../../../src/adapters/model/model-config-error.js";
 import { OpenAIChatModelClient } from "../../../src/adapters/model/openai-chat.js";
-import {
-  ModelRecordingError,
-  RecordingModelClient,
-} from "../../../src/adapters/model/recording-model.js";
-import { ReplayModelClient } from "../../../src/adapters/model/replay-model.js";
+import { RecordingModelClient } from "../../../src/adapters/model/recording-model.js";
+import { REPLAY_LIMIT_BYTES, ReplayModelClient } from "../../../src/adapters/model/replay-model.js";
 import { ModelProviderError, RunCancelledError } from "../../../src/core/agent-errors.js";
 import { AgentRunner } from "../../../src/core/agent-runner.js";
 import type { Message } from "../../../src/core/messages.js";
@@ -222,20 +230,58 @@ describe("RecordingModelClient", () => {
     ).toMatch(/^ENOENT: /);
   });
 
-  it("stops the run when a line cannot be appended", async () => {
-    const path = join(dir, "gone.jsonl");
-    const recorder = new RecordingModelClient(new ScriptedModelClient([textReply("hi")]), path);
-    await rm(path);
-    await mkdir(path);
-    const error = await rejectionOf(recorder.complete({ messages: PROMPT, tools: [] }));
-    expect(error).toBeInstanceOf(ModelRecordingError);
-    expect(error).toHaveProperty(
-      "message",
-      `Cannot append to the recording file ${path}: ${osReason(() => {
-        appendFileSync(path, "x");
-      })}`,
-    );
-  });
+  it.skipIf(process.platform === "win32")(
+    "keeps writing to the file it opened when the name is swapped for a link (POSIX only)",
+    async () => {
+      const path = join(dir, "session.jsonl");
+      const recorder = new RecordingModelClient(
+        new ScriptedModelClient([textReply("one"), textReply("two")]),
+        path,
+      );
+      await recorder.complete({ messages: PROMPT, tools: [] });
+      const original = join(dir, "moved.jsonl");
+      await rename(path, original);
+      const victim = join(dir, "victim.sh");
+      await writeFile(victim, "echo safe\n");
+      await symlink(victim, path);
+
+      await recorder.complete({ messages: PROMPT, tools: [] });
+
+      expect(await readFile(victim, "utf8")).toBe("echo safe\n");
+      expect((await readFile(original, "utf8")).trimEnd().split("\n")).toHaveLength(2);
+      expect(recorder.realPath).toBe(path);
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "refuses a symbolic link, a FIFO and a device at construction, touching nothing (POSIX only)",
+    async () => {
+      const victim = join(dir, "victim.sh");
+      await writeFile(victim, "echo safe\n");
+      const link = join(dir, "link.jsonl");
+      await symlink(victim, link);
+      const fifo = join(dir, "session.fifo");
+      execFileSync("mkfifo", [fifo]);
+      const build = (path: string) => () =>
+        new RecordingModelClient(new ScriptedModelClient([]), path);
+      expect(errorOf(build(link))).toEqual(
+        new ModelConfigError(
+          `Cannot create the recording file ${link}: it is a symbolic link; the harness does not follow links for its own files`,
+        ),
+      );
+      expect(errorOf(build(fifo))).toEqual(
+        new ModelConfigError(
+          `Cannot create the recording file ${fifo}: it is a FIFO or socket; the harness only uses a regular file`,
+        ),
+      );
+      expect(errorOf(build("/dev/null"))).toEqual(
+        new ModelConfigError(
+          "Cannot create the recording file /dev/null: it is a device; the harness only uses a regular file",
+        ),
+      );
+      expect(await readFile(victim, "utf8")).toBe("echo safe\n");
+    },
+  );
 });
 
 describe("ReplayModelClient", () => {
@@ -445,4 +491,36 @@ describe("ReplayModelClient", () => {
       `Cannot read the replay file ${missing}: ${osReason(() => readFileSync(missing))}`,
     );
   });
+
+  it.skipIf(process.platform === "win32")(
+    "reads only a regular file within the limit: a FIFO, /dev/zero, a link or a huge file fail at once (POSIX only)",
+    async () => {
+      const good = join(dir, "good.jsonl");
+      await writeFile(good, `${exchangeLine(PROMPT, textReply("hi"))}\n`);
+      const link = join(dir, "link.jsonl");
+      await symlink(good, link);
+      const fifo = join(dir, "replay.fifo");
+      execFileSync("mkfifo", [fifo]);
+      const huge = join(dir, "huge.jsonl");
+      await writeFile(huge, "");
+      await truncate(huge, REPLAY_LIMIT_BYTES + 1);
+      const reason = (path: string): string => {
+        const error = errorOf(() => ReplayModelClient.fromFile(path));
+        return error instanceof ModelConfigError ? error.message : "not a ModelConfigError";
+      };
+      expect(reason(fifo)).toBe(
+        `Cannot read the replay file ${fifo}: it is a FIFO; the harness only uses a regular file`,
+      );
+      expect(reason("/dev/zero")).toBe(
+        "Cannot read the replay file /dev/zero: it is a device; the harness only uses a regular file",
+      );
+      expect(reason(link)).toBe(
+        `Cannot read the replay file ${link}: it is a symbolic link; the harness does not follow links for its own files`,
+      );
+      expect(reason(huge)).toBe(
+        `Cannot read the replay file ${huge}: it is over the ${REPLAY_LIMIT_BYTES}-byte limit`,
+      );
+      expect(ReplayModelClient.fromFile(good).remaining).toBe(1);
+    },
+  );
 });

@@ -229,6 +229,36 @@ describe.skipIf(posixOnly)(
       });
     });
 
+    it("hands an input pipe's bytes to the child on fd 4, then end-of-file", async () => {
+      const inputPipe = { fd: 4, data: new TextEncoder().encode("filter\0bytes") } as const;
+      const script = "od -An -c <&4 | tr -s ' '; printf 'status' >&3";
+      const statusPipe = { fd: 3, maxBytes: 1024 } as const;
+      expect(await runProcess({ ...bash(script), inputPipe, statusPipe })).toEqual({
+        exitCode: 0,
+        output: " f i l t e r \\0 b y t e s\n",
+        truncated: false,
+        timedOut: false,
+        status: "status",
+        exitSignal: null,
+      });
+      // Without a status pipe fd 3 is closed, and the input still arrives on fd 4.
+      const alone = await runProcess({
+        ...bash("cat <&4; [ -e /dev/fd/3 ] || echo no3"),
+        inputPipe,
+      });
+      expect(alone.output).toBe("filter\0bytesno3\n");
+    });
+
+    it("does not fail when the child exits without reading its input pipe", async () => {
+      const inputPipe = { fd: 4, data: new Uint8Array(60 * 1024) } as const;
+      expect(await runProcess({ ...bash("exec 4<&-; exit 5"), inputPipe })).toEqual({
+        exitCode: 5,
+        output: "",
+        truncated: false,
+        timedOut: false,
+      });
+    });
+
     it("names the program as displayName says when it cannot start", async () => {
       const missing = join(workspace, "no-such-wrapper");
       const spec = bash("", {
@@ -267,6 +297,15 @@ describe("runProcess limits", () => {
     const spec = { ...bash("true"), statusPipe: { fd: 3, maxBytes: -1 } } as const;
     await expect(runProcess(spec)).rejects.toThrow(
       "statusPipe.maxBytes must be a non-negative integer, got -1",
+    );
+  });
+});
+
+describe("runProcess input pipe limit", () => {
+  it("rejects input larger than a pipe buffer before starting anything", async () => {
+    const spec = { ...bash("true"), inputPipe: { fd: 4, data: new Uint8Array(65_537) } } as const;
+    await expect(runProcess(spec)).rejects.toThrow(
+      "inputPipe.data must be at most 65536 bytes, got 65537",
     );
   });
 });

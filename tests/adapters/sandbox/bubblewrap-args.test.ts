@@ -18,6 +18,11 @@ const BASE: BubblewrapArgsOptions = {
   network: false,
   environment: { PATH: "/usr/bin:/bin", HOME: "/home/ada", LANG: "C.UTF-8" },
   statusFd: 3,
+  procMasks: [
+    ["--ro-bind", "/proc/sys", "/proc/sys"],
+    ["--dev-bind", "/dev/null", "/proc/kcore"],
+  ],
+  seccompFd: 4,
   command: ["/usr/bin/bash", "--noprofile", "--norc", "-c", "echo hi"],
 };
 
@@ -36,6 +41,8 @@ describe("bubblewrapArgs", () => {
       "--ro-bind", "/", "/",
       "--dev", "/dev",
       "--proc", "/proc",
+      "--ro-bind", "/proc/sys", "/proc/sys",
+      "--dev-bind", "/dev/null", "/proc/kcore",
       "--tmpfs", "/tmp",
       "--tmpfs", "/run",
       "--bind", "/home/ada/project", "/home/ada/project",
@@ -50,6 +57,7 @@ describe("bubblewrapArgs", () => {
       "--new-session",
       "--chdir", "/home/ada/project",
       "--json-status-fd", "3",
+      "--seccomp", "4",
       "--", "/usr/bin/bash", "--noprofile", "--norc", "-c", "echo hi",
     ]); // prettier-ignore
   });
@@ -163,6 +171,14 @@ describe("bubblewrapArgs", () => {
     );
     expect(errorOf({ ...BASE, command: [] })).toEqual(
       new RangeError("command must name a program"),
+    );
+  });
+
+  it.each([2, 3, 4.5, Number.NaN])("refuses seccompFd %s: stdio, the status fd, or no fd", (fd) => {
+    expect(errorOf({ ...BASE, seccompFd: fd })).toEqual(
+      new RangeError(
+        `seccompFd must be an integer of at least 3 other than statusFd, got ${String(fd)}`,
+      ),
     );
   });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from "node:fs";
 import {
   mkdir,
@@ -215,6 +216,70 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(await readFile(join(ws, "lib", ".git"), "utf8")).toBe("gitdir: ../.git/modules/lib\n");
   });
 
+  it("keeps git metadata not named .git read-only: a bare repository, a separate git dir, a worktree's", async () => {
+    // Made by git itself, so the layout is the one git recognises.
+    execFileSync("git", ["init", "-q", "--bare", join(ws, "server.git")]);
+    await mkdir(join(ws, "app"));
+    execFileSync("git", [
+      "init",
+      "-q",
+      "--separate-git-dir",
+      join(ws, "app-gitdir"),
+      join(ws, "app"),
+    ]);
+    expect(await readFile(join(ws, "app", ".git"), "utf8")).toBe(
+      `gitdir: ${join(ws, "app-gitdir")}\n`,
+    );
+    // A gitdir: file deeper than the scan, pointing at a directory that is not (yet) laid out.
+    await mkdir(join(ws, "x", "y", "z", "w", "v"), { recursive: true });
+    await mkdir(join(ws, "hidden-gitdir"));
+    await writeFile(join(ws, "x", "y", "z", "w", ".git"), "gitdir: ../../../../hidden-gitdir\n");
+    const plant = ["server.git", "app-gitdir", "hidden-gitdir"]
+      .map((directory) => `touch ${directory}/config-planted 2>/dev/null || echo ${directory}`)
+      .join("; ");
+    expect(await run(`${plant}; touch app/ok && echo app-writable`)).toEqual(
+      ok("server.git\napp-gitdir\nhidden-gitdir\napp-writable\n"),
+    );
+    expect(existsSync(join(ws, "server.git", "config-planted"))).toBe(false);
+    expect(existsSync(join(ws, "app-gitdir", "config-planted"))).toBe(false);
+  });
+
+  it("refuses a workspace that is itself laid out as a git directory", () => {
+    execFileSync("git", ["init", "-q", "--bare", ws]);
+    expect(() => runner().argsFor("true", ws)).toThrow(SandboxWorkspaceError);
+    expect(() => runner().argsFor("true", ws)).toThrow(/is laid out as a git directory/);
+  });
+
+  it("binds the harness's own files inside the workspace read-only; a command cannot swap them", async () => {
+    const log = join(ws, "audit.jsonl");
+    await writeFile(log, "line 1\n");
+    const recording = join(base, "outside.jsonl");
+    await writeFile(recording, "");
+    const guarded = new BubblewrapRunner({
+      bwrapPath,
+      shell: { executable: bash, kind: "bash" },
+      workspace: ws,
+      home: homedir(),
+      network: false,
+      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
+      harnessFiles: [log, recording, join(ws, "not-created-yet.jsonl")],
+    });
+    const args = guarded.argsFor("true", ws);
+    expect(args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc)).toEqual([
+      "/",
+      log,
+    ]);
+    const attack = [
+      "{ echo evil >> audit.jsonl; } 2>/dev/null || echo append-refused",
+      "rm -f audit.jsonl 2>/dev/null; ln -s /etc/passwd audit.jsonl 2>/dev/null || echo swap-refused",
+      "mv audit.jsonl moved 2>/dev/null || echo move-refused",
+    ].join("; ");
+    expect(await guarded.run(attack, ws, LIMITS)).toEqual(
+      ok("append-refused\nswap-refused\nmove-refused\n"),
+    );
+    expect(await readFile(log, "utf8")).toBe("line 1\n");
+  });
+
   it("keeps read-only a repository that an earlier command of the same runner created", async () => {
     const shared = runner();
     expect(await shared.run("mkdir -p made/.git/hooks", ws, LIMITS)).toEqual(ok(""));
@@ -229,7 +294,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     await mkdir(join(ws, "inside", ".git"), { recursive: true });
     await symlink("inside", join(ws, "alias"));
     const args = runner().argsFor("true", ws);
-    expect(args.filter((_, index) => args[index - 1] === "--ro-bind")).toEqual([
+    expect(args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc)).toEqual([
       "/",
       join(ws, "inside", ".git"),
     ]);
@@ -243,8 +308,11 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     await mkdir(join(ws, "a", "deep", ".git"), { recursive: true });
     for (const name of names) await mkdir(join(ws, name, ".git"), { recursive: true });
     const args = runner().argsFor("true", ws);
-    const bound = args.filter((_, index) => args[index - 1] === "--ro-bind").slice(1);
-    expect(bound).toEqual(names.slice(0, NESTED_GIT_LIMIT).map((name) => join(ws, name, ".git")));
+    const bound = args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc);
+    expect(bound).toEqual([
+      "/",
+      ...names.slice(0, NESTED_GIT_LIMIT).map((name) => join(ws, name, ".git")),
+    ]);
   });
 
   it("refuses umount and a read-write remount of / even to root", async () => {
@@ -468,6 +536,11 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     });
   });
 });
+
+/** The read-only /proc binds (proc-masks.ts) are not the git metadata these tests look at. */
+function notProc(source: string): boolean {
+  return !source.startsWith("/proc/");
+}
 
 function symlinkedGit(workspace: string): string {
   return (

@@ -16,6 +16,8 @@ const HOST = {
   TERM: "xterm",
   TZ: "UTC",
   TMPDIR: "/tmp",
+  DOTNET_ROOT: "/opt/dotnet",
+  DOTNET_STARTUP_HOOKS: "/tmp/hook.dll",
   OPENAI_API_KEY: "sk-live",
   OPENAI_BASE_URL: "http://127.0.0.1:1",
   GITHUB_TOKEN: "ghp_x",
@@ -43,6 +45,7 @@ describe("buildCommandEnvironment", () => {
       TERM: "xterm",
       TZ: "UTC",
       TMPDIR: "/tmp",
+      DOTNET_ROOT: "/opt/dotnet",
     });
   });
 

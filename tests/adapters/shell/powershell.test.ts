@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killTreeStrategyFor } from "../../../src/adapters/process/kill-tree.js";
+import type { CommandRunner } from "../../../src/core/command-runner.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
 import {
   resolveExecutable,
@@ -17,6 +18,7 @@ import {
   powerShellDisplayName,
   powerShellEnvironment,
 } from "../../../src/adapters/shell/powershell.js";
+import { createShellRunner, planShell } from "../../../src/adapters/shell/shell-selection.js";
 
 const PREFIX_LINES = [
   "try { [Console]::OutputEncoding = [System.Text.UTF8Encoding]::new($false) } catch { }",
@@ -68,11 +70,13 @@ describe("PowerShell argv and script (pure; runs on every OS)", () => {
     ]);
   });
 
-  it("adds Python's UTF-8 switches to the allowlisted environment", () => {
+  it("adds Python's UTF-8 switches, the telemetry opt-out and no .NET diagnostics", () => {
     expect(powerShellEnvironment({ PATH: "C:\\Windows" })).toEqual({
       PATH: "C:\\Windows",
       PYTHONUTF8: "1",
       PYTHONIOENCODING: "utf-8",
+      POWERSHELL_TELEMETRY_OPTOUT: "1",
+      DOTNET_EnableDiagnostics: "0",
     });
   });
 
@@ -132,19 +136,27 @@ async function readPid(file: string): Promise<number> {
 
 describe("PowerShellRunner against a real PowerShell", () => {
   let workspace: string;
-  let runner: PowerShellRunner;
+  let runner: CommandRunner;
   const leftovers: number[] = [];
 
   beforeAll(async () => {
     workspace = await mkdtemp(join(await realpath(tmpdir()), "powershell-"));
     if (realPowerShell === undefined) return;
-    const environment = buildCommandEnvironment(
-      { ...process.env, OPENAI_API_KEY: "sk-must-not-leak" },
-      { passEnv: [], platform: process.platform },
-    );
+    const hostEnv = { ...process.env, OPENAI_API_KEY: "sk-must-not-leak" };
+    if (pwsh !== undefined) {
+      // The way the harness starts it: shell selection decides (a .NET tool's pwsh.dll, or pwsh).
+      const choice = { choice: "powershell", passEnv: [] } as const;
+      const options = { ...choice, env: hostEnv, workspace, platform: process.platform };
+      runner = createShellRunner(planShell(options));
+      return;
+    }
+    const environment = buildCommandEnvironment(hostEnv, {
+      passEnv: [],
+      platform: process.platform,
+    });
     runner = new PowerShellRunner({
       executable: realPowerShell,
-      flavor: pwsh === undefined ? "windows-powershell" : "pwsh",
+      flavor: "windows-powershell",
       environment,
       killTree: killTreeStrategyFor(process.platform, environment),
     });
@@ -348,5 +360,102 @@ describe("PowerShellRunner against a real PowerShell", () => {
       expect(await exitedWithin(grandchild, 10_000)).toBe(true);
     },
     60_000,
+  );
+
+  it.skipIf(noPowerShell)(
+    "prints 中文 and emoji from Write-Output and [Console]::Out.Write, never CLIXML (needs pwsh or powershell.exe; skipped where absent)",
+    async () => {
+      const command = "Write-Output '中文 😀'\n[Console]::Out.Write('漢字🎉')";
+      expect(await run(command)).toEqual({
+        exitCode: 0,
+        output: `中文 😀${eol}漢字🎉`,
+        truncated: false,
+        timedOut: false,
+      });
+    },
+  );
+
+  it.skipIf(noPowerShell || windows)(
+    "prints 中文 and emoji from /bin/echo as UTF-8 (needs pwsh; POSIX only)",
+    async () => {
+      expect(await run("/bin/echo '中文 😀'")).toEqual({
+        exitCode: 0,
+        output: "中文 😀\n",
+        truncated: false,
+        timedOut: false,
+      });
+    },
+  );
+
+  it.skipIf(noPowerShell)(
+    "gives 1 for Write-Error, as plain text with no CLIXML and no colours (needs pwsh or powershell.exe; skipped where absent)",
+    async () => {
+      const result = await run("Write-Warning 'careful'\nWrite-Error 'boom 中文'");
+      expect(result.exitCode).toBe(1);
+      expect(result.output).toContain("careful");
+      expect(result.output).toContain("boom 中文");
+      expect(result.output).not.toContain("CLIXML");
+      expect(result.output).not.toContain("\u001b[");
+    },
+  );
+
+  it.skipIf(noPowerShell)(
+    "does not wait for a background job (needs pwsh or powershell.exe; skipped where absent)",
+    async () => {
+      const started = Date.now();
+      const command = "$null = Start-Job { Start-Sleep -Seconds 60 }\nWrite-Output queued";
+      expect(await run(command, 30_000)).toEqual({
+        exitCode: 0,
+        output: `queued${eol}`,
+        truncated: false,
+        timedOut: false,
+      });
+      expect(Date.now() - started).toBeLessThan(25_000);
+    },
+    60_000,
+  );
+
+  it.skipIf(noPowerShell)(
+    "cuts the output at the 50 KB cap (needs pwsh or powershell.exe; skipped where absent)",
+    async () => {
+      const result = await run("[Console]::Out.Write('x' * 200000)");
+      expect(result.truncated).toBe(true);
+      expect(result.exitCode).toBe(0);
+      expect(Buffer.byteLength(result.output)).toBeLessThanOrEqual(limits.maxOutputBytes);
+      expect(result.output).toMatch(/^x{40000,}/);
+    },
+  );
+
+  it.skipIf(noPowerShell)(
+    "closes stdin: a command that reads it gets end of input at once (needs pwsh or powershell.exe; skipped where absent)",
+    async () => {
+      expect(await run("[Console]::In.ReadToEnd().Length", 30_000)).toEqual({
+        exitCode: 0,
+        output: `0${eol}`,
+        truncated: false,
+        timedOut: false,
+      });
+    },
+  );
+
+  it.skipIf(pwsh === undefined || windows)(
+    "never runs a dotnet planted in the workspace, which the .NET tool's shim would start (needs pwsh; POSIX only)",
+    async () => {
+      const marker = join(workspace, "planted-dotnet-ran");
+      const planted = join(workspace, "dotnet");
+      await writeFile(planted, `#!/bin/sh\necho ran > '${marker}'\necho PLANTED\nexit 42\n`);
+      await chmod(planted, 0o755);
+      try {
+        expect(await run("Write-Output ok")).toEqual({
+          exitCode: 0,
+          output: "ok\n",
+          truncated: false,
+          timedOut: false,
+        });
+        await expect(stat(marker)).rejects.toThrow(/ENOENT/);
+      } finally {
+        await rm(planted, { force: true });
+      }
+    },
   );
 });

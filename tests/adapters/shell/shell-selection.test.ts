@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { PosixShellRunner } from "../../../src/adapters/shell/posix-shell.js";
 import { PowerShellRunner } from "../../../src/adapters/shell/powershell.js";
 import {
   ShellUnavailableError,
+  planShell,
   selectCommandRunner,
   type ShellChoice,
 } from "../../../src/adapters/shell/shell-selection.js";
@@ -61,16 +62,22 @@ const SYSTEM_POWERSHELL = "C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\power
 describe("selectCommandRunner (fake filesystem)", () => {
   it.each([
     [
-      "auto prefers pwsh",
+      "auto takes bash, not pwsh",
       "auto",
       ["/usr/bin/pwsh", "/bin/bash", "/bin/sh"],
-      { shellName: "PowerShell 7", executable: "/usr/bin/pwsh" },
+      { shellName: "bash", executable: "/bin/bash" },
     ],
     [
       "auto falls back to bash",
       "auto",
       ["/bin/bash", "/bin/sh"],
       { shellName: "bash", executable: "/bin/bash" },
+    ],
+    [
+      "auto takes sh, never pwsh, when there is no bash",
+      "auto",
+      ["/usr/bin/pwsh", "/bin/sh"],
+      { shellName: "sh", executable: "/bin/sh" },
     ],
     ["auto falls back to sh", "auto", ["/bin/sh"], { shellName: "sh", executable: "/bin/sh" }],
     [
@@ -142,8 +149,8 @@ describe("selectCommandRunner (fake filesystem)", () => {
     [
       "linux",
       "auto",
-      () => selectOnLinux("auto", PLANTED_LINUX),
-      "No shell found: neither pwsh, bash nor sh is on PATH",
+      () => selectOnLinux("auto", [...PLANTED_LINUX, "/usr/bin/pwsh"]),
+      "No shell found: neither bash nor sh is on PATH",
     ],
     [
       "win32",
@@ -204,6 +211,69 @@ describe.skipIf(process.platform === "win32")(
         truncated: false,
         timedOut: false,
       });
+    });
+  },
+);
+
+describe.skipIf(process.platform === "win32")(
+  "PowerShell installed as a .NET tool (a real directory laid out like ~/.dotnet/tools; POSIX only)",
+  () => {
+    let root: string;
+    let tools: string;
+    let bin: string;
+
+    const dllIn = (version: string): string =>
+      join(tools, ".store", "powershell", version, "powershell", version, "tools", "net10.0");
+
+    async function plantFile(file: string): Promise<void> {
+      await mkdir(join(file, ".."), { recursive: true });
+      await writeFile(file, "#!/bin/sh\nexit 0\n");
+      await chmod(file, 0o755);
+    }
+
+    beforeEach(async () => {
+      root = await mkdtemp(join(await realpath(tmpdir()), "dotnet-tool-"));
+      tools = join(root, "tools");
+      bin = join(root, "bin");
+      await plantFile(join(tools, "pwsh"));
+      await plantFile(join(dllIn("7.6.9"), "any", "unix", "pwsh.dll"));
+    });
+
+    afterEach(async () => {
+      await rm(root, { recursive: true, force: true });
+    });
+
+    const plan = () =>
+      planShell({
+        choice: "powershell",
+        workspace: join(root, "workspace"),
+        env: { PATH: `${tools}:${bin}` },
+        platform: "linux",
+        passEnv: [],
+      });
+
+    it("runs the tool's pwsh.dll with the dotnet on PATH, never the shim", async () => {
+      await plantFile(join(bin, "dotnet"));
+      expect(plan()).toMatchObject({
+        family: "powershell",
+        flavor: "pwsh",
+        executable: join(bin, "dotnet"),
+        entryPoint: join(dllIn("7.6.9"), "any", "unix", "pwsh.dll"),
+      });
+    });
+
+    it("finds no PowerShell when no trusted dotnet is on PATH", () => {
+      expect(plan).toThrow(
+        new ShellUnavailableError(
+          "PowerShell was requested (--shell powershell) but pwsh was not found on PATH",
+        ),
+      );
+    });
+
+    it("finds no PowerShell when the store holds two versions (which one the shim runs is unclear)", async () => {
+      await plantFile(join(bin, "dotnet"));
+      await plantFile(join(dllIn("7.5.0"), "any", "unix", "pwsh.dll"));
+      expect(plan).toThrow(ShellUnavailableError);
     });
   },
 );

@@ -1,0 +1,153 @@
+/**
+ * Files the harness writes for itself (`--audit-log`, `--record`) and reads (`--replay`). Each is
+ * opened once, at start, by a name whose last component must not be a symbolic link, and only a
+ * regular file is kept; later writes go to that descriptor. A sandboxed command that swaps the name
+ * for a link or a FIFO afterwards redirects nothing and blocks nothing.
+ */
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  type Stats,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { firstLineOfError } from "../../core/one-line.js";
+import { O_NOFOLLOW, O_NONBLOCK, errorCode } from "./fs-errors.js";
+
+/**
+ * A harness file that cannot be used: a configuration problem, reported before the run. The
+ * message says why (`it is a symbolic link; …`); callers put the file's role and path in front.
+ */
+export class HarnessFileError extends Error {
+  override readonly name = "HarnessFileError";
+}
+
+export interface HarnessOutput {
+  /** The open descriptor every later write goes to. */
+  readonly fd: number;
+  /** Absolute real path of the file when it was opened; the workspace protects it by this. */
+  readonly realPath: string;
+}
+
+export interface HarnessOutputOptions {
+  /** Start the file empty (a recording) instead of appending (the audit log). */
+  readonly truncate: boolean;
+}
+
+/**
+ * Opens (creating it owner-only) a file the harness appends to. O_NONBLOCK makes a FIFO fail or
+ * return at once instead of waiting for a reader; it is then refused by fstat. On a regular file
+ * O_NONBLOCK has no effect, so it stays set.
+ */
+export function openHarnessOutput(path: string, options: HarnessOutputOptions): HarnessOutput {
+  refuseLinkByName(path);
+  let fd: number;
+  try {
+    fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | O_NOFOLLOW | O_NONBLOCK,
+      0o600,
+    );
+  } catch (error) {
+    throw openError(error);
+  }
+  try {
+    requireRegularFile(fstatSync(fd));
+    if (options.truncate) {
+      // Only now, on a descriptor known to be a regular file: O_TRUNC would act before the check.
+      ftruncateSync(fd, 0);
+      // Owner-only, even when replacing an older file: a conversation holds file contents.
+      fchmodSync(fd, 0o600);
+    }
+    return { fd, realPath: join(realpathSync.native(dirname(path)), basename(path)) };
+  } catch (error) {
+    closeSync(fd);
+    throw error instanceof HarnessFileError ? error : new HarnessFileError(firstLineOfError(error));
+  }
+}
+
+/** Reads a whole regular file of at most `maxBytes` as UTF-8, with the same safe open. */
+export function readHarnessInput(path: string, maxBytes: number): string {
+  refuseLinkByName(path);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (error) {
+    throw openError(error);
+  }
+  try {
+    const stats = fstatSync(fd);
+    requireRegularFile(stats);
+    if (stats.size > maxBytes) throw tooLarge(maxBytes);
+    // Read at most one byte past the limit: a file that grows after fstat is still refused.
+    const buffer = Buffer.allocUnsafe(maxBytes + 1);
+    let total = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, total, buffer.length - total, null);
+      if (read === 0) break;
+      total += read;
+      if (total > maxBytes) throw tooLarge(maxBytes);
+    }
+    return buffer.toString("utf8", 0, total);
+  } catch (error) {
+    throw error instanceof HarnessFileError ? error : new HarnessFileError(firstLineOfError(error));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Windows has no O_NOFOLLOW; elsewhere this only gives the clearer message first. */
+function refuseLinkByName(path: string): void {
+  let stats: Stats;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    return; // missing (created next) or unreachable: the open reports it
+  }
+  if (stats.isSymbolicLink()) throw symbolicLink();
+}
+
+function requireRegularFile(stats: Stats): void {
+  if (stats.isFile()) return;
+  const kind = stats.isDirectory()
+    ? "a directory"
+    : stats.isFIFO()
+      ? "a FIFO"
+      : stats.isSocket()
+        ? "a socket"
+        : stats.isCharacterDevice() || stats.isBlockDevice()
+          ? "a device"
+          : "not a regular file";
+  throw new HarnessFileError(`it is ${kind}; the harness only uses a regular file`);
+}
+
+function openError(error: unknown): HarnessFileError {
+  switch (errorCode(error)) {
+    case "ELOOP":
+      return symbolicLink();
+    case "ENXIO":
+      // A FIFO with no reader (O_NONBLOCK) or a socket.
+      return new HarnessFileError("it is a FIFO or socket; the harness only uses a regular file");
+    case "EISDIR":
+      return new HarnessFileError("it is a directory; the harness only uses a regular file");
+    case undefined:
+    default:
+      return new HarnessFileError(firstLineOfError(error));
+  }
+}
+
+function symbolicLink(): HarnessFileError {
+  return new HarnessFileError(
+    "it is a symbolic link; the harness does not follow links for its own files",
+  );
+}
+
+function tooLarge(maxBytes: number): HarnessFileError {
+  return new HarnessFileError(`it is over the ${maxBytes}-byte limit`);
+}
