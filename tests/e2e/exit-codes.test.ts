@@ -107,6 +107,26 @@ describe("exit code 2: configuration", () => {
     expect(e2e.server.rawRequests).toEqual([]);
   });
 
+  it.each(["1", "2"])(
+    "chapter %s with AGENT_AUDIT_LOG: refused, no request, no log file",
+    async (chapter) => {
+      e2e.server.script(chatTextReply("unused"));
+      const log = join(e2e.dir.root, "audit.jsonl");
+
+      const run = await agent(["--chapter", chapter, "--prompt", "x"], { AGENT_AUDIT_LOG: log });
+
+      expect(run).toEqual({
+        exitCode: 2,
+        signal: null,
+        stdout: "",
+        stderr:
+          "agent: AGENT_AUDIT_LOG needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit (see --help)\n",
+      });
+      expect(e2e.server.rawRequests).toEqual([]);
+      expect(existsSync(log)).toBe(false);
+    },
+  );
+
   it("when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set", async () => {
     // Written for the shell the person typed into: PowerShell on Windows, POSIX here.
     const setKey =
