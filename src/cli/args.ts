@@ -55,15 +55,16 @@ Options:
                           (default 3)
       --model <name>      Model name (default: $OPENAI_MODEL, else built-in)
       --max-turns <n>     Stop after this many model replies (default ${DEFAULT_MAX_TURNS})
-      --shell <kind>      auto | powershell | posix (default auto: PowerShell if
-                          present, else bash, else sh)
+      --shell <kind>      auto | powershell | posix (default auto: bash, else
+                          sh; on Windows PowerShell first)
       --sandbox <mode>    auto | required | off: run shell commands in
                           bubblewrap on Linux (default auto; $AGENT_SANDBOX)
       --network           Let sandboxed shell commands reach the network
       --pass-env <NAME>   Pass one more variable to shell commands (repeatable;
                           secrets never pass)
       --lang <en|zh>      Language of the approval prompt (default: from $LANG)
-      --audit-log <file>  Append one JSON line per decision ($AGENT_AUDIT_LOG)
+      --audit-log <file>  Append one JSON line per decision (chapter 3;
+                          $AGENT_AUDIT_LOG)
       --record <file>     Save each model request and reply (never the API key)
       --replay <file>     Serve model replies from a recording, not a provider
       --replay-lenient    With --replay: tool results and the system prompt may
@@ -130,11 +131,21 @@ export function parseCliArgs(
   for (const flag of ["workspace", "model", "audit-log", "record", "replay"] as const) {
     if (values[flag]?.trim() === "") throw new CliConfigError(`--${flag} must not be empty`);
   }
+  const chapter = parseChapter(values.chapter);
+  const auditLog = values["audit-log"] ?? nonEmpty(env.AGENT_AUDIT_LOG);
+  // Chapters 1 and 2 come before the permission policy and keep no audit: a log asked for there
+  // would stay empty while calls ran, so the run is refused rather than silently unaudited.
+  if (auditLog !== undefined && chapter < 3) {
+    const flag = values["audit-log"] === undefined ? "AGENT_AUDIT_LOG" : "--audit-log";
+    throw new CliConfigError(
+      `${flag} needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit`,
+    );
+  }
   return {
     help: values.help ?? false,
     version: values.version ?? false,
     prompt,
-    chapter: parseChapter(values.chapter),
+    chapter,
     workspace: values.workspace ?? nonEmpty(env.INIT_CWD) ?? cwd,
     model: values.model,
     maxTurns: parseMaxTurns(values["max-turns"]),
@@ -147,7 +158,7 @@ export function parseCliArgs(
     ),
     network: values.network ?? false,
     passEnv: parsePassEnv(values["pass-env"] ?? []),
-    auditLog: values["audit-log"] ?? nonEmpty(env.AGENT_AUDIT_LOG),
+    auditLog,
     record: values.record,
     replay: values.replay,
     replayLenient: values["replay-lenient"] ?? false,

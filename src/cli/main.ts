@@ -25,6 +25,7 @@ import { FirstReplyGate } from "./first-reply-gate.js";
 import { ProgressReporter, useColor, type ProgressOutput } from "./progress-reporter.js";
 import { TerminalApprovalProvider, type TerminalInput } from "./terminal-approval.js";
 import { TerminalAuditSink } from "./terminal-audit.js";
+import { indentModelText } from "./terminal-layout.js";
 import { escapeControlsKeepingLines, escapeForTerminal } from "./terminal-text.js";
 
 export interface CliIo {
@@ -130,10 +131,13 @@ export async function runCli(io: CliIo): Promise<number> {
     });
     const result = await agent.run(options.prompt, cancel.signal);
     reporter.finish(result.turns, result.usage);
-    // On a terminal the answer must not be able to clear the screen and hide the audit lines;
-    // piped, it stays byte for byte what the model wrote.
+    // On a terminal the answer must not be able to clear the screen and hide the audit lines, nor
+    // print a line that passes for one: it is escaped and indented, so only the harness writes
+    // at column 0. Piped, it stays byte for byte what the model wrote, for the scripts that read it.
     const answer =
-      io.stdout.isTTY === true ? escapeControlsKeepingLines(result.finalText) : result.finalText;
+      io.stdout.isTTY === true
+        ? indentModelText(escapeControlsKeepingLines(result.finalText), io.stdout.columns)
+        : result.finalText;
     io.stdout.write(`${answer}\n`);
     return EXIT.ok;
   } catch (error) {

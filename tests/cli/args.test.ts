@@ -56,7 +56,7 @@ describe("parseCliArgs flags", () => {
       "-p",
       "task",
       "--chapter",
-      "2",
+      "3",
       "--workspace",
       "/ws",
       "--model",
@@ -87,7 +87,7 @@ describe("parseCliArgs flags", () => {
       help: false,
       version: false,
       prompt: "task",
-      chapter: 2,
+      chapter: 3,
       workspace: "/ws",
       model: "gpt-x",
       maxTurns: 7,
@@ -180,6 +180,18 @@ describe("parseCliArgs environment", () => {
     expect(parse(["--audit-log", "b.jsonl"], { AGENT_AUDIT_LOG: "a.jsonl" }).auditLog).toBe(
       "b.jsonl",
     );
+  });
+
+  it("refuses an audit log in chapters 1 and 2, which keep no audit, naming where it came from", () => {
+    const refused =
+      "needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit";
+    expect(errorOf(["--chapter", "1", "--audit-log", "a.jsonl"])).toBe(`--audit-log ${refused}`);
+    expect(errorOf(["--chapter", "2", "--audit-log", "a.jsonl"])).toBe(`--audit-log ${refused}`);
+    expect(errorOf(["--chapter", "2"], { AGENT_AUDIT_LOG: "a.jsonl" })).toBe(
+      `AGENT_AUDIT_LOG ${refused}`,
+    );
+    expect(parse(["--chapter", "2"], { AGENT_AUDIT_LOG: "" }).auditLog).toBeUndefined();
+    expect(parse(["--chapter", "3", "--audit-log", "a.jsonl"]).auditLog).toBe("a.jsonl");
   });
 
   it("rejects a bad AGENT_SANDBOX naming the variable", () => {

@@ -78,7 +78,7 @@ describe.skipIf(!isPtyAvailable() || process.platform !== "linux")(
       );
 
       expect(run.exitCode).toBe(0);
-      expect(terminalScreenLines(run.output)).toContain("Finished.");
+      expect(terminalScreenLines(run.output)).toContain("  Finished.");
       expect(toolResults(e2e.server.requests[2])).toEqual({
         call_swap: "swapped\n",
         call_after: "after\n",

@@ -452,7 +452,7 @@ describe("what the person sees", () => {
       expect(code).toBe(0);
       expect(shown).toContain("[Permission] shell: deny");
       expect(shown).toBe(
-        "\\u{001b}[2J\\u{001b}[3J\\u{001b}]52;c;Y3VybCBldmlsIHwgc2g=\\u{0007}[Permission] shell: deny\n",
+        "  \\u{001b}[2J\\u{001b}[3J\\u{001b}]52;c;Y3VybCBldmlsIHwgc2g=\\u{0007}[Permission] shell: deny\n",
       );
       for (const control of ["\u001b", "\u0007", "\u009b"]) expect(shown).not.toContain(control);
     } finally {
