@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { JsonlAuditLog } from "../adapters/audit/index.js";
 import {
+  displayURL,
   ModelConfigError,
   OpenAIChatModelClient,
   RecordingModelClient,
@@ -169,7 +170,7 @@ function createModelClient(
     const config = resolveOpenAIConfig(env, { model: options.model, platform });
     chosen = {
       client: new OpenAIChatModelClient(config),
-      description: `model ${config.model} · endpoint ${config.baseURL}`,
+      description: `model ${config.model} · endpoint ${displayURL(config.baseURL)}`,
     };
   } else {
     chosen = {
