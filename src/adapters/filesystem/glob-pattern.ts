@@ -28,6 +28,7 @@ type SegmentMatcher =
 /** Where the matcher can be after some leading path segments: indexes into the segment list. */
 export type GlobState = readonly number[];
 
+const EMPTY_STATE: GlobState = [];
 const SEPARATOR = /[\\/]/u;
 const CONTROL = /\p{Cc}/u;
 const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/u;
@@ -58,7 +59,8 @@ export class GlobPattern {
   /** The state after one more path segment named `name`. Runs once per directory entry. */
   step(state: GlobState, name: string): GlobState {
     let single: GlobState | undefined;
-    let merged: Set<number> | undefined;
+    // States hold a handful of indexes: a plain array with `includes` beats a Set here.
+    let merged: number[] | undefined;
     for (const index of state) {
       const matcher = this.#segments[index];
       if (matcher === undefined) continue;
@@ -70,12 +72,12 @@ export class GlobPattern {
       if (single === undefined) {
         single = closure;
       } else {
-        merged ??= new Set(single);
-        for (const member of closure) merged.add(member);
+        merged ??= [...single];
+        for (const member of closure) if (!merged.includes(member)) merged.push(member);
       }
     }
-    if (merged !== undefined) return [...merged].sort((a, b) => a - b);
-    return single ?? [];
+    if (merged !== undefined) return merged.sort((a, b) => a - b);
+    return single ?? EMPTY_STATE;
   }
 
   /** The segments consumed so far form a complete match. */
