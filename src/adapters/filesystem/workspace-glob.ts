@@ -5,7 +5,7 @@
  *
  * Built for speed (issue 19): callback `readdir` with file types, every directory read in flight
  * at once (the thread pool is the real cap), paths joined by concatenation, and the `.git` name
- * test behind a one-character pre-check that no other name passes cheaply.
+ * test (a one-character pre-check for most names).
  */
 import { readdir, type Dirent } from "node:fs";
 import { sep } from "node:path";
@@ -63,7 +63,7 @@ export function globWorkspace(
       const base = relative === "" ? "" : `${relative}/`;
       for (const entry of entries) {
         const name = entry.name;
-        if (mayNameGit(name) && isGitDirectoryName(name)) continue;
+        if (isGitDirectoryName(name)) continue;
         const next = pattern.step(state, name);
         if (next.length === 0) continue;
         // Dirent types come from lstat semantics: a symlinked directory is a link, not a directory.
@@ -77,19 +77,4 @@ export function globWorkspace(
 
     read(root.endsWith(sep) ? root : root + sep, "", pattern.initial);
   });
-}
-
-const DOT = 0x2e;
-const LOWER_G = 0x67;
-const UPPER_G = 0x47;
-/** The first HFS-ignorable code point (see git-names.ts); every one of them is at or above it. */
-const FIRST_IGNORABLE = 0x200c;
-
-/**
- * False only for names that cannot mean `.git`: every alias starts, once HFS-ignorable code points
- * are dropped, with `.` or `g`/`G` (`.git…`, `GIT~1`), so any other first character rules it out.
- */
-function mayNameGit(name: string): boolean {
-  const first = name.charCodeAt(0);
-  return first === DOT || first === LOWER_G || first === UPPER_G || first >= FIRST_IGNORABLE;
 }
