@@ -22,6 +22,8 @@ import {
 import { summarize } from "./stats.js";
 
 const ROUNDS = 5;
+/** Issue 19: ours at most this fraction of tinyglobby's time, median of the per-round ratios. */
+const TARGET_RATIO = 0.8;
 
 // 10 top directories (one a dot-directory), 9 below each, 110 below those: 10 + 90 + 9,900.
 const TOP = ["src", "lib", "app", "docs", "test", "tools", "pkg", "vendor", "scripts", ".config"];
@@ -86,6 +88,14 @@ export async function measureGlobScale(): Promise<SectionResult> {
         unit: "ms",
         summary: summarize(oursMs),
         note: `${ratio(perRound.median, 1)} tinyglobby (median of per-round ratios); same ${count} paths`,
+        ratio: perRound,
+        targets: [
+          {
+            goal: `≤ ${TARGET_RATIO}× tinyglobby`,
+            figure: `${ratio(perRound.median, 1)} (rounds ${ratio(perRound.min, 1)}–${ratio(perRound.max, 1)})`,
+            met: perRound.median <= TARGET_RATIO,
+          },
+        ],
       });
       rows.push({
         name: `\`${pattern}\`: tinyglobby`,
