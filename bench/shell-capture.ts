@@ -83,6 +83,9 @@ export async function measureShellCapture(): Promise<SectionResult> {
           note:
             `${ratio(harnessMs.median, floorMs.median)} the bare pipe; peak RSS growth ` +
             `${mib(percentile(harnessRss, 50))} (max ${mib(Math.max(...harnessRss))})`,
+          ratio: summarize(
+            samplesOf(wall, "harness").map((value, round) => value / (floorSamples[round] ?? NaN)),
+          ),
         },
         {
           name: "1 GiB through the CLI's `shell` tool (`node dist/cli.js`)",
