@@ -21,7 +21,7 @@ import {
 } from "./measurement.js";
 import { summarize } from "./stats.js";
 
-const ROUNDS = 5;
+const ROUNDS = 11;
 /** Issue 19: ours at most this fraction of tinyglobby's time, median of the per-round ratios. */
 const TARGET_RATIO = 0.8;
 

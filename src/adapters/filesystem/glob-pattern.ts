@@ -261,7 +261,7 @@ function segmentMatches(matcher: SegmentMatcher, name: string): boolean {
     case "stars":
       return piecesMatch(matcher.pieces, name);
     case "wildcard":
-      return tokensMatch(matcher.tokens, Array.from(name, codePointOf));
+      return tokensMatch(matcher.tokens, name);
   }
 }
 
@@ -284,25 +284,28 @@ function piecesMatch(pieces: readonly string[], name: string): boolean {
   return true;
 }
 
-/** Greedy star matching with one backtrack point: O(name × pattern), never exponential. */
-function tokensMatch(tokens: readonly Token[], name: readonly number[]): boolean {
+/**
+ * Greedy star matching with one backtrack point: O(name × pattern), never exponential. Walks the
+ * name by code point in place (no array per name: this runs once per directory entry).
+ */
+function tokensMatch(tokens: readonly Token[], name: string): boolean {
   let tokenIndex = 0;
   let nameIndex = 0;
   let starToken = -1;
   let starName = 0;
   while (nameIndex < name.length) {
     const token = tokens[tokenIndex];
-    const codePoint = name[nameIndex] ?? -1;
+    const codePoint = name.codePointAt(nameIndex) ?? -1;
     if (token !== undefined && token.kind !== "star" && tokenMatches(token, codePoint)) {
       tokenIndex += 1;
-      nameIndex += 1;
+      nameIndex += codePoint > 0xffff ? 2 : 1;
     } else if (token?.kind === "star") {
       starToken = tokenIndex;
       starName = nameIndex;
       tokenIndex += 1;
     } else if (starToken !== -1) {
       tokenIndex = starToken + 1;
-      starName += 1;
+      starName += (name.codePointAt(starName) ?? 0) > 0xffff ? 2 : 1;
       nameIndex = starName;
     } else {
       return false;
