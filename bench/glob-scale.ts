@@ -57,13 +57,13 @@ export async function measureGlobScale(): Promise<SectionResult> {
     const generationMs = performance.now() - generationStart;
     const rows: Row[] = [];
     for (const { pattern, expected } of PATTERNS) {
-      const ours = async (): Promise<string[]> => {
+      const ours = async (): Promise<readonly string[]> => {
         const result = await globWorkspace(
           root,
           GlobPattern.compile(pattern),
           Number.MAX_SAFE_INTEGER,
         );
-        return [...result.paths];
+        return result.paths;
       };
       const theirs = (): Promise<string[]> =>
         tinyGlob(pattern, {
@@ -75,10 +75,28 @@ export async function measureGlobScale(): Promise<SectionResult> {
         });
       assertSameSet(pattern, expected, await ours(), await theirs());
 
-      const samples = await roundRobin(ROUNDS, [
-        { name: "ours", run: () => timeMs(ours) },
-        { name: "tinyglobby", run: () => timeMs(theirs) },
+      // CPU time of the whole process (the thread pool's readdirs included) beside the wall time:
+      // on a loaded machine it moves far less.
+      const cpu = new Map<string, number[]>([
+        ["ours", []],
+        ["tinyglobby", []],
       ]);
+      const timed = (name: string, work: () => Promise<unknown>) => async (): Promise<number> => {
+        const before = process.cpuUsage();
+        const ms = await timeMs(work);
+        const used = process.cpuUsage(before);
+        cpu.get(name)?.push((used.user + used.system) / 1000);
+        return ms;
+      };
+      const samples = await roundRobin(ROUNDS, [
+        { name: "ours", run: timed("ours", ours) },
+        { name: "tinyglobby", run: timed("tinyglobby", theirs) },
+      ]);
+      const oursCpu = samplesOf(cpu, "ours");
+      const theirsCpu = samplesOf(cpu, "tinyglobby");
+      const cpuPerRound = summarize(
+        oursCpu.map((value, index) => value / (theirsCpu[index] ?? NaN)),
+      );
       const oursMs = samplesOf(samples, "ours");
       const theirsMs = samplesOf(samples, "tinyglobby");
       const perRound = summarize(oursMs.map((value, index) => value / (theirsMs[index] ?? NaN)));
@@ -87,7 +105,9 @@ export async function measureGlobScale(): Promise<SectionResult> {
         name: `\`${pattern}\`: ours`,
         unit: "ms",
         summary: summarize(oursMs),
-        note: `${ratio(perRound.median, 1)} tinyglobby (median of per-round ratios); same ${count} paths`,
+        note:
+          `${ratio(perRound.median, 1)} tinyglobby (median of per-round ratios; CPU time ` +
+          `${ratio(cpuPerRound.median, 1)}); same ${count} paths`,
         ratio: perRound,
         targets: [
           {
