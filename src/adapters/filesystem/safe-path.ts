@@ -90,7 +90,7 @@ function writableTarget(workspace: string, path: string, harnessFiles: readonly 
   if (
     segments.some(isGitDirectoryName) ||
     below.some(isGitDirectoryName) ||
-    isInsideLinkedGit(root, below.slice(0, below.length - missing), target)
+    isInsideLinkedGit(root, below.slice(0, Math.max(0, below.length - missing)), target)
   ) {
     throw new ProtectedPathError(
       "git-metadata",
