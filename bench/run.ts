@@ -15,7 +15,6 @@ import { measurePathBoundary } from "./path-boundary.js";
 import { measureSandbox } from "./sandbox.js";
 import { measureShellCapture } from "./shell-capture.js";
 import { measureStartup } from "./startup.js";
-import { measureStartupFloors } from "./startup-floors.js";
 import { markdownTable } from "./table.js";
 
 interface Section {
@@ -29,7 +28,6 @@ const SECTIONS: readonly Section[] = [
   { key: "glob", measure: measureGlobScale },
   { key: "shell", measure: measureShellCapture },
   { key: "startup", measure: measureStartup },
-  { key: "floors", measure: measureStartupFloors },
   { key: "large", measure: measureLargeFiles },
   { key: "sandbox", measure: measureSandbox },
 ];

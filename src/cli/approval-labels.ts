@@ -4,6 +4,8 @@ export interface ApprovalLabels {
   readonly title: string;
   readonly reason: string;
   readonly arguments: string;
+  readonly path: string;
+  readonly startAndEnd: string;
   readonly runsIn: string;
   readonly question: string;
 }
@@ -14,6 +16,8 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     title: "Tool call needs approval",
     reason: "Reason",
     arguments: "Arguments",
+    path: "Path",
+    startAndEnd: "Starts and ends",
     runsIn: "Runs in",
     question: "Allow this call? [y/N] ",
   },
@@ -21,6 +25,8 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     title: "工具调用需要批准",
     reason: "原因",
     arguments: "参数",
+    path: "路径",
+    startAndEnd: "首尾",
     runsIn: "运行环境",
     question: "允许本次调用? [y/N] ",
   },

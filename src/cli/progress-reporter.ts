@@ -2,12 +2,16 @@ import type { AgentObserver } from "../core/agent-runner.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ModelReply, TokenUsage } from "../core/model.js";
 import type { ToolResult } from "../core/tool-result.js";
+import { collapseHiddenRuns } from "./hidden-characters.js";
+import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
 import { escapeForTerminal, truncateForDisplay } from "./terminal-text.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
 
 export interface ProgressOutput extends NodeJS.WritableStream {
   readonly isTTY?: boolean;
+  /** A terminal's width (tty.WriteStream has it); lines holding model text are broken to fit it. */
+  readonly columns?: number;
 }
 
 export interface ProgressReporterOptions {
@@ -64,7 +68,7 @@ export class ProgressReporter implements AgentObserver {
     if (this.#options.verbosity === "quiet") return;
     const summary = summarizeArguments(call);
     const name = escapeForTerminal(call.name);
-    this.#line(`${this.#paint("36", "→")} ${summary === "" ? name : `${name} ${summary}`}`);
+    this.#rows(`${this.#paint("36", "→")} ${summary === "" ? name : `${name} ${summary}`}`);
   }
 
   onToolCallEnd(call: ToolCall, result: ToolResult, durationMs: number): void {
@@ -73,12 +77,20 @@ export class ProgressReporter implements AgentObserver {
     if (result.isError) {
       const text = result.content.replace(/^Error \[[^\]]*\]: /, "");
       const summary = `${result.errorCode ?? "error"}: ${firstLine(text)}`;
-      this.#line(`${this.#paint("31", "✗")} ${summary} ${took}`);
+      this.#rows(`${this.#paint("31", "✗")} ${summary} ${took}`);
     } else {
-      this.#line(`${this.#paint("32", "✓")} ${summarizeResult(call, result)} ${took}`);
+      this.#rows(`${this.#paint("32", "✓")} ${summarizeResult(call, result)} ${took}`);
     }
     if (this.#options.verbosity === "verbose") {
-      for (const line of result.content.split("\n")) this.#line(`  ${escapeForTerminal(line)}`);
+      for (const line of result.content.split("\n")) {
+        this.#line(
+          layOutLine(escapeForTerminal(collapseHiddenRuns(line)), {
+            columns: this.#columns(),
+            first: MODEL_INDENT,
+            rest: MODEL_INDENT,
+          }),
+        );
+      }
     }
   }
 
@@ -107,6 +119,15 @@ export class ProgressReporter implements AgentObserver {
     this.#options.output.write(`${text}\n`);
   }
 
+  /** A harness line that holds model text: its wrapped rows are indented, never at column 0. */
+  #rows(text: string): void {
+    this.#line(layOutLine(text, { columns: this.#columns(), first: "", rest: MODEL_INDENT }));
+  }
+
+  #columns(): number | undefined {
+    return this.#options.output.isTTY === true ? this.#options.output.columns : undefined;
+  }
+
   #paint(code: string, text: string): string {
     return this.#options.color ? `\u001b[${code}m${text}\u001b[0m` : text;
   }
@@ -129,7 +150,7 @@ function summarizeArguments(call: ToolCall): string {
   try {
     args = JSON.parse(call.arguments);
   } catch {
-    return escapeForTerminal(truncateForDisplay(call.arguments, SUMMARY_CHARS));
+    return escapeForTerminal(truncateForDisplay(collapseHiddenRuns(call.arguments), SUMMARY_CHARS));
   }
   if (typeof args !== "object" || args === null) return "";
   const record = args as Record<string, unknown>;
@@ -137,7 +158,7 @@ function summarizeArguments(call: ToolCall): string {
   // The model's own text, not a re-encoding of it: re-encoding deeply nested hostile JSON could
   // overflow the stack.
   const text = typeof main === "string" ? main : call.arguments;
-  return escapeForTerminal(truncateForDisplay(text, SUMMARY_CHARS));
+  return escapeForTerminal(truncateForDisplay(collapseHiddenRuns(text), SUMMARY_CHARS));
 }
 
 function summarizeResult(call: ToolCall, result: ToolResult): string {
@@ -150,7 +171,9 @@ function summarizeResult(call: ToolCall, result: ToolResult): string {
 }
 
 function firstLine(text: string): string {
-  return escapeForTerminal(truncateForDisplay(text.split("\n")[0] ?? "", SUMMARY_CHARS));
+  return escapeForTerminal(
+    truncateForDisplay(collapseHiddenRuns(text.split("\n")[0] ?? ""), SUMMARY_CHARS),
+  );
 }
 
 function formatDuration(ms: number): string {

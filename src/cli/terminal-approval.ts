@@ -5,6 +5,8 @@ import { PermissionDecision } from "../core/permission-decision.js";
 import type { PermissionRequest } from "../core/permission-request.js";
 import { APPROVAL_LABELS } from "./approval-labels.js";
 import type { Language } from "./args.js";
+import { collapseHiddenRuns } from "./hidden-characters.js";
+import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
 import { elideMiddle, escapeForTerminal } from "./terminal-text.js";
 
 export const TERMINAL_APPROVAL_SOURCE = "terminal-approval";
@@ -26,7 +28,8 @@ export interface TerminalInput extends NodeJS.ReadableStream {
 
 export interface TerminalApprovalOptions {
   readonly input: TerminalInput;
-  readonly output: NodeJS.WritableStream;
+  /** `columns` (a terminal's width) lets long prompt lines wrap with their rows indented. */
+  readonly output: NodeJS.WritableStream & { readonly isTTY?: boolean; readonly columns?: number };
   readonly lang: Language;
   /**
    * Called when the person presses Ctrl-C at the prompt, before `decide` rejects with
@@ -63,7 +66,9 @@ export class TerminalApprovalProvider implements ApprovalProvider {
         TERMINAL_APPROVAL_SOURCE,
       );
     }
-    const prompt = renderApprovalPrompt(request, this.#options.lang);
+    const { output } = this.#options;
+    const columns = output.isTTY === true ? output.columns : undefined;
+    const prompt = renderApprovalPrompt(request, this.#options.lang, columns);
     const answer = await this.#ask(prompt.details, prompt.question);
     switch (answer.kind) {
       case "cancel":
@@ -156,38 +161,64 @@ async function discardTypeAhead(input: TerminalInput): Promise<"cancel" | undefi
 }
 
 function displayArguments(request: PermissionRequest): string {
-  const json = JSON.stringify(collapseWhitespaceRuns(request.call.arguments));
+  const json = JSON.stringify(collapseHiddenValues(request.call.arguments));
   return request.call.effect === "execute"
     ? json
     : elideMiddle(json, MAX_ARGUMENT_CHARS, KEPT_TAIL_CHARS);
 }
 
 /**
- * 32 or more of one whitespace character in a row, shown as `⟨4100 spaces⟩` or `⟨40 newlines⟩`, so
- * padding cannot push the rest of a value out of sight. Ordinary indentation stays as it is.
+ * Runs of blank or invisible characters in every string, shown as a count (`⟨4100 spaces⟩`,
+ * `⟨3000 × U+3164⟩`), so padding cannot push the rest of a value out of sight.
  */
-const WHITESPACE_RUN = /([ \t\r\n])\1{31,}/g;
-const RUN_NAMES: Readonly<Record<string, string>> = {
-  " ": "spaces",
-  "\t": "tabs",
-  "\r": "carriage returns",
-  "\n": "newlines",
-};
-
-function collapseWhitespaceRuns(value: unknown): unknown {
-  if (typeof value === "string") {
-    return value.replace(
-      WHITESPACE_RUN,
-      (run: string) => `⟨${run.length} ${RUN_NAMES[run.charAt(0)] ?? "whitespace"}⟩`,
-    );
-  }
-  if (Array.isArray(value)) return value.map(collapseWhitespaceRuns);
+function collapseHiddenValues(value: unknown): unknown {
+  if (typeof value === "string") return collapseHiddenRuns(value);
+  if (Array.isArray(value)) return value.map(collapseHiddenValues);
   if (typeof value === "object" && value !== null) {
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, collapseWhitespaceRuns(inner)]),
+      Object.entries(value).map(([key, inner]) => [key, collapseHiddenValues(inner)]),
     );
   }
   return value;
+}
+
+/** The file a call works on, if it names one: shown whole on a line of its own. */
+function targetPath(request: PermissionRequest): string | undefined {
+  if (request.call.effect === "execute") return undefined;
+  const args: unknown = request.call.arguments;
+  if (typeof args !== "object" || args === null || !("path" in args)) return undefined;
+  return typeof args.path === "string" ? args.path : undefined;
+}
+
+/**
+ * A path whole: only runs of separators (which name no folder) and of hidden characters are
+ * counted, so `a/////…/.envrc` still ends in `.envrc` beside the question.
+ */
+function displayPath(path: string): string {
+  return collapseHiddenRuns(path).replace(SEPARATOR_RUN, (run) =>
+    /^\/+$/u.test(run) ? `⟨${run.length} slashes⟩` : `⟨${run.length} separators⟩`,
+  );
+}
+
+const SEPARATOR_RUN = /[\\/]{32,}/gu;
+
+/** Longer commands get their start and end repeated; each part this many characters. */
+const RECAP_AFTER_CHARS = 600;
+const RECAP_PART_CHARS = 160;
+
+function commandRecap(request: PermissionRequest, shownArguments: string): string | undefined {
+  if (request.call.effect !== "execute") return undefined;
+  const characters = Array.from(shownArguments);
+  if (characters.length <= RECAP_AFTER_CHARS) return undefined;
+  const head = characters.slice(0, RECAP_PART_CHARS).join("");
+  const tail = characters.slice(-RECAP_PART_CHARS).join("");
+  const between = characters.length - 2 * RECAP_PART_CHARS;
+  return `${head} … (${between} more characters, shown above) … ${tail}`;
+}
+
+/** Harness or model text on one prompt line: hidden runs counted, then every escape made visible. */
+function shown(text: string): string {
+  return escapeForTerminal(collapseHiddenRuns(text));
 }
 
 export function isYes(answer: string): boolean {
@@ -195,22 +226,37 @@ export function isYes(answer: string): boolean {
   return normalized === "y" || normalized === "yes";
 }
 
-/** Every model-supplied value is JSON-encoded, then escaped, so it cannot repaint the terminal. */
+/**
+ * Every model-supplied value is JSON-encoded, then escaped, so it cannot repaint the terminal; runs
+ * of blank or invisible characters are counted first, so they cannot push text off the screen.
+ */
 export function renderApprovalPrompt(
   request: PermissionRequest,
   lang: Language,
+  columns?: number,
 ): { details: string; question: string } {
   const labels = APPROVAL_LABELS[lang];
   const reason = request.proposedDecision?.reason ?? "";
   const shownArguments = displayArguments(request);
   const lines = [
     "",
-    `${labels.title}: ${escapeForTerminal(request.toolName)}`,
-    `${labels.reason}: ${escapeForTerminal(reason)}`,
+    `${labels.title}: ${shown(request.toolName)}`,
+    `${labels.reason}: ${shown(reason)}`,
     `${labels.arguments}: ${escapeForTerminal(shownArguments)}`,
   ];
-  if (request.executionEnvironment !== undefined) {
-    lines.push(`${labels.runsIn}: ${escapeForTerminal(request.executionEnvironment)}`);
+  // A command is shown whole, so a long one could still push its own start off the screen (padded
+  // with sparse visible characters, say): its start and end are repeated beside the question.
+  const recap = commandRecap(request, shownArguments);
+  if (recap !== undefined) lines.push(`${labels.startAndEnd}: ${escapeForTerminal(recap)}`);
+  // Contents may be shortened in the middle; the file they go to never is.
+  const path = targetPath(request);
+  if (path !== undefined) {
+    lines.push(`${labels.path}: ${escapeForTerminal(JSON.stringify(displayPath(path)))}`);
   }
-  return { details: `${lines.join("\n")}\n`, question: labels.question };
+  if (request.executionEnvironment !== undefined) {
+    lines.push(`${labels.runsIn}: ${shown(request.executionEnvironment)}`);
+  }
+  // Wrapped rows of a long value are indented: only the harness's labels start at column 0.
+  const rows = lines.map((line) => layOutLine(line, { columns, first: "", rest: MODEL_INDENT }));
+  return { details: `${rows.join("\n")}\n`, question: labels.question };
 }

@@ -1,21 +1,22 @@
+import { isHiddenCharacter } from "./hidden-characters.js";
+
 /**
  * Text from the model shown to a person must not be able to drive the terminal: an ESC sequence could
  * erase the approval prompt and draw a harmless-looking one. Every control character (C0, DEL, C1
  * such as the one-byte CSI U+009B), every invisible format character (direction overrides and
  * isolates, zero-width marks, Unicode tag characters that can smuggle hidden text), the line and
- * paragraph separators, and lone surrogates are shown as a visible `\u{…}` escape instead. Newlines
- * and tabs are escaped too so one value stays on one line of the prompt.
+ * paragraph separators, lone surrogates, and every other character that renders blank (U+00A0,
+ * U+3000, U+2800, the Hangul fillers, …; see `hidden-characters.ts`) is shown as a visible `\u{…}`
+ * escape instead. Only the ordinary space stays. Newlines and tabs are escaped too so one value
+ * stays on one line of the prompt.
  */
 export function escapeForTerminal(text: string): string {
   let shown = "";
   for (const char of text) {
-    shown += UNSAFE.test(char) ? visibleEscape(char) : char;
+    shown += char !== " " && isHiddenCharacter(char) ? visibleEscape(char) : char;
   }
   return shown;
 }
-
-/** Cc control, Cf format, Zl line separator, Zp paragraph separator, Cs lone surrogate. */
-const UNSAFE = /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]$/u;
 
 function visibleEscape(char: string): string {
   switch (char) {

@@ -65,11 +65,12 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
       "Tool call needs approval: write_file",
       WRITE_REASON,
       'Arguments: {"path":"note.txt","content":"hello, world\\n"}',
+      'Path: "note.txt"',
       `${QUESTION}${echoed}`,
     ]);
     expect(run.screen).toContain(allowed ? APPROVED : DENIED);
     expect(run.screen).not.toContain(allowed ? DENIED : APPROVED);
-    expect(run.screen.at(-2)).toBe("Finished.");
+    expect(run.screen.at(-2)).toBe("  Finished.");
     expect(toolResults(e2e.server.requests[1])).toEqual({
       call_w: allowed
         ? "Wrote 13 UTF-8 bytes to note.txt"
@@ -90,6 +91,7 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
       "工具调用需要批准: write_file",
       "原因: File writes require explicit approval from chapter 3 onward",
       '参数: {"path":"note.txt","content":"hello, world\\n"}',
+      '路径: "note.txt"',
       "允许本次调用? [y/N] y",
     ]);
     expect(run.screen).toContain(APPROVED);
@@ -112,6 +114,7 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
       "Tool call needs approval: write_file",
       WRITE_REASON,
       'Arguments: {"path":"note.txt","content":"\\u001b[2K\\rApproved: harmless\\u{009b}31m\\u{202e}evil\\u0007"}',
+      'Path: "note.txt"',
       `${QUESTION}n`,
     ]);
     // The prompt as written to the terminal, before readline draws the question.
@@ -183,7 +186,7 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
 
     expect(run.exitCode).toBe(0);
     expect(count(run.raw, "Tool call needs approval")).toBe(1);
-    expect(firstPrompt(run.screen, "Tool call needs approval: write_file")).toHaveLength(4);
+    expect(firstPrompt(run.screen, "Tool call needs approval: write_file")).toHaveLength(5);
     expect(run.screen.filter((line) => line.startsWith("[Permission] "))).toEqual([
       "[Permission] glob: allow (default) - No permission rule blocked the request",
       APPROVED,
@@ -196,7 +199,7 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
     });
     expect(await readFile(join(e2e.dir.workspace, "note.txt"), "utf8")).toBe("hello, world\n");
     expect(existsSync(join(e2e.dir.root, "outside.txt"))).toBe(false);
-    expect(run.screen.at(-2)).toBe("Done: one note written, one write refused.");
+    expect(run.screen.at(-2)).toBe("  Done: one note written, one write refused.");
   });
 });
 

@@ -88,8 +88,16 @@ describe("exit code 1: the run failed", () => {
 describe("exit code 2: configuration", () => {
   it.each([
     [["--bogus"], "Unknown option '--bogus' (see --help)"],
-    [["--workspace", "."], "--prompt is required (see --help)"],
+    [["--workspace", "."], 'no task given: agent "<task>" or agent --prompt "<task>" (see --help)'],
     [["--chapter", "4", "--prompt", "x"], '--chapter must be 1, 2 or 3 (got "4") (see --help)'],
+    [
+      ["--chapter", "1", "--audit-log", "audit.jsonl", "--prompt", "x"],
+      "--audit-log needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit (see --help)",
+    ],
+    [
+      ["--chapter", "2", "--audit-log", "audit.jsonl", "--prompt", "x"],
+      "--audit-log needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit (see --help)",
+    ],
   ])("%j → one line, no request", async (args, message) => {
     e2e.server.script(chatTextReply("unused"));
 
@@ -98,6 +106,26 @@ describe("exit code 2: configuration", () => {
     expect(run).toEqual({ exitCode: 2, signal: null, stdout: "", stderr: `agent: ${message}\n` });
     expect(e2e.server.rawRequests).toEqual([]);
   });
+
+  it.each(["1", "2"])(
+    "chapter %s with AGENT_AUDIT_LOG: refused, no request, no log file",
+    async (chapter) => {
+      e2e.server.script(chatTextReply("unused"));
+      const log = join(e2e.dir.root, "audit.jsonl");
+
+      const run = await agent(["--chapter", chapter, "--prompt", "x"], { AGENT_AUDIT_LOG: log });
+
+      expect(run).toEqual({
+        exitCode: 2,
+        signal: null,
+        stdout: "",
+        stderr:
+          "agent: AGENT_AUDIT_LOG needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit (see --help)\n",
+      });
+      expect(e2e.server.rawRequests).toEqual([]);
+      expect(existsSync(log)).toBe(false);
+    },
+  );
 
   it("when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set", async () => {
     // Written for the shell the person typed into: PowerShell on Windows, POSIX here.
@@ -131,11 +159,13 @@ describe("exit code 130: Ctrl-C", () => {
       cli.child.kill("SIGINT");
       const run = await cli.done;
 
-      expect(run).toEqual({
+      // Without a working bubblewrap the fallback warning comes first: a missing tool must not
+      // fail the test.
+      expect({ ...run, stderr: stderrLines(run) }).toEqual({
         exitCode: 130,
         signal: null,
         stdout: "",
-        stderr: "agent: cancelled\n",
+        stderr: ["agent: cancelled"],
       });
     },
   );

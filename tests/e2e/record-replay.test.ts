@@ -181,7 +181,7 @@ describe("--replay", () => {
             line.startsWith("[Permission] ") ||
             line.startsWith("Tool call needs approval") ||
             line.startsWith("Arguments: ") ||
-            line.startsWith("Done: "),
+            line.startsWith("  Done: "),
         );
       expect(shown(replayed.output)).toEqual(shown(recorded.output));
       expect(shown(replayed.output)).toEqual([
@@ -190,7 +190,7 @@ describe("--replay", () => {
         'Arguments: {"path":"note.txt","content":"hi\\n"}',
         "[Permission] write_file: allow (terminal-approval) - User approved this tool call",
         "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
-        "Done: one write asked, one refused.",
+        "  Done: one write asked, one refused.",
       ]);
       expect(await readFile(join(e2e.dir.workspace, "note.txt"), "utf8")).toBe("hi\n");
     },

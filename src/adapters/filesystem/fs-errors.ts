@@ -26,6 +26,10 @@ export function toWorkspaceError(error: unknown, path: string): unknown {
       return parentNotDirectory(path);
     case "ENAMETOOLONG":
       return pathTooLong(path);
+    case "ENXIO":
+    case "ENODEV":
+      // Opening a socket (or a device with nothing behind it) fails like this on Linux.
+      return notRegularFile(path);
     case "ELOOP":
       // With O_NOFOLLOW this means the final component became a symlink after the check.
       return symlinkAtEnd(path);

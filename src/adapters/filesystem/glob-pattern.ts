@@ -7,6 +7,7 @@
  * star). Wildcards match dot-files too, and matching is case-sensitive on every OS.
  */
 import { WorkspaceFileError } from "../../core/filesystem.js";
+import { LONE_SURROGATE } from "./workspace-path-syntax.js";
 
 type Token =
   | { readonly kind: "literal"; readonly codePoint: number }
@@ -152,6 +153,12 @@ function parsePattern(pattern: string): SegmentMatcher[] {
   if (pattern === "") throw invalid("pattern must not be empty");
   if (CONTROL.test(pattern)) {
     throw invalid(`pattern must not contain control characters: ${JSON.stringify(pattern)}`);
+  }
+  if (LONE_SURROGATE.test(pattern)) {
+    // No file name can hold one: the pattern could only ever match nothing.
+    throw invalid(
+      `pattern must be valid Unicode, without lone surrogates: ${JSON.stringify(pattern)}`,
+    );
   }
   if (ABSOLUTE.test(pattern)) {
     throw invalid(`pattern must be relative to the workspace, not absolute: ${pattern}`);

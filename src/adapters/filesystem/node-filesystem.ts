@@ -43,6 +43,11 @@ import { globWorkspace } from "./workspace-glob.js";
 export const READ_LIMIT_BYTES = 256 * 1024;
 /** `edit_file` holds the whole file in memory, so it only edits files up to this size. */
 export const EDIT_LIMIT_BYTES = 4 * 1024 * 1024;
+/**
+ * `write_file` and `edit_file` write at most this much: a file the tools write is one `edit_file`
+ * can edit again, and one `replace_all` cannot turn 4 MB into 400 MB.
+ */
+export const WRITE_LIMIT_BYTES = EDIT_LIMIT_BYTES;
 /** `glob` lists at most this many paths and says how many more matched. */
 export const GLOB_RESULT_LIMIT = 1000;
 
@@ -111,6 +116,8 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
   }
 
   async writeFile(path: string, content: string): Promise<number> {
+    const size = Buffer.byteLength(content, "utf8");
+    if (size > WRITE_LIMIT_BYTES) throw overWriteLimit(path, size);
     const data = Buffer.from(content, "utf8");
     const target = await safeWritablePath(this.root, path, this.#harnessFiles);
     await this.#createParentDirectories(target, path);
@@ -121,8 +128,10 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
   async editFile(path: string, edit: EditFileRequest): Promise<number> {
     const target = await safeWritablePath(this.root, path, this.#harnessFiles);
     const original = await readForEditing(target, path);
-    const outcome = applyEdit(original, edit);
+    const outcome = applyEdit(original, edit, WRITE_LIMIT_BYTES);
     switch (outcome.kind) {
+      case "too_large":
+        throw overWriteLimit(path, outcome.bytes);
       case "no_match":
         throw new WorkspaceFileError(
           "edit_no_match",
@@ -252,6 +261,14 @@ async function readForEditing(target: string, path: string): Promise<string> {
   } finally {
     await handle.close();
   }
+}
+
+function overWriteLimit(path: string, bytes: number): WorkspaceFileError {
+  return new WorkspaceFileError(
+    "file_too_large",
+    `${path} would be ${bytes} bytes, over the ${WRITE_LIMIT_BYTES}-byte write limit; nothing ` +
+      `was written. Keep files the tools write under the limit`,
+  );
 }
 
 function binaryFile(path: string): WorkspaceFileError {

@@ -8,12 +8,21 @@ import type { EditFileRequest } from "../../core/filesystem.js";
 export type EditOutcome =
   | { readonly kind: "edited"; readonly text: string; readonly replaced: number }
   | { readonly kind: "no_match" }
-  | { readonly kind: "ambiguous"; readonly occurrences: number };
+  | { readonly kind: "ambiguous"; readonly occurrences: number }
+  /** The edited text would be `bytes` UTF-8 bytes, over `maxBytes`: it was never built. */
+  | { readonly kind: "too_large"; readonly bytes: number };
 
 const BOM = "\uFEFF";
 
-/** `original` is the decoded file, BOM included if it has one. */
-export function applyEdit(original: string, edit: EditFileRequest): EditOutcome {
+/**
+ * `original` is the decoded file, BOM included if it has one. The size of the result is worked out
+ * before it is built, so a `replace_all` that would grow a file a hundredfold costs no memory.
+ */
+export function applyEdit(
+  original: string,
+  edit: EditFileRequest,
+  maxBytes = Number.POSITIVE_INFINITY,
+): EditOutcome {
   const hasBom = original.startsWith(BOM);
   const body = hasBom ? original.slice(BOM.length) : original;
   const candidates = lineEndingCandidates(body, edit);
@@ -21,13 +30,20 @@ export function applyEdit(original: string, edit: EditFileRequest): EditOutcome 
     const occurrences = countOccurrences(body, candidate.oldString);
     if (occurrences === 0) continue;
     if (occurrences > 1 && !edit.replaceAll) return { kind: "ambiguous", occurrences };
+    const count = edit.replaceAll ? occurrences : 1;
+    const bytes =
+      Buffer.byteLength(original, "utf8") +
+      count *
+        (Buffer.byteLength(candidate.newString, "utf8") -
+          Buffer.byteLength(candidate.oldString, "utf8"));
+    if (bytes > maxBytes) return { kind: "too_large", bytes };
     const replaced = edit.replaceAll
       ? body.split(candidate.oldString).join(candidate.newString)
       : replaceFirst(body, candidate.oldString, candidate.newString);
     return {
       kind: "edited",
       text: (hasBom ? BOM : "") + replaced,
-      replaced: edit.replaceAll ? occurrences : 1,
+      replaced: count,
     };
   }
   return { kind: "no_match" };

@@ -21,6 +21,11 @@ export type PathClassification =
 const SEPARATOR = /[\\/]/u;
 // C0, DEL and C1 controls (NUL included).
 const CONTROL = /\p{Cc}/u;
+/**
+ * Half of a UTF-16 surrogate pair on its own. It has no UTF-8 form: the file would be created under
+ * U+FFFD instead, a name other than the one reported.
+ */
+export const LONE_SURROGATE = /\p{Cs}/u;
 // `:` also covers NTFS alternate data streams (`a.txt:secret`) and drive-relative paths.
 const RESERVED = /[<>:"|?*]/u;
 // `/x`, `\x`, `\\server\share`, `//server`, `\\?\C:\x`, `\\.\pipe\x`, `\??\C:\x`, `C:\x`, `C:x`.
@@ -36,6 +41,9 @@ export function classifyWorkspacePath(path: string): PathClassification {
   if (path === "") return invalid("path must not be empty");
   if (CONTROL.test(path)) {
     return invalid(`path must not contain control characters: ${JSON.stringify(path)}`);
+  }
+  if (LONE_SURROGATE.test(path)) {
+    return invalid(`path must be valid Unicode, without lone surrogates: ${JSON.stringify(path)}`);
   }
   if (ABSOLUTE.test(path)) {
     return invalid(`path must be relative to the workspace, not absolute: ${path}`);

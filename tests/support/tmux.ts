@@ -1,0 +1,119 @@
+/**
+ * A real terminal of a fixed size: a private tmux server (its own socket, so nothing else's
+ * sessions are touched) running one command. `rows()` is what a person would see right now,
+ * after the terminal's own wrapping and scrolling, as tmux draws it.
+ *
+ *   const term = await TmuxTerminal.start(["node", "dist/cli.js", "-p", "hi"], { env, columns: 80, rows: 24 });
+ *   const rows = await term.waitForScreen((shown) => shown.some((row) => row.includes("[y/N]")));
+ *   term.type("n", "Enter");
+ *   await term.close();
+ */
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { shellQuote } from "./pty.js";
+
+export interface TmuxOptions {
+  readonly env: Readonly<Record<string, string>>;
+  readonly columns: number;
+  readonly rows: number;
+  readonly cwd?: string;
+  /** How long `waitForScreen` waits before failing with the screen so far. Default 20 s. */
+  readonly waitTimeoutMs?: number;
+}
+
+export const TMUX_REASON = "(needs tmux)";
+
+export function isTmuxAvailable(): boolean {
+  return process.platform !== "win32" && spawnSync("tmux", ["-V"]).status === 0;
+}
+
+export class TmuxTerminal {
+  readonly #socket: string;
+  readonly #timeoutMs: number;
+
+  private constructor(socket: string, timeoutMs: number) {
+    this.#socket = socket;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  static start(argv: readonly string[], options: TmuxOptions): TmuxTerminal {
+    const socket = `agent-test-${randomBytes(6).toString("hex")}`;
+    // env -i: the command sees exactly the test's environment, not the tmux server's.
+    const variables = Object.entries(options.env).map(([name, value]) => `${name}=${value}`);
+    const command = ["env", "-i", ...variables, ...argv].map(shellQuote).join(" ");
+    const started = spawnSync(
+      "tmux",
+      [
+        "-u",
+        "-L",
+        socket,
+        "-f",
+        "/dev/null",
+        "new-session",
+        "-d",
+        "-x",
+        String(options.columns),
+        "-y",
+        String(options.rows),
+        ...(options.cwd === undefined ? [] : ["-c", options.cwd]),
+        command,
+      ],
+      { encoding: "utf8", env: { ...process.env, TMUX: "" } },
+    );
+    if (started.status !== 0) throw new Error(`tmux did not start: ${started.stderr}`);
+    const terminal = new TmuxTerminal(socket, options.waitTimeoutMs ?? 20_000);
+    // The size is fixed: no client is attached to resize the window.
+    terminal.#tmux(["set-option", "-g", "remain-on-exit", "on"]);
+    return terminal;
+  }
+
+  /** The visible rows exactly as drawn, without joining wrapped lines. */
+  rows(): string[] {
+    return this.#tmux(["capture-pane", "-p", "-t", "0"])
+      .split("\n")
+      .map((line) => line.trimEnd());
+  }
+
+  /** Every row the terminal has shown, scrolled-off ones included, as drawn. */
+  history(): string[] {
+    return this.#tmux(["capture-pane", "-p", "-S", "-", "-t", "0"])
+      .split("\n")
+      .map((line) => line.trimEnd());
+  }
+
+  async waitForScreen(done: (rows: readonly string[]) => boolean): Promise<string[]> {
+    const deadline = Date.now() + this.#timeoutMs;
+    for (;;) {
+      const rows = this.rows();
+      if (done(rows)) return rows;
+      if (Date.now() > deadline) {
+        throw new Error(`timed out waiting for the screen; it shows:\n${rows.join("\n")}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Waits until the command has ended (its pane stays, showing what it printed). */
+  async waitForExit(): Promise<void> {
+    const deadline = Date.now() + this.#timeoutMs;
+    while (this.#tmux(["display-message", "-p", "-t", "0", "#{pane_dead}"]).trim() !== "1") {
+      if (Date.now() > deadline) throw new Error("timed out waiting for the command to end");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** tmux key names (`Enter`, `C-c`) or literal text. */
+  type(...keys: string[]): void {
+    this.#tmux(["send-keys", "-t", "0", ...keys]);
+  }
+
+  close(): void {
+    spawnSync("tmux", ["-L", this.#socket, "kill-server"]);
+  }
+
+  #tmux(args: readonly string[]): string {
+    const result = spawnSync("tmux", ["-u", "-L", this.#socket, ...args], { encoding: "utf8" });
+    if (result.status !== 0) throw new Error(`tmux ${args.join(" ")}: ${result.stderr}`);
+    return result.stdout;
+  }
+}
