@@ -73,6 +73,9 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     systemPrompt: systemPromptFor(profile, deps),
     policy,
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+    ...(deps.executionEnvironment === undefined
+      ? {}
+      : { executionEnvironment: deps.executionEnvironment }),
   });
 }
 

@@ -8,6 +8,8 @@ export type ToolEffect = (typeof TOOL_EFFECTS)[number];
 export interface ToolContext {
   readonly callId: string;
   readonly signal?: AbortSignal;
+  /** A tool that ran a process tells the loop its exit code, for the call's outcome record. */
+  readonly reportExitCode?: (exitCode: number) => void;
 }
 
 /** Tool schemas must be strict objects so the model cannot smuggle in unvalidated fields. */

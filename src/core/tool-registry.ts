@@ -84,7 +84,7 @@ export class ToolRegistrySnapshot {
   prepare(call: ToolCall): PrepareOutcome {
     const tool = this.#tools.get(call.name)?.definition;
     if (tool === undefined) {
-      return { ok: false, result: toolError("unknown_tool", `Unknown tool: ${call.name}`) };
+      return { ok: false, result: unknownTool(call.name, this.names()) };
     }
     const parsed = parseArguments(tool, call.arguments);
     if (!parsed.ok) return parsed;
@@ -101,7 +101,7 @@ export class ToolRegistrySnapshot {
   ): Promise<ToolResult> {
     const tool = this.#tools.get(call.toolName)?.definition;
     if (tool === undefined) {
-      return toolError("unknown_tool", `Unknown tool: ${call.toolName}`);
+      return unknownTool(call.toolName, this.names());
     }
     const parsed = parseArguments(tool, call.rawArguments);
     if (!parsed.ok) return parsed.result;
@@ -117,6 +117,12 @@ export class ToolRegistrySnapshot {
     }
     return copy;
   }
+}
+
+/** `Unknown tool: x (available tools: a, b)`: the model can pick an existing one next. */
+function unknownTool(name: string, available: readonly string[]): ToolResult {
+  const list = available.length === 0 ? "none" : available.join(", ");
+  return toolError("unknown_tool", `Unknown tool: ${name} (available tools: ${list})`);
 }
 
 /**

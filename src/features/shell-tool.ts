@@ -54,6 +54,7 @@ export function createShellTool(options: ShellToolOptions): ToolDefinition<typeo
         }
         throw error;
       }
+      if (result.exitCode !== null) context.reportExitCode?.(result.exitCode);
       return shellToolResult(runner.shellName, timeoutMs, result);
     },
   });

@@ -68,9 +68,9 @@ describe("tool lookup and argument parsing", () => {
     const agent = buildAgent(P01, { model, workspace: temp.workspace, commandRunner: runner });
     const result = await agent.run("go");
     expect(toolMessages(result.history)).toEqual([
-      { id: "a", content: "Error [unknown_tool]: Unknown tool: __proto__" },
-      { id: "b", content: "Error [unknown_tool]: Unknown tool: constructor" },
-      { id: "c", content: "Error [unknown_tool]: Unknown tool: hasOwnProperty" },
+      { id: "a", content: "Error [unknown_tool]: Unknown tool: __proto__ (available tools: shell)" },
+      { id: "b", content: "Error [unknown_tool]: Unknown tool: constructor (available tools: shell)" },
+      { id: "c", content: "Error [unknown_tool]: Unknown tool: hasOwnProperty (available tools: shell)" },
     ]);
     expect(runner.commands).toEqual([]);
   });
