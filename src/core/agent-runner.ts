@@ -276,6 +276,7 @@ function executionFacts(
     case "invalid_json":
     case "invalid_arguments":
       return rejected(result);
+    case undefined:
     default:
       return {
         executed: effect === "execute" ? "yes" : "no",

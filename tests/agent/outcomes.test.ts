@@ -170,7 +170,13 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
     const controller = new AbortController();
     const { agent, observed } = await agentFor(
       [{ id: "long", name: "shell", arguments: { command: "sleep 10" } }],
-      { onApprove: () => setTimeout(() => controller.abort(), 300) },
+      {
+        onApprove: () => {
+          setTimeout(() => {
+            controller.abort();
+          }, 300);
+        },
+      },
     );
     await expect(agent.run("go", controller.signal)).rejects.toBeInstanceOf(RunCancelledError);
     expect(observed.map(facts)).toEqual([
