@@ -4,7 +4,9 @@
  * The shell runners and the sandbox are built on it; it implements no core port by itself.
  */
 export {
+  captureOptions,
   runProcess,
+  STDERR_MARK,
   type InputPipe,
   type ProcessSpec,
   type StatusPipeResult,

@@ -1,5 +1,5 @@
 import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
-import { runProcess, type KillTreeStrategy } from "../process/index.js";
+import { captureOptions, runProcess, type KillTreeStrategy } from "../process/index.js";
 
 export type PosixShellKind = "bash" | "sh";
 
@@ -43,6 +43,7 @@ export class PosixShellRunner implements CommandRunner {
       maxOutputBytes: options.maxOutputBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       killTree: this.#options.killTree,
+      ...captureOptions(options),
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
-import { runProcess, type KillTreeStrategy } from "../process/index.js";
+import { captureOptions, runProcess, type KillTreeStrategy } from "../process/index.js";
 
 export type PowerShellFlavor = "pwsh" | "windows-powershell";
 
@@ -131,6 +131,7 @@ export class PowerShellRunner implements CommandRunner {
       env: this.#environment,
       timeoutMs: options.timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
+      ...captureOptions(options),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       killTree: this.#killTree,
     });
