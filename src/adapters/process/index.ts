@@ -7,6 +7,7 @@ export {
   captureOptions,
   runProcess,
   STDERR_MARK,
+  unmarked,
   type InputPipe,
   type ProcessSpec,
   type StatusPipeResult,

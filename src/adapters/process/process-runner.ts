@@ -209,6 +209,11 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
   });
 }
 
+/** A program's own words without the stderr marks, for an error message about the program. */
+export function unmarked(output: string): string {
+  return output.replaceAll(/^\[stderr\] /gm, "");
+}
+
 /** The per-call capture options a runner passes on from the port's `CommandOptions`. */
 export function captureOptions(options: {
   readonly spill?: OutputSpill;

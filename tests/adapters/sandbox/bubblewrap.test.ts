@@ -97,8 +97,8 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(result).toEqual({
       exitCode: 1,
       output:
-        `touch: cannot touch '/etc/${target}': Read-only file system\n` +
-        `touch: cannot touch '${homedir()}/${target}': Read-only file system\n`,
+        `[stderr] touch: cannot touch '/etc/${target}': Read-only file system\n` +
+        `[stderr] touch: cannot touch '${homedir()}/${target}': Read-only file system\n`,
       truncated: false,
       timedOut: false,
     });
@@ -113,7 +113,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     const why = base.startsWith("/tmp/") ? "No such file or directory" : "Read-only file system";
     expect(await run(`touch '${target}'`)).toEqual({
       exitCode: 1,
-      output: `touch: cannot touch '${target}': ${why}\n`,
+      output: `[stderr] touch: cannot touch '${target}': ${why}\n`,
       truncated: false,
       timedOut: false,
     });
@@ -129,8 +129,8 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(result).toEqual({
       exitCode: 0,
       output:
-        `${bash}: line 1: .git/config: Read-only file system\n` +
-        "touch: cannot touch '.git/hooks/x': Read-only file system\n" +
+        `[stderr] ${bash}: line 1: .git/config: Read-only file system\n` +
+        "[stderr] touch: cannot touch '.git/hooks/x': Read-only file system\n" +
         "rm=1\n",
       truncated: false,
       timedOut: false,
@@ -143,7 +143,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     await writeFile(join(ws, ".git"), "gitdir: /elsewhere\n");
     expect(await run("printf evil > .git")).toEqual({
       exitCode: 1,
-      output: `${bash}: line 1: .git: Read-only file system\n`,
+      output: `[stderr] ${bash}: line 1: .git: Read-only file system\n`,
       truncated: false,
       timedOut: false,
     });
@@ -419,12 +419,18 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     for (const pid of seen) expect(isLiveProcess(pid)).toBe(false);
   }, 20_000);
 
-  it("keeps the first bytes of output on a character boundary and says it cut", async () => {
-    const result = await runner().run("printf 'ab€cd'; printf 'more' >&2", ws, {
+  it("keeps the head and the tail of output on character boundaries and says it cut", async () => {
+    const result = await runner().run("printf 'ab€cd'; sleep 0.2; printf 'more' >&2", ws, {
       timeoutMs: 20_000,
-      maxOutputBytes: 4,
+      maxOutputBytes: 12,
     });
-    expect(result).toEqual({ exitCode: 0, output: "ab", truncated: true, timedOut: false });
+    expect(result).toEqual({
+      exitCode: 0,
+      output: "ab€",
+      truncated: true,
+      timedOut: false,
+      omitted: { bytes: 10, lines: 0, tail: " more", totalBytes: 20 },
+    });
   });
 
   it("stops on abort: no exit code, not a timeout", async () => {
