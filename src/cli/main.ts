@@ -10,7 +10,7 @@ import {
 } from "../adapters/model/index.js";
 import { firstLineOfError } from "../core/one-line.js";
 import { createShellExecution } from "../adapters/execution/index.js";
-import { HarnessFileError } from "../adapters/filesystem/index.js";
+import { HarnessFileError, WorkspaceOutputStore } from "../adapters/filesystem/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
@@ -80,7 +80,8 @@ export async function runCli(io: CliIo): Promise<number> {
         ? undefined
         : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter });
     const { model, recordingPath } = createModelClient(options, io.env, io.platform);
-    const harnessFiles = [auditLog?.realPath, recordingPath].filter(
+    const outputs = WorkspaceOutputStore.open(workspace);
+    const harnessFiles = [auditLog?.realPath, recordingPath, outputs.realPath].filter(
       (path): path is string => path !== undefined,
     );
     const shell = await createShellExecution({
@@ -116,6 +117,7 @@ export async function runCli(io: CliIo): Promise<number> {
       auditSink: createAuditSink(auditLog, io.stderr),
       maxTurns: options.maxTurns,
       observer: reporter,
+      outputs,
     });
     const result = await agent.run(options.prompt, cancel.signal);
     reporter.finish(result.turns, result.usage);

@@ -215,13 +215,14 @@ export function unmarked(output: string): string {
 }
 
 /** The per-call capture options a runner passes on from the port's `CommandOptions`. */
-export function captureOptions(options: {
-  readonly spill?: OutputSpill;
-  readonly secrets?: readonly string[];
-}): Pick<ProcessSpec, "spill" | "secrets"> {
+export function captureOptions(
+  options: { readonly spill?: OutputSpill; readonly secrets?: readonly string[] },
+  runnerSecrets: readonly string[] = [],
+): Pick<ProcessSpec, "spill" | "secrets"> {
+  const secrets = [...(options.secrets ?? []), ...runnerSecrets];
   return {
     ...(options.spill === undefined ? {} : { spill: options.spill }),
-    ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+    ...(secrets.length === 0 ? {} : { secrets }),
   };
 }
 

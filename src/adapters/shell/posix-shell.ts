@@ -17,6 +17,8 @@ export interface PosixShellRunnerOptions {
   readonly kind: PosixShellKind;
   /** The allowlisted environment from command-environment. */
   readonly environment: Readonly<Record<string, string>>;
+  /** Values replaced by `[redacted]` in the output: the harness's own secrets. */
+  readonly secrets?: readonly string[];
   /** Decided with the shell (shell-selection), not looked up again here. */
   readonly killTree: KillTreeStrategy;
 }
@@ -43,7 +45,7 @@ export class PosixShellRunner implements CommandRunner {
       maxOutputBytes: options.maxOutputBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       killTree: this.#options.killTree,
-      ...captureOptions(options),
+      ...captureOptions(options, this.#options.secrets),
     });
   }
 }
