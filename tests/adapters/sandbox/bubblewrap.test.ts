@@ -14,6 +14,7 @@ import { createServer, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WorkspaceOutputStore } from "../../../src/adapters/filesystem/index.js";
 import { BubblewrapRunner, NESTED_GIT_LIMIT } from "../../../src/adapters/sandbox/bubblewrap.js";
 import { probeSandbox } from "../../../src/adapters/sandbox/bubblewrap-probe.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
@@ -278,6 +279,34 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
       ok("append-refused\nswap-refused\nmove-refused\n"),
     );
     expect(await readFile(log, "utf8")).toBe("line 1\n");
+  });
+
+  it("binds the harness's .agent directory read-only: saved outputs cannot be changed or redirected", async () => {
+    const store = WorkspaceOutputStore.open(ws);
+    const saved = store.spillFor("c").open();
+    saved?.write(Buffer.from("saved\n"));
+    saved?.close();
+    const guarded = new BubblewrapRunner({
+      bwrapPath,
+      shell: { executable: bash, kind: "bash" },
+      workspace: ws,
+      home: homedir(),
+      network: false,
+      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
+      harnessFiles: [store.realPath ?? ""],
+    });
+    const attack = [
+      "{ echo evil >> .agent/outputs/c.log; } 2>/dev/null || echo append-refused",
+      "ln -s /etc .agent/outputs/next.log 2>/dev/null || echo link-refused",
+      "mkfifo .agent/outputs/c-2.log 2>/dev/null || echo fifo-refused",
+      "mv .agent moved 2>/dev/null || echo move-refused",
+      "rm -rf .agent 2>/dev/null; test -d .agent/outputs && echo still-there",
+    ].join("; ");
+    expect(await guarded.run(attack, ws, LIMITS)).toEqual(
+      ok("append-refused\nlink-refused\nfifo-refused\nmove-refused\nstill-there\n"),
+    );
+    expect(await readFile(join(ws, ".agent/outputs/c.log"), "utf8")).toBe("saved\n");
+    expect(store.spillFor("c").open()?.path).toBe(".agent/outputs/c-2.log");
   });
 
   it("keeps read-only a repository that an earlier command of the same runner created", async () => {
