@@ -12,6 +12,12 @@ export interface ToolContext {
   readonly reportExitCode?: (exitCode: number) => void;
 }
 
+/**
+ * What the harness itself decides about a call, beyond the model's arguments: the working
+ * directory, the timeout, the shell. Recorded in the audit trail as the call will be executed.
+ */
+export type FinalArguments = Readonly<Record<string, string | number | boolean>>;
+
 /** Tool schemas must be strict objects so the model cannot smuggle in unvalidated fields. */
 export type ToolSchema = z.ZodObject<z.ZodRawShape, z.core.$strict>;
 
@@ -21,6 +27,8 @@ export interface ToolDefinition<Schema extends ToolSchema = ToolSchema> {
   readonly effect: ToolEffect;
   readonly schema: Schema;
   readonly handler: (args: z.output<Schema>, context: ToolContext) => Promise<ToolResult>;
+  /** The call's final arguments as executed (see `FinalArguments`); absent: only the model's. */
+  readonly finalArguments?: (args: z.output<Schema>) => FinalArguments;
 }
 
 /** Keeps the schema's type attached to the handler's arguments at the definition site. */

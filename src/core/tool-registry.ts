@@ -3,7 +3,7 @@ import { deepFreeze } from "./deep-freeze.js";
 import type { ToolCall } from "./messages.js";
 import type { ModelToolSpec } from "./model.js";
 import { PreparedToolCall } from "./prepared-tool-call.js";
-import type { ToolContext, ToolDefinition, ToolSchema } from "./tool-definition.js";
+import type { FinalArguments, ToolContext, ToolDefinition, ToolSchema } from "./tool-definition.js";
 import { TOOL_EFFECTS } from "./tool-definition.js";
 import { isToolResult, toolError, type ToolResult } from "./tool-result.js";
 
@@ -88,7 +88,15 @@ export class ToolRegistrySnapshot {
     }
     const parsed = parseArguments(tool, call.arguments);
     if (!parsed.ok) return parsed;
-    return { ok: true, call: new PreparedToolCall(call, tool.effect, parsed.value) };
+    return {
+      ok: true,
+      call: new PreparedToolCall(
+        call,
+        tool.effect,
+        parsed.value,
+        finalArgumentsOf(tool, parsed.value),
+      ),
+    };
   }
 
   /**
@@ -116,6 +124,18 @@ export class ToolRegistrySnapshot {
       return toolError("invalid_tool_result", `Tool ${tool.name} returned an invalid result`);
     }
     return copy;
+  }
+}
+
+/** A hook that throws records nothing extra: the model's arguments' hash is still audited. */
+function finalArgumentsOf(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+): FinalArguments | undefined {
+  try {
+    return tool.finalArguments?.(args);
+  } catch {
+    return undefined;
   }
 }
 

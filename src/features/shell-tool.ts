@@ -47,6 +47,12 @@ export function createShellTool(options: ShellToolOptions): ToolDefinition<typeo
     ].join(" "),
     effect: "execute",
     schema: shellSchema,
+    finalArguments: () => ({
+      cwd: workspace,
+      timeoutMs,
+      maxOutputBytes,
+      shell: runner.shellName,
+    }),
     handler: async ({ command }, context) => {
       let result: CommandResult;
       try {

@@ -24,6 +24,11 @@ export interface AuditRecord {
   readonly argumentsSha256: string;
   readonly chapter: number;
   readonly executionEnvironment?: string;
+  /**
+   * What the harness decided beyond the model's arguments, as the call will be executed: for the
+   * shell `cwd`, `timeoutMs`, `maxOutputBytes`, `shell`, and `sandbox` (where it runs).
+   */
+  readonly finalArguments?: Readonly<Record<string, string | number | boolean>>;
 }
 
 export interface JsonlAuditLogOptions {
@@ -95,8 +100,16 @@ export class JsonlAuditLog implements AuditSink {
       ...(request.executionEnvironment === undefined
         ? {}
         : { executionEnvironment: request.executionEnvironment }),
+      ...(request.call.finalArguments === undefined
+        ? {}
+        : { finalArguments: finalArgumentsOf(request) }),
     };
   }
+}
+
+function finalArgumentsOf(request: PermissionRequest): AuditRecord["finalArguments"] {
+  const sandbox = request.executionEnvironment;
+  return { ...request.call.finalArguments, ...(sandbox === undefined ? {} : { sandbox }) };
 }
 
 function sha256(text: string): string {
