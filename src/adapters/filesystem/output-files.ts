@@ -1,10 +1,10 @@
 /**
  * Where a long command output is saved whole: `.agent/outputs/<call-id>.log` in the workspace, so
- * the model can read it with read_file. `.agent` is the harness's: its `.gitignore` keeps it out of
- * commits, the file tools refuse to write there, and the sandbox binds it read-only. Each file is
- * created new (never an existing name, never through a link, only a regular file) and checked to
- * have landed where it should: a host command that swapped `.agent` for a link while it ran gets
- * nothing written outside.
+ * the model can read it with read_file. `.agent` is the harness's: made only when a first output
+ * is saved, with a `.gitignore` that keeps it out of commits; the file tools refuse to write there,
+ * and the sandbox binds it read-only once it exists. Each file is created new (never an existing
+ * name, never through a link, only a regular file) and checked to have landed where it should: a
+ * command that swapped `.agent` for a link while it ran gets nothing written outside.
  */
 import {
   closeSync,
@@ -28,41 +28,37 @@ export const OUTPUTS_DIRECTORY = ".agent/outputs";
 const MAX_NAME_ATTEMPTS = 20;
 
 export class WorkspaceOutputStore implements OutputSpillStore {
-  /** Absolute real path of `.agent` when it could be set up: protected and bound read-only. */
-  readonly realPath: string | undefined;
-  readonly #outputs: string | undefined;
+  /**
+   * Absolute path of `.agent` in the workspace's real path, whether or not it exists yet: the file
+   * tools refuse it, the sandbox binds it read-only once it is there.
+   */
+  readonly realPath: string;
+  readonly #outputs: string;
 
-  private constructor(realPath: string | undefined) {
+  private constructor(realPath: string) {
     this.realPath = realPath;
-    this.#outputs = realPath === undefined ? undefined : join(realPath, "outputs");
+    this.#outputs = join(realPath, "outputs");
   }
 
-  /**
-   * Creates `.agent/outputs` and `.agent/.gitignore` when missing. A `.agent` or `outputs` that is
-   * a link or not a directory leaves the store without a place: outputs are then only cut.
-   */
+  /** Nothing is created until an output overflows. */
   static open(workspace: string): WorkspaceOutputStore {
-    try {
-      const root = realpathSync.native(workspace);
-      const harness = join(root, HARNESS_DIRECTORY);
-      ensureRealDirectory(harness);
-      ensureRealDirectory(join(harness, "outputs"));
-      writeGitignore(join(harness, ".gitignore"));
-      return new WorkspaceOutputStore(harness);
-    } catch {
-      return new WorkspaceOutputStore(undefined);
-    }
+    return new WorkspaceOutputStore(join(realpathSync.native(workspace), HARNESS_DIRECTORY));
   }
 
   spillFor(callId: string): OutputSpill {
     return { open: () => this.#create(fileStem(callId)) };
   }
 
+  /**
+   * Makes `.agent/outputs` and `.agent/.gitignore` when missing, then a new file. A `.agent` or
+   * `outputs` that is a link or not a directory leaves nowhere to save: the output is only cut.
+   */
   #create(stem: string): OutputSpillFile | undefined {
     const outputs = this.#outputs;
-    if (outputs === undefined) return undefined;
     try {
-      if (!isRealDirectory(join(outputs, "..")) || !isRealDirectory(outputs)) return undefined;
+      ensureRealDirectory(this.realPath);
+      ensureRealDirectory(outputs);
+      writeGitignore(join(this.realPath, ".gitignore"));
     } catch {
       return undefined;
     }

@@ -30,9 +30,10 @@ describe.runIf(POSIX)("saved outputs in .agent/outputs (POSIX: links, FIFOs)", (
     return file.path;
   }
 
-  it("creates .agent/outputs with a .gitignore and saves each call's output under its id", async () => {
+  it("creates .agent/outputs with a .gitignore only at the first save, each output under its id", async () => {
     const store = WorkspaceOutputStore.open(temp.workspace);
     expect(store.realPath).toBe(join(temp.workspace, ".agent"));
+    expect(existsSync(join(temp.workspace, ".agent"))).toBe(false);
     expect(save(store, "call_1", "one\n")).toBe(".agent/outputs/call_1.log");
     expect(save(store, "call_1", "again\n")).toBe(".agent/outputs/call_1-2.log");
     expect(await readFile(join(temp.workspace, ".agent/outputs/call_1.log"), "utf8")).toBe("one\n");
@@ -49,13 +50,13 @@ describe.runIf(POSIX)("saved outputs in .agent/outputs (POSIX: links, FIFOs)", (
   it("a .agent that is a link leaves nowhere to save, and nothing is written where it points", async () => {
     await symlink(temp.outside, join(temp.workspace, ".agent"));
     const store = WorkspaceOutputStore.open(temp.workspace);
-    expect(store.realPath).toBeUndefined();
     expect(save(store, "c", "x")).toBeUndefined();
     expect(readdirSync(temp.outside)).toEqual([]);
   });
 
   it("a .agent swapped for a link while a command runs gets nothing written outside", async () => {
     const store = WorkspaceOutputStore.open(temp.workspace);
+    save(store, "first", "x");
     await rename(join(temp.workspace, ".agent"), join(temp.workspace, "moved"));
     await mkdir(join(temp.outside, "outputs"));
     await symlink(temp.outside, join(temp.workspace, ".agent"));
@@ -65,6 +66,7 @@ describe.runIf(POSIX)("saved outputs in .agent/outputs (POSIX: links, FIFOs)", (
 
   it("an outputs directory swapped for a link gets nothing written outside", async () => {
     const store = WorkspaceOutputStore.open(temp.workspace);
+    save(store, "first", "x");
     await rm(join(temp.workspace, ".agent/outputs"), { recursive: true });
     await symlink(temp.outside, join(temp.workspace, ".agent/outputs"));
     expect(save(store, "c", "x")).toBeUndefined();
@@ -73,6 +75,7 @@ describe.runIf(POSIX)("saved outputs in .agent/outputs (POSIX: links, FIFOs)", (
 
   it("a link or a FIFO planted at the log's name is never opened: the next name is used", async () => {
     const store = WorkspaceOutputStore.open(temp.workspace);
+    save(store, "first", "x");
     const outputs = join(temp.workspace, ".agent/outputs");
     await symlink(join(temp.outside, "stolen"), join(outputs, "c.log"));
     execFileSync("mkfifo", [join(outputs, "c-2.log")]);
@@ -83,9 +86,13 @@ describe.runIf(POSIX)("saved outputs in .agent/outputs (POSIX: links, FIFOs)", (
 
   it("the file tools refuse to write inside .agent, and read_file reads a saved output", async () => {
     const store = WorkspaceOutputStore.open(temp.workspace);
-    save(store, "c", "1\n2\n");
-    const harnessFiles = [store.realPath ?? ""];
+    const harnessFiles = [store.realPath];
     const files = new NodeWorkspaceFileSystem(temp.workspace, { harnessFiles });
+    // Before the first save too: the model cannot plant .agent itself.
+    await expect(files.writeFile(".agent/outputs/c.log", "x")).rejects.toMatchObject({
+      code: "protected_path",
+    });
+    save(store, "c", "1\n2\n");
     for (const path of [".agent/outputs/c.log", ".agent/.gitignore", ".agent/new.txt"]) {
       await expect(files.writeFile(path, "x")).rejects.toMatchObject({ code: "protected_path" });
     }

@@ -293,7 +293,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
       home: homedir(),
       network: false,
       environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
-      harnessFiles: [store.realPath ?? ""],
+      harnessFiles: [store.realPath],
     });
     const attack = [
       "{ echo evil >> .agent/outputs/c.log; } 2>/dev/null || echo append-refused",
