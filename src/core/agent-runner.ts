@@ -16,6 +16,7 @@ import {
   type ExecutionEnvironment,
   type ExecutionEnvironmentStatus,
 } from "./execution-environment.js";
+import type { ExecutionFacts } from "./tool-definition.js";
 import type { ToolOutcome } from "./tool-outcome.js";
 import type { ToolRegistry, ToolRegistrySnapshot } from "./tool-registry.js";
 import { toolError, type ToolResult } from "./tool-result.js";
@@ -125,13 +126,13 @@ export class AgentRunner {
     this.#notify((observer) => observer.onToolCallStart?.(call));
     const effect = snapshot.effectOf(call.name);
     const environment = effect === "execute" ? this.#environmentLabel() : undefined;
-    let exitCode: number | undefined;
-    const reportExitCode = (code: number): void => {
-      if (Number.isSafeInteger(code)) exitCode = code;
+    let reported: ExecutionFacts = {};
+    const reportExecution = (facts: ExecutionFacts): void => {
+      reported = checkedFacts(facts);
     };
     let decided: Decided;
     try {
-      decided = await this.#decideAndInvoke(snapshot, call, signal, reportExitCode);
+      decided = await this.#decideAndInvoke(snapshot, call, signal, reportExecution);
     } catch (error) {
       // Ctrl-C at the prompt: nothing ran. The run ends, but the call still has its outcome.
       if (error instanceof RunCancelledError) {
@@ -149,7 +150,7 @@ export class AgentRunner {
       throw error;
     }
     const durationMs = now() - started;
-    const outcome = outcomeOf(call, decided, durationMs, environment, exitCode);
+    const outcome = outcomeOf(call, decided, durationMs, environment, reported);
     this.#notify((observer) => observer.onToolCallEnd?.(call, decided.result, durationMs, outcome));
     return { result: decided.result, outcome };
   }
@@ -180,7 +181,7 @@ export class AgentRunner {
     snapshot: ToolRegistrySnapshot,
     call: ToolCall,
     signal: AbortSignal | undefined,
-    reportExitCode: (exitCode: number) => void,
+    reportExecution: (facts: ExecutionFacts) => void,
   ): Promise<Decided> {
     const prepared = snapshot.prepare(call);
     if (!prepared.ok) return rejected(prepared.result);
@@ -205,9 +206,15 @@ export class AgentRunner {
     throwIfCancelled(signal);
     const result = await snapshot.invoke(prepared.call, {
       ...(signal === undefined ? {} : { signal }),
-      reportExitCode,
+      reportExecution,
     });
-    return { result, ...executionFacts(result, prepared.call.effect) };
+    return {
+      result,
+      ...executionFacts(result, prepared.call.effect),
+      ...(prepared.call.finalArguments === undefined
+        ? {}
+        : { finalArguments: prepared.call.finalArguments }),
+    };
   }
 }
 
@@ -218,6 +225,7 @@ interface Decided {
   readonly status: ToolOutcome["status"];
   readonly boundary: ToolOutcome["boundary"];
   readonly decision?: ToolOutcome["decision"];
+  readonly finalArguments?: ToolOutcome["finalArguments"];
 }
 
 const CANCELLED_BEFORE_RUNNING = toolError(
@@ -286,13 +294,23 @@ function executionFacts(
   }
 }
 
+/** A handler is not fully trusted: keep only well-formed facts. */
+function checkedFacts(facts: ExecutionFacts): ExecutionFacts {
+  const { exitCode, savedOutput } = facts;
+  return {
+    ...(Number.isSafeInteger(exitCode) ? { exitCode } : {}),
+    ...(typeof savedOutput === "string" ? { savedOutput } : {}),
+  };
+}
+
 function outcomeOf(
   call: ToolCall,
   facts: Omit<Decided, "result"> & { readonly result?: ToolResult },
   durationMs: number,
   environment: string | undefined,
-  exitCode: number | undefined,
+  reported: ExecutionFacts | undefined,
 ): ToolOutcome {
+  const ran = facts.executed === "yes";
   const errorCode = facts.result?.isError === true ? facts.result.errorCode : undefined;
   return Object.freeze({
     callId: call.id,
@@ -301,10 +319,12 @@ function outcomeOf(
     status: facts.status,
     boundary: facts.boundary,
     ...(errorCode === undefined ? {} : { errorCode }),
-    ...(exitCode === undefined || facts.executed !== "yes" ? {} : { exitCode }),
+    ...(!ran || reported?.exitCode === undefined ? {} : { exitCode: reported.exitCode }),
+    ...(!ran || reported?.savedOutput === undefined ? {} : { savedOutput: reported.savedOutput }),
     durationMs,
     ...(environment === undefined ? {} : { environment }),
     ...(facts.decision === undefined ? {} : { decision: facts.decision }),
+    ...(facts.finalArguments === undefined ? {} : { finalArguments: facts.finalArguments }),
   });
 }
 

@@ -8,8 +8,8 @@ export type ToolEffect = (typeof TOOL_EFFECTS)[number];
 export interface ToolContext {
   readonly callId: string;
   readonly signal?: AbortSignal;
-  /** A tool that ran a process tells the loop its exit code, for the call's outcome record. */
-  readonly reportExitCode?: (exitCode: number) => void;
+  /** A tool that ran a process tells the loop what happened, for the call's outcome record. */
+  readonly reportExecution?: (facts: ExecutionFacts) => void;
 }
 
 /**
@@ -17,6 +17,13 @@ export interface ToolContext {
  * directory, the timeout, the shell. Recorded in the audit trail as the call will be executed.
  */
 export type FinalArguments = Readonly<Record<string, string | number | boolean>>;
+
+/** What a tool that ran something reports beyond its result text. */
+export interface ExecutionFacts {
+  readonly exitCode?: number;
+  /** Where the whole output was saved, workspace-relative (`.agent/outputs/<call-id>.log`). */
+  readonly savedOutput?: string;
+}
 
 /** Tool schemas must be strict objects so the model cannot smuggle in unvalidated fields. */
 export type ToolSchema = z.ZodObject<z.ZodRawShape, z.core.$strict>;

@@ -32,6 +32,10 @@ export interface ToolOutcome {
   readonly errorCode?: string;
   /** The command's exit code, when a process ran and exited by itself. */
   readonly exitCode?: number;
+  /** Where a long output was saved whole, workspace-relative. */
+  readonly savedOutput?: string;
+  /** What the harness decided beyond the model's arguments (cwd, timeout, shell), as executed. */
+  readonly finalArguments?: Readonly<Record<string, string | number | boolean>>;
   readonly durationMs: number;
   /** Where an `execute` tool runs, e.g. `sandbox: none — runs on the host (sandbox off)`. */
   readonly environment?: string;

@@ -70,7 +70,10 @@ export function createShellTool(options: ShellToolOptions): ToolDefinition<typeo
         }
         throw error;
       }
-      if (result.exitCode !== null) context.reportExitCode?.(result.exitCode);
+      context.reportExecution?.({
+        ...(result.exitCode === null ? {} : { exitCode: result.exitCode }),
+        ...(result.omitted?.savedTo === undefined ? {} : { savedOutput: result.omitted.savedTo }),
+      });
       return shellToolResult(runner.shellName, timeoutMs, result);
     },
   });

@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createShellExecution } from "../../src/adapters/execution/index.js";
+import { WorkspaceOutputStore } from "../../src/adapters/filesystem/index.js";
 import { buildAgent } from "../../src/bootstrap.js";
 import { RunCancelledError } from "../../src/core/agent-errors.js";
 import { PermissionDecision } from "../../src/core/permission-decision.js";
@@ -26,7 +27,7 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
 
   async function agentFor(
     calls: { id: string; name: string; arguments: unknown }[],
-    options: { shellTimeoutMs?: number; onApprove?: () => void } = {},
+    options: { shellTimeoutMs?: number; onApprove?: () => void; outputs?: boolean } = {},
   ) {
     const execution = await createShellExecution({
       sandbox: "off",
@@ -54,6 +55,7 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
       auditSink: new RecordingAuditSink(),
       observer: { onToolCallEnd: (_call, _result, _ms, outcome) => observed.push(outcome) },
       ...(options.shellTimeoutMs === undefined ? {} : { shellTimeoutMs: options.shellTimeoutMs }),
+      ...(options.outputs === true ? { outputs: WorkspaceOutputStore.open(temp.workspace) } : {}),
     });
     return { agent, observed };
   }
@@ -129,6 +131,26 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
     });
     expect(result.outcomes[3]?.environment).toBe("sandbox: none — runs on the host (sandbox off)");
     expect(result.outcomes[0]?.environment).toBeUndefined();
+  });
+
+  it("a long output's outcome names the saved file, and every shell outcome its final arguments", async () => {
+    const { agent } = await agentFor(
+      [{ id: "long", name: "shell", arguments: { command: "seq 1 100000" } }],
+      { outputs: true },
+    );
+    const result = await agent.run("go");
+    expect(result.outcomes[0]).toMatchObject({
+      executed: "yes",
+      status: "ok",
+      exitCode: 0,
+      savedOutput: ".agent/outputs/long.log",
+      finalArguments: {
+        cwd: temp.workspace,
+        timeoutMs: 120_000,
+        maxOutputBytes: 51_200,
+        shell: "bash",
+      },
+    });
   });
 
   it("a denial by the policy itself is the policy's boundary", async () => {
