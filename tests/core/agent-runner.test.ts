@@ -152,7 +152,10 @@ describe("AgentRunner: answers and the tool loop", () => {
     const runner = new AgentRunner({ model, registry: new ToolRegistry([echo.tool]), maxTurns: 3 });
     const result = await runner.run("go");
     expect(toolMessages(result.history)).toEqual([
-      { toolCallId: "u1", content: "Error [unknown_tool]: Unknown tool: toString (available tools: echo)" },
+      {
+        toolCallId: "u1",
+        content: "Error [unknown_tool]: Unknown tool: toString (available tools: echo)",
+      },
       { toolCallId: "j1", content: "Error [invalid_json]: Arguments for echo are not valid JSON" },
       {
         toolCallId: "v1",
