@@ -1,4 +1,7 @@
-/** The shell port: run one command text in a shell, capture bounded output, never hang. */
+/**
+ * The shell port: run one command text in a shell, capture bounded output (head and tail, the
+ * whole saved to a spill file when one is given), never hang.
+ */
 
 export interface CommandOptions {
   readonly timeoutMs: number;
