@@ -76,6 +76,7 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     systemPrompt: systemPromptFor(profile, deps),
     policy,
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+    ...(deps.auditSink === undefined ? {} : { outcomes: deps.auditSink }),
     ...(deps.executionEnvironment === undefined
       ? {}
       : { executionEnvironment: deps.executionEnvironment }),

@@ -16,6 +16,7 @@ import {
   type ExecutionEnvironment,
   type ExecutionEnvironmentStatus,
 } from "./execution-environment.js";
+import type { AuditSink } from "./audit.js";
 import type { ExecutionFacts } from "./tool-definition.js";
 import type { ToolOutcome } from "./tool-outcome.js";
 import type { ToolRegistry, ToolRegistrySnapshot } from "./tool-registry.js";
@@ -46,6 +47,8 @@ export interface AgentRunnerOptions {
   readonly systemPrompt?: string;
   readonly observer?: AgentObserver;
   readonly now?: () => number;
+  /** Receives each call's outcome once it is known (the JSON audit log); never decides anything. */
+  readonly outcomes?: Pick<AuditSink, "recordOutcome">;
   /** Where `execute` tools run: named in each such call's outcome. */
   readonly executionEnvironment?: ExecutionEnvironment;
 }
@@ -146,13 +149,24 @@ export class AgentRunner {
         this.#notify((observer) =>
           observer.onToolCallEnd?.(call, CANCELLED_BEFORE_RUNNING, outcome.durationMs, outcome),
         );
+        await this.#recordOutcome(outcome);
       }
       throw error;
     }
     const durationMs = now() - started;
     const outcome = outcomeOf(call, decided, durationMs, environment, reported);
     this.#notify((observer) => observer.onToolCallEnd?.(call, decided.result, durationMs, outcome));
+    await this.#recordOutcome(outcome);
     return { result: decided.result, outcome };
+  }
+
+  /** The action already happened (or not): a log that fails here cannot undo it, so it is ignored. */
+  async #recordOutcome(outcome: ToolOutcome): Promise<void> {
+    try {
+      await this.#options.outcomes?.recordOutcome?.(outcome);
+    } catch {
+      // Nothing to do: the decision was audited before the call; this record is an addition.
+    }
   }
 
   #environmentLabel(): string | undefined {

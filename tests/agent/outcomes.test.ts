@@ -153,6 +153,46 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
     });
   });
 
+  it("the audit sink receives each outcome after its decision; one that throws ends nothing", async () => {
+    const execution = await createShellExecution({
+      sandbox: "off",
+      network: false,
+      shell: "posix",
+      workspace: temp.workspace,
+      env: { PATH: "/usr/bin:/bin" },
+      platform: process.platform,
+      passEnv: [],
+    });
+    const events: string[] = [];
+    const auditSink = {
+      record: (request: { toolName: string }) => {
+        events.push(`decision ${request.toolName}`);
+      },
+      recordOutcome: (outcome: ToolOutcome) => {
+        events.push(`outcome ${outcome.callId} ${outcome.status}`);
+        throw new Error("disk full");
+      },
+    };
+    const agent = buildAgent(P03, {
+      model: new ScriptedModelClient([
+        toolCallReply([
+          { id: "a", name: "shell", arguments: { command: "true" } },
+          { id: "b", name: "nope", arguments: {} },
+        ]),
+        textReply("done"),
+      ]),
+      workspace: temp.workspace,
+      commandRunner: execution.runner,
+      approvalProvider: new RecordingApprover(() =>
+        PermissionDecision.allow("User approved this tool call", "test-approver"),
+      ),
+      auditSink,
+    });
+    const result = await agent.run("go");
+    expect(result.finalText).toBe("done");
+    expect(events).toEqual(["decision shell", "outcome a ok", "outcome b unknown_tool"]);
+  });
+
   it("a denial by the policy itself is the policy's boundary", async () => {
     const { agent } = await agentFor([
       { id: "escape", name: "write_file", arguments: { path: "../x.txt", content: "x" } },

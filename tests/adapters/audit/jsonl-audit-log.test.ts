@@ -137,6 +137,42 @@ describe("JsonlAuditLog", () => {
     );
   });
 
+  it("appends each call's outcome as its own line after the decision", async () => {
+    const path = join(dir, "outcomes.jsonl");
+    const audit = log(path);
+    await audit.record(
+      new PermissionRequest(preparedCall("shell", "execute", { command: "ls" }, "call_shell")),
+      allowByPerson,
+    );
+    await audit.recordOutcome({
+      callId: "call_shell",
+      tool: "shell",
+      executed: "yes",
+      status: "execution_failed",
+      boundary: "execution",
+      errorCode: "shell_failed",
+      exitCode: 2,
+      durationMs: 12,
+    });
+    audit.close();
+    const lines = (await readFile(path, "utf8")).trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[1] ?? "")).toEqual({
+      time: FIXED_TIME.toISOString(),
+      runId: "run-1",
+      callId: "call_shell",
+      tool: "shell",
+      outcome: {
+        executed: "yes",
+        status: "execution_failed",
+        boundary: "execution",
+        errorCode: "shell_failed",
+        exitCode: 2,
+        durationMs: 12,
+      },
+    });
+  });
+
   it("hashes the canonical arguments: key order does not matter, values do", () => {
     const audit = log(join(dir, "unused.jsonl"));
     const hashOf = (args: Record<string, unknown>): string =>
