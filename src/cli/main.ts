@@ -11,7 +11,7 @@ import {
 } from "../adapters/model/index.js";
 import { firstLineOfError } from "../core/one-line.js";
 import { startShellExecution, type ShellExecution } from "../adapters/execution/index.js";
-import { HarnessFileError } from "../adapters/filesystem/index.js";
+import { HarnessFileError, WorkspaceOutputStore } from "../adapters/filesystem/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
@@ -86,7 +86,8 @@ export async function runCli(io: CliIo): Promise<number> {
         ? undefined
         : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter });
     const model = createModelClient(options, io.env, io.platform);
-    const harnessFiles = [auditLog?.realPath, model.recordingPath].filter(
+    const outputs = WorkspaceOutputStore.open(workspace);
+    const harnessFiles = [auditLog?.realPath, model.recordingPath, outputs.realPath].filter(
       (path): path is string => path !== undefined,
     );
     // On a terminal, say first where the agent works and whom it asks, so a wrong directory or
@@ -129,6 +130,7 @@ export async function runCli(io: CliIo): Promise<number> {
       auditSink: createAuditSink(auditLog, io.stderr),
       maxTurns: options.maxTurns,
       observer: reporter,
+      outputs,
     });
     const result = await agent.run(options.prompt, cancel.signal);
     reporter.finish(result.turns, result.usage);

@@ -10,6 +10,7 @@ import { WorkspaceFileError } from "../../core/filesystem.js";
 import { childPath } from "./child-path.js";
 import { errorCode, pathTooLong } from "./fs-errors.js";
 import { findGitLayout } from "./git-directories.js";
+import { HARNESS_DIRECTORY } from "./output-files.js";
 import { isGitDirectoryName } from "./git-names.js";
 import { classifyWorkspacePath } from "./workspace-path-syntax.js";
 
@@ -101,6 +102,13 @@ function writableTarget(workspace: string, path: string, harnessFiles: readonly 
     throw new ProtectedPathError(
       "harness-file",
       `path is a file the harness itself writes (its audit log or recording), which the agent may not change: ${path}`,
+    );
+  }
+  // A harness directory (`.agent`, saved outputs): nothing inside it is the agent's to write.
+  if (harnessFiles.some((directory) => isWithinRoot(directory, target))) {
+    throw new ProtectedPathError(
+      "harness-file",
+      `path is inside ${HARNESS_DIRECTORY}, where the harness keeps saved command outputs, which the agent may not change: ${path}`,
     );
   }
   const layout = findGitLayout(root, below);

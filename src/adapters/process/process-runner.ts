@@ -3,11 +3,16 @@ import { statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { Readable, Writable } from "node:stream";
 import { BoundedOutput } from "./bounded-output.js";
+import { CapturedOutput } from "./captured-output.js";
 import { errorCode } from "../filesystem/index.js";
 import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
 import { errorMessage } from "../../core/one-line.js";
 import { drainAfterExit, StreamReader } from "./stream-reader.js";
-import { CommandStartError, type CommandResult } from "../../core/command-runner.js";
+import {
+  CommandStartError,
+  type CommandResult,
+  type OutputSpill,
+} from "../../core/command-runner.js";
 
 export interface ProcessSpec {
   /** Absolute path: a bare name would be looked up in the child's cwd first on Windows. */
@@ -19,6 +24,10 @@ export interface ProcessSpec {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
+  /** Where the whole output goes once it overflows `maxOutputBytes`. */
+  readonly spill?: OutputSpill;
+  /** Values replaced by `[redacted]` in the output and the spill file. */
+  readonly secrets?: readonly string[];
   readonly killTree: KillTreeStrategy;
   /** How start failures name the program, e.g. `the sandbox /usr/bin/bwrap`; else `executable`. */
   readonly displayName?: string;
@@ -61,6 +70,8 @@ interface ProcessOutcome {
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
+/** In front of every line a command writes to stderr, so the model can tell the two apart. */
+export const STDERR_MARK = "[stderr] ";
 /** The smallest pipe buffer Linux gives (one page per slot, 16 slots): an end() never waits. */
 const MAX_INPUT_PIPE_BYTES = 64 * 1024;
 
@@ -135,9 +146,13 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
     inputPipe.end(spec.inputPipe.data);
   }
   return new Promise((resolve, reject) => {
-    const output = new BoundedOutput(spec.maxOutputBytes);
+    const output = new CapturedOutput(spec.maxOutputBytes, spec.spill);
     const status = new BoundedOutput(spec.statusPipe?.maxBytes ?? 0);
-    const streams = [new StreamReader(stdout, output), new StreamReader(stderr, output)];
+    const secrets = spec.secrets ?? [];
+    const streams = [
+      new StreamReader(stdout, output, { secrets }),
+      new StreamReader(stderr, output, { secrets, mark: STDERR_MARK }),
+    ];
     if (statusPipe instanceof Readable) streams.push(new StreamReader(statusPipe, status));
     let started = false;
     let killed = false;
@@ -174,6 +189,7 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
       settled = true;
       stopWatching();
       for (const stream of streams) stream.discard();
+      output.close();
       reject(startError(nameOf(spec), error));
     });
     child.once("exit", (code, signal) => {
@@ -191,6 +207,23 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
       });
     });
   });
+}
+
+/** A program's own words without the stderr marks, for an error message about the program. */
+export function unmarked(output: string): string {
+  return output.replaceAll(/^\[stderr\] /gm, "");
+}
+
+/** The per-call capture options a runner passes on from the port's `CommandOptions`. */
+export function captureOptions(
+  options: { readonly spill?: OutputSpill; readonly secrets?: readonly string[] },
+  runnerSecrets: readonly string[] = [],
+): Pick<ProcessSpec, "spill" | "secrets"> {
+  const secrets = [...(options.secrets ?? []), ...runnerSecrets];
+  return {
+    ...(options.spill === undefined ? {} : { spill: options.spill }),
+    ...(secrets.length === 0 ? {} : { secrets }),
+  };
 }
 
 function nameOf(spec: ProcessSpec): string {
