@@ -8,7 +8,18 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import {
+  appendFile,
+  copyFile,
+  cp,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -152,6 +163,59 @@ describe("the agent command's code cache", () => {
       expect(await readFile(victim, "utf8")).toBe("host file\n");
       // The FIFO at the cache name was replaced by a real cache, through rename, not written to.
       expect(lstatSync(join(dist, CACHE)).isFile()).toBe(true);
+    },
+  );
+});
+
+describe("npm run agent (scripts/agent.cjs) in a clone", () => {
+  it.skipIf(process.platform === "win32")(
+    "rebuilds instead of running a bundle changed after its build, writing nothing through links",
+    async () => {
+      const clone = join(dir.root, "clone");
+      await mkdir(clone);
+      for (const name of ["package.json", "package-lock.json", "tsconfig.json"]) {
+        await copyFile(join(REPO, name), join(clone, name));
+      }
+      for (const name of ["src", "scripts"]) {
+        await cp(join(REPO, name), join(clone, name), { recursive: true });
+      }
+      await symlink(join(REPO, "node_modules"), join(clone, "node_modules"));
+      const npmRunAgent = () =>
+        spawnSync(process.execPath, [join(clone, "scripts", "agent.cjs"), "--version"], {
+          cwd: clone,
+          encoding: "utf8",
+          timeout: 60_000,
+        });
+      const built = npmRunAgent();
+      expect(built).toMatchObject({ status: 0, stdout: "0.1.0\n" });
+      const bundle = join(clone, "dist", "agent-bundle.cjs");
+      const original = await readFile(bundle, "utf8");
+
+      // What an approved command could do in a clone that is its workspace with the sandbox off.
+      const marker = join(dir.outside, "appended-ran");
+      await appendFile(
+        bundle,
+        `\nrequire("node:fs").writeFileSync(${JSON.stringify(marker)}, "host");\n`,
+      );
+      const victim = join(dir.outside, "victim");
+      await writeFile(victim, "host file\n");
+      const next = Number(spawnSync("sh", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim());
+      for (let pid = next; pid < next + 3000; pid += 1) {
+        for (const name of ["agent-bundle.cjs", "agent.cjs"]) {
+          await symlink(victim, join(clone, "dist", `${name}.${pid}.tmp`));
+        }
+      }
+
+      const run = npmRunAgent();
+
+      expect(run.status).toBe(0);
+      expect(run.stdout).toBe("0.1.0\n");
+      expect(run.stderr).toMatch(
+        /^agent: dist\/agent-bundle\.cjs differs from its build, rebuilt dist\/agent\.cjs in \d+ ms\n$/,
+      );
+      expect(existsSync(marker)).toBe(false);
+      expect(await readFile(bundle, "utf8")).toBe(original);
+      expect(await readFile(victim, "utf8")).toBe("host file\n");
     },
   );
 });
