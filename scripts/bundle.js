@@ -83,7 +83,9 @@ export async function bundle() {
   await replace(BUNDLE_HASH, `${createHash("sha256").update(bundleText).digest("hex")}\n`, 0o644);
   for (const name of await readdir(DIST)) {
     // Caches of older bundles, in today's and the earlier naming (`agent-bundle.<size>-<ms>.cache`).
-    if (/^agent-bundle(\..*)?\.cache$/.test(name)) await rm(path.join(DIST, name), { force: true });
+    if (!/^agent-bundle(\..*)?\.cache$/.test(name)) continue;
+    // Not a file (a directory someone put there): the launcher ignores it, so the build does too.
+    await rm(path.join(DIST, name), { force: true }).catch(() => undefined);
   }
   return { ms: performance.now() - started };
 }
