@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the harness's own cost (issue 6, and issue 7's sandbox figure). A script, never a
- * test: it writes bench/results.json and prints the markdown table the README quotes. Pass section
+ * test: it writes bench/results.json and prints the markdown table docs/performance.md quotes. Pass section
  * keys (e.g. `npm run bench -- glob startup`) to run only those; a partial run does not overwrite
  * results.json.
  */

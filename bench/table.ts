@@ -1,4 +1,4 @@
-/** The markdown table `npm run bench` prints and the README quotes. */
+/** The markdown table `npm run bench` prints and docs/performance.md quotes. */
 import type { Row, SectionResult, Unit } from "./measurement.js";
 
 const HEADER = ["Section", "Measure", "Median", "Min", "Max", "Runs", "Compared / notes"];
