@@ -25,6 +25,7 @@ import { ProgressReporter, useColor, type ProgressOutput } from "./progress-repo
 import { TerminalApprovalProvider, type TerminalInput } from "./terminal-approval.js";
 import { TerminalAuditSink } from "./terminal-audit.js";
 import { indentModelText } from "./terminal-layout.js";
+import { withTextDeltas } from "./text-delta-model.js";
 import { escapeControlsKeepingLines, escapeForTerminal } from "./terminal-text.js";
 
 export interface CliIo {
@@ -100,7 +101,9 @@ export async function runCli(io: CliIo): Promise<number> {
       io.stderr.write(`agent: warning: ${escapeForTerminal(shell.fallbackReason)}\n`);
     }
     const agent = buildAgent(profileForChapter(options.chapter), {
-      model,
+      model: withTextDeltas(model, (text) => {
+        reporter.onTextDelta(text);
+      }),
       workspace,
       harnessFiles,
       commandRunner: shell.runner,
