@@ -10,7 +10,7 @@ import {
 } from "../adapters/model/index.js";
 import { firstLineOfError } from "../core/one-line.js";
 import { createShellExecution } from "../adapters/execution/index.js";
-import { HarnessFileError } from "../adapters/filesystem/index.js";
+import { HarnessFileError, NodeWorkspaceFileSystem } from "../adapters/filesystem/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
@@ -26,6 +26,7 @@ import { TerminalApprovalProvider, type TerminalInput } from "./terminal-approva
 import { TerminalAuditSink } from "./terminal-audit.js";
 import { indentModelText } from "./terminal-layout.js";
 import { withTextDeltas } from "./text-delta-model.js";
+import { previewWith } from "./file-change-preview.js";
 import { escapeControlsKeepingLines, escapeForTerminal } from "./terminal-text.js";
 
 export interface CliIo {
@@ -116,6 +117,8 @@ export async function runCli(io: CliIo): Promise<number> {
         onCancel: () => {
           cancel.abort();
         },
+        previewChange: previewWith(new NodeWorkspaceFileSystem(workspace, { harnessFiles })),
+        color: useColor(io.stderr, io.env),
       }),
       auditSink: createAuditSink(auditLog, io.stderr),
       maxTurns: options.maxTurns,
