@@ -27,6 +27,7 @@ import { TerminalAuditSink } from "./terminal-audit.js";
 import { indentModelText } from "./terminal-layout.js";
 import { withTextDeltas } from "./text-delta-model.js";
 import { previewWith } from "./file-change-preview.js";
+import { CommandStatus } from "./command-status.js";
 import { escapeControlsKeepingLines, escapeForTerminal } from "./terminal-text.js";
 
 export interface CliIo {
@@ -107,7 +108,11 @@ export async function runCli(io: CliIo): Promise<number> {
       }),
       workspace,
       harnessFiles,
-      commandRunner: shell.runner,
+      commandRunner: new CommandStatus({
+        output: io.stderr,
+        verbosity: options.quiet ? "quiet" : options.verbose ? "verbose" : "normal",
+        color: useColor(io.stderr, io.env),
+      }).around(shell.runner),
       executionEnvironment: shell.environment,
       approvalProvider: new TerminalApprovalProvider({
         input: io.stdin,

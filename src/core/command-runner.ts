@@ -4,6 +4,8 @@ export interface CommandOptions {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
+  /** Called with output as it arrives (stdout and stderr, decoded leniently), for display only. */
+  readonly onOutput?: (text: string) => void;
 }
 
 export interface CommandResult {

@@ -19,6 +19,8 @@ export interface ProcessSpec {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
+  /** Called with each piece of stdout and stderr as it arrives, for display; never captured twice. */
+  readonly onOutput?: (text: string) => void;
   readonly killTree: KillTreeStrategy;
   /** How start failures name the program, e.g. `the sandbox /usr/bin/bwrap`; else `executable`. */
   readonly displayName?: string;
@@ -138,6 +140,7 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
     const output = new BoundedOutput(spec.maxOutputBytes);
     const status = new BoundedOutput(spec.statusPipe?.maxBytes ?? 0);
     const streams = [new StreamReader(stdout, output), new StreamReader(stderr, output)];
+    if (spec.onOutput !== undefined) watchOutput([stdout, stderr], spec.onOutput);
     if (statusPipe instanceof Readable) streams.push(new StreamReader(statusPipe, status));
     let started = false;
     let killed = false;
@@ -191,6 +194,19 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
       });
     });
   });
+}
+
+/** A display hook on the pipes: its failures are its own, never the run's. */
+function watchOutput(pipes: readonly Readable[], onOutput: (text: string) => void): void {
+  for (const pipe of pipes) {
+    pipe.on("data", (chunk: Buffer) => {
+      try {
+        onOutput(chunk.toString("utf8"));
+      } catch {
+        // Display only.
+      }
+    });
+  }
 }
 
 function nameOf(spec: ProcessSpec): string {

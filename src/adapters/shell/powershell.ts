@@ -132,6 +132,7 @@ export class PowerShellRunner implements CommandRunner {
       timeoutMs: options.timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
       killTree: this.#killTree,
     });
   }
