@@ -65,7 +65,22 @@ export default tseslint.config(
     },
   },
   {
-    files: ["**/*.js"],
+    files: ["**/*.js", "**/*.cjs"],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The build scripts are plain JavaScript run by node (prepare must not need tsx).
+    files: ["scripts/**/*.js", "scripts/**/*.cjs"],
+    languageOptions: {
+      globals: { process: "readonly", URL: "readonly", performance: "readonly" },
+    },
+  },
+  {
+    files: ["scripts/**/*.cjs"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", __dirname: "readonly" },
+    },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );

@@ -1,13 +1,30 @@
 /**
  * `npm run demo`: replays examples/demo.jsonl through the real CLI in this terminal, so a new user
  * sees the prompts, audit lines and refusals with no API key and no network. Answer the prompts as
- * you like: the replay is lenient about tool results, which depend on your answers.
+ * you like: the replay is lenient about tool results, which depend on your answers. The CLI is the
+ * bundle `npm run agent` runs (scripts/agent.cjs rebuilds it first if the sources changed).
  */
+import { spawn } from "node:child_process";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join, sep } from "node:path";
-import { runCli } from "../src/cli/main.js";
-import { processIo } from "../src/cli/process-io.js";
+import { fileURLToPath } from "node:url";
 import { DEMO_PROMPT, DEMO_RECORDING, makeDemoWorkspace } from "./demo-session.js";
+
+const AGENT = fileURLToPath(new URL("./agent.cjs", import.meta.url));
+
+/** Runs the CLI with this terminal; Ctrl-C reaches it directly, and its exit code is ours. */
+function runAgent(args: readonly string[]): Promise<number> {
+  const child = spawn(process.execPath, [AGENT, ...args], { stdio: "inherit" });
+  const ignore = (): void => undefined;
+  process.on("SIGINT", ignore);
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code, signal) => {
+      process.off("SIGINT", ignore);
+      resolve(code ?? (signal === "SIGINT" ? 130 : 1));
+    });
+  });
+}
 
 const workspace = await makeDemoWorkspace();
 process.stderr.write(`Demo workspace (a scratch copy, removed afterwards): ${workspace}\n`);
@@ -15,18 +32,16 @@ process.stderr.write(`Prompt: ${DEMO_PROMPT}\n`);
 
 let exitCode: number;
 try {
-  exitCode = await runCli(
-    processIo([
-      "--replay",
-      DEMO_RECORDING,
-      "--replay-lenient",
-      "--workspace",
-      workspace,
-      "--prompt",
-      DEMO_PROMPT,
-      ...process.argv.slice(2),
-    ]),
-  );
+  exitCode = await runAgent([
+    "--replay",
+    DEMO_RECORDING,
+    "--replay-lenient",
+    "--workspace",
+    workspace,
+    "--prompt",
+    DEMO_PROMPT,
+    ...process.argv.slice(2),
+  ]);
   const files = (await readdir(workspace, { recursive: true }))
     .map((file) => file.split(sep).join("/"))
     .sort();

@@ -38,36 +38,51 @@ export interface CliOptions {
   readonly verbose: boolean;
 }
 
-export const HELP_TEXT = `Usage: agent --prompt "<task>" [options]
+export const HELP_TEXT = `Usage: agent [options] "<task>"
+       agent [options] --prompt "<task>"
 
-A coding agent that asks before it acts. Every shell command, and from chapter 3 every
-file write, waits for your [y/N]; writes outside the workspace are always refused.
+A coding agent that asks before it acts. Every shell command, and from chapter 3
+every file write, waits for your [y/N]; file writes outside the workspace are
+always refused.
+Quote the task so it is one argument: agent "fix the failing test".
 
 Options:
-  -p, --prompt <text>      The task for the agent (required)
-      --chapter <1|2|3>    Tutorial stage: 1 shell loop, 2 + file tools, 3 + permission policy (default 3)
-      --workspace <dir>    The directory the agent works in (default: current directory)
-      --model <name>       Model name (default: $OPENAI_MODEL, else the built-in default)
-      --max-turns <n>      Stop after this many model replies (default ${DEFAULT_MAX_TURNS})
-      --shell <kind>       auto | powershell | posix (default auto: PowerShell if present, else bash, else sh)
-      --sandbox <mode>     auto | required | off: run shell commands in bubblewrap on Linux (default auto; $AGENT_SANDBOX)
-      --network            Let sandboxed shell commands reach the network (default: no network)
-      --pass-env <NAME>    Pass one more environment variable to shell commands (repeatable; secrets never pass)
-      --lang <en|zh>       Language of the approval prompt (default: from $LANG)
-      --audit-log <file>   Append one JSON line per permission decision (chapter 3; $AGENT_AUDIT_LOG)
-      --record <file>      Save each model request and reply as JSON lines (the API key is never written)
-      --replay <file>      Serve model replies from a recording instead of calling a provider
-      --replay-lenient     With --replay: tool results and the system prompt may differ (demos)
-      --quiet              Show only approval prompts, audit lines and the final answer
-      --verbose            Also show full tool results
-  -h, --help               Show this help
-  -v, --version            Show the version
+  -p, --prompt <text>     The task (or give it as the one argument)
+      --workspace <dir>   Where the agent works (default: the directory you ran
+                          the command from: $INIT_CWD under npm, else the
+                          current directory)
+      --chapter <1|2|3>   1 shell loop, 2 + file tools, 3 + permission policy
+                          (default 3)
+      --model <name>      Model name (default: $OPENAI_MODEL, else built-in)
+      --max-turns <n>     Stop after this many model replies (default ${DEFAULT_MAX_TURNS})
+      --shell <kind>      auto | powershell | posix (default auto: bash, else
+                          sh; on Windows PowerShell first)
+      --sandbox <mode>    auto | required | off: run shell commands in
+                          bubblewrap on Linux (default auto; $AGENT_SANDBOX)
+      --network           Let sandboxed shell commands reach the network
+      --pass-env <NAME>   Pass one more variable to shell commands (repeatable;
+                          secrets never pass)
+      --lang <en|zh>      Language of the approval prompt (default: from $LANG)
+      --audit-log <file>  Append one JSON line per decision (chapter 3;
+                          $AGENT_AUDIT_LOG)
+      --record <file>     Save each model request and reply (never the API key)
+      --replay <file>     Serve model replies from a recording, not a provider
+      --replay-lenient    With --replay: tool results and the system prompt may
+                          differ (demos)
+      --quiet             Show only approval prompts, audit lines and the answer
+      --verbose           Also show full tool results
+  -h, --help              Show this help
+  -v, --version           Show the version
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), OPENAI_MODEL,
-AGENT_AUDIT_LOG, AGENT_SANDBOX, NO_COLOR.
-Exit codes: 0 answer printed, 1 run failed, 2 configuration error, 130 cancelled (Ctrl-C).`;
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server),
+OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_SANDBOX, NO_COLOR.
+Exit codes: 0 answer printed, 1 run failed, 2 configuration error, 130 Ctrl-C.`;
 
-/** Turns argv and the environment into validated options; every mistake is one readable line. */
+/**
+ * Turns argv and the environment into validated options; every mistake is one readable line. The
+ * workspace defaults to where the person ran the command: npm runs scripts from the package root
+ * but sets INIT_CWD to the directory it was invoked from, so under npm that one, else `cwd`.
+ */
 export function parseCliArgs(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
@@ -78,7 +93,7 @@ export function parseCliArgs(
     parsed = parseArgs({
       args: [...argv],
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
       options: {
         prompt: { type: "string", short: "p" },
         chapter: { type: "string" },
@@ -107,8 +122,7 @@ export function parseCliArgs(
   if (values.quiet === true && values.verbose === true) {
     throw new CliConfigError("--quiet and --verbose cannot be used together");
   }
-  const prompt = values.prompt;
-  if (prompt?.trim() === "") throw new CliConfigError("--prompt must not be empty");
+  const prompt = promptFrom(values.prompt, parsed.positionals);
   if (values["replay-lenient"] === true && values.replay === undefined) {
     throw new CliConfigError("--replay-lenient needs --replay");
   }
@@ -132,7 +146,7 @@ export function parseCliArgs(
     version: values.version ?? false,
     prompt,
     chapter,
-    workspace: values.workspace ?? cwd,
+    workspace: values.workspace ?? nonEmpty(env.INIT_CWD) ?? cwd,
     model: values.model,
     maxTurns: parseMaxTurns(values["max-turns"]),
     shell: oneOf("--shell", values.shell ?? "auto", SHELL_CHOICES),
@@ -151,6 +165,28 @@ export function parseCliArgs(
     quiet: values.quiet ?? false,
     verbose: values.verbose ?? false,
   };
+}
+
+/** The task, from `--prompt` or the one positional argument; never both, never two words loose. */
+function promptFrom(flag: string | undefined, positionals: readonly string[]): string | undefined {
+  if (flag !== undefined && positionals.length > 0) {
+    const also = positionals.map((word) => JSON.stringify(word)).join(" ");
+    throw new CliConfigError(
+      `the task was given twice (--prompt and ${also}): give it once, in quotes, e.g. agent "fix the bug" or agent --prompt "fix the bug"`,
+    );
+  }
+  if (positionals.length > 1) {
+    throw new CliConfigError(
+      `the task must be one argument: put it in quotes, e.g. agent ${JSON.stringify(positionals.join(" "))} (got ${String(positionals.length)} arguments)`,
+    );
+  }
+  const prompt = flag ?? positionals[0];
+  if (prompt?.trim() === "") {
+    throw new CliConfigError(
+      flag === undefined ? "the task must not be empty" : "--prompt must not be empty",
+    );
+  }
+  return prompt;
 }
 
 function parseChapter(raw: string | undefined): 1 | 2 | 3 {

@@ -9,7 +9,7 @@ import {
   resolveOpenAIConfig,
 } from "../adapters/model/index.js";
 import { firstLineOfError } from "../core/one-line.js";
-import { createShellExecution } from "../adapters/execution/index.js";
+import { startShellExecution, type ShellExecution } from "../adapters/execution/index.js";
 import { HarnessFileError, NodeWorkspaceFileSystem } from "../adapters/filesystem/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
@@ -21,6 +21,7 @@ import { profileForChapter } from "../core/profiles.js";
 import { HELP_TEXT, parseCliArgs, type CliOptions } from "./args.js";
 import { CliConfigError } from "./config-error.js";
 import { EXIT } from "./exit-codes.js";
+import { FirstReplyGate } from "./first-reply-gate.js";
 import { ProgressReporter, useColor, type ProgressOutput } from "./progress-reporter.js";
 import { TerminalApprovalProvider, type TerminalInput } from "./terminal-approval.js";
 import { TerminalAuditSink } from "./terminal-audit.js";
@@ -63,7 +64,10 @@ export async function runCli(io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (options.prompt === undefined) {
-    return fail(EXIT.config, "--prompt is required (see --help)");
+    return fail(
+      EXIT.config,
+      `no task given: agent "<task>" or agent --prompt "<task>" (see --help)`,
+    );
   }
 
   const reporter = new ProgressReporter({
@@ -83,11 +87,18 @@ export async function runCli(io: CliIo): Promise<number> {
       options.auditLog === undefined
         ? undefined
         : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter });
-    const { model, recordingPath } = createModelClient(options, io.env, io.platform);
-    const harnessFiles = [auditLog?.realPath, recordingPath].filter(
+    const model = createModelClient(options, io.env, io.platform);
+    const harnessFiles = [auditLog?.realPath, model.recordingPath].filter(
       (path): path is string => path !== undefined,
     );
-    const shell = await createShellExecution({
+    // On a terminal, say first where the agent works and whom it asks, so a wrong directory or
+    // endpoint is caught before anything happens. Never on stdout: that is the answer's alone.
+    if (io.stderr.isTTY === true && !options.quiet) {
+      io.stderr.write(
+        `agent: ${escapeForTerminal(`workspace ${workspace} · ${model.description}`)}\n`,
+      );
+    }
+    const shell = await startShellExecution({
       sandbox: options.sandbox,
       network: options.network,
       shell: options.shell,
@@ -97,13 +108,13 @@ export async function runCli(io: CliIo): Promise<number> {
       passEnv: options.passEnv,
       harnessFiles,
     });
-    // Only on Linux is the fallback news: elsewhere there is no sandbox to miss, and the
-    // prompt's "Runs in" line already says so.
-    if (shell.fallbackReason !== undefined && io.platform === "linux" && !options.quiet) {
-      io.stderr.write(`agent: warning: ${escapeForTerminal(shell.fallbackReason)}\n`);
-    }
+    // The sandbox probe may still be running: the first model request goes out meanwhile, and its
+    // reply waits for the probe, so every tool call is decided on the final environment.
+    const ready = shell.ready.then((decided) => {
+      warnOnFallback(decided, options, io);
+    });
     const agent = buildAgent(profileForChapter(options.chapter), {
-      model: withTextDeltas(model, (text) => {
+      model: withTextDeltas(new FirstReplyGate(model.client, ready), (text) => {
         reporter.onTextDelta(text);
       }),
       workspace,
@@ -151,18 +162,45 @@ export async function runCli(io: CliIo): Promise<number> {
   }
 }
 
+interface ChosenModel {
+  readonly client: ModelClient;
+  /** For the run's first line: which model, served from where. */
+  readonly description: string;
+  /** The recording's real path, a harness-owned file, when `--record` is given. */
+  readonly recordingPath?: string;
+}
+
 function createModelClient(
   options: CliOptions,
   env: Readonly<Record<string, string | undefined>>,
   platform: NodeJS.Platform,
-): { model: ModelClient; recordingPath?: string } {
-  const model: ModelClient =
-    options.replay === undefined
-      ? new OpenAIChatModelClient(resolveOpenAIConfig(env, { model: options.model, platform }))
-      : ReplayModelClient.fromFile(options.replay, { lenient: options.replayLenient });
-  if (options.record === undefined) return { model };
-  const recording = new RecordingModelClient(model, options.record);
-  return { model: recording, recordingPath: recording.realPath };
+): ChosenModel {
+  let chosen: ChosenModel;
+  if (options.replay === undefined) {
+    const config = resolveOpenAIConfig(env, { model: options.model, platform });
+    chosen = {
+      client: new OpenAIChatModelClient(config),
+      description: `model ${config.model} · endpoint ${config.baseURL}`,
+    };
+  } else {
+    chosen = {
+      client: ReplayModelClient.fromFile(options.replay, { lenient: options.replayLenient }),
+      description: `model replayed from ${options.replay}`,
+    };
+  }
+  if (options.record === undefined) return chosen;
+  const recording = new RecordingModelClient(chosen.client, options.record);
+  return { ...chosen, client: recording, recordingPath: recording.realPath };
+}
+
+/**
+ * Only on Linux is the fallback news: elsewhere there is no sandbox to miss, and the prompt's
+ * "Runs in" line already says so.
+ */
+function warnOnFallback(shell: ShellExecution, options: CliOptions, io: CliIo): void {
+  if (shell.fallbackReason !== undefined && io.platform === "linux" && !options.quiet) {
+    io.stderr.write(`agent: warning: ${escapeForTerminal(shell.fallbackReason)}\n`);
+  }
 }
 
 /** The durable JSON log first: a decision that cannot be recorded must not be shown as taken. */
@@ -198,14 +236,29 @@ function isConfigurationError(error: unknown): boolean {
   );
 }
 
+/**
+ * The version in our package.json: the nearest one above this file, which is src/cli/main.ts,
+ * dist/cli/main.js or the bundle dist/agent.cjs, each at a different depth.
+ */
 function packageVersion(): string {
-  const raw: unknown = JSON.parse(
-    readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
-  );
-  return typeof raw === "object" &&
-    raw !== null &&
-    "version" in raw &&
-    typeof raw.version === "string"
-    ? raw.version
-    : "unknown";
+  for (let up = 1; up <= 3; up += 1) {
+    let raw: unknown;
+    try {
+      const url = new URL(`${"../".repeat(up)}package.json`, import.meta.url);
+      raw = JSON.parse(readFileSync(url, "utf8"));
+    } catch {
+      continue;
+    }
+    if (
+      typeof raw === "object" &&
+      raw !== null &&
+      "name" in raw &&
+      raw.name === "agent-harness" &&
+      "version" in raw &&
+      typeof raw.version === "string"
+    ) {
+      return raw.version;
+    }
+  }
+  return "unknown";
 }

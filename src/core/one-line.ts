@@ -23,11 +23,20 @@ export function firstLineOfError(error: unknown): string {
   return text.split("\n")[0] ?? text;
 }
 
-/** Replaces every occurrence of each secret; used on anything a provider might echo back. */
+/**
+ * Shorter values are not secrets worth hiding (`OPENAI_API_KEY=x` for a local server) and would
+ * garble every message they occur in; real keys are far longer.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+/**
+ * Replaces every occurrence of each secret of at least MIN_SECRET_LENGTH characters; used on
+ * anything a provider might echo back.
+ */
 export function redact(text: string, secrets: readonly string[]): string {
   let result = text;
   for (const secret of secrets) {
-    if (secret !== "") result = result.split(secret).join("[redacted]");
+    if (secret.length >= MIN_SECRET_LENGTH) result = result.split(secret).join("[redacted]");
   }
   return result;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCliArgs, type CliOptions } from "../../src/cli/args.js";
+import { HELP_TEXT, parseCliArgs, type CliOptions } from "../../src/cli/args.js";
 import { CliConfigError } from "../../src/cli/config-error.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -234,8 +234,6 @@ describe("parseCliArgs errors are one exact line", () => {
   it.each([
     [["--foo"], "Unknown option '--foo'"],
     [["-x"], "Unknown option '-x'"],
-    [["--prompt", "a", "extra"], "Unexpected argument 'extra'"],
-    [["fix the bug"], "Unexpected argument 'fix the bug'"],
     [["--chapter"], "Option '--chapter <value>' argument missing"],
     [["-p"], "Option '-p, --prompt <value>' argument missing"],
     [["--quiet=yes"], "Option '--quiet' does not take an argument"],
@@ -247,5 +245,56 @@ describe("parseCliArgs errors are one exact line", () => {
 
   it("does not cut a message at a full stop inside a quoted flag", () => {
     expect(errorOf(["--a.b"])).toBe("Unknown option '--a.b'");
+  });
+});
+
+describe("parseCliArgs: the task as an argument", () => {
+  it.each([
+    [["fix the bug"], "fix the bug"],
+    [["--chapter", "2", "fix the bug", "--quiet"], "fix the bug"],
+    [["--", "--not-a-flag"], "--not-a-flag"],
+    [["-p", "fix it"], "fix it"],
+  ])("%j → prompt %j", (argv, prompt) => {
+    expect(parse(argv).prompt).toBe(prompt);
+  });
+
+  it.each([
+    [
+      ["fix", "the", "bug"],
+      'the task must be one argument: put it in quotes, e.g. agent "fix the bug" (got 3 arguments)',
+    ],
+    [
+      ["--prompt", "a", "extra"],
+      'the task was given twice (--prompt and "extra"): give it once, in quotes, e.g. agent "fix the bug" or agent --prompt "fix the bug"',
+    ],
+    [[" "], "the task must not be empty"],
+  ])("rejects %j with %s", (argv, message) => {
+    expect(errorOf(argv)).toBe(message);
+  });
+});
+
+describe("parseCliArgs: the default workspace is where the person ran the command", () => {
+  it("is INIT_CWD under npm, which runs scripts from the package root", () => {
+    expect(parse(["task"], { INIT_CWD: "/home/me/project" }).workspace).toBe("/home/me/project");
+  });
+
+  it("is the current directory without npm (or with an empty INIT_CWD)", () => {
+    expect(parse(["task"]).workspace).toBe("/work/dir");
+    expect(parse(["task"], { INIT_CWD: "" }).workspace).toBe("/work/dir");
+  });
+
+  it("is whatever --workspace says, INIT_CWD or not", () => {
+    expect(parse(["--workspace", "/ws", "task"], { INIT_CWD: "/home/me" }).workspace).toBe("/ws");
+  });
+});
+
+describe("HELP_TEXT", () => {
+  it("fits an 80-column terminal", () => {
+    const wide = HELP_TEXT.split("\n").filter((line) => line.length > 80);
+    expect(wide).toEqual([]);
+  });
+
+  it("says which directory is the default workspace", () => {
+    expect(HELP_TEXT).toContain("$INIT_CWD under npm, else the");
   });
 });

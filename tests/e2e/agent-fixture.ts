@@ -15,7 +15,7 @@ export interface AgentFixture {
    * `../outside.txt` is `join(dir.root, "outside.txt")`, where the test can look for it.
    */
   readonly dir: TempWorkspace;
-  /** `node dist/cli.js --workspace <dir.workspace> ARGS` against the server, stdin empty. */
+  /** `node dist/agent.cjs --workspace <dir.workspace> ARGS` against the server, stdin empty. */
   readonly agent: (args: readonly string[], extraEnv?: Env) => Promise<CliRun>;
   /** The same command as an argv, for runs in a terminal. */
   readonly argv: (args: readonly string[]) => string[];

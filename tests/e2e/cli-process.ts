@@ -5,7 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-export const CLI_PATH = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const CLI_PATH = fileURLToPath(new URL("../../dist/agent.cjs", import.meta.url));
 export const API_KEY = "sk-e2e-SECRET-7f3a9c";
 
 /** Variables a process needs to start at all on each OS; nothing that configures the agent. */
@@ -63,7 +63,7 @@ export interface RunningCli {
   readonly done: Promise<CliRun>;
 }
 
-/** Starts `node dist/cli.js ARGS` with piped stdio; stdout and stderr are kept apart. */
+/** Starts `node dist/agent.cjs ARGS` with piped stdio; stdout and stderr are kept apart. */
 export function startCli(args: readonly string[], options: CliStart): RunningCli {
   const child = spawn(process.execPath, [CLI_PATH, ...args], {
     cwd: options.cwd,

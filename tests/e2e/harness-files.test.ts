@@ -5,9 +5,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync } from "node:fs";
-import { readFile, symlink, writeFile } from "node:fs/promises";
+import { link, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { resolveExecutable } from "../../src/adapters/shell/executable-resolution.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
 import { baseEnv, linesOf, runCli, serverEnv, stderrLines } from "./cli-process.js";
@@ -15,7 +16,12 @@ import { useAgentFixture } from "./agent-fixture.js";
 import { toolResults } from "./scripted-chat-server.js";
 
 const e2e = useAgentFixture();
-const HAS_BWRAP = process.platform === "linux" && existsSync("/usr/bin/bwrap");
+// On PATH, where the agent looks for it: with bwrap on disk but not on PATH the command runs on
+// the host, and the sandbox case has nothing to test.
+const HAS_BWRAP =
+  process.platform === "linux" &&
+  resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
+    undefined;
 
 interface AuditLine {
   readonly callId: string;
@@ -156,6 +162,34 @@ describe("a harness file that is not a regular file is refused at start, exit 2"
     expect(existsSync(join(e2e.dir.outside, "created.sh"))).toBe(false);
     expect(e2e.server.requests).toHaveLength(requestsBefore);
   });
+
+  it.skipIf(process.platform === "win32")(
+    "a hard-linked --audit-log or --record (a second name a command could rewrite it by): refused, nothing written",
+    async () => {
+      const log = join(e2e.dir.workspace, ".audit.jsonl");
+      const recording = join(e2e.dir.workspace, "run.jsonl");
+      await writeFile(log, "");
+      await writeFile(recording, "keep\n");
+      await link(log, join(e2e.dir.workspace, "notes.txt"));
+      await link(recording, join(e2e.dir.workspace, "other.txt"));
+      const requestsBefore = e2e.server.requests.length;
+
+      const audit = await e2e.agent(["--audit-log", log, "--prompt", "hi"]);
+      const record = await e2e.agent(["--record", recording, "--prompt", "hi"]);
+
+      expect(audit).toMatchObject({ exitCode: 2, stdout: "" });
+      expect(stderrLines(audit)).toEqual([
+        `agent: Cannot open the audit log ${log}: it has 2 hard links; another name could change what the harness writes, so use a file with one name`,
+      ]);
+      expect(record).toMatchObject({ exitCode: 2, stdout: "" });
+      expect(stderrLines(record)).toEqual([
+        `agent: Cannot create the recording file ${recording}: it has 2 hard links; another name could change what the harness writes, so use a file with one name`,
+      ]);
+      expect(await readFile(log, "utf8")).toBe("");
+      expect(await readFile(recording, "utf8")).toBe("keep\n");
+      expect(e2e.server.requests).toHaveLength(requestsBefore);
+    },
+  );
 
   it.skipIf(process.platform === "win32")(
     "a FIFO as --audit-log or --replay, and /dev/zero as --replay: refused at once, never blocking",

@@ -138,7 +138,8 @@ describe.skipIf(MISSING.length > 0)(SUITE, () => {
         /^\[Permission\] shell: allow \(terminal-approval\) - User approved this tool call( \[[^\]]+\])?$/,
       ),
     ]);
-    expect(screen).toContain("这个项目有 package.json 和 src。");
+    // On a terminal the model's answer is indented: only the harness writes at column 0.
+    expect(screen).toContain("  这个项目有 package.json 和 src。");
     expect(screen).toContain('agent: --lang must be one of en, zh (got "fr") (see --help)');
     expect(screen.filter((line) => line.startsWith("exit code: "))).toEqual([
       "exit code: 0",

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createShellExecution } from "../../src/adapters/execution/shell-execution.js";
 import { BubblewrapRunner } from "../../src/adapters/sandbox/bubblewrap.js";
+import { resolveExecutable } from "../../src/adapters/shell/executable-resolution.js";
 import { parseChatCompletion } from "../../src/adapters/model/openai-chat-reply.js";
 import { buildAgent } from "../../src/bootstrap.js";
 import { runCli } from "../../src/cli/main.js";
@@ -469,10 +470,14 @@ function hostShellPath(): Record<string, string> {
   };
 }
 
-// /proc and bubblewrap are Linux-only; .ci/run installs bubblewrap.
-const LINUX_WITH_BWRAP = process.platform === "linux" && existsSync("/usr/bin/bwrap");
+// /proc and bubblewrap are Linux-only; .ci/run installs bubblewrap. bwrap must be on PATH (where the
+// agent looks for it), not merely on disk: without it the command runs on the host.
+const LINUX_WITH_BWRAP =
+  process.platform === "linux" &&
+  resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
+    undefined;
 
-describe.runIf(LINUX_WITH_BWRAP)("secrets (Linux only: /proc and /usr/bin/bwrap)", () => {
+describe.runIf(LINUX_WITH_BWRAP)("secrets (Linux only: /proc, and bwrap on PATH)", () => {
   const tsx = fileURLToPath(new URL("../../node_modules/tsx/dist/esm/index.mjs", import.meta.url));
   const shellExecution = new URL("../../src/adapters/execution/shell-execution.ts", import.meta.url)
     .href;

@@ -5,7 +5,7 @@
  * the terminal's own `\r\n` line endings and the echo of what was typed. Use a plain (non-pty) run
  * when stdout and stderr must be told apart.
  *
- *   const session = PtySession.start(["node", "dist/cli.js", "--prompt", "hi"], { env, cwd });
+ *   const session = PtySession.start(["node", "dist/agent.cjs", "--prompt", "hi"], { env, cwd });
  *   await session.waitForOutput("Allow this call? [y/N] ");
  *   session.type("y\r");
  *   const { exitCode, output } = await session.exited;

@@ -6,7 +6,10 @@
 export {
   createShellExecution,
   HOST_LABEL,
+  PENDING_REASON,
+  startShellExecution,
   type SandboxMode,
   type ShellExecution,
   type ShellExecutionOptions,
+  type StartedShellExecution,
 } from "./shell-execution.js";

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
-import type { CommandRunner } from "../../core/command-runner.js";
+import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
+import { errorMessage } from "../../core/one-line.js";
 import type {
   ExecutionEnvironment,
   ExecutionEnvironmentStatus,
@@ -13,6 +14,7 @@ import {
   SandboxWorkspaceError,
   type SandboxHardening,
   type SandboxPowerShell,
+  type SandboxProbeResult,
   type SandboxShell,
 } from "../sandbox/index.js";
 import {
@@ -80,20 +82,105 @@ export const UNAVAILABLE = Object.freeze({
 export async function createShellExecution(
   options: ShellExecutionOptions,
 ): Promise<ShellExecution> {
-  if (options.sandbox === "off") return onHost(options, "sandbox off");
+  return (await startShellExecution(options)).ready;
+}
+
+/** A decision that may still be waiting for the sandbox probe. */
+export interface StartedShellExecution {
+  /** Its `shellName` is final now; `run` waits for the decision, then runs where it says. */
+  readonly runner: CommandRunner;
+  /** `unavailable` (fail closed) until the decision is made, then the decided status. */
+  readonly environment: ExecutionEnvironment;
+  /** The decision, once made; it never rejects (a probe that throws has failed). */
+  readonly ready: Promise<ShellExecution>;
+}
+
+export const PENDING_REASON = "the sandbox check has not finished yet";
+
+/**
+ * The same decision as createShellExecution, without making start-up wait for the ~70 ms sandbox
+ * probe when it need not: the probe's outcome changes only where commands run, not what the model
+ * is told, when `auto` would fall back to a shell of the same name (bash in the sandbox and bash on
+ * the host; PowerShell in both with --shell powershell). Then the probe runs in the background and
+ * the caller awaits `ready` before the first tool call is decided (the CLI: while the first model
+ * request is in flight). Otherwise (`required`, whose failure leaves no shell at all, or a host
+ * shell that would differ) the probe is awaited here.
+ */
+export async function startShellExecution(
+  options: ShellExecutionOptions,
+): Promise<StartedShellExecution> {
+  if (options.sandbox === "off") return decided(onHost(options, "sandbox off"));
   const plan = planSandbox(options);
-  if (plan.kind === "unusable") return unusable(options, plan.reason, plan.short);
-  const probe = await (options.probeSandbox ?? probeSandbox)({
-    bwrapPath: plan.bwrapPath,
-    shell: plan.shell,
-    network: options.network,
-    environment: plan.environment,
-    hardening: plan.hardening,
-  });
+  if (plan.kind === "unusable") return decided(unusable(options, plan.reason, plan.short));
+  const ready = probeThenDecide(options, plan);
+  if (options.sandbox !== "auto" || hostShellName(options) !== plan.runner.shellName) {
+    return decided(await ready);
+  }
+  let settled: ShellExecution | undefined;
+  void ready.then(
+    (execution) => (settled = execution),
+    () => undefined, // the caller awaits `ready` and reports it; until then, nothing runs
+  );
+  const pending = fixed({ kind: "unavailable", reason: PENDING_REASON });
+  return {
+    runner: new DeferredRunner(plan.runner.shellName, ready),
+    environment: { status: () => (settled?.environment ?? pending).status() },
+    ready,
+  };
+}
+
+async function probeThenDecide(
+  options: ShellExecutionOptions,
+  plan: Extract<SandboxPlan, { kind: "ready" }>,
+): Promise<ShellExecution> {
+  let probe: SandboxProbeResult;
+  try {
+    probe = await (options.probeSandbox ?? probeSandbox)({
+      bwrapPath: plan.bwrapPath,
+      shell: plan.shell,
+      network: options.network,
+      environment: plan.environment,
+      hardening: plan.hardening,
+    });
+  } catch (error) {
+    probe = { ok: false, reason: errorMessage(error) };
+  }
   if (!probe.ok) {
     return unusable(options, UNAVAILABLE.probeFailed(probe.reason), "sandbox probe failed");
   }
   return { runner: plan.runner, environment: fixed({ kind: "isolated", label: plan.label }) };
+}
+
+function decided(execution: ShellExecution): StartedShellExecution {
+  return {
+    runner: execution.runner,
+    environment: execution.environment,
+    ready: Promise.resolve(execution),
+  };
+}
+
+/** The name the host shell would have if `auto` fell back to it; undefined if there is none. */
+function hostShellName(options: ShellExecutionOptions): string | undefined {
+  try {
+    return selectCommandRunner({ ...options, choice: options.shell }).shellName;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs each command wherever the decision, once made, says. */
+class DeferredRunner implements CommandRunner {
+  readonly shellName: string;
+  readonly #ready: Promise<ShellExecution>;
+
+  constructor(shellName: string, ready: Promise<ShellExecution>) {
+    this.shellName = shellName;
+    this.#ready = ready;
+  }
+
+  async run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
+    return (await this.#ready).runner.run(command, cwd, options);
+  }
 }
 
 type SandboxPlan =

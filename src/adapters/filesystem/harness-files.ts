@@ -1,7 +1,7 @@
 /**
  * Files the harness writes for itself (`--audit-log`, `--record`) and reads (`--replay`). Each is
  * opened once, at start, by a name whose last component must not be a symbolic link, and only a
- * regular file is kept; later writes go to that descriptor. A sandboxed command that swaps the name
+ * regular file with that one name (no second hard link) is kept; later writes go to that descriptor. A sandboxed command that swaps the name
  * for a link or a FIFO afterwards redirects nothing and blocks nothing.
  */
 import {
@@ -58,7 +58,9 @@ export function openHarnessOutput(path: string, options: HarnessOutputOptions): 
     throw openError(error);
   }
   try {
-    requireRegularFile(fstatSync(fd));
+    const stats = fstatSync(fd);
+    requireRegularFile(stats);
+    requireOneName(stats);
     if (options.truncate) {
       // Only now, on a descriptor known to be a regular file: O_TRUNC would act before the check.
       ftruncateSync(fd, 0);
@@ -125,6 +127,18 @@ function requireRegularFile(stats: Stats): void {
           ? "a device"
           : "not a regular file";
   throw new HarnessFileError(`it is ${kind}; the harness only uses a regular file`);
+}
+
+/**
+ * A second hard link (planted in the workspace by an earlier command) is another name for the same
+ * file: a command could truncate or rewrite the audit log through it even though the harness's own
+ * name is read-only in the sandbox.
+ */
+function requireOneName(stats: Stats): void {
+  if (stats.nlink <= 1) return;
+  throw new HarnessFileError(
+    `it has ${String(stats.nlink)} hard links; another name could change what the harness writes, so use a file with one name`,
+  );
 }
 
 function openError(error: unknown): HarnessFileError {

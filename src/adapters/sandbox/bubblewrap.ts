@@ -178,15 +178,17 @@ function harnessFilesIn(workspace: string, files: readonly string[]): string[] {
 
 /** How far below the workspace nested repositories (`vendor/lib/.git`) are looked for. */
 export const NESTED_GIT_DEPTH = 4;
-/** At most this many nested `.git` entries are re-bound read-only; the rest stay writable. */
+/** At most this many nested git directories are re-bound read-only; more refuses the command. */
 export const NESTED_GIT_LIMIT = 64;
 /**
- * At most this many directories are listed per command, so a huge tree cannot stall each run.
- * The scan is per command, not once per run, on purpose: a command may `git init` or `git clone`
- * a nested repository, and the next command must already find that `.git` read-only, or it could
- * plant a hook that runs on the host at the person's next git command there.
+ * At most this many directories are listed per command, so a huge tree cannot stall each run
+ * (about 0.1 s at the limit). The scan is per command, not once per run, on purpose: a command
+ * may `git init` or `git clone` a nested repository, and the next command must already find that
+ * `.git` read-only, or it could plant a hook that runs on the host at the person's next git
+ * command there. Both limits fail closed: a command could otherwise create decoy directories or
+ * repositories that use the budget up and leave a real repository's hooks writable.
  */
-const NESTED_GIT_DIRECTORY_BUDGET = 4096;
+export const NESTED_GIT_DIRECTORY_BUDGET = 8192;
 const UNSCANNED_DIRECTORIES = new Set(["node_modules"]);
 
 /**
@@ -255,14 +257,15 @@ function nestedGitMetadata(workspace: string): string[] {
   for (let depth = 0; depth <= NESTED_GIT_DEPTH && level.length > 0; depth += 1) {
     const next: string[] = [];
     for (const directory of level) {
-      if (budget === 0) return found;
+      if (budget === 0)
+        throw scanLimit(`more than ${String(NESTED_GIT_DIRECTORY_BUDGET)} directories`);
       budget -= 1;
       const entries = listDirectory(directory);
       if (depth > 0 && isGitDirectoryLayout(entries)) {
         // A bare repository or separate git dir: all of it, and the common dir it shares.
         const common = pointerFileTarget(path.join(directory, "commondir"), "");
         found.push(directory, ...insideOnly(workspace, common));
-        if (found.length >= NESTED_GIT_LIMIT) return found.slice(0, NESTED_GIT_LIMIT);
+        if (found.length > NESTED_GIT_LIMIT) throw tooManyRepositories();
         continue;
       }
       for (const entry of entries) {
@@ -275,7 +278,7 @@ function nestedGitMetadata(workspace: string): string[] {
           if (depth > 0 && entry.isFile()) {
             found.push(...insideOnly(workspace, pointerFileTarget(absolute, "gitdir: ")));
           }
-          if (found.length >= NESTED_GIT_LIMIT) return found.slice(0, NESTED_GIT_LIMIT);
+          if (found.length > NESTED_GIT_LIMIT) throw tooManyRepositories();
         } else if (entry.isDirectory() && !UNSCANNED_DIRECTORIES.has(entry.name)) {
           // Dirent types do not follow links: a symlinked directory is never entered.
           next.push(absolute);
@@ -285,6 +288,19 @@ function nestedGitMetadata(workspace: string): string[] {
     level = next;
   }
   return found;
+}
+
+function tooManyRepositories(): SandboxSetupError {
+  return scanLimit(`more than ${String(NESTED_GIT_LIMIT)} nested git directories`);
+}
+
+function scanLimit(what: string): SandboxSetupError {
+  return new SandboxSetupError(
+    `The sandbox refuses to run this command: the workspace holds ${what} within ` +
+      `${String(NESTED_GIT_DEPTH)} levels, too many to keep every repository's git metadata ` +
+      `read-only; remove what a command created, run the agent in a smaller directory, or run ` +
+      `with --sandbox off`,
+  );
 }
 
 function listDirectory(directory: string): Dirent[] {

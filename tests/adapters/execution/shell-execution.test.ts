@@ -13,9 +13,12 @@ import { SandboxSetupError } from "../../../src/adapters/sandbox/sandbox-errors.
 import { BubblewrapRunner } from "../../../src/adapters/sandbox/bubblewrap.js";
 import {
   createShellExecution,
+  PENDING_REASON,
+  startShellExecution,
   UNAVAILABLE,
   type ShellExecutionOptions,
 } from "../../../src/adapters/execution/shell-execution.js";
+import type { SandboxProbeResult } from "../../../src/adapters/sandbox/index.js";
 import {
   selectCommandRunner,
   ShellUnavailableError,
@@ -448,3 +451,166 @@ describe.skipIf(ON_WINDOWS)(`an agent whose sandbox is required but unusable ${P
     expect(result.finalText).toBe("done");
   });
 });
+
+/** A probe the test finishes by hand, counting how often it was started. */
+function manualProbe(): {
+  readonly probe: () => Promise<SandboxProbeResult>;
+  readonly finish: (result: SandboxProbeResult | Error) => void;
+  readonly started: () => number;
+} {
+  let started = 0;
+  let finish: (result: SandboxProbeResult | Error) => void = () => undefined;
+  const done = new Promise<SandboxProbeResult>((resolve, reject) => {
+    finish = (result) => {
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+  });
+  return {
+    probe: () => {
+      started += 1;
+      return done;
+    },
+    finish: (result) => {
+      finish(result);
+    },
+    started: () => started,
+  };
+}
+
+/** Whether `promise` settles before the event loop has had a few turns. */
+async function settlesSoon(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  return settled;
+}
+
+describe.skipIf(ON_WINDOWS)(
+  `startShellExecution: the probe off the start-up path ${POSIX_HOST}`,
+  () => {
+    let base: string;
+    let ws: string;
+    let options: ShellExecutionOptions;
+    const PENDING = { kind: "unavailable", reason: PENDING_REASON };
+
+    beforeEach(async () => {
+      base = await mkdtemp(join(await realpath(tmpdir()), "start-shell-"));
+      ws = join(base, "ws");
+      await mkdir(ws);
+      options = {
+        sandbox: "auto",
+        network: false,
+        shell: "auto",
+        workspace: ws,
+        env: { PATH: "/usr/bin", HOME: base },
+        platform: "linux",
+        passEnv: [],
+        probe: fakeFiles(["/usr/bin/bwrap", "/usr/bin/bash"]),
+      };
+    });
+
+    afterEach(async () => {
+      await rm(base, { recursive: true, force: true });
+    });
+
+    it("auto, bash either way: returns before the probe ends; nothing may run until it does", async () => {
+      const probe = manualProbe();
+      const started = await startShellExecution({ ...options, probeSandbox: probe.probe });
+
+      expect(probe.started()).toBe(1);
+      expect(started.runner.shellName).toBe("bash");
+      expect(started.environment.status()).toEqual(PENDING);
+      const run = started.runner.run("true", ws, LIMITS);
+      expect(await settlesSoon(started.ready)).toBe(false);
+      expect(await settlesSoon(run)).toBe(false);
+
+      probe.finish({ ok: true });
+      const decided = await started.ready;
+      expect(decided.environment.status()).toEqual({
+        kind: "isolated",
+        label: `sandbox: bwrap (network off, writable: ${ws})`,
+      });
+      expect(started.environment.status()).toEqual(decided.environment.status());
+      expect(decided.fallbackReason).toBeUndefined();
+    });
+
+    it("auto, probe fails late: falls back to the host, says why, and runs commands there", async () => {
+      const probe = manualProbe();
+      const started = await startShellExecution({ ...options, probeSandbox: probe.probe });
+
+      probe.finish({ ok: false, reason: "bwrap: boom" });
+      const decided = await started.ready;
+
+      expect(started.environment.status()).toEqual({
+        kind: "host",
+        label: "sandbox: none — runs on the host (sandbox probe failed)",
+      });
+      expect(decided.fallbackReason).toBe(UNAVAILABLE.probeFailed("bwrap: boom"));
+      expect(decided.runner).toBeInstanceOf(PosixShellRunner);
+    });
+
+    it("a probe that throws has failed: auto falls back, required is unavailable", async () => {
+      const auto = manualProbe();
+      const autoStarted = await startShellExecution({ ...options, probeSandbox: auto.probe });
+      auto.finish(new Error("spawn EAGAIN"));
+      expect((await autoStarted.ready).fallbackReason).toBe(
+        UNAVAILABLE.probeFailed("spawn EAGAIN"),
+      );
+
+      const required = manualProbe();
+      required.finish(new Error("spawn EAGAIN"));
+      const requiredStarted = await startShellExecution({
+        ...options,
+        sandbox: "required",
+        probeSandbox: required.probe,
+      });
+      expect(requiredStarted.environment.status()).toEqual({
+        kind: "unavailable",
+        reason: UNAVAILABLE.probeFailed("spawn EAGAIN"),
+      });
+    });
+
+    it("required: waits for the probe, since a failure leaves no shell to tell the model about", async () => {
+      const probe = manualProbe();
+      const starting = startShellExecution({
+        ...options,
+        sandbox: "required",
+        probeSandbox: probe.probe,
+      });
+      expect(await settlesSoon(starting)).toBe(false);
+
+      probe.finish({ ok: false, reason: "bwrap: boom" });
+      const started = await starting;
+      expect(started.runner).toBeInstanceOf(UnavailableRunner);
+      expect(started.environment.status()).toEqual({
+        kind: "unavailable",
+        reason: UNAVAILABLE.probeFailed("bwrap: boom"),
+      });
+    });
+
+    it("auto with --shell powershell: PowerShell in the sandbox and on the host, so no wait either", async () => {
+      const probe = manualProbe();
+      const started = await startShellExecution({
+        ...options,
+        shell: "powershell",
+        probe: fakeFiles(["/usr/bin/bwrap", "/usr/bin/bash", "/usr/bin/pwsh"]),
+        probeSandbox: probe.probe,
+      });
+      expect(started.environment.status()).toEqual(PENDING);
+      expect(started.runner.shellName).toBe(
+        selectCommandRunner({
+          ...options,
+          choice: "powershell",
+          probe: fakeFiles(["/usr/bin/pwsh"]),
+        }).shellName,
+      );
+
+      probe.finish({ ok: false, reason: "bwrap: boom" });
+      expect((await started.ready).runner).toBeInstanceOf(PowerShellRunner);
+    });
+  },
+);

@@ -406,6 +406,24 @@ describe("OpenAIChatModelClient failures", () => {
     );
   });
 
+  it("leaves a short dummy key (OPENAI_API_KEY=x) unredacted, so messages stay readable", async () => {
+    const srv = await startServer(chatErrorReply(400, "max_tokens exceeds the context window"));
+    await rejectionOf(
+      clientFor(srv, { apiKey: "x" }).complete(request()),
+      ModelProviderError,
+      "The model provider rejected the request (HTTP 400): max_tokens exceeds the context window",
+    );
+  });
+
+  it("redacts a key from 8 characters on", async () => {
+    const srv = await startServer(chatErrorReply(400, "bad key 12345678 and 1234567"));
+    await rejectionOf(
+      clientFor(srv, { apiKey: "12345678" }).complete(request()),
+      ModelProviderError,
+      "The model provider rejected the request (HTTP 400): bad key [redacted] and 1234567",
+    );
+  });
+
   it("lets the SDK retry a 500 and succeed when maxRetries allows", async () => {
     const srv = await startServer(
       chatErrorReply(500, "transient", { headers: { "retry-after-ms": "0" } }),

@@ -14,7 +14,12 @@ import { createServer, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BubblewrapRunner, NESTED_GIT_LIMIT } from "../../../src/adapters/sandbox/bubblewrap.js";
+import {
+  BubblewrapRunner,
+  NESTED_GIT_DEPTH,
+  NESTED_GIT_DIRECTORY_BUDGET,
+  NESTED_GIT_LIMIT,
+} from "../../../src/adapters/sandbox/bubblewrap.js";
 import { probeSandbox } from "../../../src/adapters/sandbox/bubblewrap-probe.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
 import { resolveExecutable } from "../../../src/adapters/shell/executable-resolution.js";
@@ -300,19 +305,38 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     ]);
   });
 
-  it(`re-binds at most ${String(NESTED_GIT_LIMIT)} nested .git, the shallowest first`, async () => {
+  it(`re-binds ${String(NESTED_GIT_LIMIT)} nested .git, and refuses a command when there are more`, async () => {
     const names = Array.from(
-      { length: NESTED_GIT_LIMIT + 1 },
+      { length: NESTED_GIT_LIMIT },
       (_, index) => `r${String(index).padStart(3, "0")}`,
     );
-    await mkdir(join(ws, "a", "deep", ".git"), { recursive: true });
     for (const name of names) await mkdir(join(ws, name, ".git"), { recursive: true });
     const args = runner().argsFor("true", ws);
     const bound = args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc);
-    expect(bound).toEqual([
-      "/",
-      ...names.slice(0, NESTED_GIT_LIMIT).map((name) => join(ws, name, ".git")),
-    ]);
+    expect(bound).toEqual(["/", ...names.map((name) => join(ws, name, ".git"))]);
+
+    // One more (a decoy a command could make) must not leave a real repository writable.
+    await mkdir(join(ws, "zzz", ".git"), { recursive: true });
+    expect(() => runner().argsFor("true", ws)).toThrow(
+      new SandboxSetupError(
+        scanLimitMessage(`more than ${String(NESTED_GIT_LIMIT)} nested git directories`),
+      ),
+    );
+  });
+
+  it("refuses a command, which never runs, when decoy directories use the scan budget up", async () => {
+    // Decoys named before the real repository, as a hostile command would make them.
+    await mkdir(join(ws, "vendor", "lib", ".git", "hooks"), { recursive: true });
+    for (let index = 0; index < NESTED_GIT_DIRECTORY_BUDGET; index += 1) {
+      await mkdir(join(ws, "a", String(index)), { recursive: true });
+    }
+    const marker = join(ws, "vendor", "lib", ".git", "hooks", "post-checkout");
+    await expect(runner().run(`echo planted > ${marker}`, ws, LIMITS)).rejects.toThrow(
+      new SandboxSetupError(
+        scanLimitMessage(`more than ${String(NESTED_GIT_DIRECTORY_BUDGET)} directories`),
+      ),
+    );
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("refuses umount and a read-write remount of / even to root", async () => {
@@ -600,4 +624,13 @@ async function pollFor<T>(read: () => T, done: (value: T) => boolean): Promise<T
     if (done(value)) return value;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+function scanLimitMessage(what: string): string {
+  return (
+    `The sandbox refuses to run this command: the workspace holds ${what} within ` +
+    `${String(NESTED_GIT_DEPTH)} levels, too many to keep every repository's git metadata ` +
+    `read-only; remove what a command created, run the agent in a smaller directory, or run ` +
+    `with --sandbox off`
+  );
 }

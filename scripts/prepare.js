@@ -1,0 +1,49 @@
+// @ts-check
+/**
+ * `prepare`: builds dist/agent.cjs. npm runs it after `npm ci` / `npm install` in a clone (the dev
+ * dependencies, esbuild among them, are there), before `npm pack`, and on `npm install -g .` /
+ * `npm link` from a clone. Those last two link the folder without installing its dev
+ * dependencies, so on a fresh clone this installs them first, from the lockfile, as `npm ci` would.
+ */
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+function hasEsbuild() {
+  try {
+    createRequire(import.meta.url).resolve("esbuild");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (!hasEsbuild()) {
+  process.stderr.write("prepare: installing the build tools (npm ci) to build dist/agent.cjs\n");
+  // The global install's own settings (global, prefix) must not reach this local install.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^npm_config_(global|prefix|location|omit|only|production)$/i.test(name),
+    ),
+  );
+  const npm = process.env.npm_execpath;
+  const [command, args] =
+    npm !== undefined && /\.[cm]?js$/.test(npm)
+      ? [process.execPath, [npm]]
+      : [process.platform === "win32" ? "npm.cmd" : "npm", []];
+  const install = spawnSync(
+    command,
+    [...args, "ci", "--ignore-scripts", "--include=dev", "--no-audit", "--no-fund"],
+    { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"], shell: command === "npm.cmd" },
+  );
+  if (install.status !== 0) {
+    process.stderr.write("prepare: npm ci failed; run it in this folder, then npm run bundle\n");
+    process.exit(1);
+  }
+}
+
+const { bundle } = await import("./bundle.js");
+const { ms } = await bundle();
+process.stderr.write(`prepare: built dist/agent.cjs in ${Math.round(ms)} ms\n`);

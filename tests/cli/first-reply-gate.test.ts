@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { FirstReplyGate } from "../../src/cli/first-reply-gate.js";
+import { RunCancelledError } from "../../src/core/agent-errors.js";
+import type { ModelRequest } from "../../src/core/model.js";
+import { ScriptedModelClient, textReply } from "../support/scripted-model.js";
+
+const REQUEST: ModelRequest = { messages: [{ role: "user", content: "hi" }], tools: [] };
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+async function settlesSoon(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  return settled;
+}
+
+describe("FirstReplyGate", () => {
+  it("sends the first request at once but hands its reply on only once ready settles", async () => {
+    const model = new ScriptedModelClient([textReply("one"), textReply("two")]);
+    const ready = deferred();
+    const gate = new FirstReplyGate(model, ready.promise);
+
+    const first = gate.complete(REQUEST);
+    expect(await settlesSoon(first)).toBe(false);
+    expect(model.requests).toHaveLength(1);
+
+    ready.resolve();
+    expect((await first).message.content).toBe("one");
+    expect((await gate.complete(REQUEST)).message.content).toBe("two");
+  });
+
+  it("passes a failed start-up on instead of the reply", async () => {
+    const model = new ScriptedModelClient([textReply("one")]);
+    const gate = new FirstReplyGate(model, Promise.reject(new Error("probe crashed")));
+    await expect(gate.complete(REQUEST)).rejects.toThrow("probe crashed");
+  });
+
+  it("stops waiting when the run is cancelled", async () => {
+    const model = new ScriptedModelClient([textReply("one")]);
+    const cancel = new AbortController();
+    const gate = new FirstReplyGate(model, new Promise(() => undefined));
+
+    const first = gate.complete({ ...REQUEST, signal: cancel.signal });
+    cancel.abort();
+    await expect(first).rejects.toBeInstanceOf(RunCancelledError);
+  });
+});
