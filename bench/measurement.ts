@@ -14,6 +14,18 @@ export interface Row {
   readonly summary: Summary;
   /** The side-by-side comparison or the extra figures that make the row readable. */
   readonly note: string;
+  /** Ours over the floor or the competitor, per round, where the row compares (issue 19). */
+  readonly ratio?: Summary;
+  /** Targets the issue set for this figure, and whether this run met each. */
+  readonly targets?: readonly Target[];
+}
+
+export interface Target {
+  /** What was asked, e.g. "≤ 0.8× tinyglobby". */
+  readonly goal: string;
+  /** What this run measured, in the goal's terms. */
+  readonly figure: string;
+  readonly met: boolean;
 }
 
 export interface SectionResult {

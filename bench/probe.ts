@@ -42,21 +42,31 @@ async function firstPathCheck(
 async function shellCapture(
   job: Extract<ProbeJob, { kind: "shell-capture" }>,
 ): Promise<ProbeResult> {
-  const { DEFAULT_SHELL_MAX_OUTPUT_BYTES } = await import("../src/features/shell-tool.js");
+  const { createShellTool } = await import("../src/features/shell-tool.js");
+  const { WorkspaceOutputStore } = await import("../src/adapters/filesystem/index.js");
+  const { statSync } = await import("node:fs");
   const { posixShellArgs } = await import("../src/adapters/shell/posix-shell.js");
   const runner = benchShellRunner(job.workspace);
   const command = `head -c ${job.bytes} /dev/zero`;
   return withPeakRss(async () => {
     const start = performance.now();
     if (job.mode === "harness") {
-      const result = await runner.run(command, job.workspace, {
+      // The whole path the model's output takes: the shell tool, head and tail kept, the whole
+      // output saved to .agent/outputs.
+      const outputs = WorkspaceOutputStore.open(job.workspace);
+      const tool = createShellTool({
+        runner,
+        workspace: job.workspace,
         timeoutMs: 120_000,
-        maxOutputBytes: DEFAULT_SHELL_MAX_OUTPUT_BYTES,
+        outputs,
       });
-      const kept = Buffer.byteLength(result.output);
+      const callId = `capture-${String(process.pid)}`;
+      const result = await tool.handler({ command }, { callId });
+      const saved = statSync(join(job.workspace, ".agent", "outputs", `${callId}.log`)).size;
+      const message = Buffer.byteLength(result.content);
       return {
         ms: [performance.now() - start],
-        detail: `exit ${String(result.exitCode)}, kept ${kept}, truncated ${String(result.truncated)}`,
+        detail: `message ≤ 50 KiB ${String(message <= 50 * 1024)}, saved ${saved}`,
       };
     }
     const args = posixShellArgs(runner.shellName === "bash" ? "bash" : "sh", command);

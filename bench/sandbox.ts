@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { BubblewrapRunner } from "../src/adapters/sandbox/bubblewrap.js";
+import { sandboxHardening } from "../src/adapters/sandbox/sandbox-hardening.js";
 import { buildCommandEnvironment } from "../src/adapters/shell/command-environment.js";
 import { resolveExecutable } from "../src/adapters/shell/executable-resolution.js";
 import { posixShellArgs, PosixShellRunner } from "../src/adapters/shell/posix-shell.js";
@@ -52,12 +53,15 @@ export async function measureSandbox(): Promise<SectionResult> {
     const shellKind = host.runner.shellName === "bash" ? "bash" : "sh";
     const bareHost = [host.runner.executable, ...posixShellArgs(shellKind, "true")];
     const bareSandbox = [bwrapPath, ...sandboxed.runner.argsFor("true", workspace)];
+    // The runner's argv reads its seccomp program from fd 4 (`--seccomp 4`): feed it the same.
+    const seccomp = sandboxHardening(process.arch)?.seccompFilter;
+    if (seccomp === undefined) throw new BenchFailure(`no seccomp table for ${process.arch}`);
 
     const variants = [
       { name: "host", run: throughRunner(host.runner, workspace) },
       { name: "bwrap", run: throughRunner(sandboxed.runner, workspace) },
       { name: "bare host", run: () => spawnToExit(bareHost, workspace) },
-      { name: "bare bwrap", run: () => spawnToExit(bareSandbox, workspace) },
+      { name: "bare bwrap", run: () => spawnToExit(bareSandbox, workspace, seccomp) },
     ];
     await roundRobin(2, variants); // warm-up
     const samples = await roundRobin(ROUNDS, variants);
@@ -149,18 +153,32 @@ function throughRunner(runner: CommandRunner, workspace: string): () => Promise<
   };
 }
 
-/** Spawn → exit for an argv, with the same allowlisted environment and a status pipe on fd 3. */
-function spawnToExit(argv: readonly string[], cwd: string): Promise<number> {
+/**
+ * Spawn → exit for an argv, with the same allowlisted environment, a status pipe on fd 3 and, for
+ * bwrap, the seccomp program on fd 4.
+ */
+function spawnToExit(argv: readonly string[], cwd: string, seccomp?: Uint8Array): Promise<number> {
   const [executable, ...args] = argv;
   if (executable === undefined) return Promise.reject(new BenchFailure("empty argv"));
   const env = buildCommandEnvironment(process.env, { passEnv: [], platform: process.platform });
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(executable, args, { cwd, env, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+    const child = spawn(executable, args, {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe", "pipe", "pipe"],
+    });
+    const seccompPipe = child.stdio[4];
+    if (seccompPipe !== null && seccompPipe !== undefined && "end" in seccompPipe) {
+      seccompPipe.on("error", () => undefined);
+      seccompPipe.end(seccomp);
+    }
+    let stderr = "";
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.once("error", reject);
     child.once("close", (code) => {
       if (code === 0) resolve(performance.now() - start);
-      else reject(new BenchFailure(`${executable} exited ${String(code)}`));
+      else reject(new BenchFailure(`${executable} exited ${String(code)}: ${stderr}`));
     });
   });
 }

@@ -16,7 +16,19 @@ export function markdownTable(sections: readonly SectionResult[]): string {
   const notes = sections.flatMap((section) =>
     section.notes.map((note) => `- ${section.title}: ${note}`),
   );
-  return notes.length === 0 ? lines.join("\n") : `${lines.join("\n")}\n\n${notes.join("\n")}`;
+  const targets = sections.flatMap((section) =>
+    section.rows.flatMap((row) =>
+      (row.targets ?? []).map(
+        (target) =>
+          `- ${target.met ? "met" : "**not met**"}: ${section.title}, ${row.name}: ` +
+          `${target.figure} (target ${target.goal})`,
+      ),
+    ),
+  );
+  const blocks = [lines.join("\n")];
+  if (notes.length > 0) blocks.push(notes.join("\n"));
+  if (targets.length > 0) blocks.push(`Targets (issue 19):\n\n${targets.join("\n")}`);
+  return blocks.join("\n\n");
 }
 
 function cellsOf(section: string, row: Row): string[] {

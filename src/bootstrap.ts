@@ -9,7 +9,7 @@ import {
 import { AgentRunner, type AgentObserver } from "./core/agent-runner.js";
 import type { ApprovalProvider } from "./core/approval.js";
 import type { AuditSink } from "./core/audit.js";
-import type { CommandRunner } from "./core/command-runner.js";
+import type { CommandRunner, OutputSpillStore } from "./core/command-runner.js";
 import type { ExecutionEnvironment } from "./core/execution-environment.js";
 import type { ModelClient } from "./core/model.js";
 import { PermissionPolicy } from "./core/permissions.js";
@@ -34,6 +34,8 @@ export interface AgentDependencies {
   readonly maxTurns?: number;
   readonly observer?: AgentObserver;
   readonly shellTimeoutMs?: number;
+  /** Where long shell outputs are saved whole (`.agent/outputs`); absent: they are only cut. */
+  readonly outputs?: OutputSpillStore;
 }
 
 export class BootstrapError extends Error {
@@ -60,6 +62,7 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
         runner: deps.commandRunner,
         workspace: deps.workspace,
         ...(deps.shellTimeoutMs === undefined ? {} : { timeoutMs: deps.shellTimeoutMs }),
+        ...(deps.outputs === undefined ? {} : { outputs: deps.outputs }),
       },
       ...(profile.capabilities.has("files")
         ? { fileSystem: new NodeWorkspaceFileSystem(deps.workspace, protectedFiles(deps)) }
@@ -73,6 +76,10 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     systemPrompt: systemPromptFor(profile, deps),
     policy,
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+    ...(deps.auditSink === undefined ? {} : { outcomes: deps.auditSink }),
+    ...(deps.executionEnvironment === undefined
+      ? {}
+      : { executionEnvironment: deps.executionEnvironment }),
   });
 }
 

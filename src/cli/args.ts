@@ -81,7 +81,8 @@ Exit codes: 0 answer printed, 1 run failed, 2 configuration error, 130 Ctrl-C.`;
 /**
  * Turns argv and the environment into validated options; every mistake is one readable line. The
  * workspace defaults to where the person ran the command: npm runs scripts from the package root
- * but sets INIT_CWD to the directory it was invoked from, so under npm that one, else `cwd`.
+ * but sets INIT_CWD to the directory it was invoked from, so under `npm run agent` that one, else
+ * `cwd`.
  */
 export function parseCliArgs(
   argv: readonly string[],
@@ -146,7 +147,7 @@ export function parseCliArgs(
     version: values.version ?? false,
     prompt,
     chapter,
-    workspace: values.workspace ?? nonEmpty(env.INIT_CWD) ?? cwd,
+    workspace: values.workspace ?? npmInvocationDirectory(env) ?? cwd,
     model: values.model,
     maxTurns: parseMaxTurns(values["max-turns"]),
     shell: oneOf("--shell", values.shell ?? "auto", SHELL_CHOICES),
@@ -256,4 +257,18 @@ function firstSentence(message: string): string {
     }
   }
   return firstLine;
+}
+
+/**
+ * npm sets INIT_CWD for every script and everything they start, so it names where the person ran
+ * the command only when npm is running our own `agent` script. A project's script that does
+ * `cd packages/a && agent …` must get packages/a, not the directory npm was started in.
+ */
+function npmInvocationDirectory(
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (env.npm_lifecycle_event !== "agent" || env.npm_package_name !== "agent-harness") {
+    return undefined;
+  }
+  return nonEmpty(env.INIT_CWD);
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { JsonlAuditLog } from "../adapters/audit/index.js";
 import {
+  displayURL,
   ModelConfigError,
   OpenAIChatModelClient,
   RecordingModelClient,
@@ -10,7 +11,11 @@ import {
 } from "../adapters/model/index.js";
 import { firstLineOfError } from "../core/one-line.js";
 import { startShellExecution, type ShellExecution } from "../adapters/execution/index.js";
-import { HarnessFileError, NodeWorkspaceFileSystem } from "../adapters/filesystem/index.js";
+import {
+  HarnessFileError,
+  NodeWorkspaceFileSystem,
+  WorkspaceOutputStore,
+} from "../adapters/filesystem/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
@@ -92,7 +97,8 @@ export async function runCli(io: CliIo): Promise<number> {
         ? undefined
         : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter });
     const model = createModelClient(options, io.env, io.platform);
-    const harnessFiles = [auditLog?.realPath, model.recordingPath].filter(
+    const outputs = WorkspaceOutputStore.open(workspace);
+    const harnessFiles = [auditLog?.realPath, model.recordingPath, outputs.realPath].filter(
       (path): path is string => path !== undefined,
     );
     // On a terminal, say first where the agent works and whom it asks, so a wrong directory or
@@ -145,6 +151,7 @@ export async function runCli(io: CliIo): Promise<number> {
       auditSink: createAuditSink(auditLog, io.stderr),
       maxTurns: options.maxTurns,
       observer: reporter,
+      outputs,
     });
     const showResult = (result: RunResult): void => {
       reporter.finish(result.turns, result.usage);
@@ -201,7 +208,7 @@ function createModelClient(
     const config = resolveOpenAIConfig(env, { model: options.model, platform });
     chosen = {
       client: new OpenAIChatModelClient(config),
-      description: `model ${config.model} · endpoint ${config.baseURL}`,
+      description: `model ${config.model} · endpoint ${displayURL(config.baseURL)}`,
     };
   } else {
     chosen = {

@@ -1,6 +1,7 @@
 import type { AgentObserver } from "../core/agent-runner.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ModelReply, TokenUsage } from "../core/model.js";
+import { describeOutcome, summarizeOutcomes, type ToolOutcome } from "../core/tool-outcome.js";
 import type { ToolResult } from "../core/tool-result.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
 import { StreamedText } from "./streamed-text.js";
@@ -40,6 +41,7 @@ export class ProgressReporter implements AgentObserver {
   readonly #tokensPerTurn: number[] = [];
   /** The model's text of the current reply, as shown while it streams in (terminal only). */
   #streamed: StreamedText | undefined;
+  readonly #outcomes: ToolOutcome[] = [];
 
   constructor(options: ProgressReporterOptions) {
     this.#options = options;
@@ -95,7 +97,13 @@ export class ProgressReporter implements AgentObserver {
     this.#rows(`${this.#paint("36", "→")} ${summary === "" ? name : `${name} ${summary}`}`);
   }
 
-  onToolCallEnd(call: ToolCall, result: ToolResult, durationMs: number): void {
+  onToolCallEnd(
+    call: ToolCall,
+    result: ToolResult,
+    durationMs: number,
+    outcome?: ToolOutcome,
+  ): void {
+    if (outcome !== undefined) this.#outcomes.push(outcome);
     if (this.#options.verbosity === "quiet") return;
     const took = this.#dim(`(${formatDuration(durationMs)})`);
     if (result.isError) {
@@ -115,6 +123,9 @@ export class ProgressReporter implements AgentObserver {
           }),
         );
       }
+      if (outcome !== undefined) {
+        this.#line(this.#dim(`  outcome: ${escapeForTerminal(describeOutcome(outcome))}`));
+      }
     }
   }
 
@@ -125,7 +136,8 @@ export class ProgressReporter implements AgentObserver {
     const perTurn =
       this.#tokensPerTurn.length > 1 ? ` · per turn ${this.#tokensPerTurn.join(", ")}` : "";
     const tokens = usage === undefined ? "" : ` · tokens ${formatUsage(usage)}${perTurn}`;
-    this.#line(this.#dim(`done in ${turns} ${turns === 1 ? "turn" : "turns"}${tokens}`));
+    const calls = this.#outcomes.length === 0 ? "" : ` · ${summarizeOutcomes(this.#outcomes)}`;
+    this.#line(this.#dim(`done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${tokens}`));
   }
 
   dispose(): void {

@@ -19,7 +19,15 @@ export class TerminalAuditSink implements AuditSink {
 export function formatAuditLine(request: PermissionRequest, decision: PermissionDecision): string {
   const where =
     request.executionEnvironment === undefined ? "" : ` [${request.executionEnvironment}]`;
+  const final = request.call.finalArguments;
+  // After the chapter-3 text, one form: ` {cwd=/ws timeoutMs=120000 maxOutputBytes=51200 shell=bash}`.
+  const how =
+    final === undefined
+      ? ""
+      : ` {${Object.entries(final)
+          .map(([name, value]) => `${name}=${String(value)}`)
+          .join(" ")}}`;
   return escapeForTerminal(
-    `[Permission] ${request.toolName}: ${decision.behavior} (${decision.source}) - ${decision.reason}${where}`,
+    `[Permission] ${request.toolName}: ${decision.behavior} (${decision.source}) - ${decision.reason}${where}${how}`,
   );
 }

@@ -10,6 +10,15 @@ import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "./model.
 import { PermissionDecision } from "./permission-decision.js";
 import { PermissionRequest } from "./permission-request.js";
 import type { PermissionPolicy } from "./permissions.js";
+import type { PreparedToolCall } from "./prepared-tool-call.js";
+import {
+  environmentLabel,
+  type ExecutionEnvironment,
+  type ExecutionEnvironmentStatus,
+} from "./execution-environment.js";
+import type { AuditSink } from "./audit.js";
+import type { ExecutionFacts } from "./tool-definition.js";
+import type { ToolOutcome } from "./tool-outcome.js";
 import type { ToolRegistry, ToolRegistrySnapshot } from "./tool-registry.js";
 import { toolError, type ToolResult } from "./tool-result.js";
 
@@ -18,7 +27,12 @@ export interface AgentObserver {
   onModelRequest?(turn: number, maxTurns: number): void;
   onModelReply?(reply: ModelReply, turn: number): void;
   onToolCallStart?(call: ToolCall): void;
-  onToolCallEnd?(call: ToolCall, result: ToolResult, durationMs: number): void;
+  onToolCallEnd?(
+    call: ToolCall,
+    result: ToolResult,
+    durationMs: number,
+    outcome: ToolOutcome,
+  ): void;
 }
 
 export interface AgentRunnerOptions {
@@ -33,6 +47,10 @@ export interface AgentRunnerOptions {
   readonly systemPrompt?: string;
   readonly observer?: AgentObserver;
   readonly now?: () => number;
+  /** Receives each call's outcome once it is known (the JSON audit log); never decides anything. */
+  readonly outcomes?: Pick<AuditSink, "recordOutcome">;
+  /** Where `execute` tools run: named in each such call's outcome. */
+  readonly executionEnvironment?: ExecutionEnvironment;
 }
 
 export interface RunResult {
@@ -40,6 +58,8 @@ export interface RunResult {
   readonly turns: number;
   readonly history: readonly Message[];
   readonly usage: TokenUsage | undefined;
+  /** One per tool call, in order: whether it ran and how it ended. */
+  readonly outcomes: readonly ToolOutcome[];
 }
 
 export const PERMISSION_EVALUATION_FAILED = toolError(
@@ -71,6 +91,7 @@ export class AgentRunner {
     }
     history.push({ role: "user", content: prompt });
     let usage: TokenUsage | undefined;
+    const outcomes: ToolOutcome[] = [];
 
     for (let turn = 1; turn <= maxTurns; turn += 1) {
       throwIfCancelled(signal);
@@ -88,11 +109,12 @@ export class AgentRunner {
       history.push(message);
 
       if (message.toolCalls.length === 0) {
-        return { finalText: message.content ?? "", turns: turn, history, usage };
+        return { finalText: message.content ?? "", turns: turn, history, usage, outcomes };
       }
       for (const call of message.toolCalls) {
         throwIfCancelled(signal);
-        const result = await this.#runToolCall(snapshot, call, signal);
+        const { result, outcome } = await this.#runToolCall(snapshot, call, signal);
+        outcomes.push(outcome);
         const toolMessage: ToolMessage = {
           role: "tool",
           toolCallId: call.id,
@@ -108,13 +130,61 @@ export class AgentRunner {
     snapshot: ToolRegistrySnapshot,
     call: ToolCall,
     signal: AbortSignal | undefined,
-  ): Promise<ToolResult> {
+  ): Promise<{ result: ToolResult; outcome: ToolOutcome }> {
     const now = this.#options.now ?? Date.now;
     const started = now();
     this.#notify((observer) => observer.onToolCallStart?.(call));
-    const result = await this.#decideAndInvoke(snapshot, call, signal);
-    this.#notify((observer) => observer.onToolCallEnd?.(call, result, now() - started));
-    return result;
+    const effect = snapshot.effectOf(call.name);
+    const environment = effect === "execute" ? this.#environmentLabel() : undefined;
+    let reported: ExecutionFacts = {};
+    const reportExecution = (facts: ExecutionFacts): void => {
+      reported = checkedFacts(facts);
+    };
+    let decided: Decided;
+    try {
+      decided = await this.#decideAndInvoke(snapshot, call, signal, reportExecution);
+    } catch (error) {
+      // Ctrl-C at the prompt: nothing ran. The run ends, but the call still has its outcome.
+      if (error instanceof RunCancelledError) {
+        const facts = {
+          result: CANCELLED_BEFORE_RUNNING,
+          executed: "no",
+          status: "cancelled",
+          boundary: "confirmation",
+        } as const;
+        const outcome = outcomeOf(call, facts, now() - started, environment, undefined);
+        this.#notify((observer) =>
+          observer.onToolCallEnd?.(call, CANCELLED_BEFORE_RUNNING, outcome.durationMs, outcome),
+        );
+        await this.#recordOutcome(outcome);
+      }
+      throw error;
+    }
+    const durationMs = now() - started;
+    const outcome = outcomeOf(call, decided, durationMs, environment, reported);
+    this.#notify((observer) => observer.onToolCallEnd?.(call, decided.result, durationMs, outcome));
+    await this.#recordOutcome(outcome);
+    return { result: decided.result, outcome };
+  }
+
+  /** The action already happened (or not): a log that fails here cannot undo it, so it is ignored. */
+  async #recordOutcome(outcome: ToolOutcome): Promise<void> {
+    try {
+      await this.#options.outcomes?.recordOutcome?.(outcome);
+    } catch {
+      // Nothing to do: the decision was audited before the call; this record is an addition.
+    }
+  }
+
+  #environmentLabel(): string | undefined {
+    const environment = this.#options.executionEnvironment;
+    if (environment === undefined) return undefined;
+    try {
+      const status: ExecutionEnvironmentStatus = environment.status();
+      return environmentLabel(status);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Observers only display: one that throws (say, on hostile model text) must not end the run. */
@@ -132,9 +202,10 @@ export class AgentRunner {
     snapshot: ToolRegistrySnapshot,
     call: ToolCall,
     signal: AbortSignal | undefined,
-  ): Promise<ToolResult> {
+    reportExecution: (facts: ExecutionFacts) => void,
+  ): Promise<Decided> {
     const prepared = snapshot.prepare(call);
-    if (!prepared.ok) return prepared.result;
+    if (!prepared.ok) return rejected(prepared.result);
     const policy = this.#options.policy;
     if (policy !== undefined) {
       let decision: unknown;
@@ -143,19 +214,139 @@ export class AgentRunner {
       } catch (error) {
         // A cancelled prompt (Ctrl-C) ends the run; every other failure denies this call.
         if (error instanceof RunCancelledError) throw error;
-        return PERMISSION_EVALUATION_FAILED;
+        return EVALUATION_FAILED;
       }
       // Only a genuine decision counts; a policy returning anything else fails closed.
-      if (!PermissionDecision.isDecision(decision)) return PERMISSION_EVALUATION_FAILED;
+      if (!PermissionDecision.isDecision(decision)) return EVALUATION_FAILED;
       if (decision.behavior !== "allow") {
         return decision.behavior === "deny"
-          ? decision.toToolResult()
-          : PERMISSION_EVALUATION_FAILED;
+          ? denied(decision, policy.boundaryOf(decision))
+          : EVALUATION_FAILED;
       }
     }
     throwIfCancelled(signal);
-    return snapshot.invoke(prepared.call, signal === undefined ? {} : { signal });
+    const result = await snapshot.invoke(prepared.call, {
+      ...(signal === undefined ? {} : { signal }),
+      reportExecution,
+    });
+    return {
+      result,
+      ...executionFacts(result, prepared.call.effect),
+      ...(prepared.call.finalArguments === undefined
+        ? {}
+        : { finalArguments: prepared.call.finalArguments }),
+    };
   }
+}
+
+/** The facts the loop learns on the way: the result and, for the outcome, how it came about. */
+interface Decided {
+  readonly result: ToolResult;
+  readonly executed: ToolOutcome["executed"];
+  readonly status: ToolOutcome["status"];
+  readonly boundary: ToolOutcome["boundary"];
+  readonly decision?: ToolOutcome["decision"];
+  readonly finalArguments?: ToolOutcome["finalArguments"];
+}
+
+const CANCELLED_BEFORE_RUNNING = toolError(
+  "cancelled",
+  "The run was cancelled before this call ran",
+);
+
+const EVALUATION_FAILED: Decided = {
+  result: PERMISSION_EVALUATION_FAILED,
+  executed: "no",
+  status: "denied",
+  boundary: "policy",
+};
+
+function rejected(result: ToolResult): Decided {
+  if (result.errorCode === "unknown_tool") {
+    return { result, executed: "no", status: "unknown_tool", boundary: "visibility" };
+  }
+  return { result, executed: "no", status: "invalid_arguments", boundary: "protocol" };
+}
+
+/** Who said no: the person at the prompt, the execution environment, or the product's policy. */
+function denied(decision: PermissionDecision, boundary: ToolOutcome["boundary"]): Decided {
+  return {
+    result: decision.toToolResult(),
+    executed: "no",
+    status: "denied",
+    boundary,
+    decision: { source: decision.source, reason: decision.reason },
+  };
+}
+
+/**
+ * How a handler's result reads as a fact. A command that started ran, whatever its exit; one that
+ * could not start did not. File tools check before they touch anything and write atomically, so
+ * their errors mean nothing happened. A handler that threw or broke its contract: unknown.
+ */
+function executionFacts(
+  result: ToolResult,
+  effect: PreparedToolCall["effect"],
+): Omit<Decided, "result"> {
+  const boundary = "execution";
+  if (!result.isError) return { executed: "yes", status: "ok", boundary };
+  switch (result.errorCode) {
+    case "shell_timeout":
+      return { executed: "yes", status: "timed_out", boundary };
+    case "shell_cancelled":
+      return { executed: "yes", status: "cancelled", boundary };
+    case "shell_start_failed":
+      return { executed: "no", status: "execution_failed", boundary };
+    case "tool_execution_error":
+      return { executed: "unknown", status: "execution_failed", boundary };
+    case "invalid_tool_result":
+      return { executed: "unknown", status: "unknown", boundary };
+    case "unknown_tool":
+    case "invalid_json":
+    case "invalid_arguments":
+      return rejected(result);
+    case undefined:
+    default:
+      return {
+        executed: effect === "execute" ? "yes" : "no",
+        status: "execution_failed",
+        boundary,
+      };
+  }
+}
+
+/** A handler is not fully trusted: keep only well-formed facts. */
+function checkedFacts(facts: ExecutionFacts): ExecutionFacts {
+  const { exitCode, savedOutput } = facts;
+  return {
+    ...(Number.isSafeInteger(exitCode) ? { exitCode } : {}),
+    ...(typeof savedOutput === "string" ? { savedOutput } : {}),
+  };
+}
+
+function outcomeOf(
+  call: ToolCall,
+  facts: Omit<Decided, "result"> & { readonly result?: ToolResult },
+  durationMs: number,
+  environment: string | undefined,
+  reported: ExecutionFacts | undefined,
+): ToolOutcome {
+  const ran = facts.executed === "yes";
+  const errorCode = facts.result?.isError === true ? facts.result.errorCode : undefined;
+  return Object.freeze({
+    callId: call.id,
+    tool: call.name,
+    executed: facts.executed,
+    status: facts.status,
+    boundary: facts.boundary,
+    ...(errorCode === undefined ? {} : { errorCode }),
+    ...(!ran || reported?.exitCode === undefined ? {} : { exitCode: reported.exitCode }),
+    ...(!ran || reported?.savedOutput === undefined ? {} : { savedOutput: reported.savedOutput }),
+    durationMs,
+    ...(environment === undefined ? {} : { environment }),
+    ...(facts.decision === undefined ? {} : { decision: facts.decision }),
+    ...(facts.finalArguments === undefined ? {} : { finalArguments: facts.finalArguments }),
+  });
 }
 
 function checkedReply(reply: ModelReply, history: readonly Message[]): AssistantMessage {

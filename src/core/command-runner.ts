@@ -1,4 +1,7 @@
-/** The shell port: run one command text in a shell, capture bounded output, never hang. */
+/**
+ * The shell port: run one command text in a shell, capture bounded output (head and tail, the
+ * whole saved to a spill file when one is given), never hang.
+ */
 
 export interface CommandOptions {
   readonly timeoutMs: number;
@@ -6,14 +9,50 @@ export interface CommandOptions {
   readonly signal?: AbortSignal;
   /** Called with output as it arrives (stdout and stderr, decoded leniently), for display only. */
   readonly onOutput?: (text: string) => void;
+  /** Where the whole output goes once it is longer than `maxOutputBytes`; absent: nowhere. */
+  readonly spill?: OutputSpill;
+  /** Values replaced by `[redacted]` in the output (and the saved file) before anyone reads it. */
+  readonly secrets?: readonly string[];
+}
+
+/** A file for one command's whole output, opened only when the output overflows. */
+export interface OutputSpill {
+  /** Opens the file; undefined when it cannot be had safely (the output is then only cut). */
+  open(): OutputSpillFile | undefined;
+}
+
+/** Hands out one spill per call, named after the call's id. */
+export interface OutputSpillStore {
+  spillFor(callId: string): OutputSpill;
+}
+
+export interface OutputSpillFile {
+  /** The file's path as the model names it: relative to the workspace. */
+  readonly path: string;
+  write(bytes: Uint8Array): void;
+  close(): void;
+}
+
+/** What a long output left out between its head (`output`) and its tail. */
+export interface OmittedOutput {
+  readonly bytes: number;
+  readonly lines: number;
+  readonly tail: string;
+  /** Where the whole output was saved, when it could be. */
+  readonly savedTo?: string;
+  readonly totalBytes: number;
 }
 
 export interface CommandResult {
   /** The command's exit code; null when it was killed (timeout or abort). */
   readonly exitCode: number | null;
-  /** stdout and stderr interleaved as they arrived, decoded as UTF-8, capped. */
+  /**
+   * stdout and stderr interleaved as they arrived (each stderr line marked `[stderr] `), decoded as
+   * UTF-8; when truncated, only the head, and `omitted` holds the tail.
+   */
   readonly output: string;
   readonly truncated: boolean;
+  readonly omitted?: OmittedOutput;
   readonly timedOut: boolean;
 }
 

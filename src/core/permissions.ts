@@ -78,6 +78,22 @@ export class PermissionPolicy {
     return final;
   }
 
+  /**
+   * Which boundary a final decision came from: the execution environment (sandbox), the product's
+   * policy (boundary, protected paths, defaults, rules), or else the person (the approver's answer).
+   */
+  boundaryOf(decision: PermissionDecision): "execution" | "policy" | "confirmation" {
+    if (decision.source === SOURCES.sandbox) return "execution";
+    const policySources = [
+      SOURCES.boundary,
+      SOURCES.protectedPath,
+      SOURCES.shell,
+      SOURCES.default,
+      ...(this.#options.rules ?? []).map((rule) => rule.name),
+    ];
+    return policySources.includes(decision.source) ? "policy" : "confirmation";
+  }
+
   #environmentFor(request: PermissionRequest): ExecutionEnvironmentStatus | undefined {
     if (request.call.effect !== "execute" || this.#options.executionEnvironment === undefined) {
       return undefined;

@@ -1,6 +1,6 @@
 import { deepFreeze } from "./deep-freeze.js";
 import type { ToolCall } from "./messages.js";
-import type { ToolEffect } from "./tool-definition.js";
+import type { FinalArguments, ToolEffect } from "./tool-definition.js";
 
 /**
  * A tool call that passed lookup, JSON parsing and its strict schema. Only the registry creates one,
@@ -15,18 +15,23 @@ export class PreparedToolCall {
   readonly arguments: Readonly<Record<string, unknown>>;
   /** The JSON text the model sent, kept so `invoke` can validate again from the source. */
   readonly rawArguments: string;
+  /** What the harness adds (cwd, timeout, shell), for the audit trail; not the model's to set. */
+  readonly finalArguments: FinalArguments | undefined;
 
   /** @internal Use `ToolRegistry.prepare`. */
   constructor(
     call: ToolCall,
     effect: ToolEffect,
     validatedArguments: Readonly<Record<string, unknown>>,
+    finalArguments?: FinalArguments,
   ) {
     this.callId = call.id;
     this.toolName = call.name;
     this.effect = effect;
     this.arguments = deepFreeze(validatedArguments);
     this.rawArguments = call.arguments;
+    this.finalArguments =
+      finalArguments === undefined ? undefined : deepFreeze({ ...finalArguments });
     Object.freeze(this);
   }
 

@@ -8,6 +8,21 @@ export type ToolEffect = (typeof TOOL_EFFECTS)[number];
 export interface ToolContext {
   readonly callId: string;
   readonly signal?: AbortSignal;
+  /** A tool that ran a process tells the loop what happened, for the call's outcome record. */
+  readonly reportExecution?: (facts: ExecutionFacts) => void;
+}
+
+/**
+ * What the harness itself decides about a call, beyond the model's arguments: the working
+ * directory, the timeout, the shell. Recorded in the audit trail as the call will be executed.
+ */
+export type FinalArguments = Readonly<Record<string, string | number | boolean>>;
+
+/** What a tool that ran something reports beyond its result text. */
+export interface ExecutionFacts {
+  readonly exitCode?: number;
+  /** Where the whole output was saved, workspace-relative (`.agent/outputs/<call-id>.log`). */
+  readonly savedOutput?: string;
 }
 
 /** Tool schemas must be strict objects so the model cannot smuggle in unvalidated fields. */
@@ -19,6 +34,8 @@ export interface ToolDefinition<Schema extends ToolSchema = ToolSchema> {
   readonly effect: ToolEffect;
   readonly schema: Schema;
   readonly handler: (args: z.output<Schema>, context: ToolContext) => Promise<ToolResult>;
+  /** The call's final arguments as executed (see `FinalArguments`); absent: only the model's. */
+  readonly finalArguments?: (args: z.output<Schema>) => FinalArguments;
 }
 
 /** Keeps the schema's type attached to the handler's arguments at the definition site. */

@@ -3,7 +3,7 @@ import { deepFreeze } from "./deep-freeze.js";
 import type { ToolCall } from "./messages.js";
 import type { ModelToolSpec } from "./model.js";
 import { PreparedToolCall } from "./prepared-tool-call.js";
-import type { ToolContext, ToolDefinition, ToolSchema } from "./tool-definition.js";
+import type { FinalArguments, ToolContext, ToolDefinition, ToolSchema } from "./tool-definition.js";
 import { TOOL_EFFECTS } from "./tool-definition.js";
 import { isToolResult, toolError, type ToolResult } from "./tool-result.js";
 
@@ -84,11 +84,19 @@ export class ToolRegistrySnapshot {
   prepare(call: ToolCall): PrepareOutcome {
     const tool = this.#tools.get(call.name)?.definition;
     if (tool === undefined) {
-      return { ok: false, result: toolError("unknown_tool", `Unknown tool: ${call.name}`) };
+      return { ok: false, result: unknownTool(call.name, this.names()) };
     }
     const parsed = parseArguments(tool, call.arguments);
     if (!parsed.ok) return parsed;
-    return { ok: true, call: new PreparedToolCall(call, tool.effect, parsed.value) };
+    return {
+      ok: true,
+      call: new PreparedToolCall(
+        call,
+        tool.effect,
+        parsed.value,
+        finalArgumentsOf(tool, parsed.value),
+      ),
+    };
   }
 
   /**
@@ -101,7 +109,7 @@ export class ToolRegistrySnapshot {
   ): Promise<ToolResult> {
     const tool = this.#tools.get(call.toolName)?.definition;
     if (tool === undefined) {
-      return toolError("unknown_tool", `Unknown tool: ${call.toolName}`);
+      return unknownTool(call.toolName, this.names());
     }
     const parsed = parseArguments(tool, call.rawArguments);
     if (!parsed.ok) return parsed.result;
@@ -117,6 +125,24 @@ export class ToolRegistrySnapshot {
     }
     return copy;
   }
+}
+
+/** A hook that throws records nothing extra: the model's arguments' hash is still audited. */
+function finalArgumentsOf(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+): FinalArguments | undefined {
+  try {
+    return tool.finalArguments?.(args);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `Unknown tool: x (available tools: a, b)`: the model can pick an existing one next. */
+function unknownTool(name: string, available: readonly string[]): ToolResult {
+  const list = available.length === 0 ? "none" : available.join(", ");
+  return toolError("unknown_tool", `Unknown tool: ${name} (available tools: ${list})`);
 }
 
 /**

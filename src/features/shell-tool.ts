@@ -3,6 +3,8 @@ import {
   CommandStartError,
   type CommandResult,
   type CommandRunner,
+  type OmittedOutput,
+  type OutputSpillStore,
 } from "../core/command-runner.js";
 import { defineTool, type ToolDefinition } from "../core/tool-definition.js";
 import { toolError, toolSuccess, type ToolResult } from "../core/tool-result.js";
@@ -16,6 +18,8 @@ export interface ShellToolOptions {
   readonly workspace: string;
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
+  /** Where a long output is saved whole (`.agent/outputs/<call-id>.log`); absent: only cut. */
+  readonly outputs?: OutputSpillStore;
 }
 
 /**
@@ -37,9 +41,18 @@ export function createShellTool(options: ShellToolOptions): ToolDefinition<typeo
       `directory. Use ${runner.shellName} syntax. stdout and stderr come back together, cut after`,
       `${formatBytes(maxOutputBytes)}; the command and everything it started are killed after`,
       `${formatSeconds(timeoutMs)}. Nothing is read from stdin, so interactive programs cannot work.`,
+      "Each stderr line starts with [stderr]; a result without an Error line means exit code 0.",
+      "A longer output keeps its start and its end and says where the whole of it was saved:",
+      "read that file with read_file, in parts.",
     ].join(" "),
     effect: "execute",
     schema: shellSchema,
+    finalArguments: () => ({
+      cwd: workspace,
+      timeoutMs,
+      maxOutputBytes,
+      shell: runner.shellName,
+    }),
     handler: async ({ command }, context) => {
       let result: CommandResult;
       try {
@@ -47,13 +60,20 @@ export function createShellTool(options: ShellToolOptions): ToolDefinition<typeo
           timeoutMs,
           maxOutputBytes,
           ...(context.signal === undefined ? {} : { signal: context.signal }),
+          ...(options.outputs === undefined
+            ? {}
+            : { spill: options.outputs.spillFor(context.callId) }),
         });
       } catch (error) {
         if (error instanceof CommandStartError) {
-          return toolError("shell_start_failed", error.message);
+          return toolError("shell_start_failed", `${error.message} ${DID_NOT_RUN}`);
         }
         throw error;
       }
+      context.reportExecution?.({
+        ...(result.exitCode === null ? {} : { exitCode: result.exitCode }),
+        ...(result.omitted?.savedTo === undefined ? {} : { savedOutput: result.omitted.savedTo }),
+      });
       return shellToolResult(runner.shellName, timeoutMs, result);
     },
   });
@@ -69,21 +89,45 @@ export function shellToolResult(
   if (result.timedOut) {
     return toolError(
       "shell_timeout",
-      `Command timed out after ${formatSeconds(timeoutMs)} and was killed with everything it started\n${body}`,
+      `Command timed out after ${formatSeconds(timeoutMs)} and was killed with everything it started ${RAN}\n${body}`,
     );
   }
   if (result.exitCode === null) {
-    return toolError("shell_cancelled", `Command was cancelled before it finished\n${body}`);
+    return toolError("shell_cancelled", `Command was cancelled before it finished ${RAN}\n${body}`);
   }
   if (result.exitCode !== 0) {
-    return toolError("shell_failed", `${shellName} exited with code ${result.exitCode}\n${body}`);
+    return toolError(
+      "shell_failed",
+      `${shellName} exited with code ${result.exitCode} ${RAN}\n${body}`,
+    );
   }
   return toolSuccess(body);
 }
 
+/** The one form, after the fixed text, that says whether a command's side effects may exist. */
+export const RAN = "(the command ran)";
+export const DID_NOT_RUN = "(the command did not run)";
+
 function renderOutput(result: CommandResult): string {
+  if (result.truncated && result.omitted !== undefined) {
+    const { output, omitted } = result;
+    const separator = output === "" || output.endsWith("\n") ? "" : "\n";
+    const tailSeparator = omitted.tail === "" ? "" : "\n";
+    return `${output}${separator}${truncationNotice(omitted)}${tailSeparator}${omitted.tail}`;
+  }
   if (result.truncated) return `${result.output}\n[output truncated]`;
   return result.output === "" ? "(no output)" : result.output;
+}
+
+/**
+ * `[output truncated: 1200 bytes (150 lines) left out; the whole output (51234 bytes) is in
+ * .agent/outputs/call_1.log]`, between the head and the tail.
+ */
+export function truncationNotice(omitted: OmittedOutput): string {
+  const lines = `${omitted.lines} ${omitted.lines === 1 ? "line" : "lines"}`;
+  const left = `[output truncated: ${omitted.bytes} bytes (${lines}) left out`;
+  if (omitted.savedTo === undefined) return `${left}; the whole output could not be saved]`;
+  return `${left}; the whole output (${omitted.totalBytes} bytes) is in ${omitted.savedTo}]`;
 }
 
 function formatSeconds(ms: number): string {

@@ -274,13 +274,25 @@ describe("parseCliArgs: the task as an argument", () => {
 });
 
 describe("parseCliArgs: the default workspace is where the person ran the command", () => {
-  it("is INIT_CWD under npm, which runs scripts from the package root", () => {
-    expect(parse(["task"], { INIT_CWD: "/home/me/project" }).workspace).toBe("/home/me/project");
+  const npmRunAgent = { npm_lifecycle_event: "agent", npm_package_name: "agent-harness" };
+
+  it("is INIT_CWD under `npm run agent`, which runs scripts from the package root", () => {
+    expect(parse(["task"], { ...npmRunAgent, INIT_CWD: "/home/me/project" }).workspace).toBe(
+      "/home/me/project",
+    );
+  });
+
+  it.each([
+    ["another package's script", { npm_lifecycle_event: "agent", npm_package_name: "mono" }],
+    ["another script of ours", { npm_lifecycle_event: "test", npm_package_name: "agent-harness" }],
+    ["no npm script at all", {}],
+  ])("is the current directory when INIT_CWD was inherited from %s", (_, npm) => {
+    expect(parse(["task"], { ...npm, INIT_CWD: "/home/me/mono" }).workspace).toBe("/work/dir");
   });
 
   it("is the current directory without npm (or with an empty INIT_CWD)", () => {
     expect(parse(["task"]).workspace).toBe("/work/dir");
-    expect(parse(["task"], { INIT_CWD: "" }).workspace).toBe("/work/dir");
+    expect(parse(["task"], { ...npmRunAgent, INIT_CWD: "" }).workspace).toBe("/work/dir");
   });
 
   it("is whatever --workspace says, INIT_CWD or not", () => {

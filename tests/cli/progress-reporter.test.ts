@@ -8,6 +8,7 @@ import {
 } from "../../src/cli/progress-reporter.js";
 import type { ToolCall } from "../../src/core/messages.js";
 import type { ModelReply, TokenUsage } from "../../src/core/model.js";
+import type { ToolOutcome } from "../../src/core/tool-outcome.js";
 import { toolError, toolSuccess } from "../../src/core/tool-result.js";
 
 const ESC = String.fromCharCode(0x1b);
@@ -368,7 +369,60 @@ describe("the closing line", () => {
         "done in 1 turn · tokens 12 (prompt 8, completion 4)\n",
     );
   });
+
+  it("counts the calls by outcome: ran, denied, failed", async () => {
+    const { progress, text } = reporter("quiet");
+    const statuses: ToolOutcome["status"][] = ["ok", "denied", "ok", "execution_failed", "ok"];
+    for (const status of statuses) {
+      progress.onToolCallEnd(writeCall, toolSuccess("x"), 1, outcomeWith(status));
+    }
+    const normal = reporter("normal");
+    for (const status of statuses) {
+      normal.progress.onToolCallEnd(writeCall, toolSuccess("x"), 1, outcomeWith(status));
+    }
+    normal.progress.finish(2, usage(8, 4));
+    await flushed();
+    expect(text()).toBe("");
+    expect(normal.text().split("\n").at(-2)).toBe(
+      "done in 2 turns · 5 calls: 3 ran, 1 denied, 1 failed · tokens 12 (prompt 8, completion 4)",
+    );
+  });
+
+  it("shows each call's outcome when verbose", async () => {
+    const { progress, text } = reporter("verbose");
+    const outcome: ToolOutcome = {
+      ...outcomeWith("execution_failed"),
+      exitCode: 2,
+      environment: "sandbox: none — runs on the host (sandbox off)",
+    };
+    progress.onToolCallEnd(
+      writeCall,
+      toolError("shell_failed", "bash exited with code 2"),
+      4,
+      outcome,
+    );
+    progress.finish(1, undefined);
+    await flushed();
+    expect(text().split("\n")).toEqual([
+      "✗ shell_failed: bash exited with code 2 (4 ms)",
+      "  Error [shell_failed]: bash exited with code 2",
+      "  outcome: executed yes · status execution_failed · boundary execution · exit 2 · 4 ms · sandbox: none — runs on the host (sandbox off)",
+      "done in 1 turn · 1 call: 1 failed",
+      "",
+    ]);
+  });
 });
+
+function outcomeWith(status: ToolOutcome["status"]): ToolOutcome {
+  return {
+    callId: "c",
+    tool: "shell",
+    executed: status === "denied" ? "no" : "yes",
+    status,
+    boundary: status === "denied" ? "confirmation" : "execution",
+    durationMs: 4,
+  };
+}
 
 describe("the model's text as it streams in", () => {
   function ttyReporter(rows: number): { progress: ProgressReporter; text: () => string } {

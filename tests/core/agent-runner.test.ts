@@ -85,6 +85,7 @@ describe("AgentRunner: answers and the tool loop", () => {
         { role: "assistant", content: "Hello!", toolCalls: [] },
       ],
       usage: undefined,
+      outcomes: [],
     });
   });
 
@@ -151,7 +152,10 @@ describe("AgentRunner: answers and the tool loop", () => {
     const runner = new AgentRunner({ model, registry: new ToolRegistry([echo.tool]), maxTurns: 3 });
     const result = await runner.run("go");
     expect(toolMessages(result.history)).toEqual([
-      { toolCallId: "u1", content: "Error [unknown_tool]: Unknown tool: toString" },
+      {
+        toolCallId: "u1",
+        content: "Error [unknown_tool]: Unknown tool: toString (available tools: echo)",
+      },
       { toolCallId: "j1", content: "Error [invalid_json]: Arguments for echo are not valid JSON" },
       {
         toolCallId: "v1",
@@ -214,7 +218,7 @@ describe("AgentRunner: answers and the tool loop", () => {
       "start a",
       "end a echo: {} 5ms",
       "start b",
-      "end b Error [unknown_tool]: Unknown tool: nope 5ms",
+      "end b Error [unknown_tool]: Unknown tool: nope (available tools: echo) 5ms",
       "request 2/4",
       "reply 2 stop",
     ]);

@@ -54,7 +54,7 @@ describe("prepare: unknown tools", () => {
     (name) => {
       const registry = new ToolRegistry([recordingNoteTool().tool]);
       expect(prepareResult(registry, callOf(name, "{}"))).toEqual({
-        content: `Error [unknown_tool]: Unknown tool: ${name}`,
+        content: `Error [unknown_tool]: Unknown tool: ${name} (available tools: note)`,
         isError: true,
         errorCode: "unknown_tool",
       });
@@ -246,7 +246,7 @@ describe("snapshot", () => {
     expect(snapshot.openAITools().map((spec) => spec.name)).toEqual(["note"]);
     const outcome = snapshot.prepare(callOf("later", "{}"));
     expect(outcome.ok ? "prepared" : outcome.result.content).toBe(
-      "Error [unknown_tool]: Unknown tool: later",
+      "Error [unknown_tool]: Unknown tool: later (available tools: note)",
     );
     expect(registry.snapshot().names()).toEqual(["note", "later"]);
   });
@@ -337,7 +337,7 @@ describe("invoke", () => {
     const snapshot = new ToolRegistry([]).snapshot();
     const forged = new PreparedToolCall(callOf("note", "{}"), "read", {});
     expect(await snapshot.invoke(forged)).toEqual({
-      content: "Error [unknown_tool]: Unknown tool: note",
+      content: "Error [unknown_tool]: Unknown tool: note (available tools: none)",
       isError: true,
       errorCode: "unknown_tool",
     });

@@ -155,12 +155,13 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
       'Arguments: {"command":"echo hi"}',
       'Arguments: {"command":"ls"}',
     ]);
-    // The sandbox may add a `Runs in:` line to the prompt and a ` [sandbox: …]` suffix here.
+    // The sandbox may add a `Runs in:` line to the prompt and a ` [sandbox: …]` suffix here; the
+    // final arguments as executed follow as ` {cwd=… timeoutMs=… maxOutputBytes=… shell=…}`.
     const audit = run.screen.filter((line) => line.startsWith("[Permission] "));
     expect(audit).toHaveLength(3);
     for (const line of audit) {
       expect(line).toMatch(
-        /^\[Permission\] shell: deny \(terminal-approval\) - User denied this tool call( \[[^\]]+\])?$/,
+        /^\[Permission\] shell: deny \(terminal-approval\) - User denied this tool call( \[[^\]]+\])? \{cwd=\S+ timeoutMs=120000 maxOutputBytes=51200 shell=\S+\}$/,
       );
     }
     const denied = "Error [permission_denied]: User denied this tool call";

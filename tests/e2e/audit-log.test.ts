@@ -25,11 +25,28 @@ const auditRecordSchema = z.strictObject({
 const e2e = useAgentFixture();
 const { agent } = e2e;
 
+/** The decision lines; each call's outcome line (with `outcome`, no `behavior`) follows it. */
 async function auditRecords(path: string) {
-  return linesOf(await readFile(path, "utf8")).map((line) =>
-    auditRecordSchema.parse(JSON.parse(line)),
-  );
+  return linesOf(await readFile(path, "utf8"))
+    .map((line): unknown => JSON.parse(line))
+    .filter((record) => typeof record === "object" && record !== null && "behavior" in record)
+    .map((record) => auditRecordSchema.parse(record));
 }
+
+async function outcomeRecords(path: string) {
+  return linesOf(await readFile(path, "utf8"))
+    .map((line): unknown => JSON.parse(line))
+    .filter((record) => typeof record === "object" && record !== null && "outcome" in record)
+    .map((record) => outcomeRecordSchema.parse(record));
+}
+
+const outcomeRecordSchema = z.strictObject({
+  time: z.iso.datetime(),
+  runId: z.uuid(),
+  callId: z.string(),
+  tool: z.string(),
+  outcome: z.object({ executed: z.string(), status: z.string(), boundary: z.string() }),
+});
 
 function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
@@ -93,6 +110,17 @@ describe("the JSON audit log", () => {
         argumentsSha256: sha256('{"content":"x","path":"../outside.txt"}'),
       },
     ]);
+    // After each call, its outcome: did it run, how did it end, which boundary decided.
+    const outcomes = await outcomeRecords(log);
+    expect(outcomes.map(({ callId, runId: id, outcome }) => [callId, id, outcome])).toEqual([
+      ["call_glob", runId, { executed: "yes", status: "ok", boundary: "execution" }],
+      ["call_in", runId, { executed: "no", status: "denied", boundary: "confirmation" }],
+      ["call_out", runId, { executed: "no", status: "denied", boundary: "policy" }],
+    ]);
+    const lines = linesOf(await readFile(log, "utf8")).map(
+      (line) => (JSON.parse(line) as { callId: string }).callId,
+    );
+    expect(lines).toEqual(["call_glob", "call_glob", "call_in", "call_in", "call_out", "call_out"]);
     const stderr = linesOf(run.stderr);
     expect(stderr.filter((line) => line.startsWith("[Permission] "))).toEqual([
       "[Permission] glob: allow (default) - No permission rule blocked the request",

@@ -61,7 +61,7 @@ describe("npm run demo", () => {
       "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
     );
     expect(decisions[3]).toMatch(
-      /^\[Permission\] shell: deny \(terminal-approval\) - Interactive approval is unavailable \(stdin is not a TTY\) \[sandbox: .+\]$/,
+      /^\[Permission\] shell: deny \(terminal-approval\) - Interactive approval is unavailable \(stdin is not a TTY\) \[sandbox: .+\] \{cwd=\S+ timeoutMs=120000 maxOutputBytes=51200 shell=\S+\}$/,
     );
     expect(stderr).toContain(
       "Files in the demo workspace afterwards: README.md, src, src/greet.ts\n",

@@ -16,7 +16,15 @@ import {
   isPtyAvailable,
   terminalScreenLines,
 } from "../support/pty.js";
-import { baseEnv, runCli, serverEnv, startCli, stderrLines, type CliRun } from "./cli-process.js";
+import {
+  baseEnv,
+  linesOf,
+  runCli,
+  serverEnv,
+  startCli,
+  stderrLines,
+  type CliRun,
+} from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
 
 const e2e = useAgentFixture();
@@ -191,8 +199,24 @@ describe("exit code 130: Ctrl-C", () => {
       expect(exitCode).toBe(130);
       expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
       // Nobody decided the call, so no decision is recorded for it, on screen or in the log (the
-      // log is opened, so created, at start).
-      expect(await readFile(log, "utf8")).toBe("");
+      // log is opened, so created, at start); the log's one line is the call's outcome: cancelled
+      // at the prompt, never run.
+      const lines = linesOf(await readFile(log, "utf8")).map(
+        (line) => JSON.parse(line) as Record<string, unknown>,
+      );
+      expect(lines.map(({ callId, behavior, outcome }) => ({ callId, behavior, outcome }))).toEqual(
+        [
+          {
+            callId: "call_w",
+            behavior: undefined,
+            outcome: expect.objectContaining({
+              executed: "no",
+              status: "cancelled",
+              boundary: "confirmation",
+            }) as unknown,
+          },
+        ],
+      );
       const screen = terminalScreenLines(output);
       expect(screen.filter((line) => line.startsWith("[Permission] "))).toEqual([]);
       expect(screen.at(-2)).toBe("agent: cancelled");

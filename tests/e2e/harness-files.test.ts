@@ -29,8 +29,11 @@ interface AuditLine {
   readonly source: string;
 }
 
+/** The decision lines (each call's outcome line, without `behavior`, is left out). */
 async function auditLines(path: string): Promise<AuditLine[]> {
-  return linesOf(await readFile(path, "utf8")).map((line) => JSON.parse(line) as AuditLine);
+  return linesOf(await readFile(path, "utf8"))
+    .map((line) => JSON.parse(line) as Partial<AuditLine>)
+    .filter((line): line is AuditLine => line.behavior !== undefined);
 }
 
 function shellCall(id: string, command: string) {

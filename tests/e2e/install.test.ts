@@ -146,6 +146,18 @@ describe.skipIf(!isPtyAvailable())(`on a terminal ${PTY_REASON}`, () => {
     server.script(chatTextReply("ok"));
     const piped = await runCli([TASK], { env: serverEnv(server.baseURL), cwd: project });
     expect(stderrLines(piped).filter((line) => line.startsWith("agent: workspace"))).toEqual([]);
+
+    // A key some providers take in the query string is never shown (the request may then fail).
+    const withKey = await runInPty([process.execPath, CLI_PATH, TASK], {
+      env: serverEnv(`${server.baseURL}?api-key=querysecret123`),
+      cwd: project,
+      prompt: "[y/N] ",
+      answers: [],
+    });
+    expect(withKey.output).not.toContain("querysecret123");
+    expect(terminalScreenLines(withKey.output)[0]).toBe(
+      `agent: workspace ${join(dir.root, "red\\u{001b}[31mproject")} · model gpt-4.1-mini · endpoint ${server.baseURL}`,
+    );
   });
 });
 

@@ -82,10 +82,10 @@ describe.skipIf(!isPtyAvailable())(`chapter 3 in a real terminal ${PTY_REASON}`,
       call_log: `Error [permission_denied]: ${HARNESS_DENIED}`,
       call_note: "Error [permission_denied]: User denied this tool call",
     });
-    const audited = linesOf(await readFile(log, "utf8")).map((line) => {
-      const record = JSON.parse(line) as { callId: string; behavior: string; source: string };
-      return [record.callId, record.behavior, record.source];
-    });
+    const audited = linesOf(await readFile(log, "utf8"))
+      .map((line) => JSON.parse(line) as { callId: string; behavior?: string; source?: string })
+      .filter((record) => record.behavior !== undefined)
+      .map((record) => [record.callId, record.behavior, record.source]);
     expect(audited).toEqual([
       ["call_hook", "deny", "protected-path"],
       ["call_bare", "deny", "protected-path"],

@@ -163,7 +163,7 @@ describe("earlier chapters", () => {
     const requests = e2e.server.requests;
     expect(requests.map(toolNames)).toEqual([["shell"], ["shell"]]);
     expect(toolResults(requests[1])).toEqual({
-      call_w: "Error [unknown_tool]: Unknown tool: write_file",
+      call_w: "Error [unknown_tool]: Unknown tool: write_file (available tools: shell)",
     });
     expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
   });

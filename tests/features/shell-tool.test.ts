@@ -69,7 +69,9 @@ describe("the shell tool's definition", () => {
       "Run one command in bash, with the workspace /ws as the working directory. Use bash syntax. " +
         "stdout and stderr come back together, cut after 50 KB; the command and everything it " +
         "started are killed after 120 s. Nothing is read from stdin, so interactive programs " +
-        "cannot work.",
+        "cannot work. Each stderr line starts with [stderr]; a result without an Error line means " +
+        "exit code 0. A longer output keeps its start and its end and says where the whole of it " +
+        "was saved: read that file with read_file, in parts.",
     );
   });
 
@@ -114,7 +116,7 @@ describe("shellToolResult exact strings", () => {
       "non-zero exit",
       ok("boom\n", { exitCode: 2 }),
       {
-        content: "Error [shell_failed]: PowerShell 7 exited with code 2\nboom\n",
+        content: "Error [shell_failed]: PowerShell 7 exited with code 2 (the command ran)\nboom\n",
         isError: true,
         errorCode: "shell_failed",
       },
@@ -123,7 +125,8 @@ describe("shellToolResult exact strings", () => {
       "non-zero exit without output",
       ok("", { exitCode: 1 }),
       {
-        content: "Error [shell_failed]: PowerShell 7 exited with code 1\n(no output)",
+        content:
+          "Error [shell_failed]: PowerShell 7 exited with code 1 (the command ran)\n(no output)",
         isError: true,
         errorCode: "shell_failed",
       },
@@ -133,7 +136,7 @@ describe("shellToolResult exact strings", () => {
       ok("partial\n", { exitCode: null, timedOut: true }),
       {
         content:
-          "Error [shell_timeout]: Command timed out after 1.5 s and was killed with everything it started\npartial\n",
+          "Error [shell_timeout]: Command timed out after 1.5 s and was killed with everything it started (the command ran)\npartial\n",
         isError: true,
         errorCode: "shell_timeout",
       },
@@ -142,9 +145,44 @@ describe("shellToolResult exact strings", () => {
       "cancelled",
       ok("", { exitCode: null }),
       {
-        content: "Error [shell_cancelled]: Command was cancelled before it finished\n(no output)",
+        content:
+          "Error [shell_cancelled]: Command was cancelled before it finished (the command ran)\n(no output)",
         isError: true,
         errorCode: "shell_cancelled",
+      },
+    ],
+    [
+      "head and tail, with the saved file",
+      ok("1\n2\n", {
+        exitCode: 2,
+        truncated: true,
+        omitted: {
+          bytes: 6,
+          lines: 3,
+          tail: "6\n7\n",
+          totalBytes: 14,
+          savedTo: ".agent/outputs/c.log",
+        },
+      }),
+      {
+        content:
+          "Error [shell_failed]: PowerShell 7 exited with code 2 (the command ran)\n1\n2\n" +
+          "[output truncated: 6 bytes (3 lines) left out; the whole output (14 bytes) is in .agent/outputs/c.log]\n" +
+          "6\n7\n",
+        isError: true,
+        errorCode: "shell_failed",
+      },
+    ],
+    [
+      "head and tail, nothing saved",
+      ok("ab", {
+        truncated: true,
+        omitted: { bytes: 1, lines: 1, tail: "z", totalBytes: 4 },
+      }),
+      {
+        content:
+          "ab\n[output truncated: 1 bytes (1 line) left out; the whole output could not be saved]\nz",
+        isError: false,
       },
     ],
   ])("%s", (_name, result, expected) => {
@@ -167,9 +205,10 @@ describe.skipIf(posixOnly)(
       await expect(run("true")).resolves.toEqual({ content: "(no output)", isError: false });
     });
 
-    it("reports a non-zero exit with the shell's name, the code and stderr", async () => {
+    it("reports a non-zero exit with the shell's name, the code and stderr marked", async () => {
       await expect(run("echo out; echo err >&2; exit 3")).resolves.toEqual({
-        content: "Error [shell_failed]: bash exited with code 3\nout\nerr\n",
+        content:
+          "Error [shell_failed]: bash exited with code 3 (the command ran)\nout\n[stderr] err\n",
         isError: true,
         errorCode: "shell_failed",
       });
@@ -177,14 +216,15 @@ describe.skipIf(posixOnly)(
 
     it("treats stderr output with exit 0 as success", async () => {
       await expect(run("echo warning >&2")).resolves.toEqual({
-        content: "warning\n",
+        content: "[stderr] warning\n",
         isError: false,
       });
     });
 
     it("marks truncated output and never splits a character", async () => {
-      await expect(run("printf 'ab€€'", { maxOutputBytes: 6 })).resolves.toEqual({
-        content: "ab€\n[output truncated]",
+      await expect(run("printf 'ab€€zzzz'", { maxOutputBytes: 11 })).resolves.toEqual({
+        content:
+          "ab\n[output truncated: 6 bytes (0 lines) left out; the whole output could not be saved]\nzzzz",
         isError: false,
       });
     });
@@ -199,7 +239,7 @@ describe.skipIf(posixOnly)(
       );
       expect(result).toEqual({
         content:
-          "Error [shell_timeout]: Command timed out after 1.5 s and was killed with everything it started\nbegun\n",
+          "Error [shell_timeout]: Command timed out after 1.5 s and was killed with everything it started (the command ran)\nbegun\n",
         isError: true,
         errorCode: "shell_timeout",
       });
@@ -226,7 +266,8 @@ describe.skipIf(posixOnly)(
         controller.abort();
       }, 500);
       await expect(running).resolves.toEqual({
-        content: "Error [shell_cancelled]: Command was cancelled before it finished\nbegun\n",
+        content:
+          "Error [shell_cancelled]: Command was cancelled before it finished (the command ran)\nbegun\n",
         isError: true,
         errorCode: "shell_cancelled",
       });
@@ -235,7 +276,7 @@ describe.skipIf(posixOnly)(
     it("reports a shell that cannot start", async () => {
       const missing = join(workspace, "no-bash");
       await expect(run("echo hi", { executable: missing })).resolves.toEqual({
-        content: `Error [shell_start_failed]: Could not start ${missing}: ENOENT (no such file)`,
+        content: `Error [shell_start_failed]: Could not start ${missing}: ENOENT (no such file) (the command did not run)`,
         isError: true,
         errorCode: "shell_start_failed",
       });

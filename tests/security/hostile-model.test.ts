@@ -69,9 +69,18 @@ describe("tool lookup and argument parsing", () => {
     const agent = buildAgent(P01, { model, workspace: temp.workspace, commandRunner: runner });
     const result = await agent.run("go");
     expect(toolMessages(result.history)).toEqual([
-      { id: "a", content: "Error [unknown_tool]: Unknown tool: __proto__" },
-      { id: "b", content: "Error [unknown_tool]: Unknown tool: constructor" },
-      { id: "c", content: "Error [unknown_tool]: Unknown tool: hasOwnProperty" },
+      {
+        id: "a",
+        content: "Error [unknown_tool]: Unknown tool: __proto__ (available tools: shell)",
+      },
+      {
+        id: "b",
+        content: "Error [unknown_tool]: Unknown tool: constructor (available tools: shell)",
+      },
+      {
+        id: "c",
+        content: "Error [unknown_tool]: Unknown tool: hasOwnProperty (available tools: shell)",
+      },
     ]);
     expect(runner.commands).toEqual([]);
   });
@@ -524,15 +533,14 @@ describe.runIf(LINUX_WITH_BWRAP)("secrets (Linux only: /proc, and bwrap on PATH)
     expect(output).not.toContain("sk-hostile-canary");
   });
 
-  // Known limitation, documented in the README's Sandbox section: on the host (--sandbox off, or
-  // auto falling back) the command is a child of the harness with the same uid, so
-  // /proc/$PPID/environ hands it the OPENAI_API_KEY the harness was started with; the allowlist in
-  // command-environment.ts only cleans the child's own environment. Node cannot rewrite its own
-  // initial environment block, and a re-exec would leave the key with the parent. This stays an
-  // expected failure so that a real fix shows up here.
-  it.fails("a host command cannot read the API key from the harness's /proc environ", async () => {
+  // On the host (--sandbox off, or auto falling back) the command is a child of the harness with
+  // the same uid, so /proc/$PPID/environ hands it the OPENAI_API_KEY the harness was started with
+  // (Node cannot rewrite its own initial environment block). The command can read the key, but
+  // its output reaches the model with every secret the harness knows replaced by [redacted].
+  it("a host command's output never shows the API key it read from the harness's /proc environ", async () => {
     const output = await runInChildHarness("off", readParentEnvironment);
     expect(output).toContain("echo:\n");
+    expect(output).toContain("OPENAI_API_KEY=[redacted]\n");
     expect(output).not.toContain("sk-hostile-canary");
   });
 });

@@ -5,6 +5,7 @@ import type { AuditSink } from "../../core/audit.js";
 import { canonicalJson } from "../../core/canonical-json.js";
 import type { PermissionDecision } from "../../core/permission-decision.js";
 import type { PermissionRequest } from "../../core/permission-request.js";
+import type { ToolOutcome } from "../../core/tool-outcome.js";
 import { firstLineOfError } from "../../core/one-line.js";
 import { HarnessFileError, openHarnessOutput } from "../filesystem/index.js";
 
@@ -24,6 +25,11 @@ export interface AuditRecord {
   readonly argumentsSha256: string;
   readonly chapter: number;
   readonly executionEnvironment?: string;
+  /**
+   * What the harness decided beyond the model's arguments, as the call will be executed: for the
+   * shell `cwd`, `timeoutMs`, `maxOutputBytes`, `shell`, and `sandbox` (where it runs).
+   */
+  readonly finalArguments?: Readonly<Record<string, string | number | boolean>>;
 }
 
 export interface JsonlAuditLogOptions {
@@ -63,9 +69,29 @@ export class JsonlAuditLog implements AuditSink {
   }
 
   async record(request: PermissionRequest, decision: PermissionDecision): Promise<void> {
+    await this.#append(this.toRecord(request, decision));
+  }
+
+  /**
+   * After the call, one more line for it: `{time, runId, callId, tool, outcome: {executed, status,
+   * boundary, exitCode?, durationMs, …}}`. Lines with `behavior` are decisions; with `outcome`,
+   * outcomes.
+   */
+  async recordOutcome(outcome: ToolOutcome): Promise<void> {
+    const { callId, tool, ...rest } = outcome;
+    await this.#append({
+      time: (this.#options.now?.() ?? new Date()).toISOString(),
+      runId: this.runId,
+      callId,
+      tool,
+      outcome: rest,
+    });
+  }
+
+  async #append(record: object): Promise<void> {
     const fd = this.#fd;
     if (fd === undefined) throw new Error(`The audit log ${this.#options.path} is closed`);
-    const line = Buffer.from(`${JSON.stringify(this.toRecord(request, decision))}\n`, "utf8");
+    const line = Buffer.from(`${JSON.stringify(record)}\n`, "utf8");
     // O_APPEND: each write lands at the end, even when the file grew meanwhile.
     for (let written = 0; written < line.length;) {
       const { bytesWritten } = await writeAt(fd, line, written, line.length - written);
@@ -95,8 +121,16 @@ export class JsonlAuditLog implements AuditSink {
       ...(request.executionEnvironment === undefined
         ? {}
         : { executionEnvironment: request.executionEnvironment }),
+      ...(request.call.finalArguments === undefined
+        ? {}
+        : { finalArguments: finalArgumentsOf(request) }),
     };
   }
+}
+
+function finalArgumentsOf(request: PermissionRequest): AuditRecord["finalArguments"] {
+  const sandbox = request.executionEnvironment;
+  return { ...request.call.finalArguments, ...(sandbox === undefined ? {} : { sandbox }) };
 }
 
 function sha256(text: string): string {

@@ -226,7 +226,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
   if (powerShell !== undefined && findPosixShellExecutable(options) === undefined) {
     return { kind: "unusable", reason: UNAVAILABLE.noProbeShell, short: "no sh for the probe" };
   }
-  const { executable, kind, environment } = planPosixShell(options);
+  const { executable, kind, environment, secrets } = planPosixShell(options);
   const shell: SandboxShell = { executable, kind };
   const runner = new BubblewrapRunner({
     bwrapPath,
@@ -237,6 +237,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     home: options.env.HOME === undefined || options.env.HOME === "" ? homedir() : options.env.HOME,
     network: options.network,
     environment,
+    secrets,
     hardening,
     harnessFiles: options.harnessFiles ?? [],
   });

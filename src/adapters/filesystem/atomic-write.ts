@@ -57,7 +57,7 @@ export async function writeFileAtomically(
   }
 }
 
-/** The permission bits to keep, or `undefined` for a new file. Refuses links and non-files. */
+/** The permission bits to keep (rwx only), or `undefined` for a new file. Refuses links and non-files. */
 async function modeOfExistingFile(target: string, path: string): Promise<number | undefined> {
   let stats;
   try {
@@ -74,7 +74,9 @@ async function modeOfExistingFile(target: string, path: string): Promise<number 
   await access(target, constants.W_OK).catch((error: unknown) => {
     throw toWorkspaceError(error, path);
   });
-  return stats.mode & 0o7777;
+  // The permission bits only: new content under a kept setuid/setgid bit would be a privileged
+  // program the model wrote (the sandbox's seccomp filter refuses such bits; so do the file tools).
+  return stats.mode & 0o777;
 }
 
 /** A parent directory replaced by a link after the check would move the write elsewhere. */

@@ -5,9 +5,9 @@
  * `objects/` and `refs/` in it or in the directory its `commondir` file names. A hook or
  * `core.fsmonitor` planted in such a directory runs at the person's next git command there.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { lstat } from "node:fs/promises";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { childPath } from "./child-path.js";
 import { O_NOFOLLOW, O_NONBLOCK, errorCode } from "./fs-errors.js";
 import { gitNameKey } from "./git-names.js";
 
@@ -28,52 +28,62 @@ export type GitLayoutFinding =
   | { readonly kind: "would-become"; readonly directory: string };
 
 /**
- * Looks at every real directory from `root` down to the one that would hold `target`: is it a git
+ * Looks at every real directory from `root` down to the one that would hold the target (`segments`:
+ * the target's real path below `root`, name by name): is it a git
  * dir already, or would writing `target` make it one (the write adds the missing `HEAD`,
  * `objects/`, `refs/` or `commondir`)? Either way a write there is git metadata. Entry names that
  * the write adds are compared as Windows and macOS would match them (any case, `HEAD.`, …).
  */
-export async function findGitLayout(
+export function findGitLayout(
   root: string,
-  target: string,
-): Promise<GitLayoutFinding | undefined> {
-  const segments = relative(root, target)
-    .split(sep)
-    .filter((part) => part !== "");
+  segments: readonly string[],
+): GitLayoutFinding | undefined {
   let directory = root;
   for (const child of segments) {
-    const present = await presentEntries(directory);
-    if (hasGitDirectoryLayout((entry) => present.has(entry))) return { kind: "is", directory };
+    const present = presentEntries(directory);
+    if (hasGitDirectoryLayout(present)) return { kind: "is", directory };
     // A write at index creates `child` here only if it is missing; a deeper write creates a
     // directory named `child`, which counts for objects/ and refs/ as much as a file does.
     const key = gitNameKey(child);
     const added = GIT_LAYOUT_ENTRIES.find((entry) => entry.toLowerCase() === key);
     if (
       added !== undefined &&
-      !present.has(added) &&
-      hasGitDirectoryLayout((entry) => present.has(entry) || entry === added)
+      !present(added) &&
+      hasGitDirectoryLayout((entry) => entry === added || present(entry))
     ) {
       return { kind: "would-become", directory };
     }
-    directory = join(directory, child);
+    directory = childPath(directory, child);
   }
   return undefined;
 }
 
-/** Which of git's layout entries exist in `directory` (any type: a look-alike counts). */
-async function presentEntries(directory: string): Promise<Set<LayoutEntry>> {
-  const present = new Set<LayoutEntry>();
-  for (const entry of GIT_LAYOUT_ENTRIES) {
-    try {
-      await lstat(join(directory, entry));
-      present.add(entry);
-    } catch (error) {
-      const code = errorCode(error);
-      // Missing, or `directory` itself does not exist yet (the write would create it).
-      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+/**
+ * Whether each of git's layout entries exists in `directory` (any type: a look-alike counts),
+ * looked up only when asked and at most once: most directories have no `HEAD`, which settles them
+ * with one lstat. Synchronous, like the rest of the write boundary (issue 19): a few µs each.
+ */
+function presentEntries(directory: string): (entry: LayoutEntry) => boolean {
+  const known = new Map<LayoutEntry, boolean>();
+  return (entry) => {
+    let found = known.get(entry);
+    if (found === undefined) {
+      found = exists(childPath(directory, entry));
+      known.set(entry, found);
     }
+    return found;
+  };
+}
+
+function exists(path: string): boolean {
+  try {
+    // No exception is built for the usual answer, missing.
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch (error) {
+    // `directory` itself does not exist yet (the write would create it) or is a file.
+    if (errorCode(error) === "ENOTDIR") return false;
+    throw error;
   }
-  return present;
 }
 
 /** A `gitdir:` file is a line of text; anything longer is not one git would follow. */

@@ -10,6 +10,7 @@ const HFS_IGNORABLE = /[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/gu;
 const SHORT_NAME = /^git~[1-9][0-9]*$/u;
 
 export function isGitDirectoryName(name: string): boolean {
+  if (!mayNameGit(name)) return false;
   const folded = gitNameKey(name);
   return folded === ".git" || SHORT_NAME.test(folded);
 }
@@ -25,4 +26,20 @@ export function gitNameKey(name: string): string {
   // Windows drops trailing dots and spaces, so `.git.` and `.git ` are `.git`.
   const stripped = visible.replace(/[. ]+$/u, "");
   return stripped.toLowerCase();
+}
+
+const DOT = 0x2e;
+const LOWER_G = 0x67;
+const UPPER_G = 0x47;
+/** The lowest HFS-ignorable code point: every one of them is at or above it. */
+const FIRST_IGNORABLE = 0x200c;
+
+/**
+ * A one-character pre-check, run on every entry glob sees (issue 19): false only for names that
+ * cannot mean `.git`. Every alias starts, once HFS-ignorable code points are dropped, with `.` or
+ * `g`/`G` (`.git…`, `GIT~1`), and no other character below U+200C lower-cases to either.
+ */
+function mayNameGit(name: string): boolean {
+  const first = name.charCodeAt(0);
+  return first === DOT || first === LOWER_G || first === UPPER_G || first >= FIRST_IGNORABLE;
 }

@@ -29,6 +29,9 @@ type SegmentMatcher =
 /** Where the matcher can be after some leading path segments: indexes into the segment list. */
 export type GlobState = readonly number[];
 
+const EMPTY_STATE: GlobState = [];
+/** States wider than this (a pattern with very many `**`) are stepped without the cache. */
+const MAX_CACHED_WIDTH = 30;
 const SEPARATOR = /[\\/]/u;
 const CONTROL = /\p{Cc}/u;
 const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/u;
@@ -38,6 +41,10 @@ export class GlobPattern {
   /** For each index, the states it stands for (`**` also matches zero segments). */
   readonly #closures: readonly GlobState[];
   readonly initial: GlobState;
+  /** Every state built so far, by its members ("0,2"): one object per set. */
+  readonly #interned = new Map<string, GlobState>();
+  /** Per state, the next state for each mask of its members that matched a name. */
+  readonly #transitions = new Map<GlobState, Map<number, GlobState>>();
 
   private constructor(segments: readonly SegmentMatcher[]) {
     this.#segments = segments;
@@ -48,6 +55,7 @@ export class GlobPattern {
       }
       return closure;
     });
+    for (const closure of this.#closures) this.#interned.set(closure.join(","), closure);
     this.initial = this.#closureOf(0);
   }
 
@@ -56,27 +64,63 @@ export class GlobPattern {
     return new GlobPattern(parsePattern(pattern));
   }
 
-  /** The state after one more path segment named `name`. Runs once per directory entry. */
+  /**
+   * The state after one more path segment named `name`. Runs once per directory entry, so it
+   * only tests the segment matchers and looks the result up (issue 19): the same state and the
+   * same matchers matching give the same state object, built once.
+   */
   step(state: GlobState, name: string): GlobState {
-    let single: GlobState | undefined;
-    let merged: Set<number> | undefined;
-    for (const index of state) {
-      const matcher = this.#segments[index];
-      if (matcher === undefined) continue;
-      let next: number;
-      if (matcher.kind === "globstar") next = index;
-      else if (segmentMatches(matcher, name)) next = index + 1;
-      else continue;
-      const closure = this.#closureOf(next);
-      if (single === undefined) {
-        single = closure;
-      } else {
-        merged ??= new Set(single);
-        for (const member of closure) merged.add(member);
-      }
+    if (state.length > MAX_CACHED_WIDTH) {
+      // Too many members for a bit mask: work it out each time, uncached.
+      return this.#next(
+        state,
+        (matcher) => matcher.kind === "globstar" || segmentMatches(matcher, name),
+      );
     }
-    if (merged !== undefined) return [...merged].sort((a, b) => a - b);
-    return single ?? [];
+    let mask = 0;
+    for (let position = 0; position < state.length; position += 1) {
+      const matcher = this.#segments[state[position] ?? -1];
+      if (matcher === undefined) continue;
+      if (matcher.kind === "globstar" || segmentMatches(matcher, name)) mask |= 1 << position;
+    }
+    if (mask === 0) return EMPTY_STATE;
+    let row = this.#transitions.get(state);
+    if (row === undefined) {
+      row = new Map();
+      this.#transitions.set(state, row);
+    }
+    let next = row.get(mask);
+    if (next === undefined) {
+      const matched = mask;
+      next = this.#next(state, (_, position) => (matched & (1 << position)) !== 0);
+      row.set(mask, next);
+    }
+    return next;
+  }
+
+  /**
+   * The union of what the matched members lead to (`**` stays, and may also match nothing), as
+   * the one interned state object for that set.
+   */
+  #next(
+    state: GlobState,
+    matched: (matcher: SegmentMatcher, position: number) => boolean,
+  ): GlobState {
+    const members = new Set<number>();
+    state.forEach((index, position) => {
+      const matcher = this.#segments[index];
+      if (matcher === undefined || !matched(matcher, position)) return;
+      for (const member of this.#closureOf(matcher.kind === "globstar" ? index : index + 1)) {
+        members.add(member);
+      }
+    });
+    if (members.size === 0) return EMPTY_STATE;
+    const sorted = [...members].sort((a, b) => a - b);
+    const key = sorted.join(",");
+    const known = this.#interned.get(key);
+    if (known !== undefined) return known;
+    this.#interned.set(key, sorted);
+    return sorted;
   }
 
   /** The segments consumed so far form a complete match. */
@@ -224,7 +268,7 @@ function segmentMatches(matcher: SegmentMatcher, name: string): boolean {
     case "stars":
       return piecesMatch(matcher.pieces, name);
     case "wildcard":
-      return tokensMatch(matcher.tokens, Array.from(name, codePointOf));
+      return tokensMatch(matcher.tokens, name);
   }
 }
 
@@ -247,25 +291,28 @@ function piecesMatch(pieces: readonly string[], name: string): boolean {
   return true;
 }
 
-/** Greedy star matching with one backtrack point: O(name × pattern), never exponential. */
-function tokensMatch(tokens: readonly Token[], name: readonly number[]): boolean {
+/**
+ * Greedy star matching with one backtrack point: O(name × pattern), never exponential. Walks the
+ * name by code point in place (no array per name: this runs once per directory entry).
+ */
+function tokensMatch(tokens: readonly Token[], name: string): boolean {
   let tokenIndex = 0;
   let nameIndex = 0;
   let starToken = -1;
   let starName = 0;
   while (nameIndex < name.length) {
     const token = tokens[tokenIndex];
-    const codePoint = name[nameIndex] ?? -1;
+    const codePoint = name.codePointAt(nameIndex) ?? -1;
     if (token !== undefined && token.kind !== "star" && tokenMatches(token, codePoint)) {
       tokenIndex += 1;
-      nameIndex += 1;
+      nameIndex += codePoint > 0xffff ? 2 : 1;
     } else if (token?.kind === "star") {
       starToken = tokenIndex;
       starName = nameIndex;
       tokenIndex += 1;
     } else if (starToken !== -1) {
       tokenIndex = starToken + 1;
-      starName += 1;
+      starName += (name.codePointAt(starName) ?? 0) > 0xffff ? 2 : 1;
       nameIndex = starName;
     } else {
       return false;

@@ -13,6 +13,12 @@ export {
   READ_LIMIT_BYTES,
 } from "./node-filesystem.js";
 export { isWithinRoot } from "./safe-path.js";
+export {
+  HARNESS_DIRECTORY,
+  OUTPUTS_DIRECTORY,
+  WorkspaceOutputStore,
+  fileStem,
+} from "./output-files.js";
 export { isGitDirectoryName } from "./git-names.js";
 export { GIT_LAYOUT_ENTRIES, hasGitDirectoryLayout, pointerFileTarget } from "./git-directories.js";
 export { errorCode } from "./fs-errors.js";

@@ -3,13 +3,14 @@
  * checked first without touching the disk; then real paths decide, so a symlink or junction that
  * leads outside is caught wherever it sits on the path.
  */
-import { realpath } from "node:fs";
-import { lstat, readlink } from "node:fs/promises";
+import { lstatSync, readlinkSync, realpath, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:path";
 import { promisify } from "node:util";
 import { WorkspaceFileError } from "../../core/filesystem.js";
+import { childPath } from "./child-path.js";
 import { errorCode, pathTooLong } from "./fs-errors.js";
 import { findGitLayout } from "./git-directories.js";
+import { HARNESS_DIRECTORY } from "./output-files.js";
 import { isGitDirectoryName } from "./git-names.js";
 import { classifyWorkspacePath } from "./workspace-path-syntax.js";
 
@@ -25,13 +26,30 @@ export const MAX_SYMLINK_HOPS = 40;
 export const realpathNative: (path: string) => Promise<string> = promisify(realpath.native);
 
 /**
+ * The boundary's own look-ups are synchronous (issue 19): an lstat or realpath costs a few µs on
+ * the main thread and ~70–100 µs as a thread-pool round trip, and a write decision makes several.
+ * None of them opens a file, so none can block on a FIFO or a device.
+ */
+const realpathNativeSync: (path: string) => string = realpathSync.native;
+
+/**
  * Returns the absolute real path `path` names inside `workspace` (the part that does not exist yet
  * is appended as written). Throws `WorkspaceFileError` (`invalid_path`, `path_escape`) for a path
  * the model may not use (a name over the platform's limit included), and rethrows any other
  * failure so callers fail closed.
  */
-export async function safePath(workspace: string, path: string): Promise<string> {
-  return (await resolveInWorkspace(workspace, path)).target;
+export function safePath(workspace: string, path: string): Promise<string> {
+  return settle(() => resolveInWorkspace(workspace, path).target);
+}
+
+/**
+ * The boundary's look-ups are synchronous (issue 19) but its callers await a promise; a refusal
+ * still arrives as a rejection, never as a throw from the call itself.
+ */
+function settle<T>(work: () => T): Promise<T> {
+  return new Promise((resolve) => {
+    resolve(work());
+  });
 }
 
 /** Why a write is refused as `protected_path`; the chapter-3 boundary names the kind. */
@@ -56,16 +74,24 @@ export class ProtectedPathError extends WorkspaceFileError {
  * `core.fsmonitor` would run on the host at the person's next git command. `harnessFiles` are
  * absolute real paths (the audit log, a recording). Reading any of them stays allowed.
  */
-export async function safeWritablePath(
+export function safeWritablePath(
   workspace: string,
   path: string,
   harnessFiles: readonly string[] = [],
 ): Promise<string> {
-  const { root, segments, target } = await resolveInWorkspace(workspace, path);
+  return settle(() => writableTarget(workspace, path, harnessFiles));
+}
+
+function writableTarget(workspace: string, path: string, harnessFiles: readonly string[]): string {
+  const { root, segments, target, missing } = resolveInWorkspace(workspace, path);
+  // The real path's names below the root, worked out once for every check below.
+  const below = relative(root, target)
+    .split(sep)
+    .filter((part) => part !== "");
   if (
     segments.some(isGitDirectoryName) ||
-    isGitPath(root, target) ||
-    (await isInsideLinkedGit(root, target))
+    below.some(isGitDirectoryName) ||
+    isInsideLinkedGit(root, below.slice(0, Math.max(0, below.length - missing)), target)
   ) {
     throw new ProtectedPathError(
       "git-metadata",
@@ -78,7 +104,14 @@ export async function safeWritablePath(
       `path is a file the harness itself writes (its audit log or recording), which the agent may not change: ${path}`,
     );
   }
-  const layout = await findGitLayout(root, target);
+  // A harness directory (`.agent`, saved outputs): nothing inside it is the agent's to write.
+  if (harnessFiles.some((directory) => isWithinRoot(directory, target))) {
+    throw new ProtectedPathError(
+      "harness-file",
+      `path is inside ${HARNESS_DIRECTORY}, where the harness keeps saved command outputs, which the agent may not change: ${path}`,
+    );
+  }
+  const layout = findGitLayout(root, below);
   if (layout !== undefined) {
     const name = relative(root, layout.directory) || "the workspace";
     throw new ProtectedPathError(
@@ -92,16 +125,16 @@ export async function safeWritablePath(
 }
 
 /** The syntax check, the workspace's real path and the target, each worked out once per call. */
-async function resolveInWorkspace(
+function resolveInWorkspace(
   workspace: string,
   path: string,
-): Promise<{ root: string; segments: readonly string[]; target: string }> {
+): { root: string; segments: readonly string[]; target: string; missing: number } {
   const syntax = classifyWorkspacePath(path);
   if (!syntax.ok) throw new WorkspaceFileError(syntax.code, syntax.message);
-  const root = await realpathNative(workspace);
+  const root = realpathNativeSync(workspace);
   try {
-    const target = await resolveWithin(root, join(root, ...syntax.segments), path);
-    return { root, segments: syntax.segments, target };
+    const { target, missing } = resolveWithin(root, join(root, ...syntax.segments), path);
+    return { root, segments: syntax.segments, target, missing };
   } catch (error) {
     switch (errorCode(error)) {
       case "ELOOP":
@@ -118,29 +151,27 @@ async function resolveInWorkspace(
   }
 }
 
-/** A segment of `target` below `root` that names `.git`. */
-function isGitPath(root: string, target: string): boolean {
-  return relative(root, target).split(sep).some(isGitDirectoryName);
-}
-
 /**
  * A `.git` that is a symlink (to `gitdata`, say) makes git use its target: so `gitdata/config` is
- * git's config too. Checks the `.git` beside every real directory from the root down to `target`.
+ * git's config too. Checks the `.git` beside every real directory from the root down to `target`
+ * that exists (`existing`, its names below the root: nothing sits in a directory that does not).
  */
-async function isInsideLinkedGit(root: string, target: string): Promise<boolean> {
+function isInsideLinkedGit(root: string, existing: readonly string[], target: string): boolean {
   let directory = root;
-  for (const segment of ["", ...relative(root, target).split(sep)]) {
-    directory = join(directory, segment);
-    const gitTarget = await linkedGitTarget(join(directory, ".git"));
+  for (let index = 0; index <= existing.length; index += 1) {
+    if (index > 0) directory = childPath(directory, existing[index - 1] ?? "");
+    const gitTarget = linkedGitTarget(childPath(directory, ".git"));
     if (gitTarget !== undefined && isWithinRoot(gitTarget, target)) return true;
   }
   return false;
 }
 
-async function linkedGitTarget(candidate: string): Promise<string | undefined> {
+function linkedGitTarget(candidate: string): string | undefined {
   try {
-    if (!(await lstat(candidate)).isSymbolicLink()) return undefined;
-    return await realpathNative(candidate);
+    // Missing is the usual case: no exception built for it.
+    if (lstatSync(candidate, { throwIfNoEntry: false })?.isSymbolicLink() !== true)
+      return undefined;
+    return realpathNativeSync(candidate);
   } catch (error) {
     const code = errorCode(error);
     // Nothing there, a dangling link (git cannot use it either), a file on the way, or a name
@@ -172,17 +203,24 @@ export function isWithinRoot(
   return rootParts.every((part, index) => candidateParts[index] === part);
 }
 
-async function resolveWithin(root: string, start: string, path: string): Promise<string> {
+/** `target` is the real path; its last `missing` names do not exist (yet). */
+function resolveWithin(
+  root: string,
+  start: string,
+  path: string,
+): { target: string; missing: number } {
   let candidate = start;
   for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
-    const { existing, missing } = await deepestExistingAncestor(candidate);
+    const { existing, missing, nextMayBeLink } = deepestExistingAncestor(candidate);
     if (!isWithinRoot(root, existing)) throw escapes(path);
     const [next, ...rest] = missing;
-    if (next === undefined) return existing;
-    const target = await danglingLinkTarget(join(existing, next));
-    if (target === undefined) return join(existing, ...missing);
+    if (next === undefined) return { target: existing, missing: 0 };
+    const target = nextMayBeLink ? danglingLinkTarget(join(existing, next)) : undefined;
+    if (target === undefined) {
+      return { target: join(existing, ...missing), missing: missing.length };
+    }
     // A link to a missing target: creating the file would follow it, so check where it leads.
-    candidate = join(await resolveLinkTarget(existing, target, path), ...rest);
+    candidate = join(resolveLinkTarget(existing, target, path), ...rest);
   }
   throw new WorkspaceFileError(
     "invalid_path",
@@ -190,28 +228,43 @@ async function resolveWithin(root: string, start: string, path: string): Promise
   );
 }
 
-async function deepestExistingAncestor(
-  absolute: string,
-): Promise<{ existing: string; missing: string[] }> {
+/**
+ * The deepest ancestor of `absolute` (itself included) that resolves, as a real path, and the
+ * names below it. `nextMayBeLink` is false when lstat found nothing at the first missing name, so
+ * no dangling link can sit there and the caller need not look again.
+ */
+function deepestExistingAncestor(absolute: string): {
+  existing: string;
+  missing: string[];
+  nextMayBeLink: boolean;
+} {
   const missing: string[] = [];
   let current = absolute;
+  let nextMayBeLink = false;
   for (;;) {
+    const parent = dirname(current);
+    let found = false;
     try {
-      return { existing: await realpathNative(current), missing };
+      // lstat first: it answers "missing" without an exception (a failed realpath costs ~10 µs
+      // to build one), and what lstat cannot find, realpath cannot resolve either.
+      found = lstatSync(current, { throwIfNoEntry: false }) !== undefined;
+      if (found) return { existing: realpathNativeSync(current), missing, nextMayBeLink };
+      if (parent === current) throw new Error(`the filesystem root is missing: ${current}`);
     } catch (error) {
       const code = errorCode(error);
-      const parent = dirname(current);
       if ((code !== "ENOENT" && code !== "ENOTDIR") || parent === current) throw error;
-      missing.unshift(basename(current));
-      current = parent;
     }
+    // Found by lstat but not resolvable by realpath: a dangling link, or a path through one.
+    nextMayBeLink = found;
+    missing.unshift(basename(current));
+    current = parent;
   }
 }
 
-async function danglingLinkTarget(absolute: string): Promise<string | undefined> {
+function danglingLinkTarget(absolute: string): string | undefined {
   try {
-    const stats = await lstat(absolute);
-    return stats.isSymbolicLink() ? await readlink(absolute) : undefined;
+    const stats = lstatSync(absolute, { throwIfNoEntry: false });
+    return stats?.isSymbolicLink() === true ? readlinkSync(absolute) : undefined;
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
@@ -223,7 +276,7 @@ async function danglingLinkTarget(absolute: string): Promise<string | undefined>
  * Follows a link target the way the kernel would: `..` applies to the real directory reached so
  * far, never lexically (a lexical `sub/..` would skip a symlinked `sub`).
  */
-async function resolveLinkTarget(directory: string, target: string, path: string): Promise<string> {
+function resolveLinkTarget(directory: string, target: string, path: string): string {
   const separators = sep === "\\" ? /[\\/]+/u : /\/+/u;
   const absolute = isAbsolute(target);
   const root = absolute ? parse(target).root : "";
@@ -235,7 +288,7 @@ async function resolveLinkTarget(directory: string, target: string, path: string
       continue;
     }
     try {
-      current = dirname(await realpathNative(current));
+      current = dirname(realpathNativeSync(current));
     } catch {
       throw new WorkspaceFileError(
         "path_escape",

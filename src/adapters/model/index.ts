@@ -4,6 +4,7 @@
  * that writes each exchange to a JSONL file and a replayer that answers from one.
  */
 export {
+  displayURL,
   ModelConfigError,
   OpenAIChatModelClient,
   resolveOpenAIConfig,

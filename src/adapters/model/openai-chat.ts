@@ -174,7 +174,8 @@ function assertUsableBaseURL(baseURL: string): void {
   }
 }
 
-function displayURL(baseURL: string): string {
+/** The endpoint as shown to the person anywhere: no credentials, query (keys travel there) or fragment. */
+export function displayURL(baseURL: string): string {
   const url = new URL(baseURL);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }

@@ -1,6 +1,6 @@
 /**
- * Captured command output: a hard byte cap that never splits a UTF-8 character, however much a
- * command prints.
+ * A hard byte cap that never splits a UTF-8 character (the status pipe's buffer), and the UTF-8
+ * boundary helpers the captured output shares.
  */
 /** Keeps the first `limit` bytes, cut on a character boundary, and drops everything after. */
 export class BoundedOutput {

@@ -3,11 +3,16 @@ import { statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { Readable, Writable } from "node:stream";
 import { BoundedOutput } from "./bounded-output.js";
+import { CapturedOutput } from "./captured-output.js";
 import { errorCode } from "../filesystem/index.js";
 import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
 import { errorMessage } from "../../core/one-line.js";
 import { drainAfterExit, StreamReader } from "./stream-reader.js";
-import { CommandStartError, type CommandResult } from "../../core/command-runner.js";
+import {
+  CommandStartError,
+  type CommandResult,
+  type OutputSpill,
+} from "../../core/command-runner.js";
 
 export interface ProcessSpec {
   /** Absolute path: a bare name would be looked up in the child's cwd first on Windows. */
@@ -21,6 +26,10 @@ export interface ProcessSpec {
   readonly signal?: AbortSignal;
   /** Called with each piece of stdout and stderr as it arrives, for display; never captured twice. */
   readonly onOutput?: (text: string) => void;
+  /** Where the whole output goes once it overflows `maxOutputBytes`. */
+  readonly spill?: OutputSpill;
+  /** Values replaced by `[redacted]` in the output and the spill file. */
+  readonly secrets?: readonly string[];
   readonly killTree: KillTreeStrategy;
   /** How start failures name the program, e.g. `the sandbox /usr/bin/bwrap`; else `executable`. */
   readonly displayName?: string;
@@ -63,6 +72,8 @@ interface ProcessOutcome {
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
+/** In front of every line a command writes to stderr, so the model can tell the two apart. */
+export const STDERR_MARK = "[stderr] ";
 /** The smallest pipe buffer Linux gives (one page per slot, 16 slots): an end() never waits. */
 const MAX_INPUT_PIPE_BYTES = 64 * 1024;
 
@@ -137,10 +148,14 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
     inputPipe.end(spec.inputPipe.data);
   }
   return new Promise((resolve, reject) => {
-    const output = new BoundedOutput(spec.maxOutputBytes);
+    const output = new CapturedOutput(spec.maxOutputBytes, spec.spill);
     const status = new BoundedOutput(spec.statusPipe?.maxBytes ?? 0);
-    const streams = [new StreamReader(stdout, output), new StreamReader(stderr, output)];
-    if (spec.onOutput !== undefined) watchOutput([stdout, stderr], spec.onOutput);
+    const secrets = spec.secrets ?? [];
+    const streams = [
+      new StreamReader(stdout, output, { secrets }),
+      new StreamReader(stderr, output, { secrets, mark: STDERR_MARK }),
+    ];
+    if (spec.onOutput !== undefined) watchOutput([stdout, stderr], secrets, spec.onOutput);
     if (statusPipe instanceof Readable) streams.push(new StreamReader(statusPipe, status));
     let started = false;
     let killed = false;
@@ -177,6 +192,7 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
       settled = true;
       stopWatching();
       for (const stream of streams) stream.discard();
+      output.close();
       reject(startError(nameOf(spec), error));
     });
     child.once("exit", (code, signal) => {
@@ -196,17 +212,44 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
   });
 }
 
-/** A display hook on the pipes: its failures are its own, never the run's. */
-function watchOutput(pipes: readonly Readable[], onOutput: (text: string) => void): void {
+/**
+ * A display hook on the pipes, with the run's secrets replaced like in the capture (a secret split
+ * across two chunks may show in part: display only). Its failures are its own, never the run's.
+ */
+function watchOutput(
+  pipes: readonly Readable[],
+  secrets: readonly string[],
+  onOutput: (text: string) => void,
+): void {
   for (const pipe of pipes) {
     pipe.on("data", (chunk: Buffer) => {
       try {
-        onOutput(chunk.toString("utf8"));
+        let text = chunk.toString("utf8");
+        for (const secret of secrets)
+          if (secret !== "") text = text.replaceAll(secret, "[redacted]");
+        onOutput(text);
       } catch {
         // Display only.
       }
     });
   }
+}
+
+/** A program's own words without the stderr marks, for an error message about the program. */
+export function unmarked(output: string): string {
+  return output.replaceAll(/^\[stderr\] /gm, "");
+}
+
+/** The per-call capture options a runner passes on from the port's `CommandOptions`. */
+export function captureOptions(
+  options: { readonly spill?: OutputSpill; readonly secrets?: readonly string[] },
+  runnerSecrets: readonly string[] = [],
+): Pick<ProcessSpec, "spill" | "secrets"> {
+  const secrets = [...(options.secrets ?? []), ...runnerSecrets];
+  return {
+    ...(options.spill === undefined ? {} : { spill: options.spill }),
+    ...(secrets.length === 0 ? {} : { secrets }),
+  };
 }
 
 function nameOf(spec: ProcessSpec): string {

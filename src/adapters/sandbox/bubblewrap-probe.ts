@@ -6,6 +6,7 @@ import path from "node:path";
 import type { CommandResult } from "../../core/command-runner.js";
 import { BubblewrapRunner, type SandboxShell } from "./bubblewrap.js";
 import { errorMessage } from "../../core/one-line.js";
+import { unmarked } from "../process/index.js";
 import { SandboxSetupError } from "./sandbox-errors.js";
 import type { SandboxHardening } from "./sandbox-hardening.js";
 import {
@@ -119,7 +120,8 @@ function judge(result: CommandResult, host: HostEvidence): SandboxProbeResult {
   const hardening = hardeningFailure(result.exitCode);
   if (hardening !== undefined) return failed(hardening);
   if (result.timedOut) return failed("the probe command timed out");
-  const said = result.output.trim() === "" ? "" : `: ${result.output.trim().split("\n")[0] ?? ""}`;
+  const words = unmarked(result.output).trim();
+  const said = words === "" ? "" : `: ${words.split("\n")[0] ?? ""}`;
   if (result.exitCode === EXIT.insideWrite || (result.exitCode === 0 && !host.insideWritten)) {
     return failed(`a write inside the workspace did not succeed${said}`);
   }

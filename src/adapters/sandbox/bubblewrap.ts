@@ -58,6 +58,8 @@ export interface BubblewrapRunnerOptions {
   readonly network: boolean;
   /** The allowlisted environment from command-environment. */
   readonly environment: Readonly<Record<string, string>>;
+  /** Values replaced by `[redacted]` in the output: the harness's own secrets. */
+  readonly secrets?: readonly string[];
   /** /proc masks and seccomp program, decided once at start-up; else decided here for this host. */
   readonly hardening?: SandboxHardening;
   /**
@@ -99,7 +101,9 @@ export class BubblewrapRunner implements CommandRunner {
     // bwrap itself gets the plain allowlist; what the command sees is set inside (`--setenv`).
     const { bwrapPath, environment } = this.#options;
     const filter = this.#hardening.seccompFilter;
-    return runSandboxedProcess(bwrapPath, args, environment, options, filter);
+    const secrets = [...(options.secrets ?? []), ...(this.#options.secrets ?? [])];
+    const withSecrets = secrets.length === 0 ? options : { ...options, secrets };
+    return runSandboxedProcess(bwrapPath, args, environment, withSecrets, filter);
   }
 
   /** The full bwrap argv for one command; paths are resolved now, as the workspace is now. */
@@ -161,7 +165,8 @@ function realOrSelf(candidate: string): string {
 }
 
 /**
- * The harness's own files that lie inside the workspace and are still there as regular files (a
+ * The harness's own files (and its `.agent` directory) that lie inside the workspace and are still
+ * there as regular files or real directories (a
  * bind would follow a link; a missing one has nothing left to protect: the harness keeps writing
  * to the descriptor it opened at start).
  */
@@ -169,7 +174,8 @@ function harnessFilesIn(workspace: string, files: readonly string[]): string[] {
   return files.filter((file) => {
     if (!isWithinRoot(workspace, file) || isWithinRoot(file, workspace)) return false;
     try {
-      return lstatSync(file).isFile();
+      const stats = lstatSync(file);
+      return stats.isFile() || stats.isDirectory();
     } catch {
       return false;
     }

@@ -3,7 +3,7 @@ import {
   type CommandOptions,
   type CommandResult,
 } from "../../core/command-runner.js";
-import { runProcess, type StatusPipeResult } from "../process/index.js";
+import { captureOptions, runProcess, unmarked, type StatusPipeResult } from "../process/index.js";
 import { SandboxSetupError } from "./sandbox-errors.js";
 
 /** bwrap writes its JSON status lines here; the child's stdio is 0-2. */
@@ -41,6 +41,7 @@ export async function runSandboxedProcess(
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
       killTree: { kind: "process-group" },
+      ...captureOptions(options),
       statusPipe: { fd: STATUS_FD, maxBytes: MAX_STATUS_BYTES },
       inputPipe: { fd: SECCOMP_FD, data: seccompFilter },
     });
@@ -81,7 +82,7 @@ function setupFailure(
   code: number,
   signal: NodeJS.Signals | null,
 ): SandboxSetupError {
-  const said = output.trim().split("\n").slice(-3).join(" / ");
+  const said = unmarked(output).trim().split("\n").slice(-3).join(" / ");
   const how = signal === null ? `exit code ${String(code)}` : `signal ${signal}`;
   return new SandboxSetupError(
     `The sandbox (bwrap) could not start the command (${how})${said === "" ? "" : `: ${said}`}`,

@@ -68,6 +68,22 @@ export function looksLikeSecret(name: string): boolean {
   );
 }
 
+/** Shorter values are too likely to be ordinary words (`true`, a port) to hide from output. */
+export const MIN_SECRET_LENGTH = 8;
+
+/**
+ * The values of the harness's environment refused to commands as secrets (the API key among
+ * them), long enough to be secrets: a command that finds one anyway, on the host through
+ * /proc/<ppid>/environ say, shows the model `[redacted]` instead. Longest first, so a secret that
+ * contains another is replaced whole.
+ */
+export function knownSecrets(hostEnv: Readonly<Record<string, string | undefined>>): string[] {
+  const values = Object.entries(hostEnv)
+    .filter(([name, value]) => looksLikeSecret(name) && (value?.length ?? 0) >= MIN_SECRET_LENGTH)
+    .map(([, value]) => value ?? "");
+  return [...new Set(values)].sort((a, b) => b.length - a.length);
+}
+
 export function buildCommandEnvironment(
   hostEnv: Readonly<Record<string, string | undefined>>,
   options: CommandEnvironmentOptions,

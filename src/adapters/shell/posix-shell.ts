@@ -1,5 +1,5 @@
 import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
-import { runProcess, type KillTreeStrategy } from "../process/index.js";
+import { captureOptions, runProcess, type KillTreeStrategy } from "../process/index.js";
 
 export type PosixShellKind = "bash" | "sh";
 
@@ -17,6 +17,8 @@ export interface PosixShellRunnerOptions {
   readonly kind: PosixShellKind;
   /** The allowlisted environment from command-environment. */
   readonly environment: Readonly<Record<string, string>>;
+  /** Values replaced by `[redacted]` in the output: the harness's own secrets. */
+  readonly secrets?: readonly string[];
   /** Decided with the shell (shell-selection), not looked up again here. */
   readonly killTree: KillTreeStrategy;
 }
@@ -44,6 +46,7 @@ export class PosixShellRunner implements CommandRunner {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
       killTree: this.#options.killTree,
+      ...captureOptions(options, this.#options.secrets),
     });
   }
 }

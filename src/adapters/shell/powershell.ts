@@ -1,5 +1,5 @@
 import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
-import { runProcess, type KillTreeStrategy } from "../process/index.js";
+import { captureOptions, runProcess, type KillTreeStrategy } from "../process/index.js";
 
 export type PowerShellFlavor = "pwsh" | "windows-powershell";
 
@@ -99,6 +99,8 @@ export interface PowerShellRunnerOptions {
   readonly killTree: KillTreeStrategy;
   /** For a .NET tool install: the pwsh.dll that `executable` (a trusted dotnet) runs. */
   readonly entryPoint?: string;
+  /** Values replaced by `[redacted]` in the output: the harness's own secrets. */
+  readonly secrets?: readonly string[];
 }
 
 /** The whole argv after the executable: the tool's pwsh.dll first when there is one. */
@@ -114,6 +116,7 @@ export class PowerShellRunner implements CommandRunner {
   readonly #environment: Readonly<Record<string, string>>;
   readonly #killTree: KillTreeStrategy;
   readonly #entryPoint: string | undefined;
+  readonly #secrets: readonly string[];
 
   constructor(options: PowerShellRunnerOptions) {
     this.executable = options.executable;
@@ -121,6 +124,7 @@ export class PowerShellRunner implements CommandRunner {
     this.shellName = powerShellDisplayName(options.flavor);
     this.#environment = powerShellEnvironment(options.environment);
     this.#killTree = options.killTree;
+    this.#secrets = options.secrets ?? [];
   }
 
   run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
@@ -131,6 +135,7 @@ export class PowerShellRunner implements CommandRunner {
       env: this.#environment,
       timeoutMs: options.timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
+      ...captureOptions(options, this.#secrets),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
       killTree: this.#killTree,

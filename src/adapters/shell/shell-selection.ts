@@ -6,7 +6,7 @@
  */
 import type { CommandRunner } from "../../core/command-runner.js";
 import { killTreeStrategyFor, type KillTreeStrategy } from "../process/index.js";
-import { buildCommandEnvironment } from "./command-environment.js";
+import { buildCommandEnvironment, knownSecrets } from "./command-environment.js";
 import { findDotnetToolPowerShell } from "./dotnet-tool.js";
 import {
   resolveExecutable,
@@ -51,6 +51,8 @@ interface PlanBase {
   readonly executable: string;
   /** The allowlisted environment: never the harness's own, so no key leaks to a command. */
   readonly environment: Readonly<Record<string, string>>;
+  /** Values replaced by `[redacted]` in every command's output (see `knownSecrets`). */
+  readonly secrets: readonly string[];
   readonly killTree: KillTreeStrategy;
 }
 
@@ -63,7 +65,11 @@ export function planShell(options: ShellSelectionOptions): ShellPlan {
     passEnv: options.passEnv,
     platform: options.platform,
   });
-  const base = { environment, killTree: killTreeStrategyFor(options.platform, environment) };
+  const base = {
+    environment,
+    secrets: knownSecrets(options.env),
+    killTree: killTreeStrategyFor(options.platform, environment),
+  };
   const powerShell = (): ShellPlan | undefined => {
     const found = findPowerShell(options);
     return found === undefined ? undefined : { ...base, family: "powershell", ...found };

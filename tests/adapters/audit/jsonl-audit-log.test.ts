@@ -23,6 +23,9 @@ import { CompositeAuditSink } from "../../../src/core/composite-audit-sink.js";
 import { PermissionDecision } from "../../../src/core/permission-decision.js";
 import { PermissionRequest } from "../../../src/core/permission-request.js";
 import { P03 } from "../../../src/core/profiles.js";
+import { ToolRegistry } from "../../../src/core/tool-registry.js";
+import { formatAuditLine } from "../../../src/cli/terminal-audit.js";
+import { createShellTool } from "../../../src/features/shell-tool.js";
 import { RecordingApprover, RecordingAuditSink } from "../../support/permission-fakes.js";
 import { preparedCall } from "../../support/prepared-calls.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
@@ -103,6 +106,71 @@ describe("JsonlAuditLog", () => {
         executionEnvironment: "sandbox: none — runs on the host",
       },
     ]);
+  });
+
+  it("records the shell's final arguments as executed beside the model's arguments' hash", () => {
+    const shell = createShellTool({
+      runner: { shellName: "bash", run: () => Promise.reject(new Error("never runs")) },
+      workspace: "/ws",
+      timeoutMs: 30_000,
+    });
+    const outcome = new ToolRegistry([shell])
+      .snapshot()
+      .prepare({ id: "call_shell", name: "shell", arguments: '{"command":"ls"}' });
+    if (!outcome.ok) throw new Error(outcome.result.content);
+    const request = new PermissionRequest(outcome.call).withExecutionEnvironment(
+      "sandbox: bwrap (network off, writable: /ws)",
+    );
+    const record = log(join(dir, "unused.jsonl")).toRecord(request, allowByPerson);
+    expect(record.argumentsSha256).toBe(sha256('{"command":"ls"}'));
+    expect(record.finalArguments).toEqual({
+      cwd: "/ws",
+      timeoutMs: 30_000,
+      maxOutputBytes: 51_200,
+      shell: "bash",
+      sandbox: "sandbox: bwrap (network off, writable: /ws)",
+    });
+    expect(formatAuditLine(request, allowByPerson)).toBe(
+      "[Permission] shell: allow (terminal-approval) - User approved this tool call " +
+        "[sandbox: bwrap (network off, writable: /ws)] " +
+        "{cwd=/ws timeoutMs=30000 maxOutputBytes=51200 shell=bash}",
+    );
+  });
+
+  it("appends each call's outcome as its own line after the decision", async () => {
+    const path = join(dir, "outcomes.jsonl");
+    const audit = log(path);
+    await audit.record(
+      new PermissionRequest(preparedCall("shell", "execute", { command: "ls" }, "call_shell")),
+      allowByPerson,
+    );
+    await audit.recordOutcome({
+      callId: "call_shell",
+      tool: "shell",
+      executed: "yes",
+      status: "execution_failed",
+      boundary: "execution",
+      errorCode: "shell_failed",
+      exitCode: 2,
+      durationMs: 12,
+    });
+    audit.close();
+    const lines = (await readFile(path, "utf8")).trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[1] ?? "")).toEqual({
+      time: FIXED_TIME.toISOString(),
+      runId: "run-1",
+      callId: "call_shell",
+      tool: "shell",
+      outcome: {
+        executed: "yes",
+        status: "execution_failed",
+        boundary: "execution",
+        errorCode: "shell_failed",
+        exitCode: 2,
+        durationMs: 12,
+      },
+    });
   });
 
   it("hashes the canonical arguments: key order does not matter, values do", () => {

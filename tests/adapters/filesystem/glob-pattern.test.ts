@@ -41,6 +41,13 @@ describe("GlobPattern matching", () => {
     ["?.md", "a.md", true],
     ["?.md", "ab.md", false],
     ["?.md", "中.md", true],
+    // Whole code points, also outside the BMP (two UTF-16 units): one `?` each, stars step over them.
+    ["?.md", "😀.md", true],
+    ["??.md", "😀.md", false],
+    ["a?[b]", "a😀b", true],
+    ["*😀x", "😀😀x", true],
+    ["*?c", "a😀😀c", true],
+    ["[😀-😂].md", "😁.md", true],
     ["[abc].txt", "b.txt", true],
     ["[abc].txt", "d.txt", false],
     ["[a-c].txt", "c.txt", true],

@@ -215,6 +215,18 @@ describe("writeFile", () => {
     await expect(readFile(target, "utf8")).resolves.toBe("#!/bin/sh\n");
   });
 
+  it.skipIf(onWindows)(
+    "drops setuid, setgid and sticky bits when it replaces a file (POSIX only: permission bits)",
+    async () => {
+      const target = join(temp.ws, "tool");
+      await writeFile(target, "old\n");
+      await chmod(target, 0o7755);
+      await files.writeFile("tool", "#!/bin/sh\nid\n");
+      expect((await stat(target)).mode & 0o7777).toBe(0o755);
+      await expect(readFile(target, "utf8")).resolves.toBe("#!/bin/sh\nid\n");
+    },
+  );
+
   it.skipIf(!CAN_SYMLINK_FILES)(
     `refuses to write through a symlinked file or directory that points outside ${FILE_SYMLINKS_REASON}`,
     async () => {

@@ -183,6 +183,10 @@ describe("isGitDirectoryName knows the names that mean .git", () => {
     [".git::$INDEX_ALLOCATION", true],
     [".git:$I30:$INDEX_ALLOCATION", true],
     [".g\u200cit", true],
+    // The one-character pre-check must let a leading ignorable code point through.
+    ["\u200c.git", true],
+    ["\u202aGIT~1", true],
+    ["\ufeff.git", true],
     [".gitignore", false],
     [".github", false],
     ["git", false],

@@ -120,6 +120,8 @@ describe("RecordingModelClient", () => {
       model: new RecordingModelClient(live, path),
       registry: echoRegistry(),
       maxTurns: 5,
+      // A fixed clock: the outcomes' durations are the only part of a run that is not replayed.
+      now: () => 0,
     }).run("Say hi.");
 
     const text = await readFile(path, "utf8");
@@ -167,6 +169,8 @@ describe("RecordingModelClient", () => {
       model: replay,
       registry: echoRegistry(),
       maxTurns: 5,
+      // A fixed clock: the outcomes' durations are the only part of a run that is not replayed.
+      now: () => 0,
     }).run("Say hi.");
     expect(replayed).toEqual(recorded);
     expect(replayed.finalText).toBe("Done: hi");

@@ -57,7 +57,8 @@ describe.skipIf(posixOnly)(
           onOutput: (text) => seen.push({ text, at: Date.now() - started }),
         }),
       );
-      expect(result.output).toBe("first\nsecond\n");
+      // The capture marks stderr lines; the display hook gets the bytes as the program wrote them.
+      expect(result.output).toBe("first\n[stderr] second\n");
       expect(seen.map((piece) => piece.text).join("")).toBe("first\nsecond\n");
       expect(seen[0]?.text).toBe("first\n");
       expect(seen[0]?.at ?? Infinity).toBeLessThan(900);
@@ -89,7 +90,7 @@ describe.skipIf(posixOnly)(
       );
       expect(result).toEqual({
         exitCode: 0,
-        output: "one\ntwo\nthree\n",
+        output: "one\n[stderr] two\nthree\n",
         truncated: false,
         timedOut: false,
       });
@@ -158,27 +159,96 @@ describe.skipIf(posixOnly)(
       expect(result.timedOut).toBe(false);
     }, 10_000);
 
-    it("keeps at most maxOutputBytes and marks the output truncated", async () => {
-      const result = await runProcess(bash("printf 'abcdefghij'", { maxOutputBytes: 4 }));
-      expect(result).toEqual({ exitCode: 0, output: "abcd", truncated: true, timedOut: false });
+    it("keeps the head and the tail of a long output and counts what it left out", async () => {
+      // 100 lines, 292 bytes; a 40-byte cap keeps 18 bytes at each end, on line boundaries.
+      const result = await runProcess(bash("seq 1 100", { maxOutputBytes: 40 }));
+      expect(result).toEqual({
+        exitCode: 0,
+        output: "1\n2\n3\n4\n5\n6\n7\n8\n9\n",
+        truncated: true,
+        timedOut: false,
+        omitted: { bytes: 258, lines: 86, tail: "96\n97\n98\n99\n100\n", totalBytes: 292 },
+      });
     });
 
-    it("drops a multi-byte character straddling the cap whole", async () => {
-      // "ab" then € (3 bytes): a 4-byte cap falls inside the euro sign.
-      const result = await runProcess(bash("printf 'ab\\xe2\\x82\\xacz'", { maxOutputBytes: 4 }));
-      expect(result).toEqual({ exitCode: 0, output: "ab", truncated: true, timedOut: false });
+    it("drops a multi-byte character straddling the head's end whole", async () => {
+      // "ab" then € (3 bytes), then 10 z: a 7-byte cap keeps 3 bytes at each end, inside the €.
+      const result = await runProcess(
+        bash("printf 'ab\\xe2\\x82\\xaczzzzzzzzzz'", { maxOutputBytes: 7 }),
+      );
+      expect(result).toMatchObject({ output: "ab", truncated: true });
+      expect(result.omitted).toMatchObject({ bytes: 10, tail: "zzz", totalBytes: 15 });
     });
 
-    it("keeps a character whole when the cap falls right after it", async () => {
-      const result = await runProcess(bash("printf 'ab€z'", { maxOutputBytes: 5 }));
-      expect(result).toEqual({ exitCode: 0, output: "ab€", truncated: true, timedOut: false });
+    it("keeps a character whole when the head ends right after it", async () => {
+      const result = await runProcess(bash("printf 'ab€zzzzzzzzzz'", { maxOutputBytes: 12 }));
+      expect(result).toMatchObject({ output: "ab€", truncated: true });
+      expect(result.omitted).toMatchObject({ bytes: 5, tail: "zzzzz" });
+    });
+
+    it("saves the whole output to the spill file, opened only once the output overflows", async () => {
+      const written: Buffer[] = [];
+      let opened = 0;
+      let closed = 0;
+      const spill = {
+        open: () => {
+          opened += 1;
+          return {
+            path: ".agent/outputs/c.log",
+            write: (bytes: Uint8Array) => written.push(Buffer.from(bytes)),
+            close: () => (closed += 1),
+          };
+        },
+      };
+      const short = await runProcess({ ...bash("echo short"), spill });
+      expect(short.output).toBe("short\n");
+      expect(opened).toBe(0);
+      const long = await runProcess({
+        ...bash("seq 1 100000; echo oops >&2; exit 4"),
+        spill,
+        maxOutputBytes: 1000,
+      });
+      expect(opened).toBe(1);
+      expect(closed).toBe(1);
+      const whole = Buffer.concat(written).toString("utf8");
+      expect(whole.split("\n")).toHaveLength(100_002);
+      expect(whole.endsWith("99999\n100000\n[stderr] oops\n")).toBe(true);
+      expect(long.exitCode).toBe(4);
+      expect(long.omitted?.savedTo).toBe(".agent/outputs/c.log");
+      expect(long.omitted?.tail.endsWith("100000\n[stderr] oops\n")).toBe(true);
+      expect(long.omitted?.totalBytes).toBe(Buffer.byteLength(whole));
+    });
+
+    it("replaces secrets with [redacted] in the output and the spill file", async () => {
+      const written: Buffer[] = [];
+      const spill = {
+        open: () => ({
+          path: "p",
+          write: (bytes: Uint8Array) => written.push(Buffer.from(bytes)),
+          close: () => undefined,
+        }),
+      };
+      const secrets = ["sk-secret-value"];
+      const short = await runProcess({
+        ...bash("printf 'key=sk-secr'; sleep 0.1; printf 'et-value\\n'; echo sk-secret-value >&2"),
+        secrets,
+      });
+      expect(short.output).toBe("key=[redacted]\n[stderr] [redacted]\n");
+      const long = await runProcess({
+        ...bash("for i in $(seq 1 2000); do echo sk-secret-value; done"),
+        secrets,
+        spill,
+      });
+      expect(long.output).not.toContain("sk-secret");
+      expect(long.omitted?.tail).not.toContain("sk-secret");
+      expect(Buffer.concat(written).toString("utf8")).toBe("[redacted]\n".repeat(2000));
     });
 
     it("never interleaves the other pipe inside a character split across writes", async () => {
       const script = "printf '\\xe2'; echo err >&2; sleep 0.3; printf '\\x82\\xac'";
       const result = await runProcess(bash(script));
       // Either order is honest; a mangled euro sign (U+FFFD) is not.
-      expect(["err\n€", "€err\n"]).toContain(result.output);
+      expect(["[stderr] err\n€", "€[stderr] err\n"]).toContain(result.output);
     });
 
     it("reads 1 GB of output with bounded memory and keeps only the cap", async () => {
@@ -198,7 +268,13 @@ describe.skipIf(posixOnly)(
       samples.push(process.memoryUsage.rss());
       expect(result.exitCode).toBe(0);
       expect(result.truncated).toBe(true);
-      expect(result.output).toBe("\0".repeat(50 * 1024));
+      expect(result.output).toBe("\0".repeat(23_040));
+      expect(result.omitted).toEqual({
+        bytes: 1_000_000_000 - 2 * 23_040,
+        lines: 0,
+        tail: "\0".repeat(23_040),
+        totalBytes: 1_000_000_000,
+      });
       const growthMb = (Math.max(...samples) - before) / (1024 * 1024);
       expect(growthMb).toBeLessThan(64);
     }, 120_000);
@@ -225,7 +301,7 @@ describe.skipIf(posixOnly)(
       const script = "echo out; echo err >&2; printf '{\"exit-code\": 7}\\n' >&3; exit 2";
       expect(await runProcess({ ...bash(script), statusPipe })).toEqual({
         exitCode: 2,
-        output: "out\nerr\n",
+        output: "out\n[stderr] err\n",
         truncated: false,
         timedOut: false,
         status: '{"exit-code": 7}\n',

@@ -14,6 +14,7 @@ import { createServer, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WorkspaceOutputStore } from "../../../src/adapters/filesystem/index.js";
 import {
   BubblewrapRunner,
   NESTED_GIT_DEPTH,
@@ -102,8 +103,8 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(result).toEqual({
       exitCode: 1,
       output:
-        `touch: cannot touch '/etc/${target}': Read-only file system\n` +
-        `touch: cannot touch '${homedir()}/${target}': Read-only file system\n`,
+        `[stderr] touch: cannot touch '/etc/${target}': Read-only file system\n` +
+        `[stderr] touch: cannot touch '${homedir()}/${target}': Read-only file system\n`,
       truncated: false,
       timedOut: false,
     });
@@ -118,7 +119,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     const why = base.startsWith("/tmp/") ? "No such file or directory" : "Read-only file system";
     expect(await run(`touch '${target}'`)).toEqual({
       exitCode: 1,
-      output: `touch: cannot touch '${target}': ${why}\n`,
+      output: `[stderr] touch: cannot touch '${target}': ${why}\n`,
       truncated: false,
       timedOut: false,
     });
@@ -134,8 +135,8 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(result).toEqual({
       exitCode: 0,
       output:
-        `${bash}: line 1: .git/config: Read-only file system\n` +
-        "touch: cannot touch '.git/hooks/x': Read-only file system\n" +
+        `[stderr] ${bash}: line 1: .git/config: Read-only file system\n` +
+        "[stderr] touch: cannot touch '.git/hooks/x': Read-only file system\n" +
         "rm=1\n",
       truncated: false,
       timedOut: false,
@@ -148,7 +149,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     await writeFile(join(ws, ".git"), "gitdir: /elsewhere\n");
     expect(await run("printf evil > .git")).toEqual({
       exitCode: 1,
-      output: `${bash}: line 1: .git: Read-only file system\n`,
+      output: `[stderr] ${bash}: line 1: .git: Read-only file system\n`,
       truncated: false,
       timedOut: false,
     });
@@ -283,6 +284,34 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
       ok("append-refused\nswap-refused\nmove-refused\n"),
     );
     expect(await readFile(log, "utf8")).toBe("line 1\n");
+  });
+
+  it("binds the harness's .agent directory read-only: saved outputs cannot be changed or redirected", async () => {
+    const store = WorkspaceOutputStore.open(ws);
+    const saved = store.spillFor("c").open();
+    saved?.write(Buffer.from("saved\n"));
+    saved?.close();
+    const guarded = new BubblewrapRunner({
+      bwrapPath,
+      shell: { executable: bash, kind: "bash" },
+      workspace: ws,
+      home: homedir(),
+      network: false,
+      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
+      harnessFiles: [store.realPath],
+    });
+    const attack = [
+      "{ echo evil >> .agent/outputs/c.log; } 2>/dev/null || echo append-refused",
+      "ln -s /etc .agent/outputs/next.log 2>/dev/null || echo link-refused",
+      "mkfifo .agent/outputs/c-2.log 2>/dev/null || echo fifo-refused",
+      "mv .agent moved 2>/dev/null || echo move-refused",
+      "rm -rf .agent 2>/dev/null; test -d .agent/outputs && echo still-there",
+    ].join("; ");
+    expect(await guarded.run(attack, ws, LIMITS)).toEqual(
+      ok("append-refused\nlink-refused\nfifo-refused\nmove-refused\nstill-there\n"),
+    );
+    expect(await readFile(join(ws, ".agent/outputs/c.log"), "utf8")).toBe("saved\n");
+    expect(store.spillFor("c").open()?.path).toBe(".agent/outputs/c-2.log");
   });
 
   it("keeps read-only a repository that an earlier command of the same runner created", async () => {
@@ -443,12 +472,18 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     for (const pid of seen) expect(isLiveProcess(pid)).toBe(false);
   }, 20_000);
 
-  it("keeps the first bytes of output on a character boundary and says it cut", async () => {
-    const result = await runner().run("printf 'ab€cd'; printf 'more' >&2", ws, {
+  it("keeps the head and the tail of output on character boundaries and says it cut", async () => {
+    const result = await runner().run("printf 'ab€cd'; sleep 0.2; printf 'more' >&2", ws, {
       timeoutMs: 20_000,
-      maxOutputBytes: 4,
+      maxOutputBytes: 12,
     });
-    expect(result).toEqual({ exitCode: 0, output: "ab", truncated: true, timedOut: false });
+    expect(result).toEqual({
+      exitCode: 0,
+      output: "ab€",
+      truncated: true,
+      timedOut: false,
+      omitted: { bytes: 10, lines: 0, tail: " more", totalBytes: 20 },
+    });
   });
 
   it("stops on abort: no exit code, not a timeout", async () => {

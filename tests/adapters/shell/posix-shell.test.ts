@@ -49,7 +49,7 @@ describe.skipIf(process.platform === "win32")(
         );
         expect(result).toEqual({
           exitCode: 4,
-          output: `hi from ${workspace}\noops\n`,
+          output: `hi from ${workspace}\n[stderr] oops\n`,
           truncated: false,
           timedOut: false,
         });

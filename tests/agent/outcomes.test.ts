@@ -1,0 +1,290 @@
+/**
+ * Every tool call's outcome says whether its action ran, through the real loop (buildAgent, the P03
+ * policy, a real shell on the host): the four failure paths, a timeout and a Ctrl-C.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createShellExecution } from "../../src/adapters/execution/index.js";
+import { WorkspaceOutputStore } from "../../src/adapters/filesystem/index.js";
+import { buildAgent } from "../../src/bootstrap.js";
+import { RunCancelledError } from "../../src/core/agent-errors.js";
+import { PermissionDecision } from "../../src/core/permission-decision.js";
+import { P03 } from "../../src/core/profiles.js";
+import type { ToolOutcome } from "../../src/core/tool-outcome.js";
+import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
+import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
+
+const POSIX = process.platform !== "win32";
+
+describe.runIf(POSIX)("tool outcomes through the real loop", () => {
+  let temp: TempWorkspace;
+  beforeEach(async () => {
+    temp = await makeTempWorkspace();
+  });
+  afterEach(async () => {
+    await temp.cleanup();
+  });
+
+  async function agentFor(
+    calls: { id: string; name: string; arguments: unknown }[],
+    options: { shellTimeoutMs?: number; onApprove?: () => void; outputs?: boolean } = {},
+  ) {
+    const execution = await createShellExecution({
+      sandbox: "off",
+      network: false,
+      shell: "posix",
+      workspace: temp.workspace,
+      env: { PATH: "/usr/bin:/bin" },
+      platform: process.platform,
+      passEnv: [],
+    });
+    const observed: ToolOutcome[] = [];
+    const approver = new RecordingApprover((request) => {
+      if (request.toolName !== "shell") {
+        return PermissionDecision.deny("User denied this tool call", "test-approver");
+      }
+      options.onApprove?.();
+      return PermissionDecision.allow("User approved this tool call", "test-approver");
+    });
+    const agent = buildAgent(P03, {
+      model: new ScriptedModelClient([toolCallReply(calls), textReply("done")]),
+      workspace: temp.workspace,
+      commandRunner: execution.runner,
+      executionEnvironment: execution.environment,
+      approvalProvider: approver,
+      auditSink: new RecordingAuditSink(),
+      observer: { onToolCallEnd: (_call, _result, _ms, outcome) => observed.push(outcome) },
+      ...(options.shellTimeoutMs === undefined ? {} : { shellTimeoutMs: options.shellTimeoutMs }),
+      ...(options.outputs === true ? { outputs: WorkspaceOutputStore.open(temp.workspace) } : {}),
+    });
+    return { agent, observed };
+  }
+
+  const facts = (outcome: ToolOutcome | undefined) =>
+    outcome === undefined
+      ? undefined
+      : {
+          callId: outcome.callId,
+          executed: outcome.executed,
+          status: outcome.status,
+          boundary: outcome.boundary,
+          exitCode: outcome.exitCode,
+          errorCode: outcome.errorCode,
+        };
+
+  it("tells the four failure paths apart, and a call that ran", async () => {
+    const { agent, observed } = await agentFor([
+      { id: "unknown", name: "deploy", arguments: {} },
+      { id: "invalid", name: "read_file", arguments: { path: 7 } },
+      { id: "denied", name: "write_file", arguments: { path: "a.txt", content: "x" } },
+      { id: "failed", name: "shell", arguments: { command: "echo partial; exit 2" } },
+      { id: "ok", name: "shell", arguments: { command: "echo fine" } },
+    ]);
+    const result = await agent.run("go");
+
+    expect(result.outcomes.map(facts)).toEqual([
+      {
+        callId: "unknown",
+        executed: "no",
+        status: "unknown_tool",
+        boundary: "visibility",
+        exitCode: undefined,
+        errorCode: "unknown_tool",
+      },
+      {
+        callId: "invalid",
+        executed: "no",
+        status: "invalid_arguments",
+        boundary: "protocol",
+        exitCode: undefined,
+        errorCode: "invalid_arguments",
+      },
+      {
+        callId: "denied",
+        executed: "no",
+        status: "denied",
+        boundary: "confirmation",
+        exitCode: undefined,
+        errorCode: "permission_denied",
+      },
+      {
+        callId: "failed",
+        executed: "yes",
+        status: "execution_failed",
+        boundary: "execution",
+        exitCode: 2,
+        errorCode: "shell_failed",
+      },
+      {
+        callId: "ok",
+        executed: "yes",
+        status: "ok",
+        boundary: "execution",
+        exitCode: 0,
+        errorCode: undefined,
+      },
+    ]);
+    expect(observed).toEqual(result.outcomes);
+    expect(result.outcomes[2]?.decision).toEqual({
+      source: "test-approver",
+      reason: "User denied this tool call",
+    });
+    expect(result.outcomes[3]?.environment).toBe("sandbox: none — runs on the host (sandbox off)");
+    expect(result.outcomes[0]?.environment).toBeUndefined();
+  });
+
+  it("a long output's outcome names the saved file, and every shell outcome its final arguments", async () => {
+    const { agent } = await agentFor(
+      [{ id: "long", name: "shell", arguments: { command: "seq 1 100000" } }],
+      { outputs: true },
+    );
+    const result = await agent.run("go");
+    expect(result.outcomes[0]).toMatchObject({
+      executed: "yes",
+      status: "ok",
+      exitCode: 0,
+      savedOutput: ".agent/outputs/long.log",
+      finalArguments: {
+        cwd: temp.workspace,
+        timeoutMs: 120_000,
+        maxOutputBytes: 51_200,
+        shell: "bash",
+      },
+    });
+  });
+
+  it("the audit sink receives each outcome after its decision; one that throws ends nothing", async () => {
+    const execution = await createShellExecution({
+      sandbox: "off",
+      network: false,
+      shell: "posix",
+      workspace: temp.workspace,
+      env: { PATH: "/usr/bin:/bin" },
+      platform: process.platform,
+      passEnv: [],
+    });
+    const events: string[] = [];
+    const auditSink = {
+      record: (request: { toolName: string }) => {
+        events.push(`decision ${request.toolName}`);
+      },
+      recordOutcome: (outcome: ToolOutcome) => {
+        events.push(`outcome ${outcome.callId} ${outcome.status}`);
+        throw new Error("disk full");
+      },
+    };
+    const agent = buildAgent(P03, {
+      model: new ScriptedModelClient([
+        toolCallReply([
+          { id: "a", name: "shell", arguments: { command: "true" } },
+          { id: "b", name: "nope", arguments: {} },
+        ]),
+        textReply("done"),
+      ]),
+      workspace: temp.workspace,
+      commandRunner: execution.runner,
+      approvalProvider: new RecordingApprover(() =>
+        PermissionDecision.allow("User approved this tool call", "test-approver"),
+      ),
+      auditSink,
+    });
+    const result = await agent.run("go");
+    expect(result.finalText).toBe("done");
+    expect(events).toEqual(["decision shell", "outcome a ok", "outcome b unknown_tool"]);
+  });
+
+  it("a denial by the policy itself is the policy's boundary", async () => {
+    const { agent } = await agentFor([
+      { id: "escape", name: "write_file", arguments: { path: "../x.txt", content: "x" } },
+    ]);
+    const result = await agent.run("go");
+    expect(result.outcomes.map(facts)).toEqual([
+      {
+        callId: "escape",
+        executed: "no",
+        status: "denied",
+        boundary: "policy",
+        exitCode: undefined,
+        errorCode: "permission_denied",
+      },
+    ]);
+  });
+
+  it("a command that timed out ran: executed yes, status timed_out", async () => {
+    const { agent } = await agentFor(
+      [{ id: "slow", name: "shell", arguments: { command: "sleep 10" } }],
+      { shellTimeoutMs: 300 },
+    );
+    const result = await agent.run("go");
+    expect(result.outcomes.map(facts)).toEqual([
+      {
+        callId: "slow",
+        executed: "yes",
+        status: "timed_out",
+        boundary: "execution",
+        exitCode: undefined,
+        errorCode: "shell_timeout",
+      },
+    ]);
+  });
+
+  it("a command stopped by Ctrl-C is cancelled, and the run ends", async () => {
+    const controller = new AbortController();
+    const { agent, observed } = await agentFor(
+      [{ id: "long", name: "shell", arguments: { command: "sleep 10" } }],
+      {
+        onApprove: () => {
+          setTimeout(() => {
+            controller.abort();
+          }, 300);
+        },
+      },
+    );
+    await expect(agent.run("go", controller.signal)).rejects.toBeInstanceOf(RunCancelledError);
+    expect(observed.map(facts)).toEqual([
+      {
+        callId: "long",
+        executed: "yes",
+        status: "cancelled",
+        boundary: "execution",
+        exitCode: undefined,
+        errorCode: "shell_cancelled",
+      },
+    ]);
+  });
+
+  it("Ctrl-C at the prompt: the call is cancelled and never ran", async () => {
+    const execution = await createShellExecution({
+      sandbox: "off",
+      network: false,
+      shell: "posix",
+      workspace: temp.workspace,
+      env: { PATH: "/usr/bin:/bin" },
+      platform: process.platform,
+      passEnv: [],
+    });
+    const observed: ToolOutcome[] = [];
+    const agent = buildAgent(P03, {
+      model: new ScriptedModelClient([
+        toolCallReply([{ id: "s", name: "shell", arguments: { command: "touch marker" } }]),
+        textReply("never"),
+      ]),
+      workspace: temp.workspace,
+      commandRunner: execution.runner,
+      approvalProvider: new RecordingApprover(() => Promise.reject(new RunCancelledError())),
+      auditSink: new RecordingAuditSink(),
+      observer: { onToolCallEnd: (_call, _result, _ms, outcome) => observed.push(outcome) },
+    });
+    await expect(agent.run("go")).rejects.toBeInstanceOf(RunCancelledError);
+    expect(observed.map(facts)).toEqual([
+      {
+        callId: "s",
+        executed: "no",
+        status: "cancelled",
+        boundary: "confirmation",
+        exitCode: undefined,
+        errorCode: "cancelled",
+      },
+    ]);
+  });
+});
