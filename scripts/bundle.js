@@ -6,7 +6,9 @@
  * Plain JavaScript, so `prepare` (run by `npm ci`, `npm pack` and installs from a clone) needs
  * only node and esbuild.
  */
-import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,6 +17,11 @@ const DIST = path.join(ROOT, "dist");
 /** The command: scripts/launcher.cjs, which starts the bundle through V8's code cache. */
 export const LAUNCHER = path.join(DIST, "agent.cjs");
 export const BUNDLE = path.join(DIST, "agent-bundle.cjs");
+/**
+ * The SHA-256 (hex) of the bundle this build wrote: `npm run agent` (scripts/agent.cjs) runs only a
+ * bundle that still matches it, so a bundle changed after the build is rebuilt, not run.
+ */
+export const BUNDLE_HASH = path.join(DIST, "agent-bundle.sha256");
 
 /**
  * zod's `z` namespace re-exports all of its ~40 locales (366 kB, a third of the bundle); the
@@ -66,19 +73,50 @@ export async function bundle() {
   if (code === undefined) throw new Error("esbuild produced no output");
   await mkdir(DIST, { recursive: true });
   // The launcher wraps the bundle in a function, where src/cli.ts's `#!` line cannot stand.
-  await replace(BUNDLE, code.replace(/^#!.*\n/, ""));
-  await replace(LAUNCHER, await readFile(path.join(ROOT, "scripts", "launcher.cjs"), "utf8"));
+  const bundleText = code.replace(/^#!.*\n/, "");
+  await replace(BUNDLE, bundleText, 0o755);
+  await replace(
+    LAUNCHER,
+    await readFile(path.join(ROOT, "scripts", "launcher.cjs"), "utf8"),
+    0o755,
+  );
+  await replace(BUNDLE_HASH, `${createHash("sha256").update(bundleText).digest("hex")}\n`, 0o644);
   for (const name of await readdir(DIST)) {
-    if (/^agent-bundle\..*\.cache$/.test(name)) await rm(path.join(DIST, name), { force: true });
+    // Caches of older bundles, in today's and the earlier naming (`agent-bundle.<size>-<ms>.cache`).
+    if (!/^agent-bundle(\..*)?\.cache$/.test(name)) continue;
+    // Not a file (a directory someone put there): the launcher ignores it, so the build does too.
+    await rm(path.join(DIST, name), { force: true }).catch(() => undefined);
   }
   return { ms: performance.now() - started };
 }
 
-/** Written whole, then renamed into place: a running agent never reads half a file. */
-async function replace(file, text) {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, text);
-  await chmod(temporary, 0o755);
+/**
+ * Written whole, then renamed into place: a running agent never reads half a file. The temporary
+ * name is random and created exclusively, never through a link: a name planted in dist/ beforehand
+ * (a link to a host file, a FIFO) is never written through.
+ * @param {string} file
+ * @param {string} text
+ * @param {number} mode
+ */
+async function replace(file, text, mode) {
+  const temporary = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${randomBytes(12).toString("hex")}.tmp`,
+  );
+  const handle = await open(
+    temporary,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+    mode,
+  );
+  try {
+    await handle.writeFile(text);
+    await handle.chmod(mode);
+  } catch (error) {
+    await handle.close();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await handle.close();
   await rename(temporary, file);
 }
 

@@ -12,6 +12,7 @@ import {
 import { firstLineOfError } from "../core/one-line.js";
 import { startShellExecution, type ShellExecution } from "../adapters/execution/index.js";
 import {
+  agentInstallPaths,
   HarnessFileError,
   NodeWorkspaceFileSystem,
   WorkspaceOutputStore,
@@ -98,9 +99,15 @@ export async function runCli(io: CliIo): Promise<number> {
         : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter });
     const model = createModelClient(options, io.env, io.platform);
     const outputs = WorkspaceOutputStore.open(workspace);
-    const harnessFiles = [auditLog?.realPath, model.recordingPath, outputs.realPath].filter(
-      (path): path is string => path !== undefined,
-    );
+    // The agent's own install too (dist/, scripts/, package.json, node_modules, …): when the
+    // workspace holds it (its own clone), a command that changed it would run on the host at the
+    // next start. Protected by real path: the whole directory, not only files.
+    const harnessFiles = [
+      auditLog?.realPath,
+      model.recordingPath,
+      outputs.realPath,
+      ...agentInstallPaths(import.meta.url, PACKAGE_NAME),
+    ].filter((path): path is string => path !== undefined);
     // On a terminal, say first where the agent works and whom it asks, so a wrong directory or
     // endpoint is caught before anything happens. Never on stdout: that is the answer's alone.
     if (io.stderr.isTTY === true && !options.quiet) {
@@ -268,6 +275,8 @@ function isConfigurationError(error: unknown): boolean {
   );
 }
 
+const PACKAGE_NAME = "agent-harness";
+
 /**
  * The version in our package.json: the nearest one above this file, which is src/cli/main.ts,
  * dist/cli/main.js or the bundle dist/agent.cjs, each at a different depth.
@@ -285,7 +294,7 @@ function packageVersion(): string {
       typeof raw === "object" &&
       raw !== null &&
       "name" in raw &&
-      raw.name === "agent-harness" &&
+      raw.name === PACKAGE_NAME &&
       "version" in raw &&
       typeof raw.version === "string"
     ) {

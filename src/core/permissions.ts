@@ -39,7 +39,7 @@ export const SOURCES = Object.freeze({
 export const BOUNDARY_REASONS = Object.freeze({
   outside: "Writing outside the workspace is forbidden",
   gitMetadata: "Writing git metadata is forbidden: a hook or config there would run on the host",
-  harnessFile: "Writing the harness's own audit log or recording is forbidden",
+  harnessFile: "Writing the harness's own files (its audit log, recording or install) is forbidden",
 });
 
 /**

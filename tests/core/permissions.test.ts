@@ -252,7 +252,8 @@ describe("workspace boundary", () => {
       "harness-file",
       {
         behavior: "deny",
-        reason: "Writing the harness's own audit log or recording is forbidden",
+        reason:
+          "Writing the harness's own files (its audit log, recording or install) is forbidden",
         source: "protected-path",
       },
     ],

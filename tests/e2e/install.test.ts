@@ -118,7 +118,7 @@ describe("the workspace is where the person ran the command", () => {
     scriptNoteWrite("from npm\n");
     const { command, args } = npm(["--prefix", REPO, "run", "agent", "--", "--chapter", "2", TASK]);
     const run = await runInProject(command, args, project);
-    expect(stderrLines(run).at(-1)).toBe("done in 2 turns");
+    expect(stderrLines(run).at(-1)).toBe("done in 2 turns · 1 call: 1 ran");
     expect(run.exitCode).toBe(0);
     expect(await readFile(join(project, "note.txt"), "utf8")).toBe("from npm\n");
     expect(existsSync(join(REPO, "note.txt"))).toBe(false);

@@ -1,36 +1,59 @@
 /**
  * dist/agent.cjs starts the bundle through V8's code cache: the first run leaves a cache beside
- * the bundle, later runs use it, and a cache that does not fit (corrupt, another node, a rebuilt
- * bundle) is never a reason to fail.
+ * the bundle, later runs use it, and a cache that does not fit (corrupt, another node, another
+ * bundle) is never a reason to fail and never runs. The cache is opened and written like the
+ * harness's own files: a link or a FIFO planted at its name, or at any temporary name, redirects
+ * nothing and blocks nothing.
  */
-import { spawnSync } from "node:child_process";
-import { copyFile, mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, lstatSync } from "node:fs";
+import {
+  appendFile,
+  copyFile,
+  cp,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
+const CACHE = "agent-bundle.cache";
 
 let dir: TempWorkspace;
 let dist: string;
 
+async function copyPackage(root: string): Promise<string> {
+  const target = join(root, "dist");
+  await mkdir(target, { recursive: true });
+  await copyFile(join(REPO, "package.json"), join(root, "package.json"));
+  for (const name of ["agent.cjs", "agent-bundle.cjs"]) {
+    await copyFile(join(REPO, "dist", name), join(target, name));
+  }
+  return target;
+}
+
 beforeEach(async () => {
   dir = await makeTempWorkspace("agent-launcher-");
-  dist = join(dir.root, "package", "dist");
-  await mkdir(dist, { recursive: true });
-  await copyFile(join(REPO, "package.json"), join(dir.root, "package", "package.json"));
-  for (const name of ["agent.cjs", "agent-bundle.cjs"]) {
-    await copyFile(join(REPO, "dist", name), join(dist, name));
-  }
+  dist = await copyPackage(join(dir.root, "package"));
 });
 afterEach(async () => {
   await dir.cleanup();
 });
 
-function version(): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [join(dist, "agent.cjs"), "--version"], {
+function version(directory = dist): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [join(directory, "agent.cjs"), "--version"], {
     encoding: "utf8",
+    // A FIFO the launcher waited on would hang the run: a few seconds is far more than a start.
+    timeout: 10_000,
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -39,34 +62,160 @@ async function caches(): Promise<string[]> {
   return (await readdir(dist)).filter((name) => name.endsWith(".cache"));
 }
 
+async function sha256(file: string): Promise<Buffer> {
+  return createHash("sha256")
+    .update(await readFile(file))
+    .digest();
+}
+
+/** The name the launcher before this fix gave the cache: the bundle's size and time. */
+async function oldCacheName(): Promise<string> {
+  const { size, mtimeMs } = await stat(join(dist, "agent-bundle.cjs"));
+  return `agent-bundle.${size}-${Math.trunc(mtimeMs)}.cache`;
+}
+
 describe("the agent command's code cache", () => {
-  it("is written by the first run, named for the bundle, and used by the next", async () => {
+  it("is written by the first run, bound to the bundle's bytes, and used by the next", async () => {
     const first = version();
-    expect(first.status).toBe(0);
-    const written = await caches();
-    expect(written).toEqual([expect.stringMatching(/^agent-bundle\.\d+-\d+\.cache$/)]);
+    expect(first).toMatchObject({ status: 0, stderr: "" });
+    expect(await caches()).toEqual([CACHE]);
+    const cache = await readFile(join(dist, CACHE));
+    expect(cache.subarray(0, 32)).toEqual(await sha256(join(dist, "agent-bundle.cjs")));
     expect(version()).toEqual(first);
-    expect(await caches()).toEqual(written);
+    // Used, not rewritten: the same bytes, still the only cache, no temporary file left.
+    expect(await readFile(join(dist, CACHE))).toEqual(cache);
+    expect((await readdir(dist)).sort()).toEqual([CACHE, "agent-bundle.cjs", "agent.cjs"]);
   });
 
   it("survives a corrupt cache: the bundle is compiled as usual", async () => {
     version();
-    const [cache] = await caches();
-    await writeFile(join(dist, cache ?? "missing"), "not a V8 code cache");
+    await writeFile(join(dist, CACHE), "not a V8 code cache");
     const run = version();
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
   });
 
   it("runs where the cache cannot be written, and leaves nothing behind", async () => {
-    const { size, mtimeMs } = await stat(join(dist, "agent-bundle.cjs"));
     // A directory where the cache would go: reading and replacing it both fail, as in a
     // read-only install (which root, running these tests, could still write to).
-    const blocked = `agent-bundle.${size}-${Math.trunc(mtimeMs)}.cache`;
-    await mkdir(join(dist, blocked));
+    await mkdir(join(dist, CACHE));
     const run = version();
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
-    expect((await readdir(dist)).sort()).toEqual([blocked, "agent-bundle.cjs", "agent.cjs"].sort());
+    expect((await readdir(dist)).sort()).toEqual([CACHE, "agent-bundle.cjs", "agent.cjs"].sort());
   });
+
+  it("never runs a cache compiled from another bundle of the same length", async () => {
+    // A forged bundle as long as the real one (in UTF-16 units): V8 checks only the length, so
+    // its cache would run the forged code in place of the real bundle's.
+    const marker = join(dir.outside, "forged-ran");
+    const bundle = await readFile(join(dist, "agent-bundle.cjs"), "utf8");
+    const payload = `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "host");`;
+    const forgedDist = await copyPackage(join(dir.root, "forged"));
+    await writeFile(
+      join(forgedDist, "agent-bundle.cjs"),
+      payload + " ".repeat(bundle.length - payload.length),
+    );
+    version(forgedDist);
+    const forgedCaches = (await readdir(forgedDist)).filter((name) => name.endsWith(".cache"));
+    expect(forgedCaches).toHaveLength(1);
+    const forged = join(forgedDist, forgedCaches[0] ?? "missing");
+    expect(existsSync(marker)).toBe(true);
+    await rm(marker);
+    // Copied over the real bundle's cache, under today's name and the name it had before.
+    for (const name of [CACHE, await oldCacheName()]) await copyFile(forged, join(dist, name));
+
+    const run = version();
+
+    expect(run).toMatchObject({ status: 0, stdout: "0.1.0\n", stderr: "" });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "a link or FIFO at the cache name or at any temporary name redirects and blocks nothing",
+    async () => {
+      const victim = join(dir.outside, "victim");
+      await writeFile(victim, "host file\n");
+      const oldName = await oldCacheName();
+      // Every temporary name a predictable scheme could pick: `<cache>.<pid>.tmp` for the pids
+      // the next processes are likely to get.
+      const next = spawnSync("sh", ["-c", "echo $$"], { encoding: "utf8" });
+      const pid = Number(next.stdout.trim());
+      for (let candidate = pid; candidate < pid + 3000; candidate += 1) {
+        for (const name of [CACHE, oldName]) {
+          await symlink(victim, join(dist, `${name}.${candidate}.tmp`));
+        }
+      }
+      await symlink(victim, join(dist, CACHE));
+      await symlink(victim, join(dist, oldName));
+
+      const throughLinks = version();
+      expect(throughLinks).toMatchObject({ status: 0, stdout: "0.1.0\n", stderr: "" });
+      expect(await readFile(victim, "utf8")).toBe("host file\n");
+
+      // FIFOs in the links' place: opened without waiting, refused, replaced.
+      execFileSync("rm", ["-f", join(dist, CACHE), join(dist, oldName)]);
+      execFileSync("mkfifo", [join(dist, CACHE), join(dist, oldName)]);
+      const started = Date.now();
+      const throughFifos = version();
+      expect(throughFifos).toMatchObject({ status: 0, stdout: "0.1.0\n", stderr: "" });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await readFile(victim, "utf8")).toBe("host file\n");
+      // The FIFO at the cache name was replaced by a real cache, through rename, not written to.
+      expect(lstatSync(join(dist, CACHE)).isFile()).toBe(true);
+    },
+  );
+});
+
+describe("npm run agent (scripts/agent.cjs) in a clone", () => {
+  it.skipIf(process.platform === "win32")(
+    "rebuilds instead of running a bundle changed after its build, writing nothing through links",
+    async () => {
+      const clone = join(dir.root, "clone");
+      await mkdir(clone);
+      for (const name of ["package.json", "package-lock.json", "tsconfig.json"]) {
+        await copyFile(join(REPO, name), join(clone, name));
+      }
+      for (const name of ["src", "scripts"]) {
+        await cp(join(REPO, name), join(clone, name), { recursive: true });
+      }
+      await symlink(join(REPO, "node_modules"), join(clone, "node_modules"));
+      const npmRunAgent = () =>
+        spawnSync(process.execPath, [join(clone, "scripts", "agent.cjs"), "--version"], {
+          cwd: clone,
+          encoding: "utf8",
+          timeout: 60_000,
+        });
+      const built = npmRunAgent();
+      expect(built).toMatchObject({ status: 0, stdout: "0.1.0\n" });
+      const bundle = join(clone, "dist", "agent-bundle.cjs");
+      const original = await readFile(bundle, "utf8");
+
+      // What an approved command could do in a clone that is its workspace with the sandbox off.
+      const marker = join(dir.outside, "appended-ran");
+      await appendFile(
+        bundle,
+        `\nrequire("node:fs").writeFileSync(${JSON.stringify(marker)}, "host");\n`,
+      );
+      const victim = join(dir.outside, "victim");
+      await writeFile(victim, "host file\n");
+      const next = Number(spawnSync("sh", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim());
+      for (let pid = next; pid < next + 3000; pid += 1) {
+        for (const name of ["agent-bundle.cjs", "agent.cjs"]) {
+          await symlink(victim, join(clone, "dist", `${name}.${pid}.tmp`));
+        }
+      }
+
+      const run = npmRunAgent();
+
+      expect(run.status).toBe(0);
+      expect(run.stdout).toBe("0.1.0\n");
+      expect(run.stderr).toMatch(
+        /^agent: dist\/agent-bundle\.cjs differs from its build, rebuilt dist\/agent\.cjs in \d+ ms\n$/,
+      );
+      expect(existsSync(marker)).toBe(false);
+      expect(await readFile(bundle, "utf8")).toBe(original);
+      expect(await readFile(victim, "utf8")).toBe("host file\n");
+    },
+  );
 });

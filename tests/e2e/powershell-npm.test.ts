@@ -135,7 +135,7 @@ describe.skipIf(MISSING.length > 0)(SUITE, () => {
       screen.filter((line) => line.startsWith("[Permission] ")).map((line) => line.trimEnd()),
     ).toEqual([
       expect.stringMatching(
-        /^\[Permission\] shell: allow \(terminal-approval\) - User approved this tool call( \[[^\]]+\])?$/,
+        /^\[Permission\] shell: allow \(terminal-approval\) - User approved this tool call( \[[^\]]+\])?( \{[^}]+\})?$/,
       ),
     ]);
     // On a terminal the model's answer is indented: only the harness writes at column 0.

@@ -19,7 +19,8 @@ const e2e = useAgentFixture();
 const QUESTION = "Allow this call? [y/N] ";
 const GIT_DENIED =
   "Writing git metadata is forbidden: a hook or config there would run on the host";
-const HARNESS_DENIED = "Writing the harness's own audit log or recording is forbidden";
+const HARNESS_DENIED =
+  "Writing the harness's own files (its audit log, recording or install) is forbidden";
 const HOOK = "#!/bin/sh\ntouch /tmp/pwned\n";
 
 function write(id: string, path: string, content = HOOK) {
@@ -134,7 +135,7 @@ describe("chapter 2: the tools refuse git metadata not named .git and the harnes
         "Error [protected_path]: path would make evil a git directory, which the agent may not create: evil/HEAD",
       call_config: "Wrote 37 UTF-8 bytes to evil/config",
       call_recording:
-        "Error [protected_path]: path is a file the harness itself writes (its audit log or recording), which the agent may not change: session.jsonl",
+        "Error [protected_path]: path is one of the harness's own files (its audit log, recording or install), which the agent may not change: session.jsonl",
     });
     expect(await readFile(join(workspace, "server.git", "config"), "utf8")).not.toContain(
       "fsmonitor",

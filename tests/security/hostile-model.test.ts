@@ -371,7 +371,8 @@ describe("protected paths in P03 (issue 12)", () => {
     });
     const result = await agent.run("go");
     const git = "Writing git metadata is forbidden: a hook or config there would run on the host";
-    const own = "Writing the harness's own audit log or recording is forbidden";
+    const own =
+      "Writing the harness's own files (its audit log, recording or install) is forbidden";
     expect(toolMessages(result.history)).toEqual([
       { id: "a", content: `Error [permission_denied]: ${git}` },
       { id: "b", content: `Error [permission_denied]: ${git}` },

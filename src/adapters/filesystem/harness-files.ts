@@ -17,6 +17,7 @@ import {
   type Stats,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { firstLineOfError } from "../../core/one-line.js";
 import { O_NOFOLLOW, O_NONBLOCK, errorCode } from "./fs-errors.js";
 
@@ -164,4 +165,61 @@ function symbolicLink(): HarnessFileError {
 
 function tooLarge(maxBytes: number): HarnessFileError {
   return new HarnessFileError(`it is over the ${maxBytes}-byte limit`);
+}
+
+/**
+ * What of the agent's own package the host runs or builds from: the bundle and launcher (dist/),
+ * the build and `npm run agent` scripts, the manifests and lock file, npm's project config and the
+ * dependencies the build loads. A command or a file tool that changed one of them would change
+ * what the host runs at the agent's next start.
+ */
+export const AGENT_INSTALL_ENTRIES = Object.freeze([
+  "dist",
+  "scripts",
+  "package.json",
+  "package-lock.json",
+  ".npmrc",
+  "node_modules",
+]);
+
+/**
+ * Absolute real paths of the agent's own install, found from `moduleUrl` (the running module: the
+ * bundle in dist/, or src/cli/main.ts): the nearest directory above it whose package.json names
+ * `packageName`, then its AGENT_INSTALL_ENTRIES (those that do not exist too: the file tools must
+ * not create them; an entry that is a link adds its target). Empty when no such package is found.
+ */
+export function agentInstallPaths(moduleUrl: string | URL, packageName: string): string[] {
+  let directory: string;
+  try {
+    directory = dirname(realpathSync.native(fileURLToPath(moduleUrl)));
+  } catch {
+    return [];
+  }
+  for (;;) {
+    if (namesPackage(join(directory, "package.json"), packageName)) break;
+    const parent = dirname(directory);
+    if (parent === directory) return [];
+    directory = parent;
+  }
+  const paths: string[] = [];
+  for (const entry of AGENT_INSTALL_ENTRIES) {
+    const path = join(directory, entry);
+    paths.push(path);
+    try {
+      const real = realpathSync.native(path);
+      if (real !== path) paths.push(real);
+    } catch {
+      // missing: protected by name only
+    }
+  }
+  return paths;
+}
+
+function namesPackage(path: string, packageName: string): boolean {
+  try {
+    const raw: unknown = JSON.parse(readHarnessInput(path, 1024 * 1024));
+    return typeof raw === "object" && raw !== null && "name" in raw && raw.name === packageName;
+  } catch {
+    return false;
+  }
 }

@@ -23,6 +23,8 @@ export { isGitDirectoryName } from "./git-names.js";
 export { GIT_LAYOUT_ENTRIES, hasGitDirectoryLayout, pointerFileTarget } from "./git-directories.js";
 export { errorCode } from "./fs-errors.js";
 export {
+  AGENT_INSTALL_ENTRIES,
+  agentInstallPaths,
   HarnessFileError,
   openHarnessOutput,
   readHarnessInput,

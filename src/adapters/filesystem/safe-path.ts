@@ -72,7 +72,8 @@ export class ProtectedPathError extends WorkspaceFileError {
  * inside a directory git would take for a git dir by its layout (a bare repository, a `gitdir:`
  * file's target), or a write that would give a directory that layout. A planted hook or
  * `core.fsmonitor` would run on the host at the person's next git command. `harnessFiles` are
- * absolute real paths (the audit log, a recording). Reading any of them stays allowed.
+ * absolute real paths (the audit log, a recording, the agent's own install: files or directories,
+ * protected with all they hold). Reading any of them stays allowed.
  */
 export function safeWritablePath(
   workspace: string,
@@ -98,17 +99,14 @@ function writableTarget(workspace: string, path: string, harnessFiles: readonly 
       `path is inside .git, which the agent may not change: ${path}`,
     );
   }
-  if (harnessFiles.some((file) => isWithinRoot(file, target) && isWithinRoot(target, file))) {
+  // A harness path may be a directory (`.agent`, the agent's own dist/): all below it is protected.
+  const owner = harnessFiles.find((file) => isWithinRoot(file, target));
+  if (owner !== undefined) {
     throw new ProtectedPathError(
       "harness-file",
-      `path is a file the harness itself writes (its audit log or recording), which the agent may not change: ${path}`,
-    );
-  }
-  // A harness directory (`.agent`, saved outputs): nothing inside it is the agent's to write.
-  if (harnessFiles.some((directory) => isWithinRoot(directory, target))) {
-    throw new ProtectedPathError(
-      "harness-file",
-      `path is inside ${HARNESS_DIRECTORY}, where the harness keeps saved command outputs, which the agent may not change: ${path}`,
+      basename(owner) === HARNESS_DIRECTORY
+        ? `path is inside ${HARNESS_DIRECTORY}, where the harness keeps saved command outputs, which the agent may not change: ${path}`
+        : `path is one of the harness's own files (its audit log, recording or install), which the agent may not change: ${path}`,
     );
   }
   const layout = findGitLayout(root, below);

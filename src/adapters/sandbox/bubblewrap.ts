@@ -63,8 +63,9 @@ export interface BubblewrapRunnerOptions {
   /** /proc masks and seccomp program, decided once at start-up; else decided here for this host. */
   readonly hardening?: SandboxHardening;
   /**
-   * Absolute real paths of the files the harness writes itself (audit log, recording), decided
-   * once at start; those inside the workspace are bound read-only, so no command can swap them.
+   * Absolute real paths of the files the harness writes itself (audit log, recording) and of the
+   * agent's own install (directories too), decided once at start; those inside the workspace are
+   * bound read-only, so no command can swap or change them.
    */
   readonly harnessFiles?: readonly string[];
 }
@@ -165,14 +166,16 @@ function realOrSelf(candidate: string): string {
 }
 
 /**
- * The harness's own files (and its `.agent` directory) that lie inside the workspace and are still
- * there as regular files or real directories (a
- * bind would follow a link; a missing one has nothing left to protect: the harness keeps writing
- * to the descriptor it opened at start).
+ * The harness's own files and directories (its audit log and recording, its `.agent` directory,
+ * the agent's install: dist/, node_modules, …) that lie inside the workspace and are still there
+ * as regular files or directories (a bind would follow a link; a missing one has nothing left to
+ * protect: the harness keeps writing to the descriptor it opened at start). A workspace inside one
+ * of them (the agent's own dist/) is bound read-only whole.
  */
 function harnessFilesIn(workspace: string, files: readonly string[]): string[] {
+  if (files.some((file) => isWithinRoot(file, workspace))) return [workspace];
   return files.filter((file) => {
-    if (!isWithinRoot(workspace, file) || isWithinRoot(file, workspace)) return false;
+    if (!isWithinRoot(workspace, file)) return false;
     try {
       const stats = lstatSync(file);
       return stats.isFile() || stats.isDirectory();

@@ -486,7 +486,7 @@ describe("safeWritablePath refuses the harness's own files", () => {
     await writeFile(log, "");
     await symlink(log, join(temp.ws, "innocent.txt"));
     const refused = (path: string) =>
-      `protected_path: path is a file the harness itself writes (its audit log or recording), which the agent may not change: ${path}`;
+      `protected_path: path is one of the harness's own files (its audit log, recording or install), which the agent may not change: ${path}`;
     const outcome = (path: string): Promise<unknown> =>
       safeWritablePath(temp.ws, path, [log]).then(
         (target) => target,
@@ -498,6 +498,33 @@ describe("safeWritablePath refuses the harness's own files", () => {
     await expect(outcome("logs/audit.jsonl.bak")).resolves.toBe(
       join(temp.ws, "logs", "audit.jsonl.bak"),
     );
+  });
+});
+
+describe("safeWritablePath refuses everything inside a harness-owned directory", () => {
+  let temp: TempWorkspace;
+  beforeEach(async () => {
+    temp = await makeTempWorkspace();
+  });
+  afterEach(() => temp.cleanup());
+
+  it("the directory, what it holds, new names in it and links into it, but not a neighbour", async () => {
+    const dist = join(temp.ws, "dist");
+    await mkdir(dist);
+    await writeFile(join(dist, "agent-bundle.cjs"), "");
+    await symlink(dist, join(temp.ws, "alias"));
+    const refused = (path: string) =>
+      `protected_path: path is one of the harness's own files (its audit log, recording or install), which the agent may not change: ${path}`;
+    const outcome = (path: string): Promise<unknown> =>
+      safeWritablePath(temp.ws, path, [dist]).then(
+        (target) => target,
+        (error: unknown) =>
+          error instanceof WorkspaceFileError ? `${error.code}: ${error.message}` : error,
+      );
+    for (const path of ["dist", "dist/agent-bundle.cjs", "dist/new/evil.cjs", "alias/x.cjs"]) {
+      await expect(outcome(path)).resolves.toBe(refused(path));
+    }
+    await expect(outcome("dist-notes.txt")).resolves.toBe(join(temp.ws, "dist-notes.txt"));
   });
 });
 

@@ -314,6 +314,45 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(store.spillFor("c").open()?.path).toBe(".agent/outputs/c-2.log");
   });
 
+  it("binds a harness-owned directory (the agent's own dist/) read-only, with all it holds", async () => {
+    const dist = join(ws, "agent", "dist");
+    await mkdir(dist, { recursive: true });
+    await writeFile(join(dist, "agent-bundle.cjs"), "bundle\n");
+    const options = {
+      bwrapPath,
+      shell: { executable: bash, kind: "bash" as const },
+      home: homedir(),
+      network: false,
+      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
+      harnessFiles: [dist, join(ws, "agent", "node_modules")],
+    };
+    const guarded = new BubblewrapRunner({ ...options, workspace: ws });
+    const args = guarded.argsFor("true", ws);
+    expect(args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc)).toEqual([
+      "/",
+      dist,
+    ]);
+    const attack = [
+      "{ echo evil >> agent/dist/agent-bundle.cjs; } 2>/dev/null || echo append-refused",
+      "touch agent/dist/new.cjs 2>/dev/null || echo create-refused",
+      "mv agent/dist agent/old 2>/dev/null || echo move-refused",
+      "touch agent/other && echo sibling-written",
+    ].join("; ");
+    expect(await guarded.run(attack, ws, LIMITS)).toEqual(
+      ok("append-refused\ncreate-refused\nmove-refused\nsibling-written\n"),
+    );
+    expect(await readFile(join(dist, "agent-bundle.cjs"), "utf8")).toBe("bundle\n");
+    // A workspace inside the harness's directory is read-only whole.
+    const inside = new BubblewrapRunner({ ...options, workspace: dist });
+    const insideArgs = inside.argsFor("true", dist);
+    expect(
+      insideArgs.filter((_, index) => insideArgs[index - 1] === "--ro-bind").filter(notProc),
+    ).toEqual(["/", dist]);
+    expect(await inside.run("touch x 2>/dev/null || echo refused", dist, LIMITS)).toEqual(
+      ok("refused\n"),
+    );
+  });
+
   it("keeps read-only a repository that an earlier command of the same runner created", async () => {
     const shared = runner();
     expect(await shared.run("mkdir -p made/.git/hooks", ws, LIMITS)).toEqual(ok(""));

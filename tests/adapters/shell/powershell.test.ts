@@ -289,7 +289,7 @@ describe("PowerShellRunner against a real PowerShell", () => {
         : "/bin/sh -c 'echo warn >&2; exit 0'";
       expect(await run(native)).toEqual({
         exitCode: 0,
-        output: `warn${eol}`,
+        output: `[stderr] warn${eol}`,
         truncated: false,
         timedOut: false,
       });
@@ -422,7 +422,10 @@ describe("PowerShellRunner against a real PowerShell", () => {
       expect(result.truncated).toBe(true);
       expect(result.exitCode).toBe(0);
       expect(Buffer.byteLength(result.output)).toBeLessThanOrEqual(limits.maxOutputBytes);
-      expect(result.output).toMatch(/^x{40000,}/);
+      // The head is kept here and the tail beside it, with a count of what was left out between.
+      expect(result.output).toMatch(/^x{20000,}$/);
+      expect(result.omitted?.tail).toMatch(/^x{20000,}$/);
+      expect(result.omitted?.totalBytes).toBe(200000);
     },
   );
 
