@@ -7,6 +7,7 @@ export interface ApprovalLabels {
   readonly path: string;
   readonly startAndEnd: string;
   readonly runsIn: string;
+  readonly change: string;
   readonly question: string;
 }
 
@@ -19,6 +20,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     path: "Path",
     startAndEnd: "Starts and ends",
     runsIn: "Runs in",
+    change: "Proposed change",
     question: "Allow this call? [y/N] ",
   },
   zh: {
@@ -28,6 +30,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     path: "路径",
     startAndEnd: "首尾",
     runsIn: "运行环境",
+    change: "拟议修改",
     question: "允许本次调用? [y/N] ",
   },
 });

@@ -14,6 +14,7 @@ import { startShellExecution, type ShellExecution } from "../adapters/execution/
 import {
   agentInstallPaths,
   HarnessFileError,
+  NodeWorkspaceFileSystem,
   WorkspaceOutputStore,
 } from "../adapters/filesystem/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
@@ -31,6 +32,11 @@ import { ProgressReporter, useColor, type ProgressOutput } from "./progress-repo
 import { TerminalApprovalProvider, type TerminalInput } from "./terminal-approval.js";
 import { TerminalAuditSink } from "./terminal-audit.js";
 import { indentModelText } from "./terminal-layout.js";
+import { withTextDeltas } from "./text-delta-model.js";
+import { TurnCancellation, runConversation } from "./conversation.js";
+import type { RunResult } from "../core/agent-runner.js";
+import { previewWith } from "./file-change-preview.js";
+import { CommandStatus } from "./command-status.js";
 import { escapeControlsKeepingLines, escapeForTerminal } from "./terminal-text.js";
 
 export interface CliIo {
@@ -65,7 +71,9 @@ export async function runCli(io: CliIo): Promise<number> {
     io.stdout.write(`${packageVersion()}\n`);
     return EXIT.ok;
   }
-  if (options.prompt === undefined) {
+  // No task on a terminal: a conversation (conversation.ts). Piped, a task is still required.
+  const converse = options.prompt === undefined && isInteractive(io);
+  if (options.prompt === undefined && !converse) {
     return fail(
       EXIT.config,
       `no task given: agent "<task>" or agent --prompt "<task>" (see --help)`,
@@ -77,7 +85,7 @@ export async function runCli(io: CliIo): Promise<number> {
     verbosity: options.quiet ? "quiet" : options.verbose ? "verbose" : "normal",
     color: useColor(io.stderr, io.env),
   });
-  const cancel = new AbortController();
+  const cancel = new TurnCancellation();
   io.interrupts.on("SIGINT", () => {
     cancel.abort();
   });
@@ -123,35 +131,60 @@ export async function runCli(io: CliIo): Promise<number> {
       warnOnFallback(decided, options, io);
     });
     const agent = buildAgent(profileForChapter(options.chapter), {
-      model: new FirstReplyGate(model.client, ready),
+      model: withTextDeltas(new FirstReplyGate(model.client, ready), (text) => {
+        reporter.onTextDelta(text);
+      }),
       workspace,
       harnessFiles,
-      commandRunner: shell.runner,
+      commandRunner: new CommandStatus({
+        output: io.stderr,
+        verbosity: options.quiet ? "quiet" : options.verbose ? "verbose" : "normal",
+        color: useColor(io.stderr, io.env),
+      }).around(shell.runner),
       executionEnvironment: shell.environment,
       approvalProvider: new TerminalApprovalProvider({
         input: io.stdin,
         output: io.stderr,
         lang: options.lang,
-        signal: cancel.signal,
+        get signal() {
+          return cancel.signal;
+        },
         onCancel: () => {
           cancel.abort();
         },
+        previewChange: previewWith(new NodeWorkspaceFileSystem(workspace, { harnessFiles })),
+        color: useColor(io.stderr, io.env),
       }),
       auditSink: createAuditSink(auditLog, io.stderr),
       maxTurns: options.maxTurns,
       observer: reporter,
       outputs,
     });
-    const result = await agent.run(options.prompt, cancel.signal);
-    reporter.finish(result.turns, result.usage);
-    // On a terminal the answer must not be able to clear the screen and hide the audit lines, nor
-    // print a line that passes for one: it is escaped and indented, so only the harness writes
-    // at column 0. Piped, it stays byte for byte what the model wrote, for the scripts that read it.
-    const answer =
-      io.stdout.isTTY === true
-        ? indentModelText(escapeControlsKeepingLines(result.finalText), io.stdout.columns)
-        : result.finalText;
-    io.stdout.write(`${answer}\n`);
+    const showResult = (result: RunResult): void => {
+      reporter.finish(result.turns, result.usage);
+      // On a terminal the answer must not be able to clear the screen and hide the audit lines, nor
+      // print a line that passes for one: it is escaped and indented, so only the harness writes
+      // at column 0. Piped, it stays byte for byte what the model wrote, for the scripts that read it.
+      const answer =
+        io.stdout.isTTY === true
+          ? indentModelText(escapeControlsKeepingLines(result.finalText), io.stdout.columns)
+          : result.finalText;
+      io.stdout.write(`${answer}\n`);
+    };
+    if (options.prompt === undefined) {
+      await runConversation({
+        input: io.stdin,
+        output: io.stderr,
+        turns: cancel,
+        runTurn: (text, signal, history) => agent.run(text, signal, history),
+        showResult,
+        onTurnFailed: () => {
+          reporter.dispose();
+        },
+      });
+      return EXIT.ok;
+    }
+    showResult(await agent.run(options.prompt, cancel.signal));
     return EXIT.ok;
   } catch (error) {
     reporter.dispose();
@@ -226,6 +259,10 @@ async function resolveWorkspace(path: string): Promise<string> {
     throw new CliConfigError(`workspace is not a directory: ${path}`);
   }
   return resolved;
+}
+
+function isInteractive(io: CliIo): boolean {
+  return io.stdin.isTTY === true && (io.stderr as { isTTY?: boolean }).isTTY === true;
 }
 
 function isConfigurationError(error: unknown): boolean {

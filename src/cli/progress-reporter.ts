@@ -4,8 +4,13 @@ import type { ModelReply, TokenUsage } from "../core/model.js";
 import { describeOutcome, summarizeOutcomes, type ToolOutcome } from "../core/tool-outcome.js";
 import type { ToolResult } from "../core/tool-result.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
-import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
-import { escapeForTerminal, truncateForDisplay } from "./terminal-text.js";
+import { StreamedText } from "./streamed-text.js";
+import { MODEL_INDENT, indentModelText, layOutLine } from "./terminal-layout.js";
+import {
+  escapeControlsKeepingLines,
+  escapeForTerminal,
+  truncateForDisplay,
+} from "./terminal-text.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
 
@@ -13,6 +18,8 @@ export interface ProgressOutput extends NodeJS.WritableStream {
   readonly isTTY?: boolean;
   /** A terminal's width (tty.WriteStream has it); lines holding model text are broken to fit it. */
   readonly columns?: number;
+  /** A terminal's height: streamed text is erased again only while it is all still on the screen. */
+  readonly rows?: number;
 }
 
 export interface ProgressReporterOptions {
@@ -25,12 +32,15 @@ export interface ProgressReporterOptions {
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const CLEAR_LINE = "\r\u001b[2K";
 const SUMMARY_CHARS = 80;
+const UNKNOWN_ROWS = 24;
 
 /** What the person sees on stderr while the agent works; stdout stays for the final answer. */
 export class ProgressReporter implements AgentObserver {
   readonly #options: ProgressReporterOptions;
   #spinner: ReturnType<typeof setInterval> | undefined;
   readonly #tokensPerTurn: number[] = [];
+  /** The model's text of the current reply, as shown while it streams in (terminal only). */
+  #streamed: StreamedText | undefined;
   readonly #outcomes: ToolOutcome[] = [];
 
   constructor(options: ProgressReporterOptions) {
@@ -56,8 +66,22 @@ export class ProgressReporter implements AgentObserver {
     this.#spinner.unref();
   }
 
+  /**
+   * A piece of the model's text as it arrives: on a terminal it is shown at once, dimmed and
+   * indented. If the reply turns out to be the final answer, that text is erased again when the
+   * reply is complete, for the answer to take its place; text beside tool calls stays.
+   */
+  onTextDelta(text: string): void {
+    if (this.#options.verbosity === "quiet" || this.#options.output.isTTY !== true) return;
+    this.#stopSpinner();
+    this.#streamed ??= new StreamedText(this.#columns());
+    const shown = this.#streamed.add(text);
+    if (shown !== "") this.#options.output.write(this.#dim(shown));
+  }
+
   onModelReply(reply: ModelReply): void {
     this.#stopSpinner();
+    this.#endStreamedText(reply);
     if (reply.usage === undefined) return;
     this.#tokensPerTurn.push(reply.usage.totalTokens);
     if (this.#options.verbosity === "verbose") {
@@ -118,6 +142,31 @@ export class ProgressReporter implements AgentObserver {
 
   dispose(): void {
     this.#stopSpinner();
+    const streamed = this.#streamed;
+    this.#streamed = undefined;
+    if (streamed !== undefined) this.#options.output.write(streamed.end());
+  }
+
+  #endStreamedText(reply: ModelReply): void {
+    const streamed = this.#streamed;
+    this.#streamed = undefined;
+    const { output, verbosity } = this.#options;
+    const text = reply.message.content ?? "";
+    const withTools = reply.message.toolCalls.length > 0;
+    if (streamed?.started !== true) {
+      // Piped, nothing streamed: the text beside tool calls is shown here, once, not dropped.
+      if (withTools && text.trim() !== "" && verbosity !== "quiet") {
+        this.#line(this.#dim(indentModelText(escapeControlsKeepingLines(text), this.#columns())));
+      }
+      return;
+    }
+    output.write(streamed.end());
+    // The final answer follows on stdout; its draft goes, if all of it is still on the screen.
+    // A pseudo-terminal of unknown size is taken to have the classic 24 rows.
+    const rows = output.rows !== undefined && output.rows > 0 ? output.rows : UNKNOWN_ROWS;
+    if (!withTools && streamed.rowsAbove < rows) {
+      output.write(`\r\u001b[${streamed.rowsAbove}A\u001b[J`);
+    }
   }
 
   #stopSpinner(): void {

@@ -5,6 +5,8 @@ import { PermissionDecision } from "../core/permission-decision.js";
 import type { PermissionRequest } from "../core/permission-request.js";
 import { APPROVAL_LABELS } from "./approval-labels.js";
 import type { Language } from "./args.js";
+import { renderFileDiff } from "./diff-view.js";
+import type { FileChange } from "./file-change-preview.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
 import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
 import { elideMiddle, escapeForTerminal } from "./terminal-text.js";
@@ -16,6 +18,9 @@ export const TERMINAL_APPROVAL_SOURCE = "terminal-approval";
  */
 const MAX_ARGUMENT_CHARS = 4000;
 const KEPT_TAIL_CHARS = 800;
+/** Beside a diff, which shows the content, the arguments take about three rows of 80 columns. */
+const ARGUMENTS_BESIDE_DIFF_CHARS = 200;
+const KEPT_TAIL_BESIDE_DIFF = 60;
 
 export interface TerminalInput extends NodeJS.ReadableStream {
   readonly isTTY?: boolean;
@@ -29,7 +34,11 @@ export interface TerminalInput extends NodeJS.ReadableStream {
 export interface TerminalApprovalOptions {
   readonly input: TerminalInput;
   /** `columns` (a terminal's width) lets long prompt lines wrap with their rows indented. */
-  readonly output: NodeJS.WritableStream & { readonly isTTY?: boolean; readonly columns?: number };
+  readonly output: NodeJS.WritableStream & {
+    readonly isTTY?: boolean;
+    readonly columns?: number;
+    readonly rows?: number;
+  };
   readonly lang: Language;
   /**
    * Called when the person presses Ctrl-C at the prompt, before `decide` rejects with
@@ -38,7 +47,18 @@ export interface TerminalApprovalOptions {
   readonly onCancel: () => void;
   /** The run's cancellation: a SIGINT sent to the process also closes an open prompt. */
   readonly signal?: AbortSignal;
+  /**
+   * What a write or an edit would change: shown as a diff in place of the arguments. `undefined`
+   * (or a failure) leaves the arguments shown as before.
+   */
+  readonly previewChange?: (request: PermissionRequest) => Promise<FileChange | undefined>;
+  /** Colour for the diff (a terminal without NO_COLOR). */
+  readonly color?: boolean;
 }
+
+/** Rows of the prompt besides the diff: blanks, label, title, reason, arguments (up to 4), path, question. */
+const PROMPT_ROWS = 12;
+const UNKNOWN_ROWS = 24;
 
 /** Input that keeps arriving for this long after the prompt is due counts as typed ahead. */
 const TYPE_AHEAD_QUIET_MS = 30;
@@ -68,7 +88,19 @@ export class TerminalApprovalProvider implements ApprovalProvider {
     }
     const { output } = this.#options;
     const columns = output.isTTY === true ? output.columns : undefined;
-    const prompt = renderApprovalPrompt(request, this.#options.lang, columns);
+    const change = await this.#previewChange(request);
+    const diff =
+      change === undefined
+        ? undefined
+        : renderFileDiff(change, {
+            color: this.#options.color ?? false,
+            columns,
+            maxRows:
+              (output.isTTY === true && output.rows !== undefined && output.rows > 0
+                ? output.rows
+                : UNKNOWN_ROWS) - PROMPT_ROWS,
+          });
+    const prompt = renderApprovalPrompt(request, this.#options.lang, columns, diff);
     const answer = await this.#ask(prompt.details, prompt.question);
     switch (answer.kind) {
       case "cancel":
@@ -81,6 +113,16 @@ export class TerminalApprovalProvider implements ApprovalProvider {
         return isYes(answer.text)
           ? PermissionDecision.allow("User approved this tool call", TERMINAL_APPROVAL_SOURCE)
           : PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE);
+    }
+  }
+
+  async #previewChange(request: PermissionRequest): Promise<FileChange | undefined> {
+    const { previewChange } = this.#options;
+    if (previewChange === undefined) return undefined;
+    try {
+      return await previewChange(request);
+    } catch {
+      return undefined;
     }
   }
 
@@ -234,10 +276,16 @@ export function renderApprovalPrompt(
   request: PermissionRequest,
   lang: Language,
   columns?: number,
+  diff?: readonly string[],
 ): { details: string; question: string } {
   const labels = APPROVAL_LABELS[lang];
   const reason = request.proposedDecision?.reason ?? "";
-  const shownArguments = displayArguments(request);
+  // With a diff above, the arguments are only a reminder: shortened further, so the tool, the
+  // path and the question stay on the screen with the end of the diff.
+  const shownArguments =
+    diff === undefined
+      ? displayArguments(request)
+      : elideMiddle(displayArguments(request), ARGUMENTS_BESIDE_DIFF_CHARS, KEPT_TAIL_BESIDE_DIFF);
   const lines = [
     "",
     `${labels.title}: ${shown(request.toolName)}`,
@@ -258,5 +306,6 @@ export function renderApprovalPrompt(
   }
   // Wrapped rows of a long value are indented: only the harness's labels start at column 0.
   const rows = lines.map((line) => layOutLine(line, { columns, first: "", rest: MODEL_INDENT }));
-  return { details: `${rows.join("\n")}\n`, question: labels.question };
+  const above = diff === undefined ? [] : ["", `${labels.change}:`, ...diff];
+  return { details: `${[...above, ...rows].join("\n")}\n`, question: labels.question };
 }

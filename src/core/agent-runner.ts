@@ -78,10 +78,17 @@ export class AgentRunner {
     this.#options = options;
   }
 
-  async run(prompt: string, signal?: AbortSignal): Promise<RunResult> {
+  /** `previous`: the history of an earlier run to go on from (a conversation's next turn). */
+  async run(
+    prompt: string,
+    signal?: AbortSignal,
+    previous?: readonly Message[],
+  ): Promise<RunResult> {
     const { model, registry, maxTurns, systemPrompt } = this.#options;
-    const history: Message[] = [];
-    if (systemPrompt !== undefined) history.push({ role: "system", content: systemPrompt });
+    const history: Message[] = previous === undefined ? [] : [...previous];
+    if (previous === undefined && systemPrompt !== undefined) {
+      history.push({ role: "system", content: systemPrompt });
+    }
     history.push({ role: "user", content: prompt });
     let usage: TokenUsage | undefined;
     const outcomes: ToolOutcome[] = [];

@@ -7,6 +7,8 @@ export interface CommandOptions {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
+  /** Called with output as it arrives (stdout and stderr, decoded leniently), for display only. */
+  readonly onOutput?: (text: string) => void;
   /** Where the whole output goes once it is longer than `maxOutputBytes`; absent: nowhere. */
   readonly spill?: OutputSpill;
   /** Values replaced by `[redacted]` in the output (and the saved file) before anyone reads it. */

@@ -11,6 +11,11 @@ export interface ModelRequest {
   readonly messages: readonly Message[];
   readonly tools: readonly ModelToolSpec[];
   readonly signal?: AbortSignal;
+  /**
+   * Called with each piece of the model's text as it arrives, for display only: the reply still
+   * holds the whole text. A client that cannot stream calls it once with the whole text, or not at all.
+   */
+  readonly onTextDelta?: (text: string) => void;
 }
 
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "other";

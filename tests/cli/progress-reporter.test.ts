@@ -423,3 +423,63 @@ function outcomeWith(status: ToolOutcome["status"]): ToolOutcome {
     durationMs: 4,
   };
 }
+
+describe("the model's text as it streams in", () => {
+  function ttyReporter(rows: number): { progress: ProgressReporter; text: () => string } {
+    const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 30, rows });
+    let text = "";
+    stream.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    const progress = new ProgressReporter({ output: stream, verbosity: "normal", color: false });
+    return { progress, text: () => text };
+  }
+  const answer = (content: string, toolCalls: ToolCall[] = []): ModelReply => ({
+    message: { role: "assistant", content, toolCalls },
+    finishReason: toolCalls.length === 0 ? "stop" : "tool_calls",
+  });
+
+  it("is shown piece by piece, indented and escaped, rows broken before the terminal wraps them", async () => {
+    const { progress, text } = ttyReporter(24);
+    progress.onTextDelta("Hello ");
+    progress.onTextDelta(`wor${ESC}[2Jld\r`);
+    progress.onTextDelta("\nnext line is long enough to wrap");
+    progress.onModelReply(answer("…", [writeCall]));
+    await flushed();
+    expect(text()).toBe("  Hello wor\\u{001b}[2Jld\n  next line is long enough to\n   wrap\n");
+  });
+
+  it("beside tool calls it stays; a final answer's draft is erased for the answer", async () => {
+    const { progress, text } = ttyReporter(24);
+    progress.onTextDelta("Done:\nall good");
+    progress.onModelReply(answer("Done:\nall good"));
+    await flushed();
+    expect(text()).toBe(`  Done:\n  all good\n\r${ESC}[2A${ESC}[J`);
+  });
+
+  it("is not erased once it no longer fits on the screen", async () => {
+    const { progress, text } = ttyReporter(2);
+    progress.onTextDelta("a\nb\nc");
+    progress.onModelReply(answer("a\nb\nc"));
+    await flushed();
+    expect(text()).toBe("  a\n  b\n  c\n");
+  });
+
+  it("piped, is not streamed, but the text beside tool calls is shown once", async () => {
+    const { progress, text } = reporter("normal");
+    progress.onTextDelta("Let me look.");
+    progress.onModelReply(answer("Let me look.", [writeCall]));
+    progress.onTextDelta("Final.");
+    progress.onModelReply(answer("Final."));
+    await flushed();
+    expect(text()).toBe("  Let me look.\n");
+  });
+
+  it("is not shown with --quiet", async () => {
+    const { progress, text } = reporter("quiet", { isTTY: true });
+    progress.onTextDelta("Let me look.");
+    progress.onModelReply(answer("Let me look.", [writeCall]));
+    await flushed();
+    expect(text()).toBe("");
+  });
+});

@@ -19,6 +19,7 @@ import {
   type IncomingHttpHeaders,
   type IncomingMessage,
   type Server,
+  type ServerResponse,
 } from "node:http";
 
 export interface RecordedRequest {
@@ -39,6 +40,19 @@ export interface HttpReply {
   /** Sent verbatim (content type from `headers`, default `text/plain`). */
   readonly rawBody?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * A streamed reply: sent as `text/event-stream`, one `data:` event per item, each after its delay,
+   * then `data: [DONE]` (unless `done: false`). Overrides `body` and `rawBody`.
+   */
+  readonly events?: readonly StreamEvent[];
+  readonly done?: boolean;
+}
+
+export interface StreamEvent {
+  /** JSON-encoded unless it is a string, which is sent verbatim. */
+  readonly data: unknown;
+  /** Wait this long before sending the event. */
+  readonly delayMs?: number;
 }
 
 export const NEVER_ANSWER = Object.freeze({ neverAnswer: true as const });
@@ -83,6 +97,13 @@ export class ChatCompletionsServer {
       void instance.#handle(request).then(
         (outcome) => {
           if ("neverAnswer" in outcome) return;
+          if (outcome.events !== undefined) {
+            void sendEvents(response, outcome).then(() => {
+              instance.#repliesSent += 1;
+              instance.#wakeWaiters();
+            });
+            return;
+          }
           const headers: Record<string, string> = {
             "content-type": outcome.rawBody === undefined ? "application/json" : "text/plain",
             ...outcome.headers,
@@ -271,6 +292,114 @@ export function chatErrorReply(
     },
     ...(options.headers === undefined ? {} : { headers: options.headers }),
   };
+}
+
+async function sendEvents(response: ServerResponse, outcome: HttpReply): Promise<void> {
+  response.writeHead(outcome.status ?? 200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    ...outcome.headers,
+  });
+  for (const event of outcome.events ?? []) {
+    if (event.delayMs !== undefined) {
+      await new Promise((resolve) => setTimeout(resolve, event.delayMs));
+    }
+    if (response.destroyed) return;
+    const data = typeof event.data === "string" ? event.data : JSON.stringify(event.data);
+    response.write(`data: ${data}\n\n`);
+  }
+  if (outcome.done !== false) response.write("data: [DONE]\n\n");
+  await new Promise<void>((resolve) => response.end(resolve));
+}
+
+/** One streamed chunk with one choice: `delta` as given, and the finish reason when it ends. */
+export function chunkBody(
+  delta: Readonly<Record<string, unknown>>,
+  finishReason: string | null = null,
+): Record<string, unknown> {
+  return {
+    id: "chatcmpl-test",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model: "test-model",
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
+}
+
+/** The last chunk `stream_options.include_usage` asks for: no choices, only usage. */
+export function usageChunk(usage: ChatUsage): Record<string, unknown> {
+  return {
+    id: "chatcmpl-test",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model: "test-model",
+    choices: [],
+    usage,
+  };
+}
+
+export interface StreamOptions {
+  /** Wait this long before each piece. */
+  readonly delayMs?: number;
+  readonly usage?: ChatUsage;
+}
+
+/** Text streamed in the given pieces, then "stop" (and usage when given). */
+export function chatStreamTextReply(
+  pieces: readonly string[],
+  options: StreamOptions = {},
+): HttpReply {
+  const delay = options.delayMs === undefined ? {} : { delayMs: options.delayMs };
+  return {
+    events: [
+      { data: chunkBody({ role: "assistant", content: "" }) },
+      ...pieces.map((piece) => ({ data: chunkBody({ content: piece }), ...delay })),
+      { data: chunkBody({}, "stop") },
+      ...(options.usage === undefined ? [] : [{ data: usageChunk(options.usage) }]),
+    ],
+  };
+}
+
+/**
+ * Optional text, then each tool call streamed as providers do: id and name first, then the
+ * arguments in pieces of `argumentPiece` characters.
+ */
+export function chatStreamToolCallsReply(
+  calls: readonly ScriptedToolCall[],
+  options: StreamOptions & {
+    readonly content?: readonly string[];
+    readonly argumentPiece?: number;
+  } = {},
+): HttpReply {
+  const delay = options.delayMs === undefined ? {} : { delayMs: options.delayMs };
+  const piece = options.argumentPiece ?? 8;
+  const events: StreamEvent[] = [{ data: chunkBody({ role: "assistant", content: null }) }];
+  for (const text of options.content ?? []) {
+    events.push({ data: chunkBody({ content: text }), ...delay });
+  }
+  for (const [index, call] of calls.entries()) {
+    const args =
+      typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+    events.push({
+      data: chunkBody({
+        tool_calls: [
+          { index, id: call.id, type: "function", function: { name: call.name, arguments: "" } },
+        ],
+      }),
+      ...delay,
+    });
+    for (let at = 0; at < args.length; at += piece) {
+      events.push({
+        data: chunkBody({
+          tool_calls: [{ index, function: { arguments: args.slice(at, at + piece) } }],
+        }),
+        ...delay,
+      });
+    }
+  }
+  events.push({ data: chunkBody({}, "tool_calls") });
+  if (options.usage !== undefined) events.push({ data: usageChunk(options.usage) });
+  return { events };
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

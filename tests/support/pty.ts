@@ -57,14 +57,16 @@ export function shellQuote(argument: string): string {
 export function terminalScreenLines(raw: string): string[] {
   // One cell per column; the second cell of a wide character holds "".
   const lines: string[][] = [[]];
+  let row = 0;
   let line: string[] = lines[0] ?? [];
   let column = 0;
   const chars = Array.from(raw);
   for (let index = 0; index < chars.length; index += 1) {
     const char = chars[index] ?? "";
     if (char === "\n") {
-      line = [];
-      lines.push(line);
+      row += 1;
+      if (row === lines.length) lines.push([]);
+      line = lines[row] ?? [];
       column = 0;
     } else if (char === "\r") {
       column = 0;
@@ -76,6 +78,12 @@ export function terminalScreenLines(raw: string): string[] {
       if (final === "K" && parameter === "2") line.length = 0;
       if ((final === "K" && (parameter === "" || parameter === "0")) || final === "J") {
         line.length = Math.min(line.length, column);
+      }
+      // Erase below (as the reporter does after moving up over a streamed draft).
+      if (final === "J" && (parameter === "" || parameter === "0")) lines.length = row + 1;
+      if (final === "A") {
+        row = Math.max(0, row - Number(parameter || "1"));
+        line = lines[row] ?? [];
       }
       if (final === "G") column = Math.max(0, Number(parameter || "1") - 1);
       index = end;

@@ -2,10 +2,11 @@
  * The one `fetch` the openai SDK needs, over `node:http` / `node:https`. Node's own `fetch` (and
  * its `Headers`) load the bundled undici on first use, about 30 ms of every start before the
  * first request can leave; this sends the same request without it. Only what the SDK uses for a
- * non-streaming JSON call: method, headers, a string or byte body, an abort signal; the reply
- * is read whole.
+ * chat call: method, headers, a string or byte body, an abort signal; the reply is read whole,
+ * except a successful server-sent event stream, whose `body` is handed on as it arrives.
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
+import { Readable } from "node:stream";
 
 type HeaderInit =
   | Iterable<readonly [string, string]>
@@ -78,10 +79,17 @@ export class LiteResponse {
   readonly ok: boolean;
   readonly url: string;
   readonly headers: LiteHeaders;
-  readonly body = null;
+  /** Only for a streamed reply; `text()` is then empty. */
+  readonly body: ReadableStream<Uint8Array> | null;
   readonly #bytes: Buffer;
 
-  constructor(url: string, message: IncomingMessage, bytes: Buffer) {
+  constructor(
+    url: string,
+    message: IncomingMessage,
+    bytes: Buffer,
+    body: ReadableStream<Uint8Array> | null = null,
+  ) {
+    this.body = body;
     this.url = url;
     this.status = message.statusCode ?? 0;
     this.statusText = message.statusMessage ?? "";
@@ -134,6 +142,14 @@ export function nodeHttpFetch(
     };
     request.once("error", fail);
     request.once("response", (message) => {
+      if (isUncompressedEventStream(message)) {
+        message.once("close", () => {
+          signal?.removeEventListener("abort", onAbort);
+        });
+        const body = Readable.toWeb(message) as ReadableStream<Uint8Array>;
+        resolve(new LiteResponse(url.href, message, Buffer.alloc(0), body));
+        return;
+      }
       const chunks: Buffer[] = [];
       message.on("data", (chunk: Buffer) => chunks.push(chunk));
       message.once("error", fail);
@@ -149,6 +165,19 @@ export function nodeHttpFetch(
     });
     request.end(init.body ?? undefined);
   });
+}
+
+/** A 2xx `text/event-stream` without content encoding: read as it arrives, not whole. */
+function isUncompressedEventStream(message: IncomingMessage): boolean {
+  const status = message.statusCode ?? 0;
+  const type = message.headers["content-type"]?.toLowerCase() ?? "";
+  const encoding = message.headers["content-encoding"]?.trim().toLowerCase() ?? "";
+  return (
+    status >= 200 &&
+    status < 300 &&
+    type.includes("text/event-stream") &&
+    (encoding === "" || encoding === "identity")
+  );
 }
 
 /** We ask for no encoding, but a server may compress anyway; fetch would have undone it. */

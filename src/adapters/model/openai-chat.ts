@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { ClientOptions } from "openai";
-import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import { RunCancelledError } from "../../core/agent-errors.js";
+import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import { ModelProviderError, RunCancelledError } from "../../core/agent-errors.js";
 import { validateToolPairing } from "../../core/messages.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../../core/model.js";
 import { describeRequestFailure, type FailureContext } from "./openai-chat-errors.js";
@@ -9,6 +9,7 @@ import { DEFAULT_BASE_URL } from "./openai-chat-config.js";
 import { nodeHttpFetch } from "./node-http-fetch.js";
 import { parseChatCompletion } from "./openai-chat-reply.js";
 import { toChatMessages, toChatTools } from "./openai-chat-request.js";
+import { readChatStream } from "./openai-chat-stream.js";
 
 export {
   DEFAULT_BASE_URL,
@@ -86,23 +87,62 @@ export class OpenAIChatModelClient implements ModelClient {
     if (signal?.aborted === true) throw new RunCancelledError();
     // A history the API would reject is our bug: fail before spending a request on it.
     validateToolPairing(request.messages);
-    const params: ChatCompletionCreateParamsNonStreaming = {
+    const params: ChatCompletionCreateParamsStreaming = {
       model: this.#model,
       messages: toChatMessages(request.messages),
       // OpenAI rejects an empty tools list, so a tool-less turn sends none.
       ...(request.tools.length === 0 ? {} : { tools: toChatTools(request.tools) }),
+      stream: true,
+      stream_options: { include_usage: true },
     };
-    let completion: unknown;
     try {
-      completion = await settleOrCancel(
-        this.#client.chat.completions.create(params, signal === undefined ? {} : { signal }),
+      // The raw response, so that a server which ignores `stream` and answers with one JSON body
+      // (its content type says so) still works: that is the signal to read it whole.
+      const response = await settleOrCancel(
+        this.#client.chat.completions
+          .create(params, signal === undefined ? {} : { signal })
+          .asResponse(),
         signal,
       );
+      const readOptions = {
+        signal,
+        onTextDelta: request.onTextDelta,
+        idleTimeoutMs: this.#failureContext.timeoutMs,
+        stalled: () => new ModelProviderError(stalledMessage(this.#failureContext)),
+      };
+      if (isEventStream(response)) {
+        return parseChatCompletion(await readChatStream(response, readOptions));
+      }
+      const reply = parseChatCompletion(await settleOrCancel(readWholeBody(response), signal));
+      if (reply.message.content !== null && reply.message.content !== "") {
+        request.onTextDelta?.(reply.message.content);
+      }
+      return reply;
     } catch (error) {
       throw describeRequestFailure(error, this.#failureContext, signal);
     }
-    return parseChatCompletion(completion);
   }
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get("content-type") ?? "").toLowerCase().includes("text/event-stream");
+}
+
+/** A whole reply, as the SDK would read it: JSON when it says so, text otherwise. */
+async function readWholeBody(response: Response): Promise<unknown> {
+  const type = (response.headers.get("content-type") ?? "").toLowerCase();
+  const text = await response.text();
+  if (!type.includes("json")) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function stalledMessage(context: FailureContext): string {
+  const seconds = context.timeoutMs / 1000;
+  return `Model stream from ${context.displayURL} stalled: nothing arrived for ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
 /**

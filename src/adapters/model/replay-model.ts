@@ -92,7 +92,11 @@ export class ReplayModelClient implements ModelClient {
       );
     }
     this.#next += 1;
-    return Promise.resolve(structuredClone(exchange.reply));
+    const reply = structuredClone(exchange.reply);
+    // Shown like a reply from a server that does not stream: the whole text in one piece.
+    const text = reply.message.content;
+    if (text !== null && text !== "") request.onTextDelta?.(text);
+    return Promise.resolve(reply);
   }
 }
 

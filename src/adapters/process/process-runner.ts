@@ -24,6 +24,8 @@ export interface ProcessSpec {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
+  /** Called with each piece of stdout and stderr as it arrives, for display; never captured twice. */
+  readonly onOutput?: (text: string) => void;
   /** Where the whole output goes once it overflows `maxOutputBytes`. */
   readonly spill?: OutputSpill;
   /** Values replaced by `[redacted]` in the output and the spill file. */
@@ -153,6 +155,7 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
       new StreamReader(stdout, output, { secrets }),
       new StreamReader(stderr, output, { secrets, mark: STDERR_MARK }),
     ];
+    if (spec.onOutput !== undefined) watchOutput([stdout, stderr], secrets, spec.onOutput);
     if (statusPipe instanceof Readable) streams.push(new StreamReader(statusPipe, status));
     let started = false;
     let killed = false;
@@ -207,6 +210,29 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
       });
     });
   });
+}
+
+/**
+ * A display hook on the pipes, with the run's secrets replaced like in the capture (a secret split
+ * across two chunks may show in part: display only). Its failures are its own, never the run's.
+ */
+function watchOutput(
+  pipes: readonly Readable[],
+  secrets: readonly string[],
+  onOutput: (text: string) => void,
+): void {
+  for (const pipe of pipes) {
+    pipe.on("data", (chunk: Buffer) => {
+      try {
+        let text = chunk.toString("utf8");
+        for (const secret of secrets)
+          if (secret !== "") text = text.replaceAll(secret, "[redacted]");
+        onOutput(text);
+      } catch {
+        // Display only.
+      }
+    });
+  }
 }
 
 /** A program's own words without the stderr marks, for an error message about the program. */

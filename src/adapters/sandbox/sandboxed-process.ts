@@ -39,6 +39,7 @@ export async function runSandboxedProcess(
       timeoutMs: options.timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
       killTree: { kind: "process-group" },
       ...captureOptions(options),
       statusPipe: { fd: STATUS_FD, maxBytes: MAX_STATUS_BYTES },

@@ -44,6 +44,7 @@ export class PosixShellRunner implements CommandRunner {
       timeoutMs: options.timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
       killTree: this.#options.killTree,
       ...captureOptions(options, this.#options.secrets),
     });

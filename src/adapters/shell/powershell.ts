@@ -137,6 +137,7 @@ export class PowerShellRunner implements CommandRunner {
       maxOutputBytes: options.maxOutputBytes,
       ...captureOptions(options, this.#secrets),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
       killTree: this.#killTree,
     });
   }

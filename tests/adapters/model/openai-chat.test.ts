@@ -97,6 +97,9 @@ describe("OpenAIChatModelClient requests", () => {
     // No tools this turn: OpenAI rejects an empty tools list, so none is sent.
     expect(srv.requests[0]?.body).toEqual({
       model: MODEL,
+      // Always asked to stream, with usage in the last chunk; a whole reply is read as before.
+      stream: true,
+      stream_options: { include_usage: true },
       messages: [
         { role: "system", content: "You are terse." },
         { role: "user", content: "List the files." },
@@ -131,6 +134,9 @@ describe("OpenAIChatModelClient requests", () => {
 
     expect(srv.requests[0]?.body).toEqual({
       model: MODEL,
+      // Always asked to stream, with usage in the last chunk; a whole reply is read as before.
+      stream: true,
+      stream_options: { include_usage: true },
       messages: [
         { role: "system", content: "You are terse." },
         { role: "user", content: "List the files." },

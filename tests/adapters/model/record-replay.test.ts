@@ -33,6 +33,7 @@ import { ToolRegistry } from "../../../src/core/tool-registry.js";
 import { toolSuccess } from "../../../src/core/tool-result.js";
 import {
   ChatCompletionsServer,
+  chatStreamToolCallsReply,
   chatTextReply,
   chatToolCallsReply,
   chatUsage,
@@ -177,6 +178,42 @@ describe("RecordingModelClient", () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("records a streamed reply as the whole reply, the same line a JSON reply gives", async () => {
+    server = await ChatCompletionsServer.start([
+      chatStreamToolCallsReply([{ id: "call_1", name: "echo", arguments: '{"text": "hi"}' }], {
+        content: ["On ", "it."],
+        usage: chatUsage(10, 5),
+      }),
+    ]);
+    const path = join(dir, "streamed.jsonl");
+    const live = new OpenAIChatModelClient({
+      apiKey: API_KEY,
+      model: "m",
+      baseURL: server.baseURL,
+      maxRetries: 0,
+    });
+    const shown: string[] = [];
+    await new RecordingModelClient(live, path).complete({
+      messages: PROMPT,
+      tools: [ECHO_SPEC],
+      onTextDelta: (text) => shown.push(text),
+    });
+    expect(shown).toEqual(["On ", "it."]);
+    const line = JSON.parse((await readFile(path, "utf8")).trimEnd()) as unknown;
+    expect(line).toEqual({
+      request: { messages: PROMPT, tools: [ECHO_SPEC] },
+      reply: {
+        message: {
+          role: "assistant",
+          content: "On it.",
+          toolCalls: [{ id: "call_1", name: "echo", arguments: '{"text": "hi"}' }],
+        },
+        finishReason: "tool_calls",
+        usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 },
+      },
+    });
+  });
+
   it("creates the file empty, replacing an older recording", async () => {
     const path = join(dir, "old.jsonl");
     await writeFile(path, "stale line\n");
@@ -316,6 +353,17 @@ describe("ReplayModelClient", () => {
     ];
     expect(await replay.complete(request(reordered))).toEqual(second);
     expect(replay.remaining).toBe(0);
+  });
+
+  it("passes each recorded text on whole, as a server that does not stream would", async () => {
+    const replay = ReplayModelClient.fromJsonl(file);
+    const shown: string[] = [];
+    const onTextDelta = (text: string): void => {
+      shown.push(text);
+    };
+    await replay.complete({ ...request(PROMPT), onTextDelta });
+    await replay.complete({ ...request(afterFirst), onTextDelta });
+    expect(shown).toEqual(["bye"]);
   });
 
   it("fails loudly when replies run out", async () => {

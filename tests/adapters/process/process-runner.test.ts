@@ -49,6 +49,32 @@ function bash(script: string, overrides: Partial<ProcessSpec> = {}): ProcessSpec
 describe.skipIf(posixOnly)(
   "runProcess against real POSIX processes (POSIX only: /bin/bash, process groups, signals)",
   () => {
+    it("passes output to onOutput as it arrives, before the command ends, and still captures it", async () => {
+      const seen: { text: string; at: number }[] = [];
+      const started = Date.now();
+      const result = await runProcess(
+        bash("echo first; sleep 1; echo second >&2", {
+          onOutput: (text) => seen.push({ text, at: Date.now() - started }),
+        }),
+      );
+      // The capture marks stderr lines; the display hook gets the bytes as the program wrote them.
+      expect(result.output).toBe("first\n[stderr] second\n");
+      expect(seen.map((piece) => piece.text).join("")).toBe("first\nsecond\n");
+      expect(seen[0]?.text).toBe("first\n");
+      expect(seen[0]?.at ?? Infinity).toBeLessThan(900);
+    });
+
+    it("ignores an onOutput that throws", async () => {
+      const result = await runProcess(
+        bash("echo hi", {
+          onOutput: () => {
+            throw new Error("display broke");
+          },
+        }),
+      );
+      expect(result).toEqual({ exitCode: 0, output: "hi\n", truncated: false, timedOut: false });
+    });
+
     it("captures stdout and the exit code", async () => {
       await expect(runProcess(bash("echo hello; exit 3"))).resolves.toEqual({
         exitCode: 3,

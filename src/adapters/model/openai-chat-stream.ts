@@ -1,0 +1,201 @@
+import { ModelProviderError, RunCancelledError } from "../../core/agent-errors.js";
+import { oneLine } from "../../core/one-line.js";
+
+export interface StreamReadOptions {
+  readonly signal: AbortSignal | undefined;
+  /** Called with each piece of the model's text as it arrives. */
+  readonly onTextDelta: ((text: string) => void) | undefined;
+  /** Nothing arriving for this long ends the request: a stalled stream must not hang the run. */
+  readonly idleTimeoutMs: number;
+  /** The error for a stalled stream (the caller knows the URL and how to word it). */
+  readonly stalled: () => Error;
+}
+
+interface ToolCallParts {
+  id?: string;
+  type?: string;
+  name?: string;
+  arguments: string;
+}
+
+/**
+ * Reads a chat-completions server-sent event stream and assembles what the deltas add up to into
+ * the shape of a whole chat completion, for `parseChatCompletion` to check like any other reply:
+ * text pieces are joined, tool calls are put together by their `index`, and usage comes from the
+ * last chunk (`stream_options.include_usage`).
+ */
+export async function readChatStream(
+  response: Response,
+  options: StreamReadOptions,
+): Promise<unknown> {
+  let content: string | null = null;
+  const calls: ToolCallParts[] = [];
+  let finishReason: unknown;
+  let usage: unknown;
+  let done = false;
+  for await (const data of serverSentData(response, options)) {
+    if (data === "[DONE]") {
+      done = true;
+      break;
+    }
+    const chunk = parseChunk(data);
+    if (chunk.usage !== undefined && chunk.usage !== null) usage = chunk.usage;
+    if (!Array.isArray(chunk.choices)) continue;
+    for (const choice of chunk.choices as unknown[]) {
+      // Only the first choice is asked for (no `n`); any other is ignored, as in a whole reply.
+      if (!isRecord(choice) || (choice.index !== undefined && choice.index !== 0)) continue;
+      if (choice.finish_reason !== undefined && choice.finish_reason !== null) {
+        finishReason = choice.finish_reason;
+      }
+      const { delta } = choice;
+      if (!isRecord(delta)) continue;
+      if (typeof delta.content === "string" && delta.content !== "") {
+        content = (content ?? "") + delta.content;
+        options.onTextDelta?.(delta.content);
+      }
+      if (Array.isArray(delta.tool_calls)) {
+        for (const part of delta.tool_calls as unknown[]) addToolCallPart(calls, part);
+      }
+    }
+  }
+  if (!done && finishReason === undefined) {
+    throw malformed("the stream ended before the reply was complete");
+  }
+  const message: Record<string, unknown> = { role: "assistant", content };
+  if (calls.length > 0) {
+    message.tool_calls = Array.from(calls, (call: ToolCallParts | undefined, index) => {
+      if (call === undefined) throw malformed(`tool call ${index} is missing from the stream`);
+      return {
+        id: call.id,
+        ...(call.type === undefined ? {} : { type: call.type }),
+        function: { name: call.name, arguments: call.arguments },
+      };
+    });
+  }
+  return {
+    choices: [{ index: 0, message, finish_reason: finishReason ?? null }],
+    ...(usage === undefined ? {} : { usage }),
+  };
+}
+
+function addToolCallPart(calls: ToolCallParts[], part: unknown): void {
+  if (!isRecord(part)) throw malformed("a tool call delta is not an object");
+  const { index } = part;
+  if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index > 1000) {
+    throw malformed("a tool call delta has no valid index");
+  }
+  const call = (calls[index] ??= { arguments: "" });
+  // The id, type and name come once, in a call's first delta; the arguments come in pieces.
+  if (typeof part.id === "string" && part.id !== "") call.id ??= part.id;
+  if (typeof part.type === "string") call.type ??= part.type;
+  const fn = part.function;
+  if (isRecord(fn)) {
+    if (typeof fn.name === "string" && fn.name !== "") call.name ??= fn.name;
+    if (typeof fn.arguments === "string") call.arguments += fn.arguments;
+  }
+}
+
+function parseChunk(data: string): Record<string, unknown> {
+  let chunk: unknown;
+  try {
+    chunk = JSON.parse(data);
+  } catch {
+    throw malformed(`a stream event is not JSON: ${JSON.stringify(data.slice(0, 60))}`);
+  }
+  if (!isRecord(chunk)) throw malformed("a stream event is not a JSON object");
+  const message = errorMessageIn(chunk.error);
+  if (message !== undefined) {
+    throw new ModelProviderError(oneLine(`The model provider returned an error: ${message}`));
+  }
+  return chunk;
+}
+
+/** The `data` of each event, per the server-sent events format (lines, blank line ends an event). */
+async function* serverSentData(
+  response: Response,
+  options: StreamReadOptions,
+): AsyncGenerator<string> {
+  const body = response.body;
+  if (body === null) return;
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let pending = "";
+  let data: string[] = [];
+  try {
+    for (;;) {
+      const { done, value } = await readWithin(reader, options);
+      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      let newline: number;
+      while ((newline = pending.search(/\r\n|\r|\n/)) !== -1) {
+        const line = pending.slice(0, newline);
+        const width = pending.startsWith("\r\n", newline) ? 2 : 1;
+        pending = pending.slice(newline + width);
+        if (line === "") {
+          if (data.length > 0) yield data.join("\n");
+          data = [];
+        } else if (line.startsWith("data:")) {
+          data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+        }
+      }
+      if (done) {
+        if (pending.startsWith("data:"))
+          data.push(pending.slice(pending.startsWith("data: ") ? 6 : 5));
+        if (data.length > 0) yield data.join("\n");
+        return;
+      }
+    }
+  } finally {
+    // Stops the download when the reader leaves early (done, an error, cancelled).
+    void reader.cancel().catch(() => undefined);
+  }
+}
+
+/** One read, raced against the person's cancel and the idle timeout. */
+function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  options: StreamReadOptions,
+): ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]> {
+  const { signal } = options;
+  if (signal?.aborted === true) return Promise.reject(new RunCancelledError());
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      finish();
+      reject(new RunCancelledError());
+    };
+    const timer = setTimeout(() => {
+      finish();
+      reject(options.stalled());
+    }, options.idleTimeoutMs);
+    const finish = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    reader.read().then(
+      (result) => {
+        finish();
+        resolve(result);
+      },
+      (error: unknown) => {
+        finish();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+function errorMessageIn(error: unknown): string | undefined {
+  if (typeof error === "string" && error !== "") return error;
+  if (isRecord(error) && typeof error.message === "string" && error.message !== "") {
+    return error.message;
+  }
+  return undefined;
+}
+
+function malformed(detail: string): ModelProviderError {
+  return new ModelProviderError(oneLine(`Malformed model reply: ${detail}`));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,75 @@
+/**
+ * `agent` with no task on a terminal (tmux): a conversation, each line a turn of one history.
+ */
+import { describe, expect, it } from "vitest";
+import { NEVER_ANSWER, chatTextReply } from "../support/chat-completions-server.js";
+import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
+import { serverEnv } from "./cli-process.js";
+import { useAgentFixture } from "./agent-fixture.js";
+
+const e2e = useAgentFixture();
+
+const prompted = (rows: readonly string[]): boolean => rows.at(-1) === ">" || rows.includes(">");
+const lastRowIsPrompt = (rows: readonly string[]): boolean =>
+  rows.filter((row) => row !== "").at(-1) === ">";
+
+describe.skipIf(!isTmuxAvailable())(`a conversation on a real terminal ${TMUX_REASON}`, () => {
+  it("two turns share one history; /exit ends the session", async () => {
+    e2e.server.script(chatTextReply("First answer."), chatTextReply("Second answer."));
+    const terminal = TmuxTerminal.start(e2e.argv([]), {
+      env: serverEnv(e2e.server.baseURL),
+      columns: 80,
+      rows: 24,
+    });
+    try {
+      await terminal.waitForScreen(prompted);
+      terminal.type("What is here?", "Enter");
+      await terminal.waitForScreen(
+        (rows) => rows.includes("  First answer.") && lastRowIsPrompt(rows),
+      );
+      terminal.type("And then?", "Enter");
+      await terminal.waitForScreen(
+        (rows) => rows.includes("  Second answer.") && lastRowIsPrompt(rows),
+      );
+      terminal.type("/exit", "Enter");
+      await terminal.waitForExit();
+    } finally {
+      terminal.close();
+    }
+    const second = e2e.server.requests[1];
+    expect(second?.messages.slice(1)).toEqual([
+      { role: "user", content: "What is here?" },
+      { role: "assistant", content: "First answer." },
+      { role: "user", content: "And then?" },
+    ]);
+    expect(e2e.server.requests).toHaveLength(2);
+  });
+
+  it("Ctrl-C stops a turn and the session goes on; Ctrl-D ends it", async () => {
+    e2e.server.script(NEVER_ANSWER, chatTextReply("Still here."));
+    const terminal = TmuxTerminal.start(e2e.argv([]), {
+      env: serverEnv(e2e.server.baseURL),
+      columns: 80,
+      rows: 24,
+    });
+    try {
+      await terminal.waitForScreen(prompted);
+      terminal.type("Hang", "Enter");
+      await e2e.server.waitForRequests(1);
+      terminal.type("C-c");
+      await terminal.waitForScreen(
+        (rows) => rows.includes("agent: turn stopped") && lastRowIsPrompt(rows),
+      );
+      terminal.type("Again", "Enter");
+      await terminal.waitForScreen(
+        (rows) => rows.includes("  Still here.") && lastRowIsPrompt(rows),
+      );
+      terminal.type("C-d");
+      await terminal.waitForExit();
+    } finally {
+      terminal.close();
+    }
+    // The stopped turn left no trace: the next request starts from the history before it.
+    expect(e2e.server.requests[1]?.messages.slice(1)).toEqual([{ role: "user", content: "Again" }]);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The approval prompt of a write or an edit on a real terminal (tmux): a diff against the file as
+ * it is, and the tool, the path and the question on the screen together, however long the change.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
+import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
+import { serverEnv } from "./cli-process.js";
+import { useAgentFixture } from "./agent-fixture.js";
+
+const e2e = useAgentFixture();
+const QUESTION = "Allow this call? [y/N]";
+
+describe.skipIf(!isTmuxAvailable())(`diffs in the approval prompt ${TMUX_REASON}`, () => {
+  it("an edit shows -old and +new lines and the path", async () => {
+    await writeFile(join(e2e.dir.workspace, "app.txt"), "alpha\nbeta = 1\ngamma\n");
+    e2e.server.script(
+      chatToolCallsReply([
+        {
+          id: "c1",
+          name: "edit_file",
+          arguments: { path: "app.txt", old_string: "beta = 1", new_string: "beta = 2" },
+        },
+      ]),
+      chatTextReply("Edited."),
+    );
+    const terminal = TmuxTerminal.start(e2e.argv(["--prompt", "Bump beta"]), {
+      env: serverEnv(e2e.server.baseURL),
+      columns: 80,
+      rows: 24,
+    });
+    try {
+      const screen = await terminal.waitForScreen((rows) =>
+        rows.some((row) => row.startsWith(QUESTION)),
+      );
+      expect(screen).toContain("Proposed change:");
+      expect(screen).toContain("  -beta = 1");
+      expect(screen).toContain("  +beta = 2");
+      expect(screen).toContain("   alpha");
+      expect(screen).toContain("Tool call needs approval: edit_file");
+      expect(screen).toContain('Path: "app.txt"');
+      terminal.type("y", "Enter");
+      await terminal.waitForExit();
+    } finally {
+      terminal.close();
+    }
+    expect(await readFile(join(e2e.dir.workspace, "app.txt"), "utf8")).toBe(
+      "alpha\nbeta = 2\ngamma\n",
+    );
+  });
+
+  it("a 7 KB new file at 80x24 keeps the tool, the path and the question on the screen", async () => {
+    const content = Array.from({ length: 200 }, (_, i) => `line ${i + 1} ${"x".repeat(25)}`).join(
+      "\n",
+    );
+    e2e.server.script(
+      chatToolCallsReply([
+        { id: "c1", name: "write_file", arguments: { path: "docs/big.txt", content } },
+      ]),
+      chatTextReply("Written."),
+    );
+    const terminal = TmuxTerminal.start(e2e.argv(["--prompt", "Write it"]), {
+      env: serverEnv(e2e.server.baseURL),
+      columns: 80,
+      rows: 24,
+    });
+    try {
+      const screen = await terminal.waitForScreen((rows) =>
+        rows.some((row) => row.startsWith(QUESTION)),
+      );
+      expect(screen).toContain("Tool call needs approval: write_file");
+      expect(screen).toContain('Path: "docs/big.txt"');
+      expect(screen).toContain(`  +line 1 ${"x".repeat(25)}`);
+      expect(screen).toContain(`  +line 200 ${"x".repeat(25)}`);
+      expect(
+        screen.some((row) => /more diff lines not shown \(0 removed, \d+ added\)/u.test(row)),
+      ).toBe(true);
+      terminal.type("n", "Enter");
+      await terminal.waitForExit();
+    } finally {
+      terminal.close();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * The model's text on a real terminal (tmux) as the provider streams it: it shows while the reply
+ * is still coming, text beside a tool call stays, and the final answer appears once.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  chatStreamTextReply,
+  chatStreamToolCallsReply,
+} from "../support/chat-completions-server.js";
+import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
+import { serverEnv } from "./cli-process.js";
+import { useAgentFixture } from "./agent-fixture.js";
+
+const e2e = useAgentFixture();
+
+describe.skipIf(!isTmuxAvailable())(`streamed text on a real terminal ${TMUX_REASON}`, () => {
+  it("appears before the reply is complete, and the answer is shown once at the end", async () => {
+    e2e.server.script(
+      chatStreamToolCallsReply([{ id: "c1", name: "glob", arguments: { pattern: "*.md" } }], {
+        content: ["Looking for ", "notes first."],
+      }),
+      chatStreamTextReply(["First half,", " then", " the rest."], { delayMs: 1_500 }),
+    );
+    const terminal = TmuxTerminal.start(e2e.argv(["--prompt", "Find the notes"]), {
+      env: serverEnv(e2e.server.baseURL),
+      columns: 80,
+      rows: 24,
+    });
+    try {
+      const early = await terminal.waitForScreen((rows) =>
+        rows.some((row) => row.includes("First half,")),
+      );
+      // The last piece is still three seconds away.
+      expect(early.join("\n")).not.toContain("the rest.");
+      await terminal.waitForExit();
+      const shown = terminal.history().filter((row) => row !== "" && !row.startsWith("Pane is"));
+      expect(shown).toContain("  Looking for notes first.");
+      expect(shown.filter((row) => row.includes("First half, then the rest."))).toEqual([
+        "  First half, then the rest.",
+      ]);
+      expect(shown.at(-1)).toBe("  First half, then the rest.");
+    } finally {
+      terminal.close();
+    }
+  });
+});
+
+describe("piped, a streamed answer", () => {
+  it("is what the model wrote on stdout, with nothing streamed onto stderr", async () => {
+    e2e.server.script(
+      chatStreamToolCallsReply([{ id: "c1", name: "glob", arguments: { pattern: "*.md" } }], {
+        content: ["Looking."],
+      }),
+      chatStreamTextReply(["Line one\n", "line two"]),
+    );
+    const run = await e2e.agent(["--prompt", "Find the notes"]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe("Line one\nline two\n");
+    expect(run.stderr).toContain("  Looking.\n");
+    expect(run.stderr).not.toContain("line two");
+  });
+});
