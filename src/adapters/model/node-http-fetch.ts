@@ -151,7 +151,15 @@ export function nodeHttpFetch(
         return;
       }
       const chunks: Buffer[] = [];
-      message.on("data", (chunk: Buffer) => chunks.push(chunk));
+      let received = 0;
+      message.on("data", (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > MAX_REPLY_BYTES) {
+          request.destroy(tooLarge());
+          return;
+        }
+        chunks.push(chunk);
+      });
       message.once("error", fail);
       message.once("end", () => {
         signal?.removeEventListener("abort", onAbort);
@@ -180,19 +188,39 @@ function isUncompressedEventStream(message: IncomingMessage): boolean {
   );
 }
 
+/**
+ * A chat reply is kilobytes; a hostile or broken endpoint must not make the agent hold gigabytes
+ * (or inflate a small compressed body into them) before anything is checked.
+ */
+export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
+function tooLarge(): Error {
+  return new Error(`the reply is over ${String(MAX_REPLY_BYTES)} bytes`);
+}
+
 /** We ask for no encoding, but a server may compress anyway; fetch would have undone it. */
 function decoded(encoding: string | undefined, body: Buffer): Buffer {
+  try {
+    return decompressed(encoding, body);
+  } catch (error) {
+    // zlib's own words for maxOutputLength ("Cannot create a Buffer larger than …") say less.
+    const code = (error as { code?: unknown }).code;
+    throw code === "ERR_BUFFER_TOO_LARGE" ? tooLarge() : error;
+  }
+}
+
+function decompressed(encoding: string | undefined, body: Buffer): Buffer {
   const name = encoding?.trim().toLowerCase() ?? "";
   if (name === "" || name === "identity") return body;
   const zlib = process.getBuiltinModule("node:zlib");
   switch (name) {
     case "gzip":
     case "x-gzip":
-      return zlib.gunzipSync(body);
+      return zlib.gunzipSync(body, { maxOutputLength: MAX_REPLY_BYTES });
     case "deflate":
-      return zlib.inflateSync(body);
+      return zlib.inflateSync(body, { maxOutputLength: MAX_REPLY_BYTES });
     case "br":
-      return zlib.brotliDecompressSync(body);
+      return zlib.brotliDecompressSync(body, { maxOutputLength: MAX_REPLY_BYTES });
     default:
       throw new Error(`unsupported content-encoding ${JSON.stringify(encoding)}`);
   }

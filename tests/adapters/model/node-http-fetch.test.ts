@@ -2,7 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { LiteHeaders, nodeHttpFetch } from "../../../src/adapters/model/node-http-fetch.js";
+import {
+  LiteHeaders,
+  MAX_REPLY_BYTES,
+  nodeHttpFetch,
+} from "../../../src/adapters/model/node-http-fetch.js";
 
 interface Seen {
   readonly method: string | undefined;
@@ -84,6 +88,27 @@ describe("nodeHttpFetch", () => {
     expect(seen[0]?.headers["x-one"]).toBe("1");
     expect([response.status, response.ok]).toEqual([500, false]);
     expect(await response.text()).toBe("server trouble");
+  });
+
+  it("refuses a reply over the size limit, sent plain or as a small gzip bomb", async () => {
+    const { url } = await serve((request, response) => {
+      if (request.headers["x-bomb"] === "1") {
+        response.writeHead(200, { "Content-Encoding": "gzip" });
+        response.end(gzipSync(Buffer.alloc(MAX_REPLY_BYTES + 1)));
+        return;
+      }
+      response.writeHead(200);
+      response.end(Buffer.alloc(MAX_REPLY_BYTES + 1));
+    });
+    for (const bomb of ["0", "1"]) {
+      const error: unknown = await nodeHttpFetch(url, { headers: { "X-Bomb": bomb } }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as TypeError).cause).toEqual(
+        new Error(`the reply is over ${String(MAX_REPLY_BYTES)} bytes`),
+      );
+    }
   });
 
   it("rejects like fetch: a TypeError whose cause carries the system error code", async () => {
