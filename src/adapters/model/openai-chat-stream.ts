@@ -110,6 +110,9 @@ function parseChunk(data: string): Record<string, unknown> {
   return chunk;
 }
 
+/** A whole reply is kilobytes; the same cap as a reply read whole (node-http-fetch). */
+export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
+
 /** The `data` of each event, per the server-sent events format (lines, blank line ends an event). */
 async function* serverSentData(
   response: Response,
@@ -119,17 +122,32 @@ async function* serverSentData(
   if (body === null) return;
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let pending = "";
+  let pieces: string[] = [];
+  let afterCarriageReturn = false;
   let data: string[] = [];
+  let received = 0;
   try {
     for (;;) {
       const { done, value } = await readWithin(reader, options);
-      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      let newline: number;
-      while ((newline = pending.search(/\r\n|\r|\n/)) !== -1) {
-        const line = pending.slice(0, newline);
-        const width = pending.startsWith("\r\n", newline) ? 2 : 1;
-        pending = pending.slice(newline + width);
+      received += value?.length ?? 0;
+      // The stall timeout bounds silence, not volume: a server that never stops must not fill memory.
+      if (received > MAX_STREAM_BYTES) {
+        throw malformed(`the stream is over ${String(MAX_STREAM_BYTES)} bytes`);
+      }
+      let text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      // "\r\n" split across two pieces: its "\n" ends nothing new.
+      if (afterCarriageReturn && text !== "") {
+        if (text.startsWith("\n")) text = text.slice(1);
+        afterCarriageReturn = false;
+      }
+      // Only the new piece is searched; the text of an unfinished line waits in `pieces`, so a long
+      // line sent in many pieces costs linear time, not a search from its start each time.
+      let lineEnd: RegExpExecArray | null;
+      while ((lineEnd = /\r\n|\r|\n/.exec(text)) !== null) {
+        const line = pieces.join("") + text.slice(0, lineEnd.index);
+        pieces = [];
+        text = text.slice(lineEnd.index + lineEnd[0].length);
+        if (lineEnd[0] === "\r" && text === "") afterCarriageReturn = true;
         if (line === "") {
           if (data.length > 0) yield data.join("\n");
           data = [];
@@ -137,9 +155,10 @@ async function* serverSentData(
           data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
         }
       }
+      if (text !== "") pieces.push(text);
       if (done) {
-        if (pending.startsWith("data:"))
-          data.push(pending.slice(pending.startsWith("data: ") ? 6 : 5));
+        const last = pieces.join("");
+        if (last.startsWith("data:")) data.push(last.slice(last.startsWith("data: ") ? 6 : 5));
         if (data.length > 0) yield data.join("\n");
         return;
       }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { OpenAIChatModelClient } from "../../../src/adapters/model/openai-chat.js";
+import { MAX_STREAM_BYTES } from "../../../src/adapters/model/openai-chat-stream.js";
 import { ModelProviderError, RunCancelledError } from "../../../src/core/agent-errors.js";
 import type { Message } from "../../../src/core/messages.js";
 import {
@@ -120,6 +121,18 @@ describe("OpenAIChatModelClient streaming", () => {
     ]);
     await expect(client.complete({ messages: PROMPT, tools: [] })).rejects.toThrow(
       "Malformed model reply: tool call 0 has no id",
+    );
+  });
+
+  it("gives up on a stream over the size limit, however fast it arrives", async () => {
+    const half = "x".repeat(MAX_STREAM_BYTES / 2);
+    const client = await clientWith([
+      { events: [{ data: chunkBody({ content: half }) }, { data: chunkBody({ content: half }) }] },
+    ]);
+    await expect(client.complete({ messages: PROMPT, tools: [] })).rejects.toThrow(
+      new ModelProviderError(
+        `Malformed model reply: the stream is over ${String(MAX_STREAM_BYTES)} bytes`,
+      ),
     );
   });
 
