@@ -172,6 +172,9 @@ export async function runCli(io: CliIo): Promise<number> {
       io.stdout.write(`${answer}\n`);
     };
     if (options.prompt === undefined) {
+      // Nothing is in flight while the person types: let the sandbox check finish first, so a
+      // fallback warning comes before the first "> " prompt, not in the middle of it.
+      await ready;
       await runConversation({
         input: io.stdin,
         output: io.stderr,
