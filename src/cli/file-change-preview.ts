@@ -30,18 +30,15 @@ export async function proposedFileChange(
   }
   if (request.toolName === "edit_file") {
     const { old_string: oldString, new_string: newString } = record;
-    if (typeof oldString !== "string" || typeof newString !== "string" || oldString === "") {
-      return undefined;
-    }
-    const before = await currentText(fileSystem, path);
-    if (before === null || before === undefined) return undefined;
-    const count = before.split(oldString).length - 1;
-    const all = record.replace_all === true;
-    if (count === 0 || (count > 1 && !all)) return undefined;
-    const after = all
-      ? before.split(oldString).join(newString)
-      : before.replace(oldString, () => newString);
-    return { path, before, after };
+    if (typeof oldString !== "string" || typeof newString !== "string") return undefined;
+    // The tool's own read and replacement (line endings, BOM, strict UTF-8): the diff shown is the
+    // change that would be written, never a look-alike computed here.
+    const preview = await fileSystem.previewEdit?.(path, {
+      oldString,
+      newString,
+      replaceAll: record.replace_all === true,
+    });
+    return preview === undefined ? undefined : { path, ...preview };
   }
   return undefined;
 }

@@ -55,6 +55,12 @@ export interface GlobResult {
   readonly omitted: number;
 }
 
+export interface EditPreview {
+  /** The file as `editFile` decodes it (strict UTF-8, BOM kept). */
+  readonly before: string;
+  readonly after: string;
+}
+
 export interface WorkspaceFileSystem {
   readonly root: string;
   readFile(path: string, options?: ReadFileOptions): Promise<ReadFileResult>;
@@ -62,6 +68,11 @@ export interface WorkspaceFileSystem {
   writeFile(path: string, content: string): Promise<number>;
   /** Returns how many occurrences were replaced. */
   editFile(path: string, edit: EditFileRequest): Promise<number>;
+  /**
+   * What `editFile` would make of the file, by the very same read and replacement, without
+   * writing: the approval prompt's diff. `undefined` when the edit would fail.
+   */
+  previewEdit?(path: string, edit: EditFileRequest): Promise<EditPreview | undefined>;
   glob(pattern: string): Promise<GlobResult>;
 }
 

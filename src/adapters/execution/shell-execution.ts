@@ -10,6 +10,7 @@ import {
   noSeccompTable,
   probeSandbox,
   sandboxHardening,
+  SandboxContentError,
   SandboxSetupError,
   SandboxWorkspaceError,
   type SandboxHardening,
@@ -248,6 +249,19 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     return { kind: "ready", bwrapPath, shell, environment, hardening, runner, label };
   } catch (error) {
     if (!(error instanceof SandboxSetupError)) throw error;
+    // What the workspace holds (a command may have planted it) refuses each command instead: it
+    // must never turn `auto` into running every command on the host.
+    if (error instanceof SandboxContentError) {
+      return {
+        kind: "ready",
+        bwrapPath,
+        shell,
+        environment,
+        hardening,
+        runner,
+        label: runner.label(),
+      };
+    }
     const short =
       error instanceof SandboxWorkspaceError ? "workspace not sandboxable" : "workspace unusable";
     return { kind: "unusable", reason: error.message, short };

@@ -8,6 +8,7 @@ import { dirname, resolve } from "node:path";
 import {
   WorkspaceFileError,
   type EditFileRequest,
+  type EditPreview,
   type GlobResult,
   type ReadFileOptions,
   type ReadFileResult,
@@ -151,6 +152,17 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
           path,
         );
         return outcome.replaced;
+    }
+  }
+
+  async previewEdit(path: string, edit: EditFileRequest): Promise<EditPreview | undefined> {
+    try {
+      const target = await safeWritablePath(this.root, path, this.#harnessFiles);
+      const before = await readForEditing(target, path);
+      const outcome = applyEdit(before, edit, WRITE_LIMIT_BYTES);
+      return outcome.kind === "edited" ? { before, after: outcome.text } : undefined;
+    } catch {
+      return undefined;
     }
   }
 

@@ -14,8 +14,9 @@ import {
   isGitDirectoryName,
   isWithinRoot,
   pointerFileTarget,
+  errorCode,
 } from "../filesystem/index.js";
-import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
+import { SandboxContentError, SandboxSetupError } from "./sandbox-errors.js";
 import { runSandboxedProcess, SECCOMP_FD, STATUS_FD } from "./sandboxed-process.js";
 import { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
 
@@ -215,7 +216,7 @@ const UNSCANNED_DIRECTORIES = new Set(["node_modules"]);
  */
 function gitMetadata(workspace: string): string[] {
   if (isGitDirectoryLayout(listDirectory(workspace))) {
-    throw new SandboxWorkspaceError(
+    throw new SandboxContentError(
       `The sandbox cannot keep the git metadata in ${workspace} read-only: the workspace itself ` +
         `is laid out as a git directory (HEAD, objects, refs); run the agent in a checkout, or ` +
         `run with --sandbox off`,
@@ -229,7 +230,7 @@ function gitMetadata(workspace: string): string[] {
     return nestedGitMetadata(workspace);
   }
   if (top.isSymbolicLink()) {
-    throw new SandboxWorkspaceError(
+    throw new SandboxContentError(
       `The sandbox cannot keep ${candidate} read-only: it is a symbolic link, which a command ` +
         `could replace with a .git of its own; make it a directory (or a worktree's .git file), ` +
         `or run with --sandbox off`,
@@ -299,12 +300,12 @@ function nestedGitMetadata(workspace: string): string[] {
   return found;
 }
 
-function tooManyRepositories(): SandboxSetupError {
+function tooManyRepositories(): SandboxContentError {
   return scanLimit(`more than ${String(NESTED_GIT_LIMIT)} nested git directories`);
 }
 
-function scanLimit(what: string): SandboxSetupError {
-  return new SandboxSetupError(
+function scanLimit(what: string): SandboxContentError {
+  return new SandboxContentError(
     `The sandbox refuses to run this command: the workspace holds ${what} within ` +
       `${String(NESTED_GIT_DEPTH)} levels, too many to keep every repository's git metadata ` +
       `read-only; remove what a command created, run the agent in a smaller directory, or run ` +
@@ -317,9 +318,15 @@ function listDirectory(directory: string): Dirent[] {
     return readdirSync(directory, { withFileTypes: true }).sort((a, b) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
     );
-  } catch {
-    // A directory that vanished or cannot be read holds nothing a command could use either.
-    return [];
+  } catch (error) {
+    // A directory that vanished holds nothing a command could use. One it cannot read might hide
+    // a repository a command made unreadable (`chmod 000`) to have it skipped: refuse instead.
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    throw new SandboxContentError(
+      `The sandbox refuses to run this command: it cannot read ${directory} (${code ?? "error"}) ` +
+        `to keep any repository inside it read-only; make it readable, or run with --sandbox off`,
+    );
   }
 }
 

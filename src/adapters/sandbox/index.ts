@@ -6,5 +6,5 @@
  */
 export { BubblewrapRunner, type SandboxPowerShell, type SandboxShell } from "./bubblewrap.js";
 export { probeSandbox, type SandboxProbeResult } from "./bubblewrap-probe.js";
-export { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
+export { SandboxContentError, SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 export { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";

@@ -12,3 +12,12 @@ export class SandboxSetupError extends CommandStartError {
 export class SandboxWorkspaceError extends SandboxSetupError {
   override readonly name = "SandboxWorkspaceError";
 }
+
+/**
+ * What the workspace holds keeps the git metadata from being made read-only (a symlinked `.git`,
+ * a workspace laid out as a git dir, too much to scan, an unreadable directory). A command can
+ * cause any of these, so it refuses that command; it never means "run on the host instead".
+ */
+export class SandboxContentError extends SandboxSetupError {
+  override readonly name = "SandboxContentError";
+}

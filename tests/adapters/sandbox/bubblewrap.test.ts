@@ -25,8 +25,8 @@ import { probeSandbox } from "../../../src/adapters/sandbox/bubblewrap-probe.js"
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
 import { resolveExecutable } from "../../../src/adapters/shell/executable-resolution.js";
 import {
+  SandboxContentError,
   SandboxSetupError,
-  SandboxWorkspaceError,
 } from "../../../src/adapters/sandbox/sandbox-errors.js";
 import { createShellExecution } from "../../../src/adapters/execution/shell-execution.js";
 import { CommandStartError, type CommandResult } from "../../../src/core/command-runner.js";
@@ -161,7 +161,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     await writeFile(join(ws, "gitdata", "config"), "[core]\n");
     await symlink("gitdata", join(ws, ".git"));
     const error = await runError(run("rm .git && mkdir .git && echo evil > .git/config"));
-    expect(error).toBeInstanceOf(SandboxWorkspaceError);
+    expect(error).toBeInstanceOf(SandboxContentError);
     expect((error as Error).message).toBe(symlinkedGit(ws));
     expect(await readlink(join(ws, ".git"))).toBe("gitdata");
     expect(await readFile(join(ws, "gitdata", "config"), "utf8")).toBe("[core]\n");
@@ -169,13 +169,13 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
 
   it("refuses a .git symlink that leads outside or nowhere just the same", async () => {
     await symlink(join(base, "ws-evil"), join(ws, ".git"));
-    expect(await runError(run("true"))).toEqual(new SandboxWorkspaceError(symlinkedGit(ws)));
+    expect(await runError(run("true"))).toEqual(new SandboxContentError(symlinkedGit(ws)));
     await rm(join(ws, ".git"));
     await symlink("missing", join(ws, ".git"));
-    expect(await runError(run("true"))).toEqual(new SandboxWorkspaceError(symlinkedGit(ws)));
+    expect(await runError(run("true"))).toEqual(new SandboxContentError(symlinkedGit(ws)));
   });
 
-  it("makes auto run on the host and required refuse, each saying why", async () => {
+  it("keeps auto and required in the sandbox, refusing each command, since a command could plant the link", async () => {
     await symlink(join(base, "ws-evil"), join(ws, ".git"));
     const options = {
       network: false,
@@ -185,17 +185,14 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
       platform: "linux",
       passEnv: [],
     } as const;
-    const auto = await createShellExecution({ ...options, sandbox: "auto" });
-    expect(auto.environment.status()).toEqual({
-      kind: "host",
-      label: "sandbox: none — runs on the host (workspace not sandboxable)",
-    });
-    expect(auto.fallbackReason).toBe(symlinkedGit(ws));
-    const required = await createShellExecution({ ...options, sandbox: "required" });
-    expect(required.environment.status()).toEqual({
-      kind: "unavailable",
-      reason: symlinkedGit(ws),
-    });
+    for (const sandbox of ["auto", "required"] as const) {
+      const execution = await createShellExecution({ ...options, sandbox });
+      expect(execution.environment.status().kind).toBe("isolated");
+      expect(execution.fallbackReason).toBeUndefined();
+      await expect(execution.runner.run("true", ws, LIMITS)).rejects.toEqual(
+        new SandboxContentError(symlinkedGit(ws)),
+      );
+    }
   });
 
   it("keeps nested repositories' .git read-only down to four levels, not in node_modules", async () => {
@@ -252,7 +249,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
 
   it("refuses a workspace that is itself laid out as a git directory", () => {
     execFileSync("git", ["init", "-q", "--bare", ws]);
-    expect(() => runner().argsFor("true", ws)).toThrow(SandboxWorkspaceError);
+    expect(() => runner().argsFor("true", ws)).toThrow(SandboxContentError);
     expect(() => runner().argsFor("true", ws)).toThrow(/is laid out as a git directory/);
   });
 
@@ -386,7 +383,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     // One more (a decoy a command could make) must not leave a real repository writable.
     await mkdir(join(ws, "zzz", ".git"), { recursive: true });
     expect(() => runner().argsFor("true", ws)).toThrow(
-      new SandboxSetupError(
+      new SandboxContentError(
         scanLimitMessage(`more than ${String(NESTED_GIT_LIMIT)} nested git directories`),
       ),
     );
@@ -400,7 +397,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     }
     const marker = join(ws, "vendor", "lib", ".git", "hooks", "post-checkout");
     await expect(runner().run(`echo planted > ${marker}`, ws, LIMITS)).rejects.toThrow(
-      new SandboxSetupError(
+      new SandboxContentError(
         scanLimitMessage(`more than ${String(NESTED_GIT_DIRECTORY_BUDGET)} directories`),
       ),
     );
