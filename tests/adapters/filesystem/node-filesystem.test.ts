@@ -359,6 +359,23 @@ describe("editFile", () => {
     );
   });
 
+  it("previews exactly what editFile writes (CRLF, BOM) and nothing for an edit that fails", async () => {
+    const target = join(temp.ws, "win.txt");
+    await writeFile(target, "\uFEFFline one\r\nline two\r\nline three\r\n");
+    const edit = { oldString: "line one\nline two", newString: "first\nsecond", replaceAll: false };
+    await expect(files.previewEdit("win.txt", edit)).resolves.toEqual({
+      before: "\uFEFFline one\r\nline two\r\nline three\r\n",
+      after: "\uFEFFfirst\r\nsecond\r\nline three\r\n",
+    });
+    await expect(
+      files.previewEdit("win.txt", { ...edit, oldString: "absent" }),
+    ).resolves.toBeUndefined();
+    // Nothing was written by either preview.
+    await expect(readFile(target, "utf8")).resolves.toBe(
+      "\uFEFFline one\r\nline two\r\nline three\r\n",
+    );
+  });
+
   it("keeps CRLF endings when the model sends \\n, and keeps a UTF-8 BOM", async () => {
     const target = join(temp.ws, "win.txt");
     await writeFile(target, "\uFEFFline one\r\nline two\r\nline three\r\n");
