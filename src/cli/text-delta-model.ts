@@ -7,7 +7,15 @@ export function withTextDeltas(
 ): ModelClient {
   return {
     complete(request: ModelRequest): Promise<ModelReply> {
-      return model.complete({ ...request, onTextDelta });
+      // Showing text must never fail the request it comes with (observers are shielded the same way).
+      const shown = (text: string): void => {
+        try {
+          onTextDelta(text);
+        } catch {
+          // the terminal could not take it; the reply itself is unaffected
+        }
+      };
+      return model.complete({ ...request, onTextDelta: shown });
     },
   };
 }
