@@ -132,16 +132,20 @@ export class ProgressReporter implements AgentObserver {
   /** The closing line: turns, and token usage per turn and in total when the provider reported it. */
   finish(turns: number, usage: TokenUsage | undefined): void {
     this.#stopSpinner();
+    // Each run (a conversation's turn) is summed up on its own; the next starts from nothing.
+    const tokensPerTurn = this.#tokensPerTurn.splice(0);
+    const outcomes = this.#outcomes.splice(0);
     if (this.#options.verbosity === "quiet") return;
-    const perTurn =
-      this.#tokensPerTurn.length > 1 ? ` · per turn ${this.#tokensPerTurn.join(", ")}` : "";
+    const perTurn = tokensPerTurn.length > 1 ? ` · per turn ${tokensPerTurn.join(", ")}` : "";
     const tokens = usage === undefined ? "" : ` · tokens ${formatUsage(usage)}${perTurn}`;
-    const calls = this.#outcomes.length === 0 ? "" : ` · ${summarizeOutcomes(this.#outcomes)}`;
+    const calls = outcomes.length === 0 ? "" : ` · ${summarizeOutcomes(outcomes)}`;
     this.#line(this.#dim(`done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${tokens}`));
   }
 
   dispose(): void {
     this.#stopSpinner();
+    this.#tokensPerTurn.length = 0;
+    this.#outcomes.length = 0;
     const streamed = this.#streamed;
     this.#streamed = undefined;
     if (streamed !== undefined) this.#options.output.write(streamed.end());

@@ -388,6 +388,21 @@ describe("the closing line", () => {
     );
   });
 
+  it("sums up each run on its own: a conversation's second turn does not count the first's calls", async () => {
+    const { progress, text } = reporter("normal");
+    progress.onToolCallEnd(writeCall, toolSuccess("x"), 1, outcomeWith("ok"));
+    progress.onToolCallEnd(writeCall, toolSuccess("x"), 1, outcomeWith("denied"));
+    progress.finish(1, undefined);
+    progress.onToolCallEnd(writeCall, toolSuccess("x"), 1, outcomeWith("ok"));
+    progress.finish(1, undefined);
+    await flushed();
+    expect(
+      text()
+        .split("\n")
+        .filter((line) => line.startsWith("done in")),
+    ).toEqual(["done in 1 turn · 2 calls: 1 ran, 1 denied", "done in 1 turn · 1 call: 1 ran"]);
+  });
+
   it("shows each call's outcome when verbose", async () => {
     const { progress, text } = reporter("verbose");
     const outcome: ToolOutcome = {
