@@ -28,8 +28,8 @@ import { HELP_TEXT, parseCliArgs, type CliOptions } from "./args.js";
 import { CliConfigError } from "./config-error.js";
 import { EXIT } from "./exit-codes.js";
 import { FirstReplyGate } from "./first-reply-gate.js";
-import { ProgressReporter, useColor, type ProgressOutput } from "./progress-reporter.js";
-import { TerminalApprovalProvider, type TerminalInput } from "./terminal-approval.js";
+import { ProgressReporter, useColor } from "./progress-reporter.js";
+import { TerminalApprovalProvider } from "./terminal-approval.js";
 import { TerminalAuditSink } from "./terminal-audit.js";
 import { indentModelText } from "./terminal-layout.js";
 import { withTextDeltas } from "./text-delta-model.js";
@@ -38,18 +38,10 @@ import type { RunResult } from "../core/agent-runner.js";
 import { previewWith } from "./file-change-preview.js";
 import { CommandStatus } from "./command-status.js";
 import { escapeControlsKeepingLines, escapeForTerminal } from "./terminal-text.js";
+import type { CliIo } from "./cli-io.js";
+import { findSubcommand } from "./subcommands.js";
 
-export interface CliIo {
-  readonly argv: readonly string[];
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
-  readonly platform: NodeJS.Platform;
-  readonly stdin: TerminalInput;
-  readonly stdout: ProgressOutput;
-  readonly stderr: ProgressOutput;
-  /** Fires when the person presses Ctrl-C outside the approval prompt. */
-  readonly interrupts: { on(event: "SIGINT", listener: () => void): unknown };
-}
+export type { CliIo } from "./cli-io.js";
 
 /** Runs the agent once and returns the process exit code; it never throws. */
 export async function runCli(io: CliIo): Promise<number> {
@@ -57,6 +49,8 @@ export async function runCli(io: CliIo): Promise<number> {
     io.stderr.write(`agent: ${escapeForTerminal(message)}\n`);
     return code;
   };
+  const subcommand = findSubcommand(io.argv);
+  if (subcommand !== undefined) return subcommand.run(subcommand.args, io);
   let options: CliOptions;
   try {
     options = parseCliArgs(io.argv, io.env, io.cwd);

@@ -1,0 +1,12 @@
+/**
+ * The harness's own durable state outside the workspace (run journals, approval grants): where it
+ * lives, and how it is opened so that nothing a run does can redirect it.
+ */
+export {
+  openWorkspaceState,
+  stateRootPath,
+  StateDirectoryError,
+  workspaceDirectoryName,
+  type StateRootInputs,
+  type WorkspaceState,
+} from "./state-directory.js";

@@ -1,0 +1,139 @@
+/**
+ * Where the harness keeps what must outlive a process (run journals, approval grants): a directory
+ * of the person's own, outside every workspace, so that neither a file tool nor a sandboxed
+ * command can write it. Runs are grouped by workspace, one directory each, named by the workspace's
+ * real path.
+ */
+import { createHash } from "node:crypto";
+import { lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { errorCode } from "../filesystem/index.js";
+
+/** The state directory cannot be used: reported before the run, as a configuration error. */
+export class StateDirectoryError extends Error {
+  override readonly name = "StateDirectoryError";
+}
+
+export interface StateRootInputs {
+  /** `--state-dir`, when given. */
+  readonly flag?: string | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly platform: NodeJS.Platform;
+  readonly homeDirectory: string;
+}
+
+/**
+ * `--state-dir`, else `$AGENT_STATE_DIR`, else the platform's place for state that is not
+ * configuration and not cache: `%LOCALAPPDATA%\agent-harness` on Windows, else
+ * `$XDG_STATE_HOME/agent-harness` (the XDG spec ignores a relative value), else
+ * `~/.local/state/agent-harness`.
+ */
+export function stateRootPath(inputs: StateRootInputs): string {
+  const { flag, env, platform, homeDirectory } = inputs;
+  const chosen = nonEmpty(flag) ?? nonEmpty(env.AGENT_STATE_DIR);
+  if (chosen !== undefined) return resolve(chosen);
+  if (platform === "win32") {
+    const local = nonEmpty(env.LOCALAPPDATA);
+    if (local !== undefined && isAbsolute(local)) return join(local, APP_NAME);
+    return join(homeDirectory, "AppData", "Local", APP_NAME);
+  }
+  const xdg = nonEmpty(env.XDG_STATE_HOME);
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, APP_NAME);
+  return join(homeDirectory, ".local", "state", APP_NAME);
+}
+
+export interface WorkspaceState {
+  /** The state root's real path. */
+  readonly root: string;
+  /** This workspace's own directory under the root (real path); journals and grants go here. */
+  readonly directory: string;
+}
+
+/**
+ * Creates (owner-only) and checks the root and this workspace's directory under it. The root must
+ * not lie inside the workspace, and the workspace must not lie inside the root: either way one
+ * could write the other. `workspace` is the workspace's real path.
+ */
+export function openWorkspaceState(rootPath: string, workspace: string): WorkspaceState {
+  const root = ensureOwnDirectory(rootPath, "the state directory");
+  if (isInside(root, workspace) || isInside(workspace, root)) {
+    throw new StateDirectoryError(
+      `the state directory ${root} overlaps the workspace ${workspace}: choose one outside it (--state-dir or AGENT_STATE_DIR)`,
+    );
+  }
+  const workspaces = ensureOwnDirectory(join(root, "workspaces"), "the state directory");
+  const directory = ensureOwnDirectory(
+    join(workspaces, workspaceDirectoryName(workspace)),
+    "the workspace's state directory",
+  );
+  // Written once, for people and for listing: which workspace this directory belongs to.
+  writeWorkspaceLabel(directory, workspace);
+  return Object.freeze({ root, directory });
+}
+
+/**
+ * Readable and stable: the workspace's folder name for people, then a digest of its whole real
+ * path so that two folders of the same name never share runs.
+ */
+export function workspaceDirectoryName(workspace: string): string {
+  const digest = createHash("sha256").update(workspace).digest("hex").slice(0, 16);
+  const name =
+    basename(workspace)
+      .replace(/[^A-Za-z0-9._-]/g, "_")
+      .slice(0, 40) || "root";
+  return `${name}-${digest}`;
+}
+
+/**
+ * mkdir (owner-only), then insist on a real directory: a symbolic link or a file in its place is
+ * refused, never followed, and on POSIX it must belong to this user and be writable by no one else.
+ */
+function ensureOwnDirectory(path: string, role: string): string {
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new StateDirectoryError(
+      `${role} ${path} cannot be created (${errorCode(error) ?? "error"})`,
+    );
+  }
+  const stats = lstatSync(path);
+  if (stats.isSymbolicLink()) {
+    throw new StateDirectoryError(`${role} ${path} is a symbolic link; refusing to follow it`);
+  }
+  if (!stats.isDirectory()) throw new StateDirectoryError(`${role} ${path} is not a directory`);
+  if (typeof process.getuid === "function") {
+    if (stats.uid !== process.getuid()) {
+      throw new StateDirectoryError(`${role} ${path} belongs to another user`);
+    }
+    if ((stats.mode & 0o022) !== 0) {
+      throw new StateDirectoryError(
+        `${role} ${path} is writable by other users; make it owner-only (chmod 700)`,
+      );
+    }
+  }
+  return realpathSync(path);
+}
+
+function writeWorkspaceLabel(directory: string, workspace: string): void {
+  try {
+    // "wx": created once, never through a link; an existing label is left as it is.
+    writeFileSync(join(directory, "workspace.txt"), `${workspace}\n`, { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if (errorCode(error) !== "EEXIST") {
+      throw new StateDirectoryError(
+        `the workspace's state directory ${directory} is not writable (${errorCode(error) ?? "error"})`,
+      );
+    }
+  }
+}
+
+function isInside(parent: string, child: string): boolean {
+  const path = relative(parent, child);
+  return path === "" || (!path.startsWith(`..${sep}`) && path !== ".." && !isAbsolute(path));
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+const APP_NAME = "agent-harness";

@@ -1,0 +1,15 @@
+import type { ProgressOutput } from "./progress-reporter.js";
+import type { TerminalInput } from "./terminal-approval.js";
+
+/** Everything the CLI touches of its process, so tests can run it in-process. */
+export interface CliIo {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly platform: NodeJS.Platform;
+  readonly stdin: TerminalInput;
+  readonly stdout: ProgressOutput;
+  readonly stderr: ProgressOutput;
+  /** Fires when the person presses Ctrl-C outside the approval prompt. */
+  readonly interrupts: { on(event: "SIGINT", listener: () => void): unknown };
+}

@@ -1,0 +1,20 @@
+/**
+ * `agent <word> …`: commands that manage runs rather than start one (`agent runs`, `agent
+ * approve …`). A known word first on the command line names one; anything else is a task. A task
+ * that is exactly one of these words is still possible with `--prompt`.
+ */
+import type { CliIo } from "./cli-io.js";
+
+/** Runs one subcommand with the arguments after its name; returns the exit code, never throws. */
+export type SubcommandHandler = (args: readonly string[], io: CliIo) => Promise<number>;
+
+const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, SubcommandHandler>([]);
+
+export function findSubcommand(
+  argv: readonly string[],
+): { readonly run: SubcommandHandler; readonly args: readonly string[] } | undefined {
+  const [first, ...rest] = argv;
+  if (first === undefined) return undefined;
+  const run = SUBCOMMANDS.get(first);
+  return run === undefined ? undefined : { run, args: rest };
+}

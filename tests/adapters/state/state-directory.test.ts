@@ -1,0 +1,101 @@
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  openWorkspaceState,
+  stateRootPath,
+  workspaceDirectoryName,
+} from "../../../src/adapters/state/index.js";
+
+const home = "/home/ada";
+
+describe("stateRootPath", () => {
+  it("prefers --state-dir, then AGENT_STATE_DIR", () => {
+    const env = { AGENT_STATE_DIR: "/srv/state", XDG_STATE_HOME: "/x" };
+    expect(stateRootPath({ flag: "/flag", env, platform: "linux", homeDirectory: home })).toBe(
+      "/flag",
+    );
+    expect(stateRootPath({ env, platform: "linux", homeDirectory: home })).toBe("/srv/state");
+  });
+
+  it("uses XDG_STATE_HOME only when it is absolute, else ~/.local/state", () => {
+    const platform = "linux";
+    expect(stateRootPath({ env: { XDG_STATE_HOME: "/x" }, platform, homeDirectory: home })).toBe(
+      "/x/agent-harness",
+    );
+    expect(stateRootPath({ env: { XDG_STATE_HOME: "rel" }, platform, homeDirectory: home })).toBe(
+      "/home/ada/.local/state/agent-harness",
+    );
+    expect(stateRootPath({ env: {}, platform, homeDirectory: home })).toBe(
+      "/home/ada/.local/state/agent-harness",
+    );
+  });
+
+  it("uses LOCALAPPDATA on Windows", () => {
+    const root = stateRootPath({
+      env: { LOCALAPPDATA: "/C/Users/ada/AppData/Local" },
+      platform: "win32",
+      homeDirectory: home,
+    });
+    expect(root).toBe(join("/C/Users/ada/AppData/Local", "agent-harness"));
+  });
+});
+
+describe("openWorkspaceState", () => {
+  const scratch = (): string => realpathSync(mkdtempSync(join(tmpdir(), "state-dir-")));
+
+  it("creates owner-only directories named by the workspace and labels them", () => {
+    const base = scratch();
+    const workspace = join(base, "my project");
+    mkdirSync(workspace);
+    const state = openWorkspaceState(join(base, "state"), workspace);
+    expect(state.directory).toBe(
+      join(base, "state", "workspaces", workspaceDirectoryName(workspace)),
+    );
+    expect(workspaceDirectoryName(workspace)).toMatch(/^my_project-[0-9a-f]{16}$/);
+    expect(statSync(state.directory).mode & 0o777).toBe(0o700);
+    expect(readFileSync(join(state.directory, "workspace.txt"), "utf8")).toBe(`${workspace}\n`);
+    // Opening again is fine and keeps the same directory.
+    expect(openWorkspaceState(join(base, "state"), workspace)).toEqual(state);
+  });
+
+  it("refuses a state directory inside the workspace, or a workspace inside it", () => {
+    const base = scratch();
+    expect(() => openWorkspaceState(join(base, ".state"), base)).toThrow(/overlaps the workspace/);
+    const root = join(base, "root");
+    mkdirSync(join(root, "inner"), { recursive: true });
+    expect(() => openWorkspaceState(root, join(root, "inner"))).toThrow(/overlaps the workspace/);
+  });
+
+  it("never follows a symbolic link planted for the workspace's directory", () => {
+    const base = scratch();
+    const workspace = join(base, "ws");
+    const elsewhere = join(base, "elsewhere");
+    mkdirSync(workspace);
+    mkdirSync(elsewhere);
+    const root = join(base, "state");
+    mkdirSync(join(root, "workspaces"), { recursive: true, mode: 0o700 });
+    chmodSync(root, 0o700);
+    symlinkSync(elsewhere, join(root, "workspaces", workspaceDirectoryName(workspace)));
+    expect(() => openWorkspaceState(root, workspace)).toThrow(/is a symbolic link/);
+  });
+
+  it("refuses a root that others can write", () => {
+    const base = scratch();
+    const workspace = join(base, "ws");
+    mkdirSync(workspace);
+    const root = join(base, "shared");
+    mkdirSync(root);
+    chmodSync(root, 0o777);
+    expect(() => openWorkspaceState(root, workspace)).toThrow(/writable by other users/);
+  });
+});
