@@ -1,10 +1,8 @@
 import { collapseHiddenRuns, isHiddenCharacter } from "./hidden-characters.js";
+import { cellsOf, usableCells } from "./terminal-cells.js";
 import { MODEL_INDENT } from "./terminal-layout.js";
 import { escapeControlsKeepingLines } from "./terminal-text.js";
 
-/** Below this the terminal is too narrow to lay anything out (as in terminal-layout.ts). */
-const MIN_ROW_CELLS = 20;
-const TAB_CELLS = 8;
 /** Code units of a blank run held back at most before it is shown (counted) anyway. */
 const HELD_LIMIT = 4096;
 const COMBINING_MARK = /^\p{M}$/u;
@@ -74,10 +72,7 @@ export class StreamedText {
       out += MODEL_INDENT;
       this.#used = MODEL_INDENT.length;
     }
-    const usable =
-      this.#columns === undefined || this.#columns <= 0
-        ? Number.POSITIVE_INFINITY
-        : Math.max(this.#columns - 1, MIN_ROW_CELLS);
+    const usable = usableCells(this.#columns);
     for (const char of shown) {
       if (char === "\n") {
         out += `\n${MODEL_INDENT}`;
@@ -96,12 +91,6 @@ export class StreamedText {
     }
     return out;
   }
-}
-
-function cellsOf(char: string): number {
-  const code = char.codePointAt(0) ?? 0;
-  if (code === 0x09) return TAB_CELLS;
-  return code >= 0x20 && code < 0x7f ? 1 : 2;
 }
 
 /**

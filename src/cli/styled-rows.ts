@@ -1,5 +1,5 @@
 import { MODEL_INDENT } from "./terminal-layout.js";
-import { cellsOf, cellsOfText } from "./terminal-cells.js";
+import { cellsOf, cellsOfText, usableCells } from "./terminal-cells.js";
 
 /**
  * A piece of text with its look. `text` is already safe for the terminal (escaped); `style` holds
@@ -26,9 +26,6 @@ export interface RowOptions {
   readonly color: boolean;
 }
 
-/** Below this the terminal is too narrow to lay anything out (as in terminal-layout.ts). */
-const MIN_ROW_CELLS = 20;
-
 export function plain(text: string): Run {
   return { text, style: [] };
 }
@@ -40,8 +37,7 @@ export function plain(text: string): Run {
  * spans a line break, and none is ever cut by one.
  */
 export function layOutStyledLines(lines: readonly StyledLine[], options: RowOptions): string {
-  const columns = options.columns ?? 0;
-  const usable = columns <= 0 ? Number.POSITIVE_INFINITY : Math.max(columns - 1, MIN_ROW_CELLS);
+  const usable = usableCells(options.columns);
   return lines.flatMap((line) => rowsOf(line, usable, options.color)).join("\n");
 }
 

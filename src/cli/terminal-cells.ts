@@ -18,3 +18,16 @@ export function cellsOfText(text: string): number {
   for (const char of text) cells += cellsOf(char);
   return cells;
 }
+
+/** Below this the terminal is too narrow to lay anything out: rows are then at most this wide. */
+const MIN_ROW_CELLS = 20;
+
+/**
+ * How many cells of a row text may fill: one short of the width, since a row that fills the last
+ * column leaves some terminals about to wrap. Unknown width (a pipe, or a pty that reports 0): no
+ * limit.
+ */
+export function usableCells(columns: number | undefined): number {
+  if (columns === undefined || columns <= 0) return Number.POSITIVE_INFINITY;
+  return Math.max(columns - 1, MIN_ROW_CELLS);
+}
