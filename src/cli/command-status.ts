@@ -1,6 +1,7 @@
 import type { CommandOptions, CommandResult, CommandRunner } from "../core/command-runner.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
 import type { ProgressOutput, Verbosity } from "./progress-reporter.js";
+import { cellsOf, usableCells } from "./terminal-cells.js";
 import { MODEL_INDENT } from "./terminal-layout.js";
 import { escapeForTerminal } from "./terminal-text.js";
 
@@ -94,13 +95,12 @@ function lastLine(tail: string): string {
 
 /** Cut to one row of the terminal (wide characters counted as two cells), so `\r` redraws it all. */
 function fit(text: string, columns: number | undefined): string {
-  if (columns === undefined || columns <= 0) return text;
-  const usable = Math.max(columns - 1, 20);
+  const usable = usableCells(columns);
+  if (usable === Number.POSITIVE_INFINITY) return text;
   let used = 0;
   let kept = "";
   for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    used += code >= 0x20 && code < 0x7f ? 1 : 2;
+    used += cellsOf(char);
     if (used > usable - 1) return `${kept}…`;
     kept += char;
   }

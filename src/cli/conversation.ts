@@ -51,7 +51,8 @@ const PROMPT = "> ";
 
 /**
  * `agent` with no task on a terminal: a conversation. Each line is a user turn in one history; a
- * turn that fails or is stopped leaves the history as it was after the last finished turn.
+ * stopped turn keeps what it did so far, a turn that fails leaves the history as it was after the
+ * last finished turn.
  */
 export async function runConversation(options: ConversationOptions): Promise<void> {
   const { output, turns } = options;
@@ -75,6 +76,11 @@ export async function runConversation(options: ConversationOptions): Promise<voi
     } catch (error) {
       options.onTurnFailed();
       if (error instanceof RunCancelledError || turns.signal.aborted) {
+        // What the stopped turn already did stays known: the person's line, and each call that
+        // ran with its result (the runner pairs the rest with `cancelled` ones).
+        if (error instanceof RunCancelledError && error.history !== undefined) {
+          history = error.history;
+        }
         output.write("agent: turn stopped\n");
       } else if (error instanceof AgentRunError) {
         output.write(`agent: ${escapeForTerminal(firstLineOfError(error))}\n`);

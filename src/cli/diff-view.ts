@@ -1,6 +1,7 @@
 import { structuredPatch } from "diff";
 import type { FileChange } from "./file-change-preview.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
+import { cellsOf, usableCells } from "./terminal-cells.js";
 import { MODEL_INDENT } from "./terminal-layout.js";
 import { escapeForTerminal } from "./terminal-text.js";
 
@@ -65,15 +66,12 @@ function render(line: { kind: string; text: string }, options: DiffViewOptions):
 
 /** One screen row: the indent, the mark, and the text cut to the width (cut text ends in `…`). */
 function row(mark: string, text: string, options: DiffViewOptions): string {
-  const columns = options.columns ?? 0;
   const prefix = `${MODEL_INDENT}${mark}`;
-  if (columns <= 0) return `${prefix}${text}`;
-  const usable = Math.max(columns - 1, 20) - prefix.length;
+  const width = usableCells(options.columns);
+  if (width === Number.POSITIVE_INFINITY) return `${prefix}${text}`;
+  const usable = width - prefix.length;
   const chars = Array.from(text);
-  const cells = chars.map((char) => {
-    const code = char.codePointAt(0) ?? 0;
-    return code >= 0x20 && code < 0x7f ? 1 : 2;
-  });
+  const cells = chars.map(cellsOf);
   if (cells.reduce((sum, cell) => sum + cell, 0) <= usable) return `${prefix}${text}`;
   let used = 0;
   let kept = "";

@@ -31,13 +31,13 @@ import { FirstReplyGate } from "./first-reply-gate.js";
 import { ProgressReporter, useColor } from "./progress-reporter.js";
 import { TerminalApprovalProvider } from "./terminal-approval.js";
 import { TerminalAuditSink } from "./terminal-audit.js";
-import { indentModelText } from "./terminal-layout.js";
+import { renderMarkdown } from "./markdown-view.js";
 import { withTextDeltas } from "./text-delta-model.js";
 import { TurnCancellation, runConversation } from "./conversation.js";
 import type { RunResult } from "../core/agent-runner.js";
 import { previewWith } from "./file-change-preview.js";
 import { CommandStatus } from "./command-status.js";
-import { escapeControlsKeepingLines, escapeForTerminal } from "./terminal-text.js";
+import { escapeForTerminal } from "./terminal-text.js";
 import type { CliIo } from "./cli-io.js";
 import { findSubcommand } from "./subcommands.js";
 
@@ -156,12 +156,16 @@ export async function runCli(io: CliIo): Promise<number> {
     });
     const showResult = (result: RunResult): void => {
       reporter.finish(result.turns, result.usage);
-      // On a terminal the answer must not be able to clear the screen and hide the audit lines, nor
-      // print a line that passes for one: it is escaped and indented, so only the harness writes
-      // at column 0. Piped, it stays byte for byte what the model wrote, for the scripts that read it.
+      // On a terminal the answer's markdown is laid out (markdown-view.ts); it must not be able to
+      // clear the screen and hide the audit lines, nor print a line that passes for one: it is
+      // escaped and indented, so only the harness writes at column 0. Piped, it stays byte for
+      // byte what the model wrote, for the scripts that read it.
       const answer =
         io.stdout.isTTY === true
-          ? indentModelText(escapeControlsKeepingLines(result.finalText), io.stdout.columns)
+          ? renderMarkdown(result.finalText, {
+              color: useColor(io.stdout, io.env),
+              columns: io.stdout.columns,
+            })
           : result.finalText;
       io.stdout.write(`${answer}\n`);
     };

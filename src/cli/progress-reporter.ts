@@ -160,7 +160,8 @@ export class ProgressReporter implements AgentObserver {
     if (streamed?.started !== true) {
       // Piped, nothing streamed: the text beside tool calls is shown here, once, not dropped.
       if (withTools && text.trim() !== "" && verbosity !== "quiet") {
-        this.#line(this.#dim(indentModelText(escapeControlsKeepingLines(text), this.#columns())));
+        const shown = escapeControlsKeepingLines(collapseHiddenRuns(text));
+        this.#line(this.#dim(indentModelText(shown, this.#columns())));
       }
       return;
     }

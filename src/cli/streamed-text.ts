@@ -1,13 +1,16 @@
+import { collapseHiddenRuns, isHiddenCharacter } from "./hidden-characters.js";
+import { cellsOf, usableCells } from "./terminal-cells.js";
 import { MODEL_INDENT } from "./terminal-layout.js";
 import { escapeControlsKeepingLines } from "./terminal-text.js";
 
-/** Below this the terminal is too narrow to lay anything out (as in terminal-layout.ts). */
-const MIN_ROW_CELLS = 20;
-const TAB_CELLS = 8;
+/** Code units of a blank run held back at most before it is shown (counted) anyway. */
+const HELD_LIMIT = 4096;
+const COMBINING_MARK = /^\p{M}$/u;
 
 /**
  * Model text arriving in pieces, laid out for a terminal as it comes: escaped like the final answer
- * (line breaks and tabs stay, anything that drives the terminal is shown as an escape), every row
+ * (line breaks and tabs stay, anything that drives the terminal is shown as an escape, long runs of
+ * blank or invisible characters are counted, however the pieces cut them), every row
  * indented, and broken into rows here so that no wrapped row starts at column 0. It counts the rows
  * it has started, so the caller can erase them again.
  */
@@ -16,8 +19,13 @@ export class StreamedText {
   #used = 0;
   #rows = 0;
   #started = false;
-  /** A carriage return at the end of a piece may be the first half of a CRLF. */
-  #pendingReturn = false;
+  /**
+   * The end of the text so far that may still change how it is shown: a run of blank or invisible
+   * characters (or combining marks) that the next piece may make longer, to be counted as one
+   * (`⟨40 × U+200B⟩`, as everywhere else), a carriage return that may be the first half of a CRLF,
+   * a high surrogate whose low half is still to come.
+   */
+  #held = "";
 
   constructor(columns: number | undefined) {
     this.#columns = columns;
@@ -35,19 +43,25 @@ export class StreamedText {
 
   /** What to write for `piece`. */
   add(piece: string): string {
-    let text = (this.#pendingReturn ? "\r" : "") + piece;
-    this.#pendingReturn = text.endsWith("\r");
-    if (this.#pendingReturn) text = text.slice(0, -1);
-    return this.#write(escapeControlsKeepingLines(text));
+    const text = this.#held + piece;
+    let cut = heldFrom(text, this.#held.length);
+    // A very long run is shown in parts, each counted, rather than kept back without end.
+    if (text.length - cut > HELD_LIMIT) cut = withoutTrailingHighSurrogate(text);
+    this.#held = text.slice(cut);
+    return this.#show(text.slice(0, cut));
   }
 
-  /** What ends the text: a lone carriage return left over, and the line break after the last row. */
+  /** What ends the text: whatever was held back, and the line break after the last row. */
   end(): string {
-    const rest = this.#pendingReturn ? this.#write(escapeControlsKeepingLines("\r")) : "";
-    this.#pendingReturn = false;
+    const rest = this.#show(this.#held);
+    this.#held = "";
     if (!this.#started) return "";
     this.#rows += 1;
     return `${rest}\n`;
+  }
+
+  #show(text: string): string {
+    return this.#write(escapeControlsKeepingLines(collapseHiddenRuns(text)));
   }
 
   #write(shown: string): string {
@@ -58,10 +72,7 @@ export class StreamedText {
       out += MODEL_INDENT;
       this.#used = MODEL_INDENT.length;
     }
-    const usable =
-      this.#columns === undefined || this.#columns <= 0
-        ? Number.POSITIVE_INFINITY
-        : Math.max(this.#columns - 1, MIN_ROW_CELLS);
+    const usable = usableCells(this.#columns);
     for (const char of shown) {
       if (char === "\n") {
         out += `\n${MODEL_INDENT}`;
@@ -82,8 +93,35 @@ export class StreamedText {
   }
 }
 
-function cellsOf(char: string): number {
-  const code = char.codePointAt(0) ?? 0;
-  if (code === 0x09) return TAB_CELLS;
-  return code >= 0x20 && code < 0x7f ? 1 : 2;
+/**
+ * Where the held-back end of `text` starts: its last run of hidden characters or combining marks.
+ * The first `heldBefore` code units were all such a run already (only their last one, a high
+ * surrogate, can change, by pairing with the piece after it), so the search stops there.
+ */
+function heldFrom(text: string, heldBefore: number): number {
+  let end = text.length;
+  while (end > 0) {
+    const start = codePointStart(text, end);
+    const char = text.slice(start, end);
+    if (!isHiddenCharacter(char) && !COMBINING_MARK.test(char)) return end;
+    end = start;
+    if (end <= heldBefore) return 0;
+  }
+  return 0;
+}
+
+function codePointStart(text: string, end: number): number {
+  const low = text.charCodeAt(end - 1);
+  const high = end >= 2 ? text.charCodeAt(end - 2) : 0;
+  return isLowSurrogate(low) && high >= 0xd800 && high <= 0xdbff ? end - 2 : end - 1;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** All of `text`, but a high surrogate at its very end, which waits for its low half. */
+function withoutTrailingHighSurrogate(text: string): number {
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? text.length - 1 : text.length;
 }

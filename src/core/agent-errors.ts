@@ -1,3 +1,5 @@
+import type { Message } from "./messages.js";
+
 /** Why a run ended without a final answer. The CLI maps every one to exit code 1. */
 export class AgentRunError extends Error {
   override readonly name: string = "AgentRunError";
@@ -22,7 +24,15 @@ export class ModelProviderError extends AgentRunError {
 /** The person cancelled the run (Ctrl-C). The CLI exits 130. */
 export class RunCancelledError extends AgentRunError {
   override readonly name = "RunCancelledError";
-  constructor(message = "Run cancelled") {
+  /**
+   * Set by the runner: the history up to the cancellation, every tool call paired with a result
+   * (a call that never ran with a `cancelled` one), so a conversation can go on from it knowing
+   * what already ran.
+   */
+  readonly history: readonly Message[] | undefined;
+
+  constructor(message = "Run cancelled", history?: readonly Message[]) {
     super(message);
+    this.history = history;
   }
 }

@@ -78,18 +78,30 @@ export class AgentRunner {
     this.#options = options;
   }
 
-  /** `previous`: the history of an earlier run to go on from (a conversation's next turn). */
+  /**
+   * `previous`: the history of an earlier run to go on from (a conversation's next turn). A
+   * cancelled run throws a `RunCancelledError` that carries the history so far, paired.
+   */
   async run(
     prompt: string,
     signal?: AbortSignal,
     previous?: readonly Message[],
   ): Promise<RunResult> {
-    const { model, registry, maxTurns, systemPrompt } = this.#options;
     const history: Message[] = previous === undefined ? [] : [...previous];
-    if (previous === undefined && systemPrompt !== undefined) {
-      history.push({ role: "system", content: systemPrompt });
+    if (previous === undefined && this.#options.systemPrompt !== undefined) {
+      history.push({ role: "system", content: this.#options.systemPrompt });
     }
     history.push({ role: "user", content: prompt });
+    try {
+      return await this.#loop(history, signal);
+    } catch (error) {
+      if (!(error instanceof RunCancelledError)) throw error;
+      throw new RunCancelledError(error.message, withCancelledResults(history));
+    }
+  }
+
+  async #loop(history: Message[], signal: AbortSignal | undefined): Promise<RunResult> {
+    const { model, registry, maxTurns } = this.#options;
     let usage: TokenUsage | undefined;
     const outcomes: ToolOutcome[] = [];
 
@@ -247,6 +259,28 @@ interface Decided {
   readonly boundary: ToolOutcome["boundary"];
   readonly decision?: ToolOutcome["decision"];
   readonly finalArguments?: ToolOutcome["finalArguments"];
+}
+
+/**
+ * The history with a `cancelled` result for each call of the last reply that has none yet (the
+ * one cancelled at its prompt, and those after it, which never started).
+ */
+function withCancelledResults(history: readonly Message[]): Message[] {
+  const paired = [...history];
+  const last = paired.findLastIndex((message) => message.role === "assistant");
+  const reply = paired[last];
+  if (reply?.role !== "assistant") return paired;
+  const answered = new Set(
+    paired
+      .slice(last + 1)
+      .flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])),
+  );
+  for (const call of reply.toolCalls) {
+    if (!answered.has(call.id)) {
+      paired.push({ role: "tool", toolCallId: call.id, content: CANCELLED_BEFORE_RUNNING.content });
+    }
+  }
+  return paired;
 }
 
 const CANCELLED_BEFORE_RUNNING = toolError(

@@ -490,6 +490,13 @@ describe("the model's text as it streams in", () => {
     expect(text()).toBe("  Let me look.\n");
   });
 
+  it("piped, the text beside tool calls has its invisible runs counted, as when streamed", async () => {
+    const { progress, text } = reporter("normal");
+    progress.onModelReply(answer(`Look${"\u200b".repeat(8)}ing.`, [writeCall]));
+    await flushed();
+    expect(text()).toBe("  Look⟨8 × U+200B⟩ing.\n");
+  });
+
   it("is not shown with --quiet", async () => {
     const { progress, text } = reporter("quiet", { isTTY: true });
     progress.onTextDelta("Let me look.");

@@ -2,7 +2,13 @@
  * `agent` with no task on a terminal (tmux): a conversation, each line a turn of one history.
  */
 import { describe, expect, it } from "vitest";
-import { NEVER_ANSWER, chatTextReply } from "../support/chat-completions-server.js";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  NEVER_ANSWER,
+  chatTextReply,
+  chatToolCallsReply,
+} from "../support/chat-completions-server.js";
 import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
 import { serverEnv } from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
@@ -69,7 +75,57 @@ describe.skipIf(!isTmuxAvailable())(`a conversation on a real terminal ${TMUX_RE
     } finally {
       terminal.close();
     }
-    // The stopped turn left no trace: the next request starts from the history before it.
-    expect(e2e.server.requests[1]?.messages.slice(1)).toEqual([{ role: "user", content: "Again" }]);
+    // The stopped turn keeps the person's line; it had nothing else to keep.
+    expect(e2e.server.requests[1]?.messages.slice(1)).toEqual([
+      { role: "user", content: "Hang" },
+      { role: "user", content: "Again" },
+    ]);
+  });
+
+  it("a stopped turn's call that ran stays in the history, with its result", async () => {
+    await writeFile(join(e2e.dir.workspace, "notes.md"), "notes\n");
+    e2e.server.script(
+      chatToolCallsReply([{ id: "g1", name: "glob", arguments: { pattern: "*.md" } }]),
+      NEVER_ANSWER,
+      chatTextReply("Still here."),
+    );
+    const terminal = TmuxTerminal.start(e2e.argv([]), {
+      env: serverEnv(e2e.server.baseURL),
+      columns: 80,
+      rows: 24,
+    });
+    try {
+      await terminal.waitForScreen(prompted);
+      terminal.type("Find notes", "Enter");
+      await e2e.server.waitForRequests(2);
+      terminal.type("C-c");
+      await terminal.waitForScreen(
+        (rows) => rows.includes("agent: turn stopped") && lastRowIsPrompt(rows),
+      );
+      terminal.type("Again", "Enter");
+      await terminal.waitForScreen(
+        (rows) => rows.includes("  Still here.") && lastRowIsPrompt(rows),
+      );
+      terminal.type("/exit", "Enter");
+      await terminal.waitForExit();
+    } finally {
+      terminal.close();
+    }
+    expect(e2e.server.requests[2]?.messages.slice(1)).toEqual([
+      { role: "user", content: "Find notes" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: "g1",
+            type: "function",
+            function: { name: "glob", arguments: '{"pattern":"*.md"}' },
+          },
+        ],
+      },
+      { role: "tool", tool_call_id: "g1", content: "notes.md" },
+      { role: "user", content: "Again" },
+    ]);
   });
 });
