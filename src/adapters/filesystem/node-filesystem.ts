@@ -3,7 +3,8 @@
  * writes also refuse `.git` (`safeWritablePath`), check again just before the bytes land, and land
  * atomically.
  */
-import { lstat, mkdir, open, type FileHandle } from "node:fs/promises";
+import { constants } from "node:fs";
+import { mkdir, type FileHandle } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import {
   WorkspaceFileError,
@@ -17,10 +18,7 @@ import {
   type WriteTarget,
 } from "../../core/filesystem.js";
 import { writeFileAtomically } from "./atomic-write.js";
-import { readAtMost } from "./bounded-read.js";
 import {
-  O_NOFOLLOW,
-  O_NONBLOCK,
   errorCode,
   isDirectory,
   notRegularFile,
@@ -37,6 +35,7 @@ import {
   safePath,
   safeWritablePath,
 } from "./safe-path.js";
+import { openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
 import { applyEdit } from "./text-edit.js";
 import { globWorkspace } from "./workspace-glob.js";
 
@@ -231,23 +230,19 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
 }
 
 async function openForReading(target: string, path: string): Promise<FileHandle> {
-  let handle: FileHandle;
   try {
-    // `safePath` returned a real path, so a link here was swapped in after the check. lstat covers
-    // Windows, which has no O_NOFOLLOW; O_NOFOLLOW closes the gap between lstat and open elsewhere.
-    if ((await lstat(target)).isSymbolicLink()) throw symlinkAtEnd(path);
-    handle = await open(target, O_NOFOLLOW | O_NONBLOCK);
+    // `safePath` returned a real path, so a link here was swapped in after the check.
+    return (await openRegularFile(target, constants.O_RDONLY)).handle;
   } catch (error) {
-    throw toWorkspaceError(error, path);
-  }
-  try {
-    const stats = await handle.stat();
-    if (stats.isDirectory()) throw isDirectory(path);
-    if (!stats.isFile()) throw notRegularFile(path);
-    return handle;
-  } catch (error) {
-    await handle.close();
-    throw error;
+    if (!(error instanceof UnsafeFileError)) throw toWorkspaceError(error, path);
+    switch (error.unsafe.kind) {
+      case "symbolic-link":
+        throw symlinkAtEnd(path);
+      case "not-regular":
+        throw error.unsafe.type === "directory" ? isDirectory(path) : notRegularFile(path);
+      case "hard-links":
+        throw notRegularFile(path); // not asked for: reads accept any number of names
+    }
   }
 }
 
