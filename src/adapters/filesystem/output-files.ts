@@ -1,31 +1,62 @@
 /**
  * Where a long command output is saved whole: `.agent/outputs/<call-id>.log` in the workspace, so
- * the model can read it with read_file. `.agent` is the harness's: made only when a first output
- * is saved, with a `.gitignore` that keeps it out of commits; the file tools refuse to write there,
- * and the sandbox binds it read-only once it exists. Each file is created new (never an existing
- * name, never through a link, only a regular file) and checked to have landed where it should: a
- * command that swapped `.agent` for a link while it ran gets nothing written outside.
+ * the model can read it with read_file. `.agent` is the harness's: made before the first command,
+ * with a `.gitignore` that keeps it out of commits; the file tools refuse to write there, and the
+ * sandbox binds it read-only. The directories are held open (held-directory.ts) and their
+ * identity proved before every command and around every file made: a command on the host that
+ * swaps `.agent` or `.agent/outputs` for a link or another directory, even while the harness is
+ * creating a file, gets nothing made outside, and the next command is refused. Each file is
+ * created new (never an existing name, never through a link, a regular file with one name) and
+ * checked to have landed where it should.
  */
 import {
   closeSync,
   constants,
   fstatSync,
   lstatSync,
-  mkdirSync,
-  openSync,
   realpathSync,
+  rmSync,
   writeSync,
 } from "node:fs";
-import { join } from "node:path";
-import type { OutputSpill, OutputSpillFile, OutputSpillStore } from "../../core/command-runner.js";
-import { O_NOFOLLOW, O_NONBLOCK, errorCode } from "./fs-errors.js";
+import { dirname, join } from "node:path";
+import {
+  OutputStoreError,
+  type OutputSpill,
+  type OutputSpillFile,
+  type OutputSpillStore,
+} from "../../core/command-runner.js";
+import { errorCode } from "./fs-errors.js";
+import { DirectoryNotHeldError, HeldDirectory } from "./held-directory.js";
+import { openRegularFileSync, UnsafeFileError } from "./safe-open.js";
 
 /** The harness-owned directory inside the workspace. */
 export const HARNESS_DIRECTORY = ".agent";
 /** Saved outputs, relative to the workspace, as the model names them. */
 export const OUTPUTS_DIRECTORY = ".agent/outputs";
 
+const GITIGNORE = ".gitignore";
+const GITIGNORE_TEXT = "# Written by agent-harness: saved command outputs, never committed.\n*\n";
 const MAX_NAME_ATTEMPTS = 20;
+/** Everything the harness creates there: new, never through a link, never blocking. */
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+
+/** `.agent`, `.agent/outputs` and `.agent/.gitignore`, as the harness made or checked them. */
+interface Held {
+  readonly agent: HeldDirectory;
+  readonly outputs: HeldDirectory;
+  readonly gitignore: Identity;
+}
+
+interface Identity {
+  readonly dev: bigint;
+  readonly ino: bigint;
+}
+
+/** What is wrong with a held store: something gone can be made again, something replaced not. */
+interface Problem {
+  readonly text: string;
+  readonly gone: boolean;
+}
 
 export class WorkspaceOutputStore implements OutputSpillStore {
   /**
@@ -33,57 +64,210 @@ export class WorkspaceOutputStore implements OutputSpillStore {
    * tools refuse it, the sandbox binds it read-only once it is there.
    */
   readonly realPath: string;
-  readonly #outputs: string;
+  #held: Held | undefined;
 
   private constructor(realPath: string) {
     this.realPath = realPath;
-    this.#outputs = join(realPath, "outputs");
   }
 
-  /** Nothing is created until an output overflows. */
+  /** Nothing is created until the first command (or the first save). */
   static open(workspace: string): WorkspaceOutputStore {
     return new WorkspaceOutputStore(join(realpathSync.native(workspace), HARNESS_DIRECTORY));
+  }
+
+  /**
+   * Before each command: makes `.agent/outputs` and its `.gitignore` the first time (so the sandbox
+   * finds them and binds them read-only), then proves they are still the ones made. A command that
+   * replaced them (a link, another directory, a FIFO, a second hard link) leaves no store the
+   * harness can trust, so the next command does not run. What is gone altogether (`git clean -x`,
+   * `rm -r .agent/outputs`) is made again, as the first time.
+   */
+  prepareForCommand(): void {
+    const problem = this.#check();
+    if (problem !== undefined) throw new OutputStoreError(storeRefusal(problem));
   }
 
   spillFor(callId: string): OutputSpill {
     return { open: () => this.#create(fileStem(callId)) };
   }
 
+  /** What is wrong with the store, after making it where it is missing; undefined when it is ours. */
+  #check(): string | undefined {
+    const held = this.#held;
+    if (held !== undefined) {
+      const problem = heldProblem(held);
+      if (problem === undefined) return undefined;
+      if (!problem.gone) return problem.text;
+      this.#release();
+    }
+    try {
+      this.#held = makeStore(this.realPath);
+      return undefined;
+    } catch (error) {
+      if (error instanceof DirectoryNotHeldError) return error.message;
+      throw error;
+    }
+  }
+
+  #release(): void {
+    this.#held?.outputs.close();
+    this.#held?.agent.close();
+    this.#held = undefined;
+  }
+
   /**
-   * Makes `.agent/outputs` and `.agent/.gitignore` when missing, then a new file. A `.agent` or
-   * `outputs` that is a link or not a directory leaves nowhere to save: the output is only cut.
+   * A new file in the held `.agent/outputs`, or undefined (the output is then only cut) when the
+   * store is not ours now or the file did not land where it should: a command runs meanwhile and
+   * may swap `.agent` while the harness creates the file; such a file is removed again.
    */
   #create(stem: string): OutputSpillFile | undefined {
-    const outputs = this.#outputs;
-    try {
-      ensureRealDirectory(this.realPath);
-      ensureRealDirectory(outputs);
-      writeGitignore(join(this.realPath, ".gitignore"));
-    } catch {
-      return undefined;
-    }
+    if (this.#check() !== undefined) return undefined;
+    const held = this.#held;
+    if (held === undefined) return undefined;
     for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt += 1) {
       const name = attempt === 1 ? `${stem}.log` : `${stem}-${attempt}.log`;
-      const path = join(outputs, name);
       let fd: number;
       try {
-        fd = openSync(
-          path,
-          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW | O_NONBLOCK,
-          0o600,
-        );
+        fd = openRegularFileSync(held.outputs.entry(name), CREATE_NEW, {
+          mode: 0o600,
+          oneName: true,
+        }).handle;
       } catch (error) {
+        // A name taken by anything (a file, a link, a FIFO): try the next one.
         if (errorCode(error) === "EEXIST") continue;
         return undefined;
       }
-      if (!fstatSync(fd).isFile() || !landedAt(fd, path)) {
+      if (heldProblem(held) !== undefined || !landedAt(fd, join(held.outputs.path, name))) {
         closeSync(fd);
+        // Only through the descriptor is the name surely the file just made; by path it might
+        // already be another one.
+        if (held.outputs.reachesByDescriptor) rmSync(held.outputs.entry(name), { force: true });
         return undefined;
       }
       return descriptorFile(fd, `${OUTPUTS_DIRECTORY}/${name}`);
     }
     return undefined;
   }
+}
+
+/** Refusal of a command; the shell tool adds that the command did not run. */
+function storeRefusal(problem: string): string {
+  return (
+    `The harness saves long command outputs in ${OUTPUTS_DIRECTORY}, and ${problem}; no ` +
+    `command runs until the person removes or repairs ${HARNESS_DIRECTORY}, which the harness ` +
+    `makes again when it is gone`
+  );
+}
+
+function makeStore(realPath: string): Held {
+  const agent = HeldDirectory.make(dirname(realPath), HARNESS_DIRECTORY, HARNESS_DIRECTORY);
+  try {
+    const outputs = HeldDirectory.make(agent, "outputs", OUTPUTS_DIRECTORY);
+    try {
+      return { agent, outputs, gitignore: holdGitignore(agent) };
+    } catch (error) {
+      outputs.close();
+      throw error;
+    }
+  } catch (error) {
+    agent.close();
+    throw error;
+  }
+}
+
+/**
+ * `.agent/.gitignore`: written new, or an existing one kept; either way a regular file with one
+ * name, at its place, whose identity later checks compare.
+ */
+function holdGitignore(agent: HeldDirectory): Identity {
+  const shown = `${HARNESS_DIRECTORY}/${GITIGNORE}`;
+  const path = join(agent.path, GITIGNORE);
+  let fd: number;
+  try {
+    fd = openRegularFileSync(agent.entry(GITIGNORE), CREATE_NEW, {
+      mode: 0o644,
+      oneName: true,
+    }).handle;
+  } catch (error) {
+    if (errorCode(error) !== "EEXIST") throw gitignoreProblem(shown, error);
+    try {
+      fd = openRegularFileSync(agent.entry(GITIGNORE), constants.O_RDONLY, {
+        oneName: true,
+      }).handle;
+    } catch (existing) {
+      throw gitignoreProblem(shown, existing);
+    }
+    return identityAt(fd, path, shown);
+  }
+  try {
+    writeSync(fd, GITIGNORE_TEXT);
+  } catch (error) {
+    closeSync(fd);
+    throw gitignoreProblem(shown, error);
+  }
+  return identityAt(fd, path, shown);
+}
+
+/** The identity of the file `fd` holds, if it is the one at `path`; closes `fd`. */
+function identityAt(fd: number, path: string, shown: string): Identity {
+  try {
+    if (!landedAt(fd, path)) throw new DirectoryNotHeldError(`${shown} is not where it should be`);
+    const stats = fstatSync(fd, { bigint: true });
+    return { dev: stats.dev, ino: stats.ino };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function gitignoreProblem(shown: string, error: unknown): DirectoryNotHeldError {
+  if (error instanceof UnsafeFileError) {
+    return new DirectoryNotHeldError(
+      error.unsafe.kind === "hard-links"
+        ? `${shown} has ${String(error.unsafe.links)} hard links`
+        : error.unsafe.kind === "symbolic-link"
+          ? `${shown} is a symbolic link`
+          : `${shown} is not a regular file`,
+    );
+  }
+  switch (errorCode(error)) {
+    case "ELOOP":
+      return new DirectoryNotHeldError(`${shown} is a symbolic link`);
+    case "ENXIO":
+    case "EISDIR":
+      return new DirectoryNotHeldError(`${shown} is not a regular file`);
+    case undefined:
+    default:
+      return new DirectoryNotHeldError(
+        `${shown} could not be written (${errorCode(error) ?? "error"})`,
+      );
+  }
+}
+
+/** Whether each name still leads to what was made, without a link; undefined when it does. */
+function heldProblem(held: Held): Problem | undefined {
+  for (const [directory, shown] of [
+    [held.agent, HARNESS_DIRECTORY],
+    [held.outputs, OUTPUTS_DIRECTORY],
+  ] as const) {
+    if (directory.isStillAtPath()) continue;
+    if (directory.isGone()) return { text: `${shown} was removed`, gone: true };
+    return { text: `${shown} was replaced or moved since the harness made it`, gone: false };
+  }
+  const shown = `${HARNESS_DIRECTORY}/${GITIGNORE}`;
+  let stats;
+  try {
+    stats = lstatSync(join(held.agent.path, GITIGNORE), { bigint: true });
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return { text: `${shown} was removed`, gone: true };
+    return { text: `${shown} cannot be checked (${errorCode(error) ?? "error"})`, gone: false };
+  }
+  if (!stats.isFile() || stats.dev !== held.gitignore.dev || stats.ino !== held.gitignore.ino) {
+    return { text: `${shown} was replaced since the harness made it`, gone: false };
+  }
+  if (stats.nlink > 1n) {
+    return { text: `${shown} has ${String(stats.nlink)} hard links`, gone: false };
+  }
+  return undefined;
 }
 
 function descriptorFile(fd: number, path: string): OutputSpillFile {
@@ -105,7 +289,7 @@ function descriptorFile(fd: number, path: string): OutputSpillFile {
 
 /**
  * Whether the descriptor is the file at `path`, real directories all the way: Linux names the
- * file a descriptor holds in /proc; elsewhere the directory's real path is checked again.
+ * file a descriptor holds in /proc; elsewhere the path's real path is checked again.
  */
 function landedAt(fd: number, path: string): boolean {
   try {
@@ -116,38 +300,6 @@ function landedAt(fd: number, path: string): boolean {
     } catch {
       return false;
     }
-  }
-}
-
-function ensureRealDirectory(path: string): void {
-  try {
-    mkdirSync(path, { mode: 0o700 });
-  } catch (error) {
-    if (errorCode(error) !== "EEXIST") throw error;
-  }
-  if (!isRealDirectory(path)) throw new Error(`${path} is not a directory`);
-}
-
-function isRealDirectory(path: string): boolean {
-  return lstatSync(path).isDirectory();
-}
-
-function writeGitignore(path: string): void {
-  let fd: number;
-  try {
-    fd = openSync(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW | O_NONBLOCK,
-      0o644,
-    );
-  } catch (error) {
-    if (errorCode(error) === "EEXIST") return;
-    throw error;
-  }
-  try {
-    writeSync(fd, "# Written by agent-harness: saved command outputs, never committed.\n*\n");
-  } finally {
-    closeSync(fd);
   }
 }
 
