@@ -8,12 +8,28 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { O_NOFOLLOW, O_NONBLOCK, errorCode } from "./fs-errors.js";
+import { isOpenedAt } from "./safe-open.js";
 
 const O_DIRECTORY: number = "O_DIRECTORY" in constants ? constants.O_DIRECTORY : 0;
 
-/** Why a directory could not be held: said in the harness's refusal. */
+/** Why a directory could not be held, in words that name it (`shown`): said in refusals. */
 export class DirectoryNotHeldError extends Error {
   override readonly name = "DirectoryNotHeldError";
+  constructor(
+    readonly reason: "symbolic-link" | "not-directory" | "moved" | "failed",
+    message: string,
+    /** The platform's error code for `failed` (EACCES, ENOSPC, …). */
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface MakeOptions {
+  /** Names the directory in messages (`.agent/outputs`, `src/new`). */
+  readonly shown: string;
+  /** Mode for a directory that is made (the umask applies); the harness's own are owner-only. */
+  readonly mode: number;
 }
 
 export class HeldDirectory {
@@ -33,25 +49,30 @@ export class HeldDirectory {
   }
 
   /**
-   * Makes `name` (owner-only) inside `parent` unless it exists, then holds it: a link or anything
-   * but a directory there is refused (`shown` names it in the message). The directory is created
-   * and opened through the parent's descriptor when there is one.
+   * Makes `name` inside `parent` unless it exists, then holds it: a link or anything but a
+   * directory there is refused. The directory is made and opened through the parent's
+   * descriptor when there is one.
    */
-  static make(parent: HeldDirectory | string, name: string, shown: string): HeldDirectory {
+  static make(parent: HeldDirectory | string, name: string, options: MakeOptions): HeldDirectory {
     const path = join(typeof parent === "string" ? parent : parent.path, name);
     const reach = typeof parent === "string" ? path : parent.entry(name);
     try {
-      mkdirSync(reach, { mode: 0o700 });
+      mkdirSync(reach, { mode: options.mode });
     } catch (error) {
-      if (errorCode(error) !== "EEXIST") throw notHeld(shown, error);
+      if (errorCode(error) !== "EEXIST") throw notHeld(options.shown, error);
     }
+    return HeldDirectory.#hold(path, reach, options.shown);
+  }
+
+  /** Holds the existing directory whose real path is `path` (no link anywhere on it). */
+  static open(path: string, shown: string): HeldDirectory {
+    return HeldDirectory.#hold(path, path, shown);
+  }
+
+  static #hold(path: string, reach: string, shown: string): HeldDirectory {
     const before = lstatOrUndefined(reach);
-    if (before?.isSymbolicLink() === true) {
-      throw new DirectoryNotHeldError(`${shown} is a symbolic link`);
-    }
-    if (before !== undefined && !before.isDirectory()) {
-      throw new DirectoryNotHeldError(`${shown} is not a directory`);
-    }
+    if (before?.isSymbolicLink() === true) throw symbolicLink(shown);
+    if (before !== undefined && !before.isDirectory()) throw notDirectory(shown);
     let fd: number | undefined;
     if (process.platform !== "win32") {
       try {
@@ -63,10 +84,12 @@ export class HeldDirectory {
     try {
       const stats =
         fd === undefined ? lstatSync(reach, { bigint: true }) : fstatSync(fd, { bigint: true });
-      if (!stats.isDirectory()) throw new DirectoryNotHeldError(`${shown} is not a directory`);
+      if (!stats.isDirectory()) throw notDirectory(shown);
       const held = new HeldDirectory(path, fd, stats.dev, stats.ino);
-      if (!held.isStillAtPath())
-        throw new DirectoryNotHeldError(`${shown} moved while it was made`);
+      // O_NOFOLLOW covers the last name only: a link swapped in higher up shows here.
+      if (!held.isStillAtPath() || (fd !== undefined && !isOpenedAt(fd, path))) {
+        throw new DirectoryNotHeldError("moved", `${shown} moved while it was opened`);
+      }
       return held;
     } catch (error) {
       if (fd !== undefined) closeSync(fd);
@@ -130,16 +153,27 @@ function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefine
   }
 }
 
+function symbolicLink(shown: string): DirectoryNotHeldError {
+  return new DirectoryNotHeldError("symbolic-link", `${shown} is a symbolic link`);
+}
+
+function notDirectory(shown: string): DirectoryNotHeldError {
+  return new DirectoryNotHeldError("not-directory", `${shown} is not a directory`);
+}
+
 function notHeld(shown: string, error: unknown): DirectoryNotHeldError {
-  switch (errorCode(error)) {
+  const code = errorCode(error);
+  switch (code) {
     case "ELOOP":
-      return new DirectoryNotHeldError(`${shown} is a symbolic link`);
+      return symbolicLink(shown);
     case "ENOTDIR":
-      return new DirectoryNotHeldError(`${shown} is not a directory`);
+      return notDirectory(shown);
     case undefined:
     default:
       return new DirectoryNotHeldError(
-        `${shown} could not be made (${errorCode(error) ?? "error"})`,
+        "failed",
+        `${shown} could not be made (${code ?? "error"})`,
+        code,
       );
   }
 }

@@ -4,7 +4,7 @@
  * atomically.
  */
 import { constants } from "node:fs";
-import { mkdir, type FileHandle } from "node:fs/promises";
+import { lstat, type FileHandle } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import {
   WorkspaceFileError,
@@ -18,14 +18,7 @@ import {
   type WriteTarget,
 } from "../../core/filesystem.js";
 import { writeFileAtomically } from "./atomic-write.js";
-import {
-  errorCode,
-  isDirectory,
-  notRegularFile,
-  parentNotDirectory,
-  symlinkAtEnd,
-  toWorkspaceError,
-} from "./fs-errors.js";
+import { isDirectory, notRegularFile, symlinkAtEnd, toWorkspaceError } from "./fs-errors.js";
 import { GlobPattern } from "./glob-pattern.js";
 import { scanLineWindow } from "./line-window.js";
 import {
@@ -35,8 +28,9 @@ import {
   safePath,
   safeWritablePath,
 } from "./safe-path.js";
-import { openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
+import { isOpenedAt, openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
 import { applyEdit } from "./text-edit.js";
+import { makeDirectories } from "./write-directories.js";
 import { globWorkspace } from "./workspace-glob.js";
 
 /** `read_file` returns at most this many bytes; larger files are read in line windows. */
@@ -174,14 +168,10 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     const root = await realpathNative(this.root);
     // The workspace itself is the only target whose parent lies outside it.
     if (isWithinRoot(target, root)) throw isDirectory(path);
-    try {
-      await mkdir(dirname(target), { recursive: true });
-    } catch (error) {
-      // mkdir reports a file where a directory should be as EEXIST.
-      throw errorCode(error) === "EEXIST"
-        ? parentNotDirectory(path)
-        : toWorkspaceError(error, path);
-    }
+    const directory = dirname(target);
+    // The usual case, a parent that is there, costs one lstat; the write holds it anyway.
+    if ((await lstat(directory).catch(() => undefined))?.isDirectory() === true) return;
+    makeDirectories(root, directory, path);
   }
 
   /** The boundary again, right before writing: anything that moved since is refused. */
@@ -230,9 +220,10 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
 }
 
 async function openForReading(target: string, path: string): Promise<FileHandle> {
+  let handle: FileHandle;
   try {
     // `safePath` returned a real path, so a link here was swapped in after the check.
-    return (await openRegularFile(target, constants.O_RDONLY)).handle;
+    handle = (await openRegularFile(target, constants.O_RDONLY)).handle;
   } catch (error) {
     if (!(error instanceof UnsafeFileError)) throw toWorkspaceError(error, path);
     switch (error.unsafe.kind) {
@@ -244,6 +235,13 @@ async function openForReading(target: string, path: string): Promise<FileHandle>
         throw notRegularFile(path); // not asked for: reads accept any number of names
     }
   }
+  // O_NOFOLLOW covers the last name only: a directory on the way swapped for a link after the
+  // check would have the file read from outside the workspace.
+  if (!isOpenedAt(handle.fd, target)) {
+    await handle.close();
+    throw new WorkspaceFileError("path_escape", `the path changed while reading: ${path}`);
+  }
+  return handle;
 }
 
 async function readForEditing(target: string, path: string): Promise<string> {

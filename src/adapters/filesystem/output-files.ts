@@ -27,7 +27,7 @@ import {
 } from "../../core/command-runner.js";
 import { errorCode } from "./fs-errors.js";
 import { DirectoryNotHeldError, HeldDirectory } from "./held-directory.js";
-import { openRegularFileSync, UnsafeFileError } from "./safe-open.js";
+import { isOpenedAt, openRegularFileSync, UnsafeFileError } from "./safe-open.js";
 
 /** The harness-owned directory inside the workspace. */
 export const HARNESS_DIRECTORY = ".agent";
@@ -37,6 +37,7 @@ export const OUTPUTS_DIRECTORY = ".agent/outputs";
 const GITIGNORE = ".gitignore";
 const GITIGNORE_TEXT = "# Written by agent-harness: saved command outputs, never committed.\n*\n";
 const MAX_NAME_ATTEMPTS = 20;
+const OWN = { shown: HARNESS_DIRECTORY, mode: 0o700 } as const;
 /** Everything the harness creates there: new, never through a link, never blocking. */
 const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
@@ -137,7 +138,7 @@ export class WorkspaceOutputStore implements OutputSpillStore {
         if (errorCode(error) === "EEXIST") continue;
         return undefined;
       }
-      if (heldProblem(held) !== undefined || !landedAt(fd, join(held.outputs.path, name))) {
+      if (heldProblem(held) !== undefined || !isOpenedAt(fd, join(held.outputs.path, name))) {
         closeSync(fd);
         // Only through the descriptor is the name surely the file just made; by path it might
         // already be another one.
@@ -160,9 +161,9 @@ function storeRefusal(problem: string): string {
 }
 
 function makeStore(realPath: string): Held {
-  const agent = HeldDirectory.make(dirname(realPath), HARNESS_DIRECTORY, HARNESS_DIRECTORY);
+  const agent = HeldDirectory.make(dirname(realPath), HARNESS_DIRECTORY, OWN);
   try {
-    const outputs = HeldDirectory.make(agent, "outputs", OUTPUTS_DIRECTORY);
+    const outputs = HeldDirectory.make(agent, "outputs", { shown: OUTPUTS_DIRECTORY, mode: 0o700 });
     try {
       return { agent, outputs, gitignore: holdGitignore(agent) };
     } catch (error) {
@@ -211,7 +212,8 @@ function holdGitignore(agent: HeldDirectory): Identity {
 /** The identity of the file `fd` holds, if it is the one at `path`; closes `fd`. */
 function identityAt(fd: number, path: string, shown: string): Identity {
   try {
-    if (!landedAt(fd, path)) throw new DirectoryNotHeldError(`${shown} is not where it should be`);
+    if (!isOpenedAt(fd, path))
+      throw new DirectoryNotHeldError("moved", `${shown} is not where it should be`);
     const stats = fstatSync(fd, { bigint: true });
     return { dev: stats.dev, ino: stats.ino };
   } finally {
@@ -222,6 +224,7 @@ function identityAt(fd: number, path: string, shown: string): Identity {
 function gitignoreProblem(shown: string, error: unknown): DirectoryNotHeldError {
   if (error instanceof UnsafeFileError) {
     return new DirectoryNotHeldError(
+      "failed",
       error.unsafe.kind === "hard-links"
         ? `${shown} has ${String(error.unsafe.links)} hard links`
         : error.unsafe.kind === "symbolic-link"
@@ -231,13 +234,14 @@ function gitignoreProblem(shown: string, error: unknown): DirectoryNotHeldError 
   }
   switch (errorCode(error)) {
     case "ELOOP":
-      return new DirectoryNotHeldError(`${shown} is a symbolic link`);
+      return new DirectoryNotHeldError("symbolic-link", `${shown} is a symbolic link`);
     case "ENXIO":
     case "EISDIR":
-      return new DirectoryNotHeldError(`${shown} is not a regular file`);
+      return new DirectoryNotHeldError("failed", `${shown} is not a regular file`);
     case undefined:
     default:
       return new DirectoryNotHeldError(
+        "failed",
         `${shown} could not be written (${errorCode(error) ?? "error"})`,
       );
   }
@@ -285,22 +289,6 @@ function descriptorFile(fd: number, path: string): OutputSpillFile {
       closeSync(fd);
     },
   };
-}
-
-/**
- * Whether the descriptor is the file at `path`, real directories all the way: Linux names the
- * file a descriptor holds in /proc; elsewhere the path's real path is checked again.
- */
-function landedAt(fd: number, path: string): boolean {
-  try {
-    return realpathSync.native(`/proc/self/fd/${fd}`) === path;
-  } catch {
-    try {
-      return realpathSync.native(path) === path;
-    } catch {
-      return false;
-    }
-  }
 }
 
 /** A call id as a file name: the model chooses ids, so only a safe alphabet survives. */

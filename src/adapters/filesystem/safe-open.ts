@@ -12,6 +12,7 @@ import {
   lstatSync,
   openSync,
   readSync,
+  realpathSync,
   type Stats,
 } from "node:fs";
 import { lstat, open, type FileHandle } from "node:fs/promises";
@@ -90,6 +91,23 @@ export async function openRegularFile(
   } catch (error) {
     await handle.close();
     throw error;
+  }
+}
+
+/**
+ * Whether the descriptor holds what is at `path` now, reached through real directories only:
+ * Linux names the file a descriptor holds in /proc; elsewhere the path's real path is checked
+ * again (which narrows a swap of a directory on the way, not closes it).
+ */
+export function isOpenedAt(fd: number, path: string): boolean {
+  try {
+    return realpathSync.native(`/proc/self/fd/${String(fd)}`) === path;
+  } catch {
+    try {
+      return realpathSync.native(path) === path;
+    } catch {
+      return false;
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { closeSync, constants, existsSync, lstatSync, readdirSync } from "node:fs";
 import { link, mkdir, readFile, rename, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -12,17 +12,10 @@ import {
 import { HeldDirectory } from "../../../src/adapters/filesystem/held-directory.js";
 import { openRegularFileSync } from "../../../src/adapters/filesystem/safe-open.js";
 import { OutputStoreError } from "../../../src/core/command-runner.js";
+import { EXCHANGE_FLIPPER, whileExchanging } from "../../support/exchange-flipper.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/workspace.js";
 
 const POSIX = process.platform !== "win32";
-const FLIPPER =
-  process.platform === "linux" && existsSync("/usr/bin/python3") ? "/usr/bin/python3" : undefined;
-const EXCHANGE_LOOP = [
-  "import ctypes, sys",
-  "libc = ctypes.CDLL(None, use_errno=True)",
-  "a, b = (p.encode() for p in sys.argv[1:3])",
-  "while True: libc.renameat2(-100, a, -100, b, 2)",
-].join("\n");
 const CREATE_NEW_FOR_TEST = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
 function save(store: WorkspaceOutputStore, callId: string, text: string): string | undefined {
@@ -248,7 +241,7 @@ describe.runIf(POSIX)("the store before each command: made once, then proved to 
     async () => {
       const agent = join(temp.workspace, ".agent");
       await mkdir(agent);
-      const held = HeldDirectory.make(temp.workspace, ".agent", ".agent");
+      const held = HeldDirectory.make(temp.workspace, ".agent", { shown: ".agent", mode: 0o700 });
       try {
         expect(held.reachesByDescriptor).toBe(true);
         await rename(agent, join(temp.workspace, "moved"));
@@ -266,31 +259,25 @@ describe.runIf(POSIX)("the store before each command: made once, then proved to 
     },
   );
 
-  it.runIf(FLIPPER !== undefined)(
+  it.runIf(EXCHANGE_FLIPPER !== undefined)(
     "a command flipping .agent and a link to the outside all the while never gets a file made there",
     async () => {
       const store = WorkspaceOutputStore.open(temp.workspace);
       store.prepareForCommand();
       await mkdir(join(temp.outside, "outputs"));
       await symlink(temp.outside, join(temp.workspace, "link"));
-      // A real process exchanging `.agent` and a link to the outside (renameat2 RENAME_EXCHANGE:
-      // the name is never missing) as fast as it can, as an approved command on the host could,
-      // while the harness saves outputs. The harness's checks and its creation race it.
-      const flipper = spawn(
-        FLIPPER ?? "python3",
-        ["-c", EXCHANGE_LOOP, join(temp.workspace, ".agent"), join(temp.workspace, "link")],
-        { stdio: "ignore" },
+      // The harness's checks and its creation race a real process exchanging `.agent` and a link.
+      await whileExchanging(
+        join(temp.workspace, ".agent"),
+        join(temp.workspace, "link"),
+        async () => {
+          const deadline = Date.now() + 1500;
+          for (let saves = 0; Date.now() < deadline; saves += 1) {
+            save(store, `c${String(saves)}`, "secret\n");
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        },
       );
-      try {
-        const deadline = Date.now() + 1500;
-        for (let saves = 0; Date.now() < deadline; saves += 1) {
-          save(store, `c${String(saves)}`, "secret\n");
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-      } finally {
-        flipper.kill("SIGKILL");
-        await new Promise((resolve) => flipper.once("exit", resolve));
-      }
       expect(outsideEntries()).toEqual(["outputs"]);
     },
   );
