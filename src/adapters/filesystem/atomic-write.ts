@@ -5,16 +5,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { access, lstat, open, rename, rm } from "node:fs/promises";
+import { access, lstat, rename, rm } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import {
-  O_NOFOLLOW,
   errorCode,
   isDirectory,
   notRegularFile,
   symlinkAtEnd,
   toWorkspaceError,
 } from "./fs-errors.js";
+import { openRegularFile } from "./safe-open.js";
 import { realpathNative } from "./safe-path.js";
 import { directoryChanged, holdDirectory } from "./write-directories.js";
 
@@ -40,10 +40,10 @@ export async function writeFileAtomically(
     const temporary = held.entry(`.agent-write-${randomBytes(8).toString("hex")}.tmp`);
     try {
       // O_EXCL refuses any existing entry, a planted symlink included.
-      const handle = await open(
+      const { handle } = await openRegularFile(
         temporary,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
-        existingMode ?? NEW_FILE_MODE,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+        { mode: existingMode ?? NEW_FILE_MODE },
       );
       try {
         await handle.writeFile(data);
