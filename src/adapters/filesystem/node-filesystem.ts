@@ -86,6 +86,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
         firstLine,
         lastLine,
         maxBytes: READ_LIMIT_BYTES,
+        fileBytes: size,
       });
       switch (scan.kind) {
         case "binary":
