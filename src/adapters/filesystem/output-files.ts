@@ -25,6 +25,7 @@ import {
   type OutputSpillFile,
   type OutputSpillStore,
 } from "../../core/command-runner.js";
+import { firstLineOfError } from "../../core/one-line.js";
 import { errorCode } from "./fs-errors.js";
 import { DirectoryNotHeldError, HeldDirectory } from "./held-directory.js";
 import { isOpenedAt, openRegularFileSync, UnsafeFileError } from "./safe-open.js";
@@ -84,7 +85,13 @@ export class WorkspaceOutputStore implements OutputSpillStore {
    * `rm -r .agent/outputs`) is made again, as the first time.
    */
   prepareForCommand(): void {
-    const problem = this.#check();
+    let problem: string | undefined;
+    try {
+      problem = this.#check();
+    } catch (error) {
+      // Anything unforeseen (EMFILE, …) fails closed too: the command does not run.
+      problem = `it could not be checked (${firstLineOfError(error)})`;
+    }
     if (problem !== undefined) throw new OutputStoreError(storeRefusal(problem));
   }
 
