@@ -23,6 +23,11 @@ export interface OutputSpill {
 
 /** Hands out one spill per call, named after the call's id. */
 export interface OutputSpillStore {
+  /**
+   * Called before each command starts: makes the store the first time and proves it is still the
+   * harness's own. Throws OutputStoreError when it is not; the command must then not run.
+   */
+  prepareForCommand(): void;
   spillFor(callId: string): OutputSpill;
 }
 
@@ -58,6 +63,14 @@ export interface CommandResult {
 
 export class CommandStartError extends Error {
   override readonly name: string = "CommandStartError";
+}
+
+/**
+ * The store for whole outputs is no longer the harness's own (a command replaced it): the command
+ * is refused like one that could not start.
+ */
+export class OutputStoreError extends CommandStartError {
+  override readonly name: string = "OutputStoreError";
 }
 
 export interface CommandRunner {

@@ -56,6 +56,8 @@ export function createShellTool(options: ShellToolOptions): ToolDefinition<typeo
     handler: async ({ command }, context) => {
       let result: CommandResult;
       try {
+        // Before the command, never during it: a store a command replaced refuses the next one.
+        options.outputs?.prepareForCommand();
         result = await runner.run(command, workspace, {
           timeoutMs,
           maxOutputBytes,

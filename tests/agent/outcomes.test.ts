@@ -2,6 +2,8 @@
  * Every tool call's outcome says whether its action ran, through the real loop (buildAgent, the P03
  * policy, a real shell on the host): the four failure paths, a timeout and a Ctrl-C.
  */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createShellExecution } from "../../src/adapters/execution/index.js";
 import { WorkspaceOutputStore } from "../../src/adapters/filesystem/index.js";
@@ -151,6 +153,50 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
         shell: "bash",
       },
     });
+  });
+
+  it("a command that swapped .agent for a link refuses the next one: it does not run", async () => {
+    const { agent } = await agentFor(
+      [
+        {
+          id: "swap",
+          name: "shell",
+          arguments: { command: `mv .agent moved && ln -s ${temp.outside} .agent` },
+        },
+        { id: "next", name: "shell", arguments: { command: "touch ran; seq 1 100000" } },
+      ],
+      { outputs: true },
+    );
+    const result = await agent.run("go");
+    expect(result.outcomes.map(facts)).toEqual([
+      {
+        callId: "swap",
+        executed: "yes",
+        status: "ok",
+        boundary: "execution",
+        exitCode: 0,
+        errorCode: undefined,
+      },
+      {
+        callId: "next",
+        executed: "no",
+        status: "execution_failed",
+        boundary: "execution",
+        exitCode: undefined,
+        errorCode: "shell_start_failed",
+      },
+    ]);
+    const refused = result.history.find(
+      (message) => message.role === "tool" && message.toolCallId === "next",
+    );
+    expect(refused?.content).toBe(
+      "Error [shell_start_failed]: The harness saves long command outputs in .agent/outputs, " +
+        "and .agent was replaced or moved since the harness made it; no command runs until the " +
+        "person removes or repairs .agent, which the harness makes again when it is gone " +
+        "(the command did not run)",
+    );
+    expect(existsSync(join(temp.workspace, "ran"))).toBe(false);
+    expect(readdirSync(temp.outside)).toEqual([]);
   });
 
   it("the audit sink receives each outcome after its decision; one that throws ends nothing", async () => {

@@ -3,7 +3,8 @@
  * saved whole where read_file finds it, stderr is marked with the exit code stated, and the API
  * key a host command digs out of /proc reaches the model as [redacted].
  */
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
@@ -87,6 +88,33 @@ describe.skipIf(!isPtyAvailable())(`honest outcomes through the CLI ${PTY_REASON
         "Error [shell_failed]: bash exited with code 3 (the command ran)\nout\n[stderr] err\n",
     });
     expect(run.screen).toContain("done in 2 turns · 1 call: 1 failed");
+  });
+
+  it("--sandbox off: a command that swaps .agent for a link refuses the next one, which never runs", async () => {
+    const outside = e2e.dir.outside;
+    e2e.server.script(
+      chatToolCallsReply([
+        {
+          id: "call_swap",
+          name: "shell",
+          arguments: { command: `mv .agent moved && ln -s '${outside}' .agent` },
+        },
+        { id: "call_next", name: "shell", arguments: { command: "touch ran; seq 1 100000" } },
+      ]),
+      chatTextReply("Refused."),
+    );
+    const run = await agentInPty(["--sandbox", "off", "--prompt", "Swap"], ["y\r", "y\r"]);
+    expect(run.exitCode).toBe(0);
+    expect(toolResults(e2e.server.requests[1])).toEqual({
+      call_swap: "(no output)",
+      call_next:
+        "Error [shell_start_failed]: The harness saves long command outputs in .agent/outputs, " +
+        "and .agent was replaced or moved since the harness made it; no command runs until the " +
+        "person removes or repairs .agent, which the harness makes again when it is gone " +
+        "(the command did not run)",
+    });
+    expect(existsSync(join(e2e.dir.workspace, "ran"))).toBe(false);
+    expect(await readdir(outside)).toEqual([]);
   });
 
   it("--sandbox off: the key a command reads from /proc/$PPID/environ reaches the model as [redacted]", async () => {

@@ -5,24 +5,26 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { access, lstat, open, rename, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { WorkspaceFileError } from "../../core/filesystem.js";
+import { access, lstat, rename, rm } from "node:fs/promises";
+import { basename, dirname } from "node:path";
 import {
-  O_NOFOLLOW,
   errorCode,
   isDirectory,
   notRegularFile,
   symlinkAtEnd,
   toWorkspaceError,
 } from "./fs-errors.js";
+import { openRegularFile } from "./safe-open.js";
 import { realpathNative } from "./safe-path.js";
+import { directoryChanged, holdDirectory } from "./write-directories.js";
 
 const NEW_FILE_MODE = 0o666;
 
 /**
  * `target` must be a real path already checked by `safePath` (no symlink in its directory part).
- * `path` is the model's text, used only in error messages.
+ * `path` is the model's text, used only in error messages. The directory is held open for the
+ * whole write (held-directory.ts): the temporary file is made, and renamed, in that very
+ * directory, so a directory on the way swapped for a link meanwhile moves nothing elsewhere.
  */
 export async function writeFileAtomically(
   target: string,
@@ -30,30 +32,36 @@ export async function writeFileAtomically(
   path: string,
 ): Promise<void> {
   const directory = dirname(target);
-  const existingMode = await modeOfExistingFile(target, path);
-  await assertDirectoryUnchanged(directory, path);
-  const temporary = join(directory, `.agent-write-${randomBytes(8).toString("hex")}.tmp`);
+  const held = holdDirectory(directory, path);
   try {
-    // O_EXCL refuses any existing entry, a planted symlink included.
-    const handle = await open(
-      temporary,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
-      existingMode ?? NEW_FILE_MODE,
-    );
-    try {
-      await handle.writeFile(data);
-      // chmod, not the open mode: the umask must not narrow an existing file's permissions.
-      if (existingMode !== undefined) await handle.chmod(existingMode);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await modeOfExistingFile(target, path);
+    const final = held.entry(basename(target));
+    const existingMode = await modeOfExistingFile(final, path);
     await assertDirectoryUnchanged(directory, path);
-    await rename(temporary, target);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw toWorkspaceError(error, path);
+    const temporary = held.entry(`.agent-write-${randomBytes(8).toString("hex")}.tmp`);
+    try {
+      // O_EXCL refuses any existing entry, a planted symlink included.
+      const { handle } = await openRegularFile(
+        temporary,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+        { mode: existingMode ?? NEW_FILE_MODE },
+      );
+      try {
+        await handle.writeFile(data);
+        // chmod, not the open mode: the umask must not narrow an existing file's permissions.
+        if (existingMode !== undefined) await handle.chmod(existingMode);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await modeOfExistingFile(final, path);
+      await assertDirectoryUnchanged(directory, path);
+      await rename(temporary, final);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw toWorkspaceError(error, path);
+    }
+  } finally {
+    held.close();
   }
 }
 
@@ -87,10 +95,5 @@ async function assertDirectoryUnchanged(directory: string, path: string): Promis
   } catch (error) {
     throw toWorkspaceError(error, path);
   }
-  if (current !== directory) {
-    throw new WorkspaceFileError(
-      "path_escape",
-      `a directory on the path changed while writing: ${path}`,
-    );
-  }
+  if (current !== directory) throw directoryChanged(path);
 }

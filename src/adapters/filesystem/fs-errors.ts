@@ -17,6 +17,8 @@ export function errorCode(error: unknown): string | undefined {
 
 /** The domain error for a platform error, or the error itself when it has no stable meaning. */
 export function toWorkspaceError(error: unknown, path: string): unknown {
+  // Already in the model's terms (a check inside the same try): its code is not a platform's.
+  if (error instanceof WorkspaceFileError) return error;
   switch (errorCode(error)) {
     case "ENOENT":
       return new WorkspaceFileError("file_not_found", `file not found: ${path}`);

@@ -5,11 +5,12 @@
  * `objects/` and `refs/` in it or in the directory its `commondir` file names. A hook or
  * `core.fsmonitor` planted in such a directory runs at the person's next git command there.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, lstatSync, readSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { childPath } from "./child-path.js";
-import { O_NOFOLLOW, O_NONBLOCK, errorCode } from "./fs-errors.js";
+import { errorCode } from "./fs-errors.js";
 import { gitNameKey } from "./git-names.js";
+import { openRegularFileSync } from "./safe-open.js";
 
 /** The entries git looks for; `commondir` stands in for `objects` and `refs` (a worktree). */
 export const GIT_LAYOUT_ENTRIES = ["HEAD", "objects", "refs", "commondir"] as const;
@@ -98,12 +99,11 @@ const GITDIR_FILE_LIMIT = 4096;
 export function pointerFileTarget(file: string, prefix: "gitdir: " | ""): string | undefined {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    fd = openRegularFileSync(file, constants.O_RDONLY).handle;
   } catch {
-    return undefined;
+    return undefined; // missing, a link, a FIFO, a directory: not a pointer git would follow
   }
   try {
-    if (!fstatSync(fd).isFile()) return undefined;
     const buffer = Buffer.alloc(GITDIR_FILE_LIMIT);
     const read = readSync(fd, buffer, 0, GITDIR_FILE_LIMIT, 0);
     const line = buffer.toString("utf8", 0, read).split(/\r?\n/u, 1)[0] ?? "";

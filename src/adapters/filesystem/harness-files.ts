@@ -4,22 +4,12 @@
  * regular file with that one name (no second hard link) is kept; later writes go to that descriptor. A sandboxed command that swaps the name
  * for a link or a FIFO afterwards redirects nothing and blocks nothing.
  */
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  ftruncateSync,
-  lstatSync,
-  openSync,
-  readSync,
-  realpathSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, constants, fchmodSync, ftruncateSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { firstLineOfError } from "../../core/one-line.js";
-import { O_NOFOLLOW, O_NONBLOCK, errorCode } from "./fs-errors.js";
+import { errorCode } from "./fs-errors.js";
+import { openRegularFileSync, readAtMostSync, UnsafeFileError } from "./safe-open.js";
 
 /**
  * A harness file that cannot be used: a configuration problem, reported before the run. The
@@ -41,27 +31,18 @@ export interface HarnessOutputOptions {
   readonly truncate: boolean;
 }
 
-/**
- * Opens (creating it owner-only) a file the harness appends to. O_NONBLOCK makes a FIFO fail or
- * return at once instead of waiting for a reader; it is then refused by fstat. On a regular file
- * O_NONBLOCK has no effect, so it stays set.
- */
+/** Opens (creating it owner-only) a file the harness appends to, by the safe open. */
 export function openHarnessOutput(path: string, options: HarnessOutputOptions): HarnessOutput {
-  refuseLinkByName(path);
   let fd: number;
   try {
-    fd = openSync(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | O_NOFOLLOW | O_NONBLOCK,
-      0o600,
-    );
+    fd = openRegularFileSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, {
+      mode: 0o600,
+      oneName: true,
+    }).handle;
   } catch (error) {
-    throw openError(error);
+    throw harnessFileError(error);
   }
   try {
-    const stats = fstatSync(fd);
-    requireRegularFile(stats);
-    requireOneName(stats);
     if (options.truncate) {
       // Only now, on a descriptor known to be a regular file: O_TRUNC would act before the check.
       ftruncateSync(fd, 0);
@@ -71,78 +52,53 @@ export function openHarnessOutput(path: string, options: HarnessOutputOptions): 
     return { fd, realPath: join(realpathSync.native(dirname(path)), basename(path)) };
   } catch (error) {
     closeSync(fd);
-    throw error instanceof HarnessFileError ? error : new HarnessFileError(firstLineOfError(error));
+    throw new HarnessFileError(firstLineOfError(error));
   }
 }
 
 /** Reads a whole regular file of at most `maxBytes` as UTF-8, with the same safe open. */
 export function readHarnessInput(path: string, maxBytes: number): string {
-  refuseLinkByName(path);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    const opened = openRegularFileSync(path, constants.O_RDONLY);
+    fd = opened.handle;
+    if (opened.stats.size > maxBytes) {
+      closeSync(fd);
+      throw tooLarge(maxBytes);
+    }
   } catch (error) {
-    throw openError(error);
+    throw harnessFileError(error);
   }
   try {
-    const stats = fstatSync(fd);
-    requireRegularFile(stats);
-    if (stats.size > maxBytes) throw tooLarge(maxBytes);
-    // Read at most one byte past the limit: a file that grows after fstat is still refused.
-    const buffer = Buffer.allocUnsafe(maxBytes + 1);
-    let total = 0;
-    for (;;) {
-      const read = readSync(fd, buffer, total, buffer.length - total, null);
-      if (read === 0) break;
-      total += read;
-      if (total > maxBytes) throw tooLarge(maxBytes);
-    }
-    return buffer.toString("utf8", 0, total);
+    const bytes = readAtMostSync(fd, maxBytes);
+    if (bytes === undefined) throw tooLarge(maxBytes);
+    return bytes.toString("utf8");
   } catch (error) {
-    throw error instanceof HarnessFileError ? error : new HarnessFileError(firstLineOfError(error));
+    throw harnessFileError(error);
   } finally {
     closeSync(fd);
   }
 }
 
-/** Windows has no O_NOFOLLOW; elsewhere this only gives the clearer message first. */
-function refuseLinkByName(path: string): void {
-  let stats: Stats;
-  try {
-    stats = lstatSync(path);
-  } catch {
-    return; // missing (created next) or unreachable: the open reports it
+function harnessFileError(error: unknown): HarnessFileError {
+  if (error instanceof HarnessFileError) return error;
+  if (error instanceof UnsafeFileError) {
+    const unsafe = error.unsafe;
+    switch (unsafe.kind) {
+      case "symbolic-link":
+        return symbolicLink();
+      case "not-regular":
+        return new HarnessFileError(
+          `it is ${NON_REGULAR_WORDS[unsafe.type]}; the harness only uses a regular file`,
+        );
+      case "hard-links":
+        // Another name for the same file: a command could truncate or rewrite the audit log
+        // through it even though the harness's own name is read-only in the sandbox.
+        return new HarnessFileError(
+          `it has ${String(unsafe.links)} hard links; another name could change what the harness writes, so use a file with one name`,
+        );
+    }
   }
-  if (stats.isSymbolicLink()) throw symbolicLink();
-}
-
-function requireRegularFile(stats: Stats): void {
-  if (stats.isFile()) return;
-  const kind = stats.isDirectory()
-    ? "a directory"
-    : stats.isFIFO()
-      ? "a FIFO"
-      : stats.isSocket()
-        ? "a socket"
-        : stats.isCharacterDevice() || stats.isBlockDevice()
-          ? "a device"
-          : "not a regular file";
-  throw new HarnessFileError(`it is ${kind}; the harness only uses a regular file`);
-}
-
-/**
- * A second hard link (planted in the workspace by an earlier command) is another name for the same
- * file: a command could truncate or rewrite the audit log through it even though the harness's own
- * name is read-only in the sandbox.
- */
-function requireOneName(stats: Stats): void {
-  if (stats.nlink <= 1) return;
-  throw new HarnessFileError(
-    `it has ${String(stats.nlink)} hard links; another name could change what the harness writes, so use a file with one name`,
-  );
-}
-
-function openError(error: unknown): HarnessFileError {
   switch (errorCode(error)) {
     case "ELOOP":
       return symbolicLink();
@@ -156,6 +112,14 @@ function openError(error: unknown): HarnessFileError {
       return new HarnessFileError(firstLineOfError(error));
   }
 }
+
+const NON_REGULAR_WORDS = {
+  directory: "a directory",
+  FIFO: "a FIFO",
+  socket: "a socket",
+  device: "a device",
+  other: "not a regular file",
+} as const;
 
 function symbolicLink(): HarnessFileError {
   return new HarnessFileError(

@@ -14,6 +14,11 @@ export interface LineWindowRequest {
   readonly lastLine: number;
   /** More window bytes than this stops the scan with `tooLarge`. */
   readonly maxBytes: number;
+  /**
+   * The file's size when it was opened: the scan reads no further, so a file that a process
+   * keeps appending to (`yes > log &`) cannot keep the read going while it grows.
+   */
+  readonly fileBytes: number;
 }
 
 export type LineWindowScan =
@@ -30,11 +35,12 @@ export async function scanLineWindow(
   let line = 1;
   let sawAnyByte = false;
   let endsWithNewline = false;
-  for (;;) {
+  for (let position = 0; position < request.fileBytes;) {
     // A fresh buffer per read: the window keeps slices of it.
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, request.fileBytes - position));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
     if (bytesRead === 0) break;
+    position += bytesRead;
     const data = chunk.subarray(0, bytesRead);
     if (data.includes(0)) return { kind: "binary" };
     sawAnyByte = true;

@@ -3,7 +3,8 @@
  * writes also refuse `.git` (`safeWritablePath`), check again just before the bytes land, and land
  * atomically.
  */
-import { lstat, mkdir, open, type FileHandle } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, type FileHandle } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import {
   WorkspaceFileError,
@@ -17,17 +18,7 @@ import {
   type WriteTarget,
 } from "../../core/filesystem.js";
 import { writeFileAtomically } from "./atomic-write.js";
-import { readAtMost } from "./bounded-read.js";
-import {
-  O_NOFOLLOW,
-  O_NONBLOCK,
-  errorCode,
-  isDirectory,
-  notRegularFile,
-  parentNotDirectory,
-  symlinkAtEnd,
-  toWorkspaceError,
-} from "./fs-errors.js";
+import { isDirectory, notRegularFile, symlinkAtEnd, toWorkspaceError } from "./fs-errors.js";
 import { GlobPattern } from "./glob-pattern.js";
 import { scanLineWindow } from "./line-window.js";
 import {
@@ -37,7 +28,9 @@ import {
   safePath,
   safeWritablePath,
 } from "./safe-path.js";
+import { isOpenedAt, openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
 import { applyEdit } from "./text-edit.js";
+import { makeDirectories } from "./write-directories.js";
 import { globWorkspace } from "./workspace-glob.js";
 
 /** `read_file` returns at most this many bytes; larger files are read in line windows. */
@@ -93,6 +86,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
         firstLine,
         lastLine,
         maxBytes: READ_LIMIT_BYTES,
+        fileBytes: size,
       });
       switch (scan.kind) {
         case "binary":
@@ -175,14 +169,10 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     const root = await realpathNative(this.root);
     // The workspace itself is the only target whose parent lies outside it.
     if (isWithinRoot(target, root)) throw isDirectory(path);
-    try {
-      await mkdir(dirname(target), { recursive: true });
-    } catch (error) {
-      // mkdir reports a file where a directory should be as EEXIST.
-      throw errorCode(error) === "EEXIST"
-        ? parentNotDirectory(path)
-        : toWorkspaceError(error, path);
-    }
+    const directory = dirname(target);
+    // The usual case, a parent that is there, costs one lstat; the write holds it anyway.
+    if ((await lstat(directory).catch(() => undefined))?.isDirectory() === true) return;
+    makeDirectories(root, directory, path);
   }
 
   /** The boundary again, right before writing: anything that moved since is refused. */
@@ -233,22 +223,26 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
 async function openForReading(target: string, path: string): Promise<FileHandle> {
   let handle: FileHandle;
   try {
-    // `safePath` returned a real path, so a link here was swapped in after the check. lstat covers
-    // Windows, which has no O_NOFOLLOW; O_NOFOLLOW closes the gap between lstat and open elsewhere.
-    if ((await lstat(target)).isSymbolicLink()) throw symlinkAtEnd(path);
-    handle = await open(target, O_NOFOLLOW | O_NONBLOCK);
+    // `safePath` returned a real path, so a link here was swapped in after the check.
+    handle = (await openRegularFile(target, constants.O_RDONLY)).handle;
   } catch (error) {
-    throw toWorkspaceError(error, path);
+    if (!(error instanceof UnsafeFileError)) throw toWorkspaceError(error, path);
+    switch (error.unsafe.kind) {
+      case "symbolic-link":
+        throw symlinkAtEnd(path);
+      case "not-regular":
+        throw error.unsafe.type === "directory" ? isDirectory(path) : notRegularFile(path);
+      case "hard-links":
+        throw notRegularFile(path); // not asked for: reads accept any number of names
+    }
   }
-  try {
-    const stats = await handle.stat();
-    if (stats.isDirectory()) throw isDirectory(path);
-    if (!stats.isFile()) throw notRegularFile(path);
-    return handle;
-  } catch (error) {
+  // O_NOFOLLOW covers the last name only: a directory on the way swapped for a link after the
+  // check would have the file read from outside the workspace.
+  if (!isOpenedAt(handle.fd, target)) {
     await handle.close();
-    throw error;
+    throw new WorkspaceFileError("path_escape", `the path changed while reading: ${path}`);
   }
+  return handle;
 }
 
 async function readForEditing(target: string, path: string): Promise<string> {

@@ -1,29 +1,36 @@
 /**
  * Where a long command output is saved whole: `.agent/outputs/<call-id>.log` in the workspace, so
- * the model can read it with read_file. `.agent` is the harness's: made only when a first output
- * is saved, with a `.gitignore` that keeps it out of commits; the file tools refuse to write there,
- * and the sandbox binds it read-only once it exists. Each file is created new (never an existing
- * name, never through a link, only a regular file) and checked to have landed where it should: a
- * command that swapped `.agent` for a link while it ran gets nothing written outside.
+ * the model can read it with read_file. `.agent` is the harness's: made before the first command,
+ * with a `.gitignore` that keeps it out of commits; the file tools refuse to write there, and the
+ * sandbox binds it read-only. The directories are held open (held-directory.ts) and their
+ * identity proved before every command and around every file made: a command on the host that
+ * swaps `.agent` or `.agent/outputs` for a link or another directory, even while the harness is
+ * creating a file, gets nothing made outside, and the next command is refused. Each file is
+ * created new (never an existing name, never through a link, a regular file with one name) and
+ * checked to have landed where it should.
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  realpathSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, realpathSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { OutputSpill, OutputSpillFile, OutputSpillStore } from "../../core/command-runner.js";
-import { O_NOFOLLOW, O_NONBLOCK, errorCode } from "./fs-errors.js";
+import {
+  OutputStoreError,
+  type OutputSpill,
+  type OutputSpillFile,
+  type OutputSpillStore,
+} from "../../core/command-runner.js";
+import { firstLineOfError } from "../../core/one-line.js";
+import { errorCode } from "./fs-errors.js";
+import { DirectoryNotHeldError } from "./held-directory.js";
+import {
+  CREATE_NEW,
+  HARNESS_DIRECTORY,
+  OUTPUTS_DIRECTORY,
+  heldProblem,
+  makeStore,
+  type HeldStore,
+} from "./output-store-layout.js";
+import { isOpenedAt, openRegularFileSync } from "./safe-open.js";
 
-/** The harness-owned directory inside the workspace. */
-export const HARNESS_DIRECTORY = ".agent";
-/** Saved outputs, relative to the workspace, as the model names them. */
-export const OUTPUTS_DIRECTORY = ".agent/outputs";
+export { HARNESS_DIRECTORY, OUTPUTS_DIRECTORY } from "./output-store-layout.js";
 
 const MAX_NAME_ATTEMPTS = 20;
 
@@ -33,57 +40,105 @@ export class WorkspaceOutputStore implements OutputSpillStore {
    * tools refuse it, the sandbox binds it read-only once it is there.
    */
   readonly realPath: string;
-  readonly #outputs: string;
+  #held: HeldStore | undefined;
 
   private constructor(realPath: string) {
     this.realPath = realPath;
-    this.#outputs = join(realPath, "outputs");
   }
 
-  /** Nothing is created until an output overflows. */
+  /** Nothing is created until the first command (or the first save). */
   static open(workspace: string): WorkspaceOutputStore {
     return new WorkspaceOutputStore(join(realpathSync.native(workspace), HARNESS_DIRECTORY));
+  }
+
+  /**
+   * Before each command: makes `.agent/outputs` and its `.gitignore` the first time (so the sandbox
+   * finds them and binds them read-only), then proves they are still the ones made. A command that
+   * replaced them (a link, another directory, a FIFO, a second hard link) leaves no store the
+   * harness can trust, so the next command does not run. What is gone altogether (`git clean -x`,
+   * `rm -r .agent/outputs`) is made again, as the first time.
+   */
+  prepareForCommand(): void {
+    let problem: string | undefined;
+    try {
+      problem = this.#check();
+    } catch (error) {
+      // Anything unforeseen (EMFILE, …) fails closed too: the command does not run.
+      problem = `it could not be checked (${firstLineOfError(error)})`;
+    }
+    if (problem !== undefined) throw new OutputStoreError(storeRefusal(problem));
   }
 
   spillFor(callId: string): OutputSpill {
     return { open: () => this.#create(fileStem(callId)) };
   }
 
+  /** What is wrong with the store, after making it where it is missing; undefined when it is ours. */
+  #check(): string | undefined {
+    const held = this.#held;
+    if (held !== undefined) {
+      const problem = heldProblem(held);
+      if (problem === undefined) return undefined;
+      if (!problem.gone) return problem.text;
+      this.#release();
+    }
+    try {
+      this.#held = makeStore(this.realPath);
+      return undefined;
+    } catch (error) {
+      if (error instanceof DirectoryNotHeldError) return error.message;
+      throw error;
+    }
+  }
+
+  #release(): void {
+    this.#held?.outputs.close();
+    this.#held?.agent.close();
+    this.#held = undefined;
+  }
+
   /**
-   * Makes `.agent/outputs` and `.agent/.gitignore` when missing, then a new file. A `.agent` or
-   * `outputs` that is a link or not a directory leaves nowhere to save: the output is only cut.
+   * A new file in the held `.agent/outputs`, or undefined (the output is then only cut) when the
+   * store is not ours now or the file did not land where it should: a command runs meanwhile and
+   * may swap `.agent` while the harness creates the file; such a file is removed again.
    */
   #create(stem: string): OutputSpillFile | undefined {
-    const outputs = this.#outputs;
-    try {
-      ensureRealDirectory(this.realPath);
-      ensureRealDirectory(outputs);
-      writeGitignore(join(this.realPath, ".gitignore"));
-    } catch {
-      return undefined;
-    }
+    if (this.#check() !== undefined) return undefined;
+    const held = this.#held;
+    if (held === undefined) return undefined;
     for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt += 1) {
       const name = attempt === 1 ? `${stem}.log` : `${stem}-${attempt}.log`;
-      const path = join(outputs, name);
       let fd: number;
       try {
-        fd = openSync(
-          path,
-          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW | O_NONBLOCK,
-          0o600,
-        );
+        fd = openRegularFileSync(held.outputs.entry(name), CREATE_NEW, {
+          mode: 0o600,
+          oneName: true,
+        }).handle;
       } catch (error) {
+        // A name taken by anything (a file, a link, a FIFO): try the next one.
         if (errorCode(error) === "EEXIST") continue;
         return undefined;
       }
-      if (!fstatSync(fd).isFile() || !landedAt(fd, path)) {
+      if (heldProblem(held) !== undefined || !isOpenedAt(fd, join(held.outputs.path, name))) {
         closeSync(fd);
+        // Only through the descriptor is the name surely the file just made; by path it might
+        // already be another one.
+        if (held.outputs.reachesByDescriptor) rmSync(held.outputs.entry(name), { force: true });
         return undefined;
       }
       return descriptorFile(fd, `${OUTPUTS_DIRECTORY}/${name}`);
     }
     return undefined;
   }
+}
+
+/** Refusal of a command; the shell tool adds that the command did not run. */
+function storeRefusal(problem: string): string {
+  return (
+    `The harness saves long command outputs in ${OUTPUTS_DIRECTORY}, and ${problem}; no ` +
+    `command runs until the person removes or repairs ${HARNESS_DIRECTORY}, which the harness ` +
+    `makes again when it is gone`
+  );
 }
 
 function descriptorFile(fd: number, path: string): OutputSpillFile {
@@ -101,54 +156,6 @@ function descriptorFile(fd: number, path: string): OutputSpillFile {
       closeSync(fd);
     },
   };
-}
-
-/**
- * Whether the descriptor is the file at `path`, real directories all the way: Linux names the
- * file a descriptor holds in /proc; elsewhere the directory's real path is checked again.
- */
-function landedAt(fd: number, path: string): boolean {
-  try {
-    return realpathSync.native(`/proc/self/fd/${fd}`) === path;
-  } catch {
-    try {
-      return realpathSync.native(path) === path;
-    } catch {
-      return false;
-    }
-  }
-}
-
-function ensureRealDirectory(path: string): void {
-  try {
-    mkdirSync(path, { mode: 0o700 });
-  } catch (error) {
-    if (errorCode(error) !== "EEXIST") throw error;
-  }
-  if (!isRealDirectory(path)) throw new Error(`${path} is not a directory`);
-}
-
-function isRealDirectory(path: string): boolean {
-  return lstatSync(path).isDirectory();
-}
-
-function writeGitignore(path: string): void {
-  let fd: number;
-  try {
-    fd = openSync(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW | O_NONBLOCK,
-      0o644,
-    );
-  } catch (error) {
-    if (errorCode(error) === "EEXIST") return;
-    throw error;
-  }
-  try {
-    writeSync(fd, "# Written by agent-harness: saved command outputs, never committed.\n*\n");
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** A call id as a file name: the model chooses ids, so only a safe alphabet survives. */

@@ -35,6 +35,11 @@ describe("toWorkspaceError", () => {
     expect(mapped).toMatchObject({ code, message: `${code}: ${detail}: src/a.ts` });
   });
 
+  it("passes an error already in the model's terms through unchanged", () => {
+    const refusal = new WorkspaceFileError("path_escape", "the path changed while writing: a.txt");
+    expect(toWorkspaceError(refusal, "a.txt")).toBe(refusal);
+  });
+
   it("passes an error without a system code through unchanged", () => {
     const original = new Error("something else");
     expect(toWorkspaceError(original, "a.txt")).toBe(original);
