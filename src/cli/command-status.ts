@@ -53,7 +53,7 @@ export class CommandStatus {
     const { output, verbosity } = this.#options;
     let tail = "";
     const onOutput = (text: string): void => {
-      tail = (tail + text).slice(-TAIL_CHARS);
+      tail = keptTail(tail, text);
     };
     if (verbosity === "quiet") return { onOutput, stop: () => undefined };
     const now = this.#options.now ?? Date.now;
@@ -84,6 +84,17 @@ export class CommandStatus {
   #dim(text: string): string {
     return this.#options.color ? `\u001b[2m${text}\u001b[0m` : text;
   }
+}
+
+/**
+ * The last `TAIL_CHARS` of the output so far. A long piece replaces the tail outright, copied into
+ * a string of its own: a slice keeps the whole piece alive, and a gigabyte of output read 64 KiB at
+ * a time (or glued onto the tail first) left tens of MiB of strings waiting to be collected.
+ */
+function keptTail(tail: string, text: string): string {
+  if (text.length < TAIL_CHARS) return (tail + text).slice(-TAIL_CHARS);
+  // UTF-16 both ways: lossless for any string, even a surrogate cut in half.
+  return Buffer.from(text.slice(-TAIL_CHARS), "utf16le").toString("utf16le");
 }
 
 /** The last line with anything on it, escaped like all command output shown. */
