@@ -7,6 +7,7 @@ import { CapturedOutput } from "./captured-output.js";
 import { errorCode } from "../filesystem/index.js";
 import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
 import { errorMessage } from "../../core/one-line.js";
+import { displayHook } from "./display-hook.js";
 import { drainAfterExit, StreamReader } from "./stream-reader.js";
 import {
   CommandStartError,
@@ -214,26 +215,6 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
       });
     });
   });
-}
-
-/**
- * A display hook on the pipes' reads, with the run's secrets replaced like in the capture (a
- * secret split across two reads may show in part: display only). Its failures are its own, never
- * the run's.
- */
-function displayHook(
-  secrets: readonly string[],
-  onOutput: (text: string) => void,
-): (bytes: Buffer) => void {
-  return (bytes) => {
-    try {
-      let text = bytes.toString("utf8");
-      for (const secret of secrets) if (secret !== "") text = text.replaceAll(secret, "[redacted]");
-      onOutput(text);
-    } catch {
-      // Display only.
-    }
-  };
 }
 
 /** A program's own words without the stderr marks, for an error message about the program. */
