@@ -87,14 +87,15 @@ export class CommandStatus {
 }
 
 /**
- * The last `TAIL_CHARS` of the output so far. A long piece replaces the tail outright, copied into
- * a string of its own: a slice keeps the whole piece alive, and a gigabyte of output read 64 KiB at
- * a time (or glued onto the tail first) left tens of MiB of strings waiting to be collected.
+ * The last `TAIL_CHARS` of the output so far, never holding on to the piece it came from: a slice
+ * keeps its whole source string alive, and with one kept per read a gigabyte of output left tens
+ * of MiB of strings for the collector. Slicing a concatenation copies just the kept characters
+ * into a string of their own (a round trip through a Buffer would cost one off-heap allocation per
+ * read instead).
  */
 function keptTail(tail: string, text: string): string {
   if (text.length < TAIL_CHARS) return (tail + text).slice(-TAIL_CHARS);
-  // UTF-16 both ways: lossless for any string, even a surrogate cut in half.
-  return Buffer.from(text.slice(-TAIL_CHARS), "utf16le").toString("utf16le");
+  return ("\n" + text.slice(-TAIL_CHARS)).slice(1);
 }
 
 /** The last line with anything on it, escaped like all command output shown. */
