@@ -3,7 +3,7 @@
  * processes so each peak-memory figure is that run's alone; the bare pipe drain beside it is the
  * floor (same shell, same command, every byte read and dropped).
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -41,11 +41,14 @@ export async function measureShellCapture(): Promise<SectionResult> {
     const capture = (mode: "harness" | "bare-pipe") => async (): Promise<number> => {
       const result = await runProbe({ kind: "shell-capture", mode, workspace, bytes: GIB });
       assertCapture(mode, result);
+      dropSavedOutputs(workspace);
       memory.get(mode)?.push(result.rssGrowthMiB);
       return result.ms[0] ?? Number.NaN;
     };
     const throughCli = async (): Promise<number> => {
       const run = await cliShellOnce(workspace, GIB);
+      assertSavedWhole(workspace);
+      dropSavedOutputs(workspace);
       memory.get("cli")?.push(run.rssGrowthMiB);
       return run.ms;
     };
@@ -133,6 +136,26 @@ export async function measureShellCapture(): Promise<SectionResult> {
       ],
     };
   });
+}
+
+/** The CLI kept head and tail for the model; the whole output must be on disk. */
+function assertSavedWhole(workspace: string): void {
+  const outputs = join(workspace, ".agent", "outputs");
+  const sizes = readdirSync(outputs)
+    .filter((name) => name.endsWith(".log"))
+    .map((name) => statSync(join(outputs, name)).size);
+  if (sizes.length !== 1 || sizes[0] !== GIB) {
+    throw new BenchFailure(`the CLI saved ${JSON.stringify(sizes)} bytes, expected one ${GIB}`);
+  }
+}
+
+/**
+ * Each run saves 1 GiB to `.agent/outputs`; left there, the section's six gigabytes of dirty pages
+ * set the kernel writing back and throttling whichever run came next, so a run's time measured
+ * the disk under its predecessors' output. Deleting a file drops its pages unwritten.
+ */
+function dropSavedOutputs(workspace: string): void {
+  rmSync(join(workspace, ".agent", "outputs"), { recursive: true, force: true });
 }
 
 function assertCapture(mode: "harness" | "bare-pipe", result: ProbeResult): void {

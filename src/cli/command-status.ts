@@ -54,7 +54,7 @@ export class CommandStatus {
     const { output, verbosity } = this.#options;
     let tail = "";
     const onOutput = (text: string): void => {
-      tail = (tail + text).slice(-TAIL_CHARS);
+      tail = keptTail(tail, text);
     };
     if (verbosity === "quiet") return { onOutput, stop: () => undefined };
     const now = this.#options.now ?? Date.now;
@@ -85,6 +85,18 @@ export class CommandStatus {
   #dim(text: string): string {
     return this.#options.color ? `\u001b[2m${text}\u001b[0m` : text;
   }
+}
+
+/**
+ * The last `TAIL_CHARS` of the output so far, never holding on to the piece it came from: a slice
+ * keeps its whole source string alive, and with one kept per read a gigabyte of output left tens
+ * of MiB of strings for the collector. Slicing a concatenation copies just the kept characters
+ * into a string of their own (a round trip through a Buffer would cost one off-heap allocation per
+ * read instead).
+ */
+function keptTail(tail: string, text: string): string {
+  if (text.length < TAIL_CHARS) return (tail + text).slice(-TAIL_CHARS);
+  return ("\n" + text.slice(-TAIL_CHARS)).slice(1);
 }
 
 /** The last line with anything on it, escaped like all command output shown. */

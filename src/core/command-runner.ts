@@ -7,7 +7,10 @@ export interface CommandOptions {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
-  /** Called with output as it arrives (stdout and stderr, decoded leniently), for display only. */
+  /**
+   * Called with output as it arrives (stdout and stderr, decoded leniently), for display only: of
+   * a long read (over 16 KiB) only its end.
+   */
   readonly onOutput?: (text: string) => void;
   /** Where the whole output goes once it is longer than `maxOutputBytes`; absent: nowhere. */
   readonly spill?: OutputSpill;

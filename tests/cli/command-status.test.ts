@@ -62,6 +62,34 @@ describe("CommandStatus", () => {
     expect(text()).not.toContain("\n");
   });
 
+  it("shows the last line of a piece longer than the tail it keeps, after shorter pieces", async () => {
+    const { stream, text } = output(false);
+    let clock = 0;
+    const status = new CommandStatus({
+      output: stream,
+      verbosity: "normal",
+      color: false,
+      now: () => (clock += 1000),
+      pipedEveryMs: 50,
+    });
+    // The last piece stays up long enough for several piped lines, however loaded the machine.
+    const runner: CommandRunner = {
+      shellName: "bash",
+      run: async (_command: string, _cwd: string, options: CommandOptions) => {
+        options.onOutput?.("short\n");
+        options.onOutput?.(`${"x".repeat(100_000)}\nlong tail\n`);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return { exitCode: 0, output: "", truncated: false, timedOut: false };
+      },
+    };
+    await status.around(runner).run("x", "/", OPTIONS);
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = text()
+      .split("\n")
+      .filter((line) => line !== "");
+    expect(lines.at(-1)).toMatch(/^ {2}… running \d+s · long tail$/u);
+  });
+
   it("shows nothing with --quiet", async () => {
     const { stream, text } = output(true);
     const status = new CommandStatus({ output: stream, verbosity: "quiet", color: false });

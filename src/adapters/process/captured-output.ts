@@ -17,8 +17,8 @@ export class CapturedOutput {
   #file: OutputSpillFile | undefined;
   #head: Buffer[] = [];
   #headBytes = 0;
-  #tail: Buffer[] = [];
-  #tailBytes = 0;
+  /** The last bytes past the head, one more than the tail keeps: is the tail on a line start? */
+  #tail: TailRing | undefined;
   #overflowed = false;
   #totalBytes = 0;
   #totalLines = 0;
@@ -44,7 +44,7 @@ export class CapturedOutput {
       return;
     }
     this.#write(bytes);
-    this.#pushTail(Buffer.from(bytes));
+    this.#tail?.push(bytes);
   }
 
   /** The kept text; closes the spill file. */
@@ -52,7 +52,7 @@ export class CapturedOutput {
     const head = Buffer.concat(this.#head);
     if (!this.#overflowed) return { output: head.toString("utf8"), truncated: false };
     this.close();
-    const tail = tailStart(Buffer.concat(this.#tail), this.#tailLimit);
+    const tail = tailStart(this.#tail?.contents() ?? Buffer.alloc(0), this.#tailLimit);
     const omittedBytes = this.#totalBytes - head.length - tail.length;
     const omitted: OmittedOutput = {
       bytes: omittedBytes,
@@ -81,7 +81,8 @@ export class CapturedOutput {
     const headEnd = headEnd_(all, this.#headLimit);
     this.#head = [Buffer.from(all.subarray(0, headEnd))];
     this.#headBytes = headEnd;
-    this.#pushTail(Buffer.from(all.subarray(headEnd)));
+    this.#tail = new TailRing(this.#tailLimit + 1);
+    this.#tail.push(all.subarray(headEnd));
   }
 
   #openSpill(): OutputSpillFile | undefined {
@@ -102,16 +103,43 @@ export class CapturedOutput {
       this.#file = undefined;
     }
   }
+}
 
-  #pushTail(bytes: Buffer): void {
-    this.#tail.push(bytes);
-    this.#tailBytes += bytes.length;
-    for (;;) {
-      const first = this.#tail[0];
-      if (first === undefined || this.#tailBytes - first.length < this.#tailLimit) break;
-      this.#tail.shift();
-      this.#tailBytes -= first.length;
+/**
+ * The last `size` bytes written, in one buffer allocated once: output past the head is copied in
+ * and overwritten, never kept piece by piece (a piece per read was garbage by the gigabyte).
+ */
+class TailRing {
+  readonly #ring: Buffer;
+  /** Where the next byte goes; the oldest byte once the ring has filled. */
+  #end = 0;
+  #filled = false;
+
+  constructor(size: number) {
+    this.#ring = Buffer.allocUnsafe(size);
+  }
+
+  push(bytes: Buffer): void {
+    const size = this.#ring.length;
+    if (bytes.length >= size) {
+      bytes.copy(this.#ring, 0, bytes.length - size);
+      this.#end = 0;
+      this.#filled = true;
+      return;
     }
+    const first = bytes.copy(this.#ring, this.#end);
+    if (first < bytes.length) {
+      bytes.copy(this.#ring, 0, first);
+      this.#filled = true;
+    }
+    this.#end = (this.#end + bytes.length) % size;
+    if (this.#end === 0 && bytes.length > 0) this.#filled = true;
+  }
+
+  /** Oldest to newest. */
+  contents(): Buffer {
+    if (!this.#filled) return Buffer.from(this.#ring.subarray(0, this.#end));
+    return Buffer.concat([this.#ring.subarray(this.#end), this.#ring.subarray(0, this.#end)]);
   }
 }
 

@@ -7,6 +7,7 @@ import { CapturedOutput } from "./captured-output.js";
 import { errorCode } from "../filesystem/index.js";
 import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
 import { errorMessage } from "../../core/one-line.js";
+import { displayHook } from "./display-hook.js";
 import { drainAfterExit, StreamReader } from "./stream-reader.js";
 import {
   CommandStartError,
@@ -151,11 +152,15 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
     const output = new CapturedOutput(spec.maxOutputBytes, spec.spill);
     const status = new BoundedOutput(spec.statusPipe?.maxBytes ?? 0);
     const secrets = spec.secrets ?? [];
+    const onRead = spec.onOutput === undefined ? undefined : displayHook(secrets, spec.onOutput);
     const streams = [
-      new StreamReader(stdout, output, { secrets }),
-      new StreamReader(stderr, output, { secrets, mark: STDERR_MARK }),
+      new StreamReader(stdout, output, { secrets, ...(onRead === undefined ? {} : { onRead }) }),
+      new StreamReader(stderr, output, {
+        secrets,
+        mark: STDERR_MARK,
+        ...(onRead === undefined ? {} : { onRead }),
+      }),
     ];
-    if (spec.onOutput !== undefined) watchOutput([stdout, stderr], secrets, spec.onOutput);
     if (statusPipe instanceof Readable) streams.push(new StreamReader(statusPipe, status));
     let started = false;
     let killed = false;
@@ -210,29 +215,6 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
       });
     });
   });
-}
-
-/**
- * A display hook on the pipes, with the run's secrets replaced like in the capture (a secret split
- * across two chunks may show in part: display only). Its failures are its own, never the run's.
- */
-function watchOutput(
-  pipes: readonly Readable[],
-  secrets: readonly string[],
-  onOutput: (text: string) => void,
-): void {
-  for (const pipe of pipes) {
-    pipe.on("data", (chunk: Buffer) => {
-      try {
-        let text = chunk.toString("utf8");
-        for (const secret of secrets)
-          if (secret !== "") text = text.replaceAll(secret, "[redacted]");
-        onOutput(text);
-      } catch {
-        // Display only.
-      }
-    });
-  }
 }
 
 /** A program's own words without the stderr marks, for an error message about the program. */

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { completeUtf8Length, utf8BoundaryAtOrBefore } from "./bounded-output.js";
+import { readPipe, READ_BUFFER_BYTES, type PipeSource } from "./pipe-source.js";
 
 /** Once the root has exited, how long its pipes may stay silent before we stop reading. */
 const QUIET_AFTER_EXIT_MS = 100;
@@ -21,46 +22,52 @@ export interface StreamReaderOptions {
   readonly mark?: string;
   /** Values replaced by `[redacted]`, line by line, before the sink sees them. */
   readonly secrets?: readonly string[];
+  /** Sees every read as it arrives (a view valid only during the call), before the sink. */
+  readonly onRead?: (bytes: Buffer) => void;
 }
 
 /**
  * Reads one pipe for as long as it delivers, forwarding only whole UTF-8 characters so a
  * character split across reads is never interleaved with the other pipe's bytes. With a mark or
  * secrets it forwards whole lines, so each line can be marked and a secret is never cut in two.
+ * Every read lands in a reused buffer and what waits for the rest of its line in a fixed one, so
+ * reading a gigabyte leaves no garbage behind; the sink copies what it keeps.
  */
 export class StreamReader {
   ended = false;
   chunks = 0;
-  #pending: Buffer = Buffer.alloc(0);
+  /** The start of a line (or character) still waiting for its end; never above the line cap. */
+  readonly #pending = Buffer.allocUnsafe(MAX_LINE_BYTES + READ_BUFFER_BYTES);
+  #pendingLength = 0;
   #listeners: (() => void)[] = [];
   #atLineStart = true;
-  readonly #stream: Readable;
+  #marked: Buffer = Buffer.alloc(0);
+  readonly #pipe: PipeSource;
   readonly #output: OutputSink;
   readonly #mark: Buffer | undefined;
   readonly #secrets: readonly Buffer[];
   readonly #byLine: boolean;
 
   constructor(stream: Readable, output: OutputSink, options: StreamReaderOptions = {}) {
-    this.#stream = stream;
     this.#output = output;
     this.#mark = options.mark === undefined ? undefined : Buffer.from(options.mark, "utf8");
     this.#secrets = (options.secrets ?? [])
       .filter((secret) => secret !== "")
       .map((secret) => Buffer.from(secret, "utf8"));
     this.#byLine = this.#mark !== undefined || this.#secrets.length > 0;
-    stream.on("data", (chunk: Buffer) => {
-      this.chunks += 1;
-      this.#accept(chunk);
-      this.#notify();
+    const onRead = options.onRead;
+    this.#pipe = readPipe(stream, {
+      onBytes: (bytes) => {
+        this.chunks += 1;
+        onRead?.(bytes);
+        this.#accept(bytes);
+        this.#notify();
+      },
+      onEnd: () => {
+        this.ended = true;
+        this.#notify();
+      },
     });
-    const markEnded = (): void => {
-      this.ended = true;
-      this.#notify();
-    };
-    stream.once("end", markEnded);
-    stream.once("close", markEnded);
-    // A pipe error (EPIPE, reset) just ends this pipe's contribution.
-    stream.on("error", markEnded);
   }
 
   onActivity(listener: () => void): void {
@@ -69,24 +76,40 @@ export class StreamReader {
 
   /** Flush what is left (an incomplete character at the very end decodes as U+FFFD) and stop. */
   finish(): void {
-    if (this.#pending.length > 0) this.#emit(this.#pending);
-    this.#pending = Buffer.alloc(0);
+    if (this.#pendingLength > 0) this.#emit(this.#pending.subarray(0, this.#pendingLength));
+    this.#pendingLength = 0;
     this.discard();
   }
 
   discard(): void {
     this.#listeners = [];
-    this.#stream.removeAllListeners("data");
-    this.#stream.on("error", () => undefined);
-    this.#stream.destroy();
+    this.#pipe.stop();
   }
 
-  #accept(chunk: Buffer): void {
-    if (this.#output.full === true) return;
-    const data = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
-    const complete = this.#byLine ? completeLinesLength(data) : completeUtf8Length(data);
-    this.#pending = Buffer.from(data.subarray(complete));
+  #accept(bytes: Buffer): void {
+    // Pieces no larger than one read, so the pending buffer always has room for one.
+    for (let from = 0; from < bytes.length; from += READ_BUFFER_BYTES) {
+      if (this.#output.full === true) return;
+      this.#acceptPiece(bytes.subarray(from, from + READ_BUFFER_BYTES));
+    }
+  }
+
+  #acceptPiece(piece: Buffer): void {
+    let data = piece;
+    if (this.#pendingLength > 0) {
+      piece.copy(this.#pending, this.#pendingLength);
+      data = this.#pending.subarray(0, this.#pendingLength + piece.length);
+    }
+    let complete = this.#byLine ? completeLinesLength(data) : completeUtf8Length(data);
     if (complete > 0) this.#emit(data.subarray(0, complete));
+    // A line longer than the cap goes on in pieces, so what waits stays within the cap.
+    while (data.length - complete > MAX_LINE_BYTES) {
+      const cut = complete + utf8BoundaryAtOrBefore(data.subarray(complete), MAX_LINE_BYTES);
+      this.#emit(data.subarray(complete, cut));
+      complete = cut;
+    }
+    // The sink has copied what it keeps: the rest moves to the front of the pending buffer.
+    this.#pendingLength = data.copy(this.#pending, 0, complete);
   }
 
   #emit(bytes: Buffer): void {
@@ -95,8 +118,31 @@ export class StreamReader {
       this.#output.append(redacted);
       return;
     }
-    this.#output.append(markLines(redacted, this.#mark, this.#atLineStart));
+    this.#output.append(this.#markLines(redacted, this.#mark));
     this.#atLineStart = redacted[redacted.length - 1] === 0x0a;
+  }
+
+  /** The bytes with the mark in front of each line, in a buffer reused from call to call. */
+  #markLines(bytes: Buffer, mark: Buffer): Buffer {
+    let lines = this.#atLineStart ? 1 : 0;
+    for (let index = bytes.indexOf(0x0a); index !== -1; index = bytes.indexOf(0x0a, index + 1)) {
+      if (index + 1 < bytes.length) lines += 1;
+    }
+    const size = bytes.length + lines * mark.length;
+    if (this.#marked.length < size)
+      this.#marked = Buffer.allocUnsafe(Math.max(size, 2 * this.#marked.length));
+    let length = 0;
+    let from = 0;
+    let lineStart = this.#atLineStart;
+    while (from < bytes.length) {
+      if (lineStart) length += mark.copy(this.#marked, length);
+      const newline = bytes.indexOf(0x0a, from);
+      const end = newline === -1 ? bytes.length : newline + 1;
+      length += bytes.copy(this.#marked, length, from, end);
+      lineStart = newline !== -1;
+      from = end;
+    }
+    return this.#marked.subarray(0, length);
   }
 
   #notify(): void {
@@ -171,19 +217,4 @@ function redactBytes(bytes: Buffer, secrets: readonly Buffer[]): Buffer {
     result = Buffer.concat(parts);
   }
   return result;
-}
-
-function markLines(bytes: Buffer, mark: Buffer, atLineStart: boolean): Buffer {
-  const parts: Buffer[] = [];
-  let from = 0;
-  let lineStart = atLineStart;
-  while (from < bytes.length) {
-    if (lineStart) parts.push(mark);
-    const newline = bytes.indexOf(0x0a, from);
-    const end = newline === -1 ? bytes.length : newline + 1;
-    parts.push(bytes.subarray(from, end));
-    lineStart = newline !== -1;
-    from = end;
-  }
-  return Buffer.concat(parts);
 }

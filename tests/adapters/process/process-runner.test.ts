@@ -171,6 +171,27 @@ describe.skipIf(posixOnly)(
       });
     });
 
+    it("keeps the tail exact when the output overflows over many reads", async () => {
+      // 1,988,895 bytes; the tail keeps at most 450, starting on a line: the last 64 lines.
+      const result = await runProcess(bash("seq 1 300000", { maxOutputBytes: 1000 }));
+      const lastLines = Array.from({ length: 64 }, (_, index) => `${299_937 + index}\n`).join("");
+      expect(result.omitted).toEqual({
+        bytes: 1_988_895 - Buffer.byteLength(result.output) - 448,
+        lines: 300_000 - result.output.split("\n").length + 1 - 64,
+        tail: lastLines,
+        totalBytes: 1_988_895,
+      });
+    });
+
+    it("marks a stderr line longer than one read once, and keeps it whole", async () => {
+      const result = await runProcess(
+        bash("head -c 200000 /dev/zero | tr '\\0' a >&2; echo >&2; echo b >&2", {
+          maxOutputBytes: 1024 * 1024,
+        }),
+      );
+      expect(result.output).toBe(`[stderr] ${"a".repeat(200_000)}\n[stderr] b\n`);
+    });
+
     it("drops a multi-byte character straddling the head's end whole", async () => {
       // "ab" then € (3 bytes), then 10 z: a 7-byte cap keeps 3 bytes at each end, inside the €.
       const result = await runProcess(
