@@ -10,7 +10,7 @@
  * A grant is bound to the action's digest (tool, input, cwd, network, sandbox, profile), expires,
  * and is used once: two processes racing for it cannot both have it (see `takeOnce`).
  */
-import { closeSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import {
@@ -141,7 +141,7 @@ export class ApprovalStore {
     const now = this.#now();
     for (const name of listRecords(this.#path(kind))) {
       if (!name.startsWith(`${actionDigest}.`)) continue;
-      const token = tokenSchema.safeParse(readRecord(this.#path(kind, name)));
+      const token = tokenSchema.safeParse(readOrUndefined(this.#path(kind, name)));
       // The digest inside must agree with the name: a renamed file grants nothing.
       if (!token.success || token.data.actionDigest !== actionDigest) continue;
       if (token.data.expiresAt !== undefined && Date.parse(token.data.expiresAt) <= now) continue;
@@ -199,7 +199,7 @@ export class ApprovalStore {
   }
 
   #readRequest(name: string): StoredRequest | undefined {
-    const parsed = storedRequestSchema.safeParse(readRecord(this.#path("requests", name)));
+    const parsed = storedRequestSchema.safeParse(readOrUndefined(this.#path("requests", name)));
     return parsed.success ? parsed.data : undefined;
   }
 
@@ -223,6 +223,24 @@ export class ApprovalStore {
 }
 
 const SUBDIRECTORIES = ["requests", "answers", "grants", "denials", "consumed"] as const;
+
+function entryExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A link, a FIFO or broken JSON in the store is no record: it grants and lists nothing. */
+function readOrUndefined(path: string): unknown {
+  try {
+    return readRecord(path);
+  } catch {
+    return undefined;
+  }
+}
 
 function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
