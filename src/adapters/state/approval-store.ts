@@ -103,14 +103,15 @@ export class ApprovalStore {
   /** Requests with no answer yet that can still be answered, oldest first. */
   pendingRequests(): StoredRequest[] {
     const now = this.#now();
-    return listRecords(this.#path("requests"))
-      .map((name) => this.#readRequest(name))
-      .filter((stored): stored is StoredRequest => stored !== undefined)
-      .filter((stored) => Date.parse(stored.request.expiresAt) > now)
-      .filter(
-        (stored) => readRecord(this.#path("answers", `${stored.request.id}.json`)) === undefined,
-      )
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return (
+      listRecords(this.#path("requests"))
+        .map((name) => this.#readRequest(name))
+        .filter((stored): stored is StoredRequest => stored !== undefined)
+        .filter((stored) => Date.parse(stored.request.expiresAt) > now)
+        // Any entry under the answer's name, even one that is not a regular file, means answered.
+        .filter((stored) => !entryExists(this.#path("answers", `${stored.request.id}.json`)))
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+    );
   }
 
   /** The person says yes: a one-time grant for exactly that action, valid for `ttlMs`. */
