@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveExecutable } from "../../src/adapters/shell/index.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
+import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { runCli, serverEnv, startCli, stderrLines, type CliRun } from "./cli-process.js";
 import { toolNames, toolResults } from "./scripted-chat-server.js";
@@ -282,4 +283,39 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     expect(run.stderr).not.toContain("waiting for approval");
     expect(await runs()).toBe(0);
   }, 60_000);
+
+  it.skipIf(!isPtyAvailable())(
+    "at a terminal: [y/N] after the request and its risks; y is a grant consumed by this call",
+    async () => {
+      await setUp();
+      e2e.server.script(commandCall("call_t"), chatTextReply("Ran."));
+      const { exitCode, output } = await runInPty(
+        e2e.argv(["--chapter", "4", "--prompt", "run the tests"]),
+        {
+          env: serverEnv(e2e.server.baseURL, env()),
+          prompt: "[y/N] ",
+          answers: ["y\r"],
+        },
+      );
+      expect(exitCode).toBe(0);
+      const screen = terminalScreenLines(output);
+      const request = screen.findIndex((line) => line.startsWith("Request req_"));
+      expect(request).toBeGreaterThanOrEqual(0);
+      expect(screen[request + 1]).toMatch(/^Risk: npm and node run arbitrary code/);
+      expect(
+        screen.some((line) =>
+          line.startsWith(
+            "[Permission] run_command: allow (approval-grant) - Approved: grant for request req_",
+          ),
+        ),
+      ).toBe(true);
+      expect(await runs()).toBe(1);
+      // The grant was used by that call: nothing is left for a later run.
+      expect((await cli(["approvals"])).stdout).toBe(
+        `no pending requests in ${e2e.dir.workspace}\n`,
+      );
+      expect(await consumedCount()).toBe(1);
+    },
+    60_000,
+  );
 });
