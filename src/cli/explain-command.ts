@@ -132,9 +132,9 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
     const auditN = new LineRecorder();
     const decidedNo = await build("n", auditN).policy.decide(new PermissionRequest(call));
     lines.push(`decision on y: ${describe(decidedYes)}`);
-    lines.push(`${auditLine(auditY, chapter)}`.replace(/^audit:/, "audit on y:"));
+    lines.push(auditLine(auditY, chapter).replace(/^audit:/, "audit on y:"));
     lines.push(`decision otherwise: ${describe(decidedNo)}`);
-    lines.push(`${auditLine(auditN, chapter)}`.replace(/^audit:/, "audit otherwise:"));
+    lines.push(auditLine(auditN, chapter).replace(/^audit:/, "audit otherwise:"));
   }
   lines.push("nothing was executed");
   return lines;

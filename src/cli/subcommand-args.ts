@@ -18,7 +18,7 @@ export function parseSubcommandArgs(
       options: { workspace: { type: "string" }, "state-dir": { type: "string" }, ...extra },
     });
     return {
-      values: parsed.values as Record<string, string | undefined>,
+      values: parsed.values,
       positionals: parsed.positionals,
     };
   } catch (error) {
