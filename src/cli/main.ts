@@ -21,11 +21,9 @@ import {
 import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError, RunWaitingError } from "../core/agent-errors.js";
-import { CommandAllowlistError, loadCommandAllowlist } from "../adapters/commands/index.js";
+import { CommandAllowlistError } from "../adapters/commands/index.js";
 import { ApprovalStoreError, StateDirectoryError } from "../adapters/state/index.js";
-import { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
-import { openApprovalStore } from "./approval-state.js";
-import { P04TerminalApproval } from "./p04-terminal-approval.js";
+import { p04Approver, p04Dependencies } from "./p04-run.js";
 import { waitingMessage } from "./waiting-message.js";
 import type { AuditSink } from "../core/audit.js";
 import { CompositeAuditSink } from "../core/composite-audit-sink.js";
@@ -148,21 +146,18 @@ export async function runCli(io: CliIo): Promise<number> {
     // Chapter 4: an allowlist and a grant store; with nobody at a terminal, an ask waits.
     const p04 =
       options.chapter === 4
-        ? {
-            argvRunner: (await shell.ready).argvRunner,
-            allowedArgv: loadCommandAllowlist(workspace).commands.map((entry) => entry.argv),
-            grants: openApprovalStore(workspace, undefined, io.env, io.platform),
-            runId,
+        ? p04Dependencies({
+            workspace,
             network: options.network,
-            grantTtlMs: DEFAULT_GRANT_TTL_MS,
-          }
+            io,
+            execution: await shell.ready,
+            runId,
+          })
         : undefined;
     const approvalProvider =
       p04 === undefined
         ? terminalApproval
-        : isInteractive(io)
-          ? new P04TerminalApproval(terminalApproval, io.stderr)
-          : undefined;
+        : p04Approver(isInteractive(io), terminalApproval, io.stderr);
     const agent = buildAgent(profileForChapter(options.chapter), {
       model: withTextDeltas(new FirstReplyGate(model.client, ready), (text) => {
         reporter.onTextDelta(text);
