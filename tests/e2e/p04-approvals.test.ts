@@ -184,8 +184,17 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     await setUp();
     e2e.server.script(commandCall("call_a"));
     const id = requestId(await runTask());
-    const denied = await cli(["deny", id]);
+    const auditPath = join(e2e.dir.outside, "audit.jsonl");
+    const denied = await cli(["deny", id, "--audit-log", auditPath]);
     expect(denied.exitCode).toBe(0);
+    const [auditLine] = (await readFile(auditPath, "utf8")).trim().split("\n");
+    expect(JSON.parse(auditLine ?? "{}")).toMatchObject({
+      approval: {
+        requestId: id,
+        answer: "denied",
+        by: expect.stringMatching(/^agent deny /) as unknown,
+      },
+    });
     expect(denied.stdout).toBe(`denied ${id}: the waiting call will be refused\n`);
     expect((await cli(["approve", id])).stderr).toBe(`agent: request ${id} was already answered\n`);
 
