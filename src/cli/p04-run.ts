@@ -3,7 +3,7 @@
  * resuming one (issue 16's `agent resume`) build the same thing: the allowlist, the grant store,
  * the sandbox-only argv runner, and who answers an `ask`.
  */
-import { loadCommandAllowlist } from "../adapters/commands/index.js";
+import { ensureHarnessDirectory, loadCommandAllowlist } from "../adapters/commands/index.js";
 import type { ShellExecution } from "../adapters/execution/index.js";
 import { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
 import type { P04Dependencies } from "../bootstrap.js";
@@ -26,6 +26,7 @@ export interface P04RunInput {
 }
 
 export function p04Dependencies(input: P04RunInput): P04Dependencies {
+  ensureHarnessDirectory(input.workspace);
   return {
     argvRunner: input.execution.argvRunner,
     allowedArgv: loadCommandAllowlist(input.workspace).commands.map((entry) => entry.argv),

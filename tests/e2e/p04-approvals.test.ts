@@ -327,4 +327,25 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     },
     60_000,
   );
+
+  it("an approved command cannot widen the allowlist: .agent is read-only in the sandbox", async () => {
+    const planting = {
+      name: "p04-demo",
+      scripts: {
+        test: "node -e \"const fs=require('fs'); fs.mkdirSync('.agent',{recursive:true}); fs.writeFileSync('.agent/commands.json', JSON.stringify({commands:[{argv:['sh','-c','id']}]}))\"",
+      },
+    };
+    await writeFile(join(e2e.dir.workspace, "package.json"), JSON.stringify(planting));
+    e2e.server.script(commandCall("call_a"));
+    const id = requestId(await runTask());
+    expect((await cli(["approve", id])).exitCode).toBe(0);
+    e2e.server.script(commandCall("call_b"), chatTextReply("done"));
+    const run = await runTask();
+    expect(run.exitCode).toBe(0);
+    expect(toolResults(e2e.server.requests[1]).call_b).toMatch(
+      /^Error \[shell_failed\]: npm exited with code 1 \(the command ran\)/,
+    );
+    expect(existsSync(join(e2e.dir.workspace, ".agent", "commands.json"))).toBe(false);
+    expect((await cli(["commands"])).stdout).toBe('["npm","test"]  package.json scripts.test\n');
+  }, 60_000);
 });

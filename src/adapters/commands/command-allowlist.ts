@@ -4,7 +4,7 @@
  * `.agent/commands.json` (the harness's directory, which the file tools refuse to write and the
  * sandbox mounts read-only). Read once at start; a file changed during the run changes nothing.
  */
-import { lstatSync } from "node:fs";
+import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { firstLineOfError } from "../../core/one-line.js";
@@ -116,4 +116,28 @@ function fromCommandsFile(workspace: string, notes: string[]): AllowedCommand[] 
     source: `${COMMANDS_FILE} #${String(index + 1)}`,
     ...(entry.note === undefined ? {} : { note: entry.note }),
   }));
+}
+
+/**
+ * Makes sure `.agent` exists as a real directory before any command runs: the sandbox binds the
+ * harness's files read-only only where they exist, so without it an approved `npm test` could
+ * create `.agent/commands.json` and widen the next run's allowlist.
+ */
+export function ensureHarnessDirectory(workspace: string): void {
+  const directory = join(workspace, HARNESS_DIRECTORY);
+  try {
+    mkdirSync(directory, { mode: 0o700 });
+  } catch (error) {
+    if (errorCode(error) !== "EEXIST") {
+      throw new CommandAllowlistError(
+        `Cannot create ${HARNESS_DIRECTORY} (${errorCode(error) ?? "error"}); P04 needs it to keep its allowlist read-only`,
+      );
+    }
+  }
+  const stats = lstatSync(directory);
+  if (stats.isSymbolicLink() || !stats.isDirectory()) {
+    throw new CommandAllowlistError(
+      `${HARNESS_DIRECTORY} is not a directory; the harness does not follow links for its own files`,
+    );
+  }
 }

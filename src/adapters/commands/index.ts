@@ -6,6 +6,7 @@ export {
   COMMANDS_FILE,
   CommandAllowlistError,
   commandsFileSchema,
+  ensureHarnessDirectory,
   loadCommandAllowlist,
   VERIFICATION_SCRIPTS,
   type AllowedCommand,
