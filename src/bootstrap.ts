@@ -65,6 +65,8 @@ export interface P04Dependencies {
   readonly grantTtlMs: number;
   /** How long a request waits for its answer. */
   readonly requestTtlMs?: number;
+  /** The script an allowed argv runs, read at each call (adapters/commands' npmScriptText). */
+  readonly scriptOf?: (argv: readonly string[]) => string | undefined;
   readonly now?: () => number;
 }
 
@@ -156,6 +158,7 @@ function buildP04(deps: AgentDependencies): {
     now: now(),
     requestTtlMs: p04.requestTtlMs ?? DEFAULT_REQUEST_TTL_MS,
     newRequestId: () => `req_${randomBytes(8).toString("hex")}`,
+    ...(p04.scriptOf === undefined ? {} : { scriptOf: p04.scriptOf }),
   });
   const policy = new PermissionPolicy({
     workspaceBoundary: {

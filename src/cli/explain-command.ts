@@ -4,7 +4,7 @@
  * boundary's verdict in order, then the decision and the audit line that would result (both
  * answers, when a person would be asked). The README's walk-through is generated from it.
  */
-import { loadCommandAllowlist } from "../adapters/commands/index.js";
+import { loadCommandAllowlist, npmScriptText } from "../adapters/commands/index.js";
 import { startShellExecution } from "../adapters/execution/index.js";
 import { agentInstallPaths, WorkspaceOutputStore } from "../adapters/filesystem/index.js";
 import { buildToolPath, DEFAULT_MAX_TURNS } from "../bootstrap.js";
@@ -91,6 +91,7 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
               runId: "explain",
               network: false,
               grantTtlMs: 60_000,
+              scriptOf: (argv: readonly string[]) => npmScriptText(workspace, argv),
             },
           }
         : {}),

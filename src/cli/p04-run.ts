@@ -3,7 +3,11 @@
  * resuming one (issue 16's `agent resume`) build the same thing: the allowlist, the grant store,
  * the sandbox-only argv runner, and who answers an `ask`.
  */
-import { ensureHarnessDirectory, loadCommandAllowlist } from "../adapters/commands/index.js";
+import {
+  ensureHarnessDirectory,
+  loadCommandAllowlist,
+  npmScriptText,
+} from "../adapters/commands/index.js";
 import type { ShellExecution } from "../adapters/execution/index.js";
 import { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
 import type { P04Dependencies } from "../bootstrap.js";
@@ -34,6 +38,7 @@ export function p04Dependencies(input: P04RunInput): P04Dependencies {
     runId: input.runId,
     network: input.network,
     grantTtlMs: DEFAULT_GRANT_TTL_MS,
+    scriptOf: (argv) => npmScriptText(input.workspace, argv),
   };
 }
 

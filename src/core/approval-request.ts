@@ -28,11 +28,16 @@ export interface ActionFacts {
   readonly network: "disabled" | "enabled";
   /** Where it runs, e.g. `sandbox: bwrap (network off, writable: /ws)`. */
   readonly sandbox: string;
+  /**
+   * What the program will run besides its argv, when the harness can tell: for `npm test` the
+   * text of package.json's `test` script as it is now. A changed script is another action.
+   */
+  readonly script: string | null;
 }
 
 /**
  * The exact preimage: the canonical JSON (keys sorted, RFC 8785 order, no spaces) of
- * `{"cwd","input","network","profile","sandbox","tool","v":1}`. JSON keeps each field apart, so no
+ * `{"cwd","input","network","profile","sandbox","script","tool","v":1}`. JSON keeps each field apart, so no
  * value can pass for another field (a newline in an argument, say).
  */
 export function actionPreimage(facts: ActionFacts): string {
@@ -44,6 +49,7 @@ export function actionPreimage(facts: ActionFacts): string {
     cwd: facts.cwd,
     network: facts.network,
     sandbox: facts.sandbox,
+    script: facts.script,
   });
 }
 

@@ -24,6 +24,8 @@ export interface P04Context {
   /** How long a request may wait for its answer. */
   readonly requestTtlMs: number;
   readonly newRequestId: () => string;
+  /** The script an allowed argv runs (package.json's, read now); undefined when there is none. */
+  readonly scriptOf?: (argv: readonly string[]) => string | undefined;
 }
 
 export const P04_DENIALS = Object.freeze({
@@ -98,6 +100,7 @@ function authorizeCommand(call: PreparedToolCall, context: P04Context): P04Decis
     );
   }
   const sandbox = context.sandbox.label;
+  const script = context.scriptOf?.(argv);
   const digest = actionDigest({
     profile: "P04",
     tool: call.toolName,
@@ -105,13 +108,14 @@ function authorizeCommand(call: PreparedToolCall, context: P04Context): P04Decis
     cwd: context.cwd,
     network: context.network,
     sandbox,
+    script: script ?? null,
   });
   return {
     behavior: "ask",
     request: {
       id: context.newRequestId(),
       actionDigest: digest,
-      summary: `run_command ${JSON.stringify(argv)} in ${context.cwd} · effect execute · ${sandbox}`,
+      summary: `run_command ${JSON.stringify(argv)} in ${context.cwd} · effect execute · ${sandbox}${script === undefined ? "" : ` · runs the script ${JSON.stringify(script)}`}`,
       risks: COMMAND_RISKS,
       expiresAt: new Date(context.now + context.requestTtlMs).toISOString(),
     },

@@ -67,6 +67,7 @@ describe("the seed's checks: authorizeP04", () => {
       cwd: "/ws",
       network: "disabled",
       sandbox: ISOLATED.label,
+      script: null,
     });
     expect(decision).toEqual({
       behavior: "ask",
@@ -151,11 +152,12 @@ describe("actionDigest", () => {
     cwd: "/ws",
     network: "disabled",
     sandbox: ISOLATED.label,
+    script: "vitest run",
   } as const;
 
   it("hashes the documented canonical preimage", () => {
     expect(actionPreimage(base)).toBe(
-      '{"cwd":"/ws","input":{"args":["test"],"command":"npm"},"network":"disabled","profile":"P04","sandbox":"sandbox: bwrap (network off, writable: /ws)","tool":"run_command","v":1}',
+      '{"cwd":"/ws","input":{"args":["test"],"command":"npm"},"network":"disabled","profile":"P04","sandbox":"sandbox: bwrap (network off, writable: /ws)","script":"vitest run","tool":"run_command","v":1}',
     );
     expect(actionDigest(base)).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -167,6 +169,8 @@ describe("actionDigest", () => {
     ["sandbox", { sandbox: "sandbox: bwrap (network on, writable: /ws)" }],
     ["profile", { profile: "P05" }],
     ["tool", { tool: "shell" }],
+    ["script", { script: "vitest run; curl evil" }],
+    ["script's absence", { script: null }],
   ] as const)("changes with the %s", (_, change) => {
     expect(actionDigest({ ...base, ...change })).not.toBe(actionDigest(base));
   });

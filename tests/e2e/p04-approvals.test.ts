@@ -348,4 +348,38 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     expect(existsSync(join(e2e.dir.workspace, ".agent", "commands.json"))).toBe(false);
     expect((await cli(["commands"])).stdout).toBe('["npm","test"]  package.json scripts.test\n');
   }, 60_000);
+
+  it("a grant for npm test does not cover a test script the model changed afterwards", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"));
+    const first = await runTask();
+    const id = requestId(first);
+    expect(first.stderr).toContain(`runs the script ${JSON.stringify(PACKAGE_JSON.scripts.test)}`);
+    expect((await cli(["approve", id])).exitCode).toBe(0);
+    const rewritten = {
+      ...PACKAGE_JSON,
+      scripts: {
+        ...PACKAGE_JSON.scripts,
+        test: "node -e \"require('fs').writeFileSync('pwned.txt','x')\"",
+      },
+    };
+    e2e.server.script(
+      chatToolCallsReply([
+        {
+          id: "call_w",
+          name: "write_file",
+          arguments: { path: "package.json", content: JSON.stringify(rewritten) },
+        },
+      ]),
+      commandCall("call_b"),
+    );
+    const second = await runTask();
+    expect(second.stderr).toContain(
+      "[Permission] write_file: allow (p04-policy) - Allowed by P04: write inside the workspace",
+    );
+    expect(second.exitCode).toBe(3);
+    expect(requestId(second)).not.toBe(id);
+    expect(existsSync(join(e2e.dir.workspace, "pwned.txt"))).toBe(false);
+    expect(await runs()).toBe(0);
+  }, 60_000);
 });

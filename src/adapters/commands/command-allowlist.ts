@@ -141,3 +141,24 @@ export function ensureHarnessDirectory(workspace: string): void {
     );
   }
 }
+
+/**
+ * The text of the package.json script an npm argv runs (`npm test` → scripts.test, `npm run X` →
+ * scripts.X), read now, so an approval shows it and is bound to it; undefined for anything else.
+ */
+export function npmScriptText(workspace: string, argv: readonly string[]): string | undefined {
+  const [program, first, second, ...rest] = argv;
+  if (program !== "npm" || rest.length > 0) return undefined;
+  const name =
+    first === "test" && second === undefined ? "test" : first === "run" ? second : undefined;
+  if (name === undefined) return undefined;
+  try {
+    const raw = JSON.parse(readHarnessInput(join(workspace, "package.json"), MAX_BYTES)) as {
+      scripts?: Record<string, unknown>;
+    };
+    const script = raw.scripts?.[name];
+    return typeof script === "string" ? script : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -8,6 +8,7 @@ export {
   commandsFileSchema,
   ensureHarnessDirectory,
   loadCommandAllowlist,
+  npmScriptText,
   VERIFICATION_SCRIPTS,
   type AllowedCommand,
   type CommandAllowlist,
