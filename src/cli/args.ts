@@ -21,7 +21,7 @@ export interface CliOptions {
   readonly help: boolean;
   readonly version: boolean;
   readonly prompt: string | undefined;
-  readonly chapter: 1 | 2 | 3;
+  readonly chapter: 1 | 2 | 3 | 4;
   readonly workspace: string;
   readonly model: string | undefined;
   readonly maxTurns: number;
@@ -51,8 +51,9 @@ Options:
       --workspace <dir>   Where the agent works (default: the directory you ran
                           the command from: $INIT_CWD under npm, else the
                           current directory)
-      --chapter <1|2|3>   1 shell loop, 2 + file tools, 3 + permission policy
-                          (default 3)
+      --chapter <1-4>     1 shell loop, 2 + file tools, 3 + permission policy
+                          (default 3); 4 (P04): default deny, run_command
+                          from an allowlist, approvals that wait (exit 3)
       --model <name>      Model name (default: $OPENAI_MODEL, else built-in)
       --max-turns <n>     Stop after this many model replies (default ${DEFAULT_MAX_TURNS})
       --shell <kind>      auto | powershell | posix (default auto: bash, else
@@ -74,9 +75,18 @@ Options:
   -h, --help              Show this help
   -v, --version           Show the version
 
+Commands (chapter 4's approvals; each takes --workspace <dir>):
+  agent approvals                     List the requests waiting for an answer
+  agent approve <id> [--ttl 15m]      Grant one run of exactly that action
+  agent deny <id>                     Refuse it; the waiting call is denied
+  agent commands                      The command allowlist and its sources
+  agent explain <tool> '<json>' [--chapter N]
+                                      Dry run of one call through the policy
+
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server),
-OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_SANDBOX, NO_COLOR.
-Exit codes: 0 answer printed, 1 run failed, 2 configuration error, 130 Ctrl-C.`;
+OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_SANDBOX, AGENT_STATE_DIR, NO_COLOR.
+Exit codes: 0 answer printed, 1 run failed, 2 configuration error,
+3 waiting for approval (chapter 4), 130 Ctrl-C.`;
 
 /**
  * Turns argv and the environment into validated options; every mistake is one readable line. The
@@ -190,10 +200,12 @@ function promptFrom(flag: string | undefined, positionals: readonly string[]): s
   return prompt;
 }
 
-function parseChapter(raw: string | undefined): 1 | 2 | 3 {
+export function parseChapter(raw: string | undefined): 1 | 2 | 3 | 4 {
   if (raw === undefined) return 3;
-  if (raw === "1" || raw === "2" || raw === "3") return Number(raw) as 1 | 2 | 3;
-  throw new CliConfigError(`--chapter must be 1, 2 or 3 (got ${JSON.stringify(raw)})`);
+  if (raw === "1" || raw === "2" || raw === "3" || raw === "4") {
+    return Number(raw) as 1 | 2 | 3 | 4;
+  }
+  throw new CliConfigError(`--chapter must be 1, 2, 3 or 4 (got ${JSON.stringify(raw)})`);
 }
 
 function parseMaxTurns(raw: string | undefined): number {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { JsonlAuditLog } from "../adapters/audit/index.js";
@@ -19,7 +20,11 @@ import {
 } from "../adapters/filesystem/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
-import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
+import { AgentRunError, RunCancelledError, RunWaitingError } from "../core/agent-errors.js";
+import { CommandAllowlistError } from "../adapters/commands/index.js";
+import { ApprovalStoreError, StateDirectoryError } from "../adapters/state/index.js";
+import { p04Approver, p04Dependencies } from "./p04-run.js";
+import { waitingMessage } from "./waiting-message.js";
 import type { AuditSink } from "../core/audit.js";
 import { CompositeAuditSink } from "../core/composite-audit-sink.js";
 import type { ModelClient } from "../core/model.js";
@@ -85,12 +90,13 @@ export async function runCli(io: CliIo): Promise<number> {
   });
   try {
     const workspace = await resolveWorkspace(options.workspace);
+    const runId = randomUUID();
     // The harness's own files are opened once, first, before any command could swap their names;
     // their real paths are then protected from the file tools and read-only in the sandbox.
     const auditLog =
       options.auditLog === undefined
         ? undefined
-        : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter });
+        : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter, runId });
     const model = createModelClient(options, io.env, io.platform);
     const outputs = WorkspaceOutputStore.open(workspace);
     // The agent's own install too (dist/, scripts/, package.json, node_modules, …): when the
@@ -124,6 +130,34 @@ export async function runCli(io: CliIo): Promise<number> {
     const ready = shell.ready.then((decided) => {
       warnOnFallback(decided, options, io);
     });
+    const terminalApproval = new TerminalApprovalProvider({
+      input: io.stdin,
+      output: io.stderr,
+      lang: options.lang,
+      get signal() {
+        return cancel.signal;
+      },
+      onCancel: () => {
+        cancel.abort();
+      },
+      previewChange: previewWith(new NodeWorkspaceFileSystem(workspace, { harnessFiles })),
+      color: useColor(io.stderr, io.env),
+    });
+    // Chapter 4: an allowlist and a grant store; with nobody at a terminal, an ask waits.
+    const p04 =
+      options.chapter === 4
+        ? p04Dependencies({
+            workspace,
+            network: options.network,
+            io,
+            execution: await shell.ready,
+            runId,
+          })
+        : undefined;
+    const approvalProvider =
+      p04 === undefined
+        ? terminalApproval
+        : p04Approver(isInteractive(io), terminalApproval, io.stderr);
     const agent = buildAgent(profileForChapter(options.chapter), {
       model: withTextDeltas(new FirstReplyGate(model.client, ready), (text) => {
         reporter.onTextDelta(text);
@@ -136,19 +170,8 @@ export async function runCli(io: CliIo): Promise<number> {
         color: useColor(io.stderr, io.env),
       }).around(shell.runner),
       executionEnvironment: shell.environment,
-      approvalProvider: new TerminalApprovalProvider({
-        input: io.stdin,
-        output: io.stderr,
-        lang: options.lang,
-        get signal() {
-          return cancel.signal;
-        },
-        onCancel: () => {
-          cancel.abort();
-        },
-        previewChange: previewWith(new NodeWorkspaceFileSystem(workspace, { harnessFiles })),
-        color: useColor(io.stderr, io.env),
-      }),
+      ...(approvalProvider === undefined ? {} : { approvalProvider }),
+      ...(p04 === undefined ? {} : { p04 }),
       auditSink: createAuditSink(auditLog, io.stderr),
       maxTurns: options.maxTurns,
       observer: reporter,
@@ -191,6 +214,10 @@ export async function runCli(io: CliIo): Promise<number> {
     reporter.dispose();
     if (error instanceof RunCancelledError || cancel.signal.aborted) {
       return fail(EXIT.cancelled, "cancelled");
+    }
+    if (error instanceof RunWaitingError) {
+      io.stderr.write(waitingMessage(error));
+      return EXIT.waiting;
     }
     if (isConfigurationError(error)) return fail(EXIT.config, firstLineOfError(error));
     if (error instanceof AgentRunError) return fail(EXIT.runFailed, firstLineOfError(error));
@@ -272,6 +299,9 @@ function isConfigurationError(error: unknown): boolean {
     error instanceof ModelConfigError ||
     error instanceof HarnessFileError ||
     error instanceof ShellUnavailableError ||
+    error instanceof CommandAllowlistError ||
+    error instanceof StateDirectoryError ||
+    error instanceof ApprovalStoreError ||
     error instanceof BootstrapError
   );
 }

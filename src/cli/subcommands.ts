@@ -3,12 +3,22 @@
  * approve …`). A known word first on the command line names one; anything else is a task. A task
  * that is exactly one of these words is still possible with `--prompt`.
  */
+import { approvalsCommand } from "./approvals-command.js";
+import { approveCommand, denyCommand } from "./approve-command.js";
 import type { CliIo } from "./cli-io.js";
+import { commandsCommand } from "./commands-command.js";
+import { explainCommand } from "./explain-command.js";
 
 /** Runs one subcommand with the arguments after its name; returns the exit code, never throws. */
 export type SubcommandHandler = (args: readonly string[], io: CliIo) => Promise<number>;
 
-const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, SubcommandHandler>([]);
+const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, SubcommandHandler>([
+  ["approvals", approvalsCommand],
+  ["approve", approveCommand],
+  ["deny", denyCommand],
+  ["commands", commandsCommand],
+  ["explain", explainCommand],
+]);
 
 export function findSubcommand(
   argv: readonly string[],

@@ -36,3 +36,15 @@ export class RunCancelledError extends AgentRunError {
     this.history = history;
   }
 }
+
+/** The run stops to wait for a person's approval given later; nothing of the call ran. */
+export class RunWaitingError extends AgentRunError {
+  override readonly name = "RunWaitingError";
+  constructor(
+    readonly callId: string,
+    readonly request: Readonly<Record<string, unknown>>,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -3,6 +3,7 @@ import {
   IncompleteModelReplyError,
   ModelProviderError,
   RunCancelledError,
+  RunWaitingError,
 } from "./agent-errors.js";
 import type { AssistantMessage, Message, ToolCall, ToolMessage } from "./messages.js";
 import { validateToolPairing } from "./messages.js";
@@ -224,8 +225,9 @@ export class AgentRunner {
       try {
         decision = await policy.decide(new PermissionRequest(prepared.call));
       } catch (error) {
-        // A cancelled prompt (Ctrl-C) ends the run; every other failure denies this call.
-        if (error instanceof RunCancelledError) throw error;
+        // A cancelled prompt (Ctrl-C) ends the run, and so does a call that waits for an
+        // approval given later (P04); every other failure denies this call.
+        if (error instanceof RunCancelledError || error instanceof RunWaitingError) throw error;
         return EVALUATION_FAILED;
       }
       // Only a genuine decision counts; a policy returning anything else fails closed.

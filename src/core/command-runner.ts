@@ -81,3 +81,11 @@ export interface CommandRunner {
   readonly shellName: string;
   run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult>;
 }
+
+/**
+ * Runs one program with its arguments and no shell (P04's `run_command`). `argv[0]` is a bare
+ * program name; the runner finds it on the trusted PATH (never in the workspace) or refuses.
+ */
+export interface ArgvRunner {
+  run(argv: readonly string[], cwd: string, options: CommandOptions): Promise<CommandResult>;
+}

@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from "./approval-request.js";
 import { toolError, type ToolResult } from "./tool-result.js";
 
 /** One frozen tuple is both the runtime list and the type, so they cannot drift apart. */
@@ -18,8 +19,15 @@ export class PermissionDecision {
   readonly behavior: PermissionBehavior;
   readonly reason: string;
   readonly source: string;
+  /** P04: the persisted question an `ask` puts to the person (absent before chapter 4). */
+  readonly approvalRequest: ApprovalRequest | undefined;
 
-  constructor(behavior: PermissionBehavior, reason: string, source: string) {
+  constructor(
+    behavior: PermissionBehavior,
+    reason: string,
+    source: string,
+    approvalRequest?: ApprovalRequest,
+  ) {
     if (!isPermissionBehavior(behavior)) {
       throw new PermissionContractError(`Invalid permission behavior: ${String(behavior)}`);
     }
@@ -32,6 +40,13 @@ export class PermissionDecision {
     this.behavior = behavior;
     this.reason = reason;
     this.source = source;
+    if (approvalRequest !== undefined && behavior !== "ask") {
+      throw new PermissionContractError("Only an ask decision carries an approval request");
+    }
+    this.approvalRequest =
+      approvalRequest === undefined
+        ? undefined
+        : Object.freeze({ ...approvalRequest, risks: Object.freeze([...approvalRequest.risks]) });
     Object.freeze(this);
   }
 
@@ -43,8 +58,12 @@ export class PermissionDecision {
     return new PermissionDecision("deny", reason, source);
   }
 
-  static ask(reason: string, source: string): PermissionDecision {
-    return new PermissionDecision("ask", reason, source);
+  static ask(
+    reason: string,
+    source: string,
+    approvalRequest?: ApprovalRequest,
+  ): PermissionDecision {
+    return new PermissionDecision("ask", reason, source, approvalRequest);
   }
 
   /**

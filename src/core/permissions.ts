@@ -1,4 +1,4 @@
-import { RunCancelledError } from "./agent-errors.js";
+import { RunCancelledError, RunWaitingError } from "./agent-errors.js";
 import type { ApprovalProvider } from "./approval.js";
 import type { AuditSink } from "./audit.js";
 import {
@@ -24,6 +24,23 @@ export interface PermissionPolicyOptions {
   readonly audit?: AuditSink;
   /** Where `execute` tools run; an unavailable environment denies every execution. */
   readonly executionEnvironment?: ExecutionEnvironment;
+  /**
+   * A profile's own policy (P04's default deny), asked right after the boundary: it decides every
+   * call, and its `ask` comes before the shell default's so the person sees its request.
+   */
+  readonly authorizer?: PolicyAuthorizer;
+}
+
+/** One participant that answers for every call; a throw or a non-decision denies. */
+export interface PolicyAuthorizer {
+  readonly name: string;
+  decide(request: PermissionRequest): PermissionDecision;
+}
+
+/** What a dry run (`agent explain`) sees: each stage's verdicts in order, then the merge. */
+export interface PolicyTrace {
+  stage(name: string, decisions: readonly PermissionDecision[]): void;
+  merged(decision: PermissionDecision): void;
 }
 
 export const SOURCES = Object.freeze({
@@ -57,25 +74,61 @@ export class PermissionPolicy {
     Object.freeze(this);
   }
 
-  async decide(request: PermissionRequest): Promise<PermissionDecision> {
+  async decide(request: PermissionRequest, trace?: PolicyTrace): Promise<PermissionDecision> {
     const environment = this.#environmentFor(request);
     const audited =
       environment === undefined
         ? request
         : request.withExecutionEnvironment(environmentLabel(environment));
 
-    const candidates: PermissionDecision[] = [
-      ...(await this.#boundaryDecisions(request)),
-      ...executionDecisions(request, environment),
-      ...request.recommendations,
-      ...this.#ruleDecisions(request),
+    const stages: [string, PermissionDecision[]][] = [
+      ["workspace boundary", await this.#boundaryDecisions(request)],
+      ...(this.#options.authorizer === undefined
+        ? []
+        : [
+            [this.#options.authorizer.name, this.#authorizerDecisions(request)] as [
+              string,
+              PermissionDecision[],
+            ],
+          ]),
+      ["execution environment", executionDecisions(request, environment)],
+      ["recommendations", [...request.recommendations]],
+      ["rules", this.#ruleDecisions(request)],
     ];
-    const merged = mergeDecisions(candidates);
-    const final = await this.#resolve(audited, merged);
+    for (const [name, decisions] of stages) trace?.stage(name, decisions);
+    const merged = mergeDecisions(stages.flatMap(([, decisions]) => decisions));
+    trace?.merged(merged);
+    let final: PermissionDecision;
+    try {
+      final = await this.#resolve(audited, merged);
+    } catch (error) {
+      // A call that waits for a person is recorded as such before the run stops.
+      if (error instanceof RunWaitingError && this.#options.audit !== undefined) {
+        await this.#options.audit.record(
+          audited,
+          new PermissionDecision("ask", error.message, merged.source),
+        );
+      }
+      throw error;
+    }
     if (this.#options.audit !== undefined) {
       await this.#options.audit.record(audited, final);
     }
     return final;
+  }
+
+  #authorizerDecisions(request: PermissionRequest): PermissionDecision[] {
+    const authorizer = this.#options.authorizer;
+    if (authorizer === undefined) return [];
+    let answer: unknown;
+    try {
+      answer = authorizer.decide(request);
+    } catch {
+      answer = undefined;
+    }
+    return PermissionDecision.isDecision(answer)
+      ? [answer]
+      : [PermissionDecision.deny(`Permission policy failed: ${authorizer.name}`, authorizer.name)];
   }
 
   /**
@@ -89,6 +142,7 @@ export class PermissionPolicy {
       SOURCES.protectedPath,
       SOURCES.shell,
       SOURCES.default,
+      ...(this.#options.authorizer === undefined ? [] : [this.#options.authorizer.name]),
       ...(this.#options.rules ?? []).map((rule) => rule.name),
     ];
     return policySources.includes(decision.source) ? "policy" : "confirmation";
@@ -187,8 +241,9 @@ export class PermissionPolicy {
     try {
       answer = await approver.decide(request);
     } catch (error) {
-      // Ctrl-C at the prompt ends the whole run (nothing runs); any other failure denies this call.
-      if (error instanceof RunCancelledError) throw error;
+      // Ctrl-C at the prompt ends the whole run (nothing runs), and so does a request that waits
+      // for a person's answer given later; any other failure denies this call.
+      if (error instanceof RunCancelledError || error instanceof RunWaitingError) throw error;
       return PermissionDecision.deny("Approval provider failed; request denied", SOURCES.approval);
     }
     if (!PermissionDecision.isDecision(answer)) {

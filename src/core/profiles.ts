@@ -39,8 +39,8 @@ export class CapabilitySet {
 }
 
 export interface ChapterProfile {
-  readonly id: "P01" | "P02" | "P03";
-  readonly chapter: 1 | 2 | 3;
+  readonly id: "P01" | "P02" | "P03" | "P04";
+  readonly chapter: 1 | 2 | 3 | 4;
   readonly title: string;
   readonly capabilities: CapabilitySet;
 }
@@ -69,18 +69,36 @@ export const P03 = profile("P03", 3, "Permissions before side effects", [
   "policy",
 ]);
 
+/**
+ * The second seed (permissions and security) past chapter 3: default deny, argv allowlists, and
+ * approvals that wait as digest-bound one-time grants. Its own profile, because it contradicts
+ * chapter 3 (which allows by default) where the tutorial fixes chapter 3's behaviour. The
+ * capabilities are P03's less the shell: bootstrap recognises P04 by identity (it is canonical and
+ * frozen like the others) and gives it `run_command` instead.
+ */
+export const P04 = profile("P04", 4, "Approvals that wait", [
+  "loop",
+  "tool_registry",
+  "files",
+  "policy",
+]);
+
+/** The tutorial's chapters, in order. */
 export const PROFILES = Object.freeze([P01, P02, P03] as const);
+/** Every profile `--chapter` can name: the tutorial's, then the seed's P04. */
+export const ALL_PROFILES = Object.freeze([P01, P02, P03, P04] as const);
+/** The tutorial's last chapter, and the default. */
 export const LATEST_CHAPTER = 3;
 
 export function profileForChapter(chapter: number): ChapterProfile {
-  const found = PROFILES.find((candidate) => candidate.chapter === chapter);
+  const found = ALL_PROFILES.find((candidate) => candidate.chapter === chapter);
   if (found === undefined) {
-    throw new RangeError(`Unknown chapter: ${chapter}. Choose 1, 2 or 3.`);
+    throw new RangeError(`Unknown chapter: ${chapter}. Choose 1, 2, 3 or 4.`);
   }
   return found;
 }
 
 /** True only for the canonical frozen object, so a look-alike with extra capabilities is refused. */
 export function isCanonicalProfile(candidate: unknown): candidate is ChapterProfile {
-  return PROFILES.some((known) => known === candidate);
+  return ALL_PROFILES.some((known) => known === candidate);
 }

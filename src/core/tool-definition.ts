@@ -1,8 +1,11 @@
 import type { z } from "zod";
 import type { ToolResult } from "./tool-result.js";
 
-/** What a tool does to the world; permissions default by effect, never by name. */
-export const TOOL_EFFECTS = ["read", "write", "execute"] as const;
+/**
+ * What a tool does to the world; permissions default by effect, never by name. `external` reaches
+ * outside the machine (the network, another service): P04 declares one and always denies it.
+ */
+export const TOOL_EFFECTS = ["read", "write", "execute", "external"] as const;
 export type ToolEffect = (typeof TOOL_EFFECTS)[number];
 
 export interface ToolContext {

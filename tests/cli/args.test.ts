@@ -203,9 +203,9 @@ describe("parseCliArgs environment", () => {
 
 describe("parseCliArgs errors are one exact line", () => {
   it.each([
-    [["--chapter", "4"], '--chapter must be 1, 2 or 3 (got "4")'],
-    [["--chapter", "03"], '--chapter must be 1, 2 or 3 (got "03")'],
-    [["--chapter="], '--chapter must be 1, 2 or 3 (got "")'],
+    [["--chapter", "5"], '--chapter must be 1, 2, 3 or 4 (got "5")'],
+    [["--chapter", "03"], '--chapter must be 1, 2, 3 or 4 (got "03")'],
+    [["--chapter="], '--chapter must be 1, 2, 3 or 4 (got "")'],
     [["--max-turns", "0"], '--max-turns must be a whole number from 1 to 1000 (got "0")'],
     [["--max-turns", "1001"], '--max-turns must be a whole number from 1 to 1000 (got "1001")'],
     [["--max-turns", "1e3"], '--max-turns must be a whole number from 1 to 1000 (got "1e3")'],

@@ -95,9 +95,9 @@ describe("profileForChapter", () => {
     expect(profileForChapter(chapter)).toBe(profile);
   });
 
-  it.each([0, 4, 1.5, Number.NaN])("chapter %s is a RangeError", (chapter) => {
+  it.each([0, 5, 1.5, Number.NaN])("chapter %s is a RangeError", (chapter) => {
     expect(() => profileForChapter(chapter)).toThrow(
-      new RangeError(`Unknown chapter: ${chapter}. Choose 1, 2 or 3.`),
+      new RangeError(`Unknown chapter: ${chapter}. Choose 1, 2, 3 or 4.`),
     );
   });
 });

@@ -97,7 +97,7 @@ describe("exit code 2: configuration", () => {
   it.each([
     [["--bogus"], "Unknown option '--bogus' (see --help)"],
     [["--workspace", "."], 'no task given: agent "<task>" or agent --prompt "<task>" (see --help)'],
-    [["--chapter", "4", "--prompt", "x"], '--chapter must be 1, 2 or 3 (got "4") (see --help)'],
+    [["--chapter", "5", "--prompt", "x"], '--chapter must be 1, 2, 3 or 4 (got "5") (see --help)'],
     [
       ["--chapter", "1", "--audit-log", "audit.jsonl", "--prompt", "x"],
       "--audit-log needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit (see --help)",

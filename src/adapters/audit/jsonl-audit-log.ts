@@ -88,6 +88,18 @@ export class JsonlAuditLog implements AuditSink {
     });
   }
 
+  /**
+   * P04: a person's answer to a waiting request (`agent approve`/`deny`), one line
+   * `{time, runId, approval: {requestId, actionDigest, answer, answeredAt, expiresAt?, by}}`.
+   */
+  async recordApprovalAnswer(answer: Readonly<Record<string, unknown>>): Promise<void> {
+    await this.#append({
+      time: (this.#options.now?.() ?? new Date()).toISOString(),
+      runId: this.runId,
+      approval: answer,
+    });
+  }
+
   async #append(record: object): Promise<void> {
     const fd = this.#fd;
     if (fd === undefined) throw new Error(`The audit log ${this.#options.path} is closed`);

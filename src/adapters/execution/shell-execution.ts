@@ -1,5 +1,10 @@
 import { homedir } from "node:os";
-import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
+import type {
+  ArgvRunner,
+  CommandOptions,
+  CommandResult,
+  CommandRunner,
+} from "../../core/command-runner.js";
 import { errorMessage } from "../../core/one-line.js";
 import type {
   ExecutionEnvironment,
@@ -29,6 +34,7 @@ import {
   type ShellSelectionOptions,
 } from "../shell/index.js";
 import { UnavailableRunner } from "./unavailable-runner.js";
+import { RefusingArgvRunner, SandboxedArgvRunner } from "./sandboxed-argv.js";
 
 export type SandboxMode = "auto" | "required" | "off";
 
@@ -51,6 +57,8 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
 
 export interface ShellExecution {
   readonly runner: CommandRunner;
+  /** P04's argv commands: in the sandbox only; without one, a runner that refuses every command. */
+  readonly argvRunner: ArgvRunner;
   readonly environment: ExecutionEnvironment;
   /** Why `auto` fell back to the host, in full, for a one-time notice; undefined otherwise. */
   readonly fallbackReason?: string;
@@ -149,7 +157,15 @@ async function probeThenDecide(
   if (!probe.ok) {
     return unusable(options, UNAVAILABLE.probeFailed(probe.reason), "sandbox probe failed");
   }
-  return { runner: plan.runner, environment: fixed({ kind: "isolated", label: plan.label }) };
+  return {
+    runner: plan.runner,
+    argvRunner: new SandboxedArgvRunner(plan.runner, {
+      env: options.env,
+      workspace: options.workspace,
+      platform: options.platform,
+    }),
+    environment: fixed({ kind: "isolated", label: plan.label }),
+  };
 }
 
 function decided(execution: ShellExecution): StartedShellExecution {
@@ -278,6 +294,7 @@ function unusable(options: ShellExecutionOptions, reason: string, short: string)
   if (options.sandbox === "required") {
     return {
       runner: new UnavailableRunner(reason),
+      argvRunner: new RefusingArgvRunner(reason),
       environment: fixed({ kind: "unavailable", reason }),
     };
   }
@@ -286,7 +303,13 @@ function unusable(options: ShellExecutionOptions, reason: string, short: string)
 
 function onHost(options: ShellExecutionOptions, why: string): ShellExecution {
   const runner = selectCommandRunner({ ...options, choice: options.shell });
-  return { runner, environment: fixed({ kind: "host", label: `${HOST_LABEL} (${why})` }) };
+  return {
+    runner,
+    argvRunner: new RefusingArgvRunner(
+      `commands run only in the sandbox, and there is none (${why})`,
+    ),
+    environment: fixed({ kind: "host", label: `${HOST_LABEL} (${why})` }),
+  };
 }
 
 function fixed(status: ExecutionEnvironmentStatus): ExecutionEnvironment {

@@ -99,7 +99,26 @@ export class BubblewrapRunner implements CommandRunner {
   }
 
   async run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
-    const args = this.argsFor(command, cwd);
+    return this.#runInner(this.argsFor(command, cwd), options);
+  }
+
+  /**
+   * One program with its arguments, no shell in between (P04's `run_command`). `argv[0]` must be
+   * an absolute host path, resolved by the caller on the trusted PATH; the root is read-only here.
+   */
+  async runArgv(
+    argv: readonly string[],
+    cwd: string,
+    options: CommandOptions,
+  ): Promise<CommandResult> {
+    const [program] = argv;
+    if (program === undefined || !path.isAbsolute(program)) {
+      throw new SandboxSetupError("runArgv needs an absolute program path");
+    }
+    return this.#runInner(this.#argsForInner([...argv], cwd), options);
+  }
+
+  async #runInner(args: string[], options: CommandOptions): Promise<CommandResult> {
     // bwrap itself gets the plain allowlist; what the command sees is set inside (`--setenv`).
     const { bwrapPath, environment } = this.#options;
     const filter = this.#hardening.seccompFilter;
@@ -110,6 +129,10 @@ export class BubblewrapRunner implements CommandRunner {
 
   /** The full bwrap argv for one command; paths are resolved now, as the workspace is now. */
   argsFor(command: string, cwd: string): string[] {
+    return this.#argsForInner(this.#innerCommand(command), cwd);
+  }
+
+  #argsForInner(inner: string[], cwd: string): string[] {
     const workspace = realWorkspace(this.#options.workspace);
     const realCwd = realDirectory(cwd, "Working directory");
     return bubblewrapArgs({
@@ -127,7 +150,7 @@ export class BubblewrapRunner implements CommandRunner {
       statusFd: STATUS_FD,
       procMasks: this.#hardening.procMasks,
       seccompFd: SECCOMP_FD,
-      command: this.#innerCommand(command),
+      command: inner,
     });
   }
 

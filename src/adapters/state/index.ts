@@ -10,3 +10,11 @@ export {
   type StateRootInputs,
   type WorkspaceState,
 } from "./state-directory.js";
+export {
+  ApprovalStore,
+  ApprovalStoreError,
+  DEFAULT_GRANT_TTL_MS,
+  type AnswerToken,
+  type RequestContext,
+  type StoredRequest,
+} from "./approval-store.js";

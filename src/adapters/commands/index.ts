@@ -1,0 +1,15 @@
+/**
+ * The workspace's command allowlist (P04's `allowedArgv`): its package.json verification scripts
+ * and a checked-in `.agent/commands.json`, read safely once at start.
+ */
+export {
+  COMMANDS_FILE,
+  CommandAllowlistError,
+  commandsFileSchema,
+  ensureHarnessDirectory,
+  loadCommandAllowlist,
+  npmScriptText,
+  VERIFICATION_SCRIPTS,
+  type AllowedCommand,
+  type CommandAllowlist,
+} from "./command-allowlist.js";

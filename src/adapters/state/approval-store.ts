@@ -1,0 +1,248 @@
+/**
+ * P04's approvals, as files under `<workspace state dir>/approvals/`:
+ *
+ * - `requests/<id>.json`   a request that waits (the seed's ApprovalRequest, plus who asked);
+ * - `answers/<id>.json`    the person's one answer to it (created once: a second is refused);
+ * - `grants/<digest>.<id>.json`, `denials/<digest>.<id>.json`  one-time tokens for that action;
+ * - `consumed/…`           a token once used, moved there in one atomic rename;
+ * - `log.jsonl`            every answer and every use, appended.
+ *
+ * A grant is bound to the action's digest (tool, input, cwd, network, sandbox, profile), expires,
+ * and is used once: two processes racing for it cannot both have it (see `takeOnce`).
+ */
+import { closeSync, lstatSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import {
+  DIGEST_PATTERN,
+  REQUEST_ID_PATTERN,
+  type ApprovalRequest,
+} from "../../core/approval-request.js";
+import { openHarnessOutput } from "../filesystem/index.js";
+import {
+  createOnce,
+  ensureSubdirectory,
+  listRecords,
+  publish,
+  readRecord,
+  takeOnce,
+} from "./state-files.js";
+
+/** `agent approve`/`deny` cannot do what was asked; the message says why, in one line. */
+export class ApprovalStoreError extends Error {
+  override readonly name = "ApprovalStoreError";
+}
+
+const requestSchema = z.strictObject({
+  id: z.string().regex(REQUEST_ID_PATTERN),
+  actionDigest: z.string().regex(DIGEST_PATTERN),
+  summary: z.string(),
+  risks: z.array(z.string()),
+  expiresAt: z.iso.datetime(),
+});
+
+const storedRequestSchema = z.strictObject({
+  request: requestSchema,
+  runId: z.string(),
+  callId: z.string(),
+  tool: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type StoredRequest = z.infer<typeof storedRequestSchema>;
+
+const tokenSchema = z.strictObject({
+  requestId: z.string().regex(REQUEST_ID_PATTERN),
+  actionDigest: z.string().regex(DIGEST_PATTERN),
+  answer: z.enum(["approved", "denied"]),
+  answeredAt: z.iso.datetime(),
+  /** For a grant: when it stops counting. */
+  expiresAt: z.iso.datetime().optional(),
+  by: z.string(),
+});
+export type AnswerToken = z.infer<typeof tokenSchema>;
+
+export interface RequestContext {
+  readonly runId: string;
+  readonly callId: string;
+  readonly tool: string;
+}
+
+export const DEFAULT_GRANT_TTL_MS = 15 * 60 * 1000;
+
+export class ApprovalStore {
+  readonly directory: string;
+  readonly #now: () => number;
+
+  /** `stateDirectory`: the workspace's own state directory (openWorkspaceState's `directory`). */
+  constructor(stateDirectory: string, options: { readonly now?: () => number } = {}) {
+    this.directory = ensureSubdirectory(stateDirectory, "approvals");
+    for (const name of SUBDIRECTORIES) ensureSubdirectory(this.directory, name);
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Persists a request that will wait for `agent approve` or `agent deny`. */
+  saveRequest(request: ApprovalRequest, context: RequestContext): void {
+    const record: StoredRequest = {
+      request: requestSchema.parse(request),
+      runId: context.runId,
+      callId: context.callId,
+      tool: context.tool,
+      createdAt: this.#iso(this.#now()),
+    };
+    if (!createOnce(this.#path("requests", `${request.id}.json`), json(record))) {
+      throw new ApprovalStoreError(`request ${request.id} already exists`);
+    }
+    this.#log({
+      event: "requested",
+      requestId: request.id,
+      actionDigest: request.actionDigest,
+      ...context,
+    });
+  }
+
+  /** Requests with no answer yet that can still be answered, oldest first. */
+  pendingRequests(): StoredRequest[] {
+    const now = this.#now();
+    return (
+      listRecords(this.#path("requests"))
+        .map((name) => this.#readRequest(name))
+        .filter((stored): stored is StoredRequest => stored !== undefined)
+        .filter((stored) => Date.parse(stored.request.expiresAt) > now)
+        // Any entry under the answer's name, even one that is not a regular file, means answered.
+        .filter((stored) => !entryExists(this.#path("answers", `${stored.request.id}.json`)))
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+    );
+  }
+
+  /** The person says yes: a one-time grant for exactly that action, valid for `ttlMs`. */
+  approve(requestId: string, ttlMs: number, by: string): AnswerToken {
+    return this.#answer(requestId, "approved", by, ttlMs);
+  }
+
+  /** The person says no: the waiting call, when it is tried again, gets a denial. */
+  deny(requestId: string, by: string): AnswerToken {
+    return this.#answer(requestId, "denied", by, undefined);
+  }
+
+  /**
+   * Takes the grant for this action, if there is one that has not expired and was not used: it is
+   * moved to `consumed/` in one rename, so of two racing processes only one gets it.
+   */
+  consumeApprovalGrant(runId: string, actionDigest: string): AnswerToken | undefined {
+    return this.#take("grants", runId, actionDigest);
+  }
+
+  /** Takes a recorded denial for this action, once, the same way. */
+  consumeDenial(runId: string, actionDigest: string): AnswerToken | undefined {
+    return this.#take("denials", runId, actionDigest);
+  }
+
+  #take(kind: "grants" | "denials", runId: string, actionDigest: string): AnswerToken | undefined {
+    if (!DIGEST_PATTERN.test(actionDigest)) return undefined;
+    const now = this.#now();
+    for (const name of listRecords(this.#path(kind))) {
+      if (!name.startsWith(`${actionDigest}.`)) continue;
+      const token = tokenSchema.safeParse(readOrUndefined(this.#path(kind, name)));
+      // The digest inside must agree with the name: a renamed file grants nothing.
+      if (!token.success || token.data.actionDigest !== actionDigest) continue;
+      if (token.data.expiresAt !== undefined && Date.parse(token.data.expiresAt) <= now) continue;
+      if (!takeOnce(this.#path(kind, name), this.#path("consumed", `${kind}-${name}`))) continue;
+      this.#log({
+        event: kind === "grants" ? "grant_consumed" : "denial_consumed",
+        requestId: token.data.requestId,
+        actionDigest,
+        runId,
+      });
+      return token.data;
+    }
+    return undefined;
+  }
+
+  #answer(
+    requestId: string,
+    answer: AnswerToken["answer"],
+    by: string,
+    ttlMs: number | undefined,
+  ): AnswerToken {
+    if (!REQUEST_ID_PATTERN.test(requestId)) {
+      throw new ApprovalStoreError(`no such request: ${JSON.stringify(requestId)}`);
+    }
+    const stored = this.#readRequest(`${requestId}.json`);
+    if (stored === undefined) throw new ApprovalStoreError(`no such request: ${requestId}`);
+    const now = this.#now();
+    if (Date.parse(stored.request.expiresAt) <= now) {
+      throw new ApprovalStoreError(
+        `request ${requestId} expired at ${stored.request.expiresAt}; run the task again for a new one`,
+      );
+    }
+    const token: AnswerToken = {
+      requestId,
+      actionDigest: stored.request.actionDigest,
+      answer,
+      answeredAt: this.#iso(now),
+      ...(ttlMs === undefined ? {} : { expiresAt: this.#iso(now + ttlMs) }),
+      by,
+    };
+    // Created once: whoever answers first decides; a second answer is refused, not merged.
+    if (!createOnce(this.#path("answers", `${requestId}.json`), json(token))) {
+      throw new ApprovalStoreError(`request ${requestId} was already answered`);
+    }
+    const kind = answer === "approved" ? "grants" : "denials";
+    publish(this.#path(kind), `${token.actionDigest}.${requestId}.json`, json(token));
+    this.#log({
+      event: answer,
+      requestId,
+      actionDigest: token.actionDigest,
+      by,
+      ...(token.expiresAt === undefined ? {} : { expiresAt: token.expiresAt }),
+    });
+    return token;
+  }
+
+  #readRequest(name: string): StoredRequest | undefined {
+    const parsed = storedRequestSchema.safeParse(readOrUndefined(this.#path("requests", name)));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  /** The store's own record of every answer and use: always written, whatever --audit-log says. */
+  #log(entry: Record<string, unknown>): void {
+    const output = openHarnessOutput(join(this.directory, "log.jsonl"), { truncate: false });
+    try {
+      writeSync(output.fd, `${JSON.stringify({ time: this.#iso(this.#now()), ...entry })}\n`);
+    } finally {
+      closeSync(output.fd);
+    }
+  }
+
+  #iso(ms: number): string {
+    return new Date(ms).toISOString();
+  }
+
+  #path(...parts: string[]): string {
+    return join(this.directory, ...parts);
+  }
+}
+
+const SUBDIRECTORIES = ["requests", "answers", "grants", "denials", "consumed"] as const;
+
+function entryExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A link, a FIFO or broken JSON in the store is no record: it grants and lists nothing. */
+function readOrUndefined(path: string): unknown {
+  try {
+    return readRecord(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}

@@ -1,0 +1,44 @@
+import { homedir } from "node:os";
+import { realpathSync, statSync } from "node:fs";
+import { ApprovalStore, openWorkspaceState, stateRootPath } from "../adapters/state/index.js";
+import { CliConfigError } from "./config-error.js";
+
+/**
+ * The grant store of one workspace: `<state root>/workspaces/<workspace>/approvals`. The root is
+ * `--state-dir`, else `$AGENT_STATE_DIR`, else the platform's state directory.
+ */
+export function openApprovalStore(
+  workspace: string,
+  stateDirFlag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform,
+): ApprovalStore {
+  const root = stateRootPath({ flag: stateDirFlag, env, platform, homeDirectory: homedir() });
+  return new ApprovalStore(openWorkspaceState(root, workspace).directory);
+}
+
+/** The workspace's real path; a missing one is a configuration error. */
+export function realWorkspace(path: string): string {
+  let real: string;
+  try {
+    real = realpathSync.native(path);
+  } catch {
+    throw new CliConfigError(`workspace does not exist: ${path}`);
+  }
+  if (!statSync(real).isDirectory())
+    throw new CliConfigError(`workspace is not a directory: ${path}`);
+  return real;
+}
+
+/** `15m`, `90s`, `2h`: how long a grant counts. At most a day: a grant is for a run, not a habit. */
+export function parseTtl(raw: string): number {
+  const match = /^([1-9][0-9]{0,5})(s|m|h)$/.exec(raw);
+  const unit = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+  const ms = match === null ? Number.NaN : Number(match[1]) * unit[match[2] as keyof typeof unit];
+  if (!Number.isFinite(ms) || ms > 24 * 3_600_000) {
+    throw new CliConfigError(
+      `--ttl must be a duration such as 90s, 15m or 2h, at most 24h (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return ms;
+}

@@ -1,0 +1,37 @@
+import { parseArgs } from "node:util";
+import { firstLineOfError } from "../core/one-line.js";
+import type { CliIo } from "./cli-io.js";
+import { CliConfigError } from "./config-error.js";
+import { EXIT } from "./exit-codes.js";
+import { escapeForTerminal } from "./terminal-text.js";
+
+/** The flags every approvals subcommand takes; `extra` adds a command's own. */
+export function parseSubcommandArgs(
+  args: readonly string[],
+  extra: Record<string, { type: "string" }> = {},
+): { values: Record<string, string | undefined>; positionals: string[] } {
+  try {
+    const parsed = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: true,
+      options: { workspace: { type: "string" }, "state-dir": { type: "string" }, ...extra },
+    });
+    return {
+      values: parsed.values,
+      positionals: parsed.positionals,
+    };
+  } catch (error) {
+    throw new CliConfigError(firstLineOfError(error));
+  }
+}
+
+/** Runs a subcommand body; any error becomes one `agent: ` line and exit code 2. */
+export async function guarded(io: CliIo, body: () => Promise<number> | number): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    io.stderr.write(`agent: ${escapeForTerminal(firstLineOfError(error))}\n`);
+    return EXIT.config;
+  }
+}

@@ -1,0 +1,17 @@
+import type { RunWaitingError } from "../core/agent-errors.js";
+import { escapeForTerminal } from "./terminal-text.js";
+
+/** What a run that waits leaves on stderr: the request, its risks, and how to answer it. */
+export function waitingMessage(error: RunWaitingError): string {
+  const { id, summary, risks, expiresAt } = error.request;
+  const text = (value: unknown): string => escapeForTerminal(String(value));
+  const lines = [
+    `agent: waiting for approval: request ${text(id)} (nothing ran)`,
+    `  ${text(summary)}`,
+    ...(Array.isArray(risks) ? risks.map((risk) => `  risk: ${text(risk)}`) : []),
+    `  the request expires at ${text(expiresAt)}`,
+    `  approve: agent approve ${text(id)} [--ttl 15m]    deny: agent deny ${text(id)}`,
+    "  then run the same task again (or resume the run) to continue",
+  ];
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,80 @@
+import { z } from "zod";
+import {
+  CommandStartError,
+  type ArgvRunner,
+  type CommandResult,
+  type OutputSpillStore,
+} from "../core/command-runner.js";
+import { defineTool, type ToolDefinition } from "../core/tool-definition.js";
+import { toolError } from "../core/tool-result.js";
+import { RUN_COMMAND } from "../core/p04-policy.js";
+import {
+  DEFAULT_SHELL_MAX_OUTPUT_BYTES,
+  DEFAULT_SHELL_TIMEOUT_MS,
+  DID_NOT_RUN,
+  shellToolResult,
+} from "./shell-tool.js";
+
+export interface RunCommandToolOptions {
+  readonly runner: ArgvRunner;
+  /** Real path of the workspace: every command runs there. */
+  readonly workspace: string;
+  readonly timeoutMs?: number;
+  readonly maxOutputBytes?: number;
+  readonly outputs?: OutputSpillStore;
+}
+
+/** An argv, never a command line: nothing here is read by a shell. */
+export const runCommandSchema = z.strictObject({
+  command: z.string().min(1).describe("The program, a bare name such as npm (found on PATH)."),
+  args: z.array(z.string()).describe('Its arguments, one per element, e.g. ["run", "lint"].'),
+});
+
+/**
+ * P04's replacement for `shell`: one program and its arguments, run in the sandbox with the network
+ * off, the workspace as the working directory. Outputs and outcomes read as the shell tool's do.
+ */
+export function createRunCommandTool(
+  options: RunCommandToolOptions,
+): ToolDefinition<typeof runCommandSchema> {
+  const { runner, workspace } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_SHELL_MAX_OUTPUT_BYTES;
+  return defineTool({
+    name: RUN_COMMAND,
+    description: [
+      "Run one program with its arguments (no shell: no pipes, globbing or variables) in the",
+      `sandbox, network off, in the workspace ${workspace}. Only the exact argv lists on the`,
+      "workspace's allowlist (its package.json test/lint/typecheck/build scripts and",
+      ".agent/commands.json) can run, and each run needs a person's approval, which may come",
+      "later: then the run waits. stdout and stderr come back together; each stderr line starts",
+      `with [stderr]; the output is cut after ${String(maxOutputBytes / 1024)} KB.`,
+    ].join(" "),
+    effect: "execute",
+    schema: runCommandSchema,
+    finalArguments: () => ({ cwd: workspace, timeoutMs, maxOutputBytes, shell: "none (argv)" }),
+    handler: async ({ command, args }, context) => {
+      let result: CommandResult;
+      try {
+        result = await runner.run([command, ...args], workspace, {
+          timeoutMs,
+          maxOutputBytes,
+          ...(context.signal === undefined ? {} : { signal: context.signal }),
+          ...(options.outputs === undefined
+            ? {}
+            : { spill: options.outputs.spillFor(context.callId) }),
+        });
+      } catch (error) {
+        if (error instanceof CommandStartError) {
+          return toolError("shell_start_failed", `${error.message} ${DID_NOT_RUN}`);
+        }
+        throw error;
+      }
+      context.reportExecution?.({
+        ...(result.exitCode === null ? {} : { exitCode: result.exitCode }),
+        ...(result.omitted?.savedTo === undefined ? {} : { savedOutput: result.omitted.savedTo }),
+      });
+      return shellToolResult(command, timeoutMs, result);
+    },
+  });
+}

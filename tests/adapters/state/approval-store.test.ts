@@ -1,0 +1,181 @@
+import { spawn } from "node:child_process";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ApprovalStore, ApprovalStoreError } from "../../../src/adapters/state/index.js";
+import type { ApprovalRequest } from "../../../src/core/approval-request.js";
+
+const DIGEST = "a".repeat(64);
+const OTHER = "b".repeat(64);
+const T0 = Date.parse("2026-01-01T00:00:00.000Z");
+const made: string[] = [];
+
+function stateDir(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "approvals-")));
+  made.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function request(
+  id: string,
+  digest = DIGEST,
+  expiresAt = "2026-01-02T00:00:00.000Z",
+): ApprovalRequest {
+  return {
+    id,
+    actionDigest: digest,
+    summary: 'run_command ["npm","test"]',
+    risks: ["r"],
+    expiresAt,
+  };
+}
+
+const ctx = { runId: "run-1", callId: "call_1", tool: "run_command" };
+
+describe("ApprovalStore", () => {
+  it("a request waits until answered; approve gives a one-time grant for that digest only", () => {
+    let now = T0;
+    const store = new ApprovalStore(stateDir(), { now: () => now });
+    store.saveRequest(request("req_0000000000000001"), ctx);
+    expect(store.pendingRequests().map((stored) => stored.request.id)).toEqual([
+      "req_0000000000000001",
+    ]);
+    expect(store.consumeApprovalGrant("run-2", DIGEST)).toBeUndefined();
+
+    const token = store.approve("req_0000000000000001", 15 * 60_000, "cli");
+    expect(token).toMatchObject({ answer: "approved", expiresAt: "2026-01-01T00:15:00.000Z" });
+    expect(store.pendingRequests()).toEqual([]);
+    expect(store.consumeApprovalGrant("run-2", OTHER)).toBeUndefined();
+    now += 60_000;
+    expect(store.consumeApprovalGrant("run-2", DIGEST)).toMatchObject({
+      requestId: "req_0000000000000001",
+    });
+    // Used once: never again.
+    expect(store.consumeApprovalGrant("run-3", DIGEST)).toBeUndefined();
+  });
+
+  it("an expired grant is refused", () => {
+    let now = T0;
+    const store = new ApprovalStore(stateDir(), { now: () => now });
+    store.saveRequest(request("req_0000000000000002"), ctx);
+    store.approve("req_0000000000000002", 1000, "cli");
+    now += 1000;
+    expect(store.consumeApprovalGrant("run-2", DIGEST)).toBeUndefined();
+  });
+
+  it("a request is answered once; an unknown, malformed or expired one is refused", () => {
+    let now = T0;
+    const store = new ApprovalStore(stateDir(), { now: () => now });
+    store.saveRequest(request("req_0000000000000003"), ctx);
+    store.deny("req_0000000000000003", "cli");
+    expect(() => store.approve("req_0000000000000003", 1000, "cli")).toThrow(
+      new ApprovalStoreError("request req_0000000000000003 was already answered"),
+    );
+    expect(() => store.approve("req_ffffffffffffffff", 1000, "cli")).toThrow(
+      new ApprovalStoreError("no such request: req_ffffffffffffffff"),
+    );
+    expect(() => store.approve("../../etc/passwd", 1000, "cli")).toThrow(
+      new ApprovalStoreError('no such request: "../../etc/passwd"'),
+    );
+    store.saveRequest(request("req_0000000000000004", OTHER, "2026-01-01T00:00:01.000Z"), ctx);
+    now += 1000;
+    expect(() => store.approve("req_0000000000000004", 1000, "cli")).toThrow(
+      /request req_0000000000000004 expired at 2026-01-01T00:00:01.000Z/,
+    );
+    expect(store.pendingRequests()).toEqual([]);
+  });
+
+  it("a denial is consumed once by the call it answers", () => {
+    const store = new ApprovalStore(stateDir(), { now: () => T0 });
+    store.saveRequest(request("req_0000000000000005"), ctx);
+    store.deny("req_0000000000000005", "cli");
+    expect(store.consumeApprovalGrant("run-2", DIGEST)).toBeUndefined();
+    expect(store.consumeDenial("run-2", DIGEST)).toMatchObject({ answer: "denied" });
+    expect(store.consumeDenial("run-2", DIGEST)).toBeUndefined();
+  });
+
+  it("a grant whose content names another digest grants nothing; links are not followed", () => {
+    const dir = stateDir();
+    const store = new ApprovalStore(dir, { now: () => T0 });
+    store.saveRequest(request("req_0000000000000006", OTHER), ctx);
+    store.approve("req_0000000000000006", 60_000, "cli");
+    const grants = join(store.directory, "grants");
+    const [name] = readdirSync(grants);
+    // A grant for OTHER renamed to look like one for DIGEST.
+    writeFileSync(
+      join(grants, `${DIGEST}.req_0000000000000007.json`),
+      readFileSync(join(grants, name ?? "")),
+    );
+    expect(store.consumeApprovalGrant("run", DIGEST)).toBeUndefined();
+    symlinkSync(join(grants, name ?? ""), join(grants, `${DIGEST}.req_0000000000000008.json`));
+    expect(store.consumeApprovalGrant("run", DIGEST)).toBeUndefined();
+    expect(store.consumeApprovalGrant("run", OTHER)).toMatchObject({ actionDigest: OTHER });
+  });
+
+  it("writes every answer and use to its own log", () => {
+    const store = new ApprovalStore(stateDir(), { now: () => T0 });
+    store.saveRequest(request("req_0000000000000009"), ctx);
+    store.approve("req_0000000000000009", 60_000, "cli");
+    store.consumeApprovalGrant("run-2", DIGEST);
+    const events = readFileSync(join(store.directory, "log.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { event: string }).event);
+    expect(events).toEqual(["requested", "approved", "grant_consumed"]);
+  });
+
+  it("two processes racing for one grant: exactly one wins", async () => {
+    const dir = stateDir();
+    const store = new ApprovalStore(dir);
+    store.saveRequest(
+      request("req_000000000000000a", DIGEST, new Date(Date.now() + 3_600_000).toISOString()),
+      ctx,
+    );
+    store.approve("req_000000000000000a", 60_000, "cli");
+    const start = join(dir, "start");
+    const script = new URL("../../support/consume-grant-process.ts", import.meta.url).pathname;
+    const racers = Array.from(
+      { length: 6 },
+      (_, index) =>
+        new Promise<string>((resolve, reject) => {
+          const child = spawn(
+            process.execPath,
+            ["--import", "tsx", script, dir, DIGEST, start, `run-${index}`],
+            {
+              stdio: ["ignore", "pipe", "inherit"],
+            },
+          );
+          let out = "";
+          child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+          child.on("error", reject);
+          child.on("close", (code) => {
+            if (code === 0) resolve(out.trim());
+            else reject(new Error(`racer exited ${String(code)}`));
+          });
+        }),
+    );
+    // Let every racer load and reach its busy wait before the start.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    writeFileSync(start, "");
+    const results = await Promise.all(racers);
+    expect(results.filter((result) => result === "won")).toHaveLength(1);
+    expect(results.filter((result) => result === "lost")).toHaveLength(5);
+    expect(existsSync(join(store.directory, "grants", `${DIGEST}.req_000000000000000a.json`))).toBe(
+      false,
+    );
+  }, 30_000);
+});

@@ -1,0 +1,385 @@
+/**
+ * P04 through the real CLI: a run that needs an approval waits (exit 3, nothing started), the
+ * person's `agent approve` records a grant, and a later run of the same action consumes it and runs
+ * the command once in the sandbox. `agent resume` (issue 16) continues the same run; until it is
+ * merged, the later run is a fresh one with the same task.
+ */
+import { existsSync } from "node:fs";
+import { readFile, writeFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { resolveExecutable } from "../../src/adapters/shell/index.js";
+import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
+import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import { useAgentFixture } from "./agent-fixture.js";
+import { runCli, serverEnv, startCli, stderrLines, type CliRun } from "./cli-process.js";
+import { toolNames, toolResults } from "./scripted-chat-server.js";
+
+const e2e = useAgentFixture();
+const HAS_BWRAP =
+  process.platform === "linux" &&
+  resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
+    undefined;
+
+/** `npm test` appends one line to marker.txt: how many times it ran, read from the file. */
+const PACKAGE_JSON = {
+  name: "p04-demo",
+  private: true,
+  scripts: {
+    test: "node -e \"require('fs').appendFileSync('marker.txt', 'ran\\n')\"",
+    lint: "node -e \"require('fs').appendFileSync('lint.txt', 'ran\\n')\"",
+  },
+};
+
+async function setUp(): Promise<void> {
+  await writeFile(join(e2e.dir.workspace, "package.json"), JSON.stringify(PACKAGE_JSON));
+}
+
+function stateDir(): string {
+  return join(e2e.dir.root, "state");
+}
+
+function env(): Record<string, string> {
+  return { AGENT_STATE_DIR: stateDir() };
+}
+
+function cli(args: readonly string[]): Promise<CliRun> {
+  // The subcommand's word comes first, so the workspace goes last.
+  return runCli([...args, "--workspace", e2e.dir.workspace], {
+    env: serverEnv(e2e.server.baseURL, env()),
+  });
+}
+
+function runTask(extra: readonly string[] = []): Promise<CliRun> {
+  return cli(["--chapter", "4", ...extra, "--prompt", "run the tests"]);
+}
+
+function commandCall(id: string, args: readonly string[] = ["test"]) {
+  return chatToolCallsReply([{ id, name: "run_command", arguments: { command: "npm", args } }]);
+}
+
+async function runs(file = "marker.txt"): Promise<number> {
+  const path = join(e2e.dir.workspace, file);
+  if (!existsSync(path)) return 0;
+  return (await readFile(path, "utf8")).split("\n").filter((line) => line === "ran").length;
+}
+
+function requestId(run: CliRun): string {
+  const match = /waiting for approval: request (req_[0-9a-f]{16})/.exec(run.stderr);
+  if (match?.[1] === undefined) throw new Error(`no request in:\n${run.stderr}`);
+  return match[1];
+}
+
+async function consumedCount(): Promise<number> {
+  const dirs = (await import("node:fs")).readdirSync(join(stateDir(), "workspaces"));
+  const log = await readFile(
+    join(stateDir(), "workspaces", dirs[0] ?? "", "approvals", "log.jsonl"),
+    "utf8",
+  );
+  return log.split("\n").filter((line) => line.includes('"grant_consumed"')).length;
+}
+
+describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
+  it("waits with exit 3 and nothing started; approve; the same action in a new run consumes the grant and runs once", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"));
+    const first = await runTask();
+    expect(first.exitCode).toBe(3);
+    expect(await runs()).toBe(0);
+    const id = requestId(first);
+    expect(first.stderr).toContain(
+      `approve: agent approve ${id} [--ttl 15m]    deny: agent deny ${id}`,
+    );
+    expect(first.stderr).toContain("risk: npm and node run arbitrary code");
+    expect(first.stderr).toContain(
+      `[Permission] run_command: ask (p04-policy) - Waiting for approval: request ${id}`,
+    );
+    // The model saw run_command and fetch_url, not shell.
+    expect(toolNames(e2e.server.requests[0])).toEqual([
+      "run_command",
+      "read_file",
+      "write_file",
+      "edit_file",
+      "glob",
+      "fetch_url",
+    ]);
+
+    const listed = await cli(["approvals"]);
+    expect(listed.exitCode).toBe(0);
+    expect(listed.stdout).toContain(`${id} · asked`);
+    expect(listed.stdout).toContain(
+      `run_command ["npm","test"] in ${e2e.dir.workspace} · effect execute · sandbox: bwrap (network off`,
+    );
+
+    const approved = await runCli(["approve", id, "--workspace", e2e.dir.workspace], {
+      env: serverEnv(e2e.server.baseURL, env()),
+    });
+    expect(approved.exitCode).toBe(0);
+    expect(approved.stdout).toMatch(
+      new RegExp(`^approved ${id}: one run of exactly that action, until `),
+    );
+    expect((await cli(["approvals"])).stdout).toBe(`no pending requests in ${e2e.dir.workspace}\n`);
+
+    e2e.server.script(commandCall("call_b"), chatTextReply("Tests ran."));
+    const second = await runTask();
+    expect(second.exitCode).toBe(0);
+    expect(second.stdout).toBe("Tests ran.\n");
+    expect(await runs()).toBe(1);
+    expect(second.stderr).toContain(
+      `[Permission] run_command: allow (approval-grant) - Approved: grant for request ${id} consumed (one-time)`,
+    );
+    // npm's own banner, then the script's (silent) run: no Error line means exit code 0.
+    const output = toolResults(e2e.server.requests[1]).call_b ?? "";
+    expect(output).toContain("> node -e");
+    expect(output).not.toMatch(/^Error /);
+
+    // The same action again: the grant is used up, so a new request.
+    e2e.server.script(commandCall("call_c"));
+    const third = await runTask();
+    expect(third.exitCode).toBe(3);
+    expect(requestId(third)).not.toBe(id);
+    expect(await runs()).toBe(1);
+  }, 60_000);
+
+  it("a grant covers only its own action: changed arguments make a new request, and the grant stays unused", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"));
+    const id = requestId(await runTask());
+    expect((await cli(["approve", id])).exitCode).toBe(0);
+
+    e2e.server.script(commandCall("call_b", ["run", "lint"]));
+    const changed = await runTask();
+    expect(changed.exitCode).toBe(3);
+    expect(requestId(changed)).not.toBe(id);
+    expect(await runs("lint.txt")).toBe(0);
+
+    // Arguments off the allowlist are not even asked about.
+    e2e.server.script(commandCall("call_c", ["test", "--", "--evil"]), chatTextReply("ok"));
+    const offList = await runTask();
+    expect(offList.exitCode).toBe(0);
+    expect(toolResults(e2e.server.requests[1]).call_c).toBe(
+      'Error [permission_denied]: argv_not_allowed: ["npm","test","--","--evil"] is not exactly on the allowlist (see agent commands)',
+    );
+
+    // The npm test grant is still there for npm test.
+    e2e.server.script(commandCall("call_d"), chatTextReply("ok"));
+    expect((await runTask()).exitCode).toBe(0);
+    expect(await runs()).toBe(1);
+  }, 60_000);
+
+  it("an expired grant is refused: a new request, nothing run", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"));
+    const id = requestId(await runTask());
+    expect((await cli(["approve", id, "--ttl", "1s"])).exitCode).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    e2e.server.script(commandCall("call_b"));
+    const late = await runTask();
+    expect(late.exitCode).toBe(3);
+    expect(requestId(late)).not.toBe(id);
+    expect(await runs()).toBe(0);
+  }, 60_000);
+
+  it("a denied request makes the call return a denial; the run goes on", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"));
+    const id = requestId(await runTask());
+    const auditPath = join(e2e.dir.outside, "audit.jsonl");
+    const denied = await cli(["deny", id, "--audit-log", auditPath]);
+    expect(denied.exitCode).toBe(0);
+    const [auditLine] = (await readFile(auditPath, "utf8")).trim().split("\n");
+    expect(JSON.parse(auditLine ?? "{}")).toMatchObject({
+      approval: {
+        requestId: id,
+        answer: "denied",
+        by: expect.stringMatching(/^agent deny /) as unknown,
+      },
+    });
+    expect(denied.stdout).toBe(`denied ${id}: the waiting call will be refused\n`);
+    expect((await cli(["approve", id])).stderr).toBe(`agent: request ${id} was already answered\n`);
+
+    e2e.server.script(commandCall("call_b"), chatTextReply("Not allowed, stopping."));
+    const after = await runTask();
+    expect(after.exitCode).toBe(0);
+    expect(toolResults(e2e.server.requests[1]).call_b).toBe(
+      `Error [permission_denied]: approval_denied: the person denied request ${id}`,
+    );
+    expect(await runs()).toBe(0);
+  }, 60_000);
+
+  it("two runs racing for one grant: the command runs once", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"));
+    const id = requestId(await runTask());
+    expect((await cli(["approve", id])).exitCode).toBe(0);
+    e2e.server.script(
+      commandCall("call_b"),
+      commandCall("call_c"),
+      chatTextReply("done"),
+      chatTextReply("done"),
+    );
+    const start = () =>
+      startCli(["--workspace", e2e.dir.workspace, "--chapter", "4", "--prompt", "run the tests"], {
+        env: serverEnv(e2e.server.baseURL, env()),
+      }).done;
+    const results = await Promise.all([start(), start()]);
+    expect(await runs()).toBe(1);
+    expect(await consumedCount()).toBe(1);
+    expect(results.map((run) => run.exitCode).sort()).toContain(3);
+  }, 60_000);
+
+  it("fetch_url is visible and always denied; .agent/commands.json cannot be written by the model", async () => {
+    await setUp();
+    e2e.server.script(
+      chatToolCallsReply([
+        { id: "call_f", name: "fetch_url", arguments: { url: "http://127.0.0.1:9/" } },
+        {
+          id: "call_w",
+          name: "write_file",
+          arguments: {
+            path: ".agent/commands.json",
+            content: '{"commands":[{"argv":["rm","-rf","/"]}]}',
+          },
+        },
+      ]),
+      chatTextReply("ok"),
+    );
+    const run = await runTask();
+    expect(run.exitCode).toBe(0);
+    const results = toolResults(e2e.server.requests[1]);
+    expect(results.call_f).toBe(
+      "Error [permission_denied]: network_or_external_effect_not_allowed: fetch_url reaches outside this machine; P04 never allows an external effect",
+    );
+    expect(results.call_w).toMatch(/^Error \[permission_denied\]: /);
+    expect(existsSync(join(e2e.dir.workspace, ".agent", "commands.json"))).toBe(false);
+  }, 60_000);
+
+  it("agent commands lists each entry with its source; a bad commands.json is a configuration error", async () => {
+    await setUp();
+    await mkdir(join(e2e.dir.workspace, ".agent"));
+    await writeFile(
+      join(e2e.dir.workspace, ".agent", "commands.json"),
+      JSON.stringify({ commands: [{ argv: ["node", "--version"], note: "which node" }] }),
+    );
+    const listed = await cli(["commands"]);
+    expect(listed.stdout).toBe(
+      [
+        '["npm","test"]  package.json scripts.test',
+        '["npm","run","lint"]  package.json scripts.lint',
+        '["node","--version"]  .agent/commands.json #1 · which node',
+        "",
+      ].join("\n"),
+    );
+    await writeFile(
+      join(e2e.dir.workspace, ".agent", "commands.json"),
+      '{"commands":[{"argv":["./x"]}]}',
+    );
+    const bad = await runTask();
+    expect(bad.exitCode).toBe(2);
+    expect(stderrLines(bad).at(-1)).toMatch(
+      /^agent: \.agent\/commands\.json is invalid at commands\.0\.argv: argv\[0\] must be a bare program name/,
+    );
+  }, 60_000);
+
+  it("with --sandbox off a command is refused before anyone is asked", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"), chatTextReply("ok"));
+    const run = await runTask(["--sandbox", "off"]);
+    expect(run.exitCode).toBe(0);
+    expect(toolResults(e2e.server.requests[1]).call_a).toMatch(
+      /^Error \[permission_denied\]: sandbox_unavailable: commands run only in the sandbox/,
+    );
+    expect(run.stderr).not.toContain("waiting for approval");
+    expect(await runs()).toBe(0);
+  }, 60_000);
+
+  it.skipIf(!isPtyAvailable())(
+    "at a terminal: [y/N] after the request and its risks; y is a grant consumed by this call",
+    async () => {
+      await setUp();
+      e2e.server.script(commandCall("call_t"), chatTextReply("Ran."));
+      const { exitCode, output } = await runInPty(
+        e2e.argv(["--chapter", "4", "--prompt", "run the tests"]),
+        {
+          env: serverEnv(e2e.server.baseURL, env()),
+          prompt: "[y/N] ",
+          answers: ["y\r"],
+        },
+      );
+      expect(exitCode).toBe(0);
+      const screen = terminalScreenLines(output);
+      const request = screen.findIndex((line) => line.startsWith("Request req_"));
+      expect(request).toBeGreaterThanOrEqual(0);
+      expect(screen[request + 1]).toMatch(/^Risk: npm and node run arbitrary code/);
+      expect(
+        screen.some((line) =>
+          line.startsWith(
+            "[Permission] run_command: allow (approval-grant) - Approved: grant for request req_",
+          ),
+        ),
+      ).toBe(true);
+      expect(await runs()).toBe(1);
+      // The grant was used by that call: nothing is left for a later run.
+      expect((await cli(["approvals"])).stdout).toBe(
+        `no pending requests in ${e2e.dir.workspace}\n`,
+      );
+      expect(await consumedCount()).toBe(1);
+    },
+    60_000,
+  );
+
+  it("an approved command cannot widen the allowlist: .agent is read-only in the sandbox", async () => {
+    const planting = {
+      name: "p04-demo",
+      scripts: {
+        test: "node -e \"const fs=require('fs'); fs.mkdirSync('.agent',{recursive:true}); fs.writeFileSync('.agent/commands.json', JSON.stringify({commands:[{argv:['sh','-c','id']}]}))\"",
+      },
+    };
+    await writeFile(join(e2e.dir.workspace, "package.json"), JSON.stringify(planting));
+    e2e.server.script(commandCall("call_a"));
+    const id = requestId(await runTask());
+    expect((await cli(["approve", id])).exitCode).toBe(0);
+    e2e.server.script(commandCall("call_b"), chatTextReply("done"));
+    const run = await runTask();
+    expect(run.exitCode).toBe(0);
+    expect(toolResults(e2e.server.requests[1]).call_b).toMatch(
+      /^Error \[shell_failed\]: npm exited with code 1 \(the command ran\)/,
+    );
+    expect(existsSync(join(e2e.dir.workspace, ".agent", "commands.json"))).toBe(false);
+    expect((await cli(["commands"])).stdout).toBe('["npm","test"]  package.json scripts.test\n');
+  }, 60_000);
+
+  it("a grant for npm test does not cover a test script the model changed afterwards", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"));
+    const first = await runTask();
+    const id = requestId(first);
+    expect(first.stderr).toContain(`runs the script ${JSON.stringify(PACKAGE_JSON.scripts.test)}`);
+    expect((await cli(["approve", id])).exitCode).toBe(0);
+    const rewritten = {
+      ...PACKAGE_JSON,
+      scripts: {
+        ...PACKAGE_JSON.scripts,
+        test: "node -e \"require('fs').writeFileSync('pwned.txt','x')\"",
+      },
+    };
+    e2e.server.script(
+      chatToolCallsReply([
+        {
+          id: "call_w",
+          name: "write_file",
+          arguments: { path: "package.json", content: JSON.stringify(rewritten) },
+        },
+      ]),
+      commandCall("call_b"),
+    );
+    const second = await runTask();
+    expect(second.stderr).toContain(
+      "[Permission] write_file: allow (p04-policy) - Allowed by P04: write inside the workspace",
+    );
+    expect(second.exitCode).toBe(3);
+    expect(requestId(second)).not.toBe(id);
+    expect(existsSync(join(e2e.dir.workspace, "pwned.txt"))).toBe(false);
+    expect(await runs()).toBe(0);
+  }, 60_000);
+});
