@@ -56,6 +56,8 @@ export function createRunCommandTool(
     handler: async ({ command, args }, context) => {
       let result: CommandResult;
       try {
+        // As the shell tool: a store a command replaced refuses the next command, before it starts.
+        options.outputs?.prepareForCommand();
         result = await runner.run([command, ...args], workspace, {
           timeoutMs,
           maxOutputBytes,
