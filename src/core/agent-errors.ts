@@ -26,3 +26,23 @@ export class RunCancelledError extends AgentRunError {
     super(message);
   }
 }
+
+/** The run stops to wait for a person's approval given later; nothing of the call ran. */
+export class RunWaitingError extends AgentRunError {
+  override readonly name = "RunWaitingError";
+  constructor(
+    readonly callId: string,
+    readonly request: Readonly<Record<string, unknown>>,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A journal record could not be made durable: the step it describes did not happen, and the run
+ * stops (fail closed: a step that is not journaled could not be recovered after a crash).
+ */
+export class JournalWriteError extends AgentRunError {
+  override readonly name = "JournalWriteError";
+}

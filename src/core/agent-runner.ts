@@ -3,7 +3,13 @@ import {
   IncompleteModelReplyError,
   ModelProviderError,
   RunCancelledError,
+  RunWaitingError,
 } from "./agent-errors.js";
+import { canonicalJson } from "./canonical-json.js";
+import type { JournalRecord, RunJournal } from "./journal-records.js";
+import type { OpenCall } from "./journal-replay.js";
+import { journalClosing, journalStep } from "./run-journaling.js";
+import { firstLineOfError } from "./one-line.js";
 import type { AssistantMessage, Message, ToolCall, ToolMessage } from "./messages.js";
 import { validateToolPairing } from "./messages.js";
 import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "./model.js";
@@ -51,6 +57,8 @@ export interface AgentRunnerOptions {
   readonly outcomes?: Pick<AuditSink, "recordOutcome">;
   /** Where `execute` tools run: named in each such call's outcome. */
   readonly executionEnvironment?: ExecutionEnvironment;
+  /** The write-ahead journal: each step's record is durable before the step takes effect. */
+  readonly journal?: RunJournal;
 }
 
 export interface RunResult {
@@ -84,15 +92,122 @@ export class AgentRunner {
     signal?: AbortSignal,
     previous?: readonly Message[],
   ): Promise<RunResult> {
-    const { model, registry, maxTurns, systemPrompt } = this.#options;
-    const history: Message[] = previous === undefined ? [] : [...previous];
-    if (previous === undefined && systemPrompt !== undefined) {
-      history.push({ role: "system", content: systemPrompt });
-    }
-    history.push({ role: "user", content: prompt });
-    let usage: TokenUsage | undefined;
-    const outcomes: ToolOutcome[] = [];
+    const { systemPrompt } = this.#options;
+    return this.#journaled(async () => {
+      const history: Message[] = previous === undefined ? [] : [...previous];
+      if (previous === undefined) {
+        await this.#journal({
+          type: "run_started",
+          ...(systemPrompt === undefined ? {} : { systemPrompt }),
+          prompt,
+        });
+        if (systemPrompt !== undefined) history.push({ role: "system", content: systemPrompt });
+      } else {
+        await this.#journal({ type: "user_message", content: prompt });
+      }
+      history.push({ role: "user", content: prompt });
+      return this.#loop(history, signal, []);
+    });
+  }
 
+  /**
+   * Goes on with a run rebuilt from its journal (`agent resume`). The last reply's calls are
+   * answered first: a finished one keeps its recorded result; one that started and never finished
+   * is reported unknown and NOT run again; one that never started takes the normal path.
+   */
+  async resume(
+    history: readonly Message[],
+    openCalls: readonly OpenCall[],
+    signal?: AbortSignal,
+  ): Promise<RunResult> {
+    return this.#journaled(async () => {
+      await this.#journal({ type: "run_resumed" });
+      const resumed: Message[] = [...history];
+      const last = resumed.at(-1);
+      if (last?.role === "assistant" && last.toolCalls.length === 0) {
+        // The answer was given; only the closing record was lost.
+        return {
+          finalText: last.content ?? "",
+          turns: 0,
+          history: resumed,
+          usage: undefined,
+          outcomes: [],
+        };
+      }
+      const outcomes: ToolOutcome[] = [];
+      const snapshot = this.#options.registry.snapshot();
+      for (const open of openCalls) {
+        throwIfCancelled(signal);
+        let content: string;
+        if (open.state === "finished") {
+          content = open.content;
+        } else if (open.state === "unknown") {
+          const outcome = await this.#reportUnknown(open.call);
+          outcomes.push(outcome);
+          content = EXECUTION_UNKNOWN.content;
+        } else {
+          const { result, outcome } = await this.#runToolCall(snapshot, open.call, signal);
+          outcomes.push(outcome);
+          content = result.content;
+        }
+        resumed.push({ role: "tool", toolCallId: open.call.id, content });
+      }
+      return this.#loop(resumed, signal, outcomes);
+    });
+  }
+
+  /** The closing record of a run: finished, cancelled, waiting (written by the call) or failed. */
+  async #journaled(body: () => Promise<RunResult>): Promise<RunResult> {
+    let result: RunResult;
+    try {
+      result = await body();
+    } catch (error) {
+      if (error instanceof RunCancelledError) {
+        await journalClosing(this.#options.journal, { type: "run_cancelled" });
+      } else if (!(error instanceof RunWaitingError)) {
+        await journalClosing(this.#options.journal, {
+          type: "run_failed",
+          error: firstLineOfError(error),
+        });
+      }
+      throw error;
+    }
+    await this.#journal({ type: "run_finished", finalText: result.finalText });
+    return result;
+  }
+
+  #journal(record: JournalRecord): Promise<void> {
+    return journalStep(this.#options.journal, record);
+  }
+
+  /** A call that started before the process died: its effect is unknown, and the person is told. */
+  async #reportUnknown(call: ToolCall): Promise<ToolOutcome> {
+    this.#notify((observer) => observer.onToolCallStart?.(call));
+    const outcome = outcomeOf(
+      call,
+      { result: EXECUTION_UNKNOWN, executed: "unknown", status: "unknown", boundary: "execution" },
+      0,
+      undefined,
+      undefined,
+    );
+    await this.#journal({
+      type: "execution_finished",
+      callId: call.id,
+      outcome,
+      content: EXECUTION_UNKNOWN.content,
+    });
+    this.#notify((observer) => observer.onToolCallEnd?.(call, EXECUTION_UNKNOWN, 0, outcome));
+    await this.#recordOutcome(outcome);
+    return outcome;
+  }
+
+  async #loop(
+    history: Message[],
+    signal: AbortSignal | undefined,
+    outcomes: ToolOutcome[],
+  ): Promise<RunResult> {
+    const { model, registry, maxTurns } = this.#options;
+    let usage: TokenUsage | undefined;
     for (let turn = 1; turn <= maxTurns; turn += 1) {
       throwIfCancelled(signal);
       validateToolPairing(history);
@@ -106,6 +221,11 @@ export class AgentRunner {
       this.#notify((observer) => observer.onModelReply?.(reply, turn));
       usage = addUsage(usage, reply.usage);
       const message = checkedReply(reply, history);
+      await this.#journal({
+        type: "model_reply",
+        message,
+        ...(reply.usage === undefined ? {} : { usage: reply.usage }),
+      });
       history.push(message);
 
       if (message.toolCalls.length === 0) {
@@ -142,8 +262,24 @@ export class AgentRunner {
     };
     let decided: Decided;
     try {
-      decided = await this.#decideAndInvoke(snapshot, call, signal, reportExecution);
+      decided = await this.#decideAndInvoke(snapshot, call, signal, reportExecution, environment);
     } catch (error) {
+      // Waiting for an approval given later (chapter 4): nothing ran; the run stops here.
+      if (error instanceof RunWaitingError) {
+        const result = toolError("approval_waiting", error.message);
+        const facts = {
+          result,
+          executed: "no",
+          status: "waiting",
+          boundary: "confirmation",
+        } as const;
+        const outcome = outcomeOf(call, facts, now() - started, environment, undefined);
+        this.#notify((observer) =>
+          observer.onToolCallEnd?.(call, result, outcome.durationMs, outcome),
+        );
+        await this.#recordOutcome(outcome);
+        await this.#journal({ type: "run_waiting", callId: error.callId, request: error.request });
+      }
       // Ctrl-C at the prompt: nothing ran. The run ends, but the call still has its outcome.
       if (error instanceof RunCancelledError) {
         const facts = {
@@ -157,11 +293,23 @@ export class AgentRunner {
           observer.onToolCallEnd?.(call, CANCELLED_BEFORE_RUNNING, outcome.durationMs, outcome),
         );
         await this.#recordOutcome(outcome);
+        await journalClosing(this.#options.journal, {
+          type: "execution_finished",
+          callId: call.id,
+          outcome,
+          content: CANCELLED_BEFORE_RUNNING.content,
+        });
       }
       throw error;
     }
     const durationMs = now() - started;
     const outcome = outcomeOf(call, decided, durationMs, environment, reported);
+    await this.#journal({
+      type: "execution_finished",
+      callId: call.id,
+      outcome,
+      content: decided.result.content,
+    });
     this.#notify((observer) => observer.onToolCallEnd?.(call, decided.result, durationMs, outcome));
     await this.#recordOutcome(outcome);
     return { result: decided.result, outcome };
@@ -203,21 +351,36 @@ export class AgentRunner {
     call: ToolCall,
     signal: AbortSignal | undefined,
     reportExecution: (facts: ExecutionFacts) => void,
+    environment: string | undefined,
   ): Promise<Decided> {
     const prepared = snapshot.prepare(call);
     if (!prepared.ok) return rejected(prepared.result);
+    await this.#journal({
+      type: "call_prepared",
+      callId: call.id,
+      tool: call.name,
+      canonicalArguments: canonicalJson(prepared.call.arguments),
+    });
     const policy = this.#options.policy;
     if (policy !== undefined) {
       let decision: unknown;
       try {
         decision = await policy.decide(new PermissionRequest(prepared.call));
       } catch (error) {
-        // A cancelled prompt (Ctrl-C) ends the run; every other failure denies this call.
-        if (error instanceof RunCancelledError) throw error;
+        // A cancelled prompt (Ctrl-C) ends the run, a wait for a later approval stops it; every
+        // other failure denies this call.
+        if (error instanceof RunCancelledError || error instanceof RunWaitingError) throw error;
         return EVALUATION_FAILED;
       }
       // Only a genuine decision counts; a policy returning anything else fails closed.
       if (!PermissionDecision.isDecision(decision)) return EVALUATION_FAILED;
+      await this.#journal({
+        type: "decision",
+        callId: call.id,
+        behavior: decision.behavior,
+        source: decision.source,
+        reason: decision.reason,
+      });
       if (decision.behavior !== "allow") {
         return decision.behavior === "deny"
           ? denied(decision, policy.boundaryOf(decision))
@@ -225,6 +388,15 @@ export class AgentRunner {
       }
     }
     throwIfCancelled(signal);
+    await this.#journal({
+      type: "execution_started",
+      callId: call.id,
+      tool: call.name,
+      ...(environment === undefined ? {} : { environment }),
+      ...(prepared.call.finalArguments === undefined
+        ? {}
+        : { finalArguments: prepared.call.finalArguments }),
+    });
     const result = await snapshot.invoke(prepared.call, {
       ...(signal === undefined ? {} : { signal }),
       reportExecution,
@@ -248,6 +420,12 @@ interface Decided {
   readonly decision?: ToolOutcome["decision"];
   readonly finalArguments?: ToolOutcome["finalArguments"];
 }
+
+/** A call that started before the process died, told to the model on resume (issue 16). */
+export const EXECUTION_UNKNOWN = toolError(
+  "execution_unknown",
+  "The agent stopped while this call was running, so it may or may not have taken effect; check its effect before retrying it",
+);
 
 const CANCELLED_BEFORE_RUNNING = toolError(
   "cancelled",
