@@ -12,6 +12,7 @@ import type { AuditSink } from "./core/audit.js";
 import type { CommandRunner, OutputSpillStore } from "./core/command-runner.js";
 import type { ExecutionEnvironment } from "./core/execution-environment.js";
 import type { ModelClient } from "./core/model.js";
+import type { RunJournal } from "./core/journal-records.js";
 import { PermissionPolicy } from "./core/permissions.js";
 import { PermissionRule } from "./core/permission-rule.js";
 import { isCanonicalProfile, type ChapterProfile } from "./core/profiles.js";
@@ -36,6 +37,8 @@ export interface AgentDependencies {
   readonly shellTimeoutMs?: number;
   /** Where long shell outputs are saved whole (`.agent/outputs`); absent: they are only cut. */
   readonly outputs?: OutputSpillStore;
+  /** The run's write-ahead journal; absent, the run lives in memory only (tests). */
+  readonly journal?: RunJournal;
 }
 
 export class BootstrapError extends Error {
@@ -76,6 +79,7 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     systemPrompt: systemPromptFor(profile, deps),
     policy,
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+    ...(deps.journal === undefined ? {} : { journal: deps.journal }),
     ...(deps.auditSink === undefined ? {} : { outcomes: deps.auditSink }),
     ...(deps.executionEnvironment === undefined
       ? {}

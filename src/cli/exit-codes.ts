@@ -3,5 +3,7 @@ export const EXIT = Object.freeze({
   ok: 0,
   runFailed: 1,
   config: 2,
+  /** The run stopped to wait for a person's approval given later (`agent resume` goes on). */
+  waiting: 3,
   cancelled: 130,
 });

@@ -19,7 +19,9 @@ import {
 } from "../adapters/filesystem/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
-import { AgentRunError, RunCancelledError } from "../core/agent-errors.js";
+import { AgentRunError, RunCancelledError, RunWaitingError } from "../core/agent-errors.js";
+import { RunJournalError, RunLockedError } from "../adapters/journal/index.js";
+import { StateDirectoryError } from "../adapters/state/index.js";
 import type { AuditSink } from "../core/audit.js";
 import { CompositeAuditSink } from "../core/composite-audit-sink.js";
 import type { ModelClient } from "../core/model.js";
@@ -40,6 +42,9 @@ import { CommandStatus } from "./command-status.js";
 import { escapeControlsKeepingLines, escapeForTerminal } from "./terminal-text.js";
 import type { CliIo } from "./cli-io.js";
 import { findSubcommand } from "./subcommands.js";
+import { openRunStore } from "./run-store.js";
+import { openJournalSession, type JournalSession, type ResumePlan } from "./journal-session.js";
+import { withCrashHook } from "./crash-hook.js";
 
 export type { CliIo } from "./cli-io.js";
 
@@ -66,14 +71,28 @@ export async function runCli(io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   // No task on a terminal: a conversation (conversation.ts). Piped, a task is still required.
-  const converse = options.prompt === undefined && isInteractive(io);
-  if (options.prompt === undefined && !converse) {
+  if (options.prompt === undefined && !isInteractive(io)) {
     return fail(
       EXIT.config,
       `no task given: agent "<task>" or agent --prompt "<task>" (see --help)`,
     );
   }
+  return runAgent(options, io, undefined);
+}
 
+/**
+ * One run, new or resumed (`resume`: from `agent resume`, which picked and locked it): every step
+ * journaled under the workspace's state directory before it happens. Returns the exit code.
+ */
+export async function runAgent(
+  options: CliOptions,
+  io: CliIo,
+  resume: ResumePlan | undefined,
+): Promise<number> {
+  const fail = (code: number, message: string): number => {
+    io.stderr.write(`agent: ${escapeForTerminal(message)}\n`);
+    return code;
+  };
   const reporter = new ProgressReporter({
     output: io.stderr,
     verbosity: options.quiet ? "quiet" : options.verbose ? "verbose" : "normal",
@@ -83,8 +102,11 @@ export async function runCli(io: CliIo): Promise<number> {
   io.interrupts.on("SIGINT", () => {
     cancel.abort();
   });
+  let session: JournalSession | undefined;
   try {
     const workspace = await resolveWorkspace(options.workspace);
+    // Journals live outside the workspace, in a directory no file tool or command may touch.
+    const store = openRunStore(options.stateDir, io, workspace);
     // The harness's own files are opened once, first, before any command could swap their names;
     // their real paths are then protected from the file tools and read-only in the sandbox.
     const auditLog =
@@ -92,6 +114,19 @@ export async function runCli(io: CliIo): Promise<number> {
         ? undefined
         : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter });
     const model = createModelClient(options, io.env, io.platform);
+    const profile = profileForChapter(options.chapter);
+    session = openJournalSession(
+      store,
+      {
+        chapter: options.chapter,
+        profile: profile.id,
+        model: model.name,
+        workspace,
+        policy: `chapter ${options.chapter}; sandbox ${options.sandbox}${options.network ? " with network" : ""}`,
+      },
+      resume,
+    );
+    resume = undefined; // the session owns its lock now
     const outputs = WorkspaceOutputStore.open(workspace);
     // The agent's own install too (dist/, scripts/, package.json, node_modules, …): when the
     // workspace holds it (its own clone), a command that changed it would run on the host at the
@@ -100,6 +135,7 @@ export async function runCli(io: CliIo): Promise<number> {
       auditLog?.realPath,
       model.recordingPath,
       outputs.realPath,
+      store.stateRoot,
       ...agentInstallPaths(import.meta.url, PACKAGE_NAME),
     ].filter((path): path is string => path !== undefined);
     // On a terminal, say first where the agent works and whom it asks, so a wrong directory or
@@ -118,13 +154,14 @@ export async function runCli(io: CliIo): Promise<number> {
       platform: io.platform,
       passEnv: options.passEnv,
       harnessFiles,
+      hiddenPaths: [store.stateRoot],
     });
     // The sandbox probe may still be running: the first model request goes out meanwhile, and its
     // reply waits for the probe, so every tool call is decided on the final environment.
     const ready = shell.ready.then((decided) => {
       warnOnFallback(decided, options, io);
     });
-    const agent = buildAgent(profileForChapter(options.chapter), {
+    const agent = buildAgent(profile, {
       model: withTextDeltas(new FirstReplyGate(model.client, ready), (text) => {
         reporter.onTextDelta(text);
       }),
@@ -153,6 +190,7 @@ export async function runCli(io: CliIo): Promise<number> {
       maxTurns: options.maxTurns,
       observer: reporter,
       outputs,
+      journal: withCrashHook(session.journal, io.env),
     });
     const showResult = (result: RunResult): void => {
       reporter.finish(result.turns, result.usage);
@@ -165,7 +203,8 @@ export async function runCli(io: CliIo): Promise<number> {
           : result.finalText;
       io.stdout.write(`${answer}\n`);
     };
-    if (options.prompt === undefined) {
+    const replayed = session.resumed;
+    if (options.prompt === undefined && replayed === undefined) {
       // Nothing is in flight while the person types: let the sandbox check finish first, so a
       // fallback warning comes before the first "> " prompt, not in the middle of it.
       await ready;
@@ -181,21 +220,37 @@ export async function runCli(io: CliIo): Promise<number> {
       });
       return EXIT.ok;
     }
-    showResult(await agent.run(options.prompt, cancel.signal));
+    showResult(
+      replayed === undefined
+        ? await agent.run(options.prompt ?? "", cancel.signal)
+        : await agent.resume(replayed.history, replayed.openCalls, cancel.signal),
+    );
     return EXIT.ok;
   } catch (error) {
     reporter.dispose();
     if (error instanceof RunCancelledError || cancel.signal.aborted) {
       return fail(EXIT.cancelled, "cancelled");
     }
+    if (error instanceof RunWaitingError) {
+      const runId = session?.runId ?? "";
+      return fail(
+        EXIT.waiting,
+        `${firstLineOfError(error)}; once approved, go on with: agent resume ${runId}`,
+      );
+    }
     if (isConfigurationError(error)) return fail(EXIT.config, firstLineOfError(error));
     if (error instanceof AgentRunError) return fail(EXIT.runFailed, firstLineOfError(error));
     return fail(EXIT.runFailed, `unexpected error: ${firstLineOfError(error)}`);
+  } finally {
+    session?.close();
+    resume?.lock.release();
   }
 }
 
 interface ChosenModel {
   readonly client: ModelClient;
+  /** The model's name, for the run journal. */
+  readonly name: string;
   /** For the run's first line: which model, served from where. */
   readonly description: string;
   /** The recording's real path, a harness-owned file, when `--record` is given. */
@@ -212,11 +267,13 @@ function createModelClient(
     const config = resolveOpenAIConfig(env, { model: options.model, platform });
     chosen = {
       client: new OpenAIChatModelClient(config),
+      name: config.model,
       description: `model ${config.model} · endpoint ${displayURL(config.baseURL)}`,
     };
   } else {
     chosen = {
       client: ReplayModelClient.fromFile(options.replay, { lenient: options.replayLenient }),
+      name: `replay of ${options.replay}`,
       description: `model replayed from ${options.replay}`,
     };
   }
@@ -245,7 +302,7 @@ function createAuditSink(
   return new CompositeAuditSink([auditLog, terminal]);
 }
 
-async function resolveWorkspace(path: string): Promise<string> {
+export async function resolveWorkspace(path: string): Promise<string> {
   let resolved: string;
   try {
     resolved = await realpath(path);
@@ -268,6 +325,9 @@ function isConfigurationError(error: unknown): boolean {
     error instanceof ModelConfigError ||
     error instanceof HarnessFileError ||
     error instanceof ShellUnavailableError ||
+    error instanceof StateDirectoryError ||
+    error instanceof RunJournalError ||
+    error instanceof RunLockedError ||
     error instanceof BootstrapError
   );
 }

@@ -4,11 +4,16 @@
  * that is exactly one of these words is still possible with `--prompt`.
  */
 import type { CliIo } from "./cli-io.js";
+import { resumeCommand } from "./resume-command.js";
+import { runsCommand } from "./runs-command.js";
 
 /** Runs one subcommand with the arguments after its name; returns the exit code, never throws. */
 export type SubcommandHandler = (args: readonly string[], io: CliIo) => Promise<number>;
 
-const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, SubcommandHandler>([]);
+const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, SubcommandHandler>([
+  ["runs", runsCommand],
+  ["resume", resumeCommand],
+]);
 
 export function findSubcommand(
   argv: readonly string[],

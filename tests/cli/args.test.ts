@@ -40,6 +40,7 @@ describe("parseCliArgs defaults", () => {
       record: undefined,
       replay: undefined,
       replayLenient: false,
+      stateDir: undefined,
       quiet: false,
       verbose: false,
     });
@@ -81,6 +82,8 @@ describe("parseCliArgs flags", () => {
       "--replay",
       "demo.jsonl",
       "--replay-lenient",
+      "--state-dir",
+      "/state",
       "--verbose",
     ]);
     expect(options).toEqual({
@@ -100,6 +103,7 @@ describe("parseCliArgs flags", () => {
       record: "rec.jsonl",
       replay: "demo.jsonl",
       replayLenient: true,
+      stateDir: "/state",
       quiet: false,
       verbose: true,
     });

@@ -3,6 +3,9 @@
  * developer's own OPENAI_* variables).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const CLI_PATH = fileURLToPath(new URL("../../dist/agent.cjs", import.meta.url));
@@ -27,14 +30,41 @@ const PASSED_THROUGH = [
 
 export type Env = Record<string, string>;
 
-/** The base environment of every run: no key, no base URL, no colour, English prompts. */
+let stateDirectory: string | undefined;
+
+/**
+ * One state directory (run journals) for this test process, outside every test workspace and
+ * never the developer's own ~/.local/state; removed when the process exits.
+ */
+export function testStateDirectory(): string {
+  if (stateDirectory === undefined) {
+    const created = mkdtempSync(join(tmpdir(), "agent-e2e-state-"));
+    stateDirectory = created;
+    process.once("exit", () => {
+      rmSync(created, { recursive: true, force: true });
+    });
+  }
+  return stateDirectory;
+}
+
+/**
+ * The base environment of every run: no key, no base URL, no colour, English prompts, and run
+ * journals in the test process's own state directory.
+ */
 export function baseEnv(extra: Env = {}): Env {
   const env: Env = {};
   for (const name of PASSED_THROUGH) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
-  return { ...env, NO_COLOR: "1", LANG: "C.UTF-8", TERM: "xterm-256color", ...extra };
+  return {
+    ...env,
+    NO_COLOR: "1",
+    LANG: "C.UTF-8",
+    TERM: "xterm-256color",
+    AGENT_STATE_DIR: testStateDirectory(),
+    ...extra,
+  };
 }
 
 /** The environment for a run against the local server. */
