@@ -15,8 +15,15 @@ import { PTY_REASON, PtySession, isPtyAvailable } from "../support/pty.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { baseEnv, linesOf, serverEnv, startCli } from "./cli-process.js";
 import { toolResults } from "./scripted-chat-server.js";
+import { resolveExecutable } from "../../src/adapters/shell/executable-resolution.js";
 
 const e2e = useAgentFixture();
+
+// On PATH, where the agent looks for it, on Linux only.
+const HAS_BWRAP =
+  process.platform === "linux" &&
+  resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
+    undefined;
 
 const UNKNOWN =
   "Error [execution_unknown]: The agent stopped while this call was running, so it may or may not have taken effect; check its effect before retrying it";
@@ -135,6 +142,36 @@ describe.skipIf(!isPtyAvailable())(`kill -9 while an approved command runs ${PTY
     }
   }, 60_000);
 });
+
+describe.skipIf(!isPtyAvailable() || !HAS_BWRAP)(
+  `the journals in the sandbox ${PTY_REASON}`,
+  () => {
+    it("a sandboxed command sees the state directory empty and cannot write it", async () => {
+      const state = stateDir();
+      const command = `ls -A ${state}; cat ${state}/workspaces/*/runs/*.jsonl; touch ${state}/planted; echo end`;
+      e2e.server.script(
+        chatToolCallsReply([{ id: "call_peek", name: "shell", arguments: { command } }]),
+        chatTextReply("Nothing there."),
+      );
+      const session = PtySession.start(
+        [...e2e.argv(["--sandbox", "required", "--prompt", "Peek at the journals"])],
+        { env: env() },
+      );
+      await session.waitForOutput("[y/N] ");
+      session.type("y\r");
+      const { exitCode } = await session.exited;
+
+      expect(exitCode).toBe(0);
+      expect(toolResults(e2e.server.requests[1])).toEqual({
+        call_peek:
+          `[stderr] cat: '${state}/workspaces/*/runs/*.jsonl': No such file or directory\n` +
+          `[stderr] touch: cannot touch '${state}/planted': Read-only file system\n` +
+          "end\n",
+      });
+      expect(existsSync(join(state, "planted"))).toBe(false);
+    }, 30_000);
+  },
+);
 
 /** Replies by what the conversation holds: a glob call first, then the answer. */
 function replyByState(request: RecordedRequest) {
