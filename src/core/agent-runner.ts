@@ -78,6 +78,8 @@ export const PERMISSION_EVALUATION_FAILED = toolError(
 /** The loop: ask the model, run each tool call through prepare → policy → invoke, repeat. */
 export class AgentRunner {
   readonly #options: AgentRunnerOptions;
+  /** The journal has its run_started: a later turn (even after a failed first one) is a user_message. */
+  #journalStarted = false;
 
   constructor(options: AgentRunnerOptions) {
     if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) {
@@ -95,15 +97,18 @@ export class AgentRunner {
     const { systemPrompt } = this.#options;
     return this.#journaled(async () => {
       const history: Message[] = previous === undefined ? [] : [...previous];
-      if (previous === undefined) {
+      if (this.#journalStarted) {
+        await this.#journal({ type: "user_message", content: prompt });
+      } else {
         await this.#journal({
           type: "run_started",
           ...(systemPrompt === undefined ? {} : { systemPrompt }),
           prompt,
         });
-        if (systemPrompt !== undefined) history.push({ role: "system", content: systemPrompt });
-      } else {
-        await this.#journal({ type: "user_message", content: prompt });
+        this.#journalStarted = true;
+      }
+      if (previous === undefined && systemPrompt !== undefined) {
+        history.push({ role: "system", content: systemPrompt });
       }
       history.push({ role: "user", content: prompt });
       return this.#loop(history, signal, []);
@@ -120,6 +125,7 @@ export class AgentRunner {
     openCalls: readonly OpenCall[],
     signal?: AbortSignal,
   ): Promise<RunResult> {
+    this.#journalStarted = true;
     return this.#journaled(async () => {
       await this.#journal({ type: "run_resumed" });
       const resumed: Message[] = [...history];

@@ -190,3 +190,37 @@ describe("AgentRunner.resume", () => {
     expect(replayed.status).toBe("unfinished");
   });
 });
+
+describe("AgentRunner: a conversation's journal", () => {
+  it("has one run_started; after a failed first turn the next is a user_message, and replays as the live history", async () => {
+    const journal = new MemoryJournal();
+    const model = new ScriptedModelClient([textReply("Second answer.")]);
+    const failing = {
+      calls: 0,
+      complete(request: Parameters<typeof model.complete>[0]) {
+        this.calls += 1;
+        return this.calls === 1
+          ? Promise.reject(new Error("provider down"))
+          : model.complete(request);
+      },
+    };
+    const runner = new AgentRunner({
+      model: failing,
+      registry: new ToolRegistry(),
+      maxTurns: 3,
+      systemPrompt: "Be brief.",
+      journal,
+    });
+    await expect(runner.run("first")).rejects.toThrow("provider down");
+    const second = await runner.run("second");
+
+    expect(journal.records.map((record) => record.type)).toEqual([
+      "run_started",
+      "run_failed",
+      "user_message",
+      "model_reply",
+      "run_finished",
+    ]);
+    expect(replayJournal(journal.records).history).toEqual(second.history);
+  });
+});
