@@ -37,6 +37,7 @@ import { indentModelText } from "./terminal-layout.js";
 import { withTextDeltas } from "./text-delta-model.js";
 import { TurnCancellation, runConversation } from "./conversation.js";
 import type { RunResult } from "../core/agent-runner.js";
+import type { Message } from "../core/messages.js";
 import { previewWith } from "./file-change-preview.js";
 import { CommandStatus } from "./command-status.js";
 import { escapeControlsKeepingLines, escapeForTerminal } from "./terminal-text.js";
@@ -204,11 +205,19 @@ export async function runAgent(
       io.stdout.write(`${answer}\n`);
     };
     const replayed = session.resumed;
-    if (options.prompt === undefined && replayed === undefined) {
+    // On a terminal a resumed run goes on as a conversation once it has its answer.
+    if (options.prompt === undefined && (replayed === undefined || isInteractive(io))) {
       // Nothing is in flight while the person types: let the sandbox check finish first, so a
       // fallback warning comes before the first "> " prompt, not in the middle of it.
       await ready;
+      let history: readonly Message[] | undefined;
+      if (replayed !== undefined) {
+        const result = await agent.resume(replayed.history, replayed.openCalls, cancel.signal);
+        showResult(result);
+        history = result.history;
+      }
       await runConversation({
+        ...(history === undefined ? {} : { history }),
         input: io.stdin,
         output: io.stderr,
         turns: cancel,
@@ -315,7 +324,7 @@ export async function resolveWorkspace(path: string): Promise<string> {
   return resolved;
 }
 
-function isInteractive(io: CliIo): boolean {
+export function isInteractive(io: CliIo): boolean {
   return io.stdin.isTTY === true && (io.stderr as { isTTY?: boolean }).isTTY === true;
 }
 

@@ -19,7 +19,7 @@ import { firstLineOfError, oneLine } from "../core/one-line.js";
 import { parseCliArgs, type CliOptions } from "./args.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT } from "./exit-codes.js";
-import { resolveWorkspace, runAgent } from "./main.js";
+import { isInteractive, resolveWorkspace, runAgent } from "./main.js";
 import { openRunStore } from "./run-store.js";
 import { escapeForTerminal } from "./terminal-text.js";
 
@@ -70,7 +70,8 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
       dropCutTail(contents);
     }
     const replayed = replayJournal(contents.records);
-    if (replayed.status === "completed") {
+    // A finished run goes on only as a conversation, on a terminal; piped there is nothing to do.
+    if (replayed.status === "completed" && !isInteractive(io)) {
       lock.release();
       return fail(`run ${runId} already completed; nothing to resume`);
     }

@@ -12,6 +12,7 @@ import {
   type RecordedRequest,
 } from "../support/chat-completions-server.js";
 import { PTY_REASON, PtySession, isPtyAvailable } from "../support/pty.js";
+import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { baseEnv, linesOf, serverEnv, startCli } from "./cli-process.js";
 import { toolResults } from "./scripted-chat-server.js";
@@ -315,3 +316,57 @@ describe("agent runs and resume: usage", () => {
     expect(e2e.server.requests).toHaveLength(0);
   });
 });
+
+describe.skipIf(!isTmuxAvailable())(
+  `a conversation goes on with agent resume ${TMUX_REASON}`,
+  () => {
+    const prompted = (rows: readonly string[]): boolean =>
+      rows.filter((row) => row !== "").at(-1) === ">";
+
+    it("agent resume RUN_ID on a terminal continues the conversation's history", async () => {
+      e2e.server.script(chatTextReply("First answer."), chatTextReply("Second answer."));
+      const first = TmuxTerminal.start(e2e.argv([]), { env: env(), columns: 80, rows: 24 });
+      try {
+        await first.waitForScreen(prompted);
+        first.type("What is here?", "Enter");
+        await first.waitForScreen((rows) => rows.includes("  First answer.") && prompted(rows));
+        first.type("/exit", "Enter");
+        await first.waitForExit();
+      } finally {
+        first.close();
+      }
+      const path = await journalFile();
+      const runId = path.slice(path.lastIndexOf("/") + 1, -".jsonl".length);
+
+      const second = TmuxTerminal.start(
+        [...e2e.argv([]).slice(0, 2), "resume", runId, "--workspace", e2e.dir.workspace],
+        { env: env(), columns: 80, rows: 24 },
+      );
+      try {
+        await second.waitForScreen((rows) => rows.includes("  First answer.") && prompted(rows));
+        second.type("And then?", "Enter");
+        await second.waitForScreen((rows) => rows.includes("  Second answer.") && prompted(rows));
+        second.type("/exit", "Enter");
+        await second.waitForExit();
+      } finally {
+        second.close();
+      }
+      expect(e2e.server.requests).toHaveLength(2);
+      expect(e2e.server.requests[1]?.messages.slice(1)).toEqual([
+        { role: "user", content: "What is here?" },
+        { role: "assistant", content: "First answer." },
+        { role: "user", content: "And then?" },
+      ]);
+      expect((await records()).map((record) => record.type)).toEqual([
+        "run_started",
+        "model_reply",
+        "run_finished",
+        "run_resumed",
+        "run_finished",
+        "user_message",
+        "model_reply",
+        "run_finished",
+      ]);
+    }, 60_000);
+  },
+);
