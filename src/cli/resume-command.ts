@@ -86,6 +86,12 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
       lock.release();
       return fail(`run ${runId} is of chapter ${chapter}, which this agent cannot run`);
     }
+    if (chapter < 3 && options.auditLog !== undefined) {
+      lock.release();
+      return fail(
+        `run ${runId} is of chapter ${chapter}, which has no permission policy and keeps no audit: leave out --audit-log (or AGENT_AUDIT_LOG)`,
+      );
+    }
     say(`resuming run ${runId} (${replayed.status}): ${oneLine(replayed.prompt, 60)}`);
     const model = (contents.start as { model?: unknown }).model;
     const resumed: CliOptions = {
