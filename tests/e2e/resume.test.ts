@@ -297,6 +297,19 @@ describe("agent runs and resume: usage", () => {
     expect(run.stderr).toBe(`agent: no runs in ${e2e.dir.workspace} yet\n`);
   });
 
+  it("agent runs shows a task's control and bidi characters escaped, never raw", async () => {
+    e2e.server.script(chatTextReply("never asked"));
+    const task = "\u001b[2Jclear\u202eevil";
+    const killed = await agent(["--prompt", task], { AGENT_TEST_KILL_AFTER_RECORD: "run_started" });
+    expect(killed.signal).toBe("SIGKILL");
+
+    const listed = await agent(["runs"]);
+
+    expect(listed.stdout).toMatch(/ {2}unfinished {2}\[2Jclear\\u\{202e\}evil\n$/);
+    expect(listed.stdout).not.toContain("\u001b");
+    expect(listed.stdout).not.toContain("\u202e");
+  });
+
   it("resume refuses --chapter and --prompt: the journal decides them", async () => {
     const run = await agent(["resume", "--chapter", "1"]);
     expect(run.exitCode).toBe(2);
