@@ -216,6 +216,35 @@ describe("kill -9 after each journal step, then resume", () => {
     30_000,
   );
 
+  it("a resume killed in turn (after run_resumed, after the unknown result) resumes again", async () => {
+    await writeFile(join(e2e.dir.workspace, "a.txt"), "a\n");
+    e2e.server.script(...Array.from({ length: 6 }, () => replyByState));
+    await agent(["--prompt", "List the text files"], {
+      AGENT_TEST_KILL_AFTER_RECORD: "execution_started",
+    });
+    for (const step of ["run_resumed", "execution_finished"]) {
+      const killed = await agent(["resume"], { AGENT_TEST_KILL_AFTER_RECORD: step });
+      expect(killed.signal).toBe("SIGKILL");
+    }
+
+    const resumed = await agent(["resume"]);
+
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.stdout).toBe("Done.\n");
+    expect(toolResults(e2e.server.requests.at(-1))).toEqual({ call_glob: UNKNOWN });
+    // The call was never run again: only the first process ever started it.
+    const types = (await records()).map((record) => record.type);
+    expect(types.filter((type) => type === "execution_started")).toHaveLength(1);
+    expect(types.slice(5)).toEqual([
+      "run_resumed",
+      "run_resumed",
+      "execution_finished",
+      "run_resumed",
+      "model_reply",
+      "run_finished",
+    ]);
+  }, 30_000);
+
   it("killed after run_finished: nothing to resume (exit 2)", async () => {
     e2e.server.script(chatTextReply("Done."));
     const killed = await agent(["--prompt", "Say done"], {
