@@ -3,9 +3,6 @@
  * developer's own OPENAI_* variables).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const CLI_PATH = fileURLToPath(new URL("../../dist/agent.cjs", import.meta.url));
@@ -30,21 +27,11 @@ const PASSED_THROUGH = [
 
 export type Env = Record<string, string>;
 
-let stateDirectory: string | undefined;
-
-/**
- * One state directory (run journals) for this test process, outside every test workspace and
- * never the developer's own ~/.local/state; removed when the process exits.
- */
+/** The state directory global-setup.ts made for this test run (run journals). */
 export function testStateDirectory(): string {
-  if (stateDirectory === undefined) {
-    const created = mkdtempSync(join(tmpdir(), "agent-e2e-state-"));
-    stateDirectory = created;
-    process.once("exit", () => {
-      rmSync(created, { recursive: true, force: true });
-    });
-  }
-  return stateDirectory;
+  const state = process.env.AGENT_E2E_STATE_DIR;
+  if (state === undefined) throw new Error("tests/e2e/global-setup.ts did not run");
+  return state;
 }
 
 /**
