@@ -173,7 +173,7 @@ export function parseCliArgs(
     version: values.version ?? false,
     prompt,
     chapter,
-    workspace: values.workspace ?? npmInvocationDirectory(env) ?? cwd,
+    workspace: values.workspace ?? defaultWorkspace(env, cwd),
     model: values.model,
     maxTurns: parseMaxTurns(values["max-turns"]),
     shell: oneOf("--shell", values.shell ?? "auto", SHELL_CHOICES),
@@ -284,6 +284,14 @@ function firstSentence(message: string): string {
     }
   }
   return firstLine;
+}
+
+/** Where the person ran the command: under `npm run agent` npm's INIT_CWD, else `cwd`. */
+export function defaultWorkspace(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): string {
+  return npmInvocationDirectory(env) ?? cwd;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { listRuns } from "../adapters/journal/index.js";
 import { firstLineOfError, oneLine } from "../core/one-line.js";
+import { defaultWorkspace } from "./args.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT } from "./exit-codes.js";
 import { resolveWorkspace } from "./main.js";
@@ -44,7 +45,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
     return EXIT.ok;
   }
   try {
-    const workspace = await resolveWorkspace(values.workspace ?? io.cwd);
+    const workspace = await resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openRunStore(values["state-dir"], io, workspace);
     const runs = listRuns(store.runs);
     if (runs.length === 0) {
