@@ -16,6 +16,7 @@ import { P04Authorizer } from "./core/p04-authorizer.js";
 import type { P04Context } from "./core/p04-policy.js";
 import type { ExecutionEnvironment } from "./core/execution-environment.js";
 import type { ModelClient } from "./core/model.js";
+import type { RunJournal } from "./core/journal-records.js";
 import { PermissionPolicy } from "./core/permissions.js";
 import { PermissionRule } from "./core/permission-rule.js";
 import { isCanonicalProfile, P04, type ChapterProfile } from "./core/profiles.js";
@@ -46,6 +47,8 @@ export interface AgentDependencies {
   readonly outputs?: OutputSpillStore;
   /** P04 only: what it needs beyond chapter 3 (see `P04Dependencies`). */
   readonly p04?: P04Dependencies;
+  /** The run's write-ahead journal; absent, the run lives in memory only (tests). */
+  readonly journal?: RunJournal;
 }
 
 /**
@@ -94,6 +97,7 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     systemPrompt: systemPromptFor(profile, deps),
     policy,
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+    ...(deps.journal === undefined ? {} : { journal: deps.journal }),
     ...(deps.auditSink === undefined ? {} : { outcomes: deps.auditSink }),
     ...(deps.executionEnvironment === undefined
       ? {}

@@ -34,12 +34,16 @@ export interface CliOptions {
   readonly record: string | undefined;
   readonly replay: string | undefined;
   readonly replayLenient: boolean;
+  /** `--state-dir`; else AGENT_STATE_DIR or the platform default (adapters/state). */
+  readonly stateDir: string | undefined;
   readonly quiet: boolean;
   readonly verbose: boolean;
 }
 
 export const HELP_TEXT = `Usage: agent [options] "<task>"
        agent [options] --prompt "<task>"
+       agent runs [--workspace <dir>] [--state-dir <dir>]
+       agent resume [<run-id>] [options]
 
 A coding agent that asks before it acts. Every shell command, and from chapter 3
 every file write, waits for your [y/N]; file writes outside the workspace are
@@ -70,12 +74,26 @@ Options:
       --replay <file>     Serve model replies from a recording, not a provider
       --replay-lenient    With --replay: tool results and the system prompt may
                           differ (demos)
+      --state-dir <dir>   Where run journals and approvals are kept, outside
+                          the workspace
+                          (default: $AGENT_STATE_DIR, else
+                          $XDG_STATE_HOME/agent-harness or
+                          ~/.local/state/agent-harness)
       --quiet             Show only approval prompts, audit lines and the answer
       --verbose           Also show full tool results
   -h, --help              Show this help
   -v, --version           Show the version
 
-Commands (chapter 4's approvals; each takes --workspace <dir>):
+Runs: every run is journaled (each step on disk before it happens).
+  agent runs              This workspace's runs, newest first: id, start,
+                          status, task
+  agent resume [<id>]     Go on with a run (default: the newest unfinished one)
+                          after a crash or kill; a call that was running is
+                          reported unknown to the model, never run again.
+                          Takes the run options above except --prompt and
+                          --chapter (the chapter is the run's)
+
+Commands (chapter 4's approvals; each takes --workspace and --state-dir):
   agent approvals                     List the requests waiting for an answer
   agent approve <id> [--ttl 15m]      Grant one run of exactly that action
   agent deny <id>                     Refuse it; the waiting call is denied
@@ -85,8 +103,8 @@ Commands (chapter 4's approvals; each takes --workspace <dir>):
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server),
 OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_SANDBOX, AGENT_STATE_DIR, NO_COLOR.
-Exit codes: 0 answer printed, 1 run failed, 2 configuration error,
-3 waiting for approval (chapter 4), 130 Ctrl-C.`;
+Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing
+to resume), 3 waiting for an approval (chapter 4), 130 Ctrl-C.`;
 
 /**
  * Turns argv and the environment into validated options; every mistake is one readable line. The
@@ -120,6 +138,7 @@ export function parseCliArgs(
         record: { type: "string" },
         replay: { type: "string" },
         "replay-lenient": { type: "boolean" },
+        "state-dir": { type: "string" },
         quiet: { type: "boolean" },
         verbose: { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -139,7 +158,14 @@ export function parseCliArgs(
   }
   // An empty path would fail only later (an audit log that cannot open denies every call), and an
   // empty model name would be sent to the provider: both are mistakes to name now.
-  for (const flag of ["workspace", "model", "audit-log", "record", "replay"] as const) {
+  for (const flag of [
+    "workspace",
+    "model",
+    "audit-log",
+    "record",
+    "replay",
+    "state-dir",
+  ] as const) {
     if (values[flag]?.trim() === "") throw new CliConfigError(`--${flag} must not be empty`);
   }
   const chapter = parseChapter(values.chapter);
@@ -157,7 +183,7 @@ export function parseCliArgs(
     version: values.version ?? false,
     prompt,
     chapter,
-    workspace: values.workspace ?? npmInvocationDirectory(env) ?? cwd,
+    workspace: values.workspace ?? defaultWorkspace(env, cwd),
     model: values.model,
     maxTurns: parseMaxTurns(values["max-turns"]),
     shell: oneOf("--shell", values.shell ?? "auto", SHELL_CHOICES),
@@ -173,6 +199,7 @@ export function parseCliArgs(
     record: values.record,
     replay: values.replay,
     replayLenient: values["replay-lenient"] ?? false,
+    stateDir: values["state-dir"],
     quiet: values.quiet ?? false,
     verbose: values.verbose ?? false,
   };
@@ -269,6 +296,14 @@ function firstSentence(message: string): string {
     }
   }
   return firstLine;
+}
+
+/** Where the person ran the command: under `npm run agent` npm's INIT_CWD, else `cwd`. */
+export function defaultWorkspace(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): string {
+  return npmInvocationDirectory(env) ?? cwd;
 }
 
 /**

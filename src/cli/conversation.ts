@@ -39,6 +39,8 @@ export interface ConversationOptions {
   readonly showResult: (result: RunResult) => void;
   /** Clears whatever a stopped turn left drawn (a spinner). */
   readonly onTurnFailed: () => void;
+  /** The history so far, when the conversation goes on from a journal (`agent resume`). */
+  readonly history?: readonly Message[];
 }
 
 export const CONVERSATION_HELP = [
@@ -57,7 +59,7 @@ const PROMPT = "> ";
 export async function runConversation(options: ConversationOptions): Promise<void> {
   const { output, turns } = options;
   output.write(`Conversation: /help for help, /exit or Ctrl-D to end.\n`);
-  let history: readonly Message[] | undefined;
+  let history: readonly Message[] | undefined = options.history;
   for (;;) {
     const line = await readLine(options.input, output);
     if (line === undefined) return;

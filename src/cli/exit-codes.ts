@@ -3,7 +3,7 @@ export const EXIT = Object.freeze({
   ok: 0,
   runFailed: 1,
   config: 2,
-  /** P04: the run waits for a person's approval (`agent approve …`); nothing of the call ran. */
+  /** The run stopped to wait for a person's approval (`agent approve …`, then `agent resume`). */
   waiting: 3,
   cancelled: 130,
 });

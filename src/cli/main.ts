@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { JsonlAuditLog } from "../adapters/audit/index.js";
@@ -22,6 +21,7 @@ import { ShellUnavailableError } from "../adapters/shell/index.js";
 import { BootstrapError, buildAgent } from "../bootstrap.js";
 import { AgentRunError, RunCancelledError, RunWaitingError } from "../core/agent-errors.js";
 import { CommandAllowlistError } from "../adapters/commands/index.js";
+import { RunJournalError, RunLockedError } from "../adapters/journal/index.js";
 import { ApprovalStoreError, StateDirectoryError } from "../adapters/state/index.js";
 import { p04Approver, p04Dependencies } from "./p04-run.js";
 import { waitingMessage } from "./waiting-message.js";
@@ -40,11 +40,15 @@ import { renderMarkdown } from "./markdown-view.js";
 import { withTextDeltas } from "./text-delta-model.js";
 import { TurnCancellation, runConversation } from "./conversation.js";
 import type { RunResult } from "../core/agent-runner.js";
+import type { Message } from "../core/messages.js";
 import { previewWith } from "./file-change-preview.js";
 import { CommandStatus } from "./command-status.js";
 import { escapeForTerminal } from "./terminal-text.js";
 import type { CliIo } from "./cli-io.js";
 import { findSubcommand } from "./subcommands.js";
+import { openRunStore } from "./run-store.js";
+import { openJournalSession, type JournalSession, type ResumePlan } from "./journal-session.js";
+import { withCrashHook } from "./crash-hook.js";
 
 export type { CliIo } from "./cli-io.js";
 
@@ -71,14 +75,28 @@ export async function runCli(io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   // No task on a terminal: a conversation (conversation.ts). Piped, a task is still required.
-  const converse = options.prompt === undefined && isInteractive(io);
-  if (options.prompt === undefined && !converse) {
+  if (options.prompt === undefined && !isInteractive(io)) {
     return fail(
       EXIT.config,
       `no task given: agent "<task>" or agent --prompt "<task>" (see --help)`,
     );
   }
+  return runAgent(options, io, undefined);
+}
 
+/**
+ * One run, new or resumed (`resume`: from `agent resume`, which picked and locked it): every step
+ * journaled under the workspace's state directory before it happens. Returns the exit code.
+ */
+export async function runAgent(
+  options: CliOptions,
+  io: CliIo,
+  resume: ResumePlan | undefined,
+): Promise<number> {
+  const fail = (code: number, message: string): number => {
+    io.stderr.write(`agent: ${escapeForTerminal(message)}\n`);
+    return code;
+  };
   const reporter = new ProgressReporter({
     output: io.stderr,
     verbosity: options.quiet ? "quiet" : options.verbose ? "verbose" : "normal",
@@ -88,16 +106,36 @@ export async function runCli(io: CliIo): Promise<number> {
   io.interrupts.on("SIGINT", () => {
     cancel.abort();
   });
+  let session: JournalSession | undefined;
   try {
     const workspace = await resolveWorkspace(options.workspace);
-    const runId = randomUUID();
-    // The harness's own files are opened once, first, before any command could swap their names;
-    // their real paths are then protected from the file tools and read-only in the sandbox.
+    // Journals live outside the workspace, in a directory no file tool or command may touch.
+    const store = openRunStore(options.stateDir, io, workspace);
+    // The harness's own files (recording, journal, audit log) are opened once, first, before any
+    // command could swap their names; their real paths are then protected from the file tools and
+    // read-only in the sandbox.
+    const model = createModelClient(options, io.env, io.platform);
+    const profile = profileForChapter(options.chapter);
+    session = openJournalSession(
+      store,
+      {
+        chapter: options.chapter,
+        profile: profile.id,
+        model: model.name,
+        workspace,
+        policy: `chapter ${options.chapter}; sandbox ${options.sandbox}${options.network ? " with network" : ""}`,
+      },
+      resume,
+    );
+    resume = undefined; // the session owns its lock now
     const auditLog =
       options.auditLog === undefined
         ? undefined
-        : new JsonlAuditLog({ path: options.auditLog, chapter: options.chapter, runId });
-    const model = createModelClient(options, io.env, io.platform);
+        : new JsonlAuditLog({
+            path: options.auditLog,
+            chapter: options.chapter,
+            runId: session.runId,
+          });
     const outputs = WorkspaceOutputStore.open(workspace);
     // The agent's own install too (dist/, scripts/, package.json, node_modules, …): when the
     // workspace holds it (its own clone), a command that changed it would run on the host at the
@@ -106,6 +144,7 @@ export async function runCli(io: CliIo): Promise<number> {
       auditLog?.realPath,
       model.recordingPath,
       outputs.realPath,
+      store.stateRoot,
       ...agentInstallPaths(import.meta.url, PACKAGE_NAME),
     ].filter((path): path is string => path !== undefined);
     // On a terminal, say first where the agent works and whom it asks, so a wrong directory or
@@ -124,6 +163,7 @@ export async function runCli(io: CliIo): Promise<number> {
       platform: io.platform,
       passEnv: options.passEnv,
       harnessFiles,
+      hiddenPaths: [store.stateRoot],
     });
     // The sandbox probe may still be running: the first model request goes out meanwhile, and its
     // reply waits for the probe, so every tool call is decided on the final environment.
@@ -151,14 +191,15 @@ export async function runCli(io: CliIo): Promise<number> {
             network: options.network,
             io,
             execution: await shell.ready,
-            runId,
+            runId: session.runId,
+            ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
           })
         : undefined;
     const approvalProvider =
       p04 === undefined
         ? terminalApproval
         : p04Approver(isInteractive(io), terminalApproval, io.stderr);
-    const agent = buildAgent(profileForChapter(options.chapter), {
+    const agent = buildAgent(profile, {
       model: withTextDeltas(new FirstReplyGate(model.client, ready), (text) => {
         reporter.onTextDelta(text);
       }),
@@ -176,6 +217,7 @@ export async function runCli(io: CliIo): Promise<number> {
       maxTurns: options.maxTurns,
       observer: reporter,
       outputs,
+      journal: withCrashHook(session.journal, io.env),
     });
     const showResult = (result: RunResult): void => {
       reporter.finish(result.turns, result.usage);
@@ -192,11 +234,20 @@ export async function runCli(io: CliIo): Promise<number> {
           : result.finalText;
       io.stdout.write(`${answer}\n`);
     };
-    if (options.prompt === undefined) {
+    const replayed = session.resumed;
+    // On a terminal a resumed run goes on as a conversation once it has its answer.
+    if (options.prompt === undefined && (replayed === undefined || isInteractive(io))) {
       // Nothing is in flight while the person types: let the sandbox check finish first, so a
       // fallback warning comes before the first "> " prompt, not in the middle of it.
       await ready;
+      let history: readonly Message[] | undefined;
+      if (replayed !== undefined) {
+        const result = await agent.resume(replayed.history, replayed.openCalls, cancel.signal);
+        showResult(result);
+        history = result.history;
+      }
       await runConversation({
+        ...(history === undefined ? {} : { history }),
         input: io.stdin,
         output: io.stderr,
         turns: cancel,
@@ -208,7 +259,11 @@ export async function runCli(io: CliIo): Promise<number> {
       });
       return EXIT.ok;
     }
-    showResult(await agent.run(options.prompt, cancel.signal));
+    showResult(
+      replayed === undefined
+        ? await agent.run(options.prompt ?? "", cancel.signal)
+        : await agent.resume(replayed.history, replayed.openCalls, cancel.signal),
+    );
     return EXIT.ok;
   } catch (error) {
     reporter.dispose();
@@ -216,17 +271,22 @@ export async function runCli(io: CliIo): Promise<number> {
       return fail(EXIT.cancelled, "cancelled");
     }
     if (error instanceof RunWaitingError) {
-      io.stderr.write(waitingMessage(error));
+      io.stderr.write(waitingMessage(error, session?.runId));
       return EXIT.waiting;
     }
     if (isConfigurationError(error)) return fail(EXIT.config, firstLineOfError(error));
     if (error instanceof AgentRunError) return fail(EXIT.runFailed, firstLineOfError(error));
     return fail(EXIT.runFailed, `unexpected error: ${firstLineOfError(error)}`);
+  } finally {
+    session?.close();
+    resume?.lock.release();
   }
 }
 
 interface ChosenModel {
   readonly client: ModelClient;
+  /** The model's name, for the run journal. */
+  readonly name: string;
   /** For the run's first line: which model, served from where. */
   readonly description: string;
   /** The recording's real path, a harness-owned file, when `--record` is given. */
@@ -243,11 +303,13 @@ function createModelClient(
     const config = resolveOpenAIConfig(env, { model: options.model, platform });
     chosen = {
       client: new OpenAIChatModelClient(config),
+      name: config.model,
       description: `model ${config.model} · endpoint ${displayURL(config.baseURL)}`,
     };
   } else {
     chosen = {
       client: ReplayModelClient.fromFile(options.replay, { lenient: options.replayLenient }),
+      name: `replay of ${options.replay}`,
       description: `model replayed from ${options.replay}`,
     };
   }
@@ -276,7 +338,7 @@ function createAuditSink(
   return new CompositeAuditSink([auditLog, terminal]);
 }
 
-async function resolveWorkspace(path: string): Promise<string> {
+export async function resolveWorkspace(path: string): Promise<string> {
   let resolved: string;
   try {
     resolved = await realpath(path);
@@ -289,7 +351,7 @@ async function resolveWorkspace(path: string): Promise<string> {
   return resolved;
 }
 
-function isInteractive(io: CliIo): boolean {
+export function isInteractive(io: CliIo): boolean {
   return io.stdin.isTTY === true && (io.stderr as { isTTY?: boolean }).isTTY === true;
 }
 
@@ -302,6 +364,8 @@ function isConfigurationError(error: unknown): boolean {
     error instanceof CommandAllowlistError ||
     error instanceof StateDirectoryError ||
     error instanceof ApprovalStoreError ||
+    error instanceof RunJournalError ||
+    error instanceof RunLockedError ||
     error instanceof BootstrapError
   );
 }

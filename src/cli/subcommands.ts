@@ -8,6 +8,8 @@ import { approveCommand, denyCommand } from "./approve-command.js";
 import type { CliIo } from "./cli-io.js";
 import { commandsCommand } from "./commands-command.js";
 import { explainCommand } from "./explain-command.js";
+import { resumeCommand } from "./resume-command.js";
+import { runsCommand } from "./runs-command.js";
 
 /** Runs one subcommand with the arguments after its name; returns the exit code, never throws. */
 export type SubcommandHandler = (args: readonly string[], io: CliIo) => Promise<number>;
@@ -18,6 +20,8 @@ const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, Subc
   ["deny", denyCommand],
   ["commands", commandsCommand],
   ["explain", explainCommand],
+  ["runs", runsCommand],
+  ["resume", resumeCommand],
 ]);
 
 export function findSubcommand(

@@ -2,7 +2,7 @@ import type { RunWaitingError } from "../core/agent-errors.js";
 import { escapeForTerminal } from "./terminal-text.js";
 
 /** What a run that waits leaves on stderr: the request, its risks, and how to answer it. */
-export function waitingMessage(error: RunWaitingError): string {
+export function waitingMessage(error: RunWaitingError, runId: string | undefined): string {
   const { id, summary, risks, expiresAt } = error.request;
   const text = (value: unknown): string => escapeForTerminal(String(value));
   const lines = [
@@ -11,7 +11,9 @@ export function waitingMessage(error: RunWaitingError): string {
     ...(Array.isArray(risks) ? risks.map((risk) => `  risk: ${text(risk)}`) : []),
     `  the request expires at ${text(expiresAt)}`,
     `  approve: agent approve ${text(id)} [--ttl 15m]    deny: agent deny ${text(id)}`,
-    "  then run the same task again (or resume the run) to continue",
+    runId === undefined
+      ? "  then run the same task again to continue"
+      : `  then go on with: agent resume ${text(runId)}`,
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -48,3 +48,11 @@ export class RunWaitingError extends AgentRunError {
     super(message);
   }
 }
+
+/**
+ * A journal record could not be made durable: the step it describes did not happen, and the run
+ * stops (fail closed: a step that is not journaled could not be recovered after a crash).
+ */
+export class JournalWriteError extends AgentRunError {
+  override readonly name = "JournalWriteError";
+}

@@ -5,6 +5,16 @@ import {
   RunCancelledError,
   RunWaitingError,
 } from "./agent-errors.js";
+import { canonicalJson } from "./canonical-json.js";
+import type { JournalRecord, RunJournal } from "./journal-records.js";
+import type { OpenCall } from "./journal-replay.js";
+import { journalClosing, journalStep } from "./run-journaling.js";
+import {
+  CANCELLED_BEFORE_RUNNING,
+  EXECUTION_UNKNOWN,
+  withInterruptedResults,
+} from "./interrupted-calls.js";
+import { firstLineOfError } from "./one-line.js";
 import type { AssistantMessage, Message, ToolCall, ToolMessage } from "./messages.js";
 import { validateToolPairing } from "./messages.js";
 import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "./model.js";
@@ -52,6 +62,8 @@ export interface AgentRunnerOptions {
   readonly outcomes?: Pick<AuditSink, "recordOutcome">;
   /** Where `execute` tools run: named in each such call's outcome. */
   readonly executionEnvironment?: ExecutionEnvironment;
+  /** The write-ahead journal: each step's record is durable before the step takes effect. */
+  readonly journal?: RunJournal;
 }
 
 export interface RunResult {
@@ -71,6 +83,8 @@ export const PERMISSION_EVALUATION_FAILED = toolError(
 /** The loop: ask the model, run each tool call through prepare → policy → invoke, repeat. */
 export class AgentRunner {
   readonly #options: AgentRunnerOptions;
+  /** The journal has its run_started: a later turn (even after a failed first one) is a user_message. */
+  #journalStarted = false;
 
   constructor(options: AgentRunnerOptions) {
     if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) {
@@ -88,24 +102,132 @@ export class AgentRunner {
     signal?: AbortSignal,
     previous?: readonly Message[],
   ): Promise<RunResult> {
+    const { systemPrompt } = this.#options;
     const history: Message[] = previous === undefined ? [] : [...previous];
-    if (previous === undefined && this.#options.systemPrompt !== undefined) {
-      history.push({ role: "system", content: this.#options.systemPrompt });
-    }
-    history.push({ role: "user", content: prompt });
-    try {
-      return await this.#loop(history, signal);
-    } catch (error) {
-      if (!(error instanceof RunCancelledError)) throw error;
-      throw new RunCancelledError(error.message, withCancelledResults(history));
-    }
+    return this.#journaled(history, async () => {
+      if (this.#journalStarted) {
+        await this.#journal({ type: "user_message", content: prompt });
+      } else {
+        await this.#journal({
+          type: "run_started",
+          ...(systemPrompt === undefined ? {} : { systemPrompt }),
+          prompt,
+        });
+        this.#journalStarted = true;
+      }
+      if (previous === undefined && systemPrompt !== undefined) {
+        history.push({ role: "system", content: systemPrompt });
+      }
+      history.push({ role: "user", content: prompt });
+      return this.#loop(history, signal, []);
+    });
   }
 
-  async #loop(history: Message[], signal: AbortSignal | undefined): Promise<RunResult> {
+  /**
+   * Goes on with a run rebuilt from its journal (`agent resume`). The last reply's calls are
+   * answered first: a finished one keeps its recorded result; one that started and never finished
+   * is reported unknown and NOT run again; one that never started takes the normal path.
+   */
+  async resume(
+    history: readonly Message[],
+    openCalls: readonly OpenCall[],
+    signal?: AbortSignal,
+  ): Promise<RunResult> {
+    this.#journalStarted = true;
+    const resumed: Message[] = [...history];
+    return this.#journaled(resumed, async () => {
+      await this.#journal({ type: "run_resumed" });
+      const last = resumed.at(-1);
+      if (last?.role === "assistant" && last.toolCalls.length === 0) {
+        // The answer was given; only the closing record was lost.
+        return {
+          finalText: last.content ?? "",
+          turns: 0,
+          history: resumed,
+          usage: undefined,
+          outcomes: [],
+        };
+      }
+      const outcomes: ToolOutcome[] = [];
+      const snapshot = this.#options.registry.snapshot();
+      for (const open of openCalls) {
+        throwIfCancelled(signal);
+        let content: string;
+        if (open.state === "finished") {
+          content = open.content;
+        } else if (open.state === "unknown") {
+          const outcome = await this.#reportUnknown(open.call);
+          outcomes.push(outcome);
+          content = EXECUTION_UNKNOWN.content;
+        } else {
+          const { result, outcome } = await this.#runToolCall(snapshot, open.call, signal);
+          outcomes.push(outcome);
+          content = result.content;
+        }
+        resumed.push({ role: "tool", toolCallId: open.call.id, content });
+      }
+      return this.#loop(resumed, signal, outcomes);
+    });
+  }
+
+  /**
+   * The closing record of a run: finished, cancelled, waiting (written by the call) or failed. A
+   * cancelled run carries `history` with every call of its last reply answered, so a conversation
+   * goes on knowing what already ran.
+   */
+  async #journaled(history: Message[], body: () => Promise<RunResult>): Promise<RunResult> {
+    let result: RunResult;
+    try {
+      result = await body();
+    } catch (error) {
+      if (error instanceof RunCancelledError) {
+        await journalClosing(this.#options.journal, { type: "run_cancelled" });
+        throw new RunCancelledError(error.message, withInterruptedResults(history));
+      }
+      if (!(error instanceof RunWaitingError)) {
+        await journalClosing(this.#options.journal, {
+          type: "run_failed",
+          error: firstLineOfError(error),
+        });
+      }
+      throw error;
+    }
+    await this.#journal({ type: "run_finished", finalText: result.finalText });
+    return result;
+  }
+
+  #journal(record: JournalRecord): Promise<void> {
+    return journalStep(this.#options.journal, record);
+  }
+
+  /** A call that started before the process died: its effect is unknown, and the person is told. */
+  async #reportUnknown(call: ToolCall): Promise<ToolOutcome> {
+    this.#notify((observer) => observer.onToolCallStart?.(call));
+    const outcome = outcomeOf(
+      call,
+      { result: EXECUTION_UNKNOWN, executed: "unknown", status: "unknown", boundary: "execution" },
+      0,
+      undefined,
+      undefined,
+    );
+    await this.#journal({
+      type: "execution_finished",
+      callId: call.id,
+      outcome,
+      content: EXECUTION_UNKNOWN.content,
+    });
+    this.#notify((observer) => observer.onToolCallEnd?.(call, EXECUTION_UNKNOWN, 0, outcome));
+    await this.#recordOutcome(outcome);
+    return outcome;
+  }
+
+  async #loop(
+    history: Message[],
+    signal: AbortSignal | undefined,
+    outcomes: ToolOutcome[],
+  ): Promise<RunResult> {
     const { model, registry, maxTurns } = this.#options;
     let usage: TokenUsage | undefined;
-    const outcomes: ToolOutcome[] = [];
-
     for (let turn = 1; turn <= maxTurns; turn += 1) {
       throwIfCancelled(signal);
       validateToolPairing(history);
@@ -119,6 +241,11 @@ export class AgentRunner {
       this.#notify((observer) => observer.onModelReply?.(reply, turn));
       usage = addUsage(usage, reply.usage);
       const message = checkedReply(reply, history);
+      await this.#journal({
+        type: "model_reply",
+        message,
+        ...(reply.usage === undefined ? {} : { usage: reply.usage }),
+      });
       history.push(message);
 
       if (message.toolCalls.length === 0) {
@@ -155,8 +282,24 @@ export class AgentRunner {
     };
     let decided: Decided;
     try {
-      decided = await this.#decideAndInvoke(snapshot, call, signal, reportExecution);
+      decided = await this.#decideAndInvoke(snapshot, call, signal, reportExecution, environment);
     } catch (error) {
+      // Waiting for an approval given later (chapter 4): nothing ran; the run stops here.
+      if (error instanceof RunWaitingError) {
+        const result = toolError("approval_waiting", error.message);
+        const facts = {
+          result,
+          executed: "no",
+          status: "waiting",
+          boundary: "confirmation",
+        } as const;
+        const outcome = outcomeOf(call, facts, now() - started, environment, undefined);
+        this.#notify((observer) =>
+          observer.onToolCallEnd?.(call, result, outcome.durationMs, outcome),
+        );
+        await this.#recordOutcome(outcome);
+        await this.#journal({ type: "run_waiting", callId: error.callId, request: error.request });
+      }
       // Ctrl-C at the prompt: nothing ran. The run ends, but the call still has its outcome.
       if (error instanceof RunCancelledError) {
         const facts = {
@@ -170,11 +313,23 @@ export class AgentRunner {
           observer.onToolCallEnd?.(call, CANCELLED_BEFORE_RUNNING, outcome.durationMs, outcome),
         );
         await this.#recordOutcome(outcome);
+        await journalClosing(this.#options.journal, {
+          type: "execution_finished",
+          callId: call.id,
+          outcome,
+          content: CANCELLED_BEFORE_RUNNING.content,
+        });
       }
       throw error;
     }
     const durationMs = now() - started;
     const outcome = outcomeOf(call, decided, durationMs, environment, reported);
+    await this.#journal({
+      type: "execution_finished",
+      callId: call.id,
+      outcome,
+      content: decided.result.content,
+    });
     this.#notify((observer) => observer.onToolCallEnd?.(call, decided.result, durationMs, outcome));
     await this.#recordOutcome(outcome);
     return { result: decided.result, outcome };
@@ -216,22 +371,36 @@ export class AgentRunner {
     call: ToolCall,
     signal: AbortSignal | undefined,
     reportExecution: (facts: ExecutionFacts) => void,
+    environment: string | undefined,
   ): Promise<Decided> {
     const prepared = snapshot.prepare(call);
     if (!prepared.ok) return rejected(prepared.result);
+    await this.#journal({
+      type: "call_prepared",
+      callId: call.id,
+      tool: call.name,
+      canonicalArguments: canonicalJson(prepared.call.arguments),
+    });
     const policy = this.#options.policy;
     if (policy !== undefined) {
       let decision: unknown;
       try {
         decision = await policy.decide(new PermissionRequest(prepared.call));
       } catch (error) {
-        // A cancelled prompt (Ctrl-C) ends the run, and so does a call that waits for an
-        // approval given later (P04); every other failure denies this call.
+        // A cancelled prompt (Ctrl-C) ends the run, a wait for a later approval stops it; every
+        // other failure denies this call.
         if (error instanceof RunCancelledError || error instanceof RunWaitingError) throw error;
         return EVALUATION_FAILED;
       }
       // Only a genuine decision counts; a policy returning anything else fails closed.
       if (!PermissionDecision.isDecision(decision)) return EVALUATION_FAILED;
+      await this.#journal({
+        type: "decision",
+        callId: call.id,
+        behavior: decision.behavior,
+        source: decision.source,
+        reason: decision.reason,
+      });
       if (decision.behavior !== "allow") {
         return decision.behavior === "deny"
           ? denied(decision, policy.boundaryOf(decision))
@@ -239,6 +408,15 @@ export class AgentRunner {
       }
     }
     throwIfCancelled(signal);
+    await this.#journal({
+      type: "execution_started",
+      callId: call.id,
+      tool: call.name,
+      ...(environment === undefined ? {} : { environment }),
+      ...(prepared.call.finalArguments === undefined
+        ? {}
+        : { finalArguments: prepared.call.finalArguments }),
+    });
     const result = await snapshot.invoke(prepared.call, {
       ...(signal === undefined ? {} : { signal }),
       reportExecution,
@@ -262,33 +440,6 @@ interface Decided {
   readonly decision?: ToolOutcome["decision"];
   readonly finalArguments?: ToolOutcome["finalArguments"];
 }
-
-/**
- * The history with a `cancelled` result for each call of the last reply that has none yet (the
- * one cancelled at its prompt, and those after it, which never started).
- */
-function withCancelledResults(history: readonly Message[]): Message[] {
-  const paired = [...history];
-  const last = paired.findLastIndex((message) => message.role === "assistant");
-  const reply = paired[last];
-  if (reply?.role !== "assistant") return paired;
-  const answered = new Set(
-    paired
-      .slice(last + 1)
-      .flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])),
-  );
-  for (const call of reply.toolCalls) {
-    if (!answered.has(call.id)) {
-      paired.push({ role: "tool", toolCallId: call.id, content: CANCELLED_BEFORE_RUNNING.content });
-    }
-  }
-  return paired;
-}
-
-const CANCELLED_BEFORE_RUNNING = toolError(
-  "cancelled",
-  "The run was cancelled before this call ran",
-);
 
 const EVALUATION_FAILED: Decided = {
   result: PERMISSION_EVALUATION_FAILED,

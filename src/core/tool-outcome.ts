@@ -14,7 +14,9 @@ export type OutcomeStatus =
   | "execution_failed"
   | "timed_out"
   | "cancelled"
-  | "unknown";
+  | "unknown"
+  /** Nothing ran: the run stopped to wait for a person's approval given later (chapter 4). */
+  | "waiting";
 
 /**
  * The five boundaries a call passes, in order: tool visibility, protocol (JSON and schema),
@@ -46,7 +48,7 @@ export interface ToolOutcome {
 /** How the closing line counts calls: `5 calls: 3 ran, 1 denied, 1 failed`. */
 export function outcomeCategory(
   outcome: Pick<ToolOutcome, "status">,
-): "ran" | "denied" | "rejected" | "failed" | "cancelled" | "unknown" {
+): "ran" | "denied" | "rejected" | "failed" | "cancelled" | "unknown" | "waiting" {
   switch (outcome.status) {
     case "ok":
       return "ran";
@@ -62,12 +64,14 @@ export function outcomeCategory(
       return "cancelled";
     case "unknown":
       return "unknown";
+    case "waiting":
+      return "waiting";
   }
 }
 
 /** `5 calls: 3 ran, 1 denied, 1 failed`: only the non-zero counts, in a fixed order. */
 export function summarizeOutcomes(outcomes: readonly Pick<ToolOutcome, "status">[]): string {
-  const order = ["ran", "denied", "rejected", "failed", "cancelled", "unknown"] as const;
+  const order = ["ran", "denied", "rejected", "failed", "cancelled", "unknown", "waiting"] as const;
   const counts = new Map<string, number>();
   for (const outcome of outcomes) {
     const category = outcomeCategory(outcome);

@@ -40,6 +40,7 @@ describe("parseCliArgs defaults", () => {
       record: undefined,
       replay: undefined,
       replayLenient: false,
+      stateDir: undefined,
       quiet: false,
       verbose: false,
     });
@@ -81,6 +82,8 @@ describe("parseCliArgs flags", () => {
       "--replay",
       "demo.jsonl",
       "--replay-lenient",
+      "--state-dir",
+      "/state",
       "--verbose",
     ]);
     expect(options).toEqual({
@@ -100,6 +103,7 @@ describe("parseCliArgs flags", () => {
       record: "rec.jsonl",
       replay: "demo.jsonl",
       replayLenient: true,
+      stateDir: "/state",
       quiet: false,
       verbose: true,
     });
@@ -301,6 +305,17 @@ describe("parseCliArgs: the default workspace is where the person ran the comman
 });
 
 describe("HELP_TEXT", () => {
+  it("names agent runs and agent resume, the state directory and every exit code", () => {
+    expect(HELP_TEXT).toContain("       agent runs [--workspace <dir>] [--state-dir <dir>]\n");
+    expect(HELP_TEXT).toContain("       agent resume [<run-id>] [options]\n");
+    expect(HELP_TEXT).toContain("  agent runs              This workspace's runs, newest first");
+    expect(HELP_TEXT).toContain("  agent resume [<id>]     Go on with a run");
+    expect(HELP_TEXT).toContain("--state-dir <dir>");
+    expect(HELP_TEXT).toContain(
+      "Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing\nto resume), 3 waiting for an approval, 130 Ctrl-C.",
+    );
+  });
+
   it("fits an 80-column terminal", () => {
     const wide = HELP_TEXT.split("\n").filter((line) => line.length > 80);
     expect(wide).toEqual([]);

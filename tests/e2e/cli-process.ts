@@ -27,14 +27,31 @@ const PASSED_THROUGH = [
 
 export type Env = Record<string, string>;
 
-/** The base environment of every run: no key, no base URL, no colour, English prompts. */
+/** The state directory global-setup.ts made for this test run (run journals). */
+export function testStateDirectory(): string {
+  const state = process.env.AGENT_E2E_STATE_DIR;
+  if (state === undefined) throw new Error("tests/e2e/global-setup.ts did not run");
+  return state;
+}
+
+/**
+ * The base environment of every run: no key, no base URL, no colour, English prompts, and run
+ * journals in the test process's own state directory.
+ */
 export function baseEnv(extra: Env = {}): Env {
   const env: Env = {};
   for (const name of PASSED_THROUGH) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
-  return { ...env, NO_COLOR: "1", LANG: "C.UTF-8", TERM: "xterm-256color", ...extra };
+  return {
+    ...env,
+    NO_COLOR: "1",
+    LANG: "C.UTF-8",
+    TERM: "xterm-256color",
+    AGENT_STATE_DIR: testStateDirectory(),
+    ...extra,
+  };
 }
 
 /** The environment for a run against the local server. */

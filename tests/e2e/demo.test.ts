@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { testStateDirectory } from "./cli-process.js";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -23,6 +24,8 @@ function runDemo(): Promise<Finished> {
       if (!name.startsWith("OPENAI_") && !name.startsWith("AGENT_")) env[name] = value;
     }
     env.NO_COLOR = "1";
+    // The demo's run journal goes to the tests' state directory, not the developer's own.
+    env.AGENT_STATE_DIR = testStateDirectory();
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/demo.ts"], {
       cwd: repo,
       env,

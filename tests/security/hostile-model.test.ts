@@ -451,7 +451,13 @@ describe("what the person sees", () => {
       const code = await runCli({
         argv: ["--prompt", "hi", "--chapter", "1", "--sandbox", "off", "--quiet"],
         // The host's own platform, and a search path holding a shell there: runCli picks one.
-        env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL, ...hostShellPath() },
+        env: {
+          OPENAI_API_KEY: "sk-test",
+          OPENAI_BASE_URL: server.baseURL,
+          // Run journals go beside the workspace, never into the developer's own state directory.
+          AGENT_STATE_DIR: join(temp.outside, "state"),
+          ...hostShellPath(),
+        },
         cwd: temp.workspace,
         platform: process.platform,
         stdin: Object.assign(new PassThrough(), { isTTY: false }),

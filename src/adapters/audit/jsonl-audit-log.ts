@@ -1,16 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
-import { closeSync, fdatasync, write } from "node:fs";
-import { promisify } from "node:util";
+import { closeSync } from "node:fs";
 import type { AuditSink } from "../../core/audit.js";
 import { canonicalJson } from "../../core/canonical-json.js";
 import type { PermissionDecision } from "../../core/permission-decision.js";
 import type { PermissionRequest } from "../../core/permission-request.js";
 import type { ToolOutcome } from "../../core/tool-outcome.js";
 import { firstLineOfError } from "../../core/one-line.js";
-import { HarnessFileError, openHarnessOutput } from "../filesystem/index.js";
-
-const writeAt = promisify(write);
-const syncData = promisify(fdatasync);
+import { appendDurably, HarnessFileError, openHarnessOutput } from "../filesystem/index.js";
 
 /** One line of the audit log; the fields are written in this order. */
 export interface AuditRecord {
@@ -103,13 +99,7 @@ export class JsonlAuditLog implements AuditSink {
   async #append(record: object): Promise<void> {
     const fd = this.#fd;
     if (fd === undefined) throw new Error(`The audit log ${this.#options.path} is closed`);
-    const line = Buffer.from(`${JSON.stringify(record)}\n`, "utf8");
-    // O_APPEND: each write lands at the end, even when the file grew meanwhile.
-    for (let written = 0; written < line.length;) {
-      const { bytesWritten } = await writeAt(fd, line, written, line.length - written);
-      written += bytesWritten;
-    }
-    await syncData(fd);
+    await appendDurably(fd, `${JSON.stringify(record)}\n`);
   }
 
   /** Closes the descriptor; a later decision then fails (and the policy denies the call). */

@@ -51,6 +51,11 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
    * inside the workspace are bound read-only in the sandbox.
    */
   readonly harnessFiles?: readonly string[];
+  /**
+   * Real paths outside the workspace that sandboxed commands must not see at all: the harness's
+   * state directory (run journals hold whole conversations).
+   */
+  readonly hiddenPaths?: readonly string[];
   /** Tests substitute the sandbox probe; production runs the real one once. */
   readonly probeSandbox?: typeof probeSandbox;
 }
@@ -257,6 +262,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     secrets,
     hardening,
     harnessFiles: options.harnessFiles ?? [],
+    hiddenPaths: options.hiddenPaths ?? [],
   });
   try {
     // Refuse `/` or the home directory now, before a probe, with the builder's own words.

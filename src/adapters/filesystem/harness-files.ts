@@ -4,7 +4,16 @@
  * regular file with that one name (no second hard link) is kept; later writes go to that descriptor. A sandboxed command that swaps the name
  * for a link or a FIFO afterwards redirects nothing and blocks nothing.
  */
-import { closeSync, constants, fchmodSync, ftruncateSync, realpathSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fdatasync,
+  ftruncateSync,
+  realpathSync,
+  write,
+} from "node:fs";
+import { promisify } from "node:util";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { firstLineOfError } from "../../core/one-line.js";
@@ -54,6 +63,23 @@ export function openHarnessOutput(path: string, options: HarnessOutputOptions): 
     closeSync(fd);
     throw new HarnessFileError(firstLineOfError(error));
   }
+}
+
+const writeAt = promisify(write);
+const syncData = promisify(fdatasync);
+
+/**
+ * Appends `text` to a descriptor from `openHarnessOutput` and flushes it to disk before resolving:
+ * a record written this way survives a crash or power loss once the promise settles. O_APPEND puts
+ * each write at the end, even when the file grew meanwhile.
+ */
+export async function appendDurably(fd: number, text: string): Promise<void> {
+  const bytes = Buffer.from(text, "utf8");
+  for (let written = 0; written < bytes.length;) {
+    const { bytesWritten } = await writeAt(fd, bytes, written, bytes.length - written);
+    written += bytesWritten;
+  }
+  await syncData(fd);
 }
 
 /** Reads a whole regular file of at most `maxBytes` as UTF-8, with the same safe open. */

@@ -21,10 +21,11 @@ export {
 } from "./output-files.js";
 export { isGitDirectoryName } from "./git-names.js";
 export { GIT_LAYOUT_ENTRIES, hasGitDirectoryLayout, pointerFileTarget } from "./git-directories.js";
-export { errorCode } from "./fs-errors.js";
+export { errorCode, O_NOFOLLOW } from "./fs-errors.js";
 export {
   AGENT_INSTALL_ENTRIES,
   agentInstallPaths,
+  appendDurably,
   HarnessFileError,
   openHarnessOutput,
   readHarnessInput,

@@ -13,6 +13,11 @@ export interface BubblewrapArgsOptions {
    * command cannot plant a hook or rewrite the git config that later runs on the host.
    */
   readonly readOnlyPaths: readonly string[];
+  /**
+   * Real paths outside the workspace that commands must neither read nor write (the harness's state
+   * directory: run journals hold whole conversations). Each is covered by an empty read-only tmpfs.
+   */
+  readonly hiddenPaths?: readonly string[];
   /** Real path of the home directory; neither it nor anything above it may be the workspace. */
   readonly home: string | undefined;
   readonly network: boolean;
@@ -48,6 +53,8 @@ export function bubblewrapArgs(options: BubblewrapArgsOptions): string[] {
   assertWorkspace(workspace, options.home);
   assertInside(cwd, workspace, "working directory");
   for (const readOnly of options.readOnlyPaths) assertInside(readOnly, workspace, "read-only path");
+  const hidden = options.hiddenPaths ?? [];
+  for (const path of hidden) assertApart(path, workspace);
   if (!Number.isSafeInteger(options.statusFd) || options.statusFd < 3) {
     throw new RangeError(`statusFd must be an integer of at least 3, got ${options.statusFd}`);
   }
@@ -71,6 +78,10 @@ export function bubblewrapArgs(options: BubblewrapArgsOptions): string[] {
     // Hides host UNIX sockets (docker.sock, D-Bus) and other users' temp files.
     ["--tmpfs", "/tmp"],
     ["--tmpfs", "/run"],
+    ...hidden.flatMap((path) => [
+      ["--tmpfs", path],
+      ["--remount-ro", path],
+    ]),
     ["--bind", workspace, workspace],
     ...options.readOnlyPaths.map((readOnly) => ["--ro-bind", readOnly, readOnly]),
     ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts"],
@@ -118,6 +129,13 @@ function assertWorkspace(workspace: string, home: string | undefined): void {
 function assertInside(candidate: string, workspace: string, what: string): void {
   if (!isNormalAbsolute(candidate) || !isInside(candidate, workspace)) {
     throw new SandboxSetupError(`The sandbox ${what} is outside the workspace: ${candidate}`);
+  }
+}
+
+/** A hidden path must not hold the workspace nor lie in it: one mount would undo the other. */
+function assertApart(hidden: string, workspace: string): void {
+  if (!isNormalAbsolute(hidden) || isInside(hidden, workspace) || isInside(workspace, hidden)) {
+    throw new SandboxSetupError(`The sandbox cannot hide ${hidden}: it overlaps the workspace`);
   }
 }
 

@@ -69,6 +69,8 @@ export interface BubblewrapRunnerOptions {
    * bound read-only, so no command can swap or change them.
    */
   readonly harnessFiles?: readonly string[];
+  /** Real paths outside the workspace hidden from commands (the harness's state directory). */
+  readonly hiddenPaths?: readonly string[];
 }
 
 /**
@@ -144,6 +146,7 @@ export class BubblewrapRunner implements CommandRunner {
           ...harnessFilesIn(workspace, this.#options.harnessFiles ?? []),
         ]),
       ],
+      hiddenPaths: this.#options.hiddenPaths ?? [],
       home: this.#options.home === undefined ? undefined : realOrSelf(this.#options.home),
       network: this.#options.network,
       environment: this.#innerEnvironment(),

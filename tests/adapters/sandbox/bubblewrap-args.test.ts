@@ -194,3 +194,33 @@ describe("exitCodeFromStatus", () => {
     expect(exitCodeFromStatus(text)).toBe(expected);
   });
 });
+
+describe("bubblewrapArgs: hidden paths (the harness's state directory)", () => {
+  const state = "/home/ada/.local/state/agent-harness";
+
+  it("covers each with an empty read-only tmpfs, after /tmp and /run, before the workspace", () => {
+    const args = bubblewrapArgs({ ...BASE, hiddenPaths: [state] });
+    const run = args.indexOf("/run");
+    expect(args.slice(run + 1, run + 8)).toEqual([
+      "--tmpfs",
+      state,
+      "--remount-ro",
+      state,
+      "--bind",
+      BASE.workspace,
+      BASE.workspace,
+    ]);
+  });
+
+  it.each([
+    ["inside the workspace", "/home/ada/project/state"],
+    ["holding the workspace", "/home/ada"],
+    ["not a normal absolute path", "state"],
+  ])("refuses one %s", (_label, hidden) => {
+    const error = errorOf({ ...BASE, hiddenPaths: [hidden] });
+    expect(error).toBeInstanceOf(SandboxSetupError);
+    expect((error as Error).message).toBe(
+      `The sandbox cannot hide ${hidden}: it overlaps the workspace`,
+    );
+  });
+});

@@ -1,0 +1,17 @@
+/**
+ * The run journal port (core/journal-records.ts) as one append-only JSONL file per run under the
+ * workspace's state directory, with the reader, the run lock and the listing `agent runs` and
+ * `agent resume` use.
+ */
+export { FileRunJournal, type RunContext } from "./file-run-journal.js";
+export { dropCutTail, readJournalFile, type JournalContents } from "./journal-file.js";
+export { listRuns, type RunSummary } from "./run-list.js";
+export { lockRun, RunLockedError, type RunLock } from "./run-lock.js";
+export {
+  isRunId,
+  journalPath,
+  lockPath,
+  newRunId,
+  RunJournalError,
+  runsDirectory,
+} from "./run-files.js";

@@ -1,0 +1,115 @@
+/**
+ * The journal's line format, checked on read: a record that does not have this shape is a journal
+ * the harness did not write (or a newer one), and resume refuses it rather than guess.
+ */
+import { z } from "zod";
+import { JOURNAL_VERSION, type JournalRecord } from "../../core/journal-records.js";
+
+const finalArguments = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+const outcome = z.object({
+  callId: z.string(),
+  tool: z.string(),
+  executed: z.enum(["no", "yes", "unknown"]),
+  status: z.enum([
+    "ok",
+    "unknown_tool",
+    "invalid_arguments",
+    "denied",
+    "execution_failed",
+    "timed_out",
+    "cancelled",
+    "unknown",
+    "waiting",
+  ]),
+  boundary: z.enum(["visibility", "protocol", "policy", "confirmation", "execution"]),
+  errorCode: z.string().optional(),
+  exitCode: z.number().optional(),
+  savedOutput: z.string().optional(),
+  finalArguments: finalArguments.optional(),
+  durationMs: z.number(),
+  environment: z.string().optional(),
+  decision: z.object({ source: z.string(), reason: z.string() }).optional(),
+});
+
+const usage = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  totalTokens: z.number(),
+});
+
+/** Every line carries these; `run_started` also the run's context (not needed to replay). */
+const envelope = { v: z.literal(JOURNAL_VERSION), time: z.string() };
+
+export const journalLineSchema = z.discriminatedUnion("type", [
+  z.object({
+    ...envelope,
+    type: z.literal("run_started"),
+    systemPrompt: z.string().optional(),
+    prompt: z.string(),
+    runId: z.string(),
+    workspace: z.string(),
+    chapter: z.number(),
+  }),
+  z.object({ ...envelope, type: z.literal("user_message"), content: z.string() }),
+  z.object({
+    ...envelope,
+    type: z.literal("model_reply"),
+    message: z.object({
+      role: z.literal("assistant"),
+      content: z.string().nullable(),
+      toolCalls: z.array(toolCall),
+    }),
+    usage: usage.optional(),
+  }),
+  z.object({
+    ...envelope,
+    type: z.literal("call_prepared"),
+    callId: z.string(),
+    tool: z.string(),
+    canonicalArguments: z.string(),
+  }),
+  z.object({
+    ...envelope,
+    type: z.literal("decision"),
+    callId: z.string(),
+    behavior: z.string(),
+    source: z.string(),
+    reason: z.string(),
+  }),
+  z.object({
+    ...envelope,
+    type: z.literal("execution_started"),
+    callId: z.string(),
+    tool: z.string(),
+    environment: z.string().optional(),
+    finalArguments: finalArguments.optional(),
+  }),
+  z.object({
+    ...envelope,
+    type: z.literal("execution_finished"),
+    callId: z.string(),
+    outcome,
+    content: z.string(),
+  }),
+  z.object({ ...envelope, type: z.literal("run_resumed") }),
+  z.object({ ...envelope, type: z.literal("run_finished"), finalText: z.string() }),
+  z.object({ ...envelope, type: z.literal("run_failed"), error: z.string() }),
+  z.object({ ...envelope, type: z.literal("run_cancelled") }),
+  z.object({
+    ...envelope,
+    type: z.literal("run_waiting"),
+    callId: z.string(),
+    request: z.record(z.string(), z.unknown()),
+  }),
+]);
+
+export type JournalLine = z.infer<typeof journalLineSchema>;
+
+/** What the loop replays: the line without its envelope and context (they stay in the file). */
+export function recordOf(line: JournalLine): JournalRecord {
+  // The schema above mirrors JournalRecord field for field; the envelope fields are extra.
+  return line;
+}

@@ -1,0 +1,22 @@
+/**
+ * For the crash tests only: `AGENT_TEST_KILL_AFTER_RECORD=<type>[:<n>]` kills the process with
+ * SIGKILL right after the n-th (default first) journal record of that type is on disk, the way a
+ * power cut or `kill -9` would, so every step of the journal can be shown to resume.
+ */
+import type { JournalRecord, RunJournal } from "../core/journal-records.js";
+
+export function withCrashHook(
+  journal: RunJournal,
+  env: Readonly<Record<string, string | undefined>>,
+): RunJournal {
+  const spec = env.AGENT_TEST_KILL_AFTER_RECORD;
+  if (spec === undefined || spec === "") return journal;
+  const [type, nth] = spec.split(":");
+  let remaining = nth === undefined ? 1 : Number(nth);
+  return {
+    async append(record: JournalRecord): Promise<void> {
+      await journal.append(record);
+      if (record.type === type && --remaining === 0) process.kill(process.pid, "SIGKILL");
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * Where this workspace's runs are kept: the state root (`--state-dir`, AGENT_STATE_DIR or the
+ * platform default), this workspace's directory under it, and its `runs/` directory.
+ */
+import { homedir } from "node:os";
+import { runsDirectory } from "../adapters/journal/index.js";
+import { openWorkspaceState, stateRootPath } from "../adapters/state/index.js";
+import type { CliIo } from "./cli-io.js";
+
+export interface RunStore {
+  /** The state root's real path: hidden from sandboxed commands, refused to the file tools. */
+  readonly stateRoot: string;
+  readonly runs: string;
+}
+
+export function openRunStore(stateDir: string | undefined, io: CliIo, workspace: string): RunStore {
+  const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
+  const rootPath = stateRootPath({
+    flag: stateDir,
+    env: io.env,
+    platform: io.platform,
+    homeDirectory: home,
+  });
+  const state = openWorkspaceState(rootPath, workspace);
+  return { stateRoot: state.root, runs: runsDirectory(state.directory) };
+}

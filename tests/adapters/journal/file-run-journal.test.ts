@@ -1,0 +1,151 @@
+import { createHash } from "node:crypto";
+import {
+  appendFileSync,
+  existsSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  dropCutTail,
+  FileRunJournal,
+  listRuns,
+  lockRun,
+  readJournalFile,
+  RunLockedError,
+  runsDirectory,
+} from "../../../src/adapters/journal/index.js";
+import { makeTempWorkspace, type TempWorkspace } from "../../support/workspace.js";
+
+const CONTEXT = {
+  runId: "20261130T234000Z-0a0b0c0d",
+  chapter: 3,
+  profile: "P03",
+  model: "test-model",
+  workspace: "/ws",
+  policy: "test",
+};
+const NOW = (): Date => new Date("2026-11-30T23:40:00.000Z");
+
+let dir: TempWorkspace;
+let runs: string;
+let path: string;
+beforeEach(async () => {
+  dir = await makeTempWorkspace("agent-journal-");
+  runs = runsDirectory(dir.outside);
+  path = join(runs, `${CONTEXT.runId}.jsonl`);
+});
+afterEach(() => dir.cleanup());
+
+async function writeRun(): Promise<void> {
+  const journal = FileRunJournal.open(path, CONTEXT, NOW);
+  await journal.append({ type: "run_started", prompt: "list files" });
+  await journal.append({
+    type: "call_prepared",
+    callId: "c1",
+    tool: "glob",
+    canonicalArguments: '{"pattern":"*"}',
+  });
+  journal.close();
+}
+
+describe("FileRunJournal", () => {
+  it("writes one owner-only JSON line per record, with the run's context and the arguments' SHA-256", async () => {
+    await writeRun();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(runs).mode & 0o777).toBe(0o700);
+    const lines = readFileSync(path, "utf8").split("\n");
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[0] ?? "")).toEqual({
+      v: 1,
+      time: "2026-11-30T23:40:00.000Z",
+      type: "run_started",
+      prompt: "list files",
+      ...CONTEXT,
+    });
+    expect(JSON.parse(lines[1] ?? "")).toMatchObject({
+      type: "call_prepared",
+      argumentsSha256: createHash("sha256").update('{"pattern":"*"}').digest("hex"),
+    });
+  });
+
+  it("refuses to open a journal through a symbolic link", () => {
+    const target = join(dir.outside, "elsewhere.jsonl");
+    writeFileSync(target, "");
+    symlinkSync(target, path);
+    expect(() => FileRunJournal.open(path, CONTEXT)).toThrow(/symbolic link/);
+  });
+
+  it("reads back the records; a last line cut by a crash is reported and can be dropped", async () => {
+    await writeRun();
+    appendFileSync(path, '{"v":1,"time":"x","type":"execution_sta');
+    const contents = readJournalFile(path);
+    expect(contents.records.map((record) => record.type)).toEqual(["run_started", "call_prepared"]);
+    expect(contents.cutBytes).toBe(39);
+    dropCutTail(contents);
+    expect(readFileSync(path, "utf8").endsWith("}\n")).toBe(true);
+    expect(readJournalFile(path).cutBytes).toBe(0);
+  });
+
+  it.each([
+    [
+      "a line in the middle that is not JSON",
+      "not json\n",
+      /cannot be read at line 2: it is not JSON; it was left as it is/,
+    ],
+    [
+      "a record of an unknown type",
+      '{"v":1,"time":"t","type":"rm_rf"}\n',
+      /line 2: it is not a journal record of version 1/,
+    ],
+    [
+      "a record of another version",
+      '{"v":2,"time":"t","type":"run_resumed"}\n',
+      /line 2: it is not a journal record of version 1/,
+    ],
+  ])(
+    "refuses %s with its path, and leaves the file as it is",
+    async (_label, inserted, message) => {
+      await writeRun();
+      const original = readFileSync(path, "utf8");
+      const [first, ...rest] = original.split("\n");
+      const broken = `${first ?? ""}\n${inserted}${rest.join("\n")}`;
+      writeFileSync(path, broken);
+      expect(() => readJournalFile(path)).toThrow(message);
+      expect(() => readJournalFile(path)).toThrow(path);
+      expect(readFileSync(path, "utf8")).toBe(broken);
+    },
+  );
+
+  it("lists runs newest first with their status", async () => {
+    await writeRun();
+    expect(listRuns(runs)).toEqual([
+      {
+        runId: CONTEXT.runId,
+        path,
+        startedAt: "2026-11-30T23:40:00.000Z",
+        status: "unfinished",
+        prompt: "list files",
+      },
+    ]);
+  });
+});
+
+describe("lockRun", () => {
+  it("lets one holder in, refuses a second while the first lives, and takes over a dead one's lock", () => {
+    const lock = join(runs, "r.lock");
+    const first = lockRun(lock);
+    expect(() => lockRun(lock)).toThrow(RunLockedError);
+    first.release();
+    expect(existsSync(lock)).toBe(false);
+
+    // A holder that died (kill -9) leaves its pid behind; no live process has pid 2^22+1 here.
+    writeFileSync(lock, `${2 ** 22 + 1}\n`);
+    const second = lockRun(lock);
+    expect(readFileSync(lock, "utf8")).toBe(`${process.pid}\n`);
+    second.release();
+  });
+});
