@@ -10,9 +10,12 @@ import { linesOf, serverEnv } from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { toolResults } from "./scripted-chat-server.js";
 
+/** The journal's run id (`agent runs` lists it), so an audit line leads to its run. */
+const journalRunId = z.string().regex(/^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/);
+
 const auditRecordSchema = z.strictObject({
   time: z.iso.datetime(),
-  runId: z.uuid(),
+  runId: journalRunId,
   chapter: z.number(),
   callId: z.string(),
   tool: z.string(),
@@ -42,7 +45,7 @@ async function outcomeRecords(path: string) {
 
 const outcomeRecordSchema = z.strictObject({
   time: z.iso.datetime(),
-  runId: z.uuid(),
+  runId: journalRunId,
   callId: z.string(),
   tool: z.string(),
   outcome: z.object({ executed: z.string(), status: z.string(), boundary: z.string() }),
