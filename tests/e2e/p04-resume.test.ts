@@ -340,4 +340,40 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     const waiting = results.find((result) => result.exitCode === 3);
     expect(waiting === undefined ? "" : requestId(waiting)).not.toBe(first.request);
   }, 60_000);
+  it("resume keeps the run's sandbox and network: a conflicting --network or --sandbox is refused, the approved call still waits", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+    await approve(request);
+
+    e2e.server.script(chatTextReply("should not be asked"));
+    const network = await cli(["resume", run, "--network"]);
+    expect(network.exitCode).toBe(2);
+    expect(network.stderr).toBe(
+      `agent: run ${run} was started without --network, and resume keeps it: leave out --network\n`,
+    );
+    const off = await cli(["resume", run, "--sandbox", "off"]);
+    expect(off.exitCode).toBe(2);
+    expect(off.stderr).toBe(
+      `agent: run ${run} was started with --sandbox auto, and resume keeps it: leave out --sandbox (or give --sandbox auto)\n`,
+    );
+    expect(e2e.server.requests).toHaveLength(0);
+    expect(await timesRun()).toBe(0);
+    expect(await consumedGrants()).toEqual([]);
+    expect((await cli(["runs"])).stdout).toContain("  waiting     run the tests\n");
+
+    // AGENT_SANDBOX is as much a choice as the flag: a different one is refused too. The run's
+    // own setting given again is no conflict.
+    const viaEnv = await runCli(cliArgs(["resume", run]), {
+      env: { ...cliEnv(), AGENT_SANDBOX: "off" },
+    });
+    expect(viaEnv.exitCode).toBe(2);
+    expect(viaEnv.stderr).toBe(
+      `agent: run ${run} was started with --sandbox auto, and resume keeps it: unset AGENT_SANDBOX (or set it to auto)\n`,
+    );
+    e2e.server.script(chatTextReply("Tests ran."));
+    const same = await cli(["resume", run, "--sandbox", "auto"]);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(await timesRun()).toBe(1);
+    expect(await consumedGrants()).toEqual([request]);
+  }, 60_000);
 });
