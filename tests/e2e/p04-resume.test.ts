@@ -376,4 +376,16 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     expect(await timesRun()).toBe(1);
     expect(await consumedGrants()).toEqual([request]);
   }, 60_000);
+  it("the resume asks the run's own model, not the default one", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"));
+    const first = await startRun(["--model", "model-of-the-run"]);
+    expect(first.exitCode).toBe(3);
+    await approve(requestId(first));
+    e2e.server.script(chatTextReply("Tests ran."));
+    const resumed = await cli(["resume", runId(first)]);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(e2e.server.requests.map((request) => request.model)).toEqual(["model-of-the-run"]);
+    expect(await timesRun()).toBe(1);
+  }, 60_000);
 });
