@@ -388,4 +388,17 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     expect(e2e.server.requests.map((request) => request.model)).toEqual(["model-of-the-run"]);
     expect(await timesRun()).toBe(1);
   }, 60_000);
+  it("agent deny, then agent resume: the waiting call returns the denial, nothing runs, the run reaches its answer", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+    expect((await cli(["deny", request])).exitCode).toBe(0);
+    e2e.server.script(chatTextReply("Not allowed, stopping."));
+    const resumed = await cli(["resume", run]);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toBe("Not allowed, stopping.\n");
+    expect(toolResults(e2e.server.requests[0]).call_a).toBe(
+      `Error [permission_denied]: approval_denied: the person denied request ${request}`,
+    );
+    expect(await timesRun()).toBe(0);
+  }, 60_000);
 });
