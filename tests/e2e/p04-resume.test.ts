@@ -95,11 +95,14 @@ async function consumedGrants(): Promise<string[]> {
     .map((entry) => entry.requestId);
 }
 
-type Record_ = { type: string; [key: string]: unknown };
+interface JournalLine {
+  type: string;
+  [key: string]: unknown;
+}
 
-async function journal(run: string): Promise<Record_[]> {
+async function journal(run: string): Promise<JournalLine[]> {
   const text = await readFile(join(workspaceState(), "runs", `${run}.jsonl`), "utf8");
-  return linesOf(text).map((line) => JSON.parse(line) as Record_);
+  return linesOf(text).map((line) => JSON.parse(line) as JournalLine);
 }
 
 async function approve(id: string, extra: readonly string[] = []): Promise<void> {
