@@ -1,4 +1,5 @@
 import type { CliIo } from "./cli-io.js";
+import { defaultWorkspace } from "./args.js";
 import { openApprovalStore, realWorkspace } from "./approval-state.js";
 import { EXIT } from "./exit-codes.js";
 import { guarded, parseSubcommandArgs } from "./subcommand-args.js";
@@ -9,7 +10,7 @@ export function approvalsCommand(args: readonly string[], io: CliIo): Promise<nu
   return guarded(io, () => {
     const { values, positionals } = parseSubcommandArgs(args);
     if (positionals.length > 0) throw new Error("agent approvals takes no arguments");
-    const workspace = realWorkspace(values.workspace ?? io.cwd);
+    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openApprovalStore(workspace, values["state-dir"], io.env, io.platform);
     const pending = store.pendingRequests();
     if (pending.length === 0) {

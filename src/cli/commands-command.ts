@@ -1,5 +1,6 @@
 import { loadCommandAllowlist } from "../adapters/commands/index.js";
 import type { CliIo } from "./cli-io.js";
+import { defaultWorkspace } from "./args.js";
 import { realWorkspace } from "./approval-state.js";
 import { EXIT } from "./exit-codes.js";
 import { guarded, parseSubcommandArgs } from "./subcommand-args.js";
@@ -10,7 +11,7 @@ export function commandsCommand(args: readonly string[], io: CliIo): Promise<num
   return guarded(io, () => {
     const { values, positionals } = parseSubcommandArgs(args);
     if (positionals.length > 0) throw new Error("agent commands takes no arguments");
-    const workspace = realWorkspace(values.workspace ?? io.cwd);
+    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const { commands, notes } = loadCommandAllowlist(workspace);
     const lines =
       commands.length === 0
