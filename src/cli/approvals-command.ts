@@ -3,7 +3,7 @@ import { defaultWorkspace } from "./args.js";
 import { openApprovalStore, realWorkspace } from "./approval-state.js";
 import { EXIT } from "./exit-codes.js";
 import { guarded, parseSubcommandArgs } from "./subcommand-args.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
 
 /** `agent approvals [--workspace DIR]`: the requests of this workspace still waiting for an answer. */
 export function approvalsCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -23,7 +23,7 @@ export function approvalsCommand(args: readonly string[], io: CliIo): Promise<nu
         `  ${request.summary}`,
         ...request.risks.map((risk) => `  risk: ${risk}`),
       ];
-      io.stdout.write(`${lines.map((line) => escapeForTerminal(line)).join("\n")}\n`);
+      io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
     }
     return EXIT.ok;
   });

@@ -4,7 +4,7 @@ import { defaultWorkspace } from "./args.js";
 import { realWorkspace } from "./approval-state.js";
 import { EXIT } from "./exit-codes.js";
 import { guarded, parseSubcommandArgs } from "./subcommand-args.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 
 /** `agent commands [--workspace DIR]`: P04's effective allowlist and where each entry came from. */
 export function commandsCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -21,7 +21,7 @@ export function commandsCommand(args: readonly string[], io: CliIo): Promise<num
               `${JSON.stringify(entry.argv)}  ${entry.source}${entry.note === undefined ? "" : ` · ${entry.note}`}`,
           );
     const all = [...lines, ...notes.map((note) => `note: ${note}`)];
-    io.stdout.write(`${all.map((line) => escapeForTerminal(line)).join("\n")}\n`);
+    io.stdout.write(`${all.map((line) => escapeForPrompt(line)).join("\n")}\n`);
     return EXIT.ok;
   });
 }

@@ -22,7 +22,7 @@ import { EXIT } from "./exit-codes.js";
 import { guarded, parseSubcommandArgs } from "./subcommand-args.js";
 import { TERMINAL_APPROVAL_SOURCE } from "./terminal-approval.js";
 import { formatAuditLine } from "./terminal-audit.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 
 export function explainCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, async () => {
@@ -34,7 +34,7 @@ export function explainCommand(args: readonly string[], io: CliIo): Promise<numb
     const chapter = parseChapter(values.chapter);
     const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const lines = await explainCall({ tool, json, chapter, workspace, io });
-    io.stdout.write(`${lines.map((line) => escapeForTerminal(line)).join("\n")}\n`);
+    io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
     return EXIT.ok;
   });
 }
