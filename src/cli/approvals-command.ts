@@ -1,15 +1,16 @@
 import type { CliIo } from "./cli-io.js";
+import { defaultWorkspace } from "./args.js";
 import { openApprovalStore, realWorkspace } from "./approval-state.js";
 import { EXIT } from "./exit-codes.js";
 import { guarded, parseSubcommandArgs } from "./subcommand-args.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
 
 /** `agent approvals [--workspace DIR]`: the requests of this workspace still waiting for an answer. */
 export function approvalsCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, () => {
     const { values, positionals } = parseSubcommandArgs(args);
     if (positionals.length > 0) throw new Error("agent approvals takes no arguments");
-    const workspace = realWorkspace(values.workspace ?? io.cwd);
+    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openApprovalStore(workspace, values["state-dir"], io.env, io.platform);
     const pending = store.pendingRequests();
     if (pending.length === 0) {
@@ -22,7 +23,7 @@ export function approvalsCommand(args: readonly string[], io: CliIo): Promise<nu
         `  ${request.summary}`,
         ...request.risks.map((risk) => `  risk: ${risk}`),
       ];
-      io.stdout.write(`${lines.map((line) => escapeForTerminal(line)).join("\n")}\n`);
+      io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
     }
     return EXIT.ok;
   });

@@ -1,6 +1,7 @@
 import { JsonlAuditLog } from "../adapters/audit/index.js";
 import { DEFAULT_GRANT_TTL_MS, type AnswerToken } from "../adapters/state/index.js";
 import type { CliIo } from "./cli-io.js";
+import { defaultWorkspace } from "./args.js";
 import { openApprovalStore, parseTtl, realWorkspace } from "./approval-state.js";
 import { EXIT } from "./exit-codes.js";
 import { guarded, parseSubcommandArgs } from "./subcommand-args.js";
@@ -32,7 +33,7 @@ function answer(args: readonly string[], io: CliIo, kind: AnswerToken["answer"])
       );
     }
     const ttlMs = values.ttl === undefined ? DEFAULT_GRANT_TTL_MS : parseTtl(values.ttl);
-    const workspace = realWorkspace(values.workspace ?? io.cwd);
+    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openApprovalStore(workspace, values["state-dir"], io.env, io.platform);
     const by = `agent ${word} (${io.env.USER ?? "unknown user"})`;
     const token = kind === "approved" ? store.approve(id, ttlMs, by) : store.deny(id, by);

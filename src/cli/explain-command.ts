@@ -14,7 +14,7 @@ import { PermissionDecision } from "../core/permission-decision.js";
 import { PermissionRequest } from "../core/permission-request.js";
 import type { PolicyTrace } from "../core/permissions.js";
 import { profileForChapter } from "../core/profiles.js";
-import { parseChapter } from "./args.js";
+import { defaultWorkspace, parseChapter } from "./args.js";
 import type { CliIo } from "./cli-io.js";
 import { realWorkspace } from "./approval-state.js";
 import { DryRunGrants } from "./dry-run-grants.js";
@@ -22,7 +22,7 @@ import { EXIT } from "./exit-codes.js";
 import { guarded, parseSubcommandArgs } from "./subcommand-args.js";
 import { TERMINAL_APPROVAL_SOURCE } from "./terminal-approval.js";
 import { formatAuditLine } from "./terminal-audit.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 
 export function explainCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, async () => {
@@ -32,9 +32,9 @@ export function explainCommand(args: readonly string[], io: CliIo): Promise<numb
       throw new Error("usage: agent explain TOOL 'JSON' [--chapter N] [--workspace DIR]");
     }
     const chapter = parseChapter(values.chapter);
-    const workspace = realWorkspace(values.workspace ?? io.cwd);
+    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const lines = await explainCall({ tool, json, chapter, workspace, io });
-    io.stdout.write(`${lines.map((line) => escapeForTerminal(line)).join("\n")}\n`);
+    io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
     return EXIT.ok;
   });
 }

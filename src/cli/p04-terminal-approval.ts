@@ -1,7 +1,10 @@
 import type { ApprovalProvider } from "../core/approval.js";
 import type { PermissionDecision } from "../core/permission-decision.js";
 import type { PermissionRequest } from "../core/permission-request.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { elideMiddle, escapeForPrompt } from "./terminal-text.js";
+
+const MAX_LINE = 1200;
+const TAIL = 300;
 
 /**
  * P04 at a terminal: before the usual [y/N] prompt, what the approval would be bound to (cwd, full
@@ -24,7 +27,10 @@ export class P04TerminalApproval implements ApprovalProvider {
         `Request ${ask.id}: ${ask.summary}`,
         ...ask.risks.map((risk) => `Risk: ${risk}`),
       ];
-      this.#output.write(`${lines.map((line) => escapeForTerminal(line)).join("\n")}\n`);
+      // A very long script must not scroll the request's start off the screen before [y/N]: its
+      // middle is cut here (`agent approvals` shows it whole).
+      const shown = lines.map((line) => elideMiddle(escapeForPrompt(line), MAX_LINE, TAIL));
+      this.#output.write(`${shown.join("\n")}\n`);
     }
     return this.#prompt.decide(request);
   }

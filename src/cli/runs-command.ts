@@ -10,7 +10,7 @@ import type { CliIo } from "./cli-io.js";
 import { EXIT } from "./exit-codes.js";
 import { resolveWorkspace } from "./main.js";
 import { openRunStore } from "./run-store.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
 
 export const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>]
 
@@ -56,7 +56,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
       const start = run.startedAt?.replace(/\.\d+Z$/, "Z") ?? "-";
       const what = run.problem ?? oneLine(run.prompt, PROMPT_WIDTH);
       io.stdout.write(
-        `${run.runId}  ${start}  ${run.status.padEnd(10)}  ${escapeForTerminal(what)}\n`,
+        `${run.runId}  ${start}  ${run.status.padEnd(10)}  ${escapeForPrompt(what)}\n`,
       );
     }
     return EXIT.ok;

@@ -9,7 +9,7 @@ import { renderFileDiff } from "./diff-view.js";
 import type { FileChange } from "./file-change-preview.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
 import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
-import { elideMiddle, escapeForTerminal } from "./terminal-text.js";
+import { elideMiddle, escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
 
 export const TERMINAL_APPROVAL_SOURCE = "terminal-approval";
 /**
@@ -259,9 +259,7 @@ function commandRecap(request: PermissionRequest, shownArguments: string): strin
 }
 
 /** Harness or model text on one prompt line: hidden runs counted, then every escape made visible. */
-function shown(text: string): string {
-  return escapeForTerminal(collapseHiddenRuns(text));
-}
+const shown = escapeForPrompt;
 
 export function isYes(answer: string): boolean {
   const normalized = answer.trim().toLowerCase();

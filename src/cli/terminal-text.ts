@@ -1,4 +1,4 @@
-import { isHiddenCharacter } from "./hidden-characters.js";
+import { collapseHiddenRuns, isHiddenCharacter } from "./hidden-characters.js";
 
 /**
  * Text from the model shown to a person must not be able to drive the terminal: an ESC sequence could
@@ -16,6 +16,15 @@ export function escapeForTerminal(text: string): string {
     shown += char !== " " && isHiddenCharacter(char) ? visibleEscape(char) : char;
   }
   return shown;
+}
+
+/**
+ * Harness or model text on one line of a prompt or listing: long runs of blank or invisible
+ * characters become a count first (padding cannot push the start of a value off the screen), then
+ * every remaining escape is made visible.
+ */
+export function escapeForPrompt(text: string): string {
+  return escapeForTerminal(collapseHiddenRuns(text));
 }
 
 function visibleEscape(char: string): string {

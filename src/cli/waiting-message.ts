@@ -1,10 +1,10 @@
 import type { RunWaitingError } from "../core/agent-errors.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 
 /** What a run that waits leaves on stderr: the request, its risks, and how to answer it. */
 export function waitingMessage(error: RunWaitingError, runId: string | undefined): string {
   const { id, summary, risks, expiresAt } = error.request;
-  const text = (value: unknown): string => escapeForTerminal(String(value));
+  const text = (value: unknown): string => escapeForPrompt(String(value));
   const lines = [
     `agent: waiting for approval: request ${text(id)} (nothing ran)`,
     `  ${text(summary)}`,

@@ -24,7 +24,10 @@ export interface P04Context {
   /** How long a request may wait for its answer. */
   readonly requestTtlMs: number;
   readonly newRequestId: () => string;
-  /** The script an allowed argv runs (package.json's, read now); undefined when there is none. */
+  /**
+   * What npm runs for an allowed argv (its script, the scripts around it, the workspace's
+   * `.npmrc`), read now and said in words; undefined when it runs no script.
+   */
   readonly scriptOf?: (argv: readonly string[]) => string | undefined;
 }
 
@@ -115,7 +118,7 @@ function authorizeCommand(call: PreparedToolCall, context: P04Context): P04Decis
     request: {
       id: context.newRequestId(),
       actionDigest: digest,
-      summary: `run_command ${JSON.stringify(argv)} in ${context.cwd} · effect execute · ${sandbox}${script === undefined ? "" : ` · runs the script ${JSON.stringify(script)}`}`,
+      summary: `run_command ${JSON.stringify(argv)} in ${context.cwd} · effect execute · ${sandbox}${script === undefined ? "" : ` · ${script}`}`,
       risks: COMMAND_RISKS,
       expiresAt: new Date(context.now + context.requestTtlMs).toISOString(),
     },

@@ -224,3 +224,52 @@ describe("AgentRunner: a conversation's journal", () => {
     expect(replayJournal(journal.records).history).toEqual(second.history);
   });
 });
+
+describe("AgentRunner: a stopped conversation turn in the journal", () => {
+  it("replays as the live history: the call that ran keeps its result, the other is cancelled", async () => {
+    const journal = new MemoryJournal();
+    const controller = new AbortController();
+    const runs: string[] = [];
+    const tool = echoTool(runs);
+    const runner = new AgentRunner({
+      model: new ScriptedModelClient([
+        toolCallReply([
+          { id: "a", name: "echo", arguments: { text: "one" } },
+          { id: "b", name: "echo", arguments: { text: "two" } },
+        ]),
+        textReply("Next turn."),
+      ]),
+      // Ctrl-C while the first call runs: it finishes, the second never starts.
+      registry: new ToolRegistry([
+        {
+          ...tool,
+          handler: (args, context) => {
+            controller.abort();
+            return tool.handler(args, context);
+          },
+        },
+      ]),
+      maxTurns: 3,
+      journal,
+    });
+    const stopped = await runner.run("Build it", controller.signal).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const live = (stopped as { history?: readonly unknown[] }).history;
+    expect(live).toBeDefined();
+    const next = await runner.run("Go on", undefined, live as never);
+
+    expect(runs).toEqual(["one"]);
+    expect(replayJournal(journal.records).history).toEqual(next.history);
+    expect(next.history.slice(1, 4)).toEqual([
+      expect.objectContaining({ role: "assistant" }),
+      { role: "tool", toolCallId: "a", content: "echo: one" },
+      {
+        role: "tool",
+        toolCallId: "b",
+        content: "Error [cancelled]: The run was cancelled before this call ran",
+      },
+    ]);
+  });
+});

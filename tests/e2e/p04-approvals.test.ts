@@ -382,4 +382,46 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     expect(existsSync(join(e2e.dir.workspace, "pwned.txt"))).toBe(false);
     expect(await runs()).toBe(0);
   }, 60_000);
+
+  it("a grant for npm test does not cover a pretest script or a .npmrc the model added afterwards", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"));
+    const id = requestId(await runTask());
+    expect((await cli(["approve", id])).exitCode).toBe(0);
+    const withPretest = {
+      ...PACKAGE_JSON,
+      scripts: {
+        ...PACKAGE_JSON.scripts,
+        pretest: "node -e \"require('fs').writeFileSync('pwned.txt','x')\"",
+      },
+    };
+    e2e.server.script(
+      chatToolCallsReply([
+        {
+          id: "call_w",
+          name: "write_file",
+          arguments: { path: "package.json", content: JSON.stringify(withPretest) },
+        },
+        {
+          id: "call_r",
+          name: "write_file",
+          arguments: { path: ".npmrc", content: "node-options=--require=./x.cjs\n" },
+        },
+      ]),
+      commandCall("call_b"),
+    );
+    const second = await runTask();
+    expect(second.exitCode).toBe(3);
+    const next = requestId(second);
+    expect(next).not.toBe(id);
+    // The request names everything npm would run, so the person approves what runs.
+    expect(second.stderr).toContain(
+      `and npm runs pretest ${JSON.stringify(withPretest.scripts.pretest)} around it`,
+    );
+    expect(second.stderr).toContain(
+      `under the workspace's .npmrc ${JSON.stringify("node-options=--require=./x.cjs\n")}`,
+    );
+    expect(existsSync(join(e2e.dir.workspace, "pwned.txt"))).toBe(false);
+    expect(await runs()).toBe(0);
+  }, 60_000);
 });

@@ -143,8 +143,11 @@ export function ensureHarnessDirectory(workspace: string): void {
 }
 
 /**
- * The text of the package.json script an npm argv runs (`npm test` → scripts.test, `npm run X` →
- * scripts.X), read now, so an approval shows it and is bound to it; undefined for anything else.
+ * What npm will run for an npm argv (`npm test` → scripts.test, `npm run X` → scripts.X), read
+ * now and said in words, so an approval shows it and its digest is bound to it; undefined for
+ * anything else. npm also runs `preX` and `postX` around the script and obeys the workspace's
+ * `.npmrc` (`node-options`, `script-shell`, …), all of which the model can write in P04: each is
+ * named here, so a change to any of them makes a different action that needs its own approval.
  */
 export function npmScriptText(workspace: string, argv: readonly string[]): string | undefined {
   const [program, first, second, ...rest] = argv;
@@ -152,13 +155,43 @@ export function npmScriptText(workspace: string, argv: readonly string[]): strin
   const name =
     first === "test" && second === undefined ? "test" : first === "run" ? second : undefined;
   if (name === undefined) return undefined;
+  let scripts: Record<string, unknown> | undefined;
   try {
     const raw = JSON.parse(readHarnessInput(join(workspace, "package.json"), MAX_BYTES)) as {
       scripts?: Record<string, unknown>;
     };
-    const script = raw.scripts?.[name];
-    return typeof script === "string" ? script : undefined;
+    scripts = raw.scripts;
   } catch {
     return undefined;
+  }
+  const script = scripts?.[name];
+  if (typeof script !== "string") return undefined;
+  const around = [`pre${name}`, `post${name}`].flatMap((hook) => {
+    const text = scripts?.[hook];
+    return typeof text === "string" ? [`${hook} ${JSON.stringify(text)}`] : [];
+  });
+  const npmrc = workspaceNpmrc(workspace);
+  return [
+    `runs the script ${JSON.stringify(script)}`,
+    ...(around.length === 0 ? [] : [`and npm runs ${around.join(" and ")} around it`]),
+    ...(npmrc === undefined ? [] : [`under the workspace's .npmrc ${JSON.stringify(npmrc)}`]),
+  ].join(" · ");
+}
+
+/**
+ * The workspace's `.npmrc` as text, or undefined when there is none. One that cannot be read as a
+ * small regular file is named as such: the action still differs from one without it.
+ */
+function workspaceNpmrc(workspace: string): string | undefined {
+  const path = join(workspace, ".npmrc");
+  try {
+    lstatSync(path);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined;
+  }
+  try {
+    return readHarnessInput(path, MAX_BYTES);
+  } catch (error) {
+    return `(unreadable: ${firstLineOfError(error)})`;
   }
 }
