@@ -160,6 +160,7 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     // The model saw the call it made in the first run answered by the command's output.
     const [next] = e2e.server.requests;
     expect(pairingProblems(next?.messages ?? [])).toEqual([]);
+    expect(next?.messages.filter((message) => message.role === "user")).toHaveLength(1);
     const output = toolResults(next).call_a ?? "";
     expect(output).toContain("> node -e");
     expect(output).not.toMatch(/^Error /);
