@@ -90,8 +90,10 @@ Runs: every run is journaled (each step on disk before it happens).
   agent resume [<id>]     Go on with a run (default: the newest unfinished one)
                           after a crash or kill; a call that was running is
                           reported unknown to the model, never run again.
-                          Takes the run options above except --prompt and
-                          --chapter (the chapter is the run's)
+                          Takes the run options above except --prompt,
+                          --chapter and --model (the run's own); --sandbox
+                          and --network are kept as the run began (another
+                          one is refused)
 
 Commands (chapter 4's approvals; each takes --workspace and --state-dir):
   agent approvals                     List the requests waiting for an answer

@@ -124,6 +124,8 @@ export async function runAgent(
         model: model.name,
         workspace,
         policy: `chapter ${options.chapter}; sandbox ${options.sandbox}${options.network ? " with network" : ""}`,
+        sandbox: options.sandbox,
+        network: options.network,
       },
       resume,
     );

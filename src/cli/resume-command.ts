@@ -1,7 +1,8 @@
 /**
  * `agent resume [RUN_ID] [run options]`: goes on with a run from its journal, by default the
- * newest unfinished one of this workspace. The chapter, the model and the workspace are the run's
- * own; the other run options (sandbox, audit log, endpoint, …) are given again as for a new run.
+ * newest unfinished one of this workspace. The chapter, the model, the workspace, the sandbox and
+ * the network are the run's own (resume-settings.ts); the other run options (audit log, endpoint,
+ * …) are given again as for a new run.
  */
 import { existsSync } from "node:fs";
 import {
@@ -21,6 +22,7 @@ import type { CliIo } from "./cli-io.js";
 import { EXIT } from "./exit-codes.js";
 import { isInteractive, resolveWorkspace, runAgent } from "./main.js";
 import { openRunStore } from "./run-store.js";
+import { keepRunSettings, sandboxSource } from "./resume-settings.js";
 import { escapeForTerminal } from "./terminal-text.js";
 
 /** Flags that would change what the run is; the journal decides those. */
@@ -92,13 +94,21 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
         `run ${runId} is of chapter ${chapter}, which has no permission policy and keeps no audit: leave out --audit-log (or AGENT_AUDIT_LOG)`,
       );
     }
+    const settings = keepRunSettings(runId, contents.start, options, {
+      sandbox: sandboxSource(args, io.env),
+      network: options.network,
+    });
     say(`resuming run ${runId} (${replayed.status}): ${oneLine(replayed.prompt, 60)}`);
-    const model = (contents.start as { model?: unknown }).model;
+    // The provider's model the run used (a replayed run's "model" names a file, not a model).
+    const model = contents.start.model;
+    const providerModel =
+      options.replay === undefined && model !== undefined && !model.startsWith("replay of ");
     const resumed: CliOptions = {
       ...options,
+      ...settings,
       prompt: undefined,
       chapter,
-      ...(options.replay === undefined && typeof model === "string" ? { model } : {}),
+      ...(providerModel ? { model } : {}),
     };
     const plan = { runId, path, lock, replayed };
     lock = undefined; // runAgent releases it from here on

@@ -1,8 +1,8 @@
 /**
  * P04 through the real CLI: a run that needs an approval waits (exit 3, nothing started), the
  * person's `agent approve` records a grant, and a later run of the same action consumes it and runs
- * the command once in the sandbox. `agent resume` (issue 16) continues the same run; until it is
- * merged, the later run is a fresh one with the same task.
+ * the command once in the sandbox. Here the later run is a fresh one with the same task (a grant
+ * is for the action, whichever run asks); p04-resume.test.ts goes on with the same run instead.
  */
 import { existsSync } from "node:fs";
 import { readFile, writeFile, mkdir } from "node:fs/promises";

@@ -1,17 +1,18 @@
 /**
- * Issue 17's full loop through the real CLI: a chapter-4 run waits (exit 3, nothing started), the
- * person answers with `agent approve`, and `agent resume` goes on with THAT run: the waiting call
- * takes the normal tool path again, consumes the grant, and runs once in the sandbox.
+ * Issue 17's wait and resume through the real CLI, with issue 16's `agent resume`: a P04 run that
+ * needs an approval waits (exit 3, nothing started), `agent approve` records a grant, and
+ * `agent resume` goes on with the SAME run, whose waiting call then consumes the grant and runs once
+ * in bubblewrap. `npm test` appends a line to marker.txt, so the file counts the runs.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveExecutable } from "../../src/adapters/shell/index.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { useAgentFixture } from "./agent-fixture.js";
-import { runCli, serverEnv, startCli, type CliRun } from "./cli-process.js";
-import { toolResults } from "./scripted-chat-server.js";
+import { linesOf, runCli, serverEnv, startCli, type CliRun } from "./cli-process.js";
+import { pairingProblems, toolResults } from "./scripted-chat-server.js";
 
 const e2e = useAgentFixture();
 const HAS_BWRAP =
@@ -19,7 +20,6 @@ const HAS_BWRAP =
   resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
     undefined;
 
-/** `npm test` and `npm run lint` each append a line to their own marker file. */
 const PACKAGE_JSON = {
   name: "p04-resume",
   private: true,
@@ -29,106 +29,380 @@ const PACKAGE_JSON = {
   },
 };
 
-function env(): Record<string, string> {
-  return { AGENT_STATE_DIR: join(e2e.dir.root, "state") };
+const TASK = "run the tests";
+
+async function setUp(packageJson: object = PACKAGE_JSON): Promise<void> {
+  await writeFile(join(e2e.dir.workspace, "package.json"), JSON.stringify(packageJson));
+}
+
+/** This test's own state directory, beside (never inside) its workspace. */
+function stateDir(): string {
+  return join(e2e.dir.root, "state");
+}
+
+function workspaceState(): string {
+  const workspaces = join(stateDir(), "workspaces");
+  const [only] = readdirSync(workspaces);
+  return join(workspaces, only ?? "");
+}
+
+/** `agent WORD ARGS --workspace <ws>`: a subcommand's word comes first. */
+function cliArgs(args: readonly string[]): string[] {
+  return [...args, "--workspace", e2e.dir.workspace];
+}
+
+function cliEnv(): Record<string, string> {
+  return serverEnv(e2e.server.baseURL, { AGENT_STATE_DIR: stateDir() });
 }
 
 function cli(args: readonly string[]): Promise<CliRun> {
-  return runCli([...args, "--workspace", e2e.dir.workspace], {
-    env: serverEnv(e2e.server.baseURL, env()),
-  });
+  return runCli(cliArgs(args), { env: cliEnv() });
+}
+
+function startRun(extra: readonly string[] = []): Promise<CliRun> {
+  return cli(["--chapter", "4", ...extra, "--prompt", TASK]);
 }
 
 function commandCall(id: string, args: readonly string[] = ["test"]) {
   return chatToolCallsReply([{ id, name: "run_command", arguments: { command: "npm", args } }]);
 }
 
-async function ran(file = "marker.txt"): Promise<number> {
+/** How many times the script that appends to `file` ran. */
+async function timesRun(file = "marker.txt"): Promise<number> {
   const path = join(e2e.dir.workspace, file);
   if (!existsSync(path)) return 0;
-  return (await readFile(path, "utf8")).split("\n").filter((line) => line === "ran").length;
+  return linesOf(await readFile(path, "utf8")).filter((line) => line === "ran").length;
 }
 
-/** The first run: it waits. Returns the request id and the run id the message names. */
-async function waitingRun(): Promise<{ requestId: string; runId: string }> {
-  await writeFile(join(e2e.dir.workspace, "package.json"), JSON.stringify(PACKAGE_JSON));
-  e2e.server.script(commandCall("call_a"));
-  const first = await cli(["--chapter", "4", "--prompt", "run the tests"]);
-  expect(first.exitCode).toBe(3);
-  expect(await ran()).toBe(0);
-  const requestId = /waiting for approval: request (req_[0-9a-f]{16})/.exec(first.stderr)?.[1];
-  const runId = /then go on with: agent resume (\S+)/.exec(first.stderr)?.[1];
-  if (requestId === undefined || runId === undefined) {
-    throw new Error(`no request or run id in:\n${first.stderr}`);
-  }
-  return { requestId, runId };
+function requestId(run: CliRun): string {
+  const match = /waiting for approval: request (req_[0-9a-f]{16})/.exec(run.stderr);
+  if (match?.[1] === undefined) throw new Error(`no request in:\n${run.stderr}`);
+  return match[1];
 }
 
-describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume", () => {
-  it("resume runs the approved call once in the sandbox and finishes; a second resume runs nothing", async () => {
-    const { requestId, runId } = await waitingRun();
+function runId(run: CliRun): string {
+  const match = /then go on with: agent resume (\d{8}T\d{6}Z-[0-9a-f]{8})\n/.exec(run.stderr);
+  if (match?.[1] === undefined) throw new Error(`no run id in:\n${run.stderr}`);
+  return match[1];
+}
+
+/** The grant store's own log: which requests' grants were consumed, in order. */
+async function consumedGrants(): Promise<string[]> {
+  const log = await readFile(join(workspaceState(), "approvals", "log.jsonl"), "utf8");
+  return linesOf(log)
+    .map((line) => JSON.parse(line) as { event: string; requestId: string })
+    .filter((entry) => entry.event === "grant_consumed")
+    .map((entry) => entry.requestId);
+}
+
+interface JournalLine {
+  type: string;
+  [key: string]: unknown;
+}
+
+async function journal(run: string): Promise<JournalLine[]> {
+  const text = await readFile(join(workspaceState(), "runs", `${run}.jsonl`), "utf8");
+  return linesOf(text).map((line) => JSON.parse(line) as JournalLine);
+}
+
+async function approve(id: string, extra: readonly string[] = []): Promise<void> {
+  const approved = await cli(["approve", id, ...extra]);
+  expect(approved.exitCode, approved.stderr).toBe(0);
+}
+
+/** A run that waits for `npm test`: its run id and request id. */
+async function waitingRun(callId = "call_a"): Promise<{ run: string; request: string }> {
+  e2e.server.script(commandCall(callId));
+  const first = await startRun();
+  expect(first.exitCode, first.stderr).toBe(3);
+  return { run: runId(first), request: requestId(first) };
+}
+
+describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
+  it("the first run waits: exit 3, nothing started, agent runs shows it waiting, and how to approve and resume", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"));
+    const first = await startRun();
+    expect(first.exitCode).toBe(3);
+    expect(first.stdout).toBe("");
+    expect(await timesRun()).toBe(0);
+    const id = requestId(first);
+    const run = runId(first);
+    expect(first.stderr).toContain(
+      `  approve: agent approve ${id} [--ttl 15m]    deny: agent deny ${id}\n  then go on with: agent resume ${run}\n`,
+    );
     const listed = await cli(["runs"]);
-    expect(listed.stdout).toContain(runId);
-    expect(listed.stdout).toMatch(new RegExp(`${runId}.*waiting`));
+    expect(listed.exitCode).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`^${run} {2}\\S+ {2}waiting {5}${TASK}\\n$`, "u"));
+    expect((await journal(run)).map((record) => record.type)).toEqual([
+      "run_started",
+      "model_reply",
+      "call_prepared",
+      "run_waiting",
+    ]);
+  }, 60_000);
 
-    expect((await cli(["approve", requestId])).exitCode).toBe(0);
+  it("agent approve, then agent resume (the newest waiting run): the command runs once in bubblewrap and the run reaches its answer", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+    await approve(request);
+
     e2e.server.script(chatTextReply("Tests ran."));
     const resumed = await cli(["resume"]);
-    expect(resumed.stderr).toContain(`resuming run ${runId} (waiting)`);
-    expect(resumed.stderr).toContain(
-      `[Permission] run_command: allow (approval-grant) - Approved: grant for request ${requestId} consumed (one-time)`,
-    );
-    expect(resumed.exitCode).toBe(0);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.stdout).toBe("Tests ran.\n");
-    expect(await ran()).toBe(1);
-    // The model got the same call's result, paired to its id, in the same conversation.
-    const after = e2e.server.requests.at(-1);
-    expect(toolResults(after).call_a).toContain("> node -e");
-    expect(after?.messages.filter((message) => message.role === "user")).toHaveLength(1);
+    expect(resumed.stderr).toContain(`agent: resuming run ${run} (waiting): ${TASK}\n`);
+    expect(resumed.stderr).toContain(
+      `[Permission] run_command: allow (approval-grant) - Approved: grant for request ${request} consumed (one-time)`,
+    );
+    expect(await timesRun()).toBe(1);
+    expect(await consumedGrants()).toEqual([request]);
+    // The model saw the call it made in the first run answered by the command's output.
+    const [next] = e2e.server.requests;
+    expect(pairingProblems(next?.messages ?? [])).toEqual([]);
+    expect(next?.messages.filter((message) => message.role === "user")).toHaveLength(1);
+    const output = toolResults(next).call_a ?? "";
+    expect(output).toContain("> node -e");
+    expect(output).not.toMatch(/^Error /);
 
-    const again = await cli(["resume", runId]);
+    const records = await journal(run);
+    expect(records.map((record) => record.type)).toEqual([
+      "run_started",
+      "model_reply",
+      "call_prepared",
+      "run_waiting",
+      "run_resumed",
+      "call_prepared",
+      "decision",
+      "execution_started",
+      "execution_finished",
+      "model_reply",
+      "run_finished",
+    ]);
+    // Where it ran, as the harness decided it: bubblewrap, network off.
+    expect(records[7]).toMatchObject({ callId: "call_a", tool: "run_command" });
+    expect(String(records[7]?.environment)).toMatch(/^sandbox: bwrap \(network off/);
+    expect((await cli(["runs"])).stdout).toContain(`${run}  `);
+    expect((await cli(["runs"])).stdout).toContain("  completed   run the tests\n");
+  }, 60_000);
+
+  it("a second agent resume of that run runs nothing again: the run is completed and the grant used", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+    await approve(request);
+    e2e.server.script(chatTextReply("Tests ran."));
+    expect((await cli(["resume", run])).exitCode).toBe(0);
+    expect(await timesRun()).toBe(1);
+
+    e2e.server.script(chatTextReply("again?"));
+    const again = await cli(["resume", run]);
     expect(again.exitCode).toBe(2);
-    expect(again.stderr).toBe(`agent: run ${runId} already completed; nothing to resume\n`);
-    expect(await ran()).toBe(1);
-  }, 90_000);
+    expect(again.stderr).toBe(`agent: run ${run} already completed; nothing to resume\n`);
+    const newest = await cli(["resume"]);
+    expect(newest.exitCode).toBe(2);
+    expect(newest.stderr).toBe(
+      `agent: no unfinished run in ${e2e.dir.workspace} to resume (agent runs lists them)\n`,
+    );
+    expect(e2e.server.requests).toHaveLength(0);
+    expect(await timesRun()).toBe(1);
+    expect(await consumedGrants()).toEqual([request]);
+  }, 60_000);
 
-  it("changed arguments after the resume make a new request; the grant covers only its own action", async () => {
-    const { requestId } = await waitingRun();
-    expect((await cli(["approve", requestId])).exitCode).toBe(0);
-    // Resumed, the model goes on to ask for `npm run lint`: another action, so it waits again.
+  it("a resumed run whose model asks for other arguments waits again with a new request; the grant served only the approved call", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+    await approve(request);
+
     e2e.server.script(commandCall("call_b", ["run", "lint"]));
-    const resumed = await cli(["resume"]);
+    const resumed = await cli(["resume", run]);
     expect(resumed.exitCode).toBe(3);
-    expect(await ran()).toBe(1);
-    expect(await ran("lint.txt")).toBe(0);
-    const second = /waiting for approval: request (req_[0-9a-f]{16})/.exec(resumed.stderr)?.[1];
-    expect(second).toBeDefined();
-    expect(second).not.toBe(requestId);
-  }, 90_000);
+    const second = requestId(resumed);
+    expect(second).not.toBe(request);
+    expect(runId(resumed)).toBe(run);
+    expect(resumed.stderr).toContain(`run_command ["npm","run","lint"] in ${e2e.dir.workspace}`);
+    expect(await timesRun()).toBe(1);
+    expect(await timesRun("lint.txt")).toBe(0);
+    expect(await consumedGrants()).toEqual([request]);
 
-  it("an expired grant is refused on resume: the call waits again, nothing runs", async () => {
-    const { requestId } = await waitingRun();
-    expect((await cli(["approve", requestId, "--ttl", "1s"])).exitCode).toBe(0);
+    // The same argv once more is no exception: the grant was for one run of it.
+    await approve(second);
+    e2e.server.script(commandCall("call_c"));
+    const third = await cli(["resume", run]);
+    expect(third.exitCode).toBe(3);
+    expect(await timesRun("lint.txt")).toBe(1);
+    expect(await timesRun()).toBe(1);
+    expect(await consumedGrants()).toEqual([request, second]);
+  }, 60_000);
+
+  it("arguments changed before the resume (the test script) need a new approval; the old grant stays unused until they match again", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+    await approve(request);
+    const changed = {
+      ...PACKAGE_JSON,
+      scripts: {
+        ...PACKAGE_JSON.scripts,
+        test: "node -e \"require('fs').writeFileSync('pwned.txt','x')\"",
+      },
+    };
+    await setUp(changed);
+
+    const resumed = await cli(["resume", run]);
+    expect(resumed.exitCode).toBe(3);
+    expect(requestId(resumed)).not.toBe(request);
+    expect(existsSync(join(e2e.dir.workspace, "pwned.txt"))).toBe(false);
+    expect(await consumedGrants()).toEqual([]);
+
+    // Back to the approved script: the grant, unused so far, now matches and is consumed.
+    await setUp();
+    e2e.server.script(chatTextReply("Tests ran."));
+    const matching = await cli(["resume", run]);
+    expect(matching.exitCode, matching.stderr).toBe(0);
+    expect(await timesRun()).toBe(1);
+    expect(await consumedGrants()).toEqual([request]);
+  }, 60_000);
+
+  it("an expired grant is refused: the resumed run waits again with a new request and nothing runs", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+    await approve(request, ["--ttl", "1s"]);
     await new Promise((resolve) => setTimeout(resolve, 1200));
-    const resumed = await cli(["resume"]);
-    expect(resumed.exitCode).toBe(3);
-    expect(resumed.stderr).toMatch(/waiting for approval: request req_[0-9a-f]{16}/);
-    expect(resumed.stderr).not.toContain(`request ${requestId} (nothing ran)`);
-    expect(await ran()).toBe(0);
-  }, 90_000);
 
-  it("two concurrent resumes of one approved run: the command runs once", async () => {
-    const { requestId, runId } = await waitingRun();
-    expect((await cli(["approve", requestId])).exitCode).toBe(0);
+    const late = await cli(["resume", run]);
+    expect(late.exitCode).toBe(3);
+    expect(requestId(late)).not.toBe(request);
+    expect(runId(late)).toBe(run);
+    expect(await timesRun()).toBe(0);
+    expect(await consumedGrants()).toEqual([]);
+    expect((await cli(["runs"])).stdout).toContain("  waiting     run the tests\n");
+  }, 60_000);
+
+  it("two agent resume of one waiting run at once: one holds the run, the other is refused; the command runs once", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+    await approve(request);
+
+    // The winner's next model request is held until the loser has tried and given up.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    e2e.server.script(async () => {
+      await held;
+      return chatTextReply("Tests ran.");
+    });
+    const winner = startCli(cliArgs(["resume", run]), { env: cliEnv() }).done;
+    await e2e.server.waitForRequests(1);
+    const loser = await cli(["resume", run]);
+    release();
+    const won = await winner;
+
+    expect(won.exitCode, won.stderr).toBe(0);
+    expect(loser.exitCode).toBe(2);
+    expect(loser.stderr).toMatch(
+      new RegExp(
+        `^agent: the run is in use by process \\d+ \\(lock .*${run}\\.lock\\); wait for it to end`,
+      ),
+    );
+    expect(await timesRun()).toBe(1);
+    expect(await consumedGrants()).toEqual([request]);
+  }, 60_000);
+
+  it("two agent resume started together: the command runs once, the grant is consumed once", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+    await approve(request);
+
     e2e.server.script(chatTextReply("Tests ran."), chatTextReply("Tests ran."));
-    const start = () =>
-      startCli(["resume", runId, "--workspace", e2e.dir.workspace], {
-        env: serverEnv(e2e.server.baseURL, env()),
-      }).done;
-    const results = await Promise.all([start(), start()]);
-    expect(await ran()).toBe(1);
-    const codes = results.map((run) => run.exitCode).sort();
-    // One goes on to the answer; the other finds the run taken (or already finished).
-    expect(codes).toEqual([0, 2]);
-  }, 90_000);
+    const results = await Promise.all([
+      startCli(cliArgs(["resume", run]), { env: cliEnv() }).done,
+      startCli(cliArgs(["resume", run]), { env: cliEnv() }).done,
+    ]);
+    expect(results.map((result) => result.exitCode).sort()).toEqual([0, 2]);
+    const refused = results.find((result) => result.exitCode === 2);
+    // Refused while the other held the run, or after it had finished it.
+    expect(refused?.stderr).toMatch(
+      /^agent: (the run is in use by process \d+ |run \S+ already completed; nothing to resume\n$)/,
+    );
+    expect(await timesRun()).toBe(1);
+    expect(await consumedGrants()).toEqual([request]);
+  }, 60_000);
+
+  it("two waiting runs of the same action and one grant: only one run consumes it, the other waits again", async () => {
+    await setUp();
+    const first = await waitingRun("call_a");
+    const second = await waitingRun("call_b");
+    expect(second.run).not.toBe(first.run);
+    await approve(first.request);
+
+    e2e.server.script(chatTextReply("Tests ran."));
+    const results = await Promise.all([
+      startCli(cliArgs(["resume", first.run]), { env: cliEnv() }).done,
+      startCli(cliArgs(["resume", second.run]), { env: cliEnv() }).done,
+    ]);
+    expect(results.map((result) => result.exitCode).sort()).toEqual([0, 3]);
+    expect(await timesRun()).toBe(1);
+    expect(await consumedGrants()).toEqual([first.request]);
+    const waiting = results.find((result) => result.exitCode === 3);
+    expect(waiting === undefined ? "" : requestId(waiting)).not.toBe(first.request);
+  }, 60_000);
+  it("resume keeps the run's sandbox and network: a conflicting --network or --sandbox is refused, the approved call still waits", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+    await approve(request);
+
+    e2e.server.script(chatTextReply("should not be asked"));
+    const network = await cli(["resume", run, "--network"]);
+    expect(network.exitCode).toBe(2);
+    expect(network.stderr).toBe(
+      `agent: run ${run} was started without --network, and resume keeps it: leave out --network\n`,
+    );
+    const off = await cli(["resume", run, "--sandbox", "off"]);
+    expect(off.exitCode).toBe(2);
+    expect(off.stderr).toBe(
+      `agent: run ${run} was started with --sandbox auto, and resume keeps it: leave out --sandbox (or give --sandbox auto)\n`,
+    );
+    expect(e2e.server.requests).toHaveLength(0);
+    expect(await timesRun()).toBe(0);
+    expect(await consumedGrants()).toEqual([]);
+    expect((await cli(["runs"])).stdout).toContain("  waiting     run the tests\n");
+
+    // AGENT_SANDBOX is as much a choice as the flag: a different one is refused too. The run's
+    // own setting given again is no conflict.
+    const viaEnv = await runCli(cliArgs(["resume", run]), {
+      env: { ...cliEnv(), AGENT_SANDBOX: "off" },
+    });
+    expect(viaEnv.exitCode).toBe(2);
+    expect(viaEnv.stderr).toBe(
+      `agent: run ${run} was started with --sandbox auto, and resume keeps it: unset AGENT_SANDBOX (or set it to auto)\n`,
+    );
+    e2e.server.script(chatTextReply("Tests ran."));
+    const same = await cli(["resume", run, "--sandbox", "auto"]);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(await timesRun()).toBe(1);
+    expect(await consumedGrants()).toEqual([request]);
+  }, 60_000);
+  it("the resume asks the run's own model, not the default one", async () => {
+    await setUp();
+    e2e.server.script(commandCall("call_a"));
+    const first = await startRun(["--model", "model-of-the-run"]);
+    expect(first.exitCode).toBe(3);
+    await approve(requestId(first));
+    e2e.server.script(chatTextReply("Tests ran."));
+    const resumed = await cli(["resume", runId(first)]);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(e2e.server.requests.map((request) => request.model)).toEqual(["model-of-the-run"]);
+    expect(await timesRun()).toBe(1);
+  }, 60_000);
+  it("agent deny, then agent resume: the waiting call returns the denial, nothing runs, the run reaches its answer", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+    expect((await cli(["deny", request])).exitCode).toBe(0);
+    e2e.server.script(chatTextReply("Not allowed, stopping."));
+    const resumed = await cli(["resume", run]);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toBe("Not allowed, stopping.\n");
+    expect(toolResults(e2e.server.requests[0]).call_a).toBe(
+      `Error [permission_denied]: approval_denied: the person denied request ${request}`,
+    );
+    expect(await timesRun()).toBe(0);
+  }, 60_000);
 });

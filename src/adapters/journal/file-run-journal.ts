@@ -26,6 +26,12 @@ export interface RunContext {
   readonly workspace: string;
   /** One line: who decides what (e.g. `shell asks; file writes ask; sandbox auto`). */
   readonly policy: string;
+  /**
+   * `--sandbox` and `--network` as the run was started: `agent resume` keeps them, since a P04
+   * grant is bound to where the command runs and a chapter-3 run must not go on less confined.
+   */
+  readonly sandbox: string;
+  readonly network: boolean;
 }
 
 export class FileRunJournal implements RunJournal {

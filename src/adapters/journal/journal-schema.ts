@@ -52,6 +52,10 @@ export const journalLineSchema = z.discriminatedUnion("type", [
     runId: z.string(),
     workspace: z.string(),
     chapter: z.number(),
+    // What `agent resume` takes from the run; a journal written before they were kept has none.
+    model: z.string().optional(),
+    sandbox: z.string().optional(),
+    network: z.boolean().optional(),
   }),
   z.object({ ...envelope, type: z.literal("user_message"), content: z.string() }),
   z.object({

@@ -27,6 +27,8 @@ const CONTEXT = {
   model: "test-model",
   workspace: "/ws",
   policy: "test",
+  sandbox: "auto",
+  network: false,
 };
 const NOW = (): Date => new Date("2026-11-30T23:40:00.000Z");
 

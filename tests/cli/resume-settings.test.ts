@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { keepRunSettings, sandboxSource } from "../../src/cli/resume-settings.js";
+
+const RUN = "20261201T010000Z-0a0b0c0d";
+const DEFAULTS = { sandbox: "auto", network: false } as const;
+const NOTHING_GIVEN = { sandbox: undefined, network: false } as const;
+
+describe("keepRunSettings: resume goes on where the run started", () => {
+  it.each([
+    [
+      "required, nothing given",
+      { sandbox: "required", network: false },
+      DEFAULTS,
+      NOTHING_GIVEN,
+      { sandbox: "required", network: false },
+    ],
+    [
+      "off, nothing given",
+      { sandbox: "off", network: false },
+      DEFAULTS,
+      NOTHING_GIVEN,
+      { sandbox: "off", network: false },
+    ],
+    [
+      "with network, nothing given",
+      { sandbox: "auto", network: true },
+      DEFAULTS,
+      NOTHING_GIVEN,
+      { sandbox: "auto", network: true },
+    ],
+    [
+      "the same sandbox given",
+      { sandbox: "required", network: false },
+      { sandbox: "required", network: false },
+      { sandbox: "--sandbox", network: false },
+      { sandbox: "required", network: false },
+    ],
+    [
+      "the same --network given",
+      { sandbox: "auto", network: true },
+      { sandbox: "auto", network: true },
+      { sandbox: undefined, network: true },
+      { sandbox: "auto", network: true },
+    ],
+    [
+      "an old journal: the options as given",
+      {},
+      { sandbox: "off", network: true },
+      { sandbox: "--sandbox", network: true },
+      { sandbox: "off", network: true },
+    ],
+  ] as const)("%s", (_name, recorded, options, given, expected) => {
+    expect(keepRunSettings(RUN, recorded, options, given)).toEqual(expected);
+  });
+
+  it.each([
+    [
+      "--sandbox off for a run started with auto",
+      { sandbox: "auto", network: false },
+      { sandbox: "off", network: false },
+      { sandbox: "--sandbox", network: false },
+      `run ${RUN} was started with --sandbox auto, and resume keeps it: leave out --sandbox (or give --sandbox auto)`,
+    ],
+    [
+      "AGENT_SANDBOX=auto for a run started with required",
+      { sandbox: "required", network: false },
+      { sandbox: "auto", network: false },
+      { sandbox: "AGENT_SANDBOX", network: false },
+      `run ${RUN} was started with --sandbox required, and resume keeps it: unset AGENT_SANDBOX (or set it to required)`,
+    ],
+    [
+      "--network for a run started without",
+      { sandbox: "auto", network: false },
+      { sandbox: "auto", network: true },
+      { sandbox: undefined, network: true },
+      `run ${RUN} was started without --network, and resume keeps it: leave out --network`,
+    ],
+    [
+      "a sandbox mode this agent does not know",
+      { sandbox: "docker", network: false },
+      DEFAULTS,
+      NOTHING_GIVEN,
+      `run ${RUN} was started with --sandbox "docker", which this agent does not know`,
+    ],
+  ] as const)("refuses %s", (_name, recorded, options, given, message) => {
+    expect(() => keepRunSettings(RUN, recorded, options, given)).toThrow(message);
+  });
+});
+
+describe("sandboxSource", () => {
+  it.each([
+    [["run-id"], {}, undefined],
+    [["--sandbox", "off"], { AGENT_SANDBOX: "required" }, "--sandbox"],
+    [["--sandbox=off"], {}, "--sandbox"],
+    [[], { AGENT_SANDBOX: "off" }, "AGENT_SANDBOX"],
+    [[], { AGENT_SANDBOX: "  " }, undefined],
+  ] as const)("%j with %j: %s", (args, env, expected) => {
+    expect(sandboxSource(args, env)).toBe(expected);
+  });
+});
