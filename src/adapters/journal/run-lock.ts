@@ -1,6 +1,6 @@
 /**
- * One process at a time works on a run: the lock is a file created with O_EXCL holding the
- * owner's pid. A lock left by a process that died (kill -9) is taken over; a live one is refused.
+ * One process at a time works on a run: the lock is a file holding the owner's pid, made by
+ * linking a finished draft to the lock's name. A lock left by a process that died (kill -9) is taken over; a live one is refused.
  */
 import {
   closeSync,
@@ -12,6 +12,7 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { errorCode, O_NOFOLLOW } from "../filesystem/index.js";
 
 /** Another live process holds the run. */
@@ -51,24 +52,32 @@ export function lockRun(path: string, pid: number = process.pid): RunLock {
   throw locked(path, holderOf(path));
 }
 
+/**
+ * The lock appears whole or not at all: the pid is written to a file of our own first, then
+ * linked to the lock's name (link fails if the name exists). Created and written in two steps, a
+ * second process could read it empty in between, take it for a dead holder's and take it over.
+ */
 function tryCreate(path: string, pid: number): boolean {
-  let fd: number;
-  try {
-    fd = openSync(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
-      0o600,
-    );
-  } catch (error) {
-    if (errorCode(error) === "EEXIST") return false;
-    throw error;
-  }
+  const draft = `${path}.new-${pid}-${randomBytes(4).toString("hex")}`;
+  const fd = openSync(
+    draft,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+    0o600,
+  );
   try {
     writeSync(fd, `${pid}\n`);
   } finally {
     closeSync(fd);
   }
-  return true;
+  try {
+    linkSync(draft, path);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === "EEXIST") return false;
+    throw error;
+  } finally {
+    removeQuietly(draft);
+  }
 }
 
 function holderOf(path: string): number | undefined {

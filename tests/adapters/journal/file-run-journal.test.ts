@@ -1,12 +1,16 @@
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   appendFileSync,
   existsSync,
+  mkdtempSync,
+  readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -150,4 +154,35 @@ describe("lockRun", () => {
     expect(readFileSync(lock, "utf8")).toBe(`${process.pid}\n`);
     second.release();
   });
+});
+
+describe("lockRun between two live processes", () => {
+  it("never lets both hold one lock, however close together they try", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "lock-race-"));
+    const script = new URL("../../support/lock-run-process.ts", import.meta.url).pathname;
+    const count = 400;
+    // Both processes load first, then race for the same lock in each 8 ms slot.
+    const start = String(Date.now() + 2500);
+    const racer = () =>
+      new Promise<number[]>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          ["--import", "tsx", script, directory, start, String(count), "8"],
+          { stdio: ["ignore", "pipe", "inherit"] },
+        );
+        let out = "";
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+        child.on("error", reject);
+        child.on("close", (code) => {
+          if (code === 0) resolve(JSON.parse(out) as number[]);
+          else reject(new Error(`racer exited ${String(code)}`));
+        });
+      });
+    const [first, second] = await Promise.all([racer(), racer()]);
+    const both = first.filter((index) => second.includes(index));
+    expect(both).toEqual([]);
+    // Every lock was taken by exactly one of them, and no draft was left behind.
+    expect(first.length + second.length).toBe(count);
+    expect(readdirSync(directory).filter((name) => name.includes(".new-"))).toEqual([]);
+  }, 30_000);
 });
