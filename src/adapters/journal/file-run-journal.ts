@@ -9,12 +9,13 @@
  * which the reader detects and drops with a notice.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fsyncSync, openSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import type { JournalRecord, RunJournal } from "../../core/journal-records.js";
 import { JOURNAL_VERSION } from "../../core/journal-records.js";
 import { firstLineOfError } from "../../core/one-line.js";
 import { appendDurably, openHarnessOutput } from "../filesystem/index.js";
+import { MAX_JOURNAL_BYTES } from "./journal-file.js";
 import { RunJournalError } from "./run-files.js";
 
 /** Written into run_started: what the run was, for people and for `agent resume`. */
@@ -39,10 +40,13 @@ export class FileRunJournal implements RunJournal {
   readonly #context: RunContext;
   readonly #now: () => Date;
   #fd: number | undefined;
+  /** Bytes in the file: it never grows past what `readJournalFile` will read back. */
+  #size: number;
 
   private constructor(path: string, fd: number, context: RunContext, now: () => Date) {
     this.path = path;
     this.#fd = fd;
+    this.#size = fstatSync(fd).size;
     this.#context = context;
     this.#now = now;
   }
@@ -75,7 +79,20 @@ export class FileRunJournal implements RunJournal {
         ? { argumentsSha256: sha256(record.canonicalArguments) }
         : {}),
     };
-    await appendDurably(fd, `${JSON.stringify(line)}\n`);
+    const text = `${JSON.stringify(line)}\n`;
+    const bytes = Buffer.byteLength(text, "utf8");
+    // A journal resume cannot read is no journal: a record that would push the file past the
+    // reader's limit is refused, so its step does not happen. Small records (a run's closing one)
+    // may use the last CLOSING_RESERVE bytes, so a run stopped this way still says why.
+    const limit =
+      bytes <= CLOSING_RESERVE ? MAX_JOURNAL_BYTES : MAX_JOURNAL_BYTES - CLOSING_RESERVE;
+    if (this.#size + bytes > limit) {
+      throw new RunJournalError(
+        `The run journal ${this.path} would grow past ${String(MAX_JOURNAL_BYTES)} bytes with this ${record.type} record (${String(bytes)} bytes), more than resume reads; the step did not happen`,
+      );
+    }
+    await appendDurably(fd, text);
+    this.#size += bytes;
   }
 
   close(): void {
@@ -84,6 +101,8 @@ export class FileRunJournal implements RunJournal {
     this.#fd = undefined;
   }
 }
+
+const CLOSING_RESERVE = 64 * 1024;
 
 /** A new file's name is durable only once its directory is flushed too (POSIX; not on Windows). */
 function syncDirectoryOf(path: string): void {

@@ -59,6 +59,26 @@ async function writeRun(): Promise<void> {
 }
 
 describe("FileRunJournal", () => {
+  it("refuses a record that would make the journal too big to read back; the journal stays readable", async () => {
+    await writeRun();
+    const journal = FileRunJournal.open(path, CONTEXT, NOW);
+    // 11 Mi control characters: each becomes six bytes of JSON escape, 66 MiB in all.
+    const huge = "\u0001".repeat(11 * 1024 * 1024);
+    await expect(
+      journal.append({
+        type: "model_reply",
+        message: { role: "assistant", content: huge, toolCalls: [] },
+      }),
+    ).rejects.toThrow(/would grow past 67108864 bytes with this model_reply record/);
+    await journal.append({ type: "run_failed", error: "the journal is full" });
+    journal.close();
+    expect(readJournalFile(path).records.map((record) => record.type)).toEqual([
+      "run_started",
+      "call_prepared",
+      "run_failed",
+    ]);
+  });
+
   it("writes one owner-only JSON line per record, with the run's context and the arguments' SHA-256", async () => {
     await writeRun();
     expect(statSync(path).mode & 0o777).toBe(0o600);
