@@ -3,8 +3,18 @@
  * is the person's own, owner-only, and no link): subdirectories that must be real directories,
  * files created once and never through a link, and whole-file reads that refuse links.
  */
-import { lstatSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  writeSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { errorCode, readHarnessInput } from "../filesystem/index.js";
 import { StateDirectoryError } from "./state-directory.js";
@@ -32,7 +42,15 @@ export function ensureSubdirectory(parent: string, name: string): string {
 export function createOnce(path: string, content: string): boolean {
   try {
     // "wx" is O_CREAT | O_EXCL: it never follows a link, and never replaces a file.
-    writeFileSync(path, content, { flag: "wx", mode: 0o600 });
+    const fd = openSync(path, "wx", 0o600);
+    try {
+      writeSync(fd, content);
+      // Contents on disk before any rename or link can publish them (power loss).
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    syncDirectory(dirname(path));
     return true;
   } catch (error) {
     if (errorCode(error) === "EEXIST") return false;
@@ -48,6 +66,7 @@ export function publish(directory: string, name: string, content: string): void 
   const temporary = join(directory, `.tmp-${randomBytes(8).toString("hex")}`);
   if (!createOnce(temporary, content)) throw new StateDirectoryError(`${temporary} exists`);
   renameSync(temporary, join(directory, name));
+  syncDirectory(directory);
 }
 
 /** The JSON of a regular file (never through a link); undefined when it does not exist. */
@@ -76,9 +95,23 @@ export function listRecords(directory: string): string[] {
 export function takeOnce(from: string, to: string): boolean {
   try {
     renameSync(from, to);
+    // The move must survive a power loss before the grant is acted on, or it could be used twice.
+    syncDirectory(dirname(from));
+    if (dirname(to) !== dirname(from)) syncDirectory(dirname(to));
     return true;
   } catch (error) {
     if (errorCode(error) === "ENOENT") return false;
     throw error;
+  }
+}
+
+/** Makes created, renamed and linked names durable. Windows cannot fsync a directory: skipped. */
+function syncDirectory(directory: string): void {
+  if (process.platform === "win32") return;
+  const fd = openSync(directory, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
