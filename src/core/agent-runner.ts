@@ -1,10 +1,4 @@
-import {
-  AgentLimitError,
-  IncompleteModelReplyError,
-  ModelProviderError,
-  RunCancelledError,
-  RunWaitingError,
-} from "./agent-errors.js";
+import { AgentLimitError, RunCancelledError, RunWaitingError } from "./agent-errors.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { JournalRecord, RunJournal } from "./journal-records.js";
 import type { OpenCall } from "./journal-replay.js";
@@ -15,13 +9,12 @@ import {
   withInterruptedResults,
 } from "./interrupted-calls.js";
 import { firstLineOfError } from "./one-line.js";
-import type { AssistantMessage, Message, ToolCall, ToolMessage } from "./messages.js";
+import type { Message, ToolCall, ToolMessage } from "./messages.js";
 import { validateToolPairing } from "./messages.js";
 import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "./model.js";
 import { PermissionDecision } from "./permission-decision.js";
 import { PermissionRequest } from "./permission-request.js";
 import type { PermissionPolicy } from "./permissions.js";
-import type { PreparedToolCall } from "./prepared-tool-call.js";
 import {
   environmentLabel,
   type ExecutionEnvironment,
@@ -32,6 +25,18 @@ import type { ExecutionFacts } from "./tool-definition.js";
 import type { ToolOutcome } from "./tool-outcome.js";
 import type { ToolRegistry, ToolRegistrySnapshot } from "./tool-registry.js";
 import { toolError, type ToolResult } from "./tool-result.js";
+import {
+  checkedFacts,
+  denied,
+  EVALUATION_FAILED,
+  executionFacts,
+  outcomeOf,
+  rejected,
+  type Decided,
+} from "./call-facts.js";
+import { addUsage, checkedReply } from "./model-reply-checks.js";
+
+export { PERMISSION_EVALUATION_FAILED } from "./call-facts.js";
 
 /** Hooks for the terminal UI. They observe; they never decide. */
 export interface AgentObserver {
@@ -74,11 +79,6 @@ export interface RunResult {
   /** One per tool call, in order: whether it ran and how it ended. */
   readonly outcomes: readonly ToolOutcome[];
 }
-
-export const PERMISSION_EVALUATION_FAILED = toolError(
-  "permission_evaluation_error",
-  "Permission evaluation failed",
-);
 
 /** The loop: ask the model, run each tool call through prepare → policy → invoke, repeat. */
 export class AgentRunner {
@@ -429,164 +429,6 @@ export class AgentRunner {
         : { finalArguments: prepared.call.finalArguments }),
     };
   }
-}
-
-/** The facts the loop learns on the way: the result and, for the outcome, how it came about. */
-interface Decided {
-  readonly result: ToolResult;
-  readonly executed: ToolOutcome["executed"];
-  readonly status: ToolOutcome["status"];
-  readonly boundary: ToolOutcome["boundary"];
-  readonly decision?: ToolOutcome["decision"];
-  readonly finalArguments?: ToolOutcome["finalArguments"];
-}
-
-const EVALUATION_FAILED: Decided = {
-  result: PERMISSION_EVALUATION_FAILED,
-  executed: "no",
-  status: "denied",
-  boundary: "policy",
-};
-
-function rejected(result: ToolResult): Decided {
-  if (result.errorCode === "unknown_tool") {
-    return { result, executed: "no", status: "unknown_tool", boundary: "visibility" };
-  }
-  return { result, executed: "no", status: "invalid_arguments", boundary: "protocol" };
-}
-
-/** Who said no: the person at the prompt, the execution environment, or the product's policy. */
-function denied(decision: PermissionDecision, boundary: ToolOutcome["boundary"]): Decided {
-  return {
-    result: decision.toToolResult(),
-    executed: "no",
-    status: "denied",
-    boundary,
-    decision: { source: decision.source, reason: decision.reason },
-  };
-}
-
-/**
- * How a handler's result reads as a fact. A command that started ran, whatever its exit; one that
- * could not start did not. File tools check before they touch anything and write atomically, so
- * their errors mean nothing happened. A handler that threw or broke its contract: unknown.
- */
-function executionFacts(
-  result: ToolResult,
-  effect: PreparedToolCall["effect"],
-): Omit<Decided, "result"> {
-  const boundary = "execution";
-  if (!result.isError) return { executed: "yes", status: "ok", boundary };
-  switch (result.errorCode) {
-    case "shell_timeout":
-      return { executed: "yes", status: "timed_out", boundary };
-    case "shell_cancelled":
-      return { executed: "yes", status: "cancelled", boundary };
-    case "shell_start_failed":
-      return { executed: "no", status: "execution_failed", boundary };
-    case "tool_execution_error":
-      return { executed: "unknown", status: "execution_failed", boundary };
-    case "invalid_tool_result":
-      return { executed: "unknown", status: "unknown", boundary };
-    case "unknown_tool":
-    case "invalid_json":
-    case "invalid_arguments":
-      return rejected(result);
-    case undefined:
-    default:
-      return {
-        executed: effect === "execute" ? "yes" : "no",
-        status: "execution_failed",
-        boundary,
-      };
-  }
-}
-
-/** A handler is not fully trusted: keep only well-formed facts. */
-function checkedFacts(facts: ExecutionFacts): ExecutionFacts {
-  const { exitCode, savedOutput } = facts;
-  return {
-    ...(Number.isSafeInteger(exitCode) ? { exitCode } : {}),
-    ...(typeof savedOutput === "string" ? { savedOutput } : {}),
-  };
-}
-
-function outcomeOf(
-  call: ToolCall,
-  facts: Omit<Decided, "result"> & { readonly result?: ToolResult },
-  durationMs: number,
-  environment: string | undefined,
-  reported: ExecutionFacts | undefined,
-): ToolOutcome {
-  const ran = facts.executed === "yes";
-  const errorCode = facts.result?.isError === true ? facts.result.errorCode : undefined;
-  return Object.freeze({
-    callId: call.id,
-    tool: call.name,
-    executed: facts.executed,
-    status: facts.status,
-    boundary: facts.boundary,
-    ...(errorCode === undefined ? {} : { errorCode }),
-    ...(!ran || reported?.exitCode === undefined ? {} : { exitCode: reported.exitCode }),
-    ...(!ran || reported?.savedOutput === undefined ? {} : { savedOutput: reported.savedOutput }),
-    durationMs,
-    ...(environment === undefined ? {} : { environment }),
-    ...(facts.decision === undefined ? {} : { decision: facts.decision }),
-    ...(facts.finalArguments === undefined ? {} : { finalArguments: facts.finalArguments }),
-  });
-}
-
-function checkedReply(reply: ModelReply, history: readonly Message[]): AssistantMessage {
-  const { message, finishReason } = reply;
-  if (finishReason === "length") {
-    throw new IncompleteModelReplyError("The model's reply was cut off at its token limit");
-  }
-  if (finishReason === "content_filter") {
-    throw new IncompleteModelReplyError("The model's reply was withheld by a content filter");
-  }
-  const hasText = message.content !== null && message.content.trim() !== "";
-  if (!hasText && message.toolCalls.length === 0) {
-    throw new IncompleteModelReplyError("The model replied with neither text nor tool calls");
-  }
-  assertFreshCallIds(message.toolCalls, history);
-  return { role: "assistant", content: message.content, toolCalls: [...message.toolCalls] };
-}
-
-/**
- * Every call id must be new to the conversation before anything runs: a reused id (some servers
- * number calls per reply) would pair a result with the wrong call, and the provider would reject
- * the next request only after the call had already run.
- */
-function assertFreshCallIds(calls: readonly ToolCall[], history: readonly Message[]): void {
-  const used = new Set(
-    history.flatMap((message) =>
-      message.role === "assistant" ? message.toolCalls.map((call) => call.id) : [],
-    ),
-  );
-  for (const call of calls) {
-    if (call.id === "") {
-      throw new ModelProviderError("Malformed model reply: a tool call has an empty id");
-    }
-    if (used.has(call.id)) {
-      throw new ModelProviderError(
-        `Malformed model reply: tool call id ${JSON.stringify(call.id)} was already used in this conversation`,
-      );
-    }
-    used.add(call.id);
-  }
-}
-
-function addUsage(
-  total: TokenUsage | undefined,
-  turn: TokenUsage | undefined,
-): TokenUsage | undefined {
-  if (turn === undefined) return total;
-  if (total === undefined) return turn;
-  return {
-    promptTokens: total.promptTokens + turn.promptTokens,
-    completionTokens: total.completionTokens + turn.completionTokens,
-    totalTokens: total.totalTokens + turn.totalTokens,
-  };
 }
 
 /** A provider rejecting because the run was aborted is a cancellation, whatever error it threw. */
