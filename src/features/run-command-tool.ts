@@ -1,18 +1,11 @@
 import { z } from "zod";
-import {
-  CommandStartError,
-  type ArgvRunner,
-  type CommandResult,
-  type OutputSpillStore,
-} from "../core/command-runner.js";
+import type { ArgvRunner, OutputSpillStore } from "../core/command-runner.js";
 import { defineTool, type ToolDefinition } from "../core/tool-definition.js";
-import { toolError } from "../core/tool-result.js";
 import { RUN_COMMAND } from "../core/p04-policy.js";
 import {
   DEFAULT_SHELL_MAX_OUTPUT_BYTES,
   DEFAULT_SHELL_TIMEOUT_MS,
-  DID_NOT_RUN,
-  shellToolResult,
+  runAsTool,
 } from "./shell-tool.js";
 
 export interface RunCommandToolOptions {
@@ -53,30 +46,12 @@ export function createRunCommandTool(
     effect: "execute",
     schema: runCommandSchema,
     finalArguments: () => ({ cwd: workspace, timeoutMs, maxOutputBytes, shell: "none (argv)" }),
-    handler: async ({ command, args }, context) => {
-      let result: CommandResult;
-      try {
-        // As the shell tool: a store a command replaced refuses the next command, before it starts.
-        options.outputs?.prepareForCommand();
-        result = await runner.run([command, ...args], workspace, {
-          timeoutMs,
-          maxOutputBytes,
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
-          ...(options.outputs === undefined
-            ? {}
-            : { spill: options.outputs.spillFor(context.callId) }),
-        });
-      } catch (error) {
-        if (error instanceof CommandStartError) {
-          return toolError("shell_start_failed", `${error.message} ${DID_NOT_RUN}`);
-        }
-        throw error;
-      }
-      context.reportExecution?.({
-        ...(result.exitCode === null ? {} : { exitCode: result.exitCode }),
-        ...(result.omitted?.savedTo === undefined ? {} : { savedOutput: result.omitted.savedTo }),
-      });
-      return shellToolResult(command, timeoutMs, result);
-    },
+    handler: ({ command, args }, context) =>
+      runAsTool(
+        (commandOptions) => runner.run([command, ...args], workspace, commandOptions),
+        command,
+        { timeoutMs, maxOutputBytes, outputs: options.outputs },
+        context,
+      ),
   });
 }

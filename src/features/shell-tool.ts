@@ -1,12 +1,13 @@
 import { z } from "zod";
 import {
   CommandStartError,
+  type CommandOptions,
   type CommandResult,
   type CommandRunner,
   type OmittedOutput,
   type OutputSpillStore,
 } from "../core/command-runner.js";
-import { defineTool, type ToolDefinition } from "../core/tool-definition.js";
+import { defineTool, type ToolContext, type ToolDefinition } from "../core/tool-definition.js";
 import { toolError, toolSuccess, type ToolResult } from "../core/tool-result.js";
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
@@ -53,32 +54,52 @@ export function createShellTool(options: ShellToolOptions): ToolDefinition<typeo
       maxOutputBytes,
       shell: runner.shellName,
     }),
-    handler: async ({ command }, context) => {
-      let result: CommandResult;
-      try {
-        // Before the command, never during it: a store a command replaced refuses the next one.
-        options.outputs?.prepareForCommand();
-        result = await runner.run(command, workspace, {
-          timeoutMs,
-          maxOutputBytes,
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
-          ...(options.outputs === undefined
-            ? {}
-            : { spill: options.outputs.spillFor(context.callId) }),
-        });
-      } catch (error) {
-        if (error instanceof CommandStartError) {
-          return toolError("shell_start_failed", `${error.message} ${DID_NOT_RUN}`);
-        }
-        throw error;
-      }
-      context.reportExecution?.({
-        ...(result.exitCode === null ? {} : { exitCode: result.exitCode }),
-        ...(result.omitted?.savedTo === undefined ? {} : { savedOutput: result.omitted.savedTo }),
-      });
-      return shellToolResult(runner.shellName, timeoutMs, result);
-    },
+    handler: ({ command }, context) =>
+      runAsTool(
+        (commandOptions) => runner.run(command, workspace, commandOptions),
+        runner.shellName,
+        { timeoutMs, maxOutputBytes, outputs: options.outputs },
+        context,
+      ),
   });
+}
+
+/**
+ * What every command tool does around its runner: prove the output store is still ours (a store a
+ * command replaced refuses the next command, before it starts), run, turn a start failure into
+ * `shell_start_failed`, report the exit code and saved output, and render the result.
+ */
+export async function runAsTool(
+  run: (options: CommandOptions) => Promise<CommandResult>,
+  label: string,
+  limits: {
+    readonly timeoutMs: number;
+    readonly maxOutputBytes: number;
+    readonly outputs: OutputSpillStore | undefined;
+  },
+  context: ToolContext,
+): Promise<ToolResult> {
+  const { timeoutMs, maxOutputBytes, outputs } = limits;
+  let result: CommandResult;
+  try {
+    outputs?.prepareForCommand();
+    result = await run({
+      timeoutMs,
+      maxOutputBytes,
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      ...(outputs === undefined ? {} : { spill: outputs.spillFor(context.callId) }),
+    });
+  } catch (error) {
+    if (error instanceof CommandStartError) {
+      return toolError("shell_start_failed", `${error.message} ${DID_NOT_RUN}`);
+    }
+    throw error;
+  }
+  context.reportExecution?.({
+    ...(result.exitCode === null ? {} : { exitCode: result.exitCode }),
+    ...(result.omitted?.savedTo === undefined ? {} : { savedOutput: result.omitted.savedTo }),
+  });
+  return shellToolResult(label, timeoutMs, result);
 }
 
 /** What the model reads for one finished command. */
@@ -108,7 +129,7 @@ export function shellToolResult(
 
 /** The one form, after the fixed text, that says whether a command's side effects may exist. */
 export const RAN = "(the command ran)";
-export const DID_NOT_RUN = "(the command did not run)";
+const DID_NOT_RUN = "(the command did not run)";
 
 function renderOutput(result: CommandResult): string {
   if (result.truncated && result.omitted !== undefined) {
