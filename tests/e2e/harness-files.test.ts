@@ -8,20 +8,16 @@ import { existsSync, lstatSync } from "node:fs";
 import { link, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveExecutable } from "../../src/adapters/shell/executable-resolution.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
 import { baseEnv, linesOf, runCli, serverEnv, stderrLines } from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { toolResults } from "./scripted-chat-server.js";
+import { HAS_BWRAP } from "../support/bubblewrap.js";
 
 const e2e = useAgentFixture();
 // On PATH, where the agent looks for it: with bwrap on disk but not on PATH the command runs on
 // the host, and the sandbox case has nothing to test.
-const HAS_BWRAP =
-  process.platform === "linux" &&
-  resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
-    undefined;
 
 interface AuditLine {
   readonly callId: string;

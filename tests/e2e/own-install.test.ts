@@ -10,19 +10,15 @@ import { copyFile, cp, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { resolveExecutable } from "../../src/adapters/shell/executable-resolution.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
 import { linesOf, serverEnv } from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { toolResults } from "./scripted-chat-server.js";
+import { HAS_BWRAP } from "../support/bubblewrap.js";
 
 const e2e = useAgentFixture();
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const HAS_BWRAP =
-  process.platform === "linux" &&
-  resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
-    undefined;
 const DENIED =
   "Error [permission_denied]: Writing the harness's own files (its audit log, recording or install) is forbidden";
 

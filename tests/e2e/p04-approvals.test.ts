@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveExecutable } from "../../src/adapters/shell/index.js";
+import { HAS_BWRAP } from "../support/bubblewrap.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
 import { useAgentFixture } from "./agent-fixture.js";
@@ -16,10 +16,6 @@ import { runCli, serverEnv, startCli, stderrLines, type CliRun } from "./cli-pro
 import { toolNames, toolResults } from "./scripted-chat-server.js";
 
 const e2e = useAgentFixture();
-const HAS_BWRAP =
-  process.platform === "linux" &&
-  resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
-    undefined;
 
 /** `npm test` appends one line to marker.txt: how many times it ran, read from the file. */
 const PACKAGE_JSON = {

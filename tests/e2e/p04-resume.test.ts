@@ -8,17 +8,13 @@ import { existsSync, readdirSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveExecutable } from "../../src/adapters/shell/index.js";
+import { HAS_BWRAP } from "../support/bubblewrap.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { linesOf, runCli, serverEnv, startCli, type CliRun } from "./cli-process.js";
 import { pairingProblems, toolResults } from "./scripted-chat-server.js";
 
 const e2e = useAgentFixture();
-const HAS_BWRAP =
-  process.platform === "linux" &&
-  resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
-    undefined;
 
 const PACKAGE_JSON = {
   name: "p04-resume",

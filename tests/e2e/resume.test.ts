@@ -16,15 +16,11 @@ import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { baseEnv, linesOf, serverEnv, startCli } from "./cli-process.js";
 import { toolResults } from "./scripted-chat-server.js";
-import { resolveExecutable } from "../../src/adapters/shell/executable-resolution.js";
+import { HAS_BWRAP } from "../support/bubblewrap.js";
 
 const e2e = useAgentFixture();
 
 // On PATH, where the agent looks for it, on Linux only.
-const HAS_BWRAP =
-  process.platform === "linux" &&
-  resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
-    undefined;
 
 const UNKNOWN =
   "Error [execution_unknown]: The agent stopped while this call was running, so it may or may not have taken effect; check its effect before retrying it";

@@ -13,7 +13,6 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createShellExecution } from "../../src/adapters/execution/shell-execution.js";
 import { BubblewrapRunner } from "../../src/adapters/sandbox/bubblewrap.js";
-import { resolveExecutable } from "../../src/adapters/shell/executable-resolution.js";
 import { parseChatCompletion } from "../../src/adapters/model/openai-chat-reply.js";
 import { buildAgent } from "../../src/bootstrap.js";
 import { runCli } from "../../src/cli/main.js";
@@ -31,6 +30,7 @@ import { RecordingApprover, RecordingAuditSink } from "../support/permission-fak
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
 import { toolMessages } from "../support/tool-messages.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
+import { HAS_BWRAP } from "../support/bubblewrap.js";
 
 const ALLOW = PermissionDecision.allow("User approved this tool call", "terminal-approval");
 const SHELL_ASK = PermissionDecision.ask("Shell execution requires approval", "shell-default");
@@ -488,12 +488,8 @@ function hostShellPath(): Record<string, string> {
 
 // /proc and bubblewrap are Linux-only; .ci/run installs bubblewrap. bwrap must be on PATH (where the
 // agent looks for it), not merely on disk: without it the command runs on the host.
-const LINUX_WITH_BWRAP =
-  process.platform === "linux" &&
-  resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
-    undefined;
 
-describe.runIf(LINUX_WITH_BWRAP)("secrets (Linux only: /proc, and bwrap on PATH)", () => {
+describe.runIf(HAS_BWRAP)("secrets (Linux only: /proc, and bwrap on PATH)", () => {
   const tsx = fileURLToPath(new URL("../../node_modules/tsx/dist/esm/index.mjs", import.meta.url));
   const shellExecution = new URL("../../src/adapters/execution/shell-execution.ts", import.meta.url)
     .href;
@@ -552,7 +548,7 @@ describe.runIf(LINUX_WITH_BWRAP)("secrets (Linux only: /proc, and bwrap on PATH)
   });
 });
 
-describe.runIf(LINUX_WITH_BWRAP)("sandbox .git protection (Linux only: /usr/bin/bwrap)", () => {
+describe.runIf(HAS_BWRAP)("sandbox .git protection (Linux only: /usr/bin/bwrap)", () => {
   function sandboxRunner(): BubblewrapRunner {
     return new BubblewrapRunner({
       bwrapPath: "/usr/bin/bwrap",
@@ -597,7 +593,7 @@ describe.runIf(LINUX_WITH_BWRAP)("sandbox .git protection (Linux only: /usr/bin/
 // Run as root (containers, CI), uid 0 in the sandbox is host uid 0. Was a bug: an approved command
 // wrote the host's kernel.core_pattern (whose program the kernel runs as host root on the next
 // crash) and left a setuid-root copy of bash in the workspace.
-describe.runIf(LINUX_WITH_BWRAP && ["x64", "arm64"].includes(process.arch))(
+describe.runIf(HAS_BWRAP && ["x64", "arm64"].includes(process.arch))(
   "sandbox: host kernel settings and setuid files (Linux x64/arm64 only: /usr/bin/bwrap)",
   () => {
     const corePattern = "/proc/sys/kernel/core_pattern";
