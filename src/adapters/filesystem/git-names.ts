@@ -31,15 +31,27 @@ export function gitNameKey(name: string): string {
 const DOT = 0x2e;
 const LOWER_G = 0x67;
 const UPPER_G = 0x47;
+const LOWER_I = 0x69;
+const UPPER_I = 0x49;
+/** `İ`, which lower-cases to `i` and a combining dot. */
+const DOTTED_CAPITAL_I = 0x130;
 /** The lowest HFS-ignorable code point: every one of them is at or above it. */
 const FIRST_IGNORABLE = 0x200c;
 
 /**
- * A one-character pre-check, run on every entry glob sees (issue 19): false only for names that
- * cannot mean `.git`. Every alias starts, once HFS-ignorable code points are dropped, with `.` or
- * `g`/`G` (`.git…`, `GIT~1`), and no other character below U+200C lower-cases to either.
+ * A two-character pre-check, run on every entry glob sees (issue 19): false only for names that
+ * cannot mean `.git`. Every alias, once HFS-ignorable code points are dropped and it is lower-cased,
+ * starts with `.g` (`.git…`) or `gi` (`git~1`). Below U+200C only `G` lower-cases to `g`, and only
+ * `I` and `İ` to something starting with `i`; an ignorable code point may stand anywhere.
  */
 function mayNameGit(name: string): boolean {
   const first = name.charCodeAt(0);
-  return first === DOT || first === LOWER_G || first === UPPER_G || first >= FIRST_IGNORABLE;
+  if (first >= FIRST_IGNORABLE) return true;
+  const second = name.charCodeAt(1);
+  if (second >= FIRST_IGNORABLE) return first === DOT || first === LOWER_G || first === UPPER_G;
+  if (first === DOT) return second === LOWER_G || second === UPPER_G;
+  if (first === LOWER_G || first === UPPER_G) {
+    return second === LOWER_I || second === UPPER_I || second === DOTTED_CAPITAL_I;
+  }
+  return false;
 }

@@ -187,12 +187,18 @@ describe("isGitDirectoryName knows the names that mean .git", () => {
     ["\u200c.git", true],
     ["\u202aGIT~1", true],
     ["\ufeff.git", true],
+    // ... and one in second place, after either first character an alias can have.
+    [".\u200dgit", true],
+    ["G\u200cIT~1", true],
+    ["gI\u200dT~3", true],
     [".gitignore", false],
     [".github", false],
     ["git", false],
     ["git~", false],
     ["git~0", false],
     ["x.git", false],
+    [".eslintrc.js", false],
+    ["gİt~1", false],
   ] as const)("%j: %s", (name, expected) => {
     expect(isGitDirectoryName(name)).toBe(expected);
   });
