@@ -4,14 +4,30 @@
  * pattern cannot match below, so a pattern that starts with `src/` reads only `src`.
  *
  * Built for speed (issue 19): callback `readdir` with file types, every directory read in flight
- * at once (the thread pool is the real cap), paths joined by concatenation, and the `.git` name
- * test (a one-character pre-check for most names).
+ * at once (the thread pool is the real cap), the `.git` name test (a one-character pre-check for
+ * most names), and no sort of the whole result: each directory's matches are kept in order as
+ * they are read (see `Listing`), and the tree is read out once at the end, only as far as the cap.
  */
 import { readdir, type Dirent } from "node:fs";
 import { sep } from "node:path";
 import type { GlobResult } from "../../core/filesystem.js";
 import { isGitDirectoryName } from "./git-names.js";
 import type { GlobPattern, GlobState } from "./glob-pattern.js";
+
+/**
+ * One directory's matches: file names, and the listings of the subdirectories walked, in the order
+ * their paths sort (code units, the default sort: the same on every machine, unlike a locale-aware
+ * one). A subdirectory sorts as its name plus `/`, because that is how its paths begin: `a-b`
+ * comes before everything in `a/`, since `-` is below `/`. So reading the listings depth-first
+ * gives exactly the sorted list of whole paths, with no sort of whole paths.
+ */
+interface Listing {
+  /** The directory's workspace-relative path with a trailing `/`, or "" for the root. */
+  readonly base: string;
+  /** How it sorts among its siblings: its name and `/`. */
+  readonly key: string;
+  readonly entries: (string | Listing)[];
+}
 
 /** `root` must be the workspace's real path. Lists files and symlinks; directories are walked. */
 export function globWorkspace(
@@ -20,61 +36,95 @@ export function globWorkspace(
   maxResults: number,
 ): Promise<GlobResult> {
   return new Promise((resolve, reject) => {
-    const matches: string[] = [];
     let pending = 0;
+    let matched = 0;
     let failed = false;
 
-    const finish = (): void => {
-      // Code-unit order: the same on every machine, unlike a locale-aware sort. (The default
-      // sort compares UTF-16 code units.)
-      matches.sort();
-      resolve({
-        paths: matches.length > maxResults ? matches.slice(0, maxResults) : matches,
-        omitted: Math.max(0, matches.length - maxResults),
-      });
-    };
-
     /** `prefix` is the directory's absolute path with a trailing separator. */
-    const read = (prefix: string, relative: string, state: GlobState): void => {
+    const read = (prefix: string, listing: Listing, state: GlobState): void => {
       pending += 1;
       readdir(prefix, { withFileTypes: true }, (error, entries) => {
         pending -= 1;
         if (failed) return;
         if (error !== null) {
           // The root must be readable; a subdirectory that vanished or is unreadable is skipped.
-          if (relative === "") {
+          if (listing === top) {
             failed = true;
             reject(error);
             return;
           }
         } else {
-          visit(prefix, relative, state, entries);
+          visit(prefix, listing, state, entries);
         }
-        if (pending === 0) finish();
+        if (pending === 0) {
+          const paths: string[] = [];
+          readOut(top, paths, maxResults);
+          resolve({ paths, omitted: matched - paths.length });
+        }
       });
     };
 
     const visit = (
       prefix: string,
-      relative: string,
+      listing: Listing,
       state: GlobState,
       entries: readonly Dirent[],
     ): void => {
-      const base = relative === "" ? "" : `${relative}/`;
+      const kept = listing.entries;
+      // Sort keys of `kept`, built only once the order breaks (readdir returns names sorted on
+      // Linux, in an order of its own elsewhere).
+      let keys: string[] | undefined;
+      let lastKey = "";
       for (const entry of entries) {
         const name = entry.name;
         if (isGitDirectoryName(name)) continue;
         const next = pattern.step(state, name);
         if (next.length === 0) continue;
+        let key: string;
         // Dirent types come from lstat semantics: a symlinked directory is a link, not a directory.
         if (entry.isDirectory()) {
-          if (pattern.canMatchBelow(next)) read(prefix + name + sep, base + name, next);
+          if (!pattern.canMatchBelow(next)) continue;
+          key = `${name}/`;
+          const child: Listing = { base: listing.base + key, key, entries: [] };
+          kept.push(child);
+          read(prefix + name + sep, child, next);
         } else if (pattern.accepts(next)) {
-          matches.push(base + name);
+          kept.push(name);
+          matched += 1;
+          key = name;
+        } else {
+          continue;
         }
+        if (keys === undefined && key < lastKey) keys = kept.slice(0, -1).map(sortKey);
+        keys?.push(key);
+        lastKey = key;
       }
+      if (keys !== undefined) sortByKeys(kept, keys);
     };
 
-    read(root.endsWith(sep) ? root : root + sep, "", pattern.initial);
+    const top: Listing = { base: "", key: "", entries: [] };
+    read(root.endsWith(sep) ? root : root + sep, top, pattern.initial);
   });
+}
+
+function sortKey(entry: string | Listing): string {
+  return typeof entry === "string" ? entry : entry.key;
+}
+
+/** Reorders `entries` in place by their parallel sort `keys` (code-unit order, keys unique). */
+function sortByKeys(entries: (string | Listing)[], keys: readonly string[]): void {
+  const pairs = entries.map((entry, index) => ({ entry, key: keys[index] ?? "" }));
+  pairs.sort((a, b) => (a.key < b.key ? -1 : 1));
+  pairs.forEach((pair, index) => {
+    entries[index] = pair.entry;
+  });
+}
+
+/** Appends the whole paths under `listing`, depth-first, until `paths` holds `limit`. */
+function readOut(listing: Listing, paths: string[], limit: number): void {
+  for (const entry of listing.entries) {
+    if (paths.length >= limit) return;
+    if (typeof entry === "string") paths.push(listing.base + entry);
+    else readOut(entry, paths, limit);
+  }
 }
