@@ -19,6 +19,7 @@ import {
   type ApprovalRequest,
 } from "../../core/approval-request.js";
 import { openHarnessOutput } from "../filesystem/index.js";
+import { callKey, newestPerCall } from "./newest-requests.js";
 import { nodeStateFileOps, type StateFileOps } from "./state-file-ops.js";
 import {
   createOnce,
@@ -110,16 +111,20 @@ export class ApprovalStore {
     });
   }
 
-  /** Requests with no answer yet that can still be answered, oldest first. */
+  /**
+   * Requests with no answer yet that can still be answered, oldest first. A request its run has
+   * since replaced (the same call waited again: other arguments, an expired grant) is not one.
+   */
   pendingRequests(): StoredRequest[] {
     const now = this.#now();
+    const stored = this.#allRequests();
+    const newest = newestPerCall(stored);
     return (
-      listRecords(this.#path("requests"))
-        .map((name) => this.#readRequest(name))
-        .filter((stored): stored is StoredRequest => stored !== undefined)
-        .filter((stored) => Date.parse(stored.request.expiresAt) > now)
+      stored
+        .filter((one) => newest.get(callKey(one)) === one)
+        .filter((one) => Date.parse(one.request.expiresAt) > now)
         // Any entry under the answer's name, even one that is not a regular file, means answered.
-        .filter((stored) => !entryExists(this.#path("answers", `${stored.request.id}.json`)))
+        .filter((one) => !entryExists(this.#path("answers", `${one.request.id}.json`)))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
     );
   }
@@ -180,6 +185,13 @@ export class ApprovalStore {
     }
     const stored = this.#readRequest(`${requestId}.json`);
     if (stored === undefined) throw new ApprovalStoreError(`no such request: ${requestId}`);
+    // The run no longer waits for this action: an answer to it would grant what nobody asks now.
+    const newer = newestPerCall(this.#allRequests()).get(callKey(stored));
+    if (newer !== undefined && newer.request.id !== requestId) {
+      throw new ApprovalStoreError(
+        `request ${requestId} was replaced by request ${newer.request.id} (run ${stored.runId} asked again); answer that one`,
+      );
+    }
     const now = this.#now();
     if (Date.parse(stored.request.expiresAt) <= now) {
       throw new ApprovalStoreError(
@@ -221,6 +233,12 @@ export class ApprovalStore {
       ...(token.expiresAt === undefined ? {} : { expiresAt: token.expiresAt }),
     });
     return token;
+  }
+
+  #allRequests(): StoredRequest[] {
+    return listRecords(this.#path("requests"))
+      .map((name) => this.#readRequest(name))
+      .filter((stored): stored is StoredRequest => stored !== undefined);
   }
 
   #readRequest(name: string): StoredRequest | undefined {
