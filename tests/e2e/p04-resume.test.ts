@@ -258,6 +258,35 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     expect(await consumedGrants()).toEqual([request]);
   }, 60_000);
 
+  it("a resume that waits again replaces the run's request: agent approvals lists only the new one, the old cannot be approved", async () => {
+    await setUp();
+    const { run, request } = await waitingRun();
+
+    // Nobody answered; the resume asks again for the same call, with a new request.
+    const again = await cli(["resume", run]);
+    expect(again.exitCode).toBe(3);
+    const current = requestId(again);
+    expect(current).not.toBe(request);
+
+    const listed = await cli(["approvals"]);
+    expect(listed.exitCode).toBe(0);
+    expect(listed.stdout.match(/^req_[0-9a-f]{16}/gmu)).toEqual([current]);
+    expect(listed.stdout).toMatch(new RegExp(`^${current} · asked \\S+ by run ${run} · expires`));
+
+    const old = await cli(["approve", request]);
+    expect(old.exitCode).toBe(2);
+    expect(old.stderr).toBe(
+      `agent: request ${request} was replaced by request ${current} (run ${run} asked again); answer that one\n`,
+    );
+    await approve(current);
+    e2e.server.script(chatTextReply("Tests ran."));
+    const done = await cli(["resume", run]);
+    expect(done.exitCode, done.stderr).toBe(0);
+    expect(await timesRun()).toBe(1);
+    expect(await consumedGrants()).toEqual([current]);
+    expect((await cli(["approvals"])).stdout).toBe(`no pending requests in ${e2e.dir.workspace}\n`);
+  }, 60_000);
+
   it("an expired grant is refused: the resumed run waits again with a new request and nothing runs", async () => {
     await setUp();
     const { run, request } = await waitingRun();

@@ -6,7 +6,14 @@
 export { FileRunJournal, type RunContext } from "./file-run-journal.js";
 export { dropCutTail, readJournalFile, type JournalContents } from "./journal-file.js";
 export { listRuns, type RunSummary } from "./run-list.js";
-export { lockRun, RunLockedError, type RunLock } from "./run-lock.js";
+export {
+  isAlive,
+  lockRun,
+  lockRunSteps,
+  RunLockedError,
+  type LockStep,
+  type RunLock,
+} from "./run-lock.js";
 export {
   isRunId,
   journalPath,

@@ -1,18 +1,28 @@
 /**
- * One process at a time works on a run: the lock is a file holding the owner's pid, made by
- * linking a finished draft to the lock's name. A lock left by a process that died (kill -9) is taken over; a live one is refused.
+ * One process at a time works on a run: the lock is a file holding the owner's pid and a random
+ * nonce, made by linking a finished draft to the lock's name. A live holder's lock is refused; a
+ * lock left by a process that died (kill -9) is taken over, by any number of racing processes,
+ * without ever removing or displacing a lock that a live process holds.
+ *
+ * Why takeover is safe: the only step that changes a lock a process did not create is one rename
+ * over it, and only the one live process that won the claim for that exact lock file (a name
+ * derived from its contents, made with link, so one winner) may do it, after checking the lock
+ * still holds those contents. Nobody else can change that lock meanwhile: its holder is dead, a new
+ * lock cannot be linked over an existing name, and every earlier claimant of it is dead.
  */
+import { createHash, randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
   linkSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { basename, dirname, join } from "node:path";
 import { errorCode, O_NOFOLLOW } from "../filesystem/index.js";
 
 /** Another live process holds the run. */
@@ -24,68 +34,147 @@ export interface RunLock {
   release(): void;
 }
 
+/** The step a contender is about to take; a test can run other contenders between any two. */
+export type LockStep = "create" | "observe" | "claim" | "observe-claim" | "verify" | "replace";
+
 export function lockRun(path: string, pid: number = process.pid): RunLock {
-  if (tryCreate(path, pid)) return releaser(path);
-  const holder = holderOf(path);
-  if (holder !== undefined && isAlive(holder)) throw locked(path, holder);
-  // Stale: move it aside under a name of our own, check that what we moved is still the dead
-  // holder's (another process may have taken the lock meanwhile), then compete again with O_EXCL.
-  const aside = `${path}.stale-${pid}`;
-  try {
-    renameSync(path, aside);
-  } catch (error) {
-    if (errorCode(error) !== "ENOENT") throw error;
+  const steps = lockRunSteps(path, pid, isAlive);
+  for (;;) {
+    const next = steps.next();
+    if (next.done === true) return next.value;
   }
-  const moved = holderOf(aside);
-  if (moved !== undefined && moved !== holder && isAlive(moved)) {
-    // We moved a live lock: put it back (link fails if a third took the name) and give way.
+}
+
+/** Rounds of "the lock changed hands, look again" before giving way. */
+const MAX_ROUNDS = 16;
+/** Claims on one dead lock whose claimant died too, before giving way. */
+const MAX_CLAIMS = 64;
+
+/**
+ * lockRun as steps: yields before each step that reads or changes a lock name, so a test can
+ * interleave several contenders exactly at the racy points. `alive` is injected for the same
+ * reason (contenders of a test share one real pid).
+ */
+export function* lockRunSteps(
+  path: string,
+  pid: number,
+  alive: (pid: number) => boolean,
+): Generator<LockStep, RunLock, undefined> {
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    yield "create";
+    const mine = writeDraft(path, pid);
     try {
-      linkSync(aside, path);
-    } catch {
-      // Someone holds the name again either way.
+      if (linkNew(mine.draft, path)) return releaser(path, mine.content);
+      yield "observe";
+      const seen = observe(path);
+      if (seen === undefined) continue; // Released meanwhile: compete again.
+      if (seen.pid !== undefined && alive(seen.pid)) throw locked(path, seen.pid);
+      if (yield* takeOver(path, seen, mine, alive)) return releaser(path, mine.content);
+    } finally {
+      removeQuietly(mine.draft);
     }
-    removeQuietly(aside);
-    throw locked(path, moved);
   }
-  removeQuietly(aside);
-  if (tryCreate(path, pid)) return releaser(path);
-  throw locked(path, holderOf(path));
+  throw locked(path, observe(path)?.pid);
+}
+
+interface Observed {
+  /** Absent when the file holds no pid (damaged): nobody to wait for. */
+  readonly pid: number | undefined;
+  /** Names this exact lock file; a new lock's nonce makes it differ from every earlier one. */
+  readonly key: string;
+}
+
+interface Draft {
+  readonly draft: string;
+  readonly content: string;
 }
 
 /**
- * The lock appears whole or not at all: the pid is written to a file of our own first, then
- * linked to the lock's name (link fails if the name exists). Created and written in two steps, a
- * second process could read it empty in between, take it for a dead holder's and take it over.
+ * Claims the dead lock `seen` and, if this process wins the claim and the lock is still `seen`,
+ * renames its own draft over it. False when the lock changed hands meanwhile (look again).
  */
-function tryCreate(path: string, pid: number): boolean {
-  const draft = `${path}.new-${pid}-${randomBytes(4).toString("hex")}`;
+function* takeOver(
+  path: string,
+  seen: Observed,
+  mine: Draft,
+  alive: (pid: number) => boolean,
+): Generator<LockStep, boolean, undefined> {
+  for (let index = 0; index < MAX_CLAIMS; index += 1) {
+    const claim = claimPath(path, seen.key, index);
+    yield "claim";
+    if (linkNew(mine.draft, claim)) {
+      try {
+        yield "verify";
+        if (observe(path)?.key !== seen.key) return false;
+        yield "replace";
+        renameSync(mine.draft, path);
+        return true;
+      } finally {
+        // Either way the lock no longer holds `seen`, and never will again: its claims are spent.
+        removeClaims(path, seen.key);
+      }
+    }
+    yield "observe-claim";
+    const claimant = observe(claim);
+    // Claims vanish only once the lock has changed hands: look again.
+    if (claimant === undefined) return false;
+    if (claimant.pid !== undefined && alive(claimant.pid)) throw locked(path, claimant.pid);
+    // That claimant died before finishing: the next claim is open.
+  }
+  throw locked(path, undefined);
+}
+
+/** The draft: a file of our own, written whole before it is linked or renamed anywhere. */
+function writeDraft(path: string, pid: number): Draft {
+  const draft = `${path}.new-${String(pid)}-${randomBytes(4).toString("hex")}`;
+  const content = `${String(pid)} ${randomBytes(8).toString("hex")}\n`;
   const fd = openSync(
     draft,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
     0o600,
   );
   try {
-    writeSync(fd, `${pid}\n`);
+    writeSync(fd, content);
   } finally {
     closeSync(fd);
   }
+  return { draft, content };
+}
+
+/** link(2) fails if the name exists: the lock (or a claim) appears whole, and only once. */
+function linkNew(draft: string, name: string): boolean {
   try {
-    linkSync(draft, path);
+    linkSync(draft, name);
     return true;
   } catch (error) {
     if (errorCode(error) === "EEXIST") return false;
     throw error;
-  } finally {
-    removeQuietly(draft);
   }
 }
 
-function holderOf(path: string): number | undefined {
+function observe(path: string): Observed | undefined {
+  let content: string;
   try {
-    const pid = Number(readFileSync(path, "utf8").trim());
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
+    content = readFileSync(path, "utf8");
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined;
+    throw locked(path, undefined);
+  }
+  const pid = Number(content.trim().split(/\s+/)[0]);
+  return {
+    pid: Number.isSafeInteger(pid) && pid > 0 ? pid : undefined,
+    key: createHash("sha256").update(content).digest("hex").slice(0, 32),
+  };
+}
+
+function claimPath(path: string, key: string, index: number): string {
+  return `${path}.claim-${key}-${String(index)}`;
+}
+
+function removeClaims(path: string, key: string): void {
+  const prefix = `${basename(path)}.claim-${key}-`;
+  for (const name of readdirSync(dirname(path))) {
+    if (name.startsWith(prefix)) removeQuietly(join(dirname(path), name));
   }
 }
 
@@ -100,21 +189,30 @@ export function isAlive(pid: number): boolean {
 }
 
 function locked(path: string, holder: number | undefined): RunLockedError {
-  const who = holder === undefined ? "another process" : `process ${holder}`;
+  const who = holder === undefined ? "another process" : `process ${String(holder)}`;
   return new RunLockedError(
     `the run is in use by ${who} (lock ${path}); wait for it to end, or remove the lock if that process is gone`,
   );
 }
 
-function releaser(path: string): RunLock {
+function releaser(path: string, content: string): RunLock {
   let released = false;
   return {
     release(): void {
       if (released) return;
       released = true;
-      removeQuietly(path);
+      // Only our own lock: if it is somehow someone else's now, it is theirs to remove.
+      if (readQuietly(path) === content) removeQuietly(path);
     },
   };
+}
+
+function readQuietly(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 function removeQuietly(path: string): void {
@@ -127,6 +225,11 @@ function removeQuietly(path: string): void {
 
 /** Who holds the lock now, if a live process does (for `agent runs`). */
 export function liveHolder(path: string): number | undefined {
-  const holder = holderOf(path);
+  let holder: number | undefined;
+  try {
+    holder = observe(path)?.pid;
+  } catch {
+    return undefined;
+  }
   return holder !== undefined && isAlive(holder) ? holder : undefined;
 }

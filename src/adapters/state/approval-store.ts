@@ -19,12 +19,15 @@ import {
   type ApprovalRequest,
 } from "../../core/approval-request.js";
 import { openHarnessOutput } from "../filesystem/index.js";
+import { callKey, newestPerCall } from "./newest-requests.js";
+import { nodeStateFileOps, type StateFileOps } from "./state-file-ops.js";
 import {
   createOnce,
   ensureSubdirectory,
   listRecords,
   publish,
   readRecord,
+  removeQuietly,
   takeOnce,
 } from "./state-files.js";
 
@@ -69,15 +72,23 @@ export interface RequestContext {
 
 export const DEFAULT_GRANT_TTL_MS = 15 * 60 * 1000;
 
+export interface ApprovalStoreOptions {
+  readonly now?: () => number;
+  /** How records are written and made durable (node:fs; tests record or fail the fsyncs). */
+  readonly files?: StateFileOps;
+}
+
 export class ApprovalStore {
   readonly directory: string;
   readonly #now: () => number;
+  readonly #files: StateFileOps;
 
   /** `stateDirectory`: the workspace's own state directory (openWorkspaceState's `directory`). */
-  constructor(stateDirectory: string, options: { readonly now?: () => number } = {}) {
+  constructor(stateDirectory: string, options: ApprovalStoreOptions = {}) {
     this.directory = ensureSubdirectory(stateDirectory, "approvals");
     for (const name of SUBDIRECTORIES) ensureSubdirectory(this.directory, name);
     this.#now = options.now ?? Date.now;
+    this.#files = options.files ?? nodeStateFileOps;
   }
 
   /** Persists a request that will wait for `agent approve` or `agent deny`. */
@@ -89,7 +100,7 @@ export class ApprovalStore {
       tool: context.tool,
       createdAt: this.#iso(this.#now()),
     };
-    if (!createOnce(this.#path("requests", `${request.id}.json`), json(record))) {
+    if (!createOnce(this.#path("requests", `${request.id}.json`), json(record), this.#files)) {
       throw new ApprovalStoreError(`request ${request.id} already exists`);
     }
     this.#log({
@@ -100,16 +111,20 @@ export class ApprovalStore {
     });
   }
 
-  /** Requests with no answer yet that can still be answered, oldest first. */
+  /**
+   * Requests with no answer yet that can still be answered, oldest first. A request its run has
+   * since replaced (the same call waited again: other arguments, an expired grant) is not one.
+   */
   pendingRequests(): StoredRequest[] {
     const now = this.#now();
+    const stored = this.#allRequests();
+    const newest = newestPerCall(stored);
     return (
-      listRecords(this.#path("requests"))
-        .map((name) => this.#readRequest(name))
-        .filter((stored): stored is StoredRequest => stored !== undefined)
-        .filter((stored) => Date.parse(stored.request.expiresAt) > now)
+      stored
+        .filter((one) => newest.get(callKey(one)) === one)
+        .filter((one) => Date.parse(one.request.expiresAt) > now)
         // Any entry under the answer's name, even one that is not a regular file, means answered.
-        .filter((stored) => !entryExists(this.#path("answers", `${stored.request.id}.json`)))
+        .filter((one) => !entryExists(this.#path("answers", `${one.request.id}.json`)))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
     );
   }
@@ -146,7 +161,8 @@ export class ApprovalStore {
       // The digest inside must agree with the name: a renamed file grants nothing.
       if (!token.success || token.data.actionDigest !== actionDigest) continue;
       if (token.data.expiresAt !== undefined && Date.parse(token.data.expiresAt) <= now) continue;
-      if (!takeOnce(this.#path(kind, name), this.#path("consumed", `${kind}-${name}`))) continue;
+      const consumed = this.#path("consumed", `${kind}-${name}`);
+      if (!takeOnce(this.#path(kind, name), consumed, this.#files)) continue;
       this.#log({
         event: kind === "grants" ? "grant_consumed" : "denial_consumed",
         requestId: token.data.requestId,
@@ -169,6 +185,13 @@ export class ApprovalStore {
     }
     const stored = this.#readRequest(`${requestId}.json`);
     if (stored === undefined) throw new ApprovalStoreError(`no such request: ${requestId}`);
+    // The run no longer waits for this action: an answer to it would grant what nobody asks now.
+    const newer = newestPerCall(this.#allRequests()).get(callKey(stored));
+    if (newer !== undefined && newer.request.id !== requestId) {
+      throw new ApprovalStoreError(
+        `request ${requestId} was replaced by request ${newer.request.id} (run ${stored.runId} asked again); answer that one`,
+      );
+    }
     const now = this.#now();
     if (Date.parse(stored.request.expiresAt) <= now) {
       throw new ApprovalStoreError(
@@ -184,11 +207,24 @@ export class ApprovalStore {
       by,
     };
     // Created once: whoever answers first decides; a second answer is refused, not merged.
-    if (!createOnce(this.#path("answers", `${requestId}.json`), json(token))) {
+    const answerPath = this.#path("answers", `${requestId}.json`);
+    if (!createOnce(answerPath, json(token), this.#files)) {
       throw new ApprovalStoreError(`request ${requestId} was already answered`);
     }
     const kind = answer === "approved" ? "grants" : "denials";
-    publish(this.#path(kind), `${token.actionDigest}.${requestId}.json`, json(token));
+    try {
+      publish(
+        this.#path(kind),
+        `${token.actionDigest}.${requestId}.json`,
+        json(token),
+        this.#files,
+      );
+    } catch (error) {
+      // No grant (or denial) is recorded: take the answer back, so the request can be answered
+      // again rather than stay answered with nothing to show for it.
+      removeQuietly(answerPath, this.#files);
+      throw error;
+    }
     this.#log({
       event: answer,
       requestId,
@@ -197,6 +233,12 @@ export class ApprovalStore {
       ...(token.expiresAt === undefined ? {} : { expiresAt: token.expiresAt }),
     });
     return token;
+  }
+
+  #allRequests(): StoredRequest[] {
+    return listRecords(this.#path("requests"))
+      .map((name) => this.#readRequest(name))
+      .filter((stored): stored is StoredRequest => stored !== undefined);
   }
 
   #readRequest(name: string): StoredRequest | undefined {

@@ -15,6 +15,8 @@ export {
   ApprovalStoreError,
   DEFAULT_GRANT_TTL_MS,
   type AnswerToken,
+  type ApprovalStoreOptions,
   type RequestContext,
   type StoredRequest,
 } from "./approval-store.js";
+export { nodeStateFileOps, type StateFileOps } from "./state-file-ops.js";

@@ -171,38 +171,88 @@ describe("lockRun", () => {
     // A holder that died (kill -9) leaves its pid behind; no live process has pid 2^22+1 here.
     writeFileSync(lock, `${2 ** 22 + 1}\n`);
     const second = lockRun(lock);
-    expect(readFileSync(lock, "utf8")).toBe(`${process.pid}\n`);
+    // The holder's pid, then a nonce that makes this lock file unlike any earlier one.
+    expect(readFileSync(lock, "utf8")).toMatch(
+      new RegExp(`^${String(process.pid)} [0-9a-f]{16}\n$`),
+    );
     second.release();
+    expect(existsSync(lock)).toBe(false);
+    expect(readdirSync(runs).filter((name) => name.startsWith("r.lock"))).toEqual([]);
   });
 });
 
-describe("lockRun between two live processes", () => {
-  it("never lets both hold one lock, however close together they try", async () => {
+describe("lockRun and locks it did not make", () => {
+  it("refuses a live holder's lock in the older pid-only format, and takes over a dead one's", () => {
+    const lock = join(runs, "old.lock");
+    writeFileSync(lock, `${String(process.pid)}\n`);
+    expect(() => lockRun(lock, process.pid + 1)).toThrow(RunLockedError);
+    expect(readFileSync(lock, "utf8")).toBe(`${String(process.pid)}\n`);
+
+    writeFileSync(lock, `${2 ** 22 + 1}\n`);
+    lockRun(lock).release();
+    expect(readdirSync(runs).filter((name) => name.startsWith("old.lock"))).toEqual([]);
+  });
+
+  it("release removes only its own lock, not one that replaced it", () => {
+    const lock = join(runs, "mine.lock");
+    const held = lockRun(lock);
+    writeFileSync(lock, `${String(process.pid)} 0123456789abcdef\n`);
+    held.release();
+    expect(readFileSync(lock, "utf8")).toBe(`${String(process.pid)} 0123456789abcdef\n`);
+  });
+});
+
+describe("lockRun between several live processes taking over dead holders' locks", () => {
+  it("never lets two hold one lock, and the lock file names the one that holds it", async () => {
     const directory = mkdtempSync(join(tmpdir(), "lock-race-"));
     const script = new URL("../../support/lock-run-process.ts", import.meta.url).pathname;
-    const count = 400;
-    // Both processes load first, then race for the same lock in each 8 ms slot.
-    const start = String(Date.now() + 2500);
-    const racer = () =>
-      new Promise<number[]>((resolve, reject) => {
-        const child = spawn(
-          process.execPath,
-          ["--import", "tsx", script, directory, start, String(count), "8"],
-          { stdio: ["ignore", "pipe", "inherit"] },
-        );
+    const count = 80;
+    // Each lock was left by a holder that was killed (no live process has this pid here).
+    for (let index = 0; index < count; index += 1) {
+      writeFileSync(join(directory, `${String(index)}.lock`), `${2 ** 22 + 1}\n`);
+    }
+    // All processes load first, then race for the same lock in each 25 ms slot, sleeping up to
+    // 2 ms at random before each of the lock's steps so that their steps interleave.
+    const start = String(Date.now() + 3000);
+    const children = Array.from({ length: 4 }, () =>
+      spawn(
+        process.execPath,
+        ["--import", "tsx", script, directory, start, String(count), "25", "2000"],
+        { stdio: ["pipe", "pipe", "inherit"] },
+      ),
+    );
+    const answer = (child: (typeof children)[number]) =>
+      new Promise<{ pid: number; won: number[] }>((resolve, reject) => {
         let out = "";
-        child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+          out += chunk;
+          if (out.endsWith("\n")) resolve(JSON.parse(out) as { pid: number; won: number[] });
+        });
         child.on("error", reject);
         child.on("close", (code) => {
-          if (code === 0) resolve(JSON.parse(out) as number[]);
-          else reject(new Error(`racer exited ${String(code)}`));
+          reject(new Error(`racer exited ${String(code)} early`));
         });
       });
-    const [first, second] = await Promise.all([racer(), racer()]);
-    const both = first.filter((index) => second.includes(index));
-    expect(both).toEqual([]);
-    // Every lock was taken by exactly one of them, and no draft was left behind.
-    expect(first.length + second.length).toBe(count);
-    expect(readdirSync(directory).filter((name) => name.includes(".new-"))).toEqual([]);
-  }, 30_000);
+    const exited = children.map(
+      (child) =>
+        new Promise((resolve) => {
+          child.on("close", resolve);
+        }),
+    );
+    const racers = await Promise.all(children.map(answer));
+    // Every racer answered while all were alive; now they may let go.
+    for (const child of children) child.stdin.end();
+    expect(await Promise.all(exited)).toEqual([0, 0, 0, 0]);
+    const winners = (index: number) => racers.filter((r) => r.won.includes(index));
+    const doubled = Array.from({ length: count }, (_, index) => index).filter(
+      (index) => winners(index).length !== 1,
+    );
+    expect(doubled).toEqual([]);
+    for (let index = 0; index < count; index += 1) {
+      const holder = readFileSync(join(directory, `${String(index)}.lock`), "utf8").split(" ")[0];
+      expect(Number(holder)).toBe(winners(index)[0]?.pid);
+    }
+    // No draft or claim was left behind by processes that lived.
+    expect(readdirSync(directory).filter((name) => !name.endsWith(".lock"))).toEqual([]);
+  }, 60_000);
 });

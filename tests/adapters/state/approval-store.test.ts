@@ -46,6 +46,54 @@ function request(
 
 const ctx = { runId: "run-1", callId: "call_1", tool: "run_command" };
 
+describe("ApprovalStore: a run that waits again", () => {
+  it("its newer request for the same call replaces the older one: only the newer is listed and answerable", () => {
+    let now = T0;
+    const store = new ApprovalStore(stateDir(), { now: () => now });
+    const otherCall = { ...ctx, callId: "call_2" };
+    const otherRun = { ...ctx, runId: "run-2" };
+    store.saveRequest(request("req_0000000000000001"), ctx);
+    store.saveRequest(request("req_0000000000000002", OTHER), otherRun);
+    now += 1000;
+    store.saveRequest(request("req_0000000000000003", OTHER), otherCall);
+    now += 1000;
+    // The resume of run-1 waited again on call_1 (its arguments changed): a new request.
+    store.saveRequest(request("req_0000000000000004", OTHER), ctx);
+
+    expect(store.pendingRequests().map((stored) => stored.request.id)).toEqual([
+      "req_0000000000000002",
+      "req_0000000000000003",
+      "req_0000000000000004",
+    ]);
+    expect(() => store.approve("req_0000000000000001", 60_000, "cli")).toThrow(
+      new ApprovalStoreError(
+        "request req_0000000000000001 was replaced by request req_0000000000000004 (run run-1 asked again); answer that one",
+      ),
+    );
+    expect(() => store.deny("req_0000000000000001", "cli")).toThrow(ApprovalStoreError);
+    // Nothing was granted for the old action; the new request is answered as usual.
+    expect(store.consumeApprovalGrant("run-1", DIGEST)).toBeUndefined();
+    store.approve("req_0000000000000004", 60_000, "cli");
+    expect(store.pendingRequests().map((stored) => stored.request.id)).toEqual([
+      "req_0000000000000002",
+      "req_0000000000000003",
+    ]);
+    expect(store.consumeApprovalGrant("run-1", OTHER)?.requestId).toBe("req_0000000000000004");
+  });
+
+  it("an answered request stays replaced: a later wait of the same call lists only its own request", () => {
+    let now = T0;
+    const store = new ApprovalStore(stateDir(), { now: () => now });
+    store.saveRequest(request("req_0000000000000001"), ctx);
+    store.approve("req_0000000000000001", 1000, "cli");
+    now += 5000; // The grant expired unused; the resume waits again.
+    store.saveRequest(request("req_0000000000000002"), ctx);
+    expect(store.pendingRequests().map((stored) => stored.request.id)).toEqual([
+      "req_0000000000000002",
+    ]);
+  });
+});
+
 describe("ApprovalStore", () => {
   it("a request waits until answered; approve gives a one-time grant for that digest only", () => {
     let now = T0;
