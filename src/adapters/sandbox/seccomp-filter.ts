@@ -55,7 +55,10 @@ type SyscallName =
   | "io_uring_register"
   | "clone"
   | "clone3"
-  | "unshare";
+  | "unshare"
+  | "add_key"
+  | "request_key"
+  | "keyctl";
 
 /**
  * arch/x86/entry/syscalls/syscall_64.tbl. fchmodat2 (Linux 6.6) is 452 on every architecture; a
@@ -71,6 +74,9 @@ export const X86_64_SYSCALLS: Readonly<Record<SyscallName, number>> = {
   openat: 257,
   mknodat: 259,
   fchmodat: 268,
+  add_key: 248,
+  request_key: 249,
+  keyctl: 250,
   unshare: 272,
   io_uring_setup: 425,
   io_uring_enter: 426,
@@ -87,6 +93,9 @@ export const AARCH64_SYSCALLS: Readonly<Partial<Record<SyscallName, number>>> = 
   fchmodat: 53,
   openat: 56,
   unshare: 97,
+  add_key: 217,
+  request_key: 218,
+  keyctl: 219,
   clone: 220,
   io_uring_setup: 425,
   io_uring_enter: 426,
@@ -138,6 +147,12 @@ const RULES: readonly (readonly [SyscallName, Refusal])[] = [
   ["clone", { kind: "new-user-namespace", flagsArg: 0 }],
   ["unshare", { kind: "new-user-namespace", flagsArg: 0 }],
   ["clone3", { kind: "unavailable" }],
+  // The kernel keyring is not namespaced: a command would share the harness's session keyring
+  // (and so its parent shell's), read the keys in it and plant new ones that outlive the run.
+  // /proc/keys is masked for the same reason; Docker's default profile blocks these three too.
+  ["add_key", { kind: "unavailable" }],
+  ["request_key", { kind: "unavailable" }],
+  ["keyctl", { kind: "unavailable" }],
 ];
 
 export interface SeccompFilterOptions {

@@ -79,6 +79,10 @@ const SHARED: readonly Case[] = [
   ["io_uring_enter", "io_uring_enter", [3n, 1n], NOSYS],
   ["io_uring_register", "io_uring_register", [3n, 0n], NOSYS],
   ["clone3", "clone3", [0n, 88n], NOSYS],
+  // The kernel keyring is not namespaced: the command would share the harness's session keyring.
+  ["add_key", "add_key", [0n, 0n, 0n, 1n, -3n], NOSYS],
+  ["request_key", "request_key", [0n, 0n, 0n, -3n], NOSYS],
+  ["keyctl", "keyctl", [0n, -3n, 0n], NOSYS],
   ["clone for a thread", "clone", [CLONE_THREAD_FLAGS], ALLOW],
   ["clone with CLONE_NEWUSER", "clone", [CLONE_NEWUSER | 17n], DENY],
   ["unshare CLONE_NEWNS", "unshare", [0x20000n], ALLOW],
