@@ -38,6 +38,13 @@ export const PRIVILEGED_MODE_BITS = 0o6000;
 export const CREATING_OPEN_FLAGS = 0o100 | 0o20000000;
 /** linux/sched.h. */
 export const CLONE_NEWUSER = 0x10000000;
+/** linux/socket.h address families. */
+export const AF_UNIX = 1;
+export const AF_VSOCK = 40;
+/** SOCK_DGRAM's bit in the type: set in SOCK_DGRAM (2) and SOCK_RAW (3, which AF_UNIX makes a
+ * datagram socket); clear in SOCK_STREAM (1) and SOCK_SEQPACKET (5), whose sendmsg refuses an
+ * address. The type flags SOCK_NONBLOCK and SOCK_CLOEXEC lie far above it. */
+export const SOCK_DGRAM_BIT = 2;
 
 type SyscallName =
   | "chmod"
@@ -58,7 +65,9 @@ type SyscallName =
   | "unshare"
   | "add_key"
   | "request_key"
-  | "keyctl";
+  | "keyctl"
+  | "socket"
+  | "socketpair";
 
 /**
  * arch/x86/entry/syscalls/syscall_64.tbl. fchmodat2 (Linux 6.6) is 452 on every architecture; a
@@ -66,6 +75,8 @@ type SyscallName =
  */
 export const X86_64_SYSCALLS: Readonly<Record<SyscallName, number>> = {
   open: 2,
+  socket: 41,
+  socketpair: 53,
   clone: 56,
   creat: 85,
   chmod: 90,
@@ -93,6 +104,8 @@ export const AARCH64_SYSCALLS: Readonly<Partial<Record<SyscallName, number>>> = 
   fchmodat: 53,
   openat: 56,
   unshare: 97,
+  socket: 198,
+  socketpair: 199,
   add_key: 217,
   request_key: 218,
   keyctl: 219,
@@ -114,7 +127,11 @@ type Refusal =
   /** The clone flags ask for a new user namespace: EPERM. */
   | { readonly kind: "new-user-namespace"; readonly flagsArg: number }
   /** Always, with ENOSYS: "this kernel has no such call", so libc and libuv fall back. */
-  | { readonly kind: "unavailable" };
+  | { readonly kind: "unavailable" }
+  /** socket() in one of these address families: EPERM. */
+  | { readonly kind: "socket-family"; readonly families: readonly number[] }
+  /** socketpair(AF_UNIX, SOCK_DGRAM or SOCK_RAW): EPERM; its sendto() can name a socket file. */
+  | { readonly kind: "datagram-pair" };
 
 const RULES: readonly (readonly [SyscallName, Refusal])[] = [
   // The chmod family: `chmod 4755`, `chmod g+s`, `install -m 4755`, tar/cp/rsync preserving modes.
@@ -155,7 +172,31 @@ const RULES: readonly (readonly [SyscallName, Refusal])[] = [
   ["keyctl", { kind: "unavailable" }],
 ];
 
+/**
+ * Sockets. The empty network namespace confines AF_INET and the abstract UNIX sockets, but not a
+ * UNIX socket file: connect() needs write permission on its inode, and a read-only mount takes
+ * that only from files, directories and links. So with network off a command could still reach
+ * any host service whose socket file lies outside the private /tmp and /run (Docker Desktop's
+ * ~/.docker/desktop/docker.sock, LXD's, gpg-agent's, one a dev server put in the workspace):
+ * no AF_UNIX socket() then, nor a datagram socketpair(), whose sendto() may name a socket file.
+ * Stream pairs (libuv's child stdio, Python's socketpair()) cannot address anything and stay.
+ * AF_VSOCK reaches the hypervisor and no namespace confines it: refused even with network on,
+ * as Docker's default profile does.
+ */
+function socketRules(network: boolean): readonly (readonly [SyscallName, Refusal])[] {
+  if (network) return [["socket", { kind: "socket-family", families: [AF_VSOCK] }]];
+  return [
+    ["socket", { kind: "socket-family", families: [AF_UNIX, AF_VSOCK] }],
+    ["socketpair", { kind: "datagram-pair" }],
+  ];
+}
+
 export interface SeccompFilterOptions {
+  /**
+   * Commands may use the network (`--network`): AF_UNIX sockets are then allowed. Off by default,
+   * the strict filter.
+   */
+  readonly network?: boolean;
   /**
    * Let commands create user namespaces (bwrap or podman inside the sandbox, Chromium's own
    * sandbox when not root). Off by default; see the clone rule above.
@@ -193,7 +234,8 @@ function program(
   hasX32: boolean,
   options: SeccompFilterOptions,
 ): Instruction[] {
-  const rules = RULES.flatMap(([name, refusal]): PresentRule[] => {
+  const all = [...RULES, ...socketRules(options.network === true)];
+  const rules = all.flatMap(([name, refusal]): PresentRule[] => {
     const nr = table[name];
     if (nr === undefined) return [];
     if (options.allowNestedUserNamespaces === true && refusal.kind === "new-user-namespace") {
@@ -256,5 +298,23 @@ function body(refusal: Refusal): Instruction[] {
       ];
     case "unavailable":
       return [{ op: "return", value: SECCOMP_RET_ERRNO | ENOSYS }];
+    case "socket-family":
+      return [
+        { op: "load", offset: argLow(0) },
+        ...refusal.families.map((family): Instruction => ({
+          op: "jeq",
+          k: family,
+          then: "eperm",
+          else: "next",
+        })),
+        { op: "return", value: SECCOMP_RET_ALLOW },
+      ];
+    case "datagram-pair":
+      return [
+        { op: "load", offset: argLow(0) },
+        { op: "jeq", k: AF_UNIX, then: "next", else: "allow" },
+        { op: "load", offset: argLow(1) },
+        { op: "jset", k: SOCK_DGRAM_BIT, then: "eperm", else: "allow" },
+      ];
   }
 }
