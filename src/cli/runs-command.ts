@@ -55,8 +55,9 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
     for (const run of runs) {
       const start = run.startedAt?.replace(/\.\d+Z$/, "Z") ?? "-";
       const what = run.problem ?? oneLine(run.prompt, PROMPT_WIDTH);
+      // The whole row, not only the task: every field but the id comes from the journal's text.
       io.stdout.write(
-        `${run.runId}  ${start}  ${run.status.padEnd(10)}  ${escapeForPrompt(what)}\n`,
+        `${escapeForPrompt(`${run.runId}  ${start}  ${run.status.padEnd(10)}  ${what}`)}\n`,
       );
     }
     return EXIT.ok;
