@@ -67,7 +67,10 @@ type SyscallName =
   | "request_key"
   | "keyctl"
   | "socket"
-  | "socketpair";
+  | "socketpair"
+  | "userfaultfd"
+  | "perf_event_open"
+  | "bpf";
 
 /**
  * arch/x86/entry/syscalls/syscall_64.tbl. fchmodat2 (Linux 6.6) is 452 on every architecture; a
@@ -89,6 +92,9 @@ export const X86_64_SYSCALLS: Readonly<Record<SyscallName, number>> = {
   request_key: 249,
   keyctl: 250,
   unshare: 272,
+  perf_event_open: 298,
+  bpf: 321,
+  userfaultfd: 323,
   io_uring_setup: 425,
   io_uring_enter: 426,
   io_uring_register: 427,
@@ -109,6 +115,9 @@ export const AARCH64_SYSCALLS: Readonly<Partial<Record<SyscallName, number>>> = 
   add_key: 217,
   request_key: 218,
   keyctl: 219,
+  perf_event_open: 241,
+  bpf: 280,
+  userfaultfd: 282,
   clone: 220,
   io_uring_setup: 425,
   io_uring_enter: 426,
@@ -170,6 +179,13 @@ const RULES: readonly (readonly [SyscallName, Refusal])[] = [
   ["add_key", { kind: "unavailable" }],
   ["request_key", { kind: "unavailable" }],
   ["keyctl", { kind: "unavailable" }],
+  // Kernel attack surface a build has no use for, refused here rather than left to the host's
+  // sysctls (vm.unprivileged_userfaultfd, kernel.perf_event_paranoid, unprivileged_bpf_disabled):
+  // userfaultfd stalls a kernel copy mid-way for a race, and perf and eBPF are where local root
+  // exploits keep coming from. Docker's default profile refuses all three too.
+  ["userfaultfd", { kind: "unavailable" }],
+  ["perf_event_open", { kind: "unavailable" }],
+  ["bpf", { kind: "unavailable" }],
 ];
 
 /**

@@ -83,6 +83,11 @@ const SHARED: readonly Case[] = [
   ["add_key", "add_key", [0n, 0n, 0n, 1n, -3n], NOSYS],
   ["request_key", "request_key", [0n, 0n, 0n, -3n], NOSYS],
   ["keyctl", "keyctl", [0n, -3n, 0n], NOSYS],
+  // Kernel attack surface with no use in a build: exploit primitives (userfaultfd stalls a copy
+  // mid-way; perf and eBPF are where local root exploits keep coming from).
+  ["userfaultfd", "userfaultfd", [0n], NOSYS],
+  ["perf_event_open", "perf_event_open", [0n, 0n, -1n, -1n, 0n], NOSYS],
+  ["bpf", "bpf", [0n, 0n, 0n], NOSYS],
   ["clone for a thread", "clone", [CLONE_THREAD_FLAGS], ALLOW],
   ["clone with CLONE_NEWUSER", "clone", [CLONE_NEWUSER | 17n], DENY],
   ["unshare CLONE_NEWNS", "unshare", [0x20000n], ALLOW],
