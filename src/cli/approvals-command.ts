@@ -3,7 +3,7 @@ import { defaultWorkspace } from "./args.js";
 import { openApprovalStore, realWorkspace } from "./approval-state.js";
 import { EXIT } from "./exit-codes.js";
 import { guarded, parseSubcommandArgs } from "./subcommand-args.js";
-import { escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 
 /** `agent approvals [--workspace DIR]`: the requests of this workspace still waiting for an answer. */
 export function approvalsCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -14,7 +14,7 @@ export function approvalsCommand(args: readonly string[], io: CliIo): Promise<nu
     const store = openApprovalStore(workspace, values["state-dir"], io.env, io.platform);
     const pending = store.pendingRequests();
     if (pending.length === 0) {
-      io.stdout.write(`no pending requests in ${escapeForTerminal(workspace)}\n`);
+      io.stdout.write(`no pending requests in ${escapeForPrompt(workspace)}\n`);
       return EXIT.ok;
     }
     for (const { request, runId, createdAt } of pending) {

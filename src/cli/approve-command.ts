@@ -5,7 +5,7 @@ import { defaultWorkspace } from "./args.js";
 import { openApprovalStore, parseTtl, realWorkspace } from "./approval-state.js";
 import { EXIT } from "./exit-codes.js";
 import { guarded, parseSubcommandArgs } from "./subcommand-args.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 
 /** `agent approve REQUEST_ID [--ttl 15m]`: one run of exactly that action, within the TTL. */
 export function approveCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -47,7 +47,7 @@ function answer(args: readonly string[], io: CliIo, kind: AnswerToken["answer"])
       }
     }
     io.stdout.write(
-      `${escapeForTerminal(
+      `${escapeForPrompt(
         kind === "approved"
           ? `approved ${id}: one run of exactly that action, until ${token.expiresAt ?? "?"}`
           : `denied ${id}: the waiting call will be refused`,

@@ -4,7 +4,7 @@ import type { RunResult } from "../core/agent-runner.js";
 import type { Message } from "../core/messages.js";
 import { firstLineOfError } from "../core/one-line.js";
 import type { TerminalInput } from "./terminal-approval.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 
 /** The run's cancellation, one turn at a time: Ctrl-C stops the turn, not the conversation. */
 export class TurnCancellation {
@@ -85,7 +85,7 @@ export async function runConversation(options: ConversationOptions): Promise<voi
         }
         output.write("agent: turn stopped\n");
       } else if (error instanceof AgentRunError) {
-        output.write(`agent: ${escapeForTerminal(firstLineOfError(error))}\n`);
+        output.write(`agent: ${escapeForPrompt(firstLineOfError(error))}\n`);
       } else {
         throw error;
       }

@@ -64,7 +64,11 @@ function render(line: { kind: string; text: string }, options: DiffViewOptions):
   return shown;
 }
 
-/** One screen row: the indent, the mark, and the text cut to the width (cut text ends in `…`). */
+/**
+ * One screen row: the indent, the mark, and the text cut to the width. A cut line keeps its start
+ * and its last third around `…`: what a line ends with (after padding of visible characters, say)
+ * stays in view, as a command's end does in the prompt.
+ */
 function row(mark: string, text: string, options: DiffViewOptions): string {
   const prefix = `${MODEL_INDENT}${mark}`;
   const width = usableCells(options.columns);
@@ -73,14 +77,28 @@ function row(mark: string, text: string, options: DiffViewOptions): string {
   const chars = Array.from(text);
   const cells = chars.map(cellsOf);
   if (cells.reduce((sum, cell) => sum + cell, 0) <= usable) return `${prefix}${text}`;
+  // One cell for the `…`; the rest shared two to one between the start and the end.
+  const room = Math.max(usable - 1, 0);
+  const tailRoom = Math.floor(room / 3);
+  const tail = fitFrom(chars.toReversed(), cells.toReversed(), tailRoom).reverse();
+  const head = fitFrom(chars, cells, room - cellCount(tail));
+  return `${prefix}${head.join("")}…${tail.join("")}`;
+}
+
+/** The leading characters that fit in `room` cells; a wide one that would overflow is left out. */
+function fitFrom(chars: readonly string[], cells: readonly number[], room: number): string[] {
+  const kept: string[] = [];
   let used = 0;
-  let kept = "";
   for (const [index, char] of chars.entries()) {
     used += cells[index] ?? 2;
-    if (used > usable - 1) break;
-    kept += char;
+    if (used > room) break;
+    kept.push(char);
   }
-  return `${prefix}${kept}…`;
+  return kept;
+}
+
+function cellCount(chars: readonly string[]): number {
+  return chars.reduce((sum, char) => sum + cellsOf(char), 0);
 }
 
 /** An empty range is written as starting at the line before it (`-0,0` for a new file). */

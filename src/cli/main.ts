@@ -43,7 +43,7 @@ import type { RunResult } from "../core/agent-runner.js";
 import type { Message } from "../core/messages.js";
 import { previewWith } from "./file-change-preview.js";
 import { CommandStatus } from "./command-status.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 import type { CliIo } from "./cli-io.js";
 import { findSubcommand } from "./subcommands.js";
 import { openRunStore } from "./run-store.js";
@@ -55,7 +55,7 @@ export type { CliIo } from "./cli-io.js";
 /** Runs the agent once and returns the process exit code; it never throws. */
 export async function runCli(io: CliIo): Promise<number> {
   const fail = (code: number, message: string): number => {
-    io.stderr.write(`agent: ${escapeForTerminal(message)}\n`);
+    io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
     return code;
   };
   const subcommand = findSubcommand(io.argv);
@@ -94,7 +94,7 @@ export async function runAgent(
   resume: ResumePlan | undefined,
 ): Promise<number> {
   const fail = (code: number, message: string): number => {
-    io.stderr.write(`agent: ${escapeForTerminal(message)}\n`);
+    io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
     return code;
   };
   const reporter = new ProgressReporter({
@@ -153,7 +153,7 @@ export async function runAgent(
     // endpoint is caught before anything happens. Never on stdout: that is the answer's alone.
     if (io.stderr.isTTY === true && !options.quiet) {
       io.stderr.write(
-        `agent: ${escapeForTerminal(`workspace ${workspace} · ${model.description}`)}\n`,
+        `agent: ${escapeForPrompt(`workspace ${workspace} · ${model.description}`)}\n`,
       );
     }
     const shell = await startShellExecution({
@@ -326,7 +326,7 @@ function createModelClient(
  */
 function warnOnFallback(shell: ShellExecution, options: CliOptions, io: CliIo): void {
   if (shell.fallbackReason !== undefined && io.platform === "linux" && !options.quiet) {
-    io.stderr.write(`agent: warning: ${escapeForTerminal(shell.fallbackReason)}\n`);
+    io.stderr.write(`agent: warning: ${escapeForPrompt(shell.fallbackReason)}\n`);
   }
 }
 

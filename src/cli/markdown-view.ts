@@ -3,7 +3,7 @@ import { collapseHiddenRuns } from "./hidden-characters.js";
 import { layOutStyledLines, plain, type Run, type StyledLine } from "./styled-rows.js";
 import { cellsOfText } from "./terminal-cells.js";
 import { MODEL_INDENT } from "./terminal-layout.js";
-import { escapeControlsKeepingLines, escapeForTerminal } from "./terminal-text.js";
+import { escapeControlsKeepingLines, escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
 
 export interface MarkdownViewOptions {
   /** SGR styles (bold, italic, colours); without them the markdown's own markers stay. */
@@ -106,7 +106,7 @@ class MarkdownView {
     const body = safeCode(token.text)
       .split("\n")
       .map((text) => ({ first: [indent], rest: [indent], runs: [plain(text)] }));
-    return [fence(`\`\`\`${escapeForTerminal(token.lang ?? "")}`), ...body, fence("```")];
+    return [fence(`\`\`\`${escapeForPrompt(token.lang ?? "")}`), ...body, fence("```")];
   }
 
   #list(token: Tokens.List): StyledLine[] {

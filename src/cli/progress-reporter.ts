@@ -8,6 +8,7 @@ import { StreamedText } from "./streamed-text.js";
 import { MODEL_INDENT, indentModelText, layOutLine } from "./terminal-layout.js";
 import {
   escapeControlsKeepingLines,
+  escapeForPrompt,
   escapeForTerminal,
   truncateForDisplay,
 } from "./terminal-text.js";
@@ -93,7 +94,7 @@ export class ProgressReporter implements AgentObserver {
     this.#stopSpinner();
     if (this.#options.verbosity === "quiet") return;
     const summary = summarizeArguments(call);
-    const name = escapeForTerminal(call.name);
+    const name = escapeForPrompt(call.name);
     this.#rows(`${this.#paint("36", "→")} ${summary === "" ? name : `${name} ${summary}`}`);
   }
 
@@ -124,7 +125,7 @@ export class ProgressReporter implements AgentObserver {
         );
       }
       if (outcome !== undefined) {
-        this.#line(this.#dim(`  outcome: ${escapeForTerminal(describeOutcome(outcome))}`));
+        this.#line(this.#dim(`  outcome: ${escapeForPrompt(describeOutcome(outcome))}`));
       }
     }
   }

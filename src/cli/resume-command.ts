@@ -23,14 +23,14 @@ import { EXIT } from "./exit-codes.js";
 import { isInteractive, resolveWorkspace, runAgent } from "./main.js";
 import { openRunStore } from "./run-store.js";
 import { keepRunSettings, sandboxSource } from "./resume-settings.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 
 /** Flags that would change what the run is; the journal decides those. */
 const FROM_THE_JOURNAL = ["--prompt", "-p", "--chapter", "--model"];
 
 export async function resumeCommand(args: readonly string[], io: CliIo): Promise<number> {
   const say = (message: string): void => {
-    io.stderr.write(`agent: ${escapeForTerminal(message)}\n`);
+    io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
   };
   const fail = (message: string): number => {
     say(message);

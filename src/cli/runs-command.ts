@@ -10,7 +10,7 @@ import type { CliIo } from "./cli-io.js";
 import { EXIT } from "./exit-codes.js";
 import { resolveWorkspace } from "./main.js";
 import { openRunStore } from "./run-store.js";
-import { escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 
 export const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>]
 
@@ -22,7 +22,7 @@ const PROMPT_WIDTH = 60;
 
 export async function runsCommand(args: readonly string[], io: CliIo): Promise<number> {
   const fail = (message: string): number => {
-    io.stderr.write(`agent: ${escapeForTerminal(message)}\n`);
+    io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
     return EXIT.config;
   };
   let values: { workspace?: string; "state-dir"?: string; help?: boolean };
@@ -49,14 +49,15 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
     const store = openRunStore(values["state-dir"], io, workspace);
     const runs = listRuns(store.runs);
     if (runs.length === 0) {
-      io.stderr.write(`agent: no runs in ${escapeForTerminal(workspace)} yet\n`);
+      io.stderr.write(`agent: no runs in ${escapeForPrompt(workspace)} yet\n`);
       return EXIT.ok;
     }
     for (const run of runs) {
       const start = run.startedAt?.replace(/\.\d+Z$/, "Z") ?? "-";
       const what = run.problem ?? oneLine(run.prompt, PROMPT_WIDTH);
+      // The whole row, not only the task: every field but the id comes from the journal's text.
       io.stdout.write(
-        `${run.runId}  ${start}  ${run.status.padEnd(10)}  ${escapeForPrompt(what)}\n`,
+        `${escapeForPrompt(`${run.runId}  ${start}  ${run.status.padEnd(10)}  ${what}`)}\n`,
       );
     }
     return EXIT.ok;

@@ -3,7 +3,7 @@ import { firstLineOfError } from "../core/one-line.js";
 import type { CliIo } from "./cli-io.js";
 import { CliConfigError } from "./config-error.js";
 import { EXIT } from "./exit-codes.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 
 /** The flags every approvals subcommand takes; `extra` adds a command's own. */
 export function parseSubcommandArgs(
@@ -31,7 +31,7 @@ export async function guarded(io: CliIo, body: () => Promise<number> | number): 
   try {
     return await body();
   } catch (error) {
-    io.stderr.write(`agent: ${escapeForTerminal(firstLineOfError(error))}\n`);
+    io.stderr.write(`agent: ${escapeForPrompt(firstLineOfError(error))}\n`);
     return EXIT.config;
   }
 }

@@ -1,7 +1,7 @@
 import type { AuditSink } from "../core/audit.js";
 import type { PermissionDecision } from "../core/permission-decision.js";
 import type { PermissionRequest } from "../core/permission-request.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal-text.js";
 
 /** One stderr line per final decision, e.g. `[Permission] glob: allow (default) - No permission …`. */
 export class TerminalAuditSink implements AuditSink {
@@ -27,7 +27,7 @@ export function formatAuditLine(request: PermissionRequest, decision: Permission
       : ` {${Object.entries(final)
           .map(([name, value]) => `${name}=${String(value)}`)
           .join(" ")}}`;
-  return escapeForTerminal(
+  return escapeForPrompt(
     `[Permission] ${request.toolName}: ${decision.behavior} (${decision.source}) - ${decision.reason}${where}${how}`,
   );
 }

@@ -64,11 +64,33 @@ describe("renderFileDiff", () => {
     ]);
   });
 
-  it("cuts a line to the terminal's width, so one line is one row", () => {
+  it("cuts a line to the terminal's width, so one line is one row, keeping its end", () => {
     const rows = renderFileDiff(
       { path: "n", before: undefined, after: "x".repeat(100) },
       { ...plain, columns: 30 },
     );
-    expect(rows[1]).toBe(`  +${"x".repeat(25)}…`);
+    expect(rows[1]).toBe(`  +${"x".repeat(17)}…${"x".repeat(8)}`);
+  });
+
+  it("keeps the end of a line padded with sparse visible characters in view", () => {
+    // No run of hidden characters to count: only the cut decides whether `evil()` is seen.
+    const line = `ok();${" .".repeat(250)}evil();`;
+    const rows = renderFileDiff(
+      { path: "n", before: undefined, after: line },
+      {
+        ...plain,
+        columns: 80,
+      },
+    );
+    expect(rows[1]).toMatch(/^ {2}\+ok\(\); \. \. .*….*evil\(\);$/u);
+    expect(Array.from(rows[1] ?? "").length).toBeLessThanOrEqual(79);
+  });
+
+  it("cuts by cells: a wide character is never split, and the end stays", () => {
+    const rows = renderFileDiff(
+      { path: "n", before: undefined, after: `${"界".repeat(40)}tail` },
+      { ...plain, columns: 30 },
+    );
+    expect(rows[1]).toBe(`  +${"界".repeat(8)}…界界tail`);
   });
 });

@@ -81,6 +81,22 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(way, "mknodat")) return report("mknodat(S_IFREG|04755)", syscall(SYS_mknodat, AT_FDCWD, path, S_IFREG | 04755, 0));
   if (!strcmp(way, "io_uring")) return uring_open(path) != 0;
+  /* The session keyring is the harness's (and its parent shell's): the kernel does not namespace it. */
+  /* Exploit primitives with no use in a build: the answer must not depend on the host's sysctls. */
+  if (!strcmp(way, "kernel-surface")) {
+    int failed = report("userfaultfd", syscall(SYS_userfaultfd, 0));
+    struct { unsigned type, size; unsigned long long config; char rest[104]; } attr;
+    memset(&attr, 0, sizeof attr); attr.type = 1 /* PERF_TYPE_SOFTWARE */; attr.size = sizeof attr;
+    failed &= report("perf_event_open", syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
+    failed &= report("bpf", syscall(SYS_bpf, 0, NULL, 0));
+    return failed;
+  }
+  if (!strcmp(way, "keyring")) {
+    int failed = report("keyctl(GET_KEYRING_ID, session)", syscall(SYS_keyctl, 0, -3, 0));
+    failed &= report("add_key(user, session)", syscall(SYS_add_key, "user", path, "x", 1, -3));
+    failed &= report("request_key(user, session)", syscall(SYS_request_key, "user", path, NULL, -3));
+    return failed; /* 1 when every call was refused, as for the other ways */
+  }
   /* x86_64 only: the legacy calls arm64 lacks, the x32 ABI and i386 int $0x80. */
 #ifdef __x86_64__
   if (!strcmp(way, "chmod")) { make_plain(path); return report("chmod(04755)", syscall(SYS_chmod, path, 04755)); }

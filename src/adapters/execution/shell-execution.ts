@@ -235,7 +235,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
   }
   // Decided once: the /proc masks for this host and the seccomp filter for this CPU, or no sandbox.
   const arch = options.arch ?? process.arch;
-  const hardening = sandboxHardening(arch);
+  const hardening = sandboxHardening(arch, undefined, { network: options.network });
   if (hardening === undefined) {
     return {
       kind: "unusable",

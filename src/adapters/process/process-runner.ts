@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { statSync } from "node:fs";
+import { closeSync, openSync, statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { Readable, Writable } from "node:stream";
 import { BoundedOutput } from "./bounded-output.js";
@@ -38,6 +38,12 @@ export interface ProcessSpec {
   readonly statusPipe?: StatusPipe;
   /** An extra pipe on fd 4 that the child reads: written whole and closed right after spawn. */
   readonly inputPipe?: InputPipe;
+  /**
+   * Descriptors this process inherited without close-on-exec that the child must get as
+   * /dev/null (read-only) instead: spawn would pass them on as they are. Those the stdio and the
+   * pipes above already take are theirs.
+   */
+  readonly nullDescriptors?: readonly number[];
 }
 
 export interface InputPipe {
@@ -101,11 +107,13 @@ function runChild(spec: ProcessSpec): Promise<ProcessOutcome> {
   }
   assertWorkingDirectory(spec.cwd);
   let child: ChildProcess;
+  // Held only while spawn dup()s it into the child; this process's own copy is close-on-exec.
+  const devNull = spec.nullDescriptors?.length ? openSync("/dev/null", "r") : undefined;
   try {
     child = spawn(spec.executable, [...spec.args], {
       cwd: spec.cwd,
       env: { ...spec.env },
-      stdio: stdioFor(spec),
+      stdio: stdioFor(spec, devNull),
       shell: false,
       // POSIX: own process group so one kill reaches grandchildren. On Windows `detached` would
       // give the child a console of its own in a new window; the tree is killed with taskkill.
@@ -116,16 +124,25 @@ function runChild(spec: ProcessSpec): Promise<ProcessOutcome> {
     });
   } catch (error) {
     throw startError(nameOf(spec), error);
+  } finally {
+    if (devNull !== undefined) closeSync(devNull);
   }
   return superviseChild(child, spec);
 }
 
-function stdioFor(spec: ProcessSpec): ("ignore" | "pipe")[] {
-  const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe"];
+function stdioFor(spec: ProcessSpec, devNull: number | undefined): ("ignore" | "pipe" | number)[] {
+  const stdio: ("ignore" | "pipe" | number)[] = ["ignore", "pipe", "pipe"];
   if (spec.statusPipe !== undefined || spec.inputPipe !== undefined) {
     stdio.push(spec.statusPipe === undefined ? "ignore" : "pipe");
   }
   if (spec.inputPipe !== undefined) stdio.push("pipe");
+  if (devNull === undefined) return stdio;
+  const covered = new Set(spec.nullDescriptors);
+  const highest = Math.max(...covered);
+  // "ignore" past stdio leaves the child's descriptor as inherited; only close-on-exec ones are.
+  for (let fd = stdio.length; fd <= highest; fd += 1) {
+    stdio.push(covered.has(fd) ? devNull : "ignore");
+  }
   return stdio;
 }
 

@@ -19,6 +19,7 @@ import {
 import { SandboxContentError, SandboxSetupError } from "./sandbox-errors.js";
 import { runSandboxedProcess, SECCOMP_FD, STATUS_FD } from "./sandboxed-process.js";
 import { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
+import { liveHostPaths } from "./proc-masks.js";
 
 export interface SandboxShell {
   /** Absolute host path of bash or sh; the root filesystem is visible read-only inside. */
@@ -86,7 +87,9 @@ export class BubblewrapRunner implements CommandRunner {
 
   /** Throws SandboxSetupError on an architecture without a seccomp table: no unfiltered runs. */
   constructor(options: BubblewrapRunnerOptions) {
-    const hardening = options.hardening ?? sandboxHardening(process.arch);
+    const hardening =
+      options.hardening ??
+      sandboxHardening(process.arch, liveHostPaths, { network: options.network });
     if (hardening === undefined) throw new SandboxSetupError(noSeccompTable(process.arch));
     this.#options = options;
     this.#hardening = hardening;

@@ -20,8 +20,10 @@ export interface SandboxHardening {
 export function sandboxHardening(
   arch: string,
   host: HostPaths = liveHostPaths,
+  options: { readonly network?: boolean } = {},
 ): SandboxHardening | undefined {
-  const filter = seccompFilter(arch);
+  // Network off unless said otherwise: the filter then refuses UNIX sockets (seccomp-filter.ts).
+  const filter = seccompFilter(arch, { network: options.network === true });
   if (filter === undefined) return undefined;
   return Object.freeze({ procMasks: procMaskArgs(host), seccompFilter: filter });
 }

@@ -4,6 +4,7 @@ import {
   type CommandResult,
 } from "../../core/command-runner.js";
 import { captureOptions, runProcess, unmarked, type StatusPipeResult } from "../process/index.js";
+import { inheritedDescriptors } from "./inherited-descriptors.js";
 import { SandboxSetupError } from "./sandbox-errors.js";
 
 /** bwrap writes its JSON status lines here; the child's stdio is 0-2. */
@@ -44,6 +45,8 @@ export async function runSandboxedProcess(
       ...captureOptions(options),
       statusPipe: { fd: STATUS_FD, maxBytes: MAX_STATUS_BYTES },
       inputPipe: { fd: SECCOMP_FD, data: seccompFilter },
+      // bwrap passes every open descriptor on to the command; cover the harness's inherited ones.
+      nullDescriptors: inheritedDescriptors(),
     });
   } catch (error) {
     if (error instanceof CommandStartError) {

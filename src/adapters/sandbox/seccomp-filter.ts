@@ -38,6 +38,13 @@ export const PRIVILEGED_MODE_BITS = 0o6000;
 export const CREATING_OPEN_FLAGS = 0o100 | 0o20000000;
 /** linux/sched.h. */
 export const CLONE_NEWUSER = 0x10000000;
+/** linux/socket.h address families. */
+export const AF_UNIX = 1;
+export const AF_VSOCK = 40;
+/** SOCK_DGRAM's bit in the type: set in SOCK_DGRAM (2) and SOCK_RAW (3, which AF_UNIX makes a
+ * datagram socket); clear in SOCK_STREAM (1) and SOCK_SEQPACKET (5), whose sendmsg refuses an
+ * address. The type flags SOCK_NONBLOCK and SOCK_CLOEXEC lie far above it. */
+export const SOCK_DGRAM_BIT = 2;
 
 type SyscallName =
   | "chmod"
@@ -55,7 +62,15 @@ type SyscallName =
   | "io_uring_register"
   | "clone"
   | "clone3"
-  | "unshare";
+  | "unshare"
+  | "add_key"
+  | "request_key"
+  | "keyctl"
+  | "socket"
+  | "socketpair"
+  | "userfaultfd"
+  | "perf_event_open"
+  | "bpf";
 
 /**
  * arch/x86/entry/syscalls/syscall_64.tbl. fchmodat2 (Linux 6.6) is 452 on every architecture; a
@@ -63,6 +78,8 @@ type SyscallName =
  */
 export const X86_64_SYSCALLS: Readonly<Record<SyscallName, number>> = {
   open: 2,
+  socket: 41,
+  socketpair: 53,
   clone: 56,
   creat: 85,
   chmod: 90,
@@ -71,7 +88,13 @@ export const X86_64_SYSCALLS: Readonly<Record<SyscallName, number>> = {
   openat: 257,
   mknodat: 259,
   fchmodat: 268,
+  add_key: 248,
+  request_key: 249,
+  keyctl: 250,
   unshare: 272,
+  perf_event_open: 298,
+  bpf: 321,
+  userfaultfd: 323,
   io_uring_setup: 425,
   io_uring_enter: 426,
   io_uring_register: 427,
@@ -87,6 +110,14 @@ export const AARCH64_SYSCALLS: Readonly<Partial<Record<SyscallName, number>>> = 
   fchmodat: 53,
   openat: 56,
   unshare: 97,
+  socket: 198,
+  socketpair: 199,
+  add_key: 217,
+  request_key: 218,
+  keyctl: 219,
+  perf_event_open: 241,
+  bpf: 280,
+  userfaultfd: 282,
   clone: 220,
   io_uring_setup: 425,
   io_uring_enter: 426,
@@ -105,7 +136,11 @@ type Refusal =
   /** The clone flags ask for a new user namespace: EPERM. */
   | { readonly kind: "new-user-namespace"; readonly flagsArg: number }
   /** Always, with ENOSYS: "this kernel has no such call", so libc and libuv fall back. */
-  | { readonly kind: "unavailable" };
+  | { readonly kind: "unavailable" }
+  /** socket() in one of these address families: EPERM. */
+  | { readonly kind: "socket-family"; readonly families: readonly number[] }
+  /** socketpair(AF_UNIX, SOCK_DGRAM or SOCK_RAW): EPERM; its sendto() can name a socket file. */
+  | { readonly kind: "datagram-pair" };
 
 const RULES: readonly (readonly [SyscallName, Refusal])[] = [
   // The chmod family: `chmod 4755`, `chmod g+s`, `install -m 4755`, tar/cp/rsync preserving modes.
@@ -138,9 +173,46 @@ const RULES: readonly (readonly [SyscallName, Refusal])[] = [
   ["clone", { kind: "new-user-namespace", flagsArg: 0 }],
   ["unshare", { kind: "new-user-namespace", flagsArg: 0 }],
   ["clone3", { kind: "unavailable" }],
+  // The kernel keyring is not namespaced: a command would share the harness's session keyring
+  // (and so its parent shell's), read the keys in it and plant new ones that outlive the run.
+  // /proc/keys is masked for the same reason; Docker's default profile blocks these three too.
+  ["add_key", { kind: "unavailable" }],
+  ["request_key", { kind: "unavailable" }],
+  ["keyctl", { kind: "unavailable" }],
+  // Kernel attack surface a build has no use for, refused here rather than left to the host's
+  // sysctls (vm.unprivileged_userfaultfd, kernel.perf_event_paranoid, unprivileged_bpf_disabled):
+  // userfaultfd stalls a kernel copy mid-way for a race, and perf and eBPF are where local root
+  // exploits keep coming from. Docker's default profile refuses all three too.
+  ["userfaultfd", { kind: "unavailable" }],
+  ["perf_event_open", { kind: "unavailable" }],
+  ["bpf", { kind: "unavailable" }],
 ];
 
+/**
+ * Sockets. The empty network namespace confines AF_INET and the abstract UNIX sockets, but not a
+ * UNIX socket file: connect() needs write permission on its inode, and a read-only mount takes
+ * that only from files, directories and links. So with network off a command could still reach
+ * any host service whose socket file lies outside the private /tmp and /run (Docker Desktop's
+ * ~/.docker/desktop/docker.sock, LXD's, gpg-agent's, one a dev server put in the workspace):
+ * no AF_UNIX socket() then, nor a datagram socketpair(), whose sendto() may name a socket file.
+ * Stream pairs (libuv's child stdio, Python's socketpair()) cannot address anything and stay.
+ * AF_VSOCK reaches the hypervisor and no namespace confines it: refused even with network on,
+ * as Docker's default profile does.
+ */
+function socketRules(network: boolean): readonly (readonly [SyscallName, Refusal])[] {
+  if (network) return [["socket", { kind: "socket-family", families: [AF_VSOCK] }]];
+  return [
+    ["socket", { kind: "socket-family", families: [AF_UNIX, AF_VSOCK] }],
+    ["socketpair", { kind: "datagram-pair" }],
+  ];
+}
+
 export interface SeccompFilterOptions {
+  /**
+   * Commands may use the network (`--network`): AF_UNIX sockets are then allowed. Off by default,
+   * the strict filter.
+   */
+  readonly network?: boolean;
   /**
    * Let commands create user namespaces (bwrap or podman inside the sandbox, Chromium's own
    * sandbox when not root). Off by default; see the clone rule above.
@@ -178,7 +250,8 @@ function program(
   hasX32: boolean,
   options: SeccompFilterOptions,
 ): Instruction[] {
-  const rules = RULES.flatMap(([name, refusal]): PresentRule[] => {
+  const all = [...RULES, ...socketRules(options.network === true)];
+  const rules = all.flatMap(([name, refusal]): PresentRule[] => {
     const nr = table[name];
     if (nr === undefined) return [];
     if (options.allowNestedUserNamespaces === true && refusal.kind === "new-user-namespace") {
@@ -241,5 +314,23 @@ function body(refusal: Refusal): Instruction[] {
       ];
     case "unavailable":
       return [{ op: "return", value: SECCOMP_RET_ERRNO | ENOSYS }];
+    case "socket-family":
+      return [
+        { op: "load", offset: argLow(0) },
+        ...refusal.families.map((family): Instruction => ({
+          op: "jeq",
+          k: family,
+          then: "eperm",
+          else: "next",
+        })),
+        { op: "return", value: SECCOMP_RET_ALLOW },
+      ];
+    case "datagram-pair":
+      return [
+        { op: "load", offset: argLow(0) },
+        { op: "jeq", k: AF_UNIX, then: "next", else: "allow" },
+        { op: "load", offset: argLow(1) },
+        { op: "jset", k: SOCK_DGRAM_BIT, then: "eperm", else: "allow" },
+      ];
   }
 }

@@ -235,6 +235,32 @@ describe.skipIf(!RUNNABLE)(SUITE, () => {
           expect(privilegedFiles(ws)).toEqual([]);
         });
 
+        it("answers the kernel keyring calls with ENOSYS: the host session's keys stay out of reach", async () => {
+          const result = await mkpriv(["keyring"]);
+          expect(result.output).toBe(
+            [
+              "keyctl(GET_KEYRING_ID, session) -> -1 Function not implemented",
+              "add_key(user, session) -> -1 Function not implemented",
+              "request_key(user, session) -> -1 Function not implemented",
+              "exit 1",
+              "",
+            ].join("\n"),
+          );
+        });
+
+        it("answers userfaultfd, perf_event_open and bpf with ENOSYS, whatever the host allows", async () => {
+          const result = await mkpriv(["kernel-surface"]);
+          expect(result.output).toBe(
+            [
+              "userfaultfd -> -1 Function not implemented",
+              "perf_event_open -> -1 Function not implemented",
+              "bpf -> -1 Function not implemented",
+              "exit 1",
+              "",
+            ].join("\n"),
+          );
+        });
+
         it.skipIf(!x64)("kills i386 int 0x80 and x32 calls with SIGSYS (x86_64 only)", async () => {
           const result = await mkpriv(["i386-chmod", "x32-chmod"]);
           // 159 = 128 + SIGSYS: each process died on the call, before it could print a result.

@@ -463,6 +463,48 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     });
   });
 
+  describe("a UNIX socket a host process listens on outside /tmp and /run", () => {
+    // Read-only mounts do not stop connect(): it needs write permission on the socket inode, which
+    // EROFS only takes from files, directories and links. Docker Desktop's ~/.docker/desktop/
+    // docker.sock, LXD's /var/snap/lxd/common/lxd/unix.socket, gpg-agent's ~/.gnupg/S.gpg-agent
+    // all live outside /tmp and /run; here the socket lies in the workspace, where a host dev
+    // server might put one.
+    let server: Server;
+    let socketPath: string;
+    let connections: number;
+
+    beforeEach(async () => {
+      connections = 0;
+      socketPath = join(ws, "host.sock");
+      server = createServer((socket) => {
+        connections += 1;
+        socket.end("host service\n");
+      });
+      await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    });
+
+    afterEach(async () => {
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    const attempt = (path: string): string =>
+      `node -e 'const c = require("net").connect(process.argv[1]); ` +
+      `c.on("data", (d) => process.stdout.write(d)); c.on("error", (e) => console.log(e.code))' '${path}'`;
+
+    it("is unreachable with network off, and a stream socketpair still works", async () => {
+      const result = await run(
+        `${attempt(socketPath)}; node -e 'require("child_process").execFileSync("true"); console.log("spawned")'`,
+      );
+      expect(result).toEqual(ok("EPERM\nspawned\n"));
+      expect(connections).toBe(0);
+    });
+
+    it("is reachable with network on", async () => {
+      expect(await run(attempt(socketPath), { network: true })).toEqual(ok("host service\n"));
+      expect(connections).toBe(1);
+    });
+  });
+
   const runWritable = isWritable("/run");
   it.skipIf(!runWritable)(
     runWritable

@@ -79,11 +79,72 @@ const SHARED: readonly Case[] = [
   ["io_uring_enter", "io_uring_enter", [3n, 1n], NOSYS],
   ["io_uring_register", "io_uring_register", [3n, 0n], NOSYS],
   ["clone3", "clone3", [0n, 88n], NOSYS],
+  // The kernel keyring is not namespaced: the command would share the harness's session keyring.
+  ["add_key", "add_key", [0n, 0n, 0n, 1n, -3n], NOSYS],
+  ["request_key", "request_key", [0n, 0n, 0n, -3n], NOSYS],
+  ["keyctl", "keyctl", [0n, -3n, 0n], NOSYS],
+  // Kernel attack surface with no use in a build: exploit primitives (userfaultfd stalls a copy
+  // mid-way; perf and eBPF are where local root exploits keep coming from).
+  ["userfaultfd", "userfaultfd", [0n], NOSYS],
+  ["perf_event_open", "perf_event_open", [0n, 0n, -1n, -1n, 0n], NOSYS],
+  ["bpf", "bpf", [0n, 0n, 0n], NOSYS],
   ["clone for a thread", "clone", [CLONE_THREAD_FLAGS], ALLOW],
   ["clone with CLONE_NEWUSER", "clone", [CLONE_NEWUSER | 17n], DENY],
   ["unshare CLONE_NEWNS", "unshare", [0x20000n], ALLOW],
   ["unshare CLONE_NEWUSER", "unshare", [CLONE_NEWUSER], DENY],
 ];
+
+const AF_UNIX = 1n;
+const AF_INET = 2n;
+const AF_VSOCK = 40n;
+const SOCK_STREAM = 1n;
+const SOCK_DGRAM = 2n;
+const SOCK_RAW = 3n;
+const SOCK_SEQPACKET = 5n;
+const SOCK_CLOEXEC = 0o2000000n;
+
+/**
+ * With network off (the default): no AF_UNIX socket that could connect() or sendto() a host
+ * service's socket file (read-only mounts do not stop that), and never AF_VSOCK, which no network
+ * namespace confines. socketpair() stream pairs (libuv's child stdio) stay allowed.
+ */
+const SOCKETS_NETWORK_OFF: readonly Case[] = [
+  ["socket AF_UNIX stream", "socket", [AF_UNIX, SOCK_STREAM, 0n], DENY],
+  ["socket AF_UNIX dgram|cloexec", "socket", [AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0n], DENY],
+  ["socket AF_INET (the empty network namespace)", "socket", [AF_INET, SOCK_STREAM, 0n], ALLOW],
+  ["socket AF_VSOCK", "socket", [AF_VSOCK, SOCK_STREAM, 0n], DENY],
+  ["socketpair AF_UNIX stream", "socketpair", [AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0n, 0n], ALLOW],
+  ["socketpair AF_UNIX seqpacket", "socketpair", [AF_UNIX, SOCK_SEQPACKET, 0n, 0n], ALLOW],
+  ["socketpair AF_UNIX dgram (sendto a path)", "socketpair", [AF_UNIX, SOCK_DGRAM, 0n, 0n], DENY],
+  ["socketpair AF_UNIX raw (is dgram)", "socketpair", [AF_UNIX, SOCK_RAW, 0n, 0n], DENY],
+];
+
+const SOCKETS_NETWORK_ON: readonly Case[] = [
+  ["socket AF_UNIX stream", "socket", [AF_UNIX, SOCK_STREAM, 0n], ALLOW],
+  ["socket AF_VSOCK", "socket", [AF_VSOCK, SOCK_STREAM, 0n], DENY],
+  ["socketpair AF_UNIX dgram", "socketpair", [AF_UNIX, SOCK_DGRAM, 0n, 0n], ALLOW],
+];
+
+describe.each([
+  ["x64", AUDIT_ARCH_X86_64, X86_64_SYSCALLS],
+  ["arm64", AUDIT_ARCH_AARCH64, AARCH64_SYSCALLS],
+] as const)(
+  "seccompFilter %s sockets",
+  (arch, auditArch, table: Readonly<Record<string, number>>) => {
+    const off = seccompFilter(arch);
+    const on = seccompFilter(arch, { network: true });
+    if (off === undefined || on === undefined) throw new Error(`no ${arch} program`);
+
+    it.each(SOCKETS_NETWORK_OFF)("network off: %s", (_label, name, args, verdict) => {
+      expect(table[name]).toBeDefined();
+      expect(run(off, table[name] ?? -1, auditArch, args)).toBe(verdict);
+    });
+
+    it.each(SOCKETS_NETWORK_ON)("network on: %s", (_label, name, args, verdict) => {
+      expect(run(on, table[name] ?? -1, auditArch, args)).toBe(verdict);
+    });
+  },
+);
 
 const X86_ONLY: readonly Case[] = [
   ["chmod 04755", "chmod", [0n, 0o4755n], DENY],
