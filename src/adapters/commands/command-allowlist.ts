@@ -8,7 +8,12 @@ import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { firstLineOfError } from "../../core/one-line.js";
-import { errorCode, HARNESS_DIRECTORY, readHarnessInput } from "../filesystem/index.js";
+import {
+  errorCode,
+  HARNESS_DIRECTORY,
+  readHarnessInput,
+  readHarnessInputIn,
+} from "../filesystem/index.js";
 
 export interface AllowedCommand {
   readonly argv: readonly string[];
@@ -28,7 +33,8 @@ export class CommandAllowlistError extends Error {
   override readonly name = "CommandAllowlistError";
 }
 
-export const COMMANDS_FILE = `${HARNESS_DIRECTORY}/commands.json`;
+const COMMANDS_NAME = "commands.json";
+export const COMMANDS_FILE = `${HARNESS_DIRECTORY}/${COMMANDS_NAME}`;
 export const VERIFICATION_SCRIPTS = Object.freeze(["test", "lint", "typecheck", "build"]);
 const MAX_BYTES = 256 * 1024;
 
@@ -90,7 +96,9 @@ function fromCommandsFile(workspace: string, notes: string[]): AllowedCommand[] 
   }
   let text: string;
   try {
-    text = readHarnessInput(join(workspace, COMMANDS_FILE), MAX_BYTES);
+    // Through `.agent` held open, so a swap after the check above reads nothing elsewhere; and
+    // only a file with one name: through a second one a command could rewrite the list in place.
+    text = readHarnessInputIn(directory, COMMANDS_NAME, MAX_BYTES, { oneName: true });
   } catch (error) {
     const line = firstLineOfError(error);
     if (/ENOENT|no such file/i.test(line)) return [];

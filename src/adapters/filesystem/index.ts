@@ -29,5 +29,7 @@ export {
   HarnessFileError,
   openHarnessOutput,
   readHarnessInput,
+  readHarnessInputIn,
+  type HarnessInputOptions,
   type HarnessOutput,
 } from "./harness-files.js";
