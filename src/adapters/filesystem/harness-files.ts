@@ -9,6 +9,7 @@ import {
   constants,
   fchmodSync,
   fdatasync,
+  fstatSync,
   ftruncateSync,
   realpathSync,
   write,
@@ -89,6 +90,27 @@ export interface HarnessInputOptions {
    * a command could otherwise rewrite in place through a name the harness does not protect.
    */
   readonly oneName?: boolean;
+}
+
+/**
+ * Cuts a harness file back to `length` bytes, only while it is still `expectedBytes` long (false
+ * otherwise), opened as every harness file is: never through a link, never waiting on a FIFO, a
+ * regular file with one name (through a second name the cut would reach a file elsewhere).
+ */
+export function truncateHarnessFile(path: string, expectedBytes: number, length: number): boolean {
+  let fd: number;
+  try {
+    fd = openRegularFileSync(path, constants.O_WRONLY, { oneName: true }).handle;
+  } catch (error) {
+    throw harnessFileError(error);
+  }
+  try {
+    if (fstatSync(fd).size !== expectedBytes) return false;
+    ftruncateSync(fd, length);
+    return true;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads a whole regular file of at most `maxBytes` as UTF-8, with the same safe open. */

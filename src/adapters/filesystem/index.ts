@@ -30,6 +30,7 @@ export {
   openHarnessOutput,
   readHarnessInput,
   readHarnessInputIn,
+  truncateHarnessFile,
   type HarnessInputOptions,
   type HarnessOutput,
 } from "./harness-files.js";
