@@ -1,17 +1,21 @@
 /**
  * Walks the workspace for a glob. It never follows a symlinked directory (so link loops cannot
- * trap it), never enters or lists `.git` under any of its aliases, and prunes every directory the
- * pattern cannot match below, so a pattern that starts with `src/` reads only `src`.
+ * trap it), not even one swapped in while it walks (held-listing.ts), never enters or lists
+ * `.git` under any of its aliases, and prunes every directory the pattern cannot match below, so
+ * a pattern that starts with `src/` reads only `src`.
  *
- * Built for speed (issue 19): callback `readdir` with file types, every directory read in flight
- * at once (the thread pool is the real cap), paths joined by concatenation, and the `.git` name
- * test (a one-character pre-check for most names).
+ * Built for speed (issue 19): directories listed with file types, directly rather than through
+ * the thread pool (held-listing.ts says why), in slices that let the event loop run between
+ * them, paths joined by concatenation, and the `.git` name test (a one-character pre-check for
+ * most names).
  */
-import { readdir, type Dirent } from "node:fs";
+import type { Dirent } from "node:fs";
+import { performance } from "node:perf_hooks";
 import { sep } from "node:path";
 import type { GlobResult } from "../../core/filesystem.js";
 import { isGitDirectoryName } from "./git-names.js";
 import type { GlobPattern, GlobState } from "./glob-pattern.js";
+import { heldDirectoryLister } from "./held-listing.js";
 
 /** `root` must be the workspace's real path. Lists files and symlinks; directories are walked. */
 export function globWorkspace(
@@ -21,38 +25,11 @@ export function globWorkspace(
 ): Promise<GlobResult> {
   return new Promise((resolve, reject) => {
     const matches: string[] = [];
-    let pending = 0;
-    let failed = false;
-
-    const finish = (): void => {
-      // Code-unit order: the same on every machine, unlike a locale-aware sort. (The default
-      // sort compares UTF-16 code units.)
-      matches.sort();
-      resolve({
-        paths: matches.length > maxResults ? matches.slice(0, maxResults) : matches,
-        omitted: Math.max(0, matches.length - maxResults),
-      });
-    };
-
-    /** `prefix` is the directory's absolute path with a trailing separator. */
-    const read = (prefix: string, relative: string, state: GlobState): void => {
-      pending += 1;
-      readdir(prefix, { withFileTypes: true }, (error, entries) => {
-        pending -= 1;
-        if (failed) return;
-        if (error !== null) {
-          // The root must be readable; a subdirectory that vanished or is unreadable is skipped.
-          if (relative === "") {
-            failed = true;
-            reject(error);
-            return;
-          }
-        } else {
-          visit(prefix, relative, state, entries);
-        }
-        if (pending === 0) finish();
-      });
-    };
+    const list = heldDirectoryLister();
+    /** Directories still to list: absolute path with a trailing separator, relative path, state. */
+    const queue: [string, string, GlobState][] = [
+      [root.endsWith(sep) ? root : root + sep, "", pattern.initial],
+    ];
 
     const visit = (
       prefix: string,
@@ -68,13 +45,47 @@ export function globWorkspace(
         if (next.length === 0) continue;
         // Dirent types come from lstat semantics: a symlinked directory is a link, not a directory.
         if (entry.isDirectory()) {
-          if (pattern.canMatchBelow(next)) read(prefix + name + sep, base + name, next);
+          if (pattern.canMatchBelow(next)) queue.push([prefix + name + sep, base + name, next]);
         } else if (pattern.accepts(next)) {
           matches.push(base + name);
         }
       }
     };
 
-    read(root.endsWith(sep) ? root : root + sep, "", pattern.initial);
+    /** Lists for at most SLICE_MS, then lets the event loop run before going on. */
+    const work = (): void => {
+      const until = performance.now() + SLICE_MS;
+      for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+        const [prefix, relative, state] = next;
+        let entries: Dirent[] | undefined;
+        try {
+          entries = list(prefix);
+        } catch (error) {
+          // The root must be readable; a subdirectory that vanished or is unreadable is skipped.
+          if (relative === "") {
+            reject(error instanceof Error ? error : new Error(String(error)));
+            return;
+          }
+        }
+        // Undefined: swapped for a link or moved meanwhile; what is there now is not listed.
+        if (entries !== undefined) visit(prefix, relative, state, entries);
+        if (performance.now() >= until && queue.length > 0) {
+          setImmediate(work);
+          return;
+        }
+      }
+      // Code-unit order: the same on every machine, unlike a locale-aware sort. (The default
+      // sort compares UTF-16 code units.)
+      matches.sort();
+      resolve({
+        paths: matches.length > maxResults ? matches.slice(0, maxResults) : matches,
+        omitted: Math.max(0, matches.length - maxResults),
+      });
+    };
+
+    work();
   });
 }
+
+/** How long one turn of the walk may hold the event loop. */
+const SLICE_MS = 20;
