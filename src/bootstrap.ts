@@ -5,6 +5,7 @@
 import {
   NodeWorkspaceFileSystem,
   NodeWorkspaceWriteBoundary,
+  type WorkspaceFileSystemOptions,
 } from "./adapters/filesystem/index.js";
 import { randomBytes } from "node:crypto";
 import { AgentRunner, type AgentObserver } from "./core/agent-runner.js";
@@ -127,7 +128,7 @@ export function buildToolPath(
         ...(deps.outputs === undefined ? {} : { outputs: deps.outputs }),
       },
       ...(profile.capabilities.has("files")
-        ? { fileSystem: new NodeWorkspaceFileSystem(deps.workspace, protectedFiles(deps)) }
+        ? { fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)) }
         : {}),
     }),
   );
@@ -187,7 +188,7 @@ function buildP04(deps: AgentDependencies): {
       ...(deps.outputs === undefined ? {} : { outputs: deps.outputs }),
     }),
     ...createFileTools({
-      fileSystem: new NodeWorkspaceFileSystem(deps.workspace, protectedFiles(deps)),
+      fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)),
     }),
     createFetchUrlTool(),
   ];
@@ -228,6 +229,18 @@ function buildPolicy(profile: ChapterProfile, deps: AgentDependencies): Permissi
 
 function protectedFiles(deps: AgentDependencies): { harnessFiles: readonly string[] } {
   return { harnessFiles: deps.harnessFiles ?? [] };
+}
+
+/**
+ * Commands run in the sandbox end with their call, processes and all; a command on the host (or
+ * a runner handed in without an execution environment) may leave one running that swaps
+ * directories while glob walks, so glob then lists through held descriptors.
+ */
+function workspaceFiles(deps: AgentDependencies): WorkspaceFileSystemOptions {
+  return {
+    ...protectedFiles(deps),
+    noProcessRunsAlongside: () => deps.executionEnvironment?.status().kind === "isolated",
+  };
 }
 
 function systemPromptFor(profile: ChapterProfile, deps: AgentDependencies): string {

@@ -6,6 +6,7 @@
 import { actionDigest, type ApprovalRequest } from "./approval-request.js";
 import type { ExecutionEnvironmentStatus } from "./execution-environment.js";
 import { environmentLabel } from "./execution-environment.js";
+import { firstLineOfError } from "./one-line.js";
 import type { PreparedToolCall } from "./prepared-tool-call.js";
 
 export const RUN_COMMAND = "run_command";
@@ -26,7 +27,9 @@ export interface P04Context {
   readonly newRequestId: () => string;
   /**
    * What npm runs for an allowed argv (its script, the scripts around it, the workspace's
-   * `.npmrc`), read now and said in words; undefined when it runs no script.
+   * `.npmrc`), read now and said in words; undefined when it runs no script. It throws when what
+   * npm would run cannot be said (a link npm would follow, a FIFO, …): the command is then denied
+   * (`script_unreadable`), since a digest without the script would match whatever npm ran.
    */
   readonly scriptOf?: (argv: readonly string[]) => string | undefined;
 }
@@ -37,6 +40,7 @@ export const P04_DENIALS = Object.freeze({
   networkOrExternal: "network_or_external_effect_not_allowed",
   sandboxUnavailable: "sandbox_unavailable",
   noMatchingPolicy: "no_matching_policy",
+  scriptUnreadable: "script_unreadable",
 });
 export type P04DenialCode = (typeof P04_DENIALS)[keyof typeof P04_DENIALS];
 
@@ -103,7 +107,12 @@ function authorizeCommand(call: PreparedToolCall, context: P04Context): P04Decis
     );
   }
   const sandbox = context.sandbox.label;
-  const script = context.scriptOf?.(argv);
+  let script: string | undefined;
+  try {
+    script = context.scriptOf?.(argv);
+  } catch (error) {
+    return deny(P04_DENIALS.scriptUnreadable, firstLineOfError(error));
+  }
   const digest = actionDigest({
     profile: "P04",
     tool: call.toolName,

@@ -144,6 +144,24 @@ describe("the seed's checks: authorizeP04", () => {
   });
 });
 
+describe("a script the harness cannot read", () => {
+  it("is denied as script_unreadable before anyone is asked, never bound as no script", () => {
+    const decision = authorizeP04(
+      prepared("run_command", { command: "npm", args: ["test"] }),
+      context({
+        scriptOf: () => {
+          throw new Error("npm would read the workspace's package.json, and the harness cannot");
+        },
+      }),
+    );
+    expect(decision).toEqual({
+      behavior: "deny",
+      reason: "script_unreadable",
+      detail: "npm would read the workspace's package.json, and the harness cannot",
+    });
+  });
+});
+
 describe("actionDigest", () => {
   const base = {
     profile: "P04",

@@ -8,7 +8,12 @@ import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { firstLineOfError } from "../../core/one-line.js";
-import { errorCode, HARNESS_DIRECTORY, readHarnessInput } from "../filesystem/index.js";
+import {
+  errorCode,
+  HARNESS_DIRECTORY,
+  readHarnessInput,
+  readHarnessInputIn,
+} from "../filesystem/index.js";
 
 export interface AllowedCommand {
   readonly argv: readonly string[];
@@ -28,7 +33,8 @@ export class CommandAllowlistError extends Error {
   override readonly name = "CommandAllowlistError";
 }
 
-export const COMMANDS_FILE = `${HARNESS_DIRECTORY}/commands.json`;
+const COMMANDS_NAME = "commands.json";
+export const COMMANDS_FILE = `${HARNESS_DIRECTORY}/${COMMANDS_NAME}`;
 export const VERIFICATION_SCRIPTS = Object.freeze(["test", "lint", "typecheck", "build"]);
 const MAX_BYTES = 256 * 1024;
 
@@ -90,7 +96,9 @@ function fromCommandsFile(workspace: string, notes: string[]): AllowedCommand[] 
   }
   let text: string;
   try {
-    text = readHarnessInput(join(workspace, COMMANDS_FILE), MAX_BYTES);
+    // Through `.agent` held open, so a swap after the check above reads nothing elsewhere; and
+    // only a file with one name: through a second one a command could rewrite the list in place.
+    text = readHarnessInputIn(directory, COMMANDS_NAME, MAX_BYTES, { oneName: true });
   } catch (error) {
     const line = firstLineOfError(error);
     if (/ENOENT|no such file/i.test(line)) return [];
@@ -139,59 +147,5 @@ export function ensureHarnessDirectory(workspace: string): void {
     throw new CommandAllowlistError(
       `${HARNESS_DIRECTORY} is not a directory; the harness does not follow links for its own files`,
     );
-  }
-}
-
-/**
- * What npm will run for an npm argv (`npm test` → scripts.test, `npm run X` → scripts.X), read
- * now and said in words, so an approval shows it and its digest is bound to it; undefined for
- * anything else. npm also runs `preX` and `postX` around the script and obeys the workspace's
- * `.npmrc` (`node-options`, `script-shell`, …), all of which the model can write in P04: each is
- * named here, so a change to any of them makes a different action that needs its own approval.
- */
-export function npmScriptText(workspace: string, argv: readonly string[]): string | undefined {
-  const [program, first, second, ...rest] = argv;
-  if (program !== "npm" || rest.length > 0) return undefined;
-  const name =
-    first === "test" && second === undefined ? "test" : first === "run" ? second : undefined;
-  if (name === undefined) return undefined;
-  let scripts: Record<string, unknown> | undefined;
-  try {
-    const raw = JSON.parse(readHarnessInput(join(workspace, "package.json"), MAX_BYTES)) as {
-      scripts?: Record<string, unknown>;
-    };
-    scripts = raw.scripts;
-  } catch {
-    return undefined;
-  }
-  const script = scripts?.[name];
-  if (typeof script !== "string") return undefined;
-  const around = [`pre${name}`, `post${name}`].flatMap((hook) => {
-    const text = scripts?.[hook];
-    return typeof text === "string" ? [`${hook} ${JSON.stringify(text)}`] : [];
-  });
-  const npmrc = workspaceNpmrc(workspace);
-  return [
-    `runs the script ${JSON.stringify(script)}`,
-    ...(around.length === 0 ? [] : [`and npm runs ${around.join(" and ")} around it`]),
-    ...(npmrc === undefined ? [] : [`under the workspace's .npmrc ${JSON.stringify(npmrc)}`]),
-  ].join(" · ");
-}
-
-/**
- * The workspace's `.npmrc` as text, or undefined when there is none. One that cannot be read as a
- * small regular file is named as such: the action still differs from one without it.
- */
-function workspaceNpmrc(workspace: string): string | undefined {
-  const path = join(workspace, ".npmrc");
-  try {
-    lstatSync(path);
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return undefined;
-  }
-  try {
-    return readHarnessInput(path, MAX_BYTES);
-  } catch (error) {
-    return `(unreadable: ${firstLineOfError(error)})`;
   }
 }

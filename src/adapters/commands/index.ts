@@ -8,8 +8,8 @@ export {
   commandsFileSchema,
   ensureHarnessDirectory,
   loadCommandAllowlist,
-  npmScriptText,
   VERIFICATION_SCRIPTS,
   type AllowedCommand,
   type CommandAllowlist,
 } from "./command-allowlist.js";
+export { NpmScriptError, npmScriptText } from "./npm-script.js";

@@ -9,6 +9,7 @@ import {
   constants,
   fchmodSync,
   fdatasync,
+  fstatSync,
   ftruncateSync,
   realpathSync,
   write,
@@ -18,6 +19,7 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { firstLineOfError } from "../../core/one-line.js";
 import { errorCode } from "./fs-errors.js";
+import { DirectoryNotHeldError, HeldDirectory } from "./held-directory.js";
 import { openRegularFileSync, readAtMostSync, UnsafeFileError } from "./safe-open.js";
 
 /**
@@ -82,11 +84,44 @@ export async function appendDurably(fd: number, text: string): Promise<void> {
   await syncData(fd);
 }
 
-/** Reads a whole regular file of at most `maxBytes` as UTF-8, with the same safe open. */
-export function readHarnessInput(path: string, maxBytes: number): string {
+export interface HarnessInputOptions {
+  /**
+   * Refuse a file with a second hard link: for a file that decides what the harness allows, which
+   * a command could otherwise rewrite in place through a name the harness does not protect.
+   */
+  readonly oneName?: boolean;
+}
+
+/**
+ * Cuts a harness file back to `length` bytes, only while it is still `expectedBytes` long (false
+ * otherwise), opened as every harness file is: never through a link, never waiting on a FIFO, a
+ * regular file with one name (through a second name the cut would reach a file elsewhere).
+ */
+export function truncateHarnessFile(path: string, expectedBytes: number, length: number): boolean {
   let fd: number;
   try {
-    const opened = openRegularFileSync(path, constants.O_RDONLY);
+    fd = openRegularFileSync(path, constants.O_WRONLY, { oneName: true }).handle;
+  } catch (error) {
+    throw harnessFileError(error);
+  }
+  try {
+    if (fstatSync(fd).size !== expectedBytes) return false;
+    ftruncateSync(fd, length);
+    return true;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads a whole regular file of at most `maxBytes` as UTF-8, with the same safe open. */
+export function readHarnessInput(
+  path: string,
+  maxBytes: number,
+  options: HarnessInputOptions = {},
+): string {
+  let fd: number;
+  try {
+    const opened = openRegularFileSync(path, constants.O_RDONLY, options);
     fd = opened.handle;
     if (opened.stats.size > maxBytes) {
       closeSync(fd);
@@ -103,6 +138,52 @@ export function readHarnessInput(path: string, maxBytes: number): string {
     throw harnessFileError(error);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * `readHarnessInput` of `name` inside `directory` (a real path), through the directory held open:
+ * the last-component check alone would let a command swap the directory for a link between the
+ * check and the read, and the file would be read from wherever the link points.
+ */
+export function readHarnessInputIn(
+  directory: string,
+  name: string,
+  maxBytes: number,
+  options: HarnessInputOptions = {},
+): string {
+  let held: HeldDirectory;
+  try {
+    held = HeldDirectory.open(directory, "its directory");
+  } catch (error) {
+    throw heldDirectoryError(error);
+  }
+  try {
+    const text = readHarnessInput(held.entry(name), maxBytes, options);
+    // Without /proc the entry is a path: a swap during the read shows here (narrowed, not closed).
+    if (!held.reachesByDescriptor && !held.isStillAtPath()) {
+      throw new HarnessFileError("its directory moved while it was read");
+    }
+    return text;
+  } finally {
+    held.close();
+  }
+}
+
+function heldDirectoryError(error: unknown): HarnessFileError {
+  if (!(error instanceof DirectoryNotHeldError)) return harnessFileError(error);
+  switch (error.reason) {
+    case "symbolic-link":
+      return new HarnessFileError(
+        "its directory is a symbolic link; the harness does not follow links for its own files",
+      );
+    case "not-directory":
+      return new HarnessFileError("its directory is not a directory");
+    case "moved":
+      return new HarnessFileError("its directory moved while it was opened");
+    case "failed":
+      // The code first, as readHarnessInput's own platform errors read (`ENOENT: …`).
+      return new HarnessFileError(`${error.code ?? "error"}: its directory cannot be opened`);
   }
 }
 

@@ -11,6 +11,7 @@ export {
   NodeWorkspaceFileSystem,
   NodeWorkspaceWriteBoundary,
   READ_LIMIT_BYTES,
+  type WorkspaceFileSystemOptions,
 } from "./node-filesystem.js";
 export { isWithinRoot } from "./safe-path.js";
 export {
@@ -29,5 +30,8 @@ export {
   HarnessFileError,
   openHarnessOutput,
   readHarnessInput,
+  readHarnessInputIn,
+  truncateHarnessFile,
+  type HarnessInputOptions,
   type HarnessOutput,
 } from "./harness-files.js";

@@ -57,14 +57,26 @@ export interface ProtectedFiles {
   readonly harnessFiles?: readonly string[];
 }
 
+export interface WorkspaceFileSystemOptions extends ProtectedFiles {
+  /**
+   * Asked at each glob: true only when no process the agent started can still be running (every
+   * command ran in the sandbox, whose processes end with their call), so nothing can swap a
+   * directory for a link mid-walk and glob may list directories by path, in about half the time.
+   * Unset: never, and every directory is listed through a held descriptor.
+   */
+  readonly noProcessRunsAlongside?: () => boolean;
+}
+
 export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
   readonly root: string;
   readonly #harnessFiles: readonly string[];
+  readonly #noProcessRunsAlongside: () => boolean;
 
   /** `root` is the workspace directory; a relative one is taken from the current directory. */
-  constructor(root: string, options: ProtectedFiles = {}) {
+  constructor(root: string, options: WorkspaceFileSystemOptions = {}) {
     this.root = resolve(root);
     this.#harnessFiles = Object.freeze([...(options.harnessFiles ?? [])]);
+    this.#noProcessRunsAlongside = options.noProcessRunsAlongside ?? (() => false);
   }
 
   async readFile(path: string, options: ReadFileOptions = {}): Promise<ReadFileResult> {
@@ -162,7 +174,8 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
 
   async glob(pattern: string): Promise<GlobResult> {
     const compiled = GlobPattern.compile(pattern);
-    return globWorkspace(await realpathNative(this.root), compiled, GLOB_RESULT_LIMIT);
+    const listing = this.#noProcessRunsAlongside() ? "by-path" : "held";
+    return globWorkspace(await realpathNative(this.root), compiled, GLOB_RESULT_LIMIT, listing);
   }
 
   async #createParentDirectories(target: string, path: string): Promise<void> {

@@ -81,10 +81,7 @@ export async function openRegularFile(
   flags: number,
   options: SafeOpenOptions = {},
 ): Promise<OpenedFile<FileHandle>> {
-  if (checksLinkByName(flags)) {
-    const stats = await lstat(path).catch(() => undefined);
-    if (stats?.isSymbolicLink() === true) throw new UnsafeFileError({ kind: "symbolic-link" });
-  }
+  if (checksLinkByName(flags)) refuseByName(await lstat(path).catch(() => undefined));
   const handle = await open(path, flags | O_NOFOLLOW | O_NONBLOCK, options.mode);
   try {
     return { handle, stats: requireUsable(await handle.stat(), options) };
@@ -161,9 +158,11 @@ export async function readAtMost(
 
 /**
  * Windows has no O_NOFOLLOW, so a link is refused by name first; elsewhere this only gives the
- * clearer refusal before the open's ELOOP. O_EXCL never opens an existing entry, a link included,
- * and a caller that creates exclusively wants EEXIST for a planted link (it then picks another
- * name), so the name is not looked at then.
+ * clearer refusal before the open's ELOOP. A device is refused by name too: opening one runs its
+ * driver (a tape rewinds, a watchdog starts), and fstat after the open would be too late. (A FIFO
+ * or a socket is safe to open with O_NONBLOCK; fstat refuses it.) O_EXCL never opens an existing
+ * entry, a link included, and a caller that creates exclusively wants EEXIST for a planted link
+ * (it then picks another name), so the name is not looked at then.
  */
 function checksLinkByName(flags: number): boolean {
   return (flags & constants.O_EXCL) === 0;
@@ -177,7 +176,15 @@ function refuseLinkByNameSync(path: string, flags: number): void {
   } catch {
     return; // missing (perhaps created next) or unreachable: the open reports it
   }
+  refuseByName(stats);
+}
+
+function refuseByName(stats: Stats | undefined): void {
+  if (stats === undefined) return;
   if (stats.isSymbolicLink()) throw new UnsafeFileError({ kind: "symbolic-link" });
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) {
+    throw new UnsafeFileError({ kind: "not-regular", type: "device" });
+  }
 }
 
 function requireUsable(stats: Stats, options: SafeOpenOptions): Stats {

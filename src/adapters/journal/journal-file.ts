@@ -3,10 +3,9 @@
  * one flush): such a tail is dropped with a notice. Anything else that does not parse means the
  * file is not a journal the harness can trust, and it is refused with its path, never rewritten.
  */
-import { closeSync, constants, fstatSync, ftruncateSync, openSync } from "node:fs";
 import type { JournalRecord } from "../../core/journal-records.js";
 import { firstLineOfError } from "../../core/one-line.js";
-import { O_NOFOLLOW, readHarnessInput } from "../filesystem/index.js";
+import { readHarnessInput, truncateHarnessFile } from "../filesystem/index.js";
 import { journalLineSchema, recordOf, type JournalLine } from "./journal-schema.js";
 import { RunJournalError } from "./run-files.js";
 
@@ -82,13 +81,17 @@ function notAJournal(path: string, lineNumber: number, why: string): RunJournalE
  */
 export function dropCutTail(contents: JournalContents): void {
   if (contents.cutBytes === 0) return;
-  const fd = openSync(contents.path, constants.O_WRONLY | O_NOFOLLOW);
+  let cut: boolean;
   try {
-    if (fstatSync(fd).size !== contents.wholeBytes + contents.cutBytes) {
-      throw new RunJournalError(`the run journal ${contents.path} changed while it was read`);
-    }
-    ftruncateSync(fd, contents.wholeBytes);
-  } finally {
-    closeSync(fd);
+    cut = truncateHarnessFile(
+      contents.path,
+      contents.wholeBytes + contents.cutBytes,
+      contents.wholeBytes,
+    );
+  } catch (error) {
+    throw new RunJournalError(
+      `cannot drop the cut tail of the run journal ${contents.path}: ${firstLineOfError(error)}`,
+    );
   }
+  if (!cut) throw new RunJournalError(`the run journal ${contents.path} changed while it was read`);
 }

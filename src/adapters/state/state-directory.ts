@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { errorCode } from "../filesystem/index.js";
 
 /** The state directory cannot be used: reported before the run, as a configuration error. */
@@ -56,6 +56,7 @@ export interface WorkspaceState {
  */
 export function openWorkspaceState(rootPath: string, workspace: string): WorkspaceState {
   const root = ensureOwnDirectory(rootPath, "the state directory");
+  refuseChangeableAncestors(root);
   if (isInside(root, workspace) || isInside(workspace, root)) {
     throw new StateDirectoryError(
       `the state directory ${root} overlaps the workspace ${workspace}: choose one outside it (--state-dir or AGENT_STATE_DIR)`,
@@ -111,7 +112,41 @@ function ensureOwnDirectory(path: string, role: string): string {
       );
     }
   }
-  return realpathSync(path);
+  const real = realpathSync(path);
+  // The name checked above must be the directory returned: one swapped in between is refused.
+  const again = lstatSync(real);
+  if (again.dev !== stats.dev || again.ino !== stats.ino) {
+    throw new StateDirectoryError(`${role} ${path} changed while it was checked`);
+  }
+  return real;
+}
+
+/**
+ * Whoever can write a directory above the root can rename the root away and put one of their own
+ * in its place after every check, so each directory the root's real path lies in must belong to
+ * this user or to root and be writable by no one else: not by others unless sticky (like /tmp,
+ * where only an entry's owner may rename it), not by the group unless sticky or the user's own
+ * group (user private groups). Links on the way are the person's choice and are resolved: it is
+ * where they lead that is checked. POSIX only; Windows has no such bits.
+ */
+function refuseChangeableAncestors(root: string): void {
+  if (typeof process.getuid !== "function" || typeof process.getgid !== "function") return;
+  const uid = process.getuid();
+  const gid = process.getgid();
+  for (let directory = dirname(root); ; directory = dirname(directory)) {
+    const stats = lstatSync(directory);
+    const sticky = (stats.mode & 0o1000) !== 0;
+    const safe =
+      (stats.uid === uid || stats.uid === 0) &&
+      ((stats.mode & 0o002) === 0 || sticky) &&
+      ((stats.mode & 0o020) === 0 || sticky || stats.gid === gid);
+    if (!safe) {
+      throw new StateDirectoryError(
+        `the state directory ${root} lies in ${directory}, which other users can change; choose one under directories only you (and root) can write (--state-dir or AGENT_STATE_DIR)`,
+      );
+    }
+    if (dirname(directory) === directory) return;
+  }
 }
 
 function writeWorkspaceLabel(directory: string, workspace: string): void {

@@ -516,6 +516,28 @@ describe("glob", () => {
     });
   });
 
+  it("asks at each glob whether a process could swap a directory mid-walk", async () => {
+    await mkdir(join(temp.ws, "src/deep"), { recursive: true });
+    await writeFile(join(temp.ws, "src/deep/a.ts"), "");
+    const answers = [true, false];
+    const asked: boolean[] = [];
+    const sandboxedOnly = new NodeWorkspaceFileSystem(temp.ws, {
+      noProcessRunsAlongside: () => {
+        const answer = answers[asked.length] ?? false;
+        asked.push(answer);
+        return answer;
+      },
+    });
+    // Listed by path, then through held descriptors: the same answer either way.
+    for (let round = 0; round < 2; round += 1) {
+      await expect(sandboxedOnly.glob("**/*.ts")).resolves.toEqual({
+        paths: ["src/deep/a.ts"],
+        omitted: 0,
+      });
+    }
+    expect(asked).toEqual([true, false]);
+  });
+
   it("caps the list and says how many more matched", async () => {
     const count = GLOB_RESULT_LIMIT + 7;
     await mkdir(join(temp.ws, "many"));

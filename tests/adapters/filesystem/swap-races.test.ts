@@ -54,6 +54,14 @@ describe.runIf(EXCHANGE_FLIPPER !== undefined)("a directory swapped for a link m
     expect([...seen].filter((text) => text.includes("OUTSIDE"))).toEqual([]);
   });
 
+  it("glob never lists a name from the outside directory", async () => {
+    await writeFile(join(temp.outside, "outside-only.txt"), "x\n");
+    const seen = await race(async () => (await files.glob("**")).paths.join(","));
+    const listed = new Set([...seen].flatMap((paths) => paths.split(",")));
+    expect([...listed].filter((path) => path.includes("outside-only"))).toEqual([]);
+    expect(listed.has("sub/notes.txt")).toBe(true);
+  });
+
   it("write_file never makes or changes anything outside, not even a temporary file", async () => {
     let count = 0;
     await race(async () => {

@@ -2,7 +2,10 @@ import { mkdir, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GlobPattern } from "../../../src/adapters/filesystem/glob-pattern.js";
-import { globWorkspace } from "../../../src/adapters/filesystem/workspace-glob.js";
+import {
+  globWorkspace,
+  type DirectoryListing,
+} from "../../../src/adapters/filesystem/workspace-glob.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/temp-workspace.js";
 
 // The walk keeps each directory's matches in order instead of sorting whole paths at the end.
@@ -37,24 +40,27 @@ beforeEach(async () => {
 });
 afterEach(() => temp.cleanup());
 
-const glob = (pattern: string, limit = Number.MAX_SAFE_INTEGER) =>
-  globWorkspace(root, GlobPattern.compile(pattern), limit);
+describe.each<DirectoryListing>(["held", "by-path"])(
+  "globWorkspace's order, listed %s",
+  (listing) => {
+    const glob = (pattern: string, limit = Number.MAX_SAFE_INTEGER) =>
+      globWorkspace(root, GlobPattern.compile(pattern), limit, listing);
 
-describe("globWorkspace's order", () => {
-  it("lists whole paths in code-unit order, as the default sort would", async () => {
-    const sorted = [...FILES].sort();
-    // The tree is chosen so that this is not also the order of a per-name sort.
-    expect(sorted.slice(0, 5)).toEqual(["A.txt", "a-b.txt", "a.b.txt", "a/x.txt", "a/y.txt"]);
-    await expect(glob("**")).resolves.toEqual({ paths: sorted, omitted: 0 });
-    await expect(glob("**/*.txt")).resolves.toEqual({ paths: sorted, omitted: 0 });
-  });
-
-  it("keeps the first matches in that order and counts the rest", async () => {
-    await expect(glob("**", 4)).resolves.toEqual({
-      paths: ["A.txt", "a-b.txt", "a.b.txt", "a/x.txt"],
-      omitted: FILES.length - 4,
+    it("lists whole paths in code-unit order, as the default sort would", async () => {
+      const sorted = [...FILES].sort();
+      // The tree is chosen so that this is not also the order of a per-name sort.
+      expect(sorted.slice(0, 5)).toEqual(["A.txt", "a-b.txt", "a.b.txt", "a/x.txt", "a/y.txt"]);
+      await expect(glob("**")).resolves.toEqual({ paths: sorted, omitted: 0 });
+      await expect(glob("**/*.txt")).resolves.toEqual({ paths: sorted, omitted: 0 });
     });
-    await expect(glob("**", 0)).resolves.toEqual({ paths: [], omitted: FILES.length });
-    await expect(glob("z/**", 1)).resolves.toEqual({ paths: ["z/\u{1F600}.txt"], omitted: 1 });
-  });
-});
+
+    it("keeps the first matches in that order and counts the rest", async () => {
+      await expect(glob("**", 4)).resolves.toEqual({
+        paths: ["A.txt", "a-b.txt", "a.b.txt", "a/x.txt"],
+        omitted: FILES.length - 4,
+      });
+      await expect(glob("**", 0)).resolves.toEqual({ paths: [], omitted: FILES.length });
+      await expect(glob("z/**", 1)).resolves.toEqual({ paths: ["z/\u{1F600}.txt"], omitted: 1 });
+    });
+  },
+);

@@ -1,13 +1,15 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   appendFileSync,
   existsSync,
+  linkSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
+  unlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -114,6 +116,40 @@ describe("FileRunJournal", () => {
     dropCutTail(contents);
     expect(readFileSync(path, "utf8").endsWith("}\n")).toBe(true);
     expect(readJournalFile(path).cutBytes).toBe(0);
+  });
+
+  // Between the read and the truncation the name may lead elsewhere: the truncation goes only to
+  // a regular file with one name, opened without waiting, never through a second name.
+  it("drops a cut tail only from the journal itself, not from a file linked in its place", async () => {
+    await writeRun();
+    appendFileSync(path, '{"v":1,"time":"x","type":"execution_sta');
+    const contents = readJournalFile(path);
+    const outside = join(dir.root, "precious.jsonl");
+    writeFileSync(outside, readFileSync(path));
+    unlinkSync(path);
+    linkSync(outside, path);
+    expect(() => {
+      dropCutTail(contents);
+    }).toThrow(/hard links/);
+    expect(readFileSync(outside, "utf8")).toBe(readFileSync(path, "utf8"));
+    expect(statSync(outside).size).toBe(contents.wholeBytes + contents.cutBytes);
+  });
+
+  it("a FIFO put in the journal's place makes dropping the tail fail at once, not wait", async () => {
+    await writeRun();
+    appendFileSync(path, '{"v":1,"time":"x","type":"execution_sta');
+    unlinkSync(path);
+    execFileSync("mkfifo", [path]);
+    const module = new URL("../../../src/adapters/journal/index.ts", import.meta.url).pathname;
+    const script = `const j = await import(${JSON.stringify(module)});
+      try { j.dropCutTail({ path: ${JSON.stringify(path)}, cutBytes: 3, wholeBytes: 10 }); console.log("dropped"); }
+      catch (error) { console.log("refused: " + error.message); }`;
+    const output = execFileSync(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { encoding: "utf8", timeout: 20_000 },
+    );
+    expect(output).toMatch(/^refused: .*FIFO/);
   });
 
   it.each([

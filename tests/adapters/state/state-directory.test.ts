@@ -1,5 +1,6 @@
 import {
   chmodSync,
+  chownSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -97,5 +98,50 @@ describe("openWorkspaceState", () => {
     mkdirSync(root);
     chmodSync(root, 0o777);
     expect(() => openWorkspaceState(root, workspace)).toThrow(/writable by other users/);
+  });
+
+  // Whoever can write a directory above the root can rename the root away and put their own in
+  // its place after the check: the root is only as private as every directory it lies in.
+  it("refuses a root inside a directory others can write, even through a link to it", () => {
+    const base = scratch();
+    const workspace = join(base, "ws");
+    mkdirSync(workspace);
+    const shared = join(base, "shared");
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    expect(() => openWorkspaceState(join(shared, "state"), workspace)).toThrow(
+      new RegExp(`lies in ${shared}, which other users can change`),
+    );
+    symlinkSync(shared, join(base, "mine"));
+    expect(() => openWorkspaceState(join(base, "mine", "deeper", "state"), workspace)).toThrow(
+      /which other users can change/,
+    );
+  });
+
+  it("accepts a sticky directory others can write (like /tmp) and a link of one's own", () => {
+    const base = scratch();
+    const workspace = join(base, "ws");
+    mkdirSync(workspace);
+    const sticky = join(base, "tmp");
+    mkdirSync(sticky);
+    chmodSync(sticky, 0o1777);
+    expect(openWorkspaceState(join(sticky, "state"), workspace).root).toBe(join(sticky, "state"));
+    mkdirSync(join(base, "real"));
+    symlinkSync(join(base, "real"), join(base, "link"));
+    expect(openWorkspaceState(join(base, "link", "state"), workspace).root).toBe(
+      join(base, "real", "state"),
+    );
+  });
+
+  it.runIf(process.getuid?.() === 0)("refuses a root inside another user's directory", () => {
+    const base = scratch();
+    const workspace = join(base, "ws");
+    mkdirSync(workspace);
+    const theirs = join(base, "theirs");
+    mkdirSync(theirs, { mode: 0o755 });
+    chownSync(theirs, 4242, 4242);
+    expect(() => openWorkspaceState(join(theirs, "state"), workspace)).toThrow(
+      new RegExp(`lies in ${theirs}, which other users can change`),
+    );
   });
 });
