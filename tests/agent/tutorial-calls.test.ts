@@ -8,6 +8,7 @@ import { PermissionDecision } from "../../src/core/permission-decision.js";
 import { P02, P03 } from "../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { runOneToolReply } from "../support/one-reply-run.js";
 import { toolMessages } from "../support/tool-messages.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
 import { RecordingCommandRunner } from "../support/recording-command-runner.js";
@@ -233,8 +234,10 @@ describe("P02 against P03 on the same script", () => {
   });
 
   it("P02 refuses ../outside.txt in the handler with path_escape and creates nothing", async () => {
-    const model = new ScriptedModelClient([
-      toolCallReply([
+    const result = await runOneToolReply(
+      P02,
+      temp.workspace,
+      [
         {
           id: "call_write",
           name: "write_file",
@@ -245,16 +248,9 @@ describe("P02 against P03 on the same script", () => {
           name: "write_file",
           arguments: { path: "../outside.txt", content: "x" },
         },
-      ]),
-      textReply("done"),
-    ]);
-    const agent = buildAgent(P02, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-    });
-
-    const result = await agent.run("Write twice");
+      ],
+      "Write twice",
+    );
 
     expect(toolMessages(result.history)).toEqual([
       { id: "call_write", content: "Wrote 13 UTF-8 bytes to note.txt" },

@@ -28,6 +28,7 @@ import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 import { ChatCompletionsServer, chatTextReply } from "../support/chat-completions-server.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { runOneToolReply } from "../support/one-reply-run.js";
 import { toolMessages } from "../support/tool-messages.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
 import { HAS_BWRAP } from "../support/bubblewrap.js";
@@ -206,21 +207,12 @@ describe("workspace boundary", () => {
       await symlink(temp.outside, join(temp.workspace, "escape"));
       await symlink(join(temp.outside, "new.txt"), join(temp.workspace, "dangling.txt"));
       await symlink("/proc/self/root" + temp.outside, join(temp.workspace, "proc"));
-      const model = new ScriptedModelClient([
-        toolCallReply([
-          { id: "a", name: "write_file", arguments: { path: "escape/x.txt", content: "pwned" } },
-          { id: "b", name: "write_file", arguments: { path: "dangling.txt", content: "pwned" } },
-          { id: "c", name: "write_file", arguments: { path: "proc/y.txt", content: "pwned" } },
-          { id: "d", name: "write_file", arguments: { path: "./escape//x.txt", content: "pwned" } },
-        ]),
-        textReply("done"),
+      const result = await runOneToolReply(P02, temp.workspace, [
+        { id: "a", name: "write_file", arguments: { path: "escape/x.txt", content: "pwned" } },
+        { id: "b", name: "write_file", arguments: { path: "dangling.txt", content: "pwned" } },
+        { id: "c", name: "write_file", arguments: { path: "proc/y.txt", content: "pwned" } },
+        { id: "d", name: "write_file", arguments: { path: "./escape//x.txt", content: "pwned" } },
       ]);
-      const agent = buildAgent(P02, {
-        model,
-        workspace: temp.workspace,
-        commandRunner: new RecordingCommandRunner(),
-      });
-      const result = await agent.run("go");
       expect(toolMessages(result.history)).toEqual([
         {
           id: "a",
@@ -248,18 +240,9 @@ describe("workspace boundary", () => {
   it("writing over a hard link to an outside file replaces the link, never the outside file", async () => {
     await writeFile(join(temp.outside, "secret.txt"), "original\n");
     await link(join(temp.outside, "secret.txt"), join(temp.workspace, "linked.txt"));
-    const model = new ScriptedModelClient([
-      toolCallReply([
-        { id: "a", name: "write_file", arguments: { path: "linked.txt", content: "new" } },
-      ]),
-      textReply("done"),
+    await runOneToolReply(P02, temp.workspace, [
+      { id: "a", name: "write_file", arguments: { path: "linked.txt", content: "new" } },
     ]);
-    const agent = buildAgent(P02, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-    });
-    await agent.run("go");
     expect(await readFile(join(temp.outside, "secret.txt"), "utf8")).toBe("original\n");
     expect(await readFile(join(temp.workspace, "linked.txt"), "utf8")).toBe("new");
   });
@@ -268,16 +251,9 @@ describe("workspace boundary", () => {
   // tool_execution_error with the absolute host path of the workspace in it.
   it("a file name over NAME_MAX is invalid_path, and the model never sees host paths", async () => {
     const name = "x".repeat(300);
-    const model = new ScriptedModelClient([
-      toolCallReply([{ id: "a", name: "write_file", arguments: { path: name, content: "x" } }]),
-      textReply("done"),
+    const result = await runOneToolReply(P02, temp.workspace, [
+      { id: "a", name: "write_file", arguments: { path: name, content: "x" } },
     ]);
-    const agent = buildAgent(P02, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-    });
-    const result = await agent.run("go");
     expect(toolMessages(result.history)).toEqual([
       { id: "a", content: `Error [invalid_path]: path is too long: ${name}` },
     ]);
@@ -289,27 +265,18 @@ describe("workspace boundary", () => {
   it("P02 write_file cannot plant git config or hooks without the person's approval", async () => {
     await mkdir(join(temp.workspace, ".git", "hooks"), { recursive: true });
     await writeFile(join(temp.workspace, ".git", "config"), "[core]\n");
-    const model = new ScriptedModelClient([
-      toolCallReply([
-        {
-          id: "a",
-          name: "write_file",
-          arguments: { path: ".git/config", content: "[core]\n\tfsmonitor = touch /tmp/pwned\n" },
-        },
-        {
-          id: "b",
-          name: "write_file",
-          arguments: { path: ".git/hooks/pre-commit", content: "#!/bin/sh\ntouch /tmp/pwned\n" },
-        },
-      ]),
-      textReply("done"),
+    const result = await runOneToolReply(P02, temp.workspace, [
+      {
+        id: "a",
+        name: "write_file",
+        arguments: { path: ".git/config", content: "[core]\n\tfsmonitor = touch /tmp/pwned\n" },
+      },
+      {
+        id: "b",
+        name: "write_file",
+        arguments: { path: ".git/hooks/pre-commit", content: "#!/bin/sh\ntouch /tmp/pwned\n" },
+      },
     ]);
-    const agent = buildAgent(P02, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-    });
-    const result = await agent.run("go");
     expect(toolMessages(result.history)).toEqual([
       {
         id: "a",
