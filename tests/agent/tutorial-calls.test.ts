@@ -97,22 +97,17 @@ describe("the tutorial's three calls under P03", () => {
   });
 
   it("a failing audit sink stops the handler: no file, permission_evaluation_error", async () => {
-    const model = new ScriptedModelClient([
-      toolCallReply([
-        { id: "call_write", name: "write_file", arguments: { path: "note.txt", content: "x" } },
-      ]),
-      textReply("done"),
-    ]);
     const approver = new RecordingApprover(approveAll);
-    const agent = buildAgent(P03, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-      approvalProvider: approver,
-      auditSink: new RecordingAuditSink(new Error("disk full")),
-    });
-
-    const result = await agent.run("Write a note");
+    const result = await runOneToolReply(
+      P03,
+      [{ id: "call_write", name: "write_file", arguments: { path: "note.txt", content: "x" } }],
+      {
+        workspace: temp.workspace,
+        approvalProvider: approver,
+        auditSink: new RecordingAuditSink(new Error("disk full")),
+      },
+      "Write a note",
+    );
 
     expect(toolMessages(result.history)).toEqual([
       {
@@ -236,7 +231,6 @@ describe("P02 against P03 on the same script", () => {
   it("P02 refuses ../outside.txt in the handler with path_escape and creates nothing", async () => {
     const result = await runOneToolReply(
       P02,
-      temp.workspace,
       [
         {
           id: "call_write",
@@ -249,6 +243,7 @@ describe("P02 against P03 on the same script", () => {
           arguments: { path: "../outside.txt", content: "x" },
         },
       ],
+      { workspace: temp.workspace },
       "Write twice",
     );
 
