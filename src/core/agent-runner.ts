@@ -192,6 +192,8 @@ export class AgentRunner {
     try {
       decided = await this.#decideAndInvoke(snapshot, call, signal, reportExecution, environment);
     } catch (error) {
+      // Stopped at its confirmation (Ctrl-C, or a wait for a later approval): nothing ran and the
+      // run ends here, but the call still gets its outcome, and the journal says why it stopped.
       const stopped = stoppedAtConfirmation(error);
       if (stopped !== undefined) {
         const outcome = outcomeOf(call, stopped, now() - started, environment, undefined);
