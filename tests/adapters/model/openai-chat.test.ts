@@ -6,7 +6,7 @@ import {
 } from "../../../src/adapters/model/openai-chat.js";
 import { ModelProviderError, RunCancelledError } from "../../../src/core/agent-errors.js";
 import { ToolPairingError, type Message } from "../../../src/core/messages.js";
-import type { ModelRequest, ModelToolSpec } from "../../../src/core/model.js";
+import type { ModelReply, ModelRequest, ModelToolSpec } from "../../../src/core/model.js";
 import {
   ChatCompletionsServer,
   NEVER_ANSWER,
@@ -204,6 +204,14 @@ describe("OpenAIChatModelClient requests", () => {
 });
 
 describe("OpenAIChatModelClient reply mapping", () => {
+  /** How the client reads a plain "ok" reply whose usage is `usage`, as the provider sent it. */
+  async function replyWithUsage(usage: Record<string, unknown>): Promise<ModelReply> {
+    const srv = await startServer({
+      body: { ...completionBody({ content: "ok" }, "stop"), usage },
+    });
+    return clientFor(srv).complete(request());
+  }
+
   it("maps usage when the provider reports it", async () => {
     const srv = await startServer(chatTextReply("ok", { usage: chatUsage(120, 30) }));
     const reply = await clientFor(srv).complete(request());
@@ -211,24 +219,12 @@ describe("OpenAIChatModelClient reply mapping", () => {
   });
 
   it("computes total tokens when only prompt and completion tokens are reported", async () => {
-    const srv = await startServer({
-      body: {
-        ...completionBody({ content: "ok" }, "stop"),
-        usage: { prompt_tokens: 7, completion_tokens: 2 },
-      },
-    });
-    const reply = await clientFor(srv).complete(request());
+    const reply = await replyWithUsage({ prompt_tokens: 7, completion_tokens: 2 });
     expect(reply.usage).toEqual({ promptTokens: 7, completionTokens: 2, totalTokens: 9 });
   });
 
   it("drops a usage report that is not token counts", async () => {
-    const srv = await startServer({
-      body: {
-        ...completionBody({ content: "ok" }, "stop"),
-        usage: { prompt_tokens: "7", completion_tokens: 2 },
-      },
-    });
-    const reply = await clientFor(srv).complete(request());
+    const reply = await replyWithUsage({ prompt_tokens: "7", completion_tokens: 2 });
     expect(reply).not.toHaveProperty("usage");
   });
 
