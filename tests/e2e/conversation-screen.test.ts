@@ -30,6 +30,23 @@ function converse(turns: (terminal: TmuxTerminal) => Promise<void>): Promise<voi
   });
 }
 
+/**
+ * Sends `line`, stops its turn with Ctrl-C once the server has had `requests` requests, then sends
+ * "Again", whose answer is "Still here.".
+ */
+async function stopTurnThenGoOn(
+  terminal: TmuxTerminal,
+  line: string,
+  requests: number,
+): Promise<void> {
+  terminal.type(line, "Enter");
+  await e2e.server.waitForRequests(requests);
+  terminal.type("C-c");
+  await terminal.waitForScreen(answered("agent: turn stopped"));
+  terminal.type("Again", "Enter");
+  await terminal.waitForScreen(answered("  Still here."));
+}
+
 describe.skipIf(!isTmuxAvailable())(`a conversation on a real terminal ${TMUX_REASON}`, () => {
   it("two turns share one history; /exit ends the session", async () => {
     e2e.server.script(chatTextReply("First answer."), chatTextReply("Second answer."));
@@ -52,12 +69,7 @@ describe.skipIf(!isTmuxAvailable())(`a conversation on a real terminal ${TMUX_RE
   it("Ctrl-C stops a turn and the session goes on; Ctrl-D ends it", async () => {
     e2e.server.script(NEVER_ANSWER, chatTextReply("Still here."));
     await converse(async (terminal) => {
-      terminal.type("Hang", "Enter");
-      await e2e.server.waitForRequests(1);
-      terminal.type("C-c");
-      await terminal.waitForScreen(answered("agent: turn stopped"));
-      terminal.type("Again", "Enter");
-      await terminal.waitForScreen(answered("  Still here."));
+      await stopTurnThenGoOn(terminal, "Hang", 1);
       terminal.type("C-d");
     });
     // The stopped turn keeps the person's line; it had nothing else to keep.
@@ -75,12 +87,7 @@ describe.skipIf(!isTmuxAvailable())(`a conversation on a real terminal ${TMUX_RE
       chatTextReply("Still here."),
     );
     await converse(async (terminal) => {
-      terminal.type("Find notes", "Enter");
-      await e2e.server.waitForRequests(2);
-      terminal.type("C-c");
-      await terminal.waitForScreen(answered("agent: turn stopped"));
-      terminal.type("Again", "Enter");
-      await terminal.waitForScreen(answered("  Still here."));
+      await stopTurnThenGoOn(terminal, "Find notes", 2);
       terminal.type("/exit", "Enter");
     });
     expect(e2e.server.requests[2]?.messages.slice(1)).toEqual([
