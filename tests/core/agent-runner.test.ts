@@ -21,6 +21,7 @@ import {
   RecordingAuditSink,
 } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { runError } from "../support/run-error.js";
 
 /** A tool whose handler records its arguments; `onRun` lets a test act mid-call (e.g. abort). */
 function recordingTool(
@@ -50,15 +51,6 @@ function reply(
 ): ModelReply {
   const message = { role: "assistant" as const, content, toolCalls: [] };
   return usage === undefined ? { message, finishReason } : { message, finishReason, usage };
-}
-
-async function runError(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 function toolMessages(history: readonly Message[]): { toolCallId: string; content: string }[] {

@@ -30,6 +30,7 @@ import { PermissionDecision } from "../../../src/core/permission-decision.js";
 import { P03 } from "../../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+import { runError } from "../../support/run-error.js";
 
 const LOOKUP = {
   env: process.env,
@@ -66,15 +67,6 @@ function fakeFiles(files: readonly string[]): FileProbe {
     isExecutableFile: (candidate) => files.includes(candidate),
     realpath: (candidate) => candidate,
   };
-}
-
-async function runError(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 describe("createShellExecution", () => {

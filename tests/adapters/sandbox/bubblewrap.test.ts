@@ -30,6 +30,7 @@ import {
 } from "../../../src/adapters/sandbox/sandbox-errors.js";
 import { createShellExecution } from "../../../src/adapters/execution/shell-execution.js";
 import { CommandStartError, type CommandResult } from "../../../src/core/command-runner.js";
+import { runError } from "../../support/run-error.js";
 
 const LOOKUP = {
   env: process.env,
@@ -643,15 +644,6 @@ function symlinkedGit(workspace: string): string {
     "command could replace with a .git of its own; make it a directory (or a worktree's .git " +
     "file), or run with --sandbox off"
   );
-}
-
-async function runError(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 function isWritable(directory: string): boolean {
