@@ -82,6 +82,19 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     });
   }
 
+  /** A runner with the host's environment that binds `harnessFiles` read-only. */
+  function guardedRunner(harnessFiles: readonly string[], workspace = ws): BubblewrapRunner {
+    return new BubblewrapRunner({
+      bwrapPath,
+      shell: { executable: bash, kind: "bash" },
+      workspace,
+      home: homedir(),
+      network: false,
+      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
+      harnessFiles,
+    });
+  }
+
   function run(command: string, options: Parameters<typeof runner>[0] = {}) {
     return runner(options).run(command, options.workspace ?? ws, LIMITS);
   }
@@ -259,15 +272,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     await writeFile(log, "line 1\n");
     const recording = join(base, "outside.jsonl");
     await writeFile(recording, "");
-    const guarded = new BubblewrapRunner({
-      bwrapPath,
-      shell: { executable: bash, kind: "bash" },
-      workspace: ws,
-      home: homedir(),
-      network: false,
-      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
-      harnessFiles: [log, recording, join(ws, "not-created-yet.jsonl")],
-    });
+    const guarded = guardedRunner([log, recording, join(ws, "not-created-yet.jsonl")]);
     const args = guarded.argsFor("true", ws);
     expect(args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc)).toEqual([
       "/",
@@ -289,15 +294,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     const saved = store.spillFor("c").open();
     saved?.write(Buffer.from("saved\n"));
     saved?.close();
-    const guarded = new BubblewrapRunner({
-      bwrapPath,
-      shell: { executable: bash, kind: "bash" },
-      workspace: ws,
-      home: homedir(),
-      network: false,
-      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
-      harnessFiles: [store.realPath],
-    });
+    const guarded = guardedRunner([store.realPath]);
     const attack = [
       "{ echo evil >> .agent/outputs/c.log; } 2>/dev/null || echo append-refused",
       "ln -s /etc .agent/outputs/next.log 2>/dev/null || echo link-refused",
@@ -316,15 +313,8 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     const dist = join(ws, "agent", "dist");
     await mkdir(dist, { recursive: true });
     await writeFile(join(dist, "agent-bundle.cjs"), "bundle\n");
-    const options = {
-      bwrapPath,
-      shell: { executable: bash, kind: "bash" as const },
-      home: homedir(),
-      network: false,
-      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
-      harnessFiles: [dist, join(ws, "agent", "node_modules")],
-    };
-    const guarded = new BubblewrapRunner({ ...options, workspace: ws });
+    const harnessFiles = [dist, join(ws, "agent", "node_modules")];
+    const guarded = guardedRunner(harnessFiles);
     const args = guarded.argsFor("true", ws);
     expect(args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc)).toEqual([
       "/",
@@ -341,7 +331,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     );
     expect(await readFile(join(dist, "agent-bundle.cjs"), "utf8")).toBe("bundle\n");
     // A workspace inside the harness's directory is read-only whole.
-    const inside = new BubblewrapRunner({ ...options, workspace: dist });
+    const inside = guardedRunner(harnessFiles, dist);
     const insideArgs = inside.argsFor("true", dist);
     expect(
       insideArgs.filter((_, index) => insideArgs[index - 1] === "--ro-bind").filter(notProc),
