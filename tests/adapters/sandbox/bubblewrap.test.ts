@@ -23,7 +23,7 @@ import {
 } from "../../../src/adapters/sandbox/bubblewrap.js";
 import { probeSandbox } from "../../../src/adapters/sandbox/bubblewrap-probe.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
-import { resolveExecutable } from "../../../src/adapters/shell/executable-resolution.js";
+import { BWRAP, hostExecutable } from "../../support/host-executables.js";
 import {
   SandboxContentError,
   SandboxSetupError,
@@ -32,13 +32,7 @@ import { createShellExecution } from "../../../src/adapters/execution/shell-exec
 import { CommandStartError, type CommandResult } from "../../../src/core/command-runner.js";
 import { runError } from "../../support/run-error.js";
 
-const LOOKUP = {
-  env: process.env,
-  workspace: "/nonexistent-workspace",
-  platform: process.platform,
-};
-const BWRAP = process.platform === "linux" ? resolveExecutable("bwrap", LOOKUP) : undefined;
-const BASH = resolveExecutable("bash", LOOKUP);
+const BASH = hostExecutable("bash");
 const SUITE =
   BWRAP === undefined || BASH === undefined
     ? "BubblewrapRunner (skipped: needs Linux with bwrap and bash on PATH; CI installs bubblewrap)"
@@ -601,7 +595,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
   });
 
   it("passes its probe with plain sh, which reaches TCP through node", async () => {
-    const sh = resolveExecutable("sh", LOOKUP);
+    const sh = hostExecutable("sh");
     if (sh === undefined) throw new Error("sh is not on PATH");
     const environment = buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" });
     const shell = { executable: sh, kind: "sh" as const };
