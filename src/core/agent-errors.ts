@@ -37,6 +37,11 @@ export class RunCancelledError extends AgentRunError {
   }
 }
 
+/** Checked between steps: a run aborted by the person stops before the next one starts. */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw new RunCancelledError();
+}
+
 /** The run stops to wait for a person's approval given later; nothing of the call ran. */
 export class RunWaitingError extends AgentRunError {
   override readonly name = "RunWaitingError";

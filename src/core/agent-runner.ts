@@ -1,30 +1,24 @@
-import { AgentLimitError, RunCancelledError, RunWaitingError } from "./agent-errors.js";
-import { canonicalJson } from "./canonical-json.js";
-import type { JournalRecord, RunJournal } from "./journal-records.js";
-import type { OpenCall } from "./journal-replay.js";
-import { journalClosing, journalStep } from "./run-journaling.js";
 import {
-  CANCELLED_BEFORE_RUNNING,
-  EXECUTION_UNKNOWN,
-  withInterruptedResults,
-} from "./interrupted-calls.js";
-import { firstLineOfError } from "./one-line.js";
+  AgentLimitError,
+  RunCancelledError,
+  RunWaitingError,
+  throwIfCancelled,
+} from "./agent-errors.js";
+import type { RunJournal } from "./journal-records.js";
+import type { OpenCall } from "./journal-replay.js";
+import { EXECUTION_UNKNOWN, stoppedAtConfirmation } from "./interrupted-calls.js";
 import type { Message, ToolCall, ToolMessage } from "./messages.js";
 import { validateToolPairing } from "./messages.js";
 import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "./model.js";
 import { PermissionDecision } from "./permission-decision.js";
 import { PermissionRequest } from "./permission-request.js";
 import type { PermissionPolicy } from "./permissions.js";
-import {
-  environmentLabel,
-  type ExecutionEnvironment,
-  type ExecutionEnvironmentStatus,
-} from "./execution-environment.js";
+import { currentEnvironmentLabel, type ExecutionEnvironment } from "./execution-environment.js";
 import type { AuditSink } from "./audit.js";
 import type { ExecutionFacts } from "./tool-definition.js";
 import type { ToolOutcome } from "./tool-outcome.js";
 import type { ToolRegistry, ToolRegistrySnapshot } from "./tool-registry.js";
-import { toolError, type ToolResult } from "./tool-result.js";
+import type { ToolResult } from "./tool-result.js";
 import {
   checkedFacts,
   denied,
@@ -35,8 +29,13 @@ import {
   type Decided,
 } from "./call-facts.js";
 import { addUsage, checkedReply } from "./model-reply-checks.js";
+import { journaledRun } from "./journaled-run.js";
+import { RunJournalWriter } from "./run-journal-writer.js";
+import { answeredRun, answerOpenCalls, unknownOutcome } from "./resumed-calls.js";
+import type { RunResult } from "./run-result.js";
 
 export { PERMISSION_EVALUATION_FAILED } from "./call-facts.js";
+export type { RunResult } from "./run-result.js";
 
 /** Hooks for the terminal UI. They observe; they never decide. */
 export interface AgentObserver {
@@ -71,26 +70,17 @@ export interface AgentRunnerOptions {
   readonly journal?: RunJournal;
 }
 
-export interface RunResult {
-  readonly finalText: string;
-  readonly turns: number;
-  readonly history: readonly Message[];
-  readonly usage: TokenUsage | undefined;
-  /** One per tool call, in order: whether it ran and how it ended. */
-  readonly outcomes: readonly ToolOutcome[];
-}
-
 /** The loop: ask the model, run each tool call through prepare → policy → invoke, repeat. */
 export class AgentRunner {
   readonly #options: AgentRunnerOptions;
-  /** The journal has its run_started: a later turn (even after a failed first one) is a user_message. */
-  #journalStarted = false;
+  readonly #journal: RunJournalWriter;
 
   constructor(options: AgentRunnerOptions) {
     if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) {
       throw new RangeError("maxTurns must be a positive integer");
     }
     this.#options = options;
+    this.#journal = new RunJournalWriter(options.journal);
   }
 
   /**
@@ -104,17 +94,8 @@ export class AgentRunner {
   ): Promise<RunResult> {
     const { systemPrompt } = this.#options;
     const history: Message[] = previous === undefined ? [] : [...previous];
-    return this.#journaled(history, async () => {
-      if (this.#journalStarted) {
-        await this.#journal({ type: "user_message", content: prompt });
-      } else {
-        await this.#journal({
-          type: "run_started",
-          ...(systemPrompt === undefined ? {} : { systemPrompt }),
-          prompt,
-        });
-        this.#journalStarted = true;
-      }
+    return journaledRun(this.#journal, history, async () => {
+      await this.#journal.turnStarted(prompt, systemPrompt);
       if (previous === undefined && systemPrompt !== undefined) {
         history.push({ role: "system", content: systemPrompt });
       }
@@ -123,102 +104,29 @@ export class AgentRunner {
     });
   }
 
-  /**
-   * Goes on with a run rebuilt from its journal (`agent resume`). The last reply's calls are
-   * answered first: a finished one keeps its recorded result; one that started and never finished
-   * is reported unknown and NOT run again; one that never started takes the normal path.
-   */
+  /** Goes on with a run rebuilt from its journal (`agent resume`); see resumed-calls.ts. */
   async resume(
     history: readonly Message[],
     openCalls: readonly OpenCall[],
     signal?: AbortSignal,
   ): Promise<RunResult> {
-    this.#journalStarted = true;
     const resumed: Message[] = [...history];
-    return this.#journaled(resumed, async () => {
-      await this.#journal({ type: "run_resumed" });
-      const last = resumed.at(-1);
-      if (last?.role === "assistant" && last.toolCalls.length === 0) {
-        // The answer was given; only the closing record was lost.
-        return {
-          finalText: last.content ?? "",
-          turns: 0,
-          history: resumed,
-          usage: undefined,
-          outcomes: [],
-        };
-      }
-      const outcomes: ToolOutcome[] = [];
+    return journaledRun(this.#journal, resumed, async () => {
+      await this.#journal.resumed();
+      const answered = answeredRun(resumed);
+      if (answered !== undefined) return answered;
       const snapshot = this.#options.registry.snapshot();
-      for (const open of openCalls) {
-        throwIfCancelled(signal);
-        let content: string;
-        if (open.state === "finished") {
-          content = open.content;
-        } else if (open.state === "unknown") {
-          const outcome = await this.#reportUnknown(open.call);
-          outcomes.push(outcome);
-          content = EXECUTION_UNKNOWN.content;
-        } else {
-          const { result, outcome } = await this.#runToolCall(snapshot, open.call, signal);
-          outcomes.push(outcome);
-          content = result.content;
-        }
-        resumed.push({ role: "tool", toolCallId: open.call.id, content });
-      }
+      const outcomes = await answerOpenCalls(
+        openCalls,
+        resumed,
+        {
+          reportUnknown: (call) => this.#reportUnknown(call),
+          run: (call) => this.#runToolCall(snapshot, call, signal),
+        },
+        signal,
+      );
       return this.#loop(resumed, signal, outcomes);
     });
-  }
-
-  /**
-   * The closing record of a run: finished, cancelled, waiting (written by the call) or failed. A
-   * cancelled run carries `history` with every call of its last reply answered, so a conversation
-   * goes on knowing what already ran.
-   */
-  async #journaled(history: Message[], body: () => Promise<RunResult>): Promise<RunResult> {
-    let result: RunResult;
-    try {
-      result = await body();
-    } catch (error) {
-      if (error instanceof RunCancelledError) {
-        await journalClosing(this.#options.journal, { type: "run_cancelled" });
-        throw new RunCancelledError(error.message, withInterruptedResults(history));
-      }
-      if (!(error instanceof RunWaitingError)) {
-        await journalClosing(this.#options.journal, {
-          type: "run_failed",
-          error: firstLineOfError(error),
-        });
-      }
-      throw error;
-    }
-    await this.#journal({ type: "run_finished", finalText: result.finalText });
-    return result;
-  }
-
-  #journal(record: JournalRecord): Promise<void> {
-    return journalStep(this.#options.journal, record);
-  }
-
-  /** A call that started before the process died: its effect is unknown, and the person is told. */
-  async #reportUnknown(call: ToolCall): Promise<ToolOutcome> {
-    this.#notify((observer) => observer.onToolCallStart?.(call));
-    const outcome = outcomeOf(
-      call,
-      { result: EXECUTION_UNKNOWN, executed: "unknown", status: "unknown", boundary: "execution" },
-      0,
-      undefined,
-      undefined,
-    );
-    await this.#journal({
-      type: "execution_finished",
-      callId: call.id,
-      outcome,
-      content: EXECUTION_UNKNOWN.content,
-    });
-    this.#notify((observer) => observer.onToolCallEnd?.(call, EXECUTION_UNKNOWN, 0, outcome));
-    await this.#recordOutcome(outcome);
-    return outcome;
   }
 
   async #loop(
@@ -241,11 +149,7 @@ export class AgentRunner {
       this.#notify((observer) => observer.onModelReply?.(reply, turn));
       usage = addUsage(usage, reply.usage);
       const message = checkedReply(reply, history);
-      await this.#journal({
-        type: "model_reply",
-        message,
-        ...(reply.usage === undefined ? {} : { usage: reply.usage }),
-      });
+      await this.#journal.modelReply(message, reply.usage);
       history.push(message);
 
       if (message.toolCalls.length === 0) {
@@ -266,6 +170,7 @@ export class AgentRunner {
     throw new AgentLimitError(maxTurns);
   }
 
+  /** One call, start to end: every way it ends has an outcome, and a result paired with its id. */
   async #runToolCall(
     snapshot: ToolRegistrySnapshot,
     call: ToolCall,
@@ -275,7 +180,10 @@ export class AgentRunner {
     const started = now();
     this.#notify((observer) => observer.onToolCallStart?.(call));
     const effect = snapshot.effectOf(call.name);
-    const environment = effect === "execute" ? this.#environmentLabel() : undefined;
+    const environment =
+      effect === "execute"
+        ? currentEnvironmentLabel(this.#options.executionEnvironment)
+        : undefined;
     let reported: ExecutionFacts = {};
     const reportExecution = (facts: ExecutionFacts): void => {
       reported = checkedFacts(facts);
@@ -284,88 +192,30 @@ export class AgentRunner {
     try {
       decided = await this.#decideAndInvoke(snapshot, call, signal, reportExecution, environment);
     } catch (error) {
-      // Waiting for an approval given later (chapter 4): nothing ran; the run stops here.
-      if (error instanceof RunWaitingError) {
-        const result = toolError("approval_waiting", error.message);
-        const facts = {
-          result,
-          executed: "no",
-          status: "waiting",
-          boundary: "confirmation",
-        } as const;
-        const outcome = outcomeOf(call, facts, now() - started, environment, undefined);
+      // Stopped at its confirmation (Ctrl-C, or a wait for a later approval): nothing ran and the
+      // run ends here, but the call still gets its outcome, and the journal says why it stopped.
+      const stopped = stoppedAtConfirmation(error);
+      if (stopped !== undefined) {
+        const outcome = outcomeOf(call, stopped, now() - started, environment, undefined);
         this.#notify((observer) =>
-          observer.onToolCallEnd?.(call, result, outcome.durationMs, outcome),
+          observer.onToolCallEnd?.(call, stopped.result, outcome.durationMs, outcome),
         );
         await this.#recordOutcome(outcome);
-        await this.#journal({ type: "run_waiting", callId: error.callId, request: error.request });
-      }
-      // Ctrl-C at the prompt: nothing ran. The run ends, but the call still has its outcome.
-      if (error instanceof RunCancelledError) {
-        const facts = {
-          result: CANCELLED_BEFORE_RUNNING,
-          executed: "no",
-          status: "cancelled",
-          boundary: "confirmation",
-        } as const;
-        const outcome = outcomeOf(call, facts, now() - started, environment, undefined);
-        this.#notify((observer) =>
-          observer.onToolCallEnd?.(call, CANCELLED_BEFORE_RUNNING, outcome.durationMs, outcome),
-        );
-        await this.#recordOutcome(outcome);
-        await journalClosing(this.#options.journal, {
-          type: "execution_finished",
-          callId: call.id,
-          outcome,
-          content: CANCELLED_BEFORE_RUNNING.content,
-        });
+        await (error instanceof RunWaitingError
+          ? this.#journal.waiting(error)
+          : this.#journal.cancelledCall(call, outcome, stopped.result.content));
       }
       throw error;
     }
-    const durationMs = now() - started;
-    const outcome = outcomeOf(call, decided, durationMs, environment, reported);
-    await this.#journal({
-      type: "execution_finished",
-      callId: call.id,
-      outcome,
-      content: decided.result.content,
-    });
-    this.#notify((observer) => observer.onToolCallEnd?.(call, decided.result, durationMs, outcome));
-    await this.#recordOutcome(outcome);
+    const outcome = outcomeOf(call, decided, now() - started, environment, reported);
+    await this.#finishCall(call, decided.result, outcome);
     return { result: decided.result, outcome };
   }
 
-  /** The action already happened (or not): a log that fails here cannot undo it, so it is ignored. */
-  async #recordOutcome(outcome: ToolOutcome): Promise<void> {
-    try {
-      await this.#options.outcomes?.recordOutcome?.(outcome);
-    } catch {
-      // Nothing to do: the decision was audited before the call; this record is an addition.
-    }
-  }
-
-  #environmentLabel(): string | undefined {
-    const environment = this.#options.executionEnvironment;
-    if (environment === undefined) return undefined;
-    try {
-      const status: ExecutionEnvironmentStatus = environment.status();
-      return environmentLabel(status);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Observers only display: one that throws (say, on hostile model text) must not end the run. */
-  #notify(callback: (observer: AgentObserver) => void): void {
-    const observer = this.#options.observer;
-    if (observer === undefined) return;
-    try {
-      callback(observer);
-    } catch {
-      // Nothing to do: the display is best effort, the decision path is not affected.
-    }
-  }
-
+  /**
+   * prepare (lookup, JSON, strict schema) → policy (workspace boundary, rules, merge, approval,
+   * audit: only an explicit allow passes) → invoke. Each step is journaled before it happens.
+   */
   async #decideAndInvoke(
     snapshot: ToolRegistrySnapshot,
     call: ToolCall,
@@ -375,12 +225,7 @@ export class AgentRunner {
   ): Promise<Decided> {
     const prepared = snapshot.prepare(call);
     if (!prepared.ok) return rejected(prepared.result);
-    await this.#journal({
-      type: "call_prepared",
-      callId: call.id,
-      tool: call.name,
-      canonicalArguments: canonicalJson(prepared.call.arguments),
-    });
+    await this.#journal.callPrepared(call, prepared.call);
     const policy = this.#options.policy;
     if (policy !== undefined) {
       let decision: unknown;
@@ -394,13 +239,7 @@ export class AgentRunner {
       }
       // Only a genuine decision counts; a policy returning anything else fails closed.
       if (!PermissionDecision.isDecision(decision)) return EVALUATION_FAILED;
-      await this.#journal({
-        type: "decision",
-        callId: call.id,
-        behavior: decision.behavior,
-        source: decision.source,
-        reason: decision.reason,
-      });
+      await this.#journal.decision(call, decision);
       if (decision.behavior !== "allow") {
         return decision.behavior === "deny"
           ? denied(decision, policy.boundaryOf(decision))
@@ -408,15 +247,7 @@ export class AgentRunner {
       }
     }
     throwIfCancelled(signal);
-    await this.#journal({
-      type: "execution_started",
-      callId: call.id,
-      tool: call.name,
-      ...(environment === undefined ? {} : { environment }),
-      ...(prepared.call.finalArguments === undefined
-        ? {}
-        : { finalArguments: prepared.call.finalArguments }),
-    });
+    await this.#journal.executionStarted(call, prepared.call, environment);
     const result = await snapshot.invoke(prepared.call, {
       ...(signal === undefined ? {} : { signal }),
       reportExecution,
@@ -429,6 +260,41 @@ export class AgentRunner {
         : { finalArguments: prepared.call.finalArguments }),
     };
   }
+
+  /** A call that started before the process died: its effect is unknown, and the person is told. */
+  async #reportUnknown(call: ToolCall): Promise<ToolOutcome> {
+    this.#notify((observer) => observer.onToolCallStart?.(call));
+    const outcome = unknownOutcome(call);
+    await this.#finishCall(call, EXECUTION_UNKNOWN, outcome);
+    return outcome;
+  }
+
+  /** The call's end is journaled first: the display and the outcome log come after. */
+  async #finishCall(call: ToolCall, result: ToolResult, outcome: ToolOutcome): Promise<void> {
+    await this.#journal.executionFinished(call, outcome, result.content);
+    this.#notify((observer) => observer.onToolCallEnd?.(call, result, outcome.durationMs, outcome));
+    await this.#recordOutcome(outcome);
+  }
+
+  /** The action already happened (or not): a log that fails here cannot undo it, so it is ignored. */
+  async #recordOutcome(outcome: ToolOutcome): Promise<void> {
+    try {
+      await this.#options.outcomes?.recordOutcome?.(outcome);
+    } catch {
+      // Nothing to do: the decision was audited before the call; this record is an addition.
+    }
+  }
+
+  /** Observers only display: one that throws (say, on hostile model text) must not end the run. */
+  #notify(callback: (observer: AgentObserver) => void): void {
+    const observer = this.#options.observer;
+    if (observer === undefined) return;
+    try {
+      callback(observer);
+    } catch {
+      // Nothing to do: the display is best effort, the decision path is not affected.
+    }
+  }
 }
 
 /** A provider rejecting because the run was aborted is a cancellation, whatever error it threw. */
@@ -439,8 +305,4 @@ async function completeOrCancel(model: ModelClient, request: ModelRequest): Prom
     throwIfCancelled(request.signal);
     throw error;
   }
-}
-
-function throwIfCancelled(signal: AbortSignal | undefined): void {
-  if (signal?.aborted === true) throw new RunCancelledError();
 }

@@ -17,3 +17,15 @@ export interface ExecutionEnvironment {
 export function environmentLabel(status: ExecutionEnvironmentStatus): string {
   return status.kind === "unavailable" ? `sandbox: unavailable — ${status.reason}` : status.label;
 }
+
+/** What an `execute` call's outcome names; a status that throws names none (it only describes). */
+export function currentEnvironmentLabel(
+  environment: ExecutionEnvironment | undefined,
+): string | undefined {
+  if (environment === undefined) return undefined;
+  try {
+    return environmentLabel(environment.status());
+  } catch {
+    return undefined;
+  }
+}

@@ -3,6 +3,8 @@
  * ran, and one that was running when the process died. The live runner and the journal's replay
  * both use these, so a resumed conversation reads exactly as the live one did.
  */
+import { RunCancelledError, RunWaitingError } from "./agent-errors.js";
+import type { Decided } from "./call-facts.js";
 import type { Message } from "./messages.js";
 import { toolError } from "./tool-result.js";
 
@@ -41,4 +43,20 @@ export function withInterruptedResults(
     paired.push({ role: "tool", toolCallId: call.id, content: result.content });
   }
   return paired;
+}
+
+/**
+ * The facts of a call stopped at its confirmation, nothing of it run: Ctrl-C at the prompt ends the
+ * run, and a wait for an approval given later (chapter 4) stops it. Any other error is no stop.
+ */
+export function stoppedAtConfirmation(error: unknown): Decided | undefined {
+  if (error instanceof RunWaitingError) {
+    const result = toolError("approval_waiting", error.message);
+    return { result, executed: "no", status: "waiting", boundary: "confirmation" };
+  }
+  if (error instanceof RunCancelledError) {
+    const result = CANCELLED_BEFORE_RUNNING;
+    return { result, executed: "no", status: "cancelled", boundary: "confirmation" };
+  }
+  return undefined;
 }

@@ -27,11 +27,9 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
     await temp.cleanup();
   });
 
-  async function agentFor(
-    calls: { id: string; name: string; arguments: unknown }[],
-    options: { shellTimeoutMs?: number; onApprove?: () => void; outputs?: boolean } = {},
-  ) {
-    const execution = await createShellExecution({
+  /** A real POSIX shell on the host: no sandbox, a fixed PATH, nothing passed through. */
+  function hostShell() {
+    return createShellExecution({
       sandbox: "off",
       network: false,
       shell: "posix",
@@ -40,6 +38,13 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
       platform: process.platform,
       passEnv: [],
     });
+  }
+
+  async function agentFor(
+    calls: { id: string; name: string; arguments: unknown }[],
+    options: { shellTimeoutMs?: number; onApprove?: () => void; outputs?: boolean } = {},
+  ) {
+    const execution = await hostShell();
     const observed: ToolOutcome[] = [];
     const approver = new RecordingApprover((request) => {
       if (request.toolName !== "shell") {
@@ -62,17 +67,18 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
     return { agent, observed };
   }
 
+  /** An outcome as a table row: [callId, executed, status, boundary, exitCode, errorCode]. */
   const facts = (outcome: ToolOutcome | undefined) =>
     outcome === undefined
       ? undefined
-      : {
-          callId: outcome.callId,
-          executed: outcome.executed,
-          status: outcome.status,
-          boundary: outcome.boundary,
-          exitCode: outcome.exitCode,
-          errorCode: outcome.errorCode,
-        };
+      : [
+          outcome.callId,
+          outcome.executed,
+          outcome.status,
+          outcome.boundary,
+          outcome.exitCode,
+          outcome.errorCode,
+        ];
 
   it("tells the four failure paths apart, and a call that ran", async () => {
     const { agent, observed } = await agentFor([
@@ -85,46 +91,11 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
     const result = await agent.run("go");
 
     expect(result.outcomes.map(facts)).toEqual([
-      {
-        callId: "unknown",
-        executed: "no",
-        status: "unknown_tool",
-        boundary: "visibility",
-        exitCode: undefined,
-        errorCode: "unknown_tool",
-      },
-      {
-        callId: "invalid",
-        executed: "no",
-        status: "invalid_arguments",
-        boundary: "protocol",
-        exitCode: undefined,
-        errorCode: "invalid_arguments",
-      },
-      {
-        callId: "denied",
-        executed: "no",
-        status: "denied",
-        boundary: "confirmation",
-        exitCode: undefined,
-        errorCode: "permission_denied",
-      },
-      {
-        callId: "failed",
-        executed: "yes",
-        status: "execution_failed",
-        boundary: "execution",
-        exitCode: 2,
-        errorCode: "shell_failed",
-      },
-      {
-        callId: "ok",
-        executed: "yes",
-        status: "ok",
-        boundary: "execution",
-        exitCode: 0,
-        errorCode: undefined,
-      },
+      ["unknown", "no", "unknown_tool", "visibility", undefined, "unknown_tool"],
+      ["invalid", "no", "invalid_arguments", "protocol", undefined, "invalid_arguments"],
+      ["denied", "no", "denied", "confirmation", undefined, "permission_denied"],
+      ["failed", "yes", "execution_failed", "execution", 2, "shell_failed"],
+      ["ok", "yes", "ok", "execution", 0, undefined],
     ]);
     expect(observed).toEqual(result.outcomes);
     expect(result.outcomes[2]?.decision).toEqual({
@@ -169,22 +140,8 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
     );
     const result = await agent.run("go");
     expect(result.outcomes.map(facts)).toEqual([
-      {
-        callId: "swap",
-        executed: "yes",
-        status: "ok",
-        boundary: "execution",
-        exitCode: 0,
-        errorCode: undefined,
-      },
-      {
-        callId: "next",
-        executed: "no",
-        status: "execution_failed",
-        boundary: "execution",
-        exitCode: undefined,
-        errorCode: "shell_start_failed",
-      },
+      ["swap", "yes", "ok", "execution", 0, undefined],
+      ["next", "no", "execution_failed", "execution", undefined, "shell_start_failed"],
     ]);
     const refused = result.history.find(
       (message) => message.role === "tool" && message.toolCallId === "next",
@@ -200,15 +157,7 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
   });
 
   it("the audit sink receives each outcome after its decision; one that throws ends nothing", async () => {
-    const execution = await createShellExecution({
-      sandbox: "off",
-      network: false,
-      shell: "posix",
-      workspace: temp.workspace,
-      env: { PATH: "/usr/bin:/bin" },
-      platform: process.platform,
-      passEnv: [],
-    });
+    const execution = await hostShell();
     const events: string[] = [];
     const auditSink = {
       record: (request: { toolName: string }) => {
@@ -245,14 +194,7 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
     ]);
     const result = await agent.run("go");
     expect(result.outcomes.map(facts)).toEqual([
-      {
-        callId: "escape",
-        executed: "no",
-        status: "denied",
-        boundary: "policy",
-        exitCode: undefined,
-        errorCode: "permission_denied",
-      },
+      ["escape", "no", "denied", "policy", undefined, "permission_denied"],
     ]);
   });
 
@@ -263,14 +205,7 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
     );
     const result = await agent.run("go");
     expect(result.outcomes.map(facts)).toEqual([
-      {
-        callId: "slow",
-        executed: "yes",
-        status: "timed_out",
-        boundary: "execution",
-        exitCode: undefined,
-        errorCode: "shell_timeout",
-      },
+      ["slow", "yes", "timed_out", "execution", undefined, "shell_timeout"],
     ]);
   });
 
@@ -288,27 +223,12 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
     );
     await expect(agent.run("go", controller.signal)).rejects.toBeInstanceOf(RunCancelledError);
     expect(observed.map(facts)).toEqual([
-      {
-        callId: "long",
-        executed: "yes",
-        status: "cancelled",
-        boundary: "execution",
-        exitCode: undefined,
-        errorCode: "shell_cancelled",
-      },
+      ["long", "yes", "cancelled", "execution", undefined, "shell_cancelled"],
     ]);
   });
 
   it("Ctrl-C at the prompt: the call is cancelled and never ran", async () => {
-    const execution = await createShellExecution({
-      sandbox: "off",
-      network: false,
-      shell: "posix",
-      workspace: temp.workspace,
-      env: { PATH: "/usr/bin:/bin" },
-      platform: process.platform,
-      passEnv: [],
-    });
+    const execution = await hostShell();
     const observed: ToolOutcome[] = [];
     const agent = buildAgent(P03, {
       model: new ScriptedModelClient([
@@ -323,14 +243,7 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
     });
     await expect(agent.run("go")).rejects.toBeInstanceOf(RunCancelledError);
     expect(observed.map(facts)).toEqual([
-      {
-        callId: "s",
-        executed: "no",
-        status: "cancelled",
-        boundary: "confirmation",
-        exitCode: undefined,
-        errorCode: "cancelled",
-      },
+      ["s", "no", "cancelled", "confirmation", undefined, "cancelled"],
     ]);
   });
 });

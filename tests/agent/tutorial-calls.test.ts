@@ -8,6 +8,7 @@ import { PermissionDecision } from "../../src/core/permission-decision.js";
 import { P02, P03 } from "../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { runOneToolReply } from "../support/one-reply-run.js";
 import { toolMessages } from "../support/tool-messages.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
 import { RecordingCommandRunner } from "../support/recording-command-runner.js";
@@ -96,22 +97,17 @@ describe("the tutorial's three calls under P03", () => {
   });
 
   it("a failing audit sink stops the handler: no file, permission_evaluation_error", async () => {
-    const model = new ScriptedModelClient([
-      toolCallReply([
-        { id: "call_write", name: "write_file", arguments: { path: "note.txt", content: "x" } },
-      ]),
-      textReply("done"),
-    ]);
     const approver = new RecordingApprover(approveAll);
-    const agent = buildAgent(P03, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-      approvalProvider: approver,
-      auditSink: new RecordingAuditSink(new Error("disk full")),
-    });
-
-    const result = await agent.run("Write a note");
+    const result = await runOneToolReply(
+      P03,
+      [{ id: "call_write", name: "write_file", arguments: { path: "note.txt", content: "x" } }],
+      {
+        workspace: temp.workspace,
+        approvalProvider: approver,
+        auditSink: new RecordingAuditSink(new Error("disk full")),
+      },
+      "Write a note",
+    );
 
     expect(toolMessages(result.history)).toEqual([
       {
@@ -233,8 +229,9 @@ describe("P02 against P03 on the same script", () => {
   });
 
   it("P02 refuses ../outside.txt in the handler with path_escape and creates nothing", async () => {
-    const model = new ScriptedModelClient([
-      toolCallReply([
+    const result = await runOneToolReply(
+      P02,
+      [
         {
           id: "call_write",
           name: "write_file",
@@ -245,16 +242,10 @@ describe("P02 against P03 on the same script", () => {
           name: "write_file",
           arguments: { path: "../outside.txt", content: "x" },
         },
-      ]),
-      textReply("done"),
-    ]);
-    const agent = buildAgent(P02, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-    });
-
-    const result = await agent.run("Write twice");
+      ],
+      { workspace: temp.workspace },
+      "Write twice",
+    );
 
     expect(toolMessages(result.history)).toEqual([
       { id: "call_write", content: "Wrote 13 UTF-8 bytes to note.txt" },

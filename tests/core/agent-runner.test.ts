@@ -21,6 +21,7 @@ import {
   RecordingAuditSink,
 } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { runError } from "../support/run-error.js";
 
 /** A tool whose handler records its arguments; `onRun` lets a test act mid-call (e.g. abort). */
 function recordingTool(
@@ -50,15 +51,6 @@ function reply(
 ): ModelReply {
   const message = { role: "assistant" as const, content, toolCalls: [] };
   return usage === undefined ? { message, finishReason } : { message, finishReason, usage };
-}
-
-async function runError(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 function toolMessages(history: readonly Message[]): { toolCallId: string; content: string }[] {
@@ -316,8 +308,19 @@ describe("AgentRunner with a permission policy", () => {
     ]);
   }
 
-  it("a denial becomes the exact permission_denied result, paired, and the handler never runs", async () => {
+  /** Runs `prompt` in which the model writes `path`, under `policy`; `writer.runs` are the writes. */
+  async function writeUnder(policy: PermissionPolicy, path: string, prompt: string) {
     const writer = recordingTool("write_file", "write");
+    const runner = new AgentRunner({
+      model: writeScript(path),
+      registry: new ToolRegistry([writer.tool]),
+      policy,
+      maxTurns: 3,
+    });
+    return { result: await runner.run(prompt), writer };
+  }
+
+  it("a denial becomes the exact permission_denied result, paired, and the handler never runs", async () => {
     const approver = new RecordingApprover(() => PermissionDecision.allow("yes", "test-approver"));
     const audit = new RecordingAuditSink();
     const policy = new PermissionPolicy({
@@ -325,13 +328,7 @@ describe("AgentRunner with a permission policy", () => {
       approver,
       audit,
     });
-    const runner = new AgentRunner({
-      model: writeScript("../outside.txt"),
-      registry: new ToolRegistry([writer.tool]),
-      policy,
-      maxTurns: 3,
-    });
-    const result = await runner.run("write outside");
+    const { result, writer } = await writeUnder(policy, "../outside.txt", "write outside");
     expect(toolMessages(result.history)).toEqual([
       {
         toolCallId: "w1",
@@ -381,15 +378,12 @@ describe("AgentRunner with a permission policy", () => {
   });
 
   it("a failing audit is permission_evaluation_error, paired, and the handler never runs", async () => {
-    const writer = recordingTool("write_file", "write");
     const audit = new RecordingAuditSink(new Error("audit disk full"));
-    const runner = new AgentRunner({
-      model: writeScript("note.txt"),
-      registry: new ToolRegistry([writer.tool]),
-      policy: new PermissionPolicy({ audit }),
-      maxTurns: 3,
-    });
-    const result = await runner.run("write");
+    const { result, writer } = await writeUnder(
+      new PermissionPolicy({ audit }),
+      "note.txt",
+      "write",
+    );
     expect(toolMessages(result.history)).toEqual([
       {
         toolCallId: "w1",
@@ -407,14 +401,7 @@ describe("AgentRunner with a permission policy", () => {
         return Promise.resolve(lookAlike as PermissionDecision);
       }
     }
-    const writer = recordingTool("write_file", "write");
-    const runner = new AgentRunner({
-      model: writeScript("note.txt"),
-      registry: new ToolRegistry([writer.tool]),
-      policy: new LooseDecisionPolicy(),
-      maxTurns: 3,
-    });
-    const result = await runner.run("write");
+    const { result, writer } = await writeUnder(new LooseDecisionPolicy(), "note.txt", "write");
     expect(toolMessages(result.history)).toEqual([
       {
         toolCallId: "w1",

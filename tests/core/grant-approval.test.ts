@@ -46,10 +46,25 @@ function askRequest(): PermissionRequest {
   ).withProposedDecision(PermissionDecision.ask("on the allowlist", "p04-policy", ASK));
 }
 
+/** The provider under test, run "run", grants living a second; `terminal` is the person, if any. */
+function providerFor(grants: LoggingGrants, terminal?: RecordingApprover): GrantApprovalProvider {
+  return new GrantApprovalProvider({
+    grants,
+    runId: "run",
+    grantTtlMs: 1000,
+    ...(terminal === undefined ? {} : { interactive: terminal }),
+  });
+}
+
+/** A person at the terminal who answers every question with `decision`. */
+function terminalAnswering(decision: PermissionDecision): RecordingApprover {
+  return new RecordingApprover(() => decision);
+}
+
 describe("GrantApprovalProvider", () => {
   it("with nobody at a terminal and no grant: saves the request, then waits (throws), asking no one", async () => {
     const grants = new LoggingGrants();
-    const provider = new GrantApprovalProvider({ grants, runId: "run", grantTtlMs: 1000 });
+    const provider = providerFor(grants);
     const error = await provider.decide(askRequest()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RunWaitingError);
     expect((error as RunWaitingError).callId).toBe("call_1");
@@ -63,15 +78,8 @@ describe("GrantApprovalProvider", () => {
   it("an existing grant allows without asking anyone", async () => {
     const grants = new LoggingGrants();
     grants.grants.add(ASK.actionDigest);
-    const terminal = new RecordingApprover(() =>
-      PermissionDecision.deny("no", "terminal-approval"),
-    );
-    const provider = new GrantApprovalProvider({
-      grants,
-      runId: "run",
-      grantTtlMs: 1000,
-      interactive: terminal,
-    });
+    const terminal = terminalAnswering(PermissionDecision.deny("no", "terminal-approval"));
+    const provider = providerFor(grants, terminal);
     const decision = await provider.decide(askRequest());
     expect(decision).toMatchObject({
       behavior: "allow",
@@ -83,15 +91,12 @@ describe("GrantApprovalProvider", () => {
 
   it("a y at the terminal becomes a grant that this same authorization consumes", async () => {
     const grants = new LoggingGrants();
-    const terminal = new RecordingApprover(() =>
-      PermissionDecision.allow("User approved this tool call", "terminal-approval"),
-    );
-    const provider = new GrantApprovalProvider({
+    const provider = providerFor(
       grants,
-      runId: "run",
-      grantTtlMs: 1000,
-      interactive: terminal,
-    });
+      terminalAnswering(
+        PermissionDecision.allow("User approved this tool call", "terminal-approval"),
+      ),
+    );
     const decision = await provider.decide(askRequest());
     expect(decision.source).toBe("approval-grant");
     expect(grants.log).toEqual([
@@ -106,15 +111,10 @@ describe("GrantApprovalProvider", () => {
 
   it("a no at the terminal denies and records no grant", async () => {
     const grants = new LoggingGrants();
-    const terminal = new RecordingApprover(() =>
-      PermissionDecision.deny("User denied this tool call", "terminal-approval"),
-    );
-    const provider = new GrantApprovalProvider({
+    const provider = providerFor(
       grants,
-      runId: "run",
-      grantTtlMs: 1000,
-      interactive: terminal,
-    });
+      terminalAnswering(PermissionDecision.deny("User denied this tool call", "terminal-approval")),
+    );
     expect(await provider.decide(askRequest())).toMatchObject({
       behavior: "deny",
       source: "terminal-approval",
@@ -126,7 +126,7 @@ describe("GrantApprovalProvider", () => {
     const grants = new LoggingGrants();
     grants.denials.add(ASK.actionDigest);
     grants.grants.add(ASK.actionDigest);
-    const provider = new GrantApprovalProvider({ grants, runId: "run", grantTtlMs: 1000 });
+    const provider = providerFor(grants);
     expect((await provider.decide(askRequest())).reason).toBe(
       `approval_denied: the person denied request ${ASK.id}`,
     );

@@ -3,6 +3,7 @@
  * per test (removed after it), and a way to run the agent on that workspace against that server.
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { TmuxTerminal } from "../support/tmux.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
 import { CLI_PATH, runCli, serverEnv, type CliRun, type Env } from "./cli-process.js";
 import { ScriptedChatServer } from "./scripted-chat-server.js";
@@ -19,6 +20,21 @@ export interface AgentFixture {
   readonly agent: (args: readonly string[], extraEnv?: Env) => Promise<CliRun>;
   /** The same command as an argv, for runs in a terminal. */
   readonly argv: (args: readonly string[]) => string[];
+  /**
+   * The same command in a tmux terminal (80x24 unless told), against the server: `steps` drives
+   * it, and the terminal is closed after, however they end.
+   */
+  readonly inTerminal: <T>(
+    args: readonly string[],
+    steps: (terminal: TmuxTerminal) => Promise<T>,
+    options?: TerminalOptions,
+  ) => Promise<T>;
+}
+
+export interface TerminalOptions {
+  readonly columns?: number;
+  readonly rows?: number;
+  readonly extraEnv?: Env;
 }
 
 /** Registers the hooks; call at the top of a test file, outside any `describe`. */
@@ -50,6 +66,18 @@ export function useAgentFixture(): AgentFixture {
       return dir;
     },
     argv: (args) => [process.execPath, CLI_PATH, "--workspace", fixture.dir.workspace, ...args],
+    inTerminal: async (args, steps, options = {}) => {
+      const terminal = TmuxTerminal.start(fixture.argv(args), {
+        env: serverEnv(fixture.server.baseURL, options.extraEnv ?? {}),
+        columns: options.columns ?? 80,
+        rows: options.rows ?? 24,
+      });
+      try {
+        return await steps(terminal);
+      } finally {
+        terminal.close();
+      }
+    },
     agent: (args, extraEnv = {}) =>
       runCli(["--workspace", fixture.dir.workspace, ...args], {
         env: serverEnv(fixture.server.baseURL, extraEnv),

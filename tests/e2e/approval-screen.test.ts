@@ -6,8 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
-import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
-import { serverEnv } from "./cli-process.js";
+import { TMUX_REASON, type TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { toolResults } from "./scripted-chat-server.js";
 
@@ -53,11 +52,7 @@ describe.skipIf(!isTmuxAvailable())(`the approval prompt on a real terminal ${TM
         chatToolCallsReply([{ id: "call_s", name: "shell", arguments: { command } }]),
         chatTextReply("Finished."),
       );
-      const terminal = TmuxTerminal.start(
-        e2e.argv(["--sandbox", "off", "--prompt", "Run the tests"]),
-        { env: serverEnv(e2e.server.baseURL), columns, rows },
-      );
-      try {
+      const steps = async (terminal: TmuxTerminal) => {
         const screen = await terminal.waitForScreen((shown) =>
           shown.some((row) => row.startsWith(QUESTION)),
         );
@@ -71,9 +66,11 @@ describe.skipIf(!isTmuxAvailable())(`the approval prompt on a real terminal ${TM
         if (!VISIBLE.has(unit)) expect(text).toContain("Tool call needs approval: shell");
         terminal.type("n", "Enter");
         await terminal.waitForScreen((shown) => shown.some((row) => row === "  Finished."));
-      } finally {
-        terminal.close();
-      }
+      };
+      await e2e.inTerminal(["--sandbox", "off", "--prompt", "Run the tests"], steps, {
+        columns,
+        rows,
+      });
       expect(toolResults(e2e.server.requests[1])).toEqual({
         call_s: "Error [permission_denied]: User denied this tool call",
       });
@@ -95,12 +92,7 @@ describe.skipIf(!isTmuxAvailable())(`a write's target on a real terminal ${TMUX_
       ]),
       chatTextReply("Finished."),
     );
-    const terminal = TmuxTerminal.start(e2e.argv(["--prompt", "Tidy up"]), {
-      env: serverEnv(e2e.server.baseURL),
-      columns: 80,
-      rows: 24,
-    });
-    try {
+    await e2e.inTerminal(["--prompt", "Tidy up"], async (terminal) => {
       const screen = await terminal.waitForScreen((shown) =>
         shown.some((row) => row.startsWith(QUESTION)),
       );
@@ -108,9 +100,7 @@ describe.skipIf(!isTmuxAvailable())(`a write's target on a real terminal ${TMUX_
       expect(screen[question - 1]).toBe('Path: "a⟨3400 slashes⟩.envrc"');
       terminal.type("n", "Enter");
       await terminal.waitForScreen((shown) => shown.some((row) => row === "  Finished."));
-    } finally {
-      terminal.close();
-    }
+    });
     expect(existsSync(join(e2e.dir.workspace, "a", ".envrc"))).toBe(false);
   });
 });

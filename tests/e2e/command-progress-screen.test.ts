@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
-import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
-import { serverEnv } from "./cli-process.js";
+import { TMUX_REASON, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 
 const e2e = useAgentFixture();
@@ -17,36 +16,35 @@ describe.skipIf(!isTmuxAvailable())(`a running command ${TMUX_REASON}`, () => {
       chatToolCallsReply([{ id: "c1", name: "shell", arguments: { command: COMMAND } }]),
       chatTextReply("Ran it."),
     );
-    const terminal = TmuxTerminal.start(
-      e2e.argv(["--sandbox", "off", "--prompt", "Run the slow thing"]),
-      { env: serverEnv(e2e.server.baseURL), columns: 80, rows: 24 },
+    await e2e.inTerminal(
+      ["--sandbox", "off", "--prompt", "Run the slow thing"],
+      async (terminal) => {
+        await terminal.waitForScreen((rows) =>
+          rows.some((row) => row.startsWith("Allow this call?")),
+        );
+        terminal.type("y", "Enter");
+        const answered = Date.now();
+        const screen = await terminal.waitForScreen((rows) =>
+          rows.some((row) => /^ {2}… running \d+\.\ds · step-one$/u.test(row)),
+        );
+        expect(Date.now() - answered).toBeLessThan(1_000);
+        // Still running: no result line yet.
+        expect(screen.filter((row) => row.startsWith("✓"))).toEqual([]);
+        // Redrawn in place: the seconds go up on the same row.
+        await terminal.waitForScreen((rows) =>
+          rows.some((row) => row.startsWith("  … running 1.")),
+        );
+        // The run goes on for a few more seconds; the screen is checked once it ends.
+        const deadline = Date.now() + 15_000;
+        let rows = terminal.rows();
+        while (!rows.includes("  Ran it.") && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          rows = terminal.rows();
+        }
+        expect(rows).toContain("  Ran it.");
+        expect(rows.filter((row) => row.includes("… running"))).toEqual([]);
+        expect(rows.some((row) => row.startsWith("✓ step-one (+1 line)"))).toBe(true);
+      },
     );
-    try {
-      await terminal.waitForScreen((rows) =>
-        rows.some((row) => row.startsWith("Allow this call?")),
-      );
-      terminal.type("y", "Enter");
-      const answered = Date.now();
-      const screen = await terminal.waitForScreen((rows) =>
-        rows.some((row) => /^ {2}… running \d+\.\ds · step-one$/u.test(row)),
-      );
-      expect(Date.now() - answered).toBeLessThan(1_000);
-      // Still running: no result line yet.
-      expect(screen.filter((row) => row.startsWith("✓"))).toEqual([]);
-      // Redrawn in place: the seconds go up on the same row.
-      await terminal.waitForScreen((rows) => rows.some((row) => row.startsWith("  … running 1.")));
-      // The run goes on for a few more seconds; the screen is checked once it ends.
-      const deadline = Date.now() + 15_000;
-      let rows = terminal.rows();
-      while (!rows.includes("  Ran it.") && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        rows = terminal.rows();
-      }
-      expect(rows).toContain("  Ran it.");
-      expect(rows.filter((row) => row.includes("… running"))).toEqual([]);
-      expect(rows.some((row) => row.startsWith("✓ step-one (+1 line)"))).toBe(true);
-    } finally {
-      terminal.close();
-    }
   });
 });

@@ -9,8 +9,7 @@ import {
   chatTextReply,
   chatToolCallsReply,
 } from "../support/chat-completions-server.js";
-import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
-import { serverEnv } from "./cli-process.js";
+import { TMUX_REASON, type TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 
 const e2e = useAgentFixture();
@@ -18,30 +17,46 @@ const e2e = useAgentFixture();
 const prompted = (rows: readonly string[]): boolean => rows.at(-1) === ">" || rows.includes(">");
 const lastRowIsPrompt = (rows: readonly string[]): boolean =>
   rows.filter((row) => row !== "").at(-1) === ">";
+/** The turn's answer is on the screen and the prompt waits below it. */
+const answered = (row: string) => (rows: readonly string[]) =>
+  rows.includes(row) && lastRowIsPrompt(rows);
+
+/** `agent` with no task: `turns` runs once its first prompt shows, then the session must end. */
+function converse(turns: (terminal: TmuxTerminal) => Promise<void>): Promise<void> {
+  return e2e.inTerminal([], async (terminal) => {
+    await terminal.waitForScreen(prompted);
+    await turns(terminal);
+    await terminal.waitForExit();
+  });
+}
+
+/**
+ * Sends `line`, stops its turn with Ctrl-C once the server has had `requests` requests, then sends
+ * "Again", whose answer is "Still here.".
+ */
+async function stopTurnThenGoOn(
+  terminal: TmuxTerminal,
+  line: string,
+  requests: number,
+): Promise<void> {
+  terminal.type(line, "Enter");
+  await e2e.server.waitForRequests(requests);
+  terminal.type("C-c");
+  await terminal.waitForScreen(answered("agent: turn stopped"));
+  terminal.type("Again", "Enter");
+  await terminal.waitForScreen(answered("  Still here."));
+}
 
 describe.skipIf(!isTmuxAvailable())(`a conversation on a real terminal ${TMUX_REASON}`, () => {
   it("two turns share one history; /exit ends the session", async () => {
     e2e.server.script(chatTextReply("First answer."), chatTextReply("Second answer."));
-    const terminal = TmuxTerminal.start(e2e.argv([]), {
-      env: serverEnv(e2e.server.baseURL),
-      columns: 80,
-      rows: 24,
-    });
-    try {
-      await terminal.waitForScreen(prompted);
+    await converse(async (terminal) => {
       terminal.type("What is here?", "Enter");
-      await terminal.waitForScreen(
-        (rows) => rows.includes("  First answer.") && lastRowIsPrompt(rows),
-      );
+      await terminal.waitForScreen(answered("  First answer."));
       terminal.type("And then?", "Enter");
-      await terminal.waitForScreen(
-        (rows) => rows.includes("  Second answer.") && lastRowIsPrompt(rows),
-      );
+      await terminal.waitForScreen(answered("  Second answer."));
       terminal.type("/exit", "Enter");
-      await terminal.waitForExit();
-    } finally {
-      terminal.close();
-    }
+    });
     const second = e2e.server.requests[1];
     expect(second?.messages.slice(1)).toEqual([
       { role: "user", content: "What is here?" },
@@ -53,28 +68,10 @@ describe.skipIf(!isTmuxAvailable())(`a conversation on a real terminal ${TMUX_RE
 
   it("Ctrl-C stops a turn and the session goes on; Ctrl-D ends it", async () => {
     e2e.server.script(NEVER_ANSWER, chatTextReply("Still here."));
-    const terminal = TmuxTerminal.start(e2e.argv([]), {
-      env: serverEnv(e2e.server.baseURL),
-      columns: 80,
-      rows: 24,
-    });
-    try {
-      await terminal.waitForScreen(prompted);
-      terminal.type("Hang", "Enter");
-      await e2e.server.waitForRequests(1);
-      terminal.type("C-c");
-      await terminal.waitForScreen(
-        (rows) => rows.includes("agent: turn stopped") && lastRowIsPrompt(rows),
-      );
-      terminal.type("Again", "Enter");
-      await terminal.waitForScreen(
-        (rows) => rows.includes("  Still here.") && lastRowIsPrompt(rows),
-      );
+    await converse(async (terminal) => {
+      await stopTurnThenGoOn(terminal, "Hang", 1);
       terminal.type("C-d");
-      await terminal.waitForExit();
-    } finally {
-      terminal.close();
-    }
+    });
     // The stopped turn keeps the person's line; it had nothing else to keep.
     expect(e2e.server.requests[1]?.messages.slice(1)).toEqual([
       { role: "user", content: "Hang" },
@@ -89,28 +86,10 @@ describe.skipIf(!isTmuxAvailable())(`a conversation on a real terminal ${TMUX_RE
       NEVER_ANSWER,
       chatTextReply("Still here."),
     );
-    const terminal = TmuxTerminal.start(e2e.argv([]), {
-      env: serverEnv(e2e.server.baseURL),
-      columns: 80,
-      rows: 24,
-    });
-    try {
-      await terminal.waitForScreen(prompted);
-      terminal.type("Find notes", "Enter");
-      await e2e.server.waitForRequests(2);
-      terminal.type("C-c");
-      await terminal.waitForScreen(
-        (rows) => rows.includes("agent: turn stopped") && lastRowIsPrompt(rows),
-      );
-      terminal.type("Again", "Enter");
-      await terminal.waitForScreen(
-        (rows) => rows.includes("  Still here.") && lastRowIsPrompt(rows),
-      );
+    await converse(async (terminal) => {
+      await stopTurnThenGoOn(terminal, "Find notes", 2);
       terminal.type("/exit", "Enter");
-      await terminal.waitForExit();
-    } finally {
-      terminal.close();
-    }
+    });
     expect(e2e.server.requests[2]?.messages.slice(1)).toEqual([
       { role: "user", content: "Find notes" },
       {

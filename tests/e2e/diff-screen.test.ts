@@ -6,12 +6,13 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
-import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
-import { serverEnv } from "./cli-process.js";
+import { TMUX_REASON, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 
 const e2e = useAgentFixture();
 const QUESTION = "Allow this call? [y/N]";
+const showsQuestion = (rows: readonly string[]): boolean =>
+  rows.some((row) => row.startsWith(QUESTION));
 
 describe.skipIf(!isTmuxAvailable())(`diffs in the approval prompt ${TMUX_REASON}`, () => {
   it("an edit shows -old and +new lines and the path", async () => {
@@ -26,15 +27,8 @@ describe.skipIf(!isTmuxAvailable())(`diffs in the approval prompt ${TMUX_REASON}
       ]),
       chatTextReply("Edited."),
     );
-    const terminal = TmuxTerminal.start(e2e.argv(["--prompt", "Bump beta"]), {
-      env: serverEnv(e2e.server.baseURL),
-      columns: 80,
-      rows: 24,
-    });
-    try {
-      const screen = await terminal.waitForScreen((rows) =>
-        rows.some((row) => row.startsWith(QUESTION)),
-      );
+    await e2e.inTerminal(["--prompt", "Bump beta"], async (terminal) => {
+      const screen = await terminal.waitForScreen(showsQuestion);
       expect(screen).toContain("Proposed change:");
       expect(screen).toContain("  -beta = 1");
       expect(screen).toContain("  +beta = 2");
@@ -43,9 +37,7 @@ describe.skipIf(!isTmuxAvailable())(`diffs in the approval prompt ${TMUX_REASON}
       expect(screen).toContain('Path: "app.txt"');
       terminal.type("y", "Enter");
       await terminal.waitForExit();
-    } finally {
-      terminal.close();
-    }
+    });
     expect(await readFile(join(e2e.dir.workspace, "app.txt"), "utf8")).toBe(
       "alpha\nbeta = 2\ngamma\n",
     );
@@ -61,15 +53,8 @@ describe.skipIf(!isTmuxAvailable())(`diffs in the approval prompt ${TMUX_REASON}
       ]),
       chatTextReply("Written."),
     );
-    const terminal = TmuxTerminal.start(e2e.argv(["--prompt", "Write it"]), {
-      env: serverEnv(e2e.server.baseURL),
-      columns: 80,
-      rows: 24,
-    });
-    try {
-      const screen = await terminal.waitForScreen((rows) =>
-        rows.some((row) => row.startsWith(QUESTION)),
-      );
+    await e2e.inTerminal(["--prompt", "Write it"], async (terminal) => {
+      const screen = await terminal.waitForScreen(showsQuestion);
       expect(screen).toContain("Tool call needs approval: write_file");
       expect(screen).toContain('Path: "docs/big.txt"');
       expect(screen).toContain(`  +line 1 ${"x".repeat(25)}`);
@@ -79,8 +64,6 @@ describe.skipIf(!isTmuxAvailable())(`diffs in the approval prompt ${TMUX_REASON}
       ).toBe(true);
       terminal.type("n", "Enter");
       await terminal.waitForExit();
-    } finally {
-      terminal.close();
-    }
+    });
   });
 });

@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { chatStreamTextReply } from "../support/chat-completions-server.js";
-import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
-import { serverEnv } from "./cli-process.js";
+import { TMUX_REASON, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 
 const e2e = useAgentFixture();
@@ -19,19 +18,15 @@ const PIECES = [
 describe.skipIf(!isTmuxAvailable())(`a markdown answer on a real terminal ${TMUX_REASON}`, () => {
   it("shows the heading, code block and link laid out, once", async () => {
     e2e.server.script(chatStreamTextReply(PIECES));
-    const terminal = TmuxTerminal.start(e2e.argv(["--prompt", "How do I set it up?"]), {
+    const shown = await e2e.inTerminal(
+      ["--prompt", "How do I set it up?"],
+      async (terminal) => {
+        await terminal.waitForExit();
+        return terminal.history().filter((row) => row !== "" && !row.startsWith("Pane is"));
+      },
       // Colour on: the heading's marker gives way to bold.
-      env: serverEnv(e2e.server.baseURL, { NO_COLOR: "" }),
-      columns: 80,
-      rows: 24,
-    });
-    let shown: string[];
-    try {
-      await terminal.waitForExit();
-      shown = terminal.history().filter((row) => row !== "" && !row.startsWith("Pane is"));
-    } finally {
-      terminal.close();
-    }
+      { extraEnv: { NO_COLOR: "" } },
+    );
     const done = shown.findIndex((row) => row.startsWith("done in "));
     expect(shown.slice(done + 1)).toEqual([
       "  Setup",

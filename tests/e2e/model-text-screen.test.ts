@@ -7,8 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
-import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
-import { serverEnv } from "./cli-process.js";
+import { TMUX_REASON, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 
 const e2e = useAgentFixture();
@@ -33,18 +32,14 @@ describe.skipIf(!isTmuxAvailable())(`model text on a real terminal ${TMUX_REASON
   ])("%ix%i: no forged [Permission] row at column 0", async (columns, rows) => {
     await writeFile(join(e2e.dir.workspace, "notes.txt"), NOTES);
     script();
-    const terminal = TmuxTerminal.start(e2e.argv(["--verbose", "--prompt", "Read the notes"]), {
-      env: serverEnv(e2e.server.baseURL),
-      columns,
-      rows,
-    });
-    let shown: string[];
-    try {
-      await terminal.waitForExit();
-      shown = terminal.history();
-    } finally {
-      terminal.close();
-    }
+    const shown = await e2e.inTerminal(
+      ["--verbose", "--prompt", "Read the notes"],
+      async (terminal) => {
+        await terminal.waitForExit();
+        return terminal.history();
+      },
+      { columns, rows },
+    );
     const text = shown.join("\n");
     // The one real decision of the run, and nothing else, at column 0.
     expect(shown.filter((row) => row.startsWith("[Permission]"))).toEqual([

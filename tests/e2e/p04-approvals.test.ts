@@ -12,23 +12,16 @@ import { HAS_BWRAP } from "../support/bubblewrap.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
 import { useAgentFixture } from "./agent-fixture.js";
+import { countingPackageJson, npmCall as commandCall, writePackageJson } from "./p04-project.js";
 import { runCli, serverEnv, startCli, stderrLines, type CliRun } from "./cli-process.js";
 import { toolNames, toolResults } from "./scripted-chat-server.js";
 
 const e2e = useAgentFixture();
 
-/** `npm test` appends one line to marker.txt: how many times it ran, read from the file. */
-const PACKAGE_JSON = {
-  name: "p04-demo",
-  private: true,
-  scripts: {
-    test: "node -e \"require('fs').appendFileSync('marker.txt', 'ran\\n')\"",
-    lint: "node -e \"require('fs').appendFileSync('lint.txt', 'ran\\n')\"",
-  },
-};
+const PACKAGE_JSON = countingPackageJson("p04-demo");
 
-async function setUp(): Promise<void> {
-  await writeFile(join(e2e.dir.workspace, "package.json"), JSON.stringify(PACKAGE_JSON));
+function setUp(): Promise<void> {
+  return writePackageJson(e2e.dir.workspace, PACKAGE_JSON);
 }
 
 function stateDir(): string {
@@ -48,10 +41,6 @@ function cli(args: readonly string[]): Promise<CliRun> {
 
 function runTask(extra: readonly string[] = []): Promise<CliRun> {
   return cli(["--chapter", "4", ...extra, "--prompt", "run the tests"]);
-}
-
-function commandCall(id: string, args: readonly string[] = ["test"]) {
-  return chatToolCallsReply([{ id, name: "run_command", arguments: { command: "npm", args } }]);
 }
 
 async function runs(file = "marker.txt"): Promise<number> {

@@ -5,30 +5,24 @@
  * in bubblewrap. `npm test` appends a line to marker.txt, so the file counts the runs.
  */
 import { existsSync, readdirSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HAS_BWRAP } from "../support/bubblewrap.js";
-import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
+import { chatTextReply } from "../support/chat-completions-server.js";
 import { useAgentFixture } from "./agent-fixture.js";
+import { countingPackageJson, npmCall as commandCall, writePackageJson } from "./p04-project.js";
 import { linesOf, runCli, serverEnv, startCli, type CliRun } from "./cli-process.js";
 import { pairingProblems, toolResults } from "./scripted-chat-server.js";
 
 const e2e = useAgentFixture();
 
-const PACKAGE_JSON = {
-  name: "p04-resume",
-  private: true,
-  scripts: {
-    test: "node -e \"require('fs').appendFileSync('marker.txt', 'ran\\n')\"",
-    lint: "node -e \"require('fs').appendFileSync('lint.txt', 'ran\\n')\"",
-  },
-};
+const PACKAGE_JSON = countingPackageJson("p04-resume");
 
 const TASK = "run the tests";
 
-async function setUp(packageJson: object = PACKAGE_JSON): Promise<void> {
-  await writeFile(join(e2e.dir.workspace, "package.json"), JSON.stringify(packageJson));
+function setUp(packageJson: object = PACKAGE_JSON): Promise<void> {
+  return writePackageJson(e2e.dir.workspace, packageJson);
 }
 
 /** This test's own state directory, beside (never inside) its workspace. */
@@ -57,10 +51,6 @@ function cli(args: readonly string[]): Promise<CliRun> {
 
 function startRun(extra: readonly string[] = []): Promise<CliRun> {
   return cli(["--chapter", "4", ...extra, "--prompt", TASK]);
-}
-
-function commandCall(id: string, args: readonly string[] = ["test"]) {
-  return chatToolCallsReply([{ id, name: "run_command", arguments: { command: "npm", args } }]);
 }
 
 /** How many times the script that appends to `file` ran. */

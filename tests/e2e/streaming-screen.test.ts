@@ -7,8 +7,7 @@ import {
   chatStreamTextReply,
   chatStreamToolCallsReply,
 } from "../support/chat-completions-server.js";
-import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
-import { serverEnv } from "./cli-process.js";
+import { TMUX_REASON, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 
 const e2e = useAgentFixture();
@@ -21,12 +20,7 @@ describe.skipIf(!isTmuxAvailable())(`streamed text on a real terminal ${TMUX_REA
       }),
       chatStreamTextReply(["First half,", " then", " the rest."], { delayMs: 1_500 }),
     );
-    const terminal = TmuxTerminal.start(e2e.argv(["--prompt", "Find the notes"]), {
-      env: serverEnv(e2e.server.baseURL),
-      columns: 80,
-      rows: 24,
-    });
-    try {
+    await e2e.inTerminal(["--prompt", "Find the notes"], async (terminal) => {
       const early = await terminal.waitForScreen((rows) =>
         rows.some((row) => row.includes("First half,")),
       );
@@ -39,9 +33,7 @@ describe.skipIf(!isTmuxAvailable())(`streamed text on a real terminal ${TMUX_REA
         "  First half, then the rest.",
       ]);
       expect(shown.at(-1)).toBe("  First half, then the rest.");
-    } finally {
-      terminal.close();
-    }
+    });
   });
 });
 

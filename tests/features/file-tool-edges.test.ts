@@ -7,13 +7,10 @@ import { readFile, readdir, stat, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  NodeWorkspaceFileSystem,
-  WRITE_LIMIT_BYTES,
-} from "../../src/adapters/filesystem/node-filesystem.js";
+import { WRITE_LIMIT_BYTES } from "../../src/adapters/filesystem/node-filesystem.js";
 import type { ToolResult } from "../../src/core/tool-result.js";
-import { ToolRegistry } from "../../src/core/tool-registry.js";
-import { createFileTools } from "../../src/features/file-tools.js";
+import type { ToolRegistry } from "../../src/core/tool-registry.js";
+import { callTool, errorResult as error, fileToolRegistry } from "../support/file-tool-calls.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
 
 let temp: TempWorkspace;
@@ -21,24 +18,11 @@ let registry: ToolRegistry;
 
 beforeEach(async () => {
   temp = await makeTempWorkspace();
-  registry = new ToolRegistry(
-    createFileTools({ fileSystem: new NodeWorkspaceFileSystem(temp.ws) }),
-  );
+  registry = fileToolRegistry(temp.ws);
 });
 afterEach(() => temp.cleanup());
 
-async function call(name: string, args: unknown): Promise<ToolResult> {
-  const snapshot = registry.snapshot();
-  const prepared = snapshot.prepare({ id: "call_1", name, arguments: JSON.stringify(args) });
-  if (!prepared.ok) return prepared.result;
-  return snapshot.invoke(prepared.call);
-}
-
-const error = (code: string, message: string): ToolResult => ({
-  content: `Error [${code}]: ${message}`,
-  isError: true,
-  errorCode: code,
-});
+const call = (name: string, args: unknown): Promise<ToolResult> => callTool(registry, name, args);
 
 describe("what a write may produce", () => {
   it("is 4 MiB, the size edit_file can edit again", () => {

@@ -6,6 +6,12 @@ import type { WorkspaceFileSystem } from "../../src/core/filesystem.js";
 import type { ToolResult } from "../../src/core/tool-result.js";
 import { ToolRegistry } from "../../src/core/tool-registry.js";
 import { createFileTools } from "../../src/features/file-tools.js";
+import {
+  callTool,
+  errorResult as error,
+  fileToolRegistry,
+  okResult as ok,
+} from "../support/file-tool-calls.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
 
 let temp: TempWorkspace;
@@ -13,26 +19,11 @@ let registry: ToolRegistry;
 
 beforeEach(async () => {
   temp = await makeTempWorkspace();
-  registry = new ToolRegistry(
-    createFileTools({ fileSystem: new NodeWorkspaceFileSystem(temp.ws) }),
-  );
+  registry = fileToolRegistry(temp.ws);
 });
 afterEach(() => temp.cleanup());
 
-/** Runs one call the way the loop does: prepare from raw JSON, then invoke. */
-async function call(name: string, args: unknown): Promise<ToolResult> {
-  const snapshot = registry.snapshot();
-  const prepared = snapshot.prepare({ id: "call_1", name, arguments: JSON.stringify(args) });
-  if (!prepared.ok) return prepared.result;
-  return snapshot.invoke(prepared.call);
-}
-
-const ok = (content: string): ToolResult => ({ content, isError: false });
-const error = (code: string, message: string): ToolResult => ({
-  content: `Error [${code}]: ${message}`,
-  isError: true,
-  errorCode: code,
-});
+const call = (name: string, args: unknown): Promise<ToolResult> => callTool(registry, name, args);
 
 describe("createFileTools", () => {
   it("gives the four tools in order with effects read, write, write, read", () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isGone } from "../support/process-state.js";
+import { isGone, killLeftovers } from "../support/process-state.js";
 import { PosixShellRunner } from "../../src/adapters/shell/posix-shell.js";
 import type { CommandResult } from "../../src/core/command-runner.js";
 import { createShellTool, shellToolResult } from "../../src/features/shell-tool.js";
@@ -18,13 +18,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const pid of leftoverPids.splice(0)) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
+  killLeftovers(leftoverPids);
   await rm(workspace, { recursive: true, force: true });
 });
 

@@ -28,6 +28,7 @@ import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 import { ChatCompletionsServer, chatTextReply } from "../support/chat-completions-server.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { runOneToolReply } from "../support/one-reply-run.js";
 import { toolMessages } from "../support/tool-messages.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
 import { HAS_BWRAP } from "../support/bubblewrap.js";
@@ -58,16 +59,15 @@ function shellRequest(command: string): PermissionRequest {
 describe("tool lookup and argument parsing", () => {
   it("a tool named after an Object.prototype member is unknown, never a prototype method", async () => {
     const runner = new RecordingCommandRunner();
-    const model = new ScriptedModelClient([
-      toolCallReply([
+    const result = await runOneToolReply(
+      P01,
+      [
         { id: "a", name: "__proto__", arguments: {} },
         { id: "b", name: "constructor", arguments: {} },
         { id: "c", name: "hasOwnProperty", arguments: {} },
-      ]),
-      textReply("done"),
-    ]);
-    const agent = buildAgent(P01, { model, workspace: temp.workspace, commandRunner: runner });
-    const result = await agent.run("go");
+      ],
+      { workspace: temp.workspace, commandRunner: runner },
+    );
     expect(toolMessages(result.history)).toEqual([
       {
         id: "a",
@@ -88,24 +88,17 @@ describe("tool lookup and argument parsing", () => {
   it("duplicate JSON keys: the prompt, the boundary and the handler all see the last value", async () => {
     const approver = new RecordingApprover(() => ALLOW);
     const audit = new RecordingAuditSink();
-    const model = new ScriptedModelClient([
-      toolCallReply([
+    const result = await runOneToolReply(
+      P03,
+      [
         {
           id: "call_1",
           name: "write_file",
           arguments: '{"path":"inside.txt","path":"../outside/x.txt","content":"pwned"}',
         },
-      ]),
-      textReply("done"),
-    ]);
-    const agent = buildAgent(P03, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-      approvalProvider: approver,
-      auditSink: audit,
-    });
-    const result = await agent.run("go");
+      ],
+      { workspace: temp.workspace, approvalProvider: approver, auditSink: audit },
+    );
     expect(toolMessages(result.history)).toEqual([
       {
         id: "call_1",
@@ -127,21 +120,18 @@ describe("tool lookup and argument parsing", () => {
   it("deeply nested arguments are refused as invalid, and the run goes on", async () => {
     const depth = 5000;
     const nested = `{"x":${"[".repeat(depth)}${"]".repeat(depth)}}`;
-    const model = new ScriptedModelClient([
-      toolCallReply([{ id: "call_1", name: "shell", arguments: nested }]),
-      textReply("done"),
-    ]);
-    const agent = buildAgent(P01, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-      observer: new ProgressReporter({
-        output: new PassThrough(),
-        verbosity: "normal",
-        color: false,
-      }),
-    });
-    const result = await agent.run("go");
+    const result = await runOneToolReply(
+      P01,
+      [{ id: "call_1", name: "shell", arguments: nested }],
+      {
+        workspace: temp.workspace,
+        observer: new ProgressReporter({
+          output: new PassThrough(),
+          verbosity: "normal",
+          color: false,
+        }),
+      },
+    );
     expect(result.finalText).toBe("done");
     expect(toolMessages(result.history)).toEqual([
       {
@@ -206,21 +196,16 @@ describe("workspace boundary", () => {
       await symlink(temp.outside, join(temp.workspace, "escape"));
       await symlink(join(temp.outside, "new.txt"), join(temp.workspace, "dangling.txt"));
       await symlink("/proc/self/root" + temp.outside, join(temp.workspace, "proc"));
-      const model = new ScriptedModelClient([
-        toolCallReply([
+      const result = await runOneToolReply(
+        P02,
+        [
           { id: "a", name: "write_file", arguments: { path: "escape/x.txt", content: "pwned" } },
           { id: "b", name: "write_file", arguments: { path: "dangling.txt", content: "pwned" } },
           { id: "c", name: "write_file", arguments: { path: "proc/y.txt", content: "pwned" } },
           { id: "d", name: "write_file", arguments: { path: "./escape//x.txt", content: "pwned" } },
-        ]),
-        textReply("done"),
-      ]);
-      const agent = buildAgent(P02, {
-        model,
-        workspace: temp.workspace,
-        commandRunner: new RecordingCommandRunner(),
-      });
-      const result = await agent.run("go");
+        ],
+        { workspace: temp.workspace },
+      );
       expect(toolMessages(result.history)).toEqual([
         {
           id: "a",
@@ -248,18 +233,11 @@ describe("workspace boundary", () => {
   it("writing over a hard link to an outside file replaces the link, never the outside file", async () => {
     await writeFile(join(temp.outside, "secret.txt"), "original\n");
     await link(join(temp.outside, "secret.txt"), join(temp.workspace, "linked.txt"));
-    const model = new ScriptedModelClient([
-      toolCallReply([
-        { id: "a", name: "write_file", arguments: { path: "linked.txt", content: "new" } },
-      ]),
-      textReply("done"),
-    ]);
-    const agent = buildAgent(P02, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-    });
-    await agent.run("go");
+    await runOneToolReply(
+      P02,
+      [{ id: "a", name: "write_file", arguments: { path: "linked.txt", content: "new" } }],
+      { workspace: temp.workspace },
+    );
     expect(await readFile(join(temp.outside, "secret.txt"), "utf8")).toBe("original\n");
     expect(await readFile(join(temp.workspace, "linked.txt"), "utf8")).toBe("new");
   });
@@ -268,16 +246,11 @@ describe("workspace boundary", () => {
   // tool_execution_error with the absolute host path of the workspace in it.
   it("a file name over NAME_MAX is invalid_path, and the model never sees host paths", async () => {
     const name = "x".repeat(300);
-    const model = new ScriptedModelClient([
-      toolCallReply([{ id: "a", name: "write_file", arguments: { path: name, content: "x" } }]),
-      textReply("done"),
-    ]);
-    const agent = buildAgent(P02, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-    });
-    const result = await agent.run("go");
+    const result = await runOneToolReply(
+      P02,
+      [{ id: "a", name: "write_file", arguments: { path: name, content: "x" } }],
+      { workspace: temp.workspace },
+    );
     expect(toolMessages(result.history)).toEqual([
       { id: "a", content: `Error [invalid_path]: path is too long: ${name}` },
     ]);
@@ -289,8 +262,9 @@ describe("workspace boundary", () => {
   it("P02 write_file cannot plant git config or hooks without the person's approval", async () => {
     await mkdir(join(temp.workspace, ".git", "hooks"), { recursive: true });
     await writeFile(join(temp.workspace, ".git", "config"), "[core]\n");
-    const model = new ScriptedModelClient([
-      toolCallReply([
+    const result = await runOneToolReply(
+      P02,
+      [
         {
           id: "a",
           name: "write_file",
@@ -301,15 +275,9 @@ describe("workspace boundary", () => {
           name: "write_file",
           arguments: { path: ".git/hooks/pre-commit", content: "#!/bin/sh\ntouch /tmp/pwned\n" },
         },
-      ]),
-      textReply("done"),
-    ]);
-    const agent = buildAgent(P02, {
-      model,
-      workspace: temp.workspace,
-      commandRunner: new RecordingCommandRunner(),
-    });
-    const result = await agent.run("go");
+      ],
+      { workspace: temp.workspace },
+    );
     expect(toolMessages(result.history)).toEqual([
       {
         id: "a",
@@ -345,8 +313,9 @@ describe("protected paths in P03 (issue 12)", () => {
     const approver = new RecordingApprover(() => ALLOW);
     const audit = new RecordingAuditSink();
     const hook = "#!/bin/sh\ntouch /tmp/pwned\n";
-    const model = new ScriptedModelClient([
-      toolCallReply([
+    const result = await runOneToolReply(
+      P03,
+      [
         {
           id: "a",
           name: "write_file",
@@ -358,18 +327,14 @@ describe("protected paths in P03 (issue 12)", () => {
           name: "edit_file",
           arguments: { path: "audit.jsonl", old_string: "{}", new_string: "{forged}" },
         },
-      ]),
-      textReply("done"),
-    ]);
-    const agent = buildAgent(P03, {
-      model,
-      workspace: temp.workspace,
-      harnessFiles: [log],
-      commandRunner: new RecordingCommandRunner(),
-      approvalProvider: approver,
-      auditSink: audit,
-    });
-    const result = await agent.run("go");
+      ],
+      {
+        workspace: temp.workspace,
+        harnessFiles: [log],
+        approvalProvider: approver,
+        auditSink: audit,
+      },
+    );
     const git = "Writing git metadata is forbidden: a hook or config there would run on the host";
     const own =
       "Writing the harness's own files (its audit log, recording or install) is forbidden";
@@ -615,25 +580,21 @@ describe.runIf(HAS_BWRAP && ["x64", "arm64"].includes(process.arch))(
         `v="$(cat ${corePattern})"; printf '%s\\n' "$v" > ${corePattern} && echo wrote-core-pattern`,
         "cp /bin/bash ./b; chmod 4755 ./b; chmod g+s ./b; install -m 4755 /bin/true ./i; true",
       ];
-      const model = new ScriptedModelClient([
-        toolCallReply(
-          commands.map((command, index) => ({
-            id: `call_${String(index + 1)}`,
-            name: "shell",
-            arguments: { command },
-          })),
-        ),
-        textReply("done"),
-      ]);
-      const agent = buildAgent(P03, {
-        model,
-        workspace: temp.workspace,
-        commandRunner: execution.runner,
-        executionEnvironment: execution.environment,
-        approvalProvider: approver,
-        auditSink: new RecordingAuditSink(),
-      });
-      const result = await agent.run("go");
+      const result = await runOneToolReply(
+        P03,
+        commands.map((command, index) => ({
+          id: `call_${String(index + 1)}`,
+          name: "shell",
+          arguments: { command },
+        })),
+        {
+          workspace: temp.workspace,
+          commandRunner: execution.runner,
+          executionEnvironment: execution.environment,
+          approvalProvider: approver,
+          auditSink: new RecordingAuditSink(),
+        },
+      );
 
       expect(approver.requests).toHaveLength(2);
       const [coreWrite, setuid] = toolMessages(result.history);

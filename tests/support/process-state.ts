@@ -23,3 +23,14 @@ function isGoneFromProc(pid: number): boolean {
     return true;
   }
 }
+
+/** Kills, and forgets, the processes a test left behind (children it watched); gone ones are fine. */
+export function killLeftovers(pids: number[]): void {
+  for (const pid of pids.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}

@@ -3,10 +3,7 @@ import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  resolveExecutable,
-  type FileProbe,
-} from "../../../src/adapters/shell/executable-resolution.js";
+import type { FileProbe } from "../../../src/adapters/shell/executable-resolution.js";
 import { PosixShellRunner } from "../../../src/adapters/shell/posix-shell.js";
 import { PowerShellRunner } from "../../../src/adapters/shell/powershell.js";
 import { SandboxSetupError } from "../../../src/adapters/sandbox/sandbox-errors.js";
@@ -30,16 +27,13 @@ import { PermissionDecision } from "../../../src/core/permission-decision.js";
 import { P03 } from "../../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+import { hostExecutable } from "../../support/host-executables.js";
+import { runError } from "../../support/run-error.js";
 
-const LOOKUP = {
-  env: process.env,
-  workspace: "/nonexistent-workspace",
-  platform: process.platform,
-};
 const HAS_BWRAP =
   process.platform === "linux" &&
-  resolveExecutable("bwrap", LOOKUP) !== undefined &&
-  resolveExecutable("bash", LOOKUP) !== undefined;
+  hostExecutable("bwrap") !== undefined &&
+  hostExecutable("bash") !== undefined;
 const LIMITS = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
 const SECRET = "sk-test-never-inside";
 // Windows cannot run the host's bash and sh under a Linux-style PATH, nor a #!/bin/sh fake bwrap.
@@ -54,7 +48,7 @@ async function pathWithoutBwrap(base: string): Promise<string> {
   const bin = join(base, "shells-only");
   await mkdir(bin, { recursive: true });
   for (const name of ["bash", "sh"]) {
-    const real = resolveExecutable(name, LOOKUP);
+    const real = hostExecutable(name);
     if (real !== undefined) await symlink(real, join(bin, name));
   }
   return bin;
@@ -66,15 +60,6 @@ function fakeFiles(files: readonly string[]): FileProbe {
     isExecutableFile: (candidate) => files.includes(candidate),
     realpath: (candidate) => candidate,
   };
-}
-
-async function runError(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 describe("createShellExecution", () => {

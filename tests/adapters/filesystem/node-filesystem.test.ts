@@ -52,64 +52,47 @@ async function entries(directory: string): Promise<string[]> {
   return (await readdir(directory)).sort();
 }
 
+/** A read's expected result: the text, its 1-based first and last lines, the file's line count. */
+function textWindow(
+  text: string | undefined,
+  firstLine: number,
+  lastLine: number,
+  totalLines: number,
+) {
+  return { text, firstLine, lastLine, totalLines };
+}
+
 describe("readFile", () => {
   it("returns the whole text with its line count", async () => {
     await writeFile(join(temp.ws, "a.txt"), "one\ntwo\nthree\n");
-    await expect(files.readFile("a.txt")).resolves.toEqual({
-      text: "one\ntwo\nthree\n",
-      firstLine: 1,
-      lastLine: 3,
-      totalLines: 3,
-    });
+    await expect(files.readFile("a.txt")).resolves.toEqual(
+      textWindow("one\ntwo\nthree\n", 1, 3, 3),
+    );
   });
 
   it("counts a last line without a newline, and an empty file as no lines", async () => {
     await writeFile(join(temp.ws, "a.txt"), "one\ntwo");
     await writeFile(join(temp.ws, "empty.txt"), "");
-    await expect(files.readFile("a.txt")).resolves.toEqual({
-      text: "one\ntwo",
-      firstLine: 1,
-      lastLine: 2,
-      totalLines: 2,
-    });
-    await expect(files.readFile("empty.txt")).resolves.toEqual({
-      text: "",
-      firstLine: 1,
-      lastLine: 0,
-      totalLines: 0,
-    });
+    await expect(files.readFile("a.txt")).resolves.toEqual(textWindow("one\ntwo", 1, 2, 2));
+    await expect(files.readFile("empty.txt")).resolves.toEqual(textWindow("", 1, 0, 0));
   });
 
   it("returns a line window by offset and limit", async () => {
     await writeFile(join(temp.ws, "a.txt"), "1\n2\n3\n4\n5\n");
-    await expect(files.readFile("a.txt", { offset: 2, limit: 2 })).resolves.toEqual({
-      text: "2\n3\n",
-      firstLine: 2,
-      lastLine: 3,
-      totalLines: 5,
-    });
-    await expect(files.readFile("a.txt", { offset: 4 })).resolves.toEqual({
-      text: "4\n5\n",
-      firstLine: 4,
-      lastLine: 5,
-      totalLines: 5,
-    });
-    await expect(files.readFile("a.txt", { offset: 9, limit: 3 })).resolves.toEqual({
-      text: "",
-      firstLine: 9,
-      lastLine: 5,
-      totalLines: 5,
-    });
+    await expect(files.readFile("a.txt", { offset: 2, limit: 2 })).resolves.toEqual(
+      textWindow("2\n3\n", 2, 3, 5),
+    );
+    await expect(files.readFile("a.txt", { offset: 4 })).resolves.toEqual(
+      textWindow("4\n5\n", 4, 5, 5),
+    );
+    await expect(files.readFile("a.txt", { offset: 9, limit: 3 })).resolves.toEqual(
+      textWindow("", 9, 5, 5),
+    );
   });
 
   it("drops a UTF-8 BOM and keeps CRLF as it is", async () => {
     await writeFile(join(temp.ws, "bom.txt"), "\uFEFFa\r\nb\r\n");
-    await expect(files.readFile("bom.txt")).resolves.toEqual({
-      text: "a\r\nb\r\n",
-      firstLine: 1,
-      lastLine: 2,
-      totalLines: 2,
-    });
+    await expect(files.readFile("bom.txt")).resolves.toEqual(textWindow("a\r\nb\r\n", 1, 2, 2));
   });
 
   it("refuses a file over the read limit without a window, and reads it in windows", async () => {
@@ -127,12 +110,9 @@ describe("readFile", () => {
         `big.txt is ${size} bytes, over the 262144-byte read limit; read it in parts with ` +
         "offset and limit (line numbers, from 1), e.g. offset 1 and limit 1000",
     });
-    await expect(files.readFile("big.txt", { offset: lineCount, limit: 5 })).resolves.toEqual({
-      text: lines[lineCount - 1],
-      firstLine: lineCount,
-      lastLine: lineCount,
-      totalLines: lineCount,
-    });
+    await expect(files.readFile("big.txt", { offset: lineCount, limit: 5 })).resolves.toEqual(
+      textWindow(lines[lineCount - 1], lineCount, lineCount, lineCount),
+    );
     await expect(failure(files.readFile("big.txt", { offset: 1 }))).resolves.toEqual({
       code: "file_too_large",
       message:

@@ -358,13 +358,7 @@ describe("safeWritablePath refuses .git", () => {
   });
   afterEach(() => temp.cleanup());
 
-  async function outcome(path: string): Promise<unknown> {
-    return safeWritablePath(temp.ws, path).then(
-      (target) => target,
-      (error: unknown) =>
-        error instanceof WorkspaceFileError ? `${error.code}: ${error.message}` : error,
-    );
-  }
+  const outcome = (path: string): Promise<unknown> => writableOutcome(temp.ws, path);
   const refused = (path: string) =>
     `protected_path: path is inside .git, which the agent may not change: ${path}`;
 
@@ -400,13 +394,7 @@ describe("safeWritablePath refuses git metadata not named .git", () => {
   });
   afterEach(() => temp.cleanup());
 
-  async function outcome(path: string): Promise<unknown> {
-    return safeWritablePath(temp.ws, path).then(
-      (target) => target,
-      (error: unknown) =>
-        error instanceof WorkspaceFileError ? `${error.code}: ${error.message}` : error,
-    );
-  }
+  const outcome = (path: string): Promise<unknown> => writableOutcome(temp.ws, path);
   /** What `git init --bare` leaves that git looks for: HEAD, objects/, refs/. */
   async function bareLayout(directory: string): Promise<void> {
     await mkdir(join(temp.ws, directory, "objects"), { recursive: true });
@@ -479,6 +467,22 @@ describe("safeWritablePath refuses git metadata not named .git", () => {
   });
 });
 
+/** Where safeWritablePath puts `path`, or its refusal as "code: message". */
+function writableOutcome(
+  workspace: string,
+  path: string,
+  harnessFiles?: readonly string[],
+): Promise<unknown> {
+  return safeWritablePath(workspace, path, harnessFiles).then(
+    (target) => target,
+    (error: unknown) =>
+      error instanceof WorkspaceFileError ? `${error.code}: ${error.message}` : error,
+  );
+}
+
+const refusedAsHarnessFile = (path: string) =>
+  `protected_path: path is one of the harness's own files (its audit log, recording or install), which the agent may not change: ${path}`;
+
 describe("safeWritablePath refuses the harness's own files", () => {
   let temp: TempWorkspace;
   beforeEach(async () => {
@@ -491,16 +495,11 @@ describe("safeWritablePath refuses the harness's own files", () => {
     await mkdir(join(temp.ws, "logs"));
     await writeFile(log, "");
     await symlink(log, join(temp.ws, "innocent.txt"));
-    const refused = (path: string) =>
-      `protected_path: path is one of the harness's own files (its audit log, recording or install), which the agent may not change: ${path}`;
-    const outcome = (path: string): Promise<unknown> =>
-      safeWritablePath(temp.ws, path, [log]).then(
-        (target) => target,
-        (error: unknown) =>
-          error instanceof WorkspaceFileError ? `${error.code}: ${error.message}` : error,
-      );
-    await expect(outcome("logs/audit.jsonl")).resolves.toBe(refused("logs/audit.jsonl"));
-    await expect(outcome("innocent.txt")).resolves.toBe(refused("innocent.txt"));
+    const outcome = (path: string): Promise<unknown> => writableOutcome(temp.ws, path, [log]);
+    await expect(outcome("logs/audit.jsonl")).resolves.toBe(
+      refusedAsHarnessFile("logs/audit.jsonl"),
+    );
+    await expect(outcome("innocent.txt")).resolves.toBe(refusedAsHarnessFile("innocent.txt"));
     await expect(outcome("logs/audit.jsonl.bak")).resolves.toBe(
       join(temp.ws, "logs", "audit.jsonl.bak"),
     );
@@ -519,16 +518,9 @@ describe("safeWritablePath refuses everything inside a harness-owned directory",
     await mkdir(dist);
     await writeFile(join(dist, "agent-bundle.cjs"), "");
     await symlink(dist, join(temp.ws, "alias"));
-    const refused = (path: string) =>
-      `protected_path: path is one of the harness's own files (its audit log, recording or install), which the agent may not change: ${path}`;
-    const outcome = (path: string): Promise<unknown> =>
-      safeWritablePath(temp.ws, path, [dist]).then(
-        (target) => target,
-        (error: unknown) =>
-          error instanceof WorkspaceFileError ? `${error.code}: ${error.message}` : error,
-      );
+    const outcome = (path: string): Promise<unknown> => writableOutcome(temp.ws, path, [dist]);
     for (const path of ["dist", "dist/agent-bundle.cjs", "dist/new/evil.cjs", "alias/x.cjs"]) {
-      await expect(outcome(path)).resolves.toBe(refused(path));
+      await expect(outcome(path)).resolves.toBe(refusedAsHarnessFile(path));
     }
     await expect(outcome("dist-notes.txt")).resolves.toBe(join(temp.ws, "dist-notes.txt"));
   });

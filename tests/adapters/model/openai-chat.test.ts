@@ -6,7 +6,7 @@ import {
 } from "../../../src/adapters/model/openai-chat.js";
 import { ModelProviderError, RunCancelledError } from "../../../src/core/agent-errors.js";
 import { ToolPairingError, type Message } from "../../../src/core/messages.js";
-import type { ModelRequest, ModelToolSpec } from "../../../src/core/model.js";
+import type { ModelReply, ModelRequest, ModelToolSpec } from "../../../src/core/model.js";
 import {
   ChatCompletionsServer,
   NEVER_ANSWER,
@@ -36,6 +36,18 @@ const PROMPT: Message[] = [
   { role: "system", content: "You are terse." },
   { role: "user", content: "List the files." },
 ];
+
+/** PROMPT as the request body carries it. */
+const PROMPT_ON_THE_WIRE = [
+  { role: "system", content: "You are terse." },
+  { role: "user", content: "List the files." },
+];
+
+/**
+ * How every request body begins: always asked to stream, with usage in the last chunk (a whole
+ * reply is read as before).
+ */
+const STREAMED = { model: MODEL, stream: true, stream_options: { include_usage: true } };
 
 let server: ChatCompletionsServer | undefined;
 
@@ -96,14 +108,8 @@ describe("OpenAIChatModelClient requests", () => {
     expect(srv.requests[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
     // No tools this turn: OpenAI rejects an empty tools list, so none is sent.
     expect(srv.requests[0]?.body).toEqual({
-      model: MODEL,
-      // Always asked to stream, with usage in the last chunk; a whole reply is read as before.
-      stream: true,
-      stream_options: { include_usage: true },
-      messages: [
-        { role: "system", content: "You are terse." },
-        { role: "user", content: "List the files." },
-      ],
+      ...STREAMED,
+      messages: [...PROMPT_ON_THE_WIRE],
     });
   });
 
@@ -133,13 +139,9 @@ describe("OpenAIChatModelClient requests", () => {
     const reply = await clientFor(srv).complete(request(history, [SHELL_TOOL]));
 
     expect(srv.requests[0]?.body).toEqual({
-      model: MODEL,
-      // Always asked to stream, with usage in the last chunk; a whole reply is read as before.
-      stream: true,
-      stream_options: { include_usage: true },
+      ...STREAMED,
       messages: [
-        { role: "system", content: "You are terse." },
-        { role: "user", content: "List the files." },
+        ...PROMPT_ON_THE_WIRE,
         {
           role: "assistant",
           content: null,
@@ -202,6 +204,14 @@ describe("OpenAIChatModelClient requests", () => {
 });
 
 describe("OpenAIChatModelClient reply mapping", () => {
+  /** How the client reads a plain "ok" reply whose usage is `usage`, as the provider sent it. */
+  async function replyWithUsage(usage: Record<string, unknown>): Promise<ModelReply> {
+    const srv = await startServer({
+      body: { ...completionBody({ content: "ok" }, "stop"), usage },
+    });
+    return clientFor(srv).complete(request());
+  }
+
   it("maps usage when the provider reports it", async () => {
     const srv = await startServer(chatTextReply("ok", { usage: chatUsage(120, 30) }));
     const reply = await clientFor(srv).complete(request());
@@ -209,24 +219,12 @@ describe("OpenAIChatModelClient reply mapping", () => {
   });
 
   it("computes total tokens when only prompt and completion tokens are reported", async () => {
-    const srv = await startServer({
-      body: {
-        ...completionBody({ content: "ok" }, "stop"),
-        usage: { prompt_tokens: 7, completion_tokens: 2 },
-      },
-    });
-    const reply = await clientFor(srv).complete(request());
+    const reply = await replyWithUsage({ prompt_tokens: 7, completion_tokens: 2 });
     expect(reply.usage).toEqual({ promptTokens: 7, completionTokens: 2, totalTokens: 9 });
   });
 
   it("drops a usage report that is not token counts", async () => {
-    const srv = await startServer({
-      body: {
-        ...completionBody({ content: "ok" }, "stop"),
-        usage: { prompt_tokens: "7", completion_tokens: 2 },
-      },
-    });
-    const reply = await clientFor(srv).complete(request());
+    const reply = await replyWithUsage({ prompt_tokens: "7", completion_tokens: 2 });
     expect(reply).not.toHaveProperty("usage");
   });
 
@@ -395,33 +393,29 @@ describe("OpenAIChatModelClient failures", () => {
     await rejectionOf(clientFor(srv).complete(request()), ModelProviderError, message);
   });
 
-  it("reports other statuses with the provider's reason on one line, key redacted", async () => {
-    const srv = await startServer(
-      chatErrorReply(400, `Invalid 'messages[2]':\nbad role (key ${API_KEY})`),
-    );
-    await rejectionOf(
-      clientFor(srv).complete(request()),
-      ModelProviderError,
+  // A 400's reason on one line, with the client's key redacted where it is long enough to be one.
+  it.each([
+    [
+      "reports other statuses with the provider's reason on one line, key redacted",
+      `Invalid 'messages[2]':\nbad role (key ${API_KEY})`,
+      {},
       "The model provider rejected the request (HTTP 400): Invalid 'messages[2]': bad role (key [redacted])",
-    );
-  });
-
-  it("leaves a short dummy key (OPENAI_API_KEY=x) unredacted, so messages stay readable", async () => {
-    const srv = await startServer(chatErrorReply(400, "max_tokens exceeds the context window"));
-    await rejectionOf(
-      clientFor(srv, { apiKey: "x" }).complete(request()),
-      ModelProviderError,
+    ],
+    [
+      "leaves a short dummy key (OPENAI_API_KEY=x) unredacted, so messages stay readable",
+      "max_tokens exceeds the context window",
+      { apiKey: "x" },
       "The model provider rejected the request (HTTP 400): max_tokens exceeds the context window",
-    );
-  });
-
-  it("redacts a key from 8 characters on", async () => {
-    const srv = await startServer(chatErrorReply(400, "bad key 12345678 and 1234567"));
-    await rejectionOf(
-      clientFor(srv, { apiKey: "12345678" }).complete(request()),
-      ModelProviderError,
+    ],
+    [
+      "redacts a key from 8 characters on",
+      "bad key 12345678 and 1234567",
+      { apiKey: "12345678" },
       "The model provider rejected the request (HTTP 400): bad key [redacted] and 1234567",
-    );
+    ],
+  ] as const)("%s", async (_name, reason, options, message) => {
+    const srv = await startServer(chatErrorReply(400, reason));
+    await rejectionOf(clientFor(srv, options).complete(request()), ModelProviderError, message);
   });
 
   it("lets the SDK retry a 500 and succeed when maxRetries allows", async () => {

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isGone } from "../../support/process-state.js";
+import { isGone, killLeftovers } from "../../support/process-state.js";
 import { CommandStartError } from "../../../src/core/command-runner.js";
 import {
   BoundedOutput,
@@ -23,13 +23,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const pid of leftoverPids.splice(0)) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
+  killLeftovers(leftoverPids);
   await rm(workspace, { recursive: true, force: true });
 });
 

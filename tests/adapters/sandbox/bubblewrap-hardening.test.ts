@@ -12,7 +12,7 @@ import { MASKED_PATHS } from "../../../src/adapters/sandbox/proc-masks.js";
 import { sandboxHardening } from "../../../src/adapters/sandbox/sandbox-hardening.js";
 import { SECCOMP_RET_ALLOW } from "../../../src/adapters/sandbox/seccomp-filter.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
-import { resolveExecutable } from "../../../src/adapters/shell/executable-resolution.js";
+import { BWRAP, hostExecutable } from "../../support/host-executables.js";
 import type { CommandResult } from "../../../src/core/command-runner.js";
 
 /**
@@ -22,15 +22,9 @@ import type { CommandResult } from "../../../src/core/command-runner.js";
  * owner's (root's) privileges. Every outcome that matters is checked on the host.
  */
 
-const LOOKUP = {
-  env: process.env,
-  workspace: "/nonexistent-workspace",
-  platform: process.platform,
-};
-const BWRAP = process.platform === "linux" ? resolveExecutable("bwrap", LOOKUP) : undefined;
-const BASH = resolveExecutable("bash", LOOKUP);
+const BASH = hostExecutable("bash");
 const HARDENING = sandboxHardening(process.arch);
-const CC = resolveExecutable("cc", LOOKUP);
+const CC = hostExecutable("cc");
 const PYTHON = ["/usr/bin/python3", "/bin/python3"].find((candidate) => existsSync(candidate));
 const CORE_PATTERN = "/proc/sys/kernel/core_pattern";
 const MKPRIV = fileURLToPath(new URL("../../support/mkpriv.c", import.meta.url));

@@ -4,16 +4,10 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createShellExecution } from "../../../src/adapters/execution/shell-execution.js";
-import { resolveExecutable } from "../../../src/adapters/shell/executable-resolution.js";
+import { BWRAP, hostExecutable } from "../../support/host-executables.js";
 import type { CommandRunner } from "../../../src/core/command-runner.js";
 
-const LOOKUP = {
-  env: process.env,
-  workspace: "/nonexistent-workspace",
-  platform: process.platform,
-};
-const BWRAP = process.platform === "linux" ? resolveExecutable("bwrap", LOOKUP) : undefined;
-const PWSH = resolveExecutable("pwsh", LOOKUP);
+const PWSH = hostExecutable("pwsh");
 const SKIP = BWRAP === undefined || PWSH === undefined;
 const SUITE = SKIP
   ? "PowerShell in bubblewrap (skipped: needs Linux with bwrap and pwsh on PATH)"

@@ -23,21 +23,16 @@ import {
 } from "../../../src/adapters/sandbox/bubblewrap.js";
 import { probeSandbox } from "../../../src/adapters/sandbox/bubblewrap-probe.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
-import { resolveExecutable } from "../../../src/adapters/shell/executable-resolution.js";
+import { BWRAP, hostExecutable } from "../../support/host-executables.js";
 import {
   SandboxContentError,
   SandboxSetupError,
 } from "../../../src/adapters/sandbox/sandbox-errors.js";
 import { createShellExecution } from "../../../src/adapters/execution/shell-execution.js";
 import { CommandStartError, type CommandResult } from "../../../src/core/command-runner.js";
+import { runError } from "../../support/run-error.js";
 
-const LOOKUP = {
-  env: process.env,
-  workspace: "/nonexistent-workspace",
-  platform: process.platform,
-};
-const BWRAP = process.platform === "linux" ? resolveExecutable("bwrap", LOOKUP) : undefined;
-const BASH = resolveExecutable("bash", LOOKUP);
+const BASH = hostExecutable("bash");
 const SUITE =
   BWRAP === undefined || BASH === undefined
     ? "BubblewrapRunner (skipped: needs Linux with bwrap and bash on PATH; CI installs bubblewrap)"
@@ -78,6 +73,19 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
         { ...process.env, OPENAI_API_KEY: SECRET, GITHUB_TOKEN: SECRET },
         { passEnv: [], platform: "linux" },
       ),
+    });
+  }
+
+  /** A runner with the host's environment that binds `harnessFiles` read-only. */
+  function guardedRunner(harnessFiles: readonly string[], workspace = ws): BubblewrapRunner {
+    return new BubblewrapRunner({
+      bwrapPath,
+      shell: { executable: bash, kind: "bash" },
+      workspace,
+      home: homedir(),
+      network: false,
+      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
+      harnessFiles,
     });
   }
 
@@ -258,15 +266,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     await writeFile(log, "line 1\n");
     const recording = join(base, "outside.jsonl");
     await writeFile(recording, "");
-    const guarded = new BubblewrapRunner({
-      bwrapPath,
-      shell: { executable: bash, kind: "bash" },
-      workspace: ws,
-      home: homedir(),
-      network: false,
-      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
-      harnessFiles: [log, recording, join(ws, "not-created-yet.jsonl")],
-    });
+    const guarded = guardedRunner([log, recording, join(ws, "not-created-yet.jsonl")]);
     const args = guarded.argsFor("true", ws);
     expect(args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc)).toEqual([
       "/",
@@ -288,15 +288,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     const saved = store.spillFor("c").open();
     saved?.write(Buffer.from("saved\n"));
     saved?.close();
-    const guarded = new BubblewrapRunner({
-      bwrapPath,
-      shell: { executable: bash, kind: "bash" },
-      workspace: ws,
-      home: homedir(),
-      network: false,
-      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
-      harnessFiles: [store.realPath],
-    });
+    const guarded = guardedRunner([store.realPath]);
     const attack = [
       "{ echo evil >> .agent/outputs/c.log; } 2>/dev/null || echo append-refused",
       "ln -s /etc .agent/outputs/next.log 2>/dev/null || echo link-refused",
@@ -315,15 +307,8 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     const dist = join(ws, "agent", "dist");
     await mkdir(dist, { recursive: true });
     await writeFile(join(dist, "agent-bundle.cjs"), "bundle\n");
-    const options = {
-      bwrapPath,
-      shell: { executable: bash, kind: "bash" as const },
-      home: homedir(),
-      network: false,
-      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
-      harnessFiles: [dist, join(ws, "agent", "node_modules")],
-    };
-    const guarded = new BubblewrapRunner({ ...options, workspace: ws });
+    const harnessFiles = [dist, join(ws, "agent", "node_modules")];
+    const guarded = guardedRunner(harnessFiles);
     const args = guarded.argsFor("true", ws);
     expect(args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc)).toEqual([
       "/",
@@ -340,7 +325,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     );
     expect(await readFile(join(dist, "agent-bundle.cjs"), "utf8")).toBe("bundle\n");
     // A workspace inside the harness's directory is read-only whole.
-    const inside = new BubblewrapRunner({ ...options, workspace: dist });
+    const inside = guardedRunner(harnessFiles, dist);
     const insideArgs = inside.argsFor("true", dist);
     expect(
       insideArgs.filter((_, index) => insideArgs[index - 1] === "--ro-bind").filter(notProc),
@@ -652,7 +637,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
   });
 
   it("passes its probe with plain sh, which reaches TCP through node", async () => {
-    const sh = resolveExecutable("sh", LOOKUP);
+    const sh = hostExecutable("sh");
     if (sh === undefined) throw new Error("sh is not on PATH");
     const environment = buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" });
     const shell = { executable: sh, kind: "sh" as const };
@@ -685,15 +670,6 @@ function symlinkedGit(workspace: string): string {
     "command could replace with a .git of its own; make it a directory (or a worktree's .git " +
     "file), or run with --sandbox off"
   );
-}
-
-async function runError(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 function isWritable(directory: string): boolean {

@@ -10,15 +10,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BubblewrapRunner } from "../../../src/adapters/sandbox/bubblewrap.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
-import { resolveExecutable } from "../../../src/adapters/shell/executable-resolution.js";
+import { BWRAP, hostExecutable } from "../../support/host-executables.js";
 
-const LOOKUP = {
-  env: process.env,
-  workspace: "/nonexistent-workspace",
-  platform: process.platform,
-};
-const BWRAP = process.platform === "linux" ? resolveExecutable("bwrap", LOOKUP) : undefined;
-const BASH = resolveExecutable("bash", LOOKUP);
+const BASH = hostExecutable("bash");
 const JOURNAL = '{"type":"run_started","prompt":"secret task"}\n';
 const LIMITS = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
 
