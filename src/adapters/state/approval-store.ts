@@ -82,6 +82,7 @@ export class ApprovalStore {
   readonly directory: string;
   readonly #now: () => number;
   readonly #files: StateFileOps;
+  #logFd: number | undefined;
 
   /** `stateDirectory`: the workspace's own state directory (openWorkspaceState's `directory`). */
   constructor(stateDirectory: string, options: ApprovalStoreOptions = {}) {
@@ -93,6 +94,7 @@ export class ApprovalStore {
 
   /** Persists a request that will wait for `agent approve` or `agent deny`. */
   saveRequest(request: ApprovalRequest, context: RequestContext): void {
+    this.#openLog();
     const record: StoredRequest = {
       request: requestSchema.parse(request),
       runId: context.runId,
@@ -154,6 +156,7 @@ export class ApprovalStore {
 
   #take(kind: "grants" | "denials", runId: string, actionDigest: string): AnswerToken | undefined {
     if (!DIGEST_PATTERN.test(actionDigest)) return undefined;
+    this.#openLog();
     const now = this.#now();
     for (const name of listRecords(this.#path(kind))) {
       if (!name.startsWith(`${actionDigest}.`)) continue;
@@ -185,6 +188,7 @@ export class ApprovalStore {
     }
     const stored = this.#readRequest(`${requestId}.json`);
     if (stored === undefined) throw new ApprovalStoreError(`no such request: ${requestId}`);
+    this.#openLog();
     // The run no longer waits for this action: an answer to it would grant what nobody asks now.
     const newer = newestPerCall(this.#allRequests()).get(callKey(stored));
     if (newer !== undefined && newer.request.id !== requestId) {
@@ -246,13 +250,29 @@ export class ApprovalStore {
     return parsed.success ? parsed.data : undefined;
   }
 
-  /** The store's own record of every answer and use: always written, whatever --audit-log says. */
+  /** Closes the log, if it was opened. The store writes nothing after this. */
+  close(): void {
+    if (this.#logFd === undefined) return;
+    closeSync(this.#logFd);
+    this.#logFd = undefined;
+  }
+
+  /**
+   * The store's own record of every answer and use: always written, whatever --audit-log says.
+   * Opened once, safely, and kept open; each change opens it before it happens, so a log that
+   * cannot be opened (a link or a FIFO planted in its place) stops the change instead of
+   * leaving it done and unrecorded.
+   */
+  #openLog(): number {
+    this.#logFd ??= openHarnessOutput(join(this.directory, "log.jsonl"), { truncate: false }).fd;
+    return this.#logFd;
+  }
+
   #log(entry: Record<string, unknown>): void {
-    const output = openHarnessOutput(join(this.directory, "log.jsonl"), { truncate: false });
-    try {
-      writeSync(output.fd, `${JSON.stringify({ time: this.#iso(this.#now()), ...entry })}\n`);
-    } finally {
-      closeSync(output.fd);
+    const line = Buffer.from(`${JSON.stringify({ time: this.#iso(this.#now()), ...entry })}\n`);
+    const fd = this.#openLog();
+    for (let written = 0; written < line.length;) {
+      written += writeSync(fd, line, written, line.length - written);
     }
   }
 

@@ -1,10 +1,11 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -12,6 +13,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { HarnessFileError } from "../../../src/adapters/filesystem/index.js";
 import { ApprovalStore, ApprovalStoreError } from "../../../src/adapters/state/index.js";
 import type { ApprovalRequest } from "../../../src/core/approval-request.js";
 
@@ -226,4 +228,64 @@ describe("ApprovalStore", () => {
       false,
     );
   }, 30_000);
+});
+
+describe("ApprovalStore: its log", () => {
+  const logLines = (path: string): { event: string; requestId: string }[] =>
+    readFileSync(path, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { event: string; requestId: string });
+
+  it("is opened once and kept open: a line goes to the file opened, not to whatever has the name now", () => {
+    const dir = stateDir();
+    const store = new ApprovalStore(dir, { now: () => T0 });
+    const log = join(store.directory, "log.jsonl");
+    store.saveRequest(request("req_0000000000000001"), ctx);
+    renameSync(log, `${log}.moved`);
+    writeFileSync(log, "");
+    store.approve("req_0000000000000001", 60_000, "cli");
+    store.close();
+    expect(readFileSync(log, "utf8")).toBe("");
+    expect(logLines(`${log}.moved`).map((line) => [line.event, line.requestId])).toEqual([
+      ["requested", "req_0000000000000001"],
+      ["approved", "req_0000000000000001"],
+    ]);
+  });
+
+  it.each(["link", "fifo"] as const)(
+    "planted as a %s stops every change before it happens",
+    (kind) => {
+      const dir = stateDir();
+      const setUp = new ApprovalStore(dir, { now: () => T0 });
+      setUp.saveRequest(request("req_0000000000000001"), ctx);
+      setUp.saveRequest(request("req_0000000000000002", OTHER), { ...ctx, callId: "call_2" });
+      setUp.approve("req_0000000000000002", 60_000, "cli");
+      setUp.close();
+      const approvals = setUp.directory;
+      const log = join(approvals, "log.jsonl");
+      const before = JSON.stringify(
+        ["requests", "answers", "grants", "consumed"].map((sub) =>
+          readdirSync(join(approvals, sub)),
+        ),
+      );
+      rmSync(log);
+      if (kind === "link") symlinkSync(join(dir, "elsewhere.jsonl"), log);
+      else expect(spawnSync("mkfifo", [log]).status).toBe(0);
+
+      const store = new ApprovalStore(dir, { now: () => T0 });
+      expect(() => {
+        store.saveRequest(request("req_0000000000000003"), ctx);
+      }).toThrow(HarnessFileError);
+      expect(() => store.approve("req_0000000000000001", 60_000, "cli")).toThrow(HarnessFileError);
+      expect(() => store.consumeApprovalGrant("run-1", OTHER)).toThrow(HarnessFileError);
+      const after = JSON.stringify(
+        ["requests", "answers", "grants", "consumed"].map((sub) =>
+          readdirSync(join(approvals, sub)),
+        ),
+      );
+      expect(after).toBe(before);
+      expect(existsSync(join(dir, "elsewhere.jsonl"))).toBe(false);
+    },
+  );
 });
