@@ -1,7 +1,9 @@
 /**
  * Walks the workspace for a glob. It never follows a symlinked directory (so link loops cannot
  * trap it), never enters or lists `.git` under any of its aliases, and prunes every directory the
- * pattern cannot match below, so a pattern that starts with `src/` reads only `src`.
+ * pattern cannot match below, so a pattern that starts with `src/` reads only `src`. A
+ * `node_modules` directory is entered only when the pattern names it: otherwise a project's
+ * dependencies fill the 1000 paths and its own files are never shown.
  *
  * Built for speed (issue 19): callback `readdir` with file types, every directory read in flight
  * at once (the thread pool is the real cap), paths joined by concatenation, and the `.git` name
@@ -13,6 +15,8 @@ import type { GlobResult } from "../../core/filesystem.js";
 import { isGitDirectoryName } from "./git-names.js";
 import type { GlobPattern, GlobState } from "./glob-pattern.js";
 
+const DEPENDENCY_DIRECTORY = "node_modules";
+
 /** `root` must be the workspace's real path. Lists files and symlinks; directories are walked. */
 export function globWorkspace(
   root: string,
@@ -21,6 +25,8 @@ export function globWorkspace(
 ): Promise<GlobResult> {
   return new Promise((resolve, reject) => {
     const matches: string[] = [];
+    const searchesDependencies = pattern.namesLiterally(DEPENDENCY_DIRECTORY);
+    let unsearched = 0;
     let pending = 0;
     let failed = false;
 
@@ -31,6 +37,7 @@ export function globWorkspace(
       resolve({
         paths: matches.length > maxResults ? matches.slice(0, maxResults) : matches,
         omitted: Math.max(0, matches.length - maxResults),
+        ...(unsearched === 0 ? {} : { unsearchedDependencyDirectories: unsearched }),
       });
     };
 
@@ -68,7 +75,9 @@ export function globWorkspace(
         if (next.length === 0) continue;
         // Dirent types come from lstat semantics: a symlinked directory is a link, not a directory.
         if (entry.isDirectory()) {
-          if (pattern.canMatchBelow(next)) read(prefix + name + sep, base + name, next);
+          if (!pattern.canMatchBelow(next)) continue;
+          if (name === DEPENDENCY_DIRECTORY && !searchesDependencies) unsearched += 1;
+          else read(prefix + name + sep, base + name, next);
         } else if (pattern.accepts(next)) {
           matches.push(base + name);
         }
