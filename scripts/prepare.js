@@ -7,14 +7,21 @@
  */
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
+/**
+ * Only the clone's own node_modules counts: Node would also find an esbuild in a folder above the
+ * clone (another project, ~/node_modules), and the bundle would then miss the clone's other
+ * dependencies.
+ */
 function hasEsbuild() {
   try {
-    createRequire(import.meta.url).resolve("esbuild");
-    return true;
+    const found = createRequire(import.meta.url).resolve("esbuild");
+    const inside = relative(join(ROOT, "node_modules"), found);
+    return !isAbsolute(inside) && inside.split(sep)[0] !== "..";
   } catch {
     return false;
   }

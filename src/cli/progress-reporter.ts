@@ -221,11 +221,22 @@ function summarizeArguments(call: ToolCall): string {
   }
   if (typeof args !== "object" || args === null) return "";
   const record = args as Record<string, unknown>;
-  const main = record.command ?? record.path ?? record.pattern;
+  const main = isArgv(record.command, record.args)
+    ? // run_command: the argv as the approval shows it; a flat list of strings, safe to encode.
+      JSON.stringify([record.command, ...record.args])
+    : (record.command ?? record.path ?? record.pattern);
   // The model's own text, not a re-encoding of it: re-encoding deeply nested hostile JSON could
   // overflow the stack.
   const text = typeof main === "string" ? main : call.arguments;
   return escapeForTerminal(truncateForDisplay(collapseHiddenRuns(text), SUMMARY_CHARS));
+}
+
+function isArgv(command: unknown, args: unknown): args is string[] {
+  return (
+    typeof command === "string" &&
+    Array.isArray(args) &&
+    args.every((arg): arg is string => typeof arg === "string")
+  );
 }
 
 function summarizeResult(call: ToolCall, result: ToolResult): string {

@@ -53,6 +53,8 @@ export interface GlobResult {
   readonly paths: readonly string[];
   /** How many further matches the cap left out. */
   readonly omitted: number;
+  /** How many `node_modules` directories were left unsearched (the pattern did not name one). */
+  readonly unsearchedDependencyDirectories?: number;
 }
 
 export interface EditPreview {

@@ -1,6 +1,7 @@
 /**
  * `glob`. Result text: one workspace-relative path per line, sorted; then
- * `[N more matches not shown]` when the cap left some out; `No files match PATTERN` for none.
+ * `[N more matches not shown]` when the cap left some out; `[N node_modules directories not
+ * searched: …]` when the pattern did not name them; `No files match PATTERN` for none.
  * A path that could pass for another line (a control character such as a newline, a leading `"`,
  * or the text of the tool's own notes) is shown JSON-quoted: `"a\n[999 more matches not shown]"`.
  */
@@ -29,20 +30,36 @@ export function createGlobTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
     schema,
     handler: ({ pattern }) =>
       withFileErrors(async () => {
-        const { paths, omitted } = await fileSystem.glob(pattern);
-        if (paths.length === 0) return toolSuccess(`No files match ${pattern}`);
-        const shown = paths.map(displayPath);
-        const lines = omitted === 0 ? shown : [...shown, `[${omitted} more matches not shown]`];
-        return toolSuccess(lines.join("\n"));
+        const {
+          paths,
+          omitted,
+          unsearchedDependencyDirectories = 0,
+        } = await fileSystem.glob(pattern);
+        const notes = [
+          ...(omitted === 0 ? [] : [`[${omitted} more matches not shown]`]),
+          ...(unsearchedDependencyDirectories === 0
+            ? []
+            : [unsearchedNote(unsearchedDependencyDirectories)]),
+        ];
+        if (paths.length === 0 && notes.length === 0) {
+          return toolSuccess(`No files match ${pattern}`);
+        }
+        return toolSuccess([...paths.map(displayPath), ...notes].join("\n"));
       }),
   });
+}
+
+function unsearchedNote(count: number): string {
+  const directories = count === 1 ? "directory" : "directories";
+  return `[${count} node_modules ${directories} not searched: put node_modules in the pattern to list them]`;
 }
 
 // C0, DEL and C1 controls (NUL, newline, NEL, ESC, …) and the Unicode line and paragraph separators.
 const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u;
 // What JSON.stringify leaves as it is of the above.
 const UNESCAPED_BY_JSON = /[\u007f-\u009f\u2028\u2029]/gu;
-const LOOKS_LIKE_A_NOTE = /^(?:\[\d+ more matches not shown\]$|No files match )/u;
+const LOOKS_LIKE_A_NOTE =
+  /^(?:\[\d+ more matches not shown\]$|\[\d+ node_modules director(?:y|ies) not searched|No files match )/u;
 
 /** A file name is the workspace's text, not ours: it must not forge further result lines. */
 function displayPath(path: string): string {

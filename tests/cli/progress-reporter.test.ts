@@ -125,6 +125,22 @@ describe("tool call lines", () => {
     expect(text()).toBe('→ shell {not json\n→ shell\n→ read_file {"offset":3}\n');
   });
 
+  it("shows run_command's whole argv, not only the program", async () => {
+    const { progress, text } = reporter("normal");
+    progress.onToolCallStart({
+      id: "c",
+      name: "run_command",
+      arguments: JSON.stringify({ command: "rm", args: ["-rf", "build"] }),
+    });
+    progress.onToolCallStart({
+      id: "c",
+      name: "run_command",
+      arguments: JSON.stringify({ command: "node", args: [] }),
+    });
+    await flushed();
+    expect(text()).toBe('→ run_command ["rm","-rf","build"]\n→ run_command ["node"]\n');
+  });
+
   it("shortens long arguments and results", async () => {
     const { progress, text } = reporter("normal");
     const call: ToolCall = {

@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -228,11 +228,7 @@ describe.skipIf(TRACKED === undefined)(
   `npm install -g . from a fresh clone (POSIX only, needs git; offline, from npm's cache)`,
   () => {
     it("builds on prepare and gives an agent that runs from any directory", async () => {
-      const clone = join(dir.root, "fresh-clone");
-      for (const file of TRACKED ?? []) {
-        await mkdir(dirname(join(clone, file)), { recursive: true });
-        await copyFile(join(REPO, file), join(clone, file));
-      }
+      const clone = await copyTrackedFiles(join(dir.root, "fresh-clone"));
       const prefix = join(dir.root, "prefix-from-clone");
       const install = npm([
         "install",
@@ -259,5 +255,47 @@ describe.skipIf(TRACKED === undefined)(
       expect(session.exitCode, session.stderr).toBe(0);
       expect(await readFile(join(project, "note.txt"), "utf8")).toBe("from the linked clone\n");
     }, 300_000);
+
+    it("builds with the README's --install-links when a folder above the clone has its own esbuild", async () => {
+      // A clone inside another project (or in a home with ~/node_modules): Node finds that esbuild,
+      // but not the clone's other build dependencies, so prepare must install its own.
+      const outer = join(dir.root, "outer-project");
+      await mkdir(join(outer, "node_modules"), { recursive: true });
+      await symlink(join(REPO, "node_modules", "esbuild"), join(outer, "node_modules", "esbuild"));
+      const clone = await copyTrackedFiles(join(outer, "fresh-clone"));
+      const prefix = join(dir.root, "prefix-inside-project");
+      const install = npm([
+        "install",
+        "--global",
+        "--install-links",
+        "--offline",
+        "--no-audit",
+        "--no-fund",
+        "--prefix",
+        prefix,
+        ".",
+      ]);
+      const env = { ...process.env, npm_config_update_notifier: "false" } as Env;
+      const installing = await run(install.command, install.args, clone, env);
+      expect(installing.exitCode, installing.stderr).toBe(0);
+
+      const project = await freshProject("from-clone-inside-project");
+      scriptNoteWrite("from the installed copy\n");
+      const session = await runInProject(
+        join(prefix, "bin", "agent"),
+        ["--chapter", "2", TASK],
+        project,
+      );
+      expect(session.exitCode, session.stderr).toBe(0);
+      expect(await readFile(join(project, "note.txt"), "utf8")).toBe("from the installed copy\n");
+    }, 300_000);
   },
 );
+
+async function copyTrackedFiles(clone: string): Promise<string> {
+  for (const file of TRACKED ?? []) {
+    await mkdir(dirname(join(clone, file)), { recursive: true });
+    await copyFile(join(REPO, file), join(clone, file));
+  }
+  return clone;
+}

@@ -406,6 +406,46 @@ describe("glob", () => {
   });
 });
 
+describe("glob leaves node_modules out unless the pattern names it", () => {
+  beforeEach(async () => {
+    await mkdir(join(temp.ws, "node_modules/dep/lib"), { recursive: true });
+    await mkdir(join(temp.ws, "src/node_modules/inner"), { recursive: true });
+    await writeFile(join(temp.ws, "node_modules/dep/index.js"), "");
+    await writeFile(join(temp.ws, "node_modules/dep/lib/a.js"), "");
+    await writeFile(join(temp.ws, "src/node_modules/inner/b.js"), "");
+    await writeFile(join(temp.ws, "src/main.js"), "");
+  });
+
+  it("a project's own files are not drowned by its dependencies, and the result says so", async () => {
+    await expect(call("glob", { pattern: "**/*.js" })).resolves.toEqual(
+      ok(
+        "src/main.js\n" +
+          "[2 node_modules directories not searched: put node_modules in the pattern to list them]",
+      ),
+    );
+  });
+
+  it("a pattern that names node_modules lists it", async () => {
+    await expect(call("glob", { pattern: "node_modules/**/*.js" })).resolves.toEqual(
+      ok("node_modules/dep/index.js\nnode_modules/dep/lib/a.js"),
+    );
+    await expect(call("glob", { pattern: "**/node_modules/**/*.js" })).resolves.toEqual(
+      ok("node_modules/dep/index.js\nnode_modules/dep/lib/a.js\nsrc/node_modules/inner/b.js"),
+    );
+  });
+
+  it("a pattern that cannot reach node_modules says nothing about it", async () => {
+    await expect(call("glob", { pattern: "src/*.js" })).resolves.toEqual(ok("src/main.js"));
+    await expect(call("glob", { pattern: "*.md" })).resolves.toEqual(ok("No files match *.md"));
+  });
+
+  it("a file named node_modules is listed like any file", async () => {
+    await mkdir(join(temp.ws, "docs"));
+    await writeFile(join(temp.ws, "docs/node_modules"), "");
+    await expect(call("glob", { pattern: "docs/*" })).resolves.toEqual(ok("docs/node_modules"));
+  });
+});
+
 describe("glob shows a name that could forge a result line JSON-quoted", () => {
   function globReturning(paths: string[], omitted = 0): void {
     const fileSystem: WorkspaceFileSystem = {

@@ -123,6 +123,11 @@ export class GlobPattern {
     return sorted;
   }
 
+  /** Some segment of the pattern is exactly `name`, with no wildcard. */
+  namesLiterally(name: string): boolean {
+    return this.#segments.some((matcher) => matcher.kind === "exact" && matcher.name === name);
+  }
+
   /** The segments consumed so far form a complete match. */
   accepts(state: GlobState): boolean {
     return state.includes(this.#segments.length);

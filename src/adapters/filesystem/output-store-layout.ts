@@ -19,7 +19,10 @@ export const OUTPUTS_DIRECTORY = ".agent/outputs";
 export const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
 const GITIGNORE = ".gitignore";
-const GITIGNORE_TEXT = "# Written by agent-harness: saved command outputs, never committed.\n*\n";
+// Chapter 4 reads a checked-in `.agent/commands.json`: everything else here stays out of commits.
+const GITIGNORE_TEXT =
+  "# Written by agent-harness: saved command outputs, never committed.\n" +
+  "# commands.json, chapter 4's allowlist, is yours to commit.\n*\n!/commands.json\n";
 const OWN = { shown: HARNESS_DIRECTORY, mode: 0o700 } as const;
 
 /** `.agent`, `.agent/outputs` and `.agent/.gitignore`, as the harness made or checked them. */

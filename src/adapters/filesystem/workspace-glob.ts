@@ -1,7 +1,9 @@
 /**
  * Walks the workspace for a glob. It never follows a symlinked directory (so link loops cannot
  * trap it), never enters or lists `.git` under any of its aliases, and prunes every directory the
- * pattern cannot match below, so a pattern that starts with `src/` reads only `src`.
+ * pattern cannot match below, so a pattern that starts with `src/` reads only `src`. A
+ * `node_modules` directory is entered only when the pattern names it: otherwise a project's
+ * dependencies fill the 1000 paths and its own files are never shown.
  *
  * Two ways to list a directory (`DirectoryListing`):
  * - `held` (the default): through a descriptor opened without following links and proved to be
@@ -44,6 +46,8 @@ interface Listing {
   readonly entries: (string | Listing)[];
 }
 
+const DEPENDENCY_DIRECTORY = "node_modules";
+
 /** `root` must be the workspace's real path. Lists files and symlinks; directories are walked. */
 export function globWorkspace(
   root: string,
@@ -52,6 +56,8 @@ export function globWorkspace(
   listing: DirectoryListing = "held",
 ): Promise<GlobResult> {
   return new Promise((resolve, reject) => {
+    const searchesDependencies = pattern.namesLiterally(DEPENDENCY_DIRECTORY);
+    let unsearched = 0;
     let pending = 0;
     let matched = 0;
     let failed = false;
@@ -82,7 +88,11 @@ export function globWorkspace(
       if (pending === 0) {
         const paths: string[] = [];
         readOut(top, paths, maxResults);
-        resolve({ paths, omitted: matched - paths.length });
+        resolve({
+          paths,
+          omitted: matched - paths.length,
+          ...(unsearched === 0 ? {} : { unsearchedDependencyDirectories: unsearched }),
+        });
       }
     };
 
@@ -142,6 +152,10 @@ export function globWorkspace(
         // Dirent types come from lstat semantics: a symlinked directory is a link, not a directory.
         if (entry.isDirectory()) {
           if (!pattern.canMatchBelow(next)) continue;
+          if (name === DEPENDENCY_DIRECTORY && !searchesDependencies) {
+            unsearched += 1;
+            continue;
+          }
           key = `${name}/`;
           const child: Listing = { base: into.base + key, key, entries: [] };
           kept.push(child);

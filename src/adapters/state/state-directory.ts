@@ -57,7 +57,14 @@ export interface WorkspaceState {
 export function openWorkspaceState(rootPath: string, workspace: string): WorkspaceState {
   const root = ensureOwnDirectory(rootPath, "the state directory");
   refuseChangeableAncestors(root);
-  if (isInside(root, workspace) || isInside(workspace, root)) {
+  if (isInside(workspace, root)) {
+    // Most often `agent` typed in the home directory, which holds the default state directory:
+    // the project directory is the likelier fix than moving the state.
+    throw new StateDirectoryError(
+      `the state directory ${root} overlaps the workspace ${workspace}: run the agent in your project's directory (or give --workspace DIR), or keep the state outside the workspace (--state-dir or AGENT_STATE_DIR)`,
+    );
+  }
+  if (isInside(root, workspace)) {
     throw new StateDirectoryError(
       `the state directory ${root} overlaps the workspace ${workspace}: choose one outside it (--state-dir or AGENT_STATE_DIR)`,
     );

@@ -137,10 +137,29 @@ describe.runIf(POSIX)("the store before each command: made once, then proved to 
     expect(lstatSync(join(temp.workspace, ".agent")).mode & 0o777).toBe(0o700);
     expect(lstatSync(join(temp.workspace, ".agent/outputs")).mode & 0o777).toBe(0o700);
     expect(await readFile(join(temp.workspace, ".agent/.gitignore"), "utf8")).toBe(
-      "# Written by agent-harness: saved command outputs, never committed.\n*\n",
+      "# Written by agent-harness: saved command outputs, never committed.\n" +
+        "# commands.json, chapter 4's allowlist, is yours to commit.\n*\n!/commands.json\n",
     );
     expect(readdirSync(join(temp.workspace, ".agent/outputs"))).toEqual([]);
     store.prepareForCommand(); // still ours: nothing to say
+  });
+
+  it("git ignores the saved outputs but not the allowlist the README says to check in", () => {
+    execFileSync("git", ["init", "-q", temp.workspace]);
+    const store = WorkspaceOutputStore.open(temp.workspace);
+    store.prepareForCommand();
+    save(store, "call_1", "output\n");
+    const ignored = (path: string): boolean => {
+      try {
+        execFileSync("git", ["check-ignore", "-q", path], { cwd: temp.workspace });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(ignored(".agent/outputs/call_1.log")).toBe(true);
+    expect(ignored(".agent/.gitignore")).toBe(true);
+    expect(ignored(".agent/commands.json")).toBe(false);
   });
 
   it("refuses the next command once a command swapped .agent for a link, and writes nothing there", async () => {

@@ -77,6 +77,16 @@ describe("openWorkspaceState", () => {
     expect(() => openWorkspaceState(root, join(root, "inner"))).toThrow(/overlaps the workspace/);
   });
 
+  it("run from the home directory, says to run it in the project rather than only to move the state", () => {
+    const home = scratch();
+    const state = join(home, ".local", "state", "agent-harness");
+    expect(() => openWorkspaceState(state, home)).toThrow(
+      `the state directory ${state} overlaps the workspace ${home}: run the agent in your ` +
+        "project's directory (or give --workspace DIR), or keep the state outside the workspace " +
+        "(--state-dir or AGENT_STATE_DIR)",
+    );
+  });
+
   it("never follows a symbolic link planted for the workspace's directory", () => {
     const base = scratch();
     const workspace = join(base, "ws");
