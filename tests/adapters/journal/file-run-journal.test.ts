@@ -193,6 +193,15 @@ describe("lockRun and locks it did not make", () => {
     expect(readdirSync(runs).filter((name) => name.startsWith("old.lock"))).toEqual([]);
   });
 
+  it("takes over a damaged lock that holds no pid: nobody is there to wait for", () => {
+    const lock = join(runs, "damaged.lock");
+    writeFileSync(lock, "");
+    const held = lockRun(lock);
+    expect(readFileSync(lock, "utf8")).toMatch(new RegExp(`^${String(process.pid)} `));
+    held.release();
+    expect(readdirSync(runs).filter((name) => name.startsWith("damaged.lock"))).toEqual([]);
+  });
+
   it("release removes only its own lock, not one that replaced it", () => {
     const lock = join(runs, "mine.lock");
     const held = lockRun(lock);

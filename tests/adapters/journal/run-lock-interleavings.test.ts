@@ -89,6 +89,14 @@ function step(contender: Contender): void {
   }
 }
 
+/** Runs one contender's remaining steps without interruption. */
+function finish(steps: Generator<LockStep, RunLock, undefined>): RunLock {
+  for (;;) {
+    const next = steps.next();
+    if (next.done === true) return next.value;
+  }
+}
+
 /**
  * Every schedule with at most `bound` preemptions (switching away from a contender that could go
  * on), each exactly once: run, then redo the deepest choice that has an untried alternative.
@@ -179,6 +187,30 @@ describe("lockRunSteps: taking over a dead holder's lock, contenders interleaved
         exactlyOneHolds(result);
       }
     }
+  });
+
+  it("a contender delayed before its claim never displaces a newer lock, even one made by the dead holder's reused pid", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "lock-steps-")), "run.lock");
+    const alive = new Set([DEAD_HOLDER, FIRST_PID, FIRST_PID + 1]);
+    const isLive = (p: number) => alive.has(p);
+    // The holder made the lock the usual way, then was killed.
+    finish(lockRunSteps(path, DEAD_HOLDER, isLive));
+    alive.delete(DEAD_HOLDER);
+    const late = lockRunSteps(path, FIRST_PID, isLive);
+    // It saw the dead holder's lock and is about to claim it...
+    expect([late.next().value, late.next().value, late.next().value]).toEqual([
+      "create",
+      "observe",
+      "claim",
+    ]);
+    // ...when another takes the lock over and lets go, and a new process that got the dead
+    // holder's pid takes the lock (the same pid in the same place: only the nonce tells them apart).
+    finish(lockRunSteps(path, FIRST_PID + 1, isLive)).release();
+    alive.add(DEAD_HOLDER);
+    finish(lockRunSteps(path, DEAD_HOLDER, isLive));
+    const newer = readFileSync(path, "utf8");
+    expect(() => finish(late)).toThrow(RunLockedError);
+    expect(readFileSync(path, "utf8")).toBe(newer);
   });
 
   it("contenders killed at random steps never let two hold it, and never wedge it: a newcomer then gets it", () => {
