@@ -15,15 +15,15 @@ import {
   closeSync,
   constants,
   linkSync,
+  lstatSync,
   openSync,
   readdirSync,
-  readFileSync,
   renameSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { errorCode, O_NOFOLLOW } from "../filesystem/index.js";
+import { errorCode, O_NOFOLLOW, readHarnessInput } from "../filesystem/index.js";
 
 /** Another live process holds the run. */
 export class RunLockedError extends Error {
@@ -152,14 +152,17 @@ function linkNew(draft: string, name: string): boolean {
   }
 }
 
+/** A lock (or claim) is one short line; anything longer is not one this harness made. */
+const MAX_LOCK_BYTES = 512;
+
+/**
+ * What a lock or claim name holds now: undefined if nothing is there. Anything but a short
+ * regular file (a FIFO that would block the read, a link to one, a directory) was not made by a
+ * contender, so it is refused rather than read through or renamed over.
+ */
 function observe(path: string): Observed | undefined {
-  let content: string;
-  try {
-    content = readFileSync(path, "utf8");
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return undefined;
-    throw locked(path, undefined);
-  }
+  const content = readLock(path);
+  if (content === undefined) return undefined;
   const pid = Number(content.trim().split(/\s+/)[0]);
   return {
     pid: Number.isSafeInteger(pid) && pid > 0 ? pid : undefined,
@@ -207,9 +210,26 @@ function releaser(path: string, content: string): RunLock {
   };
 }
 
+/** The file's text, undefined when nothing is at the name, RunLockedError when it is not a lock. */
+function readLock(path: string): string | undefined {
+  try {
+    return readHarnessInput(path, MAX_LOCK_BYTES);
+  } catch {
+    // The safe read does not keep the platform's code: ask the name itself whether it is gone.
+    let gone: boolean;
+    try {
+      gone = lstatSync(path, { throwIfNoEntry: false }) === undefined;
+    } catch {
+      gone = false;
+    }
+    if (gone) return undefined;
+    throw locked(path, undefined);
+  }
+}
+
 function readQuietly(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readLock(path);
   } catch {
     return undefined;
   }
