@@ -1,6 +1,6 @@
 /**
- * One process at a time works on a run: the lock is a file holding the owner's pid and a random
- * nonce, made by linking a finished draft to the lock's name. A live holder's lock is refused; a
+ * One process at a time works on a run: the lock is a file holding the owner's pid, a random
+ * nonce and (on Linux) when the owner started, made by linking a finished draft to the lock's name. A live holder's lock is refused; a
  * lock left by a process that died (kill -9) is taken over, by any number of racing processes,
  * without ever removing or displacing a lock that a live process holds.
  *
@@ -18,6 +18,7 @@ import {
   lstatSync,
   openSync,
   readdirSync,
+  readFileSync,
   renameSync,
   unlinkSync,
   writeSync,
@@ -36,6 +37,12 @@ export interface RunLock {
 
 /** The step a contender is about to take; a test can run other contenders between any two. */
 export type LockStep = "create" | "observe" | "claim" | "observe-claim" | "verify" | "replace";
+
+/**
+ * Whether the process that wrote a lock or claim lives: `start` is what the file says about when
+ * it started (absent in older locks and off Linux). Injected so tests can play several processes.
+ */
+export type Liveness = (pid: number, start?: string) => boolean;
 
 export function lockRun(path: string, pid: number = process.pid): RunLock {
   const steps = lockRunSteps(path, pid, isAlive);
@@ -58,7 +65,7 @@ const MAX_CLAIMS = 64;
 export function* lockRunSteps(
   path: string,
   pid: number,
-  alive: (pid: number) => boolean,
+  alive: Liveness,
 ): Generator<LockStep, RunLock, undefined> {
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     yield "create";
@@ -68,7 +75,7 @@ export function* lockRunSteps(
       yield "observe";
       const seen = observe(path);
       if (seen === undefined) continue; // Released meanwhile: compete again.
-      if (seen.pid !== undefined && alive(seen.pid)) throw locked(path, seen.pid);
+      if (seen.pid !== undefined && alive(seen.pid, seen.start)) throw locked(path, seen.pid);
       if (yield* takeOver(path, seen, mine, alive)) return releaser(path, mine.content);
     } finally {
       removeQuietly(mine.draft);
@@ -80,6 +87,8 @@ export function* lockRunSteps(
 interface Observed {
   /** Absent when the file holds no pid (damaged): nobody to wait for. */
   readonly pid: number | undefined;
+  /** When that process started (`<boot id>:<start time>`), if the file says. */
+  readonly start: string | undefined;
   /** Names this exact lock file; a new lock's nonce makes it differ from every earlier one. */
   readonly key: string;
 }
@@ -97,7 +106,7 @@ function* takeOver(
   path: string,
   seen: Observed,
   mine: Draft,
-  alive: (pid: number) => boolean,
+  alive: Liveness,
 ): Generator<LockStep, boolean, undefined> {
   for (let index = 0; index < MAX_CLAIMS; index += 1) {
     const claim = claimPath(path, seen.key, index);
@@ -118,7 +127,9 @@ function* takeOver(
     const claimant = observe(claim);
     // Claims vanish only once the lock has changed hands: look again.
     if (claimant === undefined) return false;
-    if (claimant.pid !== undefined && alive(claimant.pid)) throw locked(path, claimant.pid);
+    if (claimant.pid !== undefined && alive(claimant.pid, claimant.start)) {
+      throw locked(path, claimant.pid);
+    }
     // That claimant died before finishing: the next claim is open.
   }
   throw locked(path, undefined);
@@ -127,7 +138,9 @@ function* takeOver(
 /** The draft: a file of our own, written whole before it is linked or renamed anywhere. */
 function writeDraft(path: string, pid: number): Draft {
   const draft = `${path}.new-${String(pid)}-${randomBytes(4).toString("hex")}`;
-  const content = `${String(pid)} ${randomBytes(8).toString("hex")}\n`;
+  const start = processStatus(pid)?.start;
+  const nonce = randomBytes(8).toString("hex");
+  const content = `${[String(pid), nonce, ...(start === undefined ? [] : [start])].join(" ")}\n`;
   const fd = openSync(
     draft,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
@@ -163,9 +176,12 @@ const MAX_LOCK_BYTES = 512;
 function observe(path: string): Observed | undefined {
   const content = readLock(path);
   if (content === undefined) return undefined;
-  const pid = Number(content.trim().split(/\s+/)[0]);
+  const fields = content.trim().split(/\s+/);
+  const pid = Number(fields[0]);
+  const start = fields[2];
   return {
     pid: Number.isSafeInteger(pid) && pid > 0 ? pid : undefined,
+    start: start !== undefined && /^[0-9a-f-]+:[0-9]+$/.test(start) ? start : undefined,
     key: createHash("sha256").update(content).digest("hex").slice(0, 32),
   };
 }
@@ -181,14 +197,55 @@ function removeClaims(path: string, key: string): void {
   }
 }
 
-/** `kill(pid, 0)`: EPERM means a process exists but is someone else's, so it counts as alive. */
-export function isAlive(pid: number): boolean {
+/**
+ * `kill(pid, 0)`: EPERM means a process exists but is someone else's, so it counts as alive. On
+ * Linux a process with that pid is still not the lock's maker if it started at another time (the
+ * pid was reused, maybe after a reboot: the state directory outlives it), and a zombie (killed,
+ * not yet reaped by its parent) runs no code. When /proc does not say, the pid alone decides.
+ */
+export function isAlive(pid: number, start?: string): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return errorCode(error) === "EPERM";
+    if (errorCode(error) !== "EPERM") return false;
   }
+  const status = processStatus(pid);
+  if (status === undefined) return true;
+  if (status.state === "Z" || status.state === "X") return false;
+  return start === undefined || start === status.start;
+}
+
+/** The process's state letter and start (`<boot id>:<start time in clock ticks>`), on Linux. */
+function processStatus(pid: number): { state: string; start: string } | undefined {
+  const boot = bootId();
+  if (boot === undefined) return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // The command name (in parentheses) may hold spaces: fields are counted after its last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const state = fields[0];
+  const ticks = fields[19]; // Field 22, starttime.
+  if (state === undefined || ticks === undefined || !/^[0-9]+$/.test(ticks)) return undefined;
+  return { state, start: `${boot}:${ticks}` };
+}
+
+let cachedBootId: string | null | undefined;
+
+/** Start times count from boot: with the boot id they name one process across reboots. */
+function bootId(): string | undefined {
+  if (cachedBootId === undefined) {
+    try {
+      const id = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+      cachedBootId = /^[0-9a-f-]+$/.test(id) ? id : null;
+    } catch {
+      cachedBootId = null;
+    }
+  }
+  return cachedBootId ?? undefined;
 }
 
 function locked(path: string, holder: number | undefined): RunLockedError {
@@ -245,11 +302,12 @@ function removeQuietly(path: string): void {
 
 /** Who holds the lock now, if a live process does (for `agent runs`). */
 export function liveHolder(path: string): number | undefined {
-  let holder: number | undefined;
+  let seen: Observed | undefined;
   try {
-    holder = observe(path)?.pid;
+    seen = observe(path);
   } catch {
     return undefined;
   }
-  return holder !== undefined && isAlive(holder) ? holder : undefined;
+  const holder = seen?.pid;
+  return holder !== undefined && isAlive(holder, seen?.start) ? holder : undefined;
 }

@@ -133,9 +133,9 @@ describe("lockRun when the holder's pid now names something else", () => {
   it.runIf(linux)(
     "takes over a lock whose holder was killed but not yet reaped (a zombie)",
     async () => {
-      // The shell starts `true` in the background, prints its pid and becomes `sleep`, which
-      // never reaps it: `true` stays a zombie while sleep lives.
-      const parent = spawn("sh", ["-c", "true & echo $!; exec sleep 30"], {
+      // The shell starts a short sleep in the background, prints its pid and becomes a long
+      // sleep, which never reaps it: once the short one ends it stays a zombie.
+      const parent = spawn("sh", ["-c", "sleep 0.3 & echo $!; exec sleep 30"], {
         stdio: ["ignore", "pipe", "inherit"],
       });
       try {
@@ -145,7 +145,7 @@ describe("lockRun when the holder's pid now names something else", () => {
           });
         });
         // Wait until it has exited (its state turns to Z).
-        for (let tries = 0; tries < 200; tries += 1) {
+        for (let tries = 0; tries < 500; tries += 1) {
           const stat = readFileSync(`/proc/${String(zombie)}/stat`, "utf8");
           if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) break;
           await new Promise((resolve) => setTimeout(resolve, 10));
