@@ -71,12 +71,12 @@ export function* lockRunSteps(
     yield "create";
     const mine = writeDraft(path, pid);
     try {
-      if (linkNew(mine.draft, path)) return releaser(path, mine.content);
+      if (linkNew(mine.draft, path)) return held(path, mine.content, alive);
       yield "observe";
       const seen = observe(path);
       if (seen === undefined) continue; // Released meanwhile: compete again.
       if (seen.pid !== undefined && alive(seen.pid, seen.start)) throw locked(path, seen.pid);
-      if (yield* takeOver(path, seen, mine, alive)) return releaser(path, mine.content);
+      if (yield* takeOver(path, seen, mine, alive)) return held(path, mine.content, alive);
     } finally {
       removeQuietly(mine.draft);
     }
@@ -182,8 +182,45 @@ function observe(path: string): Observed | undefined {
   return {
     pid: Number.isSafeInteger(pid) && pid > 0 ? pid : undefined,
     start: start !== undefined && /^[0-9a-f-]+:[0-9]+$/.test(start) ? start : undefined,
-    key: createHash("sha256").update(content).digest("hex").slice(0, 32),
+    key: keyOf(content),
   };
+}
+
+function keyOf(content: string): string {
+  return createHash("sha256").update(content).digest("hex").slice(0, 32);
+}
+
+/** The lock is ours: clears what killed contenders left, then hands out the release. */
+function held(path: string, content: string, alive: Liveness): RunLock {
+  removeLeftovers(path, keyOf(content), alive);
+  return releaser(path, content);
+}
+
+/**
+ * Removes claims on any lock contents but ours, and drafts whose maker is dead. Safe while we hold
+ * the lock: a claim names one lock file's contents, which (by the nonce) the lock never holds
+ * again once it has changed, so a claim on other contents is spent: its claimant, if alive, finds
+ * the lock changed when it checks, or has already finished. Only a live contender uses its draft.
+ */
+function removeLeftovers(path: string, ownKey: string, alive: Liveness): void {
+  const base = basename(path);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return; // Tidying is best effort.
+  }
+  for (const name of names) {
+    const claim = name.startsWith(`${base}.claim-`)
+      ? /^([0-9a-f]{32})-[0-9]+$/.exec(name.slice(`${base}.claim-`.length))
+      : null;
+    const draft = name.startsWith(`${base}.new-`)
+      ? /^([0-9]+)-[0-9a-f]+$/.exec(name.slice(`${base}.new-`.length))
+      : null;
+    if ((claim !== null && claim[1] !== ownKey) || (draft !== null && !alive(Number(draft[1])))) {
+      removeQuietly(join(dirname(path), name));
+    }
+  }
 }
 
 function claimPath(path: string, key: string, index: number): string {

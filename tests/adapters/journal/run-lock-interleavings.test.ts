@@ -4,9 +4,9 @@
  * for three contenders, and seeded random schedules for more of them, some dying midway. At every
  * step at most one live contender holds the lock, and the lock file is that one's.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   lockRunSteps,
@@ -229,6 +229,8 @@ describe("lockRunSteps: taking over a dead holder's lock, contenders interleaved
       let next = newcomer.next();
       while (next.done !== true) next = newcomer.next();
       expect(lockHolder(result.path)).toBe(FIRST_PID + 99);
+      // And it cleared the drafts and claims the dead left behind.
+      expect(readdirSync(dirname(result.path))).toEqual(["run.lock"]);
     }
   });
 });
