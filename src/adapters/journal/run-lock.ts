@@ -1,8 +1,9 @@
 /**
  * One process at a time works on a run: the lock is a file holding the owner's pid, a random
- * nonce and (on Linux) when the owner started, made by linking a finished draft to the lock's name. A live holder's lock is refused; a
- * lock left by a process that died (kill -9) is taken over, by any number of racing processes,
- * without ever removing or displacing a lock that a live process holds.
+ * nonce and (on Linux) when the owner started, made by linking a finished draft to the lock's
+ * name. A live holder's lock is refused; a lock left by a process that died (kill -9) is taken
+ * over, by any number of racing processes, without ever removing or displacing a lock that a
+ * live process holds.
  *
  * Why takeover is safe: the only step that changes a lock a process did not create is one rename
  * over it, and only the one live process that won the claim for that exact lock file (a name
@@ -119,7 +120,9 @@ function* takeOver(
         renameSync(mine.draft, path);
         return true;
       } finally {
-        // Either way the lock no longer holds `seen`, and never will again: its claims are spent.
+        // The lock no longer holds `seen`, and never will again, so its claims are spent; or
+        // the rename failed (Windows: another program has the lock open) and this process gives
+        // up, leaving the dead lock to the next claimant.
         removeClaims(path, seen.key);
       }
     }
