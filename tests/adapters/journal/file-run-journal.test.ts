@@ -207,9 +207,12 @@ describe("lockRun", () => {
     // A holder that died (kill -9) leaves its pid behind; no live process has pid 2^22+1 here.
     writeFileSync(lock, `${2 ** 22 + 1}\n`);
     const second = lockRun(lock);
-    // The holder's pid, then a nonce that makes this lock file unlike any earlier one.
+    // The holder's pid, then a nonce that makes this lock file unlike any earlier one, then (on
+    // Linux) when the holder started.
     expect(readFileSync(lock, "utf8")).toMatch(
-      new RegExp(`^${String(process.pid)} [0-9a-f]{16}\n$`),
+      new RegExp(
+        `^${String(process.pid)} [0-9a-f]{16}${process.platform === "linux" ? " [0-9a-f-]+:[0-9]+" : ""}\n$`,
+      ),
     );
     second.release();
     expect(existsSync(lock)).toBe(false);
@@ -227,6 +230,15 @@ describe("lockRun and locks it did not make", () => {
     writeFileSync(lock, `${2 ** 22 + 1}\n`);
     lockRun(lock).release();
     expect(readdirSync(runs).filter((name) => name.startsWith("old.lock"))).toEqual([]);
+  });
+
+  it("takes over a damaged lock that holds no pid: nobody is there to wait for", () => {
+    const lock = join(runs, "damaged.lock");
+    writeFileSync(lock, "");
+    const held = lockRun(lock);
+    expect(readFileSync(lock, "utf8")).toMatch(new RegExp(`^${String(process.pid)} `));
+    held.release();
+    expect(readdirSync(runs).filter((name) => name.startsWith("damaged.lock"))).toEqual([]);
   });
 
   it("release removes only its own lock, not one that replaced it", () => {

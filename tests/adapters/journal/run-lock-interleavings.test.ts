@@ -4,9 +4,9 @@
  * for three contenders, and seeded random schedules for more of them, some dying midway. At every
  * step at most one live contender holds the lock, and the lock file is that one's.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   lockRunSteps,
@@ -86,6 +86,14 @@ function step(contender: Contender): void {
   } catch (error) {
     if (!(error instanceof RunLockedError)) throw error;
     contender.state = "refused";
+  }
+}
+
+/** Runs one contender's remaining steps without interruption. */
+function finish(steps: Generator<LockStep, RunLock, undefined>): RunLock {
+  for (;;) {
+    const next = steps.next();
+    if (next.done === true) return next.value;
   }
 }
 
@@ -181,6 +189,30 @@ describe("lockRunSteps: taking over a dead holder's lock, contenders interleaved
     }
   });
 
+  it("a contender delayed before its claim never displaces a newer lock, even one made by the dead holder's reused pid", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "lock-steps-")), "run.lock");
+    const alive = new Set([DEAD_HOLDER, FIRST_PID, FIRST_PID + 1]);
+    const isLive = (p: number) => alive.has(p);
+    // The holder made the lock the usual way, then was killed.
+    finish(lockRunSteps(path, DEAD_HOLDER, isLive));
+    alive.delete(DEAD_HOLDER);
+    const late = lockRunSteps(path, FIRST_PID, isLive);
+    // It saw the dead holder's lock and is about to claim it...
+    expect([late.next().value, late.next().value, late.next().value]).toEqual([
+      "create",
+      "observe",
+      "claim",
+    ]);
+    // ...when another takes the lock over and lets go, and a new process that got the dead
+    // holder's pid takes the lock (the same pid in the same place: only the nonce tells them apart).
+    finish(lockRunSteps(path, FIRST_PID + 1, isLive)).release();
+    alive.add(DEAD_HOLDER);
+    finish(lockRunSteps(path, DEAD_HOLDER, isLive));
+    const newer = readFileSync(path, "utf8");
+    expect(() => finish(late)).toThrow(RunLockedError);
+    expect(readFileSync(path, "utf8")).toBe(newer);
+  });
+
   it("contenders killed at random steps never let two hold it, and never wedge it: a newcomer then gets it", () => {
     const random = seeded(29);
     for (let run = 0; run < 500; run += 1) {
@@ -197,6 +229,8 @@ describe("lockRunSteps: taking over a dead holder's lock, contenders interleaved
       let next = newcomer.next();
       while (next.done !== true) next = newcomer.next();
       expect(lockHolder(result.path)).toBe(FIRST_PID + 99);
+      // And it cleared the drafts and claims the dead left behind.
+      expect(readdirSync(dirname(result.path))).toEqual(["run.lock"]);
     }
   });
 });
