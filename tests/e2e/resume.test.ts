@@ -85,7 +85,7 @@ describe.skipIf(!isPtyAvailable())(`kill -9 while an approved command runs ${PTY
     session.type("y\r");
     const marker = join(e2e.dir.workspace, "marker.txt");
     await waitFor(() => Promise.resolve(existsSync(marker)), "the command to start");
-    // The CLI's own pid opens its run lock ("PID NONCE"): kill exactly it, as a crash would.
+    // The CLI's own pid opens its run lock ("PID NONCE", and its start on Linux): kill exactly it, as a crash would.
     const runs = await runsDir();
     const lock = (await readdir(runs)).find((name) => name.endsWith(".lock")) ?? "";
     const pid = Number((await readFile(join(runs, lock), "utf8")).split(" ")[0]);
