@@ -25,7 +25,10 @@ export interface ProcessSpec {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
-  /** Called with each piece of stdout and stderr as it arrives, for display; never captured twice. */
+  /**
+   * Called with stdout and stderr as they arrive, for display (at most every 50 ms, with what came
+   * meanwhile; all of it before the result), never captured twice.
+   */
   readonly onOutput?: (text: string) => void;
   /** Where the whole output goes once it overflows `maxOutputBytes`. */
   readonly spill?: OutputSpill;
@@ -169,7 +172,8 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
     const output = new CapturedOutput(spec.maxOutputBytes, spec.spill);
     const status = new BoundedOutput(spec.statusPipe?.maxBytes ?? 0);
     const secrets = spec.secrets ?? [];
-    const onRead = spec.onOutput === undefined ? undefined : displayHook(secrets, spec.onOutput);
+    const display = spec.onOutput === undefined ? undefined : displayHook(secrets, spec.onOutput);
+    const onRead = display?.onBytes;
     const streams = [
       new StreamReader(stdout, output, { secrets, ...(onRead === undefined ? {} : { onRead }) }),
       new StreamReader(stderr, output, {
@@ -214,6 +218,7 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
       settled = true;
       stopWatching();
       for (const stream of streams) stream.discard();
+      display?.flush();
       output.close();
       reject(startError(nameOf(spec), error));
     });
@@ -223,6 +228,8 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
         if (settled) return;
         settled = true;
         for (const stream of streams) stream.finish();
+        // The last reads reach display before the result does.
+        display?.flush();
         const exitCode = killed ? null : exitCodeOf(code, signal);
         resolve({
           result: { exitCode, ...output.result(), timedOut },

@@ -1,11 +1,17 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { DISPLAY_TAIL_BYTES, displayHook } from "../../../src/adapters/process/display-hook.js";
 
-function shown(secrets: readonly string[], bytes: Buffer): string[] {
+function shown(secrets: readonly string[], ...reads: Buffer[]): string[] {
   const seen: string[] = [];
-  displayHook(secrets, (text) => seen.push(text))(bytes);
+  const hook = displayHook(secrets, (text) => seen.push(text));
+  for (const bytes of reads) hook.onBytes(bytes);
+  hook.flush();
   return seen;
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("displayHook", () => {
   it("passes a short read whole, secrets replaced", () => {
@@ -38,7 +44,66 @@ describe("displayHook", () => {
       throw new Error("display broke");
     });
     expect(() => {
-      hook(Buffer.from("hi\n"));
+      hook.onBytes(Buffer.from("hi\n"));
+      hook.flush();
     }).not.toThrow();
+  });
+
+  it("passes the first read at once and gathers the next ones until the interval is over", () => {
+    vi.useFakeTimers();
+    const seen: string[] = [];
+    const hook = displayHook([], (text) => seen.push(text), { everyMs: 50, now: Date.now });
+    hook.onBytes(Buffer.from("one\n"));
+    expect(seen).toEqual(["one\n"]);
+    hook.onBytes(Buffer.from("two\n"));
+    hook.onBytes(Buffer.from("three\n"));
+    expect(seen).toEqual(["one\n"]);
+    vi.advanceTimersByTime(50);
+    expect(seen).toEqual(["one\n", "two\nthree\n"]);
+    // Nothing held: the timer has nothing to pass, and flush adds nothing.
+    vi.advanceTimersByTime(500);
+    hook.flush();
+    expect(seen).toEqual(["one\n", "two\nthree\n"]);
+  });
+
+  it("flush passes what is held at once, and the timer then passes nothing twice", () => {
+    vi.useFakeTimers();
+    const seen: string[] = [];
+    const hook = displayHook([], (text) => seen.push(text), { everyMs: 50, now: Date.now });
+    hook.onBytes(Buffer.from("a"));
+    hook.onBytes(Buffer.from("b"));
+    hook.flush();
+    vi.advanceTimersByTime(100);
+    expect(seen).toEqual(["a", "b"]);
+  });
+
+  it("keeps only the last window of many gathered reads, from a character start", () => {
+    const reads = Array.from({ length: 40 }, (_, index) =>
+      Buffer.from(`${"é".repeat(1000)}${String(index)}\n`, "utf8"),
+    );
+    // The first read passes at once; the other 39 (about 78 KB) are gathered into one pass.
+    const texts = shown([], ...reads);
+    expect(texts).toHaveLength(2);
+    const gathered = texts[1] ?? "";
+    expect(gathered.endsWith("é39\n")).toBe(true);
+    expect(gathered).not.toContain("\uFFFD");
+    expect(Buffer.byteLength(gathered)).toBeLessThanOrEqual(DISPLAY_TAIL_BYTES);
+    expect(Buffer.byteLength(gathered)).toBeGreaterThan(DISPLAY_TAIL_BYTES - 2);
+  });
+
+  it("never shows the end of a secret cut where the gathered window starts", () => {
+    const secret = "sk-0123456789abcdef";
+    // The window is the last DISPLAY_TAIL_BYTES plus the secret's length; with this many bytes
+    // after it, the window starts five bytes into the secret, and "23456789abcdef" would leak.
+    const after = DISPLAY_TAIL_BYTES + 5;
+    const rest = Array.from({ length: after / 3 }, () => Buffer.from("yyy"));
+    const texts = shown(
+      [secret],
+      Buffer.from("x"),
+      Buffer.from("z".repeat(100)),
+      Buffer.from(secret),
+      ...rest,
+    );
+    expect(texts).toEqual(["x", "y".repeat(DISPLAY_TAIL_BYTES)]);
   });
 });
