@@ -1,7 +1,8 @@
 /**
  * `glob`. Result text: one workspace-relative path per line, sorted; then
  * `[N more matches not shown]` when the cap left some out; `[N node_modules directories not
- * searched: …]` when the pattern did not name them; `No files match PATTERN` for none.
+ * searched: …]` when the pattern did not name them; `No files match PATTERN` (then the notes) for
+ * none.
  * A path that could pass for another line (a control character such as a newline, a leading `"`,
  * or the text of the tool's own notes) is shown JSON-quoted: `"a\n[999 more matches not shown]"`.
  */
@@ -41,10 +42,9 @@ export function createGlobTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
             ? []
             : [unsearchedNote(unsearchedDependencyDirectories)]),
         ];
-        if (paths.length === 0 && notes.length === 0) {
-          return toolSuccess(`No files match ${pattern}`);
-        }
-        return toolSuccess([...paths.map(displayPath), ...notes].join("\n"));
+        // No match still says so first: a note about what was not searched is not a match.
+        const lines = paths.length === 0 ? [`No files match ${pattern}`] : paths.map(displayPath);
+        return toolSuccess([...lines, ...notes].join("\n"));
       }),
   });
 }

@@ -434,6 +434,15 @@ describe("glob leaves node_modules out unless the pattern names it", () => {
     );
   });
 
+  it("no match in the project still says so first, then what was not searched", async () => {
+    await expect(call("glob", { pattern: "**/*.ts" })).resolves.toEqual(
+      ok(
+        "No files match **/*.ts\n" +
+          "[2 node_modules directories not searched: put node_modules in the pattern to list them]",
+      ),
+    );
+  });
+
   it("a pattern that cannot reach node_modules says nothing about it", async () => {
     await expect(call("glob", { pattern: "src/*.js" })).resolves.toEqual(ok("src/main.js"));
     await expect(call("glob", { pattern: "*.md" })).resolves.toEqual(ok("No files match *.md"));
