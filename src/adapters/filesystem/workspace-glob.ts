@@ -84,6 +84,11 @@ export function globWorkspace(
         }
       } else if (entries !== undefined) {
         visit(prefix, into, state, entries);
+      } else if (into === top) {
+        // Not the directory asked for: an empty answer would read as "no files match".
+        failed = true;
+        reject(new Error(`the workspace ${root} was moved or replaced while glob listed it`));
+        return;
       }
       if (pending === 0) {
         const paths: string[] = [];

@@ -1,4 +1,4 @@
-import { mkdir, realpath, writeFile } from "node:fs/promises";
+import { mkdir, realpath, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GlobPattern } from "../../../src/adapters/filesystem/glob-pattern.js";
@@ -61,6 +61,26 @@ describe.each<DirectoryListing>(["held", "by-path"])(
       });
       await expect(glob("**", 0)).resolves.toEqual({ paths: [], omitted: FILES.length });
       await expect(glob("z/**", 1)).resolves.toEqual({ paths: ["z/\u{1F600}.txt"], omitted: 1 });
+    });
+  },
+);
+
+describe.runIf(process.platform === "linux")(
+  "globWorkspace, held, when the root is not where it was",
+  () => {
+    it("fails instead of answering that nothing matches", async () => {
+      const alias = join(temp.evil, "alias");
+      await symlink(root, alias);
+      await expect(globWorkspace(alias, GlobPattern.compile("**"), 10, "held")).rejects.toThrow(
+        `the workspace ${alias} was moved or replaced while glob listed it`,
+      );
+      // Listed by path, the same alias is followed: that walk is only for sandboxed runs.
+      await expect(
+        globWorkspace(alias, GlobPattern.compile("a0.txt"), 10, "by-path"),
+      ).resolves.toEqual({
+        paths: ["a0.txt"],
+        omitted: 0,
+      });
     });
   },
 );
