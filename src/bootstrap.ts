@@ -15,7 +15,10 @@ import type { ArgvRunner, CommandRunner, OutputSpillStore } from "./core/command
 import { GrantApprovalProvider, type ApprovalGrants } from "./core/grant-approval.js";
 import { P04Authorizer } from "./core/p04-authorizer.js";
 import type { P04Context } from "./core/p04-policy.js";
-import type { ExecutionEnvironment } from "./core/execution-environment.js";
+import {
+  commandsEndWithTheirCalls,
+  type ExecutionEnvironment,
+} from "./core/execution-environment.js";
 import type { ModelClient } from "./core/model.js";
 import type { RunJournal } from "./core/journal-records.js";
 import { PermissionPolicy } from "./core/permissions.js";
@@ -232,14 +235,16 @@ function protectedFiles(deps: AgentDependencies): { harnessFiles: readonly strin
 }
 
 /**
- * Commands run in the sandbox end with their call, processes and all; a command on the host (or
+ * A command run in the sandbox ends with its call, processes and all; a command on the host (or
  * a runner handed in without an execution environment) may leave one running that swaps
- * directories while glob walks, so glob then lists through held descriptors.
+ * directories while glob walks, so glob then lists through held descriptors. The answer is asked
+ * at each glob and covers this run's commands only: a process left by an earlier unsandboxed run
+ * has the user's rights anyway.
  */
 function workspaceFiles(deps: AgentDependencies): WorkspaceFileSystemOptions {
   return {
     ...protectedFiles(deps),
-    noProcessRunsAlongside: () => deps.executionEnvironment?.status().kind === "isolated",
+    noProcessRunsAlongside: () => commandsEndWithTheirCalls(deps.executionEnvironment),
   };
 }
 

@@ -29,3 +29,16 @@ export function currentEnvironmentLabel(
     return undefined;
   }
 }
+
+/**
+ * Whether every command runs in the sandbox now, so none can still be running when its call has
+ * ended (the sandbox's processes end with it). Unknown (no environment, a status that throws)
+ * is no: the answer only ever buys speed, never safety.
+ */
+export function commandsEndWithTheirCalls(environment: ExecutionEnvironment | undefined): boolean {
+  try {
+    return environment?.status().kind === "isolated";
+  } catch {
+    return false;
+  }
+}

@@ -59,10 +59,10 @@ export interface ProtectedFiles {
 
 export interface WorkspaceFileSystemOptions extends ProtectedFiles {
   /**
-   * Asked at each glob: true only when no process the agent started can still be running (every
-   * command ran in the sandbox, whose processes end with their call), so nothing can swap a
-   * directory for a link mid-walk and glob may list directories by path, in about half the time.
-   * Unset: never, and every directory is listed through a held descriptor.
+   * Asked at each glob: true only when no command of this run can still be running (each ran in
+   * the sandbox, whose processes end with its call), so none can swap a directory for a link
+   * mid-walk and glob may list directories by path, in about half the time. Unset: never, and
+   * every directory is listed through a held descriptor (where /proc lets it: see held-listing).
    */
   readonly noProcessRunsAlongside?: () => boolean;
 }

@@ -9,6 +9,7 @@
  * - `held` (the default): through a descriptor opened without following links and proved to be
  *   at the path expected (held-listing.ts), so a directory that a process still running swaps
  *   for a link mid-walk is not listed. Four calls per directory, made directly in slices.
+ *   Without /proc (macOS, Windows) it lists by path too: see held-listing.ts.
  * - `by-path`: one callback `readdir` per directory, every directory in flight at once (the
  *   thread pool is the real cap). `readdir(path)` follows a link anywhere on the path, so this is
  *   only for when no process the agent started can be running beside the walk: every command ran
