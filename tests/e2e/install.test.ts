@@ -224,24 +224,30 @@ function trackedFiles(): string[] | undefined {
 
 const TRACKED = ON_WINDOWS ? undefined : trackedFiles();
 
+/** `npm install --global .` of `clone` into `prefix`, offline, as the README has it. */
+function installGlobally(clone: string, prefix: string, flags: readonly string[] = []) {
+  const install = npm([
+    "install",
+    "--global",
+    ...flags,
+    "--offline",
+    "--no-audit",
+    "--no-fund",
+    "--prefix",
+    prefix,
+    ".",
+  ]);
+  const env = { ...process.env, npm_config_update_notifier: "false" } as Env;
+  return run(install.command, install.args, clone, env);
+}
+
 describe.skipIf(TRACKED === undefined)(
   `npm install -g . from a fresh clone (POSIX only, needs git; offline, from npm's cache)`,
   () => {
     it("builds on prepare and gives an agent that runs from any directory", async () => {
       const clone = await copyTrackedFiles(join(dir.root, "fresh-clone"));
       const prefix = join(dir.root, "prefix-from-clone");
-      const install = npm([
-        "install",
-        "--global",
-        "--offline",
-        "--no-audit",
-        "--no-fund",
-        "--prefix",
-        prefix,
-        ".",
-      ]);
-      const env = { ...process.env, npm_config_update_notifier: "false" } as Env;
-      const installing = await run(install.command, install.args, clone, env);
+      const installing = await installGlobally(clone, prefix);
       expect(installing.exitCode, installing.stderr).toBe(0);
       expect(existsSync(join(clone, "dist", "agent-bundle.cjs"))).toBe(true);
 
@@ -264,19 +270,7 @@ describe.skipIf(TRACKED === undefined)(
       await symlink(join(REPO, "node_modules", "esbuild"), join(outer, "node_modules", "esbuild"));
       const clone = await copyTrackedFiles(join(outer, "fresh-clone"));
       const prefix = join(dir.root, "prefix-inside-project");
-      const install = npm([
-        "install",
-        "--global",
-        "--install-links",
-        "--offline",
-        "--no-audit",
-        "--no-fund",
-        "--prefix",
-        prefix,
-        ".",
-      ]);
-      const env = { ...process.env, npm_config_update_notifier: "false" } as Env;
-      const installing = await run(install.command, install.args, clone, env);
+      const installing = await installGlobally(clone, prefix, ["--install-links"]);
       expect(installing.exitCode, installing.stderr).toBe(0);
 
       const project = await freshProject("from-clone-inside-project");
