@@ -9,7 +9,7 @@
  * created new (never an existing name, never through a link, a regular file with one name) and
  * checked to have landed where it should.
  */
-import { closeSync, realpathSync, rmSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, readdirSync, realpathSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import {
   OutputStoreError,
@@ -33,6 +33,11 @@ import { isOpenedAt, openRegularFileSync } from "./safe-open.js";
 export { HARNESS_DIRECTORY, OUTPUTS_DIRECTORY } from "./output-store-layout.js";
 
 const MAX_NAME_ATTEMPTS = 20;
+/**
+ * Saved outputs kept: when one is made, all but the newest this many are removed, so a long
+ * session (or a command run in a loop) does not fill the user's disk a gigabyte at a time.
+ */
+export const KEPT_OUTPUTS = 50;
 
 export class WorkspaceOutputStore implements OutputSpillStore {
   /**
@@ -126,9 +131,31 @@ export class WorkspaceOutputStore implements OutputSpillStore {
         if (held.outputs.reachesByDescriptor) rmSync(held.outputs.entry(name), { force: true });
         return undefined;
       }
+      removeOlderOutputs(held, name);
       return descriptorFile(fd, `${OUTPUTS_DIRECTORY}/${name}`);
     }
     return undefined;
+  }
+}
+
+/**
+ * Keeps the newest `KEPT_OUTPUTS` saved outputs (`made` among them), oldest removed first. Only
+ * through the held descriptor: by path, a name might lead somewhere else by now. Removing a name
+ * never follows a link, and a failure here costs disk space, never the command.
+ */
+function removeOlderOutputs(held: HeldStore, made: string): void {
+  if (!held.outputs.reachesByDescriptor) return;
+  try {
+    const saved = readdirSync(held.outputs.entry(""))
+      .filter((name) => name.endsWith(".log") && name !== made)
+      .map((name) => ({ name, stats: lstatSync(held.outputs.entry(name), { bigint: true }) }))
+      .filter(({ stats }) => stats.isFile())
+      .sort((a, b) => (a.stats.mtimeNs < b.stats.mtimeNs ? 1 : -1));
+    for (const { name } of saved.slice(KEPT_OUTPUTS - 1)) {
+      rmSync(held.outputs.entry(name), { force: true });
+    }
+  } catch {
+    // Disk space only.
   }
 }
 

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { closeSync, constants, existsSync, lstatSync, readdirSync } from "node:fs";
-import { link, mkdir, readFile, rename, rm, symlink } from "node:fs/promises";
+import { closeSync, constants, existsSync, lstatSync, readdirSync, utimesSync } from "node:fs";
+import { link, mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -10,6 +10,7 @@ import {
   fileStem,
 } from "../../../src/adapters/filesystem/index.js";
 import { HeldDirectory } from "../../../src/adapters/filesystem/held-directory.js";
+import { KEPT_OUTPUTS } from "../../../src/adapters/filesystem/output-files.js";
 import { openRegularFileSync } from "../../../src/adapters/filesystem/safe-open.js";
 import { OutputStoreError } from "../../../src/core/command-runner.js";
 import { EXCHANGE_FLIPPER, whileExchanging } from "../../support/exchange-flipper.js";
@@ -44,6 +45,30 @@ describe.runIf(POSIX)("saved outputs in .agent/outputs (POSIX: links, FIFOs)", (
     expect(await readFile(join(temp.workspace, ".agent/outputs/call_1.log"), "utf8")).toBe("one\n");
     expect(await readFile(join(temp.workspace, ".agent/.gitignore"), "utf8")).toContain("\n*\n");
     expect(lstatSync(join(temp.workspace, ".agent/outputs/call_1.log")).mode & 0o777).toBe(0o600);
+  });
+
+  it("keeps the newest KEPT_OUTPUTS saved outputs and removes only older saved outputs", async () => {
+    const store = WorkspaceOutputStore.open(temp.workspace);
+    const outputs = join(temp.workspace, ".agent/outputs");
+    save(store, "first", "x\n");
+    // Not saved outputs: a link to a file outside, and a file of another kind, both stay.
+    await writeFile(join(temp.outside, "kept.log"), "outside\n");
+    await symlink(join(temp.outside, "kept.log"), join(outputs, "0-link.log"));
+    await writeFile(join(outputs, "notes.txt"), "mine\n");
+    const base = Date.now() / 1000 - 10_000;
+    utimesSync(join(outputs, "first.log"), base, base);
+    for (let index = 0; index < KEPT_OUTPUTS + 4; index += 1) {
+      const name = `call_${String(index).padStart(3, "0")}`;
+      expect(save(store, name, `${name}\n`)).toBe(`.agent/outputs/${name}.log`);
+      utimesSync(join(outputs, `${name}.log`), base + index + 1, base + index + 1);
+    }
+    const kept = readdirSync(outputs).sort();
+    const newest = Array.from(
+      { length: KEPT_OUTPUTS },
+      (_, index) => `call_${String(index + 4).padStart(3, "0")}.log`,
+    );
+    expect(kept).toEqual(["0-link.log", ...newest, "notes.txt"].sort());
+    expect(await readFile(join(temp.outside, "kept.log"), "utf8")).toBe("outside\n");
   });
 
   it("names files by a safe form of the model's call id", () => {
