@@ -231,9 +231,20 @@ function claimPath(path: string, key: string, index: number): string {
   return `${path}.claim-${key}-${String(index)}`;
 }
 
+/**
+ * Best effort, never throws: it runs after the rename that may have made the lock ours, and an
+ * exception then would leave a held lock that no caller knows to release. Claims it misses are
+ * spent; the next holder's removeLeftovers clears them.
+ */
 function removeClaims(path: string, key: string): void {
   const prefix = `${basename(path)}.claim-${key}-`;
-  for (const name of readdirSync(dirname(path))) {
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
     if (name.startsWith(prefix)) removeQuietly(join(dirname(path), name));
   }
 }
