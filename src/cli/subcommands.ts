@@ -26,14 +26,20 @@ const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, Subc
   ["resume", resumeCommand],
 ]);
 
-export function findSubcommand(
-  argv: readonly string[],
-): { readonly run: SubcommandHandler; readonly args: readonly string[] } | undefined {
+export interface FoundSubcommand {
+  readonly run: SubcommandHandler;
+  readonly args: readonly string[];
+  /** `agent runs --help`: the command only prints its help. */
+  readonly printsHelp: boolean;
+}
+
+export function findSubcommand(argv: readonly string[]): FoundSubcommand | undefined {
   const [first, ...rest] = argv;
   if (first === undefined) return undefined;
   const run = SUBCOMMANDS.get(first);
   if (run === undefined) return undefined;
-  return { run: asksForHelp(rest) ? printHelp(OWN_HELP.get(first) ?? HELP_TEXT) : run, args: rest };
+  if (!asksForHelp(rest)) return { run, args: rest, printsHelp: false };
+  return { run: printHelp(OWN_HELP.get(first) ?? HELP_TEXT), args: rest, printsHelp: true };
 }
 
 /** A command whose options need more than the usage's one line has its own help text. */
