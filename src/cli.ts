@@ -1,16 +1,27 @@
 #!/usr/bin/env node
+import { EXIT_OUTPUT_CLOSED, isClosedOutput, stopsWhenStderrCloses } from "./cli/closed-output.js";
 import { EXIT } from "./cli/exit-codes.js";
 import { runCli } from "./cli/main.js";
 import { processIo } from "./cli/process-io.js";
 
+const argv = process.argv.slice(2);
+
 // A reader that went away (`agent runs | head -1`) only ends what it would have read: the run
 // goes on to its own exit code instead of dying of an unhandled EPIPE with a stack trace.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+  if (!isClosedOutput(error)) throw error;
+});
+
+// `agent runs 2>&1 | head -1`: the same for stderr, except that it stops a run (nobody would see
+// its approval prompt), with the exit code a shell gives a command a closed pipe ended.
+const stopRun = stopsWhenStderrCloses(argv, process.env, process.cwd());
+process.stderr.on("error", (error: NodeJS.ErrnoException) => {
+  if (!isClosedOutput(error)) throw error;
+  if (stopRun) process.exit(EXIT_OUTPUT_CLOSED);
 });
 
 // No top-level await: the bundle (scripts/bundle.js) is CommonJS, which starts faster.
-void runCli(processIo(process.argv.slice(2))).then((exitCode) => {
+void runCli(processIo(argv)).then((exitCode) => {
   // After Ctrl-C a cancelled request may leave the SDK's retry timer pending: leave now. Otherwise
   // let stdout drain on its own, so a piped final answer is never cut short.
   if (exitCode === EXIT.cancelled) process.exit(exitCode);

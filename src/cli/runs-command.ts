@@ -25,7 +25,8 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
     io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
     return EXIT.config;
   };
-  let values: { workspace?: string; "state-dir"?: string; help?: boolean };
+  // --help never gets here: findSubcommand answers it with RUNS_HELP.
+  let values: { workspace?: string; "state-dir"?: string };
   try {
     values = parseArgs({
       args: [...args],
@@ -34,15 +35,10 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
       options: {
         workspace: { type: "string" },
         "state-dir": { type: "string" },
-        help: { type: "boolean", short: "h" },
       },
     }).values;
   } catch (error) {
     return fail(`${firstLineOfError(error)} (see agent runs --help)`);
-  }
-  if (values.help === true) {
-    io.stdout.write(`${RUNS_HELP}\n`);
-    return EXIT.ok;
   }
   try {
     const workspace = await resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));

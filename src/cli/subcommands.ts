@@ -11,7 +11,7 @@ import { commandsCommand } from "./commands-command.js";
 import { EXIT } from "./exit-codes.js";
 import { explainCommand } from "./explain-command.js";
 import { resumeCommand } from "./resume-command.js";
-import { runsCommand } from "./runs-command.js";
+import { RUNS_HELP, runsCommand } from "./runs-command.js";
 
 /** Runs one subcommand with the arguments after its name; returns the exit code, never throws. */
 export type SubcommandHandler = (args: readonly string[], io: CliIo) => Promise<number>;
@@ -26,23 +26,34 @@ const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, Subc
   ["resume", resumeCommand],
 ]);
 
-export function findSubcommand(
-  argv: readonly string[],
-): { readonly run: SubcommandHandler; readonly args: readonly string[] } | undefined {
+export interface FoundSubcommand {
+  readonly run: SubcommandHandler;
+  readonly args: readonly string[];
+  /** `agent runs --help`: the command only prints its help. */
+  readonly printsHelp: boolean;
+}
+
+export function findSubcommand(argv: readonly string[]): FoundSubcommand | undefined {
   const [first, ...rest] = argv;
   if (first === undefined) return undefined;
   const run = SUBCOMMANDS.get(first);
   if (run === undefined) return undefined;
-  return { run: asksForHelp(rest) ? printHelp : run, args: rest };
+  if (!asksForHelp(rest)) return { run, args: rest, printsHelp: false };
+  return { run: printHelp(OWN_HELP.get(first) ?? HELP_TEXT), args: rest, printsHelp: true };
 }
 
-/** `agent runs --help`: the usage lists every command, so it answers for each of them. */
+/** A command whose options need more than the usage's one line has its own help text. */
+const OWN_HELP: ReadonlyMap<string, string> = new Map([["runs", RUNS_HELP]]);
+
+/** `agent explain --help`: the usage lists every command, so it answers for the rest. */
 function asksForHelp(args: readonly string[]): boolean {
   const end = args.indexOf("--");
   return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");
 }
 
-const printHelp: SubcommandHandler = (_args, io) => {
-  io.stdout.write(`${HELP_TEXT}\n`);
-  return Promise.resolve(EXIT.ok);
-};
+function printHelp(text: string): SubcommandHandler {
+  return (_args, io) => {
+    io.stdout.write(`${text}\n`);
+    return Promise.resolve(EXIT.ok);
+  };
+}

@@ -159,7 +159,15 @@ export function readHarnessInputIn(
     throw heldDirectoryError(error);
   }
   try {
-    const text = readHarnessInput(held.entry(name), maxBytes, options);
+    const entry = held.entry(name);
+    let text: string;
+    try {
+      text = readHarnessInput(entry, maxBytes, options);
+    } catch (error) {
+      // A platform error quotes the path it opened: `/proc/self/fd/N/…` means nothing to a person.
+      if (!(error instanceof HarnessFileError) || entry === join(directory, name)) throw error;
+      throw new HarnessFileError(error.message.replaceAll(entry, join(directory, name)));
+    }
     // Without /proc the entry is a path: a swap during the read shows here (narrowed, not closed).
     if (!held.reachesByDescriptor && !held.isStillAtPath()) {
       throw new HarnessFileError("its directory moved while it was read");

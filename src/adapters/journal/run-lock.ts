@@ -21,6 +21,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  type Stats,
   unlinkSync,
   writeSync,
 } from "node:fs";
@@ -230,9 +231,20 @@ function claimPath(path: string, key: string, index: number): string {
   return `${path}.claim-${key}-${String(index)}`;
 }
 
+/**
+ * Best effort, never throws: it runs after the rename that may have made the lock ours, and an
+ * exception then would leave a held lock that no caller knows to release. Claims it misses are
+ * spent; the next holder's removeLeftovers clears them.
+ */
 function removeClaims(path: string, key: string): void {
   const prefix = `${basename(path)}.claim-${key}-`;
-  for (const name of readdirSync(dirname(path))) {
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
     if (name.startsWith(prefix)) removeQuietly(join(dirname(path), name));
   }
 }
@@ -312,16 +324,32 @@ function readLock(path: string): string | undefined {
   try {
     return readHarnessInput(path, MAX_LOCK_BYTES);
   } catch {
-    // The safe read does not keep the platform's code: ask the name itself whether it is gone.
-    let gone: boolean;
+    // The safe read does not keep the platform's code: ask the name itself what is there.
+    let stats: Stats | undefined | null;
     try {
-      gone = lstatSync(path, { throwIfNoEntry: false }) === undefined;
+      stats = lstatSync(path, { throwIfNoEntry: false });
     } catch {
-      gone = false;
+      stats = null;
     }
-    if (gone) return undefined;
+    if (stats === undefined) return undefined;
+    const what = stats === null ? undefined : notALock(stats);
+    // Nobody will ever release such a file, so waiting for it is no use.
+    if (what !== undefined) {
+      throw new RunLockedError(`${path} is not a lock file (it is ${what}); remove it by hand`);
+    }
     throw locked(path, undefined);
   }
+}
+
+/** What the name holds if it cannot be a lock any contender made; undefined if it might be. */
+function notALock(stats: Stats): string | undefined {
+  if (stats.isSymbolicLink()) return "a symbolic link";
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isSocket()) return "a socket";
+  if (!stats.isFile()) return "a device";
+  if (stats.size > MAX_LOCK_BYTES) return `over ${String(MAX_LOCK_BYTES)} bytes`;
+  return undefined;
 }
 
 function readQuietly(path: string): string | undefined {

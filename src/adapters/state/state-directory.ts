@@ -5,7 +5,7 @@
  * real path.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, realpathSync, type Stats, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { errorCode } from "../filesystem/index.js";
 
@@ -104,7 +104,8 @@ function ensureOwnDirectory(path: string, role: string): string {
       `${role} ${path} cannot be created (${errorCode(error) ?? "error"})`,
     );
   }
-  const stats = lstatSync(path);
+  const unreadable = (code: string): string => `${role} ${path} cannot be inspected (${code})`;
+  const stats = inspect(path, unreadable);
   if (stats.isSymbolicLink()) {
     throw new StateDirectoryError(`${role} ${path} is a symbolic link; refusing to follow it`);
   }
@@ -119,9 +120,14 @@ function ensureOwnDirectory(path: string, role: string): string {
       );
     }
   }
-  const real = realpathSync(path);
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (error) {
+    throw new StateDirectoryError(unreadable(errorCode(error) ?? "error"));
+  }
   // The name checked above must be the directory returned: one swapped in between is refused.
-  const again = lstatSync(real);
+  const again = inspect(real, unreadable);
   if (again.dev !== stats.dev || again.ino !== stats.ino) {
     throw new StateDirectoryError(`${role} ${path} changed while it was checked`);
   }
@@ -141,7 +147,11 @@ function refuseChangeableAncestors(root: string): void {
   const uid = process.getuid();
   const gid = process.getgid();
   for (let directory = dirname(root); ; directory = dirname(directory)) {
-    const stats = lstatSync(directory);
+    const stats = inspect(
+      directory,
+      (code) =>
+        `the state directory ${root} lies in ${directory}, which cannot be inspected (${code})`,
+    );
     const sticky = (stats.mode & 0o1000) !== 0;
     const safe =
       (stats.uid === uid || stats.uid === 0) &&
@@ -153,6 +163,15 @@ function refuseChangeableAncestors(root: string): void {
       );
     }
     if (dirname(directory) === directory) return;
+  }
+}
+
+/** lstat, failing as a StateDirectoryError (one line, exit 2) with `message(errno code)`. */
+function inspect(path: string, message: (code: string) => string): Stats {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    throw new StateDirectoryError(message(errorCode(error) ?? "error"));
   }
 }
 

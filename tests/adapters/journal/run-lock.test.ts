@@ -35,7 +35,7 @@ function lockInChild(path: string): string {
   const script = `
     import { lockRun } from ${JSON.stringify(LOCK_MODULE)};
     try { lockRun(${JSON.stringify(path)}); console.log("locked"); }
-    catch (error) { console.log(error.name); }
+    catch (error) { console.log(error.name + ": " + error.message); }
   `;
   const child = spawnSync(
     process.execPath,
@@ -62,7 +62,9 @@ describe("lockRun and a lock name that is not a regular file", () => {
     () => {
       const lock = join(directory(), "fifo.lock");
       execFileSync("mkfifo", [lock]);
-      expect(lockInChild(lock)).toBe("RunLockedError");
+      expect(lockInChild(lock)).toBe(
+        `RunLockedError: ${lock} is not a lock file (it is a FIFO); remove it by hand`,
+      );
     },
     20_000,
   );
@@ -75,7 +77,9 @@ describe("lockRun and a lock name that is not a regular file", () => {
       execFileSync("mkfifo", [fifo]);
       const lock = join(dir, "link.lock");
       symlinkSync(fifo, lock);
-      expect(lockInChild(lock)).toBe("RunLockedError");
+      expect(lockInChild(lock)).toBe(
+        `RunLockedError: ${lock} is not a lock file (it is a symbolic link); remove it by hand`,
+      );
     },
     20_000,
   );
@@ -90,8 +94,19 @@ describe("lockRun and a lock name that is not a regular file", () => {
     expect(readFileSync(target, "utf8")).toBe(`${String(DEAD_PID)} 00112233445566778899\n`);
     const folder = join(dir, "folder.lock");
     mkdirSync(folder);
-    expect(() => lockRun(folder)).toThrow(RunLockedError);
+    expect(() => lockRun(folder)).toThrow(
+      new RunLockedError(`${folder} is not a lock file (it is a directory); remove it by hand`),
+    );
     expect(readdirSync(dir).sort()).toEqual(["folder.lock", "link.lock", "target"]);
+  });
+
+  it("refuses a file over 512 bytes at the lock's name, leaving it", () => {
+    const lock = join(directory(), "big.lock");
+    writeFileSync(lock, `${String(DEAD_PID)} ${"0".repeat(600)}\n`);
+    expect(() => lockRun(lock)).toThrow(
+      new RunLockedError(`${lock} is not a lock file (it is over 512 bytes); remove it by hand`),
+    );
+    expect(existsSync(lock)).toBe(true);
   });
 });
 
