@@ -106,7 +106,8 @@ Commands (chapter 4's approvals; each takes --workspace and --state-dir):
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server),
 OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_SANDBOX, AGENT_STATE_DIR, NO_COLOR.
 Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing
-to resume), 3 waiting for an approval (chapter 4), 130 Ctrl-C.`;
+to resume), 3 waiting for an approval (chapter 4), 130 Ctrl-C, 141 stderr
+closed.`;
 
 /**
  * Turns argv and the environment into validated options; every mistake is one readable line. The

@@ -312,7 +312,7 @@ describe("HELP_TEXT", () => {
     expect(HELP_TEXT).toContain("  agent resume [<id>]     Go on with a run");
     expect(HELP_TEXT).toContain("--state-dir <dir>");
     expect(HELP_TEXT).toContain(
-      "Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing\nto resume), 3 waiting for an approval (chapter 4), 130 Ctrl-C.",
+      "Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing\nto resume), 3 waiting for an approval (chapter 4), 130 Ctrl-C, 141 stderr\nclosed.",
     );
   });
 
