@@ -81,8 +81,13 @@ export class PermissionPolicy {
         ? request
         : request.withExecutionEnvironment(environmentLabel(environment));
 
+    // Every `await` is a trip through the microtask queue on every decision, so a read, which
+    // no boundary check, approver or asynchronous audit concerns, takes none (issue 19).
     const stages: [string, PermissionDecision[]][] = [
-      ["workspace boundary", await this.#boundaryDecisions(request)],
+      [
+        "workspace boundary",
+        this.#boundaryApplies(request) ? await this.#boundaryDecisions(request) : [],
+      ],
       ...(this.#options.authorizer === undefined
         ? []
         : [
@@ -100,7 +105,10 @@ export class PermissionPolicy {
     trace?.merged(merged);
     let final: PermissionDecision;
     try {
-      final = await this.#resolve(audited, merged);
+      final =
+        merged.behavior === "ask"
+          ? await this.#askApprover(audited.withProposedDecision(merged), merged)
+          : resolved(merged);
     } catch (error) {
       // A call that waits for a person is recorded as such before the run stops.
       if (error instanceof RunWaitingError && this.#options.audit !== undefined) {
@@ -112,7 +120,8 @@ export class PermissionPolicy {
       throw error;
     }
     if (this.#options.audit !== undefined) {
-      await this.#options.audit.record(audited, final);
+      const recording = this.#options.audit.record(audited, final);
+      if (recording !== undefined) await recording;
     }
     return final;
   }
@@ -164,13 +173,19 @@ export class PermissionPolicy {
     }
   }
 
+  /** Only a write that names a path meets the workspace boundary. */
+  #boundaryApplies(request: PermissionRequest): boolean {
+    return (
+      this.#options.workspaceBoundary !== undefined &&
+      request.call.effect === "write" &&
+      Object.hasOwn(request.call.arguments, "path")
+    );
+  }
+
   async #boundaryDecisions(request: PermissionRequest): Promise<PermissionDecision[]> {
     const check = this.#options.workspaceBoundary;
-    const args = request.call.arguments;
-    if (check === undefined || request.call.effect !== "write" || !Object.hasOwn(args, "path")) {
-      return [];
-    }
-    const path = args.path;
+    if (check === undefined) return [];
+    const path = request.call.arguments.path;
     if (typeof path !== "string") {
       return [PermissionDecision.deny("Write path is invalid", SOURCES.boundary)];
     }
@@ -210,21 +225,6 @@ export class PermissionPolicy {
       }
     }
     return decisions;
-  }
-
-  async #resolve(
-    request: PermissionRequest,
-    merged: PermissionDecision,
-  ): Promise<PermissionDecision> {
-    switch (merged.behavior) {
-      case "allow":
-      case "deny":
-        return merged;
-      case "passthrough":
-        return PermissionDecision.allow("No permission rule blocked the request", SOURCES.default);
-      case "ask":
-        return this.#askApprover(request.withProposedDecision(merged), merged);
-    }
   }
 
   async #askApprover(
@@ -293,4 +293,11 @@ export function mergeDecisions(candidates: readonly PermissionDecision[]): Permi
     "No permission participant made a decision",
     SOURCES.default,
   );
+}
+
+/** A merged decision that needs no person: deny and allow stand, passthrough is allowed. */
+function resolved(merged: PermissionDecision): PermissionDecision {
+  return merged.behavior === "passthrough"
+    ? PermissionDecision.allow("No permission rule blocked the request", SOURCES.default)
+    : merged;
 }
