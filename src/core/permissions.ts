@@ -81,8 +81,9 @@ export class PermissionPolicy {
         ? request
         : request.withExecutionEnvironment(environmentLabel(environment));
 
-    // Every `await` is a trip through the microtask queue on every decision, so a read, which
-    // no boundary check, approver or asynchronous audit concerns, takes none (issue 19).
+    // Every `await` is a trip through the microtask queue on every decision, so only what may
+    // really be asynchronous is awaited: a read meets no boundary check and no approver, and a
+    // synchronous audit sink returns nothing to wait for (issue 19).
     const stages: [string, PermissionDecision[]][] = [
       [
         "workspace boundary",
