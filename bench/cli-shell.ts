@@ -12,7 +12,7 @@ import {
   chatToolCallsReply,
 } from "../tests/support/chat-completions-server.js";
 import { PtySession } from "../tests/support/pty.js";
-import { BenchFailure, runToExit } from "./measurement.js";
+import { BenchFailure, collectOwnGarbage, runToExit } from "./measurement.js";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST_CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -38,6 +38,7 @@ export async function buildDist(): Promise<void> {
 
 /** One CLI run whose model asks for `head -c <bytes> /dev/zero` once, then answers. */
 export async function cliShellOnce(workspace: string, bytes: number): Promise<CliShellRun> {
+  collectOwnGarbage();
   let baseline: ProcessMemory | undefined;
   let pid: number | undefined;
   let peak = 0;
