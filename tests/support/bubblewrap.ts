@@ -1,7 +1,27 @@
-import { resolveExecutable } from "../../src/adapters/shell/index.js";
+import { homedir } from "node:os";
+import { BubblewrapRunner } from "../../src/adapters/sandbox/index.js";
+import { buildCommandEnvironment, resolveExecutable } from "../../src/adapters/shell/index.js";
 
 /** bubblewrap is on this Linux machine's PATH: the tests that need the real sandbox run. */
 export const HAS_BWRAP =
   process.platform === "linux" &&
   resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
     undefined;
+
+/** The real sandbox over `workspace` for bash, network off, with this process's environment. */
+export function hostEnvironmentRunner(options: {
+  readonly bwrapPath: string;
+  readonly bash: string;
+  readonly workspace: string;
+  readonly harnessFiles?: readonly string[];
+}): BubblewrapRunner {
+  return new BubblewrapRunner({
+    bwrapPath: options.bwrapPath,
+    shell: { executable: options.bash, kind: "bash" },
+    workspace: options.workspace,
+    home: homedir(),
+    network: false,
+    environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
+    ...(options.harnessFiles === undefined ? {} : { harnessFiles: options.harnessFiles }),
+  });
+}

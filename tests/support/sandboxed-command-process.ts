@@ -3,9 +3,8 @@
  * sandbox tests start it with descriptors of their choosing already open (as a parent shell, make's
  * jobserver or systemd could leave them), to see what reaches the sandboxed command.
  */
-import { homedir } from "node:os";
-import { BubblewrapRunner } from "../../src/adapters/sandbox/index.js";
-import { buildCommandEnvironment, resolveExecutable } from "../../src/adapters/shell/index.js";
+import { resolveExecutable } from "../../src/adapters/shell/index.js";
+import { hostEnvironmentRunner } from "./bubblewrap.js";
 
 const [workspace, command] = process.argv.slice(2);
 if (workspace === undefined || command === undefined) {
@@ -15,13 +14,6 @@ const lookup = { env: process.env, workspace: "/nonexistent", platform: "linux" 
 const bwrapPath = resolveExecutable("bwrap", lookup);
 const bash = resolveExecutable("bash", lookup);
 if (bwrapPath === undefined || bash === undefined) throw new Error("needs bwrap and bash");
-const runner = new BubblewrapRunner({
-  bwrapPath,
-  shell: { executable: bash, kind: "bash" },
-  workspace,
-  home: homedir(),
-  network: false,
-  environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
-});
+const runner = hostEnvironmentRunner({ bwrapPath, bash, workspace });
 const result = await runner.run(command, workspace, { timeoutMs: 20_000, maxOutputBytes: 65_536 });
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -30,6 +30,7 @@ import {
 } from "../../../src/adapters/sandbox/sandbox-errors.js";
 import { createShellExecution } from "../../../src/adapters/execution/shell-execution.js";
 import { CommandStartError, type CommandResult } from "../../../src/core/command-runner.js";
+import { hostEnvironmentRunner } from "../../support/bubblewrap.js";
 import { runError } from "../../support/run-error.js";
 
 const BASH = hostExecutable("bash");
@@ -78,15 +79,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
 
   /** A runner with the host's environment that binds `harnessFiles` read-only. */
   function guardedRunner(harnessFiles: readonly string[], workspace = ws): BubblewrapRunner {
-    return new BubblewrapRunner({
-      bwrapPath,
-      shell: { executable: bash, kind: "bash" },
-      workspace,
-      home: homedir(),
-      network: false,
-      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
-      harnessFiles,
-    });
+    return hostEnvironmentRunner({ bwrapPath, bash, workspace, harnessFiles });
   }
 
   function run(command: string, options: Parameters<typeof runner>[0] = {}) {
