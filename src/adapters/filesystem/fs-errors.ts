@@ -9,6 +9,8 @@ import { WorkspaceFileError } from "../../core/filesystem.js";
 export const O_NOFOLLOW: number = "O_NOFOLLOW" in constants ? constants.O_NOFOLLOW : 0;
 /** Opening a FIFO for reading would block until a writer appears; this makes it return at once. */
 export const O_NONBLOCK: number = "O_NONBLOCK" in constants ? constants.O_NONBLOCK : 0;
+/** Open only a directory: anything else put at the name fails with ENOTDIR. (Not on Windows.) */
+export const O_DIRECTORY: number = "O_DIRECTORY" in constants ? constants.O_DIRECTORY : 0;
 
 export function errorCode(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null || !("code" in error)) return undefined;

@@ -7,10 +7,8 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { O_NOFOLLOW, O_NONBLOCK, errorCode } from "./fs-errors.js";
+import { O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, errorCode } from "./fs-errors.js";
 import { isOpenedAt } from "./safe-open.js";
-
-const O_DIRECTORY: number = "O_DIRECTORY" in constants ? constants.O_DIRECTORY : 0;
 
 /** Why a directory could not be held, in words that name it (`shown`): said in refusals. */
 export class DirectoryNotHeldError extends Error {

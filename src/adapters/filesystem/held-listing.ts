@@ -18,9 +18,8 @@ import {
   readlinkSync,
   type Dirent,
 } from "node:fs";
-import { O_NOFOLLOW, O_NONBLOCK } from "./fs-errors.js";
+import { O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } from "./fs-errors.js";
 
-const O_DIRECTORY: number = "O_DIRECTORY" in constants ? constants.O_DIRECTORY : 0;
 const OPEN_FLAGS = constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
 
 /**
@@ -40,6 +39,8 @@ export function heldDirectoryLister(): ListDirectory {
     try {
       const byDescriptor = `/proc/self/fd/${String(fd)}`;
       const entries = readdirSync(byDescriptor, { withFileTypes: true });
+      // One readlink, not safe-open's isOpenedAt: that falls back to the path when /proc cannot
+      // answer, which is exactly what this walk must not trust.
       return readlinkSync(byDescriptor) === withoutSeparator(path) ? entries : undefined;
     } finally {
       closeSync(fd);
