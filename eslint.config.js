@@ -56,9 +56,24 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                "^\\.\\./(adapters|features|cli)/|^\\.\\./bootstrap\\.js$|^node:(fs|child_process|net|http|https|dgram|worker_threads)(/|$)",
+                "^(\\.\\./)+(adapters|features|cli|bootstrap)(/|\\.js$)|^node:(fs|child_process|net|http|https|dgram|worker_threads)(/|$)",
               message: "core/ depends on nothing outside it and does no I/O.",
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The composition root builds what the CLI asks for; it never reaches back into the CLI.
+    files: ["src/bootstrap/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            INTO_ADAPTER_HELPERS,
+            { regex: "^(\\.\\./)+cli(/|\\.js$)", message: "bootstrap/ never imports cli/." },
           ],
         },
       ],

@@ -11,15 +11,15 @@ import {
   NodeWorkspaceFileSystem,
   NodeWorkspaceWriteBoundary,
 } from "../src/adapters/filesystem/node-filesystem.js";
-import { CONFIRM_FILE_WRITE } from "../src/bootstrap.js";
-import type { ApprovalProvider } from "../src/core/approval.js";
-import type { AuditSink } from "../src/core/audit.js";
-import type { ToolCall } from "../src/core/messages.js";
-import { PermissionDecision } from "../src/core/permission-decision.js";
-import { PermissionRequest } from "../src/core/permission-request.js";
-import { PermissionPolicy } from "../src/core/permissions.js";
-import { ToolRegistry, type ToolRegistrySnapshot } from "../src/core/tool-registry.js";
-import { toolSuccess } from "../src/core/tool-result.js";
+import { CONFIRM_FILE_WRITE } from "../src/bootstrap/build-agent.js";
+import type { ApprovalProvider } from "../src/core/policy/approval.js";
+import type { AuditSink } from "../src/core/policy/audit.js";
+import type { ToolCall } from "../src/core/ports/messages.js";
+import { PermissionDecision } from "../src/core/policy/permission-decision.js";
+import { PermissionRequest } from "../src/core/policy/permission-request.js";
+import { PermissionPolicy } from "../src/core/policy/permissions.js";
+import { ToolRegistry, type ToolRegistrySnapshot } from "../src/core/tools/tool-registry.js";
+import { toolSuccess } from "../src/core/tools/tool-result.js";
 import { createFileTools } from "../src/features/file-tools.js";
 import {
   BenchFailure,

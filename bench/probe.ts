@@ -91,7 +91,7 @@ function drainPipe(executable: string, args: readonly string[], cwd: string): Pr
 
 async function readFileJob(job: Extract<ProbeJob, { kind: "read-file" }>): Promise<ProbeResult> {
   const { NodeWorkspaceFileSystem } = await import("../src/adapters/filesystem/node-filesystem.js");
-  const { ToolRegistry } = await import("../src/core/tool-registry.js");
+  const { ToolRegistry } = await import("../src/core/tools/tool-registry.js");
   const { createFileTools } = await import("../src/features/file-tools.js");
   const registry = new ToolRegistry(
     createFileTools({ fileSystem: new NodeWorkspaceFileSystem(job.workspace) }),

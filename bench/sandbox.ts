@@ -15,7 +15,7 @@ import {
   createShellExecution,
   type SandboxMode,
 } from "../src/adapters/execution/shell-execution.js";
-import type { CommandRunner } from "../src/core/command-runner.js";
+import type { CommandRunner } from "../src/core/ports/command-runner.js";
 import {
   BenchFailure,
   roundRobin,

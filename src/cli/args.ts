@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
-import { errorMessage } from "../core/one-line.js";
+import { errorMessage } from "../core/common/one-line.js";
 import type { SandboxMode } from "../adapters/execution/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
-import { DEFAULT_MAX_TURNS } from "../bootstrap.js";
+import { DEFAULT_MAX_TURNS } from "../bootstrap/build-agent.js";
 import { CliConfigError } from "./config-error.js";
-import { languageFromLocale } from "./locale.js";
+import { languageFromLocale } from "./terminal/locale.js";
 
 // The adapters own the shell and sandbox choices; these lists only spell them out for the flags.
 export const SHELL_CHOICES = [

@@ -4,7 +4,7 @@
  * would see it.
  */
 import { parseCliArgs } from "./args.js";
-import { findSubcommand } from "./subcommands.js";
+import { findSubcommand } from "./commands/index.js";
 
 /** 128 + SIGPIPE: what a shell reports for a command a closed pipe ended (`yes | head -1`). */
 export const EXIT_OUTPUT_CLOSED = 141;

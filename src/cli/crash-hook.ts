@@ -3,7 +3,7 @@
  * SIGKILL right after the n-th (default first) journal record of that type is on disk, the way a
  * power cut or `kill -9` would, so every step of the journal can be shown to resume.
  */
-import type { JournalRecord, RunJournal } from "../core/journal-records.js";
+import type { JournalRecord, RunJournal } from "../core/journal/journal-records.js";
 
 export function withCrashHook(
   journal: RunJournal,

@@ -1,4 +1,4 @@
-import type { ApprovalGrants } from "../core/grant-approval.js";
+import type { ApprovalGrants } from "../core/grants/grant-approval.js";
 
 /**
  * The grant store of a dry run: it holds only what the dry run itself grants, in memory, so

@@ -9,7 +9,7 @@ import {
   ReplayModelClient,
   resolveOpenAIConfig,
 } from "../adapters/model/index.js";
-import { firstLineOfError } from "../core/one-line.js";
+import { firstLineOfError } from "../core/common/one-line.js";
 import { startShellExecution, type ShellExecution } from "../adapters/execution/index.js";
 import {
   agentInstallPaths,
@@ -18,34 +18,34 @@ import {
   WorkspaceOutputStore,
 } from "../adapters/filesystem/index.js";
 import { ShellUnavailableError } from "../adapters/shell/index.js";
-import { BootstrapError, buildAgent } from "../bootstrap.js";
-import { AgentRunError, RunCancelledError, RunWaitingError } from "../core/agent-errors.js";
+import { BootstrapError, buildAgent } from "../bootstrap/build-agent.js";
+import { AgentRunError, RunCancelledError, RunWaitingError } from "../core/runner/agent-errors.js";
 import { CommandAllowlistError } from "../adapters/commands/index.js";
 import { RunJournalError, RunLockedError } from "../adapters/journal/index.js";
 import { ApprovalStoreError, StateDirectoryError } from "../adapters/state/index.js";
 import { p04Approver, p04Dependencies } from "./p04-run.js";
-import { waitingMessage } from "./waiting-message.js";
-import type { AuditSink } from "../core/audit.js";
-import { CompositeAuditSink } from "../core/composite-audit-sink.js";
-import type { ModelClient } from "../core/model.js";
+import { waitingMessage } from "./terminal/waiting-message.js";
+import type { AuditSink } from "../core/policy/audit.js";
+import { CompositeAuditSink } from "../core/policy/composite-audit-sink.js";
+import type { ModelClient } from "../core/ports/model.js";
 import { profileForChapter } from "../core/profiles.js";
 import { HELP_TEXT, parseCliArgs, type CliOptions } from "./args.js";
 import { CliConfigError } from "./config-error.js";
 import { EXIT } from "./exit-codes.js";
 import { FirstReplyGate } from "./first-reply-gate.js";
-import { ProgressReporter, useColor } from "./progress-reporter.js";
-import { TerminalApprovalProvider } from "./terminal-approval.js";
-import { TerminalAuditSink } from "./terminal-audit.js";
-import { renderMarkdown } from "./markdown-view.js";
+import { ProgressReporter, useColor } from "./terminal/progress-reporter.js";
+import { TerminalApprovalProvider } from "./terminal/terminal-approval.js";
+import { TerminalAuditSink } from "./terminal/terminal-audit.js";
+import { renderMarkdown } from "./terminal/markdown-view.js";
 import { withTextDeltas } from "./text-delta-model.js";
-import { TurnCancellation, runConversation } from "./conversation.js";
-import type { RunResult } from "../core/agent-runner.js";
-import type { Message } from "../core/messages.js";
-import { previewWith } from "./file-change-preview.js";
-import { CommandStatus } from "./command-status.js";
-import { escapeForPrompt } from "./terminal-text.js";
+import { TurnCancellation, runConversation } from "./terminal/conversation.js";
+import type { RunResult } from "../core/runner/agent-runner.js";
+import type { Message } from "../core/ports/messages.js";
+import { previewWith } from "./terminal/file-change-preview.js";
+import { CommandStatus } from "./terminal/command-status.js";
+import { escapeForPrompt } from "./terminal/terminal-text.js";
 import type { CliIo } from "./cli-io.js";
-import { findSubcommand } from "./subcommands.js";
+import { findSubcommand } from "./commands/index.js";
 import { openRunStore } from "./run-store.js";
 import { openJournalSession, type JournalSession, type ResumePlan } from "./journal-session.js";
 import { withCrashHook } from "./crash-hook.js";

@@ -10,11 +10,11 @@ import {
 } from "../adapters/commands/index.js";
 import type { ShellExecution } from "../adapters/execution/index.js";
 import { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
-import type { P04Dependencies } from "../bootstrap.js";
-import type { ApprovalProvider } from "../core/approval.js";
+import type { P04Dependencies } from "../bootstrap/build-agent.js";
+import type { ApprovalProvider } from "../core/policy/approval.js";
 import { openApprovalStore } from "./approval-state.js";
 import type { CliIo } from "./cli-io.js";
-import { P04TerminalApproval } from "./p04-terminal-approval.js";
+import { P04TerminalApproval } from "./terminal/p04-terminal-approval.js";
 
 export interface P04RunInput {
   /** Real path. */

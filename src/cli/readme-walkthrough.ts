@@ -5,7 +5,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { explainCall } from "./explain-command.js";
+import { explainCall } from "./commands/explain.js";
 
 export const WALKTHROUGH_CALLS = Object.freeze([
   ["glob", '{"pattern":"**/*.md"}'],

@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
-import { firstLineOfError } from "../core/one-line.js";
+import { firstLineOfError } from "../core/common/one-line.js";
 import type { CliIo } from "./cli-io.js";
 import { CliConfigError } from "./config-error.js";
 import { EXIT } from "./exit-codes.js";
-import { escapeForPrompt } from "./terminal-text.js";
+import { escapeForPrompt } from "./terminal/terminal-text.js";
 
 /** The flags every approvals subcommand takes; `extra` adds a command's own. */
 export function parseSubcommandArgs(

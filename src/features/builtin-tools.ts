@@ -1,5 +1,5 @@
-import type { WorkspaceFileSystem } from "../core/filesystem.js";
-import type { ToolDefinition } from "../core/tool-definition.js";
+import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
+import type { ToolDefinition } from "../core/tools/tool-definition.js";
 import { createFileTools } from "./file-tools.js";
 import { createShellTool, type ShellToolOptions } from "./shell-tool.js";
 

@@ -2,9 +2,9 @@
  * `edit_file`. Success text: `Replaced 1 occurrence in PATH` or `Replaced N occurrences in PATH`.
  */
 import { z } from "zod";
-import type { WorkspaceFileSystem } from "../core/filesystem.js";
-import { defineTool } from "../core/tool-definition.js";
-import { toolSuccess } from "../core/tool-result.js";
+import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
+import { defineTool } from "../core/tools/tool-definition.js";
+import { toolSuccess } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
 
 const schema = z.strictObject({

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineTool, type ToolDefinition } from "../core/tool-definition.js";
-import { toolError } from "../core/tool-result.js";
+import { defineTool, type ToolDefinition } from "../core/tools/tool-definition.js";
+import { toolError } from "../core/tools/tool-result.js";
 
 const fetchUrlSchema = z.strictObject({
   url: z.string().min(1).describe("The http(s) URL to fetch."),

@@ -1,5 +1,5 @@
-import { WorkspaceFileError } from "../core/filesystem.js";
-import { toolError, type ToolResult } from "../core/tool-result.js";
+import { WorkspaceFileError } from "../core/ports/filesystem.js";
+import { toolError, type ToolResult } from "../core/tools/tool-result.js";
 
 /**
  * Runs a file operation and turns its domain errors into `Error [code]: message` results. Anything

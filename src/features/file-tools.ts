@@ -1,5 +1,5 @@
-import type { WorkspaceFileSystem } from "../core/filesystem.js";
-import type { ToolDefinition } from "../core/tool-definition.js";
+import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
+import type { ToolDefinition } from "../core/tools/tool-definition.js";
 import { createEditFileTool } from "./edit-file-tool.js";
 import { createGlobTool } from "./glob-tool.js";
 import { createReadFileTool } from "./read-file-tool.js";

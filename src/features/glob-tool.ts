@@ -7,9 +7,9 @@
  * or the text of the tool's own notes) is shown JSON-quoted: `"a\n[999 more matches not shown]"`.
  */
 import { z } from "zod";
-import type { WorkspaceFileSystem } from "../core/filesystem.js";
-import { defineTool } from "../core/tool-definition.js";
-import { toolSuccess } from "../core/tool-result.js";
+import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
+import { defineTool } from "../core/tools/tool-definition.js";
+import { toolSuccess } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
 
 const schema = z.strictObject({

@@ -5,9 +5,9 @@
  * - an offset past the end: `[no lines from line A: the file has N lines]`.
  */
 import { z } from "zod";
-import type { ReadFileResult, WorkspaceFileSystem } from "../core/filesystem.js";
-import { defineTool } from "../core/tool-definition.js";
-import { toolSuccess } from "../core/tool-result.js";
+import type { ReadFileResult, WorkspaceFileSystem } from "../core/ports/filesystem.js";
+import { defineTool } from "../core/tools/tool-definition.js";
+import { toolSuccess } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
 
 const schema = z.strictObject({

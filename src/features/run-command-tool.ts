@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { ArgvRunner, OutputSpillStore } from "../core/command-runner.js";
-import { defineTool, type ToolDefinition } from "../core/tool-definition.js";
-import { RUN_COMMAND } from "../core/p04-policy.js";
+import type { ArgvRunner, OutputSpillStore } from "../core/ports/command-runner.js";
+import { defineTool, type ToolDefinition } from "../core/tools/tool-definition.js";
+import { RUN_COMMAND } from "../core/grants/policy.js";
 import {
   DEFAULT_SHELL_MAX_OUTPUT_BYTES,
   DEFAULT_SHELL_TIMEOUT_MS,

@@ -6,9 +6,13 @@ import {
   type CommandRunner,
   type OmittedOutput,
   type OutputSpillStore,
-} from "../core/command-runner.js";
-import { defineTool, type ToolContext, type ToolDefinition } from "../core/tool-definition.js";
-import { toolError, toolSuccess, type ToolResult } from "../core/tool-result.js";
+} from "../core/ports/command-runner.js";
+import {
+  defineTool,
+  type ToolContext,
+  type ToolDefinition,
+} from "../core/tools/tool-definition.js";
+import { toolError, toolSuccess, type ToolResult } from "../core/tools/tool-result.js";
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 export const DEFAULT_SHELL_MAX_OUTPUT_BYTES = 50 * 1024;

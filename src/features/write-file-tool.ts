@@ -1,8 +1,8 @@
 /** `write_file`. Success text: `Wrote N UTF-8 bytes to PATH`, PATH as the model sent it. */
 import { z } from "zod";
-import type { WorkspaceFileSystem } from "../core/filesystem.js";
-import { defineTool } from "../core/tool-definition.js";
-import { toolSuccess } from "../core/tool-result.js";
+import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
+import { defineTool } from "../core/tools/tool-definition.js";
+import { toolSuccess } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
 
 const schema = z.strictObject({

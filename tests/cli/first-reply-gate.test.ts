@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FirstReplyGate } from "../../src/cli/first-reply-gate.js";
-import { RunCancelledError } from "../../src/core/agent-errors.js";
-import type { ModelRequest } from "../../src/core/model.js";
+import { RunCancelledError } from "../../src/core/runner/agent-errors.js";
+import type { ModelRequest } from "../../src/core/ports/model.js";
 import { ScriptedModelClient, textReply } from "../support/scripted-model.js";
 
 const REQUEST: ModelRequest = { messages: [{ role: "user", content: "hi" }], tools: [] };

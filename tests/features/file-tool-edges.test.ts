@@ -8,8 +8,8 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WRITE_LIMIT_BYTES } from "../../src/adapters/filesystem/node-filesystem.js";
-import type { ToolResult } from "../../src/core/tool-result.js";
-import type { ToolRegistry } from "../../src/core/tool-registry.js";
+import type { ToolResult } from "../../src/core/tools/tool-result.js";
+import type { ToolRegistry } from "../../src/core/tools/tool-registry.js";
 import { callTool, errorResult as error, fileToolRegistry } from "../support/file-tool-calls.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
 

@@ -2,9 +2,9 @@ import { mkdir, readFile, readdir, rm, symlink, writeFile } from "node:fs/promis
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeWorkspaceFileSystem } from "../../src/adapters/filesystem/node-filesystem.js";
-import type { WorkspaceFileSystem } from "../../src/core/filesystem.js";
-import type { ToolResult } from "../../src/core/tool-result.js";
-import { ToolRegistry } from "../../src/core/tool-registry.js";
+import type { WorkspaceFileSystem } from "../../src/core/ports/filesystem.js";
+import type { ToolResult } from "../../src/core/tools/tool-result.js";
+import { ToolRegistry } from "../../src/core/tools/tool-registry.js";
 import { createFileTools } from "../../src/features/file-tools.js";
 import {
   callTool,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OutputStoreError } from "../../src/core/command-runner.js";
+import { OutputStoreError } from "../../src/core/ports/command-runner.js";
 import { createRunCommandTool } from "../../src/features/run-command-tool.js";
 
 describe("run_command and the output store", () => {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isGone, killLeftovers } from "../support/process-state.js";
 import { PosixShellRunner } from "../../src/adapters/shell/posix-shell.js";
-import type { CommandResult } from "../../src/core/command-runner.js";
+import type { CommandResult } from "../../src/core/ports/command-runner.js";
 import { createShellTool, shellToolResult } from "../../src/features/shell-tool.js";
 
 const posixOnly = process.platform === "win32";

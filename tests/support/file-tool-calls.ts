@@ -3,8 +3,8 @@
  * the way the loop makes it (prepare from raw JSON, then invoke), and the results they compare whole.
  */
 import { NodeWorkspaceFileSystem } from "../../src/adapters/filesystem/node-filesystem.js";
-import type { ToolResult } from "../../src/core/tool-result.js";
-import { ToolRegistry } from "../../src/core/tool-registry.js";
+import type { ToolResult } from "../../src/core/tools/tool-result.js";
+import { ToolRegistry } from "../../src/core/tools/tool-registry.js";
 import { createFileTools } from "../../src/features/file-tools.js";
 
 export function fileToolRegistry(workspace: string): ToolRegistry {

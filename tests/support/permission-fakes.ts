@@ -1,12 +1,12 @@
-import type { ApprovalProvider } from "../../src/core/approval.js";
-import type { AuditSink } from "../../src/core/audit.js";
+import type { ApprovalProvider } from "../../src/core/policy/approval.js";
+import type { AuditSink } from "../../src/core/policy/audit.js";
 import type {
   ExecutionEnvironment,
   ExecutionEnvironmentStatus,
-} from "../../src/core/execution-environment.js";
-import type { WorkspaceWriteBoundary, WriteTarget } from "../../src/core/filesystem.js";
-import type { PermissionDecision } from "../../src/core/permission-decision.js";
-import type { PermissionRequest } from "../../src/core/permission-request.js";
+} from "../../src/core/policy/execution-environment.js";
+import type { WorkspaceWriteBoundary, WriteTarget } from "../../src/core/ports/filesystem.js";
+import type { PermissionDecision } from "../../src/core/policy/permission-decision.js";
+import type { PermissionRequest } from "../../src/core/policy/permission-request.js";
 
 /** Records every request and answers with whatever `answer` gives, even a non-decision. */
 export class RecordingApprover implements ApprovalProvider {

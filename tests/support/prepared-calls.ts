@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { PreparedToolCall } from "../../src/core/prepared-tool-call.js";
-import type { ToolDefinition, ToolEffect } from "../../src/core/tool-definition.js";
-import { ToolRegistry } from "../../src/core/tool-registry.js";
-import { toolSuccess } from "../../src/core/tool-result.js";
+import type { PreparedToolCall } from "../../src/core/tools/prepared-tool-call.js";
+import type { ToolDefinition, ToolEffect } from "../../src/core/tools/tool-definition.js";
+import { ToolRegistry } from "../../src/core/tools/tool-registry.js";
+import { toolSuccess } from "../../src/core/tools/tool-result.js";
 
 /**
  * A permissive test tool: `path`, `command` and `content` may be any JSON value so the policy and

@@ -1,4 +1,4 @@
-import type { CommandResult, CommandRunner } from "../../src/core/command-runner.js";
+import type { CommandResult, CommandRunner } from "../../src/core/ports/command-runner.js";
 
 /** A shell stand-in for agent tests that must prove a command never ran. */
 export class RecordingCommandRunner implements CommandRunner {

@@ -1,11 +1,11 @@
-import type { AssistantMessage, ToolCall } from "../../src/core/messages.js";
+import type { AssistantMessage, ToolCall } from "../../src/core/ports/messages.js";
 import type {
   FinishReason,
   ModelClient,
   ModelReply,
   ModelRequest,
   TokenUsage,
-} from "../../src/core/model.js";
+} from "../../src/core/ports/model.js";
 
 /** Replays scripted replies in order and records every request, like vercel/ai's mock model. */
 export class ScriptedModelClient implements ModelClient {

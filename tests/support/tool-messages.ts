@@ -1,4 +1,4 @@
-import type { Message } from "../../src/core/messages.js";
+import type { Message } from "../../src/core/ports/messages.js";
 
 /** What the model was told about each call, in order: the call id and the whole result text. */
 export function toolMessages(history: readonly Message[]): { id: string; content: string }[] {

@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { closeSync } from "node:fs";
-import type { AuditSink } from "../../core/audit.js";
-import { canonicalJson } from "../../core/canonical-json.js";
-import type { PermissionDecision } from "../../core/permission-decision.js";
-import type { PermissionRequest } from "../../core/permission-request.js";
-import type { ToolOutcome } from "../../core/tool-outcome.js";
-import { firstLineOfError } from "../../core/one-line.js";
+import type { AuditSink } from "../../core/policy/audit.js";
+import { canonicalJson } from "../../core/common/canonical-json.js";
+import type { PermissionDecision } from "../../core/policy/permission-decision.js";
+import type { PermissionRequest } from "../../core/policy/permission-request.js";
+import type { ToolOutcome } from "../../core/tools/tool-outcome.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
 import { appendDurably, HarnessFileError, openHarnessOutput } from "../filesystem/index.js";
 
 /** One line of the audit log; the fields are written in this order. */

@@ -7,7 +7,7 @@
 import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { firstLineOfError } from "../../core/one-line.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
 import {
   errorCode,
   HARNESS_DIRECTORY,

@@ -7,7 +7,7 @@
  * the request is refused (NpmScriptError) instead of being taken for one that runs no script.
  */
 import { join } from "node:path";
-import { firstLineOfError } from "../../core/one-line.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
 import { errorCode, readHarnessInput } from "../filesystem/index.js";
 
 const MAX_BYTES = 256 * 1024;

@@ -1,5 +1,5 @@
 /**
- * The execution-environment port (core/execution-environment.ts): where shell commands run. It
+ * The execution-environment port (core/policy/execution-environment.ts): where shell commands run. It
  * chooses, once per run, between the sandbox and the host shell and says which in every prompt
  * and audit line; a sandbox that is required but cannot be had refuses every command.
  */

@@ -3,7 +3,7 @@ import {
   type ArgvRunner,
   type CommandOptions,
   type CommandResult,
-} from "../../core/command-runner.js";
+} from "../../core/ports/command-runner.js";
 import type { BubblewrapRunner } from "../sandbox/index.js";
 import { resolveExecutable, type ExecutableLookup } from "../shell/index.js";
 

@@ -4,12 +4,12 @@ import type {
   CommandOptions,
   CommandResult,
   CommandRunner,
-} from "../../core/command-runner.js";
-import { errorMessage } from "../../core/one-line.js";
+} from "../../core/ports/command-runner.js";
+import { errorMessage } from "../../core/common/one-line.js";
 import type {
   ExecutionEnvironment,
   ExecutionEnvironmentStatus,
-} from "../../core/execution-environment.js";
+} from "../../core/policy/execution-environment.js";
 import {
   BubblewrapRunner,
   noSeccompTable,

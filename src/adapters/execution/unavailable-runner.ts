@@ -1,4 +1,4 @@
-import type { CommandResult, CommandRunner } from "../../core/command-runner.js";
+import type { CommandResult, CommandRunner } from "../../core/ports/command-runner.js";
 import { SandboxSetupError } from "../sandbox/index.js";
 
 /**

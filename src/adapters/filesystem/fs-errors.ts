@@ -1,6 +1,6 @@
 /** Platform errors (ENOENT, EISDIR, ELOOP, …) turned into errors the model can act on. */
 import { constants } from "node:fs";
-import { WorkspaceFileError } from "../../core/filesystem.js";
+import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 
 /**
  * Refuses to open a symlink at the final component. Windows has no O_NOFOLLOW (0 there); callers

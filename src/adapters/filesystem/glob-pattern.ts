@@ -6,7 +6,7 @@
  * `/` and `\` both separate segments (so there is no escape character: write `[*]` for a literal
  * star). Wildcards match dot-files too, and matching is case-sensitive on every OS.
  */
-import { WorkspaceFileError } from "../../core/filesystem.js";
+import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { LONE_SURROGATE } from "./workspace-path-syntax.js";
 
 type Token =

@@ -17,7 +17,7 @@ import {
 import { promisify } from "node:util";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { firstLineOfError } from "../../core/one-line.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
 import { errorCode } from "./fs-errors.js";
 import { DirectoryNotHeldError, HeldDirectory } from "./held-directory.js";
 import { openRegularFileSync, readAtMostSync, UnsafeFileError } from "./safe-open.js";

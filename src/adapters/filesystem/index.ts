@@ -1,5 +1,5 @@
 /**
- * The workspace filesystem port (core/filesystem.ts) on Node's `fs`: every path is resolved inside
+ * The workspace filesystem port (core/ports/filesystem.ts) on Node's `fs`: every path is resolved inside
  * the workspace (links included) before it is touched, git metadata (by name or by layout) and the
  * harness's own files are never written, reads are bounded, writes are atomic. The path-safety
  * checks are shared with the shell and the sandbox; the harness's own files (audit log, recording,

@@ -16,7 +16,7 @@ import {
   type WorkspaceFileSystem,
   type WorkspaceWriteBoundary,
   type WriteTarget,
-} from "../../core/filesystem.js";
+} from "../../core/ports/filesystem.js";
 import { writeFileAtomically } from "./atomic-write.js";
 import { isDirectory, notRegularFile, symlinkAtEnd, toWorkspaceError } from "./fs-errors.js";
 import { GlobPattern } from "./glob-pattern.js";

@@ -16,8 +16,8 @@ import {
   type OutputSpill,
   type OutputSpillFile,
   type OutputSpillStore,
-} from "../../core/command-runner.js";
-import { firstLineOfError } from "../../core/one-line.js";
+} from "../../core/ports/command-runner.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
 import { errorCode } from "./fs-errors.js";
 import { DirectoryNotHeldError } from "./held-directory.js";
 import {

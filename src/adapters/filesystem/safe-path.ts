@@ -6,7 +6,7 @@
 import { lstatSync, readlinkSync, realpath, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:path";
 import { promisify } from "node:util";
-import { WorkspaceFileError } from "../../core/filesystem.js";
+import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { childPath } from "./child-path.js";
 import { errorCode, pathTooLong } from "./fs-errors.js";
 import { findGitLayout } from "./git-directories.js";

@@ -3,7 +3,7 @@
  * Replacement is by index and slice, never `String.replace`, whose `$&` and `$1` would rewrite the
  * model's text.
  */
-import type { EditFileRequest } from "../../core/filesystem.js";
+import type { EditFileRequest } from "../../core/ports/filesystem.js";
 
 export type EditOutcome =
   | { readonly kind: "edited"; readonly text: string; readonly replaced: number }

@@ -22,7 +22,7 @@
 import { readdir, type Dirent } from "node:fs";
 import { sep } from "node:path";
 import { performance } from "node:perf_hooks";
-import type { GlobResult } from "../../core/filesystem.js";
+import type { GlobResult } from "../../core/ports/filesystem.js";
 import { isGitDirectoryName } from "./git-names.js";
 import type { GlobPattern, GlobState } from "./glob-pattern.js";
 import { heldDirectoryLister } from "./held-listing.js";

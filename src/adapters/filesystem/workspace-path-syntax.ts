@@ -2,7 +2,7 @@
  * The syntactic half of the workspace path boundary. Pure and identical on every OS, so the Windows
  * inputs are table-tested on Linux and a path accepted here means the same file everywhere.
  */
-import type { FileErrorCode } from "../../core/filesystem.js";
+import type { FileErrorCode } from "../../core/ports/filesystem.js";
 import { endsWithDotOrSpace, isWindowsDeviceName } from "./windows-names.js";
 
 export type PathClassification =

@@ -4,7 +4,7 @@
  * never followed. Refusals are said in the model's terms.
  */
 import { relative, sep } from "node:path";
-import { WorkspaceFileError } from "../../core/filesystem.js";
+import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { parentNotDirectory, toWorkspaceError } from "./fs-errors.js";
 import { DirectoryNotHeldError, HeldDirectory } from "./held-directory.js";
 

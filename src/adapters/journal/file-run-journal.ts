@@ -11,9 +11,9 @@
 import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, fsyncSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import type { JournalRecord, RunJournal } from "../../core/journal-records.js";
-import { JOURNAL_VERSION } from "../../core/journal-records.js";
-import { firstLineOfError } from "../../core/one-line.js";
+import type { JournalRecord, RunJournal } from "../../core/journal/journal-records.js";
+import { JOURNAL_VERSION } from "../../core/journal/journal-records.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
 import { appendDurably, openHarnessOutput } from "../filesystem/index.js";
 import { MAX_JOURNAL_BYTES } from "./journal-file.js";
 import { RunJournalError } from "./run-files.js";

@@ -1,5 +1,5 @@
 /**
- * The run journal port (core/journal-records.ts) as one append-only JSONL file per run under the
+ * The run journal port (core/journal/journal-records.ts) as one append-only JSONL file per run under the
  * workspace's state directory, with the reader, the run lock and the listing `agent runs` and
  * `agent resume` use.
  */

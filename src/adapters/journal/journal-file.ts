@@ -3,8 +3,8 @@
  * one flush): such a tail is dropped with a notice. Anything else that does not parse means the
  * file is not a journal the harness can trust, and it is refused with its path, never rewritten.
  */
-import type { JournalRecord } from "../../core/journal-records.js";
-import { firstLineOfError } from "../../core/one-line.js";
+import type { JournalRecord } from "../../core/journal/journal-records.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
 import { readHarnessInput, truncateHarnessFile } from "../filesystem/index.js";
 import { journalLineSchema, recordOf, type JournalLine } from "./journal-schema.js";
 import { RunJournalError } from "./run-files.js";

@@ -3,7 +3,7 @@
  * the harness did not write (or a newer one), and resume refuses it rather than guess.
  */
 import { z } from "zod";
-import { JOURNAL_VERSION, type JournalRecord } from "../../core/journal-records.js";
+import { JOURNAL_VERSION, type JournalRecord } from "../../core/journal/journal-records.js";
 
 const finalArguments = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 

@@ -1,7 +1,7 @@
 /** This workspace's runs, newest first, as `agent runs` shows them and `agent resume` picks them. */
 import { readdirSync } from "node:fs";
-import { replayJournal, type RunStatus } from "../../core/journal-replay.js";
-import { firstLineOfError } from "../../core/one-line.js";
+import { replayJournal, type RunStatus } from "../../core/journal/journal-replay.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
 import { readJournalFile } from "./journal-file.js";
 import { isRunId, journalPath, lockPath } from "./run-files.js";
 import { liveHolder } from "./run-lock.js";

@@ -1,5 +1,5 @@
 /**
- * The model port (`ModelClient` in core/model.ts), adapted to OpenAI-compatible chat completions
+ * The model port (`ModelClient` in core/ports/model.ts), adapted to OpenAI-compatible chat completions
  * through the official `openai` SDK, plus the two wrappers that make runs repeatable: a recorder
  * that writes each exchange to a JSONL file and a replayer that answers from one.
  */

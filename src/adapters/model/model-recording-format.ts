@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { Message } from "../../core/messages.js";
-import type { ModelReply, ModelToolSpec } from "../../core/model.js";
+import type { Message } from "../../core/ports/messages.js";
+import type { ModelReply, ModelToolSpec } from "../../core/ports/model.js";
 
 /**
  * One line of a `--record` file: what the harness asked and what the model answered. The signal is

@@ -9,8 +9,8 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from "openai";
-import { ModelProviderError, RunCancelledError } from "../../core/agent-errors.js";
-import { errorMessage, oneLine, redact } from "../../core/one-line.js";
+import { ModelProviderError, RunCancelledError } from "../../core/runner/agent-errors.js";
+import { errorMessage, oneLine, redact } from "../../core/common/one-line.js";
 
 export interface FailureContext {
   /** The base URL as shown to the person: no credentials, query or fragment. */

@@ -1,7 +1,7 @@
-import { ModelProviderError } from "../../core/agent-errors.js";
-import type { ToolCall } from "../../core/messages.js";
-import type { FinishReason, ModelReply, TokenUsage } from "../../core/model.js";
-import { oneLine } from "../../core/one-line.js";
+import { ModelProviderError } from "../../core/runner/agent-errors.js";
+import type { ToolCall } from "../../core/ports/messages.js";
+import type { FinishReason, ModelReply, TokenUsage } from "../../core/ports/model.js";
+import { oneLine } from "../../core/common/one-line.js";
 
 /**
  * Turns whatever the provider sent into a ModelReply, checking each step: OpenAI-compatible servers

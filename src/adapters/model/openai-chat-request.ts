@@ -2,8 +2,8 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import type { Message } from "../../core/messages.js";
-import type { ModelToolSpec } from "../../core/model.js";
+import type { Message } from "../../core/ports/messages.js";
+import type { ModelToolSpec } from "../../core/ports/model.js";
 
 /** Our provider-neutral history in chat-completions shape, ids and raw argument strings unchanged. */
 export function toChatMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {

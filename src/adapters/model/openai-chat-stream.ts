@@ -1,5 +1,5 @@
-import { ModelProviderError, RunCancelledError } from "../../core/agent-errors.js";
-import { oneLine } from "../../core/one-line.js";
+import { ModelProviderError, RunCancelledError } from "../../core/runner/agent-errors.js";
+import { oneLine } from "../../core/common/one-line.js";
 
 export interface StreamReadOptions {
   readonly signal: AbortSignal | undefined;

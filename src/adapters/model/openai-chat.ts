@@ -1,9 +1,9 @@
 import OpenAI from "openai";
 import type { ClientOptions } from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
-import { ModelProviderError, RunCancelledError } from "../../core/agent-errors.js";
-import { validateToolPairing } from "../../core/messages.js";
-import type { ModelClient, ModelReply, ModelRequest } from "../../core/model.js";
+import { ModelProviderError, RunCancelledError } from "../../core/runner/agent-errors.js";
+import { validateToolPairing } from "../../core/ports/messages.js";
+import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
 import { describeRequestFailure, type FailureContext } from "./openai-chat-errors.js";
 import { DEFAULT_BASE_URL } from "./openai-chat-config.js";
 import { nodeHttpFetch } from "./node-http-fetch.js";

@@ -1,9 +1,9 @@
 import { writeSync } from "node:fs";
-import { AgentRunError } from "../../core/agent-errors.js";
-import type { ModelClient, ModelReply, ModelRequest } from "../../core/model.js";
+import { AgentRunError } from "../../core/runner/agent-errors.js";
+import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
 import { toRecordedExchange } from "./model-recording-format.js";
 import { ModelConfigError } from "./model-config-error.js";
-import { firstLineOfError } from "../../core/one-line.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
 import { openHarnessOutput } from "../filesystem/index.js";
 
 /** The recording could not be written mid-run; the run stops rather than silently lose traffic. */

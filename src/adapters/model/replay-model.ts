@@ -1,10 +1,10 @@
-import { ModelProviderError, RunCancelledError } from "../../core/agent-errors.js";
-import type { Message } from "../../core/messages.js";
-import type { ModelClient, ModelReply, ModelRequest } from "../../core/model.js";
+import { ModelProviderError, RunCancelledError } from "../../core/runner/agent-errors.js";
+import type { Message } from "../../core/ports/messages.js";
+import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
 import { ModelConfigError } from "./model-config-error.js";
-import { canonicalJson } from "../../core/canonical-json.js";
+import { canonicalJson } from "../../core/common/canonical-json.js";
 import { recordedExchangeSchema, type RecordedExchange } from "./model-recording-format.js";
-import { errorMessage, oneLine } from "../../core/one-line.js";
+import { errorMessage, oneLine } from "../../core/common/one-line.js";
 import { readHarnessInput } from "../filesystem/index.js";
 
 /** A replay file is read whole; anything larger is refused before it can fill memory. */

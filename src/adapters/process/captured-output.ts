@@ -1,4 +1,8 @@
-import type { OmittedOutput, OutputSpill, OutputSpillFile } from "../../core/command-runner.js";
+import type {
+  OmittedOutput,
+  OutputSpill,
+  OutputSpillFile,
+} from "../../core/ports/command-runner.js";
 import { utf8BoundaryAtOrBefore } from "./bounded-output.js";
 
 /** Share of the byte cap each end gets once output overflows; the rest is room for the notice. */

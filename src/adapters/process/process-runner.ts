@@ -6,14 +6,14 @@ import { BoundedOutput } from "./bounded-output.js";
 import { CapturedOutput } from "./captured-output.js";
 import { errorCode } from "../filesystem/index.js";
 import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
-import { errorMessage } from "../../core/one-line.js";
+import { errorMessage } from "../../core/common/one-line.js";
 import { displayHook } from "./display-hook.js";
 import { drainAfterExit, StreamReader } from "./stream-reader.js";
 import {
   CommandStartError,
   type CommandResult,
   type OutputSpill,
-} from "../../core/command-runner.js";
+} from "../../core/ports/command-runner.js";
 
 export interface ProcessSpec {
   /** Absolute path: a bare name would be looked up in the child's cwd first on Windows. */

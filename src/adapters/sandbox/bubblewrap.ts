@@ -1,6 +1,10 @@
 import { lstatSync, readdirSync, realpathSync, type Dirent, type Stats } from "node:fs";
 import path from "node:path";
-import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
+import type {
+  CommandOptions,
+  CommandResult,
+  CommandRunner,
+} from "../../core/ports/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import {
   posixShellArgs,

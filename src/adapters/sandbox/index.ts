@@ -1,5 +1,5 @@
 /**
- * The command-runner port (`CommandRunner` in core/command-runner.ts) inside bubblewrap on Linux:
+ * The command-runner port (`CommandRunner` in core/ports/command-runner.ts) inside bubblewrap on Linux:
  * a read-only root, the workspace as the one writable host directory (its git metadata read-only
  * again), no network unless asked, every namespace unshared, /proc/sys read-only, and a seccomp
  * filter against setuid/setgid files. The probe proves that once per run.

@@ -1,4 +1,4 @@
-import { CommandStartError } from "../../core/command-runner.js";
+import { CommandStartError } from "../../core/ports/command-runner.js";
 
 /**
  * The sandbox could not be set up, so the command never ran. A subclass of CommandStartError so the

@@ -2,7 +2,7 @@ import {
   CommandStartError,
   type CommandOptions,
   type CommandResult,
-} from "../../core/command-runner.js";
+} from "../../core/ports/command-runner.js";
 import { captureOptions, runProcess, unmarked, type StatusPipeResult } from "../process/index.js";
 import { inheritedDescriptors } from "./inherited-descriptors.js";
 import { SandboxSetupError } from "./sandbox-errors.js";

@@ -1,5 +1,5 @@
 /**
- * The command-runner port (`CommandRunner` in core/command-runner.ts) on the host: bash or sh, and
+ * The command-runner port (`CommandRunner` in core/ports/command-runner.ts) on the host: bash or sh, and
  * PowerShell (pwsh or Windows PowerShell). shell-selection.ts decides which one, once; the runners
  * only run what they were handed. The sandbox reuses these pieces to run bash or PowerShell inside bwrap.
  */

@@ -1,4 +1,8 @@
-import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
+import type {
+  CommandOptions,
+  CommandResult,
+  CommandRunner,
+} from "../../core/ports/command-runner.js";
 import { captureOptions, runProcess, type KillTreeStrategy } from "../process/index.js";
 
 export type PosixShellKind = "bash" | "sh";

@@ -4,7 +4,7 @@
  * runner needs (executable, flavour, allowlisted environment, how to kill its tree), so no runner
  * looks the platform or PATH up again.
  */
-import type { CommandRunner } from "../../core/command-runner.js";
+import type { CommandRunner } from "../../core/ports/command-runner.js";
 import { killTreeStrategyFor, type KillTreeStrategy } from "../process/index.js";
 import { buildCommandEnvironment, knownSecrets } from "./command-environment.js";
 import { findDotnetToolPowerShell } from "./dotnet-tool.js";

@@ -21,9 +21,9 @@ import {
   ShellUnavailableError,
 } from "../../../src/adapters/shell/shell-selection.js";
 import { UnavailableRunner } from "../../../src/adapters/execution/unavailable-runner.js";
-import { buildAgent } from "../../../src/bootstrap.js";
-import type { CommandRunner } from "../../../src/core/command-runner.js";
-import { PermissionDecision } from "../../../src/core/permission-decision.js";
+import { buildAgent } from "../../../src/bootstrap/build-agent.js";
+import type { CommandRunner } from "../../../src/core/ports/command-runner.js";
+import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
 import { P03 } from "../../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toWorkspaceError } from "../../../src/adapters/filesystem/fs-errors.js";
-import { WorkspaceFileError } from "../../../src/core/filesystem.js";
+import { WorkspaceFileError } from "../../../src/core/ports/filesystem.js";
 
 /** A Node system error as fs.promises throws it, naming the absolute host path. */
 function systemError(code: string, detail: string, hostPath: string): Error {

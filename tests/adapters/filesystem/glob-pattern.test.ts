@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WorkspaceFileError } from "../../../src/core/filesystem.js";
+import { WorkspaceFileError } from "../../../src/core/ports/filesystem.js";
 import { GlobPattern } from "../../../src/adapters/filesystem/glob-pattern.js";
 
 function matches(pattern: string, path: string): boolean {

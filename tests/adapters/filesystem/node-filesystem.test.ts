@@ -21,7 +21,7 @@ import {
   READ_LIMIT_BYTES,
 } from "../../../src/adapters/filesystem/node-filesystem.js";
 import { safePath } from "../../../src/adapters/filesystem/safe-path.js";
-import { WorkspaceFileError } from "../../../src/core/filesystem.js";
+import { WorkspaceFileError } from "../../../src/core/ports/filesystem.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/temp-workspace.js";
 
 const onWindows = process.platform === "win32";

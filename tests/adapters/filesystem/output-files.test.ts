@@ -12,7 +12,7 @@ import {
 import { HeldDirectory } from "../../../src/adapters/filesystem/held-directory.js";
 import { KEPT_OUTPUTS } from "../../../src/adapters/filesystem/output-files.js";
 import { openRegularFileSync } from "../../../src/adapters/filesystem/safe-open.js";
-import { OutputStoreError } from "../../../src/core/command-runner.js";
+import { OutputStoreError } from "../../../src/core/ports/command-runner.js";
 import { EXCHANGE_FLIPPER, whileExchanging } from "../../support/exchange-flipper.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/workspace.js";
 

@@ -2,7 +2,7 @@ import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CAN_SYMLINK_FILES, FILE_SYMLINKS_REASON } from "../../support/platform.js";
-import { WorkspaceFileError } from "../../../src/core/filesystem.js";
+import { WorkspaceFileError } from "../../../src/core/ports/filesystem.js";
 import { isGitDirectoryName } from "../../../src/adapters/filesystem/git-names.js";
 import { NodeWorkspaceWriteBoundary } from "../../../src/adapters/filesystem/node-filesystem.js";
 import {

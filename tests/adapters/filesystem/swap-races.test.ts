@@ -9,7 +9,7 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeWorkspaceFileSystem } from "../../../src/adapters/filesystem/index.js";
-import { WorkspaceFileError } from "../../../src/core/filesystem.js";
+import { WorkspaceFileError } from "../../../src/core/ports/filesystem.js";
 import { EXCHANGE_FLIPPER, whileExchanging } from "../../support/exchange-flipper.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/workspace.js";
 

@@ -19,18 +19,18 @@ import { ModelConfigError } from "../../../src/adapters/model/model-config-error
 import { OpenAIChatModelClient } from "../../../src/adapters/model/openai-chat.js";
 import { RecordingModelClient } from "../../../src/adapters/model/recording-model.js";
 import { REPLAY_LIMIT_BYTES, ReplayModelClient } from "../../../src/adapters/model/replay-model.js";
-import { ModelProviderError, RunCancelledError } from "../../../src/core/agent-errors.js";
-import { AgentRunner } from "../../../src/core/agent-runner.js";
-import type { Message } from "../../../src/core/messages.js";
+import { ModelProviderError, RunCancelledError } from "../../../src/core/runner/agent-errors.js";
+import { AgentRunner } from "../../../src/core/runner/agent-runner.js";
+import type { Message } from "../../../src/core/ports/messages.js";
 import type {
   ModelClient,
   ModelReply,
   ModelRequest,
   ModelToolSpec,
-} from "../../../src/core/model.js";
-import { defineTool } from "../../../src/core/tool-definition.js";
-import { ToolRegistry } from "../../../src/core/tool-registry.js";
-import { toolSuccess } from "../../../src/core/tool-result.js";
+} from "../../../src/core/ports/model.js";
+import { defineTool } from "../../../src/core/tools/tool-definition.js";
+import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
+import { toolSuccess } from "../../../src/core/tools/tool-result.js";
 import {
   ChatCompletionsServer,
   chatStreamToolCallsReply,

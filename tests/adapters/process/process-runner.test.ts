@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isGone, killLeftovers } from "../../support/process-state.js";
-import { CommandStartError } from "../../../src/core/command-runner.js";
+import { CommandStartError } from "../../../src/core/ports/command-runner.js";
 import {
   BoundedOutput,
   completeUtf8Length,

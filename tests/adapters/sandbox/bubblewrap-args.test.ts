@@ -8,7 +8,7 @@ import {
   SandboxWorkspaceError,
 } from "../../../src/adapters/sandbox/sandbox-errors.js";
 import { exitCodeFromStatus } from "../../../src/adapters/sandbox/sandboxed-process.js";
-import { CommandStartError } from "../../../src/core/command-runner.js";
+import { CommandStartError } from "../../../src/core/ports/command-runner.js";
 
 const BASE: BubblewrapArgsOptions = {
   workspace: "/home/ada/project",

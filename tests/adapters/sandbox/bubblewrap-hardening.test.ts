@@ -13,7 +13,7 @@ import { sandboxHardening } from "../../../src/adapters/sandbox/sandbox-hardenin
 import { SECCOMP_RET_ALLOW } from "../../../src/adapters/sandbox/seccomp-filter.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
 import { BWRAP, hostExecutable } from "../../support/host-executables.js";
-import type { CommandResult } from "../../../src/core/command-runner.js";
+import type { CommandResult } from "../../../src/core/ports/command-runner.js";
 
 /**
  * The hardening on top of the namespaces, through real bubblewrap: a root harness's sandbox must

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createShellExecution } from "../../../src/adapters/execution/shell-execution.js";
 import { BWRAP, hostExecutable } from "../../support/host-executables.js";
-import type { CommandRunner } from "../../../src/core/command-runner.js";
+import type { CommandRunner } from "../../../src/core/ports/command-runner.js";
 
 const PWSH = hostExecutable("pwsh");
 const SKIP = BWRAP === undefined || PWSH === undefined;

@@ -29,7 +29,7 @@ import {
   SandboxSetupError,
 } from "../../../src/adapters/sandbox/sandbox-errors.js";
 import { createShellExecution } from "../../../src/adapters/execution/shell-execution.js";
-import { CommandStartError, type CommandResult } from "../../../src/core/command-runner.js";
+import { CommandStartError, type CommandResult } from "../../../src/core/ports/command-runner.js";
 import { hostEnvironmentRunner } from "../../support/bubblewrap.js";
 import { runError } from "../../support/run-error.js";
 

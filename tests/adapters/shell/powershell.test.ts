@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killTreeStrategyFor } from "../../../src/adapters/process/kill-tree.js";
-import type { CommandRunner } from "../../../src/core/command-runner.js";
+import type { CommandRunner } from "../../../src/core/ports/command-runner.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
 import {
   resolveExecutable,

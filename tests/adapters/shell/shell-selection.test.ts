@@ -11,7 +11,7 @@ import {
   selectCommandRunner,
   type ShellChoice,
 } from "../../../src/adapters/shell/shell-selection.js";
-import type { CommandRunner } from "../../../src/core/command-runner.js";
+import type { CommandRunner } from "../../../src/core/ports/command-runner.js";
 
 function fakeFiles(files: readonly string[]): FileProbe {
   const lower = new Set(files.map((file) => file.toLowerCase()));

@@ -1,0 +1,30 @@
+import type { CliIo } from "../cli-io.js";
+import { defaultWorkspace } from "../args.js";
+import { openApprovalStore, realWorkspace } from "../approval-state.js";
+import { EXIT } from "../exit-codes.js";
+import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
+import { escapeForPrompt } from "../terminal/terminal-text.js";
+
+/** `agent approvals [--workspace DIR]`: the requests of this workspace still waiting for an answer. */
+export function approvalsCommand(args: readonly string[], io: CliIo): Promise<number> {
+  return guarded(io, () => {
+    const { values, positionals } = parseSubcommandArgs(args);
+    if (positionals.length > 0) throw new Error("agent approvals takes no arguments");
+    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
+    const store = openApprovalStore(workspace, values["state-dir"], io.env, io.platform);
+    const pending = store.pendingRequests();
+    if (pending.length === 0) {
+      io.stdout.write(`no pending requests in ${escapeForPrompt(workspace)}\n`);
+      return EXIT.ok;
+    }
+    for (const { request, runId, createdAt } of pending) {
+      const lines = [
+        `${request.id} · asked ${createdAt} by run ${runId} · expires ${request.expiresAt}`,
+        `  ${request.summary}`,
+        ...request.risks.map((risk) => `  risk: ${risk}`),
+      ];
+      io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
+    }
+    return EXIT.ok;
+  });
+}

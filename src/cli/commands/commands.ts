@@ -1,0 +1,27 @@
+import { loadCommandAllowlist } from "../../adapters/commands/index.js";
+import type { CliIo } from "../cli-io.js";
+import { defaultWorkspace } from "../args.js";
+import { realWorkspace } from "../approval-state.js";
+import { EXIT } from "../exit-codes.js";
+import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
+import { escapeForPrompt } from "../terminal/terminal-text.js";
+
+/** `agent commands [--workspace DIR]`: P04's effective allowlist and where each entry came from. */
+export function commandsCommand(args: readonly string[], io: CliIo): Promise<number> {
+  return guarded(io, () => {
+    const { values, positionals } = parseSubcommandArgs(args);
+    if (positionals.length > 0) throw new Error("agent commands takes no arguments");
+    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
+    const { commands, notes } = loadCommandAllowlist(workspace);
+    const lines =
+      commands.length === 0
+        ? [`no allowed commands in ${workspace}: run_command will refuse every command`]
+        : commands.map(
+            (entry) =>
+              `${JSON.stringify(entry.argv)}  ${entry.source}${entry.note === undefined ? "" : ` · ${entry.note}`}`,
+          );
+    const all = [...lines, ...notes.map((note) => `note: ${note}`)];
+    io.stdout.write(`${all.map((line) => escapeForPrompt(line)).join("\n")}\n`);
+    return EXIT.ok;
+  });
+}

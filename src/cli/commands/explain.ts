@@ -1,0 +1,196 @@
+/**
+ * `agent explain TOOL 'JSON' [--chapter N]`: one call through prepare and the policy of a chapter,
+ * with the approver and the audit replaced by recorders and nothing executed. It prints each
+ * boundary's verdict in order, then the decision and the audit line that would result (both
+ * answers, when a person would be asked). The README's walk-through is generated from it.
+ */
+import { loadCommandAllowlist, npmScriptText } from "../../adapters/commands/index.js";
+import { startShellExecution } from "../../adapters/execution/index.js";
+import { agentInstallPaths, WorkspaceOutputStore } from "../../adapters/filesystem/index.js";
+import { buildToolPath, DEFAULT_MAX_TURNS } from "../../bootstrap/build-agent.js";
+import type { ApprovalProvider } from "../../core/policy/approval.js";
+import type { AuditSink } from "../../core/policy/audit.js";
+import { PermissionDecision } from "../../core/policy/permission-decision.js";
+import { PermissionRequest } from "../../core/policy/permission-request.js";
+import type { PolicyTrace } from "../../core/policy/permissions.js";
+import { profileForChapter } from "../../core/profiles.js";
+import { defaultWorkspace, parseChapter } from "../args.js";
+import type { CliIo } from "../cli-io.js";
+import { realWorkspace } from "../approval-state.js";
+import { DryRunGrants } from "../dry-run-grants.js";
+import { EXIT } from "../exit-codes.js";
+import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
+import { TERMINAL_APPROVAL_SOURCE } from "../terminal/terminal-approval.js";
+import { formatAuditLine } from "../terminal/terminal-audit.js";
+import { escapeForPrompt } from "../terminal/terminal-text.js";
+
+export function explainCommand(args: readonly string[], io: CliIo): Promise<number> {
+  return guarded(io, async () => {
+    const { values, positionals } = parseSubcommandArgs(args, { chapter: { type: "string" } });
+    const [tool, json, ...rest] = positionals;
+    if (tool === undefined || json === undefined || rest.length > 0) {
+      throw new Error("usage: agent explain TOOL 'JSON' [--chapter N] [--workspace DIR]");
+    }
+    const chapter = parseChapter(values.chapter);
+    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
+    const lines = await explainCall({ tool, json, chapter, workspace, io });
+    io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
+    return EXIT.ok;
+  });
+}
+
+export interface ExplainInput {
+  readonly tool: string;
+  readonly json: string;
+  readonly chapter: 1 | 2 | 3 | 4;
+  /** Real path. */
+  readonly workspace: string;
+  readonly io: Pick<CliIo, "env" | "platform">;
+}
+
+/** The dry run's lines, without a trailing newline. */
+export async function explainCall(input: ExplainInput): Promise<string[]> {
+  const { tool, json, chapter, workspace, io } = input;
+  const profile = profileForChapter(chapter);
+  const harnessFiles = [
+    WorkspaceOutputStore.open(workspace).realPath,
+    ...agentInstallPaths(import.meta.url, "agent-harness"),
+  ];
+  // Where commands would run, decided as a run would (the probe runs `true`, nothing else).
+  const execution = await (
+    await startShellExecution({
+      sandbox: chapter === 4 ? "required" : sandboxMode(io.env.AGENT_SANDBOX),
+      network: false,
+      shell: "auto",
+      workspace,
+      env: io.env,
+      platform: io.platform,
+      passEnv: [],
+      harnessFiles,
+    })
+  ).ready;
+
+  const build = (answer: "y" | "n" | undefined, audit: AuditSink) => {
+    const approver = new AnswerRecorder(answer);
+    const path = buildToolPath(profile, {
+      model: { complete: () => Promise.reject(new Error("a dry run asks no model")) },
+      workspace,
+      harnessFiles,
+      commandRunner: execution.runner,
+      executionEnvironment: execution.environment,
+      maxTurns: DEFAULT_MAX_TURNS,
+      ...(chapter >= 3 ? { auditSink: audit } : {}),
+      ...(chapter === 4 ? {} : { approvalProvider: approver }),
+      ...(chapter === 4
+        ? {
+            approvalProvider: approver,
+            p04: {
+              argvRunner: execution.argvRunner,
+              allowedArgv: loadCommandAllowlist(workspace).commands.map((entry) => entry.argv),
+              grants: new DryRunGrants(),
+              runId: "explain",
+              network: false,
+              grantTtlMs: 60_000,
+              scriptOf: (argv: readonly string[]) => npmScriptText(workspace, argv),
+            },
+          }
+        : {}),
+    });
+    return { ...path, approver };
+  };
+
+  const lines: string[] = [
+    `$ agent explain ${tool} '${json}'${chapter === 3 ? "" : ` --chapter ${String(chapter)}`}`,
+  ];
+  const first = build("y", new LineRecorder());
+  const prepared = first.registry
+    .snapshot()
+    .prepare({ id: "explain_1", name: tool, arguments: json });
+  if (!prepared.ok) {
+    lines.push(`prepare: ${prepared.result.content}`);
+    lines.push("the call is refused before the policy; nothing was executed");
+    return lines;
+  }
+  const call = prepared.call;
+  lines.push(
+    `prepare: ok · ${call.toolName} (effect ${call.effect}) ${JSON.stringify(call.arguments)}`,
+  );
+  const trace = new TraceRecorder();
+  const auditY = new LineRecorder();
+  const yes = build("y", auditY);
+  const decidedYes = await yes.policy.decide(new PermissionRequest(call), trace);
+  lines.push(...trace.lines);
+  if (yes.approver.asked === 0) {
+    lines.push("approval: not asked");
+    lines.push(`decision: ${describe(decidedYes)}`);
+    lines.push(auditLine(auditY, chapter));
+  } else {
+    lines.push(
+      chapter === 4
+        ? "approval: a grant for exactly this action is looked for; without one a person at a terminal answers [y/N], and with nobody there the run waits (exit 3)"
+        : "approval: the person is asked [y/N]",
+    );
+    const auditN = new LineRecorder();
+    const decidedNo = await build("n", auditN).policy.decide(new PermissionRequest(call));
+    lines.push(`decision on y: ${describe(decidedYes)}`);
+    lines.push(auditLine(auditY, chapter).replace(/^audit:/, "audit on y:"));
+    lines.push(`decision otherwise: ${describe(decidedNo)}`);
+    lines.push(auditLine(auditN, chapter).replace(/^audit:/, "audit otherwise:"));
+  }
+  lines.push("nothing was executed");
+  return lines;
+}
+
+function sandboxMode(raw: string | undefined): "auto" | "required" | "off" {
+  return raw === "required" || raw === "off" ? raw : "auto";
+}
+
+function describe(decision: PermissionDecision): string {
+  return `${decision.behavior} (${decision.source}) - ${decision.reason}`;
+}
+
+function auditLine(audit: LineRecorder, chapter: number): string {
+  if (chapter < 3) return "audit: none (chapters 1 and 2 keep no audit)";
+  return `audit: ${audit.lines.join(" / ")}`;
+}
+
+class TraceRecorder implements PolicyTrace {
+  readonly lines: string[] = [];
+
+  stage(name: string, decisions: readonly PermissionDecision[]): void {
+    const verdicts = decisions.length === 0 ? "—" : decisions.map(describe).join("; ");
+    this.lines.push(`${name}: ${verdicts}`);
+  }
+
+  merged(decision: PermissionDecision): void {
+    this.lines.push(`merge: ${describe(decision)}`);
+  }
+}
+
+/** Stands in for the person: answers `y` or `n` as told, and counts the questions. */
+class AnswerRecorder implements ApprovalProvider {
+  asked = 0;
+  readonly #answer: "y" | "n" | undefined;
+
+  constructor(answer: "y" | "n" | undefined) {
+    this.#answer = answer;
+  }
+
+  decide(): Promise<PermissionDecision> {
+    this.asked += 1;
+    return Promise.resolve(
+      this.#answer === "y"
+        ? PermissionDecision.allow("User approved this tool call", TERMINAL_APPROVAL_SOURCE)
+        : PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE),
+    );
+  }
+}
+
+/** Stands in for the audit: keeps the terminal's `[Permission]` line and writes nothing. */
+class LineRecorder implements AuditSink {
+  readonly lines: string[] = [];
+
+  record(request: PermissionRequest, decision: PermissionDecision): void {
+    this.lines.push(formatAuditLine(request, decision));
+  }
+}

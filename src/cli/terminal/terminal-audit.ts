@@ -1,0 +1,33 @@
+import type { AuditSink } from "../../core/policy/audit.js";
+import type { PermissionDecision } from "../../core/policy/permission-decision.js";
+import type { PermissionRequest } from "../../core/policy/permission-request.js";
+import { escapeForPrompt } from "./terminal-text.js";
+
+/** One stderr line per final decision, e.g. `[Permission] glob: allow (default) - No permission …`. */
+export class TerminalAuditSink implements AuditSink {
+  readonly #output: NodeJS.WritableStream;
+
+  constructor(output: NodeJS.WritableStream) {
+    this.#output = output;
+  }
+
+  record(request: PermissionRequest, decision: PermissionDecision): void {
+    this.#output.write(`${formatAuditLine(request, decision)}\n`);
+  }
+}
+
+export function formatAuditLine(request: PermissionRequest, decision: PermissionDecision): string {
+  const where =
+    request.executionEnvironment === undefined ? "" : ` [${request.executionEnvironment}]`;
+  const final = request.call.finalArguments;
+  // After the chapter-3 text, one form: ` {cwd=/ws timeoutMs=120000 maxOutputBytes=51200 shell=bash}`.
+  const how =
+    final === undefined
+      ? ""
+      : ` {${Object.entries(final)
+          .map(([name, value]) => `${name}=${String(value)}`)
+          .join(" ")}}`;
+  return escapeForPrompt(
+    `[Permission] ${request.toolName}: ${decision.behavior} (${decision.source}) - ${decision.reason}${where}${how}`,
+  );
+}

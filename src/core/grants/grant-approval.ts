@@ -1,0 +1,90 @@
+/**
+ * P04's approver: an `ask` is answered by a grant recorded for exactly that action, or waits for
+ * one. At a terminal the person's `y` is recorded as a grant and then consumed like any other, so
+ * a grant given now and one given later (`agent approve`) take one code path.
+ */
+import { RunWaitingError } from "../runner/agent-errors.js";
+import type { ApprovalProvider } from "../policy/approval.js";
+import type { ApprovalRequest } from "./approval-request.js";
+import { PermissionDecision } from "../policy/permission-decision.js";
+import type { PermissionRequest } from "../policy/permission-request.js";
+
+/** The grant store's side that a run uses (adapters/state's ApprovalStore). */
+export interface ApprovalGrants {
+  saveRequest(
+    request: ApprovalRequest,
+    context: { readonly runId: string; readonly callId: string; readonly tool: string },
+  ): void;
+  approve(requestId: string, ttlMs: number, by: string): unknown;
+  deny(requestId: string, by: string): unknown;
+  consumeApprovalGrant(
+    runId: string,
+    actionDigest: string,
+  ): { readonly requestId: string } | undefined;
+  consumeDenial(runId: string, actionDigest: string): { readonly requestId: string } | undefined;
+}
+
+export const GRANT_SOURCE = "approval-grant";
+
+export interface GrantApprovalOptions {
+  readonly grants: ApprovalGrants;
+  readonly runId: string;
+  /** The person at a terminal; absent when nobody is there (the run then waits). */
+  readonly interactive?: ApprovalProvider;
+  /** How long a `y` at the terminal counts; it is consumed at once anyway. */
+  readonly grantTtlMs: number;
+}
+
+export class GrantApprovalProvider implements ApprovalProvider {
+  readonly #options: GrantApprovalOptions;
+
+  constructor(options: GrantApprovalOptions) {
+    this.#options = options;
+  }
+
+  async decide(request: PermissionRequest): Promise<PermissionDecision> {
+    const ask = request.proposedDecision?.approvalRequest;
+    if (ask === undefined) {
+      return PermissionDecision.deny("No approval request to answer", GRANT_SOURCE);
+    }
+    const { grants, runId } = this.#options;
+    const denial = grants.consumeDenial(runId, ask.actionDigest);
+    if (denial !== undefined) {
+      return PermissionDecision.deny(
+        `approval_denied: the person denied request ${denial.requestId}`,
+        GRANT_SOURCE,
+      );
+    }
+    const granted = this.#consume(ask);
+    if (granted !== undefined) return granted;
+    const context = { runId, callId: request.call.callId, tool: request.toolName };
+    const interactive = this.#options.interactive;
+    if (interactive === undefined) {
+      grants.saveRequest(ask, context);
+      throw new RunWaitingError(
+        request.call.callId,
+        { ...ask, risks: [...ask.risks] },
+        `Waiting for approval: request ${ask.id} (agent approve ${ask.id}, or agent deny ${ask.id})`,
+      );
+    }
+    const answer = await interactive.decide(request);
+    if (!PermissionDecision.isDecision(answer) || answer.behavior !== "allow") return answer;
+    // The `y` becomes a grant like any other, and this call consumes it.
+    grants.saveRequest(ask, context);
+    grants.approve(ask.id, this.#options.grantTtlMs, "terminal");
+    return (
+      this.#consume(ask) ??
+      PermissionDecision.deny("The grant just given could not be consumed", GRANT_SOURCE)
+    );
+  }
+
+  #consume(ask: ApprovalRequest): PermissionDecision | undefined {
+    const grant = this.#options.grants.consumeApprovalGrant(this.#options.runId, ask.actionDigest);
+    return grant === undefined
+      ? undefined
+      : PermissionDecision.allow(
+          `Approved: grant for request ${grant.requestId} consumed (one-time)`,
+          GRANT_SOURCE,
+        );
+  }
+}

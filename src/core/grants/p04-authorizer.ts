@@ -1,0 +1,36 @@
+/**
+ * P04's policy as a participant of the one PermissionPolicy, so its calls take the same fixed path
+ * as every other (boundary → rules → merge → approval → audit → invoke).
+ */
+import { PermissionDecision } from "../policy/permission-decision.js";
+import type { PermissionRequest } from "../policy/permission-request.js";
+import type { PolicyAuthorizer } from "../policy/permissions.js";
+import { authorizeP04, type P04Context } from "./policy.js";
+
+export const P04_POLICY_SOURCE = "p04-policy";
+
+export const P04_ASK_REASON =
+  "The command is on the allowlist; a person still approves each run (the allowlist is not a safety boundary)";
+
+export class P04Authorizer implements PolicyAuthorizer {
+  readonly name = P04_POLICY_SOURCE;
+  /** Read per call: the sandbox decision and the clock may change during a run. */
+  readonly #context: () => P04Context;
+
+  constructor(context: () => P04Context) {
+    this.#context = context;
+    Object.freeze(this);
+  }
+
+  decide(request: PermissionRequest): PermissionDecision {
+    const decision = authorizeP04(request.call, this.#context());
+    switch (decision.behavior) {
+      case "allow":
+        return PermissionDecision.allow(`Allowed by P04: ${decision.scope}`, P04_POLICY_SOURCE);
+      case "deny":
+        return PermissionDecision.deny(`${decision.reason}: ${decision.detail}`, P04_POLICY_SOURCE);
+      case "ask":
+        return PermissionDecision.ask(P04_ASK_REASON, P04_POLICY_SOURCE, decision.request);
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * What the write-ahead journal holds, one record per step of a run, each on disk before the step it
+ * describes takes effect. The core says what happened; the journal adapter adds the version, the
+ * time, the run's context (profile, model, workspace, policy) and the arguments' SHA-256.
+ */
+import type { AssistantMessage } from "../ports/messages.js";
+import type { TokenUsage } from "../ports/model.js";
+import type { ToolOutcome } from "../tools/tool-outcome.js";
+
+/** Bumped when a record changes shape; a reader refuses a version it does not know. */
+export const JOURNAL_VERSION = 1;
+
+export type JournalRecord =
+  /** The run's first record: the system prompt and the task, as the model will see them. */
+  | { readonly type: "run_started"; readonly systemPrompt?: string; readonly prompt: string }
+  /** A conversation's next line (the task itself is in run_started). */
+  | { readonly type: "user_message"; readonly content: string }
+  | {
+      readonly type: "model_reply";
+      readonly message: AssistantMessage;
+      readonly usage?: TokenUsage;
+    }
+  /** A call that passed lookup and its schema: its validated arguments as canonical JSON. */
+  | {
+      readonly type: "call_prepared";
+      readonly callId: string;
+      readonly tool: string;
+      readonly canonicalArguments: string;
+    }
+  | {
+      readonly type: "decision";
+      readonly callId: string;
+      readonly behavior: string;
+      readonly source: string;
+      readonly reason: string;
+    }
+  /** Written just before the handler runs: from here on, the side effect may have happened. */
+  | {
+      readonly type: "execution_started";
+      readonly callId: string;
+      readonly tool: string;
+      readonly environment?: string;
+      readonly finalArguments?: Readonly<Record<string, string | number | boolean>>;
+    }
+  /** Every call's end, whether it ran or not: its outcome and the tool result the model gets. */
+  | {
+      readonly type: "execution_finished";
+      readonly callId: string;
+      readonly outcome: ToolOutcome;
+      readonly content: string;
+    }
+  /** `agent resume` picked the run up again. */
+  | { readonly type: "run_resumed" }
+  | { readonly type: "run_finished"; readonly finalText: string }
+  | { readonly type: "run_failed"; readonly error: string }
+  | { readonly type: "run_cancelled" }
+  /** The run stopped for a person's later approval of one call (chapter 4). */
+  | {
+      readonly type: "run_waiting";
+      readonly callId: string;
+      readonly request: Readonly<Record<string, unknown>>;
+    };
+
+export type JournalRecordType = JournalRecord["type"];
+
+/** The journal port: `append` resolves only once the record is durable, and throws otherwise. */
+export interface RunJournal {
+  append(record: JournalRecord): Promise<void>;
+}

@@ -1,0 +1,127 @@
+/**
+ * The runner's journal, one method per step it records, so the tool path names its steps instead of
+ * spelling out record shapes. A step's record is durable before the step (fail closed, see
+ * run-journaling.ts); the records that close a run or a call stopped by Ctrl-C are best effort.
+ */
+import { canonicalJson } from "../common/canonical-json.js";
+import type { RunWaitingError } from "../runner/agent-errors.js";
+import type { RunJournal } from "./journal-records.js";
+import type { AssistantMessage, ToolCall } from "../ports/messages.js";
+import type { TokenUsage } from "../ports/model.js";
+import { firstLineOfError } from "../common/one-line.js";
+import type { PermissionDecision } from "../policy/permission-decision.js";
+import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
+import { journalClosing, journalStep } from "./run-journaling.js";
+import type { ToolOutcome } from "../tools/tool-outcome.js";
+
+export class RunJournalWriter {
+  readonly #journal: RunJournal | undefined;
+  /** The journal has its run_started: a later turn (even after a failed first one) is a user_message. */
+  #started = false;
+
+  constructor(journal: RunJournal | undefined) {
+    this.#journal = journal;
+  }
+
+  /** A run's first turn is its run_started; each later turn of a conversation a user_message. */
+  async turnStarted(prompt: string, systemPrompt: string | undefined): Promise<void> {
+    if (this.#started) {
+      await journalStep(this.#journal, { type: "user_message", content: prompt });
+      return;
+    }
+    await journalStep(this.#journal, {
+      type: "run_started",
+      ...(systemPrompt === undefined ? {} : { systemPrompt }),
+      prompt,
+    });
+    this.#started = true;
+  }
+
+  /** `agent resume`: the journal already has its run_started, so later turns are user_messages. */
+  resumed(): Promise<void> {
+    this.#started = true;
+    return journalStep(this.#journal, { type: "run_resumed" });
+  }
+
+  modelReply(message: AssistantMessage, usage: TokenUsage | undefined): Promise<void> {
+    return journalStep(this.#journal, {
+      type: "model_reply",
+      message,
+      ...(usage === undefined ? {} : { usage }),
+    });
+  }
+
+  callPrepared(call: ToolCall, prepared: PreparedToolCall): Promise<void> {
+    return journalStep(this.#journal, {
+      type: "call_prepared",
+      callId: call.id,
+      tool: call.name,
+      canonicalArguments: canonicalJson(prepared.arguments),
+    });
+  }
+
+  decision(call: ToolCall, decision: PermissionDecision): Promise<void> {
+    return journalStep(this.#journal, {
+      type: "decision",
+      callId: call.id,
+      behavior: decision.behavior,
+      source: decision.source,
+      reason: decision.reason,
+    });
+  }
+
+  /** From this record on, the call's side effect may have happened. */
+  executionStarted(
+    call: ToolCall,
+    prepared: PreparedToolCall,
+    environment: string | undefined,
+  ): Promise<void> {
+    return journalStep(this.#journal, {
+      type: "execution_started",
+      callId: call.id,
+      tool: call.name,
+      ...(environment === undefined ? {} : { environment }),
+      ...(prepared.finalArguments === undefined ? {} : { finalArguments: prepared.finalArguments }),
+    });
+  }
+
+  executionFinished(call: ToolCall, outcome: ToolOutcome, content: string): Promise<void> {
+    return journalStep(this.#journal, {
+      type: "execution_finished",
+      callId: call.id,
+      outcome,
+      content,
+    });
+  }
+
+  /** A call stopped at its prompt by Ctrl-C: the run is ending, so this record is best effort. */
+  cancelledCall(call: ToolCall, outcome: ToolOutcome, content: string): Promise<void> {
+    return journalClosing(this.#journal, {
+      type: "execution_finished",
+      callId: call.id,
+      outcome,
+      content,
+    });
+  }
+
+  /** The run stops for a later approval: `agent approvals` and resume read the request from here. */
+  waiting(error: RunWaitingError): Promise<void> {
+    return journalStep(this.#journal, {
+      type: "run_waiting",
+      callId: error.callId,
+      request: error.request,
+    });
+  }
+
+  finished(finalText: string): Promise<void> {
+    return journalStep(this.#journal, { type: "run_finished", finalText });
+  }
+
+  cancelled(): Promise<void> {
+    return journalClosing(this.#journal, { type: "run_cancelled" });
+  }
+
+  failed(error: unknown): Promise<void> {
+    return journalClosing(this.#journal, { type: "run_failed", error: firstLineOfError(error) });
+  }
+}

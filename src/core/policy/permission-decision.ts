@@ -1,0 +1,86 @@
+import type { ApprovalRequest } from "../grants/approval-request.js";
+import { toolError, type ToolResult } from "../tools/tool-result.js";
+
+/** One frozen tuple is both the runtime list and the type, so they cannot drift apart. */
+export const PERMISSION_BEHAVIORS = Object.freeze(["allow", "deny", "ask", "passthrough"] as const);
+export type PermissionBehavior = (typeof PERMISSION_BEHAVIORS)[number];
+
+export class PermissionContractError extends Error {
+  override readonly name = "PermissionContractError";
+}
+
+export function isPermissionBehavior(value: unknown): value is PermissionBehavior {
+  return (PERMISSION_BEHAVIORS as readonly unknown[]).includes(value);
+}
+
+/** A verdict with its reason and the participant that gave it. Every decision explains itself. */
+export class PermissionDecision {
+  readonly #brand = true;
+  readonly behavior: PermissionBehavior;
+  readonly reason: string;
+  readonly source: string;
+  /** P04: the persisted question an `ask` puts to the person (absent before chapter 4). */
+  readonly approvalRequest: ApprovalRequest | undefined;
+
+  constructor(
+    behavior: PermissionBehavior,
+    reason: string,
+    source: string,
+    approvalRequest?: ApprovalRequest,
+  ) {
+    if (!isPermissionBehavior(behavior)) {
+      throw new PermissionContractError(`Invalid permission behavior: ${String(behavior)}`);
+    }
+    if (typeof reason !== "string" || reason.trim() === "") {
+      throw new PermissionContractError("A permission decision needs a non-empty reason");
+    }
+    if (typeof source !== "string" || source.trim() === "") {
+      throw new PermissionContractError("A permission decision needs a non-empty source");
+    }
+    this.behavior = behavior;
+    this.reason = reason;
+    this.source = source;
+    if (approvalRequest !== undefined && behavior !== "ask") {
+      throw new PermissionContractError("Only an ask decision carries an approval request");
+    }
+    this.approvalRequest =
+      approvalRequest === undefined
+        ? undefined
+        : Object.freeze({ ...approvalRequest, risks: Object.freeze([...approvalRequest.risks]) });
+    Object.freeze(this);
+  }
+
+  static allow(reason: string, source: string): PermissionDecision {
+    return new PermissionDecision("allow", reason, source);
+  }
+
+  static deny(reason: string, source: string): PermissionDecision {
+    return new PermissionDecision("deny", reason, source);
+  }
+
+  static ask(
+    reason: string,
+    source: string,
+    approvalRequest?: ApprovalRequest,
+  ): PermissionDecision {
+    return new PermissionDecision("ask", reason, source, approvalRequest);
+  }
+
+  /**
+   * True only for instances this class constructed. An approver returning `{ behavior: "allow" }`,
+   * `true`, or an object made with `Object.create(PermissionDecision.prototype)` is not a decision.
+   */
+  static isDecision(value: unknown): value is PermissionDecision {
+    return typeof value === "object" && value !== null && #brand in value;
+  }
+
+  /** The result the model sees for a denied call. Only a denial has one. */
+  toToolResult(): ToolResult {
+    if (this.behavior !== "deny") {
+      throw new PermissionContractError(
+        `Only a deny decision becomes a tool result (got ${this.behavior})`,
+      );
+    }
+    return toolError("permission_denied", this.reason);
+  }
+}

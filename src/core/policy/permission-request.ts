@@ -1,0 +1,61 @@
+import { PermissionContractError, PermissionDecision } from "./permission-decision.js";
+import { PreparedToolCall } from "../tools/prepared-tool-call.js";
+
+export interface PermissionRequestOptions {
+  /** Structured advice from future hooks; it joins the merge and can never loosen a deny. */
+  readonly recommendations?: readonly PermissionDecision[];
+}
+
+/** What the policy decides about: one validated call, plus what it learns along the way. */
+export class PermissionRequest {
+  readonly call: PreparedToolCall;
+  readonly recommendations: readonly PermissionDecision[];
+  /** The `ask` decision an approver is asked to resolve; set only on the approver's copy. */
+  readonly proposedDecision: PermissionDecision | undefined;
+  /** Where an `execute` call would run, e.g. `sandbox: none — runs on the host`. */
+  readonly executionEnvironment: string | undefined;
+
+  constructor(
+    call: PreparedToolCall,
+    options: PermissionRequestOptions = {},
+    context: {
+      readonly proposedDecision?: PermissionDecision;
+      readonly executionEnvironment?: string;
+    } = {},
+  ) {
+    if (!PreparedToolCall.isPrepared(call)) {
+      throw new PermissionContractError(
+        "A permission request needs a call prepared by the tool registry",
+      );
+    }
+    const recommendations = options.recommendations ?? [];
+    if (!recommendations.every((item) => PermissionDecision.isDecision(item))) {
+      throw new PermissionContractError("Recommendations must be PermissionDecision instances");
+    }
+    this.call = call;
+    this.recommendations = Object.freeze([...recommendations]);
+    this.proposedDecision = context.proposedDecision;
+    this.executionEnvironment = context.executionEnvironment;
+    Object.freeze(this);
+  }
+
+  get toolName(): string {
+    return this.call.toolName;
+  }
+
+  withExecutionEnvironment(label: string): PermissionRequest {
+    return new PermissionRequest(
+      this.call,
+      { recommendations: this.recommendations },
+      { executionEnvironment: label },
+    );
+  }
+
+  withProposedDecision(decision: PermissionDecision): PermissionRequest {
+    return new PermissionRequest(
+      this.call,
+      { recommendations: this.recommendations },
+      { proposedDecision: decision, executionEnvironment: this.executionEnvironment },
+    );
+  }
+}

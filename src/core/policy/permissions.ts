@@ -1,0 +1,304 @@
+import { RunCancelledError, RunWaitingError } from "../runner/agent-errors.js";
+import type { ApprovalProvider } from "./approval.js";
+import type { AuditSink } from "./audit.js";
+import {
+  environmentLabel,
+  type ExecutionEnvironment,
+  type ExecutionEnvironmentStatus,
+} from "./execution-environment.js";
+import type { WorkspaceWriteBoundary } from "../ports/filesystem.js";
+import { PermissionDecision } from "./permission-decision.js";
+import type { PermissionRequest } from "./permission-request.js";
+import type { PermissionRule } from "./permission-rule.js";
+
+export interface WorkspaceBoundaryCheck {
+  readonly workspace: string;
+  readonly boundary: WorkspaceWriteBoundary;
+}
+
+export interface PermissionPolicyOptions {
+  /** The hard write limit. Without it no write is checked against the workspace here. */
+  readonly workspaceBoundary?: WorkspaceBoundaryCheck;
+  readonly rules?: readonly PermissionRule[];
+  readonly approver?: ApprovalProvider;
+  readonly audit?: AuditSink;
+  /** Where `execute` tools run; an unavailable environment denies every execution. */
+  readonly executionEnvironment?: ExecutionEnvironment;
+  /**
+   * A profile's own policy (P04's default deny), asked right after the boundary: it decides every
+   * call, and its `ask` comes before the shell default's so the person sees its request.
+   */
+  readonly authorizer?: PolicyAuthorizer;
+}
+
+/** One participant that answers for every call; a throw or a non-decision denies. */
+export interface PolicyAuthorizer {
+  readonly name: string;
+  decide(request: PermissionRequest): PermissionDecision;
+}
+
+/** What a dry run (`agent explain`) sees: each stage's verdicts in order, then the merge. */
+export interface PolicyTrace {
+  stage(name: string, decisions: readonly PermissionDecision[]): void;
+  merged(decision: PermissionDecision): void;
+}
+
+export const SOURCES = Object.freeze({
+  boundary: "workspace-boundary",
+  protectedPath: "protected-path",
+  shell: "shell-default",
+  sandbox: "sandbox",
+  approval: "approval",
+  default: "default",
+});
+
+/** The reasons of the boundary stage's hard denials; the model sees them as `permission_denied`. */
+export const BOUNDARY_REASONS = Object.freeze({
+  outside: "Writing outside the workspace is forbidden",
+  gitMetadata: "Writing git metadata is forbidden: a hook or config there would run on the host",
+  harnessFile: "Writing the harness's own files (its audit log, recording or install) is forbidden",
+});
+
+/**
+ * Decides one prepared call before any side effect, in a fixed order: workspace boundary (and
+ * protected paths: git metadata, the harness's own files), execution
+ * environment and shell default, recommendations, rules; merge deny > ask > allow > passthrough;
+ * resolve `ask` only through the approver; audit the final decision. Anything that throws inside a
+ * participant denies; a throwing audit sink rejects the whole decision so the handler never runs.
+ */
+export class PermissionPolicy {
+  readonly #options: PermissionPolicyOptions;
+
+  constructor(options: PermissionPolicyOptions = {}) {
+    this.#options = Object.freeze({ ...options, rules: Object.freeze([...(options.rules ?? [])]) });
+    Object.freeze(this);
+  }
+
+  async decide(request: PermissionRequest, trace?: PolicyTrace): Promise<PermissionDecision> {
+    const environment = this.#environmentFor(request);
+    const audited =
+      environment === undefined
+        ? request
+        : request.withExecutionEnvironment(environmentLabel(environment));
+
+    // Every `await` is a trip through the microtask queue on every decision, so only what may
+    // really be asynchronous is awaited: a read meets no boundary check and no approver, and a
+    // synchronous audit sink returns nothing to wait for (issue 19).
+    const stages: [string, PermissionDecision[]][] = [
+      [
+        "workspace boundary",
+        this.#boundaryApplies(request) ? await this.#boundaryDecisions(request) : [],
+      ],
+      ...(this.#options.authorizer === undefined
+        ? []
+        : [
+            [this.#options.authorizer.name, this.#authorizerDecisions(request)] as [
+              string,
+              PermissionDecision[],
+            ],
+          ]),
+      ["execution environment", executionDecisions(request, environment)],
+      ["recommendations", [...request.recommendations]],
+      ["rules", this.#ruleDecisions(request)],
+    ];
+    for (const [name, decisions] of stages) trace?.stage(name, decisions);
+    const merged = mergeDecisions(stages.flatMap(([, decisions]) => decisions));
+    trace?.merged(merged);
+    let final: PermissionDecision;
+    try {
+      final =
+        merged.behavior === "ask"
+          ? await this.#askApprover(audited.withProposedDecision(merged), merged)
+          : resolved(merged);
+    } catch (error) {
+      // A call that waits for a person is recorded as such before the run stops.
+      if (error instanceof RunWaitingError && this.#options.audit !== undefined) {
+        await this.#options.audit.record(
+          audited,
+          new PermissionDecision("ask", error.message, merged.source),
+        );
+      }
+      throw error;
+    }
+    if (this.#options.audit !== undefined) {
+      const recording = this.#options.audit.record(audited, final);
+      if (recording !== undefined) await recording;
+    }
+    return final;
+  }
+
+  #authorizerDecisions(request: PermissionRequest): PermissionDecision[] {
+    const authorizer = this.#options.authorizer;
+    if (authorizer === undefined) return [];
+    let answer: unknown;
+    try {
+      answer = authorizer.decide(request);
+    } catch {
+      answer = undefined;
+    }
+    return PermissionDecision.isDecision(answer)
+      ? [answer]
+      : [PermissionDecision.deny(`Permission policy failed: ${authorizer.name}`, authorizer.name)];
+  }
+
+  /**
+   * Which boundary a final decision came from: the execution environment (sandbox), the product's
+   * policy (boundary, protected paths, defaults, rules), or else the person (the approver's answer).
+   */
+  boundaryOf(decision: PermissionDecision): "execution" | "policy" | "confirmation" {
+    if (decision.source === SOURCES.sandbox) return "execution";
+    const policySources = [
+      SOURCES.boundary,
+      SOURCES.protectedPath,
+      SOURCES.shell,
+      SOURCES.default,
+      ...(this.#options.authorizer === undefined ? [] : [this.#options.authorizer.name]),
+      ...(this.#options.rules ?? []).map((rule) => rule.name),
+    ];
+    return policySources.includes(decision.source) ? "policy" : "confirmation";
+  }
+
+  #environmentFor(request: PermissionRequest): ExecutionEnvironmentStatus | undefined {
+    if (request.call.effect !== "execute" || this.#options.executionEnvironment === undefined) {
+      return undefined;
+    }
+    const unknown: ExecutionEnvironmentStatus = {
+      kind: "unavailable",
+      reason: "Execution environment could not be determined",
+    };
+    try {
+      const status: unknown = this.#options.executionEnvironment.status();
+      return isEnvironmentStatus(status) ? status : unknown;
+    } catch {
+      return unknown;
+    }
+  }
+
+  /** Only a write that names a path meets the workspace boundary. */
+  #boundaryApplies(request: PermissionRequest): boolean {
+    return (
+      this.#options.workspaceBoundary !== undefined &&
+      request.call.effect === "write" &&
+      Object.hasOwn(request.call.arguments, "path")
+    );
+  }
+
+  async #boundaryDecisions(request: PermissionRequest): Promise<PermissionDecision[]> {
+    const check = this.#options.workspaceBoundary;
+    if (check === undefined) return [];
+    const path = request.call.arguments.path;
+    if (typeof path !== "string") {
+      return [PermissionDecision.deny("Write path is invalid", SOURCES.boundary)];
+    }
+    try {
+      const target: unknown = await check.boundary.classifyWrite(check.workspace, path);
+      switch (target) {
+        case "inside":
+          return [];
+        case "git-metadata":
+          return [PermissionDecision.deny(BOUNDARY_REASONS.gitMetadata, SOURCES.protectedPath)];
+        case "harness-file":
+          return [PermissionDecision.deny(BOUNDARY_REASONS.harnessFile, SOURCES.protectedPath)];
+        default:
+          // "outside", or an answer that breaks the contract: either way not a write inside.
+          return [PermissionDecision.deny(BOUNDARY_REASONS.outside, SOURCES.boundary)];
+      }
+    } catch {
+      return [PermissionDecision.deny("Write path could not be resolved safely", SOURCES.boundary)];
+    }
+  }
+
+  #ruleDecisions(request: PermissionRequest): PermissionDecision[] {
+    const decisions: PermissionDecision[] = [];
+    for (const rule of this.#options.rules ?? []) {
+      let matched: unknown;
+      try {
+        matched = rule.matches(request);
+      } catch {
+        matched = undefined;
+      }
+      // A matcher that throws or answers anything but a boolean (a Promise, 1, "yes") has broken
+      // its contract; ignoring it could silently drop a deny rule, so it denies instead.
+      if (typeof matched !== "boolean") {
+        decisions.push(PermissionDecision.deny(`Permission rule failed: ${rule.name}`, rule.name));
+      } else if (matched) {
+        decisions.push(new PermissionDecision(rule.behavior, rule.reason, rule.name));
+      }
+    }
+    return decisions;
+  }
+
+  async #askApprover(
+    request: PermissionRequest,
+    proposed: PermissionDecision,
+  ): Promise<PermissionDecision> {
+    const implicitDenial = PermissionDecision.deny(
+      `Approval was not explicitly granted: ${proposed.reason}`,
+      SOURCES.approval,
+    );
+    const approver = this.#options.approver;
+    if (approver === undefined) return implicitDenial;
+    let answer: unknown;
+    try {
+      answer = await approver.decide(request);
+    } catch (error) {
+      // Ctrl-C at the prompt ends the whole run (nothing runs), and so does a request that waits
+      // for a person's answer given later; any other failure denies this call.
+      if (error instanceof RunCancelledError || error instanceof RunWaitingError) throw error;
+      return PermissionDecision.deny("Approval provider failed; request denied", SOURCES.approval);
+    }
+    if (!PermissionDecision.isDecision(answer)) {
+      return PermissionDecision.deny(
+        "Approval provider returned an invalid decision",
+        SOURCES.approval,
+      );
+    }
+    return answer.behavior === "allow" || answer.behavior === "deny" ? answer : implicitDenial;
+  }
+}
+
+function isEnvironmentStatus(value: unknown): value is ExecutionEnvironmentStatus {
+  if (typeof value !== "object" || value === null) return false;
+  const status = value as Record<string, unknown>;
+  switch (status.kind) {
+    case "isolated":
+    case "host":
+      return typeof status.label === "string" && status.label.trim() !== "";
+    case "unavailable":
+      return typeof status.reason === "string" && status.reason.trim() !== "";
+    default:
+      return false;
+  }
+}
+
+function executionDecisions(
+  request: PermissionRequest,
+  environment: ExecutionEnvironmentStatus | undefined,
+): PermissionDecision[] {
+  if (request.call.effect !== "execute") return [];
+  const decisions = [PermissionDecision.ask("Shell execution requires approval", SOURCES.shell)];
+  if (environment?.kind === "unavailable") {
+    decisions.unshift(PermissionDecision.deny(environment.reason, SOURCES.sandbox));
+  }
+  return decisions;
+}
+
+/** deny > ask > allow > passthrough; within a behavior the first candidate wins. */
+export function mergeDecisions(candidates: readonly PermissionDecision[]): PermissionDecision {
+  for (const behavior of ["deny", "ask", "allow"] as const) {
+    const found = candidates.find((candidate) => candidate.behavior === behavior);
+    if (found !== undefined) return found;
+  }
+  return new PermissionDecision(
+    "passthrough",
+    "No permission participant made a decision",
+    SOURCES.default,
+  );
+}
+
+/** A merged decision that needs no person: deny and allow stand, passthrough is allowed. */
+function resolved(merged: PermissionDecision): PermissionDecision {
+  return merged.behavior === "passthrough"
+    ? PermissionDecision.allow("No permission rule blocked the request", SOURCES.default)
+    : merged;
+}

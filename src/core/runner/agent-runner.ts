@@ -1,0 +1,311 @@
+import {
+  AgentLimitError,
+  RunCancelledError,
+  RunWaitingError,
+  throwIfCancelled,
+} from "./agent-errors.js";
+import type { RunJournal } from "../journal/journal-records.js";
+import type { OpenCall } from "../journal/journal-replay.js";
+import { EXECUTION_UNKNOWN, stoppedAtConfirmation } from "./interrupted-calls.js";
+import type { Message, ToolCall, ToolMessage } from "../ports/messages.js";
+import { validateToolPairing } from "../ports/messages.js";
+import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "../ports/model.js";
+import { PermissionDecision } from "../policy/permission-decision.js";
+import { PermissionRequest } from "../policy/permission-request.js";
+import type { PermissionPolicy } from "../policy/permissions.js";
+import {
+  currentEnvironmentLabel,
+  type ExecutionEnvironment,
+} from "../policy/execution-environment.js";
+import type { AuditSink } from "../policy/audit.js";
+import type { ExecutionFacts } from "../tools/tool-definition.js";
+import type { ToolOutcome } from "../tools/tool-outcome.js";
+import type { ToolRegistry, ToolRegistrySnapshot } from "../tools/tool-registry.js";
+import type { ToolResult } from "../tools/tool-result.js";
+import {
+  checkedFacts,
+  denied,
+  EVALUATION_FAILED,
+  executionFacts,
+  outcomeOf,
+  rejected,
+  type Decided,
+} from "./call-facts.js";
+import { addUsage, checkedReply } from "./model-reply-checks.js";
+import { journaledRun } from "../journal/journaled-run.js";
+import { RunJournalWriter } from "../journal/run-journal-writer.js";
+import { answeredRun, answerOpenCalls, unknownOutcome } from "../journal/resumed-calls.js";
+import type { RunResult } from "./run-result.js";
+
+export { PERMISSION_EVALUATION_FAILED } from "./call-facts.js";
+export type { RunResult } from "./run-result.js";
+
+/** Hooks for the terminal UI. They observe; they never decide. */
+export interface AgentObserver {
+  onModelRequest?(turn: number, maxTurns: number): void;
+  onModelReply?(reply: ModelReply, turn: number): void;
+  onToolCallStart?(call: ToolCall): void;
+  onToolCallEnd?(
+    call: ToolCall,
+    result: ToolResult,
+    durationMs: number,
+    outcome: ToolOutcome,
+  ): void;
+}
+
+export interface AgentRunnerOptions {
+  readonly model: ModelClient;
+  readonly registry: ToolRegistry;
+  /**
+   * Absent only when bootstrap got, before chapter 3, neither an approver nor an execution
+   * environment (offline tests): every call then runs unasked.
+   */
+  readonly policy?: PermissionPolicy;
+  readonly maxTurns: number;
+  readonly systemPrompt?: string;
+  readonly observer?: AgentObserver;
+  readonly now?: () => number;
+  /** Receives each call's outcome once it is known (the JSON audit log); never decides anything. */
+  readonly outcomes?: Pick<AuditSink, "recordOutcome">;
+  /** Where `execute` tools run: named in each such call's outcome. */
+  readonly executionEnvironment?: ExecutionEnvironment;
+  /** The write-ahead journal: each step's record is durable before the step takes effect. */
+  readonly journal?: RunJournal;
+}
+
+/** The loop: ask the model, run each tool call through prepare → policy → invoke, repeat. */
+export class AgentRunner {
+  readonly #options: AgentRunnerOptions;
+  readonly #journal: RunJournalWriter;
+
+  constructor(options: AgentRunnerOptions) {
+    if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) {
+      throw new RangeError("maxTurns must be a positive integer");
+    }
+    this.#options = options;
+    this.#journal = new RunJournalWriter(options.journal);
+  }
+
+  /**
+   * `previous`: the history of an earlier run to go on from (a conversation's next turn). A
+   * cancelled run throws a `RunCancelledError` that carries the history so far, paired.
+   */
+  async run(
+    prompt: string,
+    signal?: AbortSignal,
+    previous?: readonly Message[],
+  ): Promise<RunResult> {
+    const { systemPrompt } = this.#options;
+    const history: Message[] = previous === undefined ? [] : [...previous];
+    return journaledRun(this.#journal, history, async () => {
+      await this.#journal.turnStarted(prompt, systemPrompt);
+      if (previous === undefined && systemPrompt !== undefined) {
+        history.push({ role: "system", content: systemPrompt });
+      }
+      history.push({ role: "user", content: prompt });
+      return this.#loop(history, signal, []);
+    });
+  }
+
+  /** Goes on with a run rebuilt from its journal (`agent resume`); see resumed-calls.ts. */
+  async resume(
+    history: readonly Message[],
+    openCalls: readonly OpenCall[],
+    signal?: AbortSignal,
+  ): Promise<RunResult> {
+    const resumed: Message[] = [...history];
+    return journaledRun(this.#journal, resumed, async () => {
+      await this.#journal.resumed();
+      const answered = answeredRun(resumed);
+      if (answered !== undefined) return answered;
+      const snapshot = this.#options.registry.snapshot();
+      const outcomes = await answerOpenCalls(
+        openCalls,
+        resumed,
+        {
+          reportUnknown: (call) => this.#reportUnknown(call),
+          run: (call) => this.#runToolCall(snapshot, call, signal),
+        },
+        signal,
+      );
+      return this.#loop(resumed, signal, outcomes);
+    });
+  }
+
+  async #loop(
+    history: Message[],
+    signal: AbortSignal | undefined,
+    outcomes: ToolOutcome[],
+  ): Promise<RunResult> {
+    const { model, registry, maxTurns } = this.#options;
+    let usage: TokenUsage | undefined;
+    for (let turn = 1; turn <= maxTurns; turn += 1) {
+      throwIfCancelled(signal);
+      validateToolPairing(history);
+      const snapshot = registry.snapshot();
+      this.#notify((observer) => observer.onModelRequest?.(turn, maxTurns));
+      const reply = await completeOrCancel(model, {
+        messages: [...history],
+        tools: snapshot.openAITools(),
+        ...(signal === undefined ? {} : { signal }),
+      });
+      this.#notify((observer) => observer.onModelReply?.(reply, turn));
+      usage = addUsage(usage, reply.usage);
+      const message = checkedReply(reply, history);
+      await this.#journal.modelReply(message, reply.usage);
+      history.push(message);
+
+      if (message.toolCalls.length === 0) {
+        return { finalText: message.content ?? "", turns: turn, history, usage, outcomes };
+      }
+      for (const call of message.toolCalls) {
+        throwIfCancelled(signal);
+        const { result, outcome } = await this.#runToolCall(snapshot, call, signal);
+        outcomes.push(outcome);
+        const toolMessage: ToolMessage = {
+          role: "tool",
+          toolCallId: call.id,
+          content: result.content,
+        };
+        history.push(toolMessage);
+      }
+    }
+    throw new AgentLimitError(maxTurns);
+  }
+
+  /** One call, start to end: every way it ends has an outcome, and a result paired with its id. */
+  async #runToolCall(
+    snapshot: ToolRegistrySnapshot,
+    call: ToolCall,
+    signal: AbortSignal | undefined,
+  ): Promise<{ result: ToolResult; outcome: ToolOutcome }> {
+    const now = this.#options.now ?? Date.now;
+    const started = now();
+    this.#notify((observer) => observer.onToolCallStart?.(call));
+    const effect = snapshot.effectOf(call.name);
+    const environment =
+      effect === "execute"
+        ? currentEnvironmentLabel(this.#options.executionEnvironment)
+        : undefined;
+    let reported: ExecutionFacts = {};
+    const reportExecution = (facts: ExecutionFacts): void => {
+      reported = checkedFacts(facts);
+    };
+    let decided: Decided;
+    try {
+      decided = await this.#decideAndInvoke(snapshot, call, signal, reportExecution, environment);
+    } catch (error) {
+      // Stopped at its confirmation (Ctrl-C, or a wait for a later approval): nothing ran and the
+      // run ends here, but the call still gets its outcome, and the journal says why it stopped.
+      const stopped = stoppedAtConfirmation(error);
+      if (stopped !== undefined) {
+        const outcome = outcomeOf(call, stopped, now() - started, environment, undefined);
+        this.#notify((observer) =>
+          observer.onToolCallEnd?.(call, stopped.result, outcome.durationMs, outcome),
+        );
+        await this.#recordOutcome(outcome);
+        await (error instanceof RunWaitingError
+          ? this.#journal.waiting(error)
+          : this.#journal.cancelledCall(call, outcome, stopped.result.content));
+      }
+      throw error;
+    }
+    const outcome = outcomeOf(call, decided, now() - started, environment, reported);
+    await this.#finishCall(call, decided.result, outcome);
+    return { result: decided.result, outcome };
+  }
+
+  /**
+   * prepare (lookup, JSON, strict schema) → policy (workspace boundary, rules, merge, approval,
+   * audit: only an explicit allow passes) → invoke. Each step is journaled before it happens.
+   */
+  async #decideAndInvoke(
+    snapshot: ToolRegistrySnapshot,
+    call: ToolCall,
+    signal: AbortSignal | undefined,
+    reportExecution: (facts: ExecutionFacts) => void,
+    environment: string | undefined,
+  ): Promise<Decided> {
+    const prepared = snapshot.prepare(call);
+    if (!prepared.ok) return rejected(prepared.result);
+    await this.#journal.callPrepared(call, prepared.call);
+    const policy = this.#options.policy;
+    if (policy !== undefined) {
+      let decision: unknown;
+      try {
+        decision = await policy.decide(new PermissionRequest(prepared.call));
+      } catch (error) {
+        // A cancelled prompt (Ctrl-C) ends the run, a wait for a later approval stops it; every
+        // other failure denies this call.
+        if (error instanceof RunCancelledError || error instanceof RunWaitingError) throw error;
+        return EVALUATION_FAILED;
+      }
+      // Only a genuine decision counts; a policy returning anything else fails closed.
+      if (!PermissionDecision.isDecision(decision)) return EVALUATION_FAILED;
+      await this.#journal.decision(call, decision);
+      if (decision.behavior !== "allow") {
+        return decision.behavior === "deny"
+          ? denied(decision, policy.boundaryOf(decision))
+          : EVALUATION_FAILED;
+      }
+    }
+    throwIfCancelled(signal);
+    await this.#journal.executionStarted(call, prepared.call, environment);
+    const result = await snapshot.invoke(prepared.call, {
+      ...(signal === undefined ? {} : { signal }),
+      reportExecution,
+    });
+    return {
+      result,
+      ...executionFacts(result, prepared.call.effect),
+      ...(prepared.call.finalArguments === undefined
+        ? {}
+        : { finalArguments: prepared.call.finalArguments }),
+    };
+  }
+
+  /** A call that started before the process died: its effect is unknown, and the person is told. */
+  async #reportUnknown(call: ToolCall): Promise<ToolOutcome> {
+    this.#notify((observer) => observer.onToolCallStart?.(call));
+    const outcome = unknownOutcome(call);
+    await this.#finishCall(call, EXECUTION_UNKNOWN, outcome);
+    return outcome;
+  }
+
+  /** The call's end is journaled first: the display and the outcome log come after. */
+  async #finishCall(call: ToolCall, result: ToolResult, outcome: ToolOutcome): Promise<void> {
+    await this.#journal.executionFinished(call, outcome, result.content);
+    this.#notify((observer) => observer.onToolCallEnd?.(call, result, outcome.durationMs, outcome));
+    await this.#recordOutcome(outcome);
+  }
+
+  /** The action already happened (or not): a log that fails here cannot undo it, so it is ignored. */
+  async #recordOutcome(outcome: ToolOutcome): Promise<void> {
+    try {
+      await this.#options.outcomes?.recordOutcome?.(outcome);
+    } catch {
+      // Nothing to do: the decision was audited before the call; this record is an addition.
+    }
+  }
+
+  /** Observers only display: one that throws (say, on hostile model text) must not end the run. */
+  #notify(callback: (observer: AgentObserver) => void): void {
+    const observer = this.#options.observer;
+    if (observer === undefined) return;
+    try {
+      callback(observer);
+    } catch {
+      // Nothing to do: the display is best effort, the decision path is not affected.
+    }
+  }
+}
+
+/** A provider rejecting because the run was aborted is a cancellation, whatever error it threw. */
+async function completeOrCancel(model: ModelClient, request: ModelRequest): Promise<ModelReply> {
+  try {
+    return await model.complete(request);
+  } catch (error) {
+    throwIfCancelled(request.signal);
+    throw error;
+  }
+}

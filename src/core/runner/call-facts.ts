@@ -1,0 +1,121 @@
+/**
+ * What the loop knows about one call as it goes, and the outcome record made from it: whether it
+ * ran (yes / no / unknown), how it ended, and which boundary decided. Pure functions over the
+ * decision and the handler's result; `AgentRunner` calls them, nothing here runs anything.
+ */
+import type { ToolCall } from "../ports/messages.js";
+import type { PermissionDecision } from "../policy/permission-decision.js";
+import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
+import type { ExecutionFacts } from "../tools/tool-definition.js";
+import type { ToolOutcome } from "../tools/tool-outcome.js";
+import { toolError, type ToolResult } from "../tools/tool-result.js";
+
+export const PERMISSION_EVALUATION_FAILED = toolError(
+  "permission_evaluation_error",
+  "Permission evaluation failed",
+);
+
+/** The facts the loop learns on the way: the result and, for the outcome, how it came about. */
+export interface Decided {
+  readonly result: ToolResult;
+  readonly executed: ToolOutcome["executed"];
+  readonly status: ToolOutcome["status"];
+  readonly boundary: ToolOutcome["boundary"];
+  readonly decision?: ToolOutcome["decision"];
+  readonly finalArguments?: ToolOutcome["finalArguments"];
+}
+
+export const EVALUATION_FAILED: Decided = {
+  result: PERMISSION_EVALUATION_FAILED,
+  executed: "no",
+  status: "denied",
+  boundary: "policy",
+};
+
+export function rejected(result: ToolResult): Decided {
+  if (result.errorCode === "unknown_tool") {
+    return { result, executed: "no", status: "unknown_tool", boundary: "visibility" };
+  }
+  return { result, executed: "no", status: "invalid_arguments", boundary: "protocol" };
+}
+
+/** Who said no: the person at the prompt, the execution environment, or the product's policy. */
+export function denied(decision: PermissionDecision, boundary: ToolOutcome["boundary"]): Decided {
+  return {
+    result: decision.toToolResult(),
+    executed: "no",
+    status: "denied",
+    boundary,
+    decision: { source: decision.source, reason: decision.reason },
+  };
+}
+
+/**
+ * How a handler's result reads as a fact. A command that started ran, whatever its exit; one that
+ * could not start did not. File tools check before they touch anything and write atomically, so
+ * their errors mean nothing happened. A handler that threw or broke its contract: unknown.
+ */
+export function executionFacts(
+  result: ToolResult,
+  effect: PreparedToolCall["effect"],
+): Omit<Decided, "result"> {
+  const boundary = "execution";
+  if (!result.isError) return { executed: "yes", status: "ok", boundary };
+  switch (result.errorCode) {
+    case "shell_timeout":
+      return { executed: "yes", status: "timed_out", boundary };
+    case "shell_cancelled":
+      return { executed: "yes", status: "cancelled", boundary };
+    case "shell_start_failed":
+      return { executed: "no", status: "execution_failed", boundary };
+    case "tool_execution_error":
+      return { executed: "unknown", status: "execution_failed", boundary };
+    case "invalid_tool_result":
+      return { executed: "unknown", status: "unknown", boundary };
+    case "unknown_tool":
+    case "invalid_json":
+    case "invalid_arguments":
+      return rejected(result);
+    case undefined:
+    default:
+      return {
+        executed: effect === "execute" ? "yes" : "no",
+        status: "execution_failed",
+        boundary,
+      };
+  }
+}
+
+/** A handler is not fully trusted: keep only well-formed facts. */
+export function checkedFacts(facts: ExecutionFacts): ExecutionFacts {
+  const { exitCode, savedOutput } = facts;
+  return {
+    ...(Number.isSafeInteger(exitCode) ? { exitCode } : {}),
+    ...(typeof savedOutput === "string" ? { savedOutput } : {}),
+  };
+}
+
+export function outcomeOf(
+  call: ToolCall,
+  facts: Omit<Decided, "result"> & { readonly result?: ToolResult },
+  durationMs: number,
+  environment: string | undefined,
+  reported: ExecutionFacts | undefined,
+): ToolOutcome {
+  const ran = facts.executed === "yes";
+  const errorCode = facts.result?.isError === true ? facts.result.errorCode : undefined;
+  return Object.freeze({
+    callId: call.id,
+    tool: call.name,
+    executed: facts.executed,
+    status: facts.status,
+    boundary: facts.boundary,
+    ...(errorCode === undefined ? {} : { errorCode }),
+    ...(!ran || reported?.exitCode === undefined ? {} : { exitCode: reported.exitCode }),
+    ...(!ran || reported?.savedOutput === undefined ? {} : { savedOutput: reported.savedOutput }),
+    durationMs,
+    ...(environment === undefined ? {} : { environment }),
+    ...(facts.decision === undefined ? {} : { decision: facts.decision }),
+    ...(facts.finalArguments === undefined ? {} : { finalArguments: facts.finalArguments }),
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * Checks on a model reply before anything in it runs: cut-off or filtered replies, empty ones, and
+ * call ids that are empty or already used; and the running token count.
+ */
+import { IncompleteModelReplyError, ModelProviderError } from "./agent-errors.js";
+import type { AssistantMessage, Message, ToolCall } from "../ports/messages.js";
+import type { ModelReply, TokenUsage } from "../ports/model.js";
+
+export function checkedReply(reply: ModelReply, history: readonly Message[]): AssistantMessage {
+  const { message, finishReason } = reply;
+  if (finishReason === "length") {
+    throw new IncompleteModelReplyError("The model's reply was cut off at its token limit");
+  }
+  if (finishReason === "content_filter") {
+    throw new IncompleteModelReplyError("The model's reply was withheld by a content filter");
+  }
+  const hasText = message.content !== null && message.content.trim() !== "";
+  if (!hasText && message.toolCalls.length === 0) {
+    throw new IncompleteModelReplyError("The model replied with neither text nor tool calls");
+  }
+  assertFreshCallIds(message.toolCalls, history);
+  return { role: "assistant", content: message.content, toolCalls: [...message.toolCalls] };
+}
+
+/**
+ * Every call id must be new to the conversation before anything runs: a reused id (some servers
+ * number calls per reply) would pair a result with the wrong call, and the provider would reject
+ * the next request only after the call had already run.
+ */
+function assertFreshCallIds(calls: readonly ToolCall[], history: readonly Message[]): void {
+  const used = new Set(
+    history.flatMap((message) =>
+      message.role === "assistant" ? message.toolCalls.map((call) => call.id) : [],
+    ),
+  );
+  for (const call of calls) {
+    if (call.id === "") {
+      throw new ModelProviderError("Malformed model reply: a tool call has an empty id");
+    }
+    if (used.has(call.id)) {
+      throw new ModelProviderError(
+        `Malformed model reply: tool call id ${JSON.stringify(call.id)} was already used in this conversation`,
+      );
+    }
+    used.add(call.id);
+  }
+}
+
+export function addUsage(
+  total: TokenUsage | undefined,
+  turn: TokenUsage | undefined,
+): TokenUsage | undefined {
+  if (turn === undefined) return total;
+  if (total === undefined) return turn;
+  return {
+    promptTokens: total.promptTokens + turn.promptTokens,
+    completionTokens: total.completionTokens + turn.completionTokens,
+    totalTokens: total.totalTokens + turn.totalTokens,
+  };
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { BootstrapError, buildAgent } from "../../src/bootstrap/build-agent.js";
+import { CapabilitySet, P01, P02, P03 } from "../../src/core/profiles.js";
+import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
+import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { RecordingCommandRunner } from "../support/recording-command-runner.js";
+
+const base = {
+  workspace: "/nonexistent-workspace-for-offline-tests",
+  commandRunner: new RecordingCommandRunner(),
+};
+
+async function offeredTools(profile: typeof P01): Promise<string[]> {
+  const model = new ScriptedModelClient([textReply("hi")]);
+  const agent = buildAgent(profile, {
+    ...base,
+    model,
+    approvalProvider: new RecordingApprover(() => undefined),
+    auditSink: new RecordingAuditSink(),
+  });
+  await agent.run("hello");
+  return (model.requests[0]?.tools ?? []).map((tool) => tool.name);
+}
+
+describe("buildAgent", () => {
+  it("P01 registers only shell; P02 and P03 add the four file tools", async () => {
+    expect(await offeredTools(P01)).toEqual(["shell"]);
+    expect(await offeredTools(P02)).toEqual([
+      "shell",
+      "read_file",
+      "write_file",
+      "edit_file",
+      "glob",
+    ]);
+    expect(await offeredTools(P03)).toEqual([
+      "shell",
+      "read_file",
+      "write_file",
+      "edit_file",
+      "glob",
+    ]);
+  });
+
+  it("without an approver, P01 and P02 still ask for shell calls: the ask becomes a denial", async () => {
+    for (const profile of [P01, P02]) {
+      const runner = new RecordingCommandRunner();
+      const model = new ScriptedModelClient([
+        toolCallReply([{ id: "s1", name: "shell", arguments: { command: "rm -rf x" } }]),
+        textReply("done"),
+      ]);
+      const agent = buildAgent(profile, { ...base, model, commandRunner: runner });
+      const result = await agent.run("go");
+      expect(result.history.at(-2)).toEqual({
+        role: "tool",
+        toolCallId: "s1",
+        content:
+          "Error [permission_denied]: Approval was not explicitly granted: Shell execution requires approval",
+      });
+      expect(runner.commands).toEqual([]);
+    }
+  });
+
+  it("P03 without an approver or an audit sink fails to build", () => {
+    const model = new ScriptedModelClient([]);
+    expect(() => buildAgent(P03, { ...base, model, auditSink: new RecordingAuditSink() })).toThrow(
+      new BootstrapError("approvalProvider is required for chapter 3 or later"),
+    );
+    expect(() =>
+      buildAgent(P03, { ...base, model, approvalProvider: new RecordingApprover(() => undefined) }),
+    ).toThrow(new BootstrapError("auditSink is required for chapter 3 or later"));
+  });
+
+  it("refuses a look-alike profile, even one that copies P03 exactly", () => {
+    const model = new ScriptedModelClient([]);
+    const copy = { ...P03 };
+    const wider = { ...P01, capabilities: new CapabilitySet(["loop", "files"]) };
+    for (const profile of [copy, wider]) {
+      expect(() => buildAgent(profile, { ...base, model })).toThrow(
+        new BootstrapError("Unknown profile: use P01, P02 or P03 from src/core/profiles.ts"),
+      );
+    }
+  });
+});

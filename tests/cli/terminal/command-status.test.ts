@@ -1,0 +1,100 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { CommandStatus } from "../../../src/cli/terminal/command-status.js";
+import type { CommandOptions, CommandRunner } from "../../../src/core/ports/command-runner.js";
+
+function output(isTTY: boolean): { stream: PassThrough & { isTTY: boolean }; text: () => string } {
+  const stream = Object.assign(new PassThrough(), { isTTY, columns: 60 });
+  let text = "";
+  stream.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+  });
+  return { stream, text: () => text };
+}
+
+/** Prints `lines` through onOutput, 60 ms apart, then ends. */
+function slowRunner(lines: string[]): CommandRunner {
+  return {
+    shellName: "bash",
+    run: async (_command: string, _cwd: string, options: CommandOptions) => {
+      for (const line of lines) {
+        options.onOutput?.(line);
+        await new Promise((resolve) => setTimeout(resolve, 60));
+      }
+      return { exitCode: 0, output: lines.join(""), truncated: false, timedOut: false };
+    },
+  };
+}
+
+const OPTIONS = { timeoutMs: 1000, maxOutputBytes: 1000 };
+
+describe("CommandStatus", () => {
+  it("piped: plain indented lines with the seconds and the last line of output", async () => {
+    const { stream, text } = output(false);
+    let clock = 0;
+    const status = new CommandStatus({
+      output: stream,
+      verbosity: "normal",
+      color: false,
+      now: () => (clock += 1000),
+      pipedEveryMs: 50,
+    });
+    const result = await status
+      .around(slowRunner(["one\n", "two\u001b[2J\n"]))
+      .run("x", "/", OPTIONS);
+    expect(result.output).toBe("one\ntwo\u001b[2J\n");
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = text()
+      .split("\n")
+      .filter((line) => line !== "");
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    for (const line of lines)
+      expect(line).toMatch(/^ {2}… running \d+s · (one|two\\u\{001b\}\[2J)$/u);
+  });
+
+  it("on a terminal: one row drawn at once, redrawn in place, and cleared at the end", async () => {
+    const { stream, text } = output(true);
+    const status = new CommandStatus({ output: stream, verbosity: "normal", color: false });
+    await status.around(slowRunner(["building\n"])).run("x", "/", OPTIONS);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(text().startsWith("\r\u001b[2K  … running 0.0s")).toBe(true);
+    expect(text().endsWith("\r\u001b[2K")).toBe(true);
+    expect(text()).not.toContain("\n");
+  });
+
+  it("shows the last line of a piece longer than the tail it keeps, after shorter pieces", async () => {
+    const { stream, text } = output(false);
+    let clock = 0;
+    const status = new CommandStatus({
+      output: stream,
+      verbosity: "normal",
+      color: false,
+      now: () => (clock += 1000),
+      pipedEveryMs: 50,
+    });
+    // The last piece stays up long enough for several piped lines, however loaded the machine.
+    const runner: CommandRunner = {
+      shellName: "bash",
+      run: async (_command: string, _cwd: string, options: CommandOptions) => {
+        options.onOutput?.("short\n");
+        options.onOutput?.(`${"x".repeat(100_000)}\nlong tail\n`);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return { exitCode: 0, output: "", truncated: false, timedOut: false };
+      },
+    };
+    await status.around(runner).run("x", "/", OPTIONS);
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = text()
+      .split("\n")
+      .filter((line) => line !== "");
+    expect(lines.at(-1)).toMatch(/^ {2}… running \d+s · long tail$/u);
+  });
+
+  it("shows nothing with --quiet", async () => {
+    const { stream, text } = output(true);
+    const status = new CommandStatus({ output: stream, verbosity: "quiet", color: false });
+    await status.around(slowRunner(["x\n"])).run("x", "/", OPTIONS);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(text()).toBe("");
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { renderFileDiff } from "../../../src/cli/terminal/diff-view.js";
+
+const plain = { color: false, columns: undefined, maxRows: 40 };
+
+describe("renderFileDiff", () => {
+  it("shows an edit as a unified diff with context, indented", () => {
+    const before = "one\ntwo\nthree\nfour\n";
+    const after = "one\n2\nthree\nfour\n";
+    expect(renderFileDiff({ path: "n.txt", before, after }, plain)).toEqual([
+      "  @@ -1,4 +1,4 @@",
+      "   one",
+      "  -two",
+      "  +2",
+      "   three",
+      "   four",
+    ]);
+  });
+
+  it("shows a new file as its content, all added", () => {
+    expect(renderFileDiff({ path: "n.txt", before: undefined, after: "a\nb" }, plain)).toEqual([
+      "  @@ -0,0 +1,2 @@",
+      "  +a",
+      "  +b",
+    ]);
+  });
+
+  it("colours removed and added lines on a terminal", () => {
+    const rows = renderFileDiff(
+      { path: "n", before: "x\n", after: "y\n" },
+      { ...plain, color: true },
+    );
+    expect(rows).toEqual([
+      "\u001b[36m  @@ -1,1 +1,1 @@\u001b[0m",
+      "\u001b[31m  -x\u001b[0m",
+      "\u001b[32m  +y\u001b[0m",
+    ]);
+  });
+
+  it("escapes what would drive the terminal and counts hidden runs", () => {
+    const after = `a\u001b[2Jb\n${"\u3164".repeat(50)}end\n`;
+    expect(renderFileDiff({ path: "n", before: undefined, after }, plain)).toEqual([
+      "  @@ -0,0 +1,2 @@",
+      "  +a\\u{001b}[2Jb",
+      "  +⟨50 × U+3164⟩end",
+    ]);
+  });
+
+  it("shows a long diff's head and tail with counts", () => {
+    const after = Array.from({ length: 100 }, (_, index) => `line ${index + 1}`).join("\n");
+    const rows = renderFileDiff({ path: "n", before: undefined, after }, { ...plain, maxRows: 11 });
+    expect(rows).toEqual([
+      "  @@ -0,0 +1,100 @@",
+      "  +line 1",
+      "  +line 2",
+      "  +line 3",
+      "  +line 4",
+      "  +line 5",
+      "   … 91 more diff lines not shown (0 removed, 91 added) …",
+      "  +line 97",
+      "  +line 98",
+      "  +line 99",
+      "  +line 100",
+    ]);
+  });
+
+  it("cuts a line to the terminal's width, so one line is one row, keeping its end", () => {
+    const rows = renderFileDiff(
+      { path: "n", before: undefined, after: "x".repeat(100) },
+      { ...plain, columns: 30 },
+    );
+    expect(rows[1]).toBe(`  +${"x".repeat(17)}…${"x".repeat(8)}`);
+  });
+
+  it("keeps the end of a line padded with sparse visible characters in view", () => {
+    // No run of hidden characters to count: only the cut decides whether `evil()` is seen.
+    const line = `ok();${" .".repeat(250)}evil();`;
+    const rows = renderFileDiff(
+      { path: "n", before: undefined, after: line },
+      {
+        ...plain,
+        columns: 80,
+      },
+    );
+    expect(rows[1]).toMatch(/^ {2}\+ok\(\); \. \. .*….*evil\(\);$/u);
+    expect(Array.from(rows[1] ?? "").length).toBeLessThanOrEqual(79);
+  });
+
+  it("cuts by cells: a wide character is never split, and the end stays", () => {
+    const rows = renderFileDiff(
+      { path: "n", before: undefined, after: `${"界".repeat(40)}tail` },
+      { ...plain, columns: 30 },
+    );
+    expect(rows[1]).toBe(`  +${"界".repeat(8)}…界界tail`);
+  });
+});

@@ -1,0 +1,152 @@
+import { describe, expect, it } from "vitest";
+import { RunWaitingError } from "../../../src/core/runner/agent-errors.js";
+import type { ApprovalRequest } from "../../../src/core/grants/approval-request.js";
+import {
+  GrantApprovalProvider,
+  type ApprovalGrants,
+} from "../../../src/core/grants/grant-approval.js";
+import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
+import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
+import { preparedCall } from "../../support/prepared-calls.js";
+import { RecordingApprover } from "../../support/permission-fakes.js";
+
+const ASK: ApprovalRequest = {
+  id: "req_00000000000000aa",
+  actionDigest: "d".repeat(64),
+  summary: 'run_command ["npm","test"]',
+  risks: ["npm and node run arbitrary code"],
+  expiresAt: "2026-01-02T00:00:00.000Z",
+};
+
+/** An in-memory store that logs each step, so the order is asserted. */
+class LoggingGrants implements ApprovalGrants {
+  readonly log: string[] = [];
+  readonly grants = new Set<string>();
+  readonly denials = new Set<string>();
+  saveRequest(request: ApprovalRequest): void {
+    this.log.push(`save ${request.id}`);
+  }
+  approve(requestId: string): void {
+    this.log.push(`approve ${requestId}`);
+    this.grants.add(ASK.actionDigest);
+  }
+  deny(): void {
+    this.log.push("deny");
+  }
+  consumeApprovalGrant(_runId: string, digest: string): { requestId: string } | undefined {
+    this.log.push("consume grant");
+    return this.grants.delete(digest) ? { requestId: ASK.id } : undefined;
+  }
+  consumeDenial(_runId: string, digest: string): { requestId: string } | undefined {
+    this.log.push("consume denial");
+    return this.denials.delete(digest) ? { requestId: ASK.id } : undefined;
+  }
+}
+
+function askRequest(): PermissionRequest {
+  return new PermissionRequest(
+    preparedCall("run_command", "execute", { command: "npm" }),
+  ).withProposedDecision(PermissionDecision.ask("on the allowlist", "p04-policy", ASK));
+}
+
+/** The provider under test, run "run", grants living a second; `terminal` is the person, if any. */
+function providerFor(grants: LoggingGrants, terminal?: RecordingApprover): GrantApprovalProvider {
+  return new GrantApprovalProvider({
+    grants,
+    runId: "run",
+    grantTtlMs: 1000,
+    ...(terminal === undefined ? {} : { interactive: terminal }),
+  });
+}
+
+/** A person at the terminal who answers every question with `decision`. */
+function terminalAnswering(decision: PermissionDecision): RecordingApprover {
+  return new RecordingApprover(() => decision);
+}
+
+describe("GrantApprovalProvider", () => {
+  it("with nobody at a terminal and no grant: saves the request, then waits (throws), asking no one", async () => {
+    const grants = new LoggingGrants();
+    const provider = providerFor(grants);
+    const error = await provider.decide(askRequest()).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RunWaitingError);
+    expect((error as RunWaitingError).callId).toBe("call_1");
+    expect((error as RunWaitingError).request).toMatchObject({
+      id: ASK.id,
+      actionDigest: ASK.actionDigest,
+    });
+    expect(grants.log).toEqual(["consume denial", "consume grant", `save ${ASK.id}`]);
+  });
+
+  it("an existing grant allows without asking anyone", async () => {
+    const grants = new LoggingGrants();
+    grants.grants.add(ASK.actionDigest);
+    const terminal = terminalAnswering(PermissionDecision.deny("no", "terminal-approval"));
+    const provider = providerFor(grants, terminal);
+    const decision = await provider.decide(askRequest());
+    expect(decision).toMatchObject({
+      behavior: "allow",
+      source: "approval-grant",
+      reason: `Approved: grant for request ${ASK.id} consumed (one-time)`,
+    });
+    expect(terminal.requests).toEqual([]);
+  });
+
+  it("a y at the terminal becomes a grant that this same authorization consumes", async () => {
+    const grants = new LoggingGrants();
+    const provider = providerFor(
+      grants,
+      terminalAnswering(
+        PermissionDecision.allow("User approved this tool call", "terminal-approval"),
+      ),
+    );
+    const decision = await provider.decide(askRequest());
+    expect(decision.source).toBe("approval-grant");
+    expect(grants.log).toEqual([
+      "consume denial",
+      "consume grant",
+      `save ${ASK.id}`,
+      `approve ${ASK.id}`,
+      "consume grant",
+    ]);
+    expect(grants.grants.size).toBe(0);
+  });
+
+  it("a no at the terminal denies and records no grant", async () => {
+    const grants = new LoggingGrants();
+    const provider = providerFor(
+      grants,
+      terminalAnswering(PermissionDecision.deny("User denied this tool call", "terminal-approval")),
+    );
+    expect(await provider.decide(askRequest())).toMatchObject({
+      behavior: "deny",
+      source: "terminal-approval",
+    });
+    expect(grants.log).toEqual(["consume denial", "consume grant"]);
+  });
+
+  it("a recorded denial denies, before any grant or question", async () => {
+    const grants = new LoggingGrants();
+    grants.denials.add(ASK.actionDigest);
+    grants.grants.add(ASK.actionDigest);
+    const provider = providerFor(grants);
+    expect((await provider.decide(askRequest())).reason).toBe(
+      `approval_denied: the person denied request ${ASK.id}`,
+    );
+  });
+
+  it("an ask without an approval request is denied", async () => {
+    const provider = new GrantApprovalProvider({
+      grants: new LoggingGrants(),
+      runId: "run",
+      grantTtlMs: 1,
+    });
+    const request = new PermissionRequest(preparedCall("x", "execute")).withProposedDecision(
+      PermissionDecision.ask("plain ask", "shell-default"),
+    );
+    expect(await provider.decide(request)).toMatchObject({
+      behavior: "deny",
+      reason: "No approval request to answer",
+    });
+  });
+});
