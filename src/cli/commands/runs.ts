@@ -8,7 +8,7 @@ import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { defaultWorkspace } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
-import { resolveWorkspace } from "../main.js";
+import { resolveWorkspace } from "./run.js";
 import { openRunStore } from "../run-store.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 
