@@ -32,7 +32,9 @@ export const POWERSHELL_UTF8_PREFIX = [
  *
  * - The text arrives as base64 UTF-8: no quoting rule (PowerShell also takes ‘’‚‛ as quotes) can
  *   be got wrong. It is parsed alone first, so a syntax error is reported as pwsh's `ParserError`
- *   at the command's own line, and nothing runs.
+ *   at the command's own line, and nothing runs. pwsh says nothing at all about incomplete input
+ *   (an unclosed `{`, a trailing backtick), as if waiting for more lines, and exits 1; the model
+ *   is told what is missing before that.
  * - Built from the command's text alone, the block counts lines from the command's first line, so
  *   an error record says "Line 2" for the command's second line, not for ours. It is started from a
  *   one-line block of its own: `Write-Error` reports where its script was started, and pwsh shows
@@ -47,7 +49,7 @@ export function powerShellRunCommand(command: string): string {
   const encoded = Buffer.from(command, "utf8").toString("base64");
   return [
     `$__agentText = [System.Text.Encoding]::UTF8.GetString([System.Convert]::FromBase64String('${encoded}'))`,
-    "try { $null = [scriptblock]::Create($__agentText) } catch { throw $_.Exception.InnerException }",
+    "try { $null = [scriptblock]::Create($__agentText) } catch { $__agentParse = $_.Exception.InnerException; if ($__agentParse.Errors[0].IncompleteInput) { Write-Error -Message $__agentParse.Message -CategoryActivity ParserError }; throw $__agentParse }",
     `$__agentCommand = [scriptblock]::Create($__agentText + "\`n\`n" + '$global:__agentSucceeded = $?')`,
     "$global:__agentSucceeded = $false",
     ". ([scriptblock]::Create('. $__agentCommand 2>&1 | Microsoft.PowerShell.Core\\Out-Default'))",

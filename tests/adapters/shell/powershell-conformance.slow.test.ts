@@ -6,12 +6,9 @@
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { tmpdir } from "node:os";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { createShellExecution } from "../../../src/adapters/execution/shell-execution.js";
-import { runProcess } from "../../../src/adapters/process/index.js";
-import { powerShellEnvironment } from "../../../src/adapters/shell/powershell.js";
-import { createShellRunner, planPowerShell } from "../../../src/adapters/shell/shell-selection.js";
-import type { CommandResult, CommandRunner } from "../../../src/core/command-runner.js";
+import { planPowerShell } from "../../../src/adapters/shell/shell-selection.js";
 import {
   BWRAP,
   POWERSHELL_MISSING,
@@ -19,40 +16,13 @@ import {
   PWSH,
 } from "../../support/host-executables.js";
 import {
-  CONFORMANCE_ROWS,
-  normalised,
+  conformanceRows,
+  hostPlace,
+  LIMITS,
   referenceArgs,
   writeConformanceFixture,
+  type Place,
 } from "./powershell-conformance.js";
-
-const LIMITS = { timeoutMs: 60_000, maxOutputBytes: 50 * 1024 };
-const ROW_TIMEOUT_MS = 120_000;
-
-/** A place to run commands: the harness's runner, and the same command alone beside it. */
-interface Place {
-  readonly harness: CommandRunner;
-  readonly alone: (command: string) => Promise<CommandResult>;
-}
-
-function conformanceRows(label: string, place: () => Place): void {
-  it.each(CONFORMANCE_ROWS)(
-    `${label}: $command`,
-    async ({ command, exitCode }) => {
-      const { harness, alone } = place();
-      const [ours, reference] = await Promise.all([
-        harness.run(command, "", LIMITS),
-        alone(command),
-      ]);
-      expect(reference.timedOut).toBe(false);
-      expect({ exitCode: ours.exitCode, output: normalised(ours.output) }).toEqual({
-        exitCode,
-        output: normalised(reference.output, { dropColours: true }),
-      });
-      expect(ours.truncated).toBe(false);
-    },
-    ROW_TIMEOUT_MS,
-  );
-}
 
 let base: string;
 let workspace: string;
@@ -75,28 +45,7 @@ describe.skipIf(PWSH === undefined)(
   () => {
     let place: Place;
     beforeAll(() => {
-      const plan = planPowerShell({
-        env: POWERSHELL_TEST_ENV,
-        workspace,
-        platform: process.platform,
-        passEnv: [],
-      });
-      const runner = createShellRunner(plan);
-      place = {
-        harness: {
-          shellName: runner.shellName,
-          run: (command) => runner.run(command, workspace, LIMITS),
-        },
-        alone: (command) =>
-          runProcess({
-            executable: plan.executable,
-            args: referenceArgs(plan.entryPoint, command),
-            cwd: workspace,
-            env: powerShellEnvironment(plan.environment),
-            killTree: plan.killTree,
-            ...LIMITS,
-          }),
-      };
+      place = hostPlace(workspace);
     });
     conformanceRows("host", () => place);
   },
@@ -130,10 +79,7 @@ describe.skipIf(NO_SANDBOX)(
       });
       const program = basename(plan.executable);
       place = {
-        harness: {
-          shellName: execution.runner.shellName,
-          run: (command) => execution.runner.run(command, workspace, LIMITS),
-        },
+        harness: (command) => execution.runner.run(command, workspace, LIMITS),
         alone: (command) =>
           execution.argvRunner.run(
             [program, ...referenceArgs(plan.entryPoint, command)],

@@ -7,6 +7,12 @@
  */
 import { mkdir, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { expect, it } from "vitest";
+import { runProcess } from "../../../src/adapters/process/index.js";
+import { powerShellEnvironment } from "../../../src/adapters/shell/powershell.js";
+import { createShellRunner, planPowerShell } from "../../../src/adapters/shell/shell-selection.js";
+import type { CommandResult } from "../../../src/core/command-runner.js";
+import { POWERSHELL_TEST_ENV } from "../../support/host-executables.js";
 
 export interface ConformanceRow {
   readonly command: string;
@@ -124,4 +130,58 @@ const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 export function normalised(output: string, { dropColours = false } = {}): string {
   const text = dropColours ? output.replaceAll(COLOUR, "") : output;
   return text.replaceAll("\r\n", "\n").replace(/\s*$/, "");
+}
+
+export const LIMITS = { timeoutMs: 60_000, maxOutputBytes: 50 * 1024 };
+const ROW_TIMEOUT_MS = 120_000;
+
+/** A place to run commands: through the harness, and the same command alone beside it. */
+export interface Place {
+  readonly harness: (command: string) => Promise<CommandResult>;
+  readonly alone: (command: string) => Promise<CommandResult>;
+}
+
+/** The host: the runner shell selection builds, and the same pwsh started with only `-Command`. */
+export function hostPlace(workspace: string): Place {
+  const plan = planPowerShell({
+    env: POWERSHELL_TEST_ENV,
+    workspace,
+    platform: process.platform,
+    passEnv: [],
+  });
+  const runner = createShellRunner(plan);
+  return {
+    harness: (command) => runner.run(command, workspace, LIMITS),
+    alone: (command) =>
+      runProcess({
+        executable: plan.executable,
+        args: referenceArgs(plan.entryPoint, command),
+        cwd: workspace,
+        env: powerShellEnvironment(plan.environment),
+        killTree: plan.killTree,
+        ...LIMITS,
+      }),
+  };
+}
+
+/** One test per row: the harness prints what pwsh alone prints, with the harness's exit code. */
+export function conformanceRows(
+  label: string,
+  place: () => Place,
+  rows: readonly ConformanceRow[] = CONFORMANCE_ROWS,
+): void {
+  it.each(rows)(
+    `${label}: $command`,
+    async ({ command, exitCode }) => {
+      const { harness, alone } = place();
+      const [ours, reference] = await Promise.all([harness(command), alone(command)]);
+      expect(reference.timedOut).toBe(false);
+      expect({ exitCode: ours.exitCode, output: normalised(ours.output) }).toEqual({
+        exitCode,
+        output: normalised(reference.output, { dropColours: true }),
+      });
+      expect(ours.truncated).toBe(false);
+    },
+    ROW_TIMEOUT_MS,
+  );
 }

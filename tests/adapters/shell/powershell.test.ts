@@ -53,7 +53,7 @@ describe("PowerShell argv and script (pure; runs on every OS)", () => {
     expect(powerShellRunCommand(command)).toBe(
       [
         `$__agentText = [System.Text.Encoding]::UTF8.GetString([System.Convert]::FromBase64String('${encoded}'))`,
-        "try { $null = [scriptblock]::Create($__agentText) } catch { throw $_.Exception.InnerException }",
+        "try { $null = [scriptblock]::Create($__agentText) } catch { $__agentParse = $_.Exception.InnerException; if ($__agentParse.Errors[0].IncompleteInput) { Write-Error -Message $__agentParse.Message -CategoryActivity ParserError }; throw $__agentParse }",
         `$__agentCommand = [scriptblock]::Create($__agentText + "\`n\`n" + '$global:__agentSucceeded = $?')`,
         "$global:__agentSucceeded = $false",
         ". ([scriptblock]::Create('. $__agentCommand 2>&1 | Microsoft.PowerShell.Core\\Out-Default'))",
