@@ -27,8 +27,9 @@ export const POWERSHELL_UTF8_PREFIX = [
  * and formats objects (tables, lists) only when that pipeline ends; our `exit` used to end it
  * first, so a `PathInfo` or a `Select-Object` table was never printed. Here the command runs as a
  * script block of its own, piped to its own `Out-Default`, which has printed everything before the
- * exit code is decided; an error that stops the command is caught inside that pipeline and thrown
- * again after it, so it follows what was printed before it, as it does in pwsh alone.
+ * exit code is decided. Its errors are merged into that pipeline (`2>&1`), as the host merges them
+ * for `-Command`, so an error follows the table printed before it; `Out-Default` still writes
+ * error records to stderr.
  *
  * - The text arrives as base64 UTF-8: no quoting rule (PowerShell also takes ‘’‚‛ as quotes) can
  *   be got wrong. It is parsed alone first, so a syntax error is reported as pwsh's `ParserError`
@@ -41,7 +42,7 @@ export const POWERSHELL_UTF8_PREFIX = [
  *   no position for line 1, as for a command run alone.
  * - The line after the command, in the same block and scope, keeps `$?` of its last statement: a
  *   script block's own `$?` is always true. The blank line before it keeps a trailing `# comment`
- *   or backtick (line continuation) from swallowing it.
+ *   from swallowing it (a trailing backtick is incomplete input, refused above).
  * - Dot-sourced, so the command runs in the global scope, as it does alone. `Out-Default` is
  *   module-qualified so a function the command defines cannot stand in for it.
  */
