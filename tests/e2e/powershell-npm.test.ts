@@ -10,15 +10,14 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveExecutable } from "../../src/adapters/shell/executable-resolution.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
+import { POWERSHELL_TEST_ENV, PWSH as PATH_PWSH } from "../support/host-executables.js";
 import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { CLI_PATH, serverEnv } from "./cli-process.js";
 import { toolResults } from "./scripted-chat-server.js";
 
-const LOOKUP = { env: process.env, workspace: "/nonexistent", platform: process.platform };
-const PWSH = process.platform === "win32" ? undefined : resolveExecutable("pwsh", LOOKUP);
+const PWSH = process.platform === "win32" ? undefined : PATH_PWSH;
 const GLOBAL_NPM = globalNpmPackage();
 const NPM_PS1 = GLOBAL_NPM === undefined ? undefined : join(GLOBAL_NPM, "bin", "npm.ps1");
 const MISSING = [
@@ -103,7 +102,7 @@ describe.skipIf(MISSING.length > 0)(SUITE, () => {
       [PWSH ?? "pwsh", "-NoLogo", "-NoProfile", "-File", script],
       {
         env: serverEnv(e2e.server.baseURL, {
-          PATH: `${shim}:${process.env.PATH ?? ""}`,
+          PATH: `${shim}:${POWERSHELL_TEST_ENV.PATH ?? ""}`,
           POWERSHELL_TELEMETRY_OPTOUT: "1",
           npm_config_update_notifier: "false",
         }),

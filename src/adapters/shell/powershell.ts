@@ -27,9 +27,44 @@ export const POWERSHELL_UTF8_PREFIX = [
 ].join("\n");
 
 /**
+ * Runs the person's command. `-Command` hands its text to the host, which pipes it to `Out-Default`
+ * and formats objects (tables, lists) only when that pipeline ends; our `exit` used to end it
+ * first, so a `PathInfo` or a `Select-Object` table was never printed. Here the command runs as a
+ * script block of its own, piped to its own `Out-Default`, which has printed everything before the
+ * exit code is decided. Its errors are merged into that pipeline (`2>&1`), as the host merges them
+ * for `-Command`, so an error follows the table printed before it; `Out-Default` still writes
+ * error records to stderr.
+ *
+ * - The text arrives as base64 UTF-8: no quoting rule (PowerShell also takes ‘’‚‛ as quotes) can
+ *   be got wrong. It is parsed alone first, so a syntax error is reported as pwsh's `ParserError`
+ *   at the command's own line, and nothing runs. pwsh says nothing at all about incomplete input
+ *   (an unclosed `{`, a trailing backtick), as if waiting for more lines, and exits 1; the model
+ *   is told what is missing before that.
+ * - Built from the command's text alone, the block counts lines from the command's first line, so
+ *   an error record says "Line 2" for the command's second line, not for ours. It is started from a
+ *   one-line block of its own: `Write-Error` reports where its script was started, and pwsh shows
+ *   no position for line 1, as for a command run alone.
+ * - The line after the command, in the same block and scope, keeps `$?` of its last statement: a
+ *   script block's own `$?` is always true. The blank line before it keeps a trailing `# comment`
+ *   from swallowing it (a trailing backtick is incomplete input, refused above).
+ * - Dot-sourced, so the command runs in the global scope, as it does alone. `Out-Default` is
+ *   module-qualified so a function the command defines cannot stand in for it.
+ */
+export function powerShellRunCommand(command: string): string {
+  const encoded = Buffer.from(command, "utf8").toString("base64");
+  return [
+    `$__agentText = [System.Text.Encoding]::UTF8.GetString([System.Convert]::FromBase64String('${encoded}'))`,
+    "try { $null = [scriptblock]::Create($__agentText) } catch { $__agentParse = $_.Exception.InnerException; if ($__agentParse.Errors[0].IncompleteInput) { Write-Error -Message $__agentParse.Message -CategoryActivity ParserError }; throw $__agentParse }",
+    `$__agentCommand = [scriptblock]::Create($__agentText + "\`n\`n" + '$global:__agentSucceeded = $?')`,
+    "$global:__agentSucceeded = $false",
+    ". ([scriptblock]::Create('. $__agentCommand 2>&1 | Microsoft.PowerShell.Core\\Out-Default'))",
+  ].join("\n");
+}
+
+/**
  * `-Command` collapses every failure to exit 1 (PowerShell issue #13501). Decide the exit code
- * ourselves, from the state right after the person's last statement: the first line reads `$?`
- * before anything resets it. A native program's own non-zero code is kept; a failed cmdlet gives 1;
+ * ourselves, from the state right after the person's last statement (`$?`, kept by the line that
+ * follows it). A native program's own non-zero code is kept; a failed cmdlet gives 1;
  * and a native program's stderr redirected inside the command (`2>&1`), which 5.1 and 7.0/7.1 turn
  * into `NativeCommandError` records that set `$?` to false, is not a failure when it exited 0.
  * Strict mode, if the command turned it on, is switched off first: reading an unset `$LASTEXITCODE`
@@ -37,7 +72,7 @@ export const POWERSHELL_UTF8_PREFIX = [
  * module-qualified so a function or alias the command defined cannot stand in for it.
  */
 export const POWERSHELL_EXIT_SUFFIX = [
-  "$__agentSucceeded = $?",
+  "$__agentSucceeded = $global:__agentSucceeded",
   "Microsoft.PowerShell.Core\\Set-StrictMode -Off",
   "$__agentNativeCode = $global:LASTEXITCODE",
   "if ($__agentSucceeded) { exit 0 }",
@@ -46,11 +81,9 @@ export const POWERSHELL_EXIT_SUFFIX = [
   "exit 1",
 ].join("\n");
 
-/** The whole `-Command` text: prefix, the command on its own lines, then the exit-code suffix. */
+/** The whole `-Command` text: prefix, the person's command as a script block, then the exit code. */
 export function buildPowerShellScript(command: string): string {
-  // A newline before the command ends the prefix's last statement; the blank line after it keeps a
-  // trailing `# comment` or a trailing backtick (line continuation) from swallowing the suffix.
-  return `${POWERSHELL_UTF8_PREFIX}\n${command}\n\n${POWERSHELL_EXIT_SUFFIX}`;
+  return [POWERSHELL_UTF8_PREFIX, powerShellRunCommand(command), POWERSHELL_EXIT_SUFFIX].join("\n");
 }
 
 /**

@@ -4,13 +4,17 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createShellExecution } from "../../../src/adapters/execution/shell-execution.js";
-import { BWRAP, hostExecutable } from "../../support/host-executables.js";
+import {
+  BWRAP,
+  POWERSHELL_MISSING,
+  POWERSHELL_TEST_ENV,
+  PWSH,
+} from "../../support/host-executables.js";
 import type { CommandRunner } from "../../../src/core/ports/command-runner.js";
 
-const PWSH = hostExecutable("pwsh");
 const SKIP = BWRAP === undefined || PWSH === undefined;
 const SUITE = SKIP
-  ? "PowerShell in bubblewrap (skipped: needs Linux with bwrap and pwsh on PATH)"
+  ? `PowerShell in bubblewrap (skipped: needs Linux with bwrap; ${POWERSHELL_MISSING})`
   : "PowerShell in real bubblewrap (--shell powershell --sandbox required)";
 const LIMITS = { timeoutMs: 60_000, maxOutputBytes: 50 * 1024 };
 const SECRET = "sk-test-never-inside";
@@ -36,7 +40,7 @@ describe.skipIf(SKIP)(SUITE, () => {
       network: false,
       shell: "powershell",
       workspace: ws,
-      env: { ...process.env, OPENAI_API_KEY: SECRET },
+      env: { ...POWERSHELL_TEST_ENV, OPENAI_API_KEY: SECRET },
       platform: "linux",
       passEnv: [],
     });

@@ -17,8 +17,10 @@ import {
   buildPowerShellScript,
   powerShellDisplayName,
   powerShellEnvironment,
+  powerShellRunCommand,
 } from "../../../src/adapters/shell/powershell.js";
 import { createShellRunner, planShell } from "../../../src/adapters/shell/shell-selection.js";
+import { POWERSHELL_TEST_ENV } from "../../support/host-executables.js";
 
 const PREFIX_LINES = [
   "try { [Console]::OutputEncoding = [System.Text.UTF8Encoding]::new($false) } catch { }",
@@ -27,7 +29,7 @@ const PREFIX_LINES = [
 ];
 
 const SUFFIX_LINES = [
-  "$__agentSucceeded = $?",
+  "$__agentSucceeded = $global:__agentSucceeded",
   "Microsoft.PowerShell.Core\\Set-StrictMode -Off",
   "$__agentNativeCode = $global:LASTEXITCODE",
   "if ($__agentSucceeded) { exit 0 }",
@@ -41,19 +43,32 @@ describe("PowerShell argv and script (pure; runs on every OS)", () => {
     expect(POWERSHELL_UTF8_PREFIX).toBe(PREFIX_LINES.join("\n"));
   });
 
-  it("reads $? first, then leaves strict mode, and keeps native exit codes", () => {
+  it("reads the kept $? first, then leaves strict mode, and keeps native exit codes", () => {
     expect(POWERSHELL_EXIT_SUFFIX).toBe(SUFFIX_LINES.join("\n"));
   });
 
-  it("puts the command alone between the prefix and a blank line before the suffix", () => {
-    expect(buildPowerShellScript("git status # trailing comment")).toBe(
-      [...PREFIX_LINES, "git status # trailing comment", "", ...SUFFIX_LINES].join("\n"),
+  it("hands the command over as base64 UTF-8, never as quoted text", () => {
+    const command = "Write-Output ‘中文’ # it's";
+    const encoded = Buffer.from(command, "utf8").toString("base64");
+    expect(powerShellRunCommand(command)).toBe(
+      [
+        `$__agentText = [System.Text.Encoding]::UTF8.GetString([System.Convert]::FromBase64String('${encoded}'))`,
+        "try { $null = [scriptblock]::Create($__agentText) } catch { $__agentParse = $_.Exception.InnerException; if ($__agentParse.Errors[0].IncompleteInput) { Write-Error -Message $__agentParse.Message -CategoryActivity ParserError }; throw $__agentParse }",
+        `$__agentCommand = [scriptblock]::Create($__agentText + "\`n\`n" + '$global:__agentSucceeded = $?')`,
+        "$global:__agentSucceeded = $false",
+        ". ([scriptblock]::Create('. $__agentCommand 2>&1 | Microsoft.PowerShell.Core\\Out-Default'))",
+      ].join("\n"),
     );
+    expect(powerShellRunCommand(command)).not.toContain("中文");
   });
 
-  it("keeps a trailing backtick from joining the suffix to the command", () => {
-    expect(buildPowerShellScript("Write-Output a `")).toBe(
-      [...PREFIX_LINES, "Write-Output a `", "", ...SUFFIX_LINES].join("\n"),
+  it("puts the prefix, the command's script block, then the suffix", () => {
+    expect(buildPowerShellScript("git status # trailing comment")).toBe(
+      [
+        POWERSHELL_UTF8_PREFIX,
+        powerShellRunCommand("git status # trailing comment"),
+        ...SUFFIX_LINES,
+      ].join("\n"),
     );
   });
 
@@ -66,7 +81,7 @@ describe("PowerShell argv and script (pure; runs on every OS)", () => {
       "-OutputFormat",
       "Text",
       "-Command",
-      [...PREFIX_LINES, "Write-Output 'a\"b $c'", "", ...SUFFIX_LINES].join("\n"),
+      buildPowerShellScript(command),
     ]);
   });
 
@@ -87,7 +102,7 @@ describe("PowerShell argv and script (pure; runs on every OS)", () => {
 });
 
 const windows = process.platform === "win32";
-const lookup = { env: process.env, workspace: process.cwd(), platform: process.platform };
+const lookup = { env: POWERSHELL_TEST_ENV, workspace: process.cwd(), platform: process.platform };
 /** CI runs this file once per flavour: AGENT_TEST_POWERSHELL=pwsh or =powershell (5.1). */
 const wanted = process.env.AGENT_TEST_POWERSHELL;
 const pwsh =
@@ -142,7 +157,7 @@ describe("PowerShellRunner against a real PowerShell", () => {
   beforeAll(async () => {
     workspace = await mkdtemp(join(await realpath(tmpdir()), "powershell-"));
     if (realPowerShell === undefined) return;
-    const hostEnv = { ...process.env, OPENAI_API_KEY: "sk-must-not-leak" };
+    const hostEnv = { ...POWERSHELL_TEST_ENV, OPENAI_API_KEY: "sk-must-not-leak" };
     if (pwsh !== undefined) {
       // The way the harness starts it: shell selection decides (a .NET tool's pwsh.dll, or pwsh).
       const choice = { choice: "powershell", passEnv: [] } as const;
