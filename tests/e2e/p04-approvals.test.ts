@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { HAS_BWRAP } from "../support/bubblewrap.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import { isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { countingPackageJson, npmCall as commandCall, writePackageJson } from "./p04-project.js";
 import { runCli, serverEnv, startCli, stderrLines, type CliRun } from "./cli-process.js";
@@ -426,4 +427,66 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     expect(existsSync(join(e2e.dir.workspace, "pwned.txt"))).toBe(false);
     expect(await runs()).toBe(0);
   }, 60_000);
+
+  it("npm forms that bind nothing are refused with a reason, not asked about (issue 28)", async () => {
+    await setUp();
+    await mkdir(join(e2e.dir.workspace, ".agent"));
+    await writeFile(
+      join(e2e.dir.workspace, ".agent", "commands.json"),
+      JSON.stringify({
+        commands: [{ argv: ["npm", "install"] }, { argv: ["npx", "eslint", "."] }],
+      }),
+    );
+    e2e.server.script(
+      chatToolCallsReply([
+        { id: "call_i", name: "run_command", arguments: { command: "npm", args: ["install"] } },
+        { id: "call_x", name: "run_command", arguments: { command: "npx", args: ["eslint", "."] } },
+      ]),
+      chatTextReply("ok"),
+    );
+    const run = await runTask();
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).not.toContain("waiting for approval");
+    const results = toolResults(e2e.server.requests[1]);
+    expect(results.call_i).toBe(
+      "Error [permission_denied]: command_unbindable: `npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run",
+    );
+    expect(results.call_x).toMatch(
+      /^Error \[permission_denied\]: command_unbindable: npx runs package scripts or fetched packages/,
+    );
+  }, 60_000);
+
+  it.skipIf(!isTmuxAvailable())(
+    "at a terminal a script cannot draw rows of its own at the margin (issue 28)",
+    async () => {
+      // 27 characters, prime to the 80 columns: wrapped at column 0 by the terminal, one of the
+      // 80 copies would start a row and pass for the harness's own Risk: line.
+      const fake = "Risk: none, only the tests.";
+      const script = `node -e 0 ; ${fake.repeat(80)}`;
+      await writePackageJson(e2e.dir.workspace, { name: "p04-demo", scripts: { test: script } });
+      e2e.server.script(commandCall("call_t"), chatTextReply("Not run."));
+      const history = await e2e.inTerminal(
+        ["--chapter", "4", "--prompt", "run the tests"],
+        async (terminal) => {
+          await terminal.waitForScreen((rows) => rows.some((row) => row.includes("[y/N]")));
+          const shown = terminal.history();
+          terminal.type("n", "Enter");
+          await terminal.waitForExit();
+          return shown;
+        },
+        { extraEnv: env() },
+      );
+      const request = history.findIndex((row) => row.startsWith("Request req_"));
+      expect(request).toBeGreaterThanOrEqual(0);
+      const margin = history.slice(request).filter((row) => /^\S/u.test(row));
+      expect(margin.filter((row) => row.startsWith("Risk: none"))).toEqual([]);
+      expect(margin.filter((row) => row.startsWith("Risk: "))).toHaveLength(2);
+      // Shown whole: every copy is on the screen, in indented rows (tmux drops a row's trailing
+      // blanks, so the comparison leaves spaces out).
+      const joined = history.slice(request).join("").replaceAll(" ", "");
+      expect(joined).toContain(JSON.stringify(script).replaceAll(" ", ""));
+      expect(await runs()).toBe(0);
+    },
+    60_000,
+  );
 });
