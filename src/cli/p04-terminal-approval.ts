@@ -11,6 +11,7 @@ import { escapeForPrompt } from "./terminal-text.js";
 export const MAX_SHOWN_REQUEST_CHARS = 4000;
 export const P04_TERMINAL_SOURCE = "p04-terminal";
 export const REQUEST_TOO_LONG = "request_too_long_to_show";
+const ASSUMED_COLUMNS = 80;
 
 export interface P04TerminalOutput extends NodeJS.WritableStream {
   readonly isTTY?: boolean;
@@ -45,7 +46,11 @@ export class P04TerminalApproval implements ApprovalProvider {
       const reason = `${REQUEST_TOO_LONG}: request ${ask.id} is ${String(length)} characters long, more than the terminal shows whole (${String(MAX_SHOWN_REQUEST_CHARS)}), so it was not asked here and nothing was run; run the task without a terminal to have it wait, read it with agent approvals, and answer with agent approve or agent deny`;
       return Promise.resolve(PermissionDecision.deny(reason, P04_TERMINAL_SOURCE));
     }
-    const columns = this.#output.isTTY === true ? this.#output.columns : undefined;
+    // A terminal that does not say its width is taken as 80 wide: rows the harness breaks can
+    // only end early, while rows left to the terminal would wrap to column 0.
+    const { isTTY, columns: width } = this.#output;
+    const columns =
+      isTTY !== true ? undefined : width !== undefined && width > 0 ? width : ASSUMED_COLUMNS;
     const lines = [
       `Request ${escapeForPrompt(ask.id)}: ${summary}`,
       ...ask.risks.map((risk) => `Risk: ${escapeForPrompt(risk)}`),

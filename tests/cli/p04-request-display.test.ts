@@ -145,3 +145,25 @@ describe("a P04 request at the terminal cannot be spoofed by its script (issue 2
     expect(shown()).toBe("");
   });
 });
+
+describe("a P04 request on a terminal that does not say its width", () => {
+  it("is broken at 80 columns, every row after the label indented", async () => {
+    const output = Object.assign(new PassThrough(), { isTTY: true as const, columns: 0 });
+    let shown = "";
+    output.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
+    const request = {
+      proposedDecision: {
+        approvalRequest: { ...REQUEST, summary: `run_command · ${"Risk: none. ".repeat(40)}` },
+      },
+    } as unknown as PermissionRequest;
+    const prompt: ApprovalProvider = { decide: () => Promise.reject(new Error("answered")) };
+    await new P04TerminalApproval(prompt, output).decide(request).catch(() => undefined);
+    const rows = shown.split("\n").filter((row) => row !== "");
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.every((row) => Array.from(row).length <= 80)).toBe(true);
+    expect(rows.filter((row) => !row.startsWith("  ")).map((row) => row.slice(0, 8))).toEqual([
+      "Request ",
+      "Risk: np",
+    ]);
+  });
+});
