@@ -312,7 +312,9 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
       const screen = terminalScreenLines(output);
       const request = screen.findIndex((line) => line.startsWith("Request req_"));
       expect(request).toBeGreaterThanOrEqual(0);
-      expect(screen[request + 1]).toMatch(/^Risk: npm and node run arbitrary code/);
+      // The request's wrapped rows are indented; the next row at the margin is its first risk.
+      const next = screen.slice(request + 1).findIndex((line) => !line.startsWith("  "));
+      expect(screen[request + 1 + next]).toMatch(/^Risk: npm and node run arbitrary code/);
       expect(
         screen.some((line) =>
           line.startsWith(
