@@ -13,7 +13,9 @@ import type { ApprovalProvider } from "../core/policy/approval.js";
 import type { AuditSink } from "../core/policy/audit.js";
 import type { ArgvRunner, CommandRunner, OutputSpillStore } from "../core/ports/command-runner.js";
 import { GrantApprovalProvider, type ApprovalGrants } from "../core/grants/grant-approval.js";
+import { ApprovedActions } from "../core/grants/approved-actions.js";
 import { P04Authorizer } from "../core/grants/p04-authorizer.js";
+import { recheckApprovedCommand } from "../core/grants/p04-recheck.js";
 import type { P04Context } from "../core/grants/policy.js";
 import {
   commandsEndWithTheirCalls,
@@ -168,6 +170,8 @@ function buildP04(deps: AgentDependencies): {
     newRequestId: () => `req_${randomBytes(8).toString("hex")}`,
     ...(p04.scriptOf === undefined ? {} : { scriptOf: p04.scriptOf }),
   });
+  // Each consumed grant's digest, checked again against what would run just before the spawn.
+  const approved = new ApprovedActions();
   const policy = new PermissionPolicy({
     workspaceBoundary: {
       workspace: deps.workspace,
@@ -178,6 +182,7 @@ function buildP04(deps: AgentDependencies): {
       grants: p04.grants,
       runId: p04.runId,
       grantTtlMs: p04.grantTtlMs,
+      approved,
       ...(deps.approvalProvider === undefined ? {} : { interactive: deps.approvalProvider }),
     }),
     audit: deps.auditSink,
@@ -187,6 +192,7 @@ function buildP04(deps: AgentDependencies): {
     createRunCommandTool({
       runner: p04.argvRunner,
       workspace: deps.workspace,
+      recheck: (callId, input) => recheckApprovedCommand(callId, input, approved, context()),
       ...(deps.shellTimeoutMs === undefined ? {} : { timeoutMs: deps.shellTimeoutMs }),
       ...(deps.outputs === undefined ? {} : { outputs: deps.outputs }),
     }),

@@ -14,7 +14,7 @@ import type { P04Dependencies } from "../bootstrap/build-agent.js";
 import type { ApprovalProvider } from "../core/policy/approval.js";
 import { openApprovalStore } from "./approval-state.js";
 import type { CliIo } from "./cli-io.js";
-import { P04TerminalApproval } from "./terminal/p04-terminal-approval.js";
+import { P04TerminalApproval, type P04TerminalOutput } from "./terminal/p04-terminal-approval.js";
 
 export interface P04RunInput {
   /** Real path. */
@@ -49,7 +49,7 @@ export function p04Dependencies(input: P04RunInput): P04Dependencies {
 export function p04Approver(
   interactive: boolean,
   terminal: ApprovalProvider,
-  output: NodeJS.WritableStream,
+  output: P04TerminalOutput,
 ): ApprovalProvider | undefined {
   return interactive ? new P04TerminalApproval(terminal, output) : undefined;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ArgvRunner, OutputSpillStore } from "../core/ports/command-runner.js";
 import { defineTool, type ToolDefinition } from "../core/tools/tool-definition.js";
+import type { ToolResult } from "../core/tools/tool-result.js";
 import { RUN_COMMAND } from "../core/grants/policy.js";
 import {
   DEFAULT_SHELL_MAX_OUTPUT_BYTES,
@@ -15,6 +16,14 @@ export interface RunCommandToolOptions {
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
   readonly outputs?: OutputSpillStore;
+  /**
+   * Asked just before the spawn, with the call's id and input: a refusal (paired to the call,
+   * with its code) when what would run now is not what was approved; undefined to run it.
+   */
+  readonly recheck?: (
+    callId: string,
+    input: { command: string; args: string[] },
+  ) => ToolResult | undefined;
 }
 
 /** An argv, never a command line: nothing here is read by a shell. */
@@ -46,12 +55,15 @@ export function createRunCommandTool(
     effect: "execute",
     schema: runCommandSchema,
     finalArguments: () => ({ cwd: workspace, timeoutMs, maxOutputBytes, shell: "none (argv)" }),
-    handler: ({ command, args }, context) =>
-      runAsTool(
+    handler: async ({ command, args }, context) => {
+      const refused = options.recheck?.(context.callId, { command, args });
+      if (refused !== undefined) return refused;
+      return runAsTool(
         (commandOptions) => runner.run([command, ...args], workspace, commandOptions),
         command,
         { timeoutMs, maxOutputBytes, outputs: options.outputs },
         context,
-      ),
+      );
+    },
   });
 }

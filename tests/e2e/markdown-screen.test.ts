@@ -50,3 +50,36 @@ describe("piped, a markdown answer", () => {
     expect(run.stdout).toBe(`${PIECES.join("")}\n`);
   });
 });
+
+describe.skipIf(!isTmuxAvailable())(
+  `an answer the markdown lexer chokes on, on a real terminal ${TMUX_REASON}`,
+  () => {
+    /** The screen once the answer's last row has been drawn (the wait gives up at 20 s). */
+    function screenShowing(answer: string, last: (row: string) => boolean): Promise<string[]> {
+      e2e.server.script(chatStreamTextReply([answer]));
+      return e2e.inTerminal(["--prompt", "Answer"], async (terminal) => {
+        await terminal.waitForExit();
+        const rows = await terminal.waitForScreen((shown) => shown.some(last));
+        return rows.filter((row) => row !== "" && !row.startsWith("Pane is"));
+      });
+    }
+
+    it("120 KB that is quadratic to lex: shown as written, at once, indented", async () => {
+      // Before the bound this took over a minute to lay out.
+      const shown = await screenShowing(
+        `${"__a".repeat(40_000)}\n\nTHE END`,
+        (row) => row === "  THE END",
+      );
+      expect(shown.at(-1)).toBe("  THE END");
+      expect(shown.at(-2)).toMatch(/^ {2}[_a]+$/u);
+    }, 60_000);
+
+    it("nesting that overflows the lexer's stack: the answer is still shown, not lost", async () => {
+      // Before, the renderer threw and the answer was never printed.
+      const shown = await screenShowing(`${"> ".repeat(5_000)}payload`, (row) =>
+        row.endsWith("payload"),
+      );
+      expect(shown.at(-1)).toMatch(/^ {2}[> ]*payload$/u);
+    }, 60_000);
+  },
+);

@@ -1,8 +1,8 @@
 /**
  * P04 through the real CLI: a run that needs an approval waits (exit 3, nothing started), the
- * person's `agent approve` records a grant, and a later run of the same action consumes it and runs
- * the command once in the sandbox. Here the later run is a fresh one with the same task (a grant
- * is for the action, whichever run asks); p04-resume.test.ts goes on with the same run instead.
+ * person's `agent approve` records a grant, and `agent resume` of that run consumes it and runs the
+ * command once in the sandbox. A grant is the asking run's alone (issue 28): a fresh run with the
+ * same task asks for its own. p04-resume.test.ts follows the resumed run in more detail.
  */
 import { existsSync } from "node:fs";
 import { readFile, writeFile, mkdir } from "node:fs/promises";
@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { HAS_BWRAP } from "../support/bubblewrap.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import { isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { countingPackageJson, npmCall as commandCall, writePackageJson } from "./p04-project.js";
 import { runCli, serverEnv, startCli, stderrLines, type CliRun } from "./cli-process.js";
@@ -49,6 +50,12 @@ async function runs(file = "marker.txt"): Promise<number> {
   return (await readFile(path, "utf8")).split("\n").filter((line) => line === "ran").length;
 }
 
+function runId(run: CliRun): string {
+  const match = /then go on with: agent resume (\d{8}T\d{6}Z-[0-9a-f]{8})\n/.exec(run.stderr);
+  if (match?.[1] === undefined) throw new Error(`no run id in:\n${run.stderr}`);
+  return match[1];
+}
+
 function requestId(run: CliRun): string {
   const match = /waiting for approval: request (req_[0-9a-f]{16})/.exec(run.stderr);
   if (match?.[1] === undefined) throw new Error(`no request in:\n${run.stderr}`);
@@ -65,7 +72,7 @@ async function consumedCount(): Promise<number> {
 }
 
 describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
-  it("waits with exit 3 and nothing started; approve; the same action in a new run consumes the grant and runs once", async () => {
+  it("waits with exit 3 and nothing started; approve; a new run of the same action does not get the grant, the resumed run consumes it and runs once", async () => {
     await setUp();
     e2e.server.script(commandCall("call_a"));
     const first = await runTask();
@@ -105,8 +112,16 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     );
     expect((await cli(["approvals"])).stdout).toBe(`no pending requests in ${e2e.dir.workspace}\n`);
 
-    e2e.server.script(commandCall("call_b"), chatTextReply("Tests ran."));
-    const second = await runTask();
+    // Another run asking for exactly the same action: the grant is not its own, so it waits.
+    e2e.server.script(commandCall("call_b"));
+    const other = await runTask();
+    expect(other.exitCode).toBe(3);
+    expect(requestId(other)).not.toBe(id);
+    expect(await runs()).toBe(0);
+    expect(await consumedCount()).toBe(0);
+
+    e2e.server.script(chatTextReply("Tests ran."));
+    const second = await cli(["resume", runId(first)]);
     expect(second.exitCode).toBe(0);
     expect(second.stdout).toBe("Tests ran.\n");
     expect(await runs()).toBe(1);
@@ -114,7 +129,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
       `[Permission] run_command: allow (approval-grant) - Approved: grant for request ${id} consumed (one-time)`,
     );
     // npm's own banner, then the script's (silent) run: no Error line means exit code 0.
-    const output = toolResults(e2e.server.requests[1]).call_b ?? "";
+    const output = toolResults(e2e.server.requests[0]).call_a ?? "";
     expect(output).toContain("> node -e");
     expect(output).not.toMatch(/^Error /);
 
@@ -129,7 +144,8 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
   it("a grant covers only its own action: changed arguments make a new request, and the grant stays unused", async () => {
     await setUp();
     e2e.server.script(commandCall("call_a"));
-    const id = requestId(await runTask());
+    const waiting = await runTask();
+    const id = requestId(waiting);
     expect((await cli(["approve", id])).exitCode).toBe(0);
 
     e2e.server.script(commandCall("call_b", ["run", "lint"]));
@@ -146,9 +162,9 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
       'Error [permission_denied]: argv_not_allowed: ["npm","test","--","--evil"] is not exactly on the allowlist (see agent commands)',
     );
 
-    // The npm test grant is still there for npm test.
-    e2e.server.script(commandCall("call_d"), chatTextReply("ok"));
-    expect((await runTask()).exitCode).toBe(0);
+    // The npm test grant is still there for the npm test of the run that asked.
+    e2e.server.script(chatTextReply("ok"));
+    expect((await cli(["resume", runId(waiting)])).exitCode).toBe(0);
     expect(await runs()).toBe(1);
   }, 60_000);
 
@@ -168,7 +184,8 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
   it("a denied request makes the call return a denial; the run goes on", async () => {
     await setUp();
     e2e.server.script(commandCall("call_a"));
-    const id = requestId(await runTask());
+    const waiting = await runTask();
+    const id = requestId(waiting);
     const auditPath = join(e2e.dir.outside, "audit.jsonl");
     const denied = await cli(["deny", id, "--audit-log", auditPath]);
     expect(denied.exitCode).toBe(0);
@@ -183,34 +200,34 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     expect(denied.stdout).toBe(`denied ${id}: the waiting call will be refused\n`);
     expect((await cli(["approve", id])).stderr).toBe(`agent: request ${id} was already answered\n`);
 
-    e2e.server.script(commandCall("call_b"), chatTextReply("Not allowed, stopping."));
-    const after = await runTask();
+    e2e.server.script(chatTextReply("Not allowed, stopping."));
+    const after = await cli(["resume", runId(waiting)]);
     expect(after.exitCode).toBe(0);
-    expect(toolResults(e2e.server.requests[1]).call_b).toBe(
+    expect(toolResults(e2e.server.requests[0]).call_a).toBe(
       `Error [permission_denied]: approval_denied: the person denied request ${id}`,
     );
     expect(await runs()).toBe(0);
   }, 60_000);
 
-  it("two runs racing for one grant: the command runs once", async () => {
+  it("the asking run's resume racing a new run of the same action: the command runs once, for the run that asked", async () => {
     await setUp();
     e2e.server.script(commandCall("call_a"));
-    const id = requestId(await runTask());
+    const waiting = await runTask();
+    const id = requestId(waiting);
     expect((await cli(["approve", id])).exitCode).toBe(0);
-    e2e.server.script(
-      commandCall("call_b"),
-      commandCall("call_c"),
-      chatTextReply("done"),
-      chatTextReply("done"),
-    );
-    const start = () =>
-      startCli(["--workspace", e2e.dir.workspace, "--chapter", "4", "--prompt", "run the tests"], {
+    // Whichever asks the model first gets the call; either way only the resumed run has a grant.
+    e2e.server.script(commandCall("call_b"), chatTextReply("done"));
+    const start = (args: readonly string[]) =>
+      startCli([...args, "--workspace", e2e.dir.workspace], {
         env: serverEnv(e2e.server.baseURL, env()),
       }).done;
-    const results = await Promise.all([start(), start()]);
+    const results = await Promise.all([
+      start(["resume", runId(waiting)]),
+      start(["--chapter", "4", "--prompt", "run the tests"]),
+    ]);
     expect(await runs()).toBe(1);
     expect(await consumedCount()).toBe(1);
-    expect(results.map((run) => run.exitCode).sort()).toContain(3);
+    expect(results.map((run) => run.exitCode).sort()).toEqual([0, 3]);
   }, 60_000);
 
   it("fetch_url is visible and always denied; .agent/commands.json cannot be written by the model", async () => {
@@ -295,7 +312,9 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
       const screen = terminalScreenLines(output);
       const request = screen.findIndex((line) => line.startsWith("Request req_"));
       expect(request).toBeGreaterThanOrEqual(0);
-      expect(screen[request + 1]).toMatch(/^Risk: npm and node run arbitrary code/);
+      // The request's wrapped rows are indented; the next row at the margin is its first risk.
+      const next = screen.slice(request + 1).findIndex((line) => !line.startsWith("  "));
+      expect(screen[request + 1 + next]).toMatch(/^Risk: npm and node run arbitrary code/);
       expect(
         screen.some((line) =>
           line.startsWith(
@@ -322,12 +341,13 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     };
     await writeFile(join(e2e.dir.workspace, "package.json"), JSON.stringify(planting));
     e2e.server.script(commandCall("call_a"));
-    const id = requestId(await runTask());
+    const waiting = await runTask();
+    const id = requestId(waiting);
     expect((await cli(["approve", id])).exitCode).toBe(0);
-    e2e.server.script(commandCall("call_b"), chatTextReply("done"));
-    const run = await runTask();
+    e2e.server.script(chatTextReply("done"));
+    const run = await cli(["resume", runId(waiting)]);
     expect(run.exitCode).toBe(0);
-    expect(toolResults(e2e.server.requests[1]).call_b).toMatch(
+    expect(toolResults(e2e.server.requests[0]).call_a).toMatch(
       /^Error \[shell_failed\]: npm exited with code 1 \(the command ran\)/,
     );
     expect(existsSync(join(e2e.dir.workspace, ".agent", "commands.json"))).toBe(false);
@@ -409,4 +429,66 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     expect(existsSync(join(e2e.dir.workspace, "pwned.txt"))).toBe(false);
     expect(await runs()).toBe(0);
   }, 60_000);
+
+  it("npm forms that bind nothing are refused with a reason, not asked about (issue 28)", async () => {
+    await setUp();
+    await mkdir(join(e2e.dir.workspace, ".agent"));
+    await writeFile(
+      join(e2e.dir.workspace, ".agent", "commands.json"),
+      JSON.stringify({
+        commands: [{ argv: ["npm", "install"] }, { argv: ["npx", "eslint", "."] }],
+      }),
+    );
+    e2e.server.script(
+      chatToolCallsReply([
+        { id: "call_i", name: "run_command", arguments: { command: "npm", args: ["install"] } },
+        { id: "call_x", name: "run_command", arguments: { command: "npx", args: ["eslint", "."] } },
+      ]),
+      chatTextReply("ok"),
+    );
+    const run = await runTask();
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).not.toContain("waiting for approval");
+    const results = toolResults(e2e.server.requests[1]);
+    expect(results.call_i).toBe(
+      "Error [permission_denied]: command_unbindable: `npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run",
+    );
+    expect(results.call_x).toMatch(
+      /^Error \[permission_denied\]: command_unbindable: npx runs package scripts or fetched packages/,
+    );
+  }, 60_000);
+
+  it.skipIf(!isTmuxAvailable())(
+    "at a terminal a script cannot draw rows of its own at the margin (issue 28)",
+    async () => {
+      // 27 characters, prime to the 80 columns: wrapped at column 0 by the terminal, one of the
+      // 80 copies would start a row and pass for the harness's own Risk: line.
+      const fake = "Risk: none, only the tests.";
+      const script = `node -e 0 ; ${fake.repeat(80)}`;
+      await writePackageJson(e2e.dir.workspace, { name: "p04-demo", scripts: { test: script } });
+      e2e.server.script(commandCall("call_t"), chatTextReply("Not run."));
+      const history = await e2e.inTerminal(
+        ["--chapter", "4", "--prompt", "run the tests"],
+        async (terminal) => {
+          await terminal.waitForScreen((rows) => rows.some((row) => row.includes("[y/N]")));
+          const shown = terminal.history();
+          terminal.type("n", "Enter");
+          await terminal.waitForExit();
+          return shown;
+        },
+        { extraEnv: env() },
+      );
+      const request = history.findIndex((row) => row.startsWith("Request req_"));
+      expect(request).toBeGreaterThanOrEqual(0);
+      const margin = history.slice(request).filter((row) => /^\S/u.test(row));
+      expect(margin.filter((row) => row.startsWith("Risk: none"))).toEqual([]);
+      expect(margin.filter((row) => row.startsWith("Risk: "))).toHaveLength(2);
+      // Shown whole: every copy is on the screen, in indented rows (tmux drops a row's trailing
+      // blanks, so the comparison leaves spaces out).
+      const joined = history.slice(request).join("").replaceAll(" ", "");
+      expect(joined).toContain(JSON.stringify(script).replaceAll(" ", ""));
+      expect(await runs()).toBe(0);
+    },
+    60_000,
+  );
 });

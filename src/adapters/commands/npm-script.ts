@@ -8,7 +8,9 @@
  */
 import { join } from "node:path";
 import { firstLineOfError } from "../../core/common/one-line.js";
+import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
 import { errorCode, readHarnessInput } from "../filesystem/index.js";
+import { packageManagerForm, redirectingNpmrcKey } from "./npm-forms.js";
 
 const MAX_BYTES = 256 * 1024;
 
@@ -18,18 +20,36 @@ export class NpmScriptError extends Error {
 }
 
 /**
- * `npm test` → scripts.test, `npm run X` → scripts.X, read now; undefined for any other argv, and
- * when there is no package.json or it names no such script (npm then runs nothing of the model's).
- * npm also runs `preX` and `postX` around the script and obeys the workspace's `.npmrc`
- * (`node-options`, `script-shell`, …), all of which the model can write in P04: each is named
- * here, so a change to any of them makes a different action that needs its own approval.
+ * `npm test` → scripts.test, `npm run X` → scripts.X (each perhaps with `-- args`), read now;
+ * undefined for a program that is no package manager, and when there is no package.json or it
+ * names no such script (npm then runs nothing of the model's). npm also runs `preX` and `postX`
+ * around the script and obeys the workspace's `.npmrc` (`node-options`, `script-shell`, …), all of
+ * which the model can write in P04: each is named here, so a change to any of them makes a
+ * different action that needs its own approval. Any other package-manager form, and a `.npmrc`
+ * that sends npm to other workspaces or folders, throws UnbindableCommandError (see npm-forms.ts).
  */
 export function npmScriptText(workspace: string, argv: readonly string[]): string | undefined {
-  const [program, first, second, ...rest] = argv;
-  if (program !== "npm" || rest.length > 0) return undefined;
-  const name =
-    first === "test" && second === undefined ? "test" : first === "run" ? second : undefined;
-  if (name === undefined) return undefined;
+  const form = packageManagerForm(argv);
+  switch (form.kind) {
+    case "other":
+      return undefined;
+    case "unbindable":
+      throw new UnbindableCommandError(form.reason);
+    case "script":
+      return scriptText(workspace, form.name);
+  }
+}
+
+function scriptText(workspace: string, name: string): string | undefined {
+  // Checked first: with `workspaces=true` npm runs other packages' scripts even when the root
+  // package.json has none by that name.
+  const npmrc = readProjectFile(workspace, ".npmrc");
+  const redirect = npmrc === undefined ? undefined : redirectingNpmrcKey(npmrc);
+  if (redirect !== undefined) {
+    throw new UnbindableCommandError(
+      `the workspace's .npmrc sets ${JSON.stringify(redirect)}, which makes npm run code from other workspaces or folders that the harness does not bind; remove it from .npmrc to run npm here`,
+    );
+  }
   const manifest = readProjectFile(workspace, "package.json");
   if (manifest === undefined) return undefined;
   const scripts = scriptsOf(manifest);
@@ -39,7 +59,6 @@ export function npmScriptText(workspace: string, argv: readonly string[]): strin
     const text = scripts?.[hook];
     return typeof text === "string" ? [`${hook} ${JSON.stringify(text)}`] : [];
   });
-  const npmrc = readProjectFile(workspace, ".npmrc");
   return [
     `runs the script ${JSON.stringify(script)}`,
     ...(around.length === 0 ? [] : [`and npm runs ${around.join(" and ")} around it`]),

@@ -7,8 +7,10 @@
  * - `consumed/…`           a token once used, moved there in one atomic rename;
  * - `log.jsonl`            every answer and every use, appended.
  *
- * A grant is bound to the action's digest (tool, input, cwd, network, sandbox, profile), expires,
- * and is used once: two processes racing for it cannot both have it (see `takeOnce`).
+ * A grant is bound to the run that asked for it and to the action's digest (tool, input, cwd,
+ * network, sandbox, profile, script), expires, and is used once: two processes racing for it
+ * cannot both have it (see `takeOnce`). Another run of the same workspace asking for the same
+ * action does not get it: it asks for its own.
  */
 import { closeSync, lstatSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -56,6 +58,8 @@ export type StoredRequest = z.infer<typeof storedRequestSchema>;
 const tokenSchema = z.strictObject({
   requestId: z.string().regex(REQUEST_ID_PATTERN),
   actionDigest: z.string().regex(DIGEST_PATTERN),
+  /** The run whose request this answers: only that run may use the token. */
+  runId: z.string(),
   answer: z.enum(["approved", "denied"]),
   answeredAt: z.iso.datetime(),
   /** For a grant: when it stops counting. */
@@ -142,14 +146,15 @@ export class ApprovalStore {
   }
 
   /**
-   * Takes the grant for this action, if there is one that has not expired and was not used: it is
-   * moved to `consumed/` in one rename, so of two racing processes only one gets it.
+   * Takes the grant this run was given for this action, if there is one that has not expired and
+   * was not used: it is moved to `consumed/` in one rename, so of two racing processes only one
+   * gets it. A grant answering another run's request is left alone, however alike the actions.
    */
   consumeApprovalGrant(runId: string, actionDigest: string): AnswerToken | undefined {
     return this.#take("grants", runId, actionDigest);
   }
 
-  /** Takes a recorded denial for this action, once, the same way. */
+  /** Takes a recorded denial of this run's request for this action, once, the same way. */
   consumeDenial(runId: string, actionDigest: string): AnswerToken | undefined {
     return this.#take("denials", runId, actionDigest);
   }
@@ -163,6 +168,7 @@ export class ApprovalStore {
       const token = tokenSchema.safeParse(readOrUndefined(this.#path(kind, name)));
       // The digest inside must agree with the name: a renamed file grants nothing.
       if (!token.success || token.data.actionDigest !== actionDigest) continue;
+      if (token.data.runId !== runId) continue;
       if (token.data.expiresAt !== undefined && Date.parse(token.data.expiresAt) <= now) continue;
       const consumed = this.#path("consumed", `${kind}-${name}`);
       if (!takeOnce(this.#path(kind, name), consumed, this.#files)) continue;
@@ -205,6 +211,7 @@ export class ApprovalStore {
     const token: AnswerToken = {
       requestId,
       actionDigest: stored.request.actionDigest,
+      runId: stored.runId,
       answer,
       answeredAt: this.#iso(now),
       ...(ttlMs === undefined ? {} : { expiresAt: this.#iso(now + ttlMs) }),

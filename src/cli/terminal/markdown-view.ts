@@ -2,7 +2,14 @@ import { Lexer, type Token, type Tokens } from "marked";
 import { collapseHiddenRuns } from "./hidden-characters.js";
 import { layOutStyledLines, plain, type Run, type StyledLine } from "./styled-rows.js";
 import { cellsOfText } from "./terminal-cells.js";
-import { MODEL_INDENT } from "./terminal-layout.js";
+import {
+  budgetedLexerOptions,
+  MARKDOWN_BUDGET_MS,
+  MAX_MARKDOWN_CHARS,
+  MAX_MARKDOWN_DEPTH,
+  nestingDepth,
+} from "./markdown-budget.js";
+import { indentModelText, MODEL_INDENT } from "./terminal-layout.js";
 import { escapeControlsKeepingLines, escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
 
 export interface MarkdownViewOptions {
@@ -10,6 +17,8 @@ export interface MarkdownViewOptions {
   readonly color: boolean;
   /** The terminal's width; `undefined` or 0: rows are not broken. */
   readonly columns: number | undefined;
+  /** The clock the lexing budget is measured on (markdown-budget.ts); `Date.now` by default. */
+  readonly now?: () => number;
 }
 
 const BOLD = "1";
@@ -30,11 +39,18 @@ const BLANK: StyledLine = { first: [], rest: [], runs: [] };
  */
 export function renderMarkdown(markdown: string, options: MarkdownViewOptions): string {
   // Escaped before lexing too: the lexer would turn a lone carriage return into a line break.
-  const tokens = Lexer.lex(escapeControlsKeepingLines(collapseHiddenRuns(markdown)), {
-    gfm: true,
-  });
-  const view = new MarkdownView(options);
-  return layOutStyledLines(view.blocks(tokens, true), options);
+  const text = escapeControlsKeepingLines(collapseHiddenRuns(markdown));
+  // Too big, too slow, too deep, or the library failed (a stack overflow): the answer as written.
+  if (text.length > MAX_MARKDOWN_CHARS) return indentModelText(text, options.columns);
+  try {
+    const lexing = budgetedLexerOptions(options.now ?? Date.now, MARKDOWN_BUDGET_MS);
+    const tokens = Lexer.lex(text, lexing);
+    if (nestingDepth(tokens) > MAX_MARKDOWN_DEPTH) return indentModelText(text, options.columns);
+    const view = new MarkdownView(options);
+    return layOutStyledLines(view.blocks(tokens, true), options);
+  } catch {
+    return indentModelText(text, options.columns);
+  }
 }
 
 class MarkdownView {

@@ -6,6 +6,7 @@
 import { RunWaitingError } from "../runner/agent-errors.js";
 import type { ApprovalProvider } from "../policy/approval.js";
 import type { ApprovalRequest } from "./approval-request.js";
+import type { ApprovedActions } from "./approved-actions.js";
 import { PermissionDecision } from "../policy/permission-decision.js";
 import type { PermissionRequest } from "../policy/permission-request.js";
 
@@ -33,6 +34,8 @@ export interface GrantApprovalOptions {
   readonly interactive?: ApprovalProvider;
   /** How long a `y` at the terminal counts; it is consumed at once anyway. */
   readonly grantTtlMs: number;
+  /** Told the digest of each grant consumed, so the tool can check it again just before it runs. */
+  readonly approved?: ApprovedActions;
 }
 
 export class GrantApprovalProvider implements ApprovalProvider {
@@ -55,7 +58,7 @@ export class GrantApprovalProvider implements ApprovalProvider {
         GRANT_SOURCE,
       );
     }
-    const granted = this.#consume(ask);
+    const granted = this.#consume(ask, request.call.callId);
     if (granted !== undefined) return granted;
     const context = { runId, callId: request.call.callId, tool: request.toolName };
     const interactive = this.#options.interactive;
@@ -73,18 +76,18 @@ export class GrantApprovalProvider implements ApprovalProvider {
     grants.saveRequest(ask, context);
     grants.approve(ask.id, this.#options.grantTtlMs, "terminal");
     return (
-      this.#consume(ask) ??
+      this.#consume(ask, request.call.callId) ??
       PermissionDecision.deny("The grant just given could not be consumed", GRANT_SOURCE)
     );
   }
 
-  #consume(ask: ApprovalRequest): PermissionDecision | undefined {
+  #consume(ask: ApprovalRequest, callId: string): PermissionDecision | undefined {
     const grant = this.#options.grants.consumeApprovalGrant(this.#options.runId, ask.actionDigest);
-    return grant === undefined
-      ? undefined
-      : PermissionDecision.allow(
-          `Approved: grant for request ${grant.requestId} consumed (one-time)`,
-          GRANT_SOURCE,
-        );
+    if (grant === undefined) return undefined;
+    this.#options.approved?.record(callId, ask.actionDigest);
+    return PermissionDecision.allow(
+      `Approved: grant for request ${grant.requestId} consumed (one-time)`,
+      GRANT_SOURCE,
+    );
   }
 }

@@ -8,6 +8,7 @@ import type { ExecutionEnvironmentStatus } from "../policy/execution-environment
 import { environmentLabel } from "../policy/execution-environment.js";
 import { firstLineOfError } from "../common/one-line.js";
 import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
+import { UnbindableCommandError } from "./unbindable-command.js";
 
 export const RUN_COMMAND = "run_command";
 
@@ -29,7 +30,8 @@ export interface P04Context {
    * What npm runs for an allowed argv (its script, the scripts around it, the workspace's
    * `.npmrc`), read now and said in words; undefined when it runs no script. It throws when what
    * npm would run cannot be said (a link npm would follow, a FIFO, …): the command is then denied
-   * (`script_unreadable`), since a digest without the script would match whatever npm ran.
+   * (`script_unreadable`), since a digest without the script would match whatever npm ran; and
+   * an UnbindableCommandError for a form whose code cannot be bound at all (`command_unbindable`).
    */
   readonly scriptOf?: (argv: readonly string[]) => string | undefined;
 }
@@ -41,6 +43,7 @@ export const P04_DENIALS = Object.freeze({
   sandboxUnavailable: "sandbox_unavailable",
   noMatchingPolicy: "no_matching_policy",
   scriptUnreadable: "script_unreadable",
+  commandUnbindable: "command_unbindable",
 });
 export type P04DenialCode = (typeof P04_DENIALS)[keyof typeof P04_DENIALS];
 
@@ -107,21 +110,10 @@ function authorizeCommand(call: PreparedToolCall, context: P04Context): P04Decis
     );
   }
   const sandbox = context.sandbox.label;
-  let script: string | undefined;
-  try {
-    script = context.scriptOf?.(argv);
-  } catch (error) {
-    return deny(P04_DENIALS.scriptUnreadable, firstLineOfError(error));
-  }
-  const digest = actionDigest({
-    profile: "P04",
-    tool: call.toolName,
-    input: call.arguments,
-    cwd: context.cwd,
-    network: context.network,
-    sandbox,
-    script: script ?? null,
-  });
+  const bound = boundScript(argv, context);
+  if (bound.behavior === "deny") return bound;
+  const { script } = bound;
+  const digest = commandDigest(call.arguments, context, script);
   return {
     behavior: "ask",
     request: {
@@ -132,6 +124,44 @@ function authorizeCommand(call: PreparedToolCall, context: P04Context): P04Decis
       expiresAt: new Date(context.now + context.requestTtlMs).toISOString(),
     },
   };
+}
+
+/**
+ * What npm will run for this argv, read now: the script in words (undefined: none), or the
+ * denial when it cannot be said or bound.
+ */
+export function boundScript(
+  argv: readonly string[],
+  context: Pick<P04Context, "scriptOf">,
+):
+  | { readonly behavior: "bound"; readonly script: string | undefined }
+  | Extract<P04Decision, { behavior: "deny" }> {
+  try {
+    return { behavior: "bound", script: context.scriptOf?.(argv) };
+  } catch (error) {
+    const reason =
+      error instanceof UnbindableCommandError
+        ? P04_DENIALS.commandUnbindable
+        : P04_DENIALS.scriptUnreadable;
+    return { behavior: "deny", reason, detail: firstLineOfError(error) };
+  }
+}
+
+/** The digest of a run_command action: its input, where and how it runs, and its script. */
+export function commandDigest(
+  input: Readonly<Record<string, unknown>>,
+  context: Pick<P04Context, "cwd" | "network" | "sandbox">,
+  script: string | undefined,
+): string {
+  return actionDigest({
+    profile: "P04",
+    tool: RUN_COMMAND,
+    input,
+    cwd: context.cwd,
+    network: context.network,
+    sandbox: environmentLabel(context.sandbox),
+    script: script ?? null,
+  });
 }
 
 /** The argv a parsed `{command, args}` stands for; undefined unless it is exactly that shape. */

@@ -111,10 +111,14 @@ describe("ApprovalStore", () => {
     expect(store.pendingRequests()).toEqual([]);
     expect(store.consumeApprovalGrant("run-2", OTHER)).toBeUndefined();
     now += 60_000;
-    expect(store.consumeApprovalGrant("run-2", DIGEST)).toMatchObject({
+    // Bound to the run that asked: another run of the workspace, same action, does not get it.
+    expect(store.consumeApprovalGrant("run-2", DIGEST)).toBeUndefined();
+    expect(store.consumeApprovalGrant("run-1", DIGEST)).toMatchObject({
       requestId: "req_0000000000000001",
+      runId: "run-1",
     });
     // Used once: never again.
+    expect(store.consumeApprovalGrant("run-1", DIGEST)).toBeUndefined();
     expect(store.consumeApprovalGrant("run-3", DIGEST)).toBeUndefined();
   });
 
@@ -124,7 +128,7 @@ describe("ApprovalStore", () => {
     store.saveRequest(request("req_0000000000000002"), ctx);
     store.approve("req_0000000000000002", 1000, "cli");
     now += 1000;
-    expect(store.consumeApprovalGrant("run-2", DIGEST)).toBeUndefined();
+    expect(store.consumeApprovalGrant("run-1", DIGEST)).toBeUndefined();
   });
 
   it("a request is answered once; an unknown, malformed or expired one is refused", () => {
@@ -153,9 +157,10 @@ describe("ApprovalStore", () => {
     const store = new ApprovalStore(stateDir(), { now: () => T0 });
     store.saveRequest(request("req_0000000000000005"), ctx);
     store.deny("req_0000000000000005", "cli");
-    expect(store.consumeApprovalGrant("run-2", DIGEST)).toBeUndefined();
-    expect(store.consumeDenial("run-2", DIGEST)).toMatchObject({ answer: "denied" });
+    expect(store.consumeApprovalGrant("run-1", DIGEST)).toBeUndefined();
     expect(store.consumeDenial("run-2", DIGEST)).toBeUndefined();
+    expect(store.consumeDenial("run-1", DIGEST)).toMatchObject({ answer: "denied" });
+    expect(store.consumeDenial("run-1", DIGEST)).toBeUndefined();
   });
 
   it("a grant whose content names another digest grants nothing; links are not followed", () => {
@@ -170,17 +175,17 @@ describe("ApprovalStore", () => {
       join(grants, `${DIGEST}.req_0000000000000007.json`),
       readFileSync(join(grants, name ?? "")),
     );
-    expect(store.consumeApprovalGrant("run", DIGEST)).toBeUndefined();
+    expect(store.consumeApprovalGrant("run-1", DIGEST)).toBeUndefined();
     symlinkSync(join(grants, name ?? ""), join(grants, `${DIGEST}.req_0000000000000008.json`));
-    expect(store.consumeApprovalGrant("run", DIGEST)).toBeUndefined();
-    expect(store.consumeApprovalGrant("run", OTHER)).toMatchObject({ actionDigest: OTHER });
+    expect(store.consumeApprovalGrant("run-1", DIGEST)).toBeUndefined();
+    expect(store.consumeApprovalGrant("run-1", OTHER)).toMatchObject({ actionDigest: OTHER });
   });
 
   it("writes every answer and use to its own log", () => {
     const store = new ApprovalStore(stateDir(), { now: () => T0 });
     store.saveRequest(request("req_0000000000000009"), ctx);
     store.approve("req_0000000000000009", 60_000, "cli");
-    store.consumeApprovalGrant("run-2", DIGEST);
+    store.consumeApprovalGrant("run-1", DIGEST);
     const events = readFileSync(join(store.directory, "log.jsonl"), "utf8")
       .trim()
       .split("\n")
@@ -200,11 +205,12 @@ describe("ApprovalStore", () => {
     const script = new URL("../../support/consume-grant-process.ts", import.meta.url).pathname;
     const racers = Array.from(
       { length: 6 },
-      (_, index) =>
+      () =>
         new Promise<string>((resolve, reject) => {
           const child = spawn(
             process.execPath,
-            ["--import", "tsx", script, dir, DIGEST, start, `run-${index}`],
+            // All as the run that asked (two resumes of it, say): only its own grant counts.
+            ["--import", "tsx", script, dir, DIGEST, start, ctx.runId],
             {
               stdio: ["ignore", "pipe", "inherit"],
             },

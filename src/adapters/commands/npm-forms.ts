@@ -1,0 +1,146 @@
+/**
+ * Which package-manager invocations the harness can bind to an approval. An approval of `npm
+ * test` is worth something only if the digest covers all the code npm will run from the project;
+ * the harness can say that code for exactly two forms: `npm test` and `npm run <name>`, each
+ * optionally followed by `--` and arguments for the script (the arguments are in the digest, as
+ * part of the call's input). Everything else a package manager can be asked to do runs code the
+ * harness does not read (a dependency's install scripts, a package fetched by `npx`, another
+ * workspace's scripts) or lets a flag change what runs (`--prefix`, `-w`, `--script-shell=…`), so
+ * it is refused with a reason, never asked about as a command that runs no script.
+ */
+
+export type PackageManagerForm =
+  /** npm will run this script of the workspace's package.json, with its pre/post scripts. */
+  | { readonly kind: "script"; readonly name: string }
+  /** A package-manager form whose code cannot be bound: why, in a person's words. */
+  | { readonly kind: "unbindable"; readonly reason: string }
+  /** Not a package manager: nothing here to bind (its argv is the whole action). */
+  | { readonly kind: "other" };
+
+/** Programs that run package.json scripts or packages; only npm's two plain forms are bound. */
+const PACKAGE_RUNNERS = new Set([
+  "npm",
+  "npx",
+  "pnpm",
+  "pnpx",
+  "yarn",
+  "yarnpkg",
+  "bun",
+  "bunx",
+  "corepack",
+]);
+
+const BOUND_FORMS =
+  "only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run";
+
+/** npm commands that install packages and so run their lifecycle scripts. */
+const INSTALLS = new Set([
+  "install",
+  "i",
+  "in",
+  "ins",
+  "inst",
+  "insta",
+  "instal",
+  "isnt",
+  "isnta",
+  "isntal",
+  "isntall",
+  "add",
+  "ci",
+  "clean-install",
+  "ic",
+  "install-clean",
+  "isntall-clean",
+  "install-test",
+  "it",
+  "install-ci-test",
+  "cit",
+  "clean-install-test",
+  "sit",
+  "update",
+  "up",
+  "upgrade",
+  "udpate",
+  "rebuild",
+  "rb",
+  "link",
+  "ln",
+  "dedupe",
+  "ddp",
+]);
+
+const EXECS = new Set(["exec", "x"]);
+
+export function packageManagerForm(argv: readonly string[]): PackageManagerForm {
+  const [program = "", ...args] = argv;
+  if (program === "node" && args.some((arg) => arg === "--run" || arg.startsWith("--run="))) {
+    return unbindable(
+      `\`node --run\` runs a package.json script the harness does not bind; ${BOUND_FORMS}`,
+    );
+  }
+  if (!PACKAGE_RUNNERS.has(program)) return { kind: "other" };
+  if (program !== "npm") {
+    return unbindable(
+      `${program} runs package scripts or fetched packages that the harness cannot show or bind to an approval; ${BOUND_FORMS}`,
+    );
+  }
+  const split = args.indexOf("--");
+  const own = split < 0 ? args : args.slice(0, split);
+  const [command, name, ...more] = own;
+  if (command === "test" && name === undefined) return { kind: "script", name: "test" };
+  if (command === "run" && name !== undefined && !name.startsWith("-") && more.length === 0) {
+    return { kind: "script", name };
+  }
+  return unbindable(whyNot(own));
+}
+
+function whyNot(own: readonly string[]): string {
+  const flag = own.find((word) => word.startsWith("-"));
+  if (flag !== undefined) {
+    return `npm flags such as ${JSON.stringify(flag)} can change which code npm runs (another folder, other workspaces, another shell or config), so the harness cannot bind it; ${BOUND_FORMS}`;
+  }
+  const [command = ""] = own;
+  if (INSTALLS.has(command)) {
+    return `\`npm ${command}\` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; ${BOUND_FORMS}`;
+  }
+  if (EXECS.has(command)) {
+    return `\`npm ${command}\` runs a package's code, not a script the harness can show; ${BOUND_FORMS}`;
+  }
+  return `\`npm ${own.join(" ")}\` is not a form the harness can bind to what npm will run (write it as npm test or npm run <name>); ${BOUND_FORMS}`;
+}
+
+function unbindable(reason: string): PackageManagerForm {
+  return { kind: "unbindable", reason };
+}
+
+/**
+ * Keys of the workspace's `.npmrc` that make npm run code from other places than the workspace's
+ * own package.json (other workspaces' scripts, another project folder): the text is bound, but
+ * what it points at is not, so such a configuration is refused.
+ */
+const REDIRECTING_KEYS = new Set([
+  "workspace",
+  "workspaces",
+  "include-workspace-root",
+  "prefix",
+  "globalconfig",
+  "userconfig",
+]);
+
+/** The first `.npmrc` key that redirects npm, or undefined. Over-matches rather than misses. */
+export function redirectingNpmrcKey(npmrc: string): string | undefined {
+  for (const raw of npmrc.split(/\r\n|\r|\n/u)) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith(";") || line.startsWith("#")) continue;
+    const equals = line.indexOf("=");
+    const key = (equals < 0 ? line : line.slice(0, equals))
+      .trim()
+      .replace(/^["']|["']$/gu, "")
+      .replace(/\[\]$/u, "")
+      .toLowerCase()
+      .replaceAll("_", "-");
+    if (REDIRECTING_KEYS.has(key)) return key;
+  }
+  return undefined;
+}

