@@ -19,11 +19,10 @@ export function sandboxLimits(
     .split(",")
     .map((setting) => setting.trim())
     .filter((setting) => setting !== "");
-  return Object.freeze(
-    limitsOrConfigError("AGENT_SANDBOX_LIMITS", () => parseResourceLimits(envSettings)) &&
-      limitsOrConfigError("--sandbox-limit", () =>
-        parseResourceLimits([...envSettings, ...(flags ?? [])]),
-      ),
+  // The variable alone first, so a bad value there is named as its own, not as a flag's.
+  limitsOrConfigError("AGENT_SANDBOX_LIMITS", () => parseResourceLimits(envSettings));
+  return limitsOrConfigError("--sandbox-limit", () =>
+    parseResourceLimits([...envSettings, ...(flags ?? [])]),
   );
 }
 

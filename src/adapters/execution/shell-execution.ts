@@ -276,7 +276,11 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
   if (options.limits !== undefined) {
     const prlimitPath = resolveExecutable("prlimit", options);
     if (prlimitPath === undefined) {
-      return { kind: "unusable", reason: UNAVAILABLE.prlimitMissing, short: "prlimit not installed" };
+      return {
+        kind: "unusable",
+        reason: UNAVAILABLE.prlimitMissing,
+        short: "prlimit not installed",
+      };
     }
     limits = { prlimitPath, values: effectiveLimits(options.limits, ownHardLimits()) };
   }
@@ -287,7 +291,9 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
   }
   const { executable, kind, environment, secrets } = planPosixShell(options);
   const cache =
-    options.cacheDirectory === undefined ? undefined : prepareCacheDirectory(options.cacheDirectory);
+    options.cacheDirectory === undefined
+      ? undefined
+      : prepareCacheDirectory(options.cacheDirectory);
   const shell: SandboxShell = { executable, kind };
   const runner = new BubblewrapRunner({
     bwrapPath,

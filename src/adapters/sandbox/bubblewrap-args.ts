@@ -20,10 +20,12 @@ export interface BubblewrapArgsOptions {
   readonly hiddenPaths?: readonly string[];
   /**
    * Real paths of the person's credential files (credential-masks.ts), outside the workspace:
-   * each is covered by /dev/null, read-only, so it reads as empty. Their directories go in
-   * `hiddenPaths`.
+   * each is covered by `maskSource`, an empty read-only file, so it reads as empty. Their
+   * directories go in `hiddenPaths`.
    */
   readonly maskedFiles?: readonly string[];
+  /** Real path of an empty regular file of the harness's own (empty-file.ts). */
+  readonly maskSource?: string;
   /** Real path of the host directory bound writable at `cacheMount` (the package cache). */
   readonly cacheDirectory?: string;
   /** Where the cache appears inside the sandbox, on its private /tmp. */
@@ -67,6 +69,12 @@ export function bubblewrapArgs(options: BubblewrapArgsOptions): string[] {
   for (const path of hidden) assertApart(path, workspace);
   const maskedFiles = options.maskedFiles ?? [];
   for (const path of maskedFiles) assertApart(path, workspace);
+  if (
+    maskedFiles.length > 0 &&
+    (options.maskSource === undefined || !isNormalAbsolute(options.maskSource))
+  ) {
+    throw new SandboxSetupError("The sandbox needs an empty file to mask credential files with");
+  }
   const cache = cacheBind(options, workspace);
   if (!Number.isSafeInteger(options.statusFd) || options.statusFd < 3) {
     throw new RangeError(`statusFd must be an integer of at least 3, got ${options.statusFd}`);
@@ -97,7 +105,7 @@ export function bubblewrapArgs(options: BubblewrapArgsOptions): string[] {
       ["--tmpfs", path],
       ["--remount-ro", path],
     ]),
-    ...maskedFiles.map((path) => ["--ro-bind", "/dev/null", path]),
+    ...maskedFiles.map((path) => ["--ro-bind", options.maskSource ?? "", path]),
     ["--bind", workspace, workspace],
     ...options.readOnlyPaths.map((readOnly) => ["--ro-bind", readOnly, readOnly]),
     ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts"],

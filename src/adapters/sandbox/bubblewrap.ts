@@ -21,6 +21,7 @@ import { runSandboxedProcess, SECCOMP_FD, STATUS_FD } from "./sandboxed-process.
 import { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
 import { liveHostPaths } from "./proc-masks.js";
 import { credentialMasks } from "./credential-masks.js";
+import { makeEmptyFile } from "./empty-file.js";
 import { failureNotes, withNotes } from "./failure-notes.js";
 import { prlimitArgs, type ResourceLimits } from "./resource-limits.js";
 import { SANDBOX_CACHE, sandboxEnvironment } from "./sandbox-environment.js";
@@ -97,6 +98,8 @@ export class BubblewrapRunner implements CommandRunner {
   readonly shellName: string;
   readonly #options: BubblewrapRunnerOptions;
   readonly #hardening: SandboxHardening;
+  /** Made at the first command that has a credential file to mask, then reused. */
+  #maskSource: string | undefined;
 
   /** Throws SandboxSetupError on an architecture without a seccomp table: no unfiltered runs. */
   constructor(options: BubblewrapRunnerOptions) {
@@ -171,6 +174,7 @@ export class BubblewrapRunner implements CommandRunner {
       ],
       hiddenPaths: [...(this.#options.hiddenPaths ?? []), ...masks.directories],
       maskedFiles: masks.files,
+      ...(masks.files.length === 0 ? {} : { maskSource: this.#emptyFile() }),
       ...(cacheDirectory === undefined ? {} : { cacheDirectory, cacheMount: SANDBOX_CACHE }),
       home,
       network: this.#options.network,
@@ -179,8 +183,15 @@ export class BubblewrapRunner implements CommandRunner {
       procMasks: this.#hardening.procMasks,
       seccompFd: SECCOMP_FD,
       command:
-        limits === undefined ? inner : [...prlimitArgs(limits.prlimitPath, limits.values), ...inner],
+        limits === undefined
+          ? inner
+          : [...prlimitArgs(limits.prlimitPath, limits.values), ...inner],
     });
+  }
+
+  #emptyFile(): string {
+    this.#maskSource ??= makeEmptyFile();
+    return this.#maskSource;
   }
 
   #innerCommand(command: string): string[] {

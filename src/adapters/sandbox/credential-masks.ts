@@ -48,7 +48,7 @@ export const CREDENTIAL_PATHS: readonly string[] = Object.freeze([
 export interface CredentialMasks {
   /** Real paths of directories to cover with an empty read-only tmpfs. */
   readonly directories: readonly string[];
-  /** Real paths of files to cover with /dev/null, read-only. */
+  /** Real paths of files to cover with an empty read-only file. */
   readonly files: readonly string[];
 }
 

@@ -140,8 +140,7 @@ function parseValue(name: ResourceLimitName, raw: string): number | undefined {
 }
 
 function describeRange(spec: LimitSpec): string {
-  const unit = spec.unit === "seconds" ? " seconds" : "";
-  return `from ${formatAmount(spec, spec.min)} to ${formatAmount(spec, spec.max)}${unit}${
+  return `from ${formatAmount(spec, spec.min)} to ${formatAmount(spec, spec.max)}${
     spec.unit === "bytes" ? " (e.g. 512MiB, 4GiB)" : ""
   }`;
 }
