@@ -1,13 +1,12 @@
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import { isWithinRoot } from "../filesystem/index.js";
 
 /**
  * The person's credentials, under the home directory, that a sandboxed command must not read: a
  * command's output reaches the model, so a readable key could be disclosed even with no network.
- * Each is covered by an empty read-only directory, or a file that reads as empty (/dev/null on a
- * read-only bind: what is written to it goes nowhere), when it exists; the list is in
- * docs/sandbox.md. The state directory is hidden separately.
+ * Each that exists is covered by an empty read-only directory, or an empty read-only file
+ * (empty-file.ts); the list is in docs/sandbox.md. The state directory is hidden separately.
  */
 export const CREDENTIAL_PATHS: readonly string[] = Object.freeze([
   ".ssh",
@@ -71,13 +70,14 @@ export function credentialMasks(
     const absolute = path.join(home, relative);
     if (skipped.has(absolute)) continue;
     let real: string;
+    let stats: Stats;
     try {
       real = realpathSync.native(absolute);
+      stats = lstatSync(real);
     } catch {
-      continue; // not there: nothing to read
+      continue; // not there (or gone since): nothing to read
     }
     if (skipped.has(real) || overlaps(real, workspace)) continue;
-    const stats = lstatSync(real);
     if (stats.isDirectory()) directories.push(real);
     else if (stats.isFile()) files.push(real);
   }

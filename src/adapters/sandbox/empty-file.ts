@@ -1,6 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { errorCode } from "../filesystem/index.js";
+import { SandboxSetupError } from "./sandbox-errors.js";
 
 /** The name tests and readers know a credential mask's source by. */
 export const MASK_FILE_NAME = "credential-mask";
@@ -12,8 +14,15 @@ export const MASK_FILE_NAME = "credential-mask";
  * device bound without `nodev` takes writes and timestamps through its read-only mount.
  */
 export function makeEmptyFile(): string {
-  const directory = mkdtempSync(path.join(tmpdir(), "agent-sandbox-"));
-  const file = path.join(directory, MASK_FILE_NAME);
-  writeFileSync(file, "", { mode: 0o444, flag: "wx" });
-  return file;
+  try {
+    const directory = mkdtempSync(path.join(tmpdir(), "agent-sandbox-"));
+    const file = path.join(directory, MASK_FILE_NAME);
+    writeFileSync(file, "", { mode: 0o444, flag: "wx" });
+    return file;
+  } catch (error) {
+    // Fail closed: without it the credentials could not be masked, so nothing runs.
+    throw new SandboxSetupError(
+      `The sandbox could not make the empty file that masks your credentials in ${tmpdir()} (${errorCode(error) ?? "error"})`,
+    );
+  }
 }
