@@ -32,6 +32,7 @@ import { createBuiltinTools } from "../features/builtin-tools.js";
 import { createFetchUrlTool } from "../features/fetch-url-tool.js";
 import { createFileTools } from "../features/file-tools.js";
 import { createRunCommandTool } from "../features/run-command-tool.js";
+import { SANDBOX_NETWORK_OFF_NOTICE } from "../features/sandbox-network-notice.js";
 
 export interface AgentDependencies {
   readonly model: ModelClient;
@@ -55,6 +56,8 @@ export interface AgentDependencies {
   readonly p04?: P04Dependencies;
   /** The run's write-ahead journal; absent, the run lives in memory only (tests). */
   readonly journal?: RunJournal;
+  /** Shell commands run in the sandbox with the network off: the model is told so once. */
+  readonly sandboxNetworkOff?: boolean;
 }
 
 /**
@@ -131,6 +134,7 @@ export function buildToolPath(
         workspace: deps.workspace,
         ...(deps.shellTimeoutMs === undefined ? {} : { timeoutMs: deps.shellTimeoutMs }),
         ...(deps.outputs === undefined ? {} : { outputs: deps.outputs }),
+        ...(deps.sandboxNetworkOff === true ? { networkOff: true } : {}),
       },
       ...(profile.capabilities.has("files")
         ? { fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)) }
@@ -276,6 +280,7 @@ function systemPromptFor(profile: ChapterProfile, deps: AgentDependencies): stri
     `Use ${tools}. File paths are relative to the workspace; never use absolute paths or "..".`,
     "Every shell command is shown to the person for approval first; a denied call returns an",
     "error result: do not retry the same call, explain or choose another way.",
+    ...(deps.sandboxNetworkOff === true ? [SANDBOX_NETWORK_OFF_NOTICE] : []),
     "When the task is done, reply with a short summary and no tool call.",
   ].join("\n");
 }

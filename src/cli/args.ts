@@ -2,6 +2,8 @@ import { parseArgs } from "node:util";
 import { errorMessage } from "../core/common/one-line.js";
 import type { SandboxMode } from "../adapters/execution/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
+import { sandboxLimits, sandboxUnmask } from "./sandbox-settings.js";
+import type { ResourceLimits } from "../adapters/sandbox/index.js";
 import { DEFAULT_MAX_TURNS } from "../bootstrap/build-agent.js";
 import { CliConfigError } from "./config-error.js";
 import { languageFromLocale } from "./terminal/locale.js";
@@ -30,6 +32,10 @@ export interface CliOptions {
   readonly sandbox: SandboxMode;
   readonly network: boolean;
   readonly passEnv: readonly string[];
+  /** `--sandbox-limit NAME=VALUE` (and $AGENT_SANDBOX_LIMITS) over the defaults. */
+  readonly sandboxLimits: ResourceLimits;
+  /** `--sandbox-unmask PATH`: credentials left readable in the sandbox. */
+  readonly sandboxUnmask: readonly string[];
   readonly auditLog: string | undefined;
   readonly record: string | undefined;
   readonly replay: string | undefined;
@@ -67,6 +73,14 @@ Options:
       --network           Let sandboxed shell commands reach the network
       --pass-env <NAME>   Pass one more variable to shell commands (repeatable;
                           secrets never pass)
+      --sandbox-limit <name=value>
+                          Change one limit of sandboxed commands (repeatable;
+                          $AGENT_SANDBOX_LIMITS, comma-separated): memory=4GiB,
+                          processes=1024, file-size=2GiB, cpu-time=600 (s),
+                          open-files=4096, or NAME=unlimited
+      --sandbox-unmask <path>
+                          Let sandboxed commands read one masked credential,
+                          e.g. ~/.npmrc (repeatable; see docs/sandbox.md)
       --lang <en|zh>      Language of the approval prompt (default: from $LANG)
       --audit-log <file>  Append one JSON line per decision (chapter 3;
                           $AGENT_AUDIT_LOG)
@@ -104,7 +118,8 @@ Commands (chapter 4's approvals; each takes --workspace and --state-dir):
                                       Dry run of one call through the policy
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server),
-OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_SANDBOX, AGENT_STATE_DIR, NO_COLOR.
+OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_SANDBOX, AGENT_SANDBOX_LIMITS,
+AGENT_STATE_DIR, NO_COLOR.
 Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing
 to resume), 3 waiting for an approval (chapter 4), 130 Ctrl-C, 141 stderr
 closed.`;
@@ -137,6 +152,8 @@ export function parseCliArgs(
         sandbox: { type: "string" },
         network: { type: "boolean" },
         "pass-env": { type: "string", multiple: true },
+        "sandbox-limit": { type: "string", multiple: true },
+        "sandbox-unmask": { type: "string", multiple: true },
         "audit-log": { type: "string" },
         record: { type: "string" },
         replay: { type: "string" },
@@ -198,6 +215,8 @@ export function parseCliArgs(
     ),
     network: values.network ?? false,
     passEnv: parsePassEnv(values["pass-env"] ?? []),
+    sandboxLimits: sandboxLimits(values["sandbox-limit"], env.AGENT_SANDBOX_LIMITS),
+    sandboxUnmask: sandboxUnmask(values["sandbox-unmask"] ?? []),
     auditLog,
     record: values.record,
     replay: values.replay,

@@ -11,6 +11,8 @@ export interface RunStore {
   /** The state root's real path: hidden from sandboxed commands, refused to the file tools. */
   readonly stateRoot: string;
   readonly runs: string;
+  /** This workspace's own state directory (real path): its sandbox package cache lives here. */
+  readonly workspaceState: string;
 }
 
 export function openRunStore(stateDir: string | undefined, io: CliIo, workspace: string): RunStore {
@@ -22,5 +24,9 @@ export function openRunStore(stateDir: string | undefined, io: CliIo, workspace:
     homeDirectory: home,
   });
   const state = openWorkspaceState(rootPath, workspace);
-  return { stateRoot: state.root, runs: runsDirectory(state.directory) };
+  return {
+    stateRoot: state.root,
+    runs: runsDirectory(state.directory),
+    workspaceState: state.directory,
+  };
 }

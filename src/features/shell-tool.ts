@@ -13,6 +13,7 @@ import {
   type ToolDefinition,
 } from "../core/tools/tool-definition.js";
 import { toolError, toolSuccess, type ToolResult } from "../core/tools/tool-result.js";
+import { SANDBOX_NETWORK_OFF_NOTICE } from "./sandbox-network-notice.js";
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 export const DEFAULT_SHELL_MAX_OUTPUT_BYTES = 50 * 1024;
@@ -25,6 +26,8 @@ export interface ShellToolOptions {
   readonly maxOutputBytes?: number;
   /** Where a long output is saved whole (`.agent/outputs/<call-id>.log`); absent: only cut. */
   readonly outputs?: OutputSpillStore;
+  /** Commands run in the sandbox with the network off: the description says so. */
+  readonly networkOff?: boolean;
 }
 
 /**
@@ -49,6 +52,7 @@ export function createShellTool(options: ShellToolOptions): ToolDefinition<typeo
       "Each stderr line starts with [stderr]; a result without an Error line means exit code 0.",
       "A longer output keeps its start and its end and says where the whole of it was saved:",
       "read that file with read_file, in parts.",
+      ...(options.networkOff === true ? [SANDBOX_NETWORK_OFF_NOTICE] : []),
     ].join(" "),
     effect: "execute",
     schema: shellSchema,

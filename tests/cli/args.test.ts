@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HELP_TEXT, parseCliArgs, type CliOptions } from "../../src/cli/args.js";
 import { CliConfigError } from "../../src/cli/config-error.js";
+import { DEFAULT_RESOURCE_LIMITS } from "../../src/adapters/sandbox/index.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -36,6 +37,8 @@ describe("parseCliArgs defaults", () => {
       sandbox: "auto",
       network: false,
       passEnv: [],
+      sandboxLimits: DEFAULT_RESOURCE_LIMITS,
+      sandboxUnmask: [],
       auditLog: undefined,
       record: undefined,
       replay: undefined,
@@ -99,6 +102,8 @@ describe("parseCliArgs flags", () => {
       sandbox: "required",
       network: true,
       passEnv: ["GOPATH", "_X1"],
+      sandboxLimits: DEFAULT_RESOURCE_LIMITS,
+      sandboxUnmask: [],
       auditLog: "audit.jsonl",
       record: "rec.jsonl",
       replay: "demo.jsonl",
@@ -323,5 +328,56 @@ describe("HELP_TEXT", () => {
 
   it("says which directory is the default workspace", () => {
     expect(HELP_TEXT).toContain("$INIT_CWD under npm, else the");
+  });
+});
+
+describe("sandbox settings", () => {
+  it("reads limits from the variable, then the flags over it, and credentials to un-mask", () => {
+    const options = parse(
+      [
+        "--sandbox-limit",
+        "memory=512MiB",
+        "--sandbox-limit",
+        "open-files=unlimited",
+        "--sandbox-unmask",
+        "~/.npmrc",
+        "--sandbox-unmask",
+        ".config/gh/",
+        "task",
+      ],
+      { AGENT_SANDBOX_LIMITS: "memory=8GiB, processes=256" },
+    );
+    expect(options.sandboxLimits).toEqual({
+      ...DEFAULT_RESOURCE_LIMITS,
+      memory: 512 * 1024 ** 2,
+      processes: 256,
+      "open-files": undefined,
+    });
+    expect(options.sandboxUnmask).toEqual([".npmrc", ".config/gh"]);
+  });
+
+  it.each([
+    [
+      ["--sandbox-limit", "memory=lots", "task"],
+      {},
+      '--sandbox-limit memory must be from 64 MiB to 1 TiB (e.g. 512MiB, 4GiB) or "unlimited" (got "lots")',
+    ],
+    [
+      ["--sandbox-limit", "disk=1GiB", "task"],
+      {},
+      '--sandbox-limit takes NAME=VALUE with NAME one of memory, processes, file-size, cpu-time, open-files (got "disk=1GiB")',
+    ],
+    [
+      ["task"],
+      { AGENT_SANDBOX_LIMITS: "processes=3" },
+      'AGENT_SANDBOX_LIMITS processes must be from 16 to 1000000 or "unlimited" (got "3")',
+    ],
+    [
+      ["--sandbox-unmask", ".bashrc", "task"],
+      {},
+      '--sandbox-unmask takes one of the masked paths (.ssh, .gnupg, .aws, .azure, .config/gcloud, .kube, … see docs/sandbox.md), relative to your home directory (got ".bashrc")',
+    ],
+  ])("refuses %j (%j) as a configuration error", (argv, env, message) => {
+    expect(errorOf(argv, env)).toBe(message);
   });
 });

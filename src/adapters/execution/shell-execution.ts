@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import type {
   ArgvRunner,
@@ -12,12 +13,15 @@ import type {
 } from "../../core/policy/execution-environment.js";
 import {
   BubblewrapRunner,
+  effectiveLimits,
   noSeccompTable,
+  prepareCacheDirectory,
   probeSandbox,
   sandboxHardening,
   SandboxContentError,
   SandboxSetupError,
   SandboxWorkspaceError,
+  type ResourceLimits,
   type SandboxHardening,
   type SandboxPowerShell,
   type SandboxProbeResult,
@@ -56,6 +60,15 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
    * state directory (run journals hold whole conversations).
    */
   readonly hiddenPaths?: readonly string[];
+  /**
+   * The host directory for the sandbox's package caches (under the workspace's state directory);
+   * absent, each command's cache lives on its private /tmp and goes with it.
+   */
+  readonly cacheDirectory?: string;
+  /** Credentials to leave readable in the sandbox (`--sandbox-unmask`); the rest are masked. */
+  readonly unmaskCredentials?: readonly string[];
+  /** Resource limits for every sandboxed command (`--sandbox-limit`); absent: none (tests). */
+  readonly limits?: ResourceLimits;
   /** Tests substitute the sandbox probe; production runs the real one once. */
   readonly probeSandbox?: typeof probeSandbox;
 }
@@ -67,6 +80,10 @@ export interface ShellExecution {
   readonly environment: ExecutionEnvironment;
   /** Why `auto` fell back to the host, in full, for a one-time notice; undefined otherwise. */
   readonly fallbackReason?: string;
+  /** Said to the person once, at start: a cache directory that could not be used. */
+  readonly notices?: readonly string[];
+  /** True when commands run in the sandbox without network: the model is told so. */
+  readonly networkOff?: boolean;
 }
 
 export const HOST_LABEL = "sandbox: none — runs on the host";
@@ -79,6 +96,8 @@ export const UNAVAILABLE = Object.freeze({
     "The sandbox probe needs bash or sh on PATH, even for PowerShell: install one, or run with --sandbox off",
   bwrapMissing:
     "bubblewrap (bwrap) is not installed or not on PATH: install it (apt-get install bubblewrap), or run with --sandbox off",
+  prlimitMissing:
+    "prlimit (util-linux), which sets the sandbox's resource limits, is not installed or not on PATH: install util-linux, or run with --sandbox off",
   noSeccompFilter: (arch: string): string =>
     `${noSeccompTable(arch)}; run with --sandbox off to run commands on the host`,
   probeFailed: (detail: string): string =>
@@ -107,6 +126,11 @@ export interface StartedShellExecution {
   readonly environment: ExecutionEnvironment;
   /** The decision, once made; it never rejects (a probe that throws has failed). */
   readonly ready: Promise<ShellExecution>;
+  /**
+   * Commands will run in the sandbox without network (known before the probe ends: a probe that
+   * fails then is the rare case, and its warning tells the person): what the model is told.
+   */
+  readonly networkOff: boolean;
 }
 
 export const PENDING_REASON = "the sandbox check has not finished yet";
@@ -140,6 +164,7 @@ export async function startShellExecution(
     runner: new DeferredRunner(plan.runner.shellName, ready),
     environment: { status: () => (settled?.environment ?? pending).status() },
     ready,
+    networkOff: !options.network,
   };
 }
 
@@ -170,6 +195,8 @@ async function probeThenDecide(
       platform: options.platform,
     }),
     environment: fixed({ kind: "isolated", label: plan.label }),
+    ...(plan.notice === undefined ? {} : { notices: [plan.notice] }),
+    networkOff: !options.network,
   };
 }
 
@@ -178,6 +205,7 @@ function decided(execution: ShellExecution): StartedShellExecution {
     runner: execution.runner,
     environment: execution.environment,
     ready: Promise.resolve(execution),
+    networkOff: execution.networkOff === true,
   };
 }
 
@@ -214,6 +242,7 @@ type SandboxPlan =
       readonly hardening: SandboxHardening;
       readonly runner: BubblewrapRunner;
       readonly label: string;
+      readonly notice?: string;
     }
   | { readonly kind: "unusable"; readonly reason: string; readonly short: string };
 
@@ -243,12 +272,28 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       short: `no sandbox filter for ${arch}`,
     };
   }
+  let limits: { prlimitPath: string; values: ResourceLimits } | undefined;
+  if (options.limits !== undefined) {
+    const prlimitPath = resolveExecutable("prlimit", options);
+    if (prlimitPath === undefined) {
+      return {
+        kind: "unusable",
+        reason: UNAVAILABLE.prlimitMissing,
+        short: "prlimit not installed",
+      };
+    }
+    limits = { prlimitPath, values: effectiveLimits(options.limits, ownHardLimits()) };
+  }
   // PowerShell, when asked for, runs the commands; bash or sh still runs the probe's script.
   const powerShell = options.shell === "powershell" ? planPowerShell(options) : undefined;
   if (powerShell !== undefined && findPosixShellExecutable(options) === undefined) {
     return { kind: "unusable", reason: UNAVAILABLE.noProbeShell, short: "no sh for the probe" };
   }
   const { executable, kind, environment, secrets } = planPosixShell(options);
+  const cache =
+    options.cacheDirectory === undefined
+      ? undefined
+      : prepareCacheDirectory(options.cacheDirectory);
   const shell: SandboxShell = { executable, kind };
   const runner = new BubblewrapRunner({
     bwrapPath,
@@ -263,12 +308,16 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     hardening,
     harnessFiles: options.harnessFiles ?? [],
     hiddenPaths: options.hiddenPaths ?? [],
+    ...(cache === undefined ? {} : { cacheDirectory: cache.directory }),
+    unmasked: options.unmaskCredentials ?? [],
+    ...(limits === undefined ? {} : { limits }),
   });
+  const notice = cache?.notice;
   try {
     // Refuse `/` or the home directory now, before a probe, with the builder's own words.
     runner.argsFor("true", options.workspace);
     const label = runner.label();
-    return { kind: "ready", bwrapPath, shell, environment, hardening, runner, label };
+    return { kind: "ready", bwrapPath, shell, environment, hardening, runner, label, notice };
   } catch (error) {
     if (!(error instanceof SandboxSetupError)) throw error;
     // What the workspace holds (a command may have planted it) refuses each command instead: it
@@ -282,11 +331,21 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
         hardening,
         runner,
         label: runner.label(),
+        notice,
       };
     }
     const short =
       error instanceof SandboxWorkspaceError ? "workspace not sandboxable" : "workspace unusable";
     return { kind: "unusable", reason: error.message, short };
+  }
+}
+
+/** The agent's own hard limits, which no sandboxed command can exceed; undefined if unknown. */
+function ownHardLimits(): string | undefined {
+  try {
+    return readFileSync("/proc/self/limits", "utf8");
+  } catch {
+    return undefined;
   }
 }
 

@@ -18,6 +18,18 @@ export interface BubblewrapArgsOptions {
    * directory: run journals hold whole conversations). Each is covered by an empty read-only tmpfs.
    */
   readonly hiddenPaths?: readonly string[];
+  /**
+   * Real paths of the person's credential files (credential-masks.ts), outside the workspace:
+   * each is covered by `maskSource`, an empty read-only file, so it reads as empty. Their
+   * directories go in `hiddenPaths`.
+   */
+  readonly maskedFiles?: readonly string[];
+  /** Real path of an empty regular file of the harness's own (empty-file.ts). */
+  readonly maskSource?: string;
+  /** Real path of the host directory bound writable at `cacheMount` (the package cache). */
+  readonly cacheDirectory?: string;
+  /** Where the cache appears inside the sandbox, on its private /tmp. */
+  readonly cacheMount?: string;
   /** Real path of the home directory; neither it nor anything above it may be the workspace. */
   readonly home: string | undefined;
   readonly network: boolean;
@@ -55,6 +67,15 @@ export function bubblewrapArgs(options: BubblewrapArgsOptions): string[] {
   for (const readOnly of options.readOnlyPaths) assertInside(readOnly, workspace, "read-only path");
   const hidden = options.hiddenPaths ?? [];
   for (const path of hidden) assertApart(path, workspace);
+  const maskedFiles = options.maskedFiles ?? [];
+  for (const path of maskedFiles) assertApart(path, workspace);
+  if (
+    maskedFiles.length > 0 &&
+    (options.maskSource === undefined || !isNormalAbsolute(options.maskSource))
+  ) {
+    throw new SandboxSetupError("The sandbox needs an empty file to mask credential files with");
+  }
+  const cache = cacheBind(options, workspace);
   if (!Number.isSafeInteger(options.statusFd) || options.statusFd < 3) {
     throw new RangeError(`statusFd must be an integer of at least 3, got ${options.statusFd}`);
   }
@@ -78,10 +99,13 @@ export function bubblewrapArgs(options: BubblewrapArgsOptions): string[] {
     // Hides host UNIX sockets (docker.sock, D-Bus) and other users' temp files.
     ["--tmpfs", "/tmp"],
     ["--tmpfs", "/run"],
+    // The package cache, on the private /tmp: writable, and the person's own caches stay read-only.
+    cache,
     ...hidden.flatMap((path) => [
       ["--tmpfs", path],
       ["--remount-ro", path],
     ]),
+    ...maskedFiles.map((path) => ["--ro-bind", options.maskSource ?? "", path]),
     ["--bind", workspace, workspace],
     ...options.readOnlyPaths.map((readOnly) => ["--ro-bind", readOnly, readOnly]),
     ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts"],
@@ -104,6 +128,16 @@ export function bubblewrapArgs(options: BubblewrapArgsOptions): string[] {
     ["--", ...options.command],
   ];
   return args.flat();
+}
+
+function cacheBind(options: BubblewrapArgsOptions, workspace: string): string[] {
+  const { cacheDirectory, cacheMount } = options;
+  if (cacheDirectory === undefined) return [];
+  assertApart(cacheDirectory, workspace);
+  if (cacheMount === undefined || !isNormalAbsolute(cacheMount) || !isInside(cacheMount, "/tmp")) {
+    throw new SandboxSetupError(`The sandbox cache must be mounted under /tmp, not ${cacheMount}`);
+  }
+  return ["--bind", cacheDirectory, cacheMount];
 }
 
 function assertWorkspace(workspace: string, home: string | undefined): void {

@@ -24,6 +24,11 @@ import { SandboxContentError, SandboxSetupError } from "./sandbox-errors.js";
 import { runSandboxedProcess, SECCOMP_FD, STATUS_FD } from "./sandboxed-process.js";
 import { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
 import { liveHostPaths } from "./proc-masks.js";
+import { credentialMasks } from "./credential-masks.js";
+import { makeEmptyFile } from "./empty-file.js";
+import { failureNotes, withNotes } from "./failure-notes.js";
+import { prlimitArgs, type ResourceLimits } from "./resource-limits.js";
+import { SANDBOX_CACHE, sandboxEnvironment } from "./sandbox-environment.js";
 
 export interface SandboxShell {
   /** Absolute host path of bash or sh; the root filesystem is visible read-only inside. */
@@ -76,6 +81,15 @@ export interface BubblewrapRunnerOptions {
   readonly harnessFiles?: readonly string[];
   /** Real paths outside the workspace hidden from commands (the harness's state directory). */
   readonly hiddenPaths?: readonly string[];
+  /**
+   * The host directory bound writable at SANDBOX_CACHE (cache-directory.ts prepared it); absent,
+   * the cache lives on the sandbox's private /tmp and lasts one command.
+   */
+  readonly cacheDirectory?: string;
+  /** Credentials the person chose to leave readable (`--sandbox-unmask`); others are masked. */
+  readonly unmasked?: readonly string[];
+  /** Resource limits, set by prlimit inside the sandbox; both absent: no limits (tests). */
+  readonly limits?: { readonly prlimitPath: string; readonly values: ResourceLimits };
 }
 
 /**
@@ -88,6 +102,8 @@ export class BubblewrapRunner implements CommandRunner {
   readonly shellName: string;
   readonly #options: BubblewrapRunnerOptions;
   readonly #hardening: SandboxHardening;
+  /** Made at the first command that has a credential file to mask, then reused. */
+  #maskSource: string | undefined;
 
   /** Throws SandboxSetupError on an architecture without a seccomp table: no unfiltered runs. */
   constructor(options: BubblewrapRunnerOptions) {
@@ -133,7 +149,11 @@ export class BubblewrapRunner implements CommandRunner {
     const filter = this.#hardening.seccompFilter;
     const secrets = [...(options.secrets ?? []), ...(this.#options.secrets ?? [])];
     const withSecrets = secrets.length === 0 ? options : { ...options, secrets };
-    return runSandboxedProcess(bwrapPath, args, environment, withSecrets, filter);
+    const result = await runSandboxedProcess(bwrapPath, args, environment, withSecrets, filter);
+    const limits = this.#options.limits?.values;
+    if (limits === undefined && this.#options.network) return result;
+    const context = { network: this.#options.network, limits: limits ?? NO_LIMITS };
+    return withNotes(result, failureNotes(result, context));
   }
 
   /** The full bwrap argv for one command; paths are resolved now, as the workspace is now. */
@@ -144,6 +164,9 @@ export class BubblewrapRunner implements CommandRunner {
   #argsForInner(inner: string[], cwd: string): string[] {
     const workspace = realWorkspace(this.#options.workspace);
     const realCwd = realDirectory(cwd, "Working directory");
+    const home = this.#options.home === undefined ? undefined : realOrSelf(this.#options.home);
+    const masks = credentialMasks(home, this.#options.unmasked ?? [], workspace);
+    const { cacheDirectory, limits } = this.#options;
     return bubblewrapArgs({
       workspace,
       cwd: realCwd,
@@ -153,15 +176,26 @@ export class BubblewrapRunner implements CommandRunner {
           ...harnessFilesIn(workspace, this.#options.harnessFiles ?? []),
         ]),
       ],
-      hiddenPaths: this.#options.hiddenPaths ?? [],
-      home: this.#options.home === undefined ? undefined : realOrSelf(this.#options.home),
+      hiddenPaths: [...(this.#options.hiddenPaths ?? []), ...masks.directories],
+      maskedFiles: masks.files,
+      ...(masks.files.length === 0 ? {} : { maskSource: this.#emptyFile() }),
+      ...(cacheDirectory === undefined ? {} : { cacheDirectory, cacheMount: SANDBOX_CACHE }),
+      home,
       network: this.#options.network,
       environment: this.#innerEnvironment(),
       statusFd: STATUS_FD,
       procMasks: this.#hardening.procMasks,
       seccompFd: SECCOMP_FD,
-      command: inner,
+      command:
+        limits === undefined
+          ? inner
+          : [...prlimitArgs(limits.prlimitPath, limits.values), ...inner],
     });
+  }
+
+  #emptyFile(): string {
+    this.#maskSource ??= makeEmptyFile();
+    return this.#maskSource;
   }
 
   #innerCommand(command: string): string[] {
@@ -171,11 +205,20 @@ export class BubblewrapRunner implements CommandRunner {
   }
 
   #innerEnvironment(): Readonly<Record<string, string>> {
-    const { powerShell, environment } = this.#options;
+    const { powerShell, network } = this.#options;
+    const environment = { ...this.#options.environment, ...sandboxEnvironment(network) };
     if (powerShell === undefined) return environment;
     return { ...powerShellEnvironment(environment), ...SANDBOX_POWERSHELL_DIRECTORIES };
   }
 }
+
+const NO_LIMITS: ResourceLimits = Object.freeze({
+  memory: undefined,
+  processes: undefined,
+  "file-size": undefined,
+  "cpu-time": undefined,
+  "open-files": undefined,
+});
 
 function realWorkspace(workspace: string): string {
   return realDirectory(workspace, "Workspace");

@@ -8,3 +8,17 @@ export { BubblewrapRunner, type SandboxPowerShell, type SandboxShell } from "./b
 export { probeSandbox, type SandboxProbeResult } from "./bubblewrap-probe.js";
 export { SandboxContentError, SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 export { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
+export { prepareCacheDirectory, type PreparedCache } from "./cache-directory.js";
+export { CREDENTIAL_PATHS, isCredentialPath } from "./credential-masks.js";
+export { NETWORK_OFF_NOTE } from "./failure-notes.js";
+export {
+  DEFAULT_RESOURCE_LIMITS,
+  describeLimits,
+  effectiveLimits,
+  parseResourceLimits,
+  RESOURCE_LIMIT_NAMES,
+  ResourceLimitError,
+  type ResourceLimitName,
+  type ResourceLimits,
+} from "./resource-limits.js";
+export { SANDBOX_CACHE } from "./sandbox-environment.js";

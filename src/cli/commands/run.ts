@@ -1,4 +1,5 @@
 import { realpath, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { JsonlAuditLog } from "../../adapters/audit/index.js";
 import {
   displayURL,
@@ -134,6 +135,9 @@ export async function runAgent(
       passEnv: options.passEnv,
       harnessFiles,
       hiddenPaths: [store.stateRoot],
+      cacheDirectory: join(store.workspaceState, "sandbox-cache"),
+      unmaskCredentials: options.sandboxUnmask,
+      limits: options.sandboxLimits,
     });
     // The sandbox probe may still be running: the first model request goes out meanwhile, and its
     // reply waits for the probe, so every tool call is decided on the final environment.
@@ -188,6 +192,7 @@ export async function runAgent(
       observer: reporter,
       outputs,
       journal: withCrashHook(session.journal, io.env),
+      sandboxNetworkOff: shell.networkOff,
     });
     const showResult = (result: RunResult): void => {
       reporter.finish(result.turns, result.usage);
@@ -295,6 +300,9 @@ function createModelClient(
 function warnOnFallback(shell: ShellExecution, options: CliOptions, io: CliIo): void {
   if (shell.fallbackReason !== undefined && io.platform === "linux" && !options.quiet) {
     io.stderr.write(`agent: warning: ${escapeForPrompt(shell.fallbackReason)}\n`);
+  }
+  for (const notice of options.quiet ? [] : (shell.notices ?? [])) {
+    io.stderr.write(`agent: warning: ${escapeForPrompt(notice)}\n`);
   }
 }
 

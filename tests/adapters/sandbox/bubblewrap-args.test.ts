@@ -224,3 +224,62 @@ describe("bubblewrapArgs: hidden paths (the harness's state directory)", () => {
     );
   });
 });
+
+describe("bubblewrapArgs: the package cache and masked credential files", () => {
+  const cache = "/home/ada/.local/state/agent-harness/workspaces/p/sandbox-cache";
+  const mask = "/tmp/agent-sandbox-x/credential-mask";
+
+  it("binds the cache writable on the private /tmp, then masks files read-only, before the workspace", () => {
+    const args = bubblewrapArgs({
+      ...BASE,
+      cacheDirectory: cache,
+      cacheMount: "/tmp/.agent-cache",
+      hiddenPaths: ["/home/ada/.ssh"],
+      maskedFiles: ["/home/ada/.netrc"],
+      maskSource: mask,
+    });
+    const run = args.indexOf("/run");
+    expect(args.slice(run + 1, run + 14)).toEqual([
+      "--bind",
+      cache,
+      "/tmp/.agent-cache",
+      "--tmpfs",
+      "/home/ada/.ssh",
+      "--remount-ro",
+      "/home/ada/.ssh",
+      "--ro-bind",
+      mask,
+      "/home/ada/.netrc",
+      "--bind",
+      BASE.workspace,
+      BASE.workspace,
+    ]);
+  });
+
+  it.each([
+    [
+      "a cache mounted outside /tmp",
+      { cacheDirectory: cache, cacheMount: "/home/ada/.npm" },
+      "The sandbox cache must be mounted under /tmp, not /home/ada/.npm",
+    ],
+    [
+      "a cache inside the workspace",
+      { cacheDirectory: "/home/ada/project/cache", cacheMount: "/tmp/.agent-cache" },
+      "The sandbox cannot hide /home/ada/project/cache: it overlaps the workspace",
+    ],
+    [
+      "a masked file with nothing to mask it with",
+      { maskedFiles: ["/home/ada/.netrc"] },
+      "The sandbox needs an empty file to mask credential files with",
+    ],
+    [
+      "a masked file inside the workspace",
+      { maskedFiles: ["/home/ada/project/.npmrc"], maskSource: mask },
+      "The sandbox cannot hide /home/ada/project/.npmrc: it overlaps the workspace",
+    ],
+  ])("refuses %s", (_label, extra, message) => {
+    const error = errorOf({ ...BASE, ...extra });
+    expect(error).toBeInstanceOf(SandboxSetupError);
+    expect((error as Error).message).toBe(message);
+  });
+});

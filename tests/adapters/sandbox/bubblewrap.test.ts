@@ -12,7 +12,8 @@ import {
 } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { MASK_FILE_NAME } from "../../../src/adapters/sandbox/empty-file.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WorkspaceOutputStore } from "../../../src/adapters/filesystem/index.js";
 import {
@@ -261,10 +262,12 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     await writeFile(recording, "");
     const guarded = guardedRunner([log, recording, join(ws, "not-created-yet.jsonl")]);
     const args = guarded.argsFor("true", ws);
-    expect(args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc)).toEqual([
-      "/",
-      log,
-    ]);
+    expect(
+      args
+        .filter((_, index) => args[index - 1] === "--ro-bind")
+        .filter(notProc)
+        .filter(notCredentialMask),
+    ).toEqual(["/", log]);
     const attack = [
       "{ echo evil >> audit.jsonl; } 2>/dev/null || echo append-refused",
       "rm -f audit.jsonl 2>/dev/null; ln -s /etc/passwd audit.jsonl 2>/dev/null || echo swap-refused",
@@ -303,10 +306,12 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     const harnessFiles = [dist, join(ws, "agent", "node_modules")];
     const guarded = guardedRunner(harnessFiles);
     const args = guarded.argsFor("true", ws);
-    expect(args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc)).toEqual([
-      "/",
-      dist,
-    ]);
+    expect(
+      args
+        .filter((_, index) => args[index - 1] === "--ro-bind")
+        .filter(notProc)
+        .filter(notCredentialMask),
+    ).toEqual(["/", dist]);
     const attack = [
       "{ echo evil >> agent/dist/agent-bundle.cjs; } 2>/dev/null || echo append-refused",
       "touch agent/dist/new.cjs 2>/dev/null || echo create-refused",
@@ -321,7 +326,10 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     const inside = guardedRunner(harnessFiles, dist);
     const insideArgs = inside.argsFor("true", dist);
     expect(
-      insideArgs.filter((_, index) => insideArgs[index - 1] === "--ro-bind").filter(notProc),
+      insideArgs
+        .filter((_, index) => insideArgs[index - 1] === "--ro-bind")
+        .filter(notProc)
+        .filter(notCredentialMask),
     ).toEqual(["/", dist]);
     expect(await inside.run("touch x 2>/dev/null || echo refused", dist, LIMITS)).toEqual(
       ok("refused\n"),
@@ -342,10 +350,12 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     await mkdir(join(ws, "inside", ".git"), { recursive: true });
     await symlink("inside", join(ws, "alias"));
     const args = runner().argsFor("true", ws);
-    expect(args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc)).toEqual([
-      "/",
-      join(ws, "inside", ".git"),
-    ]);
+    expect(
+      args
+        .filter((_, index) => args[index - 1] === "--ro-bind")
+        .filter(notProc)
+        .filter(notCredentialMask),
+    ).toEqual(["/", join(ws, "inside", ".git")]);
   });
 
   it(`re-binds ${String(NESTED_GIT_LIMIT)} nested .git, and refuses a command when there are more`, async () => {
@@ -355,7 +365,10 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     );
     for (const name of names) await mkdir(join(ws, name, ".git"), { recursive: true });
     const args = runner().argsFor("true", ws);
-    const bound = args.filter((_, index) => args[index - 1] === "--ro-bind").filter(notProc);
+    const bound = args
+      .filter((_, index) => args[index - 1] === "--ro-bind")
+      .filter(notProc)
+      .filter(notCredentialMask);
     expect(bound).toEqual(["/", ...names.map((name) => join(ws, name, ".git"))]);
 
     // One more (a decoy a command could make) must not leave a real repository writable.
@@ -715,4 +728,9 @@ function scanLimitMessage(what: string): string {
     `read-only; remove what a command created, run the agent in a smaller directory, or run ` +
     `with --sandbox off`
   );
+}
+
+/** The person's credential files are covered by an empty file; which exist depends on this machine. */
+function notCredentialMask(source: string): boolean {
+  return basename(source) !== MASK_FILE_NAME;
 }

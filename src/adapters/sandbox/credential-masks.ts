@@ -1,0 +1,96 @@
+import { lstatSync, realpathSync, type Stats } from "node:fs";
+import path from "node:path";
+import { isWithinRoot } from "../filesystem/index.js";
+
+/**
+ * The person's credentials, under the home directory, that a sandboxed command must not read: a
+ * command's output reaches the model, so a readable key could be disclosed even with no network.
+ * Each that exists is covered by an empty read-only directory, or an empty read-only file
+ * (empty-file.ts); the list is in docs/sandbox.md. The state directory is hidden separately.
+ */
+export const CREDENTIAL_PATHS: readonly string[] = Object.freeze([
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".azure",
+  ".config/gcloud",
+  ".kube",
+  ".docker/config.json",
+  ".config/containers/auth.json",
+  ".config/gh",
+  ".config/hub",
+  ".config/glab-cli",
+  ".netrc",
+  ".git-credentials",
+  ".config/git/credentials",
+  ".npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  ".gem/credentials",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".nuget/NuGet/NuGet.Config",
+  ".m2/settings-security.xml",
+  ".gradle/gradle.properties",
+  ".terraform.d/credentials.tfrc.json",
+  ".vault-token",
+  ".password-store",
+  ".local/share/keyrings",
+  ".config/op",
+  ".boto",
+  ".s3cfg",
+  ".pgpass",
+  ".my.cnf",
+]);
+
+export interface CredentialMasks {
+  /** Real paths of directories to cover with an empty read-only tmpfs. */
+  readonly directories: readonly string[];
+  /** Real paths of files to cover with an empty read-only file. */
+  readonly files: readonly string[];
+}
+
+/**
+ * The masks for the credentials that exist under `home` now, minus those the person un-masked
+ * (`--sandbox-unmask .npmrc`, relative to the home directory or absolute). A link is masked at its
+ * real path, where the mount lands; a link that leads into the workspace is left alone (the
+ * workspace is the command's anyway, and a mount there could cover its files).
+ */
+export function credentialMasks(
+  home: string | undefined,
+  unmasked: readonly string[],
+  workspace: string,
+): CredentialMasks {
+  if (home === undefined) return { directories: [], files: [] };
+  const skipped = new Set(unmasked.map((entry) => path.resolve(home, entry)));
+  const directories: string[] = [];
+  const files: string[] = [];
+  for (const relative of CREDENTIAL_PATHS) {
+    const absolute = path.join(home, relative);
+    if (skipped.has(absolute)) continue;
+    let real: string;
+    let stats: Stats;
+    try {
+      real = realpathSync.native(absolute);
+      stats = lstatSync(real);
+    } catch {
+      continue; // not there (or gone since): nothing to read
+    }
+    if (skipped.has(real) || overlaps(real, workspace)) continue;
+    if (stats.isDirectory()) directories.push(real);
+    else if (stats.isFile()) files.push(real);
+  }
+  return { directories, files };
+}
+
+/** Known names the person may un-mask: a typo must not leave them thinking one was un-masked. */
+export function isCredentialPath(home: string, entry: string): boolean {
+  const absolute = path.resolve(home, entry);
+  return CREDENTIAL_PATHS.some((relative) => path.join(home, relative) === absolute);
+}
+
+/** bwrap runs on Linux only: POSIX paths, compared case-sensitively. */
+function overlaps(a: string, b: string): boolean {
+  return isWithinRoot(a, b, "linux") || isWithinRoot(b, a, "linux");
+}

@@ -1,0 +1,55 @@
+/**
+ * The variables the sandbox adds to the allowlisted environment: package-tool caches pointed at
+ * the sandbox's own writable cache (the home directory is read-only in here), and, with the
+ * network off, each tool's offline or no-retry setting, so an install fails in seconds with words
+ * that say why instead of retrying for a minute.
+ */
+
+/**
+ * Where the cache is inside the sandbox: on the private /tmp, so it is writable even when no host
+ * directory is bound there (it then lasts one command); the runner binds the per-workspace cache
+ * directory over it when it has one.
+ */
+export const SANDBOX_CACHE = "/tmp/.agent-cache";
+
+export function cacheEnvironment(cache: string = SANDBOX_CACHE): Record<string, string> {
+  return {
+    npm_config_cache: `${cache}/npm`,
+    PNPM_HOME: `${cache}/pnpm`,
+    YARN_CACHE_FOLDER: `${cache}/yarn`,
+    YARN_GLOBAL_FOLDER: `${cache}/yarn-global`,
+    PIP_CACHE_DIR: `${cache}/pip`,
+    CARGO_HOME: `${cache}/cargo`,
+    GOCACHE: `${cache}/go-build`,
+    GOMODCACHE: `${cache}/go-mod`,
+    NUGET_PACKAGES: `${cache}/nuget/packages`,
+    NUGET_HTTP_CACHE_PATH: `${cache}/nuget/http-cache`,
+    DOTNET_CLI_HOME: `${cache}/dotnet`,
+    // What the other tools put under ~/.cache (pip's fallback, pnpm's metadata, go's default).
+    XDG_CACHE_HOME: `${cache}/xdg`,
+  };
+}
+
+/** Set only when the network is off: fail at once rather than retry a network that is not there. */
+export const OFFLINE_ENVIRONMENT: Readonly<Record<string, string>> = Object.freeze({
+  npm_config_offline: "true",
+  npm_config_fetch_retries: "0",
+  npm_config_audit: "false",
+  npm_config_update_notifier: "false",
+  YARN_ENABLE_OFFLINE_MODE: "1",
+  PIP_NO_INDEX: "1",
+  PIP_RETRIES: "0",
+  PIP_DISABLE_PIP_VERSION_CHECK: "1",
+  GOPROXY: "off",
+  GOFLAGS: "-mod=mod",
+  GOSUMDB: "off",
+  CARGO_NET_OFFLINE: "true",
+  CARGO_NET_RETRY: "0",
+  DOTNET_CLI_TELEMETRY_OPTOUT: "1",
+  DOTNET_NOLOGO: "1",
+});
+
+/** The variables a sandboxed command gets on top of the allowlist. */
+export function sandboxEnvironment(network: boolean): Record<string, string> {
+  return { ...cacheEnvironment(), ...(network ? {} : OFFLINE_ENVIRONMENT) };
+}

@@ -1,0 +1,9 @@
+/**
+ * What the model is told, once, when its commands run in the sandbox with the network off: in the
+ * system prompt and in the shell tool's description. Without it a model retries an install again
+ * and again; with it, it asks the person. One text, so the two places cannot drift apart.
+ */
+export const SANDBOX_NETWORK_OFF_NOTICE =
+  "Commands run in a sandbox with the network off: package installs, downloads and other network " +
+  "access will fail (package tools are set to work offline, from their cache). Do not retry them; " +
+  "ask the person to re-run the agent with --network if the task needs the network.";

@@ -1,0 +1,279 @@
+/**
+ * Issue 29's acceptance, in the real sandbox: package caches that work, the network said to be off
+ * and failing fast, resource limits that end a runaway command with a result naming the limit;
+ * and issue 28's credentials masked. Limits are small here so each runaway ends in seconds.
+ */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { CommandResult } from "../../../src/core/ports/command-runner.js";
+import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BubblewrapRunner } from "../../../src/adapters/sandbox/bubblewrap.js";
+import { NETWORK_OFF_NOTE } from "../../../src/adapters/sandbox/failure-notes.js";
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  parseResourceLimits,
+  type ResourceLimits,
+} from "../../../src/adapters/sandbox/resource-limits.js";
+import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
+import { BWRAP, hostExecutable } from "../../support/host-executables.js";
+
+const BASH = hostExecutable("bash");
+const PRLIMIT = hostExecutable("prlimit");
+const NPM = hostExecutable("npm");
+const READY = BWRAP !== undefined && BASH !== undefined && PRLIMIT !== undefined;
+const LIMITS = { timeoutMs: 60_000, maxOutputBytes: 64 * 1024 };
+const SMALL = parseResourceLimits([
+  "memory=256MiB",
+  "processes=64",
+  "file-size=10MiB",
+  "cpu-time=2",
+  "open-files=256",
+]);
+/** The kernel does not apply RLIMIT_NPROC to root: there a fork bomb is bounded only by time. */
+const ROOT = process.getuid?.() === 0;
+const RUNUSER = hostExecutable("runuser");
+const CHILD = new URL("../../support/limited-command-process.ts", import.meta.url).pathname;
+
+/** limited-command-process.ts, as `user` when given (runuser, from root), and its result. */
+function runAs(user: string | undefined, args: readonly string[]): CommandResult {
+  const node = [process.execPath, "--import", "tsx", CHILD, ...args];
+  const argv = user === undefined ? node : [RUNUSER ?? "runuser", "-u", user, "--", ...node];
+  const [program = "", ...rest] = argv;
+  const stdout = execFileSync(program, rest, {
+    cwd: fileURLToPath(new URL("../../..", import.meta.url)),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout) as CommandResult;
+}
+
+describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () => {
+  let base: string;
+  let ws: string;
+  let home: string;
+  let cache: string;
+
+  beforeEach(async () => {
+    // Not under /tmp: the sandbox's /tmp is its own, so a home there would not be seen at all.
+    base = await mkdtemp(
+      join(await realpath(existsSync("/var/tmp") ? "/var/tmp" : tmpdir()), "sandbox-work-"),
+    );
+    ws = join(base, "ws");
+    home = join(base, "home");
+    cache = join(base, "cache");
+    await Promise.all([mkdir(ws), mkdir(home), mkdir(cache)]);
+  });
+
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  function runner(
+    options: { network?: boolean; limits?: ResourceLimits; unmasked?: string[] } = {},
+  ): BubblewrapRunner {
+    return new BubblewrapRunner({
+      bwrapPath: BWRAP ?? "",
+      shell: { executable: BASH ?? "", kind: "bash" },
+      workspace: ws,
+      home,
+      network: options.network ?? false,
+      environment: buildCommandEnvironment(
+        { PATH: process.env.PATH, HOME: home, LANG: "C.UTF-8" },
+        { passEnv: [], platform: "linux" },
+      ),
+      cacheDirectory: cache,
+      unmasked: options.unmasked ?? [],
+      limits: { prlimitPath: PRLIMIT ?? "", values: options.limits ?? DEFAULT_RESOURCE_LIMITS },
+    });
+  }
+
+  it.skipIf(NPM === undefined)(
+    "network off: `npm view left-pad` fails in under 10 s and the result says the network is off",
+    async () => {
+      const started = performance.now();
+      const result = await runner().run("npm view left-pad", ws, LIMITS);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(result.exitCode).not.toBe(0);
+      expect(result.output).toContain("ENOTCACHED");
+      expect(result.output.endsWith(`\n[sandbox] ${NETWORK_OFF_NOTE}`)).toBe(true);
+    },
+  );
+
+  it.skipIf(NPM === undefined)(
+    "with the network, `npm install` from a loopback registry writes only the workspace and the cache",
+    async () => {
+      const registry = await tinyRegistry(base);
+      try {
+        await writeFile(
+          join(ws, "package.json"),
+          JSON.stringify({ name: "app", version: "1.0.0", dependencies: { "tiny-pkg": "1.0.0" } }),
+        );
+        const result = await runner({ network: true }).run(
+          `npm install --registry ${registry.url} --no-audit --no-fund --no-update-notifier`,
+          ws,
+          LIMITS,
+        );
+        expect(result.exitCode, result.output).toBe(0);
+        expect(await readFile(join(ws, "node_modules", "tiny-pkg", "index.js"), "utf8")).toBe(
+          "module.exports = 42;\n",
+        );
+        expect(await readdir(cache)).toContain("npm");
+        expect(await readdir(join(cache, "npm"))).toContain("_cacache");
+        // The home directory (read-only) got nothing: no ~/.npm, no log, no config.
+        expect(await readdir(home)).toEqual([]);
+      } finally {
+        await registry.close();
+      }
+    },
+  );
+
+  it("node and npm start under the default limits", async () => {
+    const result = await runner().run("node -e 'console.log(1)' && npm --version", ws, LIMITS);
+    expect(result.exitCode, result.output).toBe(0);
+  });
+
+  it("an allocation without bound ends with a result naming the memory limit", async () => {
+    const result = await runner({ limits: SMALL }).run(
+      "node -e 'const a = []; for (;;) a.push(Buffer.alloc(1 << 20, 1))'",
+      ws,
+      LIMITS,
+    );
+    expect(result.exitCode).not.toBe(0);
+    expect(result.timedOut).toBe(false);
+    expect(result.output.endsWith("\n[sandbox] stopped: memory limit 256 MiB reached")).toBe(true);
+  });
+
+  it("a 10 GiB write ends at the file size limit, and the file stays that small", async () => {
+    const result = await runner({ limits: SMALL }).run("head -c 10G /dev/zero > big", ws, LIMITS);
+    expect(result.exitCode).toBe(153);
+    expect(result.output).toContain("File size limit exceeded");
+    expect(result.output.endsWith("\n[sandbox] stopped: file size limit 10 MiB reached")).toBe(
+      true,
+    );
+    expect((await stat(join(ws, "big"))).size).toBe(10 * 1024 * 1024);
+  });
+
+  it("a busy loop ends at the CPU time limit", async () => {
+    const result = await runner({ limits: SMALL }).run("while :; do :; done", ws, LIMITS);
+    expect(result.exitCode).toBe(152);
+    expect(result.output).toBe("[sandbox] stopped: CPU time limit 2 s reached");
+  });
+
+  it.skipIf(ROOT && RUNUSER === undefined)(
+    "a fork bomb ends with a result naming the process limit, within seconds",
+    async () => {
+      // The kernel never applies RLIMIT_NPROC to root: as root, run the sandbox as `nobody`.
+      const owner = ROOT ? "nobody" : undefined;
+      const workspace = await mkdtemp(join(base, "bomb-"));
+      if (owner !== undefined) execFileSync("chown", [owner, workspace, base]);
+      const started = performance.now();
+      const result = runAs(owner, [
+        workspace,
+        "bomb() { bomb | bomb & }; bomb; sleep 5; exit 1",
+        "processes=64",
+      ]);
+      expect(performance.now() - started).toBeLessThan(30_000);
+      expect(result.timedOut).toBe(false);
+      expect(result.exitCode).toBe(1);
+      expect(result.output).toContain("fork: retry: Resource temporarily unavailable");
+      const end = result.omitted?.tail ?? result.output;
+      expect(end.endsWith("\n[sandbox] stopped: process limit 64 reached")).toBe(true);
+    },
+  );
+
+  it("masks credentials: an empty read-only directory, a file that reads as empty; un-masks on request", async () => {
+    await mkdir(join(home, ".ssh"));
+    await writeFile(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY");
+    await writeFile(join(home, ".netrc"), "machine example.com password hunter2");
+    await writeFile(join(home, ".npmrc"), "//registry.example/:_authToken=npm_secret");
+    const masked = await runner().run(
+      "ls -A ~/.ssh; cat ~/.netrc ~/.npmrc; touch ~/.ssh/planted",
+      ws,
+      LIMITS,
+    );
+    expect(masked.output).toBe(
+      `[stderr] touch: cannot touch '${home}/.ssh/planted': Read-only file system\n`,
+    );
+    const unmasked = await runner({ unmasked: [".npmrc"] }).run(
+      "cat ~/.npmrc ~/.netrc",
+      ws,
+      LIMITS,
+    );
+    expect(unmasked).toMatchObject({
+      exitCode: 0,
+      output: "//registry.example/:_authToken=npm_secret",
+    });
+  });
+
+  it("points the package tools at the sandbox cache, and offline with the network off", async () => {
+    const show = 'echo "$npm_config_cache $PIP_CACHE_DIR $GOPROXY $npm_config_offline"';
+    expect((await runner().run(show, ws, LIMITS)).output).toBe(
+      "/tmp/.agent-cache/npm /tmp/.agent-cache/pip off true\n",
+    );
+    expect((await runner({ network: true }).run(show, ws, LIMITS)).output).toBe(
+      "/tmp/.agent-cache/npm /tmp/.agent-cache/pip  \n",
+    );
+  });
+});
+
+/** A registry stand-in on 127.0.0.1 serving one package, `tiny-pkg@1.0.0`, built here. */
+async function tinyRegistry(base: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const source = join(base, "tiny-src");
+  await mkdir(join(source, "package"), { recursive: true });
+  await writeFile(
+    join(source, "package", "package.json"),
+    JSON.stringify({ name: "tiny-pkg", version: "1.0.0", main: "index.js" }),
+  );
+  await writeFile(join(source, "package", "index.js"), "module.exports = 42;\n");
+  const tarball = join(base, "tiny-pkg-1.0.0.tgz");
+  execFileSync("tar", ["-czf", tarball, "-C", source, "package"]);
+  const bytes = await readFile(tarball);
+  const shasum = createHash("sha1").update(bytes).digest("hex");
+  const integrity = `sha512-${createHash("sha512").update(bytes).digest("base64")}`;
+  const server: Server = createServer((request, response) => {
+    const port = (server.address() as AddressInfo).port;
+    if (request.url === "/tiny-pkg") {
+      response.setHeader("content-type", "application/json");
+      response.end(
+        JSON.stringify({
+          name: "tiny-pkg",
+          "dist-tags": { latest: "1.0.0" },
+          versions: {
+            "1.0.0": {
+              name: "tiny-pkg",
+              version: "1.0.0",
+              dist: {
+                tarball: `http://127.0.0.1:${String(port)}/tiny-pkg/-/tiny-pkg-1.0.0.tgz`,
+                shasum,
+                integrity,
+              },
+            },
+          },
+        }),
+      );
+    } else if (request.url === "/tiny-pkg/-/tiny-pkg-1.0.0.tgz") {
+      response.end(bytes);
+    } else {
+      response.statusCode = 404;
+      response.end("{}");
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${String(port)}/`,
+    close: () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      ),
+  };
+}
