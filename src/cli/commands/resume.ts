@@ -21,7 +21,7 @@ import { parseCliArgs, type CliOptions } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
 import { isInteractive, resolveWorkspace, runAgent } from "./run.js";
-import { openRunStore } from "../run-store.js";
+import { openRunStore } from "../../bootstrap/run-store.js";
 import { keepRunSettings, sandboxSource } from "../resume-settings.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 

@@ -26,7 +26,8 @@ import {
 import { CommandAllowlistError } from "../../adapters/commands/index.js";
 import { RunJournalError, RunLockedError } from "../../adapters/journal/index.js";
 import { ApprovalStoreError, StateDirectoryError } from "../../adapters/state/index.js";
-import { p04Approver, p04Dependencies } from "../p04-run.js";
+import { p04Dependencies } from "../../bootstrap/p04-run.js";
+import { p04Approver } from "../terminal/p04-terminal-approval.js";
 import { waitingMessage } from "../terminal/waiting-message.js";
 import type { AuditSink } from "../../core/policy/audit.js";
 import { CompositeAuditSink } from "../../core/policy/composite-audit-sink.js";
@@ -48,9 +49,13 @@ import { previewWith } from "../terminal/file-change-preview.js";
 import { CommandStatus } from "../terminal/command-status.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 import type { CliIo } from "../cli-io.js";
-import { openRunStore } from "../run-store.js";
-import { openJournalSession, type JournalSession, type ResumePlan } from "../journal-session.js";
-import { withCrashHook } from "../crash-hook.js";
+import { openRunStore } from "../../bootstrap/run-store.js";
+import {
+  openJournalSession,
+  type JournalSession,
+  type ResumePlan,
+} from "../../bootstrap/journal-session.js";
+import { withCrashHook } from "../../bootstrap/crash-hook.js";
 
 /**
  * One run, new or resumed (`resume`: from `agent resume`, which picked and locked it): every step

@@ -9,7 +9,7 @@ import { defaultWorkspace } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveWorkspace } from "./run.js";
-import { openRunStore } from "../run-store.js";
+import { openRunStore } from "../../bootstrap/run-store.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 
 export const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>]

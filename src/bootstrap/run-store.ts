@@ -5,7 +5,7 @@
 import { homedir } from "node:os";
 import { runsDirectory } from "../adapters/journal/index.js";
 import { openWorkspaceState, stateRootPath } from "../adapters/state/index.js";
-import type { CliIo } from "./cli-io.js";
+import type { Host } from "./host.js";
 
 export interface RunStore {
   /** The state root's real path: hidden from sandboxed commands, refused to the file tools. */
@@ -13,7 +13,7 @@ export interface RunStore {
   readonly runs: string;
 }
 
-export function openRunStore(stateDir: string | undefined, io: CliIo, workspace: string): RunStore {
+export function openRunStore(stateDir: string | undefined, io: Host, workspace: string): RunStore {
   const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
   const rootPath = stateRootPath({
     flag: stateDir,

@@ -1,7 +1,7 @@
 /**
  * What a chapter-4 run needs beyond chapter 3, assembled in one place so that starting a run and
  * resuming one (issue 16's `agent resume`) build the same thing: the allowlist, the grant store,
- * the sandbox-only argv runner, and who answers an `ask`.
+ * and the sandbox-only argv runner.
  */
 import {
   ensureHarnessDirectory,
@@ -10,17 +10,15 @@ import {
 } from "../adapters/commands/index.js";
 import type { ShellExecution } from "../adapters/execution/index.js";
 import { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
-import type { P04Dependencies } from "../bootstrap/build-agent.js";
-import type { ApprovalProvider } from "../core/policy/approval.js";
+import type { P04Dependencies } from "./build-agent.js";
 import { openApprovalStore } from "./approval-state.js";
-import type { CliIo } from "./cli-io.js";
-import { P04TerminalApproval } from "./terminal/p04-terminal-approval.js";
+import type { Host } from "./host.js";
 
 export interface P04RunInput {
   /** Real path. */
   readonly workspace: string;
   readonly network: boolean;
-  readonly io: Pick<CliIo, "env" | "platform">;
+  readonly io: Host;
   /** The decided execution (after `ready`): its argv runner runs only in the sandbox. */
   readonly execution: Pick<ShellExecution, "argvRunner">;
   /** Names the run in the grant store's records (the journal's run id, once there is one). */
@@ -40,16 +38,4 @@ export function p04Dependencies(input: P04RunInput): P04Dependencies {
     grantTtlMs: DEFAULT_GRANT_TTL_MS,
     scriptOf: (argv) => npmScriptText(input.workspace, argv),
   };
-}
-
-/**
- * Who answers P04's `ask`: the person at a terminal (the request and its risks, then [y/N]), or
- * nobody, and then the run waits for `agent approve`.
- */
-export function p04Approver(
-  interactive: boolean,
-  terminal: ApprovalProvider,
-  output: NodeJS.WritableStream,
-): ApprovalProvider | undefined {
-  return interactive ? new P04TerminalApproval(terminal, output) : undefined;
 }
