@@ -1,6 +1,6 @@
 /**
- * What a chapter-4 run needs beyond chapter 3, assembled in one place so that starting a run and
- * resuming one (issue 16's `agent resume`) build the same thing: the allowlist, the grant store,
+ * What a run whose approvals are grants (P04) needs beyond chapter 3, assembled in one place so that
+ * a run, a resumed run and `agent explain` build the same thing: the allowlist, the grant store,
  * and the sandbox-only argv runner.
  */
 import {
@@ -9,33 +9,31 @@ import {
   npmScriptText,
 } from "../adapters/commands/index.js";
 import type { ShellExecution } from "../adapters/execution/index.js";
-import { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
-import type { P04Dependencies } from "./build-agent.js";
-import { openApprovalStore } from "./approval-state.js";
-import type { Host } from "./host.js";
+import type { GrantDependencies } from "./build-agent.js";
+import type { ApprovalGrants } from "../core/grants/grant-approval.js";
 
 export interface P04RunInput {
   /** Real path. */
   readonly workspace: string;
   readonly network: boolean;
-  readonly io: Host;
   /** The decided execution (after `ready`): its argv runner runs only in the sandbox. */
   readonly execution: Pick<ShellExecution, "argvRunner">;
   /** Names the run in the grant store's records (the journal's run id, once there is one). */
   readonly runId: string;
-  /** `--state-dir`; else `$AGENT_STATE_DIR` or the platform's state directory. */
-  readonly stateDir?: string;
+  /** The grant store: the workspace's own (adapters/state), or a dry run's in memory. */
+  readonly grants: ApprovalGrants;
+  readonly grantTtlMs: number;
 }
 
-export function p04Dependencies(input: P04RunInput): P04Dependencies {
+export function p04Dependencies(input: P04RunInput): GrantDependencies {
   ensureHarnessDirectory(input.workspace);
   return {
     argvRunner: input.execution.argvRunner,
     allowedArgv: loadCommandAllowlist(input.workspace).commands.map((entry) => entry.argv),
-    grants: openApprovalStore(input.workspace, input.stateDir, input.io.env, input.io.platform),
+    grants: input.grants,
     runId: input.runId,
     network: input.network,
-    grantTtlMs: DEFAULT_GRANT_TTL_MS,
+    grantTtlMs: input.grantTtlMs,
     scriptOf: (argv) => npmScriptText(input.workspace, argv),
   };
 }

@@ -17,6 +17,7 @@ import {
 } from "../../adapters/journal/index.js";
 import { replayJournal } from "../../core/journal/journal-replay.js";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
+import { keepsAudit, profileForChapter } from "../../core/profiles.js";
 import { parseCliArgs, type CliOptions } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
@@ -88,7 +89,8 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
       lock.release();
       return fail(`run ${runId} is of chapter ${chapter}, which this agent cannot run`);
     }
-    if (chapter < 3 && options.auditLog !== undefined) {
+    const profile = profileForChapter(chapter);
+    if (!keepsAudit(profile) && options.auditLog !== undefined) {
       lock.release();
       return fail(
         `run ${runId} is of chapter ${chapter}, which has no permission policy and keeps no audit: leave out --audit-log (or AGENT_AUDIT_LOG)`,
@@ -107,7 +109,7 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
       ...options,
       ...settings,
       prompt: undefined,
-      chapter,
+      profile,
       ...(providerModel ? { model } : {}),
     };
     const plan = { runId, path, lock, replayed };
