@@ -30,6 +30,7 @@ import { createFetchUrlTool } from "../features/fetch-url-tool.js";
 import { createFileTools } from "../features/file-tools.js";
 import { createRunCommandTool } from "../features/run-command-tool.js";
 import { createShellTool } from "../features/shell-tool.js";
+import { ConfigurationError } from "../core/common/configuration-error.js";
 
 export interface AgentDependencies {
   readonly model: ModelClient;
@@ -79,7 +80,7 @@ export interface GrantDependencies {
 
 export const DEFAULT_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
 
-export class BootstrapError extends Error {
+export class BootstrapError extends ConfigurationError {
   override readonly name = "BootstrapError";
 }
 

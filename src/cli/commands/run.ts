@@ -1,9 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
-import { ModelConfigError } from "../../adapters/model/index.js";
+import { ConfigurationError } from "../../core/common/configuration-error.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import { HarnessFileError } from "../../adapters/filesystem/index.js";
-import { ShellUnavailableError } from "../../adapters/shell/index.js";
-import { BootstrapError } from "../../bootstrap/build-agent.js";
 import { composeRun, type ComposedRun } from "../../bootstrap/compose-run.js";
 import type { ResumePlan } from "../../bootstrap/journal-session.js";
 import {
@@ -11,9 +8,6 @@ import {
   RunCancelledError,
   RunWaitingError,
 } from "../../core/runner/agent-errors.js";
-import { CommandAllowlistError } from "../../adapters/commands/index.js";
-import { RunJournalError, RunLockedError } from "../../adapters/journal/index.js";
-import { ApprovalStoreError, StateDirectoryError } from "../../adapters/state/index.js";
 import { waitingMessage } from "../terminal/waiting-message.js";
 import type { ApprovalMode } from "../../core/profiles.js";
 import type { ApprovalProvider } from "../../core/policy/approval.js";
@@ -184,7 +178,7 @@ export async function runAgent(
       io.stderr.write(waitingMessage(error, run?.session.runId));
       return EXIT.waiting;
     }
-    if (isConfigurationError(error)) return fail(EXIT.config, firstLineOfError(error));
+    if (error instanceof ConfigurationError) return fail(EXIT.config, firstLineOfError(error));
     if (error instanceof AgentRunError) return fail(EXIT.runFailed, firstLineOfError(error));
     return fail(EXIT.runFailed, `unexpected error: ${firstLineOfError(error)}`);
   } finally {
@@ -234,19 +228,4 @@ export async function resolveWorkspace(path: string): Promise<string> {
 
 export function isInteractive(io: CliIo): boolean {
   return io.stdin.isTTY === true && (io.stderr as { isTTY?: boolean }).isTTY === true;
-}
-
-function isConfigurationError(error: unknown): boolean {
-  return (
-    error instanceof CliConfigError ||
-    error instanceof ModelConfigError ||
-    error instanceof HarnessFileError ||
-    error instanceof ShellUnavailableError ||
-    error instanceof CommandAllowlistError ||
-    error instanceof StateDirectoryError ||
-    error instanceof ApprovalStoreError ||
-    error instanceof RunJournalError ||
-    error instanceof RunLockedError ||
-    error instanceof BootstrapError
-  );
 }
