@@ -1,5 +1,13 @@
 import { homedir } from "node:os";
-import { ApprovalStore, openWorkspaceState, stateRootPath } from "../adapters/state/index.js";
+import { JsonlAuditLog } from "../adapters/audit/index.js";
+import {
+  ApprovalStore,
+  openWorkspaceState,
+  stateRootPath,
+  type AnswerToken,
+} from "../adapters/state/index.js";
+
+export { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
 
 /**
  * The grant store of one workspace: `<state root>/workspaces/<workspace>/approvals`. The root is
@@ -13,4 +21,14 @@ export function openApprovalStore(
 ): ApprovalStore {
   const root = stateRootPath({ flag: stateDirFlag, env, platform, homeDirectory: homedir() });
   return new ApprovalStore(openWorkspaceState(root, workspace).directory);
+}
+
+/** A person's answer (`agent approve`/`deny`), one line in the audit log at `path`. */
+export async function auditApprovalAnswer(path: string, token: AnswerToken): Promise<void> {
+  const log = new JsonlAuditLog({ path, chapter: 4 });
+  try {
+    await log.recordApprovalAnswer(token);
+  } finally {
+    log.close();
+  }
 }

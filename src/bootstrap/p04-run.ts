@@ -37,3 +37,6 @@ export function p04Dependencies(input: P04RunInput): GrantDependencies {
     scriptOf: (argv) => npmScriptText(input.workspace, argv),
   };
 }
+
+/** The workspace's command allowlist and where each entry came from (`agent commands`). */
+export { loadCommandAllowlist } from "../adapters/commands/index.js";

@@ -3,7 +3,7 @@
  * platform default), this workspace's directory under it, and its `runs/` directory.
  */
 import { homedir } from "node:os";
-import { runsDirectory } from "../adapters/journal/index.js";
+import { listRuns, runsDirectory, type RunSummary } from "../adapters/journal/index.js";
 import { openWorkspaceState, stateRootPath } from "../adapters/state/index.js";
 import type { Host } from "./host.js";
 
@@ -23,4 +23,9 @@ export function openRunStore(stateDir: string | undefined, io: Host, workspace: 
   });
   const state = openWorkspaceState(rootPath, workspace);
   return { stateRoot: state.root, runs: runsDirectory(state.directory) };
+}
+
+/** This workspace's runs, newest first (`agent runs`). */
+export function listStoredRuns(store: RunStore): RunSummary[] {
+  return listRuns(store.runs);
 }

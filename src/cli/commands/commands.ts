@@ -1,4 +1,4 @@
-import { loadCommandAllowlist } from "../../adapters/commands/index.js";
+import { loadCommandAllowlist } from "../../bootstrap/p04-run.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
 import { realWorkspace } from "../subcommand-values.js";

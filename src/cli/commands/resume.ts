@@ -4,17 +4,13 @@
  * the network are the run's own (resume-settings.ts); the other run options (audit log, endpoint,
  * …) are given again as for a new run.
  */
-import { existsSync } from "node:fs";
+import type { RunLock } from "../../adapters/journal/index.js";
 import {
-  dropCutTail,
+  existingJournal,
   isRunId,
-  journalPath,
-  listRuns,
-  lockPath,
-  lockRun,
-  readJournalFile,
-  type RunLock,
-} from "../../adapters/journal/index.js";
+  lockAndReadRun,
+  newestUnfinishedRun,
+} from "../../bootstrap/resume-plan.js";
 import { replayJournal } from "../../core/journal/journal-replay.js";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { keepsAudit, profileForChapter } from "../../core/profiles.js";
@@ -59,19 +55,20 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
   try {
     const workspace = await resolveWorkspace(options.workspace);
     const store = openRunStore(options.stateDir, io, workspace);
-    const runId = requested ?? newestUnfinished(store.runs);
+    const runId = requested ?? newestUnfinishedRun(store);
     if (runId === undefined)
       return fail(`no unfinished run in ${workspace} to resume (agent runs lists them)`);
-    const path = journalPath(store.runs, runId);
-    if (!existsSync(path)) return fail(`no run ${runId} in ${workspace} (agent runs lists them)`);
-    lock = lockRun(lockPath(store.runs, runId));
-    const contents = readJournalFile(path);
-    if (contents.cutBytes > 0) {
-      say(
-        `the journal ${path} ends in a record cut off by a crash (${contents.cutBytes} bytes); going on from the last whole record`,
-      );
-      dropCutTail(contents);
+    const path = existingJournal(store, runId);
+    if (path === undefined) {
+      return fail(`no run ${runId} in ${workspace} (agent runs lists them)`);
     }
+    const locked = lockAndReadRun(store, runId, path, (cutBytes) => {
+      say(
+        `the journal ${path} ends in a record cut off by a crash (${cutBytes} bytes); going on from the last whole record`,
+      );
+    });
+    lock = locked.lock;
+    const contents = locked.contents;
     const replayed = replayJournal(contents.records);
     // A finished run goes on only as a conversation, on a terminal; piped there is nothing to do.
     if (replayed.status === "completed" && !isInteractive(io)) {
@@ -119,10 +116,4 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
     lock?.release();
     return fail(firstLineOfError(error));
   }
-}
-
-/** Unfinished (its process died) or waiting (for an approval): never one another process runs. */
-function newestUnfinished(runs: string): string | undefined {
-  return listRuns(runs).find((run) => run.status === "unfinished" || run.status === "waiting")
-    ?.runId;
 }
