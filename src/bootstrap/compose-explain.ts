@@ -5,8 +5,6 @@
  * Nothing is executed, and no harness file, journal or grant is created.
  */
 import { WorkspaceOutputStore } from "../adapters/filesystem/index.js";
-import { stateRootPath } from "../adapters/state/index.js";
-import { homedir } from "node:os";
 import type { ApprovalProvider } from "../core/policy/approval.js";
 import type { AuditSink } from "../core/policy/audit.js";
 import type { PermissionPolicy } from "../core/policy/permissions.js";
@@ -16,6 +14,7 @@ import { DryRunGrants } from "./dry-run-grants.js";
 import { existingRealPath, harnessPaths, plannedRealPath } from "./harness-paths.js";
 import { p04Dependencies } from "./p04-run.js";
 import { startRunExecution } from "./run-execution.js";
+import { stateRootFor } from "./run-store.js";
 import type { ExecutionSettings } from "./run-settings.js";
 
 export interface ExplainedToolPath {
@@ -30,15 +29,7 @@ const DRY_RUN_GRANT_TTL_MS = 60_000;
 
 export async function composeExplain(settings: ExecutionSettings): Promise<ToolPathFor> {
   const { profile, workspace, host } = settings;
-  const stateRoot = existingRealPath(
-    stateRootPath({
-      flag: settings.stateDir,
-      env: host.env,
-      platform: host.platform,
-      homeDirectory:
-        host.env.HOME !== undefined && host.env.HOME !== "" ? host.env.HOME : homedir(),
-    }),
-  );
+  const stateRoot = existingRealPath(stateRootFor(settings.stateDir, host));
   const harnessFiles = harnessPaths({
     auditLog: settings.auditLog === undefined ? undefined : plannedRealPath(settings.auditLog),
     outputs: WorkspaceOutputStore.open(workspace).realPath,

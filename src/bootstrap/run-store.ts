@@ -14,18 +14,22 @@ export interface RunStore {
 }
 
 export function openRunStore(stateDir: string | undefined, io: Host, workspace: string): RunStore {
-  const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
-  const rootPath = stateRootPath({
-    flag: stateDir,
-    env: io.env,
-    platform: io.platform,
-    homeDirectory: home,
-  });
-  const state = openWorkspaceState(rootPath, workspace);
+  const state = openWorkspaceState(stateRootFor(stateDir, io), workspace);
   return { stateRoot: state.root, runs: runsDirectory(state.directory) };
 }
 
 /** This workspace's runs, newest first (`agent runs`). */
 export function listStoredRuns(store: RunStore): RunSummary[] {
   return listRuns(store.runs);
+}
+
+/** The state root's path as given (not yet opened): `--state-dir`, AGENT_STATE_DIR or the default. */
+export function stateRootFor(stateDir: string | undefined, io: Host): string {
+  const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
+  return stateRootPath({
+    flag: stateDir,
+    env: io.env,
+    platform: io.platform,
+    homeDirectory: home,
+  });
 }
