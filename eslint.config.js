@@ -80,6 +80,25 @@ export default tseslint.config(
     },
   },
   {
+    // The CLI turns argv into settings and owns the terminal; everything that opens a file, a
+    // journal, a model or a sandbox is built in src/bootstrap. Types may still name an adapter's.
+    files: ["src/cli/**/*.ts", "src/cli.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\.?/)+adapters(/|$)",
+              allowTypeImports: true,
+              message: "cli/ reaches adapters only through src/bootstrap/ (type imports aside).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.js", "**/*.cjs"],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -25,14 +25,15 @@ import type { ModelClient } from "../core/ports/model.js";
 import type { RunJournal } from "../core/journal/journal-records.js";
 import { PermissionPolicy } from "../core/policy/permissions.js";
 import { PermissionRule } from "../core/policy/permission-rule.js";
-import { isCanonicalProfile, P04, type ChapterProfile } from "../core/profiles.js";
+import { isCanonicalProfile, type ChapterProfile } from "../core/profiles.js";
 import type { ToolDefinition } from "../core/tools/tool-definition.js";
 import { ToolRegistry } from "../core/tools/tool-registry.js";
-import { createBuiltinTools } from "../features/builtin-tools.js";
 import { createFetchUrlTool } from "../features/fetch-url-tool.js";
 import { createFileTools } from "../features/file-tools.js";
 import { createRunCommandTool } from "../features/run-command-tool.js";
 import { SANDBOX_NETWORK_OFF_NOTICE } from "../features/sandbox-network-notice.js";
+import { createShellTool } from "../features/shell-tool.js";
+import { ConfigurationError } from "../core/common/configuration-error.js";
 
 export interface AgentDependencies {
   readonly model: ModelClient;
@@ -52,8 +53,8 @@ export interface AgentDependencies {
   readonly shellTimeoutMs?: number;
   /** Where long shell outputs are saved whole (`.agent/outputs`); absent: they are only cut. */
   readonly outputs?: OutputSpillStore;
-  /** P04 only: what it needs beyond chapter 3 (see `P04Dependencies`). */
-  readonly p04?: P04Dependencies;
+  /** A profile whose approvals are grants (P04): what it needs beyond chapter 3. */
+  readonly grants?: GrantDependencies;
   /** The run's write-ahead journal; absent, the run lives in memory only (tests). */
   readonly journal?: RunJournal;
   /** Shell commands run in the sandbox with the network off: the model is told so once. */
@@ -61,10 +62,10 @@ export interface AgentDependencies {
 }
 
 /**
- * P04: approvals that wait. `approvalProvider` (the terminal) is given only when a person is there
+ * Approvals that wait (P04). `approvalProvider` (the terminal) is given only when a person is there
  * to answer; without it an `ask` persists its request and the run waits.
  */
-export interface P04Dependencies {
+export interface GrantDependencies {
   /** Runs argv commands in the sandbox only (execution's `argvRunner`). */
   readonly argvRunner: ArgvRunner;
   /** The harness's allowlist (adapters/commands), read once at start. */
@@ -72,7 +73,7 @@ export interface P04Dependencies {
   readonly grants: ApprovalGrants;
   /** Names this run in the grant store's records. */
   readonly runId: string;
-  /** `--network`: P04 then refuses every command. */
+  /** `--network`: the default-deny policy then refuses every command. */
   readonly network: boolean;
   readonly grantTtlMs: number;
   /** How long a request waits for its answer. */
@@ -84,7 +85,7 @@ export interface P04Dependencies {
 
 export const DEFAULT_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
 
-export class BootstrapError extends Error {
+export class BootstrapError extends ConfigurationError {
   override readonly name = "BootstrapError";
 }
 
@@ -115,8 +116,8 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
 }
 
 /**
- * The tools and the policy of a profile: what `buildAgent` runs, and what `agent explain` dry-runs
- * with recorders for approver and audit.
+ * The tools and the policy of a profile, as its fields say: what `buildAgent` runs, and what
+ * `agent explain` dry-runs with recorders for approver and audit.
  */
 export function buildToolPath(
   profile: ChapterProfile,
@@ -125,119 +126,181 @@ export function buildToolPath(
   if (!isCanonicalProfile(profile)) {
     throw new BootstrapError("Unknown profile: use P01, P02 or P03 from src/core/profiles.ts");
   }
-  if (profile === P04) return buildP04(deps);
-  const policy = buildPolicy(profile, deps);
-  const registry = new ToolRegistry(
-    createBuiltinTools({
-      shell: {
-        runner: deps.commandRunner,
-        workspace: deps.workspace,
-        ...(deps.shellTimeoutMs === undefined ? {} : { timeoutMs: deps.shellTimeoutMs }),
-        ...(deps.outputs === undefined ? {} : { outputs: deps.outputs }),
-        ...(deps.sandboxNetworkOff === true ? { networkOff: true } : {}),
-      },
-      ...(profile.capabilities.has("files")
-        ? { fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)) }
-        : {}),
-    }),
-  );
-  return { registry, policy };
+  // With grants, the policy and `run_command` share what was approved: the tool checks it again
+  // against what would run, just before the spawn.
+  const grants = profile.approvals === "grants" ? grantPath(deps) : undefined;
+  const policy = buildPolicy(profile, deps, grants);
+  return { registry: new ToolRegistry(buildTools(profile, deps, grants)), policy };
 }
 
 /**
- * P04: `run_command` (argv, sandbox only) in place of `shell`, the file tools, and `fetch_url`
- * declared only to be denied; the policy is the seed's default deny, asked right after the
- * workspace boundary, and an `ask` is answered by a grant for exactly that action, or waits.
+ * The profile's system prompt for this run: the shell's name filled in and, when shell commands
+ * run in the sandbox with the network off, the model told so once.
  */
-function buildP04(deps: AgentDependencies): {
-  readonly registry: ToolRegistry;
-  readonly policy: PermissionPolicy;
-} {
-  const p04 = deps.p04;
-  if (p04 === undefined) throw new BootstrapError("P04 needs its dependencies (deps.p04)");
-  if (deps.auditSink === undefined) {
-    throw new BootstrapError("auditSink is required for chapter 3 or later");
+function systemPromptFor(profile: ChapterProfile, deps: AgentDependencies): string {
+  const lines = [...profile.systemPrompt];
+  if (profile.commandTool === "shell" && deps.sandboxNetworkOff === true) {
+    lines.splice(lines.length - 1, 0, SANDBOX_NETWORK_OFF_NOTICE);
   }
-  const now = p04.now ?? Date.now;
+  return lines.join("\n").replace("{shell}", deps.commandRunner.shellName);
+}
+
+/** In the order the model sees them: the command tool, the four file tools, then `fetch_url`. */
+function buildTools(
+  profile: ChapterProfile,
+  deps: AgentDependencies,
+  grants: GrantPath | undefined,
+): ToolDefinition[] {
+  const run = {
+    workspace: deps.workspace,
+    ...(deps.shellTimeoutMs === undefined ? {} : { timeoutMs: deps.shellTimeoutMs }),
+    ...(deps.outputs === undefined ? {} : { outputs: deps.outputs }),
+  };
+  const tools: ToolDefinition[] = [];
+  switch (profile.commandTool) {
+    case "shell":
+      tools.push(
+        createShellTool({
+          runner: deps.commandRunner,
+          ...run,
+          ...(deps.sandboxNetworkOff === true ? { networkOff: true } : {}),
+        }),
+      );
+      break;
+    case "run_command":
+      // Argv commands run in the sandbox only: the runner refuses when there is none.
+      tools.push(
+        createRunCommandTool({
+          runner: grantsOf(deps).argvRunner,
+          ...run,
+          ...(grants === undefined
+            ? {}
+            : {
+                recheck: (callId, input) =>
+                  recheckApprovedCommand(callId, input, grants.approved, grants.context()),
+              }),
+        }),
+      );
+      break;
+  }
+  if (profile.capabilities.has("files")) {
+    tools.push(
+      ...createFileTools({
+        fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)),
+      }),
+    );
+  }
+  if (profile.capabilities.has("fetch_url")) tools.push(createFetchUrlTool());
+  return tools;
+}
+
+function buildPolicy(
+  profile: ChapterProfile,
+  deps: AgentDependencies,
+  grants: GrantPath | undefined,
+): PermissionPolicy {
+  const environment =
+    deps.executionEnvironment === undefined
+      ? {}
+      : { executionEnvironment: deps.executionEnvironment };
+  switch (profile.policy) {
+    case "none":
+      // Before chapter 3 the only participants are the shell default, the execution environment (a
+      // required sandbox that cannot be had denies) and the person at the prompt. There is always a
+      // policy: without an approver, the shell default's `ask` becomes a denial, never a free pass.
+      return new PermissionPolicy({
+        ...(deps.approvalProvider === undefined ? {} : { approver: deps.approvalProvider }),
+        ...environment,
+      });
+    case "chapter3":
+      if (deps.approvalProvider === undefined) {
+        throw new BootstrapError("approvalProvider is required for chapter 3 or later");
+      }
+      return new PermissionPolicy({
+        workspaceBoundary: workspaceBoundary(deps),
+        rules: [CONFIRM_FILE_WRITE],
+        approver: deps.approvalProvider,
+        audit: auditSinkOf(deps),
+        ...environment,
+      });
+    case "default-deny":
+      return buildDefaultDenyPolicy(deps, grants ?? grantPath(deps));
+  }
+}
+
+/** What the default-deny policy and `run_command` share within one run. */
+interface GrantPath {
+  /** The policy's view of the run, taken afresh at each decision. */
+  readonly context: () => P04Context;
+  /** Each consumed grant's digest, checked again against what would run just before the spawn. */
+  readonly approved: ApprovedActions;
+}
+
+function grantPath(deps: AgentDependencies): GrantPath {
+  const grants = grantsOf(deps);
+  const now = grants.now ?? Date.now;
   const environment = deps.executionEnvironment;
   const context = (): P04Context => ({
     cwd: deps.workspace,
     realWorkspaceRoot: deps.workspace,
-    allowedArgv: p04.allowedArgv,
-    network: p04.network ? "enabled" : "disabled",
+    allowedArgv: grants.allowedArgv,
+    network: grants.network ? "enabled" : "disabled",
     sandbox: environment?.status() ?? {
       kind: "unavailable",
       reason: "no execution environment was given",
     },
     now: now(),
-    requestTtlMs: p04.requestTtlMs ?? DEFAULT_REQUEST_TTL_MS,
+    requestTtlMs: grants.requestTtlMs ?? DEFAULT_REQUEST_TTL_MS,
     newRequestId: () => `req_${randomBytes(8).toString("hex")}`,
-    ...(p04.scriptOf === undefined ? {} : { scriptOf: p04.scriptOf }),
+    ...(grants.scriptOf === undefined ? {} : { scriptOf: grants.scriptOf }),
   });
-  // Each consumed grant's digest, checked again against what would run just before the spawn.
-  const approved = new ApprovedActions();
-  const policy = new PermissionPolicy({
-    workspaceBoundary: {
-      workspace: deps.workspace,
-      boundary: new NodeWorkspaceWriteBoundary(protectedFiles(deps)),
-    },
-    authorizer: new P04Authorizer(context),
-    approver: new GrantApprovalProvider({
-      grants: p04.grants,
-      runId: p04.runId,
-      grantTtlMs: p04.grantTtlMs,
-      approved,
-      ...(deps.approvalProvider === undefined ? {} : { interactive: deps.approvalProvider }),
-    }),
-    audit: deps.auditSink,
-    ...(environment === undefined ? {} : { executionEnvironment: environment }),
-  });
-  const tools: ToolDefinition[] = [
-    createRunCommandTool({
-      runner: p04.argvRunner,
-      workspace: deps.workspace,
-      recheck: (callId, input) => recheckApprovedCommand(callId, input, approved, context()),
-      ...(deps.shellTimeoutMs === undefined ? {} : { timeoutMs: deps.shellTimeoutMs }),
-      ...(deps.outputs === undefined ? {} : { outputs: deps.outputs }),
-    }),
-    ...createFileTools({
-      fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)),
-    }),
-    createFetchUrlTool(),
-  ];
-  return { registry: new ToolRegistry(tools), policy };
+  return { context, approved: new ApprovedActions() };
 }
 
-function buildPolicy(profile: ChapterProfile, deps: AgentDependencies): PermissionPolicy {
-  const environment =
-    deps.executionEnvironment === undefined
-      ? {}
-      : { executionEnvironment: deps.executionEnvironment };
-  if (profile.capabilities.has("policy")) {
-    if (deps.approvalProvider === undefined) {
-      throw new BootstrapError("approvalProvider is required for chapter 3 or later");
-    }
-    if (deps.auditSink === undefined) {
-      throw new BootstrapError("auditSink is required for chapter 3 or later");
-    }
-    return new PermissionPolicy({
-      workspaceBoundary: {
-        workspace: deps.workspace,
-        boundary: new NodeWorkspaceWriteBoundary(protectedFiles(deps)),
-      },
-      rules: [CONFIRM_FILE_WRITE],
-      approver: deps.approvalProvider,
-      audit: deps.auditSink,
-      ...environment,
-    });
-  }
-  // Before chapter 3 the only participants are the shell default, the execution environment (a
-  // required sandbox that cannot be had denies) and the person at the prompt. There is always a
-  // policy: without an approver, the shell default's `ask` becomes a denial, never a free pass.
+/**
+ * The seed's default deny, asked right after the workspace boundary; an `ask` is answered by a
+ * grant for exactly that action, or waits.
+ */
+function buildDefaultDenyPolicy(deps: AgentDependencies, path: GrantPath): PermissionPolicy {
+  const grants = grantsOf(deps);
+  const environment = deps.executionEnvironment;
   return new PermissionPolicy({
-    ...(deps.approvalProvider === undefined ? {} : { approver: deps.approvalProvider }),
-    ...environment,
+    workspaceBoundary: workspaceBoundary(deps),
+    authorizer: new P04Authorizer(path.context),
+    approver: new GrantApprovalProvider({
+      grants: grants.grants,
+      runId: grants.runId,
+      grantTtlMs: grants.grantTtlMs,
+      approved: path.approved,
+      ...(deps.approvalProvider === undefined ? {} : { interactive: deps.approvalProvider }),
+    }),
+    audit: auditSinkOf(deps),
+    ...(environment === undefined ? {} : { executionEnvironment: environment }),
   });
+}
+
+function grantsOf(deps: AgentDependencies): GrantDependencies {
+  if (deps.grants === undefined) {
+    throw new BootstrapError("P04 needs its dependencies (deps.grants)");
+  }
+  return deps.grants;
+}
+
+function auditSinkOf(deps: AgentDependencies): AuditSink {
+  if (deps.auditSink === undefined) {
+    throw new BootstrapError("auditSink is required for chapter 3 or later");
+  }
+  return deps.auditSink;
+}
+
+function workspaceBoundary(deps: AgentDependencies): {
+  readonly workspace: string;
+  readonly boundary: NodeWorkspaceWriteBoundary;
+} {
+  return {
+    workspace: deps.workspace,
+    boundary: new NodeWorkspaceWriteBoundary(protectedFiles(deps)),
+  };
 }
 
 function protectedFiles(deps: AgentDependencies): { harnessFiles: readonly string[] } {
@@ -256,31 +319,4 @@ function workspaceFiles(deps: AgentDependencies): WorkspaceFileSystemOptions {
     ...protectedFiles(deps),
     noProcessRunsAlongside: () => commandsEndWithTheirCalls(deps.executionEnvironment),
   };
-}
-
-function systemPromptFor(profile: ChapterProfile, deps: AgentDependencies): string {
-  if (profile === P04) {
-    return [
-      "You are a careful coding agent working in one workspace directory.",
-      "Use run_command (one program and its arguments, no shell) and the file tools (read_file,",
-      'write_file, edit_file, glob). File paths are relative to the workspace; never use absolute paths or "..".',
-      "Only the exact commands on the workspace's allowlist can run, each after a person approves it,",
-      "in a sandbox without network; fetch_url is always refused. A denied call returns an error",
-      "result: do not retry the same call, explain or choose another way.",
-      "When the task is done, reply with a short summary and no tool call.",
-    ].join("\n");
-  }
-  const tools = profile.capabilities.has("files")
-    ? "the shell tool and the file tools (read_file, write_file, edit_file, glob)"
-    : "the shell tool";
-  return [
-    "You are a careful coding agent working in one workspace directory.",
-    // No absolute path here: the prompt stays the same on every machine, so recordings replay.
-    `The shell (${deps.commandRunner.shellName}) starts in the workspace.`,
-    `Use ${tools}. File paths are relative to the workspace; never use absolute paths or "..".`,
-    "Every shell command is shown to the person for approval first; a denied call returns an",
-    "error result: do not retry the same call, explain or choose another way.",
-    ...(deps.sandboxNetworkOff === true ? [SANDBOX_NETWORK_OFF_NOTICE] : []),
-    "When the task is done, reply with a short summary and no tool call.",
-  ].join("\n");
 }

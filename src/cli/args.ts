@@ -5,6 +5,12 @@ import type { ShellChoice } from "../adapters/shell/index.js";
 import { sandboxLimits, sandboxUnmask } from "./sandbox-settings.js";
 import type { ResourceLimits } from "../adapters/sandbox/index.js";
 import { DEFAULT_MAX_TURNS } from "../bootstrap/build-agent.js";
+import {
+  keepsAudit,
+  LATEST_CHAPTER,
+  profileForChapter,
+  type ChapterProfile,
+} from "../core/profiles.js";
 import { CliConfigError } from "./config-error.js";
 import { languageFromLocale } from "./terminal/locale.js";
 
@@ -23,7 +29,8 @@ export interface CliOptions {
   readonly help: boolean;
   readonly version: boolean;
   readonly prompt: string | undefined;
-  readonly chapter: 1 | 2 | 3 | 4;
+  /** `--chapter N`, parsed once into what the run builds. */
+  readonly profile: ChapterProfile;
   readonly workspace: string;
   readonly model: string | undefined;
   readonly maxTurns: number;
@@ -188,11 +195,11 @@ export function parseCliArgs(
   ] as const) {
     if (values[flag]?.trim() === "") throw new CliConfigError(`--${flag} must not be empty`);
   }
-  const chapter = parseChapter(values.chapter);
+  const profile = parseProfile(values.chapter);
   const auditLog = values["audit-log"] ?? nonEmpty(env.AGENT_AUDIT_LOG);
   // Chapters 1 and 2 come before the permission policy and keep no audit: a log asked for there
   // would stay empty while calls ran, so the run is refused rather than silently unaudited.
-  if (auditLog !== undefined && chapter < 3) {
+  if (auditLog !== undefined && !keepsAudit(profile)) {
     const flag = values["audit-log"] === undefined ? "AGENT_AUDIT_LOG" : "--audit-log";
     throw new CliConfigError(
       `${flag} needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit`,
@@ -202,17 +209,13 @@ export function parseCliArgs(
     help: values.help ?? false,
     version: values.version ?? false,
     prompt,
-    chapter,
+    profile,
     workspace: values.workspace ?? defaultWorkspace(env, cwd),
     model: values.model,
     maxTurns: parseMaxTurns(values["max-turns"]),
     shell: oneOf("--shell", values.shell ?? "auto", SHELL_CHOICES),
     lang: oneOf("--lang", values.lang ?? languageFromLocale(env), LANGUAGES),
-    sandbox: oneOf(
-      values.sandbox === undefined ? "AGENT_SANDBOX" : "--sandbox",
-      values.sandbox ?? nonEmpty(env.AGENT_SANDBOX) ?? "auto",
-      SANDBOX_MODES,
-    ),
+    sandbox: sandboxMode(values.sandbox, env),
     network: values.network ?? false,
     passEnv: parsePassEnv(values["pass-env"] ?? []),
     sandboxLimits: sandboxLimits(values["sandbox-limit"], env.AGENT_SANDBOX_LIMITS),
@@ -249,12 +252,29 @@ function promptFrom(flag: string | undefined, positionals: readonly string[]): s
   return prompt;
 }
 
-export function parseChapter(raw: string | undefined): 1 | 2 | 3 | 4 {
-  if (raw === undefined) return 3;
+/** `--chapter N` as the profile it names; absent, the tutorial's last chapter. */
+export function parseProfile(raw: string | undefined): ChapterProfile {
+  if (raw === undefined) return profileForChapter(LATEST_CHAPTER);
   if (raw === "1" || raw === "2" || raw === "3" || raw === "4") {
-    return Number(raw) as 1 | 2 | 3 | 4;
+    return profileForChapter(Number(raw));
   }
   throw new CliConfigError(`--chapter must be 1, 2, 3 or 4 (got ${JSON.stringify(raw)})`);
+}
+
+/**
+ * The one place the sandbox mode is chosen: `--sandbox`, else AGENT_SANDBOX, else `auto`. A run,
+ * a resume (which then keeps the journal's, resume-settings.ts) and `agent explain` (which has no
+ * flag) all take it from here, so a dry run confines its commands as the run would.
+ */
+export function sandboxMode(
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): SandboxMode {
+  return oneOf(
+    flag === undefined ? "AGENT_SANDBOX" : "--sandbox",
+    flag ?? nonEmpty(env.AGENT_SANDBOX) ?? "auto",
+    SANDBOX_MODES,
+  );
 }
 
 function parseMaxTurns(raw: string | undefined): number {

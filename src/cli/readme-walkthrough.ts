@@ -5,6 +5,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { P03 } from "../core/profiles.js";
 import { explainCall } from "./commands/explain.js";
 
 export const WALKTHROUGH_CALLS = Object.freeze([
@@ -25,7 +26,7 @@ export async function walkthroughText(): Promise<string> {
       const lines = await explainCall({
         tool,
         json,
-        chapter: 3,
+        profile: P03,
         workspace,
         io: { env: { PATH: process.env.PATH }, platform: process.platform },
       });

@@ -1,16 +1,14 @@
-/** Chapter profiles: what each stage of the tutorial's harness is allowed to assemble. */
+/**
+ * Chapter profiles: what each stage of the tutorial's harness builds, as data. The composition root
+ * reads these fields; nothing asks which profile it holds.
+ */
 
-export const CAPABILITIES = Object.freeze([
-  "loop",
-  "powershell",
-  "tool_registry",
-  "files",
-  "policy",
-] as const);
+/** The tools a profile declares beside its command tool. */
+export const CAPABILITIES = Object.freeze(["files", "fetch_url"] as const);
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** Read-only at runtime: the Set is private and only query methods are exposed. */
-export class CapabilitySet {
+export class CapabilitySet implements Iterable<Capability> {
   readonly #capabilities: ReadonlySet<Capability>;
 
   constructor(capabilities: Iterable<Capability>) {
@@ -36,52 +34,132 @@ export class CapabilitySet {
   get size(): number {
     return this.#capabilities.size;
   }
+
+  /** In canonical order, like `toArray`; iterating a copy, so nothing can be added through it. */
+  [Symbol.iterator](): Iterator<Capability> {
+    return this.toArray()[Symbol.iterator]();
+  }
 }
+
+/**
+ * How the model runs a command: `shell`, a command line for the person to approve, or
+ * `run_command`, one program and its arguments from the workspace's allowlist.
+ */
+export type CommandTool = "shell" | "run_command";
+/**
+ * Who decides besides the person: `none` (the shell default only, no audit), `chapter3` (the
+ * workspace boundary, the file-write rule, an audit line per decision) or `default-deny` (the
+ * boundary, then the seed's default deny, which allows only what a grant covers).
+ */
+export type PolicyKind = "none" | "chapter3" | "default-deny";
+/** `required`: commands run in the sandbox or not at all, whatever `--sandbox` says. */
+export type SandboxNeed = "optional" | "required";
+/** `terminal`: the person answers [y/N] now. `grants`: an answer is a recorded grant, or the run waits. */
+export type ApprovalMode = "terminal" | "grants";
 
 export interface ChapterProfile {
   readonly id: "P01" | "P02" | "P03" | "P04";
   readonly chapter: 1 | 2 | 3 | 4;
   readonly title: string;
   readonly capabilities: CapabilitySet;
+  readonly commandTool: CommandTool;
+  readonly policy: PolicyKind;
+  readonly sandbox: SandboxNeed;
+  readonly approvals: ApprovalMode;
+  /** The system prompt's lines; `{shell}` stands for the shell's name. */
+  readonly systemPrompt: readonly string[];
 }
 
 function profile(
-  id: ChapterProfile["id"],
-  chapter: ChapterProfile["chapter"],
-  title: string,
-  capabilities: Capability[],
+  fields: Omit<ChapterProfile, "capabilities"> & {
+    readonly capabilities: readonly Capability[];
+  },
 ): ChapterProfile {
-  return Object.freeze({ id, chapter, title, capabilities: new CapabilitySet(capabilities) });
+  return Object.freeze({
+    ...fields,
+    capabilities: new CapabilitySet(fields.capabilities),
+    systemPrompt: Object.freeze([...fields.systemPrompt]),
+  });
 }
 
-export const P01 = profile("P01", 1, "Shell loop", ["loop", "powershell", "tool_registry"]);
-export const P02 = profile("P02", 2, "File tools", [
-  "loop",
-  "powershell",
-  "tool_registry",
-  "files",
-]);
-export const P03 = profile("P03", 3, "Permissions before side effects", [
-  "loop",
-  "powershell",
-  "tool_registry",
-  "files",
-  "policy",
-]);
+const OPENING = "You are a careful coding agent working in one workspace directory.";
+const CLOSING = "When the task is done, reply with a short summary and no tool call.";
+
+function shellPrompt(tools: string): readonly string[] {
+  return [
+    OPENING,
+    // No absolute path here: the prompt stays the same on every machine, so recordings replay.
+    "The shell ({shell}) starts in the workspace.",
+    `Use ${tools}. File paths are relative to the workspace; never use absolute paths or "..".`,
+    "Every shell command is shown to the person for approval first; a denied call returns an",
+    "error result: do not retry the same call, explain or choose another way.",
+    CLOSING,
+  ];
+}
+
+const CHAPTER_TUTORIAL = {
+  commandTool: "shell",
+  sandbox: "optional",
+  approvals: "terminal",
+} as const;
+
+export const P01 = profile({
+  id: "P01",
+  chapter: 1,
+  title: "Shell loop",
+  ...CHAPTER_TUTORIAL,
+  capabilities: [],
+  policy: "none",
+  systemPrompt: shellPrompt("the shell tool"),
+});
+export const P02 = profile({
+  id: "P02",
+  chapter: 2,
+  title: "File tools",
+  ...CHAPTER_TUTORIAL,
+  capabilities: ["files"],
+  policy: "none",
+  systemPrompt: shellPrompt(
+    "the shell tool and the file tools (read_file, write_file, edit_file, glob)",
+  ),
+});
+export const P03 = profile({
+  id: "P03",
+  chapter: 3,
+  title: "Permissions before side effects",
+  ...CHAPTER_TUTORIAL,
+  capabilities: ["files"],
+  policy: "chapter3",
+  systemPrompt: shellPrompt(
+    "the shell tool and the file tools (read_file, write_file, edit_file, glob)",
+  ),
+});
 
 /**
  * The second seed (permissions and security) past chapter 3: default deny, argv allowlists, and
  * approvals that wait as digest-bound one-time grants. Its own profile, because it contradicts
- * chapter 3 (which allows by default) where the tutorial fixes chapter 3's behaviour. The
- * capabilities are P03's less the shell: bootstrap recognises P04 by identity (it is canonical and
- * frozen like the others) and gives it `run_command` instead.
+ * chapter 3 (which allows by default) where the tutorial fixes chapter 3's behaviour. `fetch_url`
+ * is declared only to be denied: a tool the model sees is not a tool it may use.
  */
-export const P04 = profile("P04", 4, "Approvals that wait", [
-  "loop",
-  "tool_registry",
-  "files",
-  "policy",
-]);
+export const P04 = profile({
+  id: "P04",
+  chapter: 4,
+  title: "Approvals that wait",
+  commandTool: "run_command",
+  sandbox: "required",
+  approvals: "grants",
+  capabilities: ["files", "fetch_url"],
+  policy: "default-deny",
+  systemPrompt: [
+    OPENING,
+    "Use run_command (one program and its arguments, no shell) and the file tools (read_file,",
+    'write_file, edit_file, glob). File paths are relative to the workspace; never use absolute paths or "..".',
+    "Only the exact commands on the workspace's allowlist can run, each after a person approves it,",
+    "in a sandbox without network; fetch_url is always refused. A denied call returns an error",
+    "result: do not retry the same call, explain or choose another way.",
+    CLOSING,
+  ],
+});
 
 /** The tutorial's chapters, in order. */
 export const PROFILES = Object.freeze([P01, P02, P03] as const);
@@ -101,4 +179,9 @@ export function profileForChapter(chapter: number): ChapterProfile {
 /** True only for the canonical frozen object, so a look-alike with extra capabilities is refused. */
 export function isCanonicalProfile(candidate: unknown): candidate is ChapterProfile {
   return ALL_PROFILES.some((known) => known === candidate);
+}
+
+/** Whether the profile keeps an audit (and so may be given `--audit-log`). */
+export function keepsAudit(profile: ChapterProfile): boolean {
+  return profile.policy !== "none";
 }

@@ -52,7 +52,7 @@ function agent(runId: string, replies: ScriptedModelClient, terminal?: ApprovalP
     auditSink: new RecordingAuditSink(),
     executionEnvironment: new FixedEnvironment(() => SANDBOX),
     ...(terminal === undefined ? {} : { approvalProvider: terminal }),
-    p04: {
+    grants: {
       argvRunner: {
         run: (argv) => {
           started.push([...argv]);

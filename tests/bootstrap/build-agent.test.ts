@@ -73,7 +73,7 @@ describe("buildAgent", () => {
   it("refuses a look-alike profile, even one that copies P03 exactly", () => {
     const model = new ScriptedModelClient([]);
     const copy = { ...P03 };
-    const wider = { ...P01, capabilities: new CapabilitySet(["loop", "files"]) };
+    const wider = { ...P01, capabilities: new CapabilitySet(["files"]) };
     for (const profile of [copy, wider]) {
       expect(() => buildAgent(profile, { ...base, model })).toThrow(
         new BootstrapError("Unknown profile: use P01, P02 or P03 from src/core/profiles.ts"),

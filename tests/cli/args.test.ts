@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { HELP_TEXT, parseCliArgs, type CliOptions } from "../../src/cli/args.js";
 import { CliConfigError } from "../../src/cli/config-error.js";
 import { DEFAULT_RESOURCE_LIMITS } from "../../src/adapters/sandbox/index.js";
+import { P01, P02, P03, P04 } from "../../src/core/profiles.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -28,7 +29,7 @@ describe("parseCliArgs defaults", () => {
       help: false,
       version: false,
       prompt: "fix it",
-      chapter: 3,
+      profile: P03,
       workspace: "/work/dir",
       model: undefined,
       maxTurns: 20,
@@ -93,7 +94,7 @@ describe("parseCliArgs flags", () => {
       help: false,
       version: false,
       prompt: "task",
-      chapter: 3,
+      profile: P03,
       workspace: "/ws",
       model: "gpt-x",
       maxTurns: 7,
@@ -115,11 +116,12 @@ describe("parseCliArgs flags", () => {
   });
 
   it.each([
-    [["--chapter", "1"], 1],
-    [["--chapter", "2"], 2],
-    [["--chapter=3"], 3],
-  ] as const)("accepts %j as chapter %d", (argv, chapter) => {
-    expect(parse(argv).chapter).toBe(chapter);
+    [["--chapter", "1"], P01],
+    [["--chapter", "2"], P02],
+    [["--chapter=3"], P03],
+    [["--chapter", "4"], P04],
+  ] as const)("accepts %j as profile %#", (argv, profile) => {
+    expect(parse(argv).profile).toBe(profile);
   });
 
   it.each([

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
+  ALL_PROFILES,
   CAPABILITIES,
   CapabilitySet,
   isCanonicalProfile,
+  keepsAudit,
   LATEST_CHAPTER,
   P01,
   P02,
   P03,
+  P04,
   profileForChapter,
   PROFILES,
   type Capability,
@@ -14,66 +17,108 @@ import {
 
 describe("chapter profiles", () => {
   it.each([
-    [P01, "P01", 1, ["loop", "powershell", "tool_registry"]],
-    [P02, "P02", 2, ["loop", "powershell", "tool_registry", "files"]],
-    [P03, "P03", 3, ["loop", "powershell", "tool_registry", "files", "policy"]],
-  ] as const)("%#: %s has its capabilities and is frozen", (profile, id, chapter, capabilities) => {
+    [P01, "P01", 1, []],
+    [P02, "P02", 2, ["files"]],
+    [P03, "P03", 3, ["files"]],
+    [P04, "P04", 4, ["files", "fetch_url"]],
+  ] as const)("%#: %s declares its tools and is frozen", (profile, id, chapter, capabilities) => {
     expect(profile.id).toBe(id);
     expect(profile.chapter).toBe(chapter);
     expect(profile.capabilities.toArray()).toEqual(capabilities);
+    expect([...profile.capabilities]).toEqual(capabilities);
     expect(profile.capabilities.size).toBe(capabilities.length);
     expect(Object.isFrozen(profile)).toBe(true);
     expect(Object.isFrozen(profile.capabilities)).toBe(true);
+    expect(Object.isFrozen(profile.systemPrompt)).toBe(true);
     expect(() => {
       Object.assign(profile, { capabilities: new CapabilitySet(CAPABILITIES) });
     }).toThrow(TypeError);
   });
 
-  it("only P03 has policy; P01 has no files", () => {
-    expect(PROFILES.map((profile) => profile.capabilities.has("policy"))).toEqual([
-      false,
-      false,
-      true,
+  it("says what each profile builds", () => {
+    expect(
+      ALL_PROFILES.map(({ id, commandTool, policy, sandbox, approvals }) => ({
+        id,
+        commandTool,
+        policy,
+        sandbox,
+        approvals,
+      })),
+    ).toEqual([
+      {
+        id: "P01",
+        commandTool: "shell",
+        policy: "none",
+        sandbox: "optional",
+        approvals: "terminal",
+      },
+      {
+        id: "P02",
+        commandTool: "shell",
+        policy: "none",
+        sandbox: "optional",
+        approvals: "terminal",
+      },
+      {
+        id: "P03",
+        commandTool: "shell",
+        policy: "chapter3",
+        sandbox: "optional",
+        approvals: "terminal",
+      },
+      {
+        id: "P04",
+        commandTool: "run_command",
+        policy: "default-deny",
+        sandbox: "required",
+        approvals: "grants",
+      },
     ]);
+  });
+
+  it("only P03 and P04 keep an audit; P01 has no files", () => {
+    expect(ALL_PROFILES.map((profile) => keepsAudit(profile))).toEqual([false, false, true, true]);
     expect(P01.capabilities.has("files")).toBe(false);
   });
 
   it("the lists of capabilities and profiles are frozen", () => {
-    expect(CAPABILITIES).toEqual(["loop", "powershell", "tool_registry", "files", "policy"]);
+    expect(CAPABILITIES).toEqual(["files", "fetch_url"]);
     expect(Object.isFrozen(CAPABILITIES)).toBe(true);
     expect(Object.isFrozen(PROFILES)).toBe(true);
+    expect(Object.isFrozen(ALL_PROFILES)).toBe(true);
     expect(LATEST_CHAPTER).toBe(3);
   });
 });
 
 describe("CapabilitySet", () => {
   it("exposes only read methods and no reachable Set", () => {
-    const set = new CapabilitySet(["loop", "files"]);
+    const set = new CapabilitySet(["fetch_url", "files"]);
     const prototypeMethods = Object.getOwnPropertyNames(CapabilitySet.prototype).sort();
     expect(prototypeMethods).toEqual(["constructor", "has", "size", "toArray"]);
+    expect(Object.getOwnPropertySymbols(CapabilitySet.prototype)).toEqual([Symbol.iterator]);
     expect(Object.getOwnPropertyNames(set)).toEqual([]);
     expect(Object.getOwnPropertySymbols(set)).toEqual([]);
     expect(Object.isFrozen(set)).toBe(true);
   });
 
   it("toArray returns a copy in canonical order; changing it changes nothing", () => {
-    const set = new CapabilitySet(["files", "loop", "files"]);
+    const set = new CapabilitySet(["fetch_url", "files", "fetch_url"]);
     const listed = set.toArray();
-    expect(listed).toEqual(["loop", "files"]);
-    listed.push("policy");
-    expect(set.has("policy")).toBe(false);
-    expect(set.toArray()).toEqual(["loop", "files"]);
+    expect(listed).toEqual(["files", "fetch_url"]);
+    listed.pop();
+    expect(set.has("fetch_url")).toBe(true);
+    expect(set.toArray()).toEqual(["files", "fetch_url"]);
   });
 
   it("copies its input: the caller's collection cannot add a capability later", () => {
-    const input = new Set<Capability>(["loop"]);
+    const input = new Set<Capability>(["files"]);
     const set = new CapabilitySet(input);
-    input.add("policy");
-    expect(set.has("policy")).toBe(false);
+    input.add("fetch_url");
+    expect(set.has("fetch_url")).toBe(false);
   });
 
   it("rejects an unknown capability", () => {
-    expect(() => new CapabilitySet(["loop", "root" as Capability])).toThrow(
+    expect(() => new CapabilitySet(["files", "root" as Capability])).toThrow(
       new RangeError("Unknown capability: root"),
     );
   });
@@ -91,6 +136,7 @@ describe("profileForChapter", () => {
     [1, P01],
     [2, P02],
     [3, P03],
+    [4, P04],
   ] as const)("chapter %i is the canonical object", (chapter, profile) => {
     expect(profileForChapter(chapter)).toBe(profile);
   });

@@ -14,6 +14,7 @@ import {
   readHarnessInput,
   readHarnessInputIn,
 } from "../filesystem/index.js";
+import { ConfigurationError } from "../../core/common/configuration-error.js";
 
 export interface AllowedCommand {
   readonly argv: readonly string[];
@@ -29,7 +30,7 @@ export interface CommandAllowlist {
 }
 
 /** The configured list is wrong: a configuration error, named before anything runs. */
-export class CommandAllowlistError extends Error {
+export class CommandAllowlistError extends ConfigurationError {
   override readonly name = "CommandAllowlistError";
 }
 

@@ -21,12 +21,13 @@ import { firstLineOfError } from "../../core/common/one-line.js";
 import { errorCode } from "./fs-errors.js";
 import { DirectoryNotHeldError, HeldDirectory } from "./held-directory.js";
 import { openRegularFileSync, readAtMostSync, UnsafeFileError } from "./safe-open.js";
+import { ConfigurationError } from "../../core/common/configuration-error.js";
 
 /**
  * A harness file that cannot be used: a configuration problem, reported before the run. The
  * message says why (`it is a symbolic link; …`); callers put the file's role and path in front.
  */
-export class HarnessFileError extends Error {
+export class HarnessFileError extends ConfigurationError {
   override readonly name = "HarnessFileError";
 }
 

@@ -6,8 +6,9 @@ import { randomBytes } from "node:crypto";
 import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { errorCode } from "../filesystem/index.js";
+import { ConfigurationError } from "../../core/common/configuration-error.js";
 
-export class RunJournalError extends Error {
+export class RunJournalError extends ConfigurationError {
   override readonly name = "RunJournalError";
 }
 

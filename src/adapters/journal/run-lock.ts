@@ -27,9 +27,10 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { errorCode, O_NOFOLLOW, readHarnessInput } from "../filesystem/index.js";
+import { ConfigurationError } from "../../core/common/configuration-error.js";
 
 /** Another live process holds the run. */
-export class RunLockedError extends Error {
+export class RunLockedError extends ConfigurationError {
   override readonly name = "RunLockedError";
 }
 

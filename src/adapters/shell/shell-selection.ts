@@ -15,11 +15,12 @@ import {
 } from "./executable-resolution.js";
 import { PosixShellRunner, type PosixShellKind } from "./posix-shell.js";
 import { PowerShellRunner, type PowerShellFlavor } from "./powershell.js";
+import { ConfigurationError } from "../../core/common/configuration-error.js";
 
 export type ShellChoice = "auto" | "powershell" | "posix";
 
 /** A shell was asked for (or none at all exists): a configuration error, exit code 2. */
-export class ShellUnavailableError extends Error {
+export class ShellUnavailableError extends ConfigurationError {
   override readonly name = "ShellUnavailableError";
 }
 

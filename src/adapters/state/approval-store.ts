@@ -32,9 +32,10 @@ import {
   removeQuietly,
   takeOnce,
 } from "./state-files.js";
+import { ConfigurationError } from "../../core/common/configuration-error.js";
 
 /** `agent approve`/`deny` cannot do what was asked; the message says why, in one line. */
-export class ApprovalStoreError extends Error {
+export class ApprovalStoreError extends ConfigurationError {
   override readonly name = "ApprovalStoreError";
 }
 

@@ -8,9 +8,10 @@ import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, realpathSync, type Stats, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { errorCode } from "../filesystem/index.js";
+import { ConfigurationError } from "../../core/common/configuration-error.js";
 
 /** The state directory cannot be used: reported before the run, as a configuration error. */
-export class StateDirectoryError extends Error {
+export class StateDirectoryError extends ConfigurationError {
   override readonly name = "StateDirectoryError";
 }
 

@@ -1,6 +1,7 @@
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
-import { openApprovalStore, realWorkspace } from "../approval-state.js";
+import { openApprovalStore } from "../../bootstrap/approval-state.js";
+import { realWorkspace } from "../subcommand-values.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";

@@ -1,8 +1,12 @@
-import { JsonlAuditLog } from "../../adapters/audit/index.js";
-import { DEFAULT_GRANT_TTL_MS, type AnswerToken } from "../../adapters/state/index.js";
+import type { AnswerToken } from "../../adapters/state/index.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
-import { openApprovalStore, parseTtl, realWorkspace } from "../approval-state.js";
+import {
+  auditApprovalAnswer,
+  DEFAULT_GRANT_TTL_MS,
+  openApprovalStore,
+} from "../../bootstrap/approval-state.js";
+import { parseTtl, realWorkspace } from "../subcommand-values.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
@@ -38,14 +42,7 @@ function answer(args: readonly string[], io: CliIo, kind: AnswerToken["answer"])
     const by = `agent ${word} (${io.env.USER ?? "unknown user"})`;
     const token = kind === "approved" ? store.approve(id, ttlMs, by) : store.deny(id, by);
     const auditPath = values["audit-log"] ?? nonEmpty(io.env.AGENT_AUDIT_LOG);
-    if (auditPath !== undefined) {
-      const log = new JsonlAuditLog({ path: auditPath, chapter: 4 });
-      try {
-        await log.recordApprovalAnswer(token);
-      } finally {
-        log.close();
-      }
-    }
+    if (auditPath !== undefined) await auditApprovalAnswer(auditPath, token);
     io.stdout.write(
       `${escapeForPrompt(
         kind === "approved"

@@ -1,7 +1,7 @@
-import { loadCommandAllowlist } from "../../adapters/commands/index.js";
+import { loadCommandAllowlist } from "../../bootstrap/p04-run.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
-import { realWorkspace } from "../approval-state.js";
+import { realWorkspace } from "../subcommand-values.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";

@@ -4,20 +4,17 @@
  * boundary's verdict in order, then the decision and the audit line that would result (both
  * answers, when a person would be asked). The README's walk-through is generated from it.
  */
-import { loadCommandAllowlist, npmScriptText } from "../../adapters/commands/index.js";
-import { startShellExecution } from "../../adapters/execution/index.js";
-import { agentInstallPaths, WorkspaceOutputStore } from "../../adapters/filesystem/index.js";
-import { buildToolPath, DEFAULT_MAX_TURNS } from "../../bootstrap/build-agent.js";
+import { composeExplain } from "../../bootstrap/compose-explain.js";
 import type { ApprovalProvider } from "../../core/policy/approval.js";
 import type { AuditSink } from "../../core/policy/audit.js";
 import { PermissionDecision } from "../../core/policy/permission-decision.js";
 import { PermissionRequest } from "../../core/policy/permission-request.js";
 import type { PolicyTrace } from "../../core/policy/permissions.js";
-import { profileForChapter } from "../../core/profiles.js";
-import { defaultWorkspace, parseChapter } from "../args.js";
+import { keepsAudit, LATEST_CHAPTER, type ChapterProfile } from "../../core/profiles.js";
+import { defaultWorkspace, parseProfile, sandboxMode } from "../args.js";
+import { sandboxLimits } from "../sandbox-settings.js";
 import type { CliIo } from "../cli-io.js";
-import { realWorkspace } from "../approval-state.js";
-import { DryRunGrants } from "../dry-run-grants.js";
+import { realWorkspace } from "../subcommand-values.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
 import { TERMINAL_APPROVAL_SOURCE } from "../terminal/terminal-approval.js";
@@ -26,14 +23,26 @@ import { escapeForPrompt } from "../terminal/terminal-text.js";
 
 export function explainCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, async () => {
-    const { values, positionals } = parseSubcommandArgs(args, { chapter: { type: "string" } });
+    const { values, positionals } = parseSubcommandArgs(args, {
+      chapter: { type: "string" },
+      "audit-log": { type: "string" },
+    });
     const [tool, json, ...rest] = positionals;
     if (tool === undefined || json === undefined || rest.length > 0) {
       throw new Error("usage: agent explain TOOL 'JSON' [--chapter N] [--workspace DIR]");
     }
-    const chapter = parseChapter(values.chapter);
+    const profile = parseProfile(values.chapter);
     const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
-    const lines = await explainCall({ tool, json, chapter, workspace, io });
+    const auditLog = values["audit-log"] ?? nonEmpty(io.env.AGENT_AUDIT_LOG);
+    const lines = await explainCall({
+      tool,
+      json,
+      profile,
+      workspace,
+      io,
+      ...(auditLog === undefined ? {} : { auditLog }),
+      ...(values["state-dir"] === undefined ? {} : { stateDir: values["state-dir"] }),
+    });
     io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
     return EXIT.ok;
   });
@@ -42,65 +51,40 @@ export function explainCommand(args: readonly string[], io: CliIo): Promise<numb
 export interface ExplainInput {
   readonly tool: string;
   readonly json: string;
-  readonly chapter: 1 | 2 | 3 | 4;
+  readonly profile: ChapterProfile;
   /** Real path. */
   readonly workspace: string;
   readonly io: Pick<CliIo, "env" | "platform">;
+  /** The audit log a run would keep (`--audit-log`, AGENT_AUDIT_LOG): protected as in the run. */
+  readonly auditLog?: string;
+  readonly stateDir?: string;
 }
 
 /** The dry run's lines, without a trailing newline. */
 export async function explainCall(input: ExplainInput): Promise<string[]> {
-  const { tool, json, chapter, workspace, io } = input;
-  const profile = profileForChapter(chapter);
-  const harnessFiles = [
-    WorkspaceOutputStore.open(workspace).realPath,
-    ...agentInstallPaths(import.meta.url, "agent-harness"),
-  ];
-  // Where commands would run, decided as a run would (the probe runs `true`, nothing else).
-  const execution = await (
-    await startShellExecution({
-      sandbox: chapter === 4 ? "required" : sandboxMode(io.env.AGENT_SANDBOX),
-      network: false,
-      shell: "auto",
-      workspace,
-      env: io.env,
-      platform: io.platform,
-      passEnv: [],
-      harnessFiles,
-    })
-  ).ready;
-
+  const { tool, json, profile, io } = input;
+  // The settings a run of this workspace would have; explain has no flags for the rest.
+  const toolPathFor = await composeExplain({
+    profile,
+    workspace: input.workspace,
+    host: { env: io.env, platform: io.platform },
+    sandbox: sandboxMode(undefined, io.env),
+    network: false,
+    shell: "auto",
+    passEnv: [],
+    sandboxUnmask: [],
+    sandboxLimits: sandboxLimits(undefined, io.env.AGENT_SANDBOX_LIMITS),
+    // A profile that keeps no audit cannot be run with a log (args.ts): none to protect.
+    auditLog: keepsAudit(profile) ? input.auditLog : undefined,
+    stateDir: input.stateDir,
+  });
   const build = (answer: "y" | "n" | undefined, audit: AuditSink) => {
     const approver = new AnswerRecorder(answer);
-    const path = buildToolPath(profile, {
-      model: { complete: () => Promise.reject(new Error("a dry run asks no model")) },
-      workspace,
-      harnessFiles,
-      commandRunner: execution.runner,
-      executionEnvironment: execution.environment,
-      maxTurns: DEFAULT_MAX_TURNS,
-      ...(chapter >= 3 ? { auditSink: audit } : {}),
-      ...(chapter === 4 ? {} : { approvalProvider: approver }),
-      ...(chapter === 4
-        ? {
-            approvalProvider: approver,
-            p04: {
-              argvRunner: execution.argvRunner,
-              allowedArgv: loadCommandAllowlist(workspace).commands.map((entry) => entry.argv),
-              grants: new DryRunGrants(),
-              runId: "explain",
-              network: false,
-              grantTtlMs: 60_000,
-              scriptOf: (argv: readonly string[]) => npmScriptText(workspace, argv),
-            },
-          }
-        : {}),
-    });
-    return { ...path, approver };
+    return { ...toolPathFor(approver, audit), approver };
   };
 
   const lines: string[] = [
-    `$ agent explain ${tool} '${json}'${chapter === 3 ? "" : ` --chapter ${String(chapter)}`}`,
+    `$ agent explain ${tool} '${json}'${profile.chapter === LATEST_CHAPTER ? "" : ` --chapter ${String(profile.chapter)}`}`,
   ];
   const first = build("y", new LineRecorder());
   const prepared = first.registry
@@ -123,34 +107,30 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
   if (yes.approver.asked === 0) {
     lines.push("approval: not asked");
     lines.push(`decision: ${describe(decidedYes)}`);
-    lines.push(auditLine(auditY, chapter));
+    lines.push(auditLine(auditY, profile));
   } else {
     lines.push(
-      chapter === 4
+      profile.approvals === "grants"
         ? "approval: a grant for exactly this action is looked for; without one a person at a terminal answers [y/N], and with nobody there the run waits (exit 3)"
         : "approval: the person is asked [y/N]",
     );
     const auditN = new LineRecorder();
     const decidedNo = await build("n", auditN).policy.decide(new PermissionRequest(call));
     lines.push(`decision on y: ${describe(decidedYes)}`);
-    lines.push(auditLine(auditY, chapter).replace(/^audit:/, "audit on y:"));
+    lines.push(auditLine(auditY, profile).replace(/^audit:/, "audit on y:"));
     lines.push(`decision otherwise: ${describe(decidedNo)}`);
-    lines.push(auditLine(auditN, chapter).replace(/^audit:/, "audit otherwise:"));
+    lines.push(auditLine(auditN, profile).replace(/^audit:/, "audit otherwise:"));
   }
   lines.push("nothing was executed");
   return lines;
-}
-
-function sandboxMode(raw: string | undefined): "auto" | "required" | "off" {
-  return raw === "required" || raw === "off" ? raw : "auto";
 }
 
 function describe(decision: PermissionDecision): string {
   return `${decision.behavior} (${decision.source}) - ${decision.reason}`;
 }
 
-function auditLine(audit: LineRecorder, chapter: number): string {
-  if (chapter < 3) return "audit: none (chapters 1 and 2 keep no audit)";
+function auditLine(audit: LineRecorder, profile: ChapterProfile): string {
+  if (!keepsAudit(profile)) return "audit: none (chapters 1 and 2 keep no audit)";
   return `audit: ${audit.lines.join(" / ")}`;
 }
 
@@ -193,4 +173,8 @@ class LineRecorder implements AuditSink {
   record(request: PermissionRequest, decision: PermissionDecision): void {
     this.lines.push(formatAuditLine(request, decision));
   }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
 }

@@ -4,24 +4,21 @@
  * the network are the run's own (resume-settings.ts); the other run options (audit log, endpoint,
  * …) are given again as for a new run.
  */
-import { existsSync } from "node:fs";
+import type { RunLock } from "../../adapters/journal/index.js";
 import {
-  dropCutTail,
+  existingJournal,
   isRunId,
-  journalPath,
-  listRuns,
-  lockPath,
-  lockRun,
-  readJournalFile,
-  type RunLock,
-} from "../../adapters/journal/index.js";
+  lockAndReadRun,
+  newestUnfinishedRun,
+} from "../../bootstrap/resume-plan.js";
 import { replayJournal } from "../../core/journal/journal-replay.js";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
+import { keepsAudit, profileForChapter } from "../../core/profiles.js";
 import { parseCliArgs, type CliOptions } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
 import { isInteractive, resolveWorkspace, runAgent } from "./run.js";
-import { openRunStore } from "../run-store.js";
+import { openRunStore } from "../../bootstrap/run-store.js";
 import { keepRunSettings, sandboxSource } from "../resume-settings.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 
@@ -58,19 +55,20 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
   try {
     const workspace = await resolveWorkspace(options.workspace);
     const store = openRunStore(options.stateDir, io, workspace);
-    const runId = requested ?? newestUnfinished(store.runs);
+    const runId = requested ?? newestUnfinishedRun(store);
     if (runId === undefined)
       return fail(`no unfinished run in ${workspace} to resume (agent runs lists them)`);
-    const path = journalPath(store.runs, runId);
-    if (!existsSync(path)) return fail(`no run ${runId} in ${workspace} (agent runs lists them)`);
-    lock = lockRun(lockPath(store.runs, runId));
-    const contents = readJournalFile(path);
-    if (contents.cutBytes > 0) {
-      say(
-        `the journal ${path} ends in a record cut off by a crash (${contents.cutBytes} bytes); going on from the last whole record`,
-      );
-      dropCutTail(contents);
+    const path = existingJournal(store, runId);
+    if (path === undefined) {
+      return fail(`no run ${runId} in ${workspace} (agent runs lists them)`);
     }
+    const locked = lockAndReadRun(store, runId, path, (cutBytes) => {
+      say(
+        `the journal ${path} ends in a record cut off by a crash (${cutBytes} bytes); going on from the last whole record`,
+      );
+    });
+    lock = locked.lock;
+    const contents = locked.contents;
     const replayed = replayJournal(contents.records);
     // A finished run goes on only as a conversation, on a terminal; piped there is nothing to do.
     if (replayed.status === "completed" && !isInteractive(io)) {
@@ -88,7 +86,8 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
       lock.release();
       return fail(`run ${runId} is of chapter ${chapter}, which this agent cannot run`);
     }
-    if (chapter < 3 && options.auditLog !== undefined) {
+    const profile = profileForChapter(chapter);
+    if (!keepsAudit(profile) && options.auditLog !== undefined) {
       lock.release();
       return fail(
         `run ${runId} is of chapter ${chapter}, which has no permission policy and keeps no audit: leave out --audit-log (or AGENT_AUDIT_LOG)`,
@@ -107,7 +106,7 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
       ...options,
       ...settings,
       prompt: undefined,
-      chapter,
+      profile,
       ...(providerModel ? { model } : {}),
     };
     const plan = { runId, path, lock, replayed };
@@ -117,10 +116,4 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
     lock?.release();
     return fail(firstLineOfError(error));
   }
-}
-
-/** Unfinished (its process died) or waiting (for an approval): never one another process runs. */
-function newestUnfinished(runs: string): string | undefined {
-  return listRuns(runs).find((run) => run.status === "unfinished" || run.status === "waiting")
-    ?.runId;
 }

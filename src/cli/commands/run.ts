@@ -1,61 +1,37 @@
 import { realpath, stat } from "node:fs/promises";
-import { join } from "node:path";
-import { JsonlAuditLog } from "../../adapters/audit/index.js";
-import {
-  displayURL,
-  ModelConfigError,
-  OpenAIChatModelClient,
-  RecordingModelClient,
-  ReplayModelClient,
-  resolveOpenAIConfig,
-} from "../../adapters/model/index.js";
+import { ConfigurationError } from "../../core/common/configuration-error.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import { startShellExecution, type ShellExecution } from "../../adapters/execution/index.js";
-import {
-  agentInstallPaths,
-  HarnessFileError,
-  NodeWorkspaceFileSystem,
-  WorkspaceOutputStore,
-} from "../../adapters/filesystem/index.js";
-import { ShellUnavailableError } from "../../adapters/shell/index.js";
-import { BootstrapError, buildAgent } from "../../bootstrap/build-agent.js";
+import { composeRun, type ComposedRun } from "../../bootstrap/compose-run.js";
+import type { ResumePlan } from "../../bootstrap/journal-session.js";
 import {
   AgentRunError,
   RunCancelledError,
   RunWaitingError,
 } from "../../core/runner/agent-errors.js";
-import { CommandAllowlistError } from "../../adapters/commands/index.js";
-import { RunJournalError, RunLockedError } from "../../adapters/journal/index.js";
-import { ApprovalStoreError, StateDirectoryError } from "../../adapters/state/index.js";
-import { p04Approver, p04Dependencies } from "../p04-run.js";
 import { waitingMessage } from "../terminal/waiting-message.js";
-import type { AuditSink } from "../../core/policy/audit.js";
-import { CompositeAuditSink } from "../../core/policy/composite-audit-sink.js";
-import type { ModelClient } from "../../core/ports/model.js";
-import { profileForChapter } from "../../core/profiles.js";
+import type { ApprovalMode } from "../../core/profiles.js";
+import type { ApprovalProvider } from "../../core/policy/approval.js";
+import type { WorkspaceFileSystem } from "../../core/ports/filesystem.js";
 import type { CliOptions } from "../args.js";
 import { CliConfigError } from "../config-error.js";
 import { EXIT } from "../exit-codes.js";
-import { FirstReplyGate } from "../first-reply-gate.js";
 import { ProgressReporter, useColor } from "../terminal/progress-reporter.js";
 import { TerminalApprovalProvider } from "../terminal/terminal-approval.js";
 import { TerminalAuditSink } from "../terminal/terminal-audit.js";
 import { renderMarkdown } from "../terminal/markdown-view.js";
-import { withTextDeltas } from "../text-delta-model.js";
 import { TurnCancellation, runConversation } from "../terminal/conversation.js";
 import type { RunResult } from "../../core/runner/agent-runner.js";
 import type { Message } from "../../core/ports/messages.js";
 import { previewWith } from "../terminal/file-change-preview.js";
 import { CommandStatus } from "../terminal/command-status.js";
+import { p04Approver } from "../terminal/p04-terminal-approval.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 import type { CliIo } from "../cli-io.js";
-import { openRunStore } from "../run-store.js";
-import { openJournalSession, type JournalSession, type ResumePlan } from "../journal-session.js";
-import { withCrashHook } from "../crash-hook.js";
 
 /**
  * One run, new or resumed (`resume`: from `agent resume`, which picked and locked it): every step
- * journaled under the workspace's state directory before it happens. Returns the exit code.
+ * journaled under the workspace's state directory before it happens. The composition root builds
+ * it (bootstrap/compose-run.ts); here are the terminal's pieces and the exit code.
  */
 export async function runAgent(
   options: CliOptions,
@@ -66,134 +42,89 @@ export async function runAgent(
     io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
     return code;
   };
+  const verbosity = options.quiet ? "quiet" : options.verbose ? "verbose" : "normal";
   const reporter = new ProgressReporter({
     output: io.stderr,
-    verbosity: options.quiet ? "quiet" : options.verbose ? "verbose" : "normal",
+    verbosity,
     color: useColor(io.stderr, io.env),
   });
   const cancel = new TurnCancellation();
   io.interrupts.on("SIGINT", () => {
     cancel.abort();
   });
-  let session: JournalSession | undefined;
+  let run: ComposedRun | undefined;
   try {
-    const workspace = await resolveWorkspace(options.workspace);
-    // Journals live outside the workspace, in a directory no file tool or command may touch.
-    const store = openRunStore(options.stateDir, io, workspace);
-    // The harness's own files (recording, journal, audit log) are opened once, first, before any
-    // command could swap their names; their real paths are then protected from the file tools and
-    // read-only in the sandbox.
-    const model = createModelClient(options, io.env, io.platform);
-    const profile = profileForChapter(options.chapter);
-    session = openJournalSession(
-      store,
+    let workspace: string;
+    try {
+      workspace = await resolveWorkspace(options.workspace);
+    } catch (error) {
+      resume?.lock.release();
+      throw error;
+    }
+    const approver = (mode: ApprovalMode, preview: WorkspaceFileSystem) => {
+      const terminal = new TerminalApprovalProvider({
+        input: io.stdin,
+        output: io.stderr,
+        lang: options.lang,
+        get signal() {
+          return cancel.signal;
+        },
+        onCancel: () => {
+          cancel.abort();
+        },
+        previewChange: previewWith(preview),
+        color: useColor(io.stderr, io.env),
+      });
+      return answerer(mode, terminal, io);
+    };
+    run = await composeRun(
       {
-        chapter: options.chapter,
-        profile: profile.id,
-        model: model.name,
+        profile: options.profile,
         workspace,
-        policy: `chapter ${options.chapter}; sandbox ${options.sandbox}${options.network ? " with network" : ""}`,
+        host: { env: io.env, platform: io.platform },
+        model: {
+          name: options.model,
+          replay: options.replay,
+          replayLenient: options.replayLenient,
+          record: options.record,
+        },
         sandbox: options.sandbox,
         network: options.network,
+        shell: options.shell,
+        passEnv: options.passEnv,
+        sandboxUnmask: options.sandboxUnmask,
+        sandboxLimits: options.sandboxLimits,
+        auditLog: options.auditLog,
+        stateDir: options.stateDir,
+        maxTurns: options.maxTurns,
+        resume,
       },
-      resume,
+      {
+        // On a terminal, say first where the agent works and whom it asks, so a wrong directory
+        // or endpoint is caught before anything happens. Never on stdout: that is the answer's.
+        announce: (model) => {
+          if (io.stderr.isTTY === true && !options.quiet) {
+            io.stderr.write(`agent: ${escapeForPrompt(`workspace ${workspace} · ${model}`)}\n`);
+          }
+        },
+        onExecutionDecided: (fallbackReason, notices) => {
+          warnOnFallback(fallbackReason, notices, options, io);
+        },
+        approver,
+        terminalAudit: new TerminalAuditSink(io.stderr),
+        observer: reporter,
+        onTextDelta: (text) => {
+          reporter.onTextDelta(text);
+        },
+        aroundRunner: (runner) =>
+          new CommandStatus({
+            output: io.stderr,
+            verbosity,
+            color: useColor(io.stderr, io.env),
+          }).around(runner),
+      },
     );
-    resume = undefined; // the session owns its lock now
-    const auditLog =
-      options.auditLog === undefined
-        ? undefined
-        : new JsonlAuditLog({
-            path: options.auditLog,
-            chapter: options.chapter,
-            runId: session.runId,
-          });
-    const outputs = WorkspaceOutputStore.open(workspace);
-    // The agent's own install too (dist/, scripts/, package.json, node_modules, …): when the
-    // workspace holds it (its own clone), a command that changed it would run on the host at the
-    // next start. Protected by real path: the whole directory, not only files.
-    const harnessFiles = [
-      auditLog?.realPath,
-      model.recordingPath,
-      outputs.realPath,
-      store.stateRoot,
-      ...agentInstallPaths(import.meta.url, PACKAGE_NAME),
-    ].filter((path): path is string => path !== undefined);
-    // On a terminal, say first where the agent works and whom it asks, so a wrong directory or
-    // endpoint is caught before anything happens. Never on stdout: that is the answer's alone.
-    if (io.stderr.isTTY === true && !options.quiet) {
-      io.stderr.write(
-        `agent: ${escapeForPrompt(`workspace ${workspace} · ${model.description}`)}\n`,
-      );
-    }
-    const shell = await startShellExecution({
-      sandbox: options.sandbox,
-      network: options.network,
-      shell: options.shell,
-      workspace,
-      env: io.env,
-      platform: io.platform,
-      passEnv: options.passEnv,
-      harnessFiles,
-      hiddenPaths: [store.stateRoot],
-      cacheDirectory: join(store.workspaceState, "sandbox-cache"),
-      unmaskCredentials: options.sandboxUnmask,
-      limits: options.sandboxLimits,
-    });
-    // The sandbox probe may still be running: the first model request goes out meanwhile, and its
-    // reply waits for the probe, so every tool call is decided on the final environment.
-    const ready = shell.ready.then((decided) => {
-      warnOnFallback(decided, options, io);
-    });
-    const terminalApproval = new TerminalApprovalProvider({
-      input: io.stdin,
-      output: io.stderr,
-      lang: options.lang,
-      get signal() {
-        return cancel.signal;
-      },
-      onCancel: () => {
-        cancel.abort();
-      },
-      previewChange: previewWith(new NodeWorkspaceFileSystem(workspace, { harnessFiles })),
-      color: useColor(io.stderr, io.env),
-    });
-    // Chapter 4: an allowlist and a grant store; with nobody at a terminal, an ask waits.
-    const p04 =
-      options.chapter === 4
-        ? p04Dependencies({
-            workspace,
-            network: options.network,
-            io,
-            execution: await shell.ready,
-            runId: session.runId,
-            ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
-          })
-        : undefined;
-    const approvalProvider =
-      p04 === undefined
-        ? terminalApproval
-        : p04Approver(isInteractive(io), terminalApproval, io.stderr);
-    const agent = buildAgent(profile, {
-      model: withTextDeltas(new FirstReplyGate(model.client, ready), (text) => {
-        reporter.onTextDelta(text);
-      }),
-      workspace,
-      harnessFiles,
-      commandRunner: new CommandStatus({
-        output: io.stderr,
-        verbosity: options.quiet ? "quiet" : options.verbose ? "verbose" : "normal",
-        color: useColor(io.stderr, io.env),
-      }).around(shell.runner),
-      executionEnvironment: shell.environment,
-      ...(approvalProvider === undefined ? {} : { approvalProvider }),
-      ...(p04 === undefined ? {} : { p04 }),
-      auditSink: createAuditSink(auditLog, io.stderr),
-      maxTurns: options.maxTurns,
-      observer: reporter,
-      outputs,
-      journal: withCrashHook(session.journal, io.env),
-      sandboxNetworkOff: shell.networkOff,
-    });
+    const { agent, session, ready } = run;
     const showResult = (result: RunResult): void => {
       reporter.finish(result.turns, result.usage);
       // On a terminal the answer's markdown is laid out (markdown-view.ts); it must not be able to
@@ -246,74 +177,50 @@ export async function runAgent(
       return fail(EXIT.cancelled, "cancelled");
     }
     if (error instanceof RunWaitingError) {
-      io.stderr.write(waitingMessage(error, session?.runId));
+      io.stderr.write(waitingMessage(error, run?.session.runId));
       return EXIT.waiting;
     }
-    if (isConfigurationError(error)) return fail(EXIT.config, firstLineOfError(error));
+    if (error instanceof ConfigurationError) return fail(EXIT.config, firstLineOfError(error));
     if (error instanceof AgentRunError) return fail(EXIT.runFailed, firstLineOfError(error));
     return fail(EXIT.runFailed, `unexpected error: ${firstLineOfError(error)}`);
   } finally {
-    session?.close();
-    resume?.lock.release();
+    run?.close();
   }
-}
-
-interface ChosenModel {
-  readonly client: ModelClient;
-  /** The model's name, for the run journal. */
-  readonly name: string;
-  /** For the run's first line: which model, served from where. */
-  readonly description: string;
-  /** The recording's real path, a harness-owned file, when `--record` is given. */
-  readonly recordingPath?: string;
-}
-
-function createModelClient(
-  options: CliOptions,
-  env: Readonly<Record<string, string | undefined>>,
-  platform: NodeJS.Platform,
-): ChosenModel {
-  let chosen: ChosenModel;
-  if (options.replay === undefined) {
-    const config = resolveOpenAIConfig(env, { model: options.model, platform });
-    chosen = {
-      client: new OpenAIChatModelClient(config),
-      name: config.model,
-      description: `model ${config.model} · endpoint ${displayURL(config.baseURL)}`,
-    };
-  } else {
-    chosen = {
-      client: ReplayModelClient.fromFile(options.replay, { lenient: options.replayLenient }),
-      name: `replay of ${options.replay}`,
-      description: `model replayed from ${options.replay}`,
-    };
-  }
-  if (options.record === undefined) return chosen;
-  const recording = new RecordingModelClient(chosen.client, options.record);
-  return { ...chosen, client: recording, recordingPath: recording.realPath };
 }
 
 /**
  * Only on Linux is the fallback news: elsewhere there is no sandbox to miss, and the prompt's
  * "Runs in" line already says so.
  */
-function warnOnFallback(shell: ShellExecution, options: CliOptions, io: CliIo): void {
-  if (shell.fallbackReason !== undefined && io.platform === "linux" && !options.quiet) {
-    io.stderr.write(`agent: warning: ${escapeForPrompt(shell.fallbackReason)}\n`);
+function warnOnFallback(
+  fallbackReason: string | undefined,
+  notices: readonly string[],
+  options: CliOptions,
+  io: CliIo,
+): void {
+  if (fallbackReason !== undefined && io.platform === "linux" && !options.quiet) {
+    io.stderr.write(`agent: warning: ${escapeForPrompt(fallbackReason)}\n`);
   }
-  for (const notice of options.quiet ? [] : (shell.notices ?? [])) {
+  for (const notice of options.quiet ? [] : notices) {
     io.stderr.write(`agent: warning: ${escapeForPrompt(notice)}\n`);
   }
 }
 
-/** The durable JSON log first: a decision that cannot be recorded must not be shown as taken. */
-function createAuditSink(
-  auditLog: JsonlAuditLog | undefined,
-  stderr: NodeJS.WritableStream,
-): AuditSink {
-  const terminal = new TerminalAuditSink(stderr);
-  if (auditLog === undefined) return terminal;
-  return new CompositeAuditSink([auditLog, terminal]);
+/**
+ * Who answers an `ask`: the person at the terminal; with grants (P04), the person when there is
+ * one at a terminal, else nobody and the run waits for `agent approve`.
+ */
+function answerer(
+  mode: ApprovalMode,
+  terminal: ApprovalProvider,
+  io: CliIo,
+): ApprovalProvider | undefined {
+  switch (mode) {
+    case "terminal":
+      return terminal;
+    case "grants":
+      return p04Approver(isInteractive(io), terminal, io.stderr);
+  }
 }
 
 export async function resolveWorkspace(path: string): Promise<string> {
@@ -332,20 +239,3 @@ export async function resolveWorkspace(path: string): Promise<string> {
 export function isInteractive(io: CliIo): boolean {
   return io.stdin.isTTY === true && (io.stderr as { isTTY?: boolean }).isTTY === true;
 }
-
-function isConfigurationError(error: unknown): boolean {
-  return (
-    error instanceof CliConfigError ||
-    error instanceof ModelConfigError ||
-    error instanceof HarnessFileError ||
-    error instanceof ShellUnavailableError ||
-    error instanceof CommandAllowlistError ||
-    error instanceof StateDirectoryError ||
-    error instanceof ApprovalStoreError ||
-    error instanceof RunJournalError ||
-    error instanceof RunLockedError ||
-    error instanceof BootstrapError
-  );
-}
-
-const PACKAGE_NAME = "agent-harness";

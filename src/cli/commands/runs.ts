@@ -3,13 +3,12 @@
  * first words of the task (escaped: a task is text anyone could have written).
  */
 import { parseArgs } from "node:util";
-import { listRuns } from "../../adapters/journal/index.js";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { defaultWorkspace } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveWorkspace } from "./run.js";
-import { openRunStore } from "../run-store.js";
+import { listStoredRuns, openRunStore } from "../../bootstrap/run-store.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 
 export const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>]
@@ -43,7 +42,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
   try {
     const workspace = await resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openRunStore(values["state-dir"], io, workspace);
-    const runs = listRuns(store.runs);
+    const runs = listStoredRuns(store);
     if (runs.length === 0) {
       io.stderr.write(`agent: no runs in ${escapeForPrompt(workspace)} yet\n`);
       return EXIT.ok;

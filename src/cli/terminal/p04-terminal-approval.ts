@@ -60,3 +60,15 @@ export class P04TerminalApproval implements ApprovalProvider {
     return this.#prompt.decide(request);
   }
 }
+
+/**
+ * Who answers P04's `ask`: the person at a terminal (the request and its risks, then [y/N]), or
+ * nobody, and then the run waits for `agent approve`.
+ */
+export function p04Approver(
+  interactive: boolean,
+  terminal: ApprovalProvider,
+  output: P04TerminalOutput,
+): ApprovalProvider | undefined {
+  return interactive ? new P04TerminalApproval(terminal, output) : undefined;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTtl } from "../../src/cli/approval-state.js";
+import { parseTtl } from "../../src/cli/subcommand-values.js";
 import { CliConfigError } from "../../src/cli/config-error.js";
 
 describe("parseTtl", () => {

@@ -3,9 +3,9 @@
  * platform default), this workspace's directory under it, and its `runs/` directory.
  */
 import { homedir } from "node:os";
-import { runsDirectory } from "../adapters/journal/index.js";
+import { listRuns, runsDirectory, type RunSummary } from "../adapters/journal/index.js";
 import { openWorkspaceState, stateRootPath } from "../adapters/state/index.js";
-import type { CliIo } from "./cli-io.js";
+import type { Host } from "./host.js";
 
 export interface RunStore {
   /** The state root's real path: hidden from sandboxed commands, refused to the file tools. */
@@ -15,18 +15,27 @@ export interface RunStore {
   readonly workspaceState: string;
 }
 
-export function openRunStore(stateDir: string | undefined, io: CliIo, workspace: string): RunStore {
-  const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
-  const rootPath = stateRootPath({
-    flag: stateDir,
-    env: io.env,
-    platform: io.platform,
-    homeDirectory: home,
-  });
-  const state = openWorkspaceState(rootPath, workspace);
+export function openRunStore(stateDir: string | undefined, io: Host, workspace: string): RunStore {
+  const state = openWorkspaceState(stateRootFor(stateDir, io), workspace);
   return {
     stateRoot: state.root,
     runs: runsDirectory(state.directory),
     workspaceState: state.directory,
   };
+}
+
+/** This workspace's runs, newest first (`agent runs`). */
+export function listStoredRuns(store: RunStore): RunSummary[] {
+  return listRuns(store.runs);
+}
+
+/** The state root's path as given (not yet opened): `--state-dir`, AGENT_STATE_DIR or the default. */
+export function stateRootFor(stateDir: string | undefined, io: Host): string {
+  const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
+  return stateRootPath({
+    flag: stateDir,
+    env: io.env,
+    platform: io.platform,
+    homeDirectory: home,
+  });
 }

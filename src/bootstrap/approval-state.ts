@@ -1,0 +1,34 @@
+import { homedir } from "node:os";
+import { JsonlAuditLog } from "../adapters/audit/index.js";
+import {
+  ApprovalStore,
+  openWorkspaceState,
+  stateRootPath,
+  type AnswerToken,
+} from "../adapters/state/index.js";
+
+export { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
+
+/**
+ * The grant store of one workspace: `<state root>/workspaces/<workspace>/approvals`. The root is
+ * `--state-dir`, else `$AGENT_STATE_DIR`, else the platform's state directory.
+ */
+export function openApprovalStore(
+  workspace: string,
+  stateDirFlag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform,
+): ApprovalStore {
+  const root = stateRootPath({ flag: stateDirFlag, env, platform, homeDirectory: homedir() });
+  return new ApprovalStore(openWorkspaceState(root, workspace).directory);
+}
+
+/** A person's answer (`agent approve`/`deny`), one line in the audit log at `path`. */
+export async function auditApprovalAnswer(path: string, token: AnswerToken): Promise<void> {
+  const log = new JsonlAuditLog({ path, chapter: 4 });
+  try {
+    await log.recordApprovalAnswer(token);
+  } finally {
+    log.close();
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The composition root of a run, new or resumed: from plain settings and the terminal's ports it
+ * opens the harness's own files, the journal and the execution environment, and builds the agent.
+ * `agent explain` builds its tool path from the same pieces (compose-explain.ts).
+ */
+import { join } from "node:path";
+import { JsonlAuditLog } from "../adapters/audit/index.js";
+import type { StartedShellExecution } from "../adapters/execution/index.js";
+import { NodeWorkspaceFileSystem, WorkspaceOutputStore } from "../adapters/filesystem/index.js";
+import { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
+import type { AuditSink } from "../core/policy/audit.js";
+import { CompositeAuditSink } from "../core/policy/composite-audit-sink.js";
+import type { AgentRunner } from "../core/runner/agent-runner.js";
+import { openApprovalStore } from "./approval-state.js";
+import { buildAgent } from "./build-agent.js";
+import { withCrashHook } from "./crash-hook.js";
+import { FirstReplyGate } from "./first-reply-gate.js";
+import { harnessPaths } from "./harness-paths.js";
+import { openJournalSession, type JournalSession } from "./journal-session.js";
+import { createModelClient } from "./model-client.js";
+import { p04Dependencies } from "./p04-run.js";
+import { startRunExecution } from "./run-execution.js";
+import type { RunPorts, RunSettings } from "./run-settings.js";
+import { openRunStore } from "./run-store.js";
+import { withTextDeltas } from "./text-delta-model.js";
+
+export interface ComposedRun {
+  readonly agent: AgentRunner;
+  /** The run's journal: its id, and for a resumed run what the journal says so far. */
+  readonly session: JournalSession;
+  readonly execution: StartedShellExecution;
+  /** Settles once the sandbox check has decided (the first model reply waits for it too). */
+  readonly ready: Promise<void>;
+  readonly outputs: WorkspaceOutputStore;
+  /** The harness's own paths this run protects. */
+  readonly harnessFiles: readonly string[];
+  /** Closes the journal and releases the run's lock; once, at the end, whatever happened. */
+  close(): void;
+}
+
+export async function composeRun(settings: RunSettings, ports: RunPorts): Promise<ComposedRun> {
+  const { profile, workspace, host } = settings;
+  let resume = settings.resume;
+  let session: JournalSession | undefined;
+  try {
+    // Journals live outside the workspace, in a directory no file tool or command may touch.
+    const store = openRunStore(settings.stateDir, host, workspace);
+    // The harness's own files (recording, journal, audit log) are opened once, first, before any
+    // command could swap their names; their real paths are then protected from the file tools and
+    // read-only in the sandbox.
+    const model = createModelClient(settings.model, host);
+    session = openJournalSession(
+      store,
+      {
+        chapter: profile.chapter,
+        profile: profile.id,
+        model: model.name,
+        workspace,
+        policy: `chapter ${profile.chapter}; sandbox ${settings.sandbox}${settings.network ? " with network" : ""}`,
+        sandbox: settings.sandbox,
+        network: settings.network,
+      },
+      resume,
+    );
+    resume = undefined; // the session owns its lock now
+    const auditLog =
+      settings.auditLog === undefined
+        ? undefined
+        : new JsonlAuditLog({
+            path: settings.auditLog,
+            chapter: profile.chapter,
+            runId: session.runId,
+          });
+    const outputs = WorkspaceOutputStore.open(workspace);
+    const harnessFiles = harnessPaths({
+      auditLog: auditLog?.realPath,
+      recording: model.recordingPath,
+      outputs: outputs.realPath,
+      stateRoot: store.stateRoot,
+    });
+    ports.announce?.(model.description);
+    const execution = await startRunExecution(
+      settings,
+      harnessFiles,
+      [store.stateRoot],
+      join(store.workspaceState, "sandbox-cache"),
+    );
+    // The sandbox probe may still be running: the first model request goes out meanwhile, and its
+    // reply waits for the probe, so every tool call is decided on the final environment.
+    const ready = execution.ready.then((decided) => {
+      ports.onExecutionDecided?.(decided.fallbackReason, decided.notices ?? []);
+    });
+    const terminalOrNobody = ports.approver(
+      profile.approvals,
+      new NodeWorkspaceFileSystem(workspace, { harnessFiles }),
+    );
+    // Grants: an allowlist and a grant store; with nobody at a terminal, an ask waits.
+    const grants =
+      profile.approvals === "grants"
+        ? p04Dependencies({
+            workspace,
+            network: settings.network,
+            execution: await execution.ready,
+            runId: session.runId,
+            grants: openApprovalStore(workspace, settings.stateDir, host.env, host.platform),
+            grantTtlMs: DEFAULT_GRANT_TTL_MS,
+          })
+        : undefined;
+    const agent = buildAgent(profile, {
+      model: withTextDeltas(new FirstReplyGate(model.client, ready), (text) => {
+        ports.onTextDelta?.(text);
+      }),
+      workspace,
+      harnessFiles,
+      commandRunner: ports.aroundRunner?.(execution.runner) ?? execution.runner,
+      executionEnvironment: execution.environment,
+      ...(terminalOrNobody === undefined ? {} : { approvalProvider: terminalOrNobody }),
+      ...(grants === undefined ? {} : { grants }),
+      auditSink: auditSinkOf(auditLog, ports.terminalAudit),
+      maxTurns: settings.maxTurns,
+      ...(ports.observer === undefined ? {} : { observer: ports.observer }),
+      outputs,
+      journal: withCrashHook(session.journal, host.env),
+      sandboxNetworkOff: execution.networkOff,
+    });
+    const opened = session;
+    return {
+      agent,
+      session: opened,
+      execution,
+      ready,
+      outputs,
+      harnessFiles,
+      close: () => {
+        opened.close();
+      },
+    };
+  } catch (error) {
+    session?.close();
+    resume?.lock.release();
+    throw error;
+  }
+}
+
+/** The durable JSON log first: a decision that cannot be recorded must not be shown as taken. */
+function auditSinkOf(auditLog: JsonlAuditLog | undefined, terminal: AuditSink): AuditSink {
+  if (auditLog === undefined) return terminal;
+  return new CompositeAuditSink([auditLog, terminal]);
+}

@@ -1,0 +1,57 @@
+/**
+ * The run's model: a provider's chat-completions endpoint, or a recording replayed; recorded
+ * again when `--record` says so.
+ */
+import {
+  displayURL,
+  OpenAIChatModelClient,
+  RecordingModelClient,
+  ReplayModelClient,
+  resolveOpenAIConfig,
+} from "../adapters/model/index.js";
+import type { ModelClient } from "../core/ports/model.js";
+import type { Host } from "./host.js";
+
+export interface ModelSettings {
+  /** `--model`; else OPENAI_MODEL, else the built-in default. */
+  readonly name: string | undefined;
+  /** `--replay FILE`: replies served from a recording, no provider. */
+  readonly replay: string | undefined;
+  readonly replayLenient: boolean;
+  /** `--record FILE`. */
+  readonly record: string | undefined;
+}
+
+export interface ChosenModel {
+  readonly client: ModelClient;
+  /** The model's name, for the run journal. */
+  readonly name: string;
+  /** For the run's first line: which model, served from where. */
+  readonly description: string;
+  /** The recording's real path, a harness-owned file, when `--record` is given. */
+  readonly recordingPath?: string;
+}
+
+export function createModelClient(settings: ModelSettings, host: Host): ChosenModel {
+  let chosen: ChosenModel;
+  if (settings.replay === undefined) {
+    const config = resolveOpenAIConfig(host.env, {
+      model: settings.name,
+      platform: host.platform,
+    });
+    chosen = {
+      client: new OpenAIChatModelClient(config),
+      name: config.model,
+      description: `model ${config.model} · endpoint ${displayURL(config.baseURL)}`,
+    };
+  } else {
+    chosen = {
+      client: ReplayModelClient.fromFile(settings.replay, { lenient: settings.replayLenient }),
+      name: `replay of ${settings.replay}`,
+      description: `model replayed from ${settings.replay}`,
+    };
+  }
+  if (settings.record === undefined) return chosen;
+  const recording = new RecordingModelClient(chosen.client, settings.record);
+  return { ...chosen, client: recording, recordingPath: recording.realPath };
+}

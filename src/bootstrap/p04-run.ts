@@ -1,0 +1,42 @@
+/**
+ * What a run whose approvals are grants (P04) needs beyond chapter 3, assembled in one place so that
+ * a run, a resumed run and `agent explain` build the same thing: the allowlist, the grant store,
+ * and the sandbox-only argv runner.
+ */
+import {
+  ensureHarnessDirectory,
+  loadCommandAllowlist,
+  npmScriptText,
+} from "../adapters/commands/index.js";
+import type { ShellExecution } from "../adapters/execution/index.js";
+import type { GrantDependencies } from "./build-agent.js";
+import type { ApprovalGrants } from "../core/grants/grant-approval.js";
+
+export interface P04RunInput {
+  /** Real path. */
+  readonly workspace: string;
+  readonly network: boolean;
+  /** The decided execution (after `ready`): its argv runner runs only in the sandbox. */
+  readonly execution: Pick<ShellExecution, "argvRunner">;
+  /** Names the run in the grant store's records (the journal's run id, once there is one). */
+  readonly runId: string;
+  /** The grant store: the workspace's own (adapters/state), or a dry run's in memory. */
+  readonly grants: ApprovalGrants;
+  readonly grantTtlMs: number;
+}
+
+export function p04Dependencies(input: P04RunInput): GrantDependencies {
+  ensureHarnessDirectory(input.workspace);
+  return {
+    argvRunner: input.execution.argvRunner,
+    allowedArgv: loadCommandAllowlist(input.workspace).commands.map((entry) => entry.argv),
+    grants: input.grants,
+    runId: input.runId,
+    network: input.network,
+    grantTtlMs: input.grantTtlMs,
+    scriptOf: (argv) => npmScriptText(input.workspace, argv),
+  };
+}
+
+/** The workspace's command allowlist and where each entry came from (`agent commands`). */
+export { loadCommandAllowlist } from "../adapters/commands/index.js";

@@ -1,0 +1,59 @@
+/**
+ * What `agent resume` needs of the run store: which run to go on with, its lock, and its journal
+ * read back (a record cut off by a crash dropped first). The CLI decides what to say about it.
+ */
+import { existsSync } from "node:fs";
+import {
+  dropCutTail,
+  journalPath,
+  listRuns,
+  lockPath,
+  lockRun,
+  readJournalFile,
+  type JournalContents,
+  type RunLock,
+} from "../adapters/journal/index.js";
+import type { RunStore } from "./run-store.js";
+
+export { isRunId } from "../adapters/journal/index.js";
+
+/** Unfinished (its process died) or waiting (for an approval): never one another process runs. */
+export function newestUnfinishedRun(store: RunStore): string | undefined {
+  return listRuns(store.runs).find((run) => run.status === "unfinished" || run.status === "waiting")
+    ?.runId;
+}
+
+/** The run's journal path, when the store has that run. */
+export function existingJournal(store: RunStore, runId: string): string | undefined {
+  const path = journalPath(store.runs, runId);
+  return existsSync(path) ? path : undefined;
+}
+
+export interface LockedRun {
+  readonly lock: RunLock;
+  readonly contents: JournalContents;
+}
+
+/**
+ * Locks the run, then reads its journal; `onCutTail` hears of a last record cut off by a crash
+ * before it is dropped. The lock is released again when reading fails.
+ */
+export function lockAndReadRun(
+  store: RunStore,
+  runId: string,
+  path: string,
+  onCutTail: (cutBytes: number) => void,
+): LockedRun {
+  const lock = lockRun(lockPath(store.runs, runId));
+  try {
+    const contents = readJournalFile(path);
+    if (contents.cutBytes > 0) {
+      onCutTail(contents.cutBytes);
+      dropCutTail(contents);
+    }
+    return { lock, contents };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Where a run's commands run, started as the settings say: a run and `agent explain` start it
+ * through here, so a dry run decides on the same environment as the run.
+ */
+import { startShellExecution, type StartedShellExecution } from "../adapters/execution/index.js";
+import type { ExecutionSettings } from "./run-settings.js";
+
+export function startRunExecution(
+  settings: ExecutionSettings,
+  harnessFiles: readonly string[],
+  hiddenPaths: readonly string[],
+  /** This workspace's sandbox package cache (under the state directory); absent: none. */
+  cacheDirectory?: string,
+): Promise<StartedShellExecution> {
+  return startShellExecution({
+    sandbox: settings.sandbox,
+    network: settings.network,
+    shell: settings.shell,
+    workspace: settings.workspace,
+    env: settings.host.env,
+    platform: settings.host.platform,
+    passEnv: settings.passEnv,
+    harnessFiles,
+    hiddenPaths,
+    ...(cacheDirectory === undefined ? {} : { cacheDirectory }),
+    unmaskCredentials: settings.sandboxUnmask,
+    ...(settings.sandboxLimits === undefined ? {} : { limits: settings.sandboxLimits }),
+  });
+}

@@ -1,0 +1,181 @@
+/**
+ * `agent explain` and a real run decide alike: for every tool of every profile, on calls inside
+ * the workspace, outside it, on the harness's own files and on what a rule denies, the dry run's
+ * decision (its `decision:` line, or `decision otherwise:` when a person would be asked and says
+ * no) equals the decision the run journals for the same call with a person who says no. The run
+ * is the composition root's own (composeRun) against a local chat-completions server.
+ */
+import { DEFAULT_RESOURCE_LIMITS } from "../../src/adapters/sandbox/index.js";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { journalPath, readJournalFile } from "../../src/adapters/journal/index.js";
+import { composeRun } from "../../src/bootstrap/compose-run.js";
+import { openRunStore } from "../../src/bootstrap/run-store.js";
+import { explainCall } from "../../src/cli/commands/explain.js";
+import { TERMINAL_APPROVAL_SOURCE } from "../../src/cli/terminal/terminal-approval.js";
+import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
+import type { ApprovalProvider } from "../../src/core/policy/approval.js";
+import { ALL_PROFILES, keepsAudit, type ChapterProfile } from "../../src/core/profiles.js";
+import {
+  ChatCompletionsServer,
+  chatTextReply,
+  chatToolCallsReply,
+} from "../support/chat-completions-server.js";
+
+/** Stands in for the person, as explain's recorder does when it shows the `n` answer. */
+const sayNo: ApprovalProvider = {
+  decide: () =>
+    Promise.resolve(
+      PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE),
+    ),
+};
+
+const AUDIT_LOG = "audit.jsonl";
+
+/** Calls for each tool: inside, outside, protected (the audit log, saved outputs), denied by rule. */
+const CALLS: readonly (readonly [tool: string, args: Record<string, unknown>])[] = [
+  ["shell", { command: "ls" }],
+  ["shell", { command: "cat ../secret.txt" }],
+  ["run_command", { command: "npm", args: ["test"] }],
+  ["run_command", { command: "rm", args: ["-rf", "."] }],
+  ["read_file", { path: "README.md" }],
+  ["read_file", { path: "../secret.txt" }],
+  ["read_file", { path: AUDIT_LOG }],
+  ["write_file", { path: "note.txt", content: "hi\n" }],
+  ["write_file", { path: "../outside.txt", content: "x" }],
+  ["write_file", { path: AUDIT_LOG, content: "forged\n" }],
+  ["write_file", { path: ".agent/outputs/forged.txt", content: "x" }],
+  ["write_file", { path: ".git/config", content: "x" }],
+  ["edit_file", { path: "README.md", old_string: "hello", new_string: "bye" }],
+  ["edit_file", { path: "../secret.txt", old_string: "s", new_string: "t" }],
+  ["edit_file", { path: AUDIT_LOG, old_string: "{", new_string: "[" }],
+  ["glob", { pattern: "**/*.md" }],
+  ["glob", { pattern: "../*" }],
+  ["fetch_url", { url: "https://example.com/" }],
+];
+
+let base: string;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), "explain-matches-run-")));
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function workspaceFor(profile: ChapterProfile): Promise<{ ws: string; state: string }> {
+  const root = join(base, profile.id);
+  const ws = join(root, "ws");
+  const state = join(root, "state");
+  await mkdir(join(ws, ".git"), { recursive: true });
+  await mkdir(state);
+  await writeFile(join(ws, "README.md"), "hello\n");
+  await writeFile(join(ws, ".git", "config"), "[core]\n");
+  await writeFile(join(ws, "package.json"), '{"scripts":{"test":"node -e 0"}}\n');
+  await writeFile(join(ws, AUDIT_LOG), "");
+  await writeFile(join(root, "secret.txt"), "s\n");
+  return { ws, state };
+}
+
+/** What explain says the run would decide, as `behavior (source) - reason`, or its prepare line. */
+function explained(lines: readonly string[]): string {
+  const prepare = lines.find((line) => line.startsWith("prepare: ") && !line.includes(": ok · "));
+  if (prepare !== undefined) return prepare.replace(/^prepare: /, "refused before the policy: ");
+  const decision = lines.find(
+    (line) => line.startsWith("decision: ") || line.startsWith("decision otherwise: "),
+  );
+  if (decision === undefined) throw new Error(`no decision in:\n${lines.join("\n")}`);
+  return decision.replace(/^decision( otherwise)?: /, "");
+}
+
+describe("agent explain decides as the run does", () => {
+  it.each(ALL_PROFILES.map((profile) => [profile.id, profile] as const))(
+    "%s: every tool, inside, outside, protected and denied by rule",
+    async (_id, profile) => {
+      const { ws, state } = await workspaceFor(profile);
+      const server = await ChatCompletionsServer.start([
+        chatToolCallsReply(
+          CALLS.map(([tool, args], index) => ({
+            id: `call_${String(index)}`,
+            name: tool,
+            arguments: args,
+          })),
+        ),
+        chatTextReply("done"),
+      ]);
+      onTestFinished(() => server.close());
+      const env = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        OPENAI_API_KEY: "sk-test-explain",
+        OPENAI_BASE_URL: server.baseURL,
+      };
+      const auditLog = keepsAudit(profile) ? join(ws, AUDIT_LOG) : undefined;
+      const io = { env, platform: process.platform };
+
+      // The dry runs first, on the workspace as it is before the run changes anything.
+      const expected: string[] = [];
+      for (const [tool, args] of CALLS) {
+        const lines = await explainCall({
+          tool,
+          json: JSON.stringify(args),
+          profile,
+          workspace: ws,
+          io,
+          stateDir: state,
+          ...(auditLog === undefined ? {} : { auditLog }),
+        });
+        expected.push(`${tool} ${JSON.stringify(args)}: ${explained(lines)}`);
+      }
+
+      const run = await composeRun(
+        {
+          profile,
+          workspace: ws,
+          host: io,
+          model: { name: undefined, replay: undefined, replayLenient: false, record: undefined },
+          sandbox: "auto",
+          network: false,
+          shell: "auto",
+          passEnv: [],
+          // What a run with no sandbox flags gets, as explain assumes.
+          sandboxUnmask: [],
+          sandboxLimits: DEFAULT_RESOURCE_LIMITS,
+          auditLog,
+          stateDir: state,
+          maxTurns: 5,
+        },
+        { approver: () => sayNo, terminalAudit: { record: () => undefined } },
+      );
+      let runId: string;
+      try {
+        await run.agent.run("every call once");
+        runId = run.session.runId;
+      } finally {
+        run.close();
+      }
+
+      const store = openRunStore(state, io, ws);
+      const records = readJournalFile(journalPath(store.runs, runId)).records;
+      const actual = CALLS.map(([tool, args], index) => {
+        const callId = `call_${String(index)}`;
+        const decision = records.find(
+          (record) => record.type === "decision" && record.callId === callId,
+        );
+        if (decision?.type === "decision") {
+          return `${tool} ${JSON.stringify(args)}: ${decision.behavior} (${decision.source}) - ${decision.reason}`;
+        }
+        const finished = records.find(
+          (record) => record.type === "execution_finished" && record.callId === callId,
+        );
+        if (finished?.type !== "execution_finished") throw new Error(`no record of ${callId}`);
+        return `${tool} ${JSON.stringify(args)}: refused before the policy: ${finished.content}`;
+      });
+      expect(actual).toEqual(expected);
+    },
+    30_000,
+  );
+});
