@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, realpathSync, type Dirent, type Stats } from "n
 import path from "node:path";
 import type { CommandOptions, CommandResult, CommandRunner } from "../../core/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
+import { gitDelegatedBinds } from "./git-delegated-binds.js";
 import {
   posixShellArgs,
   powerShellCommandArgs,
@@ -140,12 +141,15 @@ export class BubblewrapRunner implements CommandRunner {
   #argsForInner(inner: string[], cwd: string): string[] {
     const workspace = realWorkspace(this.#options.workspace);
     const realCwd = realDirectory(cwd, "Working directory");
+    const metadata = gitMetadata(workspace);
     return bubblewrapArgs({
       workspace,
       cwd: realCwd,
       readOnlyPaths: [
         ...new Set([
-          ...gitMetadata(workspace),
+          ...metadata,
+          // Read again for each command, like the scan: a command may have made a repository.
+          ...gitDelegatedBinds(workspace, metadata),
           ...harnessFilesIn(workspace, this.#options.harnessFiles ?? []),
         ]),
       ],
