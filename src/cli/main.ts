@@ -24,6 +24,7 @@ import { CommandAllowlistError } from "../adapters/commands/index.js";
 import { RunJournalError, RunLockedError } from "../adapters/journal/index.js";
 import { ApprovalStoreError, StateDirectoryError } from "../adapters/state/index.js";
 import { p04Approver, p04Dependencies } from "./p04-run.js";
+import { assertChapter4Workspace } from "./p04-workspace.js";
 import { waitingMessage } from "./waiting-message.js";
 import type { AuditSink } from "../core/audit.js";
 import { CompositeAuditSink } from "../core/composite-audit-sink.js";
@@ -109,6 +110,7 @@ export async function runAgent(
   let session: JournalSession | undefined;
   try {
     const workspace = await resolveWorkspace(options.workspace);
+    if (options.chapter === 4) assertChapter4Workspace(workspace, io.env, io.platform);
     // Journals live outside the workspace, in a directory no file tool or command may touch.
     const store = openRunStore(options.stateDir, io, workspace);
     // The harness's own files (recording, journal, audit log) are opened once, first, before any

@@ -8,3 +8,4 @@ export { BubblewrapRunner, type SandboxPowerShell, type SandboxShell } from "./b
 export { probeSandbox, type SandboxProbeResult } from "./bubblewrap-probe.js";
 export { SandboxContentError, SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 export { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
+export { unsafeWorkspace, type UnsafeWorkspace } from "./unsafe-workspace.js";
