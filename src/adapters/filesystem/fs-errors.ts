@@ -79,3 +79,17 @@ export function notRegularFile(path: string): WorkspaceFileError {
 export function parentNotDirectory(path: string): WorkspaceFileError {
   return new WorkspaceFileError("invalid_path", `a parent of ${path} is not a directory`);
 }
+
+/**
+ * A regular file with more than one name: another name may be outside the workspace (a hard link
+ * made before the run, or by a command), and the names of a file cannot be listed cheaply, so the
+ * file tools neither read nor write it, wherever its other names are.
+ */
+export function hardLinked(path: string, links: number): WorkspaceFileError {
+  return new WorkspaceFileError(
+    "hard_link",
+    `${path} has ${String(links)} hard links; another name for the same file may be outside the ` +
+      `workspace, so the file tools neither read nor write a file with more than one name. ` +
+      `Work on a copy with one name instead`,
+  );
+}
