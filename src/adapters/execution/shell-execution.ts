@@ -1,3 +1,4 @@
+import { HOST_LABEL } from "../../core/execution-environment.js";
 import { homedir } from "node:os";
 import type {
   ArgvRunner,
@@ -69,7 +70,7 @@ export interface ShellExecution {
   readonly fallbackReason?: string;
 }
 
-export const HOST_LABEL = "sandbox: none — runs on the host";
+export { HOST_LABEL };
 
 /** Reasons `required` cannot be met; each names the cause and the fix. */
 export const UNAVAILABLE = Object.freeze({
