@@ -35,7 +35,12 @@ describe("cappedWriter", () => {
       "\n[agent-harness: 16 bytes cut here; a saved output keeps its first 5 and its last 5 bytes]\n";
     const whole = "abcdefghijklmnopqrstuvwxyz";
     expect(written(10, [whole])).toEqual({ text: `abcde${mark}vwxyz`, cut: 16 });
-    expect(written(10, Array.from(whole, (letter) => letter))).toEqual({ text: `abcde${mark}vwxyz`, cut: 16 });
+    expect(
+      written(
+        10,
+        Array.from(whole, (letter) => letter),
+      ),
+    ).toEqual({ text: `abcde${mark}vwxyz`, cut: 16 });
     expect(written(10, ["abcdefg", "hijklmnopqr", "stu", "vwxyz"])).toEqual({
       text: `abcde${mark}vwxyz`,
       cut: 16,
