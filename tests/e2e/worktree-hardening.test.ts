@@ -76,7 +76,7 @@ describe("the git delegation rule through the CLI", () => {
 });
 
 describe("hard links", () => {
-  it("read_file, write_file and edit_file refuse a file with a second name outside", async () => {
+  it("read_file and edit_file refuse a file with a second name outside; write_file replaces the name", async () => {
     const { workspace, root } = e2e.dir;
     const outside = join(root, "outside-secret.txt");
     await writeFile(outside, "secret\n");
@@ -84,12 +84,12 @@ describe("hard links", () => {
     e2e.server.script(
       chatToolCallsReply([
         call("call_read", "read_file", { path: "notes.txt" }),
-        call("call_write", "write_file", { path: "notes.txt", content: "x\n" }),
         call("call_edit", "edit_file", {
           path: "notes.txt",
           old_string: "secret",
           new_string: "public",
         }),
+        call("call_write", "write_file", { path: "notes.txt", content: "x\n" }),
       ]),
       chatTextReply("Finished."),
     );
@@ -98,12 +98,15 @@ describe("hard links", () => {
 
     expect(run.exitCode).toBe(0);
     const refused =
-      "Error [hard_link]: notes.txt has 2 hard links; another name for the same file may be outside the workspace, so the file tools neither read nor write a file with more than one name. Work on a copy with one name instead";
+      "Error [hard_link]: notes.txt has 2 hard links; another name for the same file may be outside the workspace, so the file tools do not read or edit a file with more than one name. write_file replaces the name with a new file of its own";
     expect(toolResults(e2e.server.requests[1])).toEqual({
       call_read: refused,
-      call_write: refused,
+      call_write: "Wrote 2 UTF-8 bytes to notes.txt",
       call_edit: refused,
     });
+    // The write replaced the name (tests/security/hostile-model.test.ts): the outside file is
+    // untouched either way.
     expect(await readFile(outside, "utf8")).toBe("secret\n");
+    expect(await readFile(join(workspace, "notes.txt"), "utf8")).toBe("x\n");
   });
 });

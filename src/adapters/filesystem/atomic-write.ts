@@ -9,7 +9,6 @@ import { access, lstat, rename, rm } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import {
   errorCode,
-  hardLinked,
   isDirectory,
   notRegularFile,
   symlinkAtEnd,
@@ -79,9 +78,6 @@ async function modeOfExistingFile(target: string, path: string): Promise<number 
   if (stats.isSymbolicLink()) throw symlinkAtEnd(path);
   if (stats.isDirectory()) throw isDirectory(path);
   if (!stats.isFile()) throw notRegularFile(path);
-  // The rename would only replace this name, but the model asked to change a file whose other
-  // names may be outside the workspace: refused like a read of it (fs-errors.ts).
-  if (stats.nlink > 1) throw hardLinked(path, stats.nlink);
   // rename would replace a read-only file the user could not write in place: refuse (EACCES).
   await access(target, constants.W_OK).catch((error: unknown) => {
     throw toWorkspaceError(error, path);

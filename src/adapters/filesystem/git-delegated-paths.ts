@@ -146,6 +146,8 @@ export function gitDelegatedPaths(
       continue;
     }
     if (isIncludeKey(entry)) continue; // recorded by readWithIncludes
+    // Refs and URL rewrites, never a file git runs or reads (`branch.main.merge = refs/heads/main`).
+    if (entry.section === "branch" || entry.section === "url") continue;
     for (const candidate of pathsNamedBy(entry.value, context.home)) {
       for (const from of new Set([base, dirname(file)])) {
         found.push({ path: resolve(from, candidate), why: `${where} names it` });
@@ -180,13 +182,21 @@ function isIncludeKey(entry: GitConfigEntry): boolean {
 }
 
 /**
- * Paths a config value may name: the whole value and its first word (a command's program, after
- * an alias's `!`), when they hold a `/` (a bare word is looked up on PATH) and are not a URL.
+ * Paths a config value may name: the whole value and each of its words (a command's program, or
+ * a script an interpreter runs: `node tools/clean.js`, `!sh ./x.sh`; after an `=`, an option's
+ * value), when they hold a `/` (a bare word is looked up on PATH) and are not a URL.
  */
 function pathsNamedBy(value: string, home: string): string[] {
   const trimmed = value.trim().replace(/^!/u, "").trim();
-  const firstWord = /^(?:"([^"]*)"|'([^']*)'|(\S+))/u.exec(trimmed);
-  const candidates = [trimmed, firstWord?.[1] ?? firstWord?.[2] ?? firstWord?.[3] ?? ""];
+  const words = [...trimmed.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/gu)].map(
+    (match) => match[1] ?? match[2] ?? match[3] ?? "",
+  );
+  // And every token of a shell line (`!sh -c 'exec hooks/lint.sh'`), quotes and operators apart.
+  const tokens = trimmed.split(/[\s"'`;|&()<>]+/u);
+  const candidates = [trimmed, ...words, ...tokens].flatMap((word) => [
+    word,
+    word.split("=").at(-1) ?? "",
+  ]);
   return [
     ...new Set(
       candidates

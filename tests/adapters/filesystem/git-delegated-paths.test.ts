@@ -93,9 +93,14 @@ describe("the file tools refuse what git runs or reads from the worktree", () =>
     git("config", "core.fsmonitor", "./scripts/fsmonitor.sh");
     git("config", "filter.lfs2.smudge", "bin/smudge %f");
     git("config", "alias.up", "!./scripts/up.sh --all");
+    git("config", "diff.js.textconv", "node tools/textconv.js --mode=x");
+    git("config", "alias.lint", "!sh -c 'exec hooks/lint.sh'");
     await refusal("scripts/fsmonitor.sh");
     await refusal("bin/smudge");
     await refusal("scripts/up.sh");
+    // A script an interpreter runs, not only the program itself.
+    await refusal("tools/textconv.js");
+    await refusal("hooks/lint.sh");
   });
 
   it("the global config's relative core.hooksPath names worktree files too", async () => {
