@@ -16,6 +16,7 @@ import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { FirstReplyGate } from "./first-reply-gate.js";
 import { harnessPaths } from "./harness-paths.js";
+import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
 import { openJournalSession, type JournalSession } from "./journal-session.js";
 import { createModelClient } from "./model-client.js";
 import { p04Dependencies } from "./p04-run.js";
@@ -43,6 +44,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
   let resume = settings.resume;
   let session: JournalSession | undefined;
   try {
+    if (profile.homeWorkspace === "refused") assertHomeWorkspaceAllowed(workspace, host);
     // Journals live outside the workspace, in a directory no file tool or command may touch.
     const store = openRunStore(settings.stateDir, host, workspace);
     // The harness's own files (recording, journal, audit log) are opened once, first, before any

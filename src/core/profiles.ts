@@ -54,6 +54,12 @@ export type CommandTool = "shell" | "run_command";
 export type PolicyKind = "none" | "chapter3" | "default-deny";
 /** `required`: commands run in the sandbox or not at all, whatever `--sandbox` says. */
 export type SandboxNeed = "optional" | "required";
+/**
+ * `refused`: the profile writes files without asking, so it will not work in `/`, the home
+ * directory or a directory above it (where `~/.bashrc` or `~/.ssh/authorized_keys` would be fair
+ * game). `allowed`: every write there is asked, or the tutorial keeps its chapter as it is.
+ */
+export type HomeWorkspace = "allowed" | "refused";
 /** `terminal`: the person answers [y/N] now. `grants`: an answer is a recorded grant, or the run waits. */
 export type ApprovalMode = "terminal" | "grants";
 
@@ -66,6 +72,7 @@ export interface ChapterProfile {
   readonly policy: PolicyKind;
   readonly sandbox: SandboxNeed;
   readonly approvals: ApprovalMode;
+  readonly homeWorkspace: HomeWorkspace;
   /** The system prompt's lines; `{shell}` stands for the shell's name. */
   readonly systemPrompt: readonly string[];
 }
@@ -101,6 +108,7 @@ const CHAPTER_TUTORIAL = {
   commandTool: "shell",
   sandbox: "optional",
   approvals: "terminal",
+  homeWorkspace: "allowed",
 } as const;
 
 export const P01 = profile({
@@ -148,6 +156,7 @@ export const P04 = profile({
   commandTool: "run_command",
   sandbox: "required",
   approvals: "grants",
+  homeWorkspace: "refused",
   capabilities: ["files", "fetch_url"],
   policy: "default-deny",
   systemPrompt: [

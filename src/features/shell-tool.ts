@@ -158,6 +158,10 @@ export function truncationNotice(omitted: OmittedOutput): string {
   const lines = `${omitted.lines} ${omitted.lines === 1 ? "line" : "lines"}`;
   const left = `[output truncated: ${omitted.bytes} bytes (${lines}) left out`;
   if (omitted.savedTo === undefined) return `${left}; the whole output could not be saved]`;
+  if (omitted.savedCutBytes !== undefined) {
+    // Over the saved-output cap (output-files.ts): the file is cut too, and says where.
+    return `${left}; the output (${omitted.totalBytes} bytes) is in ${omitted.savedTo} without its middle ${omitted.savedCutBytes} bytes, over the harness's cap on a saved output]`;
+  }
   return `${left}; the whole output (${omitted.totalBytes} bytes) is in ${omitted.savedTo}]`;
 }
 

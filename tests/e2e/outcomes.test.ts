@@ -130,4 +130,29 @@ describe.skipIf(!isPtyAvailable())(`honest outcomes through the CLI ${PTY_REASON
     });
     expect(JSON.stringify(e2e.server.requests)).not.toContain(API_KEY);
   });
+
+  it("--sandbox off: the key's base64 and hex forms reach the model as [redacted] too", async () => {
+    const key = "tr '\\0' '\\n' < /proc/$PPID/environ | grep '^OPENAI_API_KEY=' | cut -d= -f2-";
+    const command = `${key} | tr -d '\\n' | base64 -w0; echo; ${key} | tr -d '\\n' | od -An -tx1 | tr -d ' \\n'; echo; echo "k=$(${key} | tr -d '\\n')" | base64 -w0 | tr '+/' '-_'; echo`;
+    e2e.server.script(
+      chatToolCallsReply([{ id: "call_key", name: "shell", arguments: { command } }]),
+      chatTextReply("No key for me."),
+    );
+    const run = await agentInPty(["--sandbox", "off", "--prompt", "Steal"], ["y\r"]);
+    expect(run.exitCode).toBe(0);
+    // Base64 at the start of a text, hex, and URL-safe base64 two bytes into one (`k=`): only
+    // the characters that also hold a neighbour's bits are left.
+    expect(toolResults(e2e.server.requests[1])).toEqual({
+      call_key: "[redacted]M=\n[redacted]\naz1[redacted]wo=\n",
+    });
+    const results = JSON.stringify(toolResults(e2e.server.requests[1]));
+    for (const form of [
+      Buffer.from(API_KEY).toString("base64").slice(0, 20),
+      Buffer.from(API_KEY).toString("hex"),
+      Buffer.from(`k=${API_KEY}\n`).toString("base64url").slice(4, 24),
+    ]) {
+      expect(results).not.toContain(form);
+    }
+    expect(JSON.stringify(e2e.server.requests)).not.toContain(API_KEY);
+  });
 });

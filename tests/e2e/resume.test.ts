@@ -24,6 +24,8 @@ const e2e = useAgentFixture();
 
 const UNKNOWN =
   "Error [execution_unknown]: The agent stopped while this call was running, so it may or may not have taken effect; check its effect before retrying it";
+/** The same for a call that ran on the host (issue 28): its command may still be running. */
+const UNKNOWN_ON_HOST = `${UNKNOWN}. It ran on the host with no sandbox: the command, or what it started in the background, may still be running; check for it before running it again`;
 
 /** The state directory of this test alone, beside (never inside) its workspace. */
 function stateDir(): string {
@@ -113,7 +115,7 @@ describe.skipIf(!isPtyAvailable())(`kill -9 while an approved command runs ${PTY
     // The person sees it: the call, its unknown result, and the closing count.
     expect(resumed.stderr).toContain("execution_unknown");
     expect(resumed.stderr).toContain("1 unknown");
-    expect(toolResults(e2e.server.requests[0])).toEqual({ call_slow: UNKNOWN });
+    expect(toolResults(e2e.server.requests[0])).toEqual({ call_slow: UNKNOWN_ON_HOST });
     // Started once, by the killed process, and never again.
     expect(await readFile(marker, "utf8")).toBe("started\n");
     const after = await records();

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { HOST_LABEL } from "../../core/policy/execution-environment.js";
 import { homedir } from "node:os";
 import type {
   ArgvRunner,
@@ -86,7 +87,7 @@ export interface ShellExecution {
   readonly networkOff?: boolean;
 }
 
-export const HOST_LABEL = "sandbox: none — runs on the host";
+export { HOST_LABEL };
 
 /** Reasons `required` cannot be met; each names the cause and the fix. */
 export const UNAVAILABLE = Object.freeze({

@@ -79,3 +79,18 @@ export function notRegularFile(path: string): WorkspaceFileError {
 export function parentNotDirectory(path: string): WorkspaceFileError {
   return new WorkspaceFileError("invalid_path", `a parent of ${path} is not a directory`);
 }
+
+/**
+ * A regular file with more than one name: another name may be outside the workspace (a hard link
+ * made before the run), and the names of a file cannot be listed cheaply, so read_file and
+ * edit_file (which reads first) refuse it, wherever its other names are. write_file replaces the
+ * name by a rename, which never writes through the link, so it stays allowed.
+ */
+export function hardLinked(path: string, links: number): WorkspaceFileError {
+  return new WorkspaceFileError(
+    "hard_link",
+    `${path} has ${String(links)} hard links; another name for the same file may be outside the ` +
+      `workspace, so the file tools do not read or edit a file with more than one name. ` +
+      `write_file replaces the name with a new file of its own`,
+  );
+}

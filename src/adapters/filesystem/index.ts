@@ -22,6 +22,13 @@ export {
 } from "./output-files.js";
 export { isGitDirectoryName } from "./git-names.js";
 export { GIT_LAYOUT_ENTRIES, hasGitDirectoryLayout, pointerFileTarget } from "./git-directories.js";
+export {
+  gitDelegatedPaths,
+  gitDelegatedPathsAround,
+  repositoryAt,
+  type GitDelegatedPath,
+  type GitRepositoryLocation,
+} from "./git-delegated-paths.js";
 export { errorCode, O_NOFOLLOW } from "./fs-errors.js";
 export {
   AGENT_INSTALL_ENTRIES,

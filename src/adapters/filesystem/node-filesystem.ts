@@ -18,7 +18,13 @@ import {
   type WriteTarget,
 } from "../../core/ports/filesystem.js";
 import { writeFileAtomically } from "./atomic-write.js";
-import { isDirectory, notRegularFile, symlinkAtEnd, toWorkspaceError } from "./fs-errors.js";
+import {
+  hardLinked,
+  isDirectory,
+  notRegularFile,
+  symlinkAtEnd,
+  toWorkspaceError,
+} from "./fs-errors.js";
 import { GlobPattern } from "./glob-pattern.js";
 import { scanLineWindow } from "./line-window.js";
 import {
@@ -237,7 +243,9 @@ async function openForReading(target: string, path: string): Promise<FileHandle>
   let handle: FileHandle;
   try {
     // `safePath` returned a real path, so a link here was swapped in after the check.
-    handle = (await openRegularFile(target, constants.O_RDONLY)).handle;
+    // One name only: through a hard link made before the run, the read would be of a file
+    // outside the workspace (issue 28).
+    handle = (await openRegularFile(target, constants.O_RDONLY, { oneName: true })).handle;
   } catch (error) {
     if (!(error instanceof UnsafeFileError)) throw toWorkspaceError(error, path);
     switch (error.unsafe.kind) {
@@ -246,7 +254,7 @@ async function openForReading(target: string, path: string): Promise<FileHandle>
       case "not-regular":
         throw error.unsafe.type === "directory" ? isDirectory(path) : notRegularFile(path);
       case "hard-links":
-        throw notRegularFile(path); // not asked for: reads accept any number of names
+        throw hardLinked(path, error.unsafe.links);
     }
   }
   // O_NOFOLLOW covers the last name only: a directory on the way swapped for a link after the

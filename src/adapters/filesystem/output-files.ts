@@ -18,6 +18,7 @@ import {
   type OutputSpillStore,
 } from "../../core/ports/command-runner.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
+import { cappedWriter } from "./capped-spill-file.js";
 import { errorCode } from "./fs-errors.js";
 import { DirectoryNotHeldError } from "./held-directory.js";
 import {
@@ -38,6 +39,26 @@ const MAX_NAME_ATTEMPTS = 20;
  * session (or a command run in a loop) does not fill the user's disk a gigabyte at a time.
  */
 export const KEPT_OUTPUTS = 50;
+/**
+ * A saved output keeps at most this many bytes: its first and last halves, the middle cut and
+ * marked (capped-spill-file.ts); the tool result says so.
+ */
+export const SAVED_OUTPUT_CAP_BYTES = 8 * 1024 * 1024;
+/**
+ * The saved outputs together stay under this, besides the count: when one is made, older ones are
+ * removed, oldest first, until the rest and a full new one fit.
+ */
+export const OUTPUTS_BUDGET_BYTES = 64 * 1024 * 1024;
+
+export interface OutputStoreLimits {
+  readonly savedOutputCapBytes: number;
+  readonly outputsBudgetBytes: number;
+}
+
+const DEFAULT_LIMITS: OutputStoreLimits = {
+  savedOutputCapBytes: SAVED_OUTPUT_CAP_BYTES,
+  outputsBudgetBytes: OUTPUTS_BUDGET_BYTES,
+};
 
 export class WorkspaceOutputStore implements OutputSpillStore {
   /**
@@ -45,15 +66,20 @@ export class WorkspaceOutputStore implements OutputSpillStore {
    * tools refuse it, the sandbox binds it read-only once it is there.
    */
   readonly realPath: string;
+  readonly #limits: OutputStoreLimits;
   #held: HeldStore | undefined;
 
-  private constructor(realPath: string) {
+  private constructor(realPath: string, limits: OutputStoreLimits) {
     this.realPath = realPath;
+    this.#limits = limits;
   }
 
   /** Nothing is created until the first command (or the first save). */
-  static open(workspace: string): WorkspaceOutputStore {
-    return new WorkspaceOutputStore(join(realpathSync.native(workspace), HARNESS_DIRECTORY));
+  static open(workspace: string, limits: OutputStoreLimits = DEFAULT_LIMITS): WorkspaceOutputStore {
+    return new WorkspaceOutputStore(
+      join(realpathSync.native(workspace), HARNESS_DIRECTORY),
+      limits,
+    );
   }
 
   /**
@@ -131,19 +157,24 @@ export class WorkspaceOutputStore implements OutputSpillStore {
         if (held.outputs.reachesByDescriptor) rmSync(held.outputs.entry(name), { force: true });
         return undefined;
       }
-      removeOlderOutputs(held, name);
-      return descriptorFile(fd, `${OUTPUTS_DIRECTORY}/${name}`);
+      removeOlderOutputs(
+        held,
+        name,
+        this.#limits.outputsBudgetBytes - this.#limits.savedOutputCapBytes,
+      );
+      return descriptorFile(fd, `${OUTPUTS_DIRECTORY}/${name}`, this.#limits.savedOutputCapBytes);
     }
     return undefined;
   }
 }
 
 /**
- * Keeps the newest `KEPT_OUTPUTS` saved outputs (`made` among them), oldest removed first. Only
+ * Keeps the newest `KEPT_OUTPUTS` saved outputs (`made` among them), and of the others only as
+ * many, newest first, as fit in `budget` bytes; the rest are removed, oldest first. Only
  * through the held descriptor: by path, a name might lead somewhere else by now. Removing a name
  * never follows a link, and a failure here costs disk space, never the command.
  */
-function removeOlderOutputs(held: HeldStore, made: string): void {
+function removeOlderOutputs(held: HeldStore, made: string, budget: number): void {
   if (!held.outputs.reachesByDescriptor) return;
   try {
     const saved = readdirSync(held.outputs.entry(""))
@@ -151,9 +182,13 @@ function removeOlderOutputs(held: HeldStore, made: string): void {
       .map((name) => ({ name, stats: lstatSync(held.outputs.entry(name), { bigint: true }) }))
       .filter(({ stats }) => stats.isFile())
       .sort((a, b) => (a.stats.mtimeNs < b.stats.mtimeNs ? 1 : -1));
-    for (const { name } of saved.slice(KEPT_OUTPUTS - 1)) {
-      rmSync(held.outputs.entry(name), { force: true });
-    }
+    let total = 0;
+    saved.forEach(({ name, stats }, index) => {
+      total += Number(stats.size);
+      if (index >= KEPT_OUTPUTS - 1 || total > budget) {
+        rmSync(held.outputs.entry(name), { force: true });
+      }
+    });
   } catch {
     // Disk space only.
   }
@@ -168,20 +203,29 @@ function storeRefusal(problem: string): string {
   );
 }
 
-function descriptorFile(fd: number, path: string): OutputSpillFile {
+function descriptorFile(fd: number, path: string, cap: number): OutputSpillFile {
   let open = true;
+  let cut = 0;
+  const writer = cappedWriter((bytes) => {
+    for (let written = 0; written < bytes.length;) {
+      written += writeSync(fd, bytes, written, bytes.length - written);
+    }
+  }, cap);
   return {
     path,
     write: (bytes) => {
-      for (let written = 0; written < bytes.length;) {
-        written += writeSync(fd, bytes, written, bytes.length - written);
-      }
+      writer.write(bytes);
     },
     close: () => {
       if (!open) return;
       open = false;
-      closeSync(fd);
+      try {
+        cut = writer.finish();
+      } finally {
+        closeSync(fd);
+      }
     },
+    cutBytes: () => cut,
   };
 }
 

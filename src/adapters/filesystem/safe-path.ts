@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { childPath } from "./child-path.js";
 import { errorCode, pathTooLong } from "./fs-errors.js";
+import { gitDelegatedPathsAround } from "./git-delegated-paths.js";
 import { findGitLayout } from "./git-directories.js";
 import { HARNESS_DIRECTORY } from "./output-files.js";
 import { isGitDirectoryName } from "./git-names.js";
@@ -71,7 +72,9 @@ export class ProtectedPathError extends WorkspaceFileError {
  * model named it, a symlink leads there, or it is the target of a symlinked `.git`; and anything
  * inside a directory git would take for a git dir by its layout (a bare repository, a `gitdir:`
  * file's target), or a write that would give a directory that layout. A planted hook or
- * `core.fsmonitor` would run on the host at the person's next git command. `harnessFiles` are
+ * `core.fsmonitor` would run on the host at the person's next git command. So would a worktree
+ * file the repository's config delegates to (`core.hooksPath`, an include, a hook manager's
+ * config: git-delegated-paths.ts), refused the same way. `harnessFiles` are
  * absolute real paths (the audit log, a recording, the agent's own install: files or directories,
  * protected with all they hold). Reading any of them stays allowed.
  */
@@ -117,6 +120,17 @@ function writableTarget(workspace: string, path: string, harnessFiles: readonly 
       layout.kind === "is"
         ? `path is inside a git directory (${name}), which the agent may not change: ${path}`
         : `path would make ${name} a git directory, which the agent may not create: ${path}`,
+    );
+  }
+  // Asked at every write, not once per run: the answer follows the config as it is now (a
+  // command run with `--sandbox off` may have changed it), for the cost of a few small reads.
+  const delegated = gitDelegatedPathsAround(dirname(target)).find((candidate) =>
+    isWithinRoot(candidate.path, target),
+  );
+  if (delegated !== undefined) {
+    throw new ProtectedPathError(
+      "git-metadata",
+      `path is a file git runs or reads as config on the person's machine at the next git command (${delegated.why}), which the agent may not change: ${path}`,
     );
   }
   return target;

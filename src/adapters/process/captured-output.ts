@@ -58,12 +58,14 @@ export class CapturedOutput {
     this.close();
     const tail = tailStart(this.#tail?.contents() ?? Buffer.alloc(0), this.#tailLimit);
     const omittedBytes = this.#totalBytes - head.length - tail.length;
+    const savedCutBytes = this.#file?.cutBytes?.() ?? 0;
     const omitted: OmittedOutput = {
       bytes: omittedBytes,
       lines: this.#totalLines - countNewlines(head) - countNewlines(tail),
       tail: tail.toString("utf8"),
       totalBytes: this.#totalBytes,
       ...(this.#file === undefined ? {} : { savedTo: this.#file.path }),
+      ...(savedCutBytes > 0 ? { savedCutBytes } : {}),
     };
     return { output: head.toString("utf8"), truncated: true, omitted };
   }

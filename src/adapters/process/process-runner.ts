@@ -6,6 +6,7 @@ import { BoundedOutput } from "./bounded-output.js";
 import { CapturedOutput } from "./captured-output.js";
 import { errorCode } from "../filesystem/index.js";
 import { killProcessTree, type KillTreeStrategy } from "./kill-tree.js";
+import { startOrphanGuard } from "./orphan-guard.js";
 import { errorMessage } from "../../core/common/one-line.js";
 import { displayHook } from "./display-hook.js";
 import { drainAfterExit, StreamReader } from "./stream-reader.js";
@@ -47,6 +48,11 @@ export interface ProcessSpec {
    * pipes above already take are theirs.
    */
   readonly nullDescriptors?: readonly number[];
+  /**
+   * Kill the command's process group if this process dies while it runs (orphan-guard.ts): for
+   * host runs, which nothing else ends with the harness. Process groups only (POSIX).
+   */
+  readonly guardAgainstOrphans?: boolean;
 }
 
 export interface InputPipe {
@@ -130,7 +136,17 @@ function runChild(spec: ProcessSpec): Promise<ProcessOutcome> {
   } finally {
     if (devNull !== undefined) closeSync(devNull);
   }
-  return superviseChild(child, spec);
+  const guard =
+    spec.guardAgainstOrphans === true &&
+    spec.killTree.kind === "process-group" &&
+    child.pid !== undefined
+      ? startOrphanGuard(child.pid)
+      : undefined;
+  const supervised = superviseChild(child, spec);
+  if (guard === undefined) return supervised;
+  return supervised.finally(() => {
+    guard.release();
+  });
 }
 
 function stdioFor(spec: ProcessSpec, devNull: number | undefined): ("ignore" | "pipe" | number)[] {

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { isWithinRoot } from "../filesystem/index.js";
 import { SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
+import { unsafeWorkspace } from "./unsafe-workspace.js";
 
 export interface BubblewrapArgsOptions {
   /** Real path (symlinks resolved) of the workspace: the only host directory left writable. */
@@ -146,17 +147,20 @@ function assertWorkspace(workspace: string, home: string | undefined): void {
       `The sandbox workspace must be an absolute real path: ${workspace}`,
     );
   }
-  if (workspace === "/") {
-    throw new SandboxWorkspaceError(
-      "The sandbox refuses to make / writable: run the agent in a project directory",
-    );
-  }
-  if (home !== undefined && isInside(home, workspace)) {
-    throw new SandboxWorkspaceError(
-      `The sandbox refuses to make ${workspace} writable: it ${
-        home === workspace ? "is" : "contains"
-      } the home directory; run the agent in a project directory`,
-    );
+  switch (unsafeWorkspace(workspace, home, "linux")) {
+    case undefined:
+      return;
+    case "root":
+      throw new SandboxWorkspaceError(
+        "The sandbox refuses to make / writable: run the agent in a project directory",
+      );
+    case "home":
+    case "above-home":
+      throw new SandboxWorkspaceError(
+        `The sandbox refuses to make ${workspace} writable: it ${
+          home === workspace ? "is" : "contains"
+        } the home directory; run the agent in a project directory`,
+      );
   }
 }
 

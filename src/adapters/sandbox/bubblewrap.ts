@@ -6,6 +6,7 @@ import type {
   CommandRunner,
 } from "../../core/ports/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
+import { gitDelegatedBinds } from "./git-delegated-binds.js";
 import {
   posixShellArgs,
   powerShellCommandArgs,
@@ -167,12 +168,15 @@ export class BubblewrapRunner implements CommandRunner {
     const home = this.#options.home === undefined ? undefined : realOrSelf(this.#options.home);
     const masks = credentialMasks(home, this.#options.unmasked ?? [], workspace);
     const { cacheDirectory, limits } = this.#options;
+    const metadata = gitMetadata(workspace);
     return bubblewrapArgs({
       workspace,
       cwd: realCwd,
       readOnlyPaths: [
         ...new Set([
-          ...gitMetadata(workspace),
+          ...metadata,
+          // Read again for each command, like the scan: a command may have made a repository.
+          ...gitDelegatedBinds(workspace, metadata),
           ...harnessFilesIn(workspace, this.#options.harnessFiles ?? []),
         ]),
       ],

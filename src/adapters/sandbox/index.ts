@@ -22,3 +22,4 @@ export {
   type ResourceLimits,
 } from "./resource-limits.js";
 export { SANDBOX_CACHE } from "./sandbox-environment.js";
+export { unsafeWorkspace, type UnsafeWorkspace } from "./unsafe-workspace.js";

@@ -2,6 +2,7 @@
  * The environment a shell command sees: an allowlist, never the harness's own environment, so the
  * API key and other credentials cannot be read by `echo $OPENAI_API_KEY` or a malicious script.
  */
+import { encodedForms } from "./secret-forms.js";
 
 const POSIX_NAMES = [
   "PATH",
@@ -73,14 +74,14 @@ export const MIN_SECRET_LENGTH = 8;
 
 /**
  * The values of the harness's environment refused to commands as secrets (the API key among
- * them), long enough to be secrets: a command that finds one anyway, on the host through
- * /proc/<ppid>/environ say, shows the model `[redacted]` instead. Longest first, so a secret that
- * contains another is replaced whole.
+ * them), long enough to be secrets, and their base64 and hex forms (secret-forms.ts): a command
+ * that finds one anyway, on the host through /proc/<ppid>/environ say, shows the model
+ * `[redacted]` instead. Longest first, so a secret that contains another is replaced whole.
  */
 export function knownSecrets(hostEnv: Readonly<Record<string, string | undefined>>): string[] {
   const values = Object.entries(hostEnv)
     .filter(([name, value]) => looksLikeSecret(name) && (value?.length ?? 0) >= MIN_SECRET_LENGTH)
-    .map(([, value]) => value ?? "");
+    .flatMap(([, value]) => [value ?? "", ...encodedForms(value ?? "")]);
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }
 

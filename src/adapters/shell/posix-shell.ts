@@ -50,6 +50,8 @@ export class PosixShellRunner implements CommandRunner {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
       killTree: this.#options.killTree,
+      // On the host nothing else ends the command with a harness killed by `kill -9`.
+      guardAgainstOrphans: true,
       ...captureOptions(options, this.#options.secrets),
     });
   }

@@ -176,6 +176,8 @@ export class PowerShellRunner implements CommandRunner {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
       killTree: this.#killTree,
+      // On the host nothing else ends the command with a harness killed by `kill -9`.
+      guardAgainstOrphans: true,
     });
   }
 }

@@ -4,6 +4,7 @@
  * have taken effect, so it is never run again blindly.
  */
 import type { JournalRecord } from "./journal-records.js";
+import { isHostLabel } from "../policy/execution-environment.js";
 import { withInterruptedResults } from "../runner/interrupted-calls.js";
 import type { Message, ToolCall } from "../ports/messages.js";
 
@@ -13,7 +14,12 @@ export type RunStatus = "unfinished" | "completed" | "failed" | "cancelled" | "w
 /** One call of the last model reply, with what the journal knows of it. */
 export type OpenCall =
   | { readonly call: ToolCall; readonly state: "finished"; readonly content: string }
-  | { readonly call: ToolCall; readonly state: "unknown" }
+  | {
+      readonly call: ToolCall;
+      readonly state: "unknown";
+      /** It ran on the host: it may still be running (interrupted-calls.ts). */
+      readonly onHost?: boolean;
+    }
   | { readonly call: ToolCall; readonly state: "not_started" };
 
 export interface ReplayedRun {
@@ -40,6 +46,7 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
   let calls: readonly ToolCall[] = [];
   let results = new Map<string, string>();
   let started = new Set<string>();
+  let startedOnHost = new Set<string>();
   let status: RunStatus = "unfinished";
   // A conversation's failed or stopped turn leaves the history as the last finished turn left it.
   let lastFinished = 0;
@@ -55,6 +62,7 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
     calls = [];
     results = new Map();
     started = new Set();
+    startedOnHost = new Set();
   };
 
   /** Results for the last reply's calls after a Ctrl-C: recorded, else cancelled or unknown. */
@@ -99,6 +107,7 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
         break;
       case "execution_started":
         started.add(record.callId);
+        if (isHostLabel(record.environment)) startedOnHost.add(record.callId);
         break;
       case "execution_finished":
         if (!calls.some((call) => call.id === record.callId)) {
@@ -132,7 +141,10 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
     openCalls: calls.map((call): OpenCall => {
       const content = results.get(call.id);
       if (content !== undefined) return { call, state: "finished", content };
-      return started.has(call.id) ? { call, state: "unknown" } : { call, state: "not_started" };
+      if (!started.has(call.id)) return { call, state: "not_started" };
+      return startedOnHost.has(call.id)
+        ? { call, state: "unknown", onHost: true }
+        : { call, state: "unknown" };
     }),
     status,
     prompt: first.prompt,

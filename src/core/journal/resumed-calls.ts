@@ -5,7 +5,7 @@
  */
 import { throwIfCancelled } from "../runner/agent-errors.js";
 import { outcomeOf } from "../runner/call-facts.js";
-import { EXECUTION_UNKNOWN } from "../runner/interrupted-calls.js";
+import { EXECUTION_UNKNOWN, EXECUTION_UNKNOWN_ON_HOST } from "../runner/interrupted-calls.js";
 import type { OpenCall } from "./journal-replay.js";
 import type { Message, ToolCall } from "../ports/messages.js";
 import type { RunResult } from "../runner/run-result.js";
@@ -14,7 +14,7 @@ import type { ToolResult } from "../tools/tool-result.js";
 
 export interface OpenCallPaths {
   /** A call that started before the process died: the person is told, nothing runs. */
-  reportUnknown(call: ToolCall): Promise<ToolOutcome>;
+  reportUnknown(call: ToolCall, result: ToolResult): Promise<ToolOutcome>;
   /** A call that never started: prepare → policy → invoke, as in a live run. */
   run(call: ToolCall): Promise<{ result: ToolResult; outcome: ToolOutcome }>;
 }
@@ -40,8 +40,9 @@ export async function answerOpenCalls(
     if (open.state === "finished") {
       content = open.content;
     } else if (open.state === "unknown") {
-      outcomes.push(await paths.reportUnknown(open.call));
-      content = EXECUTION_UNKNOWN.content;
+      const result = open.onHost === true ? EXECUTION_UNKNOWN_ON_HOST : EXECUTION_UNKNOWN;
+      outcomes.push(await paths.reportUnknown(open.call, result));
+      content = result.content;
     } else {
       const { result, outcome } = await paths.run(open.call);
       outcomes.push(outcome);
@@ -53,10 +54,13 @@ export async function answerOpenCalls(
 }
 
 /** The outcome of a call whose effect is unknown: it may or may not have run. */
-export function unknownOutcome(call: ToolCall): ToolOutcome {
+export function unknownOutcome(
+  call: ToolCall,
+  result: ToolResult = EXECUTION_UNKNOWN,
+): ToolOutcome {
   return outcomeOf(
     call,
-    { result: EXECUTION_UNKNOWN, executed: "unknown", status: "unknown", boundary: "execution" },
+    { result, executed: "unknown", status: "unknown", boundary: "execution" },
     0,
     undefined,
     undefined,

@@ -42,3 +42,11 @@ export function commandsEndWithTheirCalls(environment: ExecutionEnvironment | un
     return false;
   }
 }
+
+/** How every host environment's label starts: what the journal keeps of where a call ran. */
+export const HOST_LABEL = "sandbox: none — runs on the host";
+
+/** Whether a journaled environment label says the call ran on the host, with no sandbox. */
+export function isHostLabel(label: string | undefined): boolean {
+  return label?.startsWith(HOST_LABEL) === true;
+}

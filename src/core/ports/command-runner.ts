@@ -39,6 +39,8 @@ export interface OutputSpillFile {
   readonly path: string;
   write(bytes: Uint8Array): void;
   close(): void;
+  /** After close: how many bytes the file's cap cut from its middle (0: none). */
+  cutBytes?(): number;
 }
 
 /** What a long output left out between its head (`output`) and its tail. */
@@ -48,6 +50,11 @@ export interface OmittedOutput {
   readonly tail: string;
   /** Where the whole output was saved, when it could be. */
   readonly savedTo?: string;
+  /**
+   * Bytes cut from the middle of the saved file, when the output was over the saved-output cap:
+   * the file then holds only the head and the tail, with the cut marked.
+   */
+  readonly savedCutBytes?: number;
   readonly totalBytes: number;
 }
 

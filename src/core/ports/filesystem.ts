@@ -13,6 +13,7 @@ export const FILE_ERROR_CODES = [
   "edit_no_match",
   "edit_ambiguous",
   "protected_path",
+  "hard_link",
 ] as const;
 export type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
 

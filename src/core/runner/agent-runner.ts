@@ -6,7 +6,7 @@ import {
 } from "./agent-errors.js";
 import type { RunJournal } from "../journal/journal-records.js";
 import type { OpenCall } from "../journal/journal-replay.js";
-import { EXECUTION_UNKNOWN, stoppedAtConfirmation } from "./interrupted-calls.js";
+import { stoppedAtConfirmation } from "./interrupted-calls.js";
 import type { Message, ToolCall, ToolMessage } from "../ports/messages.js";
 import { validateToolPairing } from "../ports/messages.js";
 import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "../ports/model.js";
@@ -123,7 +123,7 @@ export class AgentRunner {
         openCalls,
         resumed,
         {
-          reportUnknown: (call) => this.#reportUnknown(call),
+          reportUnknown: (call, result) => this.#reportUnknown(call, result),
           run: (call) => this.#runToolCall(snapshot, call, signal),
         },
         signal,
@@ -265,10 +265,10 @@ export class AgentRunner {
   }
 
   /** A call that started before the process died: its effect is unknown, and the person is told. */
-  async #reportUnknown(call: ToolCall): Promise<ToolOutcome> {
+  async #reportUnknown(call: ToolCall, result: ToolResult): Promise<ToolOutcome> {
     this.#notify((observer) => observer.onToolCallStart?.(call));
-    const outcome = unknownOutcome(call);
-    await this.#finishCall(call, EXECUTION_UNKNOWN, outcome);
+    const outcome = unknownOutcome(call, result);
+    await this.#finishCall(call, result, outcome);
     return outcome;
   }
 

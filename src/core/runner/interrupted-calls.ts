@@ -14,9 +14,17 @@ export const CANCELLED_BEFORE_RUNNING = toolError(
 );
 
 /** A call that started before the process died, told to the model on resume (issue 16). */
-export const EXECUTION_UNKNOWN = toolError(
+const UNKNOWN_MESSAGE =
+  "The agent stopped while this call was running, so it may or may not have taken effect; check its effect before retrying it";
+export const EXECUTION_UNKNOWN = toolError("execution_unknown", UNKNOWN_MESSAGE);
+
+/**
+ * The same, for a call that ran on the host: nothing there is sure to end with the agent (the
+ * orphan guard reaches only the command's process group), so the model is told to look.
+ */
+export const EXECUTION_UNKNOWN_ON_HOST = toolError(
   "execution_unknown",
-  "The agent stopped while this call was running, so it may or may not have taken effect; check its effect before retrying it",
+  `${UNKNOWN_MESSAGE}. It ran on the host with no sandbox: the command, or what it started in the background, may still be running; check for it before running it again`,
 );
 
 /**

@@ -1,0 +1,323 @@
+/**
+ * Worktree files git runs or reads as config because a repository's config sends it there: the
+ * git delegation rule (docs/sandbox.md). `.git` itself is protected by name and layout; these are
+ * the files outside it that are just as much git's:
+ *
+ * - the directory `core.hooksPath` names (every hook in it runs), and for husky v9's `.husky/_`
+ *   the directory above it too (its wrappers run `.husky/<hook>`);
+ * - every config file `include.path` / `includeIf.*.path` names, followed as git follows them;
+ * - any file a config value names by a path (`core.fsmonitor = ./watch`, a filter's `clean`, an
+ *   alias's `!./x`, `core.attributesFile`, …): a value with a `/` in it (or its first word) is
+ *   taken for a path, relative to the worktree and to the config file, which over-protects a
+ *   little (a template file) and misses nothing git could run by path;
+ * - the config of a hook manager whose shim is installed as a hook: lefthook (`lefthook.yml`,
+ *   `lefthook-local.yml`, … and its `.lefthook/` scripts), pre-commit (`.pre-commit-config.yaml`
+ *   or the `--config` its shim names), husky v4 (`.huskyrc*`, `husky.config.js`).
+ *
+ * Config comes from the system and global files (outside the workspace, but a relative
+ * `core.hooksPath` there still names worktree files) and the repository's own, read by the
+ * harness, never by running git: a hostile repository's config must not run at decision time.
+ */
+import { closeSync, constants, lstatSync, readdirSync, readSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { parseGitConfig, type GitConfigEntry } from "./git-config-file.js";
+import { pointerFileTarget } from "./git-directories.js";
+import { openRegularFileSync } from "./safe-open.js";
+
+export interface GitDelegatedPath {
+  /** Absolute path, real as far as it exists; protected with everything below it. */
+  readonly path: string;
+  /** Why git uses it, for the refusal: `core.hooksPath in /ws/.git/config`. */
+  readonly why: string;
+}
+
+export interface GitRepositoryLocation {
+  /** The git dir: `.git`, or what a `.git` file's `gitdir:` names. */
+  readonly gitDir: string;
+  /** The directory holding `.git`; undefined for a bare repository. */
+  readonly worktree: string | undefined;
+}
+
+/** Git's own limit on nested includes. */
+const INCLUDE_DEPTH = 10;
+const CONFIG_LIMIT_BYTES = 1024 * 1024;
+const HOOK_READ_BYTES = 64 * 1024;
+const HOOK_FILE_LIMIT = 64;
+
+/** The repository a `.git` entry (directory or `gitdir:` file) stands for, if any. */
+export function repositoryAt(dotGit: string): GitRepositoryLocation | undefined {
+  const stats = lstatSync(dotGit, { throwIfNoEntry: false });
+  if (stats === undefined) return undefined;
+  const worktree = dirname(dotGit);
+  if (stats.isDirectory()) return { gitDir: dotGit, worktree };
+  if (!stats.isFile()) return undefined;
+  const gitDir = pointerFileTarget(dotGit, "gitdir: ");
+  return gitDir === undefined ? undefined : { gitDir, worktree };
+}
+
+/**
+ * Every repository whose worktree holds `directory`: the `.git` beside it and beside each
+ * directory above it, up to the filesystem root. Git stops at the first; a repository further up
+ * can still name files down here (`core.hooksPath = vendor/lib/hooks`), so all count.
+ */
+export function repositoriesAround(directory: string): GitRepositoryLocation[] {
+  const found: GitRepositoryLocation[] = [];
+  for (let current = directory; ; current = dirname(current)) {
+    let repository: GitRepositoryLocation | undefined;
+    try {
+      repository = repositoryAt(join(current, ".git"));
+    } catch {
+      repository = undefined; // a directory on the way we may not search: git could not either
+    }
+    if (repository !== undefined) found.push(repository);
+    if (dirname(current) === current) return found;
+  }
+}
+
+/** Every path git delegates to for any repository whose worktree holds `directory`. */
+export function gitDelegatedPathsAround(
+  directory: string,
+  context: DelegationContext = defaultDelegationContext(),
+): GitDelegatedPath[] {
+  return repositoriesAround(directory).flatMap((repository) =>
+    gitDelegatedPaths(repository, context),
+  );
+}
+
+/** The system and global config files, as git finds them for the person. */
+export function globalGitConfigFiles(env: NodeJS.ProcessEnv = process.env): string[] {
+  const home = env.HOME ?? homedir();
+  const xdg = env.XDG_CONFIG_HOME ?? join(home, ".config");
+  return [
+    env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig",
+    join(xdg, "git", "config"),
+    env.GIT_CONFIG_GLOBAL ?? join(home, ".gitconfig"),
+  ];
+}
+
+export interface DelegationContext {
+  readonly home: string;
+  readonly globalConfigs: readonly string[];
+}
+
+export function defaultDelegationContext(env: NodeJS.ProcessEnv = process.env): DelegationContext {
+  return { home: env.HOME ?? homedir(), globalConfigs: globalGitConfigFiles(env) };
+}
+
+/** What git, as configured for `repository`, runs or reads as config outside its git dir. */
+export function gitDelegatedPaths(
+  repository: GitRepositoryLocation,
+  context: DelegationContext = defaultDelegationContext(),
+): GitDelegatedPath[] {
+  const { gitDir } = repository;
+  const commonFile = join(gitDir, "commondir");
+  const commonDir = (exists(commonFile) ? pointerFileTarget(commonFile, "") : undefined) ?? gitDir;
+  const found: GitDelegatedPath[] = [];
+  const entries: { entry: GitConfigEntry; file: string }[] = [];
+  const configFiles = [
+    ...context.globalConfigs,
+    join(commonDir, "config"),
+    join(gitDir, "config.worktree"),
+  ];
+  for (const file of configFiles) readWithIncludes(file, context.home, 0, entries, found);
+
+  let worktree = repository.worktree;
+  for (const { entry, file } of entries) {
+    if (entry.section === "core" && entry.key === "worktree") {
+      worktree = resolve(dirname(file) === commonDir ? gitDir : dirname(file), entry.value);
+    }
+  }
+  // Hooks and commands run in the worktree (a bare repository: in the git dir).
+  const base = worktree ?? gitDir;
+  let hooksDir = join(commonDir, "hooks");
+  for (const { entry, file } of entries) {
+    const where = `${entry.section}.${entry.key} in ${file}`;
+    if (entry.section === "core" && entry.key === "hookspath") {
+      hooksDir = resolve(base, expandHome(entry.value, context.home));
+      found.push({ path: hooksDir, why: `core.hooksPath in ${file}: git runs the hooks in it` });
+      if (basename(hooksDir) === "_") {
+        // husky v9: `.husky/_/<hook>` runs `.husky/<hook>`.
+        found.push({
+          path: dirname(hooksDir),
+          why: `husky's hooks, run through core.hooksPath in ${file}`,
+        });
+      }
+      continue;
+    }
+    if (isIncludeKey(entry)) continue; // recorded by readWithIncludes
+    // Refs and URL rewrites, never a file git runs or reads (`branch.main.merge = refs/heads/main`).
+    if (entry.section === "branch" || entry.section === "url") continue;
+    for (const candidate of pathsNamedBy(entry.value, context.home)) {
+      for (const from of new Set([base, dirname(file)])) {
+        found.push({ path: resolve(from, candidate), why: `${where} names it` });
+      }
+    }
+  }
+  found.push(...hookManagerFiles(hooksDir, base));
+  return found.map((item) => ({ ...item, path: realAsFarAsItExists(item.path) }));
+}
+
+function readWithIncludes(
+  file: string,
+  home: string,
+  depth: number,
+  entries: { entry: GitConfigEntry; file: string }[],
+  found: GitDelegatedPath[],
+): void {
+  const text = readSmallFile(file, CONFIG_LIMIT_BYTES);
+  if (text === undefined) return;
+  for (const entry of parseGitConfig(text)) {
+    entries.push({ entry, file });
+    if (!isIncludeKey(entry) || depth >= INCLUDE_DEPTH) continue;
+    // Every includeIf counts, whatever its condition: the condition may hold at the next commit.
+    const included = resolve(dirname(file), expandHome(entry.value, home));
+    found.push({ path: included, why: `git reads it as config (included from ${file})` });
+    readWithIncludes(included, home, depth + 1, entries, found);
+  }
+}
+
+function isIncludeKey(entry: GitConfigEntry): boolean {
+  return (entry.section === "include" || entry.section === "includeif") && entry.key === "path";
+}
+
+/**
+ * Paths a config value may name: the whole value and each of its words (a command's program, or
+ * a script an interpreter runs: `node tools/clean.js`, `!sh ./x.sh`; after an `=`, an option's
+ * value), when they hold a `/` (a bare word is looked up on PATH) and are not a URL.
+ */
+function pathsNamedBy(value: string, home: string): string[] {
+  const trimmed = value.trim().replace(/^!/u, "").trim();
+  const words = [...trimmed.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/gu)].map(
+    (match) => match[1] ?? match[2] ?? match[3] ?? "",
+  );
+  // And every token of a shell line (`!sh -c 'exec hooks/lint.sh'`), quotes and operators apart.
+  const tokens = trimmed.split(/[\s"'`;|&()<>]+/u);
+  const candidates = [trimmed, ...words, ...tokens].flatMap((word) => [
+    word,
+    word.split("=").at(-1) ?? "",
+  ]);
+  return [
+    ...new Set(
+      candidates
+        .filter((candidate) => candidate.includes("/") && !candidate.includes("://"))
+        .map((candidate) => expandHome(candidate, home)),
+    ),
+  ];
+}
+
+function expandHome(path: string, home: string): string {
+  if (path === "~") return home;
+  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
+}
+
+const LEFTHOOK_NAMES = ["lefthook", ".lefthook", "lefthook-local", ".lefthook-local"];
+const LEFTHOOK_EXTENSIONS = ["yml", "yaml", "json", "jsonc", "toml"];
+const HUSKY_V4_FILES = [
+  ".huskyrc",
+  ".huskyrc.json",
+  ".huskyrc.yaml",
+  ".huskyrc.yml",
+  ".huskyrc.js",
+  ".huskyrc.cjs",
+  "husky.config.js",
+  "husky.config.cjs",
+];
+
+/**
+ * The config a hook manager's shim reads at each commit, found by reading the installed hooks
+ * (at most HOOK_FILE_LIMIT of them, HOOK_READ_BYTES each; `.sample` files never run).
+ */
+function hookManagerFiles(hooksDir: string, worktree: string): GitDelegatedPath[] {
+  const found: GitDelegatedPath[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(hooksDir)
+      .filter((name) => !name.endsWith(".sample"))
+      .sort();
+  } catch {
+    return found;
+  }
+  for (const name of names.slice(0, HOOK_FILE_LIMIT)) {
+    const hook = join(hooksDir, name);
+    const text = readSmallFile(hook, HOOK_READ_BYTES, true);
+    if (text === undefined) continue;
+    const why = (manager: string): string => `${manager}'s config, read by the hook ${hook}`;
+    if (/lefthook/iu.test(text)) {
+      for (const stem of LEFTHOOK_NAMES) {
+        for (const extension of LEFTHOOK_EXTENSIONS) {
+          found.push({ path: join(worktree, `${stem}.${extension}`), why: why("lefthook") });
+        }
+        found.push({ path: join(worktree, stem), why: why("lefthook") });
+      }
+      found.push({ path: join(worktree, ".config", "lefthook.yml"), why: why("lefthook") });
+      found.push({ path: join(worktree, ".config", "lefthook.yaml"), why: why("lefthook") });
+    }
+    if (
+      /pre[-_]commit/u.test(text) &&
+      /generated by pre-commit|pre_commit|INSTALL_PYTHON/u.test(text)
+    ) {
+      const configs = [...text.matchAll(/--config[= ]['"]?([^'"\s)]+)/gu)].map(
+        (match) => match[1] ?? "",
+      );
+      for (const config of [...configs, ".pre-commit-config.yaml", ".pre-commit-config.yml"]) {
+        if (config !== "") found.push({ path: resolve(worktree, config), why: why("pre-commit") });
+      }
+    }
+    if (/husky/iu.test(text)) {
+      for (const file of HUSKY_V4_FILES) {
+        found.push({ path: join(worktree, file), why: why("husky") });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * A regular file's text, at most `limit` bytes (`partial`: the first `limit` bytes of a longer
+ * one); undefined when it is missing, a link, not regular, or too long. Never blocks on a FIFO.
+ */
+function readSmallFile(path: string, limit: number, partial = false): string | undefined {
+  if (!exists(path)) return undefined; // the usual answer, without building an exception
+  let opened;
+  try {
+    // Followed: a person's ~/.gitconfig is often a link into their dotfiles, and git follows it.
+    opened = openRegularFileSync(realpathSync.native(path), constants.O_RDONLY);
+  } catch {
+    return undefined;
+  }
+  const { handle: fd, stats } = opened;
+  try {
+    if (!partial && stats.size > limit) return undefined;
+    // Sized by fstat, not a fixed chunk: this runs at every write decision.
+    const buffer = Buffer.allocUnsafe(Math.min(stats.size, limit));
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.toString("utf8", 0, read);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `path` with its deepest existing ancestor's real path in front: how the boundary compares. */
+function realAsFarAsItExists(path: string): string {
+  const missing: string[] = [];
+  for (let current = path; ; current = dirname(current)) {
+    try {
+      if (exists(current)) return join(realpathSync.native(current), ...missing.reverse());
+    } catch {
+      // a dangling link: as good as missing
+    }
+    if (dirname(current) === current) return path;
+    missing.push(basename(current));
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // ENOTDIR: a file on the way
+  }
+}
