@@ -53,6 +53,12 @@ export interface AgentDependencies {
   readonly p04?: P04Dependencies;
   /** The run's write-ahead journal; absent, the run lives in memory only (tests). */
   readonly journal?: RunJournal;
+  // --- context (issue 26) ---
+  /** The project's AGENTS.md section (adapters/instructions), appended to the system prompt. */
+  readonly instructions?: string;
+  /** The model's context window in tokens; absent, the history is never compacted. */
+  readonly contextWindow?: number;
+  // --- end context ---
 }
 
 /**
@@ -83,7 +89,8 @@ export class BootstrapError extends Error {
   override readonly name = "BootstrapError";
 }
 
-export const DEFAULT_MAX_TURNS = 20;
+/** Model replies per task: a real fix-and-test task takes 30–150 tool calls. */
+export const DEFAULT_MAX_TURNS = 200;
 
 export const CONFIRM_FILE_WRITE = new PermissionRule({
   name: "confirm-file-write",
@@ -98,8 +105,9 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     model: deps.model,
     registry,
     maxTurns: deps.maxTurns ?? DEFAULT_MAX_TURNS,
-    systemPrompt: systemPromptFor(profile, deps),
+    systemPrompt: withInstructions(systemPromptFor(profile, deps), deps.instructions),
     policy,
+    ...(deps.contextWindow === undefined ? {} : { contextWindow: deps.contextWindow }),
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
     ...(deps.journal === undefined ? {} : { journal: deps.journal }),
     ...(deps.auditSink === undefined ? {} : { outcomes: deps.auditSink }),
@@ -246,6 +254,13 @@ function workspaceFiles(deps: AgentDependencies): WorkspaceFileSystemOptions {
     ...protectedFiles(deps),
     noProcessRunsAlongside: () => commandsEndWithTheirCalls(deps.executionEnvironment),
   };
+}
+
+/** The project's instructions come after the harness's own prompt, under their own heading. */
+function withInstructions(prompt: string, instructions: string | undefined): string {
+  return instructions === undefined || instructions === ""
+    ? prompt
+    : `${prompt}\n\n${instructions}`;
 }
 
 function systemPromptFor(profile: ChapterProfile, deps: AgentDependencies): string {

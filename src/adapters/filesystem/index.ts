@@ -23,6 +23,7 @@ export {
 export { isGitDirectoryName } from "./git-names.js";
 export { GIT_LAYOUT_ENTRIES, hasGitDirectoryLayout, pointerFileTarget } from "./git-directories.js";
 export { errorCode, O_NOFOLLOW } from "./fs-errors.js";
+export { openRegularFileSync, readAtMostSync, UnsafeFileError } from "./safe-open.js";
 export {
   AGENT_INSTALL_ENTRIES,
   agentInstallPaths,
