@@ -51,6 +51,8 @@ import type { CliIo } from "../cli-io.js";
 import { openRunStore } from "../run-store.js";
 import { openJournalSession, type JournalSession, type ResumePlan } from "../journal-session.js";
 import { withCrashHook } from "../crash-hook.js";
+import { contextCommandsOf, contextSetup } from "../context-setup.js";
+import { AgentLimitError } from "../../core/runner/agent-errors.js";
 
 /**
  * One run, new or resumed (`resume`: from `agent resume`, which picked and locked it): every step
@@ -84,6 +86,8 @@ export async function runAgent(
     // read-only in the sandbox.
     const model = createModelClient(options, io.env, io.platform);
     const profile = profileForChapter(options.chapter);
+    // Context (issue 26): AGENTS.md read once, now; the model's window.
+    const context = contextSetup(options, io, workspace, model.name);
     session = openJournalSession(
       store,
       {
@@ -94,6 +98,9 @@ export async function runAgent(
         policy: `chapter ${options.chapter}; sandbox ${options.sandbox}${options.network ? " with network" : ""}`,
         sandbox: options.sandbox,
         network: options.network,
+        ...(context.instructions.digest === undefined
+          ? {}
+          : { instructionsDigest: context.instructions.digest }),
       },
       resume,
     );
@@ -119,10 +126,15 @@ export async function runAgent(
     ].filter((path): path is string => path !== undefined);
     // On a terminal, say first where the agent works and whom it asks, so a wrong directory or
     // endpoint is caught before anything happens. Never on stdout: that is the answer's alone.
+    // A resumed run keeps the instructions its journal recorded (resume says if they changed).
+    const instructionsLine = session.resumed === undefined ? context.status : undefined;
     if (io.stderr.isTTY === true && !options.quiet) {
+      const first = `workspace ${workspace} · ${model.description}`;
       io.stderr.write(
-        `agent: ${escapeForPrompt(`workspace ${workspace} · ${model.description}`)}\n`,
+        `agent: ${escapeForPrompt(instructionsLine === undefined ? first : `${first} · ${instructionsLine}`)}\n`,
       );
+    } else if (instructionsLine !== undefined && !options.quiet) {
+      io.stderr.write(`agent: ${escapeForPrompt(instructionsLine)}\n`);
     }
     const shell = await startShellExecution({
       sandbox: options.sandbox,
@@ -188,6 +200,8 @@ export async function runAgent(
       observer: reporter,
       outputs,
       journal: withCrashHook(session.journal, io.env),
+      instructions: context.instructions.text,
+      contextWindow: context.contextWindow,
     });
     const showResult = (result: RunResult): void => {
       reporter.finish(result.turns, result.usage);
@@ -226,6 +240,7 @@ export async function runAgent(
         onTurnFailed: () => {
           reporter.dispose();
         },
+        context: contextCommandsOf(agent),
       });
       return EXIT.ok;
     }
@@ -245,6 +260,13 @@ export async function runAgent(
       return EXIT.waiting;
     }
     if (isConfigurationError(error)) return fail(EXIT.config, firstLineOfError(error));
+    if (error instanceof AgentLimitError && session !== undefined) {
+      // Say how to go on: resume continues the same run with a fresh budget of turns.
+      return fail(
+        EXIT.runFailed,
+        `${firstLineOfError(error)}; to go on: agent resume ${session.runId} (a fresh budget of ${String(error.maxTurns)} turns)`,
+      );
+    }
     if (error instanceof AgentRunError) return fail(EXIT.runFailed, firstLineOfError(error));
     return fail(EXIT.runFailed, `unexpected error: ${firstLineOfError(error)}`);
   } finally {

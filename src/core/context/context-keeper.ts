@@ -28,7 +28,7 @@ export type CompactionEvent =
   /** The summary request failed or came back empty: the run goes on uncompacted. */
   | { readonly kind: "summary_failed"; readonly cause: string }
   /** Nothing older than the kept turns: there is nothing to summarize. */
-  | { readonly kind: "nothing_to_compact" };
+  | { readonly kind: "nothing_to_compact"; readonly reason: CompactionReason };
 
 export interface ContextKeeperOptions {
   readonly model: ModelClient;
@@ -127,7 +127,7 @@ export class ContextKeeper {
     const { window } = this.#options;
     const plan = planCompaction(history, Math.floor(window * KEEP_SHARE[reason]));
     if (plan === undefined) {
-      this.#notify({ kind: "nothing_to_compact" });
+      this.#notify({ kind: "nothing_to_compact", reason });
       return false;
     }
     const before = this.measure(history, tools);

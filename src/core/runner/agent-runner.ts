@@ -115,13 +115,9 @@ export class AgentRunner {
   ): Promise<readonly Message[]> {
     if (this.#context === undefined) return history;
     const compacted = [...history];
-    await this.#context.compact(
-      compacted,
-      "command",
-      signal,
-      this.#options.registry.snapshot().openAITools(),
-    );
-    return compacted;
+    const tools = this.#options.registry.snapshot().openAITools();
+    const done = await this.#context.compact(compacted, "command", signal, tools);
+    return done ? compacted : history;
   }
 
   /** `/clear`: a new history in the same session; only the system message stays. */
