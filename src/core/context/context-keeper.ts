@@ -124,19 +124,21 @@ export class ContextKeeper {
     signal: AbortSignal | undefined,
     tools: readonly ModelToolSpec[] = [],
   ): Promise<boolean> {
-    const { window } = this.#options;
-    const plan = planCompaction(history, Math.floor(window * KEEP_SHARE[reason]));
+    const before = this.measure(history, tools);
+    // Before the limit, the window is the measure. Asked for, or refused by a provider whose
+    // window is smaller than the harness was told, the history's own size is.
+    const basis = reason === "auto" ? this.#options.window : Math.min(this.#options.window, before);
+    const plan = planCompaction(history, Math.floor(basis * KEEP_SHARE[reason]));
     if (plan === undefined) {
       this.#notify({ kind: "nothing_to_compact", reason });
       return false;
     }
-    const before = this.measure(history, tools);
     let summary: string;
     try {
       summary = await requestSummary(
         this.#options.model,
         plan.older,
-        Math.floor(window * SUMMARY_INPUT_SHARE),
+        Math.floor(basis * SUMMARY_INPUT_SHARE),
         signal,
       );
     } catch (error) {
