@@ -33,7 +33,7 @@ class FunctionModel implements ModelClient {
     try {
       return Promise.resolve(this.answer(request, this.requests.length - 1));
     } catch (error) {
-      return Promise.reject(error as Error);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
   get summaries(): ModelRequest[] {
@@ -60,7 +60,7 @@ function registry(): ToolRegistry {
 function readingModel(
   calls: number,
   summary: () => ModelReply,
-  refuse = (_r: ModelRequest) => false,
+  refuse: (request: ModelRequest) => boolean = () => false,
 ) {
   let asked = 0;
   return new FunctionModel((request) => {
