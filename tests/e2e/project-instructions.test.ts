@@ -87,4 +87,44 @@ describe("project instructions", () => {
       "agent: AGENTS.md not read: it is not a regular file (FIFO) · pkg/AGENTS.md not read: it is a symbolic link",
     );
   });
+
+  it("resume goes on with the instructions the run began with, and says they changed", async () => {
+    await writeFile(join(e2e.dir.workspace, "AGENTS.md"), "Version one.\n");
+    const env = serverEnv(e2e.server.baseURL, {
+      XDG_CONFIG_HOME: join(e2e.dir.root, "config"),
+      AGENT_STATE_DIR: join(e2e.dir.root, "state"),
+    });
+    e2e.server.script(chatTextReply("never sent"));
+    const killed = await runCli(["--workspace", e2e.dir.workspace, "--prompt", "hello"], {
+      env: { ...env, AGENT_TEST_KILL_AFTER_RECORD: "run_started" },
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    await writeFile(join(e2e.dir.workspace, "AGENTS.md"), "Version two.\n");
+    e2e.server.script(chatTextReply("ok"));
+
+    const resumed = await runCli(["resume", "--workspace", e2e.dir.workspace], { env });
+
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.stderr).toContain(
+      "agent: the project instructions (AGENTS.md) changed since this run began; it goes on with the instructions it began with (a new run reads the new ones)\n",
+    );
+    expect(systemMessage()).toContain("## AGENTS.md\n\nVersion one.");
+    expect(systemMessage()).not.toContain("Version two.");
+  });
+
+  it("resume says nothing when the instructions are as they were", async () => {
+    await writeFile(join(e2e.dir.workspace, "AGENTS.md"), "Same.\n");
+    const env = serverEnv(e2e.server.baseURL, {
+      XDG_CONFIG_HOME: join(e2e.dir.root, "config"),
+      AGENT_STATE_DIR: join(e2e.dir.root, "state"),
+    });
+    e2e.server.script();
+    await runCli(["--workspace", e2e.dir.workspace, "--prompt", "hello"], {
+      env: { ...env, AGENT_TEST_KILL_AFTER_RECORD: "run_started" },
+    });
+    e2e.server.script(chatTextReply("ok"));
+    const resumed = await runCli(["resume", "--workspace", e2e.dir.workspace], { env });
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.stderr).not.toContain("changed since this run began");
+  });
 });
