@@ -9,7 +9,7 @@ import { errorMessage } from "../common/one-line.js";
 import type { Message } from "../ports/messages.js";
 import type { ModelClient, ModelReply, ModelToolSpec } from "../ports/model.js";
 import { RunCancelledError, throwIfCancelled } from "../runner/agent-errors.js";
-import { COMPACT_AT } from "./context-budget.js";
+import { COMPACT_AT, estimateMessagesTokens } from "./context-budget.js";
 import { ContextStillTooLargeError, ContextWindowExceededError } from "./context-errors.js";
 import { ContextMeter } from "./context-meter.js";
 import { compactedHistory, planCompaction } from "./compaction.js";
@@ -126,8 +126,15 @@ export class ContextKeeper {
   ): Promise<boolean> {
     const before = this.measure(history, tools);
     // Before the limit, the window is the measure. Asked for, or refused by a provider whose
-    // window is smaller than the harness was told, the history's own size is.
-    const basis = reason === "auto" ? this.#options.window : Math.min(this.#options.window, before);
+    // window is smaller than the harness was told, the conversation's own size (after the
+    // system message) is.
+    const basis =
+      reason === "auto"
+        ? this.#options.window
+        : Math.min(
+            this.#options.window,
+            estimateMessagesTokens(history.filter((message) => message.role !== "system")),
+          );
     const plan = planCompaction(history, Math.floor(basis * KEEP_SHARE[reason]));
     if (plan === undefined) {
       this.#notify({ kind: "nothing_to_compact", reason });
