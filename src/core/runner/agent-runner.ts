@@ -130,10 +130,10 @@ export class AgentRunner {
   /** `/context`: what the window holds, by kind, in tokens. */
   describeContext(history: readonly Message[]): ContextReport {
     const tools = this.#options.registry.snapshot().openAITools();
-    return describeContext(history, tools, {
-      ...(this.#context === undefined ? {} : { window: this.#context.window }),
-      ...(this.#context === undefined ? {} : { tokens: this.#context.measure(history, tools) }),
-    });
+    const keeper = this.#context;
+    const measured =
+      keeper === undefined ? {} : { window: keeper.window, tokens: keeper.measure(history, tools) };
+    return describeContext(history, tools, measured);
   }
 
   /**
