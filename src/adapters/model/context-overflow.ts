@@ -21,8 +21,7 @@ const WORDINGS = [
 export function isContextOverflow(error: unknown): boolean {
   if (!(error instanceof APIError)) return false;
   const body: unknown = error.error;
-  const fields =
-    typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
   if ([error.code, error.type, fields.code, fields.type].some((value) => isCode(value))) {
     return true;
   }
