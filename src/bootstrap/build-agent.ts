@@ -59,6 +59,12 @@ export interface AgentDependencies {
   readonly journal?: RunJournal;
   /** Shell commands run in the sandbox with the network off: the model is told so once. */
   readonly sandboxNetworkOff?: boolean;
+  // --- context (issue 26) ---
+  /** The project's AGENTS.md section (adapters/instructions), appended to the system prompt. */
+  readonly instructions?: string;
+  /** The model's context window in tokens; absent, the history is never compacted. */
+  readonly contextWindow?: number;
+  // --- end context ---
 }
 
 /**
@@ -89,7 +95,8 @@ export class BootstrapError extends ConfigurationError {
   override readonly name = "BootstrapError";
 }
 
-export const DEFAULT_MAX_TURNS = 20;
+/** Model replies per task: a real fix-and-test task takes 30–150 tool calls. */
+export const DEFAULT_MAX_TURNS = 200;
 
 export const CONFIRM_FILE_WRITE = new PermissionRule({
   name: "confirm-file-write",
@@ -104,8 +111,9 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     model: deps.model,
     registry,
     maxTurns: deps.maxTurns ?? DEFAULT_MAX_TURNS,
-    systemPrompt: systemPromptFor(profile, deps),
+    systemPrompt: withInstructions(systemPromptFor(profile, deps), deps.instructions),
     policy,
+    ...(deps.contextWindow === undefined ? {} : { contextWindow: deps.contextWindow }),
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
     ...(deps.journal === undefined ? {} : { journal: deps.journal }),
     ...(deps.auditSink === undefined ? {} : { outcomes: deps.auditSink }),
@@ -319,4 +327,11 @@ function workspaceFiles(deps: AgentDependencies): WorkspaceFileSystemOptions {
     ...protectedFiles(deps),
     noProcessRunsAlongside: () => commandsEndWithTheirCalls(deps.executionEnvironment),
   };
+}
+
+/** The project's instructions come after the harness's own prompt, under their own heading. */
+function withInstructions(prompt: string, instructions: string | undefined): string {
+  return instructions === undefined || instructions === ""
+    ? prompt
+    : `${prompt}\n\n${instructions}`;
 }

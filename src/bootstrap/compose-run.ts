@@ -20,6 +20,8 @@ import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
 import { openJournalSession, type JournalSession } from "./journal-session.js";
 import { createModelClient } from "./model-client.js";
 import { p04Dependencies } from "./p04-run.js";
+import { loadRunInstructions } from "./project-instructions.js";
+import { defaultContextWindow } from "../core/context/context-budget.js";
 import { startRunExecution } from "./run-execution.js";
 import type { RunPorts, RunSettings } from "./run-settings.js";
 import { openRunStore } from "./run-store.js";
@@ -51,6 +53,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     // command could swap their names; their real paths are then protected from the file tools and
     // read-only in the sandbox.
     const model = createModelClient(settings.model, host);
+    // AGENTS.md, read once, now: the journal records its digest so a resume can tell a change.
+    const instructions = loadRunInstructions(workspace, settings.startDirectory, host);
     session = openJournalSession(
       store,
       {
@@ -61,6 +65,9 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
         policy: `chapter ${profile.chapter}; sandbox ${settings.sandbox}${settings.network ? " with network" : ""}`,
         sandbox: settings.sandbox,
         network: settings.network,
+        ...(instructions.loaded.digest === undefined
+          ? {}
+          : { instructionsDigest: instructions.loaded.digest }),
       },
       resume,
     );
@@ -80,7 +87,11 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       outputs: outputs.realPath,
       stateRoot: store.stateRoot,
     });
-    ports.announce?.(model.description);
+    // A resumed run keeps the instructions its journal recorded (resume says if they changed).
+    ports.announce?.(
+      model.description,
+      session.resumed === undefined ? instructions.status : undefined,
+    );
     const execution = await startRunExecution(
       settings,
       harnessFiles,
@@ -124,6 +135,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       outputs,
       journal: withCrashHook(session.journal, host.env),
       sandboxNetworkOff: execution.networkOff,
+      instructions: instructions.loaded.text,
+      contextWindow: settings.contextWindow ?? defaultContextWindow(model.name),
     });
     const opened = session;
     return {

@@ -39,6 +39,10 @@ export interface ExecutionSettings {
 export interface RunSettings extends ExecutionSettings {
   readonly model: ModelSettings;
   readonly maxTurns: number;
+  /** `--context-window` or AGENT_CONTEXT_WINDOW; undefined: known from the model's name. */
+  readonly contextWindow: number | undefined;
+  /** Where the person started the agent: AGENTS.md files are read from the root down to it. */
+  readonly startDirectory: string;
   /** From `agent resume`: the run, locked; the composition root owns the lock from here on. */
   readonly resume?: ResumePlan | undefined;
 }
@@ -46,7 +50,7 @@ export interface RunSettings extends ExecutionSettings {
 /** The terminal's pieces, handed in: bootstrap never imports the CLI. */
 export interface RunPorts {
   /** Where the agent works and which model it asks, said before anything starts. */
-  readonly announce?: (modelDescription: string) => void;
+  readonly announce?: (modelDescription: string, instructions: string | undefined) => void;
   /** Once the sandbox check has decided where commands run (e.g. to warn of a fallback). */
   readonly onExecutionDecided?: (
     fallbackReason: string | undefined,

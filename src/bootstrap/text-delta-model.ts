@@ -7,6 +7,8 @@ export function withTextDeltas(
 ): ModelClient {
   return {
     complete(request: ModelRequest): Promise<ModelReply> {
+      // A compaction's summary is the harness's own business, not the model's answer.
+      if (request.purpose === "summary") return model.complete(request);
       // Showing text must never fail the request it comes with (observers are shielded the same way).
       const shown = (text: string): void => {
         try {

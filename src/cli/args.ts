@@ -34,6 +34,8 @@ export interface CliOptions {
   readonly workspace: string;
   readonly model: string | undefined;
   readonly maxTurns: number;
+  /** `--context-window` or AGENT_CONTEXT_WINDOW; undefined: known from the model's name. */
+  readonly contextWindow: number | undefined;
   readonly shell: ShellChoice;
   readonly lang: Language;
   readonly sandbox: SandboxMode;
@@ -73,6 +75,10 @@ Options:
                           from an allowlist, approvals that wait (exit 3)
       --model <name>      Model name (default: $OPENAI_MODEL, else built-in)
       --max-turns <n>     Stop after this many model replies (default ${DEFAULT_MAX_TURNS})
+      --context-window <tokens>
+                          The model's context window; the history is compacted
+                          before it fills (default: known from the model's
+                          name, else 32768; $AGENT_CONTEXT_WINDOW)
       --shell <kind>      auto | powershell | posix (default auto: bash, else
                           sh; on Windows PowerShell first)
       --sandbox <mode>    auto | required | off: run shell commands in
@@ -125,8 +131,8 @@ Commands (chapter 4's approvals; each takes --workspace and --state-dir):
                                       Dry run of one call through the policy
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server),
-OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_SANDBOX, AGENT_SANDBOX_LIMITS,
-AGENT_STATE_DIR, NO_COLOR.
+OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_CONTEXT_WINDOW, AGENT_SANDBOX,
+AGENT_SANDBOX_LIMITS, AGENT_STATE_DIR, NO_COLOR.
 Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing
 to resume), 3 waiting for an approval (chapter 4), 130 Ctrl-C, 141 stderr
 closed.`;
@@ -154,6 +160,7 @@ export function parseCliArgs(
         workspace: { type: "string" },
         model: { type: "string" },
         "max-turns": { type: "string" },
+        "context-window": { type: "string" },
         shell: { type: "string" },
         lang: { type: "string" },
         sandbox: { type: "string" },
@@ -213,6 +220,7 @@ export function parseCliArgs(
     workspace: values.workspace ?? defaultWorkspace(env, cwd),
     model: values.model,
     maxTurns: parseMaxTurns(values["max-turns"]),
+    contextWindow: parseContextWindow(values["context-window"], env.AGENT_CONTEXT_WINDOW),
     shell: oneOf("--shell", values.shell ?? "auto", SHELL_CHOICES),
     lang: oneOf("--lang", values.lang ?? languageFromLocale(env), LANGUAGES),
     sandbox: sandboxMode(values.sandbox, env),
@@ -283,6 +291,22 @@ function parseMaxTurns(raw: string | undefined): number {
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1 || value > 1000) {
     throw new CliConfigError(
       `--max-turns must be a whole number from 1 to 1000 (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return value;
+}
+
+/** A window smaller than this cannot hold the system prompt, the tools and one exchange. */
+const SMALLEST_WINDOW = 1024;
+
+function parseContextWindow(flag: string | undefined, env: string | undefined): number | undefined {
+  const raw = flag ?? nonEmpty(env);
+  if (raw === undefined) return undefined;
+  const name = flag === undefined ? "AGENT_CONTEXT_WINDOW" : "--context-window";
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < SMALLEST_WINDOW) {
+    throw new CliConfigError(
+      `${name} must be a whole number of tokens, at least ${String(SMALLEST_WINDOW)} (got ${JSON.stringify(raw)})`,
     );
   }
   return value;

@@ -147,6 +147,8 @@ describe("agent explain decides as the run does", () => {
           auditLog,
           stateDir: state,
           maxTurns: 5,
+          contextWindow: undefined,
+          startDirectory: ws,
         },
         { approver: () => sayNo, terminalAudit: { record: () => undefined } },
       );

@@ -24,7 +24,7 @@ function errorOf(argv: readonly string[], env: Env = {}): string {
 }
 
 describe("parseCliArgs defaults", () => {
-  it("gives chapter 3, 20 turns, English, auto shell and sandbox, no log, normal verbosity", () => {
+  it("gives chapter 3, 200 turns, the window by model name, English, auto shell and sandbox, no log, normal verbosity", () => {
     expect(parse(["--prompt", "fix it"])).toEqual({
       help: false,
       version: false,
@@ -32,7 +32,8 @@ describe("parseCliArgs defaults", () => {
       profile: P03,
       workspace: "/work/dir",
       model: undefined,
-      maxTurns: 20,
+      maxTurns: 200,
+      contextWindow: undefined,
       shell: "auto",
       lang: "en",
       sandbox: "auto",
@@ -89,6 +90,8 @@ describe("parseCliArgs flags", () => {
       "--state-dir",
       "/state",
       "--verbose",
+      "--context-window",
+      "16384",
     ]);
     expect(options).toEqual({
       help: false,
@@ -98,6 +101,7 @@ describe("parseCliArgs flags", () => {
       workspace: "/ws",
       model: "gpt-x",
       maxTurns: 7,
+      contextWindow: 16384,
       shell: "posix",
       lang: "zh",
       sandbox: "required",
@@ -205,6 +209,17 @@ describe("parseCliArgs environment", () => {
     expect(parse(["--chapter", "3", "--audit-log", "a.jsonl"]).auditLog).toBe("a.jsonl");
   });
 
+  it("reads AGENT_CONTEXT_WINDOW, and the flag wins over it", () => {
+    expect(parse([], { AGENT_CONTEXT_WINDOW: "65536" }).contextWindow).toBe(65536);
+    expect(
+      parse(["--context-window", "2048"], { AGENT_CONTEXT_WINDOW: "65536" }).contextWindow,
+    ).toBe(2048);
+    expect(parse([], { AGENT_CONTEXT_WINDOW: " " }).contextWindow).toBeUndefined();
+    expect(errorOf([], { AGENT_CONTEXT_WINDOW: "lots" })).toBe(
+      'AGENT_CONTEXT_WINDOW must be a whole number of tokens, at least 1024 (got "lots")',
+    );
+  });
+
   it("rejects a bad AGENT_SANDBOX naming the variable", () => {
     expect(errorOf([], { AGENT_SANDBOX: "maybe" })).toBe(
       'AGENT_SANDBOX must be one of auto, required, off (got "maybe")',
@@ -218,6 +233,14 @@ describe("parseCliArgs errors are one exact line", () => {
     [["--chapter", "03"], '--chapter must be 1, 2, 3 or 4 (got "03")'],
     [["--chapter="], '--chapter must be 1, 2, 3 or 4 (got "")'],
     [["--max-turns", "0"], '--max-turns must be a whole number from 1 to 1000 (got "0")'],
+    [
+      ["--context-window", "100"],
+      '--context-window must be a whole number of tokens, at least 1024 (got "100")',
+    ],
+    [
+      ["--context-window", "32k"],
+      '--context-window must be a whole number of tokens, at least 1024 (got "32k")',
+    ],
     [["--max-turns", "1001"], '--max-turns must be a whole number from 1 to 1000 (got "1001")'],
     [["--max-turns", "1e3"], '--max-turns must be a whole number from 1 to 1000 (got "1e3")'],
     [["--max-turns", "2.5"], '--max-turns must be a whole number from 1 to 1000 (got "2.5")'],

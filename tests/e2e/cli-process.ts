@@ -2,6 +2,7 @@
  * Spawns the built CLI as a person's shell would, with a small, explicit environment (never the
  * developer's own OPENAI_* variables).
  */
+import { join } from "node:path";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -50,6 +51,8 @@ export function baseEnv(extra: Env = {}): Env {
     LANG: "C.UTF-8",
     TERM: "xterm-256color",
     AGENT_STATE_DIR: testStateDirectory(),
+    // The person's own AGENTS.md (~/.config/agent-harness) must not reach a test's system prompt.
+    XDG_CONFIG_HOME: join(testStateDirectory(), "no-personal-config"),
     ...extra,
   };
 }

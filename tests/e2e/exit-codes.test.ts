@@ -88,7 +88,14 @@ describe("exit code 1: the run failed", () => {
 
     const run = await agent(["--max-turns", "1", "--prompt", "Look around"]);
 
-    expectOneLineFailure(run, 1, "The agent reached its limit of 1 turns without a final answer");
+    // The limit's own words, then how to go on: resume continues with a fresh budget.
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toBe("");
+    const lines = stderrLines(run);
+    expect(lines.filter((line) => line.startsWith("agent: "))).toHaveLength(1);
+    expect(lines.at(-1)).toMatch(
+      /^agent: The agent reached its limit of 1 turns without a final answer; to go on: agent resume \d{8}T\d{6}Z-[0-9a-f]+ \(a fresh budget of 1 turns\)$/,
+    );
     expect(e2e.server.requests).toHaveLength(1);
   });
 });

@@ -71,7 +71,7 @@ describe.skipIf(!isPtyAvailable())(`honest outcomes through the CLI ${PTY_REASON
     expect(lines).toHaveLength(200_000);
     expect(lines.every((line, index) => line === String(index + 1))).toBe(true);
     expect(await readFile(join(e2e.dir.workspace, ".agent/.gitignore"), "utf8")).toContain("*");
-    expect(run.screen).toContain("done in 3 turns · 8 calls: 8 ran");
+    expect(run.screen).toContain("done in 3 turns · 8 calls: 8 ran · context 32% used");
   }, 60_000);
 
   it("echo out; echo err >&2; exit 3: both lines, stderr marked, the exit code stated", async () => {
@@ -87,7 +87,7 @@ describe.skipIf(!isPtyAvailable())(`honest outcomes through the CLI ${PTY_REASON
       call_x:
         "Error [shell_failed]: bash exited with code 3 (the command ran)\nout\n[stderr] err\n",
     });
-    expect(run.screen).toContain("done in 2 turns · 1 call: 1 failed");
+    expect(run.screen).toContain("done in 2 turns · 1 call: 1 failed · context 0% used");
   });
 
   it("--sandbox off: a command that swaps .agent for a link refuses the next one, which never runs", async () => {

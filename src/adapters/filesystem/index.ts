@@ -30,6 +30,7 @@ export {
   type GitRepositoryLocation,
 } from "./git-delegated-paths.js";
 export { errorCode, O_NOFOLLOW } from "./fs-errors.js";
+export { openRegularFileSync, readAtMostSync, UnsafeFileError } from "./safe-open.js";
 export {
   AGENT_INSTALL_ENTRIES,
   agentInstallPaths,

@@ -33,6 +33,8 @@ export interface RunContext {
    */
   readonly sandbox: string;
   readonly network: boolean;
+  /** The SHA-256 of the project instructions (AGENTS.md) in the system prompt, when any. */
+  readonly instructionsDigest?: string;
 }
 
 export class FileRunJournal implements RunJournal {

@@ -34,6 +34,17 @@ const outcome = z.object({
   decision: z.object({ source: z.string(), reason: z.string() }).optional(),
 });
 
+const message = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("system"), content: z.string() }),
+  z.object({ role: z.literal("user"), content: z.string() }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.string().nullable(),
+    toolCalls: z.array(toolCall),
+  }),
+  z.object({ role: z.literal("tool"), toolCallId: z.string(), content: z.string() }),
+]);
+
 const usage = z.object({
   promptTokens: z.number(),
   completionTokens: z.number(),
@@ -56,6 +67,8 @@ export const journalLineSchema = z.discriminatedUnion("type", [
     model: z.string().optional(),
     sandbox: z.string().optional(),
     network: z.boolean().optional(),
+    // The SHA-256 of the AGENTS.md text loaded into the system prompt, when any was.
+    instructionsDigest: z.string().optional(),
   }),
   z.object({ ...envelope, type: z.literal("user_message"), content: z.string() }),
   z.object({
@@ -97,6 +110,12 @@ export const journalLineSchema = z.discriminatedUnion("type", [
     callId: z.string(),
     outcome,
     content: z.string(),
+  }),
+  z.object({
+    ...envelope,
+    type: z.literal("history_compacted"),
+    reason: z.enum(["auto", "context_error", "command", "clear"]),
+    messages: z.array(message),
   }),
   z.object({ ...envelope, type: z.literal("run_resumed") }),
   z.object({ ...envelope, type: z.literal("run_finished"), finalText: z.string() }),

@@ -11,6 +11,8 @@ import {
 } from "openai";
 import { ModelProviderError, RunCancelledError } from "../../core/runner/agent-errors.js";
 import { errorMessage, oneLine, redact } from "../../core/common/one-line.js";
+import { ContextWindowExceededError } from "../../core/context/context-errors.js";
+import { isContextOverflow } from "./context-overflow.js";
 
 export interface FailureContext {
   /** The base URL as shown to the person: no credentials, query or fragment. */
@@ -35,7 +37,10 @@ export function describeRequestFailure(
     return new RunCancelledError();
   }
   if (error instanceof ModelProviderError) return error;
-  return new ModelProviderError(oneLine(redact(messageFor(error, context), [context.apiKey])));
+  const message = oneLine(redact(messageFor(error, context), [context.apiKey]));
+  // Too long for the window: the runner compacts the history and tries once more.
+  if (isContextOverflow(error)) return new ContextWindowExceededError(message);
+  return new ModelProviderError(message);
 }
 
 function messageFor(error: unknown, context: FailureContext): string {

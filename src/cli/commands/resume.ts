@@ -21,6 +21,8 @@ import { isInteractive, resolveWorkspace, runAgent } from "./run.js";
 import { openRunStore } from "../../bootstrap/run-store.js";
 import { keepRunSettings, sandboxSource } from "../resume-settings.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { instructionsChangeNotice } from "../../bootstrap/project-instructions.js";
+import { defaultWorkspace } from "../args.js";
 
 /** Flags that would change what the run is; the journal decides those. */
 const FROM_THE_JOURNAL = ["--prompt", "-p", "--chapter", "--model"];
@@ -98,6 +100,15 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
       network: options.network,
     });
     say(`resuming run ${runId} (${replayed.status}): ${oneLine(replayed.prompt, 60)}`);
+    // --- context (issue 26) ---
+    const changed = instructionsChangeNotice(
+      contents.start.instructionsDigest,
+      workspace,
+      defaultWorkspace(io.env, io.cwd),
+      io,
+    );
+    if (changed !== undefined) say(changed);
+    // --- end context ---
     // The provider's model the run used (a replayed run's "model" names a file, not a model).
     const model = contents.start.model;
     const providerModel =

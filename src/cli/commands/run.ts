@@ -12,7 +12,7 @@ import { waitingMessage } from "../terminal/waiting-message.js";
 import type { ApprovalMode } from "../../core/profiles.js";
 import type { ApprovalProvider } from "../../core/policy/approval.js";
 import type { WorkspaceFileSystem } from "../../core/ports/filesystem.js";
-import type { CliOptions } from "../args.js";
+import { defaultWorkspace, type CliOptions } from "../args.js";
 import { CliConfigError } from "../config-error.js";
 import { EXIT } from "../exit-codes.js";
 import { ProgressReporter, useColor } from "../terminal/progress-reporter.js";
@@ -27,6 +27,8 @@ import { CommandStatus } from "../terminal/command-status.js";
 import { p04Approver } from "../terminal/p04-terminal-approval.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 import type { CliIo } from "../cli-io.js";
+import { contextCommandsOf } from "../context-setup.js";
+import { AgentLimitError } from "../../core/runner/agent-errors.js";
 
 /**
  * One run, new or resumed (`resume`: from `agent resume`, which picked and locked it): every step
@@ -97,14 +99,21 @@ export async function runAgent(
         auditLog: options.auditLog,
         stateDir: options.stateDir,
         maxTurns: options.maxTurns,
+        contextWindow: options.contextWindow,
+        startDirectory: defaultWorkspace(io.env, io.cwd),
         resume,
       },
       {
         // On a terminal, say first where the agent works and whom it asks, so a wrong directory
         // or endpoint is caught before anything happens. Never on stdout: that is the answer's.
-        announce: (model) => {
-          if (io.stderr.isTTY === true && !options.quiet) {
-            io.stderr.write(`agent: ${escapeForPrompt(`workspace ${workspace} · ${model}`)}\n`);
+        announce: (model, instructions) => {
+          if (options.quiet) return;
+          if (io.stderr.isTTY === true) {
+            const first = `workspace ${workspace} · ${model}`;
+            const line = instructions === undefined ? first : `${first} · ${instructions}`;
+            io.stderr.write(`agent: ${escapeForPrompt(line)}\n`);
+          } else if (instructions !== undefined) {
+            io.stderr.write(`agent: ${escapeForPrompt(instructions)}\n`);
           }
         },
         onExecutionDecided: (fallbackReason, notices) => {
@@ -162,6 +171,7 @@ export async function runAgent(
         onTurnFailed: () => {
           reporter.dispose();
         },
+        context: contextCommandsOf(agent),
       });
       return EXIT.ok;
     }
@@ -181,6 +191,13 @@ export async function runAgent(
       return EXIT.waiting;
     }
     if (error instanceof ConfigurationError) return fail(EXIT.config, firstLineOfError(error));
+    if (error instanceof AgentLimitError && run !== undefined) {
+      // Say how to go on: resume continues the same run with a fresh budget of turns.
+      return fail(
+        EXIT.runFailed,
+        `${firstLineOfError(error)}; to go on: agent resume ${run.session.runId} (a fresh budget of ${String(error.maxTurns)} turns)`,
+      );
+    }
     if (error instanceof AgentRunError) return fail(EXIT.runFailed, firstLineOfError(error));
     return fail(EXIT.runFailed, `unexpected error: ${firstLineOfError(error)}`);
   } finally {

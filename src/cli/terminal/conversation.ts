@@ -5,6 +5,12 @@ import type { Message } from "../../core/ports/messages.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import type { TerminalInput } from "./terminal-approval.js";
 import { escapeForPrompt } from "./terminal-text.js";
+import {
+  CONTEXT_COMMANDS_HELP,
+  isContextCommand,
+  runContextCommand,
+  type ContextCommands,
+} from "./context-commands.js";
 
 /** The run's cancellation, one turn at a time: Ctrl-C stops the turn, not the conversation. */
 export class TurnCancellation {
@@ -41,6 +47,8 @@ export interface ConversationOptions {
   readonly onTurnFailed: () => void;
   /** The history so far, when the conversation goes on from a journal (`agent resume`). */
   readonly history?: readonly Message[];
+  /** `/compact`, `/clear`, `/context` (context-commands.ts); absent, they are not offered. */
+  readonly context?: ContextCommands;
 }
 
 export const CONVERSATION_HELP = [
@@ -68,8 +76,16 @@ export async function runConversation(options: ConversationOptions): Promise<voi
     if (text === "/exit") return;
     if (text === "/help") {
       output.write(`${CONVERSATION_HELP}\n`);
+      if (options.context !== undefined) output.write(`${CONTEXT_COMMANDS_HELP}\n`);
       continue;
     }
+    // --- context commands (issue 26) ---
+    if (options.context !== undefined && isContextCommand(text)) {
+      turns.next();
+      history = await runContextCommand(text, history, options.context, output, turns.signal);
+      continue;
+    }
+    // --- end context commands ---
     turns.next();
     try {
       const result = await options.runTurn(line, turns.signal, history);

@@ -8,6 +8,8 @@ import {
 } from "../../core/tools/tool-outcome.js";
 import type { ToolResult } from "../../core/tools/tool-result.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
+import type { CompactionEvent } from "../../core/context/context-keeper.js";
+import { compactionLine, contextUsed } from "./context-status.js";
 import { StreamedText } from "./streamed-text.js";
 import { MODEL_INDENT, indentModelText, layOutLine } from "./terminal-layout.js";
 import {
@@ -47,6 +49,8 @@ export class ProgressReporter implements AgentObserver {
   /** The model's text of the current reply, as shown while it streams in (terminal only). */
   #streamed: StreamedText | undefined;
   readonly #outcomes: ToolOutcome[] = [];
+  /** "context N% used", once the runner measured the history (terminal only). */
+  #context = "";
 
   constructor(options: ProgressReporterOptions) {
     this.#options = options;
@@ -63,7 +67,7 @@ export class ProgressReporter implements AgentObserver {
       const glyph = SPINNER[frame % SPINNER.length] ?? "";
       frame += 1;
       this.#options.output.write(
-        `${CLEAR_LINE}${this.#dim(`${glyph} waiting for the model · ${seconds}s · turn ${turn}/${maxTurns}`)}`,
+        `${CLEAR_LINE}${this.#dim(`${glyph} waiting for the model · ${seconds}s · turn ${turn}/${maxTurns}${this.#context}`)}`,
       );
     };
     draw();
@@ -92,6 +96,17 @@ export class ProgressReporter implements AgentObserver {
     if (this.#options.verbosity === "verbose") {
       this.#line(this.#dim(`  tokens this turn: ${formatUsage(reply.usage)}`));
     }
+  }
+
+  onContextUsage(tokens: number, window: number): void {
+    this.#context = ` · ${contextUsed(tokens, window)}`;
+  }
+
+  onCompaction(event: CompactionEvent): void {
+    const line = compactionLine(event);
+    if (line === undefined || this.#options.verbosity === "quiet") return;
+    this.#stopSpinner();
+    this.#line(event.kind === "compacted" ? this.#dim(line) : line);
   }
 
   onToolCallStart(call: ToolCall): void {
@@ -144,7 +159,10 @@ export class ProgressReporter implements AgentObserver {
     const perTurn = tokensPerTurn.length > 1 ? ` · per turn ${tokensPerTurn.join(", ")}` : "";
     const tokens = usage === undefined ? "" : ` · tokens ${formatUsage(usage)}${perTurn}`;
     const calls = outcomes.length === 0 ? "" : ` · ${summarizeOutcomes(outcomes)}`;
-    this.#line(this.#dim(`done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${tokens}`));
+    const context = this.#options.output.isTTY === true ? this.#context : "";
+    this.#line(
+      this.#dim(`done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${tokens}${context}`),
+    );
   }
 
   dispose(): void {

@@ -3,7 +3,8 @@
  * describes takes effect. The core says what happened; the journal adapter adds the version, the
  * time, the run's context (profile, model, workspace, policy) and the arguments' SHA-256.
  */
-import type { AssistantMessage } from "../ports/messages.js";
+import type { CompactionReason } from "../context/context-keeper.js";
+import type { AssistantMessage, Message } from "../ports/messages.js";
 import type { TokenUsage } from "../ports/model.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 
@@ -48,6 +49,15 @@ export type JournalRecord =
       readonly callId: string;
       readonly outcome: ToolOutcome;
       readonly content: string;
+    }
+  /**
+   * The history was replaced (a compaction, or `/clear`): from here on it is `messages`, exactly.
+   * Written before the replacement takes effect; the records before it keep every original.
+   */
+  | {
+      readonly type: "history_compacted";
+      readonly reason: CompactionReason;
+      readonly messages: readonly Message[];
     }
   /** `agent resume` picked the run up again. */
   | { readonly type: "run_resumed" }

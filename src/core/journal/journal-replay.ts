@@ -48,8 +48,9 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
   let started = new Set<string>();
   let startedOnHost = new Set<string>();
   let status: RunStatus = "unfinished";
-  // A conversation's failed or stopped turn leaves the history as the last finished turn left it.
-  let lastFinished = 0;
+  // A conversation's failed turn leaves the history as the last finished turn left it (a copy:
+  // a compaction during the failed turn replaces the history, not what it goes back to).
+  let lastFinished: Message[] = [];
 
   const answerCalls = (): void => {
     for (const call of calls) {
@@ -81,12 +82,12 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
         if (record.systemPrompt !== undefined) {
           history.push({ role: "system", content: record.systemPrompt });
         }
-        lastFinished = history.length;
+        lastFinished = [...history];
         history.push({ role: "user", content: record.prompt });
         break;
       case "user_message":
         if (status === "failed") {
-          history.length = lastFinished;
+          history.splice(0, history.length, ...lastFinished);
         } else if (status === "cancelled") {
           // As live: a stopped turn stays, its last reply's calls answered as they ended.
           history.push(...answeredAsInterrupted());
@@ -96,7 +97,7 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
         calls = [];
         results = new Map();
         started = new Set();
-        lastFinished = history.length;
+        lastFinished = [...history];
         history.push({ role: "user", content: record.content });
         status = "unfinished";
         break;
@@ -115,9 +116,23 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
         }
         results.set(record.callId, record.content);
         break;
+      case "history_compacted":
+        if (record.reason === "command" || record.reason === "clear") {
+          // Between turns (`/compact`, `/clear`): what the next turn starts from, whatever the
+          // last turn's end was.
+          calls = [];
+          results = new Map();
+          started = new Set();
+          history.splice(0, history.length, ...record.messages);
+          lastFinished = [...history];
+        } else {
+          answerCalls();
+          history.splice(0, history.length, ...record.messages);
+        }
+        break;
       case "run_finished":
         status = "completed";
-        lastFinished = history.length;
+        lastFinished = [...history];
         break;
       case "run_failed":
         status = "failed";

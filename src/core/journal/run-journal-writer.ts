@@ -6,7 +6,8 @@
 import { canonicalJson } from "../common/canonical-json.js";
 import type { RunWaitingError } from "../runner/agent-errors.js";
 import type { RunJournal } from "./journal-records.js";
-import type { AssistantMessage, ToolCall } from "../ports/messages.js";
+import type { CompactionReason } from "../context/context-keeper.js";
+import type { AssistantMessage, Message, ToolCall } from "../ports/messages.js";
 import type { TokenUsage } from "../ports/model.js";
 import { firstLineOfError } from "../common/one-line.js";
 import type { PermissionDecision } from "../policy/permission-decision.js";
@@ -49,6 +50,12 @@ export class RunJournalWriter {
       message,
       ...(usage === undefined ? {} : { usage }),
     });
+  }
+
+  /** A new history: before the run's first record there is nothing to replace, so nothing is written. */
+  async historyCompacted(messages: readonly Message[], reason: CompactionReason): Promise<void> {
+    if (!this.#started) return;
+    await journalStep(this.#journal, { type: "history_compacted", reason, messages });
   }
 
   callPrepared(call: ToolCall, prepared: PreparedToolCall): Promise<void> {

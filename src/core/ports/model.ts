@@ -16,6 +16,8 @@ export interface ModelRequest {
    * holds the whole text. A client that cannot stream calls it once with the whole text, or not at all.
    */
   readonly onTextDelta?: (text: string) => void;
+  /** A compaction's summary request (core/context): not a turn, and its text is not shown. */
+  readonly purpose?: "summary";
 }
 
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "other";

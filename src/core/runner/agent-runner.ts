@@ -36,6 +36,8 @@ import { journaledRun } from "../journal/journaled-run.js";
 import { RunJournalWriter } from "../journal/run-journal-writer.js";
 import { answeredRun, answerOpenCalls, unknownOutcome } from "../journal/resumed-calls.js";
 import type { RunResult } from "./run-result.js";
+import { ContextKeeper, type CompactionEvent } from "../context/context-keeper.js";
+import { describeContext, type ContextReport } from "../context/context-report.js";
 
 export { PERMISSION_EVALUATION_FAILED } from "./call-facts.js";
 export type { RunResult } from "./run-result.js";
@@ -51,6 +53,9 @@ export interface AgentObserver {
     durationMs: number,
     outcome: ToolOutcome,
   ): void;
+  /** Before each request and after each reply: the tokens the history takes, of the window. */
+  onContextUsage?(tokens: number, window: number): void;
+  onCompaction?(event: CompactionEvent): void;
 }
 
 export interface AgentRunnerOptions {
@@ -71,12 +76,15 @@ export interface AgentRunnerOptions {
   readonly executionEnvironment?: ExecutionEnvironment;
   /** The write-ahead journal: each step's record is durable before the step takes effect. */
   readonly journal?: RunJournal;
+  /** The model's context window in tokens: the history is compacted to stay inside it. */
+  readonly contextWindow?: number;
 }
 
 /** The loop: ask the model, run each tool call through prepare → policy → invoke, repeat. */
 export class AgentRunner {
   readonly #options: AgentRunnerOptions;
   readonly #journal: RunJournalWriter;
+  readonly #context: ContextKeeper | undefined;
 
   constructor(options: AgentRunnerOptions) {
     if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) {
@@ -84,6 +92,48 @@ export class AgentRunner {
     }
     this.#options = options;
     this.#journal = new RunJournalWriter(options.journal);
+    this.#context =
+      options.contextWindow === undefined
+        ? undefined
+        : new ContextKeeper({
+            model: options.model,
+            window: options.contextWindow,
+            record: (messages, reason) => this.#journal.historyCompacted(messages, reason),
+            onUsage: (tokens, window) => {
+              this.#notify((observer) => observer.onContextUsage?.(tokens, window));
+            },
+            onCompaction: (event) => {
+              this.#notify((observer) => observer.onCompaction?.(event));
+            },
+          });
+  }
+
+  /** `/compact`: the history with its older part summarized (unchanged when that cannot be done). */
+  async compactHistory(
+    history: readonly Message[],
+    signal?: AbortSignal,
+  ): Promise<readonly Message[]> {
+    if (this.#context === undefined) return history;
+    const compacted = [...history];
+    const tools = this.#options.registry.snapshot().openAITools();
+    const done = await this.#context.compact(compacted, "command", signal, tools);
+    return done ? compacted : history;
+  }
+
+  /** `/clear`: a new history in the same session; only the system message stays. */
+  async clearHistory(history: readonly Message[]): Promise<readonly Message[]> {
+    const cleared = history[0]?.role === "system" ? [history[0]] : [];
+    await this.#journal.historyCompacted(cleared, "clear");
+    return cleared;
+  }
+
+  /** `/context`: what the window holds, by kind, in tokens. */
+  describeContext(history: readonly Message[]): ContextReport {
+    const tools = this.#options.registry.snapshot().openAITools();
+    const keeper = this.#context;
+    const measured =
+      keeper === undefined ? {} : { window: keeper.window, tokens: keeper.measure(history, tools) };
+    return describeContext(history, tools, measured);
   }
 
   /**
@@ -144,16 +194,19 @@ export class AgentRunner {
       validateToolPairing(history);
       const snapshot = registry.snapshot();
       this.#notify((observer) => observer.onModelRequest?.(turn, maxTurns));
-      const reply = await completeOrCancel(model, {
-        messages: [...history],
-        tools: snapshot.openAITools(),
-        ...(signal === undefined ? {} : { signal }),
-      });
+      const tools = snapshot.openAITools();
+      const send = (messages: readonly Message[]): Promise<ModelReply> =>
+        completeOrCancel(model, { messages, tools, ...(signal === undefined ? {} : { signal }) });
+      const reply =
+        this.#context === undefined
+          ? await send([...history])
+          : await this.#context.complete(history, tools, signal, send);
       this.#notify((observer) => observer.onModelReply?.(reply, turn));
       usage = addUsage(usage, reply.usage);
       const message = checkedReply(reply, history);
       await this.#journal.modelReply(message, reply.usage);
       history.push(message);
+      this.#context?.counted(history, reply);
 
       if (message.toolCalls.length === 0) {
         return { finalText: message.content ?? "", turns: turn, history, usage, outcomes };

@@ -1,0 +1,66 @@
+/**
+ * `/compact`, `/clear` and `/context` in a conversation: small handlers the conversation calls
+ * with its history; each returns the history the next turn goes on from. The agent does the work
+ * (and journals it); these only say what happened.
+ */
+import { AgentRunError } from "../../core/runner/agent-errors.js";
+import type { Message } from "../../core/ports/messages.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
+import { escapeForPrompt } from "./terminal-text.js";
+
+/** What the conversation needs of the agent for these commands. */
+export interface ContextCommands {
+  compactNow(history: readonly Message[], signal: AbortSignal): Promise<readonly Message[]>;
+  clearHistory(history: readonly Message[]): Promise<readonly Message[]>;
+  /** Lines describing what the window holds. */
+  describeContext(history: readonly Message[]): readonly string[];
+}
+
+export const CONTEXT_COMMANDS_HELP = [
+  "/compact summarizes the older turns now; /clear starts a new history in the same session;",
+  "/context shows what the context window holds.",
+].join("\n");
+
+export type ContextCommandName = "/compact" | "/clear" | "/context";
+
+export function isContextCommand(text: string): text is ContextCommandName {
+  return text === "/compact" || text === "/clear" || text === "/context";
+}
+
+/** Runs one command; a failure (say, a journal that cannot be written) is one line, not the end. */
+export async function runContextCommand(
+  name: ContextCommandName,
+  history: readonly Message[] | undefined,
+  commands: ContextCommands,
+  output: NodeJS.WritableStream,
+  signal: AbortSignal,
+): Promise<readonly Message[] | undefined> {
+  try {
+    switch (name) {
+      case "/context":
+        output.write(`${commands.describeContext(history ?? []).join("\n")}\n`);
+        return history;
+      case "/clear": {
+        if (history === undefined) {
+          output.write("agent: the history is already empty\n");
+          return history;
+        }
+        const cleared = await commands.clearHistory(history);
+        output.write("agent: history cleared; the next line starts afresh in this session\n");
+        return cleared;
+      }
+      case "/compact": {
+        if (history === undefined) {
+          output.write("agent: nothing to compact yet\n");
+          return history;
+        }
+        // What happened (compacted, nothing to do, the summary failed) the status display says.
+        return await commands.compactNow(history, signal);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof AgentRunError)) throw error;
+    output.write(`agent: ${escapeForPrompt(firstLineOfError(error))}\n`);
+    return history;
+  }
+}
