@@ -30,6 +30,7 @@ const outcome = z.object({
   savedOutput: z.string().optional(),
   finalArguments: finalArguments.optional(),
   durationMs: z.number(),
+  waitedMs: z.number().optional(),
   environment: z.string().optional(),
   decision: z.object({ source: z.string(), reason: z.string() }).optional(),
 });

@@ -57,8 +57,7 @@ export function unknownOutcome(call: ToolCall): ToolOutcome {
   return outcomeOf(
     call,
     { result: EXECUTION_UNKNOWN, executed: "unknown", status: "unknown", boundary: "execution" },
-    0,
-    undefined,
+    { durationMs: 0, waitedMs: undefined },
     undefined,
   );
 }
