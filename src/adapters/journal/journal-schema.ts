@@ -100,6 +100,8 @@ export const journalLineSchema = z.discriminatedUnion("type", [
     content: z.string(),
   }),
   z.object({ ...envelope, type: z.literal("run_resumed") }),
+  z.object({ ...envelope, type: z.literal("model_switched"), model: z.string() }),
+  z.object({ ...envelope, type: z.literal("conversation_cleared") }),
   z.object({ ...envelope, type: z.literal("run_finished"), finalText: z.string() }),
   z.object({ ...envelope, type: z.literal("run_failed"), error: z.string() }),
   z.object({ ...envelope, type: z.literal("run_cancelled") }),

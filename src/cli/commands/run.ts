@@ -51,6 +51,8 @@ import type { CliIo } from "../cli-io.js";
 import { openRunStore } from "../run-store.js";
 import { openJournalSession, type JournalSession, type ResumePlan } from "../journal-session.js";
 import { withCrashHook } from "../crash-hook.js";
+import { setUpConversation } from "../conversation-setup.js";
+import { SwitchableModel } from "../switchable-model.js";
 
 /**
  * One run, new or resumed (`resume`: from `agent resume`, which picked and locked it): every step
@@ -216,17 +218,32 @@ export async function runAgent(
         showResult(result);
         history = result.history;
       }
-      await runConversation({
-        ...(history === undefined ? {} : { history }),
-        input: io.stdin,
-        output: io.stderr,
-        turns: cancel,
-        runTurn: (text, signal, history) => agent.run(text, signal, history),
-        showResult,
-        onTurnFailed: () => {
-          reporter.dispose();
-        },
+      // Issue 27: slash commands (/model, /clear journaled) and the input history file.
+      const conversation = setUpConversation({
+        stateRoot: store.stateRoot,
+        journal: session.journal,
+        model: model.switchable,
+        stderr: io.stderr,
       });
+      try {
+        await runConversation({
+          ...(history === undefined ? {} : { history }),
+          input: io.stdin,
+          output: io.stderr,
+          turns: cancel,
+          runTurn: (text, signal, history) => agent.run(text, signal, history),
+          showResult,
+          onTurnFailed: () => {
+            reporter.dispose();
+          },
+          commands: conversation.commands,
+          ...(conversation.historyStore === undefined
+            ? {}
+            : { historyStore: conversation.historyStore }),
+        });
+      } finally {
+        conversation.close();
+      }
       return EXIT.ok;
     }
     showResult(
@@ -261,6 +278,8 @@ interface ChosenModel {
   readonly description: string;
   /** The recording's real path, a harness-owned file, when `--record` is given. */
   readonly recordingPath?: string;
+  /** The provider's model, which `/model` switches; absent for a replay. */
+  readonly switchable?: SwitchableModel;
 }
 
 function createModelClient(
@@ -271,8 +290,13 @@ function createModelClient(
   let chosen: ChosenModel;
   if (options.replay === undefined) {
     const config = resolveOpenAIConfig(env, { model: options.model, platform });
+    const switchable = new SwitchableModel(
+      config.model,
+      (model) => new OpenAIChatModelClient({ ...config, model }),
+    );
     chosen = {
-      client: new OpenAIChatModelClient(config),
+      client: switchable,
+      switchable,
       name: config.model,
       description: `model ${config.model} · endpoint ${displayURL(config.baseURL)}`,
     };

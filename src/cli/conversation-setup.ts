@@ -1,0 +1,68 @@
+/**
+ * What a conversation needs beyond the run: its slash commands (the conversation's own, and a
+ * feature's, such as the context budget's) with `/model` and `/clear` journaled, and the input
+ * history kept in the state directory. A history file that cannot be used safely (a link, a FIFO,
+ * too large) is named in one warning and the conversation goes on without it.
+ */
+import { InputHistoryFile, inputHistoryPath } from "../adapters/state/index.js";
+import { firstLineOfError } from "../core/common/one-line.js";
+import type { RunJournal } from "../core/journal/journal-records.js";
+import { conversationCommands } from "./terminal/conversation-commands.js";
+import { SlashCommands, type SlashCommand } from "./terminal/slash-commands.js";
+import { escapeForPrompt } from "./terminal/terminal-text.js";
+import type { SwitchableModel } from "./switchable-model.js";
+
+export interface ConversationSetupOptions {
+  readonly stateRoot: string;
+  readonly journal: RunJournal;
+  /** Absent for a replayed recording, whose model cannot change. */
+  readonly model: SwitchableModel | undefined;
+  readonly stderr: NodeJS.WritableStream;
+  /** Commands a feature adds (`/compact`, `/context`). */
+  readonly extraCommands?: readonly SlashCommand[];
+}
+
+export interface ConversationSetup {
+  readonly commands: SlashCommands;
+  readonly historyStore: InputHistoryFile | undefined;
+  close(): void;
+}
+
+export function setUpConversation(options: ConversationSetupOptions): ConversationSetup {
+  const { journal, model } = options;
+  const commands = new SlashCommands([
+    ...conversationCommands({
+      ...(model === undefined
+        ? {}
+        : {
+            model: {
+              get current() {
+                return model.current;
+              },
+              // Journaled first: a switch the journal does not have must not happen.
+              switchTo: async (name: string) => {
+                await journal.append({ type: "model_switched", model: name });
+                model.switchTo(name);
+              },
+            },
+          }),
+      cleared: () => journal.append({ type: "conversation_cleared" }),
+    }),
+    ...(options.extraCommands ?? []),
+  ]);
+  let historyStore: InputHistoryFile | undefined;
+  try {
+    historyStore = InputHistoryFile.open(options.stateRoot);
+  } catch (error) {
+    options.stderr.write(
+      `agent: warning: input history not kept: ${escapeForPrompt(`${inputHistoryPath(options.stateRoot)}: ${firstLineOfError(error)}`)}\n`,
+    );
+  }
+  return {
+    commands,
+    historyStore,
+    close: () => {
+      historyStore?.close();
+    },
+  };
+}
