@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { firstLineOfError } from "../core/common/one-line.js";
 import { HELP_TEXT, parseCliArgs, type CliOptions } from "./args.js";
 import type { CliIo } from "./cli-io.js";
-import { findSubcommand } from "./commands/index.js";
+import { findSubcommand, SUBCOMMAND_NAMES } from "./commands/index.js";
+import { lookalikeCommand, lookalikeMessage, positionalTask } from "./commands/lookalike.js";
 import { isInteractive, runAgent } from "./commands/run.js";
 import { EXIT } from "./exit-codes.js";
 import { escapeForPrompt } from "./terminal/terminal-text.js";
@@ -31,6 +32,12 @@ export async function runCli(io: CliIo): Promise<number> {
   if (options.version) {
     io.stdout.write(`${packageVersion()}\n`);
     return EXIT.ok;
+  }
+  // `agent resme`: a typo of a subcommand is not sent to the model as a task.
+  const word = positionalTask(io.argv, options.prompt);
+  const meant = word === undefined ? undefined : lookalikeCommand(word, SUBCOMMAND_NAMES);
+  if (word !== undefined && meant !== undefined) {
+    return fail(EXIT.config, lookalikeMessage(word, meant));
   }
   // No task on a terminal: a conversation (conversation.ts). Piped, a task is still required.
   if (options.prompt === undefined && !isInteractive(io)) {

@@ -26,6 +26,9 @@ const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, Subc
   ["resume", resumeCommand],
 ]);
 
+/** Every subcommand's name, for "did you mean" (lookalike.ts). */
+export const SUBCOMMAND_NAMES: readonly string[] = [...SUBCOMMANDS.keys()];
+
 export interface FoundSubcommand {
   readonly run: SubcommandHandler;
   readonly args: readonly string[];
