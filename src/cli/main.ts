@@ -39,6 +39,12 @@ export async function runCli(io: CliIo): Promise<number> {
   if (word !== undefined && meant !== undefined) {
     return fail(EXIT.config, lookalikeMessage(word, meant));
   }
+  if (options.prompt === undefined && options.outputFormat !== "text") {
+    return fail(
+      EXIT.config,
+      `--output-format ${options.outputFormat} needs a task: agent --output-format ${options.outputFormat} "<task>"`,
+    );
+  }
   // No task on a terminal: a conversation (conversation.ts). Piped, a task is still required.
   if (options.prompt === undefined && !isInteractive(io)) {
     return fail(

@@ -43,6 +43,7 @@ describe("parseCliArgs defaults", () => {
       stateDir: undefined,
       quiet: false,
       verbose: false,
+      outputFormat: "text",
     });
   });
 
@@ -85,6 +86,8 @@ describe("parseCliArgs flags", () => {
       "--state-dir",
       "/state",
       "--verbose",
+      "--output-format",
+      "stream-json",
     ]);
     expect(options).toEqual({
       help: false,
@@ -106,6 +109,7 @@ describe("parseCliArgs flags", () => {
       stateDir: "/state",
       quiet: false,
       verbose: true,
+      outputFormat: "stream-json",
     });
   });
 
@@ -312,7 +316,7 @@ describe("HELP_TEXT", () => {
     expect(HELP_TEXT).toContain("  agent resume [<id>]     Go on with a run");
     expect(HELP_TEXT).toContain("--state-dir <dir>");
     expect(HELP_TEXT).toContain(
-      "Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing\nto resume), 3 waiting for an approval (chapter 4), 130 Ctrl-C, 141 stderr\nclosed.",
+      "Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing\nto resume), 3 waiting for an approval (chapter 4), 4 piped run answered but\nevery tool call was denied, 130 Ctrl-C, 141 stderr closed.",
     );
   });
 

@@ -53,6 +53,8 @@ import { openJournalSession, type JournalSession, type ResumePlan } from "../jou
 import { withCrashHook } from "../crash-hook.js";
 import { setUpConversation } from "../conversation-setup.js";
 import { SwitchableModel } from "../switchable-model.js";
+import { bothObservers, ScriptOutput, type ScriptStatus } from "../script-output.js";
+import { everyCallDenied } from "../../core/tools/tool-outcome.js";
 
 /**
  * One run, new or resumed (`resume`: from `agent resume`, which picked and locked it): every step
@@ -72,6 +74,9 @@ export async function runAgent(
     verbosity: options.quiet ? "quiet" : options.verbose ? "verbose" : "normal",
     color: useColor(io.stderr, io.env),
   });
+  // Issue 27: --output-format json / stream-json (script-output.ts).
+  const script =
+    options.outputFormat === "text" ? undefined : new ScriptOutput(io.stdout, options.outputFormat);
   const cancel = new TurnCancellation();
   io.interrupts.on("SIGINT", () => {
     cancel.abort();
@@ -187,7 +192,7 @@ export async function runAgent(
       ...(p04 === undefined ? {} : { p04 }),
       auditSink: createAuditSink(auditLog, io.stderr),
       maxTurns: options.maxTurns,
-      observer: reporter,
+      observer: script === undefined ? reporter : bothObservers(reporter, script),
       outputs,
       journal: withCrashHook(session.journal, io.env),
     });
@@ -208,7 +213,11 @@ export async function runAgent(
     };
     const replayed = session.resumed;
     // On a terminal a resumed run goes on as a conversation once it has its answer.
-    if (options.prompt === undefined && (replayed === undefined || isInteractive(io))) {
+    if (
+      script === undefined &&
+      options.prompt === undefined &&
+      (replayed === undefined || isInteractive(io))
+    ) {
       // Nothing is in flight while the person types: let the sandbox check finish first, so a
       // fallback warning comes before the first "> " prompt, not in the middle of it.
       await ready;
@@ -246,24 +255,45 @@ export async function runAgent(
       }
       return EXIT.ok;
     }
-    showResult(
+    const result =
       replayed === undefined
         ? await agent.run(options.prompt ?? "", cancel.signal)
-        : await agent.resume(replayed.history, replayed.openCalls, cancel.signal),
-    );
-    return EXIT.ok;
+        : await agent.resume(replayed.history, replayed.openCalls, cancel.signal);
+    // Piped, nobody saw the denials: a script must be able to tell this answer from a success.
+    const exitCode =
+      !isInteractive(io) && everyCallDenied(result.outcomes) ? EXIT.allDenied : EXIT.ok;
+    if (script === undefined) {
+      showResult(result);
+    } else {
+      reporter.finish(result.turns, result.usage);
+      script.finish({
+        runId: session.runId,
+        status: exitCode === EXIT.ok ? "completed" : "all_denied",
+        exitCode,
+        answer: result.finalText,
+      });
+    }
+    return exitCode;
   } catch (error) {
     reporter.dispose();
+    const ended = (code: number, status: ScriptStatus, message: string): number => {
+      script?.finish({ runId: session?.runId, status, exitCode: code, error: message });
+      return code;
+    };
     if (error instanceof RunCancelledError || cancel.signal.aborted) {
-      return fail(EXIT.cancelled, "cancelled");
+      return ended(fail(EXIT.cancelled, "cancelled"), "cancelled", "cancelled");
     }
     if (error instanceof RunWaitingError) {
       io.stderr.write(waitingMessage(error, session?.runId));
-      return EXIT.waiting;
+      return ended(EXIT.waiting, "waiting", firstLineOfError(error));
     }
-    if (isConfigurationError(error)) return fail(EXIT.config, firstLineOfError(error));
-    if (error instanceof AgentRunError) return fail(EXIT.runFailed, firstLineOfError(error));
-    return fail(EXIT.runFailed, `unexpected error: ${firstLineOfError(error)}`);
+    const message = isConfigurationError(error)
+      ? firstLineOfError(error)
+      : error instanceof AgentRunError
+        ? firstLineOfError(error)
+        : `unexpected error: ${firstLineOfError(error)}`;
+    const code = isConfigurationError(error) ? EXIT.config : EXIT.runFailed;
+    return ended(fail(code, message), "failed", message);
   } finally {
     session?.close();
     resume?.lock.release();

@@ -3,6 +3,7 @@ import type { ToolCall } from "../../core/ports/messages.js";
 import type { ModelReply, TokenUsage } from "../../core/ports/model.js";
 import {
   describeOutcome,
+  everyCallDenied,
   summarizeOutcomes,
   type ToolOutcome,
 } from "../../core/tools/tool-outcome.js";
@@ -144,7 +145,11 @@ export class ProgressReporter implements AgentObserver {
     const perTurn = tokensPerTurn.length > 1 ? ` · per turn ${tokensPerTurn.join(", ")}` : "";
     const tokens = usage === undefined ? "" : ` · tokens ${formatUsage(usage)}${perTurn}`;
     const calls = outcomes.length === 0 ? "" : ` · ${summarizeOutcomes(outcomes)}`;
-    this.#line(this.#dim(`done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${tokens}`));
+    // Said outright: an answer after nothing was allowed to run is rarely what was asked for.
+    const allDenied = everyCallDenied(outcomes) ? " · every call was denied" : "";
+    this.#line(
+      this.#dim(`done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${allDenied}${tokens}`),
+    );
   }
 
   dispose(): void {

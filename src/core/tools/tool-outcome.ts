@@ -99,3 +99,8 @@ export function describeOutcome(outcome: ToolOutcome): string {
   if (outcome.environment !== undefined) parts.push(outcome.environment);
   return parts.join(" · ");
 }
+
+/** Every call the run asked for was denied: it answered, but likely did nothing it was asked to. */
+export function everyCallDenied(outcomes: readonly Pick<ToolOutcome, "status">[]): boolean {
+  return outcomes.length > 0 && outcomes.every((outcome) => outcome.status === "denied");
+}
