@@ -109,6 +109,9 @@ Commands (chapter 4's approvals; each takes --workspace and --state-dir):
   agent approve <id> [--ttl 15m]      Grant one run of exactly that action
   agent deny <id>                     Refuse it; the waiting call is denied
   agent commands                      The command allowlist and its sources
+  agent config [options]              Each setting's value and where it came
+                                      from (flag > environment > settings
+                                      file > default; docs/settings.md)
   agent explain <tool> '<json>' [--chapter N]
                                       Dry run of one call through the policy
 

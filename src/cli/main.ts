@@ -8,6 +8,7 @@ import { lookalikeCommand, lookalikeMessage, positionalTask } from "./commands/l
 import { isInteractive, runAgent } from "./commands/run.js";
 import { EXIT } from "./exit-codes.js";
 import { escapeForPrompt } from "./terminal/terminal-text.js";
+import { personSettings, withFileSettings } from "./settings-layers.js";
 
 export type { CliIo } from "./cli-io.js";
 
@@ -19,9 +20,16 @@ export async function runCli(io: CliIo): Promise<number> {
   };
   const subcommand = findSubcommand(io.argv);
   if (subcommand !== undefined) return subcommand.run(subcommand.args, io);
+  // Issue 27: the settings file is the layer under flags and the environment.
+  let layered: { argv: string[]; env: CliIo["env"] };
+  try {
+    layered = withFileSettings(io.argv, io.env, personSettings(io).values);
+  } catch (error) {
+    return fail(EXIT.config, firstLineOfError(error));
+  }
   let options: CliOptions;
   try {
-    options = parseCliArgs(io.argv, io.env, io.cwd);
+    options = parseCliArgs(layered.argv, layered.env, io.cwd);
   } catch (error) {
     return fail(EXIT.config, `${firstLineOfError(error)} (see --help)`);
   }
@@ -52,7 +60,7 @@ export async function runCli(io: CliIo): Promise<number> {
       `no task given: agent "<task>" or agent --prompt "<task>" (see --help)`,
     );
   }
-  return runAgent(options, io, undefined);
+  return runAgent(options, { ...io, env: layered.env }, undefined);
 }
 
 const PACKAGE_NAME = "agent-harness";

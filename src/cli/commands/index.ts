@@ -8,6 +8,7 @@ import { HELP_TEXT } from "../args.js";
 import { approveCommand, denyCommand } from "./approve.js";
 import type { CliIo } from "../cli-io.js";
 import { commandsCommand } from "./commands.js";
+import { CONFIG_HELP, configCommand } from "./config.js";
 import { EXIT } from "../exit-codes.js";
 import { explainCommand } from "./explain.js";
 import { resumeCommand } from "./resume.js";
@@ -21,6 +22,7 @@ const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, Subc
   ["approve", approveCommand],
   ["deny", denyCommand],
   ["commands", commandsCommand],
+  ["config", configCommand],
   ["explain", explainCommand],
   ["runs", runsCommand],
   ["resume", resumeCommand],
@@ -46,7 +48,10 @@ export function findSubcommand(argv: readonly string[]): FoundSubcommand | undef
 }
 
 /** A command whose options need more than the usage's one line has its own help text. */
-const OWN_HELP: ReadonlyMap<string, string> = new Map([["runs", RUNS_HELP]]);
+const OWN_HELP: ReadonlyMap<string, string> = new Map([
+  ["runs", RUNS_HELP],
+  ["config", CONFIG_HELP],
+]);
 
 /** `agent explain --help`: the usage lists every command, so it answers for the rest. */
 function asksForHelp(args: readonly string[]): boolean {
