@@ -13,6 +13,7 @@ import { EXIT } from "../exit-codes.js";
 import { explainCommand } from "./explain.js";
 import { resumeCommand } from "./resume.js";
 import { RUNS_HELP, runsCommand } from "./runs.js";
+import { SUBCOMMAND_HELP } from "./subcommand-help.js";
 
 /** Runs one subcommand with the arguments after its name; returns the exit code, never throws. */
 export type SubcommandHandler = (args: readonly string[], io: CliIo) => Promise<number>;
@@ -51,9 +52,10 @@ export function findSubcommand(argv: readonly string[]): FoundSubcommand | undef
 const OWN_HELP: ReadonlyMap<string, string> = new Map([
   ["runs", RUNS_HELP],
   ["config", CONFIG_HELP],
+  ...SUBCOMMAND_HELP,
 ]);
 
-/** `agent explain --help`: the usage lists every command, so it answers for the rest. */
+/** `agent explain --help`: the command's own usage (subcommand-help.ts). */
 function asksForHelp(args: readonly string[]): boolean {
   const end = args.indexOf("--");
   return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");

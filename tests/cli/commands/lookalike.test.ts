@@ -38,3 +38,19 @@ describe("lookalikeCommand", () => {
     expect(editDistance("kitten", "sitting")).toBe(3);
   });
 });
+
+describe("subcommand help", () => {
+  it("every subcommand has its own usage, within 80 columns", async () => {
+    const { findSubcommand } = await import("../../../src/cli/commands/index.js");
+    for (const name of SUBCOMMAND_NAMES) {
+      let printed = "";
+      const found = findSubcommand([name, "--help"]);
+      expect(found?.printsHelp).toBe(true);
+      await found?.run([], {
+        stdout: { write: (text: string) => ((printed += text), true) },
+      } as never);
+      expect(printed.startsWith(`Usage: agent ${name}`), name).toBe(true);
+      expect(printed.split("\n").filter((line) => line.length > 80)).toEqual([]);
+    }
+  });
+});
