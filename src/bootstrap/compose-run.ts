@@ -25,6 +25,7 @@ import { defaultContextWindow } from "../core/context/context-budget.js";
 import { startRunExecution } from "./run-execution.js";
 import type { RunPorts, RunSettings } from "./run-settings.js";
 import { openRunStore } from "./run-store.js";
+import type { SwitchableModel } from "./switchable-model.js";
 import { withTextDeltas } from "./text-delta-model.js";
 
 export interface ComposedRun {
@@ -37,6 +38,10 @@ export interface ComposedRun {
   readonly outputs: WorkspaceOutputStore;
   /** The harness's own paths this run protects. */
   readonly harnessFiles: readonly string[];
+  /** The state root (real path): the conversation keeps its input history there. */
+  readonly stateRoot: string;
+  /** The provider's model, which `/model` switches; absent for a replayed recording. */
+  readonly switchableModel: SwitchableModel | undefined;
   /** Closes the journal and releases the run's lock; once, at the end, whatever happened. */
   close(): void;
 }
@@ -146,6 +151,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       ready,
       outputs,
       harnessFiles,
+      stateRoot: store.stateRoot,
+      switchableModel: model.switchable,
       close: () => {
         opened.close();
       },

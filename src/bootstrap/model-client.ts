@@ -11,6 +11,7 @@ import {
 } from "../adapters/model/index.js";
 import type { ModelClient } from "../core/ports/model.js";
 import type { Host } from "./host.js";
+import { SwitchableModel } from "./switchable-model.js";
 
 export interface ModelSettings {
   /** `--model`; else OPENAI_MODEL, else the built-in default. */
@@ -30,6 +31,8 @@ export interface ChosenModel {
   readonly description: string;
   /** The recording's real path, a harness-owned file, when `--record` is given. */
   readonly recordingPath?: string;
+  /** The provider's model, which `/model` switches; absent for a replay. */
+  readonly switchable?: SwitchableModel;
 }
 
 export function createModelClient(settings: ModelSettings, host: Host): ChosenModel {
@@ -39,8 +42,13 @@ export function createModelClient(settings: ModelSettings, host: Host): ChosenMo
       model: settings.name,
       platform: host.platform,
     });
+    const switchable = new SwitchableModel(
+      config.model,
+      (model) => new OpenAIChatModelClient({ ...config, model }),
+    );
     chosen = {
-      client: new OpenAIChatModelClient(config),
+      client: switchable,
+      switchable,
       name: config.model,
       description: `model ${config.model} · endpoint ${displayURL(config.baseURL)}`,
     };

@@ -22,6 +22,10 @@ export const SHELL_CHOICES = [
 ] as const satisfies readonly ShellChoice[];
 export const SANDBOX_MODES = ["auto", "required", "off"] as const satisfies readonly SandboxMode[];
 export const LANGUAGES = ["en", "zh"] as const;
+/** What stdout carries: the answer (text), one JSON object (json), one JSON line per event. */
+export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export type Language = (typeof LANGUAGES)[number];
 
@@ -53,6 +57,8 @@ export interface CliOptions {
   readonly stateDir: string | undefined;
   readonly quiet: boolean;
   readonly verbose: boolean;
+  /** docs/output-format.md */
+  readonly outputFormat: OutputFormat;
 }
 
 export const HELP_TEXT = `Usage: agent [options] "<task>"
@@ -64,6 +70,8 @@ A coding agent that asks before it acts. Every shell command, and from chapter 3
 every file write, waits for your [y/N]; file writes outside the workspace are
 always refused.
 Quote the task so it is one argument: agent "fix the failing test".
+With no task on a terminal, agent starts a conversation: each message a turn,
+/help lists its commands (/model, /clear, /usage, /exit).
 
 Options:
   -p, --prompt <text>     The task (or give it as the one argument)
@@ -106,6 +114,9 @@ Options:
                           (default: $AGENT_STATE_DIR, else
                           $XDG_STATE_HOME/agent-harness or
                           ~/.local/state/agent-harness)
+      --output-format <f> text | json | stream-json: the answer as text, or one
+                          JSON object at the end, or one JSON line per event
+                          (docs/output-format.md)
       --quiet             Show only approval prompts, audit lines and the answer
       --verbose           Also show full tool results
   -h, --help              Show this help
@@ -123,10 +134,13 @@ Runs: every run is journaled (each step on disk before it happens).
                           one is refused)
 
 Commands (chapter 4's approvals; each takes --workspace and --state-dir):
-  agent approvals                     List the requests waiting for an answer
+  agent approvals [--json]            List the requests waiting for an answer
   agent approve <id> [--ttl 15m]      Grant one run of exactly that action
   agent deny <id>                     Refuse it; the waiting call is denied
   agent commands                      The command allowlist and its sources
+  agent config [options]              Each setting's value and where it came
+                                      from (flag > environment > settings
+                                      file > default; docs/settings.md)
   agent explain <tool> '<json>' [--chapter N]
                                       Dry run of one call through the policy
 
@@ -134,8 +148,8 @@ Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server),
 OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_CONTEXT_WINDOW, AGENT_SANDBOX,
 AGENT_SANDBOX_LIMITS, AGENT_STATE_DIR, NO_COLOR.
 Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing
-to resume), 3 waiting for an approval (chapter 4), 130 Ctrl-C, 141 stderr
-closed.`;
+to resume), 3 waiting for an approval (chapter 4), 4 piped run answered but
+every tool call was denied, 130 Ctrl-C, 141 stderr closed.`;
 
 /**
  * Turns argv and the environment into validated options; every mistake is one readable line. The
@@ -175,6 +189,7 @@ export function parseCliArgs(
         "state-dir": { type: "string" },
         quiet: { type: "boolean" },
         verbose: { type: "boolean" },
+        "output-format": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -235,6 +250,7 @@ export function parseCliArgs(
     stateDir: values["state-dir"],
     quiet: values.quiet ?? false,
     verbose: values.verbose ?? false,
+    outputFormat: oneOf("--output-format", values["output-format"] ?? "text", OUTPUT_FORMATS),
   };
 }
 

@@ -3,10 +3,12 @@ import { readFileSync } from "node:fs";
 import { firstLineOfError } from "../core/common/one-line.js";
 import { HELP_TEXT, parseCliArgs, type CliOptions } from "./args.js";
 import type { CliIo } from "./cli-io.js";
-import { findSubcommand } from "./commands/index.js";
+import { findSubcommand, SUBCOMMAND_NAMES } from "./commands/index.js";
+import { lookalikeCommand, lookalikeMessage, positionalTask } from "./commands/lookalike.js";
 import { isInteractive, runAgent } from "./commands/run.js";
 import { EXIT } from "./exit-codes.js";
 import { escapeForPrompt } from "./terminal/terminal-text.js";
+import { personSettings, withFileSettings } from "./settings-layers.js";
 
 export type { CliIo } from "./cli-io.js";
 
@@ -18,9 +20,16 @@ export async function runCli(io: CliIo): Promise<number> {
   };
   const subcommand = findSubcommand(io.argv);
   if (subcommand !== undefined) return subcommand.run(subcommand.args, io);
+  // Issue 27: the settings file is the layer under flags and the environment.
+  let layered: { argv: string[]; env: CliIo["env"] };
+  try {
+    layered = withFileSettings(io.argv, io.env, personSettings(io).values);
+  } catch (error) {
+    return fail(EXIT.config, firstLineOfError(error));
+  }
   let options: CliOptions;
   try {
-    options = parseCliArgs(io.argv, io.env, io.cwd);
+    options = parseCliArgs(layered.argv, layered.env, io.cwd);
   } catch (error) {
     return fail(EXIT.config, `${firstLineOfError(error)} (see --help)`);
   }
@@ -32,6 +41,18 @@ export async function runCli(io: CliIo): Promise<number> {
     io.stdout.write(`${packageVersion()}\n`);
     return EXIT.ok;
   }
+  // `agent resme`: a typo of a subcommand is not sent to the model as a task.
+  const word = positionalTask(io.argv, options.prompt);
+  const meant = word === undefined ? undefined : lookalikeCommand(word, SUBCOMMAND_NAMES);
+  if (word !== undefined && meant !== undefined) {
+    return fail(EXIT.config, lookalikeMessage(word, meant));
+  }
+  if (options.prompt === undefined && options.outputFormat !== "text") {
+    return fail(
+      EXIT.config,
+      `--output-format ${options.outputFormat} needs a task: agent --output-format ${options.outputFormat} "<task>"`,
+    );
+  }
   // No task on a terminal: a conversation (conversation.ts). Piped, a task is still required.
   if (options.prompt === undefined && !isInteractive(io)) {
     return fail(
@@ -39,7 +60,7 @@ export async function runCli(io: CliIo): Promise<number> {
       `no task given: agent "<task>" or agent --prompt "<task>" (see --help)`,
     );
   }
-  return runAgent(options, io, undefined);
+  return runAgent(options, { ...io, env: layered.env }, undefined);
 }
 
 const PACKAGE_NAME = "agent-harness";

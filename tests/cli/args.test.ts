@@ -48,6 +48,7 @@ describe("parseCliArgs defaults", () => {
       stateDir: undefined,
       quiet: false,
       verbose: false,
+      outputFormat: "text",
     });
   });
 
@@ -92,6 +93,8 @@ describe("parseCliArgs flags", () => {
       "--verbose",
       "--context-window",
       "16384",
+      "--output-format",
+      "stream-json",
     ]);
     expect(options).toEqual({
       help: false,
@@ -116,6 +119,7 @@ describe("parseCliArgs flags", () => {
       stateDir: "/state",
       quiet: false,
       verbose: true,
+      outputFormat: "stream-json",
     });
   });
 
@@ -342,7 +346,7 @@ describe("HELP_TEXT", () => {
     expect(HELP_TEXT).toContain("  agent resume [<id>]     Go on with a run");
     expect(HELP_TEXT).toContain("--state-dir <dir>");
     expect(HELP_TEXT).toContain(
-      "Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing\nto resume), 3 waiting for an approval (chapter 4), 130 Ctrl-C, 141 stderr\nclosed.",
+      "Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing\nto resume), 3 waiting for an approval (chapter 4), 4 piped run answered but\nevery tool call was denied, 130 Ctrl-C, 141 stderr closed.",
     );
   });
 

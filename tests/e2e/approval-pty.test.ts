@@ -214,7 +214,7 @@ describe("approval without a terminal", () => {
       keepStdinOpen: true,
     }).done;
 
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     expect(run.stdout).toBe("Finished.\n");
     expect(run.stderr).not.toContain("Allow this call?");
     expect(linesOf(run.stderr)).toContain(

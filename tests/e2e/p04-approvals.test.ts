@@ -157,7 +157,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     // Arguments off the allowlist are not even asked about.
     e2e.server.script(commandCall("call_c", ["test", "--", "--evil"]), chatTextReply("ok"));
     const offList = await runTask();
-    expect(offList.exitCode).toBe(0);
+    expect(offList.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     expect(toolResults(e2e.server.requests[1]).call_c).toBe(
       'Error [permission_denied]: argv_not_allowed: ["npm","test","--","--evil"] is not exactly on the allowlist (see agent commands)',
     );
@@ -202,7 +202,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
 
     e2e.server.script(chatTextReply("Not allowed, stopping."));
     const after = await cli(["resume", runId(waiting)]);
-    expect(after.exitCode).toBe(0);
+    expect(after.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     expect(toolResults(e2e.server.requests[0]).call_a).toBe(
       `Error [permission_denied]: approval_denied: the person denied request ${id}`,
     );
@@ -247,7 +247,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
       chatTextReply("ok"),
     );
     const run = await runTask();
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     const results = toolResults(e2e.server.requests[1]);
     expect(results.call_f).toBe(
       "Error [permission_denied]: network_or_external_effect_not_allowed: fetch_url reaches outside this machine; P04 never allows an external effect",
@@ -287,7 +287,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     await setUp();
     e2e.server.script(commandCall("call_a"), chatTextReply("ok"));
     const run = await runTask(["--sandbox", "off"]);
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     expect(toolResults(e2e.server.requests[1]).call_a).toMatch(
       /^Error \[permission_denied\]: sandbox_unavailable: commands run only in the sandbox/,
     );
@@ -447,7 +447,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
       chatTextReply("ok"),
     );
     const run = await runTask();
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     expect(run.stderr).not.toContain("waiting for approval");
     const results = toolResults(e2e.server.requests[1]);
     expect(results.call_i).toBe(

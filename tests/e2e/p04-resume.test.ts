@@ -414,7 +414,7 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     expect((await cli(["deny", request])).exitCode).toBe(0);
     e2e.server.script(chatTextReply("Not allowed, stopping."));
     const resumed = await cli(["resume", run]);
-    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.exitCode, resumed.stderr).toBe(4); // piped, every call denied (issue 27: exit 4)
     expect(resumed.stdout).toBe("Not allowed, stopping.\n");
     expect(toolResults(e2e.server.requests[0]).call_a).toBe(
       `Error [permission_denied]: approval_denied: the person denied request ${request}`,

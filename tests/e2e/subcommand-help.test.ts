@@ -9,11 +9,12 @@ import { runCli, serverEnv } from "./cli-process.js";
 
 const e2e = useAgentFixture();
 
-const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>]
+const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>] [--json]
 
 Lists this workspace's runs, newest first: id, start time (UTC), status
 (running, unfinished, completed, failed, cancelled, waiting) and the task.
 Go on with an unfinished one: agent resume [<id>].
+--json prints them as one JSON array instead (docs/output-format.md).
 `;
 
 describe("a subcommand with --help or -h", () => {

@@ -107,6 +107,16 @@ export class TmuxTerminal {
     this.#tmux(["send-keys", "-t", "0", ...keys]);
   }
 
+  /**
+   * Pastes `text` as a terminal does: wrapped in ESC[200~ … ESC[201~ when the program turned on
+   * bracketed paste, each newline sent as CR.
+   */
+  paste(text: string): void {
+    const buffer = `paste-${randomBytes(4).toString("hex")}`;
+    this.#tmux(["set-buffer", "-b", buffer, "--", text]);
+    this.#tmux(["paste-buffer", "-p", "-d", "-b", buffer, "-t", "0"]);
+  }
+
   close(): void {
     spawnSync("tmux", ["-L", this.#socket, "kill-server"]);
   }

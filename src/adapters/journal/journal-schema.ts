@@ -30,6 +30,7 @@ const outcome = z.object({
   savedOutput: z.string().optional(),
   finalArguments: finalArguments.optional(),
   durationMs: z.number(),
+  waitedMs: z.number().optional(),
   environment: z.string().optional(),
   decision: z.object({ source: z.string(), reason: z.string() }).optional(),
 });
@@ -118,6 +119,8 @@ export const journalLineSchema = z.discriminatedUnion("type", [
     messages: z.array(message),
   }),
   z.object({ ...envelope, type: z.literal("run_resumed") }),
+  z.object({ ...envelope, type: z.literal("model_switched"), model: z.string() }),
+  z.object({ ...envelope, type: z.literal("conversation_cleared") }),
   z.object({ ...envelope, type: z.literal("run_finished"), finalText: z.string() }),
   z.object({ ...envelope, type: z.literal("run_failed"), error: z.string() }),
   z.object({ ...envelope, type: z.literal("run_cancelled") }),

@@ -4,6 +4,8 @@
  * that writes each exchange to a JSONL file and a replayer that answers from one.
  */
 export {
+  DEFAULT_BASE_URL,
+  DEFAULT_MODEL,
   displayURL,
   ModelConfigError,
   OpenAIChatModelClient,

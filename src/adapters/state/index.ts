@@ -20,3 +20,4 @@ export {
   type StoredRequest,
 } from "./approval-store.js";
 export { nodeStateFileOps, type StateFileOps } from "./state-file-ops.js";
+export { HISTORY_ENTRIES, InputHistoryFile, inputHistoryPath } from "./input-history.js";

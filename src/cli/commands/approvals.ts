@@ -6,14 +6,22 @@ import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 
-/** `agent approvals [--workspace DIR]`: the requests of this workspace still waiting for an answer. */
+/**
+ * `agent approvals [--workspace DIR] [--json]`: the requests of this workspace still waiting for an
+ * answer; with `--json`, one JSON array of them (docs/output-format.md).
+ */
 export function approvalsCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, () => {
-    const { values, positionals } = parseSubcommandArgs(args);
+    const json = args.includes("--json");
+    const { values, positionals } = parseSubcommandArgs(args.filter((arg) => arg !== "--json"));
     if (positionals.length > 0) throw new Error("agent approvals takes no arguments");
     const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openApprovalStore(workspace, values["state-dir"], io.env, io.platform);
     const pending = store.pendingRequests();
+    if (json) {
+      io.stdout.write(`${JSON.stringify(pending)}\n`);
+      return EXIT.ok;
+    }
     if (pending.length === 0) {
       io.stdout.write(`no pending requests in ${escapeForPrompt(workspace)}\n`);
       return EXIT.ok;

@@ -8,10 +8,12 @@ import { HELP_TEXT } from "../args.js";
 import { approveCommand, denyCommand } from "./approve.js";
 import type { CliIo } from "../cli-io.js";
 import { commandsCommand } from "./commands.js";
+import { CONFIG_HELP, configCommand } from "./config.js";
 import { EXIT } from "../exit-codes.js";
 import { explainCommand } from "./explain.js";
 import { resumeCommand } from "./resume.js";
 import { RUNS_HELP, runsCommand } from "./runs.js";
+import { SUBCOMMAND_HELP } from "./subcommand-help.js";
 
 /** Runs one subcommand with the arguments after its name; returns the exit code, never throws. */
 export type SubcommandHandler = (args: readonly string[], io: CliIo) => Promise<number>;
@@ -21,10 +23,14 @@ const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, Subc
   ["approve", approveCommand],
   ["deny", denyCommand],
   ["commands", commandsCommand],
+  ["config", configCommand],
   ["explain", explainCommand],
   ["runs", runsCommand],
   ["resume", resumeCommand],
 ]);
+
+/** Every subcommand's name, for "did you mean" (lookalike.ts). */
+export const SUBCOMMAND_NAMES: readonly string[] = [...SUBCOMMANDS.keys()];
 
 export interface FoundSubcommand {
   readonly run: SubcommandHandler;
@@ -43,9 +49,13 @@ export function findSubcommand(argv: readonly string[]): FoundSubcommand | undef
 }
 
 /** A command whose options need more than the usage's one line has its own help text. */
-const OWN_HELP: ReadonlyMap<string, string> = new Map([["runs", RUNS_HELP]]);
+const OWN_HELP: ReadonlyMap<string, string> = new Map([
+  ["runs", RUNS_HELP],
+  ["config", CONFIG_HELP],
+  ...SUBCOMMAND_HELP,
+]);
 
-/** `agent explain --help`: the usage lists every command, so it answers for the rest. */
+/** `agent explain --help`: the command's own usage (subcommand-help.ts). */
 function asksForHelp(args: readonly string[]): boolean {
   const end = args.indexOf("--");
   return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");

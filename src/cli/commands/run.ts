@@ -29,6 +29,10 @@ import { escapeForPrompt } from "../terminal/terminal-text.js";
 import type { CliIo } from "../cli-io.js";
 import { contextCommandsOf } from "../context-setup.js";
 import { AgentLimitError } from "../../core/runner/agent-errors.js";
+import { setUpConversation } from "../conversation-setup.js";
+import { bothObservers, ScriptOutput, type ScriptStatus } from "../script-output.js";
+import { everyCallDenied } from "../../core/tools/tool-outcome.js";
+import { contextSlashCommands } from "../terminal/context-commands.js";
 
 /**
  * One run, new or resumed (`resume`: from `agent resume`, which picked and locked it): every step
@@ -50,6 +54,9 @@ export async function runAgent(
     verbosity,
     color: useColor(io.stderr, io.env),
   });
+  // Issue 27: --output-format json / stream-json (script-output.ts).
+  const script =
+    options.outputFormat === "text" ? undefined : new ScriptOutput(io.stdout, options.outputFormat);
   const cancel = new TurnCancellation();
   io.interrupts.on("SIGINT", () => {
     cancel.abort();
@@ -121,7 +128,7 @@ export async function runAgent(
         },
         approver,
         terminalAudit: new TerminalAuditSink(io.stderr),
-        observer: reporter,
+        observer: script === undefined ? reporter : bothObservers(reporter, script),
         onTextDelta: (text) => {
           reporter.onTextDelta(text);
         },
@@ -151,7 +158,11 @@ export async function runAgent(
     };
     const replayed = session.resumed;
     // On a terminal a resumed run goes on as a conversation once it has its answer.
-    if (options.prompt === undefined && (replayed === undefined || isInteractive(io))) {
+    if (
+      script === undefined &&
+      options.prompt === undefined &&
+      (replayed === undefined || isInteractive(io))
+    ) {
       // Nothing is in flight while the person types: let the sandbox check finish first, so a
       // fallback warning comes before the first "> " prompt, not in the middle of it.
       await ready;
@@ -161,45 +172,78 @@ export async function runAgent(
         showResult(result);
         history = result.history;
       }
-      await runConversation({
-        ...(history === undefined ? {} : { history }),
-        input: io.stdin,
-        output: io.stderr,
-        turns: cancel,
-        runTurn: (text, signal, history) => agent.run(text, signal, history),
-        showResult,
-        onTurnFailed: () => {
-          reporter.dispose();
-        },
-        context: contextCommandsOf(agent),
+      // Issue 27: slash commands (/model, /clear journaled) and the input history file.
+      const conversation = setUpConversation({
+        stateRoot: run.stateRoot,
+        journal: session.journal,
+        model: run.switchableModel,
+        stderr: io.stderr,
+        extraCommands: contextSlashCommands(contextCommandsOf(agent)),
       });
+      try {
+        await runConversation({
+          ...(history === undefined ? {} : { history }),
+          input: io.stdin,
+          output: io.stderr,
+          turns: cancel,
+          runTurn: (text, signal, history) => agent.run(text, signal, history),
+          showResult,
+          onTurnFailed: () => {
+            reporter.dispose();
+          },
+          commands: conversation.commands,
+          ...(conversation.historyStore === undefined
+            ? {}
+            : { historyStore: conversation.historyStore }),
+        });
+      } finally {
+        conversation.close();
+      }
       return EXIT.ok;
     }
-    showResult(
+    const result =
       replayed === undefined
         ? await agent.run(options.prompt ?? "", cancel.signal)
-        : await agent.resume(replayed.history, replayed.openCalls, cancel.signal),
-    );
-    return EXIT.ok;
+        : await agent.resume(replayed.history, replayed.openCalls, cancel.signal);
+    // Piped, nobody saw the denials: a script must be able to tell this answer from a success.
+    const exitCode =
+      !isInteractive(io) && everyCallDenied(result.outcomes) ? EXIT.allDenied : EXIT.ok;
+    if (script === undefined) {
+      showResult(result);
+    } else {
+      reporter.finish(result.turns, result.usage);
+      script.finish({
+        runId: run.session.runId,
+        status: exitCode === EXIT.ok ? "completed" : "all_denied",
+        exitCode,
+        answer: result.finalText,
+      });
+    }
+    return exitCode;
   } catch (error) {
     reporter.dispose();
+    const ended = (code: number, status: ScriptStatus, message: string): number => {
+      script?.finish({ runId: run?.session.runId, status, exitCode: code, error: message });
+      return code;
+    };
     if (error instanceof RunCancelledError || cancel.signal.aborted) {
-      return fail(EXIT.cancelled, "cancelled");
+      return ended(fail(EXIT.cancelled, "cancelled"), "cancelled", "cancelled");
     }
     if (error instanceof RunWaitingError) {
       io.stderr.write(waitingMessage(error, run?.session.runId));
-      return EXIT.waiting;
+      return ended(EXIT.waiting, "waiting", firstLineOfError(error));
     }
-    if (error instanceof ConfigurationError) return fail(EXIT.config, firstLineOfError(error));
     if (error instanceof AgentLimitError && run !== undefined) {
       // Say how to go on: resume continues the same run with a fresh budget of turns.
-      return fail(
-        EXIT.runFailed,
-        `${firstLineOfError(error)}; to go on: agent resume ${run.session.runId} (a fresh budget of ${String(error.maxTurns)} turns)`,
-      );
+      const message = `${firstLineOfError(error)}; to go on: agent resume ${run.session.runId} (a fresh budget of ${String(error.maxTurns)} turns)`;
+      return ended(fail(EXIT.runFailed, message), "failed", message);
     }
-    if (error instanceof AgentRunError) return fail(EXIT.runFailed, firstLineOfError(error));
-    return fail(EXIT.runFailed, `unexpected error: ${firstLineOfError(error)}`);
+    const message =
+      error instanceof ConfigurationError || error instanceof AgentRunError
+        ? firstLineOfError(error)
+        : `unexpected error: ${firstLineOfError(error)}`;
+    const code = error instanceof ConfigurationError ? EXIT.config : EXIT.runFailed;
+    return ended(fail(code, message), "failed", message);
   } finally {
     run?.close();
   }

@@ -11,11 +11,12 @@ import { resolveWorkspace } from "./run.js";
 import { listStoredRuns, openRunStore } from "../../bootstrap/run-store.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 
-export const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>]
+export const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>] [--json]
 
 Lists this workspace's runs, newest first: id, start time (UTC), status
 (running, unfinished, completed, failed, cancelled, waiting) and the task.
-Go on with an unfinished one: agent resume [<id>].`;
+Go on with an unfinished one: agent resume [<id>].
+--json prints them as one JSON array instead (docs/output-format.md).`;
 
 const PROMPT_WIDTH = 60;
 
@@ -25,7 +26,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
     return EXIT.config;
   };
   // --help never gets here: findSubcommand answers it with RUNS_HELP.
-  let values: { workspace?: string; "state-dir"?: string };
+  let values: { workspace?: string; "state-dir"?: string; json?: boolean };
   try {
     values = parseArgs({
       args: [...args],
@@ -34,6 +35,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
       options: {
         workspace: { type: "string" },
         "state-dir": { type: "string" },
+        json: { type: "boolean" },
       },
     }).values;
   } catch (error) {
@@ -43,6 +45,10 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
     const workspace = await resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openRunStore(values["state-dir"], io, workspace);
     const runs = listStoredRuns(store);
+    if (values.json === true) {
+      io.stdout.write(`${JSON.stringify(runs)}\n`);
+      return EXIT.ok;
+    }
     if (runs.length === 0) {
       io.stderr.write(`agent: no runs in ${escapeForPrompt(workspace)} yet\n`);
       return EXIT.ok;

@@ -6,6 +6,7 @@
 import { AgentRunError } from "../../core/runner/agent-errors.js";
 import type { Message } from "../../core/ports/messages.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
+import type { SlashCommand } from "./slash-commands.js";
 import { escapeForPrompt } from "./terminal-text.js";
 
 /** What the conversation needs of the agent for these commands. */
@@ -16,15 +17,30 @@ export interface ContextCommands {
   describeContext(history: readonly Message[]): readonly string[];
 }
 
-export const CONTEXT_COMMANDS_HELP = [
-  "/compact summarizes the older turns now; /clear starts a new history in the same session;",
-  "/context shows what the context window holds.",
-].join("\n");
-
 export type ContextCommandName = "/compact" | "/clear" | "/context";
 
-export function isContextCommand(text: string): text is ContextCommandName {
-  return text === "/compact" || text === "/clear" || text === "/context";
+const SUMMARIES: Readonly<Record<ContextCommandName, string>> = {
+  "/compact": "Summarize the older turns now, to free the context window",
+  "/clear": "Start a new history in this session (the journal keeps all)",
+  "/context": "Show what the context window holds",
+};
+
+/** The three as entries of the conversation's slash-command registry. */
+export function contextSlashCommands(commands: ContextCommands): SlashCommand[] {
+  return (Object.keys(SUMMARIES) as ContextCommandName[]).map((name) => ({
+    name: name.slice(1),
+    summary: SUMMARIES[name],
+    run: async (_args, state) => {
+      state.history = await runContextCommand(
+        name,
+        state.history,
+        commands,
+        state.output,
+        state.signal,
+      );
+      return "continue" as const;
+    },
+  }));
 }
 
 /** Runs one command; a failure (say, a journal that cannot be written) is one line, not the end. */

@@ -1,16 +1,20 @@
-import { createInterface } from "node:readline";
 import { AgentRunError, RunCancelledError } from "../../core/runner/agent-errors.js";
 import type { RunResult } from "../../core/runner/agent-runner.js";
 import type { Message } from "../../core/ports/messages.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import type { TerminalInput } from "./terminal-approval.js";
 import { escapeForPrompt } from "./terminal-text.js";
+import type { TokenUsage } from "../../core/ports/model.js";
+import { addUsage } from "../../core/runner/model-reply-checks.js";
+import { conversationCommands } from "./conversation-commands.js";
+import { MessageReader, type HistoryStore } from "./message-reader.js";
 import {
-  CONTEXT_COMMANDS_HELP,
-  isContextCommand,
-  runContextCommand,
-  type ContextCommands,
-} from "./context-commands.js";
+  parseSlashCommand,
+  SlashCommands,
+  type ConversationState,
+  type ParsedCommand,
+  type SlashCommandEnd,
+} from "./slash-commands.js";
 
 /** The run's cancellation, one turn at a time: Ctrl-C stops the turn, not the conversation. */
 export class TurnCancellation {
@@ -47,49 +51,54 @@ export interface ConversationOptions {
   readonly onTurnFailed: () => void;
   /** The history so far, when the conversation goes on from a journal (`agent resume`). */
   readonly history?: readonly Message[];
-  /** `/compact`, `/clear`, `/context` (context-commands.ts); absent, they are not offered. */
-  readonly context?: ContextCommands;
+  /** The slash commands; by default the conversation's own, without `/model`. */
+  readonly commands?: SlashCommands;
+  /** Input lines kept across sessions (the state directory's history file). */
+  readonly historyStore?: HistoryStore;
 }
 
-export const CONVERSATION_HELP = [
-  "Type a task or a follow-up and press Enter; each line is a new turn of the same conversation.",
-  "Ctrl-C stops the current turn. Ctrl-C on an empty line, Ctrl-D or /exit ends the session.",
-  "/help shows this.",
-].join("\n");
-
-const PROMPT = "> ";
+export { CONVERSATION_HELP } from "./conversation-commands.js";
 
 /**
- * `agent` with no task on a terminal: a conversation. Each line is a user turn in one history; a
+ * `agent` with no task on a terminal: a conversation. Each message is a user turn in one history; a
  * stopped turn keeps what it did so far, a turn that fails leaves the history as it was after the
- * last finished turn.
+ * last finished turn. A `/word` line is a command (slash-commands.ts), never a turn.
  */
 export async function runConversation(options: ConversationOptions): Promise<void> {
   const { output, turns } = options;
   output.write(`Conversation: /help for help, /exit or Ctrl-D to end.\n`);
-  let history: readonly Message[] | undefined = options.history;
+  const reader = new MessageReader({
+    input: options.input,
+    output,
+    ...(options.historyStore === undefined ? {} : { store: options.historyStore }),
+  });
+  const commands = options.commands ?? new SlashCommands(conversationCommands({}));
+  let usage: TokenUsage | undefined;
+  const state: ConversationState = {
+    output,
+    history: options.history,
+    get usage() {
+      return usage;
+    },
+    commands,
+    get signal() {
+      return turns.signal;
+    },
+  };
   for (;;) {
-    const line = await readLine(options.input, output);
-    if (line === undefined) return;
-    const text = line.trim();
-    if (text === "") continue;
-    if (text === "/exit") return;
-    if (text === "/help") {
-      output.write(`${CONVERSATION_HELP}\n`);
-      if (options.context !== undefined) output.write(`${CONTEXT_COMMANDS_HELP}\n`);
+    const message = await reader.read();
+    if (message === undefined) return;
+    if (message.text.trim() === "") continue;
+    const command = message.pasted ? undefined : parseSlashCommand(message.typed);
+    if (command !== undefined) {
+      if ((await runCommand(commands, command, state)) === "exit") return;
       continue;
     }
-    // --- context commands (issue 26) ---
-    if (options.context !== undefined && isContextCommand(text)) {
-      turns.next();
-      history = await runContextCommand(text, history, options.context, output, turns.signal);
-      continue;
-    }
-    // --- end context commands ---
     turns.next();
     try {
-      const result = await options.runTurn(line, turns.signal, history);
-      history = result.history;
+      const result = await options.runTurn(message.text, turns.signal, state.history);
+      state.history = result.history;
+      usage = addUsage(usage, result.usage);
       options.showResult(result);
     } catch (error) {
       options.onTurnFailed();
@@ -97,7 +106,7 @@ export async function runConversation(options: ConversationOptions): Promise<voi
         // What the stopped turn already did stays known: the person's line, and each call that
         // ran with its result (the runner pairs the rest with `cancelled` ones).
         if (error instanceof RunCancelledError && error.history !== undefined) {
-          history = error.history;
+          state.history = error.history;
         }
         output.write("agent: turn stopped\n");
       } else if (error instanceof AgentRunError) {
@@ -109,43 +118,16 @@ export async function runConversation(options: ConversationOptions): Promise<voi
   }
 }
 
-/** One line from the person; `undefined` for Ctrl-D, or Ctrl-C on an empty line. */
-function readLine(
-  input: TerminalInput,
-  output: NodeJS.WritableStream,
-): Promise<string | undefined> {
-  if (input.readableEnded === true || input.destroyed === true) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const reader = createInterface({ input, output, terminal: true });
-    let settled = false;
-    const settle = (line: string | undefined): void => {
-      if (settled) return;
-      settled = true;
-      reader.close();
-      input.pause();
-      if (line === undefined) output.write("\n");
-      resolve(line);
-    };
-    reader.once("line", (line) => {
-      settle(line);
-    });
-    reader.once("close", () => {
-      settle(undefined);
-    });
-    reader.on("SIGINT", () => {
-      // Ctrl-C with text typed clears the line; on an empty line it ends the session.
-      if (reader.line === "") {
-        settle(undefined);
-        return;
-      }
-      output.write("\n");
-      reader.write(null, { ctrl: true, name: "u" });
-      reader.prompt();
-    });
-    reader.on("error", () => {
-      settle(undefined);
-    });
-    reader.setPrompt(PROMPT);
-    reader.prompt();
-  });
+/** A command that fails (its journal record could not be written) says so; the session goes on. */
+async function runCommand(
+  commands: SlashCommands,
+  command: ParsedCommand,
+  state: ConversationState,
+): Promise<SlashCommandEnd> {
+  try {
+    return await commands.run(command, state);
+  } catch (error) {
+    state.output.write(`agent: /${command.name}: ${escapeForPrompt(firstLineOfError(error))}\n`);
+    return "continue";
+  }
 }

@@ -3,6 +3,7 @@ import type { ToolCall } from "../../core/ports/messages.js";
 import type { ModelReply, TokenUsage } from "../../core/ports/model.js";
 import {
   describeOutcome,
+  everyCallDenied,
   summarizeOutcomes,
   type ToolOutcome,
 } from "../../core/tools/tool-outcome.js";
@@ -160,8 +161,12 @@ export class ProgressReporter implements AgentObserver {
     const tokens = usage === undefined ? "" : ` · tokens ${formatUsage(usage)}${perTurn}`;
     const calls = outcomes.length === 0 ? "" : ` · ${summarizeOutcomes(outcomes)}`;
     const context = this.#options.output.isTTY === true ? this.#context : "";
+    // Said outright: an answer after nothing was allowed to run is rarely what was asked for.
+    const allDenied = everyCallDenied(outcomes) ? " · every call was denied" : "";
     this.#line(
-      this.#dim(`done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${tokens}${context}`),
+      this.#dim(
+        `done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${allDenied}${tokens}${context}`,
+      ),
     );
   }
 

@@ -61,6 +61,10 @@ export type JournalRecord =
     }
   /** `agent resume` picked the run up again. */
   | { readonly type: "run_resumed" }
+  /** `/model NAME` in a conversation: the next turns ask this model. */
+  | { readonly type: "model_switched"; readonly model: string }
+  /** `/clear` in a conversation: the next turn starts a new history (the system prompt only). */
+  | { readonly type: "conversation_cleared" }
   | { readonly type: "run_finished"; readonly finalText: string }
   | { readonly type: "run_failed"; readonly error: string }
   | { readonly type: "run_cancelled" }

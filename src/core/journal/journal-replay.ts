@@ -146,8 +146,21 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
       case "run_resumed":
         status = "unfinished";
         break;
+      case "conversation_cleared":
+        // Between turns: what came before stays in the file, not in what the model sees next.
+        calls = [];
+        results = new Map();
+        started = new Set();
+        history.length = 0;
+        if (first.systemPrompt !== undefined) {
+          history.push({ role: "system", content: first.systemPrompt });
+        }
+        lastFinished = [...history];
+        status = "completed";
+        break;
       case "call_prepared":
       case "decision":
+      case "model_switched":
         break;
     }
   }

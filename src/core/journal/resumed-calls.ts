@@ -61,8 +61,7 @@ export function unknownOutcome(
   return outcomeOf(
     call,
     { result, executed: "unknown", status: "unknown", boundary: "execution" },
-    0,
-    undefined,
+    { durationMs: 0, waitedMs: undefined },
     undefined,
   );
 }

@@ -80,6 +80,14 @@ export interface AgentRunnerOptions {
   readonly contextWindow?: number;
 }
 
+/** What `#decideAndInvoke` tells `#runToolCall` on the way, besides the decision itself. */
+interface CallReports {
+  readonly reportExecution: (facts: ExecutionFacts) => void;
+  /** How long the call waited for the person's answer. */
+  readonly reportWait: (ms: number) => void;
+  readonly now: () => number;
+}
+
 /** The loop: ask the model, run each tool call through prepare → policy → invoke, repeat. */
 export class AgentRunner {
   readonly #options: AgentRunnerOptions;
@@ -244,15 +252,26 @@ export class AgentRunner {
     const reportExecution = (facts: ExecutionFacts): void => {
       reported = checkedFacts(facts);
     };
+    // The person's time at the prompt is theirs, not the call's: kept apart as `waitedMs`, so the
+    // ✓ line, the audit log and the journal say how long the call itself took.
+    let waitedMs: number | undefined;
+    const reportWait = (ms: number): void => {
+      waitedMs = ms;
+    };
+    const took = (): number => now() - started - (waitedMs ?? 0);
     let decided: Decided;
     try {
-      decided = await this.#decideAndInvoke(snapshot, call, signal, reportExecution, environment);
+      decided = await this.#decideAndInvoke(snapshot, call, signal, environment, {
+        reportExecution,
+        reportWait,
+        now,
+      });
     } catch (error) {
       // Stopped at its confirmation (Ctrl-C, or a wait for a later approval): nothing ran and the
       // run ends here, but the call still gets its outcome, and the journal says why it stopped.
       const stopped = stoppedAtConfirmation(error);
       if (stopped !== undefined) {
-        const outcome = outcomeOf(call, stopped, now() - started, environment, undefined);
+        const outcome = outcomeOf(call, stopped, { durationMs: took(), waitedMs }, environment);
         this.#notify((observer) =>
           observer.onToolCallEnd?.(call, stopped.result, outcome.durationMs, outcome),
         );
@@ -263,7 +282,13 @@ export class AgentRunner {
       }
       throw error;
     }
-    const outcome = outcomeOf(call, decided, now() - started, environment, reported);
+    const outcome = outcomeOf(
+      call,
+      decided,
+      { durationMs: took(), waitedMs },
+      environment,
+      reported,
+    );
     await this.#finishCall(call, decided.result, outcome);
     return { result: decided.result, outcome };
   }
@@ -276,8 +301,8 @@ export class AgentRunner {
     snapshot: ToolRegistrySnapshot,
     call: ToolCall,
     signal: AbortSignal | undefined,
-    reportExecution: (facts: ExecutionFacts) => void,
     environment: string | undefined,
+    report: CallReports,
   ): Promise<Decided> {
     const prepared = snapshot.prepare(call);
     if (!prepared.ok) return rejected(prepared.result);
@@ -285,16 +310,22 @@ export class AgentRunner {
     const policy = this.#options.policy;
     if (policy !== undefined) {
       let decision: unknown;
+      const asked = report.now();
       try {
         decision = await policy.decide(new PermissionRequest(prepared.call));
       } catch (error) {
         // A cancelled prompt (Ctrl-C) ends the run, a wait for a later approval stops it; every
         // other failure denies this call.
-        if (error instanceof RunCancelledError || error instanceof RunWaitingError) throw error;
+        if (error instanceof RunCancelledError || error instanceof RunWaitingError) {
+          report.reportWait(report.now() - asked);
+          throw error;
+        }
         return EVALUATION_FAILED;
       }
       // Only a genuine decision counts; a policy returning anything else fails closed.
       if (!PermissionDecision.isDecision(decision)) return EVALUATION_FAILED;
+      // Rules decide at once; a person (or an approver standing in for one) takes their time.
+      if (policy.boundaryOf(decision) === "confirmation") report.reportWait(report.now() - asked);
       await this.#journal.decision(call, decision);
       if (decision.behavior !== "allow") {
         return decision.behavior === "deny"
@@ -306,7 +337,7 @@ export class AgentRunner {
     await this.#journal.executionStarted(call, prepared.call, environment);
     const result = await snapshot.invoke(prepared.call, {
       ...(signal === undefined ? {} : { signal }),
-      reportExecution,
+      reportExecution: report.reportExecution,
     });
     return {
       result,

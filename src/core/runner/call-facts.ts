@@ -98,10 +98,11 @@ export function checkedFacts(facts: ExecutionFacts): ExecutionFacts {
 export function outcomeOf(
   call: ToolCall,
   facts: Omit<Decided, "result"> & { readonly result?: ToolResult },
-  durationMs: number,
+  timing: { readonly durationMs: number; readonly waitedMs: number | undefined },
   environment: string | undefined,
-  reported: ExecutionFacts | undefined,
+  reported?: ExecutionFacts,
 ): ToolOutcome {
+  const { durationMs, waitedMs } = timing;
   const ran = facts.executed === "yes";
   const errorCode = facts.result?.isError === true ? facts.result.errorCode : undefined;
   return Object.freeze({
@@ -114,6 +115,7 @@ export function outcomeOf(
     ...(!ran || reported?.exitCode === undefined ? {} : { exitCode: reported.exitCode }),
     ...(!ran || reported?.savedOutput === undefined ? {} : { savedOutput: reported.savedOutput }),
     durationMs,
+    ...(waitedMs === undefined ? {} : { waitedMs }),
     ...(environment === undefined ? {} : { environment }),
     ...(facts.decision === undefined ? {} : { decision: facts.decision }),
     ...(facts.finalArguments === undefined ? {} : { finalArguments: facts.finalArguments }),

@@ -38,7 +38,10 @@ export interface ToolOutcome {
   readonly savedOutput?: string;
   /** What the harness decided beyond the model's arguments (cwd, timeout, shell), as executed. */
   readonly finalArguments?: Readonly<Record<string, string | number | boolean>>;
+  /** How long the call itself took; the time it waited for the person is not part of it. */
   readonly durationMs: number;
+  /** How long the call waited for the person's answer at the prompt, when it was asked. */
+  readonly waitedMs?: number;
   /** Where an `execute` tool runs, e.g. `sandbox: none — runs on the host (sandbox off)`. */
   readonly environment?: string;
   /** For a denial: which participant decided, and why. */
@@ -95,4 +98,9 @@ export function describeOutcome(outcome: ToolOutcome): string {
   parts.push(`${Math.round(outcome.durationMs)} ms`);
   if (outcome.environment !== undefined) parts.push(outcome.environment);
   return parts.join(" · ");
+}
+
+/** Every call the run asked for was denied: it answered, but likely did nothing it was asked to. */
+export function everyCallDenied(outcomes: readonly Pick<ToolOutcome, "status">[]): boolean {
+  return outcomes.length > 0 && outcomes.every((outcome) => outcome.status === "denied");
 }

@@ -1,0 +1,10 @@
+/** The person's own settings file, outside every workspace (settings-file.ts). */
+export {
+  loadSettingsFile,
+  SETTING_NAMES,
+  SettingsFileError,
+  settingsPath,
+  type FileSettings,
+  type LoadedSettings,
+  type SettingName,
+} from "./settings-file.js";

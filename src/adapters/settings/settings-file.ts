@@ -1,0 +1,102 @@
+/**
+ * The person's settings file: `$XDG_CONFIG_HOME/agent-harness/settings.json` (else
+ * `~/.config/…`; `%APPDATA%\agent-harness\settings.json` on Windows). Only this one file: a
+ * project-level file would be one the model can write. It is read like every harness file (never
+ * through a link, never a FIFO, a regular file of bounded size), and a file that is not exactly
+ * what is documented is a configuration error that names the file and the field.
+ */
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { errorCode, readHarnessInput } from "../filesystem/index.js";
+
+export class SettingsFileError extends Error {
+  override readonly name = "SettingsFileError";
+}
+
+const MAX_SETTINGS_BYTES = 64 * 1024;
+
+const settingsSchema = z
+  .strictObject({
+    model: z.string().trim().min(1),
+    baseURL: z.url({ protocol: /^https?$/ }),
+    chapter: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+    sandbox: z.enum(["auto", "required", "off"]),
+    network: z.boolean(),
+    language: z.enum(["en", "zh"]),
+    /** Tokens the model's context holds. */
+    contextWindow: z.number().int().positive(),
+    /** Seconds one model request may take. */
+    requestTimeout: z.number().positive(),
+  })
+  .partial();
+
+export type FileSettings = z.infer<typeof settingsSchema>;
+export type SettingName = keyof FileSettings;
+export const SETTING_NAMES = Object.keys(settingsSchema.shape) as SettingName[];
+
+export interface SettingsPathInputs {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly platform: NodeJS.Platform;
+  readonly homeDirectory: string;
+}
+
+export function settingsPath({ env, platform, homeDirectory }: SettingsPathInputs): string {
+  const base =
+    platform === "win32"
+      ? (nonBlank(env.APPDATA) ?? join(homeDirectory, "AppData", "Roaming"))
+      : (nonBlank(env.XDG_CONFIG_HOME) ?? join(homeDirectory, ".config"));
+  return join(base, "agent-harness", "settings.json");
+}
+
+export interface LoadedSettings {
+  readonly path: string;
+  /** Empty when there is no file. */
+  readonly values: FileSettings;
+}
+
+/** Reads and checks the file; no file is no settings. Throws `SettingsFileError` naming the file. */
+export function loadSettingsFile(path: string): LoadedSettings {
+  try {
+    lstatSync(path);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return { path, values: {} };
+    throw new SettingsFileError(
+      `settings file ${path}: cannot be read (${errorCode(error) ?? "error"})`,
+    );
+  }
+  let text: string;
+  try {
+    text = readHarnessInput(path, MAX_SETTINGS_BYTES);
+  } catch (error) {
+    throw new SettingsFileError(
+      `settings file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new SettingsFileError(
+      `settings file ${path}: not valid JSON (${error instanceof Error ? error.message : "parse error"})`,
+    );
+  }
+  const parsed = settingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join(".") ?? "";
+    const unknownKeys = issue?.code === "unrecognized_keys" ? issue.keys.join(", ") : undefined;
+    const where =
+      unknownKeys !== undefined
+        ? `unknown field ${unknownKeys} (known: ${SETTING_NAMES.join(", ")})`
+        : field === ""
+          ? `must be a JSON object of settings (${issue?.message ?? "invalid"})`
+          : `field ${field}: ${issue?.message ?? "invalid"}`;
+    throw new SettingsFileError(`settings file ${path}: ${where}`);
+  }
+  return { path, values: parsed.data };
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}

@@ -1,0 +1,68 @@
+/**
+ * `agent <command> --help`: each command's own usage, not the whole program's. `runs` and `config`
+ * keep theirs beside their code; these are the rest.
+ */
+const WHERE = `  --workspace <dir>   The workspace (default: the current directory)
+  --state-dir <dir>   Where runs and approvals are kept (default:
+                      $AGENT_STATE_DIR, else $XDG_STATE_HOME/agent-harness)`;
+
+export const SUBCOMMAND_HELP: ReadonlyMap<string, string> = new Map([
+  [
+    "resume",
+    `Usage: agent resume [<run-id>] [options]
+
+Goes on with a run after a crash, a kill or a wait for an approval (default:
+the newest unfinished one). A call that was running is reported unknown to the
+model, never run again. Takes the run options (agent --help) except --prompt,
+--chapter and --model (the run's own); --sandbox and --network stay as the run
+began. On a terminal the run goes on as a conversation once it has answered.
+  agent resume
+  agent resume 20260101T120000Z-1a2b3c4d`,
+  ],
+  [
+    "approvals",
+    `Usage: agent approvals [--workspace <dir>] [--state-dir <dir>] [--json]
+
+Lists chapter 4's requests still waiting for an answer: id, run, expiry, what
+the call would do and its risks. --json prints one JSON array.
+  agent approvals
+${WHERE}`,
+  ],
+  [
+    "approve",
+    `Usage: agent approve <request-id> [--ttl 15m] [--workspace <dir>]
+
+Grants one run of exactly the action in the request (same tool, arguments,
+directory, sandbox); the waiting run gets it at agent resume. --ttl says how
+long the grant counts (default 15m).
+  agent approve req_0123abcd
+${WHERE}`,
+  ],
+  [
+    "deny",
+    `Usage: agent deny <request-id> [--workspace <dir>]
+
+Refuses the request: at agent resume the waiting call returns a denial to the
+model, and nothing of it runs.
+  agent deny req_0123abcd
+${WHERE}`,
+  ],
+  [
+    "commands",
+    `Usage: agent commands [--workspace <dir>] [--state-dir <dir>]
+
+Prints chapter 4's command allowlist and where each entry comes from.
+  agent commands
+${WHERE}`,
+  ],
+  [
+    "explain",
+    `Usage: agent explain <tool> '<json>' [--chapter N] [--workspace <dir>]
+
+A dry run of one tool call through the permission policy: how it is prepared,
+which rule decides, and whether it would ask. Nothing runs and no model is
+asked.
+  agent explain shell '{"command":"rm -rf build"}'
+  agent explain write_file '{"path":"a.txt","content":"x"}' --chapter 3`,
+  ],
+]);

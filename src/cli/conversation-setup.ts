@@ -1,0 +1,72 @@
+/**
+ * What a conversation needs beyond the run: its slash commands (the conversation's own, and a
+ * feature's, such as the context budget's) with `/model` and `/clear` journaled, and the input
+ * history kept in the state directory. A history file that cannot be used safely (a link, a FIFO,
+ * too large) is named in one warning and the conversation goes on without it.
+ */
+import { InputHistoryFile, inputHistoryPath } from "../bootstrap/input-history.js";
+import { firstLineOfError } from "../core/common/one-line.js";
+import type { RunJournal } from "../core/journal/journal-records.js";
+import { conversationCommands } from "./terminal/conversation-commands.js";
+import { SlashCommands, type SlashCommand } from "./terminal/slash-commands.js";
+import { escapeForPrompt } from "./terminal/terminal-text.js";
+import type { SwitchableModel } from "../bootstrap/switchable-model.js";
+
+export interface ConversationSetupOptions {
+  readonly stateRoot: string;
+  readonly journal: RunJournal;
+  /** Absent for a replayed recording, whose model cannot change. */
+  readonly model: SwitchableModel | undefined;
+  readonly stderr: NodeJS.WritableStream;
+  /** Commands a feature adds (`/compact`, `/context`). */
+  readonly extraCommands?: readonly SlashCommand[];
+}
+
+export interface ConversationSetup {
+  readonly commands: SlashCommands;
+  readonly historyStore: InputHistoryFile | undefined;
+  close(): void;
+}
+
+export function setUpConversation(options: ConversationSetupOptions): ConversationSetup {
+  const { journal, model } = options;
+  // A feature's command replaces the conversation's own of the same name (the context budget's
+  // `/clear`, which the agent journals as a replaced history).
+  const extra = options.extraCommands ?? [];
+  const replaced = new Set(extra.map((command) => command.name));
+  const commands = new SlashCommands([
+    ...conversationCommands({
+      ...(model === undefined
+        ? {}
+        : {
+            model: {
+              get current() {
+                return model.current;
+              },
+              // Journaled first: a switch the journal does not have must not happen.
+              switchTo: async (name: string) => {
+                await journal.append({ type: "model_switched", model: name });
+                model.switchTo(name);
+              },
+            },
+          }),
+      cleared: () => journal.append({ type: "conversation_cleared" }),
+    }).filter((command) => !replaced.has(command.name)),
+    ...extra,
+  ]);
+  let historyStore: InputHistoryFile | undefined;
+  try {
+    historyStore = InputHistoryFile.open(options.stateRoot);
+  } catch (error) {
+    options.stderr.write(
+      `agent: warning: input history not kept: ${escapeForPrompt(`${inputHistoryPath(options.stateRoot)}: ${firstLineOfError(error)}`)}\n`,
+    );
+  }
+  return {
+    commands,
+    historyStore,
+    close: () => {
+      historyStore?.close();
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * The conversation's input line: one message from the person, read with Node's readline (editing,
+ * Up/Down history) on keys that `PasteDecoder` has already told apart from pasted text. A message
+ * may span lines: a paste keeps its newlines (shown as `[pasted 3 lines]`), and a line ending in
+ * `\` or sent with Alt-Enter goes on on the next line.
+ */
+import { createInterface } from "node:readline";
+import { PassThrough } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import { DEFAULT_PASTE_LIMIT, PasteDecoder, type TerminalInputEvent } from "./paste-decoder.js";
+import { needsPlaceholder, PastedTexts } from "./pasted-texts.js";
+import type { TerminalInput } from "./terminal-approval.js";
+
+export interface ReadMessage {
+  /** What the model receives: pastes in full, continued lines joined by newlines. */
+  readonly text: string;
+  /** What the person saw in the line, placeholders and all (a slash command is only ever typed). */
+  readonly typed: string;
+  /** Whether any of it was pasted: a paste is a message, never a command. */
+  readonly pasted: boolean;
+}
+
+/** Where lines are kept between sessions (the state directory's history file). */
+export interface HistoryStore {
+  /** Oldest first. */
+  readonly entries: readonly string[];
+  add(line: string): void;
+}
+
+export interface MessageReaderOptions {
+  readonly input: TerminalInput & { readonly isRaw?: boolean };
+  readonly output: NodeJS.WritableStream;
+  readonly store?: HistoryStore;
+  readonly pasteLimit?: number;
+  readonly historySize?: number;
+}
+
+export const PROMPT = "> ";
+/** The prompt of a message's second and later lines. */
+export const CONTINUATION_PROMPT = "… ";
+const BRACKETED_PASTE_ON = "\u001b[?2004h";
+const BRACKETED_PASTE_OFF = "\u001b[?2004l";
+const DEFAULT_HISTORY_SIZE = 500;
+
+export class MessageReader {
+  readonly #options: MessageReaderOptions;
+  readonly #pastes = new PastedTexts();
+  /** Newest first, as readline keeps it. */
+  #history: string[];
+
+  constructor(options: MessageReaderOptions) {
+    this.#options = options;
+    this.#history = [...(options.store?.entries ?? [])].reverse().slice(0, this.#historySize);
+  }
+
+  get #historySize(): number {
+    return this.#options.historySize ?? DEFAULT_HISTORY_SIZE;
+  }
+
+  /** One message; `undefined` for Ctrl-D, Ctrl-C on an empty line, or the end of the input. */
+  read(): Promise<ReadMessage | undefined> {
+    const { input, output } = this.#options;
+    if (input.readableEnded === true || input.destroyed === true) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      // readline reads keys from here; pasted text reaches it only as a placeholder.
+      const keys = new PassThrough();
+      const reader = createInterface({
+        input: keys,
+        output,
+        terminal: true,
+        history: [...this.#history],
+        historySize: this.#historySize,
+        removeHistoryDuplicates: true,
+      });
+      const decoder = new PasteDecoder(this.#options.pasteLimit ?? DEFAULT_PASTE_LIMIT);
+      const utf8 = new StringDecoder("utf8");
+      const lines: string[] = [];
+      let pasted = false;
+      let newlineKey = false;
+      let settled = false;
+      const wasRaw = input.isRaw === true;
+
+      const settle = (message: ReadMessage | undefined): void => {
+        if (settled) return;
+        settled = true;
+        input.off("data", onData);
+        input.off("end", onEnd);
+        output.write(BRACKETED_PASTE_OFF);
+        reader.close();
+        input.setRawMode?.(wasRaw);
+        input.pause();
+        if (message === undefined) output.write("\n");
+        resolve(message);
+      };
+      const onEvent = (event: TerminalInputEvent): void => {
+        switch (event.kind) {
+          case "keys":
+            keys.write(event.text);
+            return;
+          case "newline":
+            newlineKey = true;
+            keys.write("\r");
+            return;
+          case "paste":
+            pasted = true;
+            keys.write(
+              needsPlaceholder(event.text) ? this.#pastes.placeholder(event.text) : event.text,
+            );
+            return;
+          case "paste-refused":
+            output.write(`\n${pasteRefused(event.characters, decoder.limit)}\n`);
+            reader.prompt(true);
+            return;
+        }
+      };
+      const onData = (chunk: Buffer | string): void => {
+        const text = typeof chunk === "string" ? chunk : utf8.write(chunk);
+        for (const event of decoder.feed(text)) onEvent(event);
+      };
+      const onEnd = (): void => {
+        settle(undefined);
+      };
+
+      reader.on("line", (line) => {
+        if (settled) return;
+        this.#remember(line);
+        const continued = newlineKey || line.endsWith("\\");
+        lines.push(!newlineKey && continued ? line.slice(0, -1) : line);
+        newlineKey = false;
+        if (continued) {
+          reader.setPrompt(CONTINUATION_PROMPT);
+          reader.prompt();
+          return;
+        }
+        const typed = lines.join("\n");
+        settle({ text: this.#pastes.expand(typed), typed, pasted });
+      });
+      reader.once("close", () => {
+        settle(undefined);
+      });
+      reader.on("SIGINT", () => {
+        // Ctrl-C with text typed clears it (a message of several lines, all of them); on an
+        // empty line it ends the session.
+        if (reader.line === "" && lines.length === 0) {
+          settle(undefined);
+          return;
+        }
+        lines.length = 0;
+        pasted = false;
+        output.write("\n");
+        reader.write(null, { ctrl: true, name: "u" });
+        reader.setPrompt(PROMPT);
+        reader.prompt();
+      });
+      reader.on("error", () => {
+        settle(undefined);
+      });
+      input.setRawMode?.(true);
+      output.write(BRACKETED_PASTE_ON);
+      input.on("data", onData);
+      input.once("end", onEnd);
+      input.resume();
+      reader.setPrompt(PROMPT);
+      reader.prompt();
+    });
+  }
+
+  /** Up/Down offers it from now on, in this session and (unless it shows a paste) the next. */
+  #remember(line: string): void {
+    if (line.trim() === "") return;
+    this.#history = [line, ...this.#history.filter((kept) => kept !== line)].slice(
+      0,
+      this.#historySize,
+    );
+    // A placeholder means nothing in another session: its paste is not kept.
+    if (!this.#pastes.holdsPaste(line)) this.#options.store?.add(line);
+  }
+}
+
+function pasteRefused(characters: number, limit: number): string {
+  return `agent: paste not taken: ${characters.toLocaleString("en")} characters, more than the ${limit.toLocaleString("en")} a message may hold; save it to a file in the workspace and name the file instead`;
+}

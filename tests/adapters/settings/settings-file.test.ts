@@ -1,0 +1,90 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadSettingsFile, settingsPath } from "../../../src/adapters/settings/index.js";
+
+let root: string;
+let file: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(await realpath(tmpdir()), "settings-"));
+  file = join(root, "settings.json");
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const posixOnly = process.platform === "win32";
+
+describe("settingsPath", () => {
+  it.each([
+    [{ XDG_CONFIG_HOME: "/xdg" }, "linux", "/xdg/agent-harness/settings.json"],
+    [{}, "linux", "/home/p/.config/agent-harness/settings.json"],
+    [{ XDG_CONFIG_HOME: " " }, "darwin", "/home/p/.config/agent-harness/settings.json"],
+    [{ APPDATA: "/appdata" }, "win32", join("/appdata", "agent-harness", "settings.json")],
+  ] as const)("%j on %s", (env, platform, expected) => {
+    expect(settingsPath({ env, platform, homeDirectory: "/home/p" })).toBe(expected);
+  });
+});
+
+describe("loadSettingsFile", () => {
+  it("no file is no settings", () => {
+    expect(loadSettingsFile(file)).toEqual({ path: file, values: {} });
+  });
+
+  it("reads every documented field", async () => {
+    const values = {
+      model: "qwen",
+      baseURL: "http://127.0.0.1:11434/v1",
+      chapter: 2,
+      sandbox: "off",
+      network: true,
+      language: "zh",
+      contextWindow: 32768,
+      requestTimeout: 600,
+    };
+    await writeFile(file, JSON.stringify(values));
+    expect(loadSettingsFile(file)).toEqual({ path: file, values });
+  });
+
+  it.each([
+    ["{ broken", "not valid JSON"],
+    ["[]", "must be a JSON object of settings"],
+    ['{"chapter": 5}', "field chapter:"],
+    ['{"sandbox": "maybe"}', "field sandbox:"],
+    ['{"baseURL": "file:///etc/passwd"}', "field baseURL:"],
+    ['{"apiKey": "sk-123"}', "unknown field apiKey (known: model, baseURL"],
+  ])("%s is an error naming the file and the field", async (text, message) => {
+    await writeFile(file, text);
+    expect(() => loadSettingsFile(file)).toThrow(`settings file ${file}: ${message}`);
+  });
+
+  it.skipIf(posixOnly)("a symbolic link is refused, naming the file", async () => {
+    const target = join(root, "real.json");
+    await writeFile(target, '{"model":"x"}');
+    await symlink(target, file);
+    expect(() => loadSettingsFile(file)).toThrow(
+      new RegExp(`^settings file ${file}: .*symbolic link`),
+    );
+  });
+
+  it.skipIf(posixOnly)("a FIFO is refused without waiting on it", () => {
+    execFileSync("mkfifo", [file]);
+    expect(() => loadSettingsFile(file)).toThrow(
+      new RegExp(`^settings file ${file}: .*regular file`),
+    );
+  });
+
+  it("a huge file is refused", async () => {
+    await writeFile(file, `{"model":"${"x".repeat(100 * 1024)}"}`);
+    expect(() => loadSettingsFile(file)).toThrow(`settings file ${file}: `);
+  });
+
+  it("a directory is refused", async () => {
+    await mkdir(file);
+    expect(() => loadSettingsFile(file)).toThrow(`settings file ${file}: `);
+  });
+});

@@ -1,0 +1,104 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { MessageReader, type HistoryStore } from "../../../src/cli/terminal/message-reader.js";
+import { PASTE_END, PASTE_START } from "../../../src/cli/terminal/paste-decoder.js";
+
+/** A terminal's input: a stream that says it is a TTY and records raw mode. */
+function fakeTerminal() {
+  const input = Object.assign(new PassThrough(), {
+    isTTY: true,
+    isRaw: false,
+    setRawMode(mode: boolean) {
+      input.isRaw = mode;
+      return input;
+    },
+  });
+  const output = new PassThrough();
+  let shown = "";
+  output.on("data", (chunk: Buffer) => (shown += chunk.toString()));
+  return { input, output, shown: () => shown };
+}
+
+function memoryStore(entries: string[] = []): HistoryStore & { added: string[] } {
+  const added: string[] = [];
+  return { entries, added, add: (line) => void added.push(line) };
+}
+
+describe("MessageReader", () => {
+  it("a paste is one message: newlines kept, a placeholder shown, bracketed paste on then off", async () => {
+    const terminal = fakeTerminal();
+    const reader = new MessageReader(terminal);
+    const read = reader.read();
+    terminal.input.write(`see ${PASTE_START}a\rb\rc${PASTE_END}\r`);
+    expect(await read).toEqual({
+      text: "see a\nb\nc",
+      typed: "see [pasted 3 lines]",
+      pasted: true,
+    });
+    expect(terminal.shown()).toContain("\u001b[?2004h");
+    expect(terminal.shown()).toContain("see [pasted 3 lines]");
+    expect(terminal.shown().endsWith("\u001b[?2004l")).toBe(true);
+    expect(terminal.input.isRaw).toBe(false);
+  });
+
+  it("pasted escape sequences and Ctrl-C are text: never written to the terminal, never acted on", async () => {
+    const terminal = fakeTerminal();
+    const read = new MessageReader(terminal).read();
+    terminal.input.write(`${PASTE_START}\u001b[2J\u0003\u0004${PASTE_END}\r`);
+    expect(await read).toMatchObject({ text: "\u001b[2J\u0003\u0004", typed: "[pasted 1 line]" });
+    expect(terminal.shown()).not.toContain("\u001b[2J");
+  });
+
+  it("a 1 MB paste is refused with a message, and the prompt goes on", async () => {
+    const terminal = fakeTerminal();
+    const read = new MessageReader(terminal).read();
+    terminal.input.write(`${PASTE_START}${"z".repeat(1024 * 1024)}${PASTE_END}`);
+    terminal.input.write("short\r");
+    expect(await read).toEqual({ text: "short", typed: "short", pasted: false });
+    expect(terminal.shown()).toContain(
+      "agent: paste not taken: 1,048,576 characters, more than the 262,144 a message may hold; save it to a file in the workspace and name the file instead",
+    );
+  });
+
+  it("a trailing backslash and Alt-Enter go on on the next line", async () => {
+    const terminal = fakeTerminal();
+    const read = new MessageReader(terminal).read();
+    terminal.input.write("one\\\rtwo\u001b\rthree\r");
+    expect(await read).toEqual({
+      text: "one\ntwo\nthree",
+      typed: "one\ntwo\nthree",
+      pasted: false,
+    });
+    expect(terminal.shown()).toContain("… ");
+  });
+
+  it("Ctrl-C clears a message of several lines; on an empty line it ends", async () => {
+    const terminal = fakeTerminal();
+    const reader = new MessageReader(terminal);
+    const first = reader.read();
+    terminal.input.write("dropped\\\r");
+    terminal.input.write("\u0003");
+    terminal.input.write("kept\r");
+    expect(await first).toMatchObject({ text: "kept" });
+    const second = reader.read();
+    terminal.input.write("\u0003");
+    expect(await second).toBeUndefined();
+  });
+
+  it("Up recalls the stored history; typed lines are stored, lines showing a paste are not", async () => {
+    const terminal = fakeTerminal();
+    const store = memoryStore(["older", "newest"]);
+    const reader = new MessageReader({ ...terminal, store });
+    const first = reader.read();
+    terminal.input.write("\u001b[A\u001b[A\r");
+    expect(await first).toMatchObject({ text: "older" });
+    const second = reader.read();
+    terminal.input.write(`${PASTE_START}x\ry${PASTE_END}\r`);
+    expect(await second).toMatchObject({ text: "x\ny" });
+    // In this session the paste is recalled whole.
+    const third = reader.read();
+    terminal.input.write("\u001b[A\r");
+    expect(await third).toMatchObject({ text: "x\ny", typed: "[pasted 2 lines]" });
+    expect(store.added).toEqual(["older"]);
+  });
+});
