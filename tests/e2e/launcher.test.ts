@@ -156,10 +156,9 @@ describe("the agent command's code cache", () => {
       // FIFOs in the links' place: opened without waiting, refused, replaced.
       execFileSync("rm", ["-f", join(dist, CACHE), join(dist, oldName)]);
       execFileSync("mkfifo", [join(dist, CACHE), join(dist, oldName)]);
-      const started = Date.now();
+      // A launcher that waited on a FIFO would be killed by version()'s timeout: status null.
       const throughFifos = version();
       expect(throughFifos).toMatchObject({ status: 0, stdout: "0.1.0\n", stderr: "" });
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(await readFile(victim, "utf8")).toBe("host file\n");
       // The FIFO at the cache name was replaced by a real cache, through rename, not written to.
       expect(lstatSync(join(dist, CACHE)).isFile()).toBe(true);
