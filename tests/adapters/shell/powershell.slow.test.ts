@@ -1,3 +1,8 @@
+/**
+ * The PowerShell runner against a real PowerShell: one start-up per test (a few seconds each), so
+ * this file is in the slow project. What the runner builds (argv, script, environment) is checked
+ * without a PowerShell in powershell-script.test.ts, in the fast gate.
+ */
 import { chmod, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,82 +14,8 @@ import {
   resolveExecutable,
   resolveWindowsPowerShell,
 } from "../../../src/adapters/shell/executable-resolution.js";
-import {
-  POWERSHELL_EXIT_SUFFIX,
-  POWERSHELL_UTF8_PREFIX,
-  PowerShellRunner,
-  buildPowerShellArgs,
-  buildPowerShellScript,
-  powerShellDisplayName,
-  powerShellEnvironment,
-} from "../../../src/adapters/shell/powershell.js";
+import { PowerShellRunner } from "../../../src/adapters/shell/powershell.js";
 import { createShellRunner, planShell } from "../../../src/adapters/shell/shell-selection.js";
-
-const PREFIX_LINES = [
-  "try { [Console]::OutputEncoding = [System.Text.UTF8Encoding]::new($false) } catch { }",
-  "$OutputEncoding = [System.Text.UTF8Encoding]::new($false)",
-  "if ($PSStyle) { $PSStyle.OutputRendering = 'PlainText' }",
-];
-
-const SUFFIX_LINES = [
-  "$__agentSucceeded = $?",
-  "Microsoft.PowerShell.Core\\Set-StrictMode -Off",
-  "$__agentNativeCode = $global:LASTEXITCODE",
-  "if ($__agentSucceeded) { exit 0 }",
-  "if ($__agentNativeCode -is [int] -and $__agentNativeCode -ne 0) { exit $__agentNativeCode }",
-  "if ($Error.Count -gt 0 -and $Error[0].FullyQualifiedErrorId -like 'NativeCommandError*') { exit 0 }",
-  "exit 1",
-];
-
-describe("PowerShell argv and script (pure; runs on every OS)", () => {
-  it("sets UTF-8 without a BOM, tolerating a missing console, and plain-text rendering", () => {
-    expect(POWERSHELL_UTF8_PREFIX).toBe(PREFIX_LINES.join("\n"));
-  });
-
-  it("reads $? first, then leaves strict mode, and keeps native exit codes", () => {
-    expect(POWERSHELL_EXIT_SUFFIX).toBe(SUFFIX_LINES.join("\n"));
-  });
-
-  it("puts the command alone between the prefix and a blank line before the suffix", () => {
-    expect(buildPowerShellScript("git status # trailing comment")).toBe(
-      [...PREFIX_LINES, "git status # trailing comment", "", ...SUFFIX_LINES].join("\n"),
-    );
-  });
-
-  it("keeps a trailing backtick from joining the suffix to the command", () => {
-    expect(buildPowerShellScript("Write-Output a `")).toBe(
-      [...PREFIX_LINES, "Write-Output a `", "", ...SUFFIX_LINES].join("\n"),
-    );
-  });
-
-  it("passes the whole script, quotes and dollars untouched, as the one argument after -Command", () => {
-    const command = "Write-Output 'a\"b $c'";
-    expect(buildPowerShellArgs(command)).toEqual([
-      "-NoLogo",
-      "-NoProfile",
-      "-NonInteractive",
-      "-OutputFormat",
-      "Text",
-      "-Command",
-      [...PREFIX_LINES, "Write-Output 'a\"b $c'", "", ...SUFFIX_LINES].join("\n"),
-    ]);
-  });
-
-  it("adds Python's UTF-8 switches, the telemetry opt-out and no .NET diagnostics", () => {
-    expect(powerShellEnvironment({ PATH: "C:\\Windows" })).toEqual({
-      PATH: "C:\\Windows",
-      PYTHONUTF8: "1",
-      PYTHONIOENCODING: "utf-8",
-      POWERSHELL_TELEMETRY_OPTOUT: "1",
-      DOTNET_EnableDiagnostics: "0",
-    });
-  });
-
-  it("names the two flavours as the person knows them", () => {
-    expect(powerShellDisplayName("pwsh")).toBe("PowerShell 7");
-    expect(powerShellDisplayName("windows-powershell")).toBe("Windows PowerShell");
-  });
-});
 
 const windows = process.platform === "win32";
 const lookup = { env: process.env, workspace: process.cwd(), platform: process.platform };
