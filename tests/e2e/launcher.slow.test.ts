@@ -3,7 +3,8 @@
  * the bundle, later runs use it, and a cache that does not fit (corrupt, another node, another
  * bundle) is never a reason to fail and never runs. The cache is opened and written like the
  * harness's own files: a link or a FIFO planted at its name, or at any temporary name, redirects
- * nothing and blocks nothing.
+ * nothing and blocks nothing. Thousands of planted links and a rebuild in a copied clone: in the
+ * slow project; every fast end-to-end test starts the CLI through this launcher.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
