@@ -124,11 +124,16 @@ describe.skipIf(posixOnly)(
     });
 
     it("kills the tree on abort and reports it as neither exit nor timeout", async () => {
+      // Aborted once the command has printed: on a loaded machine a fixed 500 ms could come first.
       const controller = new AbortController();
-      const running = runProcess(bash("echo begun; sleep 300", { signal: controller.signal }));
-      setTimeout(() => {
-        controller.abort();
-      }, 500);
+      const running = runProcess(
+        bash("echo begun; sleep 300", {
+          signal: controller.signal,
+          onOutput: () => {
+            controller.abort();
+          },
+        }),
+      );
       await expect(running).resolves.toEqual({
         exitCode: null,
         output: "begun\n",
