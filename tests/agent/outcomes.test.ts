@@ -212,12 +212,16 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
   it("a command stopped by Ctrl-C is cancelled, and the run ends", async () => {
     const controller = new AbortController();
     const { agent, observed } = await agentFor(
-      [{ id: "long", name: "shell", arguments: { command: "sleep 10" } }],
+      [{ id: "long", name: "shell", arguments: { command: ": > started; sleep 10" } }],
       {
         onApprove: () => {
-          setTimeout(() => {
+          // Ctrl-C once the command runs: a fixed 300 ms could come before it starts under load.
+          void (async () => {
+            while (!existsSync(join(temp.workspace, "started"))) {
+              await new Promise((resolve) => setTimeout(resolve, 10));
+            }
             controller.abort();
-          }, 300);
+          })();
         },
       },
     );

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -254,11 +255,14 @@ describe.skipIf(posixOnly)(
     }, 10_000);
 
     it("passes the call's abort signal through", async () => {
+      // Aborted once the command has printed (it then makes a file): a fixed 500 ms could come
+      // first on a loaded machine.
       const controller = new AbortController();
-      const running = run("echo begun; sleep 300", {}, controller.signal);
-      setTimeout(() => {
-        controller.abort();
-      }, 500);
+      const running = run("echo begun; : > begun; sleep 300", {}, controller.signal);
+      while (!existsSync(join(workspace, "begun"))) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      controller.abort();
       await expect(running).resolves.toEqual({
         content:
           "Error [shell_cancelled]: Command was cancelled before it finished (the command ran)\nbegun\n",

@@ -301,15 +301,29 @@ async function sendEvents(response: ServerResponse, outcome: HttpReply): Promise
     ...outcome.headers,
   });
   for (const event of outcome.events ?? []) {
-    if (event.delayMs !== undefined) {
-      await new Promise((resolve) => setTimeout(resolve, event.delayMs));
-    }
+    if (event.delayMs !== undefined) await delayUnlessClosed(response, event.delayMs);
     if (response.destroyed) return;
     const data = typeof event.data === "string" ? event.data : JSON.stringify(event.data);
     response.write(`data: ${data}\n\n`);
   }
   if (outcome.done !== false) response.write("data: [DONE]\n\n");
   await new Promise<void>((resolve) => response.end(resolve));
+}
+
+/**
+ * Waits `ms`, or less when the client goes away first: a long delay (a test that cancels and must
+ * not wait it out) then leaves no timer behind.
+ */
+function delayUnlessClosed(response: ServerResponse, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      response.off("close", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    response.on("close", done);
+  });
 }
 
 /** One streamed chunk with one choice: `delta` as given, and the finish reason when it ends. */

@@ -1,6 +1,6 @@
 /**
- * One racing consumer for the approval-store test: waits for the start file, then tries to consume
- * the grant for DIGEST once and prints `won` or `lost`.
+ * One racing consumer for the approval-store test: loads, prints `ready`, waits for the start file,
+ * then tries to consume the grant for DIGEST once and prints `won` or `lost`.
  */
 import { existsSync } from "node:fs";
 import { ApprovalStore } from "../../src/adapters/state/index.js";
@@ -10,6 +10,7 @@ if (stateDirectory === undefined || digest === undefined || startFile === undefi
   throw new Error("usage: consume-grant-process STATE_DIR DIGEST START_FILE RUN_ID");
 }
 const store = new ApprovalStore(stateDirectory);
+process.stdout.write("ready\n");
 while (!existsSync(startFile)) {
   // A busy wait: every process leaves the start line within the same few microseconds.
 }

@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CommandStatus } from "../../../src/cli/terminal/command-status.js";
 import type { CommandOptions, CommandRunner } from "../../../src/core/ports/command-runner.js";
 
@@ -12,7 +12,7 @@ function output(isTTY: boolean): { stream: PassThrough & { isTTY: boolean }; tex
   return { stream, text: () => text };
 }
 
-/** Prints `lines` through onOutput, 60 ms apart, then ends. */
+/** Prints `lines` through onOutput, 60 ms apart (on the fake clock), then ends. */
 function slowRunner(lines: string[]): CommandRunner {
   return {
     shellName: "bash",
@@ -28,6 +28,27 @@ function slowRunner(lines: string[]): CommandRunner {
 
 const OPTIONS = { timeoutMs: 1000, maxOutputBytes: 1000 };
 
+/** Runs `runner` under the status on the fake clock, `ms` of it, and waits for its output. */
+async function runFor(status: CommandStatus, runner: CommandRunner, ms: number): Promise<string> {
+  const running = status.around(runner).run("x", "/", OPTIONS);
+  await vi.advanceTimersByTimeAsync(ms);
+  const result = await running;
+  await new Promise((resolve) => setImmediate(resolve));
+  return result.output;
+}
+
+// Timers and Date are fake (setImmediate stays real, to let the stream pass its data on): each test
+// says how much time passes, so the redraws it sees do not depend on how loaded the machine is.
+beforeEach(() => {
+  vi.useFakeTimers({
+    toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
+  });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("CommandStatus", () => {
   it("piped: plain indented lines with the seconds and the last line of output", async () => {
     const { stream, text } = output(false);
@@ -39,24 +60,16 @@ describe("CommandStatus", () => {
       now: () => (clock += 1000),
       pipedEveryMs: 50,
     });
-    const result = await status
-      .around(slowRunner(["one\n", "two\u001b[2J\n"]))
-      .run("x", "/", OPTIONS);
-    expect(result.output).toBe("one\ntwo\u001b[2J\n");
-    await new Promise((resolve) => setImmediate(resolve));
-    const lines = text()
-      .split("\n")
-      .filter((line) => line !== "");
-    expect(lines.length).toBeGreaterThanOrEqual(1);
-    for (const line of lines)
-      expect(line).toMatch(/^ {2}… running \d+s · (one|two\\u\{001b\}\[2J)$/u);
+    const captured = await runFor(status, slowRunner(["one\n", "two\u001b[2J\n"]), 120);
+    expect(captured).toBe("one\ntwo\u001b[2J\n");
+    // A line at 50 ms (after "one") and at 100 ms (after "two"); the clock adds a second a call.
+    expect(text()).toBe("  … running 1s · one\n  … running 2s · two\\u{001b}[2J\n");
   });
 
   it("on a terminal: one row drawn at once, redrawn in place, and cleared at the end", async () => {
     const { stream, text } = output(true);
     const status = new CommandStatus({ output: stream, verbosity: "normal", color: false });
-    await status.around(slowRunner(["building\n"])).run("x", "/", OPTIONS);
-    await new Promise((resolve) => setImmediate(resolve));
+    await runFor(status, slowRunner(["building\n"]), 60);
     expect(text().startsWith("\r\u001b[2K  … running 0.0s")).toBe(true);
     expect(text().endsWith("\r\u001b[2K")).toBe(true);
     expect(text()).not.toContain("\n");
@@ -72,7 +85,7 @@ describe("CommandStatus", () => {
       now: () => (clock += 1000),
       pipedEveryMs: 50,
     });
-    // The last piece stays up long enough for several piped lines, however loaded the machine.
+    // The last piece stays up for several piped lines.
     const runner: CommandRunner = {
       shellName: "bash",
       run: async (_command: string, _cwd: string, options: CommandOptions) => {
@@ -82,8 +95,7 @@ describe("CommandStatus", () => {
         return { exitCode: 0, output: "", truncated: false, timedOut: false };
       },
     };
-    await status.around(runner).run("x", "/", OPTIONS);
-    await new Promise((resolve) => setImmediate(resolve));
+    await runFor(status, runner, 400);
     const lines = text()
       .split("\n")
       .filter((line) => line !== "");
@@ -93,8 +105,7 @@ describe("CommandStatus", () => {
   it("shows nothing with --quiet", async () => {
     const { stream, text } = output(true);
     const status = new CommandStatus({ output: stream, verbosity: "quiet", color: false });
-    await status.around(slowRunner(["x\n"])).run("x", "/", OPTIONS);
-    await new Promise((resolve) => setImmediate(resolve));
+    await runFor(status, slowRunner(["x\n"]), 60);
     expect(text()).toBe("");
   });
 });

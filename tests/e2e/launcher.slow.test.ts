@@ -3,7 +3,8 @@
  * the bundle, later runs use it, and a cache that does not fit (corrupt, another node, another
  * bundle) is never a reason to fail and never runs. The cache is opened and written like the
  * harness's own files: a link or a FIFO planted at its name, or at any temporary name, redirects
- * nothing and blocks nothing.
+ * nothing and blocks nothing. Thousands of planted links and a rebuild in a copied clone: in the
+ * slow project; every fast end-to-end test starts the CLI through this launcher.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -156,10 +157,9 @@ describe("the agent command's code cache", () => {
       // FIFOs in the links' place: opened without waiting, refused, replaced.
       execFileSync("rm", ["-f", join(dist, CACHE), join(dist, oldName)]);
       execFileSync("mkfifo", [join(dist, CACHE), join(dist, oldName)]);
-      const started = Date.now();
+      // A launcher that waited on a FIFO would be killed by version()'s timeout: status null.
       const throughFifos = version();
       expect(throughFifos).toMatchObject({ status: 0, stdout: "0.1.0\n", stderr: "" });
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(await readFile(victim, "utf8")).toBe("host file\n");
       // The FIFO at the cache name was replaced by a real cache, through rename, not written to.
       expect(lstatSync(join(dist, CACHE)).isFile()).toBe(true);

@@ -1,6 +1,9 @@
 /**
  * The approval prompt on a real terminal (tmux) of a person's size: whatever padding the model puts
  * in a command, the start and the end of the command are on the screen together with the question.
+ * 28 runs of the CLI (14 paddings, two sizes): in the slow project. The padding rules themselves are
+ * checked without a terminal in tests/cli/terminal/, and a long write target on a real terminal in
+ * write-target-screen.test.ts.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -77,30 +80,4 @@ describe.skipIf(!isTmuxAvailable())(`the approval prompt on a real terminal ${TM
       expect(existsSync(join(e2e.dir.workspace, "pwned.txt"))).toBe(false);
     });
   }
-});
-
-describe.skipIf(!isTmuxAvailable())(`a write's target on a real terminal ${TMUX_REASON}`, () => {
-  it("80x24: a path of 3,400 slashes then .envrc is named whole, beside the question", async () => {
-    const path = `a${"/".repeat(3400)}.envrc`;
-    e2e.server.script(
-      chatToolCallsReply([
-        {
-          id: "call_w",
-          name: "write_file",
-          arguments: { path, content: `export PATH=.:$PATH\n${"#".repeat(5000)}\n` },
-        },
-      ]),
-      chatTextReply("Finished."),
-    );
-    await e2e.inTerminal(["--prompt", "Tidy up"], async (terminal) => {
-      const screen = await terminal.waitForScreen((shown) =>
-        shown.some((row) => row.startsWith(QUESTION)),
-      );
-      const question = screen.findIndex((row) => row.startsWith(QUESTION));
-      expect(screen[question - 1]).toBe('Path: "a⟨3400 slashes⟩.envrc"');
-      terminal.type("n", "Enter");
-      await terminal.waitForScreen((shown) => shown.some((row) => row === "  Finished."));
-    });
-    expect(existsSync(join(e2e.dir.workspace, "a", ".envrc"))).toBe(false);
-  });
 });

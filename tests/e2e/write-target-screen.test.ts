@@ -1,0 +1,40 @@
+/**
+ * A write's target on a real terminal (tmux): however long the path the model gives, the question
+ * names it whole, beside the question.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
+import { TMUX_REASON, isTmuxAvailable } from "../support/tmux.js";
+import { useAgentFixture } from "./agent-fixture.js";
+
+const e2e = useAgentFixture();
+
+const QUESTION = "Allow this call? [y/N]";
+
+describe.skipIf(!isTmuxAvailable())(`a write's target on a real terminal ${TMUX_REASON}`, () => {
+  it("80x24: a path of 3,400 slashes then .envrc is named whole, beside the question", async () => {
+    const path = `a${"/".repeat(3400)}.envrc`;
+    e2e.server.script(
+      chatToolCallsReply([
+        {
+          id: "call_w",
+          name: "write_file",
+          arguments: { path, content: `export PATH=.:$PATH\n${"#".repeat(5000)}\n` },
+        },
+      ]),
+      chatTextReply("Finished."),
+    );
+    await e2e.inTerminal(["--prompt", "Tidy up"], async (terminal) => {
+      const screen = await terminal.waitForScreen((shown) =>
+        shown.some((row) => row.startsWith(QUESTION)),
+      );
+      const question = screen.findIndex((row) => row.startsWith(QUESTION));
+      expect(screen[question - 1]).toBe('Path: "a⟨3400 slashes⟩.envrc"');
+      terminal.type("n", "Enter");
+      await terminal.waitForScreen((shown) => shown.some((row) => row === "  Finished."));
+    });
+    expect(existsSync(join(e2e.dir.workspace, "a", ".envrc"))).toBe(false);
+  });
+});
