@@ -1,6 +1,7 @@
 /**
- * The README's walk-through of the three chapter-3 calls, as `agent explain` prints them. A test
- * checks the README's block equals this text; `npm run readme:explain` rewrites the block.
+ * The walk-through of the three chapter-3 calls in docs/tool-path.md (linked from the README), as
+ * `agent explain` prints them. A test checks the doc's block equals this text; `npm run
+ * readme:explain` rewrites the block.
  */
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,11 +39,12 @@ export async function walkthroughText(): Promise<string> {
   }
 }
 
-/** The README with its generated block replaced by `text`; throws when the markers are missing. */
-export function withWalkthrough(readme: string, text: string): string {
-  const start = readme.indexOf(WALKTHROUGH_START);
-  const end = readme.indexOf(WALKTHROUGH_END);
-  if (start < 0 || end < start) throw new Error("README has no generated walk-through markers");
+/** The document with its generated block replaced by `text`; throws when the markers are missing. */
+export function withWalkthrough(doc: string, text: string): string {
+  const start = doc.indexOf(WALKTHROUGH_START);
+  const end = doc.indexOf(WALKTHROUGH_END);
+  if (start < 0 || end < start)
+    throw new Error("The document has no generated walk-through markers");
   const block = `${WALKTHROUGH_START}\n\n\`\`\`text\n${text}\n\`\`\`\n\n`;
-  return readme.slice(0, start) + block + readme.slice(end);
+  return doc.slice(0, start) + block + doc.slice(end);
 }

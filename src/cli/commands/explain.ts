@@ -2,7 +2,7 @@
  * `agent explain TOOL 'JSON' [--chapter N]`: one call through prepare and the policy of a chapter,
  * with the approver and the audit replaced by recorders and nothing executed. It prints each
  * boundary's verdict in order, then the decision and the audit line that would result (both
- * answers, when a person would be asked). The README's walk-through is generated from it.
+ * answers, when a person would be asked). The walk-through in docs/tool-path.md is generated from it.
  */
 import { composeExplain } from "../../bootstrap/compose-explain.js";
 import type { ApprovalProvider } from "../../core/policy/approval.js";
