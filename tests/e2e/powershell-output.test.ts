@@ -54,6 +54,9 @@ describe.skipIf(SKIP)(SUITE, () => {
       call_where: `\nPath\n----\n${workspace}\n\n`,
       call_package: "\nname         version\n----         -------\ncard-project 0.4.2\n\n",
     });
-    expect(terminalScreenLines(output)).toContain("done in 2 turns · 2 calls: 2 ran");
+    // On a terminal the closing line ends with the context figure (issue 26).
+    expect(terminalScreenLines(output)).toContainEqual(
+      expect.stringMatching(/^done in 2 turns · 2 calls: 2 ran · context \d+% used$/),
+    );
   }, 60_000);
 });
