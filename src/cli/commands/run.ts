@@ -39,7 +39,7 @@ import { FirstReplyGate } from "../first-reply-gate.js";
 import { ProgressReporter, useColor } from "../terminal/progress-reporter.js";
 import { TerminalApprovalProvider } from "../terminal/terminal-approval.js";
 import { TerminalAuditSink } from "../terminal/terminal-audit.js";
-import { renderMarkdown } from "../terminal/markdown-view.js";
+import { loadMarkdownView } from "../terminal/load-markdown-view.js";
 import { withTextDeltas } from "../text-delta-model.js";
 import { TurnCancellation, runConversation } from "../terminal/conversation.js";
 import type { RunResult } from "../../core/runner/agent-runner.js";
@@ -189,6 +189,7 @@ export async function runAgent(
       outputs,
       journal: withCrashHook(session.journal, io.env),
     });
+    const renderMarkdown = io.stdout.isTTY === true ? await loadMarkdownView() : undefined;
     const showResult = (result: RunResult): void => {
       reporter.finish(result.turns, result.usage);
       // On a terminal the answer's markdown is laid out (markdown-view.ts); it must not be able to
@@ -196,7 +197,7 @@ export async function runAgent(
       // escaped and indented, so only the harness writes at column 0. Piped, it stays byte for
       // byte what the model wrote, for the scripts that read it.
       const answer =
-        io.stdout.isTTY === true
+        renderMarkdown !== undefined
           ? renderMarkdown(result.finalText, {
               color: useColor(io.stdout, io.env),
               columns: io.stdout.columns,
