@@ -11,8 +11,9 @@
  * them). Added by hand, as VS Code's unicode highlighter does: U+2800 BRAILLE PATTERN BLANK,
  * U+FFFC OBJECT REPLACEMENT CHARACTER and U+133FC, which fonts draw empty.
  */
-const HIDDEN =
-  /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}\u2800\ufffc\u{133fc}]$/u;
+export const HIDDEN_CLASS =
+  "\\p{White_Space}\\p{Default_Ignorable_Code_Point}\\p{Cc}\\p{Cf}\\p{Zs}\\p{Zl}\\p{Zp}\\p{Cs}\\p{Co}\\p{Cn}\\u2800\\ufffc\\u{133fc}";
+const HIDDEN = new RegExp(`^[${HIDDEN_CLASS}]$`, "u");
 
 /** True for one code point (or lone surrogate) that renders blank or not at all. */
 export function isHiddenCharacter(char: string): boolean {
@@ -26,7 +27,6 @@ const HIDDEN_RUN_LIMIT = 4;
 /** A base letter with this many combining marks stacked on it is drawn as a smear: counted too. */
 const MARK_RUN_LIMIT = 16;
 const ASCII_BLANK = /^[ \t\r\n]$/u;
-const COMBINING_MARK = /^\p{M}$/u;
 const ASCII_NAMES: Readonly<Record<string, readonly [string, string]>> = {
   " ": ["space", "spaces"],
   "\t": ["tab", "tabs"],
@@ -42,34 +42,27 @@ const NAMED_KINDS = 3;
  * tabs and newlines stay; the few other hidden characters left are for `escapeForTerminal` to show.
  */
 export function collapseHiddenRuns(text: string): string {
-  let shown = "";
-  let run: string[] = [];
-  let marks: string[] = [];
-  const flushRun = (): void => {
-    shown += describeHiddenRun(run);
-    run = [];
-  };
-  const flushMarks = (): void => {
-    shown += marks.length >= MARK_RUN_LIMIT ? `⟨${marks.length} combining marks⟩` : marks.join("");
-    marks = [];
-  };
-  for (const char of text) {
-    if (isHiddenCharacter(char)) {
-      flushMarks();
-      run.push(char);
-    } else if (COMBINING_MARK.test(char)) {
-      flushRun();
-      marks.push(char);
-    } else {
-      flushRun();
-      flushMarks();
-      shown += char;
+  // Most text has neither: printable ASCII, with short runs of ordinary blanks.
+  if (!MAY_CHANGE.test(text)) return text;
+  return text.replace(RUN, (run: string, hidden: string | undefined) => {
+    if (hidden !== undefined) {
+      return run.length < ASCII_RUN_LIMIT && ASCII_BLANKS.test(run)
+        ? run
+        : describeHiddenRun(Array.from(run));
     }
-  }
-  flushRun();
-  flushMarks();
-  return shown;
+    const marks = Array.from(run).length;
+    return marks >= MARK_RUN_LIMIT ? `⟨${marks} combining marks⟩` : run;
+  });
 }
+
+/** Anything but printable ASCII, or a run of ordinary blanks long enough to be counted. */
+const MAY_CHANGE = new RegExp(`[^\\x20-\\x7e\\t\\r\\n]|[ \\t\\r\\n]{${ASCII_RUN_LIMIT}}`, "u");
+/**
+ * One whole run: of hidden characters (first group), or of combining marks that are not hidden
+ * themselves (a character that is both counts as hidden, as it always has).
+ */
+const RUN = new RegExp(`([${HIDDEN_CLASS}]+)|(?:(?![${HIDDEN_CLASS}])\\p{M})+`, "gu");
+const ASCII_BLANKS = /^[ \t\r\n]+$/u;
 
 function describeHiddenRun(run: readonly string[]): string {
   if (run.length === 0) return "";
