@@ -16,6 +16,7 @@ import { measureSandbox } from "./sandbox.js";
 import { measureShellCapture } from "./shell-capture.js";
 import { measureStartup } from "./startup.js";
 import { markdownTable } from "./table.js";
+import { measureTerminalRender } from "./terminal-render.js";
 
 interface Section {
   readonly key: string;
@@ -30,6 +31,7 @@ const SECTIONS: readonly Section[] = [
   { key: "startup", measure: measureStartup },
   { key: "large", measure: measureLargeFiles },
   { key: "sandbox", measure: measureSandbox },
+  { key: "render", measure: measureTerminalRender },
 ];
 
 const RESULTS_PATH = new URL("./results.json", import.meta.url);
