@@ -9,7 +9,7 @@ import {
   dropCutTail,
   isRunId,
   journalPath,
-  listRuns,
+  newestRuns,
   lockPath,
   lockRun,
   readJournalFile,
@@ -121,6 +121,9 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
 
 /** Unfinished (its process died) or waiting (for an approval): never one another process runs. */
 function newestUnfinished(runs: string): string | undefined {
-  return listRuns(runs).find((run) => run.status === "unfinished" || run.status === "waiting")
-    ?.runId;
+  // Newest first, one journal at a time: the search stops at the first one that fits.
+  for (const run of newestRuns(runs)) {
+    if (run.status === "unfinished" || run.status === "waiting") return run.runId;
+  }
+  return undefined;
 }

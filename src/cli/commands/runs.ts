@@ -1,9 +1,11 @@
 /**
  * `agent runs`: this workspace's runs, newest first, one line each: id, start time, status and the
- * first words of the task (escaped: a task is text anyone could have written).
+ * first words of the task (escaped: a task is text anyone could have written). The newest 20 unless
+ * asked for more: only the journals shown are read, so a workspace with a thousand runs lists as
+ * fast as one with ten.
  */
 import { parseArgs } from "node:util";
-import { listRuns } from "../../adapters/journal/index.js";
+import { listRuns, runIdsNewestFirst } from "../../adapters/journal/index.js";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { defaultWorkspace } from "../args.js";
 import type { CliIo } from "../cli-io.js";
@@ -12,10 +14,14 @@ import { resolveWorkspace } from "./run.js";
 import { openRunStore } from "../run-store.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 
-export const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>]
+/** Runs shown unless asked for more. */
+const DEFAULT_LIMIT = 20;
+
+export const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>] [--limit <n> | --all]
 
 Lists this workspace's runs, newest first: id, start time (UTC), status
 (running, unfinished, completed, failed, cancelled, waiting) and the task.
+The newest ${DEFAULT_LIMIT} unless --limit or --all asks for more.
 Go on with an unfinished one: agent resume [<id>].`;
 
 const PROMPT_WIDTH = 60;
@@ -26,7 +32,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
     return EXIT.config;
   };
   // --help never gets here: findSubcommand answers it with RUNS_HELP.
-  let values: { workspace?: string; "state-dir"?: string };
+  let values: { workspace?: string; "state-dir"?: string; limit?: string; all?: boolean };
   try {
     values = parseArgs({
       args: [...args],
@@ -35,15 +41,22 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
       options: {
         workspace: { type: "string" },
         "state-dir": { type: "string" },
+        limit: { type: "string" },
+        all: { type: "boolean" },
       },
     }).values;
   } catch (error) {
     return fail(`${firstLineOfError(error)} (see agent runs --help)`);
   }
+  const limit = values.all === true ? Number.POSITIVE_INFINITY : parseLimit(values.limit);
+  if (limit === undefined) return fail("--limit takes a whole number of runs, 1 or more");
+  if (values.all === true && values.limit !== undefined) {
+    return fail("--limit and --all cannot be used together (see agent runs --help)");
+  }
   try {
     const workspace = await resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openRunStore(values["state-dir"], io, workspace);
-    const runs = listRuns(store.runs);
+    const runs = listRuns(store.runs, limit);
     if (runs.length === 0) {
       io.stderr.write(`agent: no runs in ${escapeForPrompt(workspace)} yet\n`);
       return EXIT.ok;
@@ -56,8 +69,20 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
         `${escapeForPrompt(`${run.runId}  ${start}  ${run.status.padEnd(10)}  ${what}`)}\n`,
       );
     }
+    const total = runs.length < limit ? runs.length : runIdsNewestFirst(store.runs).length;
+    if (total > runs.length) {
+      io.stderr.write(`agent: the newest ${runs.length} of ${total} runs; --all shows every one\n`);
+    }
     return EXIT.ok;
   } catch (error) {
     return fail(firstLineOfError(error));
   }
+}
+
+/** `--limit`'s value, `DEFAULT_LIMIT` without one; `undefined` for anything but a whole number ≥ 1. */
+function parseLimit(text: string | undefined): number | undefined {
+  if (text === undefined) return DEFAULT_LIMIT;
+  if (!/^[0-9]+$/.test(text)) return undefined;
+  const limit = Number(text);
+  return limit >= 1 ? limit : undefined;
 }
