@@ -18,6 +18,7 @@ import {
 } from "../tests/support/chat-completions-server.js";
 import {
   BenchFailure,
+  buildAgentBundle,
   collectOwnGarbage,
   roundRobin,
   runToExit,
@@ -30,7 +31,6 @@ import {
 import { summarize } from "./stats.js";
 
 const ROUNDS = 5;
-const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const AGENT = fileURLToPath(new URL("../dist/agent.cjs", import.meta.url));
 const PIECE_CHARS = 32;
 const COLUMNS = 100;
@@ -42,7 +42,7 @@ interface Answer {
 }
 
 export async function measureTerminalRender(): Promise<SectionResult> {
-  await buildBundle();
+  await buildAgentBundle();
   const answers: readonly Answer[] = [
     { name: "1 MiB of prose", text: prose(2 ** 20) },
     { name: "5,000 lines of markdown", text: markdownLines(5000) },
@@ -216,13 +216,6 @@ function markdownLines(count: number): string {
     for (const line of block) lines.push(line.replaceAll("{n}", String(n)));
   }
   return lines.slice(0, count).join("\n");
-}
-
-async function buildBundle(): Promise<void> {
-  const { code, stderr } = await runToExit(process.execPath, ["scripts/bundle.js"], {
-    cwd: REPO_ROOT,
-  });
-  if (code !== 0) throw new BenchFailure(`scripts/bundle.js failed: ${stderr}`);
 }
 
 /** This process's environment minus anything that could change the agent's run. */
