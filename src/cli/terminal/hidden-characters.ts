@@ -27,6 +27,7 @@ const HIDDEN_RUN_LIMIT = 4;
 /** A base letter with this many combining marks stacked on it is drawn as a smear: counted too. */
 const MARK_RUN_LIMIT = 16;
 const ASCII_BLANK = /^[ \t\r\n]$/u;
+const COMBINING_MARK = /^\p{M}$/u;
 const ASCII_NAMES: Readonly<Record<string, readonly [string, string]>> = {
   " ": ["space", "spaces"],
   "\t": ["tab", "tabs"],
@@ -42,27 +43,76 @@ const NAMED_KINDS = 3;
  * tabs and newlines stay; the few other hidden characters left are for `escapeForTerminal` to show.
  */
 export function collapseHiddenRuns(text: string): string {
-  // Most text has neither: printable ASCII, with short runs of ordinary blanks.
-  if (!MAY_CHANGE.test(text)) return text;
-  return text.replace(RUN, (run: string, hidden: string | undefined) => {
-    if (hidden !== undefined) {
-      return run.length < ASCII_RUN_LIMIT && ASCII_BLANKS.test(run)
-        ? run
-        : describeHiddenRun(Array.from(run));
-    }
-    const marks = Array.from(run).length;
-    return marks >= MARK_RUN_LIMIT ? `⟨${marks} combining marks⟩` : run;
-  });
+  let shown = "";
+  let copied = 0;
+  const candidates = new RegExp(CANDIDATE);
+  // Only where a run could start is looked at; what lies between is copied as it is.
+  for (let found = candidates.exec(text); found !== null; found = candidates.exec(text)) {
+    const run = runAround(text, found.index, copied);
+    if (run === undefined) continue;
+    candidates.lastIndex = run.end;
+    const characters = Array.from(text.slice(run.start, run.end));
+    if (run.kind === "marks" && characters.length < MARK_RUN_LIMIT) continue;
+    shown += text.slice(copied, run.start);
+    shown +=
+      run.kind === "marks"
+        ? `⟨${characters.length} combining marks⟩`
+        : describeHiddenRun(characters);
+    copied = run.end;
+  }
+  return copied === 0 ? text : shown + text.slice(copied);
 }
 
-/** Anything but printable ASCII, or a run of ordinary blanks long enough to be counted. */
-const MAY_CHANGE = new RegExp(`[^\\x20-\\x7e\\t\\r\\n]|[ \\t\\r\\n]{${ASCII_RUN_LIMIT}}`, "u");
 /**
- * One whole run: of hidden characters (first group), or of combining marks that are not hidden
- * themselves (a character that is both counts as hidden, as it always has).
+ * Where a run that may be shown otherwise can be: any character but printable ASCII and the
+ * ordinary blanks (every other hidden character and every combining mark is one), or enough
+ * ordinary blanks in a row to be counted. Printable ASCII, the bulk of most text, is skipped by
+ * the regex engine without a look at the long Unicode classes.
  */
-const RUN = new RegExp(`([${HIDDEN_CLASS}]+)|(?:(?![${HIDDEN_CLASS}])\\p{M})+`, "gu");
-const ASCII_BLANKS = /^[ \t\r\n]+$/u;
+const CANDIDATE = new RegExp(`[^\\x20-\\x7e\\t\\r\\n]|[ \\t\\r\\n]{${ASCII_RUN_LIMIT}}`, "gu");
+
+interface Run {
+  readonly kind: "hidden" | "marks";
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The whole run of hidden characters, or of combining marks that are not hidden themselves, that
+ * holds the character at `index` (never reaching back before `floor`, where the last run ended);
+ * `undefined` for a visible character that is no mark (é, —, 中).
+ */
+function runAround(text: string, index: number, floor: number): Run | undefined {
+  const kindOf = (char: string): Run["kind"] | undefined =>
+    isHiddenCharacter(char) ? "hidden" : COMBINING_MARK.test(char) ? "marks" : undefined;
+  const kind = kindOf(codePointAt(text, index));
+  if (kind === undefined) return undefined;
+  let start = index;
+  while (start > floor) {
+    const before = codePointBefore(text, start);
+    if (kindOf(before) !== kind) break;
+    start -= before.length;
+  }
+  let end = index;
+  while (end < text.length) {
+    const next = codePointAt(text, end);
+    if (kindOf(next) !== kind) break;
+    end += next.length;
+  }
+  return { kind, start, end };
+}
+
+/** The code point at `index`, as the string iterator gives it (a lone surrogate alone). */
+function codePointAt(text: string, index: number): string {
+  return text.slice(index, index + ((text.codePointAt(index) ?? 0) > 0xffff ? 2 : 1));
+}
+
+function codePointBefore(text: string, end: number): string {
+  const low = text.charCodeAt(end - 1);
+  const high = end >= 2 ? text.charCodeAt(end - 2) : 0;
+  const pair = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
+  return text.slice(pair ? end - 2 : end - 1, end);
+}
 
 function describeHiddenRun(run: readonly string[]): string {
   if (run.length === 0) return "";
