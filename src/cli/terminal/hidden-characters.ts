@@ -43,9 +43,12 @@ const NAMED_KINDS = 3;
  * tabs and newlines stay; the few other hidden characters left are for `escapeForTerminal` to show.
  */
 export function collapseHiddenRuns(text: string): string {
+  // Most short pieces (a streamed reply comes in many) have no candidate at all.
+  if (!ANY_CANDIDATE.test(text)) return text;
   let shown = "";
   let copied = 0;
-  const candidates = new RegExp(CANDIDATE);
+  // A regex of its own for this call: a global one keeps its place in `lastIndex`.
+  const candidates = new RegExp(CANDIDATE_SOURCE, "gu");
   // Only where a run could start is looked at; what lies between is copied as it is.
   for (let found = candidates.exec(text); found !== null; found = candidates.exec(text)) {
     const run = runAround(text, found.index, copied);
@@ -69,7 +72,8 @@ export function collapseHiddenRuns(text: string): string {
  * ordinary blanks in a row to be counted. Printable ASCII, the bulk of most text, is skipped by
  * the regex engine without a look at the long Unicode classes.
  */
-const CANDIDATE = new RegExp(`[^\\x20-\\x7e\\t\\r\\n]|[ \\t\\r\\n]{${ASCII_RUN_LIMIT}}`, "gu");
+const CANDIDATE_SOURCE = `[^\\x20-\\x7e\\t\\r\\n]|[ \\t\\r\\n]{${ASCII_RUN_LIMIT}}`;
+const ANY_CANDIDATE = new RegExp(CANDIDATE_SOURCE, "u");
 
 interface Run {
   readonly kind: "hidden" | "marks";
