@@ -46,8 +46,12 @@ function visibleEscape(char: string): string {
  * overrides that reorder what a person reads are escaped. Emoji joiners and the like stay intact.
  */
 export function escapeControlsKeepingLines(text: string): string {
+  // Printable ASCII, line breaks and tabs, the most of any answer, pass as they are.
+  if (!BEYOND_PLAIN.test(text)) return text;
   return text.replaceAll("\r\n", "\n").replace(DRIVES_TERMINAL, visibleEscape);
 }
+
+const BEYOND_PLAIN = /[^\x20-\x7e\n\t]/u;
 
 /** Cc control but the line break and tab, bidi embeddings/overrides/isolates, lone surrogates. */
 const DRIVES_TERMINAL = /(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069\p{Cs}]/gu;
