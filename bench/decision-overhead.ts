@@ -38,8 +38,13 @@ const ROUNDS = 10;
 const CALLS_IN_MEMORY = 3000;
 const CALLS_WITH_FILE = 40;
 const NO_OP_AUDIT = "+ policy, no-op audit";
-/** Issue 19: what the policy may add per decision (p50 over the bare floor), in µs. */
-const OVERHEAD_BUDGET_US = { glob: 2, write_file: 20 } as const;
+/**
+ * What the policy may add per decision (p50 over the bare floor), in multiples of that floor's own
+ * p50 measured in the same run (issue 32): issue 19's 2 µs per read and 20 µs per write, set where
+ * the floor was 1.51 µs and 1.82 µs, restated so a slower or busier CPU moves budget and figure
+ * alike.
+ */
+const OVERHEAD_BUDGET_FLOORS = { glob: 1.3, write_file: 11 } as const;
 
 const CALLS: Readonly<Record<"glob" | "write_file", ToolCall>> = {
   glob: { id: "call_glob", name: "glob", arguments: JSON.stringify({ pattern: "src/**/*.ts" }) },
@@ -122,7 +127,8 @@ export async function measureDecisionOverhead(): Promise<SectionResult> {
         const p50 = percentile(perCall, 50);
         const added =
           index === 0 ? "the floor" : `policy adds ${formatNumber(p50 - bareP50)} µs (p50)`;
-        const budget = OVERHEAD_BUDGET_US[kind];
+        const budget = OVERHEAD_BUDGET_FLOORS[kind];
+        const addedFloors = (p50 - bareP50) / bareP50;
         rows.push({
           name: `\`${kind}\`: ${label}`,
           unit: "calls/s",
@@ -136,9 +142,9 @@ export async function measureDecisionOverhead(): Promise<SectionResult> {
             ? {
                 targets: [
                   {
-                    goal: `policy adds ≤ ${budget} µs (p50) per ${kind === "glob" ? "read" : "write"} decision`,
-                    figure: `${formatNumber(p50 - bareP50)} µs`,
-                    met: p50 - bareP50 <= budget,
+                    goal: `policy adds ≤ ${budget}× the bare floor (p50, same run) per ${kind === "glob" ? "read" : "write"} decision`,
+                    figure: `${addedFloors.toFixed(2)}× (${formatNumber(p50 - bareP50)} µs over ${formatNumber(bareP50)} µs)`,
+                    met: addedFloors <= budget,
                   },
                 ],
               }

@@ -1,4 +1,5 @@
 /** What a section reports, and the few helpers every section shares. */
+import { fileURLToPath } from "node:url";
 import { spawn } from "node:child_process";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -135,4 +136,11 @@ export function ratio(ours: number, theirs: number): string {
 
 export class BenchFailure extends Error {
   override readonly name = "BenchFailure";
+}
+
+/** dist/agent.cjs fresh from the sources (scripts/bundle.js), so the CLI measured is this tree's. */
+export async function buildAgentBundle(): Promise<void> {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const { code, stderr } = await runToExit(process.execPath, ["scripts/bundle.js"], { cwd: root });
+  if (code !== 0) throw new BenchFailure(`scripts/bundle.js failed: ${stderr}`);
 }

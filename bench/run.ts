@@ -12,10 +12,12 @@ import { measureGlobScale } from "./glob-scale.js";
 import { measureLargeFiles } from "./large-files.js";
 import type { SectionResult } from "./measurement.js";
 import { measurePathBoundary } from "./path-boundary.js";
+import { measureRunListing } from "./run-listing.js";
 import { measureSandbox } from "./sandbox.js";
 import { measureShellCapture } from "./shell-capture.js";
 import { measureStartup } from "./startup.js";
 import { markdownTable } from "./table.js";
+import { measureTerminalRender } from "./terminal-render.js";
 
 interface Section {
   readonly key: string;
@@ -30,6 +32,8 @@ const SECTIONS: readonly Section[] = [
   { key: "startup", measure: measureStartup },
   { key: "large", measure: measureLargeFiles },
   { key: "sandbox", measure: measureSandbox },
+  { key: "render", measure: measureTerminalRender },
+  { key: "runs", measure: measureRunListing },
 ];
 
 const RESULTS_PATH = new URL("./results.json", import.meta.url);

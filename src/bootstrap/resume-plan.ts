@@ -6,9 +6,9 @@ import { existsSync } from "node:fs";
 import {
   dropCutTail,
   journalPath,
-  listRuns,
   lockPath,
   lockRun,
+  newestRuns,
   readJournalFile,
   type JournalContents,
   type RunLock,
@@ -19,8 +19,11 @@ export { isRunId } from "../adapters/journal/index.js";
 
 /** Unfinished (its process died) or waiting (for an approval): never one another process runs. */
 export function newestUnfinishedRun(store: RunStore): string | undefined {
-  return listRuns(store.runs).find((run) => run.status === "unfinished" || run.status === "waiting")
-    ?.runId;
+  // Newest first, one journal at a time: the search stops at the first one that fits.
+  for (const run of newestRuns(store.runs)) {
+    if (run.status === "unfinished" || run.status === "waiting") return run.runId;
+  }
+  return undefined;
 }
 
 /** The run's journal path, when the store has that run. */

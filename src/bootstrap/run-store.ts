@@ -3,7 +3,12 @@
  * platform default), this workspace's directory under it, and its `runs/` directory.
  */
 import { homedir } from "node:os";
-import { listRuns, runsDirectory, type RunSummary } from "../adapters/journal/index.js";
+import {
+  listRuns,
+  runIdsNewestFirst,
+  runsDirectory,
+  type RunSummary,
+} from "../adapters/journal/index.js";
 import { openWorkspaceState, stateRootPath } from "../adapters/state/index.js";
 import type { Host } from "./host.js";
 
@@ -24,9 +29,14 @@ export function openRunStore(stateDir: string | undefined, io: Host, workspace: 
   };
 }
 
-/** This workspace's runs, newest first (`agent runs`). */
-export function listStoredRuns(store: RunStore): RunSummary[] {
-  return listRuns(store.runs);
+/** This workspace's newest runs, newest first (`agent runs`); only those journals are read. */
+export function listStoredRuns(store: RunStore, limit = Number.POSITIVE_INFINITY): RunSummary[] {
+  return listRuns(store.runs, limit);
+}
+
+/** How many runs the store holds, without reading their journals. */
+export function countStoredRuns(store: RunStore): number {
+  return runIdsNewestFirst(store.runs).length;
 }
 
 /** The state root's path as given (not yet opened): `--state-dir`, AGENT_STATE_DIR or the default. */

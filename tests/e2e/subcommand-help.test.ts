@@ -9,10 +9,12 @@ import { runCli, serverEnv } from "./cli-process.js";
 
 const e2e = useAgentFixture();
 
-const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>] [--json]
+const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>]
+                  [--limit <n> | --all] [--json]
 
 Lists this workspace's runs, newest first: id, start time (UTC), status
 (running, unfinished, completed, failed, cancelled, waiting) and the task.
+The newest 20 unless --limit or --all asks for more.
 Go on with an unfinished one: agent resume [<id>].
 --json prints them as one JSON array instead (docs/output-format.md).
 `;

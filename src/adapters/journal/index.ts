@@ -5,7 +5,7 @@
  */
 export { FileRunJournal, type RunContext } from "./file-run-journal.js";
 export { dropCutTail, readJournalFile, type JournalContents } from "./journal-file.js";
-export { listRuns, type RunSummary } from "./run-list.js";
+export { listRuns, newestRuns, runIdsNewestFirst, type RunSummary } from "./run-list.js";
 export {
   isAlive,
   lockRun,

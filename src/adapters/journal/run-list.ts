@@ -17,14 +17,38 @@ export interface RunSummary {
   readonly problem?: string;
 }
 
-export function listRuns(runs: string): RunSummary[] {
-  const ids = readdirSync(runs)
+/**
+ * The newest `limit` runs (all by default), newest first. Only their journals are read: with a
+ * thousand runs, `agent runs` reads twenty.
+ */
+export function listRuns(runs: string, limit = Number.POSITIVE_INFINITY): RunSummary[] {
+  const summaries: RunSummary[] = [];
+  for (const run of newestRuns(runs)) {
+    if (summaries.length >= limit) break;
+    summaries.push(run);
+  }
+  return summaries;
+}
+
+/**
+ * Each run's summary, newest first, read only when asked for: a caller that stops at the run it
+ * wants (`agent resume` looking for the newest unfinished one) opens no older journal.
+ */
+export function* newestRuns(runs: string): Generator<RunSummary> {
+  for (const runId of runIdsNewestFirst(runs)) yield summarize(runs, runId);
+}
+
+/**
+ * Every run id, newest first, from the directory's names alone: an id starts with its run's UTC
+ * start time (`20261130T234000Z-1a2b3c4d`), so sorting the names sorts by it. No journal is opened.
+ */
+export function runIdsNewestFirst(runs: string): string[] {
+  return readdirSync(runs)
     .filter((name) => name.endsWith(".jsonl"))
     .map((name) => name.slice(0, -".jsonl".length))
     .filter(isRunId)
     .sort()
     .reverse();
-  return ids.map((runId) => summarize(runs, runId));
 }
 
 function summarize(runs: string, runId: string): RunSummary {

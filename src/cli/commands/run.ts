@@ -18,7 +18,7 @@ import { EXIT } from "../exit-codes.js";
 import { ProgressReporter, useColor } from "../terminal/progress-reporter.js";
 import { TerminalApprovalProvider } from "../terminal/terminal-approval.js";
 import { TerminalAuditSink } from "../terminal/terminal-audit.js";
-import { renderMarkdown } from "../terminal/markdown-view.js";
+import { loadMarkdownView } from "../terminal/load-markdown-view.js";
 import { TurnCancellation, runConversation } from "../terminal/conversation.js";
 import type { RunResult } from "../../core/runner/agent-runner.js";
 import type { Message } from "../../core/ports/messages.js";
@@ -141,6 +141,7 @@ export async function runAgent(
       },
     );
     const { agent, session, ready } = run;
+    const renderMarkdown = io.stdout.isTTY === true ? await loadMarkdownView() : undefined;
     const showResult = (result: RunResult): void => {
       reporter.finish(result.turns, result.usage);
       // On a terminal the answer's markdown is laid out (markdown-view.ts); it must not be able to
@@ -148,7 +149,7 @@ export async function runAgent(
       // escaped and indented, so only the harness writes at column 0. Piped, it stays byte for
       // byte what the model wrote, for the scripts that read it.
       const answer =
-        io.stdout.isTTY === true
+        renderMarkdown !== undefined
           ? renderMarkdown(result.finalText, {
               color: useColor(io.stdout, io.env),
               columns: io.stdout.columns,

@@ -11,8 +11,9 @@
  * them). Added by hand, as VS Code's unicode highlighter does: U+2800 BRAILLE PATTERN BLANK,
  * U+FFFC OBJECT REPLACEMENT CHARACTER and U+133FC, which fonts draw empty.
  */
-const HIDDEN =
-  /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}\u2800\ufffc\u{133fc}]$/u;
+export const HIDDEN_CLASS =
+  "\\p{White_Space}\\p{Default_Ignorable_Code_Point}\\p{Cc}\\p{Cf}\\p{Zs}\\p{Zl}\\p{Zp}\\p{Cs}\\p{Co}\\p{Cn}\\u2800\\ufffc\\u{133fc}";
+const HIDDEN = new RegExp(`^[${HIDDEN_CLASS}]$`, "u");
 
 /** True for one code point (or lone surrogate) that renders blank or not at all. */
 export function isHiddenCharacter(char: string): boolean {
@@ -42,33 +43,79 @@ const NAMED_KINDS = 3;
  * tabs and newlines stay; the few other hidden characters left are for `escapeForTerminal` to show.
  */
 export function collapseHiddenRuns(text: string): string {
+  // Most short pieces (a streamed reply comes in many) have no candidate at all.
+  if (!ANY_CANDIDATE.test(text)) return text;
   let shown = "";
-  let run: string[] = [];
-  let marks: string[] = [];
-  const flushRun = (): void => {
-    shown += describeHiddenRun(run);
-    run = [];
-  };
-  const flushMarks = (): void => {
-    shown += marks.length >= MARK_RUN_LIMIT ? `⟨${marks.length} combining marks⟩` : marks.join("");
-    marks = [];
-  };
-  for (const char of text) {
-    if (isHiddenCharacter(char)) {
-      flushMarks();
-      run.push(char);
-    } else if (COMBINING_MARK.test(char)) {
-      flushRun();
-      marks.push(char);
-    } else {
-      flushRun();
-      flushMarks();
-      shown += char;
-    }
+  let copied = 0;
+  // A regex of its own for this call: a global one keeps its place in `lastIndex`.
+  const candidates = new RegExp(CANDIDATE_SOURCE, "gu");
+  // Only where a run could start is looked at; what lies between is copied as it is.
+  for (let found = candidates.exec(text); found !== null; found = candidates.exec(text)) {
+    const run = runAround(text, found.index, copied);
+    if (run === undefined) continue;
+    candidates.lastIndex = run.end;
+    const characters = Array.from(text.slice(run.start, run.end));
+    if (run.kind === "marks" && characters.length < MARK_RUN_LIMIT) continue;
+    shown += text.slice(copied, run.start);
+    shown +=
+      run.kind === "marks"
+        ? `⟨${characters.length} combining marks⟩`
+        : describeHiddenRun(characters);
+    copied = run.end;
   }
-  flushRun();
-  flushMarks();
-  return shown;
+  return copied === 0 ? text : shown + text.slice(copied);
+}
+
+/**
+ * Where a run that may be shown otherwise can be: any character but printable ASCII and the
+ * ordinary blanks (every other hidden character and every combining mark is one), or enough
+ * ordinary blanks in a row to be counted. Printable ASCII, the bulk of most text, is skipped by
+ * the regex engine without a look at the long Unicode classes.
+ */
+const CANDIDATE_SOURCE = `[^\\x20-\\x7e\\t\\r\\n]|[ \\t\\r\\n]{${ASCII_RUN_LIMIT}}`;
+const ANY_CANDIDATE = new RegExp(CANDIDATE_SOURCE, "u");
+
+interface Run {
+  readonly kind: "hidden" | "marks";
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The whole run of hidden characters, or of combining marks that are not hidden themselves, that
+ * holds the character at `index` (never reaching back before `floor`, where the last run ended);
+ * `undefined` for a visible character that is no mark (é, —, 中).
+ */
+function runAround(text: string, index: number, floor: number): Run | undefined {
+  const kindOf = (char: string): Run["kind"] | undefined =>
+    isHiddenCharacter(char) ? "hidden" : COMBINING_MARK.test(char) ? "marks" : undefined;
+  const kind = kindOf(codePointAt(text, index));
+  if (kind === undefined) return undefined;
+  let start = index;
+  while (start > floor) {
+    const before = codePointBefore(text, start);
+    if (kindOf(before) !== kind) break;
+    start -= before.length;
+  }
+  let end = index;
+  while (end < text.length) {
+    const next = codePointAt(text, end);
+    if (kindOf(next) !== kind) break;
+    end += next.length;
+  }
+  return { kind, start, end };
+}
+
+/** The code point at `index`, as the string iterator gives it (a lone surrogate alone). */
+function codePointAt(text: string, index: number): string {
+  return text.slice(index, index + ((text.codePointAt(index) ?? 0) > 0xffff ? 2 : 1));
+}
+
+function codePointBefore(text: string, end: number): string {
+  const low = text.charCodeAt(end - 1);
+  const high = end >= 2 ? text.charCodeAt(end - 2) : 0;
+  const pair = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
+  return text.slice(pair ? end - 2 : end - 1, end);
 }
 
 function describeHiddenRun(run: readonly string[]): string {

@@ -11,6 +11,7 @@ import type { ToolResult } from "../../core/tools/tool-result.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
 import type { CompactionEvent } from "../../core/context/context-keeper.js";
 import { compactionLine, contextUsed } from "./context-status.js";
+import { CoalescedText } from "./coalesced-text.js";
 import { StreamedText } from "./streamed-text.js";
 import { MODEL_INDENT, indentModelText, layOutLine } from "./terminal-layout.js";
 import {
@@ -52,9 +53,12 @@ export class ProgressReporter implements AgentObserver {
   readonly #outcomes: ToolOutcome[] = [];
   /** "context N% used", once the runner measured the history (terminal only). */
   #context = "";
+  /** Streamed text waiting for its one write (`coalesced-text.ts`); flushed before any other. */
+  readonly #streamedOutput: CoalescedText;
 
   constructor(options: ProgressReporterOptions) {
     this.#options = options;
+    this.#streamedOutput = new CoalescedText((text) => options.output.write(text));
   }
 
   onModelRequest(turn: number, maxTurns: number): void {
@@ -67,7 +71,7 @@ export class ProgressReporter implements AgentObserver {
       const seconds = ((now() - started) / 1000).toFixed(1);
       const glyph = SPINNER[frame % SPINNER.length] ?? "";
       frame += 1;
-      this.#options.output.write(
+      this.#write(
         `${CLEAR_LINE}${this.#dim(`${glyph} waiting for the model · ${seconds}s · turn ${turn}/${maxTurns}${this.#context}`)}`,
       );
     };
@@ -86,7 +90,7 @@ export class ProgressReporter implements AgentObserver {
     this.#stopSpinner();
     this.#streamed ??= new StreamedText(this.#columns());
     const shown = this.#streamed.add(text);
-    if (shown !== "") this.#options.output.write(this.#dim(shown));
+    if (shown !== "") this.#streamedOutput.add(this.#dim(shown));
   }
 
   onModelReply(reply: ModelReply): void {
@@ -171,12 +175,13 @@ export class ProgressReporter implements AgentObserver {
   }
 
   dispose(): void {
+    this.#streamedOutput.flush();
     this.#stopSpinner();
     this.#tokensPerTurn.length = 0;
     this.#outcomes.length = 0;
     const streamed = this.#streamed;
     this.#streamed = undefined;
-    if (streamed !== undefined) this.#options.output.write(streamed.end());
+    if (streamed !== undefined) this.#write(streamed.end());
   }
 
   #endStreamedText(reply: ModelReply): void {
@@ -193,12 +198,12 @@ export class ProgressReporter implements AgentObserver {
       }
       return;
     }
-    output.write(streamed.end());
+    this.#write(streamed.end());
     // The final answer follows on stdout; its draft goes, if all of it is still on the screen.
     // A pseudo-terminal of unknown size is taken to have the classic 24 rows.
     const rows = output.rows !== undefined && output.rows > 0 ? output.rows : UNKNOWN_ROWS;
     if (!withTools && streamed.rowsAbove < rows) {
-      output.write(`\r\u001b[${streamed.rowsAbove}A\u001b[J`);
+      this.#write(`\r\u001b[${streamed.rowsAbove}A\u001b[J`);
     }
   }
 
@@ -206,11 +211,16 @@ export class ProgressReporter implements AgentObserver {
     if (this.#spinner === undefined) return;
     clearInterval(this.#spinner);
     this.#spinner = undefined;
-    this.#options.output.write(CLEAR_LINE);
+    this.#write(CLEAR_LINE);
+  }
+
+  #write(text: string): void {
+    this.#streamedOutput.flush();
+    this.#options.output.write(text);
   }
 
   #line(text: string): void {
-    this.#options.output.write(`${text}\n`);
+    this.#write(`${text}\n`);
   }
 
   /** A harness line that holds model text: its wrapped rows are indented, never at column 0. */

@@ -1,5 +1,6 @@
 import { collapseHiddenRuns, isHiddenCharacter } from "./hidden-characters.js";
-import { cellsOf, usableCells } from "./terminal-cells.js";
+import { breakIntoRows } from "./row-breaks.js";
+import { usableCells } from "./terminal-cells.js";
 import { MODEL_INDENT } from "./terminal-layout.js";
 import { escapeControlsKeepingLines } from "./terminal-text.js";
 
@@ -73,22 +74,19 @@ export class StreamedText {
       this.#used = MODEL_INDENT.length;
     }
     const usable = usableCells(this.#columns);
-    for (const char of shown) {
-      if (char === "\n") {
+    const row = { used: this.#used, empty: this.#used <= MODEL_INDENT.length };
+    for (const [index, line] of shown.split("\n").entries()) {
+      if (index > 0) {
         out += `\n${MODEL_INDENT}`;
         this.#rows += 1;
-        this.#used = MODEL_INDENT.length;
-        continue;
+        row.used = MODEL_INDENT.length;
+        row.empty = true;
       }
-      const cells = cellsOf(char);
-      if (this.#used + cells > usable && this.#used > MODEL_INDENT.length) {
-        out += `\n${MODEL_INDENT}`;
-        this.#rows += 1;
-        this.#used = MODEL_INDENT.length;
-      }
-      out += char;
-      this.#used += cells;
+      const pieces = breakIntoRows(line, row, usable, MODEL_INDENT.length);
+      out += pieces.join(`\n${MODEL_INDENT}`);
+      this.#rows += pieces.length - 1;
     }
+    this.#used = row.used;
     return out;
   }
 }

@@ -41,68 +41,121 @@ export function layOutStyledLines(lines: readonly StyledLine[], options: RowOpti
   return lines.flatMap((line) => rowsOf(line, usable, options.color)).join("\n");
 }
 
-interface Cell {
-  readonly char: string;
+/** A run of the line, placed by code-unit offsets in the line's whole text. */
+interface Span {
+  readonly start: number;
+  readonly end: number;
   readonly style: readonly string[];
-  readonly cells: number;
 }
 
 function rowsOf(line: StyledLine, usable: number, color: boolean): string[] {
-  const chars: Cell[] = line.runs.flatMap((run) =>
-    Array.from(run.text, (char) => ({ char, style: run.style, cells: cellsOf(char) })),
-  );
-  const start = (prefix: readonly Run[]): { text: string; used: number } => ({
-    text: MODEL_INDENT + prefix.map((run) => paint(run.text, run.style, color)).join(""),
-    used: MODEL_INDENT.length + prefix.reduce((sum, run) => sum + cellsOfText(run.text), 0),
-  });
+  const { text, spans } = joined(line.runs);
+  const start = (prefix: readonly Run[]): number =>
+    MODEL_INDENT.length + prefix.reduce((sum, run) => sum + cellsOfText(run.text), 0);
+  const prefixText = (prefix: readonly Run[]): string =>
+    MODEL_INDENT + prefix.map((run) => paint(run.text, run.style, color)).join("");
   const rows: string[] = [];
-  let row = start(line.first);
-  let placed: Cell[] = [];
-  const breakRow = (): void => {
-    while (placed.at(-1)?.char === " ") placed.pop();
-    rows.push(row.text + paintCells(placed, color));
-    row = start(line.rest);
-    placed = [];
+  // The row being filled is text[rowStart, rowEnd), after its prefix.
+  let prefix = prefixText(line.first);
+  let used = start(line.first);
+  let rowStart = 0;
+  let rowEnd = 0;
+  const breakRow = (next: number): void => {
+    // Blanks that end a row are dropped rather than carried to the start of the next one.
+    while (rowEnd > rowStart && text.charCodeAt(rowEnd - 1) === SPACE) rowEnd -= 1;
+    rows.push(prefix + paintRange(text, spans, rowStart, rowEnd, color));
+    prefix = prefixText(line.rest);
+    used = start(line.rest);
+    rowStart = next;
+    rowEnd = next;
   };
   let index = 0;
-  while (index < chars.length) {
+  while (index < text.length) {
     // A word and the blanks after it.
-    let end = index;
-    while (end < chars.length && chars[end]?.char !== " ") end += 1;
-    const wordCells = chars.slice(index, end).reduce((sum, cell) => sum + cell.cells, 0);
-    while (end < chars.length && chars[end]?.char === " ") end += 1;
-    if (placed.length > 0 && row.used + wordCells > usable) {
-      breakRow();
+    let wordEnd = text.indexOf(" ", index);
+    if (wordEnd === -1) wordEnd = text.length;
+    let end = wordEnd;
+    while (end < text.length && text.charCodeAt(end) === SPACE) end += 1;
+    if (rowEnd > rowStart && used + cellsOfRange(text, index, wordEnd) > usable) {
+      breakRow(index);
     }
-    for (const cell of chars.slice(index, end)) {
-      if (row.used + cell.cells > usable && placed.length > 0) {
-        // Blanks that end a row are dropped rather than carried to the start of the next one.
-        if (cell.char === " ") continue;
-        breakRow();
+    while (index < end) {
+      const size = codePointSize(text, index);
+      const cells = cellsAt(text, index);
+      if (used + cells > usable && rowEnd > rowStart) {
+        // Only the blanks after a word can be left over here: the next word starts a new row.
+        if (text.charCodeAt(index) === SPACE) {
+          index += 1;
+          continue;
+        }
+        breakRow(index);
       }
-      placed.push(cell);
-      row.used += cell.cells;
+      index += size;
+      rowEnd = index;
+      used += cells;
     }
-    index = end;
   }
-  rows.push(row.text + paintCells(placed, color));
+  rows.push(prefix + paintRange(text, spans, rowStart, rowEnd, color));
   return rows;
 }
 
-/** Consecutive characters of the same run painted as one piece. */
-function paintCells(cells: readonly Cell[], color: boolean): string {
-  let out = "";
-  let piece = "";
-  let style: readonly string[] | undefined;
-  for (const cell of cells) {
-    if (cell.style !== style) {
-      out += paint(piece, style ?? [], color);
-      piece = "";
-      style = cell.style;
-    }
-    piece += cell.char;
+const SPACE = 0x20;
+
+/**
+ * The runs' text as one string, and where each run lies in it. Empty runs are left out and
+ * neighbours sharing one style are joined, so a style is opened once for them.
+ */
+function joined(runs: readonly Run[]): { text: string; spans: Span[] } {
+  let text = "";
+  const spans: Span[] = [];
+  for (const run of runs) {
+    if (run.text === "") continue;
+    const last = spans.at(-1);
+    const end = text.length + run.text.length;
+    if (last?.style === run.style) spans[spans.length - 1] = { ...last, end };
+    else spans.push({ start: text.length, end, style: run.style });
+    text += run.text;
   }
-  return out + paint(piece, style ?? [], color);
+  return { text, spans };
+}
+
+/** text[from, to) painted run by run. */
+function paintRange(
+  text: string,
+  spans: readonly Span[],
+  from: number,
+  to: number,
+  color: boolean,
+): string {
+  let out = "";
+  for (const span of spans) {
+    if (span.end <= from) continue;
+    if (span.start >= to) break;
+    const piece = text.slice(Math.max(span.start, from), Math.min(span.end, to));
+    out += paint(piece, span.style, color);
+  }
+  return out;
+}
+
+/** Code units of the code point at `index` (a lone surrogate is one, as the string iterator says). */
+function codePointSize(text: string, index: number): number {
+  return (text.codePointAt(index) ?? 0) > 0xffff ? 2 : 1;
+}
+
+/** `cellsOf` for the code point at `index`, without cutting it out of the text. */
+function cellsAt(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  return code >= 0x20 && code < 0x7f
+    ? 1
+    : cellsOf(text.slice(index, index + codePointSize(text, index)));
+}
+
+function cellsOfRange(text: string, from: number, to: number): number {
+  let cells = 0;
+  for (let index = from; index < to; index += codePointSize(text, index)) {
+    cells += cellsAt(text, index);
+  }
+  return cells;
 }
 
 function paint(text: string, style: readonly string[], color: boolean): string {

@@ -5,7 +5,6 @@ import { PermissionDecision } from "../../core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../core/policy/permission-request.js";
 import { APPROVAL_LABELS } from "./approval-labels.js";
 import type { Language } from "../args.js";
-import { renderFileDiff } from "./diff-view.js";
 import type { FileChange } from "./file-change-preview.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
 import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
@@ -89,10 +88,11 @@ export class TerminalApprovalProvider implements ApprovalProvider {
     const { output } = this.#options;
     const columns = output.isTTY === true ? output.columns : undefined;
     const change = await this.#previewChange(request);
+    // The `diff` library is loaded at the first diff shown, not by every start.
     const diff =
       change === undefined
         ? undefined
-        : renderFileDiff(change, {
+        : (await import("./diff-view.js")).renderFileDiff(change, {
             color: this.#options.color ?? false,
             columns,
             maxRows:

@@ -4,7 +4,8 @@
  * and broken into rows here rather than by the terminal, so that not even a wrapped row of it can
  * begin at column 0 and pass for an audit line.
  */
-import { cellsOf, cellsOfText, usableCells } from "./terminal-cells.js";
+import { breakIntoRows } from "./row-breaks.js";
+import { cellsOfText, usableCells } from "./terminal-cells.js";
 
 /** Model text on a terminal starts this far in. */
 export const MODEL_INDENT = "  ";
@@ -26,23 +27,10 @@ export interface RowLayout {
 export function layOutLine(line: string, layout: RowLayout): string {
   const usable = usableCells(layout.columns);
   if (usable === Number.POSITIVE_INFINITY) return `${layout.first}${line}`;
-  const rows: string[] = [];
-  let prefix = layout.first;
-  let row = "";
-  let used = cellsOfText(prefix);
-  for (const char of line) {
-    const cells = cellsOf(char);
-    if (used + cells > usable && row !== "") {
-      rows.push(`${prefix}${row}`);
-      prefix = layout.rest;
-      row = "";
-      used = cellsOfText(prefix);
-    }
-    row += char;
-    used += cells;
-  }
-  rows.push(`${prefix}${row}`);
-  return rows.join("\n");
+  const row = { used: cellsOfText(layout.first), empty: true };
+  return breakIntoRows(line, row, usable, cellsOfText(layout.rest))
+    .map((piece, index) => `${index === 0 ? layout.first : layout.rest}${piece}`)
+    .join("\n");
 }
 
 /** Every line of a model text indented, and broken into rows that keep the indent. */

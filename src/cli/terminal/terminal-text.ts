@@ -1,4 +1,4 @@
-import { collapseHiddenRuns, isHiddenCharacter } from "./hidden-characters.js";
+import { collapseHiddenRuns, HIDDEN_CLASS } from "./hidden-characters.js";
 
 /**
  * Text from the model shown to a person must not be able to drive the terminal: an ESC sequence could
@@ -11,12 +11,12 @@ import { collapseHiddenRuns, isHiddenCharacter } from "./hidden-characters.js";
  * stays on one line of the prompt.
  */
 export function escapeForTerminal(text: string): string {
-  let shown = "";
-  for (const char of text) {
-    shown += char !== " " && isHiddenCharacter(char) ? visibleEscape(char) : char;
-  }
-  return shown;
+  // One scan finds what needs care; the runs of plain text between are copied as they are.
+  return text.replace(HIDDEN_BUT_SPACE, visibleEscape);
 }
+
+/** Every hidden character (`hidden-characters.ts`) but the ordinary space, one code point each. */
+const HIDDEN_BUT_SPACE = new RegExp(`(?! )[${HIDDEN_CLASS}]`, "gu");
 
 /**
  * Harness or model text on one line of a prompt or listing: long runs of blank or invisible
@@ -46,16 +46,15 @@ function visibleEscape(char: string): string {
  * overrides that reorder what a person reads are escaped. Emoji joiners and the like stay intact.
  */
 export function escapeControlsKeepingLines(text: string): string {
-  let shown = "";
-  for (const char of text.replaceAll("\r\n", "\n")) {
-    shown +=
-      char !== "\n" && char !== "\t" && DRIVES_TERMINAL.test(char) ? visibleEscape(char) : char;
-  }
-  return shown;
+  // Printable ASCII, line breaks and tabs, the most of any answer, pass as they are.
+  if (!BEYOND_PLAIN.test(text)) return text;
+  return text.replaceAll("\r\n", "\n").replace(DRIVES_TERMINAL, visibleEscape);
 }
 
-/** Cc control, bidi embeddings/overrides/isolates, lone surrogates. */
-const DRIVES_TERMINAL = /^[\p{Cc}\u202a-\u202e\u2066-\u2069\p{Cs}]$/u;
+const BEYOND_PLAIN = /[^\x20-\x7e\n\t]/u;
+
+/** Cc control but the line break and tab, bidi embeddings/overrides/isolates, lone surrogates. */
+const DRIVES_TERMINAL = /(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069\p{Cs}]/gu;
 
 /** Shortens for display without cutting a surrogate pair, and says how much was left out. */
 export function truncateForDisplay(text: string, maxChars: number): string {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { intlDefaultLocale, languageFromLocale } from "../../../src/cli/terminal/locale.js";
 
 describe("languageFromLocale", () => {
@@ -19,6 +19,20 @@ describe("languageFromLocale", () => {
     [{ LC_MESSAGES: "en_US", LANG: "zh_CN" }, "zh-CN", "en"],
   ] as const)("env %j with system locale %s gives %s", (env, systemLocale, language) => {
     expect(languageFromLocale(env, systemLocale)).toBe(language);
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("does not ask Intl (which loads ICU's locale data) when a locale variable is set", () => {
+    const intl = vi.spyOn(Intl, "DateTimeFormat");
+    expect(languageFromLocale({ LANG: "zh_CN.UTF-8" })).toBe("zh");
+    expect(languageFromLocale({ LC_ALL: "C" })).toBe("en");
+    expect(languageFromLocale({ LC_MESSAGES: "en_US" })).toBe("en");
+    expect(intl).not.toHaveBeenCalled();
+    expect(languageFromLocale({})).toMatch(/^(en|zh)$/);
+    expect(intl).toHaveBeenCalledTimes(1);
   });
 
   it("reads the system locale from Intl, which follows LANG on Linux", () => {

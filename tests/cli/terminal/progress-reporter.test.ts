@@ -480,6 +480,28 @@ describe("the model's text as it streams in", () => {
     expect(text()).toBe("  Hello wor\\u{001b}[2Jld\n  next line is long enough to\n   wrap\n");
   });
 
+  it("is written once per turn of the event loop, and before anything else the reporter writes", async () => {
+    const { progress, text } = ttyReporter(24);
+    const writes: string[] = [];
+    const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 30, rows: 24 });
+    const write = stream.write.bind(stream);
+    stream.write = ((chunk: string) => {
+      writes.push(chunk);
+      return write(chunk);
+    }) as typeof stream.write;
+    const counted = new ProgressReporter({ output: stream, verbosity: "normal", color: false });
+    counted.onTextDelta("one ");
+    counted.onTextDelta("two ");
+    counted.onTextDelta("three");
+    expect(writes).toEqual([]);
+    await flushed();
+    expect(writes).toEqual(["  one two three"]);
+    progress.onTextDelta("cut short");
+    progress.dispose();
+    await flushed();
+    expect(text()).toBe("  cut short\n");
+  });
+
   it("beside tool calls it stays; a final answer's draft is erased for the answer", async () => {
     const { progress, text } = ttyReporter(24);
     progress.onTextDelta("Done:\nall good");

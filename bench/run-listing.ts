@@ -1,0 +1,204 @@
+/**
+ * Issue 32 §4: `agent runs` and `agent resume` without an id, with 10 runs in the workspace and with
+ * 1,000. The journals are written by the bench (each a completed run as the CLI writes it; the
+ * newest one unfinished, for `resume` to pick). `runs` is timed spawn → exit, `resume` spawn → its
+ * first request at a local model server; after each resume the newest journal is made unfinished
+ * again, untimed. `agent --version` is the floor. Target: 1,000 runs cost what 10 do (≤ 1.2×,
+ * median of per-round ratios).
+ */
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { ChatCompletionsServer, chatTextReply } from "../tests/support/chat-completions-server.js";
+import {
+  BenchFailure,
+  buildAgentBundle,
+  roundRobin,
+  runToExit,
+  samplesOf,
+  withTempDir,
+  type Row,
+  type SectionResult,
+  type Variant,
+} from "./measurement.js";
+import { summarize } from "./stats.js";
+
+const ROUNDS = 7;
+const AGENT = fileURLToPath(new URL("../dist/agent.cjs", import.meta.url));
+const SIZES = [10, 1000] as const;
+const TARGET = 1.2;
+
+interface Workspace {
+  readonly size: number;
+  readonly workspace: string;
+  readonly stateDir: string;
+  /** The newest run's journal and its first line, to make it unfinished again. */
+  readonly newest: { readonly path: string; readonly started: string };
+}
+
+export async function measureRunListing(): Promise<SectionResult> {
+  await buildAgentBundle();
+  const server = await ChatCompletionsServer.start();
+  try {
+    return await withTempDir("runs", async (directory) => {
+      const workspaces: Workspace[] = [];
+      for (const size of SIZES) workspaces.push(await workspaceWithRuns(directory, size, server));
+      const variants: Variant[] = [
+        { name: "agent --version", run: async () => exitMs(["--version"], directory, server) },
+        ...workspaces.flatMap((one) => [
+          {
+            name: `agent runs, ${one.size} runs`,
+            run: async () => exitMs(["runs", ...where(one)], one.workspace, server),
+          },
+          {
+            name: `agent resume, ${one.size} runs`,
+            run: async () => resumeMs(one, server),
+          },
+        ]),
+      ];
+      await roundRobin(1, variants); // warm-up: the disk cache, the bundle's code cache
+      const samples = await roundRobin(ROUNDS, variants);
+      const version = samplesOf(samples, "agent --version");
+      const rows: Row[] = [
+        {
+          name: "`agent --version`: spawn → exit",
+          unit: "ms",
+          summary: summarize(version),
+          note: "floor: the CLI starts, prints, exits",
+        },
+      ];
+      for (const command of ["runs", "resume"] as const) {
+        const few = samplesOf(samples, `agent ${command}, ${SIZES[0]} runs`);
+        const many = samplesOf(samples, `agent ${command}, ${SIZES[1]} runs`);
+        const ratios = summarize(many.map((ms, round) => ms / (few[round] ?? Number.NaN)));
+        const to = command === "runs" ? "exit" : "first request";
+        rows.push(
+          {
+            name: `\`agent ${command}\`, ${SIZES[0]} runs: spawn → ${to}`,
+            unit: "ms",
+            summary: summarize(few),
+            note: `${(summarize(few).median / summarize(version).median).toFixed(2)}× agent --version`,
+          },
+          {
+            name: `\`agent ${command}\`, ${SIZES[1].toLocaleString("en-US")} runs: spawn → ${to}`,
+            unit: "ms",
+            summary: summarize(many),
+            note:
+              `${ratios.median.toFixed(2)}× ${SIZES[0]} runs (median of per-round ratios, ` +
+              `${ratios.min.toFixed(2)}×–${ratios.max.toFixed(2)}×)`,
+            ratio: ratios,
+            targets: [
+              {
+                goal: `≤ ${TARGET}× ${SIZES[0]} runs`,
+                figure: `${ratios.median.toFixed(2)}×`,
+                met: ratios.median <= TARGET,
+              },
+            ],
+          },
+        );
+      }
+      return {
+        title: "Run listing",
+        rows,
+        notes: [
+          "every journal a completed one-turn run, the newest unfinished; `agent runs` lists the " +
+            "newest 20; one warm-up round discarded.",
+        ],
+      };
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+function where(one: Workspace): string[] {
+  return ["--workspace", one.workspace, "--state-dir", one.stateDir];
+}
+
+async function exitMs(
+  args: readonly string[],
+  cwd: string,
+  server: ChatCompletionsServer,
+): Promise<number> {
+  const start = performance.now();
+  const { code, stderr } = await runToExit(process.execPath, [AGENT, ...args], {
+    cwd,
+    env: agentEnvironment(server.baseURL),
+  });
+  const ms = performance.now() - start;
+  if (code !== 0)
+    throw new BenchFailure(`agent ${args.join(" ")} exited ${String(code)}: ${stderr}`);
+  return ms;
+}
+
+async function resumeMs(one: Workspace, server: ChatCompletionsServer): Promise<number> {
+  let arrivedAt = Number.NaN;
+  server.enqueue(() => {
+    arrivedAt = performance.now();
+    return chatTextReply("bench: resumed");
+  });
+  const start = performance.now();
+  const { code, stderr } = await runToExit(process.execPath, [AGENT, "resume", ...where(one)], {
+    cwd: one.workspace,
+    env: agentEnvironment(server.baseURL),
+  });
+  if (code !== 0 || Number.isNaN(arrivedAt)) {
+    throw new BenchFailure(`agent resume exited ${String(code)}: ${stderr}`);
+  }
+  // Unfinished again for the next round (untimed).
+  await writeFile(one.newest.path, one.newest.started);
+  return arrivedAt - start;
+}
+
+/** A workspace whose state holds `size` journals: completed runs, the newest one unfinished. */
+async function workspaceWithRuns(
+  directory: string,
+  size: number,
+  server: ChatCompletionsServer,
+): Promise<Workspace> {
+  const workspace = join(directory, `workspace-${size}`);
+  const stateDir = join(directory, `state-${size}`);
+  await mkdir(workspace);
+  // One real run creates the state directory and shows the journal's shape.
+  server.enqueue(chatTextReply("bench: done"));
+  const first = await runToExit(
+    process.execPath,
+    [AGENT, "--workspace", workspace, "--state-dir", stateDir, "--sandbox", "off", "Say done."],
+    { cwd: workspace, env: agentEnvironment(server.baseURL) },
+  );
+  if (first.code !== 0) throw new BenchFailure(`the first run failed: ${first.stderr}`);
+  const [state] = await readdir(join(stateDir, "workspaces"));
+  const runs = join(stateDir, "workspaces", state ?? "", "runs");
+  const [journal] = (await readdir(runs)).filter((name) => name.endsWith(".jsonl"));
+  if (journal === undefined) throw new BenchFailure("the first run wrote no journal");
+  const template = await readFile(join(runs, journal), "utf8");
+  await rm(join(runs, journal));
+  const oldId = journal.slice(0, -".jsonl".length);
+  let newest = { path: "", started: "" };
+  for (let index = 0; index < size; index += 1) {
+    const time = new Date(Date.UTC(2026, 0, 1) + index * 60_000);
+    const stamp = time.toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "");
+    const runId = `${stamp}-${index.toString(16).padStart(8, "0")}`;
+    const text = template
+      .replaceAll(oldId, runId)
+      .replace(/"time":"[^"]*"/g, `"time":"${time.toISOString()}"`);
+    const path = join(runs, `${runId}.jsonl`);
+    await writeFile(path, text);
+    if (index === size - 1) {
+      newest = { path, started: `${text.split("\n")[0] ?? ""}\n` };
+      await writeFile(path, newest.started);
+    }
+  }
+  return { size, workspace, stateDir, newest };
+}
+
+/** This process's environment minus anything that could change the agent's run. */
+function agentEnvironment(baseURL: string): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value === undefined || name.startsWith("OPENAI_") || name.startsWith("AGENT_")) continue;
+    environment[name] = value;
+  }
+  return { ...environment, OPENAI_API_KEY: "dummy", OPENAI_BASE_URL: baseURL, NO_COLOR: "1" };
+}
