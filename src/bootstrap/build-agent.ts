@@ -156,6 +156,7 @@ function buildP04(deps: AgentDependencies): {
   }
   const now = p04.now ?? Date.now;
   const environment = deps.executionEnvironment;
+  const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
   const context = (): P04Context => ({
     cwd: deps.workspace,
     realWorkspaceRoot: deps.workspace,
@@ -168,15 +169,13 @@ function buildP04(deps: AgentDependencies): {
     now: now(),
     requestTtlMs: p04.requestTtlMs ?? DEFAULT_REQUEST_TTL_MS,
     newRequestId: () => `req_${randomBytes(8).toString("hex")}`,
+    classifyPath: (effect, path) => boundary.classifyNow(deps.workspace, effect, path),
     ...(p04.scriptOf === undefined ? {} : { scriptOf: p04.scriptOf }),
   });
   // Each consumed grant's digest, checked again against what would run just before the spawn.
   const approved = new ApprovedActions();
   const policy = new PermissionPolicy({
-    workspaceBoundary: {
-      workspace: deps.workspace,
-      boundary: new NodeWorkspaceWriteBoundary(protectedFiles(deps)),
-    },
+    workspaceBoundary: { workspace: deps.workspace, boundary, reads: true },
     authorizer: new P04Authorizer(context),
     approver: new GrantApprovalProvider({
       grants: p04.grants,

@@ -31,6 +31,9 @@ function context(overrides: Partial<P04Context> = {}): P04Context {
     now: Date.parse("2026-01-01T00:00:00.000Z"),
     requestTtlMs: 60_000,
     newRequestId: () => "req_0123456789abcdef",
+    // /ws is not on this disk: every path the model names here is taken as inside, and the real
+    // resolution is tested against a real workspace below.
+    classifyPath: () => "inside",
     ...overrides,
   };
 }
