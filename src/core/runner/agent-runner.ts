@@ -32,6 +32,7 @@ import {
   type Decided,
 } from "./call-facts.js";
 import { addUsage, checkedReply } from "./model-reply-checks.js";
+import { withOutcomeNote } from "./outcome-note.js";
 import { journaledRun } from "../journal/journaled-run.js";
 import { RunJournalWriter } from "../journal/run-journal-writer.js";
 import { answeredRun, answerOpenCalls, unknownOutcome } from "../journal/resumed-calls.js";
@@ -71,6 +72,12 @@ export interface AgentRunnerOptions {
   readonly executionEnvironment?: ExecutionEnvironment;
   /** The write-ahead journal: each step's record is durable before the step takes effect. */
   readonly journal?: RunJournal;
+  /**
+   * The model reads, after a failed call's own error text, whether it executed and, for a
+   * denial, its source and scope (`outcome-note.ts`). P04 only: chapters 1–3 keep the
+   * tutorial's exact messages.
+   */
+  readonly tellOutcomes?: boolean;
 }
 
 /** The loop: ask the model, run each tool call through prepare → policy → invoke, repeat. */
@@ -211,8 +218,9 @@ export class AgentRunner {
       throw error;
     }
     const outcome = outcomeOf(call, decided, now() - started, environment, reported);
-    await this.#finishCall(call, decided.result, outcome);
-    return { result: decided.result, outcome };
+    const result = this.#told(decided.result, outcome);
+    await this.#finishCall(call, result, outcome);
+    return { result, outcome };
   }
 
   /**
@@ -268,8 +276,14 @@ export class AgentRunner {
   async #reportUnknown(call: ToolCall): Promise<ToolOutcome> {
     this.#notify((observer) => observer.onToolCallStart?.(call));
     const outcome = unknownOutcome(call);
+    // Its fixed text already says it may or may not have taken effect: no note is added.
     await this.#finishCall(call, EXECUTION_UNKNOWN, outcome);
     return outcome;
+  }
+
+  /** What the model reads of a result: in P04 with the outcome's note. */
+  #told(result: ToolResult, outcome: ToolOutcome): ToolResult {
+    return this.#options.tellOutcomes === true ? withOutcomeNote(result, outcome) : result;
   }
 
   /** The call's end is journaled first: the display and the outcome log come after. */
