@@ -105,6 +105,8 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
     ...(deps.journal === undefined ? {} : { journal: deps.journal }),
     ...(deps.auditSink === undefined ? {} : { outcomes: deps.auditSink }),
+    // Seed 004's outcome notes; the tutorial pins chapters 1–3's whole messages.
+    ...(profile === P04 ? { tellOutcomes: true } : {}),
     ...(deps.executionEnvironment === undefined
       ? {}
       : { executionEnvironment: deps.executionEnvironment }),

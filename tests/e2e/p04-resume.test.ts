@@ -417,7 +417,8 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.stdout).toBe("Not allowed, stopping.\n");
     expect(toolResults(e2e.server.requests[0]).call_a).toBe(
-      `Error [permission_denied]: approval_denied: the person denied request ${request}`,
+      `Error [permission_denied]: approval_denied: the person denied request ${request}` +
+        ` (executed: no; source: approval-grant; scope: this exact action (request ${request}))`,
     );
     expect(await timesRun()).toBe(0);
   }, 60_000);
