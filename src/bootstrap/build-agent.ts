@@ -102,6 +102,8 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     maxTurns: deps.maxTurns ?? DEFAULT_MAX_TURNS,
     systemPrompt: systemPromptFor(profile, deps),
     policy,
+    workspace: deps.workspace,
+    identity: { profile: profile.id, ...(deps.p04 === undefined ? {} : { runId: deps.p04.runId }) },
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
     ...(deps.journal === undefined ? {} : { journal: deps.journal }),
     ...(deps.auditSink === undefined ? {} : { outcomes: deps.auditSink }),

@@ -93,6 +93,7 @@ export async function runAsTool(
       maxOutputBytes,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
       ...(outputs === undefined ? {} : { spill: outputs.spillFor(context.callId) }),
+      ...(context.reportProcess === undefined ? {} : { onSpawn: context.reportProcess }),
     });
   } catch (error) {
     if (error instanceof CommandStartError) {

@@ -124,6 +124,7 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
         break;
       case "call_prepared":
       case "decision":
+      case "process_started":
         break;
     }
   }

@@ -16,6 +16,11 @@ export interface CommandOptions {
   readonly spill?: OutputSpill;
   /** Values replaced by `[redacted]` in the output (and the saved file) before anyone reads it. */
   readonly secrets?: readonly string[];
+  /**
+   * Called once the process exists, with its id: the sandbox (bwrap, whose PID namespace holds
+   * the command) or the shell on the host. For the journal's recovery record; never decides.
+   */
+  readonly onSpawn?: (pid: number) => void;
 }
 
 /** A file for one command's whole output, opened only when the output overflows. */

@@ -18,7 +18,7 @@ import {
   type ExecutionEnvironment,
 } from "../policy/execution-environment.js";
 import type { AuditSink } from "../policy/audit.js";
-import type { ExecutionFacts } from "../tools/tool-definition.js";
+import type { ExecutionFacts, ToolIdentity } from "../tools/tool-definition.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { ToolRegistry, ToolRegistrySnapshot } from "../tools/tool-registry.js";
 import type { ToolResult } from "../tools/tool-result.js";
@@ -78,6 +78,12 @@ export interface AgentRunnerOptions {
    * tutorial's exact messages.
    */
   readonly tellOutcomes?: boolean;
+  /** Given to every handler (`ToolContext.workspace`): the workspace's real path. */
+  readonly workspace?: string;
+  /** Given to every handler (`ToolContext.identity`): whom the run acts for. */
+  readonly identity?: ToolIdentity;
+  /** Reserves each call's external operation id (seed 004); default a random `op_` UUID. */
+  readonly newOperationId?: () => string;
 }
 
 /** The loop: ask the model, run each tool call through prepare → policy → invoke, repeat. */
@@ -258,11 +264,22 @@ export class AgentRunner {
       }
     }
     throwIfCancelled(signal);
-    await this.#journal.executionStarted(call, prepared.call, environment);
+    const operationId = (this.#options.newOperationId ?? randomOperationId)();
+    await this.#journal.executionStarted(call, prepared.call, environment, operationId);
+    // The process's record is written once it exists, and awaited before the call's end.
+    let processRecorded: Promise<void> = Promise.resolve();
+    const { workspace, identity } = this.#options;
     const result = await snapshot.invoke(prepared.call, {
       ...(signal === undefined ? {} : { signal }),
+      ...(workspace === undefined ? {} : { workspace }),
+      ...(identity === undefined ? {} : { identity }),
+      idempotencyKey: operationId,
       reportExecution,
+      reportProcess: (pid) => {
+        processRecorded = this.#journal.processStarted(call, operationId, pid);
+      },
     });
+    await processRecorded;
     return {
       result,
       ...executionFacts(result, prepared.call.effect),
@@ -312,6 +329,10 @@ export class AgentRunner {
       // Nothing to do: the display is best effort, the decision path is not affected.
     }
   }
+}
+
+function randomOperationId(): string {
+  return `op_${globalThis.crypto.randomUUID()}`;
 }
 
 /** A provider rejecting because the run was aborted is a cancellation, whatever error it threw. */
