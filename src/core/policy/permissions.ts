@@ -9,7 +9,7 @@ import {
 import type { WorkspaceWriteBoundary } from "../ports/filesystem.js";
 import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
-import type { PermissionRule } from "./permission-rule.js";
+import { evaluateRule, type PermissionRule } from "./permission-rule.js";
 
 export interface WorkspaceBoundaryCheck {
   readonly workspace: string;
@@ -218,23 +218,9 @@ export class PermissionPolicy {
   }
 
   #ruleDecisions(request: PermissionRequest): PermissionDecision[] {
-    const decisions: PermissionDecision[] = [];
-    for (const rule of this.#options.rules ?? []) {
-      let matched: unknown;
-      try {
-        matched = rule.matches(request);
-      } catch {
-        matched = undefined;
-      }
-      // A matcher that throws or answers anything but a boolean (a Promise, 1, "yes") has broken
-      // its contract; ignoring it could silently drop a deny rule, so it denies instead.
-      if (typeof matched !== "boolean") {
-        decisions.push(PermissionDecision.deny(`Permission rule failed: ${rule.name}`, rule.name));
-      } else if (matched) {
-        decisions.push(new PermissionDecision(rule.behavior, rule.reason, rule.name));
-      }
-    }
-    return decisions;
+    // A matcher that throws or answers anything but a boolean (a Promise, 1, "yes") has broken
+    // its contract; ignoring it could silently drop a deny rule, so it denies instead.
+    return (this.#options.rules ?? []).flatMap((rule) => evaluateRule(rule, request) ?? []);
   }
 
   async #askApprover(
