@@ -114,9 +114,16 @@ export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): Ag
     systemPrompt: withInstructions(systemPromptFor(profile, deps), deps.instructions),
     policy,
     ...(deps.contextWindow === undefined ? {} : { contextWindow: deps.contextWindow }),
+    workspace: deps.workspace,
+    identity: {
+      profile: profile.id,
+      ...(deps.grants === undefined ? {} : { runId: deps.grants.runId }),
+    },
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
     ...(deps.journal === undefined ? {} : { journal: deps.journal }),
     ...(deps.auditSink === undefined ? {} : { outcomes: deps.auditSink }),
+    // Seed 004's outcome notes; the tutorial pins chapters 1–3's whole messages.
+    ...(profile.outcomeNotes ? { tellOutcomes: true } : {}),
     ...(deps.executionEnvironment === undefined
       ? {}
       : { executionEnvironment: deps.executionEnvironment }),
@@ -242,12 +249,15 @@ interface GrantPath {
   readonly context: () => P04Context;
   /** Each consumed grant's digest, checked again against what would run just before the spawn. */
   readonly approved: ApprovedActions;
+  /** One boundary for the policy's path checks and the seed's `classifyPath`: reads included. */
+  readonly boundary: NodeWorkspaceWriteBoundary;
 }
 
 function grantPath(deps: AgentDependencies): GrantPath {
   const grants = grantsOf(deps);
   const now = grants.now ?? Date.now;
   const environment = deps.executionEnvironment;
+  const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
   const context = (): P04Context => ({
     cwd: deps.workspace,
     realWorkspaceRoot: deps.workspace,
@@ -260,9 +270,10 @@ function grantPath(deps: AgentDependencies): GrantPath {
     now: now(),
     requestTtlMs: grants.requestTtlMs ?? DEFAULT_REQUEST_TTL_MS,
     newRequestId: () => `req_${randomBytes(8).toString("hex")}`,
+    classifyPath: (effect, path) => boundary.classifyNow(deps.workspace, effect, path),
     ...(grants.scriptOf === undefined ? {} : { scriptOf: grants.scriptOf }),
   });
-  return { context, approved: new ApprovedActions() };
+  return { context, approved: new ApprovedActions(), boundary };
 }
 
 /**
@@ -273,7 +284,8 @@ function buildDefaultDenyPolicy(deps: AgentDependencies, path: GrantPath): Permi
   const grants = grantsOf(deps);
   const environment = deps.executionEnvironment;
   return new PermissionPolicy({
-    workspaceBoundary: workspaceBoundary(deps),
+    // The seed's authorizeWorkspacePath applies to reads too: a read outside is denied here.
+    workspaceBoundary: { workspace: deps.workspace, boundary: path.boundary, reads: true },
     authorizer: new P04Authorizer(path.context),
     approver: new GrantApprovalProvider({
       grants: grants.grants,

@@ -73,6 +73,11 @@ export interface ChapterProfile {
   readonly sandbox: SandboxNeed;
   readonly approvals: ApprovalMode;
   readonly homeWorkspace: HomeWorkspace;
+  /**
+   * The model reads, after a failed call's own error text, whether it executed and, for a denial,
+   * its source and scope (seed 004). Off for the tutorial's chapters, whose messages are fixed.
+   */
+  readonly outcomeNotes: boolean;
   /** The system prompt's lines; `{shell}` stands for the shell's name. */
   readonly systemPrompt: readonly string[];
 }
@@ -109,6 +114,7 @@ const CHAPTER_TUTORIAL = {
   sandbox: "optional",
   approvals: "terminal",
   homeWorkspace: "allowed",
+  outcomeNotes: false,
 } as const;
 
 export const P01 = profile({
@@ -157,6 +163,7 @@ export const P04 = profile({
   sandbox: "required",
   approvals: "grants",
   homeWorkspace: "refused",
+  outcomeNotes: true,
   capabilities: ["files", "fetch_url"],
   policy: "default-deny",
   systemPrompt: [

@@ -6,6 +6,7 @@ import { RUN_COMMAND } from "../core/grants/policy.js";
 import {
   DEFAULT_SHELL_MAX_OUTPUT_BYTES,
   DEFAULT_SHELL_TIMEOUT_MS,
+  environmentArgument,
   runAsTool,
 } from "./shell-tool.js";
 
@@ -54,7 +55,13 @@ export function createRunCommandTool(
     ].join(" "),
     effect: "execute",
     schema: runCommandSchema,
-    finalArguments: () => ({ cwd: workspace, timeoutMs, maxOutputBytes, shell: "none (argv)" }),
+    finalArguments: () => ({
+      cwd: workspace,
+      timeoutMs,
+      maxOutputBytes,
+      shell: "none (argv)",
+      ...environmentArgument(runner.environmentNames),
+    }),
     handler: async ({ command, args }, context) => {
       const refused = options.recheck?.(context.callId, { command, args });
       if (refused !== undefined) return refused;

@@ -61,6 +61,7 @@ export function createShellTool(options: ShellToolOptions): ToolDefinition<typeo
       timeoutMs,
       maxOutputBytes,
       shell: runner.shellName,
+      ...environmentArgument(runner.environmentNames),
     }),
     handler: ({ command }, context) =>
       runAsTool(
@@ -96,6 +97,7 @@ export async function runAsTool(
       maxOutputBytes,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
       ...(outputs === undefined ? {} : { spill: outputs.spillFor(context.callId) }),
+      ...(context.reportProcess === undefined ? {} : { onSpawn: context.reportProcess }),
     });
   } catch (error) {
     if (error instanceof CommandStartError) {
@@ -171,4 +173,14 @@ function formatSeconds(ms: number): string {
 
 function formatBytes(bytes: number): string {
   return bytes % 1024 === 0 ? `${bytes / 1024} KB` : `${bytes} bytes`;
+}
+
+/**
+ * The environment a command receives, by name only (`HOME,LANG,PATH`): values may be secrets the
+ * person passed with --pass-env, so they are never recorded.
+ */
+export function environmentArgument(names: readonly string[] | undefined): {
+  readonly environmentNames?: string;
+} {
+  return names === undefined ? {} : { environmentNames: names.join(",") };
 }

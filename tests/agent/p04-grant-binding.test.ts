@@ -115,7 +115,7 @@ describe("P04 checks what runs against what was approved, just before it runs", 
     expect(first).toEqual({
       id: "call_1",
       content:
-        "Error [action_changed_since_approval]: what this command would run changed after it was approved (its script, the scripts npm runs around it, the workspace's .npmrc, or where it runs), so nothing was run; call run_command again to ask about what it would run now",
+        "Error [action_changed_since_approval]: what this command would run changed after it was approved (its script, the scripts npm runs around it, the workspace's .npmrc, or where it runs), so nothing was run; call run_command again to ask about what it would run now (executed: no)",
     });
     // Asked again, about the script as it is now; only that approval ran it.
     expect(questions[0]).toContain('runs the script "vitest run"');

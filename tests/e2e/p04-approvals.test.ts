@@ -159,7 +159,8 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     const offList = await runTask();
     expect(offList.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     expect(toolResults(e2e.server.requests[1]).call_c).toBe(
-      'Error [permission_denied]: argv_not_allowed: ["npm","test","--","--evil"] is not exactly on the allowlist (see agent commands)',
+      'Error [permission_denied]: argv_not_allowed: ["npm","test","--","--evil"] is not exactly on the allowlist (see agent commands)' +
+        ` (executed: no; source: p04-policy; scope: run_command ["npm","test","--","--evil"] in ${e2e.dir.workspace})`,
     );
 
     // The npm test grant is still there for the npm test of the run that asked.
@@ -204,7 +205,8 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     const after = await cli(["resume", runId(waiting)]);
     expect(after.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     expect(toolResults(e2e.server.requests[0]).call_a).toBe(
-      `Error [permission_denied]: approval_denied: the person denied request ${id}`,
+      `Error [permission_denied]: approval_denied: the person denied request ${id}` +
+        ` (executed: no; source: approval-grant; scope: this exact action (request ${id}))`,
     );
     expect(await runs()).toBe(0);
   }, 60_000);
@@ -250,7 +252,8 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     expect(run.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     const results = toolResults(e2e.server.requests[1]);
     expect(results.call_f).toBe(
-      "Error [permission_denied]: network_or_external_effect_not_allowed: fetch_url reaches outside this machine; P04 never allows an external effect",
+      "Error [permission_denied]: network_or_external_effect_not_allowed: fetch_url reaches outside this machine; P04 never allows an external effect" +
+        " (executed: no; source: p04-policy; scope: every fetch_url call)",
     );
     expect(results.call_w).toMatch(/^Error \[permission_denied\]: /);
     expect(existsSync(join(e2e.dir.workspace, ".agent", "commands.json"))).toBe(false);
@@ -451,7 +454,8 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     expect(run.stderr).not.toContain("waiting for approval");
     const results = toolResults(e2e.server.requests[1]);
     expect(results.call_i).toBe(
-      "Error [permission_denied]: command_unbindable: `npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run",
+      "Error [permission_denied]: command_unbindable: `npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run" +
+        ` (executed: no; source: p04-policy; scope: run_command ["npm","install"] in ${e2e.dir.workspace})`,
     );
     expect(results.call_x).toMatch(
       /^Error \[permission_denied\]: command_unbindable: npx runs package scripts or fetched packages/,

@@ -161,12 +161,16 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
       "call_prepared",
       "decision",
       "execution_started",
+      "process_started",
       "execution_finished",
       "model_reply",
       "run_finished",
     ]);
     // Where it ran, as the harness decided it: bubblewrap, network off.
     expect(records[7]).toMatchObject({ callId: "call_a", tool: "run_command" });
+    // The recovery record: the operation reserved before the call, and the sandbox's pid.
+    expect(records[8]).toMatchObject({ callId: "call_a", operationId: records[7]?.operationId });
+    expect(records[8]?.pid).toEqual(expect.any(Number));
     expect(String(records[7]?.environment)).toMatch(/^sandbox: bwrap \(network off/);
     expect((await cli(["runs"])).stdout).toContain(`${run}  `);
     expect((await cli(["runs"])).stdout).toContain("  completed   run the tests\n");
@@ -417,7 +421,8 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     expect(resumed.exitCode, resumed.stderr).toBe(4); // piped, every call denied (issue 27: exit 4)
     expect(resumed.stdout).toBe("Not allowed, stopping.\n");
     expect(toolResults(e2e.server.requests[0]).call_a).toBe(
-      `Error [permission_denied]: approval_denied: the person denied request ${request}`,
+      `Error [permission_denied]: approval_denied: the person denied request ${request}` +
+        ` (executed: no; source: approval-grant; scope: this exact action (request ${request}))`,
     );
     expect(await timesRun()).toBe(0);
   }, 60_000);

@@ -87,19 +87,38 @@ describe.skipIf(!isPtyAvailable())(`kill -9 while an approved command runs ${PTY
     session.type("y\r");
     const marker = join(e2e.dir.workspace, "marker.txt");
     await waitFor(() => Promise.resolve(existsSync(marker)), "the command to start");
+    // The recovery record of the process follows the spawn; wait for it, not for time.
+    // Read as text: the CLI may be appending its next line meanwhile.
+    await waitFor(
+      async () =>
+        (await readFile(await journalFile(), "utf8")).includes('"type":"process_started"'),
+      "the process's recovery record",
+    );
     // The CLI's own pid opens its run lock ("PID NONCE", and its start on Linux): kill exactly it, as a crash would.
     const runs = await runsDir();
     const lock = (await readdir(runs)).find((name) => name.endsWith(".lock")) ?? "";
     const pid = Number((await readFile(join(runs, lock), "utf8")).split(" ")[0]);
     process.kill(pid, "SIGKILL");
     await session.exited;
-    expect((await records()).map((record) => record.type)).toEqual([
+    const before = await records();
+    expect(before.map((record) => record.type)).toEqual([
       "run_started",
       "model_reply",
       "call_prepared",
       "decision",
       "execution_started",
+      "process_started",
     ]);
+    // The recovery record names the operation reserved before the call and the shell's own pid.
+    const shellPid = Number(
+      (await readFile(join(e2e.dir.workspace, "command.pid"), "utf8")).trim(),
+    );
+    expect(before[5]).toMatchObject({
+      callId: "call_slow",
+      operationId: before[4]?.operationId,
+      pid: shellPid,
+    });
+    expect(String(before[4]?.operationId)).toMatch(/^op_[0-9a-f-]{36}$/);
 
     const listed = await startCli(["runs", "--workspace", e2e.dir.workspace], { env: env() }).done;
     expect(listed.exitCode).toBe(0);
@@ -119,13 +138,14 @@ describe.skipIf(!isPtyAvailable())(`kill -9 while an approved command runs ${PTY
     // Started once, by the killed process, and never again.
     expect(await readFile(marker, "utf8")).toBe("started\n");
     const after = await records();
-    expect(after.slice(5).map((record) => record.type)).toEqual([
+    // After the killed run's six records (process_started is the sixth).
+    expect(after.slice(6).map((record) => record.type)).toEqual([
       "run_resumed",
       "execution_finished",
       "model_reply",
       "run_finished",
     ]);
-    expect(after[6]).toMatchObject({
+    expect(after[7]).toMatchObject({
       callId: "call_slow",
       outcome: { executed: "unknown", status: "unknown" },
     });

@@ -15,10 +15,15 @@ import { resolveExecutable, type ExecutableLookup } from "../shell/index.js";
 export class SandboxedArgvRunner implements ArgvRunner {
   readonly #sandbox: Pick<BubblewrapRunner, "runArgv">;
   readonly #lookup: ExecutableLookup;
+  readonly environmentNames: readonly string[] | undefined;
 
-  constructor(sandbox: Pick<BubblewrapRunner, "runArgv">, lookup: ExecutableLookup) {
+  constructor(
+    sandbox: Pick<BubblewrapRunner, "runArgv"> & { readonly environmentNames?: readonly string[] },
+    lookup: ExecutableLookup,
+  ) {
     this.#sandbox = sandbox;
     this.#lookup = lookup;
+    this.environmentNames = sandbox.environmentNames;
   }
 
   async run(argv: readonly string[], cwd: string, options: CommandOptions): Promise<CommandResult> {

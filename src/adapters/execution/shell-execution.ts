@@ -162,7 +162,7 @@ export async function startShellExecution(
   );
   const pending = fixed({ kind: "unavailable", reason: PENDING_REASON });
   return {
-    runner: new DeferredRunner(plan.runner.shellName, ready),
+    runner: new DeferredRunner(plan.runner, ready),
     environment: { status: () => (settled?.environment ?? pending).status() },
     ready,
     networkOff: !options.network,
@@ -222,10 +222,13 @@ function hostShellName(options: ShellExecutionOptions): string | undefined {
 /** Runs each command wherever the decision, once made, says. */
 class DeferredRunner implements CommandRunner {
   readonly shellName: string;
+  /** The sandbox's; a fallback to the host shell of the same name passes the same allowlist. */
+  readonly environmentNames: readonly string[] | undefined;
   readonly #ready: Promise<ShellExecution>;
 
-  constructor(shellName: string, ready: Promise<ShellExecution>) {
-    this.shellName = shellName;
+  constructor(planned: CommandRunner, ready: Promise<ShellExecution>) {
+    this.shellName = planned.shellName;
+    this.environmentNames = planned.environmentNames;
     this.#ready = ready;
   }
 

@@ -31,6 +31,7 @@ import {
   isWithinRoot,
   ProtectedPathError,
   realpathNative,
+  resolvedTargetNow,
   safePath,
   safeWritablePath,
 } from "./safe-path.js";
@@ -222,6 +223,33 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
     } catch (error) {
       if (error instanceof ProtectedPathError) return error.kind;
       // Any other refusal (invalid, escaping) is outside; anything else denies upstream.
+      if (error instanceof WorkspaceFileError) return "outside";
+      throw error;
+    }
+  }
+
+  classifyRead(workspace: string, path: string): Promise<"inside" | "outside"> {
+    // A throw arrives as a rejection, as from every other boundary method.
+    return Promise.resolve().then(() =>
+      this.classifyNow(workspace, "read", path) === "inside" ? "inside" : "outside",
+    );
+  }
+
+  /**
+   * Where a read or a write would land, now and synchronously (the P04 policy's
+   * `classifyPath`): the same resolution as the tools', so what it calls inside they open inside.
+   * Reading protected files stays allowed, as it does for the tools.
+   */
+  classifyNow(workspace: string, effect: "read" | "write", path: string): WriteTarget {
+    try {
+      resolvedTargetNow(
+        workspace,
+        path,
+        effect === "write" ? { harnessFiles: this.#harnessFiles } : undefined,
+      );
+      return "inside";
+    } catch (error) {
+      if (error instanceof ProtectedPathError) return error.kind;
       if (error instanceof WorkspaceFileError) return "outside";
       throw error;
     }

@@ -86,6 +86,20 @@ export function safeWritablePath(
   return settle(() => writableTarget(workspace, path, harnessFiles));
 }
 
+/**
+ * `safePath` and `safeWritablePath` without the promise, for a caller that must answer now (the
+ * P04 policy's path check). Throws exactly what they reject with.
+ */
+export function resolvedTargetNow(
+  workspace: string,
+  path: string,
+  forWriting: { readonly harnessFiles: readonly string[] } | undefined,
+): string {
+  return forWriting === undefined
+    ? resolveInWorkspace(workspace, path).target
+    : writableTarget(workspace, path, forWriting.harnessFiles);
+}
+
 function writableTarget(workspace: string, path: string, harnessFiles: readonly string[]): string {
   const { root, segments, target, missing } = resolveInWorkspace(workspace, path);
   // The real path's names below the root, worked out once for every check below.

@@ -102,8 +102,16 @@ export const journalLineSchema = z.discriminatedUnion("type", [
     type: z.literal("execution_started"),
     callId: z.string(),
     tool: z.string(),
+    operationId: z.string().optional(),
     environment: z.string().optional(),
     finalArguments: finalArguments.optional(),
+  }),
+  z.object({
+    ...envelope,
+    type: z.literal("process_started"),
+    callId: z.string(),
+    operationId: z.string(),
+    pid: z.number().int().positive(),
   }),
   z.object({
     ...envelope,

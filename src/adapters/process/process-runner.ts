@@ -35,6 +35,8 @@ export interface ProcessSpec {
   readonly spill?: OutputSpill;
   /** Values replaced by `[redacted]` in the output and the spill file. */
   readonly secrets?: readonly string[];
+  /** Called once the child exists, with its pid (see CommandOptions.onSpawn). */
+  readonly onSpawn?: (pid: number) => void;
   readonly killTree: KillTreeStrategy;
   /** How start failures name the program, e.g. `the sandbox /usr/bin/bwrap`; else `executable`. */
   readonly displayName?: string;
@@ -136,6 +138,7 @@ function runChild(spec: ProcessSpec): Promise<ProcessOutcome> {
   } finally {
     if (devNull !== undefined) closeSync(devNull);
   }
+  if (child.pid !== undefined) tellSpawned(spec, child.pid);
   const guard =
     spec.guardAgainstOrphans === true &&
     spec.killTree.kind === "process-group" &&
@@ -264,14 +267,28 @@ export function unmarked(output: string): string {
 
 /** The per-call capture options a runner passes on from the port's `CommandOptions`. */
 export function captureOptions(
-  options: { readonly spill?: OutputSpill; readonly secrets?: readonly string[] },
+  options: {
+    readonly spill?: OutputSpill;
+    readonly secrets?: readonly string[];
+    readonly onSpawn?: (pid: number) => void;
+  },
   runnerSecrets: readonly string[] = [],
-): Pick<ProcessSpec, "spill" | "secrets"> {
+): Pick<ProcessSpec, "spill" | "secrets" | "onSpawn"> {
   const secrets = [...(options.secrets ?? []), ...runnerSecrets];
   return {
     ...(options.spill === undefined ? {} : { spill: options.spill }),
     ...(secrets.length === 0 ? {} : { secrets }),
+    ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
   };
+}
+
+/** The hook only records: one that throws must not leave the child unsupervised. */
+function tellSpawned(spec: ProcessSpec, pid: number): void {
+  try {
+    spec.onSpawn?.(pid);
+  } catch {
+    // Nothing to do: the recovery record is an addition; the process runs and is supervised.
+  }
 }
 
 function nameOf(spec: ProcessSpec): string {

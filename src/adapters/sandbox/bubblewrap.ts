@@ -5,6 +5,7 @@ import type {
   CommandResult,
   CommandRunner,
 } from "../../core/ports/command-runner.js";
+import { environmentNamesOf } from "../../core/ports/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { gitDelegatedBinds } from "./git-delegated-binds.js";
 import {
@@ -116,6 +117,11 @@ export class BubblewrapRunner implements CommandRunner {
     this.#hardening = hardening;
     this.shellName =
       options.powerShell === undefined ? options.shell.kind : powerShellDisplayName("pwsh");
+  }
+
+  /** What a command inside receives (`--clearenv`, then these), by name. */
+  get environmentNames(): readonly string[] {
+    return environmentNamesOf(this.#innerEnvironment());
   }
 
   /** What the approval prompt and the audit line say about where a command runs. */

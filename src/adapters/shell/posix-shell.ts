@@ -3,6 +3,7 @@ import type {
   CommandResult,
   CommandRunner,
 } from "../../core/ports/command-runner.js";
+import { environmentNamesOf } from "../../core/ports/command-runner.js";
 import { captureOptions, runProcess, type KillTreeStrategy } from "../process/index.js";
 
 export type PosixShellKind = "bash" | "sh";
@@ -37,6 +38,10 @@ export class PosixShellRunner implements CommandRunner {
     this.#options = options;
     this.executable = options.executable;
     this.shellName = options.kind;
+  }
+
+  get environmentNames(): readonly string[] {
+    return environmentNamesOf(this.#options.environment);
   }
 
   run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {

@@ -3,6 +3,7 @@ import type {
   CommandResult,
   CommandRunner,
 } from "../../core/ports/command-runner.js";
+import { environmentNamesOf } from "../../core/ports/command-runner.js";
 import { captureOptions, runProcess, type KillTreeStrategy } from "../process/index.js";
 
 export type PowerShellFlavor = "pwsh" | "windows-powershell";
@@ -162,6 +163,10 @@ export class PowerShellRunner implements CommandRunner {
     this.#environment = powerShellEnvironment(options.environment);
     this.#killTree = options.killTree;
     this.#secrets = options.secrets ?? [];
+  }
+
+  get environmentNames(): readonly string[] {
+    return environmentNamesOf(this.#environment);
   }
 
   run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {

@@ -4,6 +4,7 @@
  * boundary's verdict in order, then the decision and the audit line that would result (both
  * answers, when a person would be asked). The walk-through in docs/tool-path.md is generated from it.
  */
+import { withOutcomeNote } from "../../core/runner/outcome-note.js";
 import { composeExplain } from "../../bootstrap/compose-explain.js";
 import type { ApprovalProvider } from "../../core/policy/approval.js";
 import type { AuditSink } from "../../core/policy/audit.js";
@@ -91,7 +92,12 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
     .snapshot()
     .prepare({ id: "explain_1", name: tool, arguments: json });
   if (!prepared.ok) {
-    lines.push(`prepare: ${prepared.result.content}`);
+    // What the model would read: with the profile's outcome note, as the run adds it. A refusal
+    // before the policy is no denial, so the note only says that nothing ran.
+    const refused = profile.outcomeNotes
+      ? withOutcomeNote(prepared.result, { executed: "no", status: "invalid_arguments" })
+      : prepared.result;
+    lines.push(`prepare: ${refused.content}`);
     lines.push("the call is refused before the policy; nothing was executed");
     return lines;
   }

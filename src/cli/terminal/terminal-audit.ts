@@ -21,10 +21,12 @@ export function formatAuditLine(request: PermissionRequest, decision: Permission
     request.executionEnvironment === undefined ? "" : ` [${request.executionEnvironment}]`;
   const final = request.call.finalArguments;
   // After the chapter-3 text, one form: ` {cwd=/ws timeoutMs=120000 maxOutputBytes=51200 shell=bash}`.
+  // The environment's names stay in the JSON audit log: the terminal line stays one short line.
   const how =
     final === undefined
       ? ""
       : ` {${Object.entries(final)
+          .filter(([name]) => name !== "environmentNames")
           .map(([name, value]) => `${name}=${String(value)}`)
           .join(" ")}}`;
   return escapeForPrompt(

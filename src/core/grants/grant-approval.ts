@@ -56,6 +56,7 @@ export class GrantApprovalProvider implements ApprovalProvider {
       return PermissionDecision.deny(
         `approval_denied: the person denied request ${denial.requestId}`,
         GRANT_SOURCE,
+        `this exact action (request ${denial.requestId})`,
       );
     }
     const granted = this.#consume(ask, request.call.callId);

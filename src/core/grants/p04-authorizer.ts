@@ -5,7 +5,7 @@
 import { PermissionDecision } from "../policy/permission-decision.js";
 import type { PermissionRequest } from "../policy/permission-request.js";
 import type { PolicyAuthorizer } from "../policy/permissions.js";
-import { authorizeP04, type P04Context } from "./policy.js";
+import { authorize, type P04Context } from "./policy.js";
 
 export const P04_POLICY_SOURCE = "p04-policy";
 
@@ -23,12 +23,21 @@ export class P04Authorizer implements PolicyAuthorizer {
   }
 
   decide(request: PermissionRequest): PermissionDecision {
-    const decision = authorizeP04(request.call, this.#context());
-    switch (decision.behavior) {
+    const { call } = request;
+    const decision = authorize(
+      { name: call.toolName, effect: call.effect },
+      call.arguments,
+      this.#context(),
+    );
+    switch (decision.type) {
       case "allow":
         return PermissionDecision.allow(`Allowed by P04: ${decision.scope}`, P04_POLICY_SOURCE);
       case "deny":
-        return PermissionDecision.deny(`${decision.reason}: ${decision.detail}`, P04_POLICY_SOURCE);
+        return PermissionDecision.deny(
+          `${decision.reason}: ${decision.detail}`,
+          P04_POLICY_SOURCE,
+          decision.scope,
+        );
       case "ask":
         return PermissionDecision.ask(P04_ASK_REASON, P04_POLICY_SOURCE, decision.request);
     }

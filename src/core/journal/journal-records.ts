@@ -35,13 +35,30 @@ export type JournalRecord =
       readonly source: string;
       readonly reason: string;
     }
-  /** Written just before the handler runs: from here on, the side effect may have happened. */
+  /**
+   * Written just before the handler runs: from here on, the side effect may have happened. The
+   * recovery record: `operationId` is reserved here, before anything runs, and handed to the tool
+   * as its idempotency key (seed 004), so a later tool with a remote effect can be queried or
+   * compensated by it; absent only in journals written before it existed.
+   */
   | {
       readonly type: "execution_started";
       readonly callId: string;
       readonly tool: string;
+      readonly operationId?: string;
       readonly environment?: string;
       readonly finalArguments?: Readonly<Record<string, string | number | boolean>>;
+    }
+  /**
+   * The process a call started, once it exists (it cannot be written before): the sandbox's (or on
+   * the host the shell's) process id, for whoever recovers the run. Best effort: a crash between
+   * the spawn and this record leaves only execution_started, which already reads as unknown.
+   */
+  | {
+      readonly type: "process_started";
+      readonly callId: string;
+      readonly operationId: string;
+      readonly pid: number;
     }
   /** Every call's end, whether it ran or not: its outcome and the tool result the model gets. */
   | {

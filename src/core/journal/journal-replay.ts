@@ -161,6 +161,7 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
       case "call_prepared":
       case "decision":
       case "model_switched":
+      case "process_started":
         break;
     }
   }

@@ -77,18 +77,30 @@ export class RunJournalWriter {
     });
   }
 
-  /** From this record on, the call's side effect may have happened. */
+  /** From this record on, the call's side effect may have happened; `operationId` is reserved. */
   executionStarted(
     call: ToolCall,
     prepared: PreparedToolCall,
     environment: string | undefined,
+    operationId: string,
   ): Promise<void> {
     return journalStep(this.#journal, {
       type: "execution_started",
       callId: call.id,
       tool: call.name,
+      operationId,
       ...(environment === undefined ? {} : { environment }),
       ...(prepared.finalArguments === undefined ? {} : { finalArguments: prepared.finalArguments }),
+    });
+  }
+
+  /** After the spawn, so best effort: the call is already recorded as started. */
+  processStarted(call: ToolCall, operationId: string, pid: number): Promise<void> {
+    return journalClosing(this.#journal, {
+      type: "process_started",
+      callId: call.id,
+      operationId,
+      pid,
     });
   }
 

@@ -21,12 +21,18 @@ export class PermissionDecision {
   readonly source: string;
   /** P04: the persisted question an `ask` puts to the person (absent before chapter 4). */
   readonly approvalRequest: ApprovalRequest | undefined;
+  /**
+   * What the decision covers, when its source says (P04: `read of "../x" by read_file`, `every
+   * fetch_url call`); the model and the audit hear it with a denial's source and reason.
+   */
+  readonly scope: string | undefined;
 
   constructor(
     behavior: PermissionBehavior,
     reason: string,
     source: string,
     approvalRequest?: ApprovalRequest,
+    scope?: string,
   ) {
     if (!isPermissionBehavior(behavior)) {
       throw new PermissionContractError(`Invalid permission behavior: ${String(behavior)}`);
@@ -47,6 +53,10 @@ export class PermissionDecision {
       approvalRequest === undefined
         ? undefined
         : Object.freeze({ ...approvalRequest, risks: Object.freeze([...approvalRequest.risks]) });
+    if (scope !== undefined && (typeof scope !== "string" || scope.trim() === "")) {
+      throw new PermissionContractError("A decision's scope, when given, is non-empty text");
+    }
+    this.scope = scope;
     Object.freeze(this);
   }
 
@@ -54,8 +64,8 @@ export class PermissionDecision {
     return new PermissionDecision("allow", reason, source);
   }
 
-  static deny(reason: string, source: string): PermissionDecision {
-    return new PermissionDecision("deny", reason, source);
+  static deny(reason: string, source: string, scope?: string): PermissionDecision {
+    return new PermissionDecision("deny", reason, source, undefined, scope);
   }
 
   static ask(
@@ -72,6 +82,11 @@ export class PermissionDecision {
    */
   static isDecision(value: unknown): value is PermissionDecision {
     return typeof value === "object" && value !== null && #brand in value;
+  }
+
+  /** The seed's chapter-3 name for "this decision lets the call run". */
+  get isAllowed(): boolean {
+    return this.behavior === "allow";
   }
 
   /** The result the model sees for a denied call. Only a denial has one. */

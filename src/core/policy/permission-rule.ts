@@ -1,6 +1,7 @@
 import {
   isPermissionBehavior,
   PermissionContractError,
+  PermissionDecision,
   type PermissionBehavior,
 } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
@@ -40,4 +41,30 @@ export class PermissionRule implements PermissionRuleSpec {
     this.matches = spec.matches;
     Object.freeze(this);
   }
+
+  /**
+   * The tutorial's chapter-3 name: this rule's decision about the request, or undefined when it
+   * does not match. A matcher that throws or answers anything but a boolean denies, named after
+   * the rule (an ignored broken rule could silently drop a deny).
+   */
+  evaluate(request: PermissionRequest): PermissionDecision | undefined {
+    return evaluateRule(this, request);
+  }
+}
+
+/** `PermissionRule.evaluate` for any rule the policy holds; the policy's rules stage uses it. */
+export function evaluateRule(
+  rule: PermissionRuleSpec,
+  request: PermissionRequest,
+): PermissionDecision | undefined {
+  let matched: unknown;
+  try {
+    matched = rule.matches(request);
+  } catch {
+    matched = undefined;
+  }
+  if (typeof matched !== "boolean") {
+    return PermissionDecision.deny(`Permission rule failed: ${rule.name}`, rule.name);
+  }
+  return matched ? new PermissionDecision(rule.behavior, rule.reason, rule.name) : undefined;
 }

@@ -9,11 +9,16 @@ import {
 import type { WorkspaceWriteBoundary } from "../ports/filesystem.js";
 import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
-import type { PermissionRule } from "./permission-rule.js";
+import { evaluateRule, type PermissionRule } from "./permission-rule.js";
 
 export interface WorkspaceBoundaryCheck {
   readonly workspace: string;
   readonly boundary: WorkspaceWriteBoundary;
+  /**
+   * Reads meet the boundary too (P04, the seed's `authorizeWorkspacePath`): a read outside is
+   * denied here, not only refused by the tool. Chapter 3 leaves reads to the tools.
+   */
+  readonly reads?: boolean;
 }
 
 export interface PermissionPolicyOptions {
@@ -57,6 +62,7 @@ export const BOUNDARY_REASONS = Object.freeze({
   outside: "Writing outside the workspace is forbidden",
   gitMetadata: "Writing git metadata is forbidden: a hook or config there would run on the host",
   harnessFile: "Writing the harness's own files (its audit log, recording or install) is forbidden",
+  readOutside: "Reading outside the workspace is forbidden",
 });
 
 /**
@@ -174,11 +180,13 @@ export class PermissionPolicy {
     }
   }
 
-  /** Only a write that names a path meets the workspace boundary. */
+  /** Only a write (in P04 a read too) that names a path meets the workspace boundary. */
   #boundaryApplies(request: PermissionRequest): boolean {
+    const check = this.#options.workspaceBoundary;
+    const { effect } = request.call;
     return (
-      this.#options.workspaceBoundary !== undefined &&
-      request.call.effect === "write" &&
+      check !== undefined &&
+      (effect === "write" || (effect === "read" && check.reads === true)) &&
       Object.hasOwn(request.call.arguments, "path")
     );
   }
@@ -187,6 +195,7 @@ export class PermissionPolicy {
     const check = this.#options.workspaceBoundary;
     if (check === undefined) return [];
     const path = request.call.arguments.path;
+    if (request.call.effect === "read") return readBoundaryDecisions(check, path, request.toolName);
     if (typeof path !== "string") {
       return [PermissionDecision.deny("Write path is invalid", SOURCES.boundary)];
     }
@@ -209,23 +218,9 @@ export class PermissionPolicy {
   }
 
   #ruleDecisions(request: PermissionRequest): PermissionDecision[] {
-    const decisions: PermissionDecision[] = [];
-    for (const rule of this.#options.rules ?? []) {
-      let matched: unknown;
-      try {
-        matched = rule.matches(request);
-      } catch {
-        matched = undefined;
-      }
-      // A matcher that throws or answers anything but a boolean (a Promise, 1, "yes") has broken
-      // its contract; ignoring it could silently drop a deny rule, so it denies instead.
-      if (typeof matched !== "boolean") {
-        decisions.push(PermissionDecision.deny(`Permission rule failed: ${rule.name}`, rule.name));
-      } else if (matched) {
-        decisions.push(new PermissionDecision(rule.behavior, rule.reason, rule.name));
-      }
-    }
-    return decisions;
+    // A matcher that throws or answers anything but a boolean (a Promise, 1, "yes") has broken
+    // its contract; ignoring it could silently drop a deny rule, so it denies instead.
+    return (this.#options.rules ?? []).flatMap((rule) => evaluateRule(rule, request) ?? []);
   }
 
   async #askApprover(
@@ -255,6 +250,29 @@ export class PermissionPolicy {
     }
     return answer.behavior === "allow" || answer.behavior === "deny" ? answer : implicitDenial;
   }
+}
+
+/** A read outside is denied with what it covers; an unanswerable check denies too. */
+async function readBoundaryDecisions(
+  check: WorkspaceBoundaryCheck,
+  path: unknown,
+  toolName: string,
+): Promise<PermissionDecision[]> {
+  const named = typeof path === "string" ? JSON.stringify(path) : "a path that is not text";
+  const scope = `read of ${named} by ${toolName}`;
+  let target: unknown;
+  try {
+    target =
+      typeof path === "string"
+        ? await check.boundary.classifyRead?.(check.workspace, path)
+        : undefined;
+  } catch {
+    target = undefined;
+  }
+  if (target === "inside") return [];
+  const reason =
+    target === "outside" ? BOUNDARY_REASONS.readOutside : "Read path could not be resolved safely";
+  return [PermissionDecision.deny(reason, SOURCES.boundary, scope)];
 }
 
 function isEnvironmentStatus(value: unknown): value is ExecutionEnvironmentStatus {

@@ -16,6 +16,11 @@ export interface CommandOptions {
   readonly spill?: OutputSpill;
   /** Values replaced by `[redacted]` in the output (and the saved file) before anyone reads it. */
   readonly secrets?: readonly string[];
+  /**
+   * Called once the process exists, with its id: the sandbox (bwrap, whose PID namespace holds
+   * the command) or the shell on the host. For the journal's recovery record; never decides.
+   */
+  readonly onSpawn?: (pid: number) => void;
 }
 
 /** A file for one command's whole output, opened only when the output overflows. */
@@ -86,6 +91,11 @@ export class OutputStoreError extends CommandStartError {
 export interface CommandRunner {
   /** The shell's display name, e.g. `bash` or `PowerShell 7`; shown to the model and the person. */
   readonly shellName: string;
+  /**
+   * The names (never the values) of the environment variables a command receives, sorted: part
+   * of the call's final arguments in the audit trail. Absent where the runner cannot say.
+   */
+  readonly environmentNames?: readonly string[];
   run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult>;
 }
 
@@ -94,5 +104,12 @@ export interface CommandRunner {
  * program name; the runner finds it on the trusted PATH (never in the workspace) or refuses.
  */
 export interface ArgvRunner {
+  /** As `CommandRunner.environmentNames`. */
+  readonly environmentNames?: readonly string[];
   run(argv: readonly string[], cwd: string, options: CommandOptions): Promise<CommandResult>;
+}
+
+/** The sorted names of an environment: what the audit may show of it. */
+export function environmentNamesOf(environment: Readonly<Record<string, string>>): string[] {
+  return Object.keys(environment).sort();
 }

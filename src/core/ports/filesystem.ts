@@ -88,4 +88,6 @@ export type WriteTarget = "inside" | "outside" | "git-metadata" | "harness-file"
 /** The hard write limit the P03 policy asks before any write; shares `safePath` with the tools. */
 export interface WorkspaceWriteBoundary {
   classifyWrite(workspace: string, path: string): Promise<WriteTarget>;
+  /** Where a read would land (P04's boundary checks reads too); reading is never protected. */
+  classifyRead?(workspace: string, path: string): Promise<"inside" | "outside">;
 }

@@ -18,7 +18,7 @@ import {
   type ExecutionEnvironment,
 } from "../policy/execution-environment.js";
 import type { AuditSink } from "../policy/audit.js";
-import type { ExecutionFacts } from "../tools/tool-definition.js";
+import type { ExecutionFacts, ToolIdentity } from "../tools/tool-definition.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { ToolRegistry, ToolRegistrySnapshot } from "../tools/tool-registry.js";
 import type { ToolResult } from "../tools/tool-result.js";
@@ -32,6 +32,7 @@ import {
   type Decided,
 } from "./call-facts.js";
 import { addUsage, checkedReply } from "./model-reply-checks.js";
+import { withOutcomeNote } from "./outcome-note.js";
 import { journaledRun } from "../journal/journaled-run.js";
 import { RunJournalWriter } from "../journal/run-journal-writer.js";
 import { answeredRun, answerOpenCalls, unknownOutcome } from "../journal/resumed-calls.js";
@@ -78,6 +79,18 @@ export interface AgentRunnerOptions {
   readonly journal?: RunJournal;
   /** The model's context window in tokens: the history is compacted to stay inside it. */
   readonly contextWindow?: number;
+  /**
+   * The model reads, after a failed call's own error text, whether it executed and, for a
+   * denial, its source and scope (`outcome-note.ts`). P04 only: chapters 1–3 keep the
+   * tutorial's exact messages.
+   */
+  readonly tellOutcomes?: boolean;
+  /** Given to every handler (`ToolContext.workspace`): the workspace's real path. */
+  readonly workspace?: string;
+  /** Given to every handler (`ToolContext.identity`): whom the run acts for. */
+  readonly identity?: ToolIdentity;
+  /** Reserves each call's external operation id (seed 004); default a random `op_` UUID. */
+  readonly newOperationId?: () => string;
 }
 
 /** What `#decideAndInvoke` tells `#runToolCall` on the way, besides the decision itself. */
@@ -289,8 +302,9 @@ export class AgentRunner {
       environment,
       reported,
     );
-    await this.#finishCall(call, decided.result, outcome);
-    return { result: decided.result, outcome };
+    const result = this.#told(decided.result, outcome);
+    await this.#finishCall(call, result, outcome);
+    return { result, outcome };
   }
 
   /**
@@ -334,11 +348,22 @@ export class AgentRunner {
       }
     }
     throwIfCancelled(signal);
-    await this.#journal.executionStarted(call, prepared.call, environment);
+    const operationId = (this.#options.newOperationId ?? randomOperationId)();
+    await this.#journal.executionStarted(call, prepared.call, environment, operationId);
+    // The process's record is written once it exists, and awaited before the call's end.
+    let processRecorded: Promise<void> = Promise.resolve();
+    const { workspace, identity } = this.#options;
     const result = await snapshot.invoke(prepared.call, {
       ...(signal === undefined ? {} : { signal }),
+      ...(workspace === undefined ? {} : { workspace }),
+      ...(identity === undefined ? {} : { identity }),
+      idempotencyKey: operationId,
       reportExecution: report.reportExecution,
+      reportProcess: (pid) => {
+        processRecorded = this.#journal.processStarted(call, operationId, pid);
+      },
     });
+    await processRecorded;
     return {
       result,
       ...executionFacts(result, prepared.call.effect),
@@ -354,6 +379,11 @@ export class AgentRunner {
     const outcome = unknownOutcome(call, result);
     await this.#finishCall(call, result, outcome);
     return outcome;
+  }
+
+  /** What the model reads of a result: in P04 with the outcome's note. */
+  #told(result: ToolResult, outcome: ToolOutcome): ToolResult {
+    return this.#options.tellOutcomes === true ? withOutcomeNote(result, outcome) : result;
   }
 
   /** The call's end is journaled first: the display and the outcome log come after. */
@@ -382,6 +412,10 @@ export class AgentRunner {
       // Nothing to do: the display is best effort, the decision path is not affected.
     }
   }
+}
+
+function randomOperationId(): string {
+  return `op_${globalThis.crypto.randomUUID()}`;
 }
 
 /** A provider rejecting because the run was aborted is a cancellation, whatever error it threw. */

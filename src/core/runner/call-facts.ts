@@ -7,6 +7,8 @@ import type { ToolCall } from "../ports/messages.js";
 import type { PermissionDecision } from "../policy/permission-decision.js";
 import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
 import type { ExecutionFacts } from "../tools/tool-definition.js";
+import { RECHECK_ERRORS } from "../grants/p04-recheck.js";
+import { P04_DENIALS } from "../grants/policy.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { toolError, type ToolResult } from "../tools/tool-result.js";
 
@@ -46,7 +48,11 @@ export function denied(decision: PermissionDecision, boundary: ToolOutcome["boun
     executed: "no",
     status: "denied",
     boundary,
-    decision: { source: decision.source, reason: decision.reason },
+    decision: {
+      source: decision.source,
+      reason: decision.reason,
+      ...(decision.scope === undefined ? {} : { scope: decision.scope }),
+    },
   };
 }
 
@@ -66,7 +72,12 @@ export function executionFacts(
       return { executed: "yes", status: "timed_out", boundary };
     case "shell_cancelled":
       return { executed: "yes", status: "cancelled", boundary };
+    // A command that could not start, or P04's last check before the spawn refused it.
     case "shell_start_failed":
+    case RECHECK_ERRORS.notApproved:
+    case RECHECK_ERRORS.changed:
+    case P04_DENIALS.scriptUnreadable:
+    case P04_DENIALS.commandUnbindable:
       return { executed: "no", status: "execution_failed", boundary };
     case "tool_execution_error":
       return { executed: "unknown", status: "execution_failed", boundary };

@@ -8,11 +8,34 @@ import type { ToolResult } from "./tool-result.js";
 export const TOOL_EFFECTS = ["read", "write", "execute", "external"] as const;
 export type ToolEffect = (typeof TOOL_EFFECTS)[number];
 
+/**
+ * What a handler is given besides its arguments (the tutorial's chapter-3 `ToolContext`). The
+ * workspace and the identity are the run's, never the model's.
+ */
 export interface ToolContext {
   readonly callId: string;
   readonly signal?: AbortSignal;
+  /** Real path of the workspace every path of this call is relative to. */
+  readonly workspace?: string;
+  /** Who the call runs for: the run it belongs to (its journal id, when there is one). */
+  readonly identity?: ToolIdentity;
+  /**
+   * The external operation id the journal reserved for this call before it started (seed 004):
+   * a tool with a remote effect passes it to the service as its idempotency key, so a resumed run
+   * can ask that service what became of the call, or compensate it, instead of repeating it.
+   */
+  readonly idempotencyKey?: string;
   /** A tool that ran a process tells the loop what happened, for the call's outcome record. */
   readonly reportExecution?: (facts: ExecutionFacts) => void;
+  /** A tool that started a process gives its id, for the journal's recovery record. */
+  readonly reportProcess?: (pid: number) => void;
+}
+
+export interface ToolIdentity {
+  /** The run's id where a journal names it; absent for a run that lives in memory only. */
+  readonly runId?: string;
+  /** The chapter profile the run was built for, e.g. `P04`. */
+  readonly profile?: string;
 }
 
 /**

@@ -44,8 +44,12 @@ export interface ToolOutcome {
   readonly waitedMs?: number;
   /** Where an `execute` tool runs, e.g. `sandbox: none — runs on the host (sandbox off)`. */
   readonly environment?: string;
-  /** For a denial: which participant decided, and why. */
-  readonly decision?: { readonly source: string; readonly reason: string };
+  /** For a denial: which participant decided, why, and (when it says) what the denial covers. */
+  readonly decision?: {
+    readonly source: string;
+    readonly reason: string;
+    readonly scope?: string;
+  };
 }
 
 /** How the closing line counts calls: `5 calls: 3 ran, 1 denied, 1 failed`. */

@@ -104,6 +104,7 @@ describe("npm forms: bound to all the code npm runs, or refused", () => {
       now: 0,
       requestTtlMs: 1000,
       newRequestId: () => "req_0000000000000001",
+      classifyPath: () => "outside",
       scriptOf: (argv) => npmScriptText(ws, argv),
     };
     const tool = createRunCommandTool({

@@ -39,6 +39,7 @@ describe("a P04 call that waits", () => {
         now: 0,
         requestTtlMs: 1000,
         newRequestId: () => "req_00000000000000bb",
+        classifyPath: () => "outside",
       })),
       approver: new GrantApprovalProvider({
         grants: {

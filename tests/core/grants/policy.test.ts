@@ -31,6 +31,9 @@ function context(overrides: Partial<P04Context> = {}): P04Context {
     now: Date.parse("2026-01-01T00:00:00.000Z"),
     requestTtlMs: 60_000,
     newRequestId: () => "req_0123456789abcdef",
+    // /ws is not on this disk: every path the model names here is taken as inside, and the real
+    // resolution is tested against a real workspace below.
+    classifyPath: () => "inside",
     ...overrides,
   };
 }
@@ -141,6 +144,25 @@ describe("the seed's checks: authorizeP04", () => {
       behavior: "deny",
       reason: "no_matching_policy",
     });
+    // The path decides, not the effect: outside by name, outside through a link (as the disk's
+    // resolution says), and protected. tests/core/grants/policy-paths.test.ts does the same on a
+    // real workspace with the adapter's own resolution.
+    for (const effect of ["read", "write"]) {
+      const tool = `${effect}_thing`;
+      expect(authorizeP04(prepared(tool, { path: "../a" }), context())).toMatchObject({
+        behavior: "deny",
+        reason: "path_outside_workspace",
+      });
+      expect(
+        authorizeP04(prepared(tool, { path: "link" }), context({ classifyPath: () => "outside" })),
+      ).toMatchObject({ behavior: "deny", reason: "path_outside_workspace" });
+    }
+    expect(
+      authorizeP04(
+        prepared("write_thing", { path: ".git/config" }),
+        context({ classifyPath: () => "git-metadata" }),
+      ),
+    ).toMatchObject({ behavior: "deny", reason: "protected_path" });
   });
 });
 
