@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../../src/cli/terminal/markdown-view.js";
 
+/** A clock that stands still: a loaded machine never spends the layout budget (markdown-budget tests do). */
+const STILL = (): number => 0;
+
 const plainView = (markdown: string, columns?: number): string =>
-  renderMarkdown(markdown, { color: false, columns });
+  renderMarkdown(markdown, { color: false, columns, now: STILL });
 const colorView = (markdown: string, columns?: number): string =>
-  renderMarkdown(markdown, { color: true, columns });
+  renderMarkdown(markdown, { color: true, columns, now: STILL });
 
 const OWN_STYLE = new RegExp(`${String.fromCharCode(0x1b)}\\[[0-9;]*m`, "gu");
 
@@ -164,7 +167,7 @@ describe("renderMarkdown with hostile text", () => {
       "<b onclick=\u001b[5m>html</b>",
     ].join("\n\n");
     for (const color of [true, false]) {
-      const shown = renderMarkdown(hostile, { color, columns: 60 });
+      const shown = renderMarkdown(hostile, { color, columns: 60, now: STILL });
       const withoutOwnStyles = shown.replace(OWN_STYLE, "");
       // Line breaks are the layout's; no other control character, C0 or C1, is left.
       expect(withoutOwnStyles).not.toMatch(/[^\P{Cc}\n]/u);
