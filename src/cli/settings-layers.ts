@@ -1,7 +1,7 @@
 /**
  * The settings file as the lowest layer under flags and the environment: flag > environment >
  * file > default. A file value fills in the environment variable that already carries the same
- * setting (OPENAI_MODEL, OPENAI_BASE_URL, AGENT_SANDBOX) only when that variable is not set, and
+ * setting (OPENAI_MODEL, OPENAI_BASE_URL, AGENT_SANDBOX, AGENT_REQUEST_TIMEOUT) only when that variable is not set, and
  * goes before the command line as a flag for the others, so any flag given later wins. The
  * language from `$LANG` is a guess from the locale, not a choice: the file's `language` beats it.
  */
@@ -21,6 +21,7 @@ export const SETTING_ENV: Partial<Record<SettingName, string>> = {
   model: "OPENAI_MODEL",
   baseURL: "OPENAI_BASE_URL",
   sandbox: "AGENT_SANDBOX",
+  requestTimeout: "AGENT_REQUEST_TIMEOUT",
 };
 
 /** The flag that sets each setting, where one does. */
@@ -30,6 +31,7 @@ export const SETTING_FLAG: Partial<Record<SettingName, string>> = {
   sandbox: "--sandbox",
   network: "--network",
   language: "--lang",
+  requestTimeout: "--request-timeout",
 };
 
 export function withFileSettings(

@@ -40,10 +40,7 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
       network: String(options.network),
       language: options.lang,
       contextWindow: String(settings.values.contextWindow ?? "model's own"),
-      requestTimeout:
-        settings.values.requestTimeout === undefined
-          ? "provider default"
-          : `${String(settings.values.requestTimeout)} s`,
+      requestTimeout: `${String(options.requestTimeoutMs / 1000)} s`,
     };
     const originOf = (name: SettingName): string => {
       const flag = SETTING_FLAG[name];

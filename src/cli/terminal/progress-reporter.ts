@@ -19,6 +19,8 @@ import {
   stderrTail,
 } from "./command-summary.js";
 import { StreamedText } from "./streamed-text.js";
+import type { ModelRetryNotice } from "../../bootstrap/run-settings.js";
+import { retryNoticeLine } from "./retry-notice.js";
 import { MODEL_INDENT, indentModelText, layOutLine } from "./terminal-layout.js";
 import {
   escapeControlsKeepingLines,
@@ -104,6 +106,14 @@ export class ProgressReporter implements AgentObserver {
     if (this.#options.verbosity === "verbose") {
       this.#line(this.#dim(`  tokens this turn: ${formatUsage(reply.usage)}`));
     }
+  }
+
+  /** A model request failed and is sent again after a wait: said on its own line. */
+  onModelRetry(notice: ModelRetryNotice): void {
+    if (this.#options.verbosity === "quiet") return;
+    // The spinner goes on below; its row is cleared first so the line starts clean.
+    if (this.#spinner !== undefined) this.#options.output.write(CLEAR_LINE);
+    this.#line(retryNoticeLine(notice));
   }
 
   onContextUsage(tokens: number, window: number): void {

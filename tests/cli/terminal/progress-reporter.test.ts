@@ -589,3 +589,35 @@ describe("the model's text as it streams in", () => {
     expect(text()).toBe("");
   });
 });
+
+describe("a retried model request", () => {
+  const notice = { delayMs: 4000, retry: 2, retries: 3, reason: "connection reset" };
+
+  it("is said on its own line, with the wait, which retry and why", async () => {
+    const { progress, text } = reporter("normal");
+    progress.onModelRetry(notice);
+    progress.onModelRetry({ ...notice, delayMs: 1500, reason: `HTTP 418${ESC}[2J` });
+    await flushed();
+    expect(text()).toBe(
+      "agent: retrying in 4 s (2 of 3): connection reset\n" +
+        "agent: retrying in 1.5 s (2 of 3): HTTP 418\\u{001b}[2J\n",
+    );
+  });
+
+  it("clears the waiting spinner's row first on a terminal, and is not said when quiet", async () => {
+    const tty = reporter("normal", { isTTY: true });
+    tty.progress.onModelRequest(1, 5);
+    tty.progress.onModelRetry(notice);
+    tty.progress.dispose();
+    const quiet = reporter("quiet");
+    quiet.progress.onModelRetry(notice);
+    await flushed();
+    expect(tty.text()).toMatch(
+      new RegExp(
+        `waiting for the model[^\\n]*\\r\\u001b\\[2Kagent: retrying in 4 s \\(2 of 3\\): connection reset\\n`,
+        "u",
+      ),
+    );
+    expect(quiet.text()).toBe("");
+  });
+});
