@@ -57,7 +57,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     // The harness's own files (recording, journal, audit log) are opened once, first, before any
     // command could swap their names; their real paths are then protected from the file tools and
     // read-only in the sandbox.
-    const model = createModelClient(settings.model, host);
+    const model = createModelClient(settings.model, host, ports.onModelRetry);
     // AGENTS.md, read once, now: the journal records its digest so a resume can tell a change.
     const instructions = loadRunInstructions(workspace, settings.startDirectory, host);
     session = openJournalSession(

@@ -8,6 +8,7 @@ import {
   RecordingModelClient,
   ReplayModelClient,
   resolveOpenAIConfig,
+  type ModelRetryNotice,
 } from "../adapters/model/index.js";
 import type { ModelClient } from "../core/ports/model.js";
 import type { Host } from "./host.js";
@@ -21,6 +22,10 @@ export interface ModelSettings {
   readonly replayLenient: boolean;
   /** `--record FILE`. */
   readonly record: string | undefined;
+  /** `--request-timeout` (seconds), AGENT_REQUEST_TIMEOUT or the file's `requestTimeout`: per attempt. */
+  readonly requestTimeoutMs: number;
+  /** `--retries` or AGENT_RETRIES: how often a failed request is sent again. */
+  readonly retries: number;
 }
 
 export interface ChosenModel {
@@ -35,7 +40,11 @@ export interface ChosenModel {
   readonly switchable?: SwitchableModel;
 }
 
-export function createModelClient(settings: ModelSettings, host: Host): ChosenModel {
+export function createModelClient(
+  settings: ModelSettings,
+  host: Host,
+  onRetry?: (notice: ModelRetryNotice) => void,
+): ChosenModel {
   let chosen: ChosenModel;
   if (settings.replay === undefined) {
     const config = resolveOpenAIConfig(host.env, {
@@ -44,7 +53,14 @@ export function createModelClient(settings: ModelSettings, host: Host): ChosenMo
     });
     const switchable = new SwitchableModel(
       config.model,
-      (model) => new OpenAIChatModelClient({ ...config, model }),
+      (model) =>
+        new OpenAIChatModelClient({
+          ...config,
+          model,
+          timeoutMs: settings.requestTimeoutMs,
+          maxRetries: settings.retries,
+          onRetry,
+        }),
     );
     chosen = {
       client: switchable,

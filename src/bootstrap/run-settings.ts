@@ -15,6 +15,9 @@ import type { AgentObserver } from "../core/runner/agent-runner.js";
 import type { Host } from "./host.js";
 import type { ResumePlan } from "./journal-session.js";
 import type { ModelSettings } from "./model-client.js";
+import type { ModelRetryNotice } from "../adapters/model/index.js";
+
+export type { ModelRetryNotice };
 
 /** Where and how commands run, and what the harness protects: shared by a run and its dry run. */
 export interface ExecutionSettings {
@@ -68,6 +71,8 @@ export interface RunPorts {
   readonly terminalAudit: AuditSink;
   readonly observer?: AgentObserver;
   readonly onTextDelta?: (text: string) => void;
+  /** Before each retry of a model request, as its wait begins (the terminal says so on stderr). */
+  readonly onModelRetry?: (notice: ModelRetryNotice) => void;
   /** Wraps the command runner (the terminal's command status line). */
   readonly aroundRunner?: (runner: CommandRunner) => CommandRunner;
 }

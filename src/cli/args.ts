@@ -5,6 +5,8 @@ import type { ShellChoice } from "../adapters/shell/index.js";
 import { sandboxLimits, sandboxUnmask } from "./sandbox-settings.js";
 import type { ResourceLimits } from "../adapters/sandbox/index.js";
 import { DEFAULT_MAX_TURNS } from "../bootstrap/build-agent.js";
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../bootstrap/settings-file.js";
+import { parseRequestTimeout, parseRetries } from "./model-connection-settings.js";
 import {
   keepsAudit,
   LATEST_CHAPTER,
@@ -40,6 +42,10 @@ export interface CliOptions {
   readonly maxTurns: number;
   /** `--context-window` or AGENT_CONTEXT_WINDOW; undefined: known from the model's name. */
   readonly contextWindow: number | undefined;
+  /** `--request-timeout`, AGENT_REQUEST_TIMEOUT or the settings file, in ms: per model request. */
+  readonly requestTimeoutMs: number;
+  /** `--retries` or AGENT_RETRIES: how often a failed model request is sent again. */
+  readonly retries: number;
   readonly shell: ShellChoice;
   readonly lang: Language;
   readonly sandbox: SandboxMode;
@@ -87,6 +93,13 @@ Options:
                           The model's context window; the history is compacted
                           before it fills (default: known from the model's
                           name, else 32768; $AGENT_CONTEXT_WINDOW)
+      --request-timeout <seconds>
+                          How long one model request may take, and its reply
+                          may pause (default ${DEFAULT_TIMEOUT_MS / 1000}, room for a local model
+                          on a CPU; $AGENT_REQUEST_TIMEOUT)
+      --retries <n>       Send a failed model request again up to n times
+                          (0-10, default ${DEFAULT_MAX_RETRIES}; $AGENT_RETRIES); each retry is
+                          said on stderr, and Ctrl-C ends its wait
       --shell <kind>      auto | powershell | posix (default auto: bash, else
                           sh; on Windows PowerShell first)
       --sandbox <mode>    auto | required | off: run shell commands in
@@ -145,8 +158,8 @@ Commands (chapter 4's approvals; each takes --workspace and --state-dir):
                                       Dry run of one call through the policy
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server),
-OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_CONTEXT_WINDOW, AGENT_SANDBOX,
-AGENT_SANDBOX_LIMITS, AGENT_STATE_DIR, NO_COLOR.
+OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_CONTEXT_WINDOW, AGENT_REQUEST_TIMEOUT,
+AGENT_RETRIES, AGENT_SANDBOX, AGENT_SANDBOX_LIMITS, AGENT_STATE_DIR, NO_COLOR.
 Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing
 to resume), 3 waiting for an approval (chapter 4), 4 piped run answered but
 every tool call was denied, 130 Ctrl-C, 141 stderr closed.`;
@@ -175,6 +188,8 @@ export function parseCliArgs(
         model: { type: "string" },
         "max-turns": { type: "string" },
         "context-window": { type: "string" },
+        "request-timeout": { type: "string" },
+        retries: { type: "string" },
         shell: { type: "string" },
         lang: { type: "string" },
         sandbox: { type: "string" },
@@ -236,6 +251,8 @@ export function parseCliArgs(
     model: values.model,
     maxTurns: parseMaxTurns(values["max-turns"]),
     contextWindow: parseContextWindow(values["context-window"], env.AGENT_CONTEXT_WINDOW),
+    requestTimeoutMs: parseRequestTimeout(values["request-timeout"], env.AGENT_REQUEST_TIMEOUT),
+    retries: parseRetries(values.retries, env.AGENT_RETRIES),
     shell: oneOf("--shell", values.shell ?? "auto", SHELL_CHOICES),
     lang: oneOf("--lang", values.lang ?? languageFromLocale(env), LANGUAGES),
     sandbox: sandboxMode(values.sandbox, env),

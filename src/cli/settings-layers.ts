@@ -1,8 +1,8 @@
 /**
  * The settings file as the lowest layer under flags and the environment: flag > environment >
  * file > default. A file value fills in the environment variable that already carries the same
- * setting (OPENAI_MODEL, OPENAI_BASE_URL, AGENT_SANDBOX) only when that variable is not set, and
- * goes before the command line as a flag for the others, so any flag given later wins. The
+ * setting (OPENAI_MODEL, OPENAI_BASE_URL, AGENT_SANDBOX, AGENT_CONTEXT_WINDOW,
+ * AGENT_REQUEST_TIMEOUT) only when that variable is not set, and goes before the command line as a flag for the others, so any flag given later wins. The
  * language from `$LANG` is a guess from the locale, not a choice: the file's `language` beats it.
  */
 import { homedir } from "node:os";
@@ -21,6 +21,8 @@ export const SETTING_ENV: Partial<Record<SettingName, string>> = {
   model: "OPENAI_MODEL",
   baseURL: "OPENAI_BASE_URL",
   sandbox: "AGENT_SANDBOX",
+  contextWindow: "AGENT_CONTEXT_WINDOW",
+  requestTimeout: "AGENT_REQUEST_TIMEOUT",
 };
 
 /** The flag that sets each setting, where one does. */
@@ -30,6 +32,8 @@ export const SETTING_FLAG: Partial<Record<SettingName, string>> = {
   sandbox: "--sandbox",
   network: "--network",
   language: "--lang",
+  contextWindow: "--context-window",
+  requestTimeout: "--request-timeout",
 };
 
 export function withFileSettings(

@@ -34,6 +34,8 @@ describe("parseCliArgs defaults", () => {
       model: undefined,
       maxTurns: 200,
       contextWindow: undefined,
+      requestTimeoutMs: 600_000,
+      retries: 2,
       shell: "auto",
       lang: "en",
       sandbox: "auto",
@@ -95,6 +97,10 @@ describe("parseCliArgs flags", () => {
       "16384",
       "--output-format",
       "stream-json",
+      "--request-timeout",
+      "90.5",
+      "--retries",
+      "0",
     ]);
     expect(options).toEqual({
       help: false,
@@ -105,6 +111,8 @@ describe("parseCliArgs flags", () => {
       model: "gpt-x",
       maxTurns: 7,
       contextWindow: 16384,
+      requestTimeoutMs: 90_500,
+      retries: 0,
       shell: "posix",
       lang: "zh",
       sandbox: "required",

@@ -85,3 +85,92 @@ describe("settings precedence", () => {
     expect(effective(argv, env, file)).toEqual(expected);
   });
 });
+
+describe("the model connection's precedence", () => {
+  function connection(argv: string[], env: Record<string, string>, file: object) {
+    const layered = withFileSettings([...argv, "--prompt", "task"], env, file);
+    const options = parseCliArgs(layered.argv, layered.env, "/work");
+    return { requestTimeoutMs: options.requestTimeoutMs, retries: options.retries };
+  }
+
+  it.each([
+    ["default: ten minutes, for a local model on a CPU", [], {}, {}, 600_000, 2],
+    ["file", [], {}, { requestTimeout: 120 }, 120_000, 2],
+    [
+      "environment over file",
+      [],
+      { AGENT_REQUEST_TIMEOUT: "30", AGENT_RETRIES: "5" },
+      { requestTimeout: 120 },
+      30_000,
+      5,
+    ],
+    [
+      "a blank variable is unset",
+      [],
+      { AGENT_REQUEST_TIMEOUT: " " },
+      { requestTimeout: 1.5 },
+      1500,
+      2,
+    ],
+    [
+      "flag over environment and file",
+      ["--request-timeout", "45", "--retries", "1"],
+      { AGENT_REQUEST_TIMEOUT: "30", AGENT_RETRIES: "5" },
+      { requestTimeout: 120 },
+      45_000,
+      1,
+    ],
+  ])("%s", (_name, argv, env, file, requestTimeoutMs, retries) => {
+    expect(connection(argv, env, file)).toEqual({ requestTimeoutMs, retries });
+  });
+
+  it.each([
+    [
+      ["--request-timeout", "0"],
+      {},
+      '--request-timeout must be a number of seconds from 1 to 86400 (got "0")',
+    ],
+    [
+      ["--request-timeout", "1e3"],
+      {},
+      '--request-timeout must be a number of seconds from 1 to 86400 (got "1e3")',
+    ],
+    [
+      [],
+      { AGENT_REQUEST_TIMEOUT: "forever" },
+      'AGENT_REQUEST_TIMEOUT must be a number of seconds from 1 to 86400 (got "forever")',
+    ],
+    [["--retries", "11"], {}, '--retries must be a whole number from 0 to 10 (got "11")'],
+    [[], { AGENT_RETRIES: "-1" }, 'AGENT_RETRIES must be a whole number from 0 to 10 (got "-1")'],
+  ])("refuses %j %j", (argv, env, message) => {
+    expect(() => connection(argv, env, {})).toThrow(message);
+  });
+});
+
+describe("the context window's layers", () => {
+  const windowOf = (argv: string[], env: Record<string, string>, file: object): unknown => {
+    const layered = withFileSettings([...argv, "--prompt", "task"], env, file);
+    return parseCliArgs(layered.argv, layered.env, "/work").contextWindow;
+  };
+
+  it.each([
+    ["default: known from the model's name", [], {}, {}, undefined],
+    ["file", [], {}, { contextWindow: 50_000 }, 50_000],
+    [
+      "environment over file",
+      [],
+      { AGENT_CONTEXT_WINDOW: "40000" },
+      { contextWindow: 50_000 },
+      40_000,
+    ],
+    [
+      "flag over environment and file",
+      ["--context-window", "30000"],
+      { AGENT_CONTEXT_WINDOW: "40000" },
+      { contextWindow: 50_000 },
+      30_000,
+    ],
+  ])("%s", (_name, argv, env, file, expected) => {
+    expect(windowOf(argv, env, file)).toBe(expected);
+  });
+});

@@ -16,7 +16,7 @@ const COMMAND =
   "echo step-one; for i in $(seq 300); do [ -e proceed ] && break; sleep 0.1; done; echo finished";
 
 describe.skipIf(!isTmuxAvailable())(`a running command ${TMUX_REASON}`, () => {
-  it("shows progress while it runs, and leaves only the result line when it ends", async () => {
+  it("shows progress while it runs, and leaves only the result line, its last line of output, when it ends", async () => {
     e2e.server.script(
       chatToolCallsReply([{ id: "c1", name: "shell", arguments: { command: COMMAND } }]),
       chatTextReply("Ran it."),
@@ -41,7 +41,7 @@ describe.skipIf(!isTmuxAvailable())(`a running command ${TMUX_REASON}`, () => {
         writeFileSync(join(e2e.dir.workspace, "proceed"), "");
         const rows = await terminal.waitForScreen((shown) => shown.includes("  Ran it."));
         expect(rows.filter((row) => row.includes("… running"))).toEqual([]);
-        expect(rows.some((row) => row.startsWith("✓ step-one (+1 line)"))).toBe(true);
+        expect(rows.some((row) => row.startsWith("✓ finished (+1 line)"))).toBe(true);
       },
     );
   });

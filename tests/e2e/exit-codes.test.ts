@@ -70,13 +70,22 @@ describe("exit code 1: the run failed", () => {
     expect(e2e.server.requests).toHaveLength(1);
   });
 
-  it("on a 500 that persists through the SDK's retries", async () => {
-    const boom = chatErrorReply(500, "still down", { type: "server_error" });
+  it("on a 500 that persists through the retries, each retry said", async () => {
+    const boom = chatErrorReply(500, "still down", {
+      type: "server_error",
+      headers: { "retry-after": "0" },
+    });
     e2e.server.script(boom, boom, boom);
 
     const run = await agent(["--prompt", "Hi"]);
 
-    expectOneLineFailure(run, 1, "The model provider had a server error (HTTP 500): still down");
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(stderrLines(run)).toEqual([
+      "agent: retrying in 0 s (1 of 2): server error (HTTP 500)",
+      "agent: retrying in 0 s (2 of 2): server error (HTTP 500)",
+      "agent: The model provider had a server error (HTTP 500): still down",
+    ]);
     expect(e2e.server.requests).toHaveLength(3);
   });
 

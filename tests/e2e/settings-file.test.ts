@@ -43,7 +43,7 @@ describe("the settings file", () => {
         "sandbox         off  (flag --sandbox)",
         "network         false  (default)",
         "language        en  (default (from $LANG))",
-        "contextWindow   model's own  (default)",
+        "contextWindow   known from the model's name  (default)",
         "requestTimeout  600 s  (settings file)",
         "apiKey          set (value not shown)  (environment OPENAI_API_KEY)",
         "",

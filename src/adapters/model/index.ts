@@ -5,12 +5,15 @@
  */
 export {
   DEFAULT_BASE_URL,
+  DEFAULT_MAX_RETRIES,
   DEFAULT_MODEL,
+  DEFAULT_TIMEOUT_MS,
   displayURL,
   ModelConfigError,
   OpenAIChatModelClient,
   resolveOpenAIConfig,
   type OpenAIConfig,
 } from "./openai-chat.js";
+export type { ModelRetryNotice } from "./request-retries.js";
 export { ModelRecordingError, RecordingModelClient } from "./recording-model.js";
 export { REPLAY_LIMIT_BYTES, ReplayModelClient, type ReplayOptions } from "./replay-model.js";

@@ -25,7 +25,7 @@ export interface FailureContext {
 }
 
 /**
- * One readable line per failure, naming the cause and what to check. The SDK has already retried
+ * One readable line per failure, naming the cause and what to check. The retry loop has already retried
  * what is worth retrying (429, 5xx, connection errors, timeouts) by the time an error reaches here.
  */
 export function describeRequestFailure(

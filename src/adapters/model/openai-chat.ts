@@ -10,6 +10,7 @@ import { nodeHttpFetch } from "./node-http-fetch.js";
 import { parseChatCompletion } from "./openai-chat-reply.js";
 import { toChatMessages, toChatTools } from "./openai-chat-request.js";
 import { readChatStream } from "./openai-chat-stream.js";
+import { withRetries, type ModelRetryNotice, type RetryWait } from "./request-retries.js";
 
 export {
   DEFAULT_BASE_URL,
@@ -22,8 +23,13 @@ export {
   type OpenAIConfigFlags,
 } from "./openai-chat-config.js";
 
-/** Per attempt. Generous enough for a slow local model, short enough that a dead server is noticed. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * Per attempt, and the longest a stream may fall silent. Ten minutes, because the slowest model
+ * people run is a local one on a CPU: at tens of tokens a second it reads a long history for
+ * minutes before its first token, and a request timed out there is read again from the start. A
+ * dead server is noticed sooner anyway: a refused or reset connection fails at once.
+ */
+export const DEFAULT_TIMEOUT_MS = 600_000;
 /** The SDK's own default: 429, 5xx, connection errors and timeouts are retried with backoff. */
 export const DEFAULT_MAX_RETRIES = 2;
 
@@ -36,6 +42,10 @@ export interface OpenAIChatModelClientOptions {
   readonly project?: string;
   readonly timeoutMs?: number;
   readonly maxRetries?: number;
+  /** Told of each retry before its wait begins. */
+  readonly onRetry?: ((notice: ModelRetryNotice) => void) | undefined;
+  /** The wait before a retry (tests pass one that does not sleep). */
+  readonly wait?: RetryWait;
 }
 
 /** The ModelClient port over the chat-completions API, through the official SDK. */
@@ -43,6 +53,8 @@ export class OpenAIChatModelClient implements ModelClient {
   readonly #client: OpenAI;
   readonly #model: string;
   readonly #failureContext: FailureContext;
+  readonly #onRetry: ((notice: ModelRetryNotice) => void) | undefined;
+  readonly #wait: RetryWait | undefined;
 
   constructor(options: OpenAIChatModelClientOptions) {
     const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
@@ -58,6 +70,8 @@ export class OpenAIChatModelClient implements ModelClient {
       throw new RangeError("maxRetries must be a non-negative integer");
     }
     this.#model = options.model;
+    this.#onRetry = options.onRetry;
+    this.#wait = options.wait;
     this.#failureContext = {
       displayURL: displayURL(baseURL),
       model: options.model,
@@ -75,7 +89,8 @@ export class OpenAIChatModelClient implements ModelClient {
       project: options.project ?? null,
       webhookSecret: null,
       timeout: timeoutMs,
-      maxRetries,
+      // Retried by us (request-retries.ts), so each retry can be shown and Ctrl-C ends its wait.
+      maxRetries: 0,
       logLevel: "off",
       // node:http instead of Node's fetch: undici would cost every start ~30 ms (node-http-fetch.ts).
       fetch: nodeHttpFetch as unknown as NonNullable<ClientOptions["fetch"]>,
@@ -99,9 +114,19 @@ export class OpenAIChatModelClient implements ModelClient {
       // The raw response, so that a server which ignores `stream` and answers with one JSON body
       // (its content type says so) still works: that is the signal to read it whole.
       const response = await settleOrCancel(
-        this.#client.chat.completions
-          .create(params, signal === undefined ? {} : { signal })
-          .asResponse(),
+        withRetries(
+          () =>
+            this.#client.chat.completions
+              .create(params, signal === undefined ? {} : { signal })
+              .asResponse(),
+          {
+            maxRetries: this.#failureContext.maxRetries,
+            timeoutMs: this.#failureContext.timeoutMs,
+            signal,
+            onRetry: this.#onRetry,
+            ...(this.#wait === undefined ? {} : { wait: this.#wait }),
+          },
+        ),
         signal,
       );
       const readOptions = {
@@ -145,10 +170,7 @@ function stalledMessage(context: FailureContext): string {
   return `Model stream from ${context.displayURL} stalled: nothing arrived for ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
-/**
- * The SDK aborts an in-flight fetch on the signal but finishes a retry back-off first, which can be
- * seconds (or whatever Retry-After says): Ctrl-C must not wait for it.
- */
+/** Ctrl-C must not wait for whatever is in flight (a request, a retry's wait) to notice it. */
 async function settleOrCancel<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return work;
   let onAbort = (): void => undefined;

@@ -26,8 +26,8 @@ const settingsSchema = z
     language: z.enum(["en", "zh"]),
     /** Tokens the model's context holds. */
     contextWindow: z.number().int().positive(),
-    /** Seconds one model request may take. */
-    requestTimeout: z.number().positive(),
+    /** Seconds one model request may take (the bounds of `--request-timeout`). */
+    requestTimeout: z.number().min(1).max(86_400),
   })
   .partial();
 

@@ -39,11 +39,11 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
       sandbox: options.sandbox,
       network: String(options.network),
       language: options.lang,
-      contextWindow: String(settings.values.contextWindow ?? "model's own"),
-      requestTimeout:
-        settings.values.requestTimeout === undefined
-          ? "provider default"
-          : `${String(settings.values.requestTimeout)} s`,
+      contextWindow:
+        options.contextWindow === undefined
+          ? "known from the model's name"
+          : `${String(options.contextWindow)} tokens`,
+      requestTimeout: `${String(options.requestTimeoutMs / 1000)} s`,
     };
     const originOf = (name: SettingName): string => {
       const flag = SETTING_FLAG[name];

@@ -96,6 +96,8 @@ export async function runAgent(
           replay: options.replay,
           replayLenient: options.replayLenient,
           record: options.record,
+          requestTimeoutMs: options.requestTimeoutMs,
+          retries: options.retries,
         },
         sandbox: options.sandbox,
         network: options.network,
@@ -131,6 +133,9 @@ export async function runAgent(
         observer: script === undefined ? reporter : bothObservers(reporter, script),
         onTextDelta: (text) => {
           reporter.onTextDelta(text);
+        },
+        onModelRetry: (notice) => {
+          reporter.onModelRetry(notice);
         },
         aroundRunner: (runner) =>
           new CommandStatus({

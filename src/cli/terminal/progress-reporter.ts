@@ -12,7 +12,16 @@ import { collapseHiddenRuns } from "./hidden-characters.js";
 import type { CompactionEvent } from "../../core/context/context-keeper.js";
 import { compactionLine, contextUsed } from "./context-status.js";
 import { CoalescedText } from "./coalesced-text.js";
+import {
+  commandOutput,
+  commandRan,
+  commandSummary,
+  isCommandTool,
+  stderrTail,
+} from "./command-summary.js";
 import { StreamedText } from "./streamed-text.js";
+import type { ModelRetryNotice } from "../../bootstrap/run-settings.js";
+import { retryNoticeLine } from "./retry-notice.js";
 import { MODEL_INDENT, indentModelText, layOutLine } from "./terminal-layout.js";
 import {
   escapeControlsKeepingLines,
@@ -103,6 +112,14 @@ export class ProgressReporter implements AgentObserver {
     }
   }
 
+  /** A model request failed and is sent again after a wait: said on its own line. */
+  onModelRetry(notice: ModelRetryNotice): void {
+    if (this.#options.verbosity === "quiet") return;
+    // The spinner goes on below; its row is cleared first so the line starts clean.
+    if (this.#spinner !== undefined) this.#options.output.write(CLEAR_LINE);
+    this.#line(retryNoticeLine(notice));
+  }
+
   onContextUsage(tokens: number, window: number): void {
     this.#context = ` · ${contextUsed(tokens, window)}`;
   }
@@ -135,6 +152,9 @@ export class ProgressReporter implements AgentObserver {
       const text = result.content.replace(/^Error \[[^\]]*\]: /, "");
       const summary = `${result.errorCode ?? "error"}: ${firstLine(text)}`;
       this.#rows(`${this.#paint("31", "✗")} ${summary} ${took}`);
+      if (this.#options.verbosity === "normal" && isCommandTool(call.name)) {
+        this.#commandDetails(result);
+      }
     } else {
       this.#rows(`${this.#paint("32", "✓")} ${summarizeResult(call, result)} ${took}`);
     }
@@ -152,6 +172,20 @@ export class ProgressReporter implements AgentObserver {
         this.#line(this.#dim(`  outcome: ${escapeForPrompt(describeOutcome(outcome))}`));
       }
     }
+  }
+
+  /**
+   * Under a failed command, without --verbose: its summary line (a test runner's, or the last
+   * line it printed) and the last lines of its stderr, so the reason is on the screen.
+   */
+  #commandDetails(result: ToolResult): void {
+    if (!commandRan(result.errorCode)) return;
+    const output = commandOutput(result.content, true);
+    const stderr = stderrTail(output);
+    const summary = commandSummary(output);
+    const shownAlready = stderr.some((line) => line.replace(/\s+/gu, " ").endsWith(summary));
+    const details = shownAlready ? stderr : [summary, ...stderr];
+    for (const detail of details) this.#rows(this.#dim(`${MODEL_INDENT}${detail}`));
   }
 
   /** The closing line: turns, and token usage per turn and in total when the provider reported it. */
@@ -282,7 +316,11 @@ function summarizeResult(call: ToolCall, result: ToolResult): string {
   // A final newline ends the last line; it does not start another.
   const more = result.content.replace(/\n$/, "").split("\n").length - 1;
   const rest = more === 0 ? "" : ` (+${more} ${more === 1 ? "line" : "lines"})`;
-  return `${firstLine(result.content)}${rest}`;
+  // A command says how it went at the end (a test runner in its summary), not at the start.
+  const line = isCommandTool(call.name)
+    ? commandSummary(result.content)
+    : firstLine(result.content);
+  return `${line}${rest}`;
 }
 
 function firstLine(text: string): string {

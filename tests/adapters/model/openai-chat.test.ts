@@ -418,7 +418,7 @@ describe("OpenAIChatModelClient failures", () => {
     await rejectionOf(clientFor(srv, options).complete(request()), ModelProviderError, message);
   });
 
-  it("lets the SDK retry a 500 and succeed when maxRetries allows", async () => {
+  it("retries a 500 and succeeds when maxRetries allows", async () => {
     const srv = await startServer(
       chatErrorReply(500, "transient", { headers: { "retry-after-ms": "0" } }),
       chatTextReply("recovered"),
@@ -439,7 +439,7 @@ describe("OpenAIChatModelClient failures", () => {
     expect(srv.requests).toHaveLength(1);
   });
 
-  it("gets a 500 the SDK does not retry when the test server runs out of script", async () => {
+  it("does not retry a 500 that says x-should-retry: false (the test server out of script)", async () => {
     const srv = await startServer();
     await rejectionOf(
       clientFor(srv, { maxRetries: 2 }).complete(request()),

@@ -56,6 +56,8 @@ describe("loadSettingsFile", () => {
     ['{"chapter": 5}', "field chapter:"],
     ['{"sandbox": "maybe"}', "field sandbox:"],
     ['{"baseURL": "file:///etc/passwd"}', "field baseURL:"],
+    ['{"requestTimeout": 0.5}', "field requestTimeout:"],
+    ['{"requestTimeout": 100000}', "field requestTimeout:"],
     ['{"apiKey": "sk-123"}', "unknown field apiKey (known: model, baseURL"],
   ])("%s is an error naming the file and the field", async (text, message) => {
     await writeFile(file, text);
