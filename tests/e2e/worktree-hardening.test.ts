@@ -16,6 +16,8 @@ const e2e = useAgentFixture();
 const HOOK = "#!/bin/sh\ntouch /tmp/pwned\n";
 const GIT_DENIED =
   "Writing git metadata is forbidden: a hook or config there would run on the host";
+/** Chapter 4's model also reads whether the call executed, and who denied it (issue 30). */
+const P04_NOTE = "(executed: no; source: protected-path; scope: this call only)";
 
 function call(id: string, name: string, args: Record<string, unknown>) {
   return { id, name, arguments: args };
@@ -63,9 +65,9 @@ describe("the git delegation rule through the CLI", () => {
 
     expect(run.exitCode).toBe(0);
     expect(toolResults(e2e.server.requests[1])).toEqual({
-      call_husky: `Error [permission_denied]: ${GIT_DENIED}`,
-      call_include: `Error [permission_denied]: ${GIT_DENIED}`,
-      call_lefthook: `Error [permission_denied]: ${GIT_DENIED}`,
+      call_husky: `Error [permission_denied]: ${GIT_DENIED} ${P04_NOTE}`,
+      call_include: `Error [permission_denied]: ${GIT_DENIED} ${P04_NOTE}`,
+      call_lefthook: `Error [permission_denied]: ${GIT_DENIED} ${P04_NOTE}`,
       call_note: "Wrote 6 UTF-8 bytes to notes.txt",
     });
     expect(run.stderr).not.toContain("[y/N]");
