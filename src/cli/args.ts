@@ -77,7 +77,7 @@ every file write, waits for your [y/N]; file writes outside the workspace are
 always refused.
 Quote the task so it is one argument: agent "fix the failing test".
 With no task on a terminal, agent starts a conversation: each message a turn,
-/help lists its commands (/model, /clear, /usage, /exit).
+/help lists its commands (/model, /clear, /compact, /context, /usage, /exit).
 
 Options:
   -p, --prompt <text>     The task (or give it as the one argument)
