@@ -1,10 +1,9 @@
 import { mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "../../../src/cli/cli-io.js";
 import { runsCommand } from "../../../src/cli/commands/runs.js";
+import { runCapturedSubcommand } from "../../support/captured-subcommand.js";
 
 /**
  * `agent runs` shows what journals say. A journal is a file a command could have written (run with
@@ -27,25 +26,12 @@ describe("agent runs with a crafted journal", () => {
   });
 
   async function agentRuns(): Promise<{ code: number; stdout: string; stderr: string }> {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = "";
-    let err = "";
-    stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
-    stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
-    const io = {
-      argv: [],
-      env: { HOME: base },
-      cwd: ws,
-      platform: "linux",
-      stdin: Object.assign(new PassThrough(), { isTTY: false }),
-      stdout,
-      stderr,
-      interrupts: { on: () => undefined },
-    } as unknown as CliIo;
-    const code = await runsCommand(["--workspace", ws, "--state-dir", state], io);
-    await new Promise((resolve) => setImmediate(resolve));
-    return { code, stdout: out, stderr: err };
+    const run = await runCapturedSubcommand(
+      runsCommand,
+      ["--workspace", ws, "--state-dir", state],
+      { home: base, cwd: ws },
+    );
+    return { code: run.code, stdout: run.out, stderr: run.err };
   }
 
   async function runsDirectory(): Promise<string> {

@@ -1,10 +1,9 @@
 import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "../../../src/cli/cli-io.js";
 import { runsCommand } from "../../../src/cli/commands/runs.js";
+import { runCapturedSubcommand, type CapturedRun } from "../../support/captured-subcommand.js";
 
 /**
  * `agent runs` shows the newest 20 runs unless asked for more (issue 32): a workspace with a
@@ -26,26 +25,11 @@ describe("agent runs, newest first, 20 unless asked for more", () => {
     await rm(base, { recursive: true, force: true });
   });
 
-  async function agentRuns(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = "";
-    let err = "";
-    stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
-    stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
-    const io = {
-      argv: [],
-      env: { HOME: base },
+  function agentRuns(...args: string[]): Promise<CapturedRun> {
+    return runCapturedSubcommand(runsCommand, ["--workspace", ws, "--state-dir", state, ...args], {
+      home: base,
       cwd: ws,
-      platform: "linux",
-      stdin: Object.assign(new PassThrough(), { isTTY: false }),
-      stdout,
-      stderr,
-      interrupts: { on: () => undefined },
-    } as unknown as CliIo;
-    const code = await runsCommand(["--workspace", ws, "--state-dir", state, ...args], io);
-    await new Promise((resolve) => setImmediate(resolve));
-    return { code, out, err };
+    });
   }
 
   /** Run i (1-based) started on day i of January 2026, so ids sort by i. */
