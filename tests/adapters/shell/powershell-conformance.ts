@@ -132,6 +132,27 @@ export function normalised(output: string, { dropColours = false } = {}): string
   return text.replaceAll("\r\n", "\n").replace(/\s*$/, "");
 }
 
+/**
+ * The output as its two streams, each in the order it was written, trailing blank lines dropped.
+ * stdout and stderr reach the harness (and a reference capture of pwsh alone) through two pipes,
+ * so how their lines interleave depends on scheduling, in both: a table's closing blank line may
+ * land before or after the error that followed it. Every line, and each stream's order, still
+ * has to match.
+ */
+export function byStream(output: string): { stdout: string[]; stderr: string[] } {
+  const lines = output.split("\n");
+  const trimmed = (kept: string[]): string[] => {
+    while (kept.length > 0 && kept[kept.length - 1]?.trim() === "") kept.pop();
+    return kept;
+  };
+  return {
+    stdout: trimmed(lines.filter((line) => !line.startsWith(STDERR_PREFIX))),
+    stderr: trimmed(lines.filter((line) => line.startsWith(STDERR_PREFIX))),
+  };
+}
+
+const STDERR_PREFIX = "[stderr] ";
+
 export const LIMITS = { timeoutMs: 60_000, maxOutputBytes: 50 * 1024 };
 const ROW_TIMEOUT_MS = 120_000;
 
@@ -176,9 +197,9 @@ export function conformanceRows(
       const { harness, alone } = place();
       const [ours, reference] = await Promise.all([harness(command), alone(command)]);
       expect(reference.timedOut).toBe(false);
-      expect({ exitCode: ours.exitCode, output: normalised(ours.output) }).toEqual({
+      expect({ exitCode: ours.exitCode, output: byStream(normalised(ours.output)) }).toEqual({
         exitCode,
-        output: normalised(reference.output, { dropColours: true }),
+        output: byStream(normalised(reference.output, { dropColours: true })),
       });
       expect(ours.truncated).toBe(false);
     },
