@@ -4,8 +4,7 @@
  * history kept in the state directory. A history file that cannot be used safely (a link, a FIFO,
  * too large) is named in one warning and the conversation goes on without it.
  */
-import { InputHistoryFile, inputHistoryPath } from "../bootstrap/input-history.js";
-import { firstLineOfError } from "../core/common/one-line.js";
+import { openInputHistory, type InputHistory } from "../bootstrap/input-history.js";
 import type { RunJournal } from "../core/journal/journal-records.js";
 import { conversationCommands } from "./terminal/conversation-commands.js";
 import { SlashCommands, type SlashCommand } from "./terminal/slash-commands.js";
@@ -24,7 +23,7 @@ export interface ConversationSetupOptions {
 
 export interface ConversationSetup {
   readonly commands: SlashCommands;
-  readonly historyStore: InputHistoryFile | undefined;
+  readonly historyStore: InputHistory | undefined;
   close(): void;
 }
 
@@ -54,14 +53,13 @@ export function setUpConversation(options: ConversationSetupOptions): Conversati
     }).filter((command) => !replaced.has(command.name)),
     ...extra,
   ]);
-  let historyStore: InputHistoryFile | undefined;
-  try {
-    historyStore = InputHistoryFile.open(options.stateRoot);
-  } catch (error) {
+  const history = openInputHistory(options.stateRoot);
+  if (history.problem !== undefined) {
     options.stderr.write(
-      `agent: warning: input history not kept: ${escapeForPrompt(`${inputHistoryPath(options.stateRoot)}: ${firstLineOfError(error)}`)}\n`,
+      `agent: warning: input history not kept: ${escapeForPrompt(history.problem)}\n`,
     );
   }
+  const historyStore = history.store;
   return {
     commands,
     historyStore,
