@@ -12,10 +12,20 @@ import { serverEnv } from "./cli-process.js";
 
 const e2e = useAgentFixture();
 
+/**
+ * Still running: a zombie has exited and only waits to be reaped by whatever adopted it (on a
+ * loaded machine that can take a while), so it counts as dead.
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    // "pid (comm) S …": the state follows the last ")" (comm may hold spaces or parentheses).
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return false;
   }
