@@ -16,7 +16,7 @@ import { GrantApprovalProvider, type ApprovalGrants } from "../core/grants/grant
 import { ApprovedActions } from "../core/grants/approved-actions.js";
 import { P04Authorizer } from "../core/grants/p04-authorizer.js";
 import { recheckApprovedCommand } from "../core/grants/p04-recheck.js";
-import type { P04Context } from "../core/grants/policy.js";
+import type { P04Context } from "../core/grants/policy-context.js";
 import {
   commandsEndWithTheirCalls,
   type ExecutionEnvironment,

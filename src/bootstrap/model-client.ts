@@ -24,7 +24,7 @@ export interface ModelSettings {
   readonly record: string | undefined;
   /** `--request-timeout` (seconds), AGENT_REQUEST_TIMEOUT or the file's `requestTimeout`: per attempt. */
   readonly requestTimeoutMs: number;
-  /** `--retries` or AGENT_RETRIES: how often a failed request is sent again. */
+  /** `--retries`, AGENT_RETRIES or the file's `retries`: how often a failed request is resent. */
   readonly retries: number;
 }
 

@@ -44,7 +44,7 @@ export interface CliOptions {
   readonly contextWindow: number | undefined;
   /** `--request-timeout`, AGENT_REQUEST_TIMEOUT or the settings file, in ms: per model request. */
   readonly requestTimeoutMs: number;
-  /** `--retries` or AGENT_RETRIES: how often a failed model request is sent again. */
+  /** `--retries`, AGENT_RETRIES or the settings file: how often a failed request is sent again. */
   readonly retries: number;
   readonly shell: ShellChoice;
   readonly lang: Language;

@@ -1,6 +1,6 @@
 /**
  * What a conversation needs beyond the run: its slash commands (the conversation's own, and a
- * feature's, such as the context budget's) with `/model` and `/clear` journaled, and the input
+ * feature's, such as the context budget's) with `/model` journaled, and the input
  * history kept in the state directory. A history file that cannot be used safely (a link, a FIFO,
  * too large) is named in one warning and the conversation goes on without it.
  */
@@ -17,7 +17,7 @@ export interface ConversationSetupOptions {
   /** Absent for a replayed recording, whose model cannot change. */
   readonly model: SwitchableModel | undefined;
   readonly stderr: NodeJS.WritableStream;
-  /** Commands a feature adds (`/compact`, `/context`). */
+  /** Commands a feature adds (the context budget's `/compact`, `/clear`, `/context`). */
   readonly extraCommands?: readonly SlashCommand[];
 }
 
@@ -29,10 +29,6 @@ export interface ConversationSetup {
 
 export function setUpConversation(options: ConversationSetupOptions): ConversationSetup {
   const { journal, model } = options;
-  // A feature's command replaces the conversation's own of the same name (the context budget's
-  // `/clear`, which the agent journals as a replaced history).
-  const extra = options.extraCommands ?? [];
-  const replaced = new Set(extra.map((command) => command.name));
   const commands = new SlashCommands([
     ...conversationCommands({
       ...(model === undefined
@@ -49,9 +45,8 @@ export function setUpConversation(options: ConversationSetupOptions): Conversati
               },
             },
           }),
-      cleared: () => journal.append({ type: "conversation_cleared" }),
-    }).filter((command) => !replaced.has(command.name)),
-    ...extra,
+    }),
+    ...(options.extraCommands ?? []),
   ]);
   const history = openInputHistory(options.stateRoot);
   if (history.problem !== undefined) {

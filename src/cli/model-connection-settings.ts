@@ -1,7 +1,7 @@
 /**
  * `--request-timeout` and `--retries`, each over its environment variable (the settings file's
- * `requestTimeout` arrives as AGENT_REQUEST_TIMEOUT, settings-layers.ts): flag > environment >
- * file > default. A blank variable counts as unset.
+ * `requestTimeout` and `retries` arrive as AGENT_REQUEST_TIMEOUT and AGENT_RETRIES,
+ * settings-layers.ts): flag > environment > file > default. A blank variable counts as unset.
  */
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../bootstrap/settings-file.js";
 import { CliConfigError } from "./config-error.js";

@@ -2,7 +2,8 @@
  * The settings file as the lowest layer under flags and the environment: flag > environment >
  * file > default. A file value fills in the environment variable that already carries the same
  * setting (OPENAI_MODEL, OPENAI_BASE_URL, AGENT_SANDBOX, AGENT_CONTEXT_WINDOW,
- * AGENT_REQUEST_TIMEOUT) only when that variable is not set, and goes before the command line as a flag for the others, so any flag given later wins. The
+ * AGENT_REQUEST_TIMEOUT, AGENT_RETRIES) only when that variable is not set, and goes before the
+ * command line as a flag for the others, so any flag given later wins. The
  * language from `$LANG` is a guess from the locale, not a choice: the file's `language` beats it.
  */
 import { homedir } from "node:os";
@@ -23,6 +24,7 @@ export const SETTING_ENV: Partial<Record<SettingName, string>> = {
   sandbox: "AGENT_SANDBOX",
   contextWindow: "AGENT_CONTEXT_WINDOW",
   requestTimeout: "AGENT_REQUEST_TIMEOUT",
+  retries: "AGENT_RETRIES",
 };
 
 /** The flag that sets each setting, where one does. */
@@ -34,6 +36,7 @@ export const SETTING_FLAG: Partial<Record<SettingName, string>> = {
   language: "--lang",
   contextWindow: "--context-window",
   requestTimeout: "--request-timeout",
+  retries: "--retries",
 };
 
 export function withFileSettings(

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ArgvRunner, OutputSpillStore } from "../core/ports/command-runner.js";
 import { defineTool, type ToolDefinition } from "../core/tools/tool-definition.js";
 import type { ToolResult } from "../core/tools/tool-result.js";
-import { RUN_COMMAND } from "../core/grants/policy.js";
+import { RUN_COMMAND } from "../core/grants/run-command-input.js";
 import {
   DEFAULT_SHELL_MAX_OUTPUT_BYTES,
   DEFAULT_SHELL_TIMEOUT_MS,

@@ -95,12 +95,12 @@ describe("the model connection's precedence", () => {
 
   it.each([
     ["default: ten minutes, for a local model on a CPU", [], {}, {}, 600_000, 2],
-    ["file", [], {}, { requestTimeout: 120 }, 120_000, 2],
+    ["file", [], {}, { requestTimeout: 120, retries: 0 }, 120_000, 0],
     [
       "environment over file",
       [],
       { AGENT_REQUEST_TIMEOUT: "30", AGENT_RETRIES: "5" },
-      { requestTimeout: 120 },
+      { requestTimeout: 120, retries: 0 },
       30_000,
       5,
     ],
@@ -116,10 +116,11 @@ describe("the model connection's precedence", () => {
       "flag over environment and file",
       ["--request-timeout", "45", "--retries", "1"],
       { AGENT_REQUEST_TIMEOUT: "30", AGENT_RETRIES: "5" },
-      { requestTimeout: 120 },
+      { requestTimeout: 120, retries: 7 },
       45_000,
       1,
     ],
+    ["flag over file", ["--retries", "4"], {}, { retries: 7 }, 600_000, 4],
   ])("%s", (_name, argv, env, file, requestTimeoutMs, retries) => {
     expect(connection(argv, env, file)).toEqual({ requestTimeoutMs, retries });
   });

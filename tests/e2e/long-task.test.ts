@@ -2,15 +2,23 @@
  * Issue 26 end to end: a task far longer than the model's window finishes. 150 reads of a 4 KiB
  * file against a server that refuses anything over 16k tokens: the history is compacted before
  * it fills, so at most one request is refused and every later one fits; the default turn limit
- * lets a 100-call task finish.
+ * lets a 100-call task finish. A provider's context error compacts and retries once whether it
+ * comes as an HTTP error or inside a stream that had begun.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { chatErrorReply } from "../support/chat-completions-server.js";
+import {
+  chatErrorReply,
+  chatTextReply,
+  chatToolCallsReply,
+  chunkBody,
+  type HttpReply,
+  type RecordedRequest,
+} from "../support/chat-completions-server.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { runCli, serverEnv } from "./cli-process.js";
-import { fourKibText, longTaskModel } from "./long-task-model.js";
+import { fourKibText, isSummaryRequest, longTaskModel } from "./long-task-model.js";
 
 const e2e = useAgentFixture();
 
@@ -91,5 +99,74 @@ describe("the ends of a long task", () => {
     );
     // Nothing older to summarize: no summary request, no retry of the same request.
     expect(e2e.server.requests).toHaveLength(1);
+  });
+});
+
+const OVERFLOW = {
+  message:
+    "This model's maximum context length is 16384 tokens. However, your messages resulted in 20000 tokens.",
+  type: "invalid_request_error",
+  param: "messages",
+  code: "context_length_exceeded",
+};
+
+describe("a provider's context error, however it arrives", () => {
+  it.each<[string, HttpReply]>([
+    ["as an HTTP 400", chatErrorReply(400, OVERFLOW.message, { code: OVERFLOW.code })],
+    [
+      "inside a stream, after data:",
+      {
+        events: [
+          { data: chunkBody({ role: "assistant", content: "" }) },
+          { data: { error: OVERFLOW } },
+        ],
+        done: false,
+      },
+    ],
+    [
+      "as an SSE error event",
+      {
+        events: [
+          { data: chunkBody({ role: "assistant", content: "" }) },
+          { event: "error", data: { error: OVERFLOW } },
+        ],
+        done: false,
+      },
+    ],
+  ])("%s: one compaction, one retry, and the run finishes", async (_name, refusal) => {
+    await writeFiles();
+    // Three reads, then the fourth request is refused once; the summary and the retry answer.
+    const kinds: string[] = [];
+    let reads = 0;
+    const reply = (request: RecordedRequest): HttpReply => {
+      if (isSummaryRequest(request.body)) {
+        kinds.push("summary");
+        return chatTextReply("Read three files; all were fine.");
+      }
+      if (reads < 3) {
+        kinds.push("turn");
+        reads += 1;
+        return chatToolCallsReply([
+          { id: `call_${String(reads)}`, name: "read_file", arguments: { path: FILES[reads] } },
+        ]);
+      }
+      if (!kinds.includes("refused")) {
+        kinds.push("refused");
+        return refusal;
+      }
+      kinds.push("turn");
+      return chatTextReply("Read all three.");
+    };
+    e2e.server.script(...Array.from({ length: 8 }, () => reply));
+
+    const run = await e2e.agent(["--prompt", "Read three files"]);
+
+    expect(run.stderr).not.toContain("agent: The");
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe("Read all three.\n");
+    expect(kinds).toEqual(["turn", "turn", "turn", "refused", "summary", "turn"]);
+    const [refused, retried] = [e2e.server.rawRequests[3], e2e.server.rawRequests[5]];
+    expect(retried?.rawBody).toContain("Read three files; all were fine.");
+    expect(retried?.rawBody.length).toBeLessThan(refused?.rawBody.length ?? 0);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The model connection end to end: each retry is said on stderr, the settings file's request
- * timeout reaches the run, and Ctrl-C during a retry's wait ends the run at once.
+ * timeout and retries reach the run, and Ctrl-C during a retry's wait ends the run at once.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -32,6 +32,27 @@ describe("the model connection", () => {
     expect(e2e.server.requests).toHaveLength(1);
   });
 
+  it("takes its retries from the settings file, and a flag over it", async () => {
+    const config = join(e2e.dir.root, "config");
+    await mkdir(join(config, "agent-harness"), { recursive: true });
+    await writeFile(join(config, "agent-harness", "settings.json"), '{"retries": 0}');
+    e2e.server.script(chatErrorReply(503, "busy"));
+    const once = await e2e.agent(["Hi"], { XDG_CONFIG_HOME: config });
+    expect(once.exitCode).toBe(1);
+    expect(once.stderr).not.toContain("retrying");
+    expect(e2e.server.requests).toHaveLength(1);
+    e2e.server.script(
+      chatErrorReply(503, "busy", { headers: { "retry-after": "0" } }),
+      chatTextReply("Recovered."),
+    );
+    const again = await e2e.agent(["--retries", "1", "Hi"], { XDG_CONFIG_HOME: config });
+    expect(again.exitCode).toBe(0);
+    expect(stderrLines(again)).toContain(
+      "agent: retrying in 0 s (1 of 1): server error (HTTP 503)",
+    );
+    expect(e2e.server.requests).toHaveLength(2);
+  });
+
   it("gives up after the settings file's request timeout", async () => {
     const config = join(e2e.dir.root, "config");
     await mkdir(join(config, "agent-harness"), { recursive: true });
@@ -44,20 +65,28 @@ describe("the model connection", () => {
     );
   });
 
-  it("agent config shows the request timeout in effect and where it came from", async () => {
+  it("agent config shows the request timeout and retries in effect and where each came from", async () => {
     const line = async (
+      name: string,
       args: string[],
       env: Record<string, string>,
     ): Promise<string | undefined> => {
       const run = await runCli(["config", ...args], { env: serverEnv(e2e.server.baseURL, env) });
-      return run.stdout.split("\n").find((row) => row.startsWith("requestTimeout"));
+      return run.stdout.split("\n").find((row) => row.startsWith(`${name} `));
     };
-    expect(await line([], {})).toBe("requestTimeout  600 s  (default)");
-    expect(await line([], { AGENT_REQUEST_TIMEOUT: "30" })).toBe(
+    expect(await line("requestTimeout", [], {})).toBe("requestTimeout  600 s  (default)");
+    expect(await line("requestTimeout", [], { AGENT_REQUEST_TIMEOUT: "30" })).toBe(
       "requestTimeout  30 s  (environment AGENT_REQUEST_TIMEOUT)",
     );
-    expect(await line(["--request-timeout", "90"], { AGENT_REQUEST_TIMEOUT: "30" })).toBe(
-      "requestTimeout  90 s  (flag --request-timeout)",
+    expect(
+      await line("requestTimeout", ["--request-timeout", "90"], { AGENT_REQUEST_TIMEOUT: "30" }),
+    ).toBe("requestTimeout  90 s  (flag --request-timeout)");
+    expect(await line("retries", [], {})).toBe("retries         2  (default)");
+    expect(await line("retries", [], { AGENT_RETRIES: "4" })).toBe(
+      "retries         4  (environment AGENT_RETRIES)",
+    );
+    expect(await line("retries", ["--retries", "0"], { AGENT_RETRIES: "4" })).toBe(
+      "retries         0  (flag --retries)",
     );
   });
 

@@ -28,7 +28,12 @@ describe("the settings file", () => {
   });
 
   it("agent config prints each value and its origin, never the key", async () => {
-    const config = await settings({ model: "from-file", chapter: 2, requestTimeout: 600 });
+    const config = await settings({
+      model: "from-file",
+      chapter: 2,
+      requestTimeout: 600,
+      retries: 5,
+    });
     const run = await runCli(["config", "--sandbox", "off"], {
       env: serverEnv(e2e.server.baseURL, { XDG_CONFIG_HOME: config, OPENAI_MODEL: "" }),
     });
@@ -45,6 +50,7 @@ describe("the settings file", () => {
         "language        en  (default (from $LANG))",
         "contextWindow   known from the model's name  (default)",
         "requestTimeout  600 s  (settings file)",
+        "retries         5  (settings file)",
         "apiKey          set (value not shown)  (environment OPENAI_API_KEY)",
         "",
       ].join("\n"),
@@ -60,5 +66,20 @@ describe("the settings file", () => {
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toMatch(new RegExp(`^agent: settings file ${file}: field chapter: `));
     expect(e2e.server.rawRequests).toHaveLength(before);
+  });
+
+  it("a retries value out of bounds is a configuration error, and agent config says so too", async () => {
+    const config = await settings({ retries: 11 });
+    const file = join(config, "agent-harness", "settings.json");
+    const before = e2e.server.rawRequests.length;
+    const run = await e2e.agent(["Hi"], { XDG_CONFIG_HOME: config });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^agent: settings file ${file}: field retries: `));
+    expect(e2e.server.rawRequests).toHaveLength(before);
+    const shown = await runCli(["config"], {
+      env: serverEnv(e2e.server.baseURL, { XDG_CONFIG_HOME: config }),
+    });
+    expect(shown.exitCode).toBe(2);
+    expect(shown.stderr).toMatch(new RegExp(`^agent: settings file ${file}: field retries: `));
   });
 });

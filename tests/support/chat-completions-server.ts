@@ -49,6 +49,8 @@ export interface HttpReply {
 }
 
 export interface StreamEvent {
+  /** Sent as an `event:` line before the data (e.g. "error"); none by default. */
+  readonly event?: string;
   /** JSON-encoded unless it is a string, which is sent verbatim. */
   readonly data: unknown;
   /** Wait this long before sending the event. */
@@ -304,7 +306,8 @@ async function sendEvents(response: ServerResponse, outcome: HttpReply): Promise
     if (event.delayMs !== undefined) await delayUnlessClosed(response, event.delayMs);
     if (response.destroyed) return;
     const data = typeof event.data === "string" ? event.data : JSON.stringify(event.data);
-    response.write(`data: ${data}\n\n`);
+    const type = event.event === undefined ? "" : `event: ${event.event}\n`;
+    response.write(`${type}data: ${data}\n\n`);
   }
   if (outcome.done !== false) response.write("data: [DONE]\n\n");
   await new Promise<void>((resolve) => response.end(resolve));

@@ -3,7 +3,7 @@
  * one flush): such a tail is dropped with a notice. Anything else that does not parse means the
  * file is not a journal the harness can trust, and it is refused with its path, never rewritten.
  */
-import type { JournalRecord } from "../../core/journal/journal-records.js";
+import type { StoredJournalRecord } from "../../core/journal/journal-records.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { readHarnessInput, truncateHarnessFile } from "../filesystem/index.js";
 import { journalLineSchema, recordOf, type JournalLine } from "./journal-schema.js";
@@ -14,7 +14,7 @@ export const MAX_JOURNAL_BYTES = 64 * 1024 * 1024;
 
 export interface JournalContents {
   readonly path: string;
-  readonly records: readonly JournalRecord[];
+  readonly records: readonly StoredJournalRecord[];
   /** The first line: the run's context (start time, workspace, chapter). */
   readonly start: Extract<JournalLine, { type: "run_started" }>;
   /** Bytes of a last line cut mid-record by a crash; 0 when the file ends with a whole record. */

@@ -3,7 +3,7 @@
  * the harness did not write (or a newer one), and resume refuses it rather than guess.
  */
 import { z } from "zod";
-import { JOURNAL_VERSION, type JournalRecord } from "../../core/journal/journal-records.js";
+import { JOURNAL_VERSION, type StoredJournalRecord } from "../../core/journal/journal-records.js";
 
 const finalArguments = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
@@ -128,6 +128,7 @@ export const journalLineSchema = z.discriminatedUnion("type", [
   }),
   z.object({ ...envelope, type: z.literal("run_resumed") }),
   z.object({ ...envelope, type: z.literal("model_switched"), model: z.string() }),
+  // Legacy: read from older journals, never written (journal-records.ts).
   z.object({ ...envelope, type: z.literal("conversation_cleared") }),
   z.object({ ...envelope, type: z.literal("run_finished"), finalText: z.string() }),
   z.object({ ...envelope, type: z.literal("run_failed"), error: z.string() }),
@@ -143,7 +144,7 @@ export const journalLineSchema = z.discriminatedUnion("type", [
 export type JournalLine = z.infer<typeof journalLineSchema>;
 
 /** What the loop replays: the line without its envelope and context (they stay in the file). */
-export function recordOf(line: JournalLine): JournalRecord {
+export function recordOf(line: JournalLine): StoredJournalRecord {
   // The schema above mirrors JournalRecord field for field; the envelope fields are extra.
   return line;
 }

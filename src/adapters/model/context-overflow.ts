@@ -6,6 +6,8 @@
  * - llama.cpp: "the request exceeds the available context size, try increasing it"
  *   (`type: "exceed_context_size_error"`)
  * - Ollama: "the input length exceeds the context length", or "prompt too long"
+ * The same words arrive either as an HTTP error (an `APIError`) or inside a reply that began as a
+ * success (an error object in a stream or a 200 body): both are judged here, the same way.
  */
 import { APIError } from "openai";
 
@@ -20,13 +22,26 @@ const WORDINGS = [
 
 export function isContextOverflow(error: unknown): boolean {
   if (!(error instanceof APIError)) return false;
-  const body: unknown = error.error;
-  const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  if ([error.code, error.type, fields.code, fields.type].some((value) => isCode(value))) {
-    return true;
-  }
-  const text = [error.message, fields.message].filter((part) => typeof part === "string");
-  return text.some((part) => WORDINGS.some((wording) => wording.test(part)));
+  return (
+    describesContextOverflow(error.error) ||
+    describesContextOverflow({ code: error.code, type: error.type, message: error.message })
+  );
+}
+
+/** A provider's error object (`{code, type, message}`) or bare error text. */
+export function describesContextOverflow(error: unknown): boolean {
+  if (typeof error === "string") return matchesWording(error);
+  if (typeof error !== "object" || error === null) return false;
+  const fields = error as Record<string, unknown>;
+  return (
+    isCode(fields.code) ||
+    isCode(fields.type) ||
+    (typeof fields.message === "string" && matchesWording(fields.message))
+  );
+}
+
+function matchesWording(text: string): boolean {
+  return WORDINGS.some((wording) => wording.test(text));
 }
 
 function isCode(value: unknown): boolean {

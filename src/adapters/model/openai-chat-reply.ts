@@ -2,6 +2,7 @@ import { ModelProviderError } from "../../core/runner/agent-errors.js";
 import type { ToolCall } from "../../core/ports/messages.js";
 import type { FinishReason, ModelReply, TokenUsage } from "../../core/ports/model.js";
 import { oneLine } from "../../core/common/one-line.js";
+import { errorObjectIn, providerErrorFor } from "./provider-error-body.js";
 
 /**
  * Turns whatever the provider sent into a ModelReply, checking each step: OpenAI-compatible servers
@@ -11,13 +12,8 @@ export function parseChatCompletion(body: unknown): ModelReply {
   if (!isRecord(body)) throw malformed(`expected a JSON object, got ${typeName(body)}`);
   const { choices } = body;
   if (!Array.isArray(choices) || choices.length === 0) {
-    const providerMessage = errorMessageIn(body.error);
-    if (providerMessage !== undefined) {
-      throw new ModelProviderError(
-        oneLine(`The model provider returned an error: ${providerMessage}`),
-      );
-    }
-    throw malformed("no choices");
+    // A server that answers 200 with an error body: the same failure as its HTTP error.
+    throw providerErrorFor(errorObjectIn(body)) ?? malformed("no choices");
   }
   const choice: unknown = choices[0];
   if (!isRecord(choice)) throw malformed("choice 0 is not an object");
@@ -107,14 +103,6 @@ function parseUsage(usage: unknown): TokenUsage | undefined {
 
 function isTokenCount(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0;
-}
-
-function errorMessageIn(error: unknown): string | undefined {
-  if (typeof error === "string" && error !== "") return error;
-  if (isRecord(error) && typeof error.message === "string" && error.message !== "") {
-    return error.message;
-  }
-  return undefined;
 }
 
 function malformed(detail: string): ModelProviderError {

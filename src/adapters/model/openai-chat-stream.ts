@@ -1,5 +1,6 @@
 import { ModelProviderError, RunCancelledError } from "../../core/runner/agent-errors.js";
 import { oneLine } from "../../core/common/one-line.js";
+import { errorObjectIn, providerErrorFor } from "./provider-error-body.js";
 
 export interface StreamReadOptions {
   readonly signal: AbortSignal | undefined;
@@ -22,7 +23,9 @@ interface ToolCallParts {
  * Reads a chat-completions server-sent event stream and assembles what the deltas add up to into
  * the shape of a whole chat completion, for `parseChatCompletion` to check like any other reply:
  * text pieces are joined, tool calls are put together by their `index`, and usage comes from the
- * last chunk (`stream_options.include_usage`).
+ * last chunk (`stream_options.include_usage`). An error the server sends once the stream has
+ * begun (an error object as an event's data, or an `event: error`) fails the request as its HTTP
+ * error would have (provider-error-body.ts).
  */
 export async function readChatStream(
   response: Response,
@@ -33,7 +36,8 @@ export async function readChatStream(
   let finishReason: unknown;
   let usage: unknown;
   let done = false;
-  for await (const data of serverSentData(response, options)) {
+  for await (const { event, data } of serverSentEvents(response, options)) {
+    if (event === "error") throw errorEventFailure(data);
     if (data === "[DONE]") {
       done = true;
       break;
@@ -103,21 +107,40 @@ function parseChunk(data: string): Record<string, unknown> {
     throw malformed(`a stream event is not JSON: ${JSON.stringify(data.slice(0, 60))}`);
   }
   if (!isRecord(chunk)) throw malformed("a stream event is not a JSON object");
-  const message = errorMessageIn(chunk.error);
-  if (message !== undefined) {
-    throw new ModelProviderError(oneLine(`The model provider returned an error: ${message}`));
-  }
+  const failure = providerErrorFor(errorObjectIn(chunk));
+  if (failure !== undefined) throw failure;
   return chunk;
+}
+
+/** An `event: error`: its data is an error body, a bare error object, or plain text. */
+function errorEventFailure(data: string): ModelProviderError {
+  let body: unknown = data;
+  try {
+    body = JSON.parse(data);
+  } catch {
+    // Plain text: the text is the message.
+  }
+  const error = isRecord(body) ? (errorObjectIn(body) ?? body) : body;
+  return (
+    providerErrorFor(error) ??
+    new ModelProviderError("The model provider returned an error event without a message")
+  );
 }
 
 /** A whole reply is kilobytes; the same cap as a reply read whole (node-http-fetch). */
 export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
 
-/** The `data` of each event, per the server-sent events format (lines, blank line ends an event). */
-async function* serverSentData(
+interface ServerSentEvent {
+  /** The `event:` field; undefined for the default ("message"). */
+  readonly event: string | undefined;
+  readonly data: string;
+}
+
+/** Each event's type and data, per the server-sent events format (lines, blank line ends an event). */
+async function* serverSentEvents(
   response: Response,
   options: StreamReadOptions,
-): AsyncGenerator<string> {
+): AsyncGenerator<ServerSentEvent> {
   const body = response.body;
   if (body === null) return;
   const reader = body.getReader();
@@ -125,6 +148,7 @@ async function* serverSentData(
   let pieces: string[] = [];
   let afterCarriageReturn = false;
   let data: string[] = [];
+  let event: string | undefined;
   let received = 0;
   try {
     for (;;) {
@@ -149,17 +173,20 @@ async function* serverSentData(
         text = text.slice(lineEnd.index + lineEnd[0].length);
         if (lineEnd[0] === "\r" && text === "") afterCarriageReturn = true;
         if (line === "") {
-          if (data.length > 0) yield data.join("\n");
+          if (data.length > 0) yield { event, data: data.join("\n") };
           data = [];
+          event = undefined;
         } else if (line.startsWith("data:")) {
-          data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+          data.push(fieldValue(line, "data:"));
+        } else if (line.startsWith("event:")) {
+          event = fieldValue(line, "event:");
         }
       }
       if (text !== "") pieces.push(text);
       if (done) {
         const last = pieces.join("");
-        if (last.startsWith("data:")) data.push(last.slice(last.startsWith("data: ") ? 6 : 5));
-        if (data.length > 0) yield data.join("\n");
+        if (last.startsWith("data:")) data.push(fieldValue(last, "data:"));
+        if (data.length > 0) yield { event, data: data.join("\n") };
         return;
       }
     }
@@ -167,6 +194,12 @@ async function* serverSentData(
     // Stops the download when the reader leaves early (done, an error, cancelled).
     void reader.cancel().catch(() => undefined);
   }
+}
+
+/** A field's value: what follows its name, less one leading space. */
+function fieldValue(line: string, name: string): string {
+  const value = line.slice(name.length);
+  return value.startsWith(" ") ? value.slice(1) : value;
 }
 
 /** One read, raced against the person's cancel and the idle timeout. */
@@ -201,14 +234,6 @@ function readWithin(
       },
     );
   });
-}
-
-function errorMessageIn(error: unknown): string | undefined {
-  if (typeof error === "string" && error !== "") return error;
-  if (isRecord(error) && typeof error.message === "string" && error.message !== "") {
-    return error.message;
-  }
-  return undefined;
 }
 
 function malformed(detail: string): ModelProviderError {

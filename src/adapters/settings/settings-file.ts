@@ -28,6 +28,8 @@ const settingsSchema = z
     contextWindow: z.number().int().positive(),
     /** Seconds one model request may take (the bounds of `--request-timeout`). */
     requestTimeout: z.number().min(1).max(86_400),
+    /** How often a failed model request is sent again (the bounds of `--retries`). */
+    retries: z.number().int().min(0).max(10),
   })
   .partial();
 

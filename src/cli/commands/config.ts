@@ -44,6 +44,7 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
           ? "known from the model's name"
           : `${String(options.contextWindow)} tokens`,
       requestTimeout: `${String(options.requestTimeoutMs / 1000)} s`,
+      retries: String(options.retries),
     };
     const originOf = (name: SettingName): string => {
       const flag = SETTING_FLAG[name];

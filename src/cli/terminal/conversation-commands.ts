@@ -1,6 +1,6 @@
 /**
  * The conversation's own slash commands. Features with commands of their own (the context budget's
- * `/compact`, `/context`) pass theirs beside these to `SlashCommands`.
+ * `/compact`, `/clear`, `/context`) pass theirs beside these to `SlashCommands`.
  */
 import { escapeForPrompt } from "./terminal-text.js";
 import type { SlashCommand, SlashCommandEnd } from "./slash-commands.js";
@@ -22,8 +22,6 @@ export interface ModelSwitch {
 export interface ConversationCommandOptions {
   /** Absent when the model cannot be switched (a replayed recording). */
   readonly model?: ModelSwitch;
-  /** Journals that the conversation starts afresh, before the next turn goes out. */
-  readonly cleared?: () => Promise<void>;
 }
 
 /** A model name as a provider takes it: one word of printable characters. */
@@ -39,16 +37,6 @@ export function conversationCommands(options: ConversationCommandOptions): Slash
     },
   };
   const exit: SlashCommand = { name: "exit", summary: "End the session", run: () => "exit" };
-  const clear: SlashCommand = {
-    name: "clear",
-    summary: "Start afresh: the next message begins a new conversation (the journal keeps all)",
-    run: async (_args, state): Promise<SlashCommandEnd> => {
-      await options.cleared?.();
-      state.history = undefined;
-      state.output.write("agent: conversation cleared; the next message starts afresh\n");
-      return "continue";
-    },
-  };
   const model: SlashCommand = {
     name: "model",
     usage: "/model [NAME]",
@@ -87,5 +75,5 @@ export function conversationCommands(options: ConversationCommandOptions): Slash
       return "continue";
     },
   };
-  return [help, exit, clear, model, usage];
+  return [help, exit, model, usage];
 }

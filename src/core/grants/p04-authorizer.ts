@@ -5,7 +5,8 @@
 import { PermissionDecision } from "../policy/permission-decision.js";
 import type { PermissionRequest } from "../policy/permission-request.js";
 import type { PolicyAuthorizer } from "../policy/permissions.js";
-import { authorize, type P04Context } from "./policy.js";
+import { authorize } from "./policy.js";
+import type { P04Context } from "./policy-context.js";
 
 export const P04_POLICY_SOURCE = "p04-policy";
 

@@ -7,7 +7,9 @@
  * again about what would run now (or waits, when nobody is there to ask).
  */
 import type { ApprovedActions } from "./approved-actions.js";
-import { boundScript, commandArgv, commandDigest, type P04Context } from "./policy.js";
+import { boundScript, commandDigest } from "./command-binding.js";
+import type { P04Context } from "./policy-context.js";
+import { commandArgv } from "./run-command-input.js";
 import { toolError, type ToolResult } from "../tools/tool-result.js";
 
 export const RECHECK_ERRORS = Object.freeze({

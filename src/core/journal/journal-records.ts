@@ -80,8 +80,6 @@ export type JournalRecord =
   | { readonly type: "run_resumed" }
   /** `/model NAME` in a conversation: the next turns ask this model. */
   | { readonly type: "model_switched"; readonly model: string }
-  /** `/clear` in a conversation: the next turn starts a new history (the system prompt only). */
-  | { readonly type: "conversation_cleared" }
   | { readonly type: "run_finished"; readonly finalText: string }
   | { readonly type: "run_failed"; readonly error: string }
   | { readonly type: "run_cancelled" }
@@ -93,6 +91,18 @@ export type JournalRecord =
     };
 
 export type JournalRecordType = JournalRecord["type"];
+
+/**
+ * A record older journals hold and nothing writes any more: `conversation_cleared` was the
+ * conversation's own `/clear`, before there was one `/clear` (now `history_compacted` with reason
+ * `clear`). `agent resume` still reads it.
+ */
+export interface LegacyJournalRecord {
+  readonly type: "conversation_cleared";
+}
+
+/** What a journal file may hold: every record written now, and the legacy ones. */
+export type StoredJournalRecord = JournalRecord | LegacyJournalRecord;
 
 /** The journal port: `append` resolves only once the record is durable, and throws otherwise. */
 export interface RunJournal {

@@ -3,7 +3,7 @@
  * what is known of each. A call whose execution started and never finished is `unknown`: it may
  * have taken effect, so it is never run again blindly.
  */
-import type { JournalRecord } from "./journal-records.js";
+import type { StoredJournalRecord } from "./journal-records.js";
 import { isHostLabel } from "../policy/execution-environment.js";
 import { withInterruptedResults } from "../runner/interrupted-calls.js";
 import type { Message, ToolCall } from "../ports/messages.js";
@@ -37,7 +37,7 @@ export class JournalReplayError extends Error {
   override readonly name = "JournalReplayError";
 }
 
-export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
+export function replayJournal(records: readonly StoredJournalRecord[]): ReplayedRun {
   const first = records[0];
   if (first?.type !== "run_started") {
     throw new JournalReplayError("the journal does not begin with a run_started record");
@@ -147,7 +147,8 @@ export function replayJournal(records: readonly JournalRecord[]): ReplayedRun {
         status = "unfinished";
         break;
       case "conversation_cleared":
-        // Between turns: what came before stays in the file, not in what the model sees next.
+        // A legacy `/clear` (journal-records.ts), between turns: what came before stays in the
+        // file, not in what the model sees next.
         calls = [];
         results = new Map();
         started = new Set();

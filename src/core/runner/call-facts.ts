@@ -8,7 +8,7 @@ import type { PermissionDecision } from "../policy/permission-decision.js";
 import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
 import type { ExecutionFacts } from "../tools/tool-definition.js";
 import { RECHECK_ERRORS } from "../grants/p04-recheck.js";
-import { P04_DENIALS } from "../grants/policy.js";
+import { P04_DENIALS } from "../grants/policy-decision.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { toolError, type ToolResult } from "../tools/tool-result.js";
 

@@ -45,6 +45,7 @@ describe("loadSettingsFile", () => {
       language: "zh",
       contextWindow: 32768,
       requestTimeout: 600,
+      retries: 3,
     };
     await writeFile(file, JSON.stringify(values));
     expect(loadSettingsFile(file)).toEqual({ path: file, values });
@@ -58,6 +59,10 @@ describe("loadSettingsFile", () => {
     ['{"baseURL": "file:///etc/passwd"}', "field baseURL:"],
     ['{"requestTimeout": 0.5}', "field requestTimeout:"],
     ['{"requestTimeout": 100000}', "field requestTimeout:"],
+    ['{"retries": -1}', "field retries:"],
+    ['{"retries": 11}', "field retries:"],
+    ['{"retries": 1.5}', "field retries:"],
+    ['{"retries": "2"}', "field retries:"],
     ['{"apiKey": "sk-123"}', "unknown field apiKey (known: model, baseURL"],
   ])("%s is an error naming the file and the field", async (text, message) => {
     await writeFile(file, text);

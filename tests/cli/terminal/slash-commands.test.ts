@@ -47,7 +47,6 @@ describe("SlashCommands", () => {
         "agent: unknown command /nonsense; nothing was sent to the model. Commands:",
         "  /help          Show this help",
         "  /exit          End the session",
-        "  /clear         Start afresh: the next message begins a new conversation (the journal keeps all)",
         "  /model [NAME]  Show the model, or switch to NAME from the next turn on",
         "  /usage         Tokens the model reported this session",
         "",
@@ -100,22 +99,10 @@ describe("SlashCommands", () => {
     );
   });
 
-  it("/clear journals, then empties the history; /usage sums the session's tokens", async () => {
-    let cleared = 0;
-    const commands = new SlashCommands(
-      conversationCommands({ cleared: () => Promise.resolve(void (cleared += 1)) }),
-    );
+  it("/usage sums the session's tokens", async () => {
+    const commands = new SlashCommands(conversationCommands({}));
     const { state, shown } = stateWith(commands);
     await commands.run({ name: "usage", args: "" }, state);
-    await commands.run({ name: "clear", args: "" }, state);
-    expect(cleared).toBe(1);
-    expect(state.history).toBeUndefined();
-    expect(shown()).toBe(
-      [
-        "agent: tokens this session: 30 prompt + 5 completion = 35",
-        "agent: conversation cleared; the next message starts afresh",
-        "",
-      ].join("\n"),
-    );
+    expect(shown()).toBe("agent: tokens this session: 30 prompt + 5 completion = 35\n");
   });
 });

@@ -1,4 +1,7 @@
-/** Issue 27: a conversation's `/clear` and `/model` records, read back by `agent resume`. */
+/**
+ * Issue 27: a conversation's `/model` record, and the `/clear` record older journals hold
+ * (`conversation_cleared`, no longer written), read back by `agent resume`.
+ */
 import { describe, expect, it } from "vitest";
 import type { JournalRecord } from "../../../src/core/journal/journal-records.js";
 import { replayJournal } from "../../../src/core/journal/journal-replay.js";
@@ -9,7 +12,7 @@ const answer = (text: string): JournalRecord => ({
 });
 
 describe("replayJournal: conversation records", () => {
-  it("after conversation_cleared the history starts again from the system prompt", () => {
+  it("after an older journal's conversation_cleared the history starts again from the system prompt", () => {
     const replayed = replayJournal([
       { type: "run_started", systemPrompt: "Be brief.", prompt: "first" },
       answer("One."),

@@ -1,0 +1,38 @@
+/** The policy for reads and writes: by where their path lands. */
+import { isP04Context, type P04Context, type PolicyContext } from "./policy-context.js";
+import { deny, P04_DENIALS, type PolicyDecision } from "./policy-decision.js";
+import { workspacePathVerdict } from "./workspace-path-policy.js";
+
+/**
+ * Reads and writes by where their path lands. A tool without a `path` (glob's pattern) is
+ * confined by the tool itself and allowed for the workspace as a whole.
+ */
+export function authorizeWorkspacePath(
+  toolName: string,
+  effect: "read" | "write",
+  input: Readonly<Record<string, unknown>>,
+  context: PolicyContext | P04Context,
+): PolicyDecision {
+  const inside: PolicyDecision = {
+    type: "allow",
+    scope: `${effect} inside the workspace ${context.realWorkspaceRoot}`,
+  };
+  if (!Object.hasOwn(input, "path")) return inside;
+  const path = input.path;
+  const scope = `${effect} of ${JSON.stringify(path)} by ${toolName}`;
+  if (typeof path !== "string") {
+    return deny(P04_DENIALS.pathOutsideWorkspace, "the path is not a string", scope);
+  }
+  const classify = isP04Context(context) ? context.classifyPath : undefined;
+  const verdict = workspacePathVerdict(effect, path, classify);
+  switch (verdict.target) {
+    case "inside":
+      return verdict.checked === "on disk"
+        ? inside
+        : { type: "allow", scope: `${effect} of ${JSON.stringify(path)}, checked by name` };
+    case "outside":
+      return deny(P04_DENIALS.pathOutsideWorkspace, verdict.detail, scope);
+    case "protected":
+      return deny(P04_DENIALS.protectedPath, verdict.detail, scope);
+  }
+}
