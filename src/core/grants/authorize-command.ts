@@ -6,7 +6,7 @@
 import { environmentLabel } from "../policy/execution-environment.js";
 import { boundScript, commandDigest } from "./command-binding.js";
 import { isP04Context, type P04Context, type PolicyContext } from "./policy-context.js";
-import { deny, P04_DENIALS, type PolicyDecision } from "./policy-decision.js";
+import { deny, P04_DENIALS, type ExplainedDecision } from "./policy-decision.js";
 import { commandArgv, sameArgv } from "./run-command-input.js";
 
 /**
@@ -24,7 +24,7 @@ export const SEED_REQUEST_TTL_MS = 15 * 60 * 1000;
 export function authorizeCommand(
   input: Readonly<Record<string, unknown>>,
   context: PolicyContext | P04Context,
-): PolicyDecision {
+): ExplainedDecision {
   const argv = commandArgv(input);
   if (argv === undefined) {
     return deny(

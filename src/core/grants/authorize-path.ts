@@ -1,6 +1,6 @@
 /** The policy for reads and writes: by where their path lands. */
 import { isP04Context, type P04Context, type PolicyContext } from "./policy-context.js";
-import { deny, P04_DENIALS, type PolicyDecision } from "./policy-decision.js";
+import { deny, P04_DENIALS, type ExplainedDecision } from "./policy-decision.js";
 import { workspacePathVerdict } from "./workspace-path-policy.js";
 
 /**
@@ -12,8 +12,8 @@ export function authorizeWorkspacePath(
   effect: "read" | "write",
   input: Readonly<Record<string, unknown>>,
   context: PolicyContext | P04Context,
-): PolicyDecision {
-  const inside: PolicyDecision = {
+): ExplainedDecision {
+  const inside: ExplainedDecision = {
     type: "allow",
     scope: `${effect} inside the workspace ${context.realWorkspaceRoot}`,
   };

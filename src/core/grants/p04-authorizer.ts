@@ -5,7 +5,7 @@
 import { PermissionDecision } from "../policy/permission-decision.js";
 import type { PermissionRequest } from "../policy/permission-request.js";
 import type { PolicyAuthorizer } from "../policy/permissions.js";
-import { authorize } from "./policy.js";
+import { authorizeExplained } from "./policy.js";
 import type { P04Context } from "./policy-context.js";
 
 export const P04_POLICY_SOURCE = "p04-policy";
@@ -25,7 +25,7 @@ export class P04Authorizer implements PolicyAuthorizer {
 
   decide(request: PermissionRequest): PermissionDecision {
     const { call } = request;
-    const decision = authorize(
+    const decision = authorizeExplained(
       { name: call.toolName, effect: call.effect },
       call.arguments,
       this.#context(),

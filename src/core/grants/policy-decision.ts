@@ -17,19 +17,25 @@ export const P04_DENIALS = Object.freeze({
 });
 export type P04DenialCode = (typeof P04_DENIALS)[keyof typeof P04_DENIALS];
 
-/**
- * The seed's decision. A denial also says, in words, why (`detail`) and what it covers (`scope`):
- * the model and the audit hear source, reason and scope of every denial.
- */
+/** The seed's decision, in exactly the seed's shape, so its tests may compare whole objects. */
 export type PolicyDecision =
   | { readonly type: "allow"; readonly scope: string }
+  | { readonly type: "deny"; readonly reason: P04DenialCode }
+  | { readonly type: "ask"; readonly request: ApprovalRequest };
+
+/**
+ * The seed's decision as the harness uses it: a denial also says, in words, why (`detail`) and
+ * what it covers (`scope`), because the model and the audit hear source, reason and scope of
+ * every denial.
+ */
+export type ExplainedDecision =
+  | Exclude<PolicyDecision, { readonly type: "deny" }>
   | {
       readonly type: "deny";
       readonly reason: P04DenialCode;
       readonly detail: string;
       readonly scope: string;
-    }
-  | { readonly type: "ask"; readonly request: ApprovalRequest };
+    };
 
 /** The same decision in the harness's words (`behavior`), kept for the P04 path's callers. */
 export type P04Decision =
@@ -37,6 +43,6 @@ export type P04Decision =
   | { readonly behavior: "deny"; readonly reason: P04DenialCode; readonly detail: string }
   | { readonly behavior: "ask"; readonly request: ApprovalRequest };
 
-export function deny(reason: P04DenialCode, detail: string, scope: string): PolicyDecision {
+export function deny(reason: P04DenialCode, detail: string, scope: string): ExplainedDecision {
   return { type: "deny", reason, detail, scope };
 }

@@ -11,7 +11,13 @@
 import { authorizeCommand } from "./authorize-command.js";
 import { authorizeWorkspacePath } from "./authorize-path.js";
 import type { P04Context, PolicyContext } from "./policy-context.js";
-import { deny, P04_DENIALS, type P04Decision, type PolicyDecision } from "./policy-decision.js";
+import {
+  deny,
+  P04_DENIALS,
+  type ExplainedDecision,
+  type P04Decision,
+  type PolicyDecision,
+} from "./policy-decision.js";
 import { RUN_COMMAND } from "./run-command-input.js";
 import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
 import type { RegisteredTool } from "../tools/registered-tool.js";
@@ -25,11 +31,22 @@ export type { PolicyDecision } from "./policy-decision.js";
 /** The tool as the policy needs it: a `RegisteredTool`, or a prepared call's name and effect. */
 export type AuthorizedTool = Pick<RegisteredTool, "name" | "effect">;
 
+/** The seed's function: its decision in its shape, a denial's words left out. */
 export function authorize(
   tool: AuthorizedTool,
   input: Readonly<Record<string, unknown>>,
   context: PolicyContext | P04Context,
 ): PolicyDecision {
+  const decision = authorizeExplained(tool, input, context);
+  return decision.type === "deny" ? { type: "deny", reason: decision.reason } : decision;
+}
+
+/** `authorize`, with each denial's detail and scope, which the P04 path passes to the model. */
+export function authorizeExplained(
+  tool: AuthorizedTool,
+  input: Readonly<Record<string, unknown>>,
+  context: PolicyContext | P04Context,
+): ExplainedDecision {
   if (tool.effect === "external") {
     return deny(
       P04_DENIALS.networkOrExternal,
@@ -53,7 +70,11 @@ export function authorize(
 
 /** `authorize` for a call the registry prepared, in the harness's words. */
 export function authorizeP04(call: PreparedToolCall, context: P04Context): P04Decision {
-  const decision = authorize({ name: call.toolName, effect: call.effect }, call.arguments, context);
+  const decision = authorizeExplained(
+    { name: call.toolName, effect: call.effect },
+    call.arguments,
+    context,
+  );
   switch (decision.type) {
     case "allow":
       return { behavior: "allow", scope: decision.scope };

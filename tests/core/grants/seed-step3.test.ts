@@ -29,6 +29,18 @@ describe("Step 3: the policy decides on the prepared input and its context", () 
     expect(decision.type === "deny" && decision.reason).toBe("argv_not_allowed");
   });
 
+  it("answers in exactly the seed's shapes, so whole decisions compare equal", () => {
+    const changed = runCommandTool.prepare({ command: "npm", args: ["test", "--watch"] });
+    expect(authorize(runCommandTool, changed, context)).toEqual({
+      type: "deny",
+      reason: "argv_not_allowed",
+    });
+    expect(authorize(readFileTool, { path: "src/a.ts" }, context)).toEqual({
+      type: "allow",
+      scope: 'read of "src/a.ts", checked by name',
+    });
+  });
+
   it("denies a tool with an external effect", () => {
     const input = externalTool.prepare({ url: "https://example.com" });
     expect(authorize(externalTool, input, context).type).toBe("deny");
