@@ -25,6 +25,7 @@ import {
   type ResourceLimits,
   type SandboxHardening,
   type SandboxPowerShell,
+  type SandboxCgroups,
   type SandboxProbeResult,
   type SandboxShell,
 } from "../sandbox/index.js";
@@ -70,6 +71,8 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
   readonly unmaskCredentials?: readonly string[];
   /** Resource limits for every sandboxed command (`--sandbox-limit`); absent: none (tests). */
   readonly limits?: ResourceLimits;
+  /** A cgroup per sandboxed command for the process and memory limits, where one can be had. */
+  readonly cgroups?: SandboxCgroups;
   /** Tests substitute the sandbox probe; production runs the real one once. */
   readonly probeSandbox?: typeof probeSandbox;
 }
@@ -315,6 +318,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     ...(cache === undefined ? {} : { cacheDirectory: cache.directory }),
     unmasked: options.unmaskCredentials ?? [],
     ...(limits === undefined ? {} : { limits }),
+    ...(options.cgroups === undefined ? {} : { cgroups: options.cgroups }),
   });
   const notice = cache?.notice;
   try {
