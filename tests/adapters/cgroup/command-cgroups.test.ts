@@ -46,11 +46,7 @@ describe.skipIf(!AVAILABILITY.ok)(`a cgroup per command${SKIP_REASON}`, () => {
         expect(readFileSync(join(directory, name), "utf8")).toBe(`${String(256 * MIB)}\n`);
       }
     }
-    const [program = "", ...args] = [
-      ...cgroup.entryArgv("/bin/sh"),
-      "/bin/cat",
-      "/proc/self/cgroup",
-    ];
+    const [program, ...args] = [...cgroup.entryArgv("/bin/sh"), "/bin/cat", "/proc/self/cgroup"];
     const inside = execFileSync(program, args, { encoding: "utf8" });
     for (const directory of cgroup.directories) {
       const name = directory.slice(directory.lastIndexOf(`/${CGROUP_PARENT}/`));
@@ -64,7 +60,7 @@ describe.skipIf(!AVAILABILITY.ok)(`a cgroup per command${SKIP_REASON}`, () => {
   it("kills what is left in it before removing it", async () => {
     const cgroup = CGROUPS.create({ processes: 64, memory: undefined });
     if (cgroup === undefined) throw new Error("no cgroup");
-    const [program = "", ...args] = [
+    const [program, ...args] = [
       ...cgroup.entryArgv("/bin/sh"),
       "/bin/sh",
       "-c",
@@ -81,7 +77,7 @@ describe.skipIf(!AVAILABILITY.ok)(`a cgroup per command${SKIP_REASON}`, () => {
   it("counts forks refused at pids.max", async () => {
     const cgroup = CGROUPS.create({ processes: 16, memory: undefined });
     if (cgroup === undefined) throw new Error("no cgroup");
-    const [program = "", ...args] = [
+    const [program, ...args] = [
       ...cgroup.entryArgv("/bin/sh"),
       "/bin/sh",
       "-c",
