@@ -131,8 +131,9 @@ export interface StartedShellExecution {
   /** The decision, once made; it never rejects (a probe that throws has failed). */
   readonly ready: Promise<ShellExecution>;
   /**
-   * Commands will run in the sandbox without network (known before the probe ends: a probe that
-   * fails then is the rare case, and its warning tells the person): what the model is told.
+   * Commands are to run in the sandbox without network, as planned before the probe ends: what
+   * the agent is built with. `ready`'s own `networkOff` is the probe's verdict, which the model's
+   * requests follow (bootstrap's NetworkNoticeGate) when a late failure sends commands to the host.
    */
   readonly networkOff: boolean;
 }
