@@ -258,6 +258,20 @@ describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () =
       for (const directory of made) expect(existsSync(directory)).toBe(false);
     });
 
+    it("the command runs inside its cgroup and cannot move itself out", async () => {
+      const made: string[] = [];
+      const result = await runner({ cgroups: recordingCgroups(made) }).run(
+        "for procs in $(find /sys/fs/cgroup -maxdepth 2 -name cgroup.procs); do echo $$ > $procs && echo moved; done; cat /proc/self/cgroup",
+        ws,
+        LIMITS,
+      );
+      expect(result.output).not.toContain("moved");
+      const names = made.map((directory) =>
+        directory.slice(directory.lastIndexOf("/agent-harness/")),
+      );
+      for (const name of names) expect(result.output).toContain(`${name}\n`);
+    });
+
     it("a command that times out is killed and its cgroup removed", async () => {
       const made: string[] = [];
       const result = await runner({ cgroups: recordingCgroups(made) }).run(
