@@ -213,6 +213,19 @@ describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () =
     },
   );
 
+  it("without a cgroup to be had, the command runs with the rlimits alone", async () => {
+    const none = new CommandCgroups({ mountinfo: "", selfCgroup: "" });
+    expect(none.availability()).toEqual({
+      ok: false,
+      reason: "no pids or memory cgroup controller is mounted",
+    });
+    const result = await runner({
+      limits: parseResourceLimits(["processes=64"]),
+      cgroups: none,
+    }).run("ulimit -u; cat /proc/self/cgroup | grep -c agent-harness", ws, LIMITS);
+    expect(result.output).toBe("64\n0\n");
+  });
+
   describe.skipIf(!CGROUP_AVAILABILITY.ok)(`with a cgroup per command${NO_CGROUP}`, () => {
     it.skipIf(PERL === undefined)(
       "a fork bomb, as whoever runs the tests (root on CI), ends in seconds at the process limit; the harness stays responsive",
