@@ -1,5 +1,10 @@
 import type { CommandResult } from "../../core/ports/command-runner.js";
-import { CgroupError, type CgroupEvidence, type CommandCgroups } from "../cgroup/index.js";
+import {
+  CgroupError,
+  type CgroupEvidence,
+  type CommandCgroup,
+  type CommandCgroups,
+} from "../cgroup/index.js";
 import type { ResourceLimits } from "./resource-limits.js";
 import { SandboxSetupError } from "./sandbox-errors.js";
 
@@ -47,7 +52,10 @@ export async function runInCgroup(
   }
 }
 
-function create(cgroups: SandboxCgroups | undefined, limits: ResourceLimits) {
+function create(
+  cgroups: SandboxCgroups | undefined,
+  limits: ResourceLimits,
+): CommandCgroup | undefined {
   try {
     return cgroups?.create({ processes: limits.processes, memory: limits.memory });
   } catch (error) {
