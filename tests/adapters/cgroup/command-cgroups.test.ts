@@ -2,11 +2,11 @@
  * The cgroup adapter against the real kernel: it needs a writable cgroup (root on a host or CI
  * machine with cgroup v1, or a delegated v2 subtree); elsewhere these tests are skipped and say why.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CGROUP_PARENT, CommandCgroups } from "../../../src/adapters/cgroup/index.js";
 import { isGone } from "../../support/process-state.js";
@@ -55,6 +55,27 @@ describe.skipIf(!AVAILABILITY.ok)(`a cgroup per command${SKIP_REASON}`, () => {
     expect(cgroup.evidence()).toMatchObject({ forkRefusals: 0, memoryFailures: 0 });
     await cgroup.remove();
     for (const directory of cgroup.directories) expect(existsSync(directory)).toBe(false);
+  });
+
+  it("removes the empty cgroups a dead harness left behind, and no one else's", async () => {
+    const made = CGROUPS.create({ processes: 64, memory: undefined });
+    if (made === undefined) throw new Error("no cgroup");
+    const parent = dirname(made.directories[0] ?? "");
+    await made.remove();
+    const dead = spawnSync("/bin/true").pid;
+    expect(isGone(dead)).toBe(true);
+    const leftOver = join(parent, `${String(dead)}-0badf00d-3`);
+    const living = join(parent, `${String(process.pid)}-0badf00d-3`);
+    await mkdir(leftOver);
+    await mkdir(living);
+    try {
+      expect(new CommandCgroups().availability()).toEqual({ ok: true });
+      expect(existsSync(leftOver)).toBe(false);
+      expect(existsSync(living)).toBe(true);
+    } finally {
+      if (existsSync(living)) rmdirSync(living);
+      if (existsSync(leftOver)) rmdirSync(leftOver);
+    }
   });
 
   it("kills what is left in it before removing it", async () => {
