@@ -13,6 +13,7 @@ import { readdirSync, readFileSync, rmdirSync } from "node:fs";
 import path from "node:path";
 import { limitFile, writeLimit } from "./cgroup-controls.js";
 import {
+  assertOwnDirectory,
   assertRealDirectory,
   CgroupError,
   hasControl,
@@ -85,6 +86,8 @@ export class CommandCgroups {
     const made: CgroupDirectory[] = [];
     try {
       for (const { parent, version, controls } of wanted) {
+        // Checked again: a mkdir below a parent swapped for a link would land behind the link.
+        assertOwnDirectory(parent);
         const directory = path.join(parent, name);
         // A new directory only: an existing one could hold someone else's processes.
         makeOwnDirectory(directory, false);
