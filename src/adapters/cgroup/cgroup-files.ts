@@ -47,17 +47,25 @@ export function assertOwnDirectory(directory: string): void {
 /** A directory that is what its path says: not a link, and no link on the way to it. */
 export function assertRealDirectory(directory: string): Stats {
   let stats: Stats;
-  let real: string;
   try {
     stats = lstatSync(directory);
-    real = realpathSync.native(directory);
   } catch (error) {
     throw new CgroupError(`cannot check ${directory}: ${messageOf(error)}`);
   }
   if (stats.isSymbolicLink()) throw new CgroupError(`${directory} is a symbolic link`);
   if (!stats.isDirectory()) throw new CgroupError(`${directory} is not a directory`);
-  if (real !== directory) throw new CgroupError(`${directory} is reached through a symbolic link`);
+  if (realOrUndefined(directory) !== directory) {
+    throw new CgroupError(`${directory} is reached through a symbolic link`);
+  }
   return stats;
+}
+
+function realOrUndefined(candidate: string): string | undefined {
+  try {
+    return realpathSync.native(candidate);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes one value into an existing control file (`pids.max`), never creating or following. */

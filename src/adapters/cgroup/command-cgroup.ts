@@ -47,15 +47,25 @@ export class CommandCgroup {
   }
 
   /**
-   * Kills whatever is left in the cgroup, waits for it to go, and removes the directories. When
-   * the sandbox ended its PID namespace, nothing is left and the first `rmdir` succeeds. Never
-   * throws: a directory that will not go stays until a later harness sweeps it.
+   * Kills whatever is left in the cgroup, waits for it to go, and removes the directories (and
+   * the parent when it is empty). When the sandbox ended its PID namespace, nothing is left and
+   * the first `rmdir` succeeds. Never throws: a directory that will not go stays until a later
+   * harness sweeps it.
    */
   async remove(): Promise<void> {
     let left = [...this.#directories];
     for (let tries = 0; tries < REMOVE_TRIES && left.length > 0; tries += 1) {
       if (tries > 0) await pause(REMOVE_PAUSE_MS);
       left = left.filter((entry) => !doneWith(entry));
+    }
+    // The shared parent too, once no harness has a command in it: nothing stays behind in the
+    // machine's cgroup tree. rmdir refuses a parent that still holds another command's cgroup.
+    for (const { directory } of this.#directories) {
+      try {
+        rmdirSync(path.dirname(directory));
+      } catch {
+        // another command's cgroup is in it, or it is gone already
+      }
     }
   }
 }

@@ -9,11 +9,10 @@
  * and the command keeps its rlimits alone.
  */
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, rmdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
 import path from "node:path";
 import { limitFile, writeLimit } from "./cgroup-controls.js";
 import {
-  assertOwnDirectory,
   assertRealDirectory,
   CgroupError,
   hasControl,
@@ -85,12 +84,9 @@ export class CommandCgroups {
     const name = `${this.#tag}-${String(this.#count)}`;
     const made: CgroupDirectory[] = [];
     try {
-      for (const { parent, version, controls } of wanted) {
-        // Checked again: a mkdir below a parent swapped for a link would land behind the link.
-        assertOwnDirectory(parent);
-        const directory = path.join(parent, name);
-        // A new directory only: an existing one could hold someone else's processes.
-        makeOwnDirectory(directory, false);
+      for (const hierarchy of wanted) {
+        const { version, controls } = hierarchy;
+        const directory = makeCommandDirectory(hierarchy, name);
         made.push({ directory, version });
         for (const control of controls) {
           const value = valueOf(limits, control);
@@ -136,8 +132,7 @@ export class CommandCgroups {
       // v2 puts a controller in a child only when its parent enables it; this fails (EBUSY) where
       // this process's own cgroup holds processes, and then the trial shows none.
       if (version === 2) enableControllers(ownDirectory, hierarchy.controls);
-      makeOwnDirectory(parent, true);
-      if (version === 2) enableControllers(parent, hierarchy.controls);
+      makeParent({ version, parent, controls: hierarchy.controls });
       sweepStale(parent);
       const trial = path.join(parent, `${this.#tag}-probe`);
       makeOwnDirectory(trial, false);
@@ -145,11 +140,40 @@ export class CommandCgroups {
         hasControl(path.join(trial, limitFile(version, control))),
       );
       removeQuietly(trial);
+      // Made again for each command (makeParent); an empty one is not left behind meanwhile.
+      removeQuietly(parent);
       if (controls.length === 0)
         return `${parent} holds no ${hierarchy.controls.join(" or ")} controller`;
       return { version, parent, controls };
     } catch (error) {
       return messageOf(error);
+    }
+  }
+}
+
+/**
+ * The parent, made again if it is gone (each harness removes it when it empties), and checked
+ * each time: a mkdir below a parent swapped for a link would land behind the link.
+ */
+function makeParent(hierarchy: UsableHierarchy): void {
+  makeOwnDirectory(hierarchy.parent, true);
+  if (hierarchy.version === 2) enableControllers(hierarchy.parent, hierarchy.controls);
+}
+
+/**
+ * A new directory for one command: never an existing one, which could hold someone else's
+ * processes. Another harness may remove the shared parent between its check and the mkdir; then
+ * once more.
+ */
+function makeCommandDirectory(hierarchy: UsableHierarchy, name: string): string {
+  const directory = path.join(hierarchy.parent, name);
+  for (let attempt = 0; ; attempt += 1) {
+    makeParent(hierarchy);
+    try {
+      makeOwnDirectory(directory, false);
+      return directory;
+    } catch (error) {
+      if (attempt > 0 || existsSync(hierarchy.parent)) throw error;
     }
   }
 }

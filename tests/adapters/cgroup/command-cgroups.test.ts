@@ -62,6 +62,9 @@ describe.skipIf(!AVAILABILITY.ok)(`a cgroup per command${SKIP_REASON}`, () => {
     if (made === undefined) throw new Error("no cgroup");
     const parent = dirname(made.directories[0] ?? "");
     await made.remove();
+    // The last command's cgroup took the empty parent with it; a dead harness's would not.
+    expect(existsSync(parent)).toBe(false);
+    await mkdir(parent);
     const dead = spawnSync("/bin/true").pid;
     expect(isGone(dead)).toBe(true);
     const leftOver = join(parent, `${String(dead)}-0badf00d-3`);
@@ -75,6 +78,9 @@ describe.skipIf(!AVAILABILITY.ok)(`a cgroup per command${SKIP_REASON}`, () => {
     } finally {
       if (existsSync(living)) rmdirSync(living);
       if (existsSync(leftOver)) rmdirSync(leftOver);
+      if (existsSync(parent) && readdirSync(parent).every((name) => !/^\d/.test(name))) {
+        rmdirSync(parent);
+      }
     }
   });
 
@@ -125,9 +131,13 @@ describe.skipIf(!AVAILABILITY.ok || pidsOwnDirectory() === undefined)(
       await rm(base, { recursive: true, force: true });
     });
 
+    function realParent(): string {
+      return join(pidsOwnDirectory() ?? "", CGROUP_PARENT);
+    }
+
     /** Everything of this process's in the real pids hierarchy's parent, to see nothing was made. */
     function ours(): string[] {
-      const parent = join(pidsOwnDirectory() ?? "", CGROUP_PARENT);
+      const parent = realParent();
       return existsSync(parent)
         ? readdirSync(parent).filter((name) => name.startsWith(`${String(process.pid)}-`))
         : [];
@@ -147,15 +157,22 @@ describe.skipIf(!AVAILABILITY.ok || pidsOwnDirectory() === undefined)(
           link === CGROUP_PARENT
             ? join(pidsOwnDirectory() ?? "", CGROUP_PARENT)
             : (pidsOwnDirectory() ?? "");
+        // The real parent may be gone (the last command removes it): make it, so the link leads on.
+        const madeParent = !existsSync(realParent());
+        if (madeParent) await mkdir(realParent());
         await symlink(target, join(mountPoint, link));
-        const before = ours();
-        const cgroups = new CommandCgroups({
-          mountinfo: `39 31 0:36 / ${mountPoint} rw,relatime - cgroup cgroup rw,pids`,
-          selfCgroup: `8:pids:${self}`,
-        });
-        expect(cgroups.availability()).toEqual({ ok: false, reason: reason(mountPoint) });
-        expect(cgroups.create({ processes: 64, memory: undefined })).toBeUndefined();
-        expect(ours()).toEqual(before);
+        try {
+          const before = ours();
+          const cgroups = new CommandCgroups({
+            mountinfo: `39 31 0:36 / ${mountPoint} rw,relatime - cgroup cgroup rw,pids`,
+            selfCgroup: `8:pids:${self}`,
+          });
+          expect(cgroups.availability()).toEqual({ ok: false, reason: reason(mountPoint) });
+          expect(cgroups.create({ processes: 64, memory: undefined })).toBeUndefined();
+          expect(ours()).toEqual(before);
+        } finally {
+          if (madeParent) rmdirSync(realParent());
+        }
       },
     );
   },
