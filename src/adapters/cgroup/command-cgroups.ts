@@ -132,18 +132,19 @@ export class CommandCgroups {
       // v2 puts a controller in a child only when its parent enables it; this fails (EBUSY) where
       // this process's own cgroup holds processes, and then the trial shows none.
       if (version === 2) enableControllers(ownDirectory, hierarchy.controls);
-      makeParent({ version, parent, controls: hierarchy.controls });
+      const candidate = { version, parent, controls: hierarchy.controls };
+      makeParent(candidate);
       sweepStale(parent);
-      const trial = path.join(parent, `${this.#tag}-probe`);
-      makeOwnDirectory(trial, false);
+      const trial = makeCommandDirectory(candidate, `${this.#tag}-probe`);
       const controls = hierarchy.controls.filter((control) =>
         hasControl(path.join(trial, limitFile(version, control))),
       );
       removeQuietly(trial);
       // Made again for each command (makeParent); an empty one is not left behind meanwhile.
       removeQuietly(parent);
-      if (controls.length === 0)
+      if (controls.length === 0) {
         return `${parent} holds no ${hierarchy.controls.join(" or ")} controller`;
+      }
       return { version, parent, controls };
     } catch (error) {
       return messageOf(error);
