@@ -16,6 +16,7 @@ import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { FirstReplyGate } from "./first-reply-gate.js";
 import { harnessPaths } from "./harness-paths.js";
+import { NetworkNoticeGate } from "./network-notice-gate.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
 import { openJournalSession, type JournalSession } from "./journal-session.js";
 import { createModelClient } from "./model-client.js";
@@ -125,9 +126,19 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
           })
         : undefined;
     const agent = buildAgent(profile, {
-      model: withTextDeltas(new FirstReplyGate(model.client, ready), (text) => {
-        ports.onTextDelta?.(text);
-      }),
+      model: withTextDeltas(
+        new FirstReplyGate(
+          new NetworkNoticeGate(
+            model.client,
+            execution.networkOff,
+            execution.ready.then((decided) => decided.networkOff === true),
+          ),
+          ready,
+        ),
+        (text) => {
+          ports.onTextDelta?.(text);
+        },
+      ),
       workspace,
       harnessFiles,
       commandRunner: ports.aroundRunner?.(execution.runner) ?? execution.runner,

@@ -27,7 +27,8 @@ export class FirstReplyGate implements ModelClient {
   }
 }
 
-function untilAborted(
+/** `promise`, or RunCancelledError as soon as `signal` aborts. */
+export function untilAborted(
   promise: Promise<unknown>,
   signal: AbortSignal | undefined,
 ): Promise<unknown> {

@@ -2,6 +2,7 @@
  * Where a run's commands run, started as the settings say: a run and `agent explain` start it
  * through here, so a dry run decides on the same environment as the run.
  */
+import { CommandCgroups } from "../adapters/cgroup/index.js";
 import { startShellExecution, type StartedShellExecution } from "../adapters/execution/index.js";
 import type { ExecutionSettings } from "./run-settings.js";
 
@@ -25,5 +26,7 @@ export function startRunExecution(
     ...(cacheDirectory === undefined ? {} : { cacheDirectory }),
     unmaskCredentials: settings.sandboxUnmask,
     ...(settings.sandboxLimits === undefined ? {} : { limits: settings.sandboxLimits }),
+    // Nothing is made until the first sandboxed command: `agent explain` never touches a cgroup.
+    cgroups: new CommandCgroups(),
   });
 }

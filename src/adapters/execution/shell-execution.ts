@@ -25,6 +25,7 @@ import {
   type ResourceLimits,
   type SandboxHardening,
   type SandboxPowerShell,
+  type SandboxCgroups,
   type SandboxProbeResult,
   type SandboxShell,
 } from "../sandbox/index.js";
@@ -70,6 +71,8 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
   readonly unmaskCredentials?: readonly string[];
   /** Resource limits for every sandboxed command (`--sandbox-limit`); absent: none (tests). */
   readonly limits?: ResourceLimits;
+  /** A cgroup per sandboxed command for the process and memory limits, where one can be had. */
+  readonly cgroups?: SandboxCgroups;
   /** Tests substitute the sandbox probe; production runs the real one once. */
   readonly probeSandbox?: typeof probeSandbox;
 }
@@ -128,8 +131,9 @@ export interface StartedShellExecution {
   /** The decision, once made; it never rejects (a probe that throws has failed). */
   readonly ready: Promise<ShellExecution>;
   /**
-   * Commands will run in the sandbox without network (known before the probe ends: a probe that
-   * fails then is the rare case, and its warning tells the person): what the model is told.
+   * Commands are to run in the sandbox without network, as planned before the probe ends: what
+   * the agent is built with. `ready`'s own `networkOff` is the probe's verdict, which the model's
+   * requests follow (bootstrap's NetworkNoticeGate) when a late failure sends commands to the host.
    */
   readonly networkOff: boolean;
 }
@@ -315,6 +319,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     ...(cache === undefined ? {} : { cacheDirectory: cache.directory }),
     unmasked: options.unmaskCredentials ?? [],
     ...(limits === undefined ? {} : { limits }),
+    ...(options.cgroups === undefined ? {} : { cgroups: options.cgroups }),
   });
   const notice = cache?.notice;
   try {

@@ -28,6 +28,7 @@ import { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandb
 import { liveHostPaths } from "./proc-masks.js";
 import { credentialMasks } from "./credential-masks.js";
 import { makeEmptyFile } from "./empty-file.js";
+import { runInCgroup, type SandboxCgroups } from "./cgroup-run.js";
 import { failureNotes, withNotes } from "./failure-notes.js";
 import { prlimitArgs, type ResourceLimits } from "./resource-limits.js";
 import { SANDBOX_CACHE, sandboxEnvironment } from "./sandbox-environment.js";
@@ -92,6 +93,11 @@ export interface BubblewrapRunnerOptions {
   readonly unmasked?: readonly string[];
   /** Resource limits, set by prlimit inside the sandbox; both absent: no limits (tests). */
   readonly limits?: { readonly prlimitPath: string; readonly values: ResourceLimits };
+  /**
+   * One cgroup per command for the process and memory limits, which then bind the command's
+   * processes together (and bind root); absent, or unavailable here: the rlimits alone.
+   */
+  readonly cgroups?: SandboxCgroups;
 }
 
 /**
@@ -156,10 +162,19 @@ export class BubblewrapRunner implements CommandRunner {
     const filter = this.#hardening.seccompFilter;
     const secrets = [...(options.secrets ?? []), ...(this.#options.secrets ?? [])];
     const withSecrets = secrets.length === 0 ? options : { ...options, secrets };
-    const result = await runSandboxedProcess(bwrapPath, args, environment, withSecrets, filter);
     const limits = this.#options.limits?.values;
+    const { result, evidence } = await runInCgroup(
+      limits === undefined ? undefined : this.#options.cgroups,
+      limits ?? NO_LIMITS,
+      this.#options.shell.executable,
+      (entry) => runSandboxedProcess(bwrapPath, args, environment, withSecrets, filter, entry),
+    );
     if (limits === undefined && this.#options.network) return result;
-    const context = { network: this.#options.network, limits: limits ?? NO_LIMITS };
+    const context = {
+      network: this.#options.network,
+      limits: limits ?? NO_LIMITS,
+      ...(evidence === undefined ? {} : { cgroup: evidence }),
+    };
     return withNotes(result, failureNotes(result, context));
   }
 

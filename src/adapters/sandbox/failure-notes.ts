@@ -1,12 +1,13 @@
 import type { CommandResult } from "../../core/ports/command-runner.js";
+import type { CgroupEvidence } from "../cgroup/index.js";
 import { describeLimit, type ResourceLimitName, type ResourceLimits } from "./resource-limits.js";
 
 /**
  * What a failed sandboxed command's result says about the sandbox's part in it: a limit it hit,
- * or a network it tried to use while the network is off. rlimits leave no record of which one
- * stopped a command, so the signal it died of (file size, CPU time) or the words the program
- * printed (out of memory, fork failed, too many open files) tell; a match only adds a line, the
- * output itself is never changed.
+ * or a network it tried to use while the network is off. A command's cgroup counts the forks it
+ * refused and the processes the OOM killer ended; rlimits leave no record, so the signal a command
+ * died of (file size, CPU time) or the words the program printed (out of memory, fork failed, too
+ * many open files) tell. A match only adds a line, the output itself is never changed.
  */
 
 /** Read by the model; the acceptance test looks for these words. */
@@ -15,6 +16,7 @@ export const NETWORK_OFF_NOTE =
 
 const SIGXCPU_EXIT = 128 + 24;
 const SIGXFSZ_EXIT = 128 + 25;
+const SIGKILL_EXIT = 128 + 9;
 
 const LIMIT_SIGNS: readonly (readonly [ResourceLimitName, RegExp])[] = [
   [
@@ -36,6 +38,8 @@ const NETWORK_SIGNS =
 export interface FailureContext {
   readonly network: boolean;
   readonly limits: ResourceLimits;
+  /** What the command's cgroup counted; absent when it ran without one. */
+  readonly cgroup?: CgroupEvidence;
 }
 
 /** The notes for one result: none when the command succeeded. */
@@ -43,7 +47,7 @@ export function failureNotes(result: CommandResult, context: FailureContext): st
   if (result.exitCode === 0) return [];
   const text = `${result.output}\n${result.omitted?.tail ?? ""}`;
   const notes: string[] = [];
-  for (const name of limitsHit(result.exitCode, text)) {
+  for (const name of limitsHit(result.exitCode, text, context.cgroup)) {
     const value = context.limits[name];
     if (value !== undefined) notes.push(`stopped: ${describeLimit(name, value)} reached`);
   }
@@ -51,12 +55,27 @@ export function failureNotes(result: CommandResult, context: FailureContext): st
   return notes;
 }
 
-function limitsHit(exitCode: number | null, text: string): ResourceLimitName[] {
+function limitsHit(
+  exitCode: number | null,
+  text: string,
+  cgroup: CgroupEvidence | undefined,
+): ResourceLimitName[] {
   const hit = new Set<ResourceLimitName>();
   if (exitCode === SIGXFSZ_EXIT) hit.add("file-size");
   if (exitCode === SIGXCPU_EXIT) hit.add("cpu-time");
+  if (cgroup !== undefined && cgroup.forkRefusals > 0) hit.add("processes");
+  if (cgroup !== undefined && oomKilled(exitCode, cgroup)) hit.add("memory");
   for (const [name, sign] of LIMIT_SIGNS) if (sign.test(text)) hit.add(name);
   return [...hit];
+}
+
+/**
+ * The OOM killer ended one of the command's processes at its cgroup's memory limit. A kernel that
+ * does not count OOM kills (v1 before 4.13) leaves the failure count and a SIGKILLed command.
+ */
+function oomKilled(exitCode: number | null, cgroup: CgroupEvidence): boolean {
+  if (cgroup.oomKills !== undefined) return cgroup.oomKills > 0;
+  return cgroup.memoryFailures > 0 && exitCode === SIGKILL_EXIT;
 }
 
 /** The notes as lines after the output (after the tail when it was cut). */

@@ -5,6 +5,7 @@
  * filter against setuid/setgid files. The probe proves that once per run.
  */
 export { BubblewrapRunner, type SandboxPowerShell, type SandboxShell } from "./bubblewrap.js";
+export type { SandboxCgroups } from "./cgroup-run.js";
 export { probeSandbox, type SandboxProbeResult } from "./bubblewrap-probe.js";
 export { SandboxContentError, SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 export { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";

@@ -1,7 +1,8 @@
 /**
  * The resource limits every sandboxed command runs under: set inside the sandbox by util-linux's
  * `prlimit`, which sets them on itself and then executes the shell, so they bind the command and
- * everything it starts (each process on its own, except the process count).
+ * everything it starts (each process on its own, except the process count). Where a cgroup can be
+ * had, the process and memory limits also bind the command as a whole (cgroup-run.ts).
  */
 
 export type ResourceLimitName = "memory" | "processes" | "file-size" | "cpu-time" | "open-files";

@@ -20,7 +20,8 @@ const MAX_STATUS_BYTES = 64 * 1024;
  * never reports `exit-code` did not reach the command: that is a setup failure, thrown as
  * SandboxSetupError with bwrap's own message, never passed off as the command's `exit 1`.
  * Timeout and abort SIGKILL bwrap's process group; `--die-with-parent` and the PID namespace take
- * every descendant, however it detached, with it.
+ * every descendant, however it detached, with it. `entry`, when given, is the argv that starts
+ * first and executes bwrap in its place (cgroup-run.ts: it enters the command's cgroup).
  */
 export async function runSandboxedProcess(
   bwrapPath: string,
@@ -28,13 +29,15 @@ export async function runSandboxedProcess(
   env: Readonly<Record<string, string>>,
   options: CommandOptions,
   seccompFilter: Uint8Array,
+  entry: readonly string[] = [],
 ): Promise<CommandResult> {
+  const [entryProgram, ...entryArgs] = entry;
   let run: StatusPipeResult;
   try {
     run = await runProcess({
-      executable: bwrapPath,
+      executable: entryProgram ?? bwrapPath,
       displayName: `the sandbox ${bwrapPath}`,
-      args,
+      args: entryProgram === undefined ? args : [...entryArgs, bwrapPath, ...args],
       cwd: "/",
       env,
       timeoutMs: options.timeoutMs,

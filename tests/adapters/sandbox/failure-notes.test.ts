@@ -49,6 +49,56 @@ describe("failureNotes", () => {
     expect(failureNotes(result(exitCode, output), { network: true, limits })).toEqual([note]);
   });
 
+  it.each([
+    [
+      "forks refused at pids.max",
+      1,
+      { forkRefusals: 3, oomKills: 0, memoryFailures: 0 },
+      ["stopped: process limit 64 reached"],
+    ],
+    [
+      "an OOM kill",
+      137,
+      { forkRefusals: 0, oomKills: 1, memoryFailures: 0 },
+      ["stopped: memory limit 256 MiB reached"],
+    ],
+    [
+      "an OOM kill, the command exiting on its own",
+      1,
+      { forkRefusals: 0, oomKills: 2, memoryFailures: 5 },
+      ["stopped: memory limit 256 MiB reached"],
+    ],
+    [
+      "no OOM count (old kernel): failures and SIGKILL",
+      137,
+      { forkRefusals: 0, oomKills: undefined, memoryFailures: 4 },
+      ["stopped: memory limit 256 MiB reached"],
+    ],
+    [
+      "no OOM count: failures without SIGKILL (reclaim sufficed)",
+      1,
+      { forkRefusals: 0, oomKills: undefined, memoryFailures: 4 },
+      [],
+    ],
+    [
+      "the limit reached, reclaimed, no kill",
+      137,
+      { forkRefusals: 0, oomKills: 0, memoryFailures: 9 },
+      [],
+    ],
+    [
+      "both",
+      137,
+      { forkRefusals: 1, oomKills: 1, memoryFailures: 1 },
+      ["stopped: process limit 64 reached", "stopped: memory limit 256 MiB reached"],
+    ],
+  ] as const)("a cgroup's count: %s", (_, exitCode, cgroup, notes) => {
+    expect(
+      failureNotes(result(exitCode, "[stderr] Killed"), { network: true, limits, cgroup }),
+    ).toEqual(notes);
+    expect(failureNotes(result(0, ""), { network: true, limits, cgroup })).toEqual([]);
+  });
+
   it("says the network is off only when it is, for a failure that looks like the network", () => {
     const npm = result(1, "[stderr] npm error code ENOTCACHED");
     expect(failureNotes(npm, { network: false, limits })).toEqual([NETWORK_OFF_NOTE]);

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BubblewrapRunner } from "../../../src/adapters/sandbox/bubblewrap.js";
+import { CommandCgroups, type CommandCgroupLimits } from "../../../src/adapters/cgroup/index.js";
 import { NETWORK_OFF_NOTE } from "../../../src/adapters/sandbox/failure-notes.js";
 import {
   DEFAULT_RESOURCE_LIMITS,
@@ -40,6 +41,24 @@ const SMALL = parseResourceLimits([
 const ROOT = process.getuid?.() === 0;
 const RUNUSER = hostExecutable("runuser");
 const CHILD = new URL("../../support/limited-command-process.ts", import.meta.url).pathname;
+const PERL = hostExecutable("perl");
+/** Decided once, as a run does: cgroup tests need a writable cgroup (root on CI), else skip. */
+const CGROUPS = new CommandCgroups();
+const CGROUP_AVAILABILITY = CGROUPS.availability();
+const NO_CGROUP = CGROUP_AVAILABILITY.ok
+  ? ""
+  : ` (skipped: no writable cgroup here: ${CGROUP_AVAILABILITY.reason})`;
+
+/** The runner's cgroups, remembering every directory made so a test can see each one removed. */
+function recordingCgroups(made: string[]): Pick<CommandCgroups, "create"> {
+  return {
+    create(limits: CommandCgroupLimits) {
+      const cgroup = CGROUPS.create(limits);
+      made.push(...(cgroup?.directories ?? []));
+      return cgroup;
+    },
+  };
+}
 
 /** limited-command-process.ts, as `user` when given (runuser, from root), and its result. */
 function runAs(user: string | undefined, args: readonly string[]): CommandResult {
@@ -76,7 +95,12 @@ describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () =
   });
 
   function runner(
-    options: { network?: boolean; limits?: ResourceLimits; unmasked?: string[] } = {},
+    options: {
+      network?: boolean;
+      limits?: ResourceLimits;
+      unmasked?: string[];
+      cgroups?: Pick<CommandCgroups, "create">;
+    } = {},
   ): BubblewrapRunner {
     return new BubblewrapRunner({
       bwrapPath: BWRAP ?? "",
@@ -91,6 +115,7 @@ describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () =
       cacheDirectory: cache,
       unmasked: options.unmasked ?? [],
       limits: { prlimitPath: PRLIMIT ?? "", values: options.limits ?? DEFAULT_RESOURCE_LIMITS },
+      ...(options.cgroups === undefined ? {} : { cgroups: options.cgroups }),
     });
   }
 
@@ -187,6 +212,91 @@ describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () =
       expect(end.endsWith("\n[sandbox] stopped: process limit 64 reached")).toBe(true);
     },
   );
+
+  it("without a cgroup to be had, the command runs with the rlimits alone", async () => {
+    const none = new CommandCgroups({ mountinfo: "", selfCgroup: "" });
+    expect(none.availability()).toEqual({
+      ok: false,
+      reason: "no pids or memory cgroup controller is mounted",
+    });
+    const result = await runner({
+      limits: parseResourceLimits(["processes=64"]),
+      cgroups: none,
+    }).run("ulimit -u; cat /proc/self/cgroup | grep -c agent-harness", ws, LIMITS);
+    expect(result.output).toBe("64\n0\n");
+  });
+
+  describe.skipIf(!CGROUP_AVAILABILITY.ok)(`with a cgroup per command${NO_CGROUP}`, () => {
+    it.skipIf(PERL === undefined)(
+      "a fork bomb, as whoever runs the tests (root on CI), ends in seconds at the process limit; the harness stays responsive",
+      async () => {
+        const made: string[] = [];
+        const limited = runner({
+          limits: parseResourceLimits(["processes=64"]),
+          cgroups: recordingCgroups(made),
+        });
+        const started = performance.now();
+        // `exec perl` waits without forking: a shell's `sleep` would itself retry its fork.
+        const bomb = limited.run(
+          "bomb() { bomb | bomb & }; bomb; exec perl -e 'sleep 3; exit 1'",
+          ws,
+          LIMITS,
+        );
+        // While the bomb runs, another command still runs and answers.
+        const alive = await limited.run("echo alive", ws, LIMITS);
+        expect(alive).toMatchObject({ exitCode: 0, output: "alive\n" });
+        const result = await bomb;
+        expect(performance.now() - started).toBeLessThan(15_000);
+        expect(result.timedOut).toBe(false);
+        expect(result.exitCode).toBe(1);
+        const end = result.omitted?.tail ?? result.output;
+        expect(end.endsWith("\n[sandbox] stopped: process limit 64 reached")).toBe(true);
+        expect(made.length).toBeGreaterThan(0);
+        for (const directory of made) expect(existsSync(directory)).toBe(false);
+      },
+    );
+
+    it("processes that together allocate past the memory limit are stopped, the limit named", async () => {
+      const made: string[] = [];
+      // Each stays under the per-process data limit (256 MiB); together they pass the total.
+      const hog = "node -e 'const b = Buffer.alloc(120 << 20, 1); setInterval(() => b, 1000)'";
+      const result = await runner({
+        limits: parseResourceLimits(["memory=256MiB"]),
+        cgroups: recordingCgroups(made),
+      }).run(`for i in 1 2 3; do ${hog} & done; wait -n; exit $?`, ws, LIMITS);
+      expect(result.timedOut).toBe(false);
+      expect(result.exitCode).toBe(137);
+      expect(result.output.endsWith("[sandbox] stopped: memory limit 256 MiB reached")).toBe(true);
+      expect(made.length).toBeGreaterThan(0);
+      for (const directory of made) expect(existsSync(directory)).toBe(false);
+    });
+
+    it("the command runs inside its cgroup and cannot move itself out", async () => {
+      const made: string[] = [];
+      const result = await runner({ cgroups: recordingCgroups(made) }).run(
+        "for procs in $(find /sys/fs/cgroup -maxdepth 2 -name cgroup.procs); do echo $$ > $procs && echo moved; done; cat /proc/self/cgroup",
+        ws,
+        LIMITS,
+      );
+      expect(result.output).not.toContain("moved");
+      const names = made.map((directory) =>
+        directory.slice(directory.lastIndexOf("/agent-harness/")),
+      );
+      for (const name of names) expect(result.output).toContain(`${name}\n`);
+    });
+
+    it("a command that times out is killed and its cgroup removed", async () => {
+      const made: string[] = [];
+      const result = await runner({ cgroups: recordingCgroups(made) }).run(
+        "sleep 600 & sleep 600",
+        ws,
+        { ...LIMITS, timeoutMs: 300 },
+      );
+      expect(result).toMatchObject({ exitCode: null, timedOut: true });
+      expect(made.length).toBeGreaterThan(0);
+      for (const directory of made) expect(existsSync(directory)).toBe(false);
+    });
+  });
 
   it("masks credentials: an empty read-only directory, a file that reads as empty; un-masks on request", async () => {
     await mkdir(join(home, ".ssh"));

@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { NetworkNoticeGate } from "../../src/bootstrap/network-notice-gate.js";
+import type { ModelRequest } from "../../src/core/ports/model.js";
+import { RunCancelledError } from "../../src/core/runner/agent-errors.js";
+import { SANDBOX_NETWORK_OFF_NOTICE } from "../../src/features/sandbox-network-notice.js";
+import { buildAgent } from "../../src/bootstrap/build-agent.js";
+import { P03 } from "../../src/core/profiles.js";
+import type { ModelClient } from "../../src/core/ports/model.js";
+import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
+import { RecordingCommandRunner } from "../support/recording-command-runner.js";
+import { ScriptedModelClient, textReply } from "../support/scripted-model.js";
+
+/** The first request a real P03 agent sends through `model`, built with or without the notice. */
+async function firstRequestOf(model: ModelClient, sandboxNetworkOff: boolean): Promise<void> {
+  const agent = buildAgent(P03, {
+    workspace: "/nonexistent-workspace-for-offline-tests",
+    commandRunner: new RecordingCommandRunner(),
+    model,
+    approvalProvider: new RecordingApprover(() => undefined),
+    auditSink: new RecordingAuditSink(),
+    sandboxNetworkOff,
+  });
+  await agent.run("hello");
+}
+
+/** A request as the agent builds it when told the network is off (build-agent.ts). */
+const TOLD: ModelRequest = {
+  messages: [
+    { role: "system", content: `You are an agent.\n${SANDBOX_NETWORK_OFF_NOTICE}\nBe brief.` },
+    { role: "user", content: "install left-pad" },
+  ],
+  tools: [
+    {
+      name: "shell",
+      description: `Run one command. ${SANDBOX_NETWORK_OFF_NOTICE}`,
+      parameters: {},
+    },
+    { name: "read_file", description: "Read a file.", parameters: {} },
+  ],
+};
+
+const UNTOLD: ModelRequest = {
+  messages: [
+    { role: "system", content: "You are an agent.\nBe brief." },
+    { role: "user", content: "install left-pad" },
+  ],
+  tools: [
+    { name: "shell", description: "Run one command.", parameters: {} },
+    { name: "read_file", description: "Read a file.", parameters: {} },
+  ],
+};
+
+function decision(): { promise: Promise<boolean>; decide: (networkOff: boolean) => void } {
+  let decide: (networkOff: boolean) => void = () => undefined;
+  const promise = new Promise<boolean>((done) => (decide = done));
+  return { promise, decide };
+}
+
+async function settlesSoon(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  return settled;
+}
+
+describe("NetworkNoticeGate: the network-off line follows the probe", () => {
+  it("holds the first request until the probe decides; the sandbox confirmed, the line stays", async () => {
+    const model = new ScriptedModelClient([textReply("one"), textReply("two")]);
+    const probe = decision();
+    const gate = new NetworkNoticeGate(model, true, probe.promise);
+
+    const first = gate.complete(TOLD);
+    expect(await settlesSoon(first)).toBe(false);
+    expect(model.requests).toHaveLength(0);
+    probe.decide(true);
+    expect((await first).message.content).toBe("one");
+    await gate.complete(TOLD);
+    expect(model.requests.map((request) => request.messages)).toEqual([
+      TOLD.messages,
+      TOLD.messages,
+    ]);
+    expect(model.requests[0]?.tools).toEqual(TOLD.tools);
+  });
+
+  it("the probe failed and commands run on the host: every request goes without the line", async () => {
+    const model = new ScriptedModelClient([textReply("one"), textReply("two")]);
+    const gate = new NetworkNoticeGate(model, true, Promise.resolve(false));
+    await gate.complete(TOLD);
+    await gate.complete(TOLD);
+    for (const request of model.requests) {
+      expect(request.messages).toEqual(UNTOLD.messages);
+      expect(request.tools).toEqual(UNTOLD.tools);
+    }
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it("a real agent built with the line sends, after a failed probe, what one built without it sends", async () => {
+    const gated = new ScriptedModelClient([textReply("hi")]);
+    await firstRequestOf(new NetworkNoticeGate(gated, true, Promise.resolve(false)), true);
+    const plain = new ScriptedModelClient([textReply("hi")]);
+    await firstRequestOf(plain, false);
+    expect(gated.requests[0]?.messages).toEqual(plain.requests[0]?.messages);
+    expect(gated.requests[0]?.tools).toEqual(plain.requests[0]?.tools);
+    const told = new ScriptedModelClient([textReply("hi")]);
+    await firstRequestOf(told, true);
+    expect(told.requests[0]?.messages).not.toEqual(plain.requests[0]?.messages);
+  });
+
+  it("not told at all: nothing waits and nothing changes", async () => {
+    const model = new ScriptedModelClient([textReply("one")]);
+    const gate = new NetworkNoticeGate(model, false, new Promise(() => undefined));
+    await gate.complete(UNTOLD);
+    expect(model.requests[0]?.messages).toEqual(UNTOLD.messages);
+  });
+
+  it("stops waiting when the run is cancelled", async () => {
+    const model = new ScriptedModelClient([textReply("one")]);
+    const cancel = new AbortController();
+    const gate = new NetworkNoticeGate(model, true, new Promise(() => undefined));
+    const first = gate.complete({ ...TOLD, signal: cancel.signal });
+    cancel.abort();
+    await expect(first).rejects.toBeInstanceOf(RunCancelledError);
+    expect(model.requests).toHaveLength(0);
+  });
+});
