@@ -9,9 +9,14 @@ export function startRunExecution(
   settings: ExecutionSettings,
   harnessFiles: readonly string[],
   hiddenPaths: readonly string[],
-  /** This workspace's sandbox package cache (under the state directory); absent: none. */
-  cacheDirectory?: string,
+  options: {
+    /** This workspace's sandbox package cache (under the state directory); absent: none. */
+    readonly cacheDirectory?: string;
+    /** Start the probe only when asked to (see startShellExecution's `probeOnDemand`). */
+    readonly probeOnDemand?: boolean;
+  } = {},
 ): Promise<StartedShellExecution> {
+  const { cacheDirectory, probeOnDemand } = options;
   return startShellExecution({
     sandbox: settings.sandbox,
     network: settings.network,
@@ -25,5 +30,6 @@ export function startRunExecution(
     ...(cacheDirectory === undefined ? {} : { cacheDirectory }),
     unmaskCredentials: settings.sandboxUnmask,
     ...(settings.sandboxLimits === undefined ? {} : { limits: settings.sandboxLimits }),
+    ...(probeOnDemand === true ? { probeOnDemand } : {}),
   });
 }
