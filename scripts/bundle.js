@@ -43,6 +43,43 @@ const ZOD_ENGLISH_ONLY = {
   },
 };
 
+const SRC = path.join(ROOT, "src") + path.sep;
+/** The marker the stand-in below requires zod by; resolved to zod's own ES module entry. */
+const REAL_ZOD = "agent-harness:zod";
+
+/**
+ * zod costs a start-up about 20 ms of CPU (its ~300 classes and the schemas built on load; see
+ * docs/how-it-starts.md) though a run needs it only at its first tool call: the builtin tools'
+ * schemas are built at first use and their JSON Schemas are listed ahead
+ * (src/features/tool-parameters.generated.ts). So `import { z } from "zod"` in our sources gets
+ * a stand-in whose first property read loads zod; esbuild keeps a module that is only
+ * `require`d behind a lazy initialiser, so until then none of zod's code runs.
+ */
+const LAZY_ZOD = {
+  name: "lazy-zod",
+  /** @param {import("esbuild").PluginBuild} build */
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, (args) =>
+      args.importer.startsWith(SRC) ? { path: "zod", namespace: "lazy-zod" } : undefined,
+    );
+    build.onResolve({ filter: new RegExp(`^${REAL_ZOD}$`) }, () => ({
+      path: path.join(ROOT, "node_modules", "zod", "index.js"),
+    }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-zod" }, () => ({
+      resolveDir: ROOT,
+      loader: "js",
+      contents: [
+        "let loaded;",
+        `const real = () => (loaded ??= require(${JSON.stringify(REAL_ZOD)}).z);`,
+        "export const z = new Proxy(Object.freeze({}), {",
+        "  get: (_, key) => real()[key],",
+        "  has: (_, key) => key in real(),",
+        "});",
+      ].join("\n"),
+    }));
+  },
+};
+
 /** Builds dist/agent.cjs (written whole, then renamed into place) and returns how long it took. */
 export async function bundle() {
   const started = performance.now();
@@ -61,7 +98,7 @@ export async function bundle() {
     target: "node20",
     minify: true,
     legalComments: "none",
-    plugins: [ZOD_ENGLISH_ONLY],
+    plugins: [LAZY_ZOD, ZOD_ENGLISH_ONLY],
     // The openai SDK builds request headers with the global `Headers` and checks each body against
     // the global `FormData`; the first use of either loads Node's bundled undici (~30 ms). Requests
     // go through node:http (node-http-fetch.ts), so inside the bundle both are stand-ins.

@@ -13,11 +13,13 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 // `agent runs 2>&1 | head -1`: the same for stderr, except that it stops a run (nobody would see
-// its approval prompt), with the exit code a shell gives a command a closed pipe ended.
-const stopRun = stopsWhenStderrCloses(argv, process.env, process.cwd());
+// its approval prompt), with the exit code a shell gives a command a closed pipe ended. Which
+// one argv asks for is worked out when stderr closes, not on every start (a second parse of
+// argv, about 1 ms), from the environment and directory the command started with.
+const startedIn = { env: { ...process.env }, cwd: process.cwd() };
 process.stderr.on("error", (error: NodeJS.ErrnoException) => {
   if (!isClosedOutput(error)) throw error;
-  if (stopRun) process.exit(EXIT_OUTPUT_CLOSED);
+  if (stopsWhenStderrCloses(argv, startedIn.env, startedIn.cwd)) process.exit(EXIT_OUTPUT_CLOSED);
 });
 
 // No top-level await: the bundle (scripts/bundle.js) is CommonJS, which starts faster.

@@ -34,8 +34,11 @@ export interface ComposedRun {
   /** The run's journal: its id, and for a resumed run what the journal says so far. */
   readonly session: JournalSession;
   readonly execution: StartedShellExecution;
-  /** Settles once the sandbox check has decided (the first model reply waits for it too). */
-  readonly ready: Promise<void>;
+  /**
+   * Starts the sandbox check if the first model request has not started it yet, and settles once
+   * it has decided (the first model reply waits for it too).
+   */
+  sandboxDecided(): Promise<void>;
   readonly outputs: WorkspaceOutputStore;
   /** The harness's own paths this run protects. */
   readonly harnessFiles: readonly string[];
@@ -98,12 +101,12 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       model.description,
       session.resumed === undefined ? instructions.status : undefined,
     );
-    const execution = await startRunExecution(
-      settings,
-      harnessFiles,
-      [store.stateRoot],
-      join(store.workspaceState, "sandbox-cache"),
-    );
+    const execution = await startRunExecution(settings, harnessFiles, [store.stateRoot], {
+      cacheDirectory: join(store.workspaceState, "sandbox-cache"),
+      // A new run's first step is its model request: the probe starts as that request leaves.
+      // A resumed run may answer open calls first, and grants need the decision to build.
+      probeOnDemand: session.resumed === undefined && profile.approvals !== "grants",
+    });
     // The sandbox probe may still be running: the first model request goes out meanwhile, and its
     // reply waits for the probe, so every tool call is decided on the final environment.
     const ready = execution.ready.then((decided) => {
@@ -134,6 +137,9 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
             execution.ready.then((decided) => decided.networkOff === true),
           ),
           ready,
+          () => {
+            execution.startProbe();
+          },
         ),
         (text) => {
           ports.onTextDelta?.(text);
@@ -159,7 +165,10 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       agent,
       session: opened,
       execution,
-      ready,
+      sandboxDecided: () => {
+        execution.startProbe();
+        return ready;
+      },
       outputs,
       harnessFiles,
       stateRoot: store.stateRoot,

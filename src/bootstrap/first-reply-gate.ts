@@ -4,26 +4,34 @@ import type { ModelClient, ModelReply, ModelRequest } from "../core/ports/model.
 /**
  * Lets start-up work that only tool calls need (the sandbox probe) run while the first model
  * request is in flight: the first reply is handed on only once `ready` has settled, so no tool
- * call is decided before it. Later requests pass straight through.
+ * call is decided before it. Later requests pass straight through. `onFirstRequest` runs once,
+ * right after the first request was handed to the model client, which builds it and hands it to
+ * node:http without waiting on any I/O: work started there whose first steps are I/O (the probe
+ * begins with a temp directory) does its share on this thread after the request is written.
  */
 export class FirstReplyGate implements ModelClient {
   readonly #inner: ModelClient;
   #ready: Promise<unknown> | undefined;
+  readonly #onFirstRequest: () => void;
 
-  constructor(inner: ModelClient, ready: Promise<unknown>) {
+  constructor(
+    inner: ModelClient,
+    ready: Promise<unknown>,
+    onFirstRequest: () => void = () => undefined,
+  ) {
     this.#inner = inner;
     this.#ready = ready;
+    this.#onFirstRequest = onFirstRequest;
   }
 
   async complete(request: ModelRequest): Promise<ModelReply> {
     const ready = this.#ready;
     if (ready === undefined) return this.#inner.complete(request);
-    const [reply] = await Promise.all([
-      this.#inner.complete(request),
-      untilAborted(ready, request.signal),
-    ]);
+    const reply = this.#inner.complete(request);
+    this.#onFirstRequest();
+    const [answer] = await Promise.all([reply, untilAborted(ready, request.signal)]);
     this.#ready = undefined;
-    return reply;
+    return answer;
   }
 }
 

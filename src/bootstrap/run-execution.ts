@@ -10,9 +10,14 @@ export function startRunExecution(
   settings: ExecutionSettings,
   harnessFiles: readonly string[],
   hiddenPaths: readonly string[],
-  /** This workspace's sandbox package cache (under the state directory); absent: none. */
-  cacheDirectory?: string,
+  options: {
+    /** This workspace's sandbox package cache (under the state directory); absent: none. */
+    readonly cacheDirectory?: string;
+    /** Start the probe only when asked to (see startShellExecution's `probeOnDemand`). */
+    readonly probeOnDemand?: boolean;
+  } = {},
 ): Promise<StartedShellExecution> {
+  const { cacheDirectory, probeOnDemand } = options;
   return startShellExecution({
     sandbox: settings.sandbox,
     network: settings.network,
@@ -28,5 +33,6 @@ export function startRunExecution(
     ...(settings.sandboxLimits === undefined ? {} : { limits: settings.sandboxLimits }),
     // Nothing is made until the first sandboxed command: `agent explain` never touches a cgroup.
     cgroups: new CommandCgroups(),
+    ...(probeOnDemand === true ? { probeOnDemand } : {}),
   });
 }

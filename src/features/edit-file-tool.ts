@@ -2,23 +2,28 @@
  * `edit_file`. Success text: `Replaced 1 occurrence in PATH` or `Replaced N occurrences in PATH`.
  */
 import { z } from "zod";
+import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import { defineTool } from "../core/tools/tool-definition.js";
 import { toolSuccess } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
 
-const schema = z.strictObject({
-  path: z.string().describe("File path relative to the workspace root, e.g. src/index.ts"),
-  old_string: z
-    .string()
-    .min(1)
-    .describe("The exact text to replace, including whitespace; it must occur in the file"),
-  new_string: z.string().describe("The text to put in its place"),
-  replace_all: z
-    .boolean()
-    .optional()
-    .describe("Replace every occurrence instead of requiring exactly one (default false)"),
-});
+/** Built at its first use, when zod loads: the model is shown TOOL_PARAMETERS.edit_file. */
+const schema = builtOnce(() =>
+  z.strictObject({
+    path: z.string().describe("File path relative to the workspace root, e.g. src/index.ts"),
+    old_string: z
+      .string()
+      .min(1)
+      .describe("The exact text to replace, including whitespace; it must occur in the file"),
+    new_string: z.string().describe("The text to put in its place"),
+    replace_all: z
+      .boolean()
+      .optional()
+      .describe("Replace every occurrence instead of requiring exactly one (default false)"),
+  }),
+);
 
 export function createEditFileTool({ fileSystem }: { fileSystem: WorkspaceFileSystem }) {
   return defineTool({
@@ -27,7 +32,10 @@ export function createEditFileTool({ fileSystem }: { fileSystem: WorkspaceFileSy
       "Replace exact text in a UTF-8 file. old_string must match exactly once unless " +
       "replace_all is true. The file's line endings and byte order mark are kept.",
     effect: "write",
-    schema,
+    parameters: TOOL_PARAMETERS.edit_file,
+    get schema() {
+      return schema();
+    },
     handler: ({ path, old_string, new_string, replace_all }) =>
       withFileErrors(async () => {
         const replaced = await fileSystem.editFile(path, {

@@ -7,19 +7,24 @@
  * or the text of the tool's own notes) is shown JSON-quoted: `"a\n[999 more matches not shown]"`.
  */
 import { z } from "zod";
+import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import { defineTool } from "../core/tools/tool-definition.js";
 import { toolSuccess } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
 
-const schema = z.strictObject({
-  pattern: z
-    .string()
-    .describe(
-      "Workspace-relative glob: * and ? within a name, ** across directories, [abc], [a-z], " +
-        "[!x]; e.g. src/**/*.ts",
-    ),
-});
+/** Built at its first use, when zod loads: the model is shown TOOL_PARAMETERS.glob. */
+const schema = builtOnce(() =>
+  z.strictObject({
+    pattern: z
+      .string()
+      .describe(
+        "Workspace-relative glob: * and ? within a name, ** across directories, [abc], [a-z], " +
+          "[!x]; e.g. src/**/*.ts",
+      ),
+  }),
+);
 
 export function createGlobTool({ fileSystem }: { fileSystem: WorkspaceFileSystem }) {
   return defineTool({
@@ -28,7 +33,10 @@ export function createGlobTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
       "List files in the workspace whose paths match a glob pattern, sorted. Symlinked " +
       "directories are not followed and .git is never listed; at most 1000 paths are shown.",
     effect: "read",
-    schema,
+    parameters: TOOL_PARAMETERS.glob,
+    get schema() {
+      return schema();
+    },
     handler: ({ pattern }) =>
       withFileErrors(async () => {
         const {

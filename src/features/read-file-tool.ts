@@ -5,16 +5,21 @@
  * - an offset past the end: `[no lines from line A: the file has N lines]`.
  */
 import { z } from "zod";
+import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import type { ReadFileResult, WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import { defineTool } from "../core/tools/tool-definition.js";
 import { toolSuccess } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
 
-const schema = z.strictObject({
-  path: z.string().describe("File path relative to the workspace root, e.g. src/index.ts"),
-  offset: z.int().min(1).optional().describe("First line to return, counting from 1"),
-  limit: z.int().min(1).optional().describe("Maximum number of lines to return"),
-});
+/** Built at its first use, when zod loads: the model is shown TOOL_PARAMETERS.read_file. */
+const schema = builtOnce(() =>
+  z.strictObject({
+    path: z.string().describe("File path relative to the workspace root, e.g. src/index.ts"),
+    offset: z.int().min(1).optional().describe("First line to return, counting from 1"),
+    limit: z.int().min(1).optional().describe("Maximum number of lines to return"),
+  }),
+);
 
 export function createReadFileTool({ fileSystem }: { fileSystem: WorkspaceFileSystem }) {
   return defineTool({
@@ -23,7 +28,10 @@ export function createReadFileTool({ fileSystem }: { fileSystem: WorkspaceFileSy
       "Read a UTF-8 text file in the workspace. Files over 256 KB must be read in parts: give " +
       "offset (first line, from 1) and limit (number of lines).",
     effect: "read",
-    schema,
+    parameters: TOOL_PARAMETERS.read_file,
+    get schema() {
+      return schema();
+    },
     handler: ({ path, offset, limit }) =>
       withFileErrors(async () => {
         const options = {

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import type { ArgvRunner, OutputSpillStore } from "../core/ports/command-runner.js";
 import { defineTool, type ToolDefinition } from "../core/tools/tool-definition.js";
 import type { ToolResult } from "../core/tools/tool-result.js";
@@ -28,10 +30,13 @@ export interface RunCommandToolOptions {
 }
 
 /** An argv, never a command line: nothing here is read by a shell. */
-export const runCommandSchema = z.strictObject({
-  command: z.string().min(1).describe("The program, a bare name such as npm (found on PATH)."),
-  args: z.array(z.string()).describe('Its arguments, one per element, e.g. ["run", "lint"].'),
-});
+/** Built at its first use, when zod loads: the model is shown TOOL_PARAMETERS.run_command. */
+export const runCommandSchema = builtOnce(() =>
+  z.strictObject({
+    command: z.string().min(1).describe("The program, a bare name such as npm (found on PATH)."),
+    args: z.array(z.string()).describe('Its arguments, one per element, e.g. ["run", "lint"].'),
+  }),
+);
 
 /**
  * P04's replacement for `shell`: one program and its arguments, run in the sandbox with the network
@@ -39,7 +44,7 @@ export const runCommandSchema = z.strictObject({
  */
 export function createRunCommandTool(
   options: RunCommandToolOptions,
-): ToolDefinition<typeof runCommandSchema> {
+): ToolDefinition<ReturnType<typeof runCommandSchema>> {
   const { runner, workspace } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_SHELL_MAX_OUTPUT_BYTES;
@@ -54,7 +59,10 @@ export function createRunCommandTool(
       `with [stderr]; the output is cut after ${String(maxOutputBytes / 1024)} KB.`,
     ].join(" "),
     effect: "execute",
-    schema: runCommandSchema,
+    parameters: TOOL_PARAMETERS.run_command,
+    get schema() {
+      return runCommandSchema();
+    },
     finalArguments: () => ({
       cwd: workspace,
       timeoutMs,

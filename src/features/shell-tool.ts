@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import {
   CommandStartError,
   type CommandOptions,
@@ -34,11 +36,16 @@ export interface ShellToolOptions {
  * No timeout or cwd field: the limits and the directory are the harness's decision, and nothing
  * the model sends can widen them.
  */
-const shellSchema = z.strictObject({
-  command: z.string().min(1).describe("The command line to run, exactly as typed in the shell."),
-});
+/** Built at its first use, when zod loads: the model is shown TOOL_PARAMETERS.shell. */
+const shellSchema = builtOnce(() =>
+  z.strictObject({
+    command: z.string().min(1).describe("The command line to run, exactly as typed in the shell."),
+  }),
+);
 
-export function createShellTool(options: ShellToolOptions): ToolDefinition<typeof shellSchema> {
+export function createShellTool(
+  options: ShellToolOptions,
+): ToolDefinition<ReturnType<typeof shellSchema>> {
   const { runner, workspace } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_SHELL_MAX_OUTPUT_BYTES;
@@ -55,7 +62,10 @@ export function createShellTool(options: ShellToolOptions): ToolDefinition<typeo
       ...(options.networkOff === true ? [SANDBOX_NETWORK_OFF_NOTICE] : []),
     ].join(" "),
     effect: "execute",
-    schema: shellSchema,
+    parameters: TOOL_PARAMETERS.shell,
+    get schema() {
+      return shellSchema();
+    },
     finalArguments: () => ({
       cwd: workspace,
       timeoutMs,

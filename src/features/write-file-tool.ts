@@ -1,14 +1,19 @@
 /** `write_file`. Success text: `Wrote N UTF-8 bytes to PATH`, PATH as the model sent it. */
 import { z } from "zod";
+import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import { defineTool } from "../core/tools/tool-definition.js";
 import { toolSuccess } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
 
-const schema = z.strictObject({
-  path: z.string().describe("File path relative to the workspace root, e.g. src/index.ts"),
-  content: z.string().describe("The complete new content of the file, as UTF-8 text"),
-});
+/** Built at its first use, when zod loads: the model is shown TOOL_PARAMETERS.write_file. */
+const schema = builtOnce(() =>
+  z.strictObject({
+    path: z.string().describe("File path relative to the workspace root, e.g. src/index.ts"),
+    content: z.string().describe("The complete new content of the file, as UTF-8 text"),
+  }),
+);
 
 export function createWriteFileTool({ fileSystem }: { fileSystem: WorkspaceFileSystem }) {
   return defineTool({
@@ -17,7 +22,10 @@ export function createWriteFileTool({ fileSystem }: { fileSystem: WorkspaceFileS
       "Create a file or replace its whole content. Missing parent directories are created. " +
       "To change part of an existing file, use edit_file instead.",
     effect: "write",
-    schema,
+    parameters: TOOL_PARAMETERS.write_file,
+    get schema() {
+      return schema();
+    },
     handler: ({ path, content }) =>
       withFileErrors(async () => {
         const bytes = await fileSystem.writeFile(path, content);

@@ -37,6 +37,22 @@ describe("FirstReplyGate", () => {
     expect((await gate.complete(REQUEST)).message.content).toBe("two");
   });
 
+  it("calls onFirstRequest once, after the first request was handed to the model", async () => {
+    const model = new ScriptedModelClient([textReply("one"), textReply("two")]);
+    const ready = deferred();
+    const requestsSeen: number[] = [];
+    const gate = new FirstReplyGate(model, ready.promise, () => {
+      requestsSeen.push(model.requests.length);
+    });
+
+    const first = gate.complete(REQUEST);
+    expect(requestsSeen).toEqual([1]);
+    ready.resolve();
+    await first;
+    await gate.complete(REQUEST);
+    expect(requestsSeen).toEqual([1]);
+  });
+
   it("passes a failed start-up on instead of the reply", async () => {
     const model = new ScriptedModelClient([textReply("one")]);
     const gate = new FirstReplyGate(model, Promise.reject(new Error("probe crashed")));

@@ -7,6 +7,7 @@
 import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { builtOnce } from "../../core/common/built-once.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import {
   errorCode,
@@ -39,17 +40,22 @@ export const COMMANDS_FILE = `${HARNESS_DIRECTORY}/${COMMANDS_NAME}`;
 export const VERIFICATION_SCRIPTS = Object.freeze(["test", "lint", "typecheck", "build"]);
 const MAX_BYTES = 256 * 1024;
 
-/** A bare program name (found on the trusted PATH) and plain string arguments. */
-const argvSchema = z
-  .array(z.string().refine((word) => !word.includes("\0"), "must not contain NUL"))
-  .min(1)
-  .refine(([program]) => program !== undefined && /^[^\s/\\]+$/u.test(program), {
-    error: "argv[0] must be a bare program name (no spaces or slashes)",
-  });
+function buildCommandsFileSchema() {
+  /** A bare program name (found on the trusted PATH) and plain string arguments. */
+  const argvSchema = z
+    .array(z.string().refine((word) => !word.includes("\0"), "must not contain NUL"))
+    .min(1)
+    .refine(([program]) => program !== undefined && /^[^\s/\\]+$/u.test(program), {
+      error: "argv[0] must be a bare program name (no spaces or slashes)",
+    });
 
-export const commandsFileSchema = z.strictObject({
-  commands: z.array(z.strictObject({ argv: argvSchema, note: z.string().optional() })),
-});
+  return z.strictObject({
+    commands: z.array(z.strictObject({ argv: argvSchema, note: z.string().optional() })),
+  });
+}
+
+/** Built when a P04 run reads the allowlist, not at every start-up. */
+export const commandsFileSchema = builtOnce(buildCommandsFileSchema);
 
 export function loadCommandAllowlist(workspace: string): CommandAllowlist {
   const notes: string[] = [];
@@ -111,7 +117,7 @@ function fromCommandsFile(workspace: string, notes: string[]): AllowedCommand[] 
   } catch {
     throw new CommandAllowlistError(`${COMMANDS_FILE} is not valid JSON`);
   }
-  const parsed = commandsFileSchema.safeParse(raw);
+  const parsed = commandsFileSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined ? "" : ` at ${issue.path.join(".") || "(top)"}`;

@@ -75,6 +75,13 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
   readonly cgroups?: SandboxCgroups;
   /** Tests substitute the sandbox probe; production runs the real one once. */
   readonly probeSandbox?: typeof probeSandbox;
+  /**
+   * When the probe may run in the background (see startShellExecution), start it only once
+   * `startProbe()` is called or a command is to run, not at once: the CLI starts it as the first
+   * model request leaves, so its ~10 ms of work on this thread (temp workspace, bwrap's argv, the
+   * spawn) is not spent before that request.
+   */
+  readonly probeOnDemand?: boolean;
 }
 
 export interface ShellExecution {
@@ -128,8 +135,13 @@ export interface StartedShellExecution {
   readonly runner: CommandRunner;
   /** `unavailable` (fail closed) until the decision is made, then the decided status. */
   readonly environment: ExecutionEnvironment;
-  /** The decision, once made; it never rejects (a probe that throws has failed). */
+  /**
+   * The decision, once made; it never rejects (a probe that throws has failed). With
+   * `probeOnDemand`, it waits until `startProbe()` (or the first command) starts the probe.
+   */
   readonly ready: Promise<ShellExecution>;
+  /** Starts the probe if it has not started yet; idempotent. */
+  startProbe(): void;
   /**
    * Commands are to run in the sandbox without network, as planned before the probe ends: what
    * the agent is built with. `ready`'s own `networkOff` is the probe's verdict, which the model's
@@ -155,22 +167,47 @@ export async function startShellExecution(
   if (options.sandbox === "off") return decided(onHost(options, "sandbox off"));
   const plan = planSandbox(options);
   if (plan.kind === "unusable") return decided(unusable(options, plan.reason, plan.short));
-  const ready = probeThenDecide(options, plan);
   if (options.sandbox !== "auto" || hostShellName(options) !== plan.runner.shellName) {
-    return decided(await ready);
+    return decided(await probeThenDecide(options, plan));
   }
+  const probe = new OnDemandProbe(() => probeThenDecide(options, plan));
+  if (options.probeOnDemand !== true) probe.start();
   let settled: ShellExecution | undefined;
-  void ready.then(
+  void probe.decision.then(
     (execution) => (settled = execution),
     () => undefined, // the caller awaits `ready` and reports it; until then, nothing runs
   );
   const pending = fixed({ kind: "unavailable", reason: PENDING_REASON });
   return {
-    runner: new DeferredRunner(plan.runner, ready),
+    runner: new DeferredRunner(plan.runner, probe),
     environment: { status: () => (settled?.environment ?? pending).status() },
-    ready,
+    ready: probe.decision,
+    startProbe: () => {
+      probe.start();
+    },
     networkOff: !options.network,
   };
+}
+
+/** A probe that runs once, when first asked to; `decision` settles with its outcome. */
+class OnDemandProbe {
+  readonly decision: Promise<ShellExecution>;
+  #run: (() => Promise<ShellExecution>) | undefined;
+  #settle: (outcome: Promise<ShellExecution>) => void = () => undefined;
+
+  constructor(run: () => Promise<ShellExecution>) {
+    this.#run = run;
+    this.decision = new Promise((resolve) => {
+      this.#settle = resolve;
+    });
+  }
+
+  start(): void {
+    const run = this.#run;
+    if (run === undefined) return;
+    this.#run = undefined;
+    this.#settle(run());
+  }
 }
 
 async function probeThenDecide(
@@ -210,6 +247,7 @@ function decided(execution: ShellExecution): StartedShellExecution {
     runner: execution.runner,
     environment: execution.environment,
     ready: Promise.resolve(execution),
+    startProbe: () => undefined,
     networkOff: execution.networkOff === true,
   };
 }
@@ -228,16 +266,17 @@ class DeferredRunner implements CommandRunner {
   readonly shellName: string;
   /** The sandbox's; a fallback to the host shell of the same name passes the same allowlist. */
   readonly environmentNames: readonly string[] | undefined;
-  readonly #ready: Promise<ShellExecution>;
+  readonly #probe: OnDemandProbe;
 
-  constructor(planned: CommandRunner, ready: Promise<ShellExecution>) {
+  constructor(planned: CommandRunner, probe: OnDemandProbe) {
     this.shellName = planned.shellName;
     this.environmentNames = planned.environmentNames;
-    this.#ready = ready;
+    this.#probe = probe;
   }
 
   async run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
-    return (await this.#ready).runner.run(command, cwd, options);
+    this.#probe.start();
+    return (await this.#probe.decision).runner.run(command, cwd, options);
   }
 }
 

@@ -9,7 +9,8 @@
  * which the reader detects and drops with a notice.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, openSync } from "node:fs";
+import { closeSync, fstatSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { JournalRecord, RunJournal } from "../../core/journal/journal-records.js";
 import { JOURNAL_VERSION } from "../../core/journal/journal-records.js";
@@ -44,10 +45,19 @@ export class FileRunJournal implements RunJournal {
   #fd: number | undefined;
   /** Bytes in the file: it never grows past what `readJournalFile` will read back. */
   #size: number;
+  /** The flush of the directory that names the new file: the first record waits for it too. */
+  readonly #named: Promise<void>;
 
-  private constructor(path: string, fd: number, context: RunContext, now: () => Date) {
+  private constructor(
+    path: string,
+    fd: number,
+    context: RunContext,
+    now: () => Date,
+    named: Promise<void>,
+  ) {
     this.path = path;
     this.#fd = fd;
+    this.#named = named;
     this.#size = fstatSync(fd).size;
     this.#context = context;
     this.#now = now;
@@ -65,8 +75,9 @@ export class FileRunJournal implements RunJournal {
     } catch (error) {
       throw new RunJournalError(`Cannot open the run journal ${path}: ${firstLineOfError(error)}`);
     }
-    syncDirectoryOf(path);
-    return new FileRunJournal(path, fd, context, now);
+    // Flushed beside the run's start-up work, not before it; every append awaits it (already
+    // settled after the first), so the name is on disk before the first step all the same.
+    return new FileRunJournal(path, fd, context, now, syncDirectoryOf(path));
   }
 
   async append(record: JournalRecord): Promise<void> {
@@ -93,7 +104,7 @@ export class FileRunJournal implements RunJournal {
         `The run journal ${this.path} would grow past ${String(MAX_JOURNAL_BYTES)} bytes with this ${record.type} record (${String(bytes)} bytes), more than resume reads; the step did not happen`,
       );
     }
-    await appendDurably(fd, text);
+    await Promise.all([appendDurably(fd, text), this.#named]);
     this.#size += bytes;
   }
 
@@ -106,18 +117,22 @@ export class FileRunJournal implements RunJournal {
 
 const CLOSING_RESERVE = 64 * 1024;
 
-/** A new file's name is durable only once its directory is flushed too (POSIX; not on Windows). */
-function syncDirectoryOf(path: string): void {
+/**
+ * A new file's name is durable only once its directory is flushed too (POSIX; not on Windows).
+ * Never rejects: best effort, the first record's own fdatasync still reaches the disk on common
+ * filesystems.
+ */
+async function syncDirectoryOf(path: string): Promise<void> {
   if (process.platform === "win32") return;
-  const directory = dirname(path);
-  let fd: number | undefined;
   try {
-    fd = openSync(directory, constants.O_RDONLY);
-    fsyncSync(fd);
+    const directory = await open(dirname(path), "r");
+    try {
+      await directory.sync();
+    } finally {
+      await directory.close();
+    }
   } catch {
-    // Best effort: the first record's own fdatasync still reaches the disk on common filesystems.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    // Best effort, as above.
   }
 }
 

@@ -59,7 +59,7 @@ function parseLine(raw: string, path: string, lineNumber: number): JournalLine {
   } catch {
     throw notAJournal(path, lineNumber, "it is not JSON");
   }
-  const parsed = journalLineSchema.safeParse(value);
+  const parsed = journalLineSchema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where =

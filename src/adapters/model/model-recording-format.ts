@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { builtOnce } from "../../core/common/built-once.js";
 import type { Message } from "../../core/ports/messages.js";
 import type { ModelReply, ModelToolSpec } from "../../core/ports/model.js";
 
@@ -14,51 +15,56 @@ export interface RecordedExchange {
   readonly reply: ModelReply;
 }
 
-const toolCallSchema = z.strictObject({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  arguments: z.string(),
-});
-
-const assistantSchema = z.strictObject({
-  role: z.literal("assistant"),
-  content: z.string().nullable(),
-  toolCalls: z.array(toolCallSchema),
-});
-
-const messageSchema = z.discriminatedUnion("role", [
-  z.strictObject({ role: z.literal("system"), content: z.string() }),
-  z.strictObject({ role: z.literal("user"), content: z.string() }),
-  assistantSchema,
-  z.strictObject({ role: z.literal("tool"), toolCallId: z.string().min(1), content: z.string() }),
-]);
-
-const tokenCount = z.number().int().nonnegative();
-
 /** Strict everywhere: a hand-edited or foreign file fails at load, not halfway through a demo. */
-export const recordedExchangeSchema = z.strictObject({
-  request: z.strictObject({
-    messages: z.array(messageSchema),
-    tools: z.array(
-      z.strictObject({
-        name: z.string().min(1),
-        description: z.string(),
-        parameters: z.record(z.string(), z.unknown()),
-      }),
-    ),
-  }),
-  reply: z.strictObject({
-    message: assistantSchema,
-    finishReason: z.enum(["stop", "tool_calls", "length", "content_filter", "other"]),
-    usage: z
-      .strictObject({
-        promptTokens: tokenCount,
-        completionTokens: tokenCount,
-        totalTokens: tokenCount,
-      })
-      .optional(),
-  }),
-});
+function buildRecordedExchangeSchema() {
+  const toolCallSchema = z.strictObject({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    arguments: z.string(),
+  });
+
+  const assistantSchema = z.strictObject({
+    role: z.literal("assistant"),
+    content: z.string().nullable(),
+    toolCalls: z.array(toolCallSchema),
+  });
+
+  const messageSchema = z.discriminatedUnion("role", [
+    z.strictObject({ role: z.literal("system"), content: z.string() }),
+    z.strictObject({ role: z.literal("user"), content: z.string() }),
+    assistantSchema,
+    z.strictObject({ role: z.literal("tool"), toolCallId: z.string().min(1), content: z.string() }),
+  ]);
+
+  const tokenCount = z.number().int().nonnegative();
+
+  return z.strictObject({
+    request: z.strictObject({
+      messages: z.array(messageSchema),
+      tools: z.array(
+        z.strictObject({
+          name: z.string().min(1),
+          description: z.string(),
+          parameters: z.record(z.string(), z.unknown()),
+        }),
+      ),
+    }),
+    reply: z.strictObject({
+      message: assistantSchema,
+      finishReason: z.enum(["stop", "tool_calls", "length", "content_filter", "other"]),
+      usage: z
+        .strictObject({
+          promptTokens: tokenCount,
+          completionTokens: tokenCount,
+          totalTokens: tokenCount,
+        })
+        .optional(),
+    }),
+  });
+}
+
+/** Built when a recording is replayed (`--replay`), not at every start-up. */
+export const recordedExchangeSchema = builtOnce(buildRecordedExchangeSchema);
 
 export function toRecordedExchange(
   messages: readonly Message[],

@@ -107,7 +107,7 @@ function parseLine(line: string, where: string): RecordedExchange {
   } catch {
     throw new ModelConfigError(`${where}: not valid JSON`);
   }
-  const checked = recordedExchangeSchema.safeParse(json);
+  const checked = recordedExchangeSchema().safeParse(json);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const path =

@@ -3,6 +3,7 @@ export {
   loadSettingsFile,
   SETTING_NAMES,
   SettingsFileError,
+  settingsSchema,
   settingsPath,
   type FileSettings,
   type LoadedSettings,

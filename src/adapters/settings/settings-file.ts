@@ -8,6 +8,7 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { builtOnce } from "../../core/common/built-once.js";
 import { errorCode, readHarnessInput } from "../filesystem/index.js";
 
 export class SettingsFileError extends Error {
@@ -16,26 +17,42 @@ export class SettingsFileError extends Error {
 
 const MAX_SETTINGS_BYTES = 64 * 1024;
 
-const settingsSchema = z
-  .strictObject({
-    model: z.string().trim().min(1),
-    baseURL: z.url({ protocol: /^https?$/ }),
-    chapter: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
-    sandbox: z.enum(["auto", "required", "off"]),
-    network: z.boolean(),
-    language: z.enum(["en", "zh"]),
-    /** Tokens the model's context holds. */
-    contextWindow: z.number().int().positive(),
-    /** Seconds one model request may take (the bounds of `--request-timeout`). */
-    requestTimeout: z.number().min(1).max(86_400),
-    /** How often a failed model request is sent again (the bounds of `--retries`). */
-    retries: z.number().int().min(0).max(10),
-  })
-  .partial();
+function buildSettingsSchema() {
+  return z
+    .strictObject({
+      model: z.string().trim().min(1),
+      baseURL: z.url({ protocol: /^https?$/ }),
+      chapter: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+      sandbox: z.enum(["auto", "required", "off"]),
+      network: z.boolean(),
+      language: z.enum(["en", "zh"]),
+      /** Tokens the model's context holds. */
+      contextWindow: z.number().int().positive(),
+      /** Seconds one model request may take (the bounds of `--request-timeout`). */
+      requestTimeout: z.number().min(1).max(86_400),
+      /** How often a failed model request is sent again (the bounds of `--retries`). */
+      retries: z.number().int().min(0).max(10),
+    })
+    .partial();
+}
 
-export type FileSettings = z.infer<typeof settingsSchema>;
+/** Built when a settings file is read: without one, a run loads no zod before its request. */
+export const settingsSchema = builtOnce(buildSettingsSchema);
+
+export type FileSettings = z.infer<ReturnType<typeof buildSettingsSchema>>;
 export type SettingName = keyof FileSettings;
-export const SETTING_NAMES = Object.keys(settingsSchema.shape) as SettingName[];
+/** The schema's fields in its order (tests/adapters/settings/settings-file.test.ts checks). */
+export const SETTING_NAMES: readonly SettingName[] = [
+  "model",
+  "baseURL",
+  "chapter",
+  "sandbox",
+  "network",
+  "language",
+  "contextWindow",
+  "requestTimeout",
+  "retries",
+];
 
 export interface SettingsPathInputs {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -83,7 +100,7 @@ export function loadSettingsFile(path: string): LoadedSettings {
       `settings file ${path}: not valid JSON (${error instanceof Error ? error.message : "parse error"})`,
     );
   }
-  const parsed = settingsSchema.safeParse(raw);
+  const parsed = settingsSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join(".") ?? "";

@@ -15,6 +15,7 @@
 import { closeSync, lstatSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { builtOnce } from "../../core/common/built-once.js";
 import {
   DIGEST_PATTERN,
   REQUEST_ID_PATTERN,
@@ -39,35 +40,42 @@ export class ApprovalStoreError extends ConfigurationError {
   override readonly name = "ApprovalStoreError";
 }
 
-const requestSchema = z.strictObject({
-  id: z.string().regex(REQUEST_ID_PATTERN),
-  actionDigest: z.string().regex(DIGEST_PATTERN),
-  summary: z.string(),
-  risks: z.array(z.string()),
-  expiresAt: z.iso.datetime(),
-});
+function buildSchemas() {
+  const request = z.strictObject({
+    id: z.string().regex(REQUEST_ID_PATTERN),
+    actionDigest: z.string().regex(DIGEST_PATTERN),
+    summary: z.string(),
+    risks: z.array(z.string()),
+    expiresAt: z.iso.datetime(),
+  });
 
-const storedRequestSchema = z.strictObject({
-  request: requestSchema,
-  runId: z.string(),
-  callId: z.string(),
-  tool: z.string(),
-  createdAt: z.iso.datetime(),
-});
-export type StoredRequest = z.infer<typeof storedRequestSchema>;
+  const storedRequest = z.strictObject({
+    request,
+    runId: z.string(),
+    callId: z.string(),
+    tool: z.string(),
+    createdAt: z.iso.datetime(),
+  });
 
-const tokenSchema = z.strictObject({
-  requestId: z.string().regex(REQUEST_ID_PATTERN),
-  actionDigest: z.string().regex(DIGEST_PATTERN),
-  /** The run whose request this answers: only that run may use the token. */
-  runId: z.string(),
-  answer: z.enum(["approved", "denied"]),
-  answeredAt: z.iso.datetime(),
-  /** For a grant: when it stops counting. */
-  expiresAt: z.iso.datetime().optional(),
-  by: z.string(),
-});
-export type AnswerToken = z.infer<typeof tokenSchema>;
+  const token = z.strictObject({
+    requestId: z.string().regex(REQUEST_ID_PATTERN),
+    actionDigest: z.string().regex(DIGEST_PATTERN),
+    /** The run whose request this answers: only that run may use the token. */
+    runId: z.string(),
+    answer: z.enum(["approved", "denied"]),
+    answeredAt: z.iso.datetime(),
+    /** For a grant: when it stops counting. */
+    expiresAt: z.iso.datetime().optional(),
+    by: z.string(),
+  });
+
+  return { request, storedRequest, token };
+}
+
+/** Built at the first use of the store (P04 runs, `agent approve`), not at every start-up. */
+const schemas = builtOnce(buildSchemas);
+export type StoredRequest = z.infer<ReturnType<typeof buildSchemas>["storedRequest"]>;
+export type AnswerToken = z.infer<ReturnType<typeof buildSchemas>["token"]>;
 
 export interface RequestContext {
   readonly runId: string;
@@ -101,7 +109,7 @@ export class ApprovalStore {
   saveRequest(request: ApprovalRequest, context: RequestContext): void {
     this.#openLog();
     const record: StoredRequest = {
-      request: requestSchema.parse(request),
+      request: schemas().request.parse(request),
       runId: context.runId,
       callId: context.callId,
       tool: context.tool,
@@ -166,7 +174,7 @@ export class ApprovalStore {
     const now = this.#now();
     for (const name of listRecords(this.#path(kind))) {
       if (!name.startsWith(`${actionDigest}.`)) continue;
-      const token = tokenSchema.safeParse(readOrUndefined(this.#path(kind, name)));
+      const token = schemas().token.safeParse(readOrUndefined(this.#path(kind, name)));
       // The digest inside must agree with the name: a renamed file grants nothing.
       if (!token.success || token.data.actionDigest !== actionDigest) continue;
       if (token.data.runId !== runId) continue;
@@ -254,7 +262,7 @@ export class ApprovalStore {
   }
 
   #readRequest(name: string): StoredRequest | undefined {
-    const parsed = storedRequestSchema.safeParse(readOrUndefined(this.#path("requests", name)));
+    const parsed = schemas().storedRequest.safeParse(readOrUndefined(this.#path("requests", name)));
     return parsed.success ? parsed.data : undefined;
   }
 

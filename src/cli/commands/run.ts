@@ -145,7 +145,7 @@ export async function runAgent(
           }).around(runner),
       },
     );
-    const { agent, session, ready } = run;
+    const { agent, session } = run;
     const renderMarkdown = io.stdout.isTTY === true ? await loadMarkdownView() : undefined;
     const showResult = (result: RunResult): void => {
       reporter.finish(result.turns, result.usage);
@@ -171,7 +171,7 @@ export async function runAgent(
     ) {
       // Nothing is in flight while the person types: let the sandbox check finish first, so a
       // fallback warning comes before the first "> " prompt, not in the middle of it.
-      await ready;
+      await run.sandboxDecided();
       let history: readonly Message[] | undefined;
       if (replayed !== undefined) {
         const result = await agent.resume(replayed.history, replayed.openCalls, cancel.signal);

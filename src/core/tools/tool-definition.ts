@@ -58,7 +58,17 @@ export interface ToolDefinition<Schema extends ToolSchema = ToolSchema> {
   readonly name: string;
   readonly description: string;
   readonly effect: ToolEffect;
+  /**
+   * May be a getter that builds the schema at its first use: zod then loads after start-up, once
+   * a call needs it (the builtin tools do this, see tool-parameters.generated.ts).
+   */
   readonly schema: Schema;
+  /**
+   * The schema's JSON Schema (input side, no `$schema`), worked out ahead of time so that
+   * listing the tool for the model does not build the schema; absent, it is computed from
+   * `schema`. tests/features/tool-parameters.test.ts checks the builtin tools' against theirs.
+   */
+  readonly parameters?: Readonly<Record<string, unknown>>;
   readonly handler: (args: z.output<Schema>, context: ToolContext) => Promise<ToolResult>;
   /** The call's final arguments as executed (see `FinalArguments`); absent: only the model's. */
   readonly finalArguments?: (args: z.output<Schema>) => FinalArguments;

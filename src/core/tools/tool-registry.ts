@@ -31,7 +31,10 @@ export class ToolRegistry {
 
   register(tool: ToolDefinition): void {
     assertValidDefinition(tool);
-    const definition = Object.freeze({ ...tool });
+    // Copied by descriptor, not spread: a lazy `schema` getter stays lazy (tool-definition.ts).
+    const definition = Object.freeze(
+      Object.defineProperties({}, Object.getOwnPropertyDescriptors(tool)) as ToolDefinition,
+    );
     const spec = modelSpecFor(definition);
     if (this.#tools.has(tool.name)) {
       throw new ToolRegistrationError(`Tool already registered: ${tool.name}`);
@@ -233,6 +236,13 @@ function describeError(error: unknown): string {
  * because every turn hands the same object to the model client.
  */
 function modelSpecFor(tool: ToolDefinition): ModelToolSpec {
+  if (tool.parameters !== undefined) {
+    return deepFreeze({
+      name: tool.name,
+      description: tool.description,
+      parameters: structuredClone(tool.parameters),
+    });
+  }
   let parameters: Record<string, unknown>;
   try {
     // The model writes the input side: a field with a default is optional to it, not required.
@@ -258,12 +268,22 @@ function assertValidDefinition(tool: ToolDefinition): void {
   if (!(TOOL_EFFECTS as readonly string[]).includes(tool.effect)) {
     throw new ToolRegistrationError(`Tool ${tool.name} has an invalid effect`);
   }
-  if (!isStrictObjectSchema(tool.schema)) {
+  // A tool that lists its JSON Schema ahead is checked on that, so its schema is not built yet;
+  // its test checks that both say the same.
+  const strict =
+    tool.parameters === undefined
+      ? isStrictObjectSchema(tool.schema)
+      : isStrictObjectParameters(tool.parameters);
+  if (!strict) {
     throw new ToolRegistrationError(`Tool ${tool.name} must use a strict zod object schema`);
   }
   if (typeof tool.handler !== "function") {
     throw new ToolRegistrationError(`Tool ${tool.name} needs a handler`);
   }
+}
+
+function isStrictObjectParameters(parameters: Readonly<Record<string, unknown>>): boolean {
+  return parameters.type === "object" && parameters.additionalProperties === false;
 }
 
 function isStrictObjectSchema(schema: unknown): boolean {

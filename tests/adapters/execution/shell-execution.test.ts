@@ -523,6 +523,48 @@ describe.skipIf(ON_WINDOWS)(
       expect(decided.fallbackReason).toBeUndefined();
     });
 
+    it("probeOnDemand: the probe starts at startProbe(), once, and nothing runs before it decides", async () => {
+      const probe = manualProbe();
+      const started = await startShellExecution({
+        ...options,
+        probeSandbox: probe.probe,
+        probeOnDemand: true,
+      });
+
+      expect(probe.started()).toBe(0);
+      expect(started.runner.shellName).toBe("bash");
+      expect(started.environment.status()).toEqual(PENDING);
+      expect(await settlesSoon(started.ready)).toBe(false);
+      expect(probe.started()).toBe(0);
+
+      started.startProbe();
+      started.startProbe();
+      expect(probe.started()).toBe(1);
+      expect(started.environment.status()).toEqual(PENDING);
+      probe.finish({ ok: true });
+      expect((await started.ready).environment.status()).toEqual({
+        kind: "isolated",
+        label: `sandbox: bwrap (network off, writable: ${ws})`,
+      });
+      expect(probe.started()).toBe(1);
+    });
+
+    it("probeOnDemand: a command starts the probe itself and waits for its decision", async () => {
+      const probe = manualProbe();
+      const started = await startShellExecution({
+        ...options,
+        probeSandbox: probe.probe,
+        probeOnDemand: true,
+      });
+
+      const run = started.runner.run("true", ws, LIMITS);
+      expect(probe.started()).toBe(1);
+      expect(await settlesSoon(run)).toBe(false);
+      probe.finish({ ok: false, reason: "bwrap: boom" });
+      expect((await started.ready).fallbackReason).toBe(UNAVAILABLE.probeFailed("bwrap: boom"));
+      expect((await run).exitCode).toBe(0);
+    });
+
     it("auto, probe fails late: falls back to the host, says why, and runs commands there", async () => {
       const probe = manualProbe();
       const started = await startShellExecution({ ...options, probeSandbox: probe.probe });

@@ -3,7 +3,12 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadSettingsFile, settingsPath } from "../../../src/adapters/settings/index.js";
+import {
+  loadSettingsFile,
+  SETTING_NAMES,
+  settingsPath,
+  settingsSchema,
+} from "../../../src/adapters/settings/index.js";
 
 let root: string;
 let file: string;
@@ -93,5 +98,11 @@ describe("loadSettingsFile", () => {
   it("a directory is refused", async () => {
     await mkdir(file);
     expect(() => loadSettingsFile(file)).toThrow(`settings file ${file}: `);
+  });
+});
+
+describe("SETTING_NAMES", () => {
+  it("names the schema's fields in its order: the list is written out so no schema is built at start", () => {
+    expect([...SETTING_NAMES]).toEqual(Object.keys(settingsSchema().shape));
   });
 });
