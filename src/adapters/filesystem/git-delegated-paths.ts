@@ -21,8 +21,10 @@
 import { closeSync, constants, lstatSync, readdirSync, readSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+import { childPath } from "./child-path.js";
 import { parseGitConfig, type GitConfigEntry } from "./git-config-file.js";
 import { pointerFileTarget } from "./git-directories.js";
+import { lstatNow, type Lstat } from "./lstat-once.js";
 import { openRegularFileSync } from "./safe-open.js";
 
 export interface GitDelegatedPath {
@@ -46,8 +48,11 @@ const HOOK_READ_BYTES = 64 * 1024;
 const HOOK_FILE_LIMIT = 64;
 
 /** The repository a `.git` entry (directory or `gitdir:` file) stands for, if any. */
-export function repositoryAt(dotGit: string): GitRepositoryLocation | undefined {
-  const stats = lstatSync(dotGit, { throwIfNoEntry: false });
+export function repositoryAt(
+  dotGit: string,
+  lstat: Lstat = lstatNow,
+): GitRepositoryLocation | undefined {
+  const stats = lstat(dotGit);
   if (stats === undefined) return undefined;
   const worktree = dirname(dotGit);
   if (stats.isDirectory()) return { gitDir: dotGit, worktree };
@@ -61,28 +66,36 @@ export function repositoryAt(dotGit: string): GitRepositoryLocation | undefined 
  * directory above it, up to the filesystem root. Git stops at the first; a repository further up
  * can still name files down here (`core.hooksPath = vendor/lib/hooks`), so all count.
  */
-export function repositoriesAround(directory: string): GitRepositoryLocation[] {
+export function repositoriesAround(
+  directory: string,
+  lstat: Lstat = lstatNow,
+): GitRepositoryLocation[] {
   const found: GitRepositoryLocation[] = [];
-  for (let current = directory; ; current = dirname(current)) {
+  for (let current = directory; ;) {
     let repository: GitRepositoryLocation | undefined;
     try {
-      repository = repositoryAt(join(current, ".git"));
+      repository = repositoryAt(childPath(current, ".git"), lstat);
     } catch {
       repository = undefined; // a directory on the way we may not search: git could not either
     }
     if (repository !== undefined) found.push(repository);
-    if (dirname(current) === current) return found;
+    const parent = dirname(current);
+    if (parent === current) return found;
+    current = parent;
   }
 }
 
 /** Every path git delegates to for any repository whose worktree holds `directory`. */
 export function gitDelegatedPathsAround(
   directory: string,
-  context: DelegationContext = defaultDelegationContext(),
+  context?: DelegationContext,
+  lstat: Lstat = lstatNow,
 ): GitDelegatedPath[] {
-  return repositoriesAround(directory).flatMap((repository) =>
-    gitDelegatedPaths(repository, context),
-  );
+  const repositories = repositoriesAround(directory, lstat);
+  // Outside any repository (the usual case for a scratch directory) the context is not needed.
+  if (repositories.length === 0) return [];
+  const known = context ?? defaultDelegationContext();
+  return repositories.flatMap((repository) => gitDelegatedPaths(repository, known));
 }
 
 /** The system and global config files, as git finds them for the person. */

@@ -35,6 +35,7 @@ import {
   safePath,
   safeWritablePath,
 } from "./safe-path.js";
+import { RealRootOnce } from "./real-root-once.js";
 import { isOpenedAt, openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
 import { applyEdit } from "./text-edit.js";
 import { makeDirectories } from "./write-directories.js";
@@ -211,6 +212,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
  */
 export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
   readonly #harnessFiles: readonly string[];
+  readonly #realRoot = new RealRootOnce();
 
   constructor(options: ProtectedFiles = {}) {
     this.#harnessFiles = Object.freeze([...(options.harnessFiles ?? [])]);
@@ -218,7 +220,7 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
 
   async classifyWrite(workspace: string, path: string): Promise<WriteTarget> {
     try {
-      await safeWritablePath(workspace, path, this.#harnessFiles);
+      await safeWritablePath(workspace, path, this.#harnessFiles, this.#realRoot.of);
       return "inside";
     } catch (error) {
       if (error instanceof ProtectedPathError) return error.kind;
@@ -246,6 +248,7 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
         workspace,
         path,
         effect === "write" ? { harnessFiles: this.#harnessFiles } : undefined,
+        this.#realRoot.of,
       );
       return "inside";
     } catch (error) {
