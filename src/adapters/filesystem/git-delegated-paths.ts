@@ -123,8 +123,27 @@ export function gitDelegatedPaths(
   repository: GitRepositoryLocation,
   context: DelegationContext = defaultDelegationContext(),
 ): GitDelegatedPath[] {
+  return resolveDelegatedPaths(namedDelegatedPaths(repository, context, () => undefined));
+}
+
+/**
+ * Each file or directory the scan reads or lists is passed to `read` (before or after it is
+ * read: a cache compares them again at its next use, git-delegation-cache.ts).
+ */
+export type ScanInput = (path: string) => void;
+
+/**
+ * `gitDelegatedPaths` as the config names them, before any is resolved: what depends only on
+ * the files passed to `read`, and so may be kept while none of them changes.
+ */
+export function namedDelegatedPaths(
+  repository: GitRepositoryLocation,
+  context: DelegationContext,
+  read: ScanInput,
+): GitDelegatedPath[] {
   const { gitDir } = repository;
   const commonFile = join(gitDir, "commondir");
+  read(commonFile);
   const commonDir = (exists(commonFile) ? pointerFileTarget(commonFile, "") : undefined) ?? gitDir;
   const found: GitDelegatedPath[] = [];
   const entries: { entry: GitConfigEntry; file: string }[] = [];
@@ -133,7 +152,7 @@ export function gitDelegatedPaths(
     join(commonDir, "config"),
     join(gitDir, "config.worktree"),
   ];
-  for (const file of configFiles) readWithIncludes(file, context.home, 0, entries, found);
+  for (const file of configFiles) readWithIncludes(file, context.home, 0, entries, found, read);
 
   let worktree = repository.worktree;
   for (const { entry, file } of entries) {
@@ -167,7 +186,15 @@ export function gitDelegatedPaths(
       }
     }
   }
-  found.push(...hookManagerFiles(hooksDir, base));
+  found.push(...hookManagerFiles(hooksDir, base, read));
+  return found;
+}
+
+/**
+ * Each path as the boundary compares it, real as far as it exists. Worked out at every use, never
+ * kept: a link planted between two decisions moves where a named path really is.
+ */
+export function resolveDelegatedPaths(found: readonly GitDelegatedPath[]): GitDelegatedPath[] {
   return found.map((item) => ({ ...item, path: realAsFarAsItExists(item.path) }));
 }
 
@@ -177,7 +204,9 @@ function readWithIncludes(
   depth: number,
   entries: { entry: GitConfigEntry; file: string }[],
   found: GitDelegatedPath[],
+  read: ScanInput,
 ): void {
+  read(file);
   const text = readSmallFile(file, CONFIG_LIMIT_BYTES);
   if (text === undefined) return;
   for (const entry of parseGitConfig(text)) {
@@ -186,7 +215,7 @@ function readWithIncludes(
     // Every includeIf counts, whatever its condition: the condition may hold at the next commit.
     const included = resolve(dirname(file), expandHome(entry.value, home));
     found.push({ path: included, why: `git reads it as config (included from ${file})` });
-    readWithIncludes(included, home, depth + 1, entries, found);
+    readWithIncludes(included, home, depth + 1, entries, found, read);
   }
 }
 
@@ -241,8 +270,9 @@ const HUSKY_V4_FILES = [
  * The config a hook manager's shim reads at each commit, found by reading the installed hooks
  * (at most HOOK_FILE_LIMIT of them, HOOK_READ_BYTES each; `.sample` files never run).
  */
-function hookManagerFiles(hooksDir: string, worktree: string): GitDelegatedPath[] {
+function hookManagerFiles(hooksDir: string, worktree: string, read: ScanInput): GitDelegatedPath[] {
   const found: GitDelegatedPath[] = [];
+  read(hooksDir);
   let names: string[];
   try {
     names = readdirSync(hooksDir)
@@ -253,6 +283,7 @@ function hookManagerFiles(hooksDir: string, worktree: string): GitDelegatedPath[
   }
   for (const name of names.slice(0, HOOK_FILE_LIMIT)) {
     const hook = join(hooksDir, name);
+    read(hook);
     const text = readSmallFile(hook, HOOK_READ_BYTES, true);
     if (text === undefined) continue;
     const why = (manager: string): string => `${manager}'s config, read by the hook ${hook}`;

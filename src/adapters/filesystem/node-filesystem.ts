@@ -30,11 +30,13 @@ import { scanLineWindow } from "./line-window.js";
 import {
   isWithinRoot,
   ProtectedPathError,
+  type BoundaryMemory,
   realpathNative,
   resolvedTargetNow,
   safePath,
   safeWritablePath,
 } from "./safe-path.js";
+import { GitDelegationCache } from "./git-delegation-cache.js";
 import { RealRootOnce } from "./real-root-once.js";
 import { isOpenedAt, openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
 import { applyEdit } from "./text-edit.js";
@@ -212,7 +214,14 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
  */
 export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
   readonly #harnessFiles: readonly string[];
-  readonly #realRoot = new RealRootOnce();
+  /**
+   * Kept for the boundary's life (issue 32): the workspace's real path, and git's config while
+   * its files are unchanged. Every path is still resolved at every decision.
+   */
+  readonly #memory: BoundaryMemory = Object.freeze({
+    realRoot: new RealRootOnce().of,
+    delegatedAround: new GitDelegationCache().around,
+  });
 
   constructor(options: ProtectedFiles = {}) {
     this.#harnessFiles = Object.freeze([...(options.harnessFiles ?? [])]);
@@ -220,7 +229,7 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
 
   async classifyWrite(workspace: string, path: string): Promise<WriteTarget> {
     try {
-      await safeWritablePath(workspace, path, this.#harnessFiles, this.#realRoot.of);
+      await safeWritablePath(workspace, path, this.#harnessFiles, this.#memory);
       return "inside";
     } catch (error) {
       if (error instanceof ProtectedPathError) return error.kind;
@@ -248,7 +257,7 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
         workspace,
         path,
         effect === "write" ? { harnessFiles: this.#harnessFiles } : undefined,
-        this.#realRoot.of,
+        this.#memory,
       );
       return "inside";
     } catch (error) {

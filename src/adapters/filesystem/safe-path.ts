@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { childPath } from "./child-path.js";
 import { errorCode, pathTooLong } from "./fs-errors.js";
-import { gitDelegatedPathsAround } from "./git-delegated-paths.js";
+import { gitDelegatedPathsAround, type GitDelegatedPath } from "./git-delegated-paths.js";
 import { findGitLayout } from "./git-directories.js";
 import { HARNESS_DIRECTORY } from "./output-files.js";
 import { isGitDirectoryName } from "./git-names.js";
@@ -36,10 +36,22 @@ export const realpathNative: (path: string) => Promise<string> = promisify(realp
 const realpathNativeSync: (path: string) => string = realpathSync.native;
 
 /**
- * How a caller turns the workspace it was given into its real path: by default at every call; a
- * boundary that lives for the run may resolve it once (NodeWorkspaceWriteBoundary).
+ * What a boundary that lives for the run may remember between decisions (issue 32; see
+ * NodeWorkspaceWriteBoundary): never where a path leads, only the workspace's own real path and
+ * git's config while its files are unchanged. By default nothing is remembered.
  */
-export type RealRootOf = (workspace: string) => string;
+export interface BoundaryMemory {
+  /** The workspace's real path. */
+  readonly realRoot: (workspace: string) => string;
+  /** What git delegates to for the repositories around `directory` (git-delegated-paths.ts). */
+  readonly delegatedAround: (directory: string, lstat: Lstat) => readonly GitDelegatedPath[];
+}
+
+const REMEMBERS_NOTHING: BoundaryMemory = Object.freeze({
+  realRoot: realpathNativeSync,
+  delegatedAround: (directory: string, lstat: Lstat) =>
+    gitDelegatedPathsAround(directory, undefined, lstat),
+});
 
 /**
  * Returns the absolute real path `path` names inside `workspace` (the part that does not exist yet
@@ -90,9 +102,9 @@ export function safeWritablePath(
   workspace: string,
   path: string,
   harnessFiles: readonly string[] = [],
-  rootOf: RealRootOf = realpathNativeSync,
+  memory: BoundaryMemory = REMEMBERS_NOTHING,
 ): Promise<string> {
-  return settle(() => writableTarget(workspace, path, harnessFiles, rootOf));
+  return settle(() => writableTarget(workspace, path, harnessFiles, memory));
 }
 
 /**
@@ -103,20 +115,20 @@ export function resolvedTargetNow(
   workspace: string,
   path: string,
   forWriting: { readonly harnessFiles: readonly string[] } | undefined,
-  rootOf: RealRootOf = realpathNativeSync,
+  memory: BoundaryMemory = REMEMBERS_NOTHING,
 ): string {
   return forWriting === undefined
-    ? resolveInWorkspace(workspace, path, rootOf).target
-    : writableTarget(workspace, path, forWriting.harnessFiles, rootOf);
+    ? resolveInWorkspace(workspace, path, memory.realRoot).target
+    : writableTarget(workspace, path, forWriting.harnessFiles, memory);
 }
 
 function writableTarget(
   workspace: string,
   path: string,
   harnessFiles: readonly string[],
-  rootOf: RealRootOf,
+  memory: BoundaryMemory,
 ): string {
-  const { root, segments, target, missing } = resolveInWorkspace(workspace, path, rootOf);
+  const { root, segments, target, missing } = resolveInWorkspace(workspace, path, memory.realRoot);
   // Two checks below ask about the same `.git` entries: each is looked up once per decision.
   const lstat = lstatOnce();
   const below = namesBelow(root, target);
@@ -151,10 +163,11 @@ function writableTarget(
     );
   }
   // Asked at every write, not once per run: the answer follows the config as it is now (a
-  // command run with `--sandbox off` may have changed it), for the cost of a few small reads.
-  const delegated = gitDelegatedPathsAround(dirname(target), undefined, lstat).find((candidate) =>
-    isWithinRoot(candidate.path, target),
-  );
+  // command run with `--sandbox off` may have changed it). A boundary's memory rereads the
+  // config only when one of its files changed, and resolves the paths it names every time.
+  const delegated = memory
+    .delegatedAround(dirname(target), lstat)
+    .find((candidate) => isWithinRoot(candidate.path, target));
   if (delegated !== undefined) {
     throw new ProtectedPathError(
       "git-metadata",
@@ -176,11 +189,11 @@ function namesBelow(root: string, target: string): string[] {
 function resolveInWorkspace(
   workspace: string,
   path: string,
-  rootOf: RealRootOf = realpathNativeSync,
+  realRoot: (workspace: string) => string = realpathNativeSync,
 ): { root: string; segments: readonly string[]; target: string; missing: number } {
   const syntax = classifyWorkspacePath(path);
   if (!syntax.ok) throw new WorkspaceFileError(syntax.code, syntax.message);
-  const root = rootOf(workspace);
+  const root = realRoot(workspace);
   try {
     // No link on the way is the usual case and costs an lstat per name; a link anywhere gets the
     // full resolution, which follows it and checks where it leads.
