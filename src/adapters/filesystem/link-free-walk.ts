@@ -6,7 +6,7 @@
  * filesystem root down, and the boundary used to pay it at each write decision.
  */
 import { lstatSync } from "node:fs";
-import { join } from "node:path";
+import { sep } from "node:path";
 import { childPath } from "./child-path.js";
 import { errorCode } from "./fs-errors.js";
 
@@ -35,7 +35,8 @@ export function walkWithoutLinks(
     if (stats === undefined) {
       // Nothing there, so no dangling link either: the rest is created as written.
       return {
-        target: join(directory, ...segments.slice(index)),
+        // Plain names under a real directory: `join`'s normalising pass has nothing to do.
+        target: childPath(directory, segments.slice(index).join(sep)),
         missing: segments.length - index,
       };
     }

@@ -227,16 +227,11 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
     this.#harnessFiles = Object.freeze([...(options.harnessFiles ?? [])]);
   }
 
-  async classifyWrite(workspace: string, path: string): Promise<WriteTarget> {
-    try {
-      await safeWritablePath(workspace, path, this.#harnessFiles, this.#memory);
-      return "inside";
-    } catch (error) {
-      if (error instanceof ProtectedPathError) return error.kind;
-      // Any other refusal (invalid, escaping) is outside; anything else denies upstream.
-      if (error instanceof WorkspaceFileError) return "outside";
-      throw error;
-    }
+  classifyWrite(workspace: string, path: string): Promise<WriteTarget> {
+    // The check is synchronous (issue 19): one promise for the answer, a throw as a rejection.
+    return new Promise((resolve) => {
+      resolve(this.classifyNow(workspace, "write", path));
+    });
   }
 
   classifyRead(workspace: string, path: string): Promise<"inside" | "outside"> {
