@@ -126,10 +126,7 @@ export function gitDelegatedPaths(
   return resolveDelegatedPaths(namedDelegatedPaths(repository, context, () => undefined));
 }
 
-/**
- * Each file or directory the scan reads or lists is passed to `read` (before or after it is
- * read: a cache compares them again at its next use, git-delegation-cache.ts).
- */
+/** Told each file or directory the scan reads or lists, for a cache to fingerprint. */
 export type ScanInput = (path: string) => void;
 
 /**

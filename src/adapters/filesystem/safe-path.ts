@@ -102,9 +102,8 @@ export function safeWritablePath(
   workspace: string,
   path: string,
   harnessFiles: readonly string[] = [],
-  memory: BoundaryMemory = REMEMBERS_NOTHING,
 ): Promise<string> {
-  return settle(() => writableTarget(workspace, path, harnessFiles, memory));
+  return settle(() => writableTarget(workspace, path, harnessFiles, REMEMBERS_NOTHING));
 }
 
 /**
