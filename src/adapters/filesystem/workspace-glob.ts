@@ -153,7 +153,9 @@ export function globWorkspace(
       entries: readonly Dirent[],
     ): void => {
       const kept = into.entries;
-      const directories: [string, Listing, GlobState][] = [];
+      // By path, the first subdirectory waits until a second shows it is not alone (below).
+      let first: [string, Listing, GlobState] | undefined;
+      let subdirectories = 0;
       // Sort keys of `kept`, built only once the order breaks (readdir returns names sorted on
       // Linux, in an order of its own elsewhere).
       let keys: string[] | undefined;
@@ -174,7 +176,14 @@ export function globWorkspace(
           key = `${name}/`;
           const child: Listing = { base: into.base + key, key, entries: [] };
           kept.push(child);
-          directories.push([prefix + name + sep, child, next]);
+          subdirectories += 1;
+          const path = prefix + name + sep;
+          if (listing === "held") readHere(path, child, next);
+          else if (subdirectories === 1) first = [path, child, next];
+          else {
+            if (subdirectories === 2 && first !== undefined) readByPath(...first);
+            readByPath(path, child, next);
+          }
         } else if (pattern.accepts(next)) {
           kept.push(name);
           matched += 1;
@@ -189,9 +198,8 @@ export function globWorkspace(
       if (keys !== undefined) sortByKeys(kept, keys);
       // By path, a lone directory with nothing else in flight is read here: in the pool it would
       // wait for a thread to wake, with nothing to overlap that wait.
-      const here = listing === "held" || (directories.length === 1 && pending === 0);
-      for (const [path, child, next] of directories) {
-        (here ? readHere : readByPath)(path, child, next);
+      if (subdirectories === 1 && first !== undefined) {
+        (pending === 0 ? readHere : readByPath)(...first);
       }
     };
 
