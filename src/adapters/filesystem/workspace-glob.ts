@@ -156,9 +156,9 @@ export function globWorkspace(
       // By path, the first subdirectory waits until a second shows it is not alone (below).
       let first: [string, Listing, GlobState] | undefined;
       let subdirectories = 0;
-      // Sort keys of `kept`, built only once the order breaks (readdir returns names sorted on
-      // Linux, in an order of its own elsewhere).
-      let keys: string[] | undefined;
+      // Whether `kept` is still in order (readdir's order is the filesystem's own: ext4 returns
+      // names in hash order), so only a listing out of order is sorted.
+      let ordered = true;
       let lastKey = "";
       for (const entry of entries) {
         const name = entry.name;
@@ -191,11 +191,10 @@ export function globWorkspace(
         } else {
           continue;
         }
-        if (keys === undefined && key < lastKey) keys = kept.slice(0, -1).map(sortKey);
-        keys?.push(key);
+        if (key < lastKey) ordered = false;
         lastKey = key;
       }
-      if (keys !== undefined) sortByKeys(kept, keys);
+      if (!ordered) sortByKey(kept);
       // By path, a lone directory with nothing else in flight is read here: in the pool it would
       // wait for a thread to wake, with nothing to overlap that wait.
       if (subdirectories === 1 && first !== undefined) {
@@ -213,13 +212,28 @@ function sortKey(entry: string | Listing): string {
   return typeof entry === "string" ? entry : entry.key;
 }
 
-/** Reorders `entries` in place by their parallel sort `keys` (code-unit order, keys unique). */
-function sortByKeys(entries: (string | Listing)[], keys: readonly string[]): void {
-  const pairs = entries.map((entry, index) => ({ entry, key: keys[index] ?? "" }));
-  pairs.sort((a, b) => (a.key < b.key ? -1 : 1));
-  pairs.forEach((pair, index) => {
-    entries[index] = pair.entry;
-  });
+/** Most listings keep a handful of entries: sorted in place by insertion, nothing allocated. */
+const INSERTION_SORT_MAX = 16;
+
+/** Reorders `entries` in place by their sort keys (code-unit order, keys unique). */
+function sortByKey(entries: (string | Listing)[]): void {
+  if (entries.length > INSERTION_SORT_MAX) {
+    entries.sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
+    return;
+  }
+  for (let index = 1; index < entries.length; index += 1) {
+    const entry = entries[index];
+    if (entry === undefined) continue;
+    const key = sortKey(entry);
+    let at = index;
+    while (at > 0) {
+      const before = entries[at - 1];
+      if (before === undefined || sortKey(before) < key) break;
+      entries[at] = before;
+      at -= 1;
+    }
+    entries[at] = entry;
+  }
 }
 
 /** Appends the whole paths under `listing`, depth-first, until `paths` holds `limit`. */
