@@ -21,8 +21,10 @@
 import { closeSync, constants, lstatSync, readdirSync, readSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+import { childPath } from "./child-path.js";
 import { parseGitConfig, type GitConfigEntry } from "./git-config-file.js";
 import { pointerFileTarget } from "./git-directories.js";
+import { lstatNow, type Lstat } from "./lstat-once.js";
 import { openRegularFileSync } from "./safe-open.js";
 
 export interface GitDelegatedPath {
@@ -46,8 +48,11 @@ const HOOK_READ_BYTES = 64 * 1024;
 const HOOK_FILE_LIMIT = 64;
 
 /** The repository a `.git` entry (directory or `gitdir:` file) stands for, if any. */
-export function repositoryAt(dotGit: string): GitRepositoryLocation | undefined {
-  const stats = lstatSync(dotGit, { throwIfNoEntry: false });
+export function repositoryAt(
+  dotGit: string,
+  lstat: Lstat = lstatNow,
+): GitRepositoryLocation | undefined {
+  const stats = lstat(dotGit);
   if (stats === undefined) return undefined;
   const worktree = dirname(dotGit);
   if (stats.isDirectory()) return { gitDir: dotGit, worktree };
@@ -61,28 +66,36 @@ export function repositoryAt(dotGit: string): GitRepositoryLocation | undefined 
  * directory above it, up to the filesystem root. Git stops at the first; a repository further up
  * can still name files down here (`core.hooksPath = vendor/lib/hooks`), so all count.
  */
-export function repositoriesAround(directory: string): GitRepositoryLocation[] {
+export function repositoriesAround(
+  directory: string,
+  lstat: Lstat = lstatNow,
+): GitRepositoryLocation[] {
   const found: GitRepositoryLocation[] = [];
-  for (let current = directory; ; current = dirname(current)) {
+  for (let current = directory; ;) {
     let repository: GitRepositoryLocation | undefined;
     try {
-      repository = repositoryAt(join(current, ".git"));
+      repository = repositoryAt(childPath(current, ".git"), lstat);
     } catch {
       repository = undefined; // a directory on the way we may not search: git could not either
     }
     if (repository !== undefined) found.push(repository);
-    if (dirname(current) === current) return found;
+    const parent = dirname(current);
+    if (parent === current) return found;
+    current = parent;
   }
 }
 
 /** Every path git delegates to for any repository whose worktree holds `directory`. */
 export function gitDelegatedPathsAround(
   directory: string,
-  context: DelegationContext = defaultDelegationContext(),
+  context?: DelegationContext,
+  lstat: Lstat = lstatNow,
 ): GitDelegatedPath[] {
-  return repositoriesAround(directory).flatMap((repository) =>
-    gitDelegatedPaths(repository, context),
-  );
+  const repositories = repositoriesAround(directory, lstat);
+  // Outside any repository (the usual case for a scratch directory) the context is not needed.
+  if (repositories.length === 0) return [];
+  const known = context ?? defaultDelegationContext();
+  return repositories.flatMap((repository) => gitDelegatedPaths(repository, known));
 }
 
 /** The system and global config files, as git finds them for the person. */
@@ -110,8 +123,24 @@ export function gitDelegatedPaths(
   repository: GitRepositoryLocation,
   context: DelegationContext = defaultDelegationContext(),
 ): GitDelegatedPath[] {
+  return resolveDelegatedPaths(namedDelegatedPaths(repository, context, () => undefined));
+}
+
+/** Told each file or directory the scan reads or lists, for a cache to fingerprint. */
+export type ScanInput = (path: string) => void;
+
+/**
+ * `gitDelegatedPaths` as the config names them, before any is resolved: what depends only on
+ * the files passed to `read`, and so may be kept while none of them changes.
+ */
+export function namedDelegatedPaths(
+  repository: GitRepositoryLocation,
+  context: DelegationContext,
+  read: ScanInput,
+): GitDelegatedPath[] {
   const { gitDir } = repository;
   const commonFile = join(gitDir, "commondir");
+  read(commonFile);
   const commonDir = (exists(commonFile) ? pointerFileTarget(commonFile, "") : undefined) ?? gitDir;
   const found: GitDelegatedPath[] = [];
   const entries: { entry: GitConfigEntry; file: string }[] = [];
@@ -120,7 +149,7 @@ export function gitDelegatedPaths(
     join(commonDir, "config"),
     join(gitDir, "config.worktree"),
   ];
-  for (const file of configFiles) readWithIncludes(file, context.home, 0, entries, found);
+  for (const file of configFiles) readWithIncludes(file, context.home, 0, entries, found, read);
 
   let worktree = repository.worktree;
   for (const { entry, file } of entries) {
@@ -154,7 +183,15 @@ export function gitDelegatedPaths(
       }
     }
   }
-  found.push(...hookManagerFiles(hooksDir, base));
+  found.push(...hookManagerFiles(hooksDir, base, read));
+  return found;
+}
+
+/**
+ * Each path as the boundary compares it, real as far as it exists. Worked out at every use, never
+ * kept: a link planted between two decisions moves where a named path really is.
+ */
+export function resolveDelegatedPaths(found: readonly GitDelegatedPath[]): GitDelegatedPath[] {
   return found.map((item) => ({ ...item, path: realAsFarAsItExists(item.path) }));
 }
 
@@ -164,7 +201,9 @@ function readWithIncludes(
   depth: number,
   entries: { entry: GitConfigEntry; file: string }[],
   found: GitDelegatedPath[],
+  read: ScanInput,
 ): void {
+  read(file);
   const text = readSmallFile(file, CONFIG_LIMIT_BYTES);
   if (text === undefined) return;
   for (const entry of parseGitConfig(text)) {
@@ -173,7 +212,7 @@ function readWithIncludes(
     // Every includeIf counts, whatever its condition: the condition may hold at the next commit.
     const included = resolve(dirname(file), expandHome(entry.value, home));
     found.push({ path: included, why: `git reads it as config (included from ${file})` });
-    readWithIncludes(included, home, depth + 1, entries, found);
+    readWithIncludes(included, home, depth + 1, entries, found, read);
   }
 }
 
@@ -228,8 +267,9 @@ const HUSKY_V4_FILES = [
  * The config a hook manager's shim reads at each commit, found by reading the installed hooks
  * (at most HOOK_FILE_LIMIT of them, HOOK_READ_BYTES each; `.sample` files never run).
  */
-function hookManagerFiles(hooksDir: string, worktree: string): GitDelegatedPath[] {
+function hookManagerFiles(hooksDir: string, worktree: string, read: ScanInput): GitDelegatedPath[] {
   const found: GitDelegatedPath[] = [];
+  read(hooksDir);
   let names: string[];
   try {
     names = readdirSync(hooksDir)
@@ -240,6 +280,7 @@ function hookManagerFiles(hooksDir: string, worktree: string): GitDelegatedPath[
   }
   for (const name of names.slice(0, HOOK_FILE_LIMIT)) {
     const hook = join(hooksDir, name);
+    read(hook);
     const text = readSmallFile(hook, HOOK_READ_BYTES, true);
     if (text === undefined) continue;
     const why = (manager: string): string => `${manager}'s config, read by the hook ${hook}`;

@@ -30,11 +30,14 @@ import { scanLineWindow } from "./line-window.js";
 import {
   isWithinRoot,
   ProtectedPathError,
+  type BoundaryMemory,
   realpathNative,
   resolvedTargetNow,
   safePath,
   safeWritablePath,
 } from "./safe-path.js";
+import { GitDelegationCache } from "./git-delegation-cache.js";
+import { RealRootOnce } from "./real-root-once.js";
 import { isOpenedAt, openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
 import { applyEdit } from "./text-edit.js";
 import { makeDirectories } from "./write-directories.js";
@@ -211,21 +214,24 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
  */
 export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
   readonly #harnessFiles: readonly string[];
+  /**
+   * Kept for the boundary's life (issue 32): the workspace's real path, and git's config while
+   * its files are unchanged. Every path is still resolved at every decision.
+   */
+  readonly #memory: BoundaryMemory = Object.freeze({
+    realRoot: new RealRootOnce().of,
+    delegatedAround: new GitDelegationCache().around,
+  });
 
   constructor(options: ProtectedFiles = {}) {
     this.#harnessFiles = Object.freeze([...(options.harnessFiles ?? [])]);
   }
 
-  async classifyWrite(workspace: string, path: string): Promise<WriteTarget> {
-    try {
-      await safeWritablePath(workspace, path, this.#harnessFiles);
-      return "inside";
-    } catch (error) {
-      if (error instanceof ProtectedPathError) return error.kind;
-      // Any other refusal (invalid, escaping) is outside; anything else denies upstream.
-      if (error instanceof WorkspaceFileError) return "outside";
-      throw error;
-    }
+  classifyWrite(workspace: string, path: string): Promise<WriteTarget> {
+    // The check is synchronous (issue 19): one promise for the answer, a throw as a rejection.
+    return new Promise((resolve) => {
+      resolve(this.classifyNow(workspace, "write", path));
+    });
   }
 
   classifyRead(workspace: string, path: string): Promise<"inside" | "outside"> {
@@ -246,6 +252,7 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
         workspace,
         path,
         effect === "write" ? { harnessFiles: this.#harnessFiles } : undefined,
+        this.#memory,
       );
       return "inside";
     } catch (error) {

@@ -9,10 +9,12 @@ import { promisify } from "node:util";
 import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { childPath } from "./child-path.js";
 import { errorCode, pathTooLong } from "./fs-errors.js";
-import { gitDelegatedPathsAround } from "./git-delegated-paths.js";
+import { gitDelegatedPathsAround, type GitDelegatedPath } from "./git-delegated-paths.js";
 import { findGitLayout } from "./git-directories.js";
 import { HARNESS_DIRECTORY } from "./output-files.js";
 import { isGitDirectoryName } from "./git-names.js";
+import { walkWithoutLinks } from "./link-free-walk.js";
+import { lstatOnce, type Lstat } from "./lstat-once.js";
 import { classifyWorkspacePath } from "./workspace-path-syntax.js";
 
 export { classifyWorkspacePath, type PathClassification } from "./workspace-path-syntax.js";
@@ -32,6 +34,24 @@ export const realpathNative: (path: string) => Promise<string> = promisify(realp
  * None of them opens a file, so none can block on a FIFO or a device.
  */
 const realpathNativeSync: (path: string) => string = realpathSync.native;
+
+/**
+ * What a boundary that lives for the run may remember between decisions (issue 32; see
+ * NodeWorkspaceWriteBoundary): never where a path leads, only the workspace's own real path and
+ * git's config while its files are unchanged. By default nothing is remembered.
+ */
+export interface BoundaryMemory {
+  /** The workspace's real path. */
+  readonly realRoot: (workspace: string) => string;
+  /** What git delegates to for the repositories around `directory` (git-delegated-paths.ts). */
+  readonly delegatedAround: (directory: string, lstat: Lstat) => readonly GitDelegatedPath[];
+}
+
+const REMEMBERS_NOTHING: BoundaryMemory = Object.freeze({
+  realRoot: realpathNativeSync,
+  delegatedAround: (directory: string, lstat: Lstat) =>
+    gitDelegatedPathsAround(directory, undefined, lstat),
+});
 
 /**
  * Returns the absolute real path `path` names inside `workspace` (the part that does not exist yet
@@ -83,7 +103,7 @@ export function safeWritablePath(
   path: string,
   harnessFiles: readonly string[] = [],
 ): Promise<string> {
-  return settle(() => writableTarget(workspace, path, harnessFiles));
+  return settle(() => writableTarget(workspace, path, harnessFiles, REMEMBERS_NOTHING));
 }
 
 /**
@@ -94,22 +114,27 @@ export function resolvedTargetNow(
   workspace: string,
   path: string,
   forWriting: { readonly harnessFiles: readonly string[] } | undefined,
+  memory: BoundaryMemory = REMEMBERS_NOTHING,
 ): string {
   return forWriting === undefined
-    ? resolveInWorkspace(workspace, path).target
-    : writableTarget(workspace, path, forWriting.harnessFiles);
+    ? resolveInWorkspace(workspace, path, memory.realRoot).target
+    : writableTarget(workspace, path, forWriting.harnessFiles, memory);
 }
 
-function writableTarget(workspace: string, path: string, harnessFiles: readonly string[]): string {
-  const { root, segments, target, missing } = resolveInWorkspace(workspace, path);
-  // The real path's names below the root, worked out once for every check below.
-  const below = relative(root, target)
-    .split(sep)
-    .filter((part) => part !== "");
+function writableTarget(
+  workspace: string,
+  path: string,
+  harnessFiles: readonly string[],
+  memory: BoundaryMemory,
+): string {
+  const { root, segments, target, missing } = resolveInWorkspace(workspace, path, memory.realRoot);
+  // Two checks below ask about the same `.git` entries: each is looked up once per decision.
+  const lstat = lstatOnce();
+  const below = namesBelow(root, target);
   if (
     segments.some(isGitDirectoryName) ||
     below.some(isGitDirectoryName) ||
-    isInsideLinkedGit(root, below.slice(0, Math.max(0, below.length - missing)), target)
+    isInsideLinkedGit(root, below.slice(0, Math.max(0, below.length - missing)), target, lstat)
   ) {
     throw new ProtectedPathError(
       "git-metadata",
@@ -137,10 +162,11 @@ function writableTarget(workspace: string, path: string, harnessFiles: readonly 
     );
   }
   // Asked at every write, not once per run: the answer follows the config as it is now (a
-  // command run with `--sandbox off` may have changed it), for the cost of a few small reads.
-  const delegated = gitDelegatedPathsAround(dirname(target)).find((candidate) =>
-    isWithinRoot(candidate.path, target),
-  );
+  // command run with `--sandbox off` may have changed it). A boundary's memory rereads the
+  // config only when one of its files changed, and resolves the paths it names every time.
+  const delegated = memory
+    .delegatedAround(dirname(target), lstat)
+    .find((candidate) => isWithinRoot(candidate.path, target));
   if (delegated !== undefined) {
     throw new ProtectedPathError(
       "git-metadata",
@@ -150,16 +176,29 @@ function writableTarget(workspace: string, path: string, harnessFiles: readonly 
   return target;
 }
 
+/** The real path's names below the root, worked out once per call for every check. */
+function namesBelow(root: string, target: string): string[] {
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  // The usual case, the root's own spelling followed by names, without `relative`'s normalising.
+  const rest = target.startsWith(prefix) ? target.slice(prefix.length) : relative(root, target);
+  return rest.split(sep).filter((part) => part !== "");
+}
+
 /** The syntax check, the workspace's real path and the target, each worked out once per call. */
 function resolveInWorkspace(
   workspace: string,
   path: string,
+  realRoot: (workspace: string) => string = realpathNativeSync,
 ): { root: string; segments: readonly string[]; target: string; missing: number } {
   const syntax = classifyWorkspacePath(path);
   if (!syntax.ok) throw new WorkspaceFileError(syntax.code, syntax.message);
-  const root = realpathNativeSync(workspace);
+  const root = realRoot(workspace);
   try {
-    const { target, missing } = resolveWithin(root, join(root, ...syntax.segments), path);
+    // No link on the way is the usual case and costs an lstat per name; a link anywhere gets the
+    // full resolution, which follows it and checks where it leads.
+    const { target, missing } =
+      walkWithoutLinks(root, syntax.segments) ??
+      resolveWithin(root, join(root, ...syntax.segments), path);
     return { root, segments: syntax.segments, target, missing };
   } catch (error) {
     switch (errorCode(error)) {
@@ -182,21 +221,25 @@ function resolveInWorkspace(
  * git's config too. Checks the `.git` beside every real directory from the root down to `target`
  * that exists (`existing`, its names below the root: nothing sits in a directory that does not).
  */
-function isInsideLinkedGit(root: string, existing: readonly string[], target: string): boolean {
+function isInsideLinkedGit(
+  root: string,
+  existing: readonly string[],
+  target: string,
+  lstat: Lstat,
+): boolean {
   let directory = root;
   for (let index = 0; index <= existing.length; index += 1) {
     if (index > 0) directory = childPath(directory, existing[index - 1] ?? "");
-    const gitTarget = linkedGitTarget(childPath(directory, ".git"));
+    const gitTarget = linkedGitTarget(childPath(directory, ".git"), lstat);
     if (gitTarget !== undefined && isWithinRoot(gitTarget, target)) return true;
   }
   return false;
 }
 
-function linkedGitTarget(candidate: string): string | undefined {
+function linkedGitTarget(candidate: string, lstat: Lstat): string | undefined {
   try {
     // Missing is the usual case: no exception built for it.
-    if (lstatSync(candidate, { throwIfNoEntry: false })?.isSymbolicLink() !== true)
-      return undefined;
+    if (lstat(candidate)?.isSymbolicLink() !== true) return undefined;
     return realpathNativeSync(candidate);
   } catch (error) {
     const code = errorCode(error);

@@ -14,12 +14,15 @@
  *   thread pool is the real cap). `readdir(path)` follows a link anywhere on the path, so this is
  *   only for when no process the agent started can be running beside the walk: every command ran
  *   in the sandbox, whose processes all end with their call. About half the time of `held`.
+ *   A directory that is the only one left to read (the workspace root; `src` below it for
+ *   `src/**`) is read directly instead (issue 32): nothing could run beside it in the pool, and
+ *   a pool round trip costs more than the read, on the walk's critical path.
  *
  * Built for speed (issue 19): the `.git` name test is a two-character pre-check for most names,
  * and there is no sort of the whole result: each directory's matches are kept in order as they
  * are read (see `Listing`), and the tree is read out once at the end, only as far as the cap.
  */
-import { readdir, type Dirent } from "node:fs";
+import { readdir, readdirSync, type Dirent } from "node:fs";
 import { sep } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { GlobResult } from "../../core/ports/filesystem.js";
@@ -107,12 +110,18 @@ export function globWorkspace(
       pending += 1;
       readdir(prefix, { withFileTypes: true }, (error, entries) => {
         listed(prefix, into, state, error === null ? entries : undefined, error);
+        // A lone directory this listing found waits in the queue for this thread.
+        if (!failed && queue.length > 0) work();
       });
     };
 
-    const list = heldDirectoryLister();
+    const list =
+      listing === "held"
+        ? heldDirectoryLister()
+        : (path: string) => readdirSync(path, { withFileTypes: true });
     const queue: [string, Listing, GlobState][] = [];
-    const readHeld = (prefix: string, into: Listing, state: GlobState): void => {
+    /** Read by `work`, on this thread: every `held` directory, a lone `by-path` one. */
+    const readHere = (prefix: string, into: Listing, state: GlobState): void => {
       pending += 1;
       queue.push([prefix, into, state]);
     };
@@ -137,7 +146,6 @@ export function globWorkspace(
       }
     };
 
-    const read = listing === "held" ? readHeld : readByPath;
     const visit = (
       prefix: string,
       into: Listing,
@@ -145,9 +153,12 @@ export function globWorkspace(
       entries: readonly Dirent[],
     ): void => {
       const kept = into.entries;
-      // Sort keys of `kept`, built only once the order breaks (readdir returns names sorted on
-      // Linux, in an order of its own elsewhere).
-      let keys: string[] | undefined;
+      // By path, the first subdirectory waits until a second shows it is not alone (below).
+      let first: [string, Listing, GlobState] | undefined;
+      let subdirectories = 0;
+      // Whether `kept` is still in order (readdir's order is the filesystem's own: ext4 returns
+      // names in hash order), so only a listing out of order is sorted.
+      let ordered = true;
       let lastKey = "";
       for (const entry of entries) {
         const name = entry.name;
@@ -165,7 +176,14 @@ export function globWorkspace(
           key = `${name}/`;
           const child: Listing = { base: into.base + key, key, entries: [] };
           kept.push(child);
-          read(prefix + name + sep, child, next);
+          subdirectories += 1;
+          const path = prefix + name + sep;
+          if (listing === "held") readHere(path, child, next);
+          else if (subdirectories === 1) first = [path, child, next];
+          else {
+            if (subdirectories === 2 && first !== undefined) readByPath(...first);
+            readByPath(path, child, next);
+          }
         } else if (pattern.accepts(next)) {
           kept.push(name);
           matched += 1;
@@ -173,16 +191,20 @@ export function globWorkspace(
         } else {
           continue;
         }
-        if (keys === undefined && key < lastKey) keys = kept.slice(0, -1).map(sortKey);
-        keys?.push(key);
+        if (key < lastKey) ordered = false;
         lastKey = key;
       }
-      if (keys !== undefined) sortByKeys(kept, keys);
+      if (!ordered) sortByKey(kept);
+      // By path, a lone directory with nothing else in flight is read here: in the pool it would
+      // wait for a thread to wake, with nothing to overlap that wait.
+      if (subdirectories === 1 && first !== undefined) {
+        (pending === 0 ? readHere : readByPath)(...first);
+      }
     };
 
     const top: Listing = { base: "", key: "", entries: [] };
-    read(root.endsWith(sep) ? root : root + sep, top, pattern.initial);
-    if (listing === "held") work();
+    readHere(root.endsWith(sep) ? root : root + sep, top, pattern.initial);
+    work();
   });
 }
 
@@ -190,13 +212,28 @@ function sortKey(entry: string | Listing): string {
   return typeof entry === "string" ? entry : entry.key;
 }
 
-/** Reorders `entries` in place by their parallel sort `keys` (code-unit order, keys unique). */
-function sortByKeys(entries: (string | Listing)[], keys: readonly string[]): void {
-  const pairs = entries.map((entry, index) => ({ entry, key: keys[index] ?? "" }));
-  pairs.sort((a, b) => (a.key < b.key ? -1 : 1));
-  pairs.forEach((pair, index) => {
-    entries[index] = pair.entry;
-  });
+/** Most listings keep a handful of entries: sorted in place by insertion, nothing allocated. */
+const INSERTION_SORT_MAX = 16;
+
+/** Reorders `entries` in place by their sort keys (code-unit order, keys unique). */
+function sortByKey(entries: (string | Listing)[]): void {
+  if (entries.length > INSERTION_SORT_MAX) {
+    entries.sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
+    return;
+  }
+  for (let index = 1; index < entries.length; index += 1) {
+    const entry = entries[index];
+    if (entry === undefined) continue;
+    const key = sortKey(entry);
+    let at = index;
+    while (at > 0) {
+      const before = entries[at - 1];
+      if (before === undefined || sortKey(before) < key) break;
+      entries[at] = before;
+      at -= 1;
+    }
+    entries[at] = entry;
+  }
 }
 
 /** Appends the whole paths under `listing`, depth-first, until `paths` holds `limit`. */

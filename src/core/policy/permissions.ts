@@ -227,12 +227,14 @@ export class PermissionPolicy {
     request: PermissionRequest,
     proposed: PermissionDecision,
   ): Promise<PermissionDecision> {
-    const implicitDenial = PermissionDecision.deny(
-      `Approval was not explicitly granted: ${proposed.reason}`,
-      SOURCES.approval,
-    );
+    // Built only when needed: most approvers answer allow or deny (issue 32, write decisions).
+    const implicitDenial = (): PermissionDecision =>
+      PermissionDecision.deny(
+        `Approval was not explicitly granted: ${proposed.reason}`,
+        SOURCES.approval,
+      );
     const approver = this.#options.approver;
-    if (approver === undefined) return implicitDenial;
+    if (approver === undefined) return implicitDenial();
     let answer: unknown;
     try {
       answer = await approver.decide(request);
@@ -248,7 +250,7 @@ export class PermissionPolicy {
         SOURCES.approval,
       );
     }
-    return answer.behavior === "allow" || answer.behavior === "deny" ? answer : implicitDenial;
+    return answer.behavior === "allow" || answer.behavior === "deny" ? answer : implicitDenial();
   }
 }
 
