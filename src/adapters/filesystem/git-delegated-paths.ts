@@ -55,10 +55,25 @@ export function repositoryAt(
   const stats = lstat(dotGit);
   if (stats === undefined) return undefined;
   const worktree = dirname(dotGit);
-  if (stats.isDirectory()) return { gitDir: dotGit, worktree };
-  if (!stats.isFile()) return undefined;
-  const gitDir = pointerFileTarget(dotGit, "gitdir: ");
+  // Git stats `.git`, so a link to a git dir (or to a `gitdir:` file) is a repository to git,
+  // wherever it points: its config delegates worktree files just the same.
+  const entry = stats.isSymbolicLink() ? linkTarget(dotGit) : dotGit;
+  if (entry === undefined) return undefined;
+  const target = entry === dotGit ? stats : lstat(entry);
+  if (target === undefined) return undefined;
+  if (target.isDirectory()) return { gitDir: entry, worktree };
+  if (!target.isFile()) return undefined;
+  const gitDir = pointerFileTarget(entry, "gitdir: ");
   return gitDir === undefined ? undefined : { gitDir, worktree };
+}
+
+/** Where a link finally leads, or undefined when it leads nowhere (git could not use it either). */
+function linkTarget(link: string): string | undefined {
+  try {
+    return realpathSync(link);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

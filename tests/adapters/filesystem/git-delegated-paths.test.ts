@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { WorkspaceFileError } from "../../../src/core/ports/filesystem.js";
@@ -129,6 +129,22 @@ describe("the file tools refuse what git runs or reads from the worktree", () =>
     await expect(inner.writeFile("hooks/pre-commit", HOOK)).rejects.toMatchObject({
       code: "protected_path",
     });
+  });
+
+  it("a .git that is a link to a git dir, or to a gitdir: file, delegates as git follows it", async () => {
+    git("config", "core.hooksPath", "githooks");
+    const moved = join(temp.base, "moved.git");
+    await rename(join(temp.ws, ".git"), moved);
+    await symlink(moved, join(temp.ws, ".git"));
+    expect(await refusal("githooks/pre-commit")).toContain(
+      `core.hooksPath in ${join(moved, "config")}`,
+    );
+
+    const pointer = join(temp.base, "pointer");
+    await writeFile(pointer, `gitdir: ${moved}\n`);
+    await rename(join(temp.ws, ".git"), join(temp.base, "old-link"));
+    await symlink(pointer, join(temp.ws, ".git"));
+    await refusal("githooks/pre-commit");
   });
 
   it("without delegation, the same names are ordinary files", async () => {
