@@ -4,6 +4,7 @@ import {
   lstat,
   mkdtemp,
   readFile,
+  readdir,
   realpath,
   rm,
   symlink,
@@ -46,16 +47,30 @@ describe("the remembered sandbox probe verdict", () => {
     expect(readProbeVerdict(root, "fp-2")).toBeUndefined();
     writeProbeVerdict(root, "fp-2", USABLE);
     expect(readProbeVerdict(root, "fp-2")).toEqual(USABLE);
-    expect(readProbeVerdict(root, "fp-1")).toBeUndefined();
+    expect(readProbeVerdict(root, "fp-1")).toEqual(FELL_BACK);
+    writeProbeVerdict(root, "fp-1", USABLE);
+    expect(readProbeVerdict(root, "fp-1")).toEqual(USABLE);
     if (!posixOnly) expect((await lstat(probeVerdictPath(root))).mode & 0o777).toBe(0o600);
+    expect((await readdir(root)).sort()).toEqual(["sandbox-probe.json"]);
+  });
+
+  it("keeps the newest eight fingerprints", () => {
+    for (let n = 1; n <= 9; n += 1) writeProbeVerdict(root, `fp-${String(n)}`, USABLE);
+    writeProbeVerdict(root, "fp-2", FELL_BACK);
+    writeProbeVerdict(root, "fp-10", USABLE);
+    expect(readProbeVerdict(root, "fp-1")).toBeUndefined();
+    expect(readProbeVerdict(root, "fp-3")).toBeUndefined();
+    expect(readProbeVerdict(root, "fp-2")).toEqual(FELL_BACK);
+    for (let n = 4; n <= 10; n += 1)
+      expect(readProbeVerdict(root, `fp-${String(n)}`)).toEqual(USABLE);
   });
 
   it.each([
     ["not JSON", "{not json"],
-    ["another format", JSON.stringify({ format: 2, fingerprint: "fp", verdict: USABLE })],
+    ["another format", JSON.stringify({ format: 2, entries: { fp: USABLE } })],
     [
       "a verdict of the wrong shape",
-      JSON.stringify({ format: 1, fingerprint: "fp", verdict: { networkOff: "yes" } }),
+      JSON.stringify({ format: 1, entries: { fp: { sandboxUsable: true, networkOff: "yes" } } }),
     ],
     ["an array", "[]"],
     ["empty", ""],
@@ -70,7 +85,7 @@ describe("the remembered sandbox probe verdict", () => {
     "ignores a symbolic link and replaces the link, not its target",
     async () => {
       const target = join(root, "elsewhere.json");
-      const planted = JSON.stringify({ format: 1, fingerprint: "fp", verdict: USABLE });
+      const planted = JSON.stringify({ format: 1, entries: { fp: USABLE } });
       await writeFile(target, planted, { mode: 0o600 });
       await symlink(target, probeVerdictPath(root));
       expect(readProbeVerdict(root, "fp")).toBeUndefined();
@@ -104,8 +119,7 @@ describe("the remembered sandbox probe verdict", () => {
   it("ignores a file too large to be ours", async () => {
     const padded = JSON.stringify({
       format: 1,
-      fingerprint: "fp",
-      verdict: { ...FELL_BACK, fallbackReason: "x".repeat(20_000) },
+      entries: { fp: { ...FELL_BACK, fallbackReason: "x".repeat(20_000) } },
     });
     await writeFile(probeVerdictPath(root), padded, { mode: 0o600 });
     expect(readProbeVerdict(root, "fp")).toBeUndefined();
