@@ -16,11 +16,11 @@ import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { FirstReplyGate } from "./first-reply-gate.js";
 import { harnessPaths } from "./harness-paths.js";
-import { NetworkNoticeGate } from "./network-notice-gate.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
 import { openJournalSession, type JournalSession } from "./journal-session.js";
 import { createModelClient } from "./model-client.js";
 import { p04Dependencies } from "./p04-run.js";
+import { networkNoticeGateFor, openProbeVerdictCache } from "./probe-verdict-cache.js";
 import { loadRunInstructions } from "./project-instructions.js";
 import { defaultContextWindow } from "../core/context/context-budget.js";
 import { startRunExecution } from "./run-execution.js";
@@ -131,10 +131,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     const agent = buildAgent(profile, {
       model: withTextDeltas(
         new FirstReplyGate(
-          new NetworkNoticeGate(
-            model.client,
-            execution.networkOff,
-            execution.ready.then((decided) => decided.networkOff === true),
+          networkNoticeGateFor(model.client, execution, () =>
+            openProbeVerdictCache(store.stateRoot, settings),
           ),
           ready,
           () => {

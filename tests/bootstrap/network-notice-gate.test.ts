@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { NetworkNoticeGate } from "../../src/bootstrap/network-notice-gate.js";
 import type { ModelRequest } from "../../src/core/ports/model.js";
 import { RunCancelledError } from "../../src/core/runner/agent-errors.js";
-import { SANDBOX_NETWORK_OFF_NOTICE } from "../../src/features/sandbox-network-notice.js";
+import {
+  SANDBOX_NETWORK_NOTICE_CORRECTIONS,
+  SANDBOX_NETWORK_OFF_NOTICE,
+} from "../../src/features/sandbox-network-notice.js";
 import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import { P03 } from "../../src/core/profiles.js";
 import type { ModelClient } from "../../src/core/ports/model.js";
@@ -124,5 +127,87 @@ describe("NetworkNoticeGate: the network-off line follows the probe", () => {
     cancel.abort();
     await expect(first).rejects.toBeInstanceOf(RunCancelledError);
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe("NetworkNoticeGate with the probe's remembered verdict", () => {
+  it("sends the first request at once, as remembered; the probe agrees: nothing more is said", async () => {
+    const model = new ScriptedModelClient([textReply("one"), textReply("two")]);
+    const probe = decision();
+    const gate = new NetworkNoticeGate(model, true, probe.promise, true);
+
+    const first = gate.complete(TOLD);
+    expect(model.requests).toHaveLength(1);
+    expect(model.requests[0]?.messages).toEqual(TOLD.messages);
+    expect(model.requests[0]?.tools).toEqual(TOLD.tools);
+    await first;
+    probe.decide(true);
+    await gate.complete(TOLD);
+    expect(model.requests[1]?.messages).toEqual(TOLD.messages);
+    expect(model.requests[1]?.tools).toEqual(TOLD.tools);
+  });
+
+  it("remembered 'off', the probe says commands run on the host: later requests drop the line and correct it", async () => {
+    const model = new ScriptedModelClient([textReply("one"), textReply("two"), textReply("three")]);
+    const probe = decision();
+    const gate = new NetworkNoticeGate(model, true, probe.promise, true);
+    await gate.complete(TOLD);
+    probe.decide(false);
+    await gate.complete(TOLD);
+    await gate.complete(TOLD);
+    const corrected = [
+      {
+        role: "system",
+        content: `You are an agent.\nBe brief.\n${SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOn}`,
+      },
+      { role: "user", content: "install left-pad" },
+    ];
+    expect(model.requests.map((request) => request.messages)).toEqual([
+      TOLD.messages,
+      corrected,
+      corrected,
+    ]);
+    expect(model.requests[1]?.tools).toEqual(UNTOLD.tools);
+    expect(SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOn).toBe(
+      "Correction: the first request of this conversation said commands run in a sandbox with the network off. That was wrong: commands run on the host, where the network is on.",
+    );
+  });
+
+  it("remembered 'on', the probe says the network is off: later requests add the line and say so", async () => {
+    const model = new ScriptedModelClient([textReply("one"), textReply("two")]);
+    const probe = decision();
+    const gate = new NetworkNoticeGate(model, true, probe.promise, false);
+    await gate.complete(TOLD);
+    expect(model.requests[0]?.messages).toEqual(UNTOLD.messages);
+    expect(model.requests[0]?.tools).toEqual(UNTOLD.tools);
+    probe.decide(true);
+    await gate.complete(TOLD);
+    expect(model.requests[1]?.messages).toEqual([
+      {
+        role: "system",
+        content: `You are an agent.\n${SANDBOX_NETWORK_OFF_NOTICE}\nBe brief.\n${SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOff}`,
+      },
+      { role: "user", content: "install left-pad" },
+    ]);
+    expect(model.requests[1]?.tools).toEqual(TOLD.tools);
+  });
+
+  it("nothing remembered: the first request still waits for the probe", async () => {
+    const model = new ScriptedModelClient([textReply("one")]);
+    const probe = decision();
+    const gate = new NetworkNoticeGate(model, true, probe.promise, undefined);
+    const first = gate.complete(TOLD);
+    expect(await settlesSoon(first)).toBe(false);
+    expect(model.requests).toHaveLength(0);
+    probe.decide(false);
+    await first;
+    expect(model.requests[0]?.messages).toEqual(UNTOLD.messages);
+  });
+
+  it("not told: a remembered verdict changes nothing", async () => {
+    const model = new ScriptedModelClient([textReply("one")]);
+    const gate = new NetworkNoticeGate(model, false, new Promise(() => undefined), true);
+    await gate.complete(UNTOLD);
+    expect(model.requests[0]?.messages).toEqual(UNTOLD.messages);
   });
 });

@@ -13,3 +13,4 @@ export {
   type ShellExecutionOptions,
   type StartedShellExecution,
 } from "./shell-execution.js";
+export { sandboxProbeFingerprint, type ProbeFingerprintOptions } from "./probe-fingerprint.js";

@@ -21,3 +21,9 @@ export {
 } from "./approval-store.js";
 export { nodeStateFileOps, type StateFileOps } from "./state-file-ops.js";
 export { HISTORY_ENTRIES, InputHistoryFile, inputHistoryPath } from "./input-history.js";
+export {
+  probeVerdictPath,
+  readProbeVerdict,
+  writeProbeVerdict,
+  type ProbeVerdict,
+} from "./probe-verdict-file.js";
