@@ -62,12 +62,17 @@ export class ProgressReporter implements AgentObserver {
   readonly #outcomes: ToolOutcome[] = [];
   /** "context N% used", once the runner measured the history (terminal only). */
   #context = "";
-  /** Streamed text waiting for its one write (`coalesced-text.ts`); flushed before any other. */
+  /**
+   * The model's text as it arrived, waiting to be laid out and written once per turn of the event
+   * loop (`coalesced-text.ts`); flushed before anything else is written.
+   */
   readonly #streamedOutput: CoalescedText;
 
   constructor(options: ProgressReporterOptions) {
     this.#options = options;
-    this.#streamedOutput = new CoalescedText((text) => options.output.write(text));
+    this.#streamedOutput = new CoalescedText((text) => {
+      this.#showStreamed(text);
+    });
   }
 
   onModelRequest(turn: number, maxTurns: number): void {
@@ -97,9 +102,18 @@ export class ProgressReporter implements AgentObserver {
   onTextDelta(text: string): void {
     if (this.#options.verbosity === "quiet" || this.#options.output.isTTY !== true) return;
     this.#stopSpinner();
+    this.#streamedOutput.add(text);
+  }
+
+  /**
+   * The pieces of one turn laid out together: one scan of the text, one dimmed write. A long reply
+   * comes in thousands of pieces of a few characters; escaping, breaking and dimming each on its
+   * own cost more than the text itself (StreamedText gives the same rows however it is cut).
+   */
+  #showStreamed(text: string): void {
     this.#streamed ??= new StreamedText(this.#columns());
     const shown = this.#streamed.add(text);
-    if (shown !== "") this.#streamedOutput.add(this.#dim(shown));
+    if (shown !== "") this.#options.output.write(this.#dim(shown));
   }
 
   onModelReply(reply: ModelReply): void {
@@ -219,6 +233,7 @@ export class ProgressReporter implements AgentObserver {
   }
 
   #endStreamedText(reply: ModelReply): void {
+    this.#streamedOutput.flush();
     const streamed = this.#streamed;
     this.#streamed = undefined;
     const { output, verbosity } = this.#options;
