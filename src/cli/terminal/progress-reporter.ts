@@ -19,6 +19,7 @@ import {
   isCommandTool,
   stderrTail,
 } from "./command-summary.js";
+import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedText } from "./streamed-text.js";
 import type { ModelRetryNotice } from "../../bootstrap/run-settings.js";
 import { retryNoticeLine } from "./retry-notice.js";
@@ -59,6 +60,7 @@ export class ProgressReporter implements AgentObserver {
   readonly #tokensPerTurn: number[] = [];
   /** The model's text of the current reply, as shown while it streams in (terminal only). */
   #streamed: StreamedText | undefined;
+  #lastAnswer: StreamedLayout | undefined;
   readonly #outcomes: ToolOutcome[] = [];
   /** "context N% used", once the runner measured the history (terminal only). */
   #context = "";
@@ -77,6 +79,7 @@ export class ProgressReporter implements AgentObserver {
 
   onModelRequest(turn: number, maxTurns: number): void {
     this.#stopSpinner();
+    this.#lastAnswer = undefined;
     if (this.#options.verbosity === "quiet" || this.#options.output.isTTY !== true) return;
     const now = this.#options.now ?? Date.now;
     const started = now();
@@ -114,6 +117,14 @@ export class ProgressReporter implements AgentObserver {
     this.#streamed ??= new StreamedText(this.#columns());
     const shown = this.#streamed.add(text);
     if (shown !== "") this.#options.output.write(this.#dim(shown));
+  }
+
+  /**
+   * The last reply without tool calls, as it streamed and the rows it was shown in (terminal
+   * only): the final answer's view reuses them when they are the same (streamed-layout.ts).
+   */
+  get lastAnswer(): StreamedLayout | undefined {
+    return this.#lastAnswer;
   }
 
   onModelReply(reply: ModelReply): void {
@@ -248,6 +259,7 @@ export class ProgressReporter implements AgentObserver {
       return;
     }
     this.#write(streamed.end());
+    if (!withTools) this.#lastAnswer = streamed.laidOut();
     // The final answer follows on stdout; its draft goes, if all of it is still on the screen.
     // A pseudo-terminal of unknown size is taken to have the classic 24 rows.
     const rows = output.rows !== undefined && output.rows > 0 ? output.rows : UNKNOWN_ROWS;
