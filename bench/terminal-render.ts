@@ -6,9 +6,15 @@
  * into rows as it streams, and the final answer is laid out as markdown). Each figure runs from the
  * request reaching the server to the CLI's exit, so start-up is left out. Target: the terminal ≤ 1.5×
  * piped (median of per-round ratios). Linux only.
+ *
+ * What either side shows goes to a file, counted after the exit, not through this process: it is
+ * also the model server, and a server busy sending the stream could not read the terminal, whose
+ * full buffer then stopped the CLI mid-answer, a wait no person at a real terminal has (and the
+ * piped side, which writes only at the end, never had). Both sides now do the same work but the
+ * layout and the pseudo-terminal.
  */
 import { spawn } from "node:child_process";
-import { mkdir } from "node:fs/promises";
+import { mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -21,7 +27,6 @@ import {
   buildAgentBundle,
   collectOwnGarbage,
   roundRobin,
-  runToExit,
   samplesOf,
   withTempDir,
   type Row,
@@ -92,8 +97,9 @@ export async function measureTerminalRender(): Promise<SectionResult> {
       rows,
       notes: [
         `request reaching the server → CLI exit; the answer streamed in ${PIECE_CHARS}-character ` +
-          `pieces; the terminal is util-linux \`script\`, ${COLUMNS} columns, read and dropped by ` +
-          `the bench; one warm-up round discarded.`,
+          `pieces; the terminal is util-linux \`script\`, ${COLUMNS} columns; both sides' output ` +
+          `goes to a file, not through the bench (which is the model server too); one warm-up ` +
+          `round discarded.`,
       ],
     };
   });
@@ -132,33 +138,72 @@ async function answerOnce(
   }
 }
 
+/** Stdout (and stderr) to a file in `workspace`'s parent; how many bytes stdout got. */
 async function pipedRun(
   args: readonly string[],
   env: Record<string, string>,
   cwd: string,
 ): Promise<{ code: number | null; bytes: number }> {
-  const { code, stdout } = await runToExit(process.execPath, [AGENT, ...args], { cwd, env });
-  return { code, bytes: stdout.length };
+  return withOutputFiles(cwd, ([stdout, stderr]) =>
+    // Stdin an empty pipe, not a terminal, as for any piped run.
+    exitOf(process.execPath, [AGENT, ...args], { cwd, env, stdout, stderr, stdin: "closed" }),
+  );
 }
 
-/** Under `script`, the terminal set to COLUMNS columns first; what it shows is counted, not kept. */
-function terminalRun(
+/** Under `script`, the terminal set to COLUMNS columns first; what it shows goes to a file. */
+async function terminalRun(
   args: readonly string[],
   env: Record<string, string>,
   cwd: string,
 ): Promise<{ code: number | null; bytes: number }> {
   const command = [process.execPath, AGENT, ...args].map(shellQuote).join(" ");
+  return withOutputFiles(cwd, ([shown]) =>
+    exitOf("script", ["-qefc", `stty cols ${COLUMNS} rows 50 && exec ${command}`, "/dev/null"], {
+      cwd,
+      env,
+      stdout: shown,
+      stderr: "inherit",
+      // An open pipe that `script` relays to the terminal: nobody types.
+      stdin: "open",
+    }),
+  );
+}
+
+/** Two fresh files for a run's output; the run's exit code and the first file's size. */
+async function withOutputFiles(
+  cwd: string,
+  run: (fds: readonly [number, number]) => Promise<number | null>,
+): Promise<{ code: number | null; bytes: number }> {
+  const paths = [join(cwd, "..", "shown.out"), join(cwd, "..", "shown.err")] as const;
+  const [first, second] = await Promise.all(paths.map((path) => open(path, "w")));
+  if (first === undefined || second === undefined) throw new BenchFailure("no output files");
+  try {
+    const code = await run([first.fd, second.fd]);
+    return { code, bytes: (await first.stat()).size };
+  } finally {
+    await Promise.all([first.close(), second.close()]);
+    await Promise.all(paths.map((path) => rm(path, { force: true })));
+  }
+}
+
+function exitOf(
+  executable: string,
+  args: readonly string[],
+  options: {
+    readonly cwd: string;
+    readonly env: Record<string, string>;
+    readonly stdout: number;
+    readonly stderr: number | "inherit";
+    readonly stdin: "open" | "closed";
+  },
+): Promise<number | null> {
+  const { cwd, env, stdout, stderr } = options;
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      "script",
-      ["-qefc", `stty cols ${COLUMNS} rows 50 && exec ${command}`, "/dev/null"],
-      { cwd, env, stdio: ["pipe", "pipe", "inherit"] },
-    );
-    let bytes = 0;
-    child.stdout.on("data", (chunk: Buffer) => (bytes += chunk.length));
+    const child = spawn(executable, [...args], { cwd, env, stdio: ["pipe", stdout, stderr] });
+    if (options.stdin === "closed") child.stdin?.end();
     child.once("error", reject);
     child.once("close", (code) => {
-      resolve({ code, bytes });
+      resolve(code);
     });
   });
 }
