@@ -35,7 +35,7 @@ import {
 } from "./measurement.js";
 import { summarize } from "./stats.js";
 
-const ROUNDS = 5;
+const ROUNDS = 9;
 const AGENT = fileURLToPath(new URL("../dist/agent.cjs", import.meta.url));
 const PIECE_CHARS = 32;
 const COLUMNS = 100;
