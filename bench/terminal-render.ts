@@ -6,11 +6,17 @@
  * into rows as it streams, and the final answer is laid out as markdown). Each figure runs from the
  * request reaching the server to the CLI's exit, so start-up is left out. Target: the terminal ≤ 1.5×
  * piped (median of per-round ratios). Linux only.
+ *
+ * What either side shows goes to a file, counted after the exit, not through this process: it is
+ * also the model server, and a server busy sending the stream could not read the terminal, whose
+ * full buffer then stopped the CLI mid-answer, a wait no person at a real terminal has (and the
+ * piped side, which writes only at the end, never had). The end is the CLI's own exit, stamped
+ * by a small parent process on both sides (EXIT_STAMP). Both sides do the same work but the
+ * layout and the pseudo-terminal.
  */
 import { spawn } from "node:child_process";
-import { mkdir } from "node:fs/promises";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import {
   ChatCompletionsServer,
@@ -21,7 +27,6 @@ import {
   buildAgentBundle,
   collectOwnGarbage,
   roundRobin,
-  runToExit,
   samplesOf,
   withTempDir,
   type Row,
@@ -30,7 +35,7 @@ import {
 } from "./measurement.js";
 import { summarize } from "./stats.js";
 
-const ROUNDS = 5;
+const ROUNDS = 9;
 const AGENT = fileURLToPath(new URL("../dist/agent.cjs", import.meta.url));
 const PIECE_CHARS = 32;
 const COLUMNS = 100;
@@ -91,9 +96,10 @@ export async function measureTerminalRender(): Promise<SectionResult> {
       title: "Terminal rendering",
       rows,
       notes: [
-        `request reaching the server → CLI exit; the answer streamed in ${PIECE_CHARS}-character ` +
-          `pieces; the terminal is util-linux \`script\`, ${COLUMNS} columns, read and dropped by ` +
-          `the bench; one warm-up round discarded.`,
+        `request reaching the server → CLI exit (stamped on exit, not when \`script\` ends); ` +
+          `the answer streamed in ${PIECE_CHARS}-character pieces; the terminal is util-linux ` +
+          `\`script\`, ${COLUMNS} columns; both sides' output goes to a file, not through the ` +
+          `bench (which is the model server too); one warm-up round discarded.`,
       ],
     };
   });
@@ -105,60 +111,138 @@ async function answerOnce(
   workspace: string,
 ): Promise<number> {
   collectOwnGarbage();
-  let arrivedAt = Number.NaN;
+  let arrivedAt: bigint | undefined;
   const server = await ChatCompletionsServer.start([
     () => {
-      arrivedAt = performance.now();
+      arrivedAt = process.hrtime.bigint();
       return chatStreamTextReply(piecesOf(answer.text));
     },
   ]);
   try {
     const args = ["--workspace", workspace, "--sandbox", "off", "Answer at length."];
     const env = agentEnvironment(server.baseURL);
-    const { code, bytes } =
+    const { code, bytes, exitedAt } =
       how === "piped"
         ? await pipedRun(args, env, workspace)
         : await terminalRun(args, env, workspace);
-    const endedAt = performance.now();
-    if (code !== 0 || Number.isNaN(arrivedAt)) {
+    if (code !== 0 || arrivedAt === undefined) {
       throw new BenchFailure(`the CLI (${how}) exited ${String(code)} after ${bytes} bytes`);
     }
     if (bytes < answer.text.length) {
       throw new BenchFailure(`the CLI (${how}) showed ${bytes} bytes of a longer answer`);
     }
-    return endedAt - arrivedAt;
+    return Number(exitedAt - arrivedAt) / 1e6;
   } finally {
     await server.close();
   }
 }
 
+interface Shown {
+  readonly code: number | null;
+  /** What the run's stdout (the terminal: everything it showed) held at the end. */
+  readonly bytes: number;
+  /** When the CLI exited, on the monotonic clock `process.hrtime` reads in every process. */
+  readonly exitedAt: bigint;
+}
+
+/**
+ * Runs a command and, the moment it exits, writes the monotonic clock to the file named first.
+ * The end of a figure is the CLI's exit, as a person sees it: not `script`'s, which goes on
+ * polling for 10 ms after its child has gone (util-linux pty-session.c), nor the bench's noticing
+ * it. Both sides run under it, so both pay for it alike (a process waiting, started before the
+ * request).
+ */
+const EXIT_STAMP = [
+  'const { spawnSync } = require("node:child_process");',
+  "const [stampFile, executable, ...args] = process.argv.slice(1);",
+  'const { status } = spawnSync(executable, args, { stdio: "inherit" });',
+  'require("node:fs").writeFileSync(stampFile, String(process.hrtime.bigint()));',
+  "process.exit(status ?? 1);",
+].join("\n");
+
+function stamped(stampFile: string, args: readonly string[]): string[] {
+  return ["-e", EXIT_STAMP, stampFile, process.execPath, AGENT, ...args];
+}
+
+/** Stdout and stderr to files, stdin an empty pipe: a run in a script. */
 async function pipedRun(
   args: readonly string[],
   env: Record<string, string>,
   cwd: string,
-): Promise<{ code: number | null; bytes: number }> {
-  const { code, stdout } = await runToExit(process.execPath, [AGENT, ...args], { cwd, env });
-  return { code, bytes: stdout.length };
+): Promise<Shown> {
+  return withOutputFiles(cwd, ({ stdout, stderr, stampFile }) =>
+    exitOf(process.execPath, stamped(stampFile, args), {
+      cwd,
+      env,
+      stdout,
+      stderr,
+      stdin: "closed",
+    }),
+  );
 }
 
-/** Under `script`, the terminal set to COLUMNS columns first; what it shows is counted, not kept. */
-function terminalRun(
+/** Under `script`, the terminal set to COLUMNS columns first; what it shows goes to a file. */
+async function terminalRun(
   args: readonly string[],
   env: Record<string, string>,
   cwd: string,
-): Promise<{ code: number | null; bytes: number }> {
-  const command = [process.execPath, AGENT, ...args].map(shellQuote).join(" ");
-  return new Promise((resolve, reject) => {
-    const child = spawn(
+): Promise<Shown> {
+  return withOutputFiles(cwd, ({ stdout, stampFile }) => {
+    const command = [process.execPath, ...stamped(stampFile, args)].map(shellQuote).join(" ");
+    return exitOf(
       "script",
       ["-qefc", `stty cols ${COLUMNS} rows 50 && exec ${command}`, "/dev/null"],
-      { cwd, env, stdio: ["pipe", "pipe", "inherit"] },
+      {
+        cwd,
+        env,
+        stdout,
+        stderr: "inherit",
+        // An open pipe that `script` relays to the terminal: nobody types.
+        stdin: "open",
+      },
     );
-    let bytes = 0;
-    child.stdout.on("data", (chunk: Buffer) => (bytes += chunk.length));
+  });
+}
+
+/** Fresh files for a run's output and its exit stamp, removed after. */
+async function withOutputFiles(
+  cwd: string,
+  run: (files: { stdout: number; stderr: number; stampFile: string }) => Promise<number | null>,
+): Promise<Shown> {
+  const [outPath, errPath, stampFile] = ["shown.out", "shown.err", "exited"].map((name) =>
+    join(cwd, "..", name),
+  ) as [string, string, string];
+  const stdout = await open(outPath, "w");
+  const stderr = await open(errPath, "w");
+  try {
+    const code = await run({ stdout: stdout.fd, stderr: stderr.fd, stampFile });
+    const stamp = await readFile(stampFile, "utf8").catch(() => "");
+    if (!/^\d+$/u.test(stamp)) throw new BenchFailure(`no exit stamp (exit code ${String(code)})`);
+    return { code, bytes: (await stdout.stat()).size, exitedAt: BigInt(stamp) };
+  } finally {
+    await Promise.all([stdout.close(), stderr.close()]);
+    await Promise.all([outPath, errPath, stampFile].map((path) => rm(path, { force: true })));
+  }
+}
+
+function exitOf(
+  executable: string,
+  args: readonly string[],
+  options: {
+    readonly cwd: string;
+    readonly env: Record<string, string>;
+    readonly stdout: number;
+    readonly stderr: number | "inherit";
+    readonly stdin: "open" | "closed";
+  },
+): Promise<number | null> {
+  const { cwd, env, stdout, stderr } = options;
+  return new Promise((resolve, reject) => {
+    const child = spawn(executable, [...args], { cwd, env, stdio: ["pipe", stdout, stderr] });
+    if (options.stdin === "closed") child.stdin?.end();
     child.once("error", reject);
     child.once("close", (code) => {
-      resolve({ code, bytes });
+      resolve(code);
     });
   });
 }

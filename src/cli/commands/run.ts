@@ -158,6 +158,7 @@ export async function runAgent(
           ? renderMarkdown(result.finalText, {
               color: useColor(io.stdout, io.env),
               columns: io.stdout.columns,
+              streamed: reporter.lastAnswer,
             })
           : result.finalText;
       io.stdout.write(`${answer}\n`);

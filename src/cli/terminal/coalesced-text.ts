@@ -2,9 +2,10 @@
  * Streamed text gathered into one write per turn of the event loop. On a terminal every write is
  * a blocking system call into the pseudo-terminal; a reply streamed in 30-character pieces made
  * one per piece, which cost more than escaping and laying the text out. All the pieces that arrive
- * from one read of the model's socket are written together, before anything else runs, so the
- * person sees them as soon as before. Whoever writes anything else to the same stream calls
- * `flush()` first, so nothing overtakes the text.
+ * from one read of the model's socket are handed to `write` together (the progress reporter lays
+ * them out there, in one scan), before anything else runs, so the person sees them as soon as
+ * before. Whoever writes anything else to the same stream calls `flush()` first, so nothing
+ * overtakes the text.
  */
 export class CoalescedText {
   readonly #write: (text: string) => void;

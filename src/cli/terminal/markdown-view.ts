@@ -9,6 +9,7 @@ import {
   MAX_MARKDOWN_DEPTH,
   nestingDepth,
 } from "./markdown-budget.js";
+import { rowsAsStreamed, type StreamedLayout } from "./streamed-layout.js";
 import { indentModelText, MODEL_INDENT } from "./terminal-layout.js";
 import { escapeControlsKeepingLines, escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
 
@@ -19,6 +20,8 @@ export interface MarkdownViewOptions {
   readonly columns: number | undefined;
   /** The clock the lexing budget is measured on (markdown-budget.ts); `Date.now` by default. */
   readonly now?: () => number;
+  /** The answer as it streamed, if it did: its rows are the view when it is too long for markdown. */
+  readonly streamed?: StreamedLayout | undefined;
 }
 
 const BOLD = "1";
@@ -38,6 +41,9 @@ const BLANK: StyledLine = { first: [], rest: [], runs: [] };
  * each closed on its own row.
  */
 export function renderMarkdown(markdown: string, options: MarkdownViewOptions): string {
+  // A long answer was escaped and laid out as it streamed; the end does not do it all again.
+  const asStreamed = rowsAsStreamed(options.streamed, markdown, options.columns);
+  if (asStreamed !== undefined) return asStreamed;
   // Escaped before lexing too: the lexer would turn a lone carriage return into a line break.
   const text = escapeControlsKeepingLines(collapseHiddenRuns(markdown));
   // Too big, too slow, too deep, or the library failed (a stack overflow): the answer as written.

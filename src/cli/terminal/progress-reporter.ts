@@ -19,6 +19,7 @@ import {
   isCommandTool,
   stderrTail,
 } from "./command-summary.js";
+import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedText } from "./streamed-text.js";
 import type { ModelRetryNotice } from "../../bootstrap/run-settings.js";
 import { retryNoticeLine } from "./retry-notice.js";
@@ -59,19 +60,26 @@ export class ProgressReporter implements AgentObserver {
   readonly #tokensPerTurn: number[] = [];
   /** The model's text of the current reply, as shown while it streams in (terminal only). */
   #streamed: StreamedText | undefined;
+  #lastAnswer: StreamedLayout | undefined;
   readonly #outcomes: ToolOutcome[] = [];
   /** "context N% used", once the runner measured the history (terminal only). */
   #context = "";
-  /** Streamed text waiting for its one write (`coalesced-text.ts`); flushed before any other. */
+  /**
+   * The model's text as it arrived, waiting to be laid out and written once per turn of the event
+   * loop (`coalesced-text.ts`); flushed before anything else is written.
+   */
   readonly #streamedOutput: CoalescedText;
 
   constructor(options: ProgressReporterOptions) {
     this.#options = options;
-    this.#streamedOutput = new CoalescedText((text) => options.output.write(text));
+    this.#streamedOutput = new CoalescedText((text) => {
+      this.#showStreamed(text);
+    });
   }
 
   onModelRequest(turn: number, maxTurns: number): void {
     this.#stopSpinner();
+    this.#lastAnswer = undefined;
     if (this.#options.verbosity === "quiet" || this.#options.output.isTTY !== true) return;
     const now = this.#options.now ?? Date.now;
     const started = now();
@@ -97,9 +105,26 @@ export class ProgressReporter implements AgentObserver {
   onTextDelta(text: string): void {
     if (this.#options.verbosity === "quiet" || this.#options.output.isTTY !== true) return;
     this.#stopSpinner();
+    this.#streamedOutput.add(text);
+  }
+
+  /**
+   * The pieces of one turn laid out together: one scan of the text, one dimmed write. A long reply
+   * comes in thousands of pieces of a few characters; escaping, breaking and dimming each on its
+   * own cost more than the text itself (StreamedText gives the same rows however it is cut).
+   */
+  #showStreamed(text: string): void {
     this.#streamed ??= new StreamedText(this.#columns());
     const shown = this.#streamed.add(text);
-    if (shown !== "") this.#streamedOutput.add(this.#dim(shown));
+    if (shown !== "") this.#options.output.write(this.#dim(shown));
+  }
+
+  /**
+   * The last reply without tool calls, as it streamed and the rows it was shown in (terminal
+   * only): the final answer's view reuses them when they are the same (streamed-layout.ts).
+   */
+  get lastAnswer(): StreamedLayout | undefined {
+    return this.#lastAnswer;
   }
 
   onModelReply(reply: ModelReply): void {
@@ -219,6 +244,7 @@ export class ProgressReporter implements AgentObserver {
   }
 
   #endStreamedText(reply: ModelReply): void {
+    this.#streamedOutput.flush();
     const streamed = this.#streamed;
     this.#streamed = undefined;
     const { output, verbosity } = this.#options;
@@ -233,6 +259,7 @@ export class ProgressReporter implements AgentObserver {
       return;
     }
     this.#write(streamed.end());
+    if (!withTools) this.#lastAnswer = streamed.laidOut();
     // The final answer follows on stdout; its draft goes, if all of it is still on the screen.
     // A pseudo-terminal of unknown size is taken to have the classic 24 rows.
     const rows = output.rows !== undefined && output.rows > 0 ? output.rows : UNKNOWN_ROWS;

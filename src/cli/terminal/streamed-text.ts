@@ -1,5 +1,6 @@
 import { collapseHiddenRuns, isHiddenCharacter } from "./hidden-characters.js";
 import { breakIntoRows } from "./row-breaks.js";
+import type { StreamedLayout } from "./streamed-layout.js";
 import { usableCells } from "./terminal-cells.js";
 import { MODEL_INDENT } from "./terminal-layout.js";
 import { escapeControlsKeepingLines } from "./terminal-text.js";
@@ -27,6 +28,13 @@ export class StreamedText {
    * a high surrogate whose low half is still to come.
    */
   #held = "";
+  /** The text as it came, in the pieces it came in. */
+  readonly #received: string[] = [];
+  /** What was written for it, in the same order: the rows it is shown in. */
+  readonly #written: string[] = [];
+  #escapedChars = 0;
+  /** False once a long run was shown in counted parts: the whole text would count it as one. */
+  #inOnePiece = true;
 
   constructor(columns: number | undefined) {
     this.#columns = columns;
@@ -44,10 +52,14 @@ export class StreamedText {
 
   /** What to write for `piece`. */
   add(piece: string): string {
+    this.#received.push(piece);
     const text = this.#held + piece;
     let cut = heldFrom(text, this.#held.length);
     // A very long run is shown in parts, each counted, rather than kept back without end.
-    if (text.length - cut > HELD_LIMIT) cut = withoutTrailingHighSurrogate(text);
+    if (text.length - cut > HELD_LIMIT) {
+      cut = withoutTrailingHighSurrogate(text);
+      this.#inOnePiece = false;
+    }
     this.#held = text.slice(cut);
     return this.#show(text.slice(0, cut));
   }
@@ -61,8 +73,27 @@ export class StreamedText {
     return `${rest}\n`;
   }
 
+  /**
+   * After `end()`: the text and the rows it was shown in, the same as for the whole text escaped
+   * and laid out at once (the differential test in escaping-fast-path.test.ts checks it);
+   * `undefined` when a long run was counted in parts.
+   */
+  laidOut(): StreamedLayout | undefined {
+    if (!this.#inOnePiece) return undefined;
+    return {
+      text: this.#received.join(""),
+      columns: this.#columns,
+      escapedChars: this.#escapedChars,
+      rows: this.#written.join(""),
+    };
+  }
+
   #show(text: string): string {
-    return this.#write(escapeControlsKeepingLines(collapseHiddenRuns(text)));
+    const escaped = escapeControlsKeepingLines(collapseHiddenRuns(text));
+    this.#escapedChars += escaped.length;
+    const shown = this.#write(escaped);
+    this.#written.push(shown);
+    return shown;
   }
 
   #write(shown: string): string {
