@@ -129,4 +129,20 @@ describe.skipIf(!isTmuxAvailable())(`conversation input on a real terminal ${TMU
       content: "remember me",
     });
   });
+
+  it("lines that arrive in one read without bracketed paste are each sent, in order", async () => {
+    e2e.server.script(chatTextReply("A."), chatTextReply("B."), chatTextReply("C."));
+    await e2e.inTerminal([], async (terminal) => {
+      await terminal.waitForScreen(lastRowIsPrompt);
+      terminal.type("-l", "alpha\rbeta\rgamma\r");
+      await terminal.waitForScreen(shows("  C."));
+      terminal.type("/exit", "Enter");
+      await terminal.waitForExit();
+    });
+    expect(e2e.server.requests.map((request) => request.messages.at(-1))).toEqual([
+      { role: "user", content: "alpha" },
+      { role: "user", content: "beta" },
+      { role: "user", content: "gamma" },
+    ]);
+  });
 });
