@@ -135,7 +135,9 @@ describe.skipIf(!isTmuxAvailable())(`conversation input on a real terminal ${TMU
     await e2e.inTerminal([], async (terminal) => {
       await terminal.waitForScreen(lastRowIsPrompt);
       terminal.type("-l", "alpha\rbeta\rgamma\r");
-      await terminal.waitForScreen(shows("  C."));
+      const rows = await terminal.waitForScreen(shows("  C."));
+      // Each turn's answer, then its closing line under it.
+      expect(rows[rows.indexOf("  C.") + 1]).toMatch(/^done in 1 turn/u);
       terminal.type("/exit", "Enter");
       await terminal.waitForExit();
     });
