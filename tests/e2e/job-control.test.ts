@@ -3,6 +3,7 @@
  * back in the same mode and waits for its answer; the process never ends on its own with a run
  * left unfinished.
  */
+import { spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,7 +11,7 @@ import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-s
 import { shellQuote } from "../support/pty.js";
 import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
-import { serverEnv } from "./cli-process.js";
+import { CLI_PATH, serverEnv } from "./cli-process.js";
 
 const e2e = useAgentFixture();
 
@@ -31,6 +32,19 @@ async function inShell<T>(steps: (terminal: TmuxTerminal) => Promise<T>): Promis
 
 const agentCommand = (args: readonly string[]): string =>
   `${e2e.argv(args).map(shellQuote).join(" ")}; echo EXIT=$?`;
+
+/** The agent's own process (its argv names this test's workspace), never the shell's. */
+function agentPids(): number[] {
+  const found = spawnSync("pgrep", ["-f", `${CLI_PATH} --workspace ${e2e.dir.workspace}`], {
+    encoding: "utf8",
+  });
+  const pids = found.stdout
+    .split("\n")
+    .filter((line) => line !== "")
+    .map(Number);
+  if (pids.length === 0) throw new Error("the agent's process was not found");
+  return pids;
+}
 
 const showsRow = (text: string) => (rows: readonly string[]) => rows.some((row) => row === text);
 const lastRow = (rows: readonly string[]): string => rows.filter((row) => row !== "").at(-1) ?? "";
@@ -63,6 +77,33 @@ describe.skipIf(!isTmuxAvailable())(`Ctrl-Z and fg ${TMUX_REASON}`, () => {
     );
     expect(await readFile(join(e2e.dir.workspace, "z.txt"), "utf8")).toBe("x");
     expect(e2e.server.requests).toHaveLength(2);
+  });
+
+  it("a stop sent from outside (kill -TSTP): after fg the prompt is raw again, keys echoed once", async () => {
+    e2e.server.script(
+      chatToolCallsReply([
+        { id: "call_k", name: "write_file", arguments: { path: "k.txt", content: "k" } },
+      ]),
+      chatTextReply("Written."),
+    );
+    const rows = await inShell(async (terminal) => {
+      terminal.type("-l", agentCommand(["--prompt", "k3"]));
+      terminal.type("Enter");
+      await terminal.waitForScreen((shown) => lastRow(shown) === "Allow this call? [y/N]");
+      for (const pid of agentPids()) process.kill(pid, "SIGTSTP");
+      await terminal.waitForScreen((shown) => shown.some((row) => row.includes("Stopped")));
+      terminal.type("-l", "fg; echo FG=$?");
+      terminal.type("Enter");
+      await terminal.waitForScreen((shown) => lastRow(shown) === "Allow this call? [y/N]");
+      terminal.type("y", "Enter");
+      return terminal.waitForScreen((shown) => shown.some((row) => row.startsWith("FG=")));
+    });
+    expect(rows).toContain("FG=0");
+    // In cooked mode the terminal would have echoed the key as well: `[y/N] yy`.
+    expect(rows.filter((row) => row.startsWith("Allow this call?")).at(-1)).toBe(
+      "Allow this call? [y/N] y",
+    );
+    expect(await readFile(join(e2e.dir.workspace, "k.txt"), "utf8")).toBe("k");
   });
 
   it("at the conversation's prompt: after fg, typed lines are sent and /exit ends it", async () => {
