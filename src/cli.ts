@@ -3,6 +3,7 @@ import { EXIT_OUTPUT_CLOSED, isClosedOutput, stopsWhenStderrCloses } from "./cli
 import { EXIT } from "./cli/exit-codes.js";
 import { runCli } from "./cli/main.js";
 import { processIo } from "./cli/process-io.js";
+import { failIfLeftUnsettled } from "./cli/unsettled-exit.js";
 
 const argv = process.argv.slice(2);
 
@@ -22,8 +23,13 @@ process.stderr.on("error", (error: NodeJS.ErrnoException) => {
   if (stopsWhenStderrCloses(argv, startedIn.env, startedIn.cwd)) process.exit(EXIT_OUTPUT_CLOSED);
 });
 
+// A prompt or run left waiting on nothing must never pass for a success (unsettled-exit.ts).
+let finished = false;
+failIfLeftUnsettled(process, process.stderr, () => finished);
+
 // No top-level await: the bundle (scripts/bundle.js) is CommonJS, which starts faster.
 void runCli(processIo(argv)).then((exitCode) => {
+  finished = true;
   // After Ctrl-C a cancelled request may leave the SDK's retry timer pending: leave now. Otherwise
   // let stdout drain on its own, so a piped final answer is never cut short.
   if (exitCode === EXIT.cancelled) process.exit(exitCode);

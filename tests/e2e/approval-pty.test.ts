@@ -70,7 +70,9 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
     ]);
     expect(run.screen).toContain(allowed ? APPROVED : DENIED);
     expect(run.screen).not.toContain(allowed ? DENIED : APPROVED);
-    expect(run.screen.at(-2)).toBe("  Finished.");
+    // The answer, then the closing line under it.
+    expect(run.screen.at(-3)).toBe("  Finished.");
+    expect(run.screen.at(-2)).toMatch(/^done in /u);
     expect(toolResults(e2e.server.requests[1])).toEqual({
       call_w: allowed
         ? "Wrote 13 UTF-8 bytes to note.txt"
@@ -200,7 +202,9 @@ describe.skipIf(!isPtyAvailable())(`approval through a real terminal ${PTY_REASO
     });
     expect(await readFile(join(e2e.dir.workspace, "note.txt"), "utf8")).toBe("hello, world\n");
     expect(existsSync(join(e2e.dir.root, "outside.txt"))).toBe(false);
-    expect(run.screen.at(-2)).toBe("  Done: one note written, one write refused.");
+    // The answer, then the closing line under it.
+    expect(run.screen.at(-3)).toBe("  Done: one note written, one write refused.");
+    expect(run.screen.at(-2)).toMatch(/^done in /u);
   });
 });
 

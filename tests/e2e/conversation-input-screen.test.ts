@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { mkdtemp } from "node:fs/promises";
 import { join } from "node:path";
-import { chatTextReply } from "../support/chat-completions-server.js";
+import { chatStreamTextReply, chatTextReply } from "../support/chat-completions-server.js";
 import { TMUX_REASON, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 
@@ -128,5 +128,45 @@ describe.skipIf(!isTmuxAvailable())(`conversation input on a real terminal ${TMU
       role: "user",
       content: "remember me",
     });
+  });
+
+  it("lines that arrive in one read without bracketed paste are each sent, in order", async () => {
+    e2e.server.script(chatTextReply("A."), chatTextReply("B."), chatTextReply("C."));
+    await e2e.inTerminal([], async (terminal) => {
+      await terminal.waitForScreen(lastRowIsPrompt);
+      terminal.type("-l", "alpha\rbeta\rgamma\r");
+      const rows = await terminal.waitForScreen(shows("  C."));
+      // Each turn's answer, then its closing line under it.
+      expect(rows[rows.indexOf("  C.") + 1]).toMatch(/^done in 1 turn/u);
+      terminal.type("/exit", "Enter");
+      await terminal.waitForExit();
+    });
+    expect(e2e.server.requests.map((request) => request.messages.at(-1))).toEqual([
+      { role: "user", content: "alpha" },
+      { role: "user", content: "beta" },
+      { role: "user", content: "gamma" },
+    ]);
+  });
+
+  it("lines typed while a turn works are the next messages, in order", async () => {
+    e2e.server.script(
+      chatStreamTextReply(["Working", " on it."], { delayMs: 1_500 }),
+      chatTextReply("Second."),
+      chatTextReply("Third."),
+    );
+    await e2e.inTerminal([], async (terminal) => {
+      await terminal.waitForScreen(lastRowIsPrompt);
+      terminal.type("first", "Enter");
+      await terminal.waitForScreen((rows) => rows.some((row) => row.includes("Working")));
+      terminal.type("-l", "second\rthird\r");
+      await terminal.waitForScreen(shows("  Third."));
+      terminal.type("/exit", "Enter");
+      await terminal.waitForExit();
+    });
+    expect(e2e.server.requests.map((request) => request.messages.at(-1))).toEqual([
+      { role: "user", content: "first" },
+      { role: "user", content: "second" },
+      { role: "user", content: "third" },
+    ]);
   });
 });

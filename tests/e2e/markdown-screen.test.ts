@@ -27,8 +27,10 @@ describe.skipIf(!isTmuxAvailable())(`a markdown answer on a real terminal ${TMUX
       // Colour on: the heading's marker gives way to bold.
       { extraEnv: { NO_COLOR: "" } },
     );
+    // The answer, then the closing line under it, last.
     const done = shown.findIndex((row) => row.startsWith("done in "));
-    expect(shown.slice(done + 1)).toEqual([
+    expect(done).toBe(shown.length - 1);
+    expect(shown.slice(done - 7, done)).toEqual([
       "  Setup",
       "  Run both commands:",
       "  ```sh",
@@ -70,8 +72,9 @@ describe.skipIf(!isTmuxAvailable())(
         `${"__a".repeat(40_000)}\n\nTHE END`,
         (row) => row === "  THE END",
       );
-      expect(shown.at(-1)).toBe("  THE END");
-      expect(shown.at(-2)).toMatch(/^ {2}[_a]+$/u);
+      expect(shown.at(-1)).toMatch(/^done in /u);
+      expect(shown.at(-2)).toBe("  THE END");
+      expect(shown.at(-3)).toMatch(/^ {2}[_a]+$/u);
     }, 60_000);
 
     it("nesting that overflows the lexer's stack: the answer is still shown, not lost", async () => {
@@ -79,7 +82,8 @@ describe.skipIf(!isTmuxAvailable())(
       const shown = await screenShowing(`${"> ".repeat(5_000)}payload`, (row) =>
         row.endsWith("payload"),
       );
-      expect(shown.at(-1)).toMatch(/^ {2}[> ]*payload$/u);
+      expect(shown.at(-1)).toMatch(/^done in /u);
+      expect(shown.at(-2)).toMatch(/^ {2}[> ]*payload$/u);
     }, 60_000);
   },
 );

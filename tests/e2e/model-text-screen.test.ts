@@ -48,12 +48,11 @@ describe.skipIf(!isTmuxAvailable())(`model text on a real terminal ${TMUX_REASON
     // The forged lines are there, indented.
     expect(shown).toContain(`  ${FORGED}`);
     expect(text.split(`  ${FORGED}`).length - 1).toBeGreaterThanOrEqual(2);
-    // Every row between the closing line and the end is the answer's: indented.
-    const done = shown.findIndex((row) => row.startsWith("done in "));
+    // Every row from the answer's first to the closing line under it is the answer's: indented.
     // tmux notes the end of the command on a row of its own.
-    const answerRows = shown
-      .slice(done + 1)
-      .filter((row) => row !== "" && !row.startsWith("Pane is dead"));
+    const ending = shown.filter((row) => row !== "" && !row.startsWith("Pane is dead"));
+    expect(ending.at(-1)).toMatch(/^done in /u);
+    const answerRows = ending.slice(ending.lastIndexOf("  Done."), -1);
     expect(answerRows.length).toBeGreaterThanOrEqual(3);
     for (const row of answerRows) expect(row.startsWith("  ")).toBe(true);
   });

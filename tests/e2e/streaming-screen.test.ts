@@ -32,7 +32,9 @@ describe.skipIf(!isTmuxAvailable())(`streamed text on a real terminal ${TMUX_REA
       expect(shown.filter((row) => row.includes("First half, then the rest."))).toEqual([
         "  First half, then the rest.",
       ]);
-      expect(shown.at(-1)).toBe("  First half, then the rest.");
+      // The answer, then the closing line under it.
+      expect(shown.at(-2)).toBe("  First half, then the rest.");
+      expect(shown.at(-1)).toMatch(/^done in /u);
     });
   });
 });

@@ -147,8 +147,8 @@ export async function runAgent(
     );
     const { agent, session } = run;
     const renderMarkdown = io.stdout.isTTY === true ? await loadMarkdownView() : undefined;
+    // The answer, then the closing line under it: the line that says the run is done comes last.
     const showResult = (result: RunResult): void => {
-      reporter.finish(result.turns, result.usage);
       // On a terminal the answer's markdown is laid out (markdown-view.ts); it must not be able to
       // clear the screen and hide the audit lines, nor print a line that passes for one: it is
       // escaped and indented, so only the harness writes at column 0. Piped, it stays byte for
@@ -162,6 +162,7 @@ export async function runAgent(
             })
           : result.finalText;
       io.stdout.write(`${answer}\n`);
+      reporter.finish(result.turns, result.usage);
     };
     const replayed = session.resumed;
     // On a terminal a resumed run goes on as a conversation once it has its answer.

@@ -2,11 +2,15 @@
  * The conversation's input line: one message from the person, read with Node's readline (editing,
  * Up/Down history) on keys that `PasteDecoder` has already told apart from pasted text. A message
  * may span lines: a paste keeps its newlines (shown as `[pasted 3 lines]`), and a line ending in
- * `\` or sent with Alt-Enter goes on on the next line.
+ * `\` or sent with Alt-Enter goes on on the next line. Each Enter ends a message: lines that arrive
+ * together (typed ahead, or pasted where the terminal has no bracketed paste) are the next messages,
+ * in order, shown at their own prompt when their turn comes.
  */
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { reapplyRawMode, stopAndContinue } from "./job-control.js";
+import { splitAtLineEnds } from "./line-ends.js";
 import { DEFAULT_PASTE_LIMIT, PasteDecoder, type TerminalInputEvent } from "./paste-decoder.js";
 import { needsPlaceholder, PastedTexts } from "./pasted-texts.js";
 import type { TerminalInput } from "./terminal-approval.js";
@@ -45,12 +49,18 @@ const DEFAULT_HISTORY_SIZE = 500;
 export class MessageReader {
   readonly #options: MessageReaderOptions;
   readonly #pastes = new PastedTexts();
+  /** One decoder for the whole session: a paste's markers may fall either side of a message. */
+  readonly #decoder: PasteDecoder;
+  readonly #utf8 = new StringDecoder("utf8");
+  /** Read from the terminal, not yet given to a prompt: the next messages' keys. */
+  readonly #unread: TerminalInputEvent[] = [];
   /** Newest first, as readline keeps it. */
   #history: string[];
 
   constructor(options: MessageReaderOptions) {
     this.#options = options;
     this.#history = [...(options.store?.entries ?? [])].reverse().slice(0, this.#historySize);
+    this.#decoder = new PasteDecoder(options.pasteLimit ?? DEFAULT_PASTE_LIMIT);
   }
 
   get #historySize(): number {
@@ -60,7 +70,8 @@ export class MessageReader {
   /** One message; `undefined` for Ctrl-D, Ctrl-C on an empty line, or the end of the input. */
   read(): Promise<ReadMessage | undefined> {
     const { input, output } = this.#options;
-    if (input.readableEnded === true || input.destroyed === true) return Promise.resolve(undefined);
+    const ended = input.readableEnded === true || input.destroyed === true;
+    if (ended && this.#unread.length === 0) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       // readline reads keys from here; pasted text reaches it only as a placeholder.
       const keys = new PassThrough();
@@ -72,17 +83,30 @@ export class MessageReader {
         historySize: this.#historySize,
         removeHistoryDuplicates: true,
       });
-      const decoder = new PasteDecoder(this.#options.pasteLimit ?? DEFAULT_PASTE_LIMIT);
-      const utf8 = new StringDecoder("utf8");
       const lines: string[] = [];
       let pasted = false;
       let newlineKey = false;
       let settled = false;
+      /** Keys are on their way to readline: the next wait until it has taken them. */
+      let inFlight = false;
       const wasRaw = input.isRaw === true;
 
+      // After Ctrl-Z and `fg` the prompt is back in raw mode, bracketed paste on, and still waits.
+      const endJobControl = stopAndContinue(reader, {
+        release: () => {
+          output.write(BRACKETED_PASTE_OFF);
+          input.setRawMode?.(false);
+        },
+        retake: () => {
+          reapplyRawMode(input);
+          output.write(BRACKETED_PASTE_ON);
+          reader.prompt(true);
+        },
+      });
       const settle = (message: ReadMessage | undefined): void => {
         if (settled) return;
         settled = true;
+        endJobControl();
         input.off("data", onData);
         input.off("end", onEnd);
         output.write(BRACKETED_PASTE_OFF);
@@ -92,30 +116,48 @@ export class MessageReader {
         if (message === undefined) output.write("\n");
         resolve(message);
       };
-      const onEvent = (event: TerminalInputEvent): void => {
+      /** Hands one event to readline; true when keys went its way (it takes them later). */
+      const give = (event: TerminalInputEvent): boolean => {
         switch (event.kind) {
           case "keys":
             keys.write(event.text);
-            return;
+            return true;
           case "newline":
             newlineKey = true;
             keys.write("\r");
-            return;
+            return true;
           case "paste":
             pasted = true;
             keys.write(
               needsPlaceholder(event.text) ? this.#pastes.placeholder(event.text) : event.text,
             );
-            return;
+            return true;
           case "paste-refused":
-            output.write(`\n${pasteRefused(event.characters, decoder.limit)}\n`);
+            output.write(`\n${pasteRefused(event.characters, this.#decoder.limit)}\n`);
             reader.prompt(true);
-            return;
+            return false;
         }
       };
+      // One event at a time: an Enter that sends the message settles it before readline sees
+      // the next line, which stays unread for the next message.
+      const giveNext = (): void => {
+        while (!settled && !inFlight) {
+          const event = this.#unread.shift();
+          if (event === undefined) return;
+          // Set first: readline may take the keys (and clear it) before `give` returns.
+          inFlight = true;
+          if (!give(event)) inFlight = false;
+        }
+      };
+      // Added after readline's own listener: by now readline has taken the keys.
+      keys.on("data", () => {
+        inFlight = false;
+        giveNext();
+      });
       const onData = (chunk: Buffer | string): void => {
-        const text = typeof chunk === "string" ? chunk : utf8.write(chunk);
-        for (const event of decoder.feed(text)) onEvent(event);
+        const text = typeof chunk === "string" ? chunk : this.#utf8.write(chunk);
+        this.#unread.push(...splitAtLineEnds(this.#decoder.feed(text)));
+        giveNext();
       };
       const onEnd = (): void => {
         settle(undefined);
@@ -157,11 +199,19 @@ export class MessageReader {
       });
       input.setRawMode?.(true);
       output.write(BRACKETED_PASTE_ON);
+      reader.setPrompt(PROMPT);
+      reader.prompt();
+      // What earlier reads left over comes first, drawn after the prompt as if typed there.
+      giveNext();
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- giveNext may settle
+      if (settled) return;
+      if (ended) {
+        onEnd();
+        return;
+      }
       input.on("data", onData);
       input.once("end", onEnd);
       input.resume();
-      reader.setPrompt(PROMPT);
-      reader.prompt();
     });
   }
 

@@ -7,6 +7,7 @@ import { APPROVAL_LABELS } from "./approval-labels.js";
 import type { Language } from "../args.js";
 import type { FileChange } from "./file-change-preview.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
+import { reapplyRawMode, stopAndContinue } from "./job-control.js";
 import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
 import { elideMiddle, escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
 
@@ -142,9 +143,18 @@ export class TerminalApprovalProvider implements ApprovalProvider {
       const onAbort = (): void => {
         settle({ kind: "cancel" });
       };
+      // After Ctrl-Z and `fg` the question is asked again, in raw mode, and still waits.
+      const endJobControl = stopAndContinue(reader, {
+        release: () => input.setRawMode?.(false),
+        retake: () => {
+          reapplyRawMode(input);
+          reader.prompt(true);
+        },
+      });
       const settle = (answer: Answer): void => {
         if (settled) return;
         settled = true;
+        endJobControl();
         signal?.removeEventListener("abort", onAbort);
         reader.close();
         if (answer.kind !== "line") output.write("\n");

@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { MessageReader, type HistoryStore } from "../../../src/cli/terminal/message-reader.js";
 import { PASTE_END, PASTE_START } from "../../../src/cli/terminal/paste-decoder.js";
+import { terminalScreenLines } from "../../support/pty.js";
 
 /** A terminal's input: a stream that says it is a TTY and records raw mode. */
 function fakeTerminal() {
@@ -100,5 +101,34 @@ describe("MessageReader", () => {
     terminal.input.write("\u001b[A\r");
     expect(await third).toMatchObject({ text: "x\ny", typed: "[pasted 2 lines]" });
     expect(store.added).toEqual(["older"]);
+  });
+
+  it("lines that arrive in one read are each a message, in order; a line not yet ended waits", async () => {
+    const terminal = fakeTerminal();
+    const reader = new MessageReader(terminal);
+    const first = reader.read();
+    terminal.input.write("alpha\rbeta\r\ngamma\rdel");
+    expect(await first).toEqual({ text: "alpha", typed: "alpha", pasted: false });
+    // Between messages nothing reads the terminal: the rest was kept, not lost with the prompt.
+    expect(terminal.input.isPaused()).toBe(true);
+    expect(await reader.read()).toMatchObject({ text: "beta" });
+    expect(await reader.read()).toMatchObject({ text: "gamma" });
+    const fourth = reader.read();
+    terminal.input.write("ta\r");
+    expect(await fourth).toMatchObject({ text: "delta" });
+    // Each kept line is shown at its own prompt when its turn comes.
+    expect(terminalScreenLines(terminal.shown())).toEqual(
+      expect.arrayContaining(["> alpha", "> beta", "> gamma", "> delta"]),
+    );
+  });
+
+  it("a continued line and a paste in the same read as the next message stay apart", async () => {
+    const terminal = fakeTerminal();
+    const reader = new MessageReader(terminal);
+    const first = reader.read();
+    terminal.input.write(`one\\\rtwo\r${PASTE_START}p\rq${PASTE_END}\rlast\r`);
+    expect(await first).toMatchObject({ text: "one\ntwo", pasted: false });
+    expect(await reader.read()).toMatchObject({ text: "p\nq", pasted: true });
+    expect(await reader.read()).toMatchObject({ text: "last", pasted: false });
   });
 });

@@ -1,0 +1,136 @@
+/**
+ * Ctrl-Z and `fg` in a real shell with job control (bash in tmux): the prompt that was open comes
+ * back in the same mode and waits for its answer; the process never ends on its own with a run
+ * left unfinished.
+ */
+import { spawnSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
+import { shellQuote } from "../support/pty.js";
+import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
+import { useAgentFixture } from "./agent-fixture.js";
+import { CLI_PATH, serverEnv } from "./cli-process.js";
+
+const e2e = useAgentFixture();
+
+/** bash with job control, no start-up files, and a prompt the test can wait for. */
+async function inShell<T>(steps: (terminal: TmuxTerminal) => Promise<T>): Promise<T> {
+  const terminal = TmuxTerminal.start(["bash", "--noprofile", "--norc", "-i"], {
+    env: serverEnv(e2e.server.baseURL, { PS1: "$ " }),
+    columns: 100,
+    rows: 30,
+  });
+  try {
+    await terminal.waitForScreen((rows) => rows.includes("$"));
+    return await steps(terminal);
+  } finally {
+    terminal.close();
+  }
+}
+
+const agentCommand = (args: readonly string[]): string =>
+  `${e2e.argv(args).map(shellQuote).join(" ")}; echo EXIT=$?`;
+
+/** The agent's own process (its argv names this test's workspace), never the shell's. */
+function agentPids(): number[] {
+  const found = spawnSync("pgrep", ["-f", `${CLI_PATH} --workspace ${e2e.dir.workspace}`], {
+    encoding: "utf8",
+  });
+  const pids = found.stdout
+    .split("\n")
+    .filter((line) => line !== "")
+    .map(Number);
+  if (pids.length === 0) throw new Error("the agent's process was not found");
+  return pids;
+}
+
+const showsRow = (text: string) => (rows: readonly string[]) => rows.some((row) => row === text);
+const lastRow = (rows: readonly string[]): string => rows.filter((row) => row !== "").at(-1) ?? "";
+
+describe.skipIf(!isTmuxAvailable())(`Ctrl-Z and fg ${TMUX_REASON}`, () => {
+  it("at an approval prompt: after fg the prompt waits, and its answer is taken", async () => {
+    e2e.server.script(
+      chatToolCallsReply([
+        { id: "call_z", name: "write_file", arguments: { path: "z.txt", content: "x" } },
+      ]),
+      chatTextReply("Written."),
+    );
+    const rows = await inShell(async (terminal) => {
+      terminal.type("-l", agentCommand(["--prompt", "z3"]));
+      terminal.type("Enter");
+      await terminal.waitForScreen((shown) => lastRow(shown) === "Allow this call? [y/N]");
+      terminal.type("C-z");
+      await terminal.waitForScreen((shown) => shown.some((row) => row.includes("Stopped")));
+      terminal.type("-l", "fg; echo FG=$?");
+      terminal.type("Enter");
+      // The prompt is drawn again and stays: nothing ends until the person answers.
+      await terminal.waitForScreen((shown) => lastRow(shown) === "Allow this call? [y/N]");
+      terminal.type("y", "Enter");
+      return terminal.waitForScreen((shown) => shown.some((row) => row.startsWith("FG=")));
+    });
+    // The agent finished its run under fg (a stopped job's list is not resumed: no EXIT=).
+    expect(rows).toContain("FG=0");
+    expect(rows).toContain(
+      "[Permission] write_file: allow (terminal-approval) - User approved this tool call",
+    );
+    expect(await readFile(join(e2e.dir.workspace, "z.txt"), "utf8")).toBe("x");
+    expect(e2e.server.requests).toHaveLength(2);
+  });
+
+  it("a stop sent from outside (kill -TSTP): after fg the prompt is raw again, keys echoed once", async () => {
+    e2e.server.script(
+      chatToolCallsReply([
+        { id: "call_k", name: "write_file", arguments: { path: "k.txt", content: "k" } },
+      ]),
+      chatTextReply("Written."),
+    );
+    const rows = await inShell(async (terminal) => {
+      terminal.type("-l", agentCommand(["--prompt", "k3"]));
+      terminal.type("Enter");
+      await terminal.waitForScreen((shown) => lastRow(shown) === "Allow this call? [y/N]");
+      for (const pid of agentPids()) process.kill(pid, "SIGTSTP");
+      await terminal.waitForScreen((shown) => shown.some((row) => row.includes("Stopped")));
+      terminal.type("-l", "fg; echo FG=$?");
+      terminal.type("Enter");
+      await terminal.waitForScreen((shown) => lastRow(shown) === "Allow this call? [y/N]");
+      terminal.type("y", "Enter");
+      return terminal.waitForScreen((shown) => shown.some((row) => row.startsWith("FG=")));
+    });
+    expect(rows).toContain("FG=0");
+    // In cooked mode the terminal would have echoed the key as well: `[y/N] yy`.
+    expect(rows.filter((row) => row.startsWith("Allow this call?")).at(-1)).toBe(
+      "Allow this call? [y/N] y",
+    );
+    expect(await readFile(join(e2e.dir.workspace, "k.txt"), "utf8")).toBe("k");
+  });
+
+  it("at the conversation's prompt: after fg, typed lines are sent and /exit ends it", async () => {
+    e2e.server.script(chatTextReply("Back again."));
+    const rows = await inShell(async (terminal) => {
+      terminal.type("-l", agentCommand([]));
+      terminal.type("Enter");
+      await terminal.waitForScreen((shown) => lastRow(shown) === ">");
+      terminal.type("C-z");
+      await terminal.waitForScreen((shown) => shown.some((row) => row.includes("Stopped")));
+      terminal.type("-l", "fg; echo FG=$?");
+      terminal.type("Enter");
+      await terminal.waitForScreen((shown) => lastRow(shown) === ">");
+      terminal.type("-l", "hello after fg");
+      terminal.type("Enter");
+      await terminal.waitForScreen(showsRow("  Back again."));
+      terminal.type("-l", "/exit");
+      terminal.type("Enter");
+      return terminal.waitForScreen((shown) => shown.some((row) => row.startsWith("FG=")));
+    });
+    expect(rows).toContain("FG=0");
+    // Raw mode came back with the prompt: what was typed was echoed once, by readline.
+    expect(rows).toContain("> hello after fg");
+    expect(e2e.server.requests).toHaveLength(1);
+    expect(e2e.server.requests[0]?.messages.at(-1)).toEqual({
+      role: "user",
+      content: "hello after fg",
+    });
+  });
+});
