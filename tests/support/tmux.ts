@@ -27,6 +27,18 @@ export function isTmuxAvailable(): boolean {
   return process.platform !== "win32" && spawnSync("tmux", ["-V"]).status === 0;
 }
 
+/** The pane's title once its command has ended and everything it printed has been drawn. */
+const ENDED_TITLE = "agent-test-command-ended";
+
+/**
+ * tmux discards what a pane's process printed but tmux had not drawn yet when the process ends
+ * (tmux/tmux#506): on a loaded machine the tail of a long answer went missing. So the command
+ * runs under a shell that, once it ends, sets the pane's title (drawn after all that came before)
+ * and then waits to be killed. `trap :` lets Ctrl-C reach the command without ending the shell;
+ * a trapped (not ignored) signal is back to its default in the command.
+ */
+const UNTIL_DRAWN = `trap : INT; "$@"; printf '\\033]2;${ENDED_TITLE}\\033\\\\'; exec tail -f /dev/null`;
+
 export class TmuxTerminal {
   readonly #socket: string;
   readonly #timeoutMs: number;
@@ -40,7 +52,9 @@ export class TmuxTerminal {
     const socket = `agent-test-${randomBytes(6).toString("hex")}`;
     // env -i: the command sees exactly the test's environment, not the tmux server's.
     const variables = Object.entries(options.env).map(([name, value]) => `${name}=${value}`);
-    const command = ["env", "-i", ...variables, ...argv].map(shellQuote).join(" ");
+    const command = ["sh", "-c", UNTIL_DRAWN, "sh", "env", "-i", ...variables, ...argv]
+      .map(shellQuote)
+      .join(" ");
     const started = spawnSync(
       "tmux",
       [
@@ -93,10 +107,22 @@ export class TmuxTerminal {
     }
   }
 
-  /** Waits until the command has ended (its pane stays, showing what it printed). */
+  /** Waits until the command has ended and all it printed is drawn (its pane stays). */
   async waitForExit(): Promise<void> {
     const deadline = Date.now() + this.#timeoutMs;
-    while (this.#tmux(["display-message", "-p", "-t", "0", "#{pane_dead}"]).trim() !== "1") {
+    const ended = (): boolean => {
+      const [dead, title] = this.#tmux([
+        "display-message",
+        "-p",
+        "-t",
+        "0",
+        "#{pane_dead} #{pane_title}",
+      ])
+        .trim()
+        .split(" ");
+      return dead === "1" || title === ENDED_TITLE;
+    };
+    while (!ended()) {
       if (Date.now() > deadline) throw new Error("timed out waiting for the command to end");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
