@@ -7,6 +7,7 @@ import { appendFile, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  chatErrorReply,
   chatTextReply,
   chatToolCallsReply,
   type RecordedRequest,
@@ -331,6 +332,28 @@ describe("kill -9 after each journal step, then resume", () => {
       `agent: the run is in use by process ${process.pid} (lock ${lock}); wait for it to end, or remove the lock if that process is gone\n`,
     );
     expect(listed.stdout).toContain("  running     List the text files\n");
+  });
+});
+
+describe("agent resume after a provider failure", () => {
+  it("plain agent resume goes on with the newest run when it failed (HTTP 500), and reaches the answer", async () => {
+    e2e.server.script(chatErrorReply(500, "upstream broke"), chatTextReply("Done."));
+    const failed = await agent(["--retries", "0", "--prompt", "Say done"]);
+    expect(failed.exitCode, failed.stderr).toBe(1);
+    const runId = (await journalFile()).split("/").at(-1)?.replace(".jsonl", "") ?? "";
+
+    const resumed = await agent(["resume"]);
+
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(linesOf(resumed.stderr)).toContain(`agent: resuming run ${runId} (failed): Say done`);
+    expect(resumed.stdout).toBe("Done.\n");
+    expect((await records()).map((record) => record.type)).toEqual([
+      "run_started",
+      "run_failed",
+      "run_resumed",
+      "model_reply",
+      "run_finished",
+    ]);
   });
 });
 
