@@ -459,7 +459,7 @@ describe("OpenAIChatModelClient failures", () => {
     await rejectionOf(
       clientFor(baseURL).complete(request()),
       ModelProviderError,
-      `Cannot connect to the model provider at ${baseURL}: connection refused (is the server running? check OPENAI_BASE_URL)`,
+      `Cannot connect to the model provider at ${baseURL}: connection refused (is the server running? agent config shows where the base URL comes from)`,
     );
   });
 
