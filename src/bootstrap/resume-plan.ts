@@ -12,16 +12,35 @@ import {
   readJournalFile,
   type JournalContents,
   type RunLock,
+  type RunSummary,
 } from "../adapters/journal/index.js";
 import type { RunStore } from "./run-store.js";
 
 export { isRunId } from "../adapters/journal/index.js";
 
-/** Unfinished (its process died) or waiting (for an approval): never one another process runs. */
-export function newestUnfinishedRun(store: RunStore): string | undefined {
+/** What plain `agent resume` goes on with, and the newest run when that is a newer one. */
+export interface RunToResume {
+  readonly runId: string;
+  /** The workspace's newest run, when it is not the one picked: the person is told why not. */
+  readonly passedOver?: RunSummary;
+}
+
+/**
+ * The newest run when it can go on: unfinished (its process died), waiting (for an approval) or
+ * failed (a provider error, the turn limit: resume asks again). Otherwise the newest unfinished
+ * or waiting one, never one another process runs; an older failed run only when named.
+ */
+export function runToResume(store: RunStore): RunToResume | undefined {
+  let newest: RunSummary | undefined;
   // Newest first, one journal at a time: the search stops at the first one that fits.
   for (const run of newestRuns(store.runs)) {
-    if (run.status === "unfinished" || run.status === "waiting") return run.runId;
+    if (newest === undefined) {
+      newest = run;
+      if (run.status === "failed") return { runId: run.runId };
+    }
+    if (run.status === "unfinished" || run.status === "waiting") {
+      return run === newest ? { runId: run.runId } : { runId: run.runId, passedOver: newest };
+    }
   }
   return undefined;
 }

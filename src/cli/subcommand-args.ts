@@ -5,10 +5,14 @@ import { CliConfigError } from "./config-error.js";
 import { EXIT } from "./exit-codes.js";
 import { escapeForPrompt } from "./terminal/terminal-text.js";
 
-/** The flags every approvals subcommand takes; `extra` adds a command's own. */
+/**
+ * The flags every approvals subcommand takes; `extra` adds a command's own, and `takes` what a
+ * flag's value looks like, said when the value is missing or reads as a flag (`--ttl -5m`).
+ */
 export function parseSubcommandArgs(
   args: readonly string[],
   extra: Record<string, { type: "string" }> = {},
+  takes: Readonly<Record<string, string>> = {},
 ): { values: Record<string, string | undefined>; positionals: string[] } {
   try {
     const parsed = parseArgs({
@@ -22,7 +26,10 @@ export function parseSubcommandArgs(
       positionals: parsed.positionals,
     };
   } catch (error) {
-    throw new CliConfigError(firstLineOfError(error));
+    const line = firstLineOfError(error).replace(/\.$/, "");
+    const flag = /'--([a-z-]+)/.exec(line)?.[1];
+    const value = flag === undefined ? undefined : takes[flag];
+    throw new CliConfigError(value === undefined ? line : `${line}: --${flag} takes ${value}`);
   }
 }
 

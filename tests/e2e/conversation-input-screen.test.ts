@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { chatStreamTextReply, chatTextReply } from "../support/chat-completions-server.js";
 import { TMUX_REASON, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
+import { runCli, serverEnv } from "./cli-process.js";
 
 const e2e = useAgentFixture();
 
@@ -94,6 +95,34 @@ describe.skipIf(!isTmuxAvailable())(`conversation input on a real terminal ${TMU
       "other-model",
     ]);
     expect(e2e.server.requests[0]?.model).not.toBe("other-model");
+  });
+
+  it("/model before the first message: the run's journal is readable, agent runs lists it and resume takes it", async () => {
+    const stateDir = await mkdtemp(join(e2e.dir.root, "state-"));
+    e2e.server.script(chatTextReply("One."), chatTextReply("Two."));
+    const extraEnv = { AGENT_STATE_DIR: stateDir };
+    await e2e.inTerminal(
+      [],
+      async (terminal) => {
+        await terminal.waitForScreen(lastRowIsPrompt);
+        terminal.type("/model other-model", "Enter");
+        await terminal.waitForScreen(shows("agent: model other-model from the next turn on"));
+        terminal.type("Hello", "Enter");
+        await terminal.waitForScreen(shows("  One."));
+        terminal.type("C-d");
+        await terminal.waitForExit();
+      },
+      { extraEnv },
+    );
+    expect(e2e.server.requests.map((request) => request.model)).toEqual(["other-model"]);
+    const env = serverEnv(e2e.server.baseURL, extraEnv);
+    const listed = await runCli(["runs", "--workspace", e2e.dir.workspace], { env });
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/ {2}completed +Hello\n$/);
+    const id = /^(\S+)/.exec(listed.stdout.trim().split("\n").at(-1) ?? "")?.[1] ?? "";
+    // A completed run goes on only on a terminal; piped, resume reads the journal and says so.
+    const resumed = await runCli(["resume", id, "--workspace", e2e.dir.workspace], { env });
+    expect(resumed.stderr).toBe(`agent: run ${id} already completed; nothing to resume\n`);
   });
 
   it("Up recalls a line typed in an earlier session", async () => {

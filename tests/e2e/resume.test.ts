@@ -7,6 +7,7 @@ import { appendFile, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  chatErrorReply,
   chatTextReply,
   chatToolCallsReply,
   type RecordedRequest,
@@ -334,6 +335,28 @@ describe("kill -9 after each journal step, then resume", () => {
   });
 });
 
+describe("agent resume after a provider failure", () => {
+  it("plain agent resume goes on with the newest run when it failed (HTTP 500), and reaches the answer", async () => {
+    e2e.server.script(chatErrorReply(500, "upstream broke"), chatTextReply("Done."));
+    const failed = await agent(["--retries", "0", "--prompt", "Say done"]);
+    expect(failed.exitCode, failed.stderr).toBe(1);
+    const runId = (await journalFile()).split("/").at(-1)?.replace(".jsonl", "") ?? "";
+
+    const resumed = await agent(["resume"]);
+
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(linesOf(resumed.stderr)).toContain(`agent: resuming run ${runId} (failed): Say done`);
+    expect(resumed.stdout).toBe("Done.\n");
+    expect((await records()).map((record) => record.type)).toEqual([
+      "run_started",
+      "run_failed",
+      "run_resumed",
+      "model_reply",
+      "run_finished",
+    ]);
+  });
+});
+
 describe("agent runs and resume: usage", () => {
   it("agent runs with no runs says so and exits 0", async () => {
     const run = await startCli(["runs", "--workspace", e2e.dir.workspace], {
@@ -365,16 +388,38 @@ describe("agent runs and resume: usage", () => {
     );
   });
 
-  it("a state directory inside the workspace is refused before the run", async () => {
+  it("a state directory inside the workspace is refused before the run, and before it is created", async () => {
     e2e.server.script(chatTextReply("never asked"));
-    const inside = join(e2e.dir.workspace, "state");
-    const run = await startCli(["--workspace", e2e.dir.workspace, "--prompt", "hi"], {
-      env: serverEnv(e2e.server.baseURL, { AGENT_STATE_DIR: inside }),
-    }).done;
-    expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain("overlaps the workspace");
+    for (const inside of [join(e2e.dir.workspace, "state"), join(e2e.dir.workspace, "a", "b")]) {
+      const run = await startCli(["--workspace", e2e.dir.workspace, "--prompt", "hi"], {
+        env: serverEnv(e2e.server.baseURL, { AGENT_STATE_DIR: inside }),
+      }).done;
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toContain("overlaps the workspace");
+    }
     expect(e2e.server.requests).toHaveLength(0);
+    expect(existsSync(join(e2e.dir.workspace, "state"))).toBe(false);
+    expect(existsSync(join(e2e.dir.workspace, "a"))).toBe(false);
   });
+
+  it.skipIf(process.platform !== "linux")(
+    "a state directory that cannot be created (/proc/nope) is a configuration error at once, naming it",
+    async () => {
+      const running = startCli(["--workspace", e2e.dir.workspace, "--prompt", "hi"], {
+        env: serverEnv(e2e.server.baseURL, { AGENT_STATE_DIR: "/proc/nope/deeper" }),
+      });
+      // Node's recursive mkdir spins forever on /proc: end it rather than hang the suite.
+      const timer = setTimeout(() => running.child.kill("SIGKILL"), 15_000);
+      const run = await running.done.finally(() => {
+        clearTimeout(timer);
+      });
+      expect(run.signal).toBe(null);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toBe(
+        "agent: the state directory /proc/nope/deeper cannot be created: /proc/nope (ENOENT)\n",
+      );
+    },
+  );
 });
 
 describe.skipIf(!isTmuxAvailable())(

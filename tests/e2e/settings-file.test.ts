@@ -83,3 +83,41 @@ describe("the settings file", () => {
     expect(shown.stderr).toMatch(new RegExp(`^agent: settings file ${file}: field retries: `));
   });
 });
+
+describe("a base URL with a password", () => {
+  it("in the settings file: the run and agent config name the file's field and never show the password", async () => {
+    const config = await settings({ baseURL: "http://user:hunter2secret@127.0.0.1:9/v1" });
+    const file = join(config, "agent-harness", "settings.json");
+    const env = { XDG_CONFIG_HOME: config, OPENAI_BASE_URL: "", OPENAI_API_KEY: "" };
+    const run = await runCli(["Hi"], { env: serverEnv(e2e.server.baseURL, env) });
+    const shown = await runCli(["config"], { env: serverEnv(e2e.server.baseURL, env) });
+    for (const result of [run, shown]) {
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toBe(
+        `agent: settings file ${file}: field baseURL: must not contain a user name or password\n`,
+      );
+      expect(result.stdout).toBe("");
+    }
+  });
+
+  it("in OPENAI_BASE_URL: agent config shows it masked, and the run's error names the variable without the password", async () => {
+    const env = { OPENAI_BASE_URL: "http://user:hunter2secret@127.0.0.1:9/v1" };
+    const shown = await runCli(["config"], { env: serverEnv(e2e.server.baseURL, env) });
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toContain(
+      "baseURL         http://***@127.0.0.1:9/v1  (environment OPENAI_BASE_URL)\n",
+    );
+    const run = await runCli(["Hi"], { env: serverEnv(e2e.server.baseURL, env) });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toBe("agent: OPENAI_BASE_URL must not contain a user name or password\n");
+    const malformed = await runCli(["Hi"], {
+      env: serverEnv(e2e.server.baseURL, {
+        OPENAI_BASE_URL: "http://user:hunter2secret@host:99999/v1",
+      }),
+    });
+    expect(malformed.exitCode).toBe(2);
+    expect(malformed.stderr).toBe(
+      'agent: OPENAI_BASE_URL is not a valid URL: "http://***@host:99999/v1"\n',
+    );
+  });
+});

@@ -47,6 +47,12 @@ export class FileRunJournal implements RunJournal {
   #size: number;
   /** The flush of the directory that names the new file: the first record waits for it too. */
   readonly #named: Promise<void>;
+  /**
+   * Records made before the run's run_started (a `/model` switch before the first message): a
+   * journal must begin with run_started or no reader accepts it, so they wait and follow it. A
+   * run that never starts leaves them unwritten, as it leaves no journal.
+   */
+  readonly #beforeStart: JournalRecord[] = [];
 
   private constructor(
     path: string,
@@ -81,6 +87,19 @@ export class FileRunJournal implements RunJournal {
   }
 
   async append(record: JournalRecord): Promise<void> {
+    if (this.#fd === undefined) {
+      throw new RunJournalError(`The run journal ${this.path} is closed`);
+    }
+    if (this.#size === 0 && record.type !== "run_started") {
+      this.#beforeStart.push(record);
+      return;
+    }
+    await this.#write(record);
+    if (record.type !== "run_started") return;
+    for (const held of this.#beforeStart.splice(0)) await this.#write(held);
+  }
+
+  async #write(record: JournalRecord): Promise<void> {
     const fd = this.#fd;
     if (fd === undefined) throw new RunJournalError(`The run journal ${this.path} is closed`);
     const line = {

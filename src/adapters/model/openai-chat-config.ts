@@ -3,6 +3,7 @@
  * so the CLI decides when to read `process.env` and tests pass plain objects.
  */
 
+import { maskUrlCredentials } from "../../core/common/url-credentials.js";
 import { ModelConfigError } from "./model-config-error.js";
 
 export { ModelConfigError };
@@ -80,7 +81,9 @@ function checkedBaseURL(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new ModelConfigError(`OPENAI_BASE_URL is not a valid URL: ${JSON.stringify(value)}`);
+    throw new ModelConfigError(
+      `OPENAI_BASE_URL is not a valid URL: ${JSON.stringify(maskUrlCredentials(value))}`,
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new ModelConfigError(

@@ -90,8 +90,12 @@ function attempts(context: FailureContext): string {
 }
 
 const CONNECTION_CAUSES: ReadonlyMap<string, string> = new Map([
-  ["ECONNREFUSED", "connection refused (is the server running? check OPENAI_BASE_URL)"],
-  ["ENOTFOUND", "host not found (check OPENAI_BASE_URL)"],
+  // The URL may come from OPENAI_BASE_URL or the settings file: agent config says which.
+  [
+    "ECONNREFUSED",
+    "connection refused (is the server running? agent config shows where the base URL comes from)",
+  ],
+  ["ENOTFOUND", "host not found (agent config shows where the base URL comes from)"],
   ["ECONNRESET", "connection reset by the server"],
 ]);
 

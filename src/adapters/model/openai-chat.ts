@@ -6,6 +6,7 @@ import { validateToolPairing } from "../../core/ports/messages.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
 import { describeRequestFailure, type FailureContext } from "./openai-chat-errors.js";
 import { DEFAULT_BASE_URL } from "./openai-chat-config.js";
+import { linkAbort, type LinkedAbort } from "./linked-abort.js";
 import { nodeHttpFetch } from "./node-http-fetch.js";
 import { parseChatCompletion } from "./openai-chat-reply.js";
 import { toChatMessages, toChatTools } from "./openai-chat-request.js";
@@ -110,15 +111,20 @@ export class OpenAIChatModelClient implements ModelClient {
       stream: true,
       stream_options: { include_usage: true },
     };
+    // Each attempt gets a signal of its own, linked to the run's until the reply has been read.
+    let attempt: LinkedAbort | undefined;
     try {
       // The raw response, so that a server which ignores `stream` and answers with one JSON body
       // (its content type says so) still works: that is the signal to read it whole.
       const response = await settleOrCancel(
         withRetries(
-          () =>
-            this.#client.chat.completions
-              .create(params, signal === undefined ? {} : { signal })
-              .asResponse(),
+          () => {
+            attempt?.unlink();
+            attempt = signal === undefined ? undefined : linkAbort(signal);
+            return this.#client.chat.completions
+              .create(params, attempt === undefined ? {} : { signal: attempt.signal })
+              .asResponse();
+          },
           {
             maxRetries: this.#failureContext.maxRetries,
             timeoutMs: this.#failureContext.timeoutMs,
@@ -145,6 +151,8 @@ export class OpenAIChatModelClient implements ModelClient {
       return reply;
     } catch (error) {
       throw describeRequestFailure(error, this.#failureContext, signal);
+    } finally {
+      attempt?.unlink();
     }
   }
 }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { builtOnce } from "../../core/common/built-once.js";
 import { errorCode, readHarnessInput } from "../filesystem/index.js";
+import { describeSettingsIssue } from "./settings-issue.js";
 
 export class SettingsFileError extends Error {
   override readonly name = "SettingsFileError";
@@ -21,8 +22,10 @@ function buildSettingsSchema() {
   return z
     .strictObject({
       model: z.string().trim().min(1),
-      baseURL: z.url({ protocol: /^https?$/ }),
-      chapter: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+      baseURL: z
+        .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+        .refine(hasNoCredentials, "must not contain a user name or password"),
+      chapter: z.literal([1, 2, 3, 4]),
       sandbox: z.enum(["auto", "required", "off"]),
       network: z.boolean(),
       language: z.enum(["en", "zh"]),
@@ -100,20 +103,20 @@ export function loadSettingsFile(path: string): LoadedSettings {
       `settings file ${path}: not valid JSON (${error instanceof Error ? error.message : "parse error"})`,
     );
   }
-  const parsed = settingsSchema().safeParse(raw);
+  // The input in each issue, so that a wrong choice can be quoted back.
+  const parsed = settingsSchema().safeParse(raw, { reportInput: true });
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join(".") ?? "";
-    const unknownKeys = issue?.code === "unrecognized_keys" ? issue.keys.join(", ") : undefined;
-    const where =
-      unknownKeys !== undefined
-        ? `unknown field ${unknownKeys} (known: ${SETTING_NAMES.join(", ")})`
-        : field === ""
-          ? `must be a JSON object of settings (${issue?.message ?? "invalid"})`
-          : `field ${field}: ${issue?.message ?? "invalid"}`;
-    throw new SettingsFileError(`settings file ${path}: ${where}`);
+    throw new SettingsFileError(
+      `settings file ${path}: ${describeSettingsIssue(parsed.error.issues[0], SETTING_NAMES)}`,
+    );
   }
   return { path, values: parsed.data };
+}
+
+/** fetch refuses a URL with credentials, and every place that shows the URL would show them. */
+function hasNoCredentials(value: string): boolean {
+  const url = new URL(value);
+  return url.username === "" && url.password === "";
 }
 
 function nonBlank(value: string | undefined): string | undefined {

@@ -51,8 +51,8 @@ const WINDOWS_NAMES = [
   "PSModulePath",
 ] as const;
 
-const SECRET_PARTS = ["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"] as const;
-const SECRET_PREFIXES = ["OPENAI_"] as const;
+export const SECRET_PARTS = ["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"] as const;
+export const SECRET_PREFIXES = ["OPENAI_"] as const;
 
 export interface CommandEnvironmentOptions {
   /** Extra names the person asked for (`--pass-env NAME`); secret-looking ones are still dropped. */

@@ -19,6 +19,7 @@ export {
   type ShellSelectionOptions,
 } from "./shell-selection.js";
 export { buildCommandEnvironment } from "./command-environment.js";
+export { passEnvNotices } from "./pass-env-notices.js";
 export { resolveExecutable, type ExecutableLookup } from "./executable-resolution.js";
 export { posixShellArgs, PosixShellRunner, type PosixShellKind } from "./posix-shell.js";
 export {

@@ -5,9 +5,15 @@
  * real path.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, realpathSync, type Stats, writeFileSync } from "node:fs";
+import { lstatSync, realpathSync, type Stats, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { errorCode } from "../filesystem/index.js";
+import {
+  directoryChain,
+  DirectoryChainError,
+  makeDirectoryChain,
+  plannedRealPath,
+} from "./directory-chain.js";
 import { ConfigurationError } from "../../core/common/configuration-error.js";
 
 /** The state directory cannot be used: reported before the run, as a configuration error. */
@@ -56,8 +62,24 @@ export interface WorkspaceState {
  * could write the other. `workspace` is the workspace's real path.
  */
 export function openWorkspaceState(rootPath: string, workspace: string): WorkspaceState {
+  // Checked before anything is made, so a refused state directory leaves nothing behind; and
+  // again once it exists and its real path is known for certain.
+  refuseOverlap(plannedPath(rootPath, "the state directory"), workspace);
   const root = ensureOwnDirectory(rootPath, "the state directory");
   refuseChangeableAncestors(root);
+  refuseOverlap(root, workspace);
+  const workspaces = ensureOwnDirectory(join(root, "workspaces"), "the state directory");
+  const directory = ensureOwnDirectory(
+    join(workspaces, workspaceDirectoryName(workspace)),
+    "the workspace's state directory",
+  );
+  // Written once, for people and for listing: which workspace this directory belongs to.
+  writeWorkspaceLabel(directory, workspace);
+  return Object.freeze({ root, directory });
+}
+
+/** Either inside the other, one could write the other. Both are real paths. */
+function refuseOverlap(root: string, workspace: string): void {
   if (isInside(workspace, root)) {
     // Most often `agent` typed in the home directory, which holds the default state directory:
     // the project directory is the likelier fix than moving the state.
@@ -70,14 +92,29 @@ export function openWorkspaceState(rootPath: string, workspace: string): Workspa
       `the state directory ${root} overlaps the workspace ${workspace}: choose one outside it (--state-dir or AGENT_STATE_DIR)`,
     );
   }
-  const workspaces = ensureOwnDirectory(join(root, "workspaces"), "the state directory");
-  const directory = ensureOwnDirectory(
-    join(workspaces, workspaceDirectoryName(workspace)),
-    "the workspace's state directory",
-  );
-  // Written once, for people and for listing: which workspace this directory belongs to.
-  writeWorkspaceLabel(directory, workspace);
-  return Object.freeze({ root, directory });
+}
+
+/** The real path `path` will have, found without making anything. */
+function plannedPath(path: string, role: string): string {
+  try {
+    return plannedRealPath(directoryChain(path));
+  } catch (error) {
+    throw chainFailure(error, path, role);
+  }
+}
+
+function chainFailure(error: unknown, path: string, role: string): unknown {
+  if (!(error instanceof DirectoryChainError)) return error;
+  const itself = error.path === path;
+  if (error.step === "inspect") {
+    return new StateDirectoryError(
+      itself
+        ? `${role} ${path} cannot be inspected (${error.code})`
+        : `${role} ${path} lies in ${error.path}, which cannot be inspected (${error.code})`,
+    );
+  }
+  const where = itself ? "" : `: ${error.path}`;
+  return new StateDirectoryError(`${role} ${path} cannot be created${where} (${error.code})`);
 }
 
 /**
@@ -99,11 +136,9 @@ export function workspaceDirectoryName(workspace: string): string {
  */
 function ensureOwnDirectory(path: string, role: string): string {
   try {
-    mkdirSync(path, { recursive: true, mode: 0o700 });
+    makeDirectoryChain(directoryChain(path), 0o700);
   } catch (error) {
-    throw new StateDirectoryError(
-      `${role} ${path} cannot be created (${errorCode(error) ?? "error"})`,
-    );
+    throw chainFailure(error, path, role);
   }
   const unreadable = (code: string): string => `${role} ${path} cannot be inspected (${code})`;
   const stats = inspect(path, unreadable);

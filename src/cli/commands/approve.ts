@@ -6,7 +6,7 @@ import {
   DEFAULT_GRANT_TTL_MS,
   openApprovalStore,
 } from "../../bootstrap/approval-state.js";
-import { parseTtl, realWorkspace } from "../subcommand-values.js";
+import { parseTtl, realWorkspace, TTL_TAKES } from "../subcommand-values.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
@@ -29,6 +29,7 @@ function answer(args: readonly string[], io: CliIo, kind: AnswerToken["answer"])
       kind === "approved"
         ? { ttl: { type: "string" }, "audit-log": { type: "string" } }
         : { "audit-log": { type: "string" } },
+      { ttl: TTL_TAKES },
     );
     const [id, ...rest] = positionals;
     if (id === undefined || rest.length > 0) {

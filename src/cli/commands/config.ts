@@ -5,6 +5,7 @@
  */
 import { DEFAULT_BASE_URL, DEFAULT_MODEL } from "../../bootstrap/settings-file.js";
 import { SETTING_NAMES, type SettingName } from "../../bootstrap/settings-file.js";
+import { maskUrlCredentials } from "../../core/common/url-credentials.js";
 import { parseCliArgs } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
@@ -34,7 +35,7 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
     const options = parseCliArgs(layered.argv, layered.env, io.cwd);
     const values: Record<SettingName, string> = {
       model: options.model ?? nonBlank(layered.env.OPENAI_MODEL) ?? DEFAULT_MODEL,
-      baseURL: nonBlank(layered.env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URL,
+      baseURL: maskUrlCredentials(nonBlank(layered.env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URL),
       chapter: String(options.profile.chapter),
       sandbox: options.sandbox,
       network: String(options.network),

@@ -1,6 +1,6 @@
 /**
- * `agent resume [RUN_ID] [run options]`: goes on with a run from its journal, by default the
- * newest unfinished one of this workspace. The chapter, the model, the workspace, the sandbox and
+ * `agent resume [RUN_ID] [run options]`: goes on with a run from its journal, by default this
+ * workspace's newest when it is unfinished or failed, else its newest unfinished one (resume-plan.ts). The chapter, the model, the workspace, the sandbox and
  * the network are the run's own (resume-settings.ts); the other run options (audit log, endpoint,
  * …) are given again as for a new run.
  */
@@ -9,7 +9,7 @@ import {
   existingJournal,
   isRunId,
   lockAndReadRun,
-  newestUnfinishedRun,
+  runToResume,
 } from "../../bootstrap/resume-plan.js";
 import { replayJournal } from "../../core/journal/journal-replay.js";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
@@ -57,9 +57,15 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
   try {
     const workspace = await resolveWorkspace(options.workspace);
     const store = openRunStore(options.stateDir, io, workspace);
-    const runId = requested ?? newestUnfinishedRun(store);
-    if (runId === undefined)
+    const picked = requested === undefined ? runToResume(store) : { runId: requested };
+    if (picked === undefined)
       return fail(`no unfinished run in ${workspace} to resume (agent runs lists them)`);
+    const { runId, passedOver } = picked;
+    if (passedOver !== undefined) {
+      say(
+        `the newest run ${passedOver.runId} is ${passedOver.status}, so this goes on with the older run ${runId}`,
+      );
+    }
     const path = existingJournal(store, runId);
     if (path === undefined) {
       return fail(`no run ${runId} in ${workspace} (agent runs lists them)`);

@@ -3,6 +3,7 @@ import { ConfigurationError } from "../../core/common/configuration-error.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { composeRun, type ComposedRun } from "../../bootstrap/compose-run.js";
 import type { ResumePlan } from "../../bootstrap/journal-session.js";
+import { passEnvNotices } from "../../bootstrap/pass-env-notices.js";
 import {
   AgentRunError,
   RunCancelledError,
@@ -61,6 +62,9 @@ export async function runAgent(
   io.interrupts.on("SIGINT", () => {
     cancel.abort();
   });
+  for (const notice of passEnvNotices(options.passEnv, io.env, io.platform)) {
+    io.stderr.write(`agent: warning: ${escapeForPrompt(notice)}\n`);
+  }
   let run: ComposedRun | undefined;
   try {
     let workspace: string;

@@ -11,8 +11,9 @@ export const SUBCOMMAND_HELP: ReadonlyMap<string, string> = new Map([
     "resume",
     `Usage: agent resume [<run-id>] [options]
 
-Goes on with a run after a crash, a kill or a wait for an approval (default:
-the newest unfinished one). A call that was running is reported unknown to the
+Goes on with a run after a crash, a kill, a failure or a wait for an approval
+(default: the newest run if unfinished or failed, else the newest unfinished
+one). A call that was running is reported unknown to the
 model, never run again. Takes the run options (agent --help) except --prompt,
 --chapter and --model (the run's own); --sandbox and --network stay as the run
 began. On a terminal the run goes on as a conversation once it has answered.

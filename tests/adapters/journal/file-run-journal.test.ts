@@ -58,6 +58,45 @@ async function writeRun(): Promise<void> {
   journal.close();
 }
 
+describe("FileRunJournal before its run_started", () => {
+  it("writes a record made before the run started (a /model switch) after run_started, so the run stays readable", async () => {
+    const journal = FileRunJournal.open(path, CONTEXT, NOW);
+    await journal.append({ type: "model_switched", model: "other-model" });
+    expect(statSync(path).size).toBe(0);
+    await journal.append({ type: "run_started", prompt: "list files" });
+    await journal.append({ type: "run_finished", finalText: "done" });
+    journal.close();
+    expect(readJournalFile(path).records.map((record) => record.type)).toEqual([
+      "run_started",
+      "model_switched",
+      "run_finished",
+    ]);
+    expect(listRuns(runs).map((run) => [run.runId, run.status, run.prompt])).toEqual([
+      [CONTEXT.runId, "completed", "list files"],
+    ]);
+  });
+
+  it("writes nothing for a run that never started", async () => {
+    const journal = FileRunJournal.open(path, CONTEXT, NOW);
+    await journal.append({ type: "model_switched", model: "other-model" });
+    await journal.append({ type: "run_failed", error: "gone" });
+    journal.close();
+    expect(statSync(path).size).toBe(0);
+  });
+
+  it("goes on appending to a journal that already started (agent resume)", async () => {
+    await writeRun();
+    const journal = FileRunJournal.open(path, CONTEXT, NOW);
+    await journal.append({ type: "model_switched", model: "other-model" });
+    journal.close();
+    expect(readJournalFile(path).records.map((record) => record.type)).toEqual([
+      "run_started",
+      "call_prepared",
+      "model_switched",
+    ]);
+  });
+});
+
 describe("FileRunJournal", () => {
   it("refuses a record that would make the journal too big to read back; the journal stays readable", async () => {
     await writeRun();

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { getEventListeners } from "node:events";
 import {
   DEFAULT_MODEL,
   OpenAIChatModelClient,
@@ -11,6 +12,7 @@ import {
   ChatCompletionsServer,
   NEVER_ANSWER,
   chatErrorReply,
+  chatStreamTextReply,
   chatTextReply,
   chatToolCallsReply,
   chatUsage,
@@ -457,7 +459,7 @@ describe("OpenAIChatModelClient failures", () => {
     await rejectionOf(
       clientFor(baseURL).complete(request()),
       ModelProviderError,
-      `Cannot connect to the model provider at ${baseURL}: connection refused (is the server running? check OPENAI_BASE_URL)`,
+      `Cannot connect to the model provider at ${baseURL}: connection refused (is the server running? agent config shows where the base URL comes from)`,
     );
   });
 
@@ -558,5 +560,35 @@ describe("OpenAIChatModelClient cancellation and pairing", () => {
       'Orphan tool message at index 2 for call id "call_9"',
     );
     expect(srv.requests).toHaveLength(0);
+  });
+});
+
+describe("OpenAIChatModelClient and the run's signal", () => {
+  it("leaves no listener on the run's signal and no warning after 15 requests, streamed, whole or failed", async () => {
+    const replies: ScriptedReply[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      replies.push(chatStreamTextReply([`streamed ${index}`]), chatTextReply(`whole ${index}`));
+      replies.push(chatErrorReply(500, "boom", { headers: { "x-should-retry": "false" } }));
+    }
+    const srv = await startServer(...replies);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on("warning", onWarning);
+    try {
+      const client = clientFor(srv);
+      const run = new AbortController();
+      for (let index = 0; index < 15; index += 1) {
+        await client.complete({ ...request(), signal: run.signal }).catch(() => undefined);
+      }
+      expect(srv.requests).toHaveLength(15);
+      expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+      // Node emits its warning on the next tick; let one pass before looking.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(warnings.map((warning) => warning.name)).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 });

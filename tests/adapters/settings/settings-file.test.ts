@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   loadSettingsFile,
   SETTING_NAMES,
+  SettingsFileError,
   settingsPath,
   settingsSchema,
 } from "../../../src/adapters/settings/index.js";
@@ -72,6 +73,26 @@ describe("loadSettingsFile", () => {
   ])("%s is an error naming the file and the field", async (text, message) => {
     await writeFile(file, text);
     expect(() => loadSettingsFile(file)).toThrow(`settings file ${file}: ${message}`);
+  });
+
+  it.each([
+    ['{"chapter": 5}', "field chapter: must be 1, 2, 3 or 4, got 5"],
+    ['{"sandbox": "maybe"}', 'field sandbox: must be "auto", "required" or "off", got "maybe"'],
+    ['{"language": "fr"}', 'field language: must be "en" or "zh", got "fr"'],
+    ['{"baseURL": "file:///etc/passwd"}', "field baseURL: must be an http:// or https:// URL"],
+    [
+      '{"baseURL": "http://user:hunter2secret@127.0.0.1:8080/v1"}',
+      "field baseURL: must not contain a user name or password",
+    ],
+  ])("%s says what the field takes, never a password", async (text, message) => {
+    await writeFile(file, text);
+    let thrown: unknown;
+    try {
+      loadSettingsFile(file);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toEqual(new SettingsFileError(`settings file ${file}: ${message}`));
   });
 
   it.skipIf(posixOnly)("a symbolic link is refused, naming the file", async () => {
