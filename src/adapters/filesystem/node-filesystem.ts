@@ -15,6 +15,7 @@ import {
   type ReadFileResult,
   type WorkspaceFileSystem,
   type WorkspaceWriteBoundary,
+  type WriteResolution,
   type WriteTarget,
 } from "../../core/ports/filesystem.js";
 import { writeFileAtomically } from "./atomic-write.js";
@@ -38,6 +39,7 @@ import {
 import { isOpenedAt, openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
 import { applyEdit } from "./text-edit.js";
 import { makeDirectories } from "./write-directories.js";
+import { writeLanding } from "./write-landing.js";
 import { globWorkspace } from "./workspace-glob.js";
 
 /** `read_file` returns at most this many bytes; larger files are read in line windows. */
@@ -217,13 +219,18 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
   }
 
   async classifyWrite(workspace: string, path: string): Promise<WriteTarget> {
+    return (await this.resolveWrite(workspace, path)).target;
+  }
+
+  async resolveWrite(workspace: string, path: string): Promise<WriteResolution> {
     try {
-      await safeWritablePath(workspace, path, this.#harnessFiles);
-      return "inside";
+      const target = await safeWritablePath(workspace, path, this.#harnessFiles);
+      const landsOn = writeLanding(workspace, path, target);
+      return landsOn === undefined ? { target: "inside" } : { target: "inside", landsOn };
     } catch (error) {
-      if (error instanceof ProtectedPathError) return error.kind;
+      if (error instanceof ProtectedPathError) return { target: error.kind };
       // Any other refusal (invalid, escaping) is outside; anything else denies upstream.
-      if (error instanceof WorkspaceFileError) return "outside";
+      if (error instanceof WorkspaceFileError) return { target: "outside" };
       throw error;
     }
   }
