@@ -22,6 +22,13 @@ import type { ToolResult } from "../tools/tool-result.js";
 export const MAX_REPLY_BYTES = 24 * 1024 * 1024;
 /** More text than any answer a person reads; the rest of a reply's text is left out. */
 export const MAX_REPLY_TEXT_BYTES = 1024 * 1024;
+/**
+ * Longer than any id a provider makes; a longer one is replaced (in the reply and its result
+ * alike, so they stay paired) by one naming its length and a hash of it.
+ */
+export const MAX_CALL_ID_CHARS = 256;
+/** A tool's name is at most 64 characters (tool-registry.ts); a longer one is cut and unknown. */
+const MAX_TOOL_NAME_CHARS = 64;
 
 export interface BoundedReply {
   /** The reply as journaled and kept in the history. */
@@ -43,7 +50,7 @@ export function boundedReply(message: AssistantMessage, room: number): BoundedRe
       : cutText(message.content, Math.min(MAX_REPLY_TEXT_BYTES, Math.floor(left / 2)));
   left -= content === null ? 0 : jsonBytes(content);
   const refused = new Map<string, ToolResult>();
-  const toolCalls = message.toolCalls.map((call): ToolCall => {
+  const toolCalls = message.toolCalls.map(shortIdAndName).map((call): ToolCall => {
     const bytes = utf8Bytes(call.arguments);
     const cost = 2 * jsonBytes(call.arguments);
     if (bytes <= MAX_ARGUMENTS_BYTES && cost <= left) {
@@ -59,6 +66,32 @@ export function boundedReply(message: AssistantMessage, room: number): BoundedRe
     return { ...call, arguments: JSON.stringify({ omitted_bytes: bytes }) };
   });
   return { message: { ...message, content, toolCalls }, refused };
+}
+
+/**
+ * An id or a name no tool could have, kept short: the name cut (so it stays unknown, and the
+ * model reads which it sent), the id replaced by its length and a hash, unique in practice.
+ */
+function shortIdAndName(call: ToolCall): ToolCall {
+  const id =
+    call.id.length <= MAX_CALL_ID_CHARS
+      ? call.id
+      : `call_long_${String(call.id.length)}_${fnv1a(call.id)}`;
+  const name =
+    call.name.length <= MAX_TOOL_NAME_CHARS
+      ? call.name
+      : `${call.name.slice(0, MAX_TOOL_NAME_CHARS)}…`;
+  return id === call.id && name === call.name ? call : { ...call, id, name };
+}
+
+/** FNV-1a, 32 bits, as hex: no crypto in the core, and this only tells long ids apart. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
 }
 
 /** `text` whole when it fits in `limit` journal bytes; else its start and a note of what is left out. */

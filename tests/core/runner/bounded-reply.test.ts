@@ -158,4 +158,24 @@ describe("a model reply too large to journal", () => {
     expect(done.finalText.startsWith("w".repeat(1000))).toBe(true);
     expect(journal.bytes).toBeLessThan(3 * MiB);
   });
+  it("keeps an id or a name no provider would send short, the call still paired with its result", async () => {
+    const id = "i".repeat(MiB);
+    const name = "n".repeat(MiB);
+    const { writes, journal, result } = run([
+      [{ id, name, arguments: "{}" }],
+      [{ id: "call_2", name: "write_file", arguments: { path: "a.txt", content: "a" } }],
+    ]);
+    const done = await result;
+
+    expect(done.finalText).toBe("Done.");
+    expect(writes).toEqual(["a.txt"]);
+    validateToolPairing(done.history);
+    const first = done.history.find((message) => message.role === "assistant");
+    const shortId = first?.role === "assistant" ? first.toolCalls[0]?.id : undefined;
+    expect(shortId).toMatch(/^call_long_1048576_[0-9a-f]{8}$/);
+    expect(toolMessages(done.history)[0]).toBe(
+      `Error [unknown_tool]: Unknown tool: ${"n".repeat(64)}… (available tools: write_file)`,
+    );
+    expect(journal.bytes).toBeLessThan(64 * 1024);
+  });
 });
