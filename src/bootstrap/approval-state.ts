@@ -1,11 +1,14 @@
 import { homedir } from "node:os";
 import { JsonlAuditLog } from "../adapters/audit/index.js";
+import { runsDirectory } from "../adapters/journal/index.js";
 import {
   ApprovalStore,
   openWorkspaceState,
   stateRootPath,
   type AnswerToken,
 } from "../adapters/state/index.js";
+
+import { whyRequestIsStale } from "./request-liveness.js";
 
 export { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
 
@@ -20,7 +23,9 @@ export function openApprovalStore(
   platform: NodeJS.Platform,
 ): ApprovalStore {
   const root = stateRootPath({ flag: stateDirFlag, env, platform, homeDirectory: homedir() });
-  return new ApprovalStore(openWorkspaceState(root, workspace).directory);
+  const state = openWorkspaceState(root, workspace).directory;
+  const runs = runsDirectory(state);
+  return new ApprovalStore(state, { whyStale: (stored) => whyRequestIsStale(runs, stored) });
 }
 
 /** A person's answer (`agent approve`/`deny`), one line in the audit log at `path`. */

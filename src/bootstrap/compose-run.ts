@@ -106,6 +106,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       // A new run's first step is its model request: the probe starts as that request leaves.
       // A resumed run may answer open calls first, and grants need the decision to build.
       probeOnDemand: session.resumed === undefined && profile.approvals !== "grants",
+      checkProcessLimit: true,
     });
     // The sandbox probe may still be running: the first model request goes out meanwhile, and its
     // reply waits for the probe, so every tool call is decided on the final environment.

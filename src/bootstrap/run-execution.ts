@@ -4,9 +4,10 @@
  */
 import { CommandCgroups } from "../adapters/cgroup/index.js";
 import { startShellExecution, type StartedShellExecution } from "../adapters/execution/index.js";
+import { unboundProcessLimitNotice } from "./process-limit-notice.js";
 import type { ExecutionSettings } from "./run-settings.js";
 
-export function startRunExecution(
+export async function startRunExecution(
   settings: ExecutionSettings,
   harnessFiles: readonly string[],
   hiddenPaths: readonly string[],
@@ -15,10 +16,16 @@ export function startRunExecution(
     readonly cacheDirectory?: string;
     /** Start the probe only when asked to (see startShellExecution's `probeOnDemand`). */
     readonly probeOnDemand?: boolean;
+    /**
+     * A run (not `agent explain`, which makes no cgroup) says once when the process limit cannot
+     * bind (process-limit-notice.ts): one more notice with the sandbox decision.
+     */
+    readonly checkProcessLimit?: boolean;
   } = {},
 ): Promise<StartedShellExecution> {
   const { cacheDirectory, probeOnDemand } = options;
-  return startShellExecution({
+  const cgroups = new CommandCgroups();
+  const started = await startShellExecution({
     sandbox: settings.sandbox,
     network: settings.network,
     shell: settings.shell,
@@ -32,7 +39,28 @@ export function startRunExecution(
     unmaskCredentials: settings.sandboxUnmask,
     ...(settings.sandboxLimits === undefined ? {} : { limits: settings.sandboxLimits }),
     // Nothing is made until the first sandboxed command: `agent explain` never touches a cgroup.
-    cgroups: new CommandCgroups(),
+    cgroups,
     ...(probeOnDemand === true ? { probeOnDemand } : {}),
   });
+  if (options.checkProcessLimit !== true) return started;
+  const ready = started.ready.then((decided) => {
+    if (decided.environment.status().kind !== "isolated") return decided;
+    const notice = unboundProcessLimitNotice(
+      settings.sandboxLimits,
+      process.getuid?.() === 0,
+      cgroups,
+    );
+    return notice === undefined
+      ? decided
+      : { ...decided, notices: [...(decided.notices ?? []), notice] };
+  });
+  return {
+    runner: started.runner,
+    environment: started.environment,
+    networkOff: started.networkOff,
+    ready,
+    startProbe: () => {
+      started.startProbe();
+    },
+  };
 }

@@ -26,6 +26,8 @@ export interface AuditRecord {
    * shell `cwd`, `timeoutMs`, `maxOutputBytes`, `shell`, and `sandbox` (where it runs).
    */
   readonly finalArguments?: Readonly<Record<string, string | number | boolean>>;
+  /** The file a write lands on when a link led its path elsewhere (workspace-relative). */
+  readonly landsOn?: string;
 }
 
 export interface JsonlAuditLogOptions {
@@ -126,6 +128,7 @@ export class JsonlAuditLog implements AuditSink {
       ...(request.call.finalArguments === undefined
         ? {}
         : { finalArguments: finalArgumentsOf(request) }),
+      ...(request.landsOn === undefined ? {} : { landsOn: request.landsOn }),
     };
   }
 }

@@ -70,6 +70,18 @@ export class CommandCgroups {
   }
 
   /**
+   * Whether a command's cgroup will hold its process limit (`pids.max`), and if not why; decided
+   * once, like `availability` (it makes the parent).
+   */
+  processLimitBinds(): CgroupAvailability {
+    const decided = this.#decide();
+    if (typeof decided === "string") return { ok: false, reason: decided };
+    return decided.some((hierarchy) => hierarchy.controls.includes("pids"))
+      ? { ok: true }
+      : { ok: false, reason: "no cgroup here holds the pids controller" };
+  }
+
+  /**
    * A fresh cgroup with these limits set; undefined when cgroups are not available here or no
    * limit applies. Throws CgroupError when they are available but this one could not be made.
    */

@@ -15,6 +15,7 @@ import {
   type ReadFileResult,
   type WorkspaceFileSystem,
   type WorkspaceWriteBoundary,
+  type WriteResolution,
   type WriteTarget,
 } from "../../core/ports/filesystem.js";
 import { writeFileAtomically } from "./atomic-write.js";
@@ -41,6 +42,7 @@ import { RealRootOnce } from "./real-root-once.js";
 import { isOpenedAt, openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
 import { applyEdit } from "./text-edit.js";
 import { makeDirectories } from "./write-directories.js";
+import { writeLanding } from "./write-landing.js";
 import { globWorkspace } from "./workspace-glob.js";
 
 /** `read_file` returns at most this many bytes; larger files are read in line windows. */
@@ -228,10 +230,32 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
   }
 
   classifyWrite(workspace: string, path: string): Promise<WriteTarget> {
+    return this.resolveWrite(workspace, path).then((resolution) => resolution.target);
+  }
+
+  resolveWrite(workspace: string, path: string): Promise<WriteResolution> {
     // The check is synchronous (issue 19): one promise for the answer, a throw as a rejection.
     return new Promise((resolve) => {
-      resolve(this.classifyNow(workspace, "write", path));
+      resolve(this.#resolveWriteNow(workspace, path));
     });
+  }
+
+  #resolveWriteNow(workspace: string, path: string): WriteResolution {
+    try {
+      const target = resolvedTargetNow(
+        workspace,
+        path,
+        { harnessFiles: this.#harnessFiles },
+        this.#memory,
+      );
+      const landsOn = writeLanding(this.#memory.realRoot(workspace), path, target);
+      return landsOn === undefined ? { target: "inside" } : { target: "inside", landsOn };
+    } catch (error) {
+      if (error instanceof ProtectedPathError) return { target: error.kind };
+      // Any other refusal (invalid, escaping) is outside; anything else denies upstream.
+      if (error instanceof WorkspaceFileError) return { target: "outside" };
+      throw error;
+    }
   }
 
   classifyRead(workspace: string, path: string): Promise<"inside" | "outside"> {

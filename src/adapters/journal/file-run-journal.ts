@@ -127,6 +127,10 @@ export class FileRunJournal implements RunJournal {
     this.#size += bytes;
   }
 
+  spaceLeft(): number {
+    return Math.max(0, MAX_JOURNAL_BYTES - CLOSING_RESERVE - this.#size);
+  }
+
   close(): void {
     if (this.#fd === undefined) return;
     closeSync(this.#fd);

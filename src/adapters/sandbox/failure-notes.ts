@@ -4,10 +4,11 @@ import { describeLimit, type ResourceLimitName, type ResourceLimits } from "./re
 
 /**
  * What a failed sandboxed command's result says about the sandbox's part in it: a limit it hit,
- * or a network it tried to use while the network is off. A command's cgroup counts the forks it
- * refused and the processes the OOM killer ended; rlimits leave no record, so the signal a command
- * died of (file size, CPU time) or the words the program printed (out of memory, fork failed, too
- * many open files) tell. A match only adds a line, the output itself is never changed.
+ * or a network it tried to use while the network is off. A limit is said to have stopped the
+ * command only on evidence the harness itself has: the signal it died of (SIGXCPU, SIGXFSZ, from
+ * the rlimits) or its cgroup's counters (forks refused, OOM kills). What the program printed is
+ * its own text, which any program can print ("evicts entries when out of memory"): a limit seen
+ * only there is worded as a possibility. A match only adds a line, the output is never changed.
  */
 
 /** Read by the model; the acceptance test looks for these words. */
@@ -18,22 +19,33 @@ const SIGXCPU_EXIT = 128 + 24;
 const SIGXFSZ_EXIT = 128 + 25;
 const SIGKILL_EXIT = 128 + 9;
 
-const LIMIT_SIGNS: readonly (readonly [ResourceLimitName, RegExp])[] = [
+/**
+ * The words programs print when an allocation, a fork or an open fails at a limit: the system's
+ * own messages (strerror) and the runtimes' fatal errors, not words that merely mention the
+ * subject.
+ */
+const LIMIT_WORDS: readonly (readonly [ResourceLimitName, RegExp])[] = [
   [
     "memory",
-    /out of memory|cannot allocate|allocation failed|MemoryError|bad_alloc|memory exhausted|ENOMEM/i,
+    /Cannot allocate memory|cannot allocate \d+ bytes|heap out of memory|Allocation failed|\bMemoryError\b|std::bad_alloc|runtime: out of memory|memory exhausted|\bENOMEM\b/i,
   ],
   [
     "processes",
     /fork: (retry: )?Resource temporarily unavailable|can't fork|cannot fork|spawn \S+ EAGAIN|fork failed/i,
   ],
-  ["file-size", /File size limit exceeded|File too large|EFBIG/i],
+  ["open-files", /Too many open files/i],
+  // A program that ignores SIGXFSZ gets EFBIG instead; bash names SIGXCPU in these words too.
+  ["file-size", /File size limit exceeded|File too large|\bEFBIG\b/i],
   ["cpu-time", /CPU time limit exceeded/i],
-  ["open-files", /Too many open files|EMFILE/],
 ];
 
+/**
+ * The usual ways a client says it could not reach a host (curl, wget, npm, pip, git, node, Go…),
+ * and the package managers' own "offline" words. A failed command printing one of these while the
+ * network is off gets the note; with the network on, none of this is the sandbox's doing.
+ */
 const NETWORK_SIGNS =
-  /ENOTFOUND|EAI_AGAIN|ENOTCACHED|ENETUNREACH|Could not resolve host|Network is unreachable|Temporary failure in name resolution|Name or service not known|getaddrinfo|only-if-cached|GOPROXY=off|network-related errors|--offline|offline mode/i;
+  /ENOTFOUND|EAI_AGAIN|ENOTCACHED|ENETUNREACH|EHOSTUNREACH|ECONNREFUSED|ECONNRESET|ETIMEDOUT|Could not resolve host|Couldn't resolve host|Couldn't connect to server|Failed to connect to|Could not connect|Connection refused|Connection timed out|Connection reset|Network is unreachable|No route to host|unable to resolve host|Temporary failure in name resolution|Name or service not known|nodename nor servname|getaddrinfo|NewConnectionError|Failed to establish a new connection|Max retries exceeded|unable to access '|fetch failed|socket hang up|dial tcp|only-if-cached|GOPROXY=off|network-related errors|--offline|offline mode/i;
 
 export interface FailureContext {
   readonly network: boolean;
@@ -47,26 +59,31 @@ export function failureNotes(result: CommandResult, context: FailureContext): st
   if (result.exitCode === 0) return [];
   const text = `${result.output}\n${result.omitted?.tail ?? ""}`;
   const notes: string[] = [];
-  for (const name of limitsHit(result.exitCode, text, context.cgroup)) {
+  const stopped = limitsShown(result.exitCode, context.cgroup);
+  for (const name of stopped) {
     const value = context.limits[name];
     if (value !== undefined) notes.push(`stopped: ${describeLimit(name, value)} reached`);
+  }
+  for (const [name, words] of LIMIT_WORDS) {
+    const value = context.limits[name];
+    if (value === undefined || stopped.includes(name) || !words.test(text)) continue;
+    notes.push(`may have hit the ${describeLimit(name, value)} (going by the output's words)`);
   }
   if (!context.network && NETWORK_SIGNS.test(text)) notes.push(NETWORK_OFF_NOTE);
   return notes;
 }
 
-function limitsHit(
+/** The limits the harness itself saw hit: by the signal, or by the cgroup's counts. */
+function limitsShown(
   exitCode: number | null,
-  text: string,
   cgroup: CgroupEvidence | undefined,
 ): ResourceLimitName[] {
-  const hit = new Set<ResourceLimitName>();
-  if (exitCode === SIGXFSZ_EXIT) hit.add("file-size");
-  if (exitCode === SIGXCPU_EXIT) hit.add("cpu-time");
-  if (cgroup !== undefined && cgroup.forkRefusals > 0) hit.add("processes");
-  if (cgroup !== undefined && oomKilled(exitCode, cgroup)) hit.add("memory");
-  for (const [name, sign] of LIMIT_SIGNS) if (sign.test(text)) hit.add(name);
-  return [...hit];
+  const hit: ResourceLimitName[] = [];
+  if (cgroup !== undefined && cgroup.forkRefusals > 0) hit.push("processes");
+  if (cgroup !== undefined && oomKilled(exitCode, cgroup)) hit.push("memory");
+  if (exitCode === SIGXFSZ_EXIT) hit.push("file-size");
+  if (exitCode === SIGXCPU_EXIT) hit.push("cpu-time");
+  return hit;
 }
 
 /**

@@ -89,12 +89,18 @@ export interface ApprovalStoreOptions {
   readonly now?: () => number;
   /** How records are written and made durable (node:fs; tests record or fail the fsyncs). */
   readonly files?: StateFileOps;
+  /**
+   * Why a request can no longer be used although it has not expired (its run has ended, or waits
+   * on another request now); undefined while it can. Such a request is neither listed nor answered.
+   */
+  readonly whyStale?: (stored: StoredRequest) => string | undefined;
 }
 
 export class ApprovalStore {
   readonly directory: string;
   readonly #now: () => number;
   readonly #files: StateFileOps;
+  readonly #whyStale: (stored: StoredRequest) => string | undefined;
   #logFd: number | undefined;
 
   /** `stateDirectory`: the workspace's own state directory (openWorkspaceState's `directory`). */
@@ -103,6 +109,7 @@ export class ApprovalStore {
     for (const name of SUBDIRECTORIES) ensureSubdirectory(this.directory, name);
     this.#now = options.now ?? Date.now;
     this.#files = options.files ?? nodeStateFileOps;
+    this.#whyStale = options.whyStale ?? (() => undefined);
   }
 
   /** Persists a request that will wait for `agent approve` or `agent deny`. */
@@ -140,6 +147,7 @@ export class ApprovalStore {
         .filter((one) => Date.parse(one.request.expiresAt) > now)
         // Any entry under the answer's name, even one that is not a regular file, means answered.
         .filter((one) => !entryExists(this.#path("answers", `${one.request.id}.json`)))
+        .filter((one) => this.#whyStale(one) === undefined)
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
     );
   }
@@ -209,6 +217,12 @@ export class ApprovalStore {
     if (newer !== undefined && newer.request.id !== requestId) {
       throw new ApprovalStoreError(
         `request ${requestId} was replaced by request ${newer.request.id} (run ${stored.runId} asked again); answer that one`,
+      );
+    }
+    const stale = this.#whyStale(stored);
+    if (stale !== undefined) {
+      throw new ApprovalStoreError(
+        `request ${requestId} can no longer be used: ${stale}; nothing was approved or denied`,
       );
     }
     const now = this.#now();

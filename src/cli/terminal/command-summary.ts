@@ -12,6 +12,8 @@ const RAN_CODES: ReadonlySet<string> = new Set([
 ]);
 
 const STDERR_MARK = "[stderr] ";
+/** The sandbox's notes, after the output (failure-notes.ts): shown each on its own row. */
+const SANDBOX_MARK = "[sandbox] ";
 const SUMMARY_CHARS = 80;
 const STDERR_LINES = 5;
 
@@ -50,7 +52,7 @@ export function commandRan(errorCode: string | undefined): boolean {
  * first), else its last line with anything on it; never blank. Escaped for the terminal.
  */
 export function commandSummary(output: string): string {
-  const lines = meaningfulLines(output);
+  const lines = meaningfulLines(output).slice(0, -sandboxNotes(output).length || undefined);
   const summaries = lines
     .map((line) => plain(line.startsWith(STDERR_MARK) ? line.slice(STDERR_MARK.length) : line))
     .filter((line) => RUNNER_SUMMARIES.some((pattern) => pattern.test(line)));
@@ -60,6 +62,18 @@ export function commandSummary(output: string): string {
     lines.at(-1)?.replace(COLOUR, "") ??
     "(no output)";
   return shown(chosen.replace(/^=+\s*|\s*=+$/gu, ""));
+}
+
+/**
+ * The sandbox's notes at the end of the output, each escaped: every one is shown, not just the
+ * last, and none stands in for the command's own last line.
+ */
+export function sandboxNotes(output: string): string[] {
+  const lines = meaningfulLines(output);
+  let first = lines.length;
+  while (first > 0 && lines[first - 1]?.startsWith(SANDBOX_MARK) === true) first -= 1;
+  // Whole, not cut to the summary's width: the note's advice is at its end.
+  return lines.slice(first).map((line) => escapeForTerminal(collapseHiddenRuns(line.trim())));
 }
 
 /** The last few lines the command wrote to stderr, each escaped, marked as stderr. */

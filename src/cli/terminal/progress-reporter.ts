@@ -16,6 +16,7 @@ import {
   commandOutput,
   commandRan,
   commandSummary,
+  sandboxNotes,
   isCommandTool,
   stderrTail,
 } from "./command-summary.js";
@@ -209,7 +210,7 @@ export class ProgressReporter implements AgentObserver {
     const stderr = stderrTail(output);
     const summary = commandSummary(output);
     const shownAlready = stderr.some((line) => line.replace(/\s+/gu, " ").endsWith(summary));
-    const details = shownAlready ? stderr : [summary, ...stderr];
+    const details = [...(shownAlready ? stderr : [summary, ...stderr]), ...sandboxNotes(output)];
     for (const detail of details) this.#rows(this.#dim(`${MODEL_INDENT}${detail}`));
   }
 

@@ -307,7 +307,12 @@ export function renderApprovalPrompt(
   // Contents may be shortened in the middle; the file they go to never is.
   const path = targetPath(request);
   if (path !== undefined) {
-    lines.push(`${labels.path}: ${escapeForTerminal(JSON.stringify(displayPath(path)))}`);
+    // Through a link, the file the write really lands on, from the check that decided.
+    const lands =
+      request.landsOn === undefined
+        ? ""
+        : ` → ${escapeForTerminal(JSON.stringify(displayPath(request.landsOn)))}`;
+    lines.push(`${labels.path}: ${escapeForTerminal(JSON.stringify(displayPath(path)))}${lands}`);
   }
   if (request.executionEnvironment !== undefined) {
     lines.push(`${labels.runsIn}: ${shown(request.executionEnvironment)}`);

@@ -29,7 +29,17 @@ export function formatAuditLine(request: PermissionRequest, decision: Permission
           .filter(([name]) => name !== "environmentNames")
           .map(([name, value]) => `${name}=${String(value)}`)
           .join(" ")}}`;
+  // A write through a link names the file it lands on, as the prompt did.
+  const lands =
+    request.landsOn === undefined
+      ? ""
+      : ` (writes ${JSON.stringify(request.landsOn)} through the link ${JSON.stringify(targetOf(request))})`;
   return escapeForPrompt(
-    `[Permission] ${request.toolName}: ${decision.behavior} (${decision.source}) - ${decision.reason}${where}${how}`,
+    `[Permission] ${request.toolName}: ${decision.behavior} (${decision.source}) - ${decision.reason}${where}${how}${lands}`,
   );
+}
+
+function targetOf(request: PermissionRequest): string {
+  const path = request.call.arguments.path;
+  return typeof path === "string" ? path : "";
 }

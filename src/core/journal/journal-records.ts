@@ -107,4 +107,9 @@ export type StoredJournalRecord = JournalRecord | LegacyJournalRecord;
 /** The journal port: `append` resolves only once the record is durable, and throws otherwise. */
 export interface RunJournal {
   append(record: JournalRecord): Promise<void>;
+  /**
+   * Bytes the journal can still take for a step's records (the closing records have their own
+   * reserve); absent when it has no limit. The loop bounds each model reply by it.
+   */
+  spaceLeft?(): number;
 }

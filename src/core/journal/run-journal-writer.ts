@@ -44,6 +44,11 @@ export class RunJournalWriter {
     return journalStep(this.#journal, { type: "run_resumed" });
   }
 
+  /** Bytes the journal can still take; unbounded without a journal, or one with no limit. */
+  spaceLeft(): number {
+    return this.#journal?.spaceLeft?.() ?? Number.POSITIVE_INFINITY;
+  }
+
   modelReply(message: AssistantMessage, usage: TokenUsage | undefined): Promise<void> {
     return journalStep(this.#journal, {
       type: "model_reply",

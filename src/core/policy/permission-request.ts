@@ -14,6 +14,11 @@ export class PermissionRequest {
   readonly proposedDecision: PermissionDecision | undefined;
   /** Where an `execute` call would run, e.g. `sandbox: none — runs on the host`. */
   readonly executionEnvironment: string | undefined;
+  /**
+   * The file a write lands on when a link leads its path elsewhere (workspace-relative), as the
+   * boundary check that decided resolved it: the prompt and the audit name it.
+   */
+  readonly landsOn: string | undefined;
 
   constructor(
     call: PreparedToolCall,
@@ -21,6 +26,7 @@ export class PermissionRequest {
     context: {
       readonly proposedDecision?: PermissionDecision;
       readonly executionEnvironment?: string;
+      readonly landsOn?: string;
     } = {},
   ) {
     if (!PreparedToolCall.isPrepared(call)) {
@@ -36,6 +42,7 @@ export class PermissionRequest {
     this.recommendations = Object.freeze([...recommendations]);
     this.proposedDecision = context.proposedDecision;
     this.executionEnvironment = context.executionEnvironment;
+    this.landsOn = context.landsOn;
     Object.freeze(this);
   }
 
@@ -47,15 +54,31 @@ export class PermissionRequest {
     return new PermissionRequest(
       this.call,
       { recommendations: this.recommendations },
-      { executionEnvironment: label },
+      { executionEnvironment: label, ...this.#landing() },
     );
+  }
+
+  withLanding(landsOn: string): PermissionRequest {
+    return new PermissionRequest(
+      this.call,
+      { recommendations: this.recommendations },
+      { executionEnvironment: this.executionEnvironment, landsOn },
+    );
+  }
+
+  #landing(): { readonly landsOn?: string } {
+    return this.landsOn === undefined ? {} : { landsOn: this.landsOn };
   }
 
   withProposedDecision(decision: PermissionDecision): PermissionRequest {
     return new PermissionRequest(
       this.call,
       { recommendations: this.recommendations },
-      { proposedDecision: decision, executionEnvironment: this.executionEnvironment },
+      {
+        proposedDecision: decision,
+        executionEnvironment: this.executionEnvironment,
+        ...this.#landing(),
+      },
     );
   }
 }

@@ -82,7 +82,9 @@ export class PermissionPolicy {
 
   async decide(request: PermissionRequest, trace?: PolicyTrace): Promise<PermissionDecision> {
     const environment = this.#environmentFor(request);
-    const audited =
+    // Where a write lands through a link, from the boundary check below: shown and audited.
+    let landsOn: string | undefined;
+    const withEnvironment =
       environment === undefined
         ? request
         : request.withExecutionEnvironment(environmentLabel(environment));
@@ -93,7 +95,11 @@ export class PermissionPolicy {
     const stages: [string, PermissionDecision[]][] = [
       [
         "workspace boundary",
-        this.#boundaryApplies(request) ? await this.#boundaryDecisions(request) : [],
+        this.#boundaryApplies(request)
+          ? await this.#boundaryDecisions(request, (landing) => {
+              landsOn = landing;
+            })
+          : [],
       ],
       ...(this.#options.authorizer === undefined
         ? []
@@ -107,6 +113,7 @@ export class PermissionPolicy {
       ["recommendations", [...request.recommendations]],
       ["rules", this.#ruleDecisions(request)],
     ];
+    const audited = landsOn === undefined ? withEnvironment : withEnvironment.withLanding(landsOn);
     for (const [name, decisions] of stages) trace?.stage(name, decisions);
     const merged = mergeDecisions(stages.flatMap(([, decisions]) => decisions));
     trace?.merged(merged);
@@ -191,7 +198,10 @@ export class PermissionPolicy {
     );
   }
 
-  async #boundaryDecisions(request: PermissionRequest): Promise<PermissionDecision[]> {
+  async #boundaryDecisions(
+    request: PermissionRequest,
+    reportLanding: (landsOn: string) => void,
+  ): Promise<PermissionDecision[]> {
     const check = this.#options.workspaceBoundary;
     if (check === undefined) return [];
     const path = request.call.arguments.path;
@@ -200,9 +210,15 @@ export class PermissionPolicy {
       return [PermissionDecision.deny("Write path is invalid", SOURCES.boundary)];
     }
     try {
-      const target: unknown = await check.boundary.classifyWrite(check.workspace, path);
+      const { boundary, workspace } = check;
+      const resolution: unknown =
+        boundary.resolveWrite === undefined
+          ? { target: await boundary.classifyWrite(workspace, path) }
+          : await boundary.resolveWrite(workspace, path);
+      const { target, landsOn } = resolution as { target?: unknown; landsOn?: unknown };
       switch (target) {
         case "inside":
+          if (typeof landsOn === "string") reportLanding(landsOn);
           return [];
         case "git-metadata":
           return [PermissionDecision.deny(BOUNDARY_REASONS.gitMetadata, SOURCES.protectedPath)];

@@ -85,9 +85,23 @@ export interface WorkspaceFileSystem {
  */
 export type WriteTarget = "inside" | "outside" | "git-metadata" | "harness-file";
 
+/**
+ * Where a write lands. `landsOn`: set only when a link leads the named path to another file; the
+ * file's workspace-relative path, `/`-separated.
+ */
+export interface WriteResolution {
+  readonly target: WriteTarget;
+  readonly landsOn?: string;
+}
+
 /** The hard write limit the P03 policy asks before any write; shares `safePath` with the tools. */
 export interface WorkspaceWriteBoundary {
   classifyWrite(workspace: string, path: string): Promise<WriteTarget>;
+  /**
+   * `classifyWrite` that also names, for a write inside, the file it lands on when a link leads
+   * elsewhere: the approval prompt and the audit show it from the very check that decided.
+   */
+  resolveWrite?(workspace: string, path: string): Promise<WriteResolution>;
   /** Where a read would land (P04's boundary checks reads too); reading is never protected. */
   classifyRead?(workspace: string, path: string): Promise<"inside" | "outside">;
 }

@@ -32,6 +32,7 @@ import {
   type Decided,
 } from "./call-facts.js";
 import { addUsage, checkedReply } from "./model-reply-checks.js";
+import { boundedReply } from "./bounded-reply.js";
 import { withOutcomeNote } from "./outcome-note.js";
 import { journaledRun } from "../journal/journaled-run.js";
 import { RunJournalWriter } from "../journal/run-journal-writer.js";
@@ -224,7 +225,11 @@ export class AgentRunner {
           : await this.#context.complete(history, tools, signal, send);
       this.#notify((observer) => observer.onModelReply?.(reply, turn));
       usage = addUsage(usage, reply.usage);
-      const message = checkedReply(reply, history);
+      // Bounded before it is journaled: a reply too large to keep must not stop the run.
+      const { message, refused } = boundedReply(
+        checkedReply(reply, history),
+        this.#journal.spaceLeft(),
+      );
       await this.#journal.modelReply(message, reply.usage);
       history.push(message);
       this.#context?.counted(history, reply);
@@ -234,7 +239,8 @@ export class AgentRunner {
       }
       for (const call of message.toolCalls) {
         throwIfCancelled(signal);
-        const { result, outcome } = await this.#runToolCall(snapshot, call, signal);
+        const tooLarge = refused.get(call.id);
+        const { result, outcome } = await this.#runToolCall(snapshot, call, signal, tooLarge);
         outcomes.push(outcome);
         const toolMessage: ToolMessage = {
           role: "tool",
@@ -252,6 +258,8 @@ export class AgentRunner {
     snapshot: ToolRegistrySnapshot,
     call: ToolCall,
     signal: AbortSignal | undefined,
+    /** Set when the call was refused for its size (bounded-reply.ts): it is not even prepared. */
+    tooLarge?: ToolResult,
   ): Promise<{ result: ToolResult; outcome: ToolOutcome }> {
     const now = this.#options.now ?? Date.now;
     const started = now();
@@ -274,11 +282,14 @@ export class AgentRunner {
     const took = (): number => now() - started - (waitedMs ?? 0);
     let decided: Decided;
     try {
-      decided = await this.#decideAndInvoke(snapshot, call, signal, environment, {
-        reportExecution,
-        reportWait,
-        now,
-      });
+      decided =
+        tooLarge === undefined
+          ? await this.#decideAndInvoke(snapshot, call, signal, environment, {
+              reportExecution,
+              reportWait,
+              now,
+            })
+          : rejected(tooLarge);
     } catch (error) {
       // Stopped at its confirmation (Ctrl-C, or a wait for a later approval): nothing ran and the
       // run ends here, but the call still gets its outcome, and the journal says why it stopped.

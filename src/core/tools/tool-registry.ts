@@ -2,6 +2,7 @@ import { z } from "zod";
 import { deepFreeze } from "../common/deep-freeze.js";
 import type { ToolCall } from "../ports/messages.js";
 import type { ModelToolSpec } from "../ports/model.js";
+import { argumentsTooLarge, MAX_ARGUMENTS_BYTES, utf8Bytes } from "./argument-limits.js";
 import { PreparedToolCall } from "./prepared-tool-call.js";
 import type { FinalArguments, ToolContext, ToolDefinition, ToolSchema } from "./tool-definition.js";
 import { TOOL_EFFECTS } from "./tool-definition.js";
@@ -88,6 +89,11 @@ export class ToolRegistrySnapshot {
     const tool = this.#tools.get(call.name)?.definition;
     if (tool === undefined) {
       return { ok: false, result: unknownTool(call.name, this.names()) };
+    }
+    // Measured before parsing: a hostile size costs neither a parse nor a journal record.
+    const bytes = utf8Bytes(call.arguments);
+    if (bytes > MAX_ARGUMENTS_BYTES) {
+      return { ok: false, result: argumentsTooLarge(call.name, bytes) };
     }
     const parsed = parseArguments(tool, call.arguments);
     if (!parsed.ok) return parsed;

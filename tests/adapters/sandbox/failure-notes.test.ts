@@ -20,33 +20,78 @@ function result(exitCode: number | null, output: string): CommandResult {
 }
 
 describe("failureNotes", () => {
+  const maybe = (limit: string): string =>
+    `may have hit the ${limit} (going by the output's words)`;
+
   it.each([
     [
       134,
       "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
-      "stopped: memory limit 256 MiB reached",
+      maybe("memory limit 256 MiB"),
     ],
-    [1, "[stderr] MemoryError", "stopped: memory limit 256 MiB reached"],
-    [
-      2,
-      "[stderr] bash: xrealloc: cannot allocate 268042240 bytes",
-      "stopped: memory limit 256 MiB reached",
-    ],
+    [1, "[stderr] MemoryError", maybe("memory limit 256 MiB")],
+    [2, "[stderr] bash: xrealloc: cannot allocate 268042240 bytes", maybe("memory limit 256 MiB")],
     [
       null,
       "[stderr] bash: fork: retry: Resource temporarily unavailable",
-      "stopped: process limit 64 reached",
+      maybe("process limit 64"),
     ],
     [153, "", "stopped: file size limit 10 MiB reached"],
-    [
-      1,
-      "[stderr] head: error writing 'big': File too large",
-      "stopped: file size limit 10 MiB reached",
-    ],
+    [1, "[stderr] head: error writing 'big': File too large", maybe("file size limit 10 MiB")],
     [152, "", "stopped: CPU time limit 5 s reached"],
-    [1, "[stderr] Error: EMFILE: too many open files", "stopped: open files limit 128 reached"],
+    [1, "[stderr] Error: EMFILE: too many open files", maybe("open files limit 128")],
   ])("exit %s with %j: %s", (exitCode, output, note) => {
     expect(failureNotes(result(exitCode, output), { network: true, limits })).toEqual([note]);
+  });
+
+  it("names a limit its own signal shows once, whatever the output also says", () => {
+    const cut = result(153, "[stderr] bash: line 1: 7 File size limit exceeded head -c 10G");
+    expect(failureNotes(cut, { network: true, limits })).toEqual([
+      "stopped: file size limit 10 MiB reached",
+    ]);
+  });
+
+  it("reads nothing into words that merely mention a limit", () => {
+    const text = "evicts entries when out of memory\nexpected EMFILE to be handled\n";
+    expect(failureNotes(result(1, text), { network: false, limits })).toEqual([]);
+  });
+
+  it("a cgroup that counted nothing leaves only the output's words, worded as possible", () => {
+    const cgroup = { forkRefusals: 0, oomKills: 0, memoryFailures: 0 };
+    const text = "[stderr] MemoryError\n[stderr] OSError: [Errno 24] Too many open files";
+    expect(failureNotes(result(1, text), { network: true, limits, cgroup })).toEqual([
+      maybe("memory limit 256 MiB"),
+      maybe("open files limit 128"),
+    ]);
+  });
+
+  it.each([
+    [
+      "curl",
+      "[stderr] curl: (7) Failed to connect to 127.0.0.1 port 8765: Couldn't connect to server",
+    ],
+    ["curl, resolving", "[stderr] curl: (6) Could not resolve host: example.com"],
+    ["wget", "[stderr] Connecting to 127.0.0.1:8765... failed: Connection refused."],
+    ["wget, resolving", "[stderr] wget: unable to resolve host address 'example.com'"],
+    ["npm", "[stderr] npm error code ENOTCACHED"],
+    ["npm, connecting", "[stderr] npm error code ECONNREFUSED"],
+    [
+      "pip",
+      "[stderr] WARNING: Retrying (Retry(total=4)) after connection broken by 'NewConnectionError(...: Failed to establish a new connection: [Errno 101] Network is unreachable')",
+    ],
+    [
+      "git",
+      "[stderr] fatal: unable to access 'https://github.com/a/b.git/': Could not resolve host: github.com",
+    ],
+    [
+      "node fetch",
+      "[stderr] TypeError: fetch failed\n[stderr]   cause: Error: connect ECONNREFUSED 127.0.0.1:8765",
+    ],
+    ["node http", "[stderr] Error: getaddrinfo EAI_AGAIN registry.npmjs.org"],
+    ["go", "[stderr] dial tcp 127.0.0.1:8765: connect: connection refused"],
+  ])("a failed %s connection with the network off gets the network note", (_, output) => {
+    expect(failureNotes(result(1, output), { network: false, limits })).toEqual([NETWORK_OFF_NOTE]);
+    expect(failureNotes(result(1, output), { network: true, limits })).toEqual([]);
   });
 
   it.each([

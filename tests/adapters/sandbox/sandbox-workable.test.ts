@@ -172,7 +172,12 @@ describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () =
     );
     expect(result.exitCode).not.toBe(0);
     expect(result.timedOut).toBe(false);
-    expect(result.output.endsWith("\n[sandbox] stopped: memory limit 256 MiB reached")).toBe(true);
+    // No cgroup here: only the program's own words say why, so the note says "may have".
+    expect(
+      result.output.endsWith(
+        "\n[sandbox] may have hit the memory limit 256 MiB (going by the output's words)",
+      ),
+    ).toBe(true);
   });
 
   it("a 10 GiB write ends at the file size limit, and the file stays that small", async () => {
@@ -209,7 +214,10 @@ describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () =
       expect(result.exitCode).toBe(1);
       expect(result.output).toContain("fork: retry: Resource temporarily unavailable");
       const end = result.omitted?.tail ?? result.output;
-      expect(end.endsWith("\n[sandbox] stopped: process limit 64 reached")).toBe(true);
+      // The rlimit alone leaves no count of refused forks: only the shell's words say why.
+      expect(
+        end.endsWith("\n[sandbox] may have hit the process limit 64 (going by the output's words)"),
+      ).toBe(true);
     },
   );
 

@@ -149,6 +149,34 @@ describe("tool call lines", () => {
     );
   });
 
+  it("under a failed sandboxed command, shows every note of the sandbox, after its own last line", async () => {
+    const { progress, text } = reporter("normal");
+    const call: ToolCall = { id: "c9", name: "shell", arguments: '{"command":"make"}' };
+    const output = [
+      "building",
+      "[stderr] make: *** [all] Error 1",
+      "[sandbox] may have hit the memory limit 4 GiB (going by the output's words)",
+      "[sandbox] may have hit the open files limit 4096 (going by the output's words)",
+    ].join("\n");
+    progress.onToolCallStart(call);
+    progress.onToolCallEnd(
+      call,
+      toolError("shell_failed", `bash exited with code 1 (the command ran)\n${output}`),
+      5,
+    );
+    await flushed();
+    expect(text()).toBe(
+      [
+        "→ shell make",
+        "✗ shell_failed: bash exited with code 1 (the command ran) (5 ms)",
+        "  [stderr] make: *** [all] Error 1",
+        "  [sandbox] may have hit the memory limit 4 GiB (going by the output's words)",
+        "  [sandbox] may have hit the open files limit 4096 (going by the output's words)",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("shows a failed command's summary once when stderr holds it, and nothing more for other failures", async () => {
     const { progress, text } = reporter("normal");
     const run: ToolCall = { id: "c5", name: "run_command", arguments: '{"command":"npx"}' };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ToolCall } from "../../../src/core/ports/messages.js";
+import { MAX_ARGUMENTS_BYTES } from "../../../src/core/tools/argument-limits.js";
 import { PreparedToolCall } from "../../../src/core/tools/prepared-tool-call.js";
 import type {
   ToolDefinition,
@@ -389,5 +390,29 @@ describe("invoke", () => {
     expect(result).toEqual({ content: "x", isError: true, errorCode: "custom" });
     expect(Object.isFrozen(result)).toBe(true);
     expect(result).not.toBe(returned);
+  });
+});
+
+describe("prepare: arguments too large", () => {
+  it("refuses arguments over the limit by size alone, before parsing them", () => {
+    const { tool, received } = recordingNoteTool();
+    const registry = new ToolRegistry([tool]);
+    // Not even JSON: a parse would say invalid_json, so this result shows the size came first.
+    const args = "{".repeat(MAX_ARGUMENTS_BYTES + 1);
+    expect(prepareResult(registry, callOf("note", args))).toEqual({
+      content:
+        `Error [arguments_too_large]: Arguments for note are ${String(MAX_ARGUMENTS_BYTES + 1)} ` +
+        `bytes, over the ${String(MAX_ARGUMENTS_BYTES)}-byte limit; nothing was run. ` +
+        "Split the work into smaller calls",
+      isError: true,
+      errorCode: "arguments_too_large",
+    });
+    expect(received).toEqual([]);
+  });
+
+  it("counts UTF-8 bytes, not characters", () => {
+    const registry = new ToolRegistry([recordingNoteTool().tool]);
+    const args = JSON.stringify({ path: "é".repeat(MAX_ARGUMENTS_BYTES / 2) });
+    expect(prepareResult(registry, callOf("note", args))?.errorCode).toBe("arguments_too_large");
   });
 });
