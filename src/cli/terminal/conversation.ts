@@ -2,7 +2,7 @@ import { AgentRunError, RunCancelledError } from "../../core/runner/agent-errors
 import type { RunResult } from "../../core/runner/agent-runner.js";
 import type { Message } from "../../core/ports/messages.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import type { TerminalInput } from "./terminal-approval.js";
+import type { TerminalInput } from "./terminal-input.js";
 import { escapeForPrompt } from "./terminal-text.js";
 import type { TokenUsage } from "../../core/ports/model.js";
 import { addUsage } from "../../core/runner/model-reply-checks.js";

@@ -6,7 +6,7 @@
  * the terminal again in its own mode and redraws itself.
  */
 import type { Interface } from "node:readline";
-import type { TerminalInput } from "./terminal-approval.js";
+import type { TerminalInput } from "./terminal-input.js";
 
 export interface PromptTerminal {
   /** Back to how the shell expects the terminal: cooked mode, no bracketed paste. */

@@ -13,7 +13,7 @@ import { reapplyRawMode, stopAndContinue } from "./job-control.js";
 import { splitAtLineEnds } from "./line-ends.js";
 import { DEFAULT_PASTE_LIMIT, PasteDecoder, type TerminalInputEvent } from "./paste-decoder.js";
 import { needsPlaceholder, PastedTexts } from "./pasted-texts.js";
-import type { TerminalInput } from "./terminal-approval.js";
+import type { TerminalInput } from "./terminal-input.js";
 
 export interface ReadMessage {
   /** What the model receives: pastes in full, continued lines joined by newlines. */

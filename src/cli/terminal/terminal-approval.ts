@@ -8,6 +8,7 @@ import type { Language } from "../args.js";
 import type { FileChange } from "./file-change-preview.js";
 import { collapseHiddenRuns } from "./hidden-characters.js";
 import { reapplyRawMode, stopAndContinue } from "./job-control.js";
+import type { TerminalInput } from "./terminal-input.js";
 import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
 import { elideMiddle, escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
 
@@ -21,15 +22,6 @@ const KEPT_TAIL_CHARS = 800;
 /** Beside a diff, which shows the content, the arguments take about three rows of 80 columns. */
 const ARGUMENTS_BESIDE_DIFF_CHARS = 200;
 const KEPT_TAIL_BESIDE_DIFF = 60;
-
-export interface TerminalInput extends NodeJS.ReadableStream {
-  readonly isTTY?: boolean;
-  /** tty.ReadStream has it: raw mode lets type-ahead that has no Enter yet be discarded too. */
-  setRawMode?(mode: boolean): unknown;
-  /** Node streams set these; a prompt on a stream that has ended would wait for ever. */
-  readonly readableEnded?: boolean;
-  readonly destroyed?: boolean;
-}
 
 export interface TerminalApprovalOptions {
   readonly input: TerminalInput;
