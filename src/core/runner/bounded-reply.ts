@@ -20,8 +20,11 @@ import type { ToolResult } from "../tools/tool-result.js";
 
 /** One reply's share of the journal at most: text plus each call's arguments, twice over. */
 export const MAX_REPLY_BYTES = 24 * 1024 * 1024;
-/** More text than any answer a person reads; the rest of a reply's text is left out. */
-export const MAX_REPLY_TEXT_BYTES = 1024 * 1024;
+/**
+ * More text than any answer a person reads, with room for a long generated file in the answer
+ * (a 1 MiB answer is printed whole); the rest of a reply's text is left out.
+ */
+export const MAX_REPLY_TEXT_BYTES = 4 * 1024 * 1024;
 /**
  * Longer than any id a provider makes; a longer one is replaced (in the reply and its result
  * alike, so they stay paired) by one naming its length and a hash of it.

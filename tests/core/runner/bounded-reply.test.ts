@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentRunner } from "../../../src/core/runner/agent-runner.js";
-import { MAX_REPLY_BYTES } from "../../../src/core/runner/bounded-reply.js";
+import { MAX_REPLY_BYTES, MAX_REPLY_TEXT_BYTES } from "../../../src/core/runner/bounded-reply.js";
 import type { JournalRecord, RunJournal } from "../../../src/core/journal/journal-records.js";
 import { validateToolPairing, type Message } from "../../../src/core/ports/messages.js";
 import { MAX_ARGUMENTS_BYTES } from "../../../src/core/tools/argument-limits.js";
@@ -139,7 +139,7 @@ describe("a model reply too large to journal", () => {
 
   it("cuts assistant text past the limit, saying how much was left out", async () => {
     const writes: string[] = [];
-    const text = "w".repeat(3 * MiB);
+    const text = "w".repeat(3 * MAX_REPLY_TEXT_BYTES);
     const journal = new LimitedJournal();
     const runner = new AgentRunner({
       model: new ScriptedModelClient([textReply(text)]),
@@ -151,12 +151,12 @@ describe("a model reply too large to journal", () => {
 
     expect(
       done.finalText.endsWith(
-        `\n[… ${String(3 * MiB)} bytes in all; the rest was left out, over the limit the harness keeps]`,
+        `\n[… ${String(3 * MAX_REPLY_TEXT_BYTES)} bytes in all; the rest was left out, over the limit the harness keeps]`,
       ),
     ).toBe(true);
-    expect(done.finalText.length).toBeLessThanOrEqual(MiB);
+    expect(done.finalText.length).toBeLessThanOrEqual(MAX_REPLY_TEXT_BYTES);
     expect(done.finalText.startsWith("w".repeat(1000))).toBe(true);
-    expect(journal.bytes).toBeLessThan(3 * MiB);
+    expect(journal.bytes).toBeLessThan(3 * MAX_REPLY_TEXT_BYTES);
   });
   it("keeps an id or a name no provider would send short, the call still paired with its result", async () => {
     const id = "i".repeat(MiB);
