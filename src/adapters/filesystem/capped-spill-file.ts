@@ -55,11 +55,14 @@ export function cappedWriter(writeAll: (bytes: Uint8Array) => void, cap: number)
       if (bytes.length > room) keepInTail(bytes.subarray(room));
     },
     finish() {
-      const kept = tailFilled
-        ? Buffer.concat([tail.subarray(tailEnd), tail.subarray(0, tailEnd)])
-        : Buffer.from(tail.subarray(0, tailEnd));
-      if (cut > 0) writeAll(Buffer.from(cutMark(cut, written, kept.length), "utf8"));
-      if (kept.length > 0) writeAll(kept);
+      // The ring's two parts in order, written from the ring itself: a copy would hold the
+      // tail's half-cap in memory twice at the end of every long command.
+      const parts = tailFilled
+        ? [tail.subarray(tailEnd), tail.subarray(0, tailEnd)]
+        : [tail.subarray(0, tailEnd)];
+      const keptBytes = parts.reduce((sum, part) => sum + part.length, 0);
+      if (cut > 0) writeAll(Buffer.from(cutMark(cut, written, keptBytes), "utf8"));
+      for (const part of parts) if (part.length > 0) writeAll(part);
       return cut;
     },
   };
