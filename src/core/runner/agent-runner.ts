@@ -32,7 +32,9 @@ import {
   type Decided,
 } from "./call-facts.js";
 import { addUsage, checkedReply } from "./model-reply-checks.js";
-import { boundedReply } from "./bounded-reply.js";
+import { boundedReply, runCallReserve } from "./bounded-reply.js";
+import { jsonBytes } from "./journal-text.js";
+import { ResultRoom } from "./result-room.js";
 import { withOutcomeNote } from "./outcome-note.js";
 import { journaledRun } from "../journal/journaled-run.js";
 import { RunJournalWriter } from "../journal/run-journal-writer.js";
@@ -107,6 +109,8 @@ export class AgentRunner {
   readonly #options: AgentRunnerOptions;
   readonly #journal: RunJournalWriter;
   readonly #context: ContextKeeper | undefined;
+  /** What the results of the calls now running may take of the journal; set before they run. */
+  #results: ResultRoom | undefined;
 
   constructor(options: AgentRunnerOptions) {
     if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) {
@@ -191,6 +195,11 @@ export class AgentRunner {
       const answered = answeredRun(resumed);
       if (answered !== undefined) return answered;
       const snapshot = this.#options.registry.snapshot();
+      const toAnswer = openCalls.filter((open) => open.state !== "finished");
+      this.#results = new ResultRoom(
+        this.#journal.spaceLeft(),
+        new Map(toAnswer.map((open) => [open.call.id, runCallReserve(open.call)])),
+      );
       const outcomes = await answerOpenCalls(
         openCalls,
         resumed,
@@ -226,11 +235,12 @@ export class AgentRunner {
       this.#notify((observer) => observer.onModelReply?.(reply, turn));
       usage = addUsage(usage, reply.usage);
       // Bounded before it is journaled: a reply too large to keep must not stop the run.
-      const { message, refused } = boundedReply(
+      const { message, refused, reserves } = boundedReply(
         checkedReply(reply, history),
         this.#journal.spaceLeft(),
       );
       await this.#journal.modelReply(message, reply.usage);
+      this.#results = new ResultRoom(this.#journal.spaceLeft(), reserves);
       history.push(message);
       this.#context?.counted(history, reply);
 
@@ -258,7 +268,7 @@ export class AgentRunner {
     snapshot: ToolRegistrySnapshot,
     call: ToolCall,
     signal: AbortSignal | undefined,
-    /** Set when the call was refused for its size (bounded-reply.ts): it is not even prepared. */
+    /** Set when the call was refused for its size or number (bounded-reply.ts): never prepared. */
     tooLarge?: ToolResult,
   ): Promise<{ result: ToolResult; outcome: ToolOutcome }> {
     const now = this.#options.now ?? Date.now;
@@ -313,9 +323,18 @@ export class AgentRunner {
       environment,
       reported,
     );
-    const result = this.#told(decided.result, outcome);
+    const result = this.#told(this.#fitted(call, decided.result, outcome), outcome);
     await this.#finishCall(call, result, outcome);
     return { result, outcome };
+  }
+
+  /** The result cut to what the journal can keep (result-room.ts), with room for the outcome note. */
+  #fitted(call: ToolCall, result: ToolResult, outcome: ToolOutcome): ToolResult {
+    const room = this.#results;
+    if (room === undefined) return result;
+    const note = jsonBytes(this.#told(Object.freeze({ ...result, content: "" }), outcome).content);
+    const content = room.fit(call, outcome, result.content, this.#journal.spaceLeft(), note);
+    return content === result.content ? result : Object.freeze({ ...result, content });
   }
 
   /**

@@ -1,10 +1,18 @@
 /**
- * Checks on a model reply before anything in it runs: cut-off or filtered replies, empty ones, and
- * call ids that are empty or already used; and the running token count.
+ * Checks on a model reply before anything in it runs: cut-off or filtered replies, empty ones,
+ * more calls than a reply may hold, and call ids that are empty or already used; and the running
+ * token count.
  */
 import { IncompleteModelReplyError, ModelProviderError } from "./agent-errors.js";
+import { withShortIdAndName } from "./long-call-ids.js";
 import type { AssistantMessage, Message, ToolCall } from "../ports/messages.js";
 import type { ModelReply, TokenUsage } from "../ports/model.js";
+
+/**
+ * As many calls as a streamed reply can carry (openai-chat-stream.ts). Past the calls a reply may
+ * run (bounded-reply.ts) each one is still answered and journaled, so their number needs a bound.
+ */
+export const MAX_CALLS_IN_REPLY = 1001;
 
 export function checkedReply(reply: ModelReply, history: readonly Message[]): AssistantMessage {
   const { message, finishReason } = reply;
@@ -18,8 +26,15 @@ export function checkedReply(reply: ModelReply, history: readonly Message[]): As
   if (!hasText && message.toolCalls.length === 0) {
     throw new IncompleteModelReplyError("The model replied with neither text nor tool calls");
   }
-  assertFreshCallIds(message.toolCalls, history);
-  return { role: "assistant", content: message.content, toolCalls: [...message.toolCalls] };
+  if (message.toolCalls.length > MAX_CALLS_IN_REPLY) {
+    throw new ModelProviderError(
+      `Malformed model reply: ${String(message.toolCalls.length)} tool calls, more than the ${String(MAX_CALLS_IN_REPLY)} a reply may hold`,
+    );
+  }
+  // Shortened before the check, so it compares the ids the history keeps (long-call-ids.ts).
+  const toolCalls = message.toolCalls.map((call) => withShortIdAndName(call));
+  assertFreshCallIds(toolCalls, history);
+  return { role: "assistant", content: message.content, toolCalls };
 }
 
 /**

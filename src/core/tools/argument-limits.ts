@@ -10,19 +10,30 @@ import { toolError, type ToolResult } from "./tool-result.js";
 
 export const MAX_ARGUMENTS_BYTES = 8 * 1024 * 1024;
 
-/** UTF-8 bytes of `text`, counted without encoding it (a hostile argument can be 60 MiB). */
+/**
+ * UTF-8 bytes of `text`, counted without encoding it (a hostile argument can be 60 MiB). A lone
+ * surrogate has no UTF-8 form: the journal writes it as an escape, `\udXXX`, and `call_prepared`
+ * escapes the canonical arguments once more (`\\udXXX`), so it counts as 7 bytes, not 3.
+ */
 export function utf8Bytes(text: string): number {
   let bytes = 0;
   for (let index = 0; index < text.length; index += 1) {
     const unit = text.charCodeAt(index);
     if (unit < 0x80) bytes += 1;
     else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit < 0xdc00 && isLowSurrogate(text.charCodeAt(index + 1))) {
+    else if (isHighSurrogate(unit) && isLowSurrogate(text.charCodeAt(index + 1))) {
       bytes += 4;
       index += 1;
-    } else bytes += 3;
+    } else if (isHighSurrogate(unit) || isLowSurrogate(unit)) bytes += LONE_SURROGATE_BYTES;
+    else bytes += 3;
   }
   return bytes;
+}
+
+const LONE_SURROGATE_BYTES = 7;
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit < 0xdc00;
 }
 
 function isLowSurrogate(unit: number): boolean {

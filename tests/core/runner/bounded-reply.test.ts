@@ -1,31 +1,15 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentRunner } from "../../../src/core/runner/agent-runner.js";
 import { MAX_REPLY_BYTES, MAX_REPLY_TEXT_BYTES } from "../../../src/core/runner/bounded-reply.js";
-import type { JournalRecord, RunJournal } from "../../../src/core/journal/journal-records.js";
 import { validateToolPairing, type Message } from "../../../src/core/ports/messages.js";
 import { MAX_ARGUMENTS_BYTES } from "../../../src/core/tools/argument-limits.js";
 import type { ToolDefinition } from "../../../src/core/tools/tool-definition.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { toolSuccess } from "../../../src/core/tools/tool-result.js";
+import { LimitedJournal } from "../../support/limited-journal.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
-
-/** Keeps records in memory and, like the file journal, refuses to grow past `limit` bytes. */
-class LimitedJournal implements RunJournal {
-  readonly records: JournalRecord[] = [];
-  bytes = 0;
-  constructor(readonly limit = 64 * 1024 * 1024) {}
-  append(record: JournalRecord): Promise<void> {
-    const size = JSON.stringify(record).length;
-    if (this.bytes + size > this.limit) return Promise.reject(new Error("journal full"));
-    this.bytes += size;
-    this.records.push(record);
-    return Promise.resolve();
-  }
-  spaceLeft(): number {
-    return this.limit - this.bytes;
-  }
-}
 
 function writeTool(writes: string[]): ToolDefinition {
   return {
@@ -110,12 +94,17 @@ describe("a model reply too large to journal", () => {
     expect(writes).toEqual(["a.txt", "b.txt"]);
     const told = toolMessages(done.history);
     expect(told.slice(0, 2)).toEqual(["wrote a.txt", "wrote b.txt"]);
-    // Each kept call costs its arguments twice (the reply, then call_prepared), quotes escaped.
+    // Every call is charged its refusal first (its id and name three times, 2 KiB of records);
+    // a kept call then its arguments twice (the reply, then call_prepared; quotes escaped) and the
+    // records of a call that runs (its id and name seven times, 8 KiB), less its refusal.
     const bytes = call("a").arguments.length;
-    const left = (MAX_REPLY_BYTES - 2 * 2 * (bytes + 8)) / 2;
+    const idAndName = "a".length + "write_file".length;
+    const refusal = 3 * idAndName + 2048;
+    const overhead = 7 * idAndName + 8192 - refusal;
+    const left = MAX_REPLY_BYTES - 4 * refusal - 2 * (2 * (bytes + 8) + overhead);
     expect(told[2]).toBe(
       `Error [arguments_too_large]: Arguments for write_file are ${String(bytes)} bytes, over the ` +
-        `${String(left)} bytes left for this reply's tool calls; nothing was run. Send fewer or smaller calls`,
+        `${String((left - overhead) / 2)} bytes left for this reply's tool calls; nothing was run. Send fewer or smaller calls`,
     );
     expect(told[3]).toMatch(/^Error \[arguments_too_large\]/);
     validateToolPairing(done.history);
@@ -158,6 +147,36 @@ describe("a model reply too large to journal", () => {
     expect(done.finalText.startsWith("w".repeat(1000))).toBe(true);
     expect(journal.bytes).toBeLessThan(3 * MAX_REPLY_TEXT_BYTES);
   });
+  it("counts a lone surrogate as the 7 bytes it takes escaped twice in call_prepared", async () => {
+    // 3 bytes each, as UTF-8 would count them, fits this reply's share of a 12 MiB journal; the
+    // reply and call_prepared would then write 6 + 7 bytes each, more than the journal holds.
+    const limit = 12 * MiB;
+    const journal = new LimitedJournal(limit);
+    const prefix = '{"path":"s.txt","content":"';
+    const args = `${prefix}${"\ud800".repeat(1_000_000)}"}`;
+    const { writes, result } = run(
+      [[{ id: "call_s", name: "write_file", arguments: args }]],
+      journal,
+    );
+    const done = await result;
+
+    expect(done.finalText).toBe("Done.");
+    expect(writes).toEqual([]);
+    const bytes = prefix.length + 2 + 7 * 1_000_000;
+    const room = limit - JSON.stringify(journal.records[0]).length;
+    const idAndName = "call_s".length + "write_file".length;
+    const refusal = 3 * idAndName + 2048;
+    const overhead = 7 * idAndName + 8192 - refusal;
+    const left = Math.floor(room / 2) - refusal;
+    expect(toolMessages(done.history)).toEqual([
+      `Error [arguments_too_large]: Arguments for write_file are ${String(bytes)} bytes, over the ` +
+        `${String(Math.floor((left - overhead) / 2))} bytes left for this reply's tool calls; ` +
+        "nothing was run. Send fewer or smaller calls",
+    ]);
+    validateToolPairing(done.history);
+    expect(journal.bytes).toBeLessThan(64 * 1024);
+  });
+
   it("keeps an id or a name no provider would send short, the call still paired with its result", async () => {
     const id = "i".repeat(MiB);
     const name = "n".repeat(MiB);
@@ -172,7 +191,9 @@ describe("a model reply too large to journal", () => {
     validateToolPairing(done.history);
     const first = done.history.find((message) => message.role === "assistant");
     const shortId = first?.role === "assistant" ? first.toolCalls[0]?.id : undefined;
-    expect(shortId).toMatch(/^call_long_1048576_[0-9a-f]{8}$/);
+    // A SHA-256 of the id's UTF-16 code units: long-call-ids.ts.
+    const digest = createHash("sha256").update(Buffer.from(id, "utf16le")).digest("hex");
+    expect(shortId).toBe(`call_long_${digest}`);
     expect(toolMessages(done.history)[0]).toBe(
       `Error [unknown_tool]: Unknown tool: ${"n".repeat(64)}… (available tools: write_file)`,
     );
