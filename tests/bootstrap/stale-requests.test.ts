@@ -153,7 +153,7 @@ describe("the live run's own answer at its terminal", () => {
         {
           id: OLD,
           actionDigest: "a".repeat(64),
-          summary: "run_command [\"npm\",\"test\"]",
+          summary: 'run_command ["npm","test"]',
           risks: [],
           expiresAt: "2999-01-01T00:00:00.000Z",
         },

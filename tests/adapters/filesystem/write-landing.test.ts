@@ -97,9 +97,9 @@ describe("no link on the way names no other file", () => {
 
   it("on Linux, where letter case makes another name, a case difference is a link", () => {
     const root = temp.workspace;
-    expect(
-      writeLanding(root, "SRC/A.ts", join(root, "src", "a.ts"), { platform: "linux" }),
-    ).toBe("src/a.ts");
+    expect(writeLanding(root, "SRC/A.ts", join(root, "src", "a.ts"), { platform: "linux" })).toBe(
+      "src/a.ts",
+    );
   });
 
   it.skipIf(process.platform === "win32")(

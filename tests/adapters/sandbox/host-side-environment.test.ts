@@ -79,10 +79,10 @@ describe.skipIf(BWRAP === undefined || BASH === undefined || PRLIMIT === undefin
 
       const result = await runner(environment).run("printf ran", ws, LIMITS);
 
+      expect(existsSync(marker)).toBe(false);
       expect(result).toMatchObject({ exitCode: 0 });
       // The entry did run: it wrote its pid where the cgroup's procs file is.
       expect(Number(readFileSync(procs, "utf8").trim())).toBeGreaterThan(0);
-      expect(existsSync(marker)).toBe(false);
     });
 
     it("the command inside reads no $BASH_ENV passed with --pass-env", async () => {

@@ -33,13 +33,16 @@ const STARTUP_NAMES = [
 
 describe("shell startup variables", () => {
   it("are dropped from the command environment even when passed with --pass-env", () => {
-    const host = Object.fromEntries([
-      ["PATH", "/usr/bin:/bin"],
-      ["MY_SETTING", "on"],
-      ...STARTUP_NAMES.map((name) => [name, "/ws/evil.sh"]),
-    ]);
+    const host: Record<string, string> = {
+      PATH: "/usr/bin:/bin",
+      MY_SETTING: "on",
+      ...Object.fromEntries(STARTUP_NAMES.map((name) => [name, "/ws/evil.sh"])),
+    };
     expect(
-      buildCommandEnvironment(host, { passEnv: [...STARTUP_NAMES, "MY_SETTING"], platform: "linux" }),
+      buildCommandEnvironment(host, {
+        passEnv: [...STARTUP_NAMES, "MY_SETTING"],
+        platform: "linux",
+      }),
     ).toEqual({ PATH: "/usr/bin:/bin", MY_SETTING: "on" });
     expect(
       buildCommandEnvironment(
