@@ -125,7 +125,13 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
             network: settings.network,
             execution: await execution.ready,
             runId: session.runId,
-            grants: openApprovalStore(workspace, settings.stateDir, host.env, host.platform),
+            grants: openApprovalStore(
+              workspace,
+              settings.stateDir,
+              host.env,
+              host.platform,
+              session.runId,
+            ),
             grantTtlMs: DEFAULT_GRANT_TTL_MS,
           })
         : undefined;

@@ -54,13 +54,36 @@ export function networkNoticeGateFor(
   execution: StartedShellExecution,
   openCache: () => ProbeVerdictCache,
 ): ModelClient {
-  const probed = execution.ready.then((decided) => decided.networkOff === true);
+  // A probe that failed showed no sandbox without a network: the notice is not kept. (Handled
+  // here too because the gate never awaits it when not told: no unhandled rejection.)
+  const probed = execution.ready.then(
+    (decided) => decided.networkOff === true,
+    () => false,
+  );
   if (!execution.networkOff) return new NetworkNoticeGate(inner, false, probed);
-  const cache = openCache();
-  void execution.ready.then((decided) => {
-    cache.remember(decided);
-  });
+  const cache = openCacheOrNothing(openCache);
+  if (cache === undefined) return new NetworkNoticeGate(inner, true, probed);
+  // The memory only saves a wait: a probe that failed, or a verdict that cannot be written,
+  // leaves it as it was.
+  void execution.ready
+    .then((decided) => {
+      cache.remember(decided);
+    })
+    .catch(() => undefined);
   return new NetworkNoticeGate(inner, true, probed, cache.remembered?.networkOff);
+}
+
+/**
+ * The cache, or nothing remembered when it cannot be opened (the probe's fingerprint reads the
+ * shell and bwrap binaries, the state root the cache file): the first request then waits for the
+ * probe, as on a first start, rather than the run failing for an optimisation.
+ */
+function openCacheOrNothing(openCache: () => ProbeVerdictCache): ProbeVerdictCache | undefined {
+  try {
+    return openCache();
+  } catch {
+    return undefined;
+  }
 }
 
 function verdictOf(decided: ShellExecution): ProbeVerdict {

@@ -7,18 +7,23 @@
  */
 import { journalPath, readJournalFile } from "../adapters/journal/index.js";
 import type { StoredRequest } from "../adapters/state/index.js";
-import { replayJournal } from "../core/journal/journal-replay.js";
+import type { StoredJournalRecord } from "../core/journal/journal-records.js";
+import { replayJournal, type RunStatus } from "../core/journal/journal-replay.js";
 
-/** Why `stored` can no longer be used; undefined while its run may still use it. */
-export function whyRequestIsStale(runs: string, stored: StoredRequest): string | undefined {
-  let records;
-  try {
-    records = readJournalFile(journalPath(runs, stored.runId)).records;
-  } catch {
-    // No journal to read (removed, or never written): nothing says the run has moved on.
-    return undefined;
-  }
-  const { status } = replayJournal(records);
+/**
+ * Why `stored` can no longer be used; undefined while its run may still use it. `liveRunId` is
+ * the run asking, when a run asks (its terminal `y`): its own requests are live by definition,
+ * and its journal is not read again at every answer.
+ */
+export function whyRequestIsStale(
+  runs: string,
+  stored: StoredRequest,
+  liveRunId?: string,
+): string | undefined {
+  if (stored.runId === liveRunId) return undefined;
+  const run = replayedRun(runs, stored.runId);
+  if (run === undefined) return undefined;
+  const { records, status } = run;
   switch (status) {
     case "completed":
     case "failed":
@@ -32,6 +37,22 @@ export function whyRequestIsStale(runs: string, stored: StoredRequest): string |
     }
     case "unfinished":
       return undefined;
+  }
+}
+
+/**
+ * The run's records and where they leave it; undefined when there is no journal to read (removed,
+ * never written) or it does not replay: nothing then says the run has moved on.
+ */
+function replayedRun(
+  runs: string,
+  runId: string,
+): { readonly records: readonly StoredJournalRecord[]; readonly status: RunStatus } | undefined {
+  try {
+    const { records } = readJournalFile(journalPath(runs, runId));
+    return { records, status: replayJournal(records).status };
+  } catch {
+    return undefined;
   }
 }
 

@@ -205,6 +205,54 @@ describe("the probe's verdict remembered per machine", () => {
     },
   );
 
+  it("a cache that cannot be opened (its fingerprint throws) remembers nothing: the request waits for the probe", async () => {
+    const model = new ScriptedModelClient([textReply("one")]);
+    const { execution, decide } = startedExecution();
+    const client = networkNoticeGateFor(model, execution, () => {
+      throw new Error("EACCES: cannot stat bwrap");
+    });
+    const first = client.complete(TOLD);
+    expect(await settlesSoon(first)).toBe(false);
+    expect(model.requests).toHaveLength(0);
+    decide(SANDBOXED);
+    expect((await first).message.content).toBe("one");
+    expect(model.requests[0]?.messages).toEqual(TOLD.messages);
+  });
+
+  it.each([true, false])(
+    "a probe that rejects leaves no unhandled rejection (told: %s), and the notice is not kept",
+    async (told) => {
+      const unhandled: unknown[] = [];
+      const record = (reason: unknown): void => {
+        unhandled.push(reason);
+      };
+      process.on("unhandledRejection", record);
+      try {
+        const model = new ScriptedModelClient([textReply("one")]);
+        let fail: (error: Error) => void = () => undefined;
+        const ready = new Promise<ShellExecution>((_, reject) => (fail = reject));
+        const { execution } = startedExecution();
+        const client = networkNoticeGateFor(
+          model,
+          { ...execution, ready, networkOff: told },
+          cache,
+        );
+        fail(new Error("the probe crashed"));
+        await client.complete(TOLD);
+        for (let turn = 0; turn < 5; turn += 1) {
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        expect(unhandled).toEqual([]);
+        expect(model.requests[0]?.messages[0]).toEqual(
+          told ? { role: "system", content: "You are an agent." } : TOLD.messages[0],
+        );
+        expect(cache().remembered).toBeUndefined();
+      } finally {
+        process.off("unhandledRejection", record);
+      }
+    },
+  );
+
   it("not told (network on): no cache is read or written", async () => {
     const model = new ScriptedModelClient([textReply("one")]);
     const { execution, decide } = startedExecution();

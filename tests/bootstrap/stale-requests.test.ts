@@ -126,3 +126,48 @@ describe("a request nothing can use any more", () => {
     expect(approved.out).toMatch(new RegExp(`^approved ${OLD}: one run of exactly that action`));
   });
 });
+
+describe("a request whose run's journal cannot say", () => {
+  it("reads but does not replay: the request is listed and answered as usable", async () => {
+    saveRequest(OLD, "call_a");
+    // Every line reads; replaying them fails at the second run_started.
+    await journal(waitingOn(OLD, "call_a"), { type: "run_started", prompt: "again" });
+
+    expect((await agent(approvalsCommand, [])).out).toContain(`${OLD} · asked`);
+    const approved = await agent(approveCommand, [OLD]);
+    expect(approved.err).toBe("");
+    expect(approved.code).toBe(0);
+    expect(approved.out).toMatch(new RegExp(`^approved ${OLD}: one run of exactly that action`));
+  });
+});
+
+describe("the live run's own answer at its terminal", () => {
+  it("is not checked against its journal: the run asking is by definition live", async () => {
+    // The journal on disk would call the request stale (the run has ended): a live run's store
+    // never asks it about the run's own requests.
+    await journal({ type: "run_finished", finalText: "Done." });
+    const live = openApprovalStore(temp.workspace, state, {}, "linux", RUN);
+    const other = openApprovalStore(temp.workspace, state, {}, "linux");
+    try {
+      live.saveRequest(
+        {
+          id: OLD,
+          actionDigest: "a".repeat(64),
+          summary: 'run_command ["npm","test"]',
+          risks: [],
+          expiresAt: "2999-01-01T00:00:00.000Z",
+        },
+        { runId: RUN, callId: "call_a", tool: "run_command" },
+      );
+      expect(other.pendingRequests()).toEqual([]);
+      expect(live.approve(OLD, 60_000, "terminal")).toMatchObject({
+        requestId: OLD,
+        answer: "approved",
+        runId: RUN,
+      });
+    } finally {
+      live.close();
+      other.close();
+    }
+  });
+});

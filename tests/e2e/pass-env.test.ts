@@ -33,4 +33,15 @@ describe("--pass-env", () => {
       "agent: warning: --pass-env NOT_SET_HERE is not passed: it is not set in this environment",
     );
   });
+
+  it("a shell startup variable is named once as not passed, with why", async () => {
+    e2e.server.script(chatTextReply("Done."));
+    const run = await e2e.agent(["--pass-env", "BASH_ENV", "--pass-env", "BASH_ENV", "Hi"], {
+      BASH_ENV: "/tmp/evil.sh",
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(linesOf(run.stderr).filter((line) => line.includes("--pass-env"))).toEqual([
+      "agent: warning: --pass-env BASH_ENV is not passed: it configures the shell itself (a startup file, functions or options), which could run a file from the workspace before every command, and those never reach commands",
+    ]);
+  });
 });

@@ -13,7 +13,9 @@ export interface CgroupDirectory {
  * Run before the command by the harness's own shell: it writes its own pid into every
  * hierarchy's `cgroup.procs`, then executes the command in its place. So the command starts
  * inside the cgroup and every process it forks is born there; none can start outside first.
- * A write that fails ends it before anything runs (exit 125, no command started).
+ * A write that fails ends it before anything runs (exit 125, no command started). It runs on the
+ * host, outside any sandbox: start it with a fixed environment of the harness's own, never the
+ * command's (a bash reads `$BASH_ENV` and imports `BASH_FUNC_*` before running this).
  */
 const ENTER_SCRIPT =
   'while [ "$#" -gt 0 ] && [ "$1" != -- ]; do echo "$$" > "$1" || exit 125; shift; done; shift; exec "$@"';

@@ -248,7 +248,7 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
         { harnessFiles: this.#harnessFiles },
         this.#memory,
       );
-      const landsOn = writeLanding(this.#memory.realRoot(workspace), path, target);
+      const landsOn = writeLanding(this.#memory.realRoot(workspace), path, target, { workspace });
       return landsOn === undefined ? { target: "inside" } : { target: "inside", landsOn };
     } catch (error) {
       if (error instanceof ProtectedPathError) return { target: error.kind };

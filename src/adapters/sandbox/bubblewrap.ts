@@ -157,8 +157,8 @@ export class BubblewrapRunner implements CommandRunner {
   }
 
   async #runInner(args: string[], options: CommandOptions): Promise<CommandResult> {
-    // bwrap itself gets the plain allowlist; what the command sees is set inside (`--setenv`).
-    const { bwrapPath, environment } = this.#options;
+    // What the command sees is set inside (`--setenv`); nothing of it runs bwrap or the entry.
+    const { bwrapPath } = this.#options;
     const filter = this.#hardening.seccompFilter;
     const secrets = [...(options.secrets ?? []), ...(this.#options.secrets ?? [])];
     const withSecrets = secrets.length === 0 ? options : { ...options, secrets };
@@ -167,7 +167,7 @@ export class BubblewrapRunner implements CommandRunner {
       limits === undefined ? undefined : this.#options.cgroups,
       limits ?? NO_LIMITS,
       this.#options.shell.executable,
-      (entry) => runSandboxedProcess(bwrapPath, args, environment, withSecrets, filter, entry),
+      (entry) => runSandboxedProcess(bwrapPath, args, withSecrets, filter, entry),
     );
     if (limits === undefined && this.#options.network) return result;
     const context = {

@@ -20,8 +20,9 @@ export interface CgroupRun {
 /**
  * Runs one sandboxed command in a fresh cgroup holding the process and memory limits, when
  * cgroups are available; `start` gets the argv that enters the cgroup and then executes bwrap
- * (empty without one). The cgroup is removed afterwards, however the command ended (timeout and
- * abort included), after anything left in it is killed.
+ * (empty without one), which it must start with the host side's fixed environment
+ * (sandboxed-process.ts), not the command's. The cgroup is removed afterwards, however the
+ * command ended (timeout and abort included), after anything left in it is killed.
  *
  * A cgroup that cannot be made when cgroups are available fails closed: the command does not
  * run without the limits it was promised.

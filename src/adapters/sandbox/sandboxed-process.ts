@@ -15,8 +15,18 @@ export const SECCOMP_FD = 4;
 const MAX_STATUS_BYTES = 64 * 1024;
 
 /**
+ * The whole environment of what runs on the host before the sandbox: the cgroup entry shell and
+ * bwrap itself. Nothing of the command's: a shell started with the command's environment would
+ * read `$BASH_ENV` (or import `BASH_FUNC_*` functions) on the host, and the loader `LD_PRELOAD`,
+ * before any sandbox exists. Neither needs a variable: every program is named by absolute path,
+ * and the command's own environment reaches it through bwrap's `--clearenv` and `--setenv`.
+ */
+export const HOST_SIDE_ENVIRONMENT: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
  * Runs bwrap through runProcess with a status pipe for `--json-status-fd` and the seccomp program
- * on an input pipe for `--seccomp` (the args must name both fds). A run whose status
+ * on an input pipe for `--seccomp` (the args must name both fds, and carry the command's
+ * environment as `--setenv`: the host side gets HOST_SIDE_ENVIRONMENT only). A run whose status
  * never reports `exit-code` did not reach the command: that is a setup failure, thrown as
  * SandboxSetupError with bwrap's own message, never passed off as the command's `exit 1`.
  * Timeout and abort SIGKILL bwrap's process group; `--die-with-parent` and the PID namespace take
@@ -26,7 +36,6 @@ const MAX_STATUS_BYTES = 64 * 1024;
 export async function runSandboxedProcess(
   bwrapPath: string,
   args: readonly string[],
-  env: Readonly<Record<string, string>>,
   options: CommandOptions,
   seccompFilter: Uint8Array,
   entry: readonly string[] = [],
@@ -39,7 +48,7 @@ export async function runSandboxedProcess(
       displayName: `the sandbox ${bwrapPath}`,
       args: entryProgram === undefined ? args : [...entryArgs, bwrapPath, ...args],
       cwd: "/",
-      env,
+      env: HOST_SIDE_ENVIRONMENT,
       timeoutMs: options.timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),

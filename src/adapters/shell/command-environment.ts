@@ -3,6 +3,7 @@
  * API key and other credentials cannot be read by `echo $OPENAI_API_KEY` or a malicious script.
  */
 import { encodedForms } from "./secret-forms.js";
+import { isShellStartupName } from "./shell-startup-names.js";
 
 const POSIX_NAMES = [
   "PATH",
@@ -55,7 +56,10 @@ export const SECRET_PARTS = ["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CR
 export const SECRET_PREFIXES = ["OPENAI_"] as const;
 
 export interface CommandEnvironmentOptions {
-  /** Extra names the person asked for (`--pass-env NAME`); secret-looking ones are still dropped. */
+  /**
+   * Extra names the person asked for (`--pass-env NAME`); secret-looking ones and those that
+   * configure the shell itself (shell-startup-names.ts) are still dropped.
+   */
   readonly passEnv: readonly string[];
   readonly platform: NodeJS.Platform;
 }
@@ -98,7 +102,7 @@ export function buildCommandEnvironment(
   const environment: Record<string, string> = {};
   const taken = new Set<string>();
   for (const [name, value] of Object.entries(hostEnv)) {
-    if (value === undefined || looksLikeSecret(name)) continue;
+    if (value === undefined || looksLikeSecret(name) || isShellStartupName(name)) continue;
     const folded = fold(name);
     if (taken.has(folded)) continue;
     if (!allowed.has(folded) && !folded.startsWith("LC_")) continue;

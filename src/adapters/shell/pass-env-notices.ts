@@ -1,10 +1,12 @@
 /**
  * What the person hears about `--pass-env NAME` that will not reach commands: a name that looks
- * like a credential is dropped by buildCommandEnvironment whatever was asked, and an unset one
+ * like a credential, or one that configures the shell itself (`BASH_ENV`, `ENV`, `IFS`…), is
+ * dropped by buildCommandEnvironment whatever was asked, and an unset one
  * has nothing to pass. Said once per name, before the run, rather than leaving a command to fail
  * later for a variable it was promised.
  */
 import { looksLikeSecret, SECRET_PARTS, SECRET_PREFIXES } from "./command-environment.js";
+import { isShellStartupName } from "./shell-startup-names.js";
 
 export function passEnvNotices(
   passEnv: readonly string[],
@@ -22,6 +24,10 @@ export function passEnvNotices(
     if (looksLikeSecret(name)) {
       notices.push(
         `--pass-env ${name} is not passed: it looks like a credential (its name has ${oneOf(SECRET_PARTS)}, or begins with ${oneOf(SECRET_PREFIXES)}), and those never reach commands`,
+      );
+    } else if (isShellStartupName(name)) {
+      notices.push(
+        `--pass-env ${name} is not passed: it configures the shell itself (a startup file, functions or options), which could run a file from the workspace before every command, and those never reach commands`,
       );
     } else if (!set.has(fold(name))) {
       notices.push(`--pass-env ${name} is not passed: it is not set in this environment`);

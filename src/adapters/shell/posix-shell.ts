@@ -10,7 +10,8 @@ export type PosixShellKind = "bash" | "sh";
 
 /**
  * No startup files: a `.bashrc` may print, prompt or change behaviour between machines. (Bash
- * would also read `$BASH_ENV`, and sh `$ENV`; the environment allowlist never passes them.)
+ * would also read `$BASH_ENV`, and sh `$ENV`; command-environment.ts never passes them, not even
+ * for `--pass-env`: see shell-startup-names.ts.)
  */
 export function posixShellArgs(kind: PosixShellKind, command: string): string[] {
   return kind === "bash" ? ["--noprofile", "--norc", "-c", command] : ["-c", command];

@@ -3,10 +3,11 @@
  * and the JSON audit record all show it, from the boundary check that decided (not a second
  * look-up by name).
  */
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, realpath, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeWorkspaceWriteBoundary } from "../../../src/adapters/filesystem/index.js";
+import { writeLanding } from "../../../src/adapters/filesystem/write-landing.js";
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
 import { PermissionPolicy } from "../../../src/core/policy/permissions.js";
@@ -79,4 +80,50 @@ describe("a write through a link", () => {
     if (prompted === undefined) throw new Error("the person was not asked");
     expect(renderApprovalPrompt(prompted, "en").details.split("\n")).toContain('Path: "src/a.ts"');
   });
+});
+
+describe("no link on the way names no other file", () => {
+  it.each(["darwin", "win32"] as const)(
+    "on %s a name that differs from the real one only in letter case or Unicode form",
+    (platform) => {
+      const root = temp.workspace;
+      const target = join(root, "src", "caf\u00e9.ts");
+      expect(writeLanding(root, "SRC/CAFE\u0301.ts", target, { platform })).toBeUndefined();
+      expect(writeLanding(root, "notes.txt", join(root, "src", "a.ts"), { platform })).toBe(
+        "src/a.ts",
+      );
+    },
+  );
+
+  it("on Linux, where letter case makes another name, a case difference is a link", () => {
+    const root = temp.workspace;
+    expect(writeLanding(root, "SRC/A.ts", join(root, "src", "a.ts"), { platform: "linux" })).toBe(
+      "src/a.ts",
+    );
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "an absolute path through a linked parent of the workspace (/tmp → /private/tmp)",
+    async () => {
+      await symlink(temp.root, join(temp.outside, "parent-link"));
+      const workspace = join(temp.outside, "parent-link", "workspace");
+      const root = await realpath(workspace);
+      expect(root).toBe(temp.workspace);
+
+      expect(
+        writeLanding(root, join(workspace, "src", "a.ts"), join(root, "src", "a.ts"), {
+          workspace,
+        }),
+      ).toBeUndefined();
+      expect(
+        writeLanding(root, join(root, "src", "a.ts"), join(root, "src", "a.ts"), { workspace }),
+      ).toBeUndefined();
+      // A link inside the workspace is still one, however the workspace is named.
+      expect(
+        writeLanding(root, join(workspace, "notes.txt"), join(root, "src", "a.ts"), {
+          workspace,
+        }),
+      ).toBe("src/a.ts");
+    },
+  );
 });
