@@ -35,6 +35,8 @@ export interface CommandCgroupsOptions {
   /** The text of /proc/self/mountinfo and /proc/self/cgroup; read from /proc when absent. */
   readonly mountinfo?: string;
   readonly selfCgroup?: string;
+  /** The parent's name; tests give their own, so other harnesses on the machine are not in it. */
+  readonly parentName?: string;
 }
 
 export type CgroupAvailability =
@@ -137,7 +139,7 @@ export class CommandCgroups {
   /** The parent made and checked, and the controllers a trial cgroup in it holds. */
   #prepare(hierarchy: CgroupHierarchy): UsableHierarchy | string {
     const { version, ownDirectory } = hierarchy;
-    const parent = path.join(ownDirectory, CGROUP_PARENT);
+    const parent = path.join(ownDirectory, this.#options.parentName ?? CGROUP_PARENT);
     try {
       // This process's own cgroup directory, as mountinfo and /proc/self/cgroup name it.
       assertRealDirectory(ownDirectory);

@@ -3,15 +3,18 @@
  * machine with cgroup v1, or a delegated v2 subtree); elsewhere these tests are skipped and say why.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CGROUP_PARENT, CommandCgroups } from "../../../src/adapters/cgroup/index.js";
+import { CommandCgroups } from "../../../src/adapters/cgroup/index.js";
 import { isGone } from "../../support/process-state.js";
 
-const CGROUPS = new CommandCgroups();
+/** This file's own parent: other harnesses on the machine (tests running beside) use theirs. */
+const PARENT = `agent-harness-test-${randomBytes(4).toString("hex")}`;
+const CGROUPS = new CommandCgroups({ parentName: PARENT });
 const AVAILABILITY = CGROUPS.availability();
 const SKIP_REASON = AVAILABILITY.ok
   ? ""
@@ -36,9 +39,7 @@ describe.skipIf(!AVAILABILITY.ok)(`a cgroup per command${SKIP_REASON}`, () => {
     expect(cgroup).toBeDefined();
     if (cgroup === undefined) return;
     for (const directory of cgroup.directories) {
-      expect(directory).toMatch(
-        new RegExp(`/${CGROUP_PARENT}/${String(process.pid)}-[0-9a-f]{8}-\\d+$`),
-      );
+      expect(directory).toMatch(new RegExp(`/${PARENT}/${String(process.pid)}-[0-9a-f]{8}-\\d+$`));
       const files = readdirSync(directory);
       if (files.includes("pids.max"))
         expect(readFileSync(join(directory, "pids.max"), "utf8")).toBe("64\n");
@@ -49,7 +50,7 @@ describe.skipIf(!AVAILABILITY.ok)(`a cgroup per command${SKIP_REASON}`, () => {
     const [program, ...args] = [...cgroup.entryArgv("/bin/sh"), "/bin/cat", "/proc/self/cgroup"];
     const inside = execFileSync(program, args, { encoding: "utf8" });
     for (const directory of cgroup.directories) {
-      const name = directory.slice(directory.lastIndexOf(`/${CGROUP_PARENT}/`));
+      const name = directory.slice(directory.lastIndexOf(`/${PARENT}/`));
       expect(inside).toContain(name);
     }
     expect(cgroup.evidence()).toMatchObject({ forkRefusals: 0, memoryFailures: 0 });
@@ -72,7 +73,7 @@ describe.skipIf(!AVAILABILITY.ok)(`a cgroup per command${SKIP_REASON}`, () => {
     await mkdir(leftOver);
     await mkdir(living);
     try {
-      expect(new CommandCgroups().availability()).toEqual({ ok: true });
+      expect(new CommandCgroups({ parentName: PARENT }).availability()).toEqual({ ok: true });
       expect(existsSync(leftOver)).toBe(false);
       expect(existsSync(living)).toBe(true);
     } finally {
@@ -132,7 +133,7 @@ describe.skipIf(!AVAILABILITY.ok || pidsOwnDirectory() === undefined)(
     });
 
     function realParent(): string {
-      return join(pidsOwnDirectory() ?? "", CGROUP_PARENT);
+      return join(pidsOwnDirectory() ?? "", PARENT);
     }
 
     /** Everything of this process's in the real pids hierarchy's parent, to see nothing was made. */
@@ -144,7 +145,7 @@ describe.skipIf(!AVAILABILITY.ok || pidsOwnDirectory() === undefined)(
     }
 
     it.each([
-      ["the parent", CGROUP_PARENT, "/", (b: string) => `${b}/${CGROUP_PARENT} is a symbolic link`],
+      ["the parent", PARENT, "/", (b: string) => `${b}/${PARENT} is a symbolic link`],
       ["a directory above it", "own", "/own", (b: string) => `${b}/own is a symbolic link`],
     ])(
       "at %s: cgroups unavailable (rlimits only), nothing made behind the link",
@@ -154,9 +155,7 @@ describe.skipIf(!AVAILABILITY.ok || pidsOwnDirectory() === undefined)(
         const mountPoint = join(base, "pids");
         await mkdir(mountPoint);
         const target =
-          link === CGROUP_PARENT
-            ? join(pidsOwnDirectory() ?? "", CGROUP_PARENT)
-            : (pidsOwnDirectory() ?? "");
+          link === PARENT ? join(pidsOwnDirectory() ?? "", PARENT) : (pidsOwnDirectory() ?? "");
         // The real parent may be gone (the last command removes it): make it, so the link leads on.
         const madeParent = !existsSync(realParent());
         if (madeParent) await mkdir(realParent());
@@ -164,6 +163,7 @@ describe.skipIf(!AVAILABILITY.ok || pidsOwnDirectory() === undefined)(
         try {
           const before = ours();
           const cgroups = new CommandCgroups({
+            parentName: PARENT,
             mountinfo: `39 31 0:36 / ${mountPoint} rw,relatime - cgroup cgroup rw,pids`,
             selfCgroup: `8:pids:${self}`,
           });
