@@ -48,6 +48,30 @@ function agentPids(): number[] {
 
 const showsRow = (text: string) => (rows: readonly string[]) => rows.some((row) => row === text);
 const lastRow = (rows: readonly string[]): string => rows.filter((row) => row !== "").at(-1) ?? "";
+const APPROVAL_PROMPT = "Allow this call? [y/N]";
+const pressCtrlZ = (terminal: TmuxTerminal) => (): void => {
+  terminal.type("C-z");
+};
+
+/** Types the agent's command line into the shell and waits for `prompt` on the last row. */
+async function startAgent(terminal: TmuxTerminal, args: readonly string[], prompt: string) {
+  terminal.type("-l", agentCommand(args));
+  terminal.type("Enter");
+  await terminal.waitForScreen((shown) => lastRow(shown) === prompt);
+}
+
+/** `stop` the agent, wait for bash to say so, `fg` it, and wait for `prompt` drawn again. */
+async function stopAndResume(terminal: TmuxTerminal, stop: () => void, prompt: string) {
+  stop();
+  await terminal.waitForScreen((shown) => shown.some((row) => row.includes("Stopped")));
+  terminal.type("-l", "fg; echo FG=$?");
+  terminal.type("Enter");
+  await terminal.waitForScreen((shown) => lastRow(shown) === prompt);
+}
+
+/** The screen once the resumed agent has ended and bash printed its status. */
+const afterFg = (terminal: TmuxTerminal): Promise<string[]> =>
+  terminal.waitForScreen((shown) => shown.some((row) => row.startsWith("FG=")));
 
 describe.skipIf(!isTmuxAvailable())(`Ctrl-Z and fg ${TMUX_REASON}`, () => {
   it("at an approval prompt: after fg the prompt waits, and its answer is taken", async () => {
@@ -58,17 +82,11 @@ describe.skipIf(!isTmuxAvailable())(`Ctrl-Z and fg ${TMUX_REASON}`, () => {
       chatTextReply("Written."),
     );
     const rows = await inShell(async (terminal) => {
-      terminal.type("-l", agentCommand(["--prompt", "z3"]));
-      terminal.type("Enter");
-      await terminal.waitForScreen((shown) => lastRow(shown) === "Allow this call? [y/N]");
-      terminal.type("C-z");
-      await terminal.waitForScreen((shown) => shown.some((row) => row.includes("Stopped")));
-      terminal.type("-l", "fg; echo FG=$?");
-      terminal.type("Enter");
+      await startAgent(terminal, ["--prompt", "z3"], APPROVAL_PROMPT);
       // The prompt is drawn again and stays: nothing ends until the person answers.
-      await terminal.waitForScreen((shown) => lastRow(shown) === "Allow this call? [y/N]");
+      await stopAndResume(terminal, pressCtrlZ(terminal), APPROVAL_PROMPT);
       terminal.type("y", "Enter");
-      return terminal.waitForScreen((shown) => shown.some((row) => row.startsWith("FG=")));
+      return afterFg(terminal);
     });
     // The agent finished its run under fg (a stopped job's list is not resumed: no EXIT=).
     expect(rows).toContain("FG=0");
@@ -87,16 +105,13 @@ describe.skipIf(!isTmuxAvailable())(`Ctrl-Z and fg ${TMUX_REASON}`, () => {
       chatTextReply("Written."),
     );
     const rows = await inShell(async (terminal) => {
-      terminal.type("-l", agentCommand(["--prompt", "k3"]));
-      terminal.type("Enter");
-      await terminal.waitForScreen((shown) => lastRow(shown) === "Allow this call? [y/N]");
-      for (const pid of agentPids()) process.kill(pid, "SIGTSTP");
-      await terminal.waitForScreen((shown) => shown.some((row) => row.includes("Stopped")));
-      terminal.type("-l", "fg; echo FG=$?");
-      terminal.type("Enter");
-      await terminal.waitForScreen((shown) => lastRow(shown) === "Allow this call? [y/N]");
+      await startAgent(terminal, ["--prompt", "k3"], APPROVAL_PROMPT);
+      const stopFromOutside = (): void => {
+        for (const pid of agentPids()) process.kill(pid, "SIGTSTP");
+      };
+      await stopAndResume(terminal, stopFromOutside, APPROVAL_PROMPT);
       terminal.type("y", "Enter");
-      return terminal.waitForScreen((shown) => shown.some((row) => row.startsWith("FG=")));
+      return afterFg(terminal);
     });
     expect(rows).toContain("FG=0");
     // In cooked mode the terminal would have echoed the key as well: `[y/N] yy`.
@@ -109,20 +124,14 @@ describe.skipIf(!isTmuxAvailable())(`Ctrl-Z and fg ${TMUX_REASON}`, () => {
   it("at the conversation's prompt: after fg, typed lines are sent and /exit ends it", async () => {
     e2e.server.script(chatTextReply("Back again."));
     const rows = await inShell(async (terminal) => {
-      terminal.type("-l", agentCommand([]));
-      terminal.type("Enter");
-      await terminal.waitForScreen((shown) => lastRow(shown) === ">");
-      terminal.type("C-z");
-      await terminal.waitForScreen((shown) => shown.some((row) => row.includes("Stopped")));
-      terminal.type("-l", "fg; echo FG=$?");
-      terminal.type("Enter");
-      await terminal.waitForScreen((shown) => lastRow(shown) === ">");
+      await startAgent(terminal, [], ">");
+      await stopAndResume(terminal, pressCtrlZ(terminal), ">");
       terminal.type("-l", "hello after fg");
       terminal.type("Enter");
       await terminal.waitForScreen(showsRow("  Back again."));
       terminal.type("-l", "/exit");
       terminal.type("Enter");
-      return terminal.waitForScreen((shown) => shown.some((row) => row.startsWith("FG=")));
+      return afterFg(terminal);
     });
     expect(rows).toContain("FG=0");
     // Raw mode came back with the prompt: what was typed was echoed once, by readline.
