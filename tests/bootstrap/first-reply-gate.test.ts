@@ -3,6 +3,7 @@ import { FirstReplyGate } from "../../src/bootstrap/first-reply-gate.js";
 import { RunCancelledError } from "../../src/core/runner/agent-errors.js";
 import type { ModelRequest } from "../../src/core/ports/model.js";
 import { ScriptedModelClient, textReply } from "../support/scripted-model.js";
+import { settlesSoon } from "../support/settles-soon.js";
 
 const REQUEST: ModelRequest = { messages: [{ role: "user", content: "hi" }], tools: [] };
 
@@ -10,16 +11,6 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve: () => void = () => undefined;
   const promise = new Promise<void>((done) => (resolve = done));
   return { promise, resolve };
-}
-
-async function settlesSoon(promise: Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  void promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
-  return settled;
 }
 
 describe("FirstReplyGate", () => {

@@ -12,6 +12,7 @@ import type { ModelClient } from "../../src/core/ports/model.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 import { ScriptedModelClient, textReply } from "../support/scripted-model.js";
+import { settlesSoon } from "../support/settles-soon.js";
 
 /** The first request a real P03 agent sends through `model`, built with or without the notice. */
 async function firstRequestOf(model: ModelClient, sandboxNetworkOff: boolean): Promise<void> {
@@ -57,16 +58,6 @@ function decision(): { promise: Promise<boolean>; decide: (networkOff: boolean) 
   let decide: (networkOff: boolean) => void = () => undefined;
   const promise = new Promise<boolean>((done) => (decide = done));
   return { promise, decide };
-}
-
-async function settlesSoon(promise: Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  void promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
-  return settled;
 }
 
 describe("NetworkNoticeGate: the network-off line follows the probe", () => {

@@ -26,6 +26,7 @@ import {
 } from "../../src/features/sandbox-network-notice.js";
 import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 import { ScriptedModelClient, textReply } from "../support/scripted-model.js";
+import { settlesSoon } from "../support/settles-soon.js";
 
 let root: string;
 let stateRoot: string;
@@ -93,16 +94,6 @@ function startedExecution(): {
     },
     decide,
   };
-}
-
-async function settlesSoon(promise: Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  void promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
-  return settled;
 }
 
 /** One start of the agent: the gates as composeRun stacks them, the probe decided by the test. */

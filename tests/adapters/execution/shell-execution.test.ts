@@ -29,6 +29,7 @@ import { RecordingApprover, RecordingAuditSink } from "../../support/permission-
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
 import { hostExecutable } from "../../support/host-executables.js";
 import { runError } from "../../support/run-error.js";
+import { settlesSoon } from "../../support/settles-soon.js";
 
 const HAS_BWRAP =
   process.platform === "linux" &&
@@ -461,17 +462,6 @@ function manualProbe(): {
     },
     started: () => started,
   };
-}
-
-/** Whether `promise` settles before the event loop has had a few turns. */
-async function settlesSoon(promise: Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  void promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
-  return settled;
 }
 
 describe.skipIf(ON_WINDOWS)(
