@@ -57,10 +57,15 @@ export function resolveExecutable(name: string, lookup: ExecutableLookup): strin
   }
   const probe = lookup.probe ?? nodeFileProbe;
   const workspaces = workspaceForms(lookup.workspace, probe);
-  for (const directory of trustedPathEntries(lookup, workspaces)) {
+  for (const directory of absolutePathEntries(lookup, workspaces)) {
+    // The directory's own real path is checked only once it holds a match: most PATH entries do
+    // not, and a realpath of each would cost every lookup a syscall per entry.
+    let trusted: boolean | undefined;
     for (const fileName of candidateNames(name, lookup)) {
       const candidate = paths.join(directory, fileName);
       if (!probe.isExecutableFile(candidate)) continue;
+      trusted ??= resolvesOutside(directory, workspaces, lookup.platform, probe);
+      if (!trusted) break;
       const real = probe.realpath(candidate);
       // A link on PATH that leads into the workspace is as untrustworthy as the workspace itself.
       if (real === undefined || isInsideAny(real, workspaces, lookup.platform)) continue;
@@ -84,7 +89,8 @@ function windowsPowerShellPath(env: Readonly<Record<string, string | undefined>>
   return `${windowsSystemRoot(env)}\\System32\\WindowsPowerShell\\v1.0\\powershell.exe`;
 }
 
-function trustedPathEntries(lookup: ExecutableLookup, workspaces: readonly string[]): string[] {
+/** PATH's absolute entries, normalized, that do not lie in the workspace by their own name. */
+function absolutePathEntries(lookup: ExecutableLookup, workspaces: readonly string[]): string[] {
   const paths = pathApi(lookup.platform);
   const separator = lookup.platform === "win32" ? ";" : ":";
   const raw = envValue(lookup.env, "PATH", lookup.platform) ?? "";
@@ -96,11 +102,23 @@ function trustedPathEntries(lookup: ExecutableLookup, workspaces: readonly strin
     if (lookup.platform === "win32" && !/^[A-Za-z]:[\\/]/.test(entry)) continue; // no UNC, no `\x`
     const normalized = paths.normalize(entry);
     if (isInsideAny(normalized, workspaces, lookup.platform)) continue;
-    const real = (lookup.probe ?? nodeFileProbe).realpath(normalized);
-    if (real !== undefined && isInsideAny(real, workspaces, lookup.platform)) continue;
     entries.push(normalized);
   }
   return entries;
+}
+
+/**
+ * Whether a PATH entry's real path lies outside the workspace: an entry that is a link into it
+ * would let the model swap the program after it was found.
+ */
+function resolvesOutside(
+  directory: string,
+  workspaces: readonly string[],
+  platform: NodeJS.Platform,
+  probe: FileProbe,
+): boolean {
+  const real = probe.realpath(directory);
+  return real === undefined || !isInsideAny(real, workspaces, platform);
 }
 
 function candidateNames(name: string, lookup: ExecutableLookup): string[] {

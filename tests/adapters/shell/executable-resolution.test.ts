@@ -142,6 +142,34 @@ describe("resolveExecutable with Windows paths (runs on every OS)", () => {
     ).toBeUndefined();
   });
 
+  it("skips a junction into the workspace even when its program links back out", () => {
+    const probe = fakeWindows(["C:\\Linked\\pwsh.exe", "C:\\Real\\pwsh.exe"], {
+      "C:\\Linked": "C:\\Users\\ada\\repo\\bin",
+      "C:\\Linked\\pwsh.exe": "C:\\Real\\pwsh.exe",
+    });
+    const env = { PATH: "C:\\Linked;C:\\Real" };
+    expect(resolveExecutable("pwsh.exe", { env, workspace, platform: "win32", probe })).toBe(
+      "C:\\Real\\pwsh.exe",
+    );
+  });
+
+  it("resolves the real path only of the entry that holds the program, not of every entry", () => {
+    const files = fakeWindows(["C:\\Tools7\\pwsh.exe"]);
+    const asked: string[] = [];
+    const probe: FileProbe = {
+      isExecutableFile: (candidate) => files.isExecutableFile(candidate),
+      realpath: (candidate) => {
+        asked.push(candidate);
+        return files.realpath(candidate);
+      },
+    };
+    const env = { PATH: [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `C:\\Tools${n}`).join(";") };
+    expect(resolveExecutable("pwsh.exe", { env, workspace, platform: "win32", probe })).toBe(
+      "C:\\Tools7\\pwsh.exe",
+    );
+    expect(asked).toEqual([workspace, "C:\\Tools7", "C:\\Tools7\\pwsh.exe"]);
+  });
+
   it("finds Windows PowerShell at its System32 location", () => {
     const probe = fakeWindows(["D:\\Win\\System32\\WindowsPowerShell\\v1.0\\powershell.exe"]);
     expect(
