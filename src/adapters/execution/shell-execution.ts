@@ -19,7 +19,6 @@ import {
   prepareCacheDirectory,
   probeSandbox,
   sandboxHardening,
-  SandboxContentError,
   SandboxSetupError,
   SandboxWorkspaceError,
   type ResourceLimits,
@@ -362,26 +361,15 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
   });
   const notice = cache?.notice;
   try {
-    // Refuse `/` or the home directory now, before a probe, with the builder's own words.
-    runner.argsFor("true", options.workspace);
+    // Refuse `/` or the home directory now, before a probe, with the builder's own words. What
+    // the workspace holds is not read here: a repository's scan would delay the first request,
+    // and content a command may have planted must never turn `auto` into running every command
+    // on the host; `argsFor` refuses each command for it instead.
+    runner.checkWorkspace();
     const label = runner.label();
     return { kind: "ready", bwrapPath, shell, environment, hardening, runner, label, notice };
   } catch (error) {
     if (!(error instanceof SandboxSetupError)) throw error;
-    // What the workspace holds (a command may have planted it) refuses each command instead: it
-    // must never turn `auto` into running every command on the host.
-    if (error instanceof SandboxContentError) {
-      return {
-        kind: "ready",
-        bwrapPath,
-        shell,
-        environment,
-        hardening,
-        runner,
-        label: runner.label(),
-        notice,
-      };
-    }
     const short =
       error instanceof SandboxWorkspaceError ? "workspace not sandboxable" : "workspace unusable";
     return { kind: "unusable", reason: error.message, short };

@@ -183,15 +183,31 @@ export class BubblewrapRunner implements CommandRunner {
     return this.#argsForInner(this.#innerCommand(command), cwd);
   }
 
+  /**
+   * Throws, in the builder's own words, what `argsFor` would throw for every command whatever the
+   * workspace holds: a workspace that is `/`, the home directory or above it, or that overlaps a
+   * hidden path or the cache. It skips the reads each command makes again (the credentials to
+   * mask, the git metadata to keep read-only), so a run can decide before its first request
+   * whether commands will have a sandbox at all, without scanning the repository first.
+   */
+  checkWorkspace(): void {
+    const workspace = realWorkspace(this.#options.workspace);
+    bubblewrapArgs({
+      ...this.#argsCommonTo(workspace, this.#innerCommand("true")),
+      cwd: workspace,
+      readOnlyPaths: [],
+      hiddenPaths: this.#options.hiddenPaths ?? [],
+    });
+  }
+
   #argsForInner(inner: string[], cwd: string): string[] {
     const workspace = realWorkspace(this.#options.workspace);
     const realCwd = realDirectory(cwd, "Working directory");
-    const home = this.#options.home === undefined ? undefined : realOrSelf(this.#options.home);
-    const masks = credentialMasks(home, this.#options.unmasked ?? [], workspace);
-    const { cacheDirectory, limits } = this.#options;
+    const common = this.#argsCommonTo(workspace, inner);
+    const masks = credentialMasks(common.home, this.#options.unmasked ?? [], workspace);
     const metadata = gitMetadata(workspace);
     return bubblewrapArgs({
-      workspace,
+      ...common,
       cwd: realCwd,
       readOnlyPaths: [
         ...new Set([
@@ -204,6 +220,15 @@ export class BubblewrapRunner implements CommandRunner {
       hiddenPaths: [...(this.#options.hiddenPaths ?? []), ...masks.directories],
       maskedFiles: masks.files,
       ...(masks.files.length === 0 ? {} : { maskSource: this.#emptyFile() }),
+    });
+  }
+
+  /** What every argv of this runner shares, whatever the workspace holds. */
+  #argsCommonTo(workspace: string, inner: string[]) {
+    const home = this.#options.home === undefined ? undefined : realOrSelf(this.#options.home);
+    const { cacheDirectory, limits } = this.#options;
+    return {
+      workspace,
       ...(cacheDirectory === undefined ? {} : { cacheDirectory, cacheMount: SANDBOX_CACHE }),
       home,
       network: this.#options.network,
@@ -215,7 +240,7 @@ export class BubblewrapRunner implements CommandRunner {
         limits === undefined
           ? inner
           : [...prlimitArgs(limits.prlimitPath, limits.values), ...inner],
-    });
+    };
   }
 
   #emptyFile(): string {

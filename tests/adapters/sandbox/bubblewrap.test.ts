@@ -255,6 +255,51 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(() => runner().argsFor("true", ws)).toThrow(/is laid out as a git directory/);
   });
 
+  it("checkWorkspace reads nothing the workspace holds: a bare repository there passes, each command is refused", () => {
+    execFileSync("git", ["init", "-q", "--bare", ws]);
+    expect(() => runner().checkWorkspace()).not.toThrow();
+    expect(() => runner().argsFor("true", ws)).toThrow(SandboxContentError);
+  });
+
+  it("checkWorkspace refuses what every command would be refused for, in the same words", () => {
+    const thrownBy = (action: () => unknown): unknown => {
+      try {
+        action();
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    const cases: { make: () => BubblewrapRunner; cwd: string; words: RegExp }[] = [
+      {
+        make: () => runner({ workspace: homedir() }),
+        cwd: homedir(),
+        words: /it is the home directory/,
+      },
+      {
+        make: () =>
+          new BubblewrapRunner({
+            bwrapPath,
+            shell: { executable: bash, kind: "bash" },
+            workspace: ws,
+            home: homedir(),
+            network: false,
+            environment: {},
+            hiddenPaths: [base],
+          }),
+        cwd: ws,
+        words: /cannot hide .*: it overlaps the workspace/,
+      },
+    ];
+    for (const { make, cwd, words } of cases) {
+      const fromCheck = thrownBy(() => make().checkWorkspace());
+      const fromCommand = thrownBy(() => make().argsFor("true", cwd));
+      expect(fromCheck).toBeInstanceOf(SandboxSetupError);
+      expect(String(fromCheck)).toMatch(words);
+      expect(String(fromCheck)).toBe(String(fromCommand));
+    }
+  });
+
   it("binds the harness's own files inside the workspace read-only; a command cannot swap them", async () => {
     const log = join(ws, "audit.jsonl");
     await writeFile(log, "line 1\n");
