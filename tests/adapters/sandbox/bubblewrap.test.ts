@@ -257,7 +257,9 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
 
   it("checkWorkspace reads nothing the workspace holds: a bare repository there passes, each command is refused", () => {
     execFileSync("git", ["init", "-q", "--bare", ws]);
-    expect(() => runner().checkWorkspace()).not.toThrow();
+    expect(() => {
+      runner().checkWorkspace();
+    }).not.toThrow();
     expect(() => runner().argsFor("true", ws)).toThrow(SandboxContentError);
   });
 
@@ -292,7 +294,9 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
       },
     ];
     for (const { make, cwd, words } of cases) {
-      const fromCheck = thrownBy(() => make().checkWorkspace());
+      const fromCheck = thrownBy(() => {
+        make().checkWorkspace();
+      });
       const fromCommand = thrownBy(() => make().argsFor("true", cwd));
       expect(fromCheck).toBeInstanceOf(SandboxSetupError);
       expect(String(fromCheck)).toMatch(words);
