@@ -1,7 +1,33 @@
-// Injected by scripts/bundle.js in place of two globals inside the bundle; either one's first use
-// loads Node's bundled undici (~30 ms). Requests go through node:http (node-http-fetch.ts).
+// Injected by scripts/bundle.js in place of globals inside the bundle. The first use of `Headers`
+// or `FormData` loads Node's bundled undici (~30 ms); requests go through node:http
+// (node-http-fetch.ts).
 export { LiteHeaders as Headers } from "../src/adapters/model/node-http-fetch.ts";
 
 /** The SDK only asks whether a request body is FormData; the agent never uploads, so none is. */
 // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- a type no value belongs to
 export class FormData {}
+
+/** Node's own class, read by a name esbuild's `define` does not rewrite, at its first real use. */
+const nodeReadableStream = () =>
+  /** @type {typeof ReadableStream} */ (globalThis["ReadableStream"]);
+
+/**
+ * `globalThis.ReadableStream` inside the bundle. The SDK asks `body instanceof` it of every
+ * request body, and the global's first read loads Node's web streams (~1 ms before the first
+ * request). A plain object, an array or a primitive is never a stream, so that answer needs no
+ * class; anything else, and every construction (`new` returns Node's stream), goes to Node's.
+ * @param {ConstructorParameters<typeof ReadableStream>} args
+ */
+export function ReadableStreamStandIn(...args) {
+  return new (nodeReadableStream())(...args);
+}
+
+Object.defineProperty(ReadableStreamStandIn, Symbol.hasInstance, {
+  /** @param {unknown} value */
+  value: (value) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype === Object.prototype || prototype === null) return false;
+    return value instanceof nodeReadableStream();
+  },
+});

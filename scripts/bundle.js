@@ -80,6 +80,38 @@ const LAZY_ZOD = {
   },
 };
 
+/**
+ * Node modules a run needs only after its first request (a command's process, the conversation's
+ * line reader), with the names our sources import from each: `import { spawn } from
+ * "node:child_process"` in src/ gets a function that requires the module at its first call, so
+ * start-up does not load child_process (with net and dgram) or readline (~1.5 ms of CPU). A source
+ * importing a name not listed here fails the build: the list is the whole contract.
+ */
+const LAZY_BUILTINS = {
+  "node:child_process": ["spawn"],
+  "node:readline": ["createInterface"],
+};
+
+const LAZY_BUILTIN = {
+  name: "lazy-builtin",
+  /** @param {import("esbuild").PluginBuild} build */
+  setup(build) {
+    const names = Object.keys(LAZY_BUILTINS).map((name) => name.replace("/", "\\/"));
+    build.onResolve({ filter: new RegExp(`^(${names.join("|")})$`) }, (args) =>
+      args.importer.startsWith(SRC) ? { path: args.path, namespace: "lazy-builtin" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
+      loader: "js",
+      contents: LAZY_BUILTINS[/** @type {keyof typeof LAZY_BUILTINS} */ (args.path)]
+        .map(
+          (name) =>
+            `export function ${name}(...args) { return require(${JSON.stringify(args.path)}).${name}(...args); }`,
+        )
+        .join("\n"),
+    }));
+  },
+};
+
 /** Builds dist/agent.cjs (written whole, then renamed into place) and returns how long it took. */
 export async function bundle() {
   const started = performance.now();
@@ -91,18 +123,23 @@ export async function bundle() {
     // CommonJS: node starts it ~20 ms sooner than the same code as an ES module, and V8's code
     // cache (scripts/launcher.cjs) takes only scripts.
     format: "cjs",
-    define: { "import.meta.url": "__agentBundleURL" },
     banner: {
       js: '"use strict";var __agentBundleURL = require("node:url").pathToFileURL(__filename).href;',
     },
     target: "node20",
     minify: true,
     legalComments: "none",
-    plugins: [LAZY_ZOD, ZOD_ENGLISH_ONLY],
+    plugins: [LAZY_ZOD, LAZY_BUILTIN, ZOD_ENGLISH_ONLY],
     // The openai SDK builds request headers with the global `Headers` and checks each body against
     // the global `FormData`; the first use of either loads Node's bundled undici (~30 ms). Requests
-    // go through node:http (node-http-fetch.ts), so inside the bundle both are stand-ins.
+    // go through node:http (node-http-fetch.ts), so inside the bundle both are stand-ins. It also
+    // asks whether each body is a `globalThis.ReadableStream`, which loads Node's web streams: the
+    // stand-in answers for a plain object without them.
     inject: [path.join(ROOT, "scripts", "bundle-globals.js")],
+    define: {
+      "import.meta.url": "__agentBundleURL",
+      "globalThis.ReadableStream": "ReadableStreamStandIn",
+    },
     write: false,
     logLevel: "warning",
   });

@@ -24,7 +24,6 @@
  */
 import { readdir, readdirSync, type Dirent } from "node:fs";
 import { sep } from "node:path";
-import { performance } from "node:perf_hooks";
 import type { GlobResult } from "../../core/ports/filesystem.js";
 import { isGitDirectoryName } from "./git-names.js";
 import type { GlobPattern, GlobState } from "./glob-pattern.js";
