@@ -4,9 +4,9 @@
  * process. It never runs stale code: when anything the bundle is made from (src/, package.json,
  * package-lock.json, the bundle scripts) is newer than the bundle, or a file was added or removed,
  * it rebuilds first (esbuild, well under a second). The check stats ~100 paths: a few ms. It also
- * rebuilds when the bundle's bytes no longer hash to what the build recorded (dist/agent-bundle.sha256,
- * see scripts/bundle.js): a bundle changed after its build is never run, however new its time
- * (SHA-256 of ~1 MB: ~2 ms). Both files are read without following links or waiting on a FIFO.
+ * rebuilds when the bundle's or zod's bytes no longer hash to what the build recorded
+ * (dist/agent-bundle.sha256, see scripts/bundle.js): a file changed after its build is never run,
+ * however new its time (SHA-256 of ~0.7 MB: ~2 ms). Both files are read without following links or waiting on a FIFO.
  * CommonJS, like the bundle, so node needs no ES module loader to start it.
  */
 "use strict";
@@ -26,6 +26,8 @@ const ROOT = path.join(__dirname, "..");
 const BUNDLE = path.join(ROOT, "dist", "agent-bundle.cjs");
 const LAUNCHER = path.join(ROOT, "dist", "agent.cjs");
 const BUNDLE_HASH = path.join(ROOT, "dist", "agent-bundle.sha256");
+/** What the build hashed into BUNDLE_HASH, in its order: what the command runs. */
+const BUILT = [BUNDLE, path.join(ROOT, "dist", "agent-zod.cjs")];
 const INPUTS = [
   "package.json",
   "package-lock.json",
@@ -69,21 +71,42 @@ function readRegular(file) {
   }
 }
 
-/** Whether the bundle is, byte for byte, the one the last build wrote. */
-function bundleMatchesBuild() {
+/**
+ * The first of the bundle and zod whose bytes are not what the last build recorded for it, as a
+ * path from the repository root, or undefined when both match.
+ */
+function differsFromBuild() {
+  /** @type {Map<string, string>} */
+  const recorded = new Map();
   try {
-    const recorded = readRegular(BUNDLE_HASH).toString("utf8").trim();
-    return recorded === createHash("sha256").update(readRegular(BUNDLE)).digest("hex");
+    for (const line of readRegular(BUNDLE_HASH).toString("utf8").split("\n")) {
+      const match = /^([0-9a-f]{64}) {2}(\S+)$/.exec(line);
+      if (match?.[1] !== undefined && match[2] !== undefined) recorded.set(match[2], match[1]);
+    }
   } catch {
-    return false;
+    // no record: every file counts as changed
   }
+  return BUILT.find((file) => {
+    try {
+      const digest = createHash("sha256").update(readRegular(file)).digest("hex");
+      return recorded.get(path.basename(file)) !== digest;
+    } catch {
+      return true;
+    }
+  });
 }
 
 const stale = bundleMs() < newestSourceMs();
-if (stale || !bundleMatchesBuild()) {
+const changed = stale ? undefined : differsFromBuild();
+if (stale || changed !== undefined) {
   void import("./bundle.js").then(async ({ bundle }) => {
     const { ms } = await bundle();
-    const why = stale ? "sources changed" : "dist/agent-bundle.cjs differs from its build";
+    const why = stale
+      ? "sources changed"
+      : `${path
+          .relative(ROOT, changed ?? BUNDLE)
+          .split(path.sep)
+          .join("/")} differs from its build`;
     process.stderr.write(`agent: ${why}, rebuilt dist/agent.cjs in ${Math.round(ms)} ms\n`);
     require(LAUNCHER);
   });

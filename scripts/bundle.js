@@ -17,9 +17,12 @@ const DIST = path.join(ROOT, "dist");
 /** The command: scripts/launcher.cjs, which starts the bundle through V8's code cache. */
 export const LAUNCHER = path.join(DIST, "agent.cjs");
 export const BUNDLE = path.join(DIST, "agent-bundle.cjs");
+/** zod, in a file of its own: the bundle requires it at a run's first tool call (LAZY_ZOD). */
+export const ZOD = path.join(DIST, "agent-zod.cjs");
 /**
- * The SHA-256 (hex) of the bundle this build wrote: `npm run agent` (scripts/agent.cjs) runs only a
- * bundle that still matches it, so a bundle changed after the build is rebuilt, not run.
+ * The SHA-256 of each file this build wrote that the command runs (the bundle and zod), one
+ * `<hex>  <name>` line each, as `sha256sum` writes them: `npm run agent` (scripts/agent.cjs) runs
+ * only files that still match, so one changed after the build is rebuilt, not run.
  */
 export const BUNDLE_HASH = path.join(DIST, "agent-bundle.sha256");
 
@@ -44,16 +47,18 @@ const ZOD_ENGLISH_ONLY = {
 };
 
 const SRC = path.join(ROOT, "src") + path.sep;
-/** The marker the stand-in below requires zod by; resolved to zod's own ES module entry. */
-const REAL_ZOD = "agent-harness:zod";
+/** What the stand-in below requires zod by: dist/agent-zod.cjs, beside the bundle. */
+const REAL_ZOD = `./${path.basename(ZOD)}`;
 
 /**
  * zod costs a start-up about 20 ms of CPU (its ~300 classes and the schemas built on load; see
  * docs/how-it-starts.md) though a run needs it only at its first tool call: the builtin tools'
  * schemas are built at first use and their JSON Schemas are listed ahead
  * (src/features/tool-parameters.generated.ts). So `import { z } from "zod"` in our sources gets
- * a stand-in whose first property read loads zod; esbuild keeps a module that is only
- * `require`d behind a lazy initialiser, so until then none of zod's code runs.
+ * a stand-in whose first property read requires zod, built on its own into dist/agent-zod.cjs.
+ * Inside the bundle, even behind a lazy initialiser, zod still cost every start its namespaces'
+ * ~1,000 getters (esbuild defines them at the top level) and a third of the code V8 reads from
+ * the code cache: ~4 ms before the first request.
  */
 const LAZY_ZOD = {
   name: "lazy-zod",
@@ -62,9 +67,7 @@ const LAZY_ZOD = {
     build.onResolve({ filter: /^zod$/ }, (args) =>
       args.importer.startsWith(SRC) ? { path: "zod", namespace: "lazy-zod" } : undefined,
     );
-    build.onResolve({ filter: new RegExp(`^${REAL_ZOD}$`) }, () => ({
-      path: path.join(ROOT, "node_modules", "zod", "index.js"),
-    }));
+    build.onResolve({ filter: /^\.\/agent-zod\.cjs$/ }, () => ({ path: REAL_ZOD, external: true }));
     build.onLoad({ filter: /.*/, namespace: "lazy-zod" }, () => ({
       resolveDir: ROOT,
       loader: "js",
@@ -145,16 +148,25 @@ export async function bundle() {
   });
   const code = result.outputFiles[0]?.text;
   if (code === undefined) throw new Error("esbuild produced no output");
+  const zodText = await bundleZod(build);
   await mkdir(DIST, { recursive: true });
   // The launcher wraps the bundle in a function, where src/cli.ts's `#!` line cannot stand.
   const bundleText = code.replace(/^#!.*\n/, "");
+  await replace(ZOD, zodText, 0o644);
   await replace(BUNDLE, bundleText, 0o755);
   await replace(
     LAUNCHER,
     await readFile(path.join(ROOT, "scripts", "launcher.cjs"), "utf8"),
     0o755,
   );
-  await replace(BUNDLE_HASH, `${createHash("sha256").update(bundleText).digest("hex")}\n`, 0o644);
+  const hashes = [
+    [BUNDLE, bundleText],
+    [ZOD, zodText],
+  ].map(
+    ([file, text]) =>
+      `${createHash("sha256").update(text).digest("hex")}  ${path.basename(file)}\n`,
+  );
+  await replace(BUNDLE_HASH, hashes.join(""), 0o644);
   for (const name of await readdir(DIST)) {
     // Caches of older bundles, in today's and the earlier naming (`agent-bundle.<size>-<ms>.cache`).
     if (!/^agent-bundle(\..*)?\.cache$/.test(name)) continue;
@@ -162,6 +174,28 @@ export async function bundle() {
     await rm(path.join(DIST, name), { force: true }).catch(() => undefined);
   }
   return { ms: performance.now() - started };
+}
+
+/**
+ * zod alone, English messages only, as CommonJS exporting `z`: what LAZY_ZOD's stand-in requires.
+ * @param {typeof import("esbuild").build} build
+ */
+async function bundleZod(build) {
+  const result = await build({
+    stdin: { contents: 'export { z } from "zod";', resolveDir: ROOT, sourcefile: "agent-zod.js" },
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    minify: true,
+    legalComments: "none",
+    plugins: [ZOD_ENGLISH_ONLY],
+    write: false,
+    logLevel: "warning",
+  });
+  const code = result.outputFiles[0]?.text;
+  if (code === undefined) throw new Error("esbuild produced no zod");
+  return code;
 }
 
 /**

@@ -218,4 +218,35 @@ describe("npm run agent (scripts/agent.cjs) in a clone", () => {
       expect(await readFile(victim, "utf8")).toBe("host file\n");
     },
   );
+
+  it("rebuilds instead of running a zod file changed after its build", async () => {
+    const clone = join(dir.root, "clone");
+    await mkdir(clone);
+    for (const name of ["package.json", "package-lock.json", "tsconfig.json"]) {
+      await copyFile(join(REPO, name), join(clone, name));
+    }
+    for (const name of ["src", "scripts"]) {
+      await cp(join(REPO, name), join(clone, name), { recursive: true });
+    }
+    await symlink(join(REPO, "node_modules"), join(clone, "node_modules"));
+    const npmRunAgent = () =>
+      spawnSync(process.execPath, [join(clone, "scripts", "agent.cjs"), "--version"], {
+        cwd: clone,
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+    expect(npmRunAgent()).toMatchObject({ status: 0, stdout: "0.1.0\n" });
+    const zod = join(clone, "dist", "agent-zod.cjs");
+    const original = await readFile(zod, "utf8");
+    await appendFile(zod, `\nrequire("node:fs").writeFileSync("/dev/null", "changed");\n`);
+
+    const run = npmRunAgent();
+
+    expect(run).toMatchObject({ status: 0, stdout: "0.1.0\n" });
+    expect(run.stderr).toMatch(
+      /^agent: dist\/agent-zod\.cjs differs from its build, rebuilt dist\/agent\.cjs in \d+ ms\n$/,
+    );
+    expect(await readFile(zod, "utf8")).toBe(original);
+    expect(npmRunAgent()).toEqual(expect.objectContaining({ status: 0, stderr: "" }));
+  });
 });
