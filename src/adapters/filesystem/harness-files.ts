@@ -77,11 +77,24 @@ const syncData = promisify(fdatasync);
  * each write at the end, even when the file grew meanwhile.
  */
 export async function appendDurably(fd: number, text: string): Promise<void> {
+  await appendWritten(fd, text);
+  await syncData(fd);
+}
+
+/**
+ * Appends `text` whole, as `appendDurably` does, without the flush: the record survives the
+ * process ending at once but not a power loss until `flushHarnessFile` has settled.
+ */
+export async function appendWritten(fd: number, text: string): Promise<void> {
   const bytes = Buffer.from(text, "utf8");
   for (let written = 0; written < bytes.length;) {
     const { bytesWritten } = await writeAt(fd, bytes, written, bytes.length - written);
     written += bytesWritten;
   }
+}
+
+/** Flushes what was written to a harness output's descriptor to disk (fdatasync). */
+export async function flushHarnessFile(fd: number): Promise<void> {
   await syncData(fd);
 }
 

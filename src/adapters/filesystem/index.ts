@@ -35,6 +35,8 @@ export {
   AGENT_INSTALL_ENTRIES,
   agentInstallPaths,
   appendDurably,
+  appendWritten,
+  flushHarnessFile,
   HarnessFileError,
   openHarnessOutput,
   readHarnessInput,

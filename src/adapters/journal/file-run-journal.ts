@@ -2,6 +2,9 @@
  * The journal port as an append-only JSONL file, one per run. Each record is one line, written to
  * a descriptor opened once (never through a link, a regular file with one name, owner-only) and
  * flushed with fdatasync before `append` resolves, so it is on disk before the step it describes.
+ * One exception: a run's run_started is flushed while the first model request is in flight (a
+ * request changes nothing on this machine), and the next record waits for that flush, so nothing
+ * a reply asks for happens before the run is on disk, name and all.
  *
  * Why a JSONL file and not a database: it is what terminal agents already keep (Codex and Claude
  * Code write JSONL transcripts), it needs no native module (SQLite bindings need a compiler or a
@@ -15,7 +18,12 @@ import { dirname } from "node:path";
 import type { JournalRecord, RunJournal } from "../../core/journal/journal-records.js";
 import { JOURNAL_VERSION } from "../../core/journal/journal-records.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import { appendDurably, openHarnessOutput } from "../filesystem/index.js";
+import {
+  appendDurably,
+  appendWritten,
+  flushHarnessFile,
+  openHarnessOutput,
+} from "../filesystem/index.js";
 import { MAX_JOURNAL_BYTES } from "./journal-file.js";
 import { RunJournalError } from "./run-files.js";
 
@@ -47,6 +55,12 @@ export class FileRunJournal implements RunJournal {
   #size: number;
   /** The flush of the directory that names the new file: the first record waits for it too. */
   readonly #named: Promise<void>;
+  readonly #flush: (fd: number) => Promise<void>;
+  /**
+   * run_started's flush and the directory's while in flight, or after it failed: every later record
+   * awaits it (and fails if it failed), and the descriptor is closed only once it has settled.
+   */
+  #firstFlush: Promise<void> | undefined;
   /**
    * Records made before the run's run_started (a `/model` switch before the first message): a
    * journal must begin with run_started or no reader accepts it, so they wait and follow it. A
@@ -60,20 +74,26 @@ export class FileRunJournal implements RunJournal {
     context: RunContext,
     now: () => Date,
     named: Promise<void>,
+    flush: (fd: number) => Promise<void>,
   ) {
     this.path = path;
     this.#fd = fd;
     this.#named = named;
+    this.#flush = flush;
     this.#size = fstatSync(fd).size;
     this.#context = context;
     this.#now = now;
   }
 
-  /** Opens (creating it owner-only) the run's journal for appending. */
+  /**
+   * Opens (creating it owner-only) the run's journal for appending. `flush` makes a written record
+   * durable (fdatasync; tests hold it to see what waits for it).
+   */
   static open(
     path: string,
     context: RunContext,
     now: () => Date = () => new Date(),
+    flush: (fd: number) => Promise<void> = flushHarnessFile,
   ): FileRunJournal {
     let fd: number;
     try {
@@ -83,7 +103,7 @@ export class FileRunJournal implements RunJournal {
     }
     // Flushed beside the run's start-up work, not before it; every append awaits it (already
     // settled after the first), so the name is on disk before the first step all the same.
-    return new FileRunJournal(path, fd, context, now, syncDirectoryOf(path));
+    return new FileRunJournal(path, fd, context, now, syncDirectoryOf(path), flush);
   }
 
   async append(record: JournalRecord): Promise<void> {
@@ -123,6 +143,18 @@ export class FileRunJournal implements RunJournal {
         `The run journal ${this.path} would grow past ${String(MAX_JOURNAL_BYTES)} bytes with this ${record.type} record (${String(bytes)} bytes), more than resume reads; the step did not happen`,
       );
     }
+    // A failed flush of run_started rejects here: no later step happens on an unflushed start.
+    await this.#firstFlush;
+    if (record.type === "run_started") {
+      await appendWritten(fd, text);
+      this.#size += bytes;
+      const flushed: Promise<void> = Promise.all([this.#flush(fd), this.#named]).then(() => {
+        if (this.#firstFlush === flushed) this.#firstFlush = undefined;
+      });
+      this.#firstFlush = flushed;
+      flushed.catch(() => undefined); // reported by the next append, if there is one
+      return;
+    }
     await Promise.all([appendDurably(fd, text), this.#named]);
     this.#size += bytes;
   }
@@ -132,9 +164,19 @@ export class FileRunJournal implements RunJournal {
   }
 
   close(): void {
-    if (this.#fd === undefined) return;
-    closeSync(this.#fd);
+    const fd = this.#fd;
+    if (fd === undefined) return;
     this.#fd = undefined;
+    const flushing = this.#firstFlush;
+    if (flushing === undefined) {
+      closeSync(fd);
+      return;
+    }
+    // Never under a flush still in flight: its descriptor number could name another file by then.
+    const closeNow = (): void => {
+      closeSync(fd);
+    };
+    flushing.then(closeNow, closeNow);
   }
 }
 

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import {
   appendFileSync,
   existsSync,
+  fstatSync,
   linkSync,
   readdirSync,
   readFileSync,
@@ -94,6 +95,92 @@ describe("FileRunJournal before its run_started", () => {
       "call_prepared",
       "model_switched",
     ]);
+  });
+});
+
+describe("FileRunJournal's first flush", () => {
+  /** A flush the test settles: what resolves before it did, and what waits. */
+  function heldFlush() {
+    const flushes: { fd: number; settle: (error?: Error) => void }[] = [];
+    const flush = (fd: number): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
+        flushes.push({
+          fd,
+          settle: (error) => {
+            if (error === undefined) resolve();
+            else reject(error);
+          },
+        });
+      });
+    return { flush, flushes };
+  }
+
+  it("resolves run_started once written, while its flush is in flight; the next record waits for the flush", async () => {
+    const { flush, flushes } = heldFlush();
+    const journal = FileRunJournal.open(path, CONTEXT, NOW, flush);
+    await journal.append({ type: "run_started", prompt: "list files" });
+    expect(flushes).toHaveLength(1);
+    expect(readJournalFile(path).records.map((record) => record.type)).toEqual(["run_started"]);
+
+    let replied = false;
+    const reply = journal
+      .append({
+        type: "model_reply",
+        message: { role: "assistant", content: "done", toolCalls: [] },
+      })
+      .then(() => {
+        replied = true;
+      });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(replied).toBe(false);
+    expect(readJournalFile(path).records.map((record) => record.type)).toEqual(["run_started"]);
+
+    flushes[0]?.settle();
+    await reply;
+    journal.close();
+    expect(readJournalFile(path).records.map((record) => record.type)).toEqual([
+      "run_started",
+      "model_reply",
+    ]);
+  });
+
+  it("a failed flush of run_started fails every later record, which is never written", async () => {
+    const { flush, flushes } = heldFlush();
+    const journal = FileRunJournal.open(path, CONTEXT, NOW, flush);
+    await journal.append({ type: "run_started", prompt: "list files" });
+    flushes[0]?.settle(new Error("EIO: i/o error, fdatasync"));
+    const reply = {
+      type: "model_reply",
+      message: { role: "assistant", content: "x", toolCalls: [] },
+    } as const;
+    await expect(journal.append(reply)).rejects.toThrow("EIO: i/o error, fdatasync");
+    await expect(journal.append({ type: "run_failed", error: "x" })).rejects.toThrow("EIO");
+    journal.close();
+    expect(readJournalFile(path).records.map((record) => record.type)).toEqual(["run_started"]);
+  });
+
+  it("closes the descriptor only once the flush in flight has settled", async () => {
+    const { flush, flushes } = heldFlush();
+    const journal = FileRunJournal.open(path, CONTEXT, NOW, flush);
+    await journal.append({ type: "run_started", prompt: "list files" });
+    const fd = flushes[0]?.fd ?? -1;
+    const journalInode = statSync(path).ino;
+    /** Whether `fd` still names the journal (once closed, the number may name another file). */
+    const stillOpen = (): boolean => {
+      try {
+        return fstatSync(fd).ino === journalInode;
+      } catch {
+        return false;
+      }
+    };
+    journal.close();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(stillOpen()).toBe(true);
+    flushes[0]?.settle();
+    for (let turn = 0; turn < 10_000 && stillOpen(); turn += 1) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    expect(stillOpen()).toBe(false);
   });
 });
 
