@@ -170,11 +170,12 @@ function checksLinkByName(flags: number): boolean {
 
 function refuseLinkByNameSync(path: string, flags: number): void {
   if (!checksLinkByName(flags)) return;
-  let stats: Stats;
+  let stats: Stats | undefined;
   try {
-    stats = lstatSync(path);
+    // Missing (perhaps created next): the open reports it, so no error object is built here.
+    stats = lstatSync(path, { throwIfNoEntry: false });
   } catch {
-    return; // missing (perhaps created next) or unreachable: the open reports it
+    return; // unreachable: the open reports it
   }
   refuseByName(stats);
 }

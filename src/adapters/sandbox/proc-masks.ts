@@ -91,7 +91,10 @@ export function procMaskArgs(host: HostPaths): string[][] {
 export const liveHostPaths: HostPaths = {
   kindOf(path: string): PathKind {
     try {
-      return statSync(path).isDirectory() ? "directory" : "file";
+      // Most masked paths are absent on a given kernel: no error object built for each.
+      const stats = statSync(path, { throwIfNoEntry: false });
+      if (stats === undefined) return "missing";
+      return stats.isDirectory() ? "directory" : "file";
     } catch {
       return "missing";
     }
