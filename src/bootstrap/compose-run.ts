@@ -139,7 +139,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       model: withTextDeltas(
         new FirstReplyGate(
           networkNoticeGateFor(model.client, execution, () =>
-            openProbeVerdictCache(store.stateRoot, settings),
+            openProbeVerdictCache(store.stateRoot, settings, execution),
           ),
           ready,
           () => {

@@ -23,15 +23,15 @@ export interface ProbeVerdictCache {
 
 export function openProbeVerdictCache(
   stateRoot: string,
-  settings: Pick<ExecutionSettings, "sandbox" | "network" | "shell" | "workspace" | "host">,
+  settings: Pick<ExecutionSettings, "sandbox" | "network" | "shell" | "host">,
+  execution: Pick<StartedShellExecution, "bwrapPath">,
 ): ProbeVerdictCache {
   const fingerprint = sandboxProbeFingerprint({
     sandbox: settings.sandbox,
     network: settings.network,
     shell: settings.shell,
-    env: settings.host.env,
     platform: settings.host.platform,
-    workspace: settings.workspace,
+    bwrapPath: execution.bwrapPath,
   });
   const remembered = readProbeVerdict(stateRoot, fingerprint);
   return {

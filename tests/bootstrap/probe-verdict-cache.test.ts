@@ -54,13 +54,16 @@ const TOLD: ModelRequest = {
 };
 
 function cache(): ProbeVerdictCache {
-  return openProbeVerdictCache(stateRoot, {
-    sandbox: "auto",
-    network: false,
-    shell: "auto",
-    workspace: join(root, "workspace"),
-    host: { env: { PATH: bin }, platform: "linux" },
-  });
+  return openProbeVerdictCache(
+    stateRoot,
+    {
+      sandbox: "auto",
+      network: false,
+      shell: "auto",
+      host: { env: { PATH: bin }, platform: "linux" },
+    },
+    { bwrapPath: join(bin, "bwrap") },
+  );
 }
 
 const runner = new RecordingCommandRunner();

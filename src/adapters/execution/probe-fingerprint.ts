@@ -10,7 +10,6 @@ import { createHash } from "node:crypto";
 import { readFileSync, readlinkSync, statSync } from "node:fs";
 import { release } from "node:os";
 import { fileURLToPath } from "node:url";
-import { resolveExecutable } from "../shell/index.js";
 import type { ShellExecutionOptions } from "./shell-execution.js";
 
 /** Each may say a kernel forbids bwrap's user namespace; absent files are part of the answer too. */
@@ -20,14 +19,17 @@ const USER_NAMESPACE_SYSCTLS = [
   "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
 ] as const;
 
-export type ProbeFingerprintOptions = Pick<
+export interface ProbeFingerprintOptions extends Pick<
   ShellExecutionOptions,
-  "sandbox" | "network" | "shell" | "env" | "platform" | "workspace" | "arch"
->;
+  "sandbox" | "network" | "shell" | "platform" | "arch"
+> {
+  /** bwrap as the run's sandbox plan found it (StartedShellExecution), the one the probe runs. */
+  readonly bwrapPath: string | undefined;
+}
 
 /** A hex digest; equal digests mean the probe would meet the same machine with the same settings. */
 export function sandboxProbeFingerprint(options: ProbeFingerprintOptions): string {
-  const bwrapPath = resolveExecutable("bwrap", options);
+  const { bwrapPath } = options;
   const facts = {
     settings: {
       sandbox: options.sandbox,

@@ -147,6 +147,8 @@ export interface StartedShellExecution {
    * requests follow (bootstrap's NetworkNoticeGate) when a late failure sends commands to the host.
    */
   readonly networkOff: boolean;
+  /** bwrap as the sandbox plan found it on PATH; absent when no plan found one. */
+  readonly bwrapPath?: string;
 }
 
 export const PENDING_REASON = "the sandbox check has not finished yet";
@@ -167,7 +169,7 @@ export async function startShellExecution(
   const plan = planSandbox(options);
   if (plan.kind === "unusable") return decided(unusable(options, plan.reason, plan.short));
   if (options.sandbox !== "auto" || hostShellName(options) !== plan.runner.shellName) {
-    return decided(await probeThenDecide(options, plan));
+    return { ...decided(await probeThenDecide(options, plan)), bwrapPath: plan.bwrapPath };
   }
   const probe = new OnDemandProbe(() => probeThenDecide(options, plan));
   if (options.probeOnDemand !== true) probe.start();
@@ -185,6 +187,7 @@ export async function startShellExecution(
       probe.start();
     },
     networkOff: !options.network,
+    bwrapPath: plan.bwrapPath,
   };
 }
 

@@ -17,9 +17,8 @@ beforeEach(async () => {
     sandbox: "auto",
     network: false,
     shell: "auto",
-    env: { PATH: bin },
     platform: "linux",
-    workspace: "/nonexistent-workspace-for-fingerprint-tests",
+    bwrapPath: join(bin, "bwrap"),
   };
 });
 
@@ -37,7 +36,8 @@ describe.skipIf(process.platform === "win32")("sandboxProbeFingerprint", () => {
     ["the sandbox mode", { sandbox: "required" }],
     ["the shell", { shell: "powershell" }],
     ["the CPU architecture", { arch: "riscv64" }],
-    ["bwrap's path (none on PATH)", { env: { PATH: "/nonexistent-bin" } }],
+    ["bwrap's path (none found)", { bwrapPath: undefined }],
+    ["bwrap's path (another one)", { bwrapPath: "/nonexistent-bin/bwrap" }],
   ])("changes with %s", (_what, change) => {
     expect(sandboxProbeFingerprint({ ...options, ...change })).not.toBe(
       sandboxProbeFingerprint(options),

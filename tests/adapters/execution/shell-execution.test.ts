@@ -513,6 +513,31 @@ describe.skipIf(ON_WINDOWS)(
       expect(decided.fallbackReason).toBeUndefined();
     });
 
+    it("reports the bwrap it planned with, the one the probe runs (the verdict cache's fingerprint)", async () => {
+      const asked: string[] = [];
+      const started = await startShellExecution({
+        ...options,
+        probeSandbox: (probeOptions) => {
+          asked.push(probeOptions.bwrapPath);
+          return Promise.resolve({ ok: true });
+        },
+      });
+      await started.ready;
+      expect(started.bwrapPath).toBe("/usr/bin/bwrap");
+      expect(asked).toEqual(["/usr/bin/bwrap"]);
+      const required = await startShellExecution({
+        ...options,
+        sandbox: "required",
+        probeSandbox: () => Promise.resolve({ ok: true }),
+      });
+      expect(required.bwrapPath).toBe("/usr/bin/bwrap");
+      const without = await startShellExecution({
+        ...options,
+        probe: fakeFiles(["/usr/bin/bash"]),
+      });
+      expect(without.bwrapPath).toBeUndefined();
+    });
+
     it("probeOnDemand: the probe starts at startProbe(), once, and nothing runs before it decides", async () => {
       const probe = manualProbe();
       const started = await startShellExecution({
