@@ -12,8 +12,8 @@
  * which the reader detects and drops with a notice.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { close, closeSync, fstatSync, fsync, open } from "node:fs";
+import { promisify } from "node:util";
 import { dirname } from "node:path";
 import type { JournalRecord, RunJournal } from "../../core/journal/journal-records.js";
 import { JOURNAL_VERSION } from "../../core/journal/journal-records.js";
@@ -182,6 +182,12 @@ export class FileRunJournal implements RunJournal {
 
 const CLOSING_RESERVE = 64 * 1024;
 
+// node:fs's own callbacks, not fs/promises, which the bundle loads at the first tool call instead
+// of before the first request (scripts/bundle.js, LAZY_BUILTINS).
+const openFile = promisify(open);
+const syncFile = promisify(fsync);
+const closeFile = promisify(close);
+
 /**
  * A new file's name is durable only once its directory is flushed too (POSIX; not on Windows).
  * Never rejects: best effort, the first record's own fdatasync still reaches the disk on common
@@ -190,11 +196,11 @@ const CLOSING_RESERVE = 64 * 1024;
 async function syncDirectoryOf(path: string): Promise<void> {
   if (process.platform === "win32") return;
   try {
-    const directory = await open(dirname(path), "r");
+    const directory = await openFile(dirname(path), "r");
     try {
-      await directory.sync();
+      await syncFile(directory);
     } finally {
-      await directory.close();
+      await closeFile(directory);
     }
   } catch {
     // Best effort, as above.

@@ -16,7 +16,7 @@ import { RUNS_HELP, runsCommand } from "./runs.js";
 import { SUBCOMMAND_HELP } from "./subcommand-help.js";
 
 /** Runs one subcommand with the arguments after its name; returns the exit code, never throws. */
-export type SubcommandHandler = (args: readonly string[], io: CliIo) => Promise<number>;
+export type SubcommandHandler = (args: readonly string[], io: CliIo) => number | Promise<number>;
 
 const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, SubcommandHandler>([
   ["approvals", approvalsCommand],

@@ -55,7 +55,7 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
   }
   let lock: RunLock | undefined;
   try {
-    const workspace = await resolveWorkspace(options.workspace);
+    const workspace = resolveWorkspace(options.workspace);
     const store = openRunStore(options.stateDir, io, workspace);
     const picked = requested === undefined ? runToResume(store) : { runId: requested };
     if (picked === undefined)

@@ -1,4 +1,4 @@
-import { realpath, stat } from "node:fs/promises";
+import { realpathSync, statSync } from "node:fs";
 import { ConfigurationError } from "../../core/common/configuration-error.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { composeRun, type ComposedRun } from "../../bootstrap/compose-run.js";
@@ -69,7 +69,7 @@ export async function runAgent(
   try {
     let workspace: string;
     try {
-      workspace = await resolveWorkspace(options.workspace);
+      workspace = resolveWorkspace(options.workspace);
     } catch (error) {
       resume?.lock.release();
       throw error;
@@ -296,14 +296,15 @@ function answerer(
   }
 }
 
-export async function resolveWorkspace(path: string): Promise<string> {
+/** Synchronous: start-up has nothing else to do meanwhile, and needs no fs/promises for it. */
+export function resolveWorkspace(path: string): string {
   let resolved: string;
   try {
-    resolved = await realpath(path);
+    resolved = realpathSync.native(path);
   } catch {
     throw new CliConfigError(`workspace does not exist: ${path}`);
   }
-  if (!(await stat(resolved)).isDirectory()) {
+  if (!statSync(resolved).isDirectory()) {
     throw new CliConfigError(`workspace is not a directory: ${path}`);
   }
   return resolved;

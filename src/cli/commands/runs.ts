@@ -27,7 +27,7 @@ Go on with an unfinished one: agent resume [<id>].
 
 const PROMPT_WIDTH = 60;
 
-export async function runsCommand(args: readonly string[], io: CliIo): Promise<number> {
+export function runsCommand(args: readonly string[], io: CliIo): number {
   const fail = (message: string): number => {
     io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
     return EXIT.config;
@@ -62,7 +62,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
     return fail("--limit and --all cannot be used together (see agent runs --help)");
   }
   try {
-    const workspace = await resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
+    const workspace = resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openRunStore(values["state-dir"], io, workspace);
     const runs = listStoredRuns(store, limit);
     if (values.json === true) {
