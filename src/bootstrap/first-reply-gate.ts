@@ -5,9 +5,11 @@ import type { ModelClient, ModelReply, ModelRequest } from "../core/ports/model.
  * Lets start-up work that only tool calls need (the sandbox probe) run while the first model
  * request is in flight: the first reply is handed on only once `ready` has settled, so no tool
  * call is decided before it. Later requests pass straight through. `onFirstRequest` runs once,
- * right after the first request was handed to the model client, which builds it and hands it to
- * node:http without waiting on any I/O: work started there whose first steps are I/O (the probe
- * begins with a temp directory) does its share on this thread after the request is written.
+ * on the event loop's next turn after the first request was handed to the model client: the SDK
+ * builds the request over several microtasks and hands it to node:http without waiting on any
+ * I/O, so by then the request is on its way, and what the probe does on this thread (loading
+ * fs/promises, its temp directory, the spawn) comes after it rather than before. A failure there
+ * fails the request's caller, as before.
  */
 export class FirstReplyGate implements ModelClient {
   readonly #inner: ModelClient;
@@ -28,8 +30,10 @@ export class FirstReplyGate implements ModelClient {
     const ready = this.#ready;
     if (ready === undefined) return this.#inner.complete(request);
     const reply = this.#inner.complete(request);
-    this.#onFirstRequest();
-    const [answer] = await Promise.all([reply, untilAborted(ready, request.signal)]);
+    const started = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.#onFirstRequest();
+    });
+    const [answer] = await Promise.all([reply, untilAborted(ready, request.signal), started]);
     this.#ready = undefined;
     return answer;
   }

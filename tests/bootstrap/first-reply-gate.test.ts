@@ -28,7 +28,7 @@ describe("FirstReplyGate", () => {
     expect((await gate.complete(REQUEST)).message.content).toBe("two");
   });
 
-  it("calls onFirstRequest once, after the first request was handed to the model", async () => {
+  it("calls onFirstRequest once, on the next turn after the first request was handed to the model", async () => {
     const model = new ScriptedModelClient([textReply("one"), textReply("two")]);
     const ready = deferred();
     const requestsSeen: number[] = [];
@@ -37,11 +37,21 @@ describe("FirstReplyGate", () => {
     });
 
     const first = gate.complete(REQUEST);
+    expect(requestsSeen).toEqual([]);
+    await new Promise<void>((resolve) => setImmediate(resolve));
     expect(requestsSeen).toEqual([1]);
     ready.resolve();
     await first;
     await gate.complete(REQUEST);
     expect(requestsSeen).toEqual([1]);
+  });
+
+  it("fails the request's caller when onFirstRequest throws", async () => {
+    const model = new ScriptedModelClient([textReply("one")]);
+    const gate = new FirstReplyGate(model, Promise.resolve(), () => {
+      throw new Error("probe would not start");
+    });
+    await expect(gate.complete(REQUEST)).rejects.toThrow("probe would not start");
   });
 
   it("passes a failed start-up on instead of the reply", async () => {
