@@ -212,9 +212,12 @@ function inspect(path: string, message: (code: string) => string): Stats {
 }
 
 function writeWorkspaceLabel(directory: string, workspace: string): void {
+  const label = join(directory, "workspace.txt");
+  // Written on a workspace's first run only: after that, one lstat instead of an EEXIST error.
+  if (lstatSync(label, { throwIfNoEntry: false }) !== undefined) return;
   try {
     // "wx": created once, never through a link; an existing label is left as it is.
-    writeFileSync(join(directory, "workspace.txt"), `${workspace}\n`, { flag: "wx", mode: 0o600 });
+    writeFileSync(label, `${workspace}\n`, { flag: "wx", mode: 0o600 });
   } catch (error) {
     if (errorCode(error) !== "EEXIST") {
       throw new StateDirectoryError(
