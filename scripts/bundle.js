@@ -133,6 +133,9 @@ export async function bundle() {
       js: '"use strict";var __agentBundleURL = require("node:url").pathToFileURL(__filename).href;',
     },
     target: "node20",
+    // Node 20 has them, but esbuild still turns each `/\p{…}/u` into `new RegExp(…)`, which
+    // compiles at load: the first one loaded ICU's property data before the first request.
+    supported: { "regexp-unicode-property-escapes": true },
     minify: true,
     legalComments: "none",
     plugins: [LAZY_ZOD, LAZY_BUILTIN, ZOD_ENGLISH_ONLY],
