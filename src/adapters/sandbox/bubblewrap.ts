@@ -197,6 +197,8 @@ export class BubblewrapRunner implements CommandRunner {
       cwd: workspace,
       readOnlyPaths: [],
       hiddenPaths: this.#options.hiddenPaths ?? [],
+      // Nothing checked depends on them; they are looked up at the first command.
+      procMasks: [],
     });
   }
 

@@ -224,6 +224,11 @@ export interface SeccompFilterOptions {
  * The cBPF program for Node's `process.arch`, or undefined for an architecture we have no table
  * for, so the caller can refuse to run rather than run unfiltered.
  */
+/** Whether seccompFilter has a program for `arch`, without assembling it. */
+export function hasSeccompFilter(arch: string): boolean {
+  return arch === "x64" || arch === "arm64";
+}
+
 export function seccompFilter(
   arch: string,
   options: SeccompFilterOptions = {},

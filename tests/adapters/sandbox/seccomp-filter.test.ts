@@ -9,6 +9,7 @@ import {
   SECCOMP_RET_ERRNO,
   SECCOMP_RET_KILL_PROCESS,
   X86_64_SYSCALLS,
+  hasSeccompFilter,
   seccompFilter,
 } from "../../../src/adapters/sandbox/seccomp-filter.js";
 
@@ -195,6 +196,12 @@ describe("seccompFilter options and other architectures", () => {
   it("fails closed on an architecture without a table", () => {
     expect(seccompFilter("ia32")).toBeUndefined();
     expect(seccompFilter("riscv64")).toBeUndefined();
+  });
+
+  it("hasSeccompFilter says which architectures have a program, without assembling one", () => {
+    for (const arch of ["x64", "arm64", "ia32", "riscv64", "arm", "ppc64", "s390x", "mips"]) {
+      expect(hasSeccompFilter(arch)).toBe(seccompFilter(arch) !== undefined);
+    }
   });
 
   it("can leave nested user namespaces allowed, and nothing else changes", () => {
