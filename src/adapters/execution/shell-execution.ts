@@ -33,6 +33,7 @@ import {
   planPosixShell,
   planPowerShell,
   resolveExecutable,
+  plannedShellName,
   selectCommandRunner,
   type PowerShellPlan,
   type ShellChoice,
@@ -257,7 +258,7 @@ function decided(execution: ShellExecution): StartedShellExecution {
 /** The name the host shell would have if `auto` fell back to it; undefined if there is none. */
 function hostShellName(options: ShellExecutionOptions): string | undefined {
   try {
-    return selectCommandRunner({ ...options, choice: options.shell }).shellName;
+    return plannedShellName({ ...options, choice: options.shell });
   } catch {
     return undefined;
   }

@@ -35,7 +35,7 @@ export const nodeFileProbe: FileProbe = Object.freeze<FileProbe>({
     try {
       // Most PATH entries lack the program: no error object built for each (~10 µs apiece).
       const stats = statSync(candidate, { throwIfNoEntry: false });
-      if (stats === undefined || !stats.isFile()) return false;
+      if (stats?.isFile() !== true) return false;
       if (process.platform !== "win32") accessSync(candidate, fsConstants.X_OK);
       return true;
     } catch {

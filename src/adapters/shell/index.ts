@@ -10,6 +10,7 @@ export {
   planPosixShell,
   planPowerShell,
   planShell,
+  plannedShellName,
   selectCommandRunner,
   ShellUnavailableError,
   type ShellChoice,

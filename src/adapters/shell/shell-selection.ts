@@ -14,7 +14,7 @@ import {
   type ExecutableLookup,
 } from "./executable-resolution.js";
 import { PosixShellRunner, type PosixShellKind } from "./posix-shell.js";
-import { PowerShellRunner, type PowerShellFlavor } from "./powershell.js";
+import { PowerShellRunner, powerShellDisplayName, type PowerShellFlavor } from "./powershell.js";
 import { ConfigurationError } from "../../core/common/configuration-error.js";
 
 export type ShellChoice = "auto" | "powershell" | "posix";
@@ -62,22 +62,46 @@ interface PlanBase {
  * sh — what people there expect, and what the sandbox confines; PowerShell only when asked for.
  */
 export function planShell(options: ShellSelectionOptions): ShellPlan {
+  const found = findShell(options);
   const environment = buildCommandEnvironment(options.env, {
     passEnv: options.passEnv,
     platform: options.platform,
   });
-  const base = {
+  return {
+    ...found,
     environment,
     secrets: knownSecrets(options.env),
     killTree: killTreeStrategyFor(options.platform, environment),
   };
-  const powerShell = (): ShellPlan | undefined => {
+}
+
+/**
+ * The name the runner planShell's plan makes would have (`bash`, `PowerShell 7`, …), found the
+ * same way, without building the environment and the secrets' encoded forms it would also need.
+ */
+export function plannedShellName(options: ShellSelectionOptions): string {
+  const found = findShell(options);
+  return found.family === "posix" ? found.kind : powerShellDisplayName(found.flavor);
+}
+
+type FoundShell =
+  | { readonly family: "posix"; readonly executable: string; readonly kind: PosixShellKind }
+  | {
+      readonly family: "powershell";
+      readonly executable: string;
+      readonly flavor: PowerShellFlavor;
+      readonly entryPoint?: string;
+    };
+
+/** The shell the choice names, on the trusted PATH; none at all is a configuration error. */
+function findShell(options: ShellSelectionOptions): FoundShell {
+  const powerShell = (): FoundShell | undefined => {
     const found = findPowerShell(options);
-    return found === undefined ? undefined : { ...base, family: "powershell", ...found };
+    return found === undefined ? undefined : { family: "powershell", ...found };
   };
-  const posix = (): ShellPlan | undefined => {
+  const posix = (): FoundShell | undefined => {
     const found = findPosixShellExecutable(options);
-    return found === undefined ? undefined : { ...base, family: "posix", ...found };
+    return found === undefined ? undefined : { family: "posix", ...found };
   };
   switch (options.choice) {
     case "powershell":

@@ -8,8 +8,10 @@ import { PowerShellRunner } from "../../../src/adapters/shell/powershell.js";
 import {
   ShellUnavailableError,
   planShell,
+  plannedShellName,
   selectCommandRunner,
   type ShellChoice,
+  type ShellSelectionOptions,
 } from "../../../src/adapters/shell/shell-selection.js";
 import type { CommandRunner } from "../../../src/core/ports/command-runner.js";
 
@@ -25,19 +27,19 @@ function describeRunner(runner: CommandRunner): { shellName: string; executable:
   throw new Error("unexpected runner type");
 }
 
-function selectOnLinux(choice: ShellChoice, files: readonly string[]) {
-  return selectCommandRunner({
+function onLinux(choice: ShellChoice, files: readonly string[]): ShellSelectionOptions {
+  return {
     choice,
     workspace: "/home/ada/repo",
     env: { PATH: "/home/ada/repo/bin:/usr/local/bin:/usr/bin:/bin" },
     platform: "linux",
     passEnv: [],
     probe: fakeFiles(files),
-  });
+  };
 }
 
-function selectOnWindows(choice: ShellChoice, files: readonly string[]) {
-  return selectCommandRunner({
+function onWindows(choice: ShellChoice, files: readonly string[]): ShellSelectionOptions {
+  return {
     choice,
     workspace: "C:\\Users\\ada\\repo",
     env: {
@@ -48,7 +50,15 @@ function selectOnWindows(choice: ShellChoice, files: readonly string[]) {
     platform: "win32",
     passEnv: [],
     probe: fakeFiles(files),
-  });
+  };
+}
+
+function selectOnLinux(choice: ShellChoice, files: readonly string[]) {
+  return selectCommandRunner(onLinux(choice, files));
+}
+
+function selectOnWindows(choice: ShellChoice, files: readonly string[]) {
+  return selectCommandRunner(onWindows(choice, files));
 }
 
 const PLANTED_LINUX = [
@@ -94,6 +104,9 @@ describe("selectCommandRunner (fake filesystem)", () => {
     ],
   ] as const)("linux: %s", (_name, choice, files, expected) => {
     expect(describeRunner(selectOnLinux(choice, [...PLANTED_LINUX, ...files]))).toEqual(expected);
+    expect(plannedShellName(onLinux(choice, [...PLANTED_LINUX, ...files]))).toBe(
+      expected.shellName,
+    );
   });
 
   it.each([
@@ -130,6 +143,9 @@ describe("selectCommandRunner (fake filesystem)", () => {
   ] as const)("win32: %s", (_name, choice, files, expected) => {
     expect(describeRunner(selectOnWindows(choice, [...PLANTED_WINDOWS, ...files]))).toEqual(
       expected,
+    );
+    expect(plannedShellName(onWindows(choice, [...PLANTED_WINDOWS, ...files]))).toBe(
+      expected.shellName,
     );
   });
 
