@@ -167,25 +167,31 @@ describe("the agent command's code cache", () => {
   );
 });
 
+/** A clone of the sources (node_modules linked), and `npm run agent --version` run in it. */
+async function cloneForNpmRunAgent() {
+  const clone = join(dir.root, "clone");
+  await mkdir(clone);
+  for (const name of ["package.json", "package-lock.json", "tsconfig.json"]) {
+    await copyFile(join(REPO, name), join(clone, name));
+  }
+  for (const name of ["src", "scripts"]) {
+    await cp(join(REPO, name), join(clone, name), { recursive: true });
+  }
+  await symlink(join(REPO, "node_modules"), join(clone, "node_modules"));
+  const npmRunAgent = () =>
+    spawnSync(process.execPath, [join(clone, "scripts", "agent.cjs"), "--version"], {
+      cwd: clone,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+  return { clone, npmRunAgent };
+}
+
 describe("npm run agent (scripts/agent.cjs) in a clone", () => {
   it.skipIf(process.platform === "win32")(
     "rebuilds instead of running a bundle changed after its build, writing nothing through links",
     async () => {
-      const clone = join(dir.root, "clone");
-      await mkdir(clone);
-      for (const name of ["package.json", "package-lock.json", "tsconfig.json"]) {
-        await copyFile(join(REPO, name), join(clone, name));
-      }
-      for (const name of ["src", "scripts"]) {
-        await cp(join(REPO, name), join(clone, name), { recursive: true });
-      }
-      await symlink(join(REPO, "node_modules"), join(clone, "node_modules"));
-      const npmRunAgent = () =>
-        spawnSync(process.execPath, [join(clone, "scripts", "agent.cjs"), "--version"], {
-          cwd: clone,
-          encoding: "utf8",
-          timeout: 60_000,
-        });
+      const { clone, npmRunAgent } = await cloneForNpmRunAgent();
       const built = npmRunAgent();
       expect(built).toMatchObject({ status: 0, stdout: "0.1.0\n" });
       const bundle = join(clone, "dist", "agent-bundle.cjs");
@@ -220,21 +226,7 @@ describe("npm run agent (scripts/agent.cjs) in a clone", () => {
   );
 
   it("rebuilds instead of running a zod file changed after its build", async () => {
-    const clone = join(dir.root, "clone");
-    await mkdir(clone);
-    for (const name of ["package.json", "package-lock.json", "tsconfig.json"]) {
-      await copyFile(join(REPO, name), join(clone, name));
-    }
-    for (const name of ["src", "scripts"]) {
-      await cp(join(REPO, name), join(clone, name), { recursive: true });
-    }
-    await symlink(join(REPO, "node_modules"), join(clone, "node_modules"));
-    const npmRunAgent = () =>
-      spawnSync(process.execPath, [join(clone, "scripts", "agent.cjs"), "--version"], {
-        cwd: clone,
-        encoding: "utf8",
-        timeout: 60_000,
-      });
+    const { clone, npmRunAgent } = await cloneForNpmRunAgent();
     expect(npmRunAgent()).toMatchObject({ status: 0, stdout: "0.1.0\n" });
     const zod = join(clone, "dist", "agent-zod.cjs");
     const original = await readFile(zod, "utf8");
