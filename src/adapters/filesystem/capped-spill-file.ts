@@ -38,8 +38,12 @@ export function cappedWriter(writeAll: (bytes: Uint8Array) => void, cap: number)
     cut += overflow;
     const source = incoming > tail.length ? bytes.subarray(incoming - tail.length) : bytes;
     const first = Math.min(source.length, tail.length - tailEnd);
-    tail.set(source.subarray(0, first), tailEnd);
-    tail.set(source.subarray(first), 0);
+    // Most writes fit before the ring's end and go in whole, without a view of a part.
+    if (first === source.length) tail.set(source, tailEnd);
+    else {
+      tail.set(source.subarray(0, first), tailEnd);
+      tail.set(source.subarray(first), 0);
+    }
     const nextEnd = (tailEnd + source.length) % tail.length;
     if (tailEnd + source.length >= tail.length) tailFilled = true;
     tailEnd = nextEnd;
@@ -47,12 +51,14 @@ export function cappedWriter(writeAll: (bytes: Uint8Array) => void, cap: number)
   return {
     write(bytes) {
       const room = Math.max(0, headLimit - written);
+      // Views only where a write straddles the head's end: one per read was garbage by the
+      // gigabyte (issue 19).
       if (room > 0) {
-        const head = bytes.subarray(0, room);
+        const head = bytes.length <= room ? bytes : bytes.subarray(0, room);
         writeAll(head);
         written += head.length;
       }
-      if (bytes.length > room) keepInTail(bytes.subarray(room));
+      if (bytes.length > room) keepInTail(room === 0 ? bytes : bytes.subarray(room));
     },
     finish() {
       // The ring's two parts in order, written from the ring itself: a copy would hold the

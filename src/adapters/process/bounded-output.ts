@@ -36,9 +36,12 @@ export class BoundedOutput {
   }
 }
 
-/** Length of the longest prefix that does not end inside a (valid-looking) UTF-8 sequence. */
-export function completeUtf8Length(bytes: Uint8Array): number {
-  const length = bytes.length;
+/**
+ * Length of the longest prefix (of `bytes[0, end)`) that does not end inside a (valid-looking)
+ * UTF-8 sequence.
+ */
+export function completeUtf8Length(bytes: Uint8Array, end = bytes.length): number {
+  const length = end;
   for (let back = 1; back <= Math.min(4, length); back += 1) {
     const byte = bytes[length - back] ?? 0;
     if ((byte & 0xc0) === 0x80) continue;
@@ -48,10 +51,17 @@ export function completeUtf8Length(bytes: Uint8Array): number {
   return length;
 }
 
-/** The largest index ≤ `limit` that starts a character, so a cut there splits none. */
-export function utf8BoundaryAtOrBefore(bytes: Uint8Array, limit: number): number {
-  let index = Math.min(limit, bytes.length);
-  for (let steps = 0; steps < 3 && index > 0 && index < bytes.length; steps += 1) {
+/**
+ * The largest index ≤ `limit` that starts a character (of `bytes[0, end)`), so a cut there
+ * splits none.
+ */
+export function utf8BoundaryAtOrBefore(
+  bytes: Uint8Array,
+  limit: number,
+  end = bytes.length,
+): number {
+  let index = Math.min(limit, end);
+  for (let steps = 0; steps < 3 && index > 0 && index < end; steps += 1) {
     const byte = bytes[index] ?? 0;
     if ((byte & 0xc0) !== 0x80) break;
     index -= 1;

@@ -4,6 +4,8 @@ import type {
   OutputSpillFile,
 } from "../../core/ports/command-runner.js";
 import { utf8BoundaryAtOrBefore } from "./bounded-output.js";
+import { LastBytes } from "./last-bytes.js";
+import { READ_BUFFER_BYTES } from "./pipe-source.js";
 
 /** Share of the byte cap each end gets once output overflows; the rest is room for the notice. */
 const END_SHARE = 0.45;
@@ -22,7 +24,7 @@ export class CapturedOutput {
   #head: Buffer[] = [];
   #headBytes = 0;
   /** The last bytes past the head, one more than the tail keeps: is the tail on a line start? */
-  #tail: TailRing | undefined;
+  #tail: LastBytes | undefined;
   #overflowed = false;
   #totalBytes = 0;
   #totalLines = 0;
@@ -56,7 +58,7 @@ export class CapturedOutput {
     const head = Buffer.concat(this.#head);
     if (!this.#overflowed) return { output: head.toString("utf8"), truncated: false };
     this.close();
-    const tail = tailStart(this.#tail?.contents() ?? Buffer.alloc(0), this.#tailLimit);
+    const tail = tailStart(this.#tail?.bytes() ?? Buffer.alloc(0), this.#tailLimit);
     const omittedBytes = this.#totalBytes - head.length - tail.length;
     const savedCutBytes = this.#file?.cutBytes?.() ?? 0;
     const omitted: OmittedOutput = {
@@ -87,7 +89,8 @@ export class CapturedOutput {
     const headEnd = headEnd_(all, this.#headLimit);
     this.#head = [Buffer.from(all.subarray(0, headEnd))];
     this.#headBytes = headEnd;
-    this.#tail = new TailRing(this.#tailLimit + 1);
+    // Room for a read more, so each read is copied in whole (last-bytes.ts).
+    this.#tail = new LastBytes(this.#tailLimit + 1, READ_BUFFER_BYTES);
     this.#tail.push(all.subarray(headEnd));
   }
 
@@ -108,44 +111,6 @@ export class CapturedOutput {
       this.close();
       this.#file = undefined;
     }
-  }
-}
-
-/**
- * The last `size` bytes written, in one buffer allocated once: output past the head is copied in
- * and overwritten, never kept piece by piece (a piece per read was garbage by the gigabyte).
- */
-class TailRing {
-  readonly #ring: Buffer;
-  /** Where the next byte goes; the oldest byte once the ring has filled. */
-  #end = 0;
-  #filled = false;
-
-  constructor(size: number) {
-    this.#ring = Buffer.allocUnsafe(size);
-  }
-
-  push(bytes: Buffer): void {
-    const size = this.#ring.length;
-    if (bytes.length >= size) {
-      bytes.copy(this.#ring, 0, bytes.length - size);
-      this.#end = 0;
-      this.#filled = true;
-      return;
-    }
-    const first = bytes.copy(this.#ring, this.#end);
-    if (first < bytes.length) {
-      bytes.copy(this.#ring, 0, first);
-      this.#filled = true;
-    }
-    this.#end = (this.#end + bytes.length) % size;
-    if (this.#end === 0 && bytes.length > 0) this.#filled = true;
-  }
-
-  /** Oldest to newest. */
-  contents(): Buffer {
-    if (!this.#filled) return Buffer.from(this.#ring.subarray(0, this.#end));
-    return Buffer.concat([this.#ring.subarray(this.#end), this.#ring.subarray(0, this.#end)]);
   }
 }
 

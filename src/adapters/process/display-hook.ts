@@ -1,3 +1,6 @@
+import { LastBytes } from "./last-bytes.js";
+import { READ_BUFFER_BYTES } from "./pipe-source.js";
+
 /** How much of the output display gets at a time: its end, where the last line is. */
 export const DISPLAY_TAIL_BYTES = 16 * 1024;
 /** Display gets the output at most this often; what came meanwhile is passed on together. */
@@ -6,8 +9,8 @@ export const DISPLAY_EVERY_MS = 50;
 const REDACTED = "[redacted]";
 
 export interface DisplayHook {
-  /** Each read, as it comes; `bytes` is only valid during the call. */
-  readonly onBytes: (bytes: Buffer) => void;
+  /** Each read, as it comes: `bytes[0, length)`, only valid during the call. */
+  readonly onBytes: (bytes: Buffer, length?: number) => void;
   /** Passes on what is still held back: the command's output has ended. */
   readonly flush: () => void;
 }
@@ -38,54 +41,39 @@ export function displayHook(
   const now = options.now ?? Date.now;
   const wanted = secrets.filter((secret) => secret !== "");
   const margin = Math.max(0, ...wanted.map((secret) => Buffer.byteLength(secret, "utf8")));
-  const window = Buffer.allocUnsafe(DISPLAY_TAIL_BYTES + margin);
-  let held = 0;
-  let cut = false;
+  // Room for one read more than the window, so a read is copied in whole (last-bytes.ts).
+  const window = new LastBytes(DISPLAY_TAIL_BYTES + margin, READ_BUFFER_BYTES);
   let lastPass = -Infinity;
   let timer: NodeJS.Timeout | undefined;
 
   const pass = (): void => {
     clearTimeout(timer);
     timer = undefined;
-    if (held === 0) return;
+    if (window.length === 0) return;
     lastPass = now();
     try {
-      const start = cut ? characterStart(window, 0, held) : 0;
-      let text = window.toString("utf8", start, held);
+      const bytes = window.bytes();
+      const cut = window.dropped;
+      const start = cut ? characterStart(bytes, 0, bytes.length) : 0;
+      let text = bytes.toString("utf8", start);
       for (const secret of wanted) text = text.replaceAll(secret, REDACTED);
       // A character is at least one byte: `margin` characters cover the margin's bytes.
       onOutput(cut ? text.slice(margin) : text);
     } catch {
       // Display only.
     } finally {
-      held = 0;
-      cut = false;
+      window.clear();
     }
-  };
-
-  const keep = (bytes: Buffer): void => {
-    if (bytes.length >= window.length) {
-      cut ||= held > 0 || bytes.length > window.length;
-      bytes.copy(window, 0, bytes.length - window.length);
-      held = window.length;
-      return;
-    }
-    const overflow = held + bytes.length - window.length;
-    if (overflow > 0) {
-      window.copyWithin(0, overflow, held);
-      held -= overflow;
-      cut = true;
-    }
-    bytes.copy(window, held);
-    held += bytes.length;
   };
 
   return {
-    onBytes: (bytes) => {
-      keep(bytes);
+    onBytes: (bytes, length = bytes.length) => {
+      window.push(bytes, length);
+      // A pass is already due: the clock is read once per pass, not per read (issue 19).
+      if (timer !== undefined) return;
       const waited = now() - lastPass;
       if (waited >= everyMs) pass();
-      else timer ??= setTimeout(pass, everyMs - waited).unref();
+      else timer = setTimeout(pass, everyMs - waited).unref();
     },
     flush: pass,
   };

@@ -5,8 +5,12 @@ import type { Readable } from "node:stream";
 export const READ_BUFFER_BYTES = 64 * 1024;
 
 export interface PipeSourceEvents {
-  /** A view of the bytes just read; valid only during the call (the buffer is reused). */
-  readonly onBytes: (bytes: Buffer) => void;
+  /**
+   * The bytes just read are `buffer[0, length)`, valid only during the call (the buffer is
+   * reused). Not a view of them: that is an object per read, and a gigabyte of them grew V8's
+   * young generation (issue 19).
+   */
+  readonly onBytes: (buffer: Buffer, length: number) => void;
   /** End of file, close or a read error: no more bytes will come. */
   readonly onEnd: () => void;
 }
@@ -26,7 +30,10 @@ export interface PipeSource {
 export function readPipe(stream: Readable, events: PipeSourceEvents): PipeSource {
   const own = userBufferSocket(stream, events.onBytes);
   const source = own ?? stream;
-  if (own === undefined) stream.on("data", events.onBytes);
+  if (own === undefined)
+    stream.on("data", (chunk: Buffer) => {
+      events.onBytes(chunk, chunk.length);
+    });
   source.once("end", events.onEnd);
   source.once("close", events.onEnd);
   // A pipe error (EPIPE, reset) just ends this pipe's contribution.
@@ -47,7 +54,10 @@ interface PipeHandle {
   readonly useUserBuffer?: unknown;
 }
 
-function userBufferSocket(stream: Readable, onBytes: (bytes: Buffer) => void): Socket | undefined {
+function userBufferSocket(
+  stream: Readable,
+  onBytes: PipeSourceEvents["onBytes"],
+): Socket | undefined {
   if (!(stream instanceof Socket) || stream.readableLength > 0) return undefined;
   const holder = stream as unknown as { _handle: PipeHandle | null };
   const handle = holder._handle;
@@ -63,7 +73,7 @@ function userBufferSocket(stream: Readable, onBytes: (bytes: Buffer) => void): S
     onread: {
       buffer,
       callback: (length: number) => {
-        onBytes(buffer.subarray(0, length));
+        onBytes(buffer, length);
       },
     },
   } as ConstructorParameters<typeof Socket>[0]);

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { completeUtf8Length, utf8BoundaryAtOrBefore } from "./bounded-output.js";
+import { copyPrefix } from "./copy-prefix.js";
 import { readPipe, READ_BUFFER_BYTES, type PipeSource } from "./pipe-source.js";
 
 /** Once the root has exited, how long its pipes may stay silent before we stop reading. */
@@ -22,8 +23,8 @@ export interface StreamReaderOptions {
   readonly mark?: string;
   /** Values replaced by `[redacted]`, line by line, before the sink sees them. */
   readonly secrets?: readonly string[];
-  /** Sees every read as it arrives (a view valid only during the call), before the sink. */
-  readonly onRead?: (bytes: Buffer) => void;
+  /** Sees every read as it arrives (`bytes[0, length)`, valid only during the call), before the sink. */
+  readonly onRead?: (bytes: Buffer, length: number) => void;
 }
 
 /**
@@ -38,6 +39,8 @@ export class StreamReader {
   chunks = 0;
   /** The start of a line (or character) still waiting for its end; never above the line cap. */
   readonly #pending = Buffer.allocUnsafe(MAX_LINE_BYTES + READ_BUFFER_BYTES);
+  /** What a line longer than the cap is passed on in, most often: made once, not per read. */
+  readonly #pendingHead = this.#pending.subarray(0, MAX_LINE_BYTES);
   #pendingLength = 0;
   #listeners: (() => void)[] = [];
   #atLineStart = true;
@@ -57,10 +60,10 @@ export class StreamReader {
     this.#byLine = this.#mark !== undefined || this.#secrets.length > 0;
     const onRead = options.onRead;
     this.#pipe = readPipe(stream, {
-      onBytes: (bytes) => {
+      onBytes: (bytes, length) => {
         this.chunks += 1;
-        onRead?.(bytes);
-        this.#accept(bytes);
+        onRead?.(bytes, length);
+        this.#accept(bytes, length);
         this.#notify();
       },
       onEnd: () => {
@@ -76,7 +79,7 @@ export class StreamReader {
 
   /** Flush what is left (an incomplete character at the very end decodes as U+FFFD) and stop. */
   finish(): void {
-    if (this.#pendingLength > 0) this.#emit(this.#pending.subarray(0, this.#pendingLength));
+    if (this.#pendingLength > 0) this.#emit(this.#part(this.#pending, 0, this.#pendingLength));
     this.#pendingLength = 0;
     this.discard();
   }
@@ -86,30 +89,50 @@ export class StreamReader {
     this.#pipe.stop();
   }
 
-  #accept(bytes: Buffer): void {
+  /** Takes `bytes[0, length)`. */
+  #accept(bytes: Buffer, length: number): void {
+    if (length <= READ_BUFFER_BYTES) {
+      if (this.#output.full !== true) this.#acceptPiece(bytes, length);
+      return;
+    }
     // Pieces no larger than one read, so the pending buffer always has room for one.
-    for (let from = 0; from < bytes.length; from += READ_BUFFER_BYTES) {
+    for (let from = 0; from < length; from += READ_BUFFER_BYTES) {
       if (this.#output.full === true) return;
-      this.#acceptPiece(bytes.subarray(from, from + READ_BUFFER_BYTES));
+      const piece = bytes.subarray(from, Math.min(length, from + READ_BUFFER_BYTES));
+      this.#acceptPiece(piece, piece.length);
     }
   }
 
-  #acceptPiece(piece: Buffer): void {
-    let data = piece;
-    if (this.#pendingLength > 0) {
-      piece.copy(this.#pending, this.#pendingLength);
-      data = this.#pending.subarray(0, this.#pendingLength + piece.length);
-    }
-    let complete = this.#byLine ? completeLinesLength(data) : completeUtf8Length(data);
-    if (complete > 0) this.#emit(data.subarray(0, complete));
+  /**
+   * Takes `piece[0, length)` and works on `data[0, end)`: the read itself, or the pending buffer
+   * once the read has joined what waits there. Positions rather than views: a view is an object
+   * per read, and a gigabyte of them grew V8's young generation (issue 19).
+   */
+  #acceptPiece(piece: Buffer, length: number): void {
+    const joined = this.#pendingLength > 0;
+    if (joined) copyPrefix(this.#pending, this.#pendingLength, piece, length);
+    const data = joined ? this.#pending : piece;
+    const end = joined ? this.#pendingLength + length : length;
+    let complete = this.#byLine ? completeLinesLength(data, end) : completeUtf8Length(data, end);
+    if (complete > 0) this.#emit(this.#part(data, 0, complete));
     // A line longer than the cap goes on in pieces, so what waits stays within the cap.
-    while (data.length - complete > MAX_LINE_BYTES) {
-      const cut = complete + utf8BoundaryAtOrBefore(data.subarray(complete), MAX_LINE_BYTES);
-      this.#emit(data.subarray(complete, cut));
+    while (end - complete > MAX_LINE_BYTES) {
+      const cut = utf8BoundaryAtOrBefore(data, complete + MAX_LINE_BYTES, end);
+      this.#emit(this.#part(data, complete, cut));
       complete = cut;
     }
     // The sink has copied what it keeps: the rest moves to the front of the pending buffer.
-    this.#pendingLength = data.copy(this.#pending, 0, complete);
+    if (joined) this.#pending.copyWithin(0, complete, end);
+    else if (complete === 0) copyPrefix(this.#pending, 0, piece, end);
+    else if (complete < end) this.#pending.set(piece.subarray(complete, end), 0);
+    this.#pendingLength = end - complete;
+  }
+
+  /** `data[start, end)`, reusing the whole or the pending buffer's first line cap (a long line's piece). */
+  #part(data: Buffer, start: number, end: number): Buffer {
+    if (start === 0 && end === data.length) return data;
+    if (data === this.#pending && start === 0 && end === MAX_LINE_BYTES) return this.#pendingHead;
+    return data.subarray(start, end);
   }
 
   #emit(bytes: Buffer): void {
@@ -192,11 +215,14 @@ function totalChunks(streams: readonly StreamReader[]): number {
   return streams.reduce((sum, stream) => sum + stream.chunks, 0);
 }
 
-/** Up to the last newline; a line longer than the cap is cut there, on a character boundary. */
-function completeLinesLength(data: Buffer): number {
-  const newline = data.lastIndexOf(0x0a);
+/**
+ * Of `data[0, end)`, up to the last newline; a line longer than the cap is cut there, on a
+ * character boundary.
+ */
+function completeLinesLength(data: Buffer, end: number): number {
+  const newline = end === 0 ? -1 : data.lastIndexOf(0x0a, end - 1);
   if (newline !== -1) return newline + 1;
-  return data.length > MAX_LINE_BYTES ? utf8BoundaryAtOrBefore(data, MAX_LINE_BYTES) : 0;
+  return end > MAX_LINE_BYTES ? utf8BoundaryAtOrBefore(data, MAX_LINE_BYTES, end) : 0;
 }
 
 const REDACTED = Buffer.from("[redacted]", "utf8");

@@ -82,6 +82,32 @@ describe("displayHook", () => {
     expect(seen).toEqual(["a", "b"]);
   });
 
+  it("shows only the counted part of a read", () => {
+    const seen: string[] = [];
+    const hook = displayHook([], (text) => seen.push(text), { now: () => 0 });
+    hook.onBytes(Buffer.from("shown\nnot this"), 6);
+    hook.flush();
+    expect(seen).toEqual(["shown\n"]);
+  });
+
+  it("reads the clock once per pass, not once per read, while a pass is due", () => {
+    vi.useFakeTimers();
+    let clockReads = 0;
+    const now = (): number => {
+      clockReads += 1;
+      return Date.now();
+    };
+    const seen: string[] = [];
+    const hook = displayHook([], (text) => seen.push(text), { everyMs: 50, now });
+    for (let read = 0; read < 100; read += 1) hook.onBytes(Buffer.from("x"));
+    // The first read passes at once (two reads: the wait, the pass); the second starts the timer.
+    expect(seen).toEqual(["x"]);
+    expect(clockReads).toBe(3);
+    vi.advanceTimersByTime(50);
+    expect(seen).toEqual(["x", "x".repeat(99)]);
+    expect(clockReads).toBe(4);
+  });
+
   it("keeps only the last window of many gathered reads, from a character start", () => {
     const reads = Array.from({ length: 40 }, (_, index) =>
       Buffer.from(`${"é".repeat(1000)}${String(index)}\n`, "utf8"),

@@ -27,9 +27,9 @@ describe.skipIf(posixOnly)("readPipe on a child's pipe (POSIX only: /bin/sh, cat
     const child = spawn("/bin/sh", ["-c", "cat"], { stdio: ["pipe", "pipe", "ignore"] });
     const seen = collect();
     readPipe(child.stdout, {
-      onBytes: (bytes) => {
-        seen.views.push(bytes);
-        seen.copies.push(Buffer.from(bytes));
+      onBytes: (buffer, length) => {
+        seen.views.push(buffer.subarray(0, length));
+        seen.copies.push(Buffer.from(buffer.subarray(0, length)));
       },
       onEnd: seen.end,
     });
@@ -77,7 +77,10 @@ describe("readPipe on a stream without a pipe handle", () => {
   it("falls back to the stream's data events and still reports the end", async () => {
     const stream = new PassThrough();
     const seen = collect();
-    readPipe(stream, { onBytes: (bytes) => seen.copies.push(Buffer.from(bytes)), onEnd: seen.end });
+    readPipe(stream, {
+      onBytes: (buffer, length) => seen.copies.push(Buffer.from(buffer.subarray(0, length))),
+      onEnd: seen.end,
+    });
     stream.write("one ");
     stream.end("two");
     await seen.ended;
