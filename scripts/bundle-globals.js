@@ -7,9 +7,13 @@ export { LiteHeaders as Headers } from "../src/adapters/model/node-http-fetch.ts
 // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- a type no value belongs to
 export class FormData {}
 
-/** Node's own class, read by a name esbuild's `define` does not rewrite, at its first real use. */
+/**
+ * Node's own class, at its first real use. Through `Reflect.get`: esbuild's `define` rewrites
+ * `globalThis.ReadableStream` and `globalThis["ReadableStream"]` alike, and either would make the
+ * stand-in call itself (tests/scripts/bundle-globals.test.ts).
+ */
 const nodeReadableStream = () =>
-  /** @type {typeof ReadableStream} */ (globalThis["ReadableStream"]);
+  /** @type {typeof ReadableStream} */ (Reflect.get(globalThis, "ReadableStream"));
 
 /**
  * `globalThis.ReadableStream` inside the bundle. The SDK asks `body instanceof` it of every

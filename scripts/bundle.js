@@ -118,6 +118,18 @@ const LAZY_BUILTIN = {
   },
 };
 
+/**
+ * The openai SDK builds request headers with the global `Headers` and checks each body against the
+ * global `FormData`; the first use of either loads Node's bundled undici (~30 ms). Requests go
+ * through node:http (node-http-fetch.ts), so inside the bundle both are stand-ins. It also asks
+ * whether each body is a `globalThis.ReadableStream`, which loads Node's web streams: that
+ * stand-in answers for a plain object without them (scripts/bundle-globals.js).
+ */
+export const GLOBAL_STAND_INS = Object.freeze({
+  inject: [path.join(ROOT, "scripts", "bundle-globals.js")],
+  define: { "globalThis.ReadableStream": "ReadableStreamStandIn" },
+});
+
 /** Builds dist/agent.cjs (written whole, then renamed into place) and returns how long it took. */
 export async function bundle() {
   const started = performance.now();
@@ -139,16 +151,8 @@ export async function bundle() {
     minify: true,
     legalComments: "none",
     plugins: [LAZY_ZOD, LAZY_BUILTIN, ZOD_ENGLISH_ONLY],
-    // The openai SDK builds request headers with the global `Headers` and checks each body against
-    // the global `FormData`; the first use of either loads Node's bundled undici (~30 ms). Requests
-    // go through node:http (node-http-fetch.ts), so inside the bundle both are stand-ins. It also
-    // asks whether each body is a `globalThis.ReadableStream`, which loads Node's web streams: the
-    // stand-in answers for a plain object without them.
-    inject: [path.join(ROOT, "scripts", "bundle-globals.js")],
-    define: {
-      "import.meta.url": "__agentBundleURL",
-      "globalThis.ReadableStream": "ReadableStreamStandIn",
-    },
+    inject: GLOBAL_STAND_INS.inject,
+    define: { "import.meta.url": "__agentBundleURL", ...GLOBAL_STAND_INS.define },
     write: false,
     logLevel: "warning",
   });
