@@ -197,7 +197,7 @@ export class BubblewrapRunner implements CommandRunner {
       cwd: workspace,
       readOnlyPaths: [],
       hiddenPaths: this.#options.hiddenPaths ?? [],
-      // Nothing checked depends on them; they are looked up at the first command.
+      // Nothing checked depends on them: the /proc masks are looked up at the probe.
       procMasks: [],
     });
   }
@@ -210,6 +210,7 @@ export class BubblewrapRunner implements CommandRunner {
     const metadata = gitMetadata(workspace);
     return bubblewrapArgs({
       ...common,
+      procMasks: this.#hardening.procMasks,
       cwd: realCwd,
       readOnlyPaths: [
         ...new Set([
@@ -236,7 +237,6 @@ export class BubblewrapRunner implements CommandRunner {
       network: this.#options.network,
       environment: this.#innerEnvironment(),
       statusFd: STATUS_FD,
-      procMasks: this.#hardening.procMasks,
       seccompFd: SECCOMP_FD,
       command:
         limits === undefined

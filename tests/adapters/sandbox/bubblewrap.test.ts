@@ -23,6 +23,8 @@ import {
   NESTED_GIT_LIMIT,
 } from "../../../src/adapters/sandbox/bubblewrap.js";
 import { probeSandbox } from "../../../src/adapters/sandbox/bubblewrap-probe.js";
+import { liveHostPaths, type HostPaths } from "../../../src/adapters/sandbox/proc-masks.js";
+import { sandboxHardening } from "../../../src/adapters/sandbox/sandbox-hardening.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
 import { BWRAP, hostExecutable } from "../../support/host-executables.js";
 import {
@@ -261,6 +263,33 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
       runner().checkWorkspace();
     }).not.toThrow();
     expect(() => runner().argsFor("true", ws)).toThrow(SandboxContentError);
+  });
+
+  it("checkWorkspace looks up no /proc mask: they wait for the probe and the commands", () => {
+    const asked: string[] = [];
+    const host: HostPaths = {
+      kindOf: (path) => {
+        asked.push(path);
+        return liveHostPaths.kindOf(path);
+      },
+      thermalThrottleDirectories: () => {
+        asked.push("thermal");
+        return liveHostPaths.thermalThrottleDirectories();
+      },
+    };
+    const planned = new BubblewrapRunner({
+      bwrapPath,
+      shell: { executable: bash, kind: "bash" },
+      workspace: ws,
+      home: homedir(),
+      network: false,
+      environment: {},
+      hardening: sandboxHardening(process.arch, host, { network: false }),
+    });
+    planned.checkWorkspace();
+    expect(asked).toEqual([]);
+    planned.argsFor("true", ws);
+    expect(asked).toContain("/proc/kcore");
   });
 
   it("checkWorkspace refuses what every command would be refused for, in the same words", () => {
