@@ -145,6 +145,8 @@ export class FileRunJournal implements RunJournal {
     }
     // A failed flush of run_started rejects here: no later step happens on an unflushed start.
     await this.#firstFlush;
+    // Closed while this record waited for it: the descriptor may name another file by now.
+    if (this.#fd !== fd) throw new RunJournalError(`The run journal ${this.path} is closed`);
     if (record.type === "run_started") {
       await appendWritten(fd, text);
       this.#size += bytes;

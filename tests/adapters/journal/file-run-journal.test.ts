@@ -159,6 +159,17 @@ describe("FileRunJournal's first flush", () => {
     expect(readJournalFile(path).records.map((record) => record.type)).toEqual(["run_started"]);
   });
 
+  it("a record waiting for the first flush when the journal closes is refused, not written", async () => {
+    const { flush, flushes } = heldFlush();
+    const journal = FileRunJournal.open(path, CONTEXT, NOW, flush);
+    await journal.append({ type: "run_started", prompt: "list files" });
+    const late = journal.append({ type: "run_finished", finalText: "done" });
+    journal.close();
+    flushes[0]?.settle();
+    await expect(late).rejects.toThrow(`The run journal ${path} is closed`);
+    expect(readJournalFile(path).records.map((record) => record.type)).toEqual(["run_started"]);
+  });
+
   it("closes the descriptor only once the flush in flight has settled", async () => {
     const { flush, flushes } = heldFlush();
     const journal = FileRunJournal.open(path, CONTEXT, NOW, flush);
