@@ -213,9 +213,9 @@ function inspect(path: string, message: (code: string) => string): Stats {
 
 function writeWorkspaceLabel(directory: string, workspace: string): void {
   const label = join(directory, "workspace.txt");
-  // Written on a workspace's first run only: after that, one lstat instead of an EEXIST error.
-  if (lstatSync(label, { throwIfNoEntry: false }) !== undefined) return;
   try {
+    // Written on a workspace's first run only: after that, one lstat instead of an EEXIST error.
+    if (lstatSync(label, { throwIfNoEntry: false }) !== undefined) return;
     // "wx": created once, never through a link; an existing label is left as it is.
     writeFileSync(label, `${workspace}\n`, { flag: "wx", mode: 0o600 });
   } catch (error) {
