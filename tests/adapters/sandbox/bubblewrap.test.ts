@@ -18,6 +18,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WorkspaceOutputStore } from "../../../src/adapters/filesystem/index.js";
 import {
   BubblewrapRunner,
+  type BubblewrapRunnerOptions,
   NESTED_GIT_DEPTH,
   NESTED_GIT_DIRECTORY_BUDGET,
   NESTED_GIT_LIMIT,
@@ -257,6 +258,19 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(() => runner().argsFor("true", ws)).toThrow(/is laid out as a git directory/);
   });
 
+  /** A bash runner for `ws` with an empty environment, plus `extra`. */
+  function bareRunner(extra: Partial<BubblewrapRunnerOptions>): BubblewrapRunner {
+    return new BubblewrapRunner({
+      bwrapPath,
+      shell: { executable: bash, kind: "bash" },
+      workspace: ws,
+      home: homedir(),
+      network: false,
+      environment: {},
+      ...extra,
+    });
+  }
+
   it("checkWorkspace reads nothing the workspace holds: a bare repository there passes, each command is refused", () => {
     execFileSync("git", ["init", "-q", "--bare", ws]);
     expect(() => {
@@ -277,13 +291,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
         return liveHostPaths.thermalThrottleDirectories();
       },
     };
-    const planned = new BubblewrapRunner({
-      bwrapPath,
-      shell: { executable: bash, kind: "bash" },
-      workspace: ws,
-      home: homedir(),
-      network: false,
-      environment: {},
+    const planned = bareRunner({
       hardening: sandboxHardening(process.arch, host, { network: false }),
     });
     planned.checkWorkspace();
@@ -308,16 +316,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
         words: /it is the home directory/,
       },
       {
-        make: () =>
-          new BubblewrapRunner({
-            bwrapPath,
-            shell: { executable: bash, kind: "bash" },
-            workspace: ws,
-            home: homedir(),
-            network: false,
-            environment: {},
-            hiddenPaths: [base],
-          }),
+        make: () => bareRunner({ hiddenPaths: [base] }),
         cwd: ws,
         words: /cannot hide .*: it overlaps the workspace/,
       },
