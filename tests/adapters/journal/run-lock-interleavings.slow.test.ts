@@ -14,6 +14,7 @@ import {
   type LockStep,
   type RunLock,
 } from "../../../src/adapters/journal/index.js";
+import { seededRandom } from "../../support/seeded-random.js";
 
 /** No live process has this pid here; it stands for the holder that was killed. */
 const DEAD_HOLDER = 2 ** 22 + 1;
@@ -150,17 +151,6 @@ function exactlyOneHolds({ contenders, path }: ReturnType<typeof play>): void {
   expect(lockHolder(path)).toBe(holders[0]?.pid);
 }
 
-/** Small seeded generator (mulberry32): the same schedules on every run. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const DEAD_LOCKS = {
   "a dead holder's lock": `${String(DEAD_HOLDER)} 00112233445566778899\n`,
   "a lock in the older format (pid only)": `${String(DEAD_HOLDER)}\n`,
@@ -176,7 +166,7 @@ describe("lockRunSteps: taking over a dead holder's lock, contenders interleaved
   }
 
   it("four and five contenders, 300 seeded random schedules each: exactly one holder", () => {
-    const random = seeded(17);
+    const random = seededRandom(17);
     for (const contenders of [4, 5]) {
       for (let run = 0; run < 300; run += 1) {
         const result = play({
@@ -214,7 +204,7 @@ describe("lockRunSteps: taking over a dead holder's lock, contenders interleaved
   });
 
   it("contenders killed at random steps never let two hold it, and never wedge it: a newcomer then gets it", () => {
-    const random = seeded(29);
+    const random = seededRandom(29);
     for (let run = 0; run < 500; run += 1) {
       const result = play({
         contenders: 4,

@@ -9,6 +9,7 @@ import {
   escapeForTerminal,
 } from "../../../src/cli/terminal/terminal-text.js";
 import * as before from "./reference/before-fast-path.js";
+import { seededRandom } from "../../support/seeded-random.js";
 
 /**
  * The escaping and layout copy runs of plain text at once instead of looking at each character
@@ -72,19 +73,8 @@ const PIECES = [
   "ab".repeat(130),
 ] as const;
 
-/** A small deterministic generator (mulberry32): the same texts on every run. */
-function randomSource(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function texts(count: number, seed: number): string[] {
-  const random = randomSource(seed);
+  const random = seededRandom(seed);
   return Array.from({ length: count }, () => {
     const length = Math.floor(random() * 40);
     let text = "";
@@ -125,7 +115,7 @@ describe("the fast paths of terminal escaping and layout", () => {
   });
 
   it("stream exactly as the character-by-character code did, however the text is cut", () => {
-    const random = randomSource(7);
+    const random = seededRandom(7);
     for (const text of CASES.slice(0, 200)) {
       for (const columns of COLUMNS) {
         const now = new StreamedText(columns);
@@ -144,7 +134,7 @@ describe("the fast paths of terminal escaping and layout", () => {
   });
 
   it("lay out styled lines exactly as the cell-by-cell code did", () => {
-    const random = randomSource(11);
+    const random = seededRandom(11);
     const styles: readonly (readonly string[])[] = [[], ["1"], ["1", "4"], ["36"]];
     const runsOf = (text: string): Run[] => {
       const runs: Run[] = [];

@@ -16,6 +16,7 @@ import { StreamedText } from "../../../src/cli/terminal/streamed-text.js";
 import { indentModelText } from "../../../src/cli/terminal/terminal-layout.js";
 import { escapeControlsKeepingLines } from "../../../src/cli/terminal/terminal-text.js";
 import type { ModelReply } from "../../../src/core/ports/model.js";
+import { seededRandom } from "../../support/seeded-random.js";
 
 const PIECES = [
   "word",
@@ -49,17 +50,6 @@ const PIECES = [
   "x".repeat(90),
 ] as const;
 
-/** A small deterministic generator (mulberry32): the same texts on every run. */
-function randomSource(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function hostileText(random: () => number, pieces: number): string {
   let text = "";
   for (let i = 0; i < pieces; i += 1) text += PIECES[Math.floor(random() * PIECES.length)] ?? "";
@@ -87,7 +77,7 @@ function asWrittenAtOnce(text: string, columns: number | undefined): string {
 
 describe("the rows a text streamed in", () => {
   it("are the rows of the whole text escaped and laid out at once, however it was cut", () => {
-    const random = randomSource(32);
+    const random = seededRandom(32);
     for (let round = 0; round < 400; round += 1) {
       const text = hostileText(random, Math.floor(random() * 40));
       for (const columns of [undefined, 0, 1, 7, 24, 41, 80]) {
@@ -106,7 +96,7 @@ describe("the rows a text streamed in", () => {
   });
 
   it("are the same for a long hostile answer streamed in large and small pieces", () => {
-    const random = randomSource(7);
+    const random = seededRandom(7);
     let text = "";
     while (text.length <= MAX_MARKDOWN_CHARS * 2) text += hostileText(random, 50);
     for (const longest of [3, 700, 70_000]) {
@@ -116,7 +106,7 @@ describe("the rows a text streamed in", () => {
   });
 
   it("are not kept when a blank run too long to hold back was counted in parts", () => {
-    const random = randomSource(3);
+    const random = seededRandom(3);
     const { layout, shown } = streamed(`a${" ".repeat(10_000)}b`, 80, random, 100);
     expect(layout).toBeUndefined();
     expect(shown).toContain("spaces⟩");
