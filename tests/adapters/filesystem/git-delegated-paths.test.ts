@@ -12,6 +12,7 @@ import { WorkspaceFileError } from "../../../src/core/ports/filesystem.js";
 import { NodeWorkspaceFileSystem } from "../../../src/adapters/filesystem/node-filesystem.js";
 import { parseGitConfig } from "../../../src/adapters/filesystem/git-config-file.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/temp-workspace.js";
+import { initIsolatedRepository } from "../../support/isolated-git.js";
 
 const HOOK = "#!/bin/sh\ntouch /tmp/pwned\n";
 
@@ -38,11 +39,7 @@ async function refusal(path: string): Promise<string> {
 
 beforeEach(async () => {
   temp = await makeTempWorkspace();
-  // The person's own global config must not decide these cases.
-  vi.stubEnv("GIT_CONFIG_GLOBAL", join(temp.base, "global.gitconfig"));
-  vi.stubEnv("GIT_CONFIG_SYSTEM", join(temp.base, "system.gitconfig"));
-  vi.stubEnv("GIT_CONFIG_NOSYSTEM", "1");
-  execFileSync("git", ["init", "-q", temp.ws]);
+  initIsolatedRepository(temp.base, temp.ws);
   files = new NodeWorkspaceFileSystem(temp.ws);
 });
 

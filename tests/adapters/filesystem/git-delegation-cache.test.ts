@@ -18,6 +18,7 @@ import {
 import { namedDelegatedPaths } from "../../../src/adapters/filesystem/git-delegated-paths.js";
 import { NodeWorkspaceWriteBoundary } from "../../../src/adapters/filesystem/node-filesystem.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/temp-workspace.js";
+import { initIsolatedRepository } from "../../support/isolated-git.js";
 
 let temp: TempWorkspace;
 let scans: number;
@@ -59,10 +60,7 @@ function rewriteInPlace(file: string, text: string): void {
 
 beforeEach(async () => {
   temp = await makeTempWorkspace();
-  vi.stubEnv("GIT_CONFIG_GLOBAL", join(temp.base, "global.gitconfig"));
-  vi.stubEnv("GIT_CONFIG_SYSTEM", join(temp.base, "system.gitconfig"));
-  vi.stubEnv("GIT_CONFIG_NOSYSTEM", "1");
-  execFileSync("git", ["init", "-q", temp.ws]);
+  initIsolatedRepository(temp.base, temp.ws);
   scans = 0;
   cache = settledCache();
 });

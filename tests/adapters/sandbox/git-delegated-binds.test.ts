@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BubblewrapRunner } from "../../../src/adapters/sandbox/bubblewrap.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
 import { BWRAP, hostExecutable } from "../../support/host-executables.js";
+import { initIsolatedRepository } from "../../support/isolated-git.js";
 
 const BASH = hostExecutable("bash");
 const LIMITS = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
@@ -24,9 +25,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(
     beforeEach(async () => {
       base = await mkdtemp(join(await realpath(tmpdir()), "bwrap-git-"));
       ws = join(base, "ws");
-      vi.stubEnv("GIT_CONFIG_GLOBAL", join(base, "global.gitconfig"));
-      vi.stubEnv("GIT_CONFIG_SYSTEM", join(base, "system.gitconfig"));
-      execFileSync("git", ["init", "-q", ws]);
+      initIsolatedRepository(base, ws);
     });
 
     afterEach(async () => {
