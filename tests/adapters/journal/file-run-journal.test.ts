@@ -24,6 +24,7 @@ import {
   runsDirectory,
 } from "../../../src/adapters/journal/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/workspace.js";
+import { settlesSoon } from "../../support/settles-soon.js";
 
 const CONTEXT = {
   runId: "20261130T234000Z-0a0b0c0d",
@@ -122,17 +123,11 @@ describe("FileRunJournal's first flush", () => {
     expect(flushes).toHaveLength(1);
     expect(readJournalFile(path).records.map((record) => record.type)).toEqual(["run_started"]);
 
-    let replied = false;
-    const reply = journal
-      .append({
-        type: "model_reply",
-        message: { role: "assistant", content: "done", toolCalls: [] },
-      })
-      .then(() => {
-        replied = true;
-      });
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    expect(replied).toBe(false);
+    const reply = journal.append({
+      type: "model_reply",
+      message: { role: "assistant", content: "done", toolCalls: [] },
+    });
+    expect(await settlesSoon(reply)).toBe(false);
     expect(readJournalFile(path).records.map((record) => record.type)).toEqual(["run_started"]);
 
     flushes[0]?.settle();
