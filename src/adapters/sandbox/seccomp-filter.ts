@@ -220,27 +220,39 @@ export interface SeccompFilterOptions {
   readonly allowNestedUserNamespaces?: boolean;
 }
 
+/** Each architecture with a syscall table, by Node's `process.arch`. */
+const ARCHITECTURES: Readonly<
+  Record<
+    string,
+    {
+      readonly auditArch: number;
+      readonly table: Readonly<Partial<Record<SyscallName, number>>>;
+      readonly hasX32: boolean;
+    }
+  >
+> = Object.freeze({
+  x64: { auditArch: AUDIT_ARCH_X86_64, table: X86_64_SYSCALLS, hasX32: true },
+  arm64: { auditArch: AUDIT_ARCH_AARCH64, table: AARCH64_SYSCALLS, hasX32: false },
+});
+
+/** Whether seccompFilter has a program for `arch`, without assembling it. */
+export function hasSeccompFilter(arch: string): boolean {
+  return Object.hasOwn(ARCHITECTURES, arch);
+}
+
 /**
  * The cBPF program for Node's `process.arch`, or undefined for an architecture we have no table
  * for, so the caller can refuse to run rather than run unfiltered.
  */
-/** Whether seccompFilter has a program for `arch`, without assembling it. */
-export function hasSeccompFilter(arch: string): boolean {
-  return arch === "x64" || arch === "arm64";
-}
-
 export function seccompFilter(
   arch: string,
   options: SeccompFilterOptions = {},
 ): Uint8Array | undefined {
-  switch (arch) {
-    case "x64":
-      return assemble(program(AUDIT_ARCH_X86_64, X86_64_SYSCALLS, true, options));
-    case "arm64":
-      return assemble(program(AUDIT_ARCH_AARCH64, AARCH64_SYSCALLS, false, options));
-    default:
-      return undefined;
-  }
+  // Own keys only: `constructor` or `toString` is no architecture.
+  const architecture = hasSeccompFilter(arch) ? ARCHITECTURES[arch] : undefined;
+  if (architecture === undefined) return undefined;
+  const { auditArch, table, hasX32 } = architecture;
+  return assemble(program(auditArch, table, hasX32, options));
 }
 
 interface PresentRule {

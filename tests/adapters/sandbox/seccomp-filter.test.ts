@@ -199,9 +199,20 @@ describe("seccompFilter options and other architectures", () => {
   });
 
   it("hasSeccompFilter says which architectures have a program, without assembling one", () => {
-    for (const arch of ["x64", "arm64", "ia32", "riscv64", "arm", "ppc64", "s390x", "mips"]) {
+    for (const arch of [
+      "x64",
+      "arm64",
+      "ia32",
+      "riscv64",
+      "arm",
+      "ppc64",
+      "s390x",
+      "constructor",
+      "toString",
+    ]) {
       expect(hasSeccompFilter(arch)).toBe(seccompFilter(arch) !== undefined);
     }
+    expect(hasSeccompFilter("constructor")).toBe(false);
   });
 
   it("can leave nested user namespaces allowed, and nothing else changes", () => {
