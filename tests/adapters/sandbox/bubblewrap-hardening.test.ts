@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { constants as osConstants, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -255,14 +255,31 @@ describe.skipIf(!RUNNABLE)(SUITE, () => {
           );
         });
 
-        it.skipIf(!x64)("kills i386 int 0x80 and x32 calls with SIGSYS (x86_64 only)", async () => {
-          const result = await mkpriv(["i386-chmod", "x32-chmod"]);
-          // 159 = 128 + SIGSYS: each process died on the call, before it could print a result.
-          expect(result.output).not.toContain("->");
-          const exits = result.output.split("\n").filter((line) => line.startsWith("exit"));
-          expect(exits).toEqual(["exit 159", "exit 159"]);
-          expect(privilegedFiles(ws)).toEqual([]);
-        });
+        it.skipIf(!x64)(
+          "never lets an i386 int 0x80 or x32 call act; where the kernel reaches the filter, it kills with SIGSYS (x86_64 only)",
+          async () => {
+            const result = await mkpriv(["i386-chmod", "x32-chmod"]);
+            // No call came back with an answer, and nothing was left setuid.
+            expect(result.output).not.toContain("->");
+            expect(privilegedFiles(ws)).toEqual([]);
+            // How each process ended depends on the host: a kernel that delivers the call runs the
+            // filter, which kills with SIGSYS (128 + 31 = 159); a host that never delivers that ABI
+            // (an AMD EPYC guest here faults on int $0x80 even with CONFIG_IA32_EMULATION=y) ends
+            // the process before any filter runs, exactly as it does outside the sandbox. The filter's
+            // own verdict for every 32-bit number is proven on any host in seccomp-filter.test.ts.
+            const exits = result.output.split("\n").filter((line) => line.startsWith("exit"));
+            expect(exits).toEqual([hostEnding("i386-probe"), hostEnding("x32-probe")]);
+          },
+        );
+
+        /** "exit 159" when this kernel delivers a call through `probe`'s entry, else how the
+         * probe ended outside any sandbox, as bash would report it. */
+        function hostEnding(probe: "i386-probe" | "x32-probe"): string {
+          const host = spawnSync(join(ws, "mkpriv"), [probe, "unused"], { encoding: "utf8" });
+          if (host.stdout.includes("->")) return "exit 159";
+          if (host.signal === null) throw new Error(`${probe}: ${host.stdout}${host.stderr}`);
+          return `exit ${String(128 + osConstants.signals[host.signal])}`;
+        }
       },
     );
   });

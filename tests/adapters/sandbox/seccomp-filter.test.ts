@@ -8,6 +8,7 @@ import {
   SECCOMP_RET_ALLOW,
   SECCOMP_RET_ERRNO,
   SECCOMP_RET_KILL_PROCESS,
+  X32_SYSCALL_BIT,
   X86_64_SYSCALLS,
   hasSeccompFilter,
   seccompFilter,
@@ -45,6 +46,8 @@ const ALLOW = SECCOMP_RET_ALLOW;
 const DENY = (SECCOMP_RET_ERRNO | EPERM) >>> 0;
 const NOSYS = (SECCOMP_RET_ERRNO | ENOSYS) >>> 0;
 const KILL = SECCOMP_RET_KILL_PROCESS;
+/** linux/audit.h: EM_386 | __AUDIT_ARCH_LE, what int $0x80 from an x86_64 process reports. */
+const AUDIT_ARCH_I386 = 0x40000003;
 const O_WRONLY = 0o1n;
 const O_CREAT = 0o100n;
 const O_TMPFILE = 0o20200000n;
@@ -168,10 +171,30 @@ describe("seccompFilter x64", () => {
 
   it("kills x32 calls, i386 calls and foreign architectures; lets nr -1 reach ENOSYS", () => {
     expect(run(program, 0x40000000 | 90, AUDIT_ARCH_X86_64, [0n, 0o755n])).toBe(KILL);
-    expect(run(program, 15, 0x40000003, [0n, 0o4755n])).toBe(KILL);
+    expect(run(program, 15, AUDIT_ARCH_I386, [0n, 0o4755n])).toBe(KILL);
     expect(run(program, 90, AUDIT_ARCH_AARCH64, [0n, 0o4755n])).toBe(KILL);
     expect(run(program, -1, AUDIT_ARCH_X86_64)).toBe(ALLOW);
     expect(run(program, 0, AUDIT_ARCH_X86_64)).toBe(ALLOW);
+  });
+
+  // The host test (bubblewrap-hardening) can only show the kill where the kernel delivers a 32-bit
+  // call to the filter at all; some hosts never do (int $0x80 faults first). This is the filter's
+  // own promise, on any host: no number through either entry gets past it, with any option.
+  it.each([
+    ["the strict filter", {}],
+    ["network on", { network: true }],
+    ["nested user namespaces allowed", { allowNestedUserNamespaces: true }],
+  ] as const)("%s: every i386 and every x32 syscall number is killed", (_label, options) => {
+    const filter = seccompFilter("x64", options);
+    if (filter === undefined) throw new Error("no x64 program");
+    const survivors: string[] = [];
+    for (let nr = 0; nr < 1024; nr += 1) {
+      if (run(filter, nr, AUDIT_ARCH_I386, [0n, 0o755n]) !== KILL) survivors.push(`i386 ${nr}`);
+      if (run(filter, X32_SYSCALL_BIT | nr, AUDIT_ARCH_X86_64, [0n, 0o755n]) !== KILL) {
+        survivors.push(`x32 ${nr}`);
+      }
+    }
+    expect(survivors).toEqual([]);
   });
 });
 
