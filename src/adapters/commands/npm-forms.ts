@@ -113,34 +113,3 @@ function whyNot(own: readonly string[]): string {
 function unbindable(reason: string): PackageManagerForm {
   return { kind: "unbindable", reason };
 }
-
-/**
- * Keys of the workspace's `.npmrc` that make npm run code from other places than the workspace's
- * own package.json (other workspaces' scripts, another project folder): the text is bound, but
- * what it points at is not, so such a configuration is refused.
- */
-const REDIRECTING_KEYS = new Set([
-  "workspace",
-  "workspaces",
-  "include-workspace-root",
-  "prefix",
-  "globalconfig",
-  "userconfig",
-]);
-
-/** The first `.npmrc` key that redirects npm, or undefined. Over-matches rather than misses. */
-export function redirectingNpmrcKey(npmrc: string): string | undefined {
-  for (const raw of npmrc.split(/\r\n|\r|\n/u)) {
-    const line = raw.trim();
-    if (line === "" || line.startsWith(";") || line.startsWith("#")) continue;
-    const equals = line.indexOf("=");
-    const key = (equals < 0 ? line : line.slice(0, equals))
-      .trim()
-      .replace(/^["']|["']$/gu, "")
-      .replace(/\[\]$/u, "")
-      .toLowerCase()
-      .replaceAll("_", "-");
-    if (REDIRECTING_KEYS.has(key)) return key;
-  }
-  return undefined;
-}

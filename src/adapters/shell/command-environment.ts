@@ -3,6 +3,7 @@
  * API key and other credentials cannot be read by `echo $OPENAI_API_KEY` or a malicious script.
  */
 import { encodedForms } from "./secret-forms.js";
+import { loadingKind } from "./loading-variables.js";
 import { isShellStartupName } from "./shell-startup-names.js";
 
 const POSIX_NAMES = [
@@ -57,11 +58,22 @@ export const SECRET_PREFIXES = ["OPENAI_"] as const;
 
 export interface CommandEnvironmentOptions {
   /**
-   * Extra names the person asked for (`--pass-env NAME`); secret-looking ones and those that
-   * configure the shell itself (shell-startup-names.ts) are still dropped.
+   * Extra names the person asked for (`--pass-env NAME`); secret-looking ones and those of a kind
+   * that makes a program load code or configuration (loading-variables.ts) are still dropped.
    */
   readonly passEnv: readonly string[];
   readonly platform: NodeJS.Platform;
+}
+
+/** True for a name the harness passes to every command anyway (`PATH`, `HOME`, `LC_*`, …). */
+export function isDefaultCommandName(name: string, platform: NodeJS.Platform): boolean {
+  const windows = platform === "win32";
+  const fold = (word: string): string => (windows ? word.toUpperCase() : word);
+  const folded = fold(name);
+  return (
+    folded.startsWith("LC_") ||
+    [...POSIX_NAMES, ...(windows ? WINDOWS_NAMES : [])].some((known) => fold(known) === folded)
+  );
 }
 
 /** True for names that may hold a credential; such a variable never reaches a command. */
@@ -97,7 +109,11 @@ export function buildCommandEnvironment(
   const windows = options.platform === "win32";
   const fold = (name: string): string => (windows ? name.toUpperCase() : name);
   const allowed = new Set(
-    [...POSIX_NAMES, ...(windows ? WINDOWS_NAMES : []), ...options.passEnv].map(fold),
+    [
+      ...POSIX_NAMES,
+      ...(windows ? WINDOWS_NAMES : []),
+      ...options.passEnv.filter((name) => loadingKind(name) === undefined),
+    ].map(fold),
   );
   const environment: Record<string, string> = {};
   const taken = new Set<string>();

@@ -1,12 +1,18 @@
 /**
  * What the person hears about `--pass-env NAME` that will not reach commands: a name that looks
- * like a credential, or one that configures the shell itself (`BASH_ENV`, `ENV`, `IFS`…), is
- * dropped by buildCommandEnvironment whatever was asked, and an unset one
- * has nothing to pass. Said once per name, before the run, rather than leaving a command to fail
- * later for a variable it was promised.
+ * like a credential, or one of a kind that makes a program load code or configuration (the shell's
+ * `BASH_ENV`, a loader's `LD_*`, a runtime's `NODE_OPTIONS`, … see loading-variables.ts), is
+ * dropped by buildCommandEnvironment whatever was asked, with which kind and why; and an unset
+ * one has nothing to pass. Said once per name, before the run, rather than leaving a command to
+ * fail later for a variable it was promised. A name every command gets anyway is not mentioned.
  */
-import { looksLikeSecret, SECRET_PARTS, SECRET_PREFIXES } from "./command-environment.js";
-import { isShellStartupName } from "./shell-startup-names.js";
+import {
+  isDefaultCommandName,
+  looksLikeSecret,
+  SECRET_PARTS,
+  SECRET_PREFIXES,
+} from "./command-environment.js";
+import { loadingKind } from "./loading-variables.js";
 
 export function passEnvNotices(
   passEnv: readonly string[],
@@ -21,13 +27,15 @@ export function passEnvNotices(
   );
   const notices: string[] = [];
   for (const name of new Set(passEnv)) {
+    // A name every command gets anyway (`PATH`) is of no refused kind, whatever its shape.
+    const kind = isDefaultCommandName(name, platform) ? undefined : loadingKind(name);
     if (looksLikeSecret(name)) {
       notices.push(
         `--pass-env ${name} is not passed: it looks like a credential (its name has ${oneOf(SECRET_PARTS)}, or begins with ${oneOf(SECRET_PREFIXES)}), and those never reach commands`,
       );
-    } else if (isShellStartupName(name)) {
+    } else if (kind !== undefined) {
       notices.push(
-        `--pass-env ${name} is not passed: it configures the shell itself (a startup file, functions or options), which could run a file from the workspace before every command, and those never reach commands`,
+        `--pass-env ${name} is not passed: it ${kind.why}, and those never reach commands`,
       );
     } else if (!set.has(fold(name))) {
       notices.push(`--pass-env ${name} is not passed: it is not set in this environment`);

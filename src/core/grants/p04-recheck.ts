@@ -33,7 +33,13 @@ export function recheckApprovedCommand(
     );
   }
   const bound = boundScript(argv, context);
-  if (bound.behavior === "deny") return toolError(bound.reason, bound.detail);
+  // What was approved could be bound; what would run now cannot: it changed since the approval.
+  if (bound.behavior === "deny") {
+    return toolError(
+      RECHECK_ERRORS.changed,
+      `what this command would run changed after it was approved, and cannot be bound now (${bound.reason}: ${bound.detail}), so nothing was run`,
+    );
+  }
   if (commandDigest(input, context, bound.script) === approvedDigest) return undefined;
   return toolError(
     RECHECK_ERRORS.changed,

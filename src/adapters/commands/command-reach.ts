@@ -1,0 +1,373 @@
+/**
+ * Everything an allowed command will run that the workspace holds, said in words for the approval
+ * and bound into its digest: the npm script and its `pre`/`post` hooks, every npm script they
+ * reach in turn (`npm test`, `npm run X`, `run-s X Y`, … recursively, each once), every file an
+ * interpreter is given on the way (`node FILE`, `sh FILE`, `python -m MOD`, `pwsh -File FILE`, a
+ * `./script` run by path, the modules `node -r` loads, and those `.npmrc`'s `node-options` and
+ * `script-shell` name), by content, and the workspace's `.npmrc` as npm parses it. What cannot be
+ * said is refused: UnbindableCommandError (`command_unbindable`) for a form that hides what it
+ * runs, NpmScriptError (`script_unreadable`) for a file the harness cannot read as npm would.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, constants, lstatSync } from "node:fs";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { firstLineOfError } from "../../core/common/one-line.js";
+import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
+import { errorCode, openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
+import { interpreterArgs, interpreterSpec } from "./interpreter-args.js";
+import { npmrcValues, redirectingNpmrcKey } from "./npm-config.js";
+import { packageManagerForm } from "./npm-forms.js";
+import { NpmScriptError } from "./npm-script-error.js";
+import { simpleCommands, type SimpleCommand } from "./script-words.js";
+
+/** Bound files are hashed, not shown; a bigger one is refused rather than bound in part. */
+const MAX_BOUND_FILE_BYTES = 16 * 1024 * 1024;
+/** Programs that run npm scripts named in their arguments (npm-run-all and its short forms). */
+const SCRIPT_RUNNERS = new Set(["npm-run-all", "npm-run-all2", "run-s", "run-p"]);
+const RUNNER_FLAGS = new Set([
+  "-s",
+  "-p",
+  "--serial",
+  "--sequential",
+  "--parallel",
+  "-l",
+  "--print-label",
+  "-n",
+  "--print-name",
+  "-c",
+  "--continue-on-error",
+  "--silent",
+  "-r",
+  "--race",
+  "--aggregate-output",
+]);
+/** Words the shell reads before the command it runs, skipped to find the program. */
+const PREFIXES = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "do",
+  "while",
+  "until",
+  "!",
+  "{",
+  "}",
+  "time",
+  "exec",
+  "nohup",
+  "command",
+  "builtin",
+  "cross-env",
+  "cross-env-shell",
+]);
+
+class Reach {
+  readonly rows: string[] = [];
+  readonly #scriptsSeen = new Set<string>();
+  readonly #filesSeen = new Set<string>();
+
+  constructor(
+    readonly workspace: string,
+    readonly scripts: Readonly<Record<string, unknown>> | undefined,
+  ) {}
+
+  /** The script the allowed argv names: said plainly first, as requests always have. */
+  top(name: string, text: string): void {
+    this.#scriptsSeen.add(name);
+    this.rows.push(`runs the script ${JSON.stringify(text)}`);
+    this.hooksAndText(name, text);
+  }
+
+  /** A script reached through npm from another one: its text, hooks and what they run. */
+  script(name: string, how: string): void {
+    if (this.#scriptsSeen.has(name)) return;
+    this.#scriptsSeen.add(name);
+    const text = this.scripts?.[name];
+    if (typeof text !== "string") {
+      this.rows.push(`and ${how} the script ${name}, which package.json does not have now`);
+      return;
+    }
+    this.rows.push(`and ${how} the script ${name} ${JSON.stringify(text)}`);
+    this.hooksAndText(name, text);
+  }
+
+  /** The `pre`/`post` hooks npm runs around `name`, and what the three texts run. */
+  hooksAndText(name: string, text: string): void {
+    const around = [`pre${name}`, `post${name}`].flatMap((hook) => {
+      const hookText = this.scripts?.[hook];
+      return typeof hookText === "string" ? [[hook, hookText] as const] : [];
+    });
+    if (around.length > 0) {
+      const said = around.map(([hook, hookText]) => `${hook} ${JSON.stringify(hookText)}`);
+      this.rows.push(`and npm runs ${said.join(" and ")} around it`);
+    }
+    for (const [hook] of around) this.#scriptsSeen.add(hook);
+    this.shellText(text);
+    for (const [, hookText] of around) this.shellText(hookText);
+  }
+
+  /** Each simple command of a script (or of `sh -c TEXT`). */
+  shellText(text: string): void {
+    for (const command of simpleCommands(text)) this.command(command);
+  }
+
+  command(command: SimpleCommand): void {
+    let at = 0;
+    const { words, expands } = command;
+    for (; at < words.length; at += 1) {
+      const word = words[at] ?? "";
+      const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/su.exec(word);
+      if (assignment !== null) {
+        if (assignment[1]?.toUpperCase() === "NODE_OPTIONS") {
+          this.nodeOptions(assignment[2] ?? "", "NODE_OPTIONS");
+        }
+        continue;
+      }
+      if (PREFIXES.has(word) || (word === "env" && words.length > at + 1)) continue;
+      if (word.startsWith("-") && at > 0 && ["env", "command", "nohup"].includes(words[at - 1] ?? "")) {
+        continue;
+      }
+      break;
+    }
+    const rest = words.slice(at);
+    const [program, ...args] = rest;
+    if (program === undefined) return;
+    if (expands[at] === true) {
+      throw new UnbindableCommandError(
+        `the script runs a program whose name the shell expands (${JSON.stringify(program)}), which hides what it runs from the harness, so it cannot be bound to an approval; name the program plainly`,
+      );
+    }
+    if (["eval", "case", "function", "select", "coproc", "trap", "xargs"].includes(program)) {
+      throw new UnbindableCommandError(
+        `the script uses ${program}, which runs commands the harness cannot read from its text, so it cannot be bound to an approval; write it as plain commands`,
+      );
+    }
+    if (program === "for") return; // its words are data; its body is the next command
+    if (program === "." || program === "source") {
+      this.file(args[0], expands[at + 1] === true, program);
+      return;
+    }
+    this.argv(rest, expands.slice(at));
+  }
+
+  /** An argv about to run (the allowed one itself, or a command of a script). */
+  argv(argv: readonly string[], expands: readonly boolean[] = []): void {
+    const [program = "", ...args] = argv;
+    const form = packageManagerForm(argv);
+    switch (form.kind) {
+      case "unbindable":
+        throw new UnbindableCommandError(form.reason);
+      case "script":
+        this.script(form.name, `through npm`);
+        return;
+      case "other":
+        break;
+    }
+    const name = basename(program);
+    if (SCRIPT_RUNNERS.has(name)) {
+      this.scriptRunner(name, args);
+      return;
+    }
+    const spec = interpreterSpec(program);
+    if (spec !== undefined) {
+      const given = interpreterArgs(program, spec, args);
+      const shown = basename(program);
+      if (given.file !== undefined) this.file(given.file, expands.slice(1).some(Boolean), shown);
+      for (const load of given.loads) this.file(load, false, shown);
+      if (given.module !== undefined) this.pythonModule(given.module, shown);
+      for (const other of given.others) this.fileIfThere(other, shown);
+      if (given.shellText !== undefined) this.shellText(given.shellText);
+      return;
+    }
+    // A program named by a path runs that file; a workspace file is bound like a script's.
+    if (/[/\\]/u.test(program)) this.file(program, expands[0] === true, "the shell");
+    // Command text given to another program (`concurrently "npm run a"`) is read as a script.
+    for (const arg of args) {
+      const first = arg.trim().split(/\s+/u)[0] ?? "";
+      if (/\s/u.test(arg.trim()) && (first === "npm" || interpreterSpec(first) !== undefined)) {
+        this.shellText(arg);
+      }
+      const npmShort = /^npm:(.+)$/u.exec(arg);
+      if (npmShort !== null) this.script(npmShort[1] ?? "", `through ${name}`);
+    }
+  }
+
+  /** `run-s a b:*`: each name, or each script a `*` pattern matches. */
+  scriptRunner(name: string, args: readonly string[]): void {
+    for (const arg of args) {
+      if (arg === "--") return;
+      if (arg.startsWith("-")) {
+        if (RUNNER_FLAGS.has(arg)) continue;
+        throw new UnbindableCommandError(
+          `${name} ${arg} can change which scripts or which npm run, so the harness cannot bind it; use plain script names`,
+        );
+      }
+      const pattern = arg.split(" ")[0] ?? "";
+      if (!pattern.includes("*")) {
+        this.script(pattern, `through ${name}`);
+        continue;
+      }
+      const source = pattern
+        .split("**")
+        .map((part) =>
+          part
+            .split("*")
+            .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/gu, "\\$&"))
+            .join("[^:]*"),
+        )
+        .join(".*");
+      const matcher = new RegExp(`^${source}$`, "u");
+      for (const script of Object.keys(this.scripts ?? {}).sort()) {
+        if (matcher.test(script)) this.script(script, `through ${name}`);
+      }
+    }
+  }
+
+  /** `.npmrc`'s `node-options`, or `NODE_OPTIONS=` before a command: the modules it loads. */
+  nodeOptions(text: string, shown: string): void {
+    const spec = interpreterSpec("node");
+    if (spec === undefined) return;
+    const given = interpreterArgs("node", spec, text.split(/\s+/u).filter(Boolean));
+    for (const load of [...given.loads, ...(given.file === undefined ? [] : [given.file])]) {
+      this.file(load, false, shown);
+    }
+  }
+
+  /** `python -m a.b`: a workspace file by that name (`a/b.py`, `a/b/__main__.py`, …) runs. */
+  pythonModule(module: string, shown: string): void {
+    const path = module.replaceAll(".", "/");
+    for (const candidate of [`${path}.py`, `${path}/__main__.py`, `${path}/__init__.py`]) {
+      this.fileIfThere(candidate, shown);
+    }
+  }
+
+  /** A word that may or may not name a file: bound when it is a workspace file now. */
+  fileIfThere(word: string, shown: string): void {
+    const inside = this.inside(word);
+    if (inside === undefined) return;
+    try {
+      const stats = lstatSync(inside.path);
+      if (!stats.isFile() && !stats.isSymbolicLink()) return;
+    } catch {
+      return;
+    }
+    this.file(word, false, shown);
+  }
+
+  /** A file the command will run: bound by its content, or by its absence. */
+  file(word: string | undefined, expands: boolean, shown: string): void {
+    if (word === undefined || word === "") return;
+    if (expands) {
+      throw new UnbindableCommandError(
+        `${shown} is given ${JSON.stringify(word)}, a name the shell expands, so the harness cannot say which file runs; name the file plainly`,
+      );
+    }
+    const inside = this.inside(word);
+    if (inside === undefined || this.#filesSeen.has(inside.relative)) return;
+    this.#filesSeen.add(inside.relative);
+    const digest = this.#digest(inside.path, inside.relative, shown);
+    this.rows.push(
+      digest === undefined
+        ? `and ${shown} is given ${inside.relative}, which is not there now`
+        : `and ${shown} is given ${inside.relative} (sha256 ${digest})`,
+    );
+  }
+
+  /** Where a word lands, when it is inside the workspace (outside, the workspace holds nothing). */
+  inside(word: string): { path: string; relative: string } | undefined {
+    const path = resolve(this.workspace, word.replace(/^~(?=\/|$)/u, "/nonexistent-home"));
+    const relativePath = relative(this.workspace, path);
+    if (relativePath === "") return undefined;
+    if (relativePath === ".." || relativePath.startsWith(`..${sep}`) || isAbsolute(relativePath)) {
+      return undefined;
+    }
+    return { path, relative: relativePath.split(sep).join("/") };
+  }
+
+  #digest(path: string, shownPath: string, shown: string): string | undefined {
+    let fd: number;
+    try {
+      const opened = openRegularFileSync(path, constants.O_RDONLY);
+      fd = opened.handle;
+    } catch (error) {
+      if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR") return undefined;
+      throw new NpmScriptError(
+        `${shown} would run the workspace's ${shownPath}, and the harness cannot read it to bind it: ${firstLineOfError(error)}`,
+      );
+    }
+    try {
+      const bytes = readAtMostSync(fd, MAX_BOUND_FILE_BYTES);
+      if (bytes === undefined) {
+        throw new NpmScriptError(
+          `${shown} would run the workspace's ${shownPath}, which is over the limit the harness reads to bind it`,
+        );
+      }
+      return createHash("sha256").update(bytes).digest("hex");
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/**
+ * What an allowed argv runs that the workspace holds, in words (rows joined by ` · `), read now;
+ * undefined when it runs nothing of the workspace's (no package.json or no such script for npm, a
+ * program given no workspace file).
+ */
+export function commandReachText(
+  workspace: string,
+  argv: readonly string[],
+  readProjectFile: (name: string) => string | undefined,
+): string | undefined {
+  const form = packageManagerForm(argv);
+  if (form.kind === "unbindable") throw new UnbindableCommandError(form.reason);
+  if (form.kind === "other") {
+    const reach = new Reach(workspace, undefined);
+    reach.argv(argv);
+    return reach.rows.length === 0 ? undefined : reach.rows.join(" · ");
+  }
+  // Checked first: with `workspaces=true` npm runs other packages' scripts even when the root
+  // package.json has none by that name.
+  const npmrc = readProjectFile(".npmrc");
+  const redirect = npmrc === undefined ? undefined : redirectingNpmrcKey(npmrc);
+  if (redirect !== undefined) {
+    throw new UnbindableCommandError(
+      `the workspace's .npmrc sets ${JSON.stringify(redirect)}, which makes npm run code from other workspaces or folders that the harness does not bind; remove it from .npmrc to run npm here`,
+    );
+  }
+  const manifest = readProjectFile("package.json");
+  if (manifest === undefined) return undefined;
+  const scripts = scriptsOf(manifest);
+  const script = scripts?.[form.name];
+  if (typeof script !== "string") return undefined;
+  const reach = new Reach(workspace, scripts);
+  reach.top(form.name, script);
+  if (npmrc !== undefined) {
+    reach.rows.push(`under the workspace's .npmrc ${JSON.stringify(npmrc)}`);
+    for (const shell of npmrcValues(npmrc, "script-shell")) {
+      if (/[/\\]/u.test(shell)) reach.file(shell, false, "npm's script-shell");
+    }
+    for (const options of npmrcValues(npmrc, "node-options")) {
+      reach.nodeOptions(options, "npm's node-options");
+    }
+  }
+  return reach.rows.join(" · ");
+}
+
+function scriptsOf(manifest: string): Record<string, unknown> | undefined {
+  let raw: unknown;
+  try {
+    // npm strips a byte-order mark before parsing; so must the harness, or it would see nothing.
+    raw = JSON.parse(manifest.replace(/^\uFEFF/, ""));
+  } catch {
+    throw new NpmScriptError(
+      "the workspace's package.json is not valid JSON, so the harness cannot say what npm would run",
+    );
+  }
+  if (typeof raw !== "object" || raw === null || !("scripts" in raw)) return undefined;
+  const scripts = raw.scripts;
+  return typeof scripts === "object" && scripts !== null
+    ? (scripts as Record<string, unknown>)
+    : undefined;
+}

@@ -1,0 +1,132 @@
+/**
+ * The simple commands of a package.json script, as `sh -c` would split them, for the harness to
+ * find what else the script runs (another npm script, a file given to an interpreter). Only what
+ * the harness can read plainly is split: a command substitution, a process substitution, `eval`,
+ * a here-document or a word the shell expands into a program name hides what runs, so such a
+ * script is refused (UnbindableCommandError) rather than bound to less than it runs.
+ */
+import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
+
+/** One simple command: its words after quotes are removed, and which of them the shell expands. */
+export interface SimpleCommand {
+  readonly words: readonly string[];
+  /** Parallel to `words`: true where the word had an unquoted or double-quoted `$`, `*`, `?`, `[`. */
+  readonly expands: readonly boolean[];
+}
+
+const OPERATORS = new Set(["&&", "||", ";", "|", "&", "\n", "(", ")", ";;", "|&"]);
+const REDIRECTS = /^[0-9]*(?:>>?|<|>&|<&|&>>?|>\|)$/u;
+
+function hidden(why: string): UnbindableCommandError {
+  return new UnbindableCommandError(
+    `the script ${why}, which hides what it runs from the harness, so it cannot be bound to an approval; write it as plain commands`,
+  );
+}
+
+/** Splits `text` into tokens: words (quotes removed) and operators. */
+function tokens(text: string): { word: string; expands: boolean; operator: boolean }[] {
+  const out: { word: string; expands: boolean; operator: boolean }[] = [];
+  let word = "";
+  let expands = false;
+  let inWord = false;
+  const end = (): void => {
+    if (inWord) out.push({ word, expands, operator: false });
+    word = "";
+    expands = false;
+    inWord = false;
+  };
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text[at] ?? "";
+    const next = text[at + 1] ?? "";
+    if (char === "`" || (char === "$" && next === "(")) throw hidden("has a command substitution");
+    if ((char === "<" || char === ">") && next === "(") throw hidden("has a process substitution");
+    if (char === "<" && next === "<") throw hidden("has a here-document");
+    if (char === "'") {
+      const close = text.indexOf("'", at + 1);
+      if (close < 0) throw hidden("has an unclosed quote");
+      word += text.slice(at + 1, close);
+      inWord = true;
+      at = close;
+    } else if (char === '"') {
+      at += 1;
+      for (; at < text.length && text[at] !== '"'; at += 1) {
+        const inner = text[at] ?? "";
+        if (inner === "`" || (inner === "$" && text[at + 1] === "(")) {
+          throw hidden("has a command substitution");
+        }
+        if (inner === "\\" && /["\\$`\n]/u.test(text[at + 1] ?? "")) {
+          at += 1;
+          word += text[at] ?? "";
+          continue;
+        }
+        if (inner === "$") expands = true;
+        word += inner;
+      }
+      if (at >= text.length) throw hidden("has an unclosed quote");
+      inWord = true;
+    } else if (char === "\\") {
+      at += 1;
+      if (text[at] !== "\n") word += text[at] ?? "";
+      inWord = true;
+    } else if (char === "#" && !inWord) {
+      const line = text.indexOf("\n", at);
+      at = line < 0 ? text.length : line - 1;
+    } else if (/[ \t\r]/u.test(char)) {
+      end();
+    } else if (/[&|;()\n<>]/u.test(char)) {
+      // `2>`, `&>`: a redirection's digits belong to the operator, not to a word.
+      const digits = /^[0-9]+$/u.test(word) && inWord && (char === "<" || char === ">");
+      if (!digits) end();
+      let operator = digits ? word + char : char;
+      word = "";
+      inWord = false;
+      const pair = char + next;
+      if (["&&", "||", ";;", "|&", ">>", "&>", ">&", "<&", ">|"].includes(pair)) {
+        operator += next;
+        at += 1;
+        if (operator.endsWith("&>") && text[at + 1] === ">") {
+          operator += ">";
+          at += 1;
+        }
+      }
+      out.push({ word: operator, expands: false, operator: true });
+    } else {
+      if (char === "$" || char === "*" || char === "?" || char === "[" || char === "~") {
+        expands = true;
+      }
+      word += char;
+      inWord = true;
+    }
+  }
+  end();
+  return out;
+}
+
+/** The simple commands of a script, redirection targets left out. */
+export function simpleCommands(text: string): SimpleCommand[] {
+  const commands: SimpleCommand[] = [];
+  let words: string[] = [];
+  let expands: boolean[] = [];
+  let skipNext = false;
+  const flush = (): void => {
+    if (words.length > 0) commands.push({ words, expands });
+    words = [];
+    expands = [];
+  };
+  for (const token of tokens(text)) {
+    if (token.operator && REDIRECTS.test(token.word)) {
+      skipNext = true;
+    } else if (token.operator) {
+      if (!OPERATORS.has(token.word))
+        throw hidden(`has the operator ${JSON.stringify(token.word)}`);
+      flush();
+    } else if (skipNext) {
+      skipNext = false;
+    } else {
+      words.push(token.word);
+      expands.push(token.expands);
+    }
+  }
+  flush();
+  return commands;
+}

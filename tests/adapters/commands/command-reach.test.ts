@@ -1,0 +1,46 @@
+/** Scripts that hide what they run are refused as unbindable, with the reason, exactly. */
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { npmScriptText } from "../../../src/adapters/commands/index.js";
+import { UnbindableCommandError } from "../../../src/core/grants/unbindable-command.js";
+
+const made: string[] = [];
+function workspace(test: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "reach-")));
+  made.push(dir);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ scripts: { test, x: "tsc" } }));
+  return dir;
+}
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a script that hides what it runs is refused", () => {
+  it.each([
+    ["vitest $(cat list)", "the script has a command substitution, which hides"],
+    ["vitest `cat list`", "the script has a command substitution, which hides"],
+    ['eval "$CMD"', "the script uses eval, which runs commands the harness cannot read"],
+    ["$RUNNER test", 'the script runs a program whose name the shell expands ("$RUNNER")'],
+    ["node scripts/*.js", 'node is given "scripts/*.js", a name the shell expands'],
+    ["npm run x --silent", 'npm flags such as "--silent" can change which code npm runs'],
+    ["npx vitest", "npx runs package scripts or fetched packages"],
+    ["sh -c 'npm install'", "`npm install` runs the install scripts"],
+    [
+      "pwsh -EncodedCommand ZQBjAGgAbwA=",
+      "pwsh -EncodedCommand runs code from a place or in a form",
+    ],
+    ["run-s --npm-path ./evil x", "run-s --npm-path can change which scripts or which npm run"],
+  ])("%j", (script, reason) => {
+    const call = (): unknown => npmScriptText(workspace(script), ["npm", "test"]);
+    expect(call).toThrow(UnbindableCommandError);
+    expect(call).toThrow(reason);
+  });
+
+  it("a plain chain is bound, each script once, a cycle included", () => {
+    expect(npmScriptText(workspace("npm run x && npm test"), ["npm", "test"])).toBe(
+      'runs the script "npm run x && npm test" · and through npm the script x "tsc"',
+    );
+  });
+});
