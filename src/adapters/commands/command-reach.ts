@@ -125,7 +125,11 @@ class Reach {
         continue;
       }
       if (PREFIXES.has(word) || (word === "env" && words.length > at + 1)) continue;
-      if (word.startsWith("-") && at > 0 && ["env", "command", "nohup"].includes(words[at - 1] ?? "")) {
+      if (
+        word.startsWith("-") &&
+        at > 0 &&
+        ["env", "command", "nohup"].includes(words[at - 1] ?? "")
+      ) {
         continue;
       }
       break;

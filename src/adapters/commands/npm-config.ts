@@ -37,7 +37,7 @@ function normalKey(key: string): string {
  */
 export function redirectingNpmrcKey(npmrc: string): string | undefined {
   for (const key of Object.keys(decode(npmrc))) {
-    if (key.includes('${')) {
+    if (key.includes("${")) {
       throw new UnbindableCommandError(
         `the workspace's .npmrc has the key ${JSON.stringify(key)}, which npm expands from the environment, so the harness cannot say which setting it is; write the key out in .npmrc to run npm here`,
       );
