@@ -537,9 +537,14 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
       const margin = history.slice(request).filter((row) => /^\S/u.test(row));
       expect(margin.filter((row) => row.startsWith("Risk: none"))).toEqual([]);
       expect(margin.filter((row) => row.startsWith("Risk: "))).toHaveLength(2);
-      // Shown whole: every copy is on the screen, in indented rows (tmux drops a row's trailing
+      // Shown whole: every copy is on the screen, in the block's rows (tmux drops a row's trailing
       // blanks, so the comparison leaves spaces out).
-      const joined = history.slice(request).join("").replaceAll(" ", "");
+      // Each row of the script, wrapped ones too, is in the marked block: read without its mark.
+      const joined = history
+        .slice(request)
+        .map((row) => row.replace(/^ {2}│ /u, ""))
+        .join("")
+        .replaceAll(" ", "");
       expect(joined).toContain(JSON.stringify(script).replaceAll(" ", ""));
       expect(await runs()).toBe(0);
     },
