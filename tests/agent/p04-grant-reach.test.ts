@@ -220,7 +220,8 @@ describe("a grant binds what its command runs", () => {
     const questions: string[] = [];
     const person: ApprovalProvider = {
       decide: (request) => {
-        questions.push(request.proposedDecision?.approvalRequest?.summary ?? "");
+        // What the person is asked: what the command runs is in the request's script rows.
+        questions.push((request.proposedDecision?.approvalRequest?.scriptRows ?? []).join(" · "));
         write(row.change);
         return Promise.resolve(PermissionDecision.allow("User approved", "terminal-approval"));
       },

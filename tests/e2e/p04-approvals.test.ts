@@ -335,6 +335,56 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     60_000,
   );
 
+  it.skipIf(!isPtyAvailable())(
+    "at a terminal a request too long to show is not asked: it waits, and agent approvals shows it whole (issue 39)",
+    async () => {
+      const test = `${PACKAGE_JSON.scripts.test} ; echo ${"x".repeat(5000)}`;
+      await writePackageJson(e2e.dir.workspace, { ...PACKAGE_JSON, scripts: { test } });
+      e2e.server.script(commandCall("call_t"), chatTextReply("Ran."));
+      const { exitCode, output } = await runInPty(
+        e2e.argv(["--chapter", "4", "--prompt", "run the tests"]),
+        { env: serverEnv(e2e.server.baseURL, env()), prompt: "[y/N] ", answers: [] },
+      );
+      expect(exitCode).toBe(3);
+      expect(output).not.toContain("[y/N]");
+      const screen = terminalScreenLines(output);
+      const waiting = screen.find((line) => line.startsWith("agent: waiting for approval: "));
+      const id = /request (req_[0-9a-f]{16}) \(nothing ran\)/u.exec(waiting ?? "")?.[1];
+      if (id === undefined) throw new Error(`no waiting request in:\n${screen.join("\n")}`);
+      expect(
+        screen.some((line) =>
+          /^ {2}the request is \d+ characters long, too long to show here \(more than 4000\): read it whole with agent approvals$/u.test(
+            line,
+          ),
+        ),
+      ).toBe(true);
+      expect(await runs()).toBe(0);
+
+      // Where it sent the person, the request is, whole, its script in the marked block.
+      const listed = await cli(["approvals"]);
+      expect(listed.exitCode).toBe(0);
+      const lines = listed.stdout.split("\n");
+      expect(lines[0]).toMatch(new RegExp(`^${id} · asked `, "u"));
+      expect(lines.slice(1)).toEqual([
+        `  run_command ["npm","test"] in ${e2e.dir.workspace} · effect execute · sandbox: bwrap (network off, writable: ${e2e.dir.workspace})`,
+        "  ┌─ what it runs, as written (any character but printable ASCII shown as \\uXXXX):",
+        `  │ runs the script ${JSON.stringify(test)}`,
+        "  └─ end of what it runs",
+        expect.stringMatching(/^ {2}risk: npm and node run arbitrary code/u),
+        expect.stringMatching(/^ {2}risk: it can create, change or delete any file/u),
+        "",
+      ]);
+
+      // And answered from there: the resumed run consumes the grant and runs it once.
+      const approved = await cli(["approve", id]);
+      expect(approved.exitCode).toBe(0);
+      const resumed = await cli(["resume"]);
+      expect(resumed.exitCode).toBe(0);
+      expect(await runs()).toBe(1);
+    },
+    60_000,
+  );
+
   it("an approved command cannot widen the allowlist: .agent is read-only in the sandbox", async () => {
     const planting = {
       name: "p04-demo",
@@ -487,9 +537,14 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
       const margin = history.slice(request).filter((row) => /^\S/u.test(row));
       expect(margin.filter((row) => row.startsWith("Risk: none"))).toEqual([]);
       expect(margin.filter((row) => row.startsWith("Risk: "))).toHaveLength(2);
-      // Shown whole: every copy is on the screen, in indented rows (tmux drops a row's trailing
+      // Shown whole: every copy is on the screen, in the block's rows (tmux drops a row's trailing
       // blanks, so the comparison leaves spaces out).
-      const joined = history.slice(request).join("").replaceAll(" ", "");
+      // Each row of the script, wrapped ones too, is in the marked block: read without its mark.
+      const joined = history
+        .slice(request)
+        .map((row) => row.replace(/^ {2}│ /u, ""))
+        .join("")
+        .replaceAll(" ", "");
       expect(joined).toContain(JSON.stringify(script).replaceAll(" ", ""));
       expect(await runs()).toBe(0);
     },

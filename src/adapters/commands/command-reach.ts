@@ -315,21 +315,21 @@ class Reach {
 }
 
 /**
- * What an allowed argv runs that the workspace holds, in words (rows joined by ` · `), read now;
- * undefined when it runs nothing of the workspace's (no package.json or no such script for npm, a
+ * What an allowed argv runs that the workspace holds, in words (one row for each thing run), read
+ * now; undefined when it runs nothing of the workspace's (no package.json or no such script for npm, a
  * program given no workspace file).
  */
-export function commandReachText(
+export function commandReachRows(
   workspace: string,
   argv: readonly string[],
   readProjectFile: (name: string) => string | undefined,
-): string | undefined {
+): readonly string[] | undefined {
   const form = packageManagerForm(argv);
   if (form.kind === "unbindable") throw new UnbindableCommandError(form.reason);
   if (form.kind === "other") {
     const reach = new Reach(workspace, undefined);
     reach.argv(argv);
-    return reach.rows.length === 0 ? undefined : reach.rows.join(" · ");
+    return reach.rows.length === 0 ? undefined : reach.rows;
   }
   // Checked first: with `workspaces=true` npm runs other packages' scripts even when the root
   // package.json has none by that name.
@@ -356,7 +356,7 @@ export function commandReachText(
       reach.nodeOptions(options, "npm's node-options");
     }
   }
-  return reach.rows.join(" · ");
+  return reach.rows;
 }
 
 function scriptsOf(manifest: string): Record<string, unknown> | undefined {

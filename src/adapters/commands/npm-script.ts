@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { errorCode, readHarnessInput } from "../filesystem/index.js";
-import { commandReachText } from "./command-reach.js";
+import { commandReachRows } from "./command-reach.js";
 import { NpmScriptError } from "./npm-script-error.js";
 
 export { NpmScriptError } from "./npm-script-error.js";
@@ -25,8 +25,16 @@ const MAX_BYTES = 256 * 1024;
  * workspace's. A form that hides what it runs throws UnbindableCommandError (npm-forms.ts,
  * script-words.ts); a file that cannot be read as npm would, NpmScriptError.
  */
+export function npmScriptRows(
+  workspace: string,
+  argv: readonly string[],
+): readonly string[] | undefined {
+  return commandReachRows(workspace, argv, (name) => readProjectFile(workspace, name));
+}
+
+/** npmScriptRows as one text, the rows joined by ` · `: what the approval's digest binds. */
 export function npmScriptText(workspace: string, argv: readonly string[]): string | undefined {
-  return commandReachText(workspace, argv, (name) => readProjectFile(workspace, name));
+  return npmScriptRows(workspace, argv)?.join(" · ");
 }
 
 /** The file's text, undefined when nothing is there at all (not even a dangling link). */

@@ -45,6 +45,7 @@ function buildSchemas() {
     id: z.string().regex(REQUEST_ID_PATTERN),
     actionDigest: z.string().regex(DIGEST_PATTERN),
     summary: z.string(),
+    scriptRows: z.array(z.string()).optional(),
     risks: z.array(z.string()),
     expiresAt: z.iso.datetime(),
   });

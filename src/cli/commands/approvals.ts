@@ -4,6 +4,7 @@ import { openApprovalStore } from "../../bootstrap/approval-state.js";
 import { realWorkspace } from "../subcommand-values.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
+import { requestLines } from "../terminal/p04-request-text.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 
 /**
@@ -27,12 +28,16 @@ export function approvalsCommand(args: readonly string[], io: CliIo): Promise<nu
       return EXIT.ok;
     }
     for (const { request, runId, createdAt } of pending) {
+      const { summary, script, risks } = requestLines(request, "risk: ");
       const lines = [
-        `${request.id} · asked ${createdAt} by run ${runId} · expires ${request.expiresAt}`,
-        `  ${request.summary}`,
-        ...request.risks.map((risk) => `  risk: ${risk}`),
+        escapeForPrompt(
+          `${request.id} · asked ${createdAt} by run ${runId} · expires ${request.expiresAt}`,
+        ),
+        // Shown whole here, however long: this is where a request too long for a terminal's
+        // question is read.
+        ...[summary, ...script, ...risks].map((line) => `  ${line}`),
       ];
-      io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
+      io.stdout.write(`${lines.join("\n")}\n`);
     }
     return EXIT.ok;
   });

@@ -12,6 +12,12 @@ export interface ApprovalRequest {
   readonly actionDigest: string;
   /** One line: the tool, the full argv, the cwd, the effect and where it runs. */
   readonly summary: string;
+  /**
+   * What the command runs that the workspace holds (its script, the scripts npm reaches, the
+   * files interpreters are given, the `.npmrc`), one row each, when it runs any. This is text the
+   * model could have written: it is shown apart, in a marked block, never as the harness's rows.
+   */
+  readonly scriptRows?: readonly string[];
   readonly risks: readonly string[];
   /** ISO time after which the request can no longer be approved. */
   readonly expiresAt: string;

@@ -60,14 +60,16 @@ export function authorizeCommand(
   const bound = boundScript(argv, p04 ?? {});
   if (bound.behavior === "deny")
     return { type: "deny", reason: bound.reason, detail: bound.detail, scope };
-  const { script } = bound;
+  const { script, rows } = bound;
   const digest = commandDigest(input, where, script);
   return {
     type: "ask",
     request: {
       id: where.newRequestId(),
       actionDigest: digest,
-      summary: `run_command ${JSON.stringify(argv)} in ${context.cwd} · effect execute · ${environmentLabel(where.sandbox)}${script === undefined ? "" : ` · ${script}`}`,
+      summary: `run_command ${JSON.stringify(argv)} in ${context.cwd} · effect execute · ${environmentLabel(where.sandbox)}`,
+      // Apart from the summary: script text is shown in a block of its own, never as a row.
+      ...(rows === undefined ? {} : { scriptRows: rows }),
       risks: COMMAND_RISKS,
       expiresAt: new Date(where.now + where.requestTtlMs).toISOString(),
     },

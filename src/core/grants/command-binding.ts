@@ -12,17 +12,24 @@ import { RUN_COMMAND } from "./run-command-input.js";
 import { UnbindableCommandError } from "./unbindable-command.js";
 
 /**
- * What npm will run for this argv, read now: the script in words (undefined: none), or the
- * denial when it cannot be said or bound.
+ * What npm will run for this argv, read now: the script in words (undefined: none), bound as one
+ * text and shown as its rows, or the denial when it cannot be said or bound.
  */
 export function boundScript(
   argv: readonly string[],
   context: Pick<P04Context, "scriptOf">,
 ):
-  | { readonly behavior: "bound"; readonly script: string | undefined }
+  | {
+      readonly behavior: "bound";
+      readonly script: string | undefined;
+      readonly rows: readonly string[] | undefined;
+    }
   | Extract<P04Decision, { behavior: "deny" }> {
   try {
-    return { behavior: "bound", script: context.scriptOf?.(argv) };
+    const said = context.scriptOf?.(argv);
+    const rows = typeof said === "string" ? [said] : said;
+    // The rows joined as they always were: a digest of the same script does not change.
+    return { behavior: "bound", script: rows?.join(" · "), rows };
   } catch (error) {
     const reason =
       error instanceof UnbindableCommandError

@@ -1,6 +1,6 @@
 /**
  * P04's approver: an `ask` is answered by a grant recorded for exactly that action, or waits for
- * one. At a terminal the person's `y` is recorded as a grant and then consumed like any other, so
+ * one (with nobody at a terminal, or when the terminal cannot ask: RunWaitingError). At a terminal the person's `y` is recorded as a grant and then consumed like any other, so
  * a grant given now and one given later (`agent approve`) take one code path.
  */
 import { RunWaitingError } from "../runner/agent-errors.js";
@@ -71,7 +71,15 @@ export class GrantApprovalProvider implements ApprovalProvider {
         `Waiting for approval: request ${ask.id} (agent approve ${ask.id}, or agent deny ${ask.id})`,
       );
     }
-    const answer = await interactive.decide(request);
+    let answer: PermissionDecision;
+    try {
+      answer = await interactive.decide(request);
+    } catch (error) {
+      // The terminal did not ask (a request too long to show whole): the request waits, saved,
+      // as it would with nobody there, so `agent approvals` shows it and `agent approve` answers.
+      if (error instanceof RunWaitingError) grants.saveRequest(ask, context);
+      throw error;
+    }
     if (!PermissionDecision.isDecision(answer) || answer.behavior !== "allow") return answer;
     // The `y` becomes a grant like any other, and this call consumes it.
     grants.saveRequest(ask, context);

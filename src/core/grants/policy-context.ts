@@ -38,8 +38,10 @@ export interface P04Context extends PolicyContext {
    * npm would run cannot be said (a link npm would follow, a FIFO, …): the command is then denied
    * (`script_unreadable`), since a digest without the script would match whatever npm ran; and
    * an UnbindableCommandError for a form whose code cannot be bound at all (`command_unbindable`).
+   * Either one text or its rows, one for each thing run (shown apart in the request, bound as
+   * the rows joined by ` · `).
    */
-  readonly scriptOf?: (argv: readonly string[]) => string | undefined;
+  readonly scriptOf?: (argv: readonly string[]) => string | readonly string[] | undefined;
 }
 
 export function isP04Context(context: PolicyContext | P04Context): context is P04Context {

@@ -149,4 +149,33 @@ describe("GrantApprovalProvider", () => {
       reason: "No approval request to answer",
     });
   });
+
+  it("a terminal that cannot ask (the request too long to show) leaves it saved, waiting, as with nobody there", async () => {
+    const grants = new LoggingGrants();
+    const waiting = new RunWaitingError("call_1", { ...ASK }, "request_too_long_to_show: …");
+    const terminal = { decide: () => Promise.reject(waiting) };
+    await expect(
+      new GrantApprovalProvider({
+        grants,
+        runId: "run",
+        grantTtlMs: 1000,
+        interactive: terminal,
+      }).decide(askRequest()),
+    ).rejects.toBe(waiting);
+    expect(grants.log).toEqual(["consume denial", "consume grant", `save ${ASK.id}`]);
+  });
+
+  it("a terminal that fails otherwise saves nothing", async () => {
+    const grants = new LoggingGrants();
+    const terminal = { decide: () => Promise.reject(new Error("closed")) };
+    await expect(
+      new GrantApprovalProvider({
+        grants,
+        runId: "run",
+        grantTtlMs: 1000,
+        interactive: terminal,
+      }).decide(askRequest()),
+    ).rejects.toThrow("closed");
+    expect(grants.log).toEqual(["consume denial", "consume grant"]);
+  });
 });
