@@ -238,7 +238,10 @@ function isIncludeKey(entry: GitConfigEntry): boolean {
 /**
  * Paths a config value may name: the whole value and each of its words (a command's program, or
  * a script an interpreter runs: `node tools/clean.js`, `!sh ./x.sh`; after an `=`, an option's
- * value), when they hold a `/` (a bare word is looked up on PATH) and are not a URL.
+ * value), when they hold a `/` (a bare program name is looked up on PATH) and are not a URL; and,
+ * with or without a `/`, every word after a command's first that is not an option: what an
+ * interpreter is given (`sh fsmon-hook`, `!sh hook`, `env bash hook`, `python3 -u hook`) is a file
+ * it opens from the directory it runs in. A word that names no file protects nothing.
  */
 function pathsNamedBy(value: string, home: string): string[] {
   const trimmed = value.trim().replace(/^!/u, "").trim();
@@ -251,13 +254,33 @@ function pathsNamedBy(value: string, home: string): string[] {
     word,
     word.split("=").at(-1) ?? "",
   ]);
+  const withSlash = candidates.filter(
+    (candidate) => candidate.includes("/") && !candidate.includes("://"),
+  );
   return [
-    ...new Set(
-      candidates
-        .filter((candidate) => candidate.includes("/") && !candidate.includes("://"))
-        .map((candidate) => expandHome(candidate, home)),
-    ),
+    ...new Set([...withSlash, ...interpreterOperands(trimmed)].map((c) => expandHome(c, home))),
   ];
+}
+
+/**
+ * The words after the first of each simple command in a shell line, options left out (an
+ * option's `=value` kept): `sh fsmon-hook`, `a && bash -e hook`. A one-word value (`true`,
+ * `main`) names no operand; a command's first word is its program, found on PATH.
+ */
+function interpreterOperands(line: string): string[] {
+  const operands: string[] = [];
+  for (const command of line.split(/[;|&()\n]+/u)) {
+    const words = command
+      .split(/\s+/u)
+      .map((word) => word.replace(/^["'`]+|["'`]+$/gu, ""))
+      .filter((word) => word !== "");
+    for (const word of words.slice(1)) {
+      if (word.includes("://")) continue;
+      if (!word.startsWith("-")) operands.push(word);
+      else if (word.includes("=")) operands.push(word.slice(word.indexOf("=") + 1));
+    }
+  }
+  return operands.filter((word) => word !== "" && word !== "." && word !== "..");
 }
 
 function expandHome(path: string, home: string): string {

@@ -1,0 +1,91 @@
+/**
+ * Files and folders of the host that it loads or runs later (its shell start-up files, git's
+ * global config, the harness's own settings, the folders on PATH), turned into the real paths the
+ * workspace boundary compares with. A person's `~/.gitconfig` is often a link into a dotfiles
+ * repository, so each named path counts twice: as named, and where its links lead, a link that
+ * leads to a file not made yet included (creating that file would change what the host loads).
+ */
+import { lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { MAX_SYMLINK_HOPS } from "./safe-path.js";
+
+export interface NamedHostPath {
+  /** Absolute path as the host names it (`/home/me/.gitconfig`). */
+  readonly path: string;
+  /** What it is and why it matters, for the refusal: `git's global config (~/.gitconfig)…`. */
+  readonly why: string;
+  /** A folder on PATH: each link in it leads to a program too, wherever it lies. */
+  readonly programs?: boolean;
+}
+
+export interface HostLoadedPath {
+  /** Absolute path, real as far as it exists; protected with everything below it. */
+  readonly path: string;
+  readonly why: string;
+}
+
+/** Most links looked at in one PATH folder (a /usr/bin holds ~2,000 entries). */
+const PROGRAM_LINK_LIMIT = 20_000;
+
+/** Each named path as named and as its links resolve, once each. */
+export function hostLoadedPaths(named: readonly NamedHostPath[]): HostLoadedPath[] {
+  const found = new Map<string, string>();
+  const add = (path: string, why: string): void => {
+    if (!found.has(path)) found.set(path, why);
+  };
+  for (const entry of named) {
+    if (!isAbsolute(entry.path)) continue;
+    const path = resolve(entry.path);
+    add(path, entry.why);
+    add(whereItLeads(path), entry.why);
+    if (entry.programs === true) {
+      for (const link of linksIn(path))
+        add(whereItLeads(link), `${entry.why} (${link} leads here)`);
+    }
+  }
+  return [...found].map(([path, why]) => ({ path, why }));
+}
+
+/**
+ * Where `path` leads: its real path when it exists; else the real path of its deepest existing
+ * ancestor with the rest appended, following a dangling link at the end as a write would.
+ */
+export function whereItLeads(path: string): string {
+  let candidate = resolve(path);
+  for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
+    try {
+      return realpathSync.native(candidate);
+    } catch {
+      // missing, or a dangling link: worked out below
+    }
+    const parent = dirname(candidate);
+    if (parent === candidate) return candidate;
+    const realParent = whereItLeads(parent);
+    const here = join(realParent, basename(candidate));
+    const target = linkTarget(here);
+    if (target === undefined) return here;
+    candidate = resolve(realParent, target);
+  }
+  return candidate;
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return undefined;
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The links directly in a folder (a missing or unreadable folder has none). */
+function linksIn(directory: string): string[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true })
+      .slice(0, PROGRAM_LINK_LIMIT)
+      .filter((entry) => entry.isSymbolicLink())
+      .map((entry) => join(directory, entry.name));
+  } catch {
+    return [];
+  }
+}
