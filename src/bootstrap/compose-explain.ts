@@ -12,7 +12,7 @@ import type { ToolRegistry } from "../core/tools/tool-registry.js";
 import { buildToolPath, DEFAULT_MAX_TURNS } from "./build-agent.js";
 import { DryRunGrants } from "./dry-run-grants.js";
 import { existingRealPath, harnessPaths, plannedRealPath } from "./harness-paths.js";
-import { hostFiles } from "./host-files.js";
+import { hostFiles, hostFilesForSandbox } from "./host-files.js";
 import { p04Dependencies } from "./p04-run.js";
 import { startRunExecution } from "./run-execution.js";
 import { stateRootFor } from "./run-store.js";
@@ -37,7 +37,7 @@ export async function composeExplain(settings: ExecutionSettings): Promise<ToolP
     stateRoot,
   });
   const hostPaths = hostFiles(host, workspace);
-  const readOnly = [...harnessFiles, ...hostPaths.map(({ path }) => path)];
+  const readOnly = [...harnessFiles, ...hostFilesForSandbox(workspace, hostPaths)];
   // Where commands would run, decided as a run would (the probe runs `true`, nothing else).
   const execution = await (
     await startRunExecution(settings, readOnly, stateRoot === undefined ? [] : [stateRoot])

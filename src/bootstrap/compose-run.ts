@@ -16,7 +16,7 @@ import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { FirstReplyGate } from "./first-reply-gate.js";
 import { harnessPaths } from "./harness-paths.js";
-import { hostFiles } from "./host-files.js";
+import { hostFiles, hostFilesForSandbox } from "./host-files.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
 import { openJournalSession, type JournalSession } from "./journal-session.js";
 import { createModelClient } from "./model-client.js";
@@ -104,7 +104,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       model.description,
       session.resumed === undefined ? instructions.status : undefined,
     );
-    const readOnly = [...harnessFiles, ...hostPaths.map(({ path }) => path)];
+    const readOnly = [...harnessFiles, ...hostFilesForSandbox(workspace, hostPaths)];
     const execution = await startRunExecution(settings, readOnly, [store.stateRoot], {
       cacheDirectory: join(store.workspaceState, "sandbox-cache"),
       // A new run's first step is its model request: the probe starts as that request leaves.

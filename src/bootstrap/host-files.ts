@@ -11,6 +11,7 @@ import {
   globalGitConfigFiles,
   hostLoadedPaths,
   isWithinRoot,
+  sandboxCoverage,
   type HostLoadedPath,
   type NamedHostPath,
 } from "../adapters/filesystem/index.js";
@@ -149,5 +150,16 @@ export function hostFiles(host: Host, workspace: string): HostLoadedPath[] {
   return hostLoadedPaths(namedHostPaths(host)).filter(
     ({ path }) =>
       isWithinRoot(workspace, path, host.platform) || isWithinRoot(path, workspace, host.platform),
+  );
+}
+
+/**
+ * What the sandbox binds read-only for `paths` (hostFiles' answer) in `workspace` (its real
+ * path): a missing one through its nearest existing folder inside the workspace.
+ */
+export function hostFilesForSandbox(workspace: string, paths: readonly HostLoadedPath[]): string[] {
+  return sandboxCoverage(
+    workspace,
+    paths.map(({ path }) => path),
   );
 }

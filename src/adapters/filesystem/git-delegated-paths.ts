@@ -192,7 +192,7 @@ export function namedDelegatedPaths(
     if (isIncludeKey(entry)) continue; // recorded by readWithIncludes
     // Refs and URL rewrites, never a file git runs or reads (`branch.main.merge = refs/heads/main`).
     if (entry.section === "branch" || entry.section === "url") continue;
-    for (const candidate of pathsNamedBy(entry.value, context.home)) {
+    for (const candidate of pathsNamedBy(entry.value, context.home, mayRunCommand(entry))) {
       for (const from of new Set([base, dirname(file)])) {
         found.push({ path: resolve(from, candidate), why: `${where} names it` });
       }
@@ -243,7 +243,7 @@ function isIncludeKey(entry: GitConfigEntry): boolean {
  * interpreter is given (`sh fsmon-hook`, `!sh hook`, `env bash hook`, `python3 -u hook`) is a file
  * it opens from the directory it runs in. A word that names no file protects nothing.
  */
-function pathsNamedBy(value: string, home: string): string[] {
+function pathsNamedBy(value: string, home: string, command: boolean): string[] {
   const trimmed = value.trim().replace(/^!/u, "").trim();
   const words = [...trimmed.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/gu)].map(
     (match) => match[1] ?? match[2] ?? match[3] ?? "",
@@ -257,9 +257,41 @@ function pathsNamedBy(value: string, home: string): string[] {
   const withSlash = candidates.filter(
     (candidate) => candidate.includes("/") && !candidate.includes("://"),
   );
-  return [
-    ...new Set([...withSlash, ...interpreterOperands(trimmed)].map((c) => expandHome(c, home))),
-  ];
+  const operands = command ? interpreterOperands(trimmed) : [];
+  return [...new Set([...withSlash, ...operands].map((c) => expandHome(c, home)))];
+}
+
+/**
+ * Sections whose values are names, formats or colours, never a command git runs: a multi-word
+ * `user.name` must not make a worktree file (or, in the sandbox, a nested worktree) protected.
+ */
+const DATA_SECTIONS = new Set([
+  "user",
+  "author",
+  "committer",
+  "color",
+  "i18n",
+  "init",
+  "pretty",
+  "format",
+  "log",
+  "column",
+  "advice",
+  "status",
+  "safe",
+  "blame",
+  "tag",
+  "versionsort",
+]);
+
+/**
+ * Whether a value may be a command line whose words an interpreter opens as files: any value
+ * outside DATA_SECTIONS, unknown keys included; an alias only when it starts with `!` (without,
+ * its words are git's own arguments).
+ */
+function mayRunCommand(entry: GitConfigEntry): boolean {
+  if (DATA_SECTIONS.has(entry.section)) return false;
+  return entry.section !== "alias" || entry.value.trim().startsWith("!");
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { MAX_SYMLINK_HOPS } from "./safe-path.js";
+import { isWithinRoot, MAX_SYMLINK_HOPS } from "./safe-path.js";
 
 export interface NamedHostPath {
   /** Absolute path as the host names it (`/home/me/.gitconfig`). */
@@ -67,6 +67,37 @@ export function whereItLeads(path: string): string {
     candidate = resolve(realParent, target);
   }
   return candidate;
+}
+
+/**
+ * What the sandbox binds read-only for `paths` (real paths) in `workspace`: each that exists as a
+ * file or folder; for one not made yet, its nearest existing folder strictly inside the workspace
+ * (a bind on the missing name would create it, on the host); one whose nearest folder is the
+ * workspace itself is left to the file tools. One that holds the workspace is kept: all of it is
+ * then read-only.
+ */
+export function sandboxCoverage(workspace: string, paths: readonly string[]): string[] {
+  const covered = new Set<string>();
+  for (const path of paths) {
+    if (isWithinRoot(path, workspace)) {
+      covered.add(path);
+      continue;
+    }
+    for (let current = path; current !== workspace; current = dirname(current)) {
+      if (!isWithinRoot(workspace, current) || dirname(current) === current) break;
+      let stats;
+      try {
+        stats = lstatSync(current, { throwIfNoEntry: false });
+      } catch {
+        stats = undefined; // a file on the way (ENOTDIR): the nearer folder decides
+      }
+      if (stats === undefined) continue;
+      // A link is never bound (the mount would follow it); where it leads is in the list already.
+      if (stats.isFile() || stats.isDirectory()) covered.add(current);
+      break;
+    }
+  }
+  return [...covered];
 }
 
 function linkTarget(path: string): string | undefined {

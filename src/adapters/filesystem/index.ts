@@ -25,6 +25,7 @@ export { isGitDirectoryName } from "./git-names.js";
 export { GIT_LAYOUT_ENTRIES, hasGitDirectoryLayout, pointerFileTarget } from "./git-directories.js";
 export {
   hostLoadedPaths,
+  sandboxCoverage,
   whereItLeads,
   type HostLoadedPath,
   type NamedHostPath,

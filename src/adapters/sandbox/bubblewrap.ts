@@ -296,38 +296,22 @@ function realOrSelf(candidate: string): string {
 
 /**
  * The harness's own files and directories (its audit log and recording, its `.agent` directory,
- * the agent's install: dist/, node_modules, …) and what the host loads or runs later (a dotfiles
- * workspace's `git/config`, the target of a `~/.gitconfig` link) that lie inside the workspace,
- * as regular files or directories (a bind would follow a link). A missing one is covered by its
- * nearest existing directory strictly inside the workspace, since creating it would change what
- * the host loads (a bind on the missing name itself would create it, on the host); one whose
- * nearest directory is the workspace itself is left to the file tools, as for git's delegated
- * files. A workspace inside one of them (the agent's own dist/) is bound read-only whole.
+ * the agent's install: dist/, node_modules, …) that lie inside the workspace and are still there
+ * as regular files or directories (a bind would follow a link; a missing one has nothing left to
+ * protect: the harness keeps writing to the descriptor it opened at start). A workspace inside one
+ * of them (the agent's own dist/) is bound read-only whole.
  */
 function harnessFilesIn(workspace: string, files: readonly string[]): string[] {
   if (files.some((file) => isWithinRoot(file, workspace))) return [workspace];
-  const binds = new Set<string>();
-  for (const file of files) {
-    if (!isWithinRoot(workspace, file)) continue;
-    const existing = nearestBindable(file, workspace);
-    if (existing !== undefined) binds.add(existing);
-  }
-  return [...binds];
-}
-
-/** `target` if it is a file or directory, else its nearest existing directory below `workspace`. */
-function nearestBindable(target: string, workspace: string): string | undefined {
-  for (let current = target; current !== workspace; current = path.dirname(current)) {
-    let stats;
+  return files.filter((file) => {
+    if (!isWithinRoot(workspace, file)) return false;
     try {
-      stats = lstatSync(current, { throwIfNoEntry: false });
+      const stats = lstatSync(file);
+      return stats.isFile() || stats.isDirectory();
     } catch {
-      stats = undefined; // a file on the way (ENOTDIR): the nearer directory decides
+      return false;
     }
-    if (stats === undefined) continue;
-    return stats.isFile() || stats.isDirectory() ? current : undefined;
-  }
-  return undefined;
+  });
 }
 
 /** How far below the workspace nested repositories (`vendor/lib/.git`) are looked for. */
