@@ -33,14 +33,18 @@ export function hostLoadedPaths(named: readonly NamedHostPath[]): HostLoadedPath
   const add = (path: string, why: string): void => {
     if (!found.has(path)) found.set(path, why);
   };
+  const leads = new LinkFollower();
+  const scanned = new Set<string>();
   for (const entry of named) {
     if (!isAbsolute(entry.path)) continue;
     const path = resolve(entry.path);
+    const real = whereItLeads(path);
     add(path, entry.why);
-    add(whereItLeads(path), entry.why);
-    if (entry.programs === true) {
-      for (const link of linksIn(path))
-        add(whereItLeads(link), `${entry.why} (${link} leads here)`);
+    add(real, entry.why);
+    // A folder listed twice (merged /usr: /bin and /usr/bin) is scanned once.
+    if (entry.programs === true && !scanned.has(real)) {
+      scanned.add(real);
+      for (const link of linksIn(path)) add(leads.from(link), `${entry.why} (${link} leads here)`);
     }
   }
   return [...found].map(([path, why]) => ({ path, why }));
@@ -98,6 +102,46 @@ export function sandboxCoverage(workspace: string, paths: readonly string[]): st
     }
   }
   return [...covered];
+}
+
+/**
+ * `whereItLeads` for the links of a PATH folder (a /usr/bin holds a thousand): a readlink per hop
+ * and each folder's real path worked out once, instead of a full resolution per link.
+ */
+class LinkFollower {
+  readonly #folders = new Map<string, string>();
+
+  from(link: string): string {
+    let candidate = link;
+    for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
+      const here = join(this.#realFolder(dirname(candidate)), basename(candidate));
+      // The first hop is a link (the listing said so); after it, lstat answers without a throw.
+      const target = hop === 0 ? readLink(here) : linkTarget(here);
+      if (target === undefined) return here;
+      // A name in the same folder (`python3 -> python3.12`): the folder holds it, and if it is
+      // a link in turn, the folder's listing follows it on its own.
+      if (hop === 0 && !/[/\\]/u.test(target)) return dirname(here);
+      candidate = resolve(dirname(here), target);
+    }
+    return candidate;
+  }
+
+  #realFolder(folder: string): string {
+    let real = this.#folders.get(folder);
+    if (real === undefined) {
+      real = whereItLeads(folder);
+      this.#folders.set(folder, real);
+    }
+    return real;
+  }
+}
+
+function readLink(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function linkTarget(path: string): string | undefined {
