@@ -16,8 +16,12 @@ export const LOADED_LATER_RISKS = Object.freeze([
 
 /** Where a write's digest says it runs: the file tools write directly, no command runs. */
 const WRITTEN_BY_FILE_TOOL = "file tool: no command runs";
-/** Content up to this many characters is shown in the request itself; longer, by size and hash. */
-const SHOWN_CONTENT_CHARS = 1000;
+/**
+ * Content whose JSON text is up to this many characters is shown in the request itself; longer,
+ * by size and hash. Small enough that, escaped for the terminal (up to six characters each), a
+ * request stays under what the terminal shows whole.
+ */
+const SHOWN_CONTENT_CHARS = 500;
 
 export interface LoadedLater {
   readonly reason: string;
@@ -82,9 +86,10 @@ function contentWords(input: Readonly<Record<string, unknown>>): string[] {
   for (const key of ["content", "old_string", "new_string"]) {
     const value = input[key];
     if (typeof value !== "string") continue;
+    const quoted = JSON.stringify(value);
     words.push(
-      value.length <= SHOWN_CONTENT_CHARS
-        ? `${key} ${JSON.stringify(value)}`
+      quoted.length <= SHOWN_CONTENT_CHARS
+        ? `${key} ${quoted}`
         : `${key} ${String(new TextEncoder().encode(value).length)} bytes, sha256 ${createHash("sha256").update(value, "utf8").digest("hex")}`,
     );
   }
