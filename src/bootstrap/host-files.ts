@@ -8,6 +8,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import {
+  globalConfigDelegates,
   globalGitConfigFiles,
   hostLoadedPaths,
   isWithinRoot,
@@ -94,12 +95,16 @@ export function namedHostPaths(host: Host): NamedHostPath[] {
     harnessConfig,
     `the harness's own settings and personal instructions (${harnessConfig}: settings.json, AGENTS.md), read at every run`,
   );
-  const gitEnv = { ...env, HOME: home };
-  for (const file of globalGitConfigFiles(gitEnv)) {
+  const gitConfigs = globalGitConfigFiles({ ...env, HOME: home });
+  for (const file of gitConfigs) {
     add(
       file,
       `git's global or system config (${file}): git runs what it names at the next git command`,
     );
+  }
+  // What those name (an include, core.hooksPath, a script), git runs in every repository.
+  for (const { path, why } of globalConfigDelegates({ home, globalConfigs: gitConfigs })) {
+    add(path, `git's config in every repository: ${why}`);
   }
   for (const name of SHELL_STARTUP_FILES) {
     const path = join(home, name);

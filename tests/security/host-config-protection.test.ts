@@ -123,6 +123,28 @@ const CASES: readonly ProtectedCase[] = [
     missingAtRoot: true,
   },
   {
+    kind: "a file ~/.gitconfig includes",
+    setup: ({ ws, home }) => {
+      file(join(ws, "git", "extra.gitconfig"), "[alias]\n\tst = status\n");
+      file(join(home, ".gitconfig"), `[include]\n\tpath = ${join(ws, "git", "extra.gitconfig")}\n`);
+      return {};
+    },
+    path: "git/extra.gitconfig",
+    why: ({ home }) =>
+      `git's config in every repository: git reads it as config (included from ${home}/.gitconfig)`,
+  },
+  {
+    kind: "the hooks folder ~/.gitconfig's core.hooksPath names",
+    setup: ({ ws, home }) => {
+      mkdirSync(join(ws, "hooks"));
+      file(join(home, ".gitconfig"), `[core]\n\thooksPath = ${join(ws, "hooks")}\n`);
+      return {};
+    },
+    path: "hooks/post-checkout",
+    why: ({ home }) =>
+      `git's config in every repository: core.hookspath in ${home}/.gitconfig names it`,
+  },
+  {
     kind: "~/.bashrc, a link into the workspace",
     setup: ({ ws, home }) => {
       file(join(ws, "shell", "bashrc"), "alias ll='ls -l'\n");

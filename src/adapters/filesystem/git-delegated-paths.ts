@@ -203,6 +203,35 @@ export function namedDelegatedPaths(
 }
 
 /**
+ * What git's global and system config (and the files they include) name outside any repository:
+ * the included files, `core.hooksPath` and every path a value names, taken from the config
+ * file's folder and from home. Git uses them in every repository, so they matter wherever the
+ * workspace is, a repository or not; a relative path that git resolves per repository is
+ * covered by the per-repository scan.
+ */
+export function globalConfigDelegates(context: DelegationContext): GitDelegatedPath[] {
+  const found: GitDelegatedPath[] = [];
+  const entries: { entry: GitConfigEntry; file: string }[] = [];
+  for (const file of context.globalConfigs) {
+    readWithIncludes(file, context.home, 0, entries, found, () => undefined);
+  }
+  for (const { entry, file } of entries) {
+    if (isIncludeKey(entry) || entry.section === "branch" || entry.section === "url") continue;
+    const where = `${entry.section}.${entry.key} in ${file}`;
+    const named =
+      entry.section === "core" && entry.key === "hookspath"
+        ? [expandHome(entry.value, context.home)]
+        : pathsNamedBy(entry.value, context.home, mayRunCommand(entry));
+    for (const candidate of named) {
+      for (const from of new Set([dirname(file), context.home])) {
+        found.push({ path: resolve(from, candidate), why: `${where} names it` });
+      }
+    }
+  }
+  return found;
+}
+
+/**
  * Each path as the boundary compares it, real as far as it exists. Worked out at every use, never
  * kept: a link planted between two decisions moves where a named path really is.
  */

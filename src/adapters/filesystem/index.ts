@@ -33,6 +33,7 @@ export {
 export {
   gitDelegatedPaths,
   gitDelegatedPathsAround,
+  globalConfigDelegates,
   globalGitConfigFiles,
   repositoryAt,
   type GitDelegatedPath,
