@@ -7,7 +7,7 @@
  */
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { isWithinRoot, MAX_SYMLINK_HOPS } from "./safe-path.js";
+import { isWithinRoot, MAX_SYMLINK_HOPS, type HostLoadedPath } from "./safe-path.js";
 
 export interface NamedHostPath {
   /** Absolute path as the host names it (`/home/me/.gitconfig`). */
@@ -18,11 +18,7 @@ export interface NamedHostPath {
   readonly programs?: boolean;
 }
 
-export interface HostLoadedPath {
-  /** Absolute path, real as far as it exists; protected with everything below it. */
-  readonly path: string;
-  readonly why: string;
-}
+export type { HostLoadedPath } from "./safe-path.js";
 
 /** Most links looked at in one PATH folder (a /usr/bin holds ~2,000 entries). */
 const PROGRAM_LINK_LIMIT = 20_000;

@@ -11,7 +11,6 @@ import { childPath } from "./child-path.js";
 import { errorCode, pathTooLong } from "./fs-errors.js";
 import { gitDelegatedPathsAround, type GitDelegatedPath } from "./git-delegated-paths.js";
 import { findGitLayout } from "./git-directories.js";
-import type { HostLoadedPath } from "./host-loaded-paths.js";
 import { HARNESS_DIRECTORY } from "./output-files.js";
 import { isGitDirectoryName } from "./git-names.js";
 import { walkWithoutLinks } from "./link-free-walk.js";
@@ -108,6 +107,14 @@ export function safeWritablePath(
   return settle(() =>
     writableTarget(workspace, path, { harnessFiles, hostFiles }, REMEMBERS_NOTHING),
   );
+}
+
+/** A file or folder the host loads or runs later (host-loaded-paths.ts), as the boundary keeps it. */
+export interface HostLoadedPath {
+  /** Absolute path, real as far as it exists; protected with everything below it. */
+  readonly path: string;
+  /** What it is and why it matters, for the refusal. */
+  readonly why: string;
 }
 
 /** What a write may not change besides git metadata: the harness's files and the host's. */
