@@ -106,9 +106,16 @@ export function namedHostPaths(host: Host): NamedHostPath[] {
   for (const { path, why } of globalConfigDelegates({ home, globalConfigs: gitConfigs })) {
     add(path, `git's config in every repository: ${why}`);
   }
+  // fish, pwsh and systemd read ~/.config through XDG_CONFIG_HOME when it is set.
+  const xdgConfig = env.XDG_CONFIG_HOME?.startsWith("/") === true ? env.XDG_CONFIG_HOME : undefined;
   for (const name of SHELL_STARTUP_FILES) {
-    const path = join(home, name);
-    add(path, `a shell start-up file (${path}): it runs at the person's next login or shell`);
+    const paths = [join(home, name)];
+    if (xdgConfig !== undefined && name.startsWith(".config/")) {
+      paths.push(join(xdgConfig, name.slice(".config/".length)));
+    }
+    for (const path of paths) {
+      add(path, `a shell start-up file (${path}): it runs at the person's next login or shell`);
+    }
   }
   const zdotdir = env.ZDOTDIR;
   if (zdotdir !== undefined && zdotdir !== "") {

@@ -177,6 +177,16 @@ const CASES: readonly ProtectedCase[] = [
       `a shell start-up file (${home}/.config/powershell): it runs at the person's next login or shell`,
   },
   {
+    kind: "a PowerShell profile under XDG_CONFIG_HOME in the workspace",
+    setup: ({ ws }) => {
+      file(join(ws, "xdg", "powershell", "profile.ps1"), "Set-Alias ll Get-ChildItem\n");
+      return { XDG_CONFIG_HOME: join(ws, "xdg") };
+    },
+    path: "xdg/powershell/profile.ps1",
+    why: ({ ws }) =>
+      `a shell start-up file (${ws}/xdg/powershell): it runs at the person's next login or shell`,
+  },
+  {
     kind: "a folder on PATH inside the workspace",
     setup: ({ ws }) => {
       file(join(ws, "bin", "deploy"), "#!/bin/sh\necho deploy\n");
