@@ -5,6 +5,8 @@
 import {
   NodeWorkspaceFileSystem,
   NodeWorkspaceWriteBoundary,
+  type HostLoadedPath,
+  type ProtectedFiles,
   type WorkspaceFileSystemOptions,
 } from "../adapters/filesystem/index.js";
 import { randomBytes } from "node:crypto";
@@ -44,6 +46,11 @@ export interface AgentDependencies {
    * once by the caller that opened them: the file tools and the P03 boundary refuse writes to them.
    */
   readonly harnessFiles?: readonly string[];
+  /**
+   * What the host loads or runs later (bootstrap's host-files.ts), by real path: the file tools
+   * and every chapter's boundary refuse writes to them.
+   */
+  readonly hostFiles?: readonly HostLoadedPath[];
   readonly commandRunner: CommandRunner;
   readonly approvalProvider?: ApprovalProvider;
   readonly auditSink?: AuditSink;
@@ -271,6 +278,7 @@ function grantPath(deps: AgentDependencies): GrantPath {
     requestTtlMs: grants.requestTtlMs ?? DEFAULT_REQUEST_TTL_MS,
     newRequestId: () => `req_${randomBytes(8).toString("hex")}`,
     classifyPath: (effect, path) => boundary.classifyNow(deps.workspace, effect, path),
+    writeLanding: (path) => boundary.landingNow(deps.workspace, path),
     ...(grants.scriptOf === undefined ? {} : { scriptOf: grants.scriptOf }),
   });
   return { context, approved: new ApprovedActions(), boundary };
@@ -323,8 +331,8 @@ function workspaceBoundary(deps: AgentDependencies): {
   };
 }
 
-function protectedFiles(deps: AgentDependencies): { harnessFiles: readonly string[] } {
-  return { harnessFiles: deps.harnessFiles ?? [] };
+function protectedFiles(deps: AgentDependencies): ProtectedFiles {
+  return { harnessFiles: deps.harnessFiles ?? [], hostFiles: deps.hostFiles ?? [] };
 }
 
 /**

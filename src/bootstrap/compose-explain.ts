@@ -12,6 +12,7 @@ import type { ToolRegistry } from "../core/tools/tool-registry.js";
 import { buildToolPath, DEFAULT_MAX_TURNS } from "./build-agent.js";
 import { DryRunGrants } from "./dry-run-grants.js";
 import { existingRealPath, harnessPaths, plannedRealPath } from "./harness-paths.js";
+import { hostFiles, hostFilesForSandbox } from "./host-files.js";
 import { p04Dependencies } from "./p04-run.js";
 import { startRunExecution } from "./run-execution.js";
 import { stateRootFor } from "./run-store.js";
@@ -35,9 +36,11 @@ export async function composeExplain(settings: ExecutionSettings): Promise<ToolP
     outputs: WorkspaceOutputStore.open(workspace).realPath,
     stateRoot,
   });
+  const hostPaths = hostFiles(host, workspace);
+  const readOnly = [...harnessFiles, ...hostFilesForSandbox(workspace, hostPaths)];
   // Where commands would run, decided as a run would (the probe runs `true`, nothing else).
   const execution = await (
-    await startRunExecution(settings, harnessFiles, stateRoot === undefined ? [] : [stateRoot])
+    await startRunExecution(settings, readOnly, stateRoot === undefined ? [] : [stateRoot])
   ).ready;
   return (approver, audit) => {
     const grants =
@@ -55,6 +58,7 @@ export async function composeExplain(settings: ExecutionSettings): Promise<ToolP
       model: { complete: () => Promise.reject(new Error("a dry run asks no model")) },
       workspace,
       harnessFiles,
+      hostFiles: hostPaths,
       commandRunner: execution.runner,
       executionEnvironment: execution.environment,
       maxTurns: DEFAULT_MAX_TURNS,

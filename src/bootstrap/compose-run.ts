@@ -16,6 +16,7 @@ import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { FirstReplyGate } from "./first-reply-gate.js";
 import { harnessPaths } from "./harness-paths.js";
+import { hostFiles, hostFilesForSandbox } from "./host-files.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
 import { openJournalSession, type JournalSession } from "./journal-session.js";
 import { createModelClient } from "./model-client.js";
@@ -55,7 +56,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
   let resume = settings.resume;
   let session: JournalSession | undefined;
   try {
-    if (profile.homeWorkspace === "refused") assertHomeWorkspaceAllowed(workspace, host);
+    if (profile.homeWorkspace === "refused")
+      assertHomeWorkspaceAllowed(workspace, host, settings.stateDir);
     // Journals live outside the workspace, in a directory no file tool or command may touch.
     const store = openRunStore(settings.stateDir, host, workspace);
     // The harness's own files (recording, journal, audit log) are opened once, first, before any
@@ -96,12 +98,14 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       outputs: outputs.realPath,
       stateRoot: store.stateRoot,
     });
+    const hostPaths = hostFiles(host, workspace);
     // A resumed run keeps the instructions its journal recorded (resume says if they changed).
     ports.announce?.(
       model.description,
       session.resumed === undefined ? instructions.status : undefined,
     );
-    const execution = await startRunExecution(settings, harnessFiles, [store.stateRoot], {
+    const readOnly = [...harnessFiles, ...hostFilesForSandbox(workspace, hostPaths)];
+    const execution = await startRunExecution(settings, readOnly, [store.stateRoot], {
       cacheDirectory: join(store.workspaceState, "sandbox-cache"),
       // A new run's first step is its model request: the probe starts as that request leaves.
       // A resumed run may answer open calls first, and grants need the decision to build.
@@ -115,7 +119,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     });
     const terminalOrNobody = ports.approver(
       profile.approvals,
-      new NodeWorkspaceFileSystem(workspace, { harnessFiles }),
+      new NodeWorkspaceFileSystem(workspace, { harnessFiles, hostFiles: hostPaths }),
     );
     // Grants: an allowlist and a grant store; with nobody at a terminal, an ask waits.
     const grants =
@@ -152,6 +156,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       ),
       workspace,
       harnessFiles,
+      hostFiles: hostPaths,
       commandRunner: ports.aroundRunner?.(execution.runner) ?? execution.runner,
       executionEnvironment: execution.environment,
       ...(terminalOrNobody === undefined ? {} : { approvalProvider: terminalOrNobody }),

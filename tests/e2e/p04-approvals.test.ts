@@ -407,7 +407,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     expect((await cli(["commands"])).stdout).toBe('["npm","test"]  package.json scripts.test\n');
   }, 60_000);
 
-  it("a grant for npm test does not cover a test script the model changed afterwards", async () => {
+  it("a grant for npm test does not cover a test script changed afterwards; the model's own rewrite is asked about", async () => {
     await setUp();
     e2e.server.script(commandCall("call_a"));
     const first = await runTask();
@@ -421,6 +421,8 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
         test: "node -e \"require('fs').writeFileSync('pwned.txt','x')\"",
       },
     };
+    // package.json is run later by npm: the model's rewrite waits for its own approval.
+    const original = await readFile(join(e2e.dir.workspace, "package.json"), "utf8");
     e2e.server.script(
       chatToolCallsReply([
         {
@@ -429,19 +431,23 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
           arguments: { path: "package.json", content: JSON.stringify(rewritten) },
         },
       ]),
-      commandCall("call_b"),
     );
+    const asked = await runTask();
+    expect(asked.exitCode).toBe(3);
+    expect(asked.stderr).toContain('write_file "package.json"');
+    expect(await readFile(join(e2e.dir.workspace, "package.json"), "utf8")).toBe(original);
+
+    // Changed anyway (by the person, or a command), the grant for npm test does not cover it.
+    await writeFile(join(e2e.dir.workspace, "package.json"), JSON.stringify(rewritten));
+    e2e.server.script(commandCall("call_b"));
     const second = await runTask();
-    expect(second.stderr).toContain(
-      "[Permission] write_file: allow (p04-policy) - Allowed by P04: write inside the workspace",
-    );
     expect(second.exitCode).toBe(3);
     expect(requestId(second)).not.toBe(id);
     expect(existsSync(join(e2e.dir.workspace, "pwned.txt"))).toBe(false);
     expect(await runs()).toBe(0);
   }, 60_000);
 
-  it("a grant for npm test does not cover a pretest script or a .npmrc the model added afterwards", async () => {
+  it("a grant for npm test does not cover a pretest script or a .npmrc added afterwards", async () => {
     await setUp();
     e2e.server.script(commandCall("call_a"));
     const id = requestId(await runTask());
@@ -453,21 +459,10 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
         pretest: "node -e \"require('fs').writeFileSync('pwned.txt','x')\"",
       },
     };
-    e2e.server.script(
-      chatToolCallsReply([
-        {
-          id: "call_w",
-          name: "write_file",
-          arguments: { path: "package.json", content: JSON.stringify(withPretest) },
-        },
-        {
-          id: "call_r",
-          name: "write_file",
-          arguments: { path: ".npmrc", content: "node-options=--require=./x.cjs\n" },
-        },
-      ]),
-      commandCall("call_b"),
-    );
+    // Written outside the model's file tools (chapter 4 asks before the model writes either).
+    await writeFile(join(e2e.dir.workspace, "package.json"), JSON.stringify(withPretest));
+    await writeFile(join(e2e.dir.workspace, ".npmrc"), "node-options=--require=./x.cjs\n");
+    e2e.server.script(commandCall("call_b"));
     const second = await runTask();
     expect(second.exitCode).toBe(3);
     const next = requestId(second);

@@ -192,13 +192,42 @@ export function namedDelegatedPaths(
     if (isIncludeKey(entry)) continue; // recorded by readWithIncludes
     // Refs and URL rewrites, never a file git runs or reads (`branch.main.merge = refs/heads/main`).
     if (entry.section === "branch" || entry.section === "url") continue;
-    for (const candidate of pathsNamedBy(entry.value, context.home)) {
+    for (const candidate of pathsNamedBy(entry.value, context.home, mayRunCommand(entry))) {
       for (const from of new Set([base, dirname(file)])) {
         found.push({ path: resolve(from, candidate), why: `${where} names it` });
       }
     }
   }
   found.push(...hookManagerFiles(hooksDir, base, read));
+  return found;
+}
+
+/**
+ * What git's global and system config (and the files they include) name outside any repository:
+ * the included files, `core.hooksPath` and every path a value names, taken from the config
+ * file's folder and from home. Git uses them in every repository, so they matter wherever the
+ * workspace is, a repository or not; a relative path that git resolves per repository is
+ * covered by the per-repository scan.
+ */
+export function globalConfigDelegates(context: DelegationContext): GitDelegatedPath[] {
+  const found: GitDelegatedPath[] = [];
+  const entries: { entry: GitConfigEntry; file: string }[] = [];
+  for (const file of context.globalConfigs) {
+    readWithIncludes(file, context.home, 0, entries, found, () => undefined);
+  }
+  for (const { entry, file } of entries) {
+    if (isIncludeKey(entry) || entry.section === "branch" || entry.section === "url") continue;
+    const where = `${entry.section}.${entry.key} in ${file}`;
+    const named =
+      entry.section === "core" && entry.key === "hookspath"
+        ? [expandHome(entry.value, context.home)]
+        : pathsNamedBy(entry.value, context.home, mayRunCommand(entry));
+    for (const candidate of named) {
+      for (const from of new Set([dirname(file), context.home])) {
+        found.push({ path: resolve(from, candidate), why: `${where} names it` });
+      }
+    }
+  }
   return found;
 }
 
@@ -238,9 +267,12 @@ function isIncludeKey(entry: GitConfigEntry): boolean {
 /**
  * Paths a config value may name: the whole value and each of its words (a command's program, or
  * a script an interpreter runs: `node tools/clean.js`, `!sh ./x.sh`; after an `=`, an option's
- * value), when they hold a `/` (a bare word is looked up on PATH) and are not a URL.
+ * value), when they hold a `/` (a bare program name is looked up on PATH) and are not a URL; and,
+ * with or without a `/`, every word after a command's first that is not an option: what an
+ * interpreter is given (`sh fsmon-hook`, `!sh hook`, `env bash hook`, `python3 -u hook`) is a file
+ * it opens from the directory it runs in. A word that names no file protects nothing.
  */
-function pathsNamedBy(value: string, home: string): string[] {
+function pathsNamedBy(value: string, home: string, command: boolean): string[] {
   const trimmed = value.trim().replace(/^!/u, "").trim();
   const words = [...trimmed.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/gu)].map(
     (match) => match[1] ?? match[2] ?? match[3] ?? "",
@@ -251,13 +283,65 @@ function pathsNamedBy(value: string, home: string): string[] {
     word,
     word.split("=").at(-1) ?? "",
   ]);
-  return [
-    ...new Set(
-      candidates
-        .filter((candidate) => candidate.includes("/") && !candidate.includes("://"))
-        .map((candidate) => expandHome(candidate, home)),
-    ),
-  ];
+  const withSlash = candidates.filter(
+    (candidate) => candidate.includes("/") && !candidate.includes("://"),
+  );
+  const operands = command ? interpreterOperands(trimmed) : [];
+  return [...new Set([...withSlash, ...operands].map((c) => expandHome(c, home)))];
+}
+
+/**
+ * Sections whose values are names, formats or colours, never a command git runs: a multi-word
+ * `user.name` must not make a worktree file (or, in the sandbox, a nested worktree) protected.
+ */
+const DATA_SECTIONS = new Set([
+  "user",
+  "author",
+  "committer",
+  "color",
+  "i18n",
+  "init",
+  "pretty",
+  "format",
+  "log",
+  "column",
+  "advice",
+  "status",
+  "safe",
+  "blame",
+  "tag",
+  "versionsort",
+]);
+
+/**
+ * Whether a value may be a command line whose words an interpreter opens as files: any value
+ * outside DATA_SECTIONS, unknown keys included; an alias only when it starts with `!` (without,
+ * its words are git's own arguments).
+ */
+function mayRunCommand(entry: GitConfigEntry): boolean {
+  if (DATA_SECTIONS.has(entry.section)) return false;
+  return entry.section !== "alias" || entry.value.trim().startsWith("!");
+}
+
+/**
+ * The words after the first of each simple command in a shell line, options left out (an
+ * option's `=value` kept): `sh fsmon-hook`, `a && bash -e hook`. A one-word value (`true`,
+ * `main`) names no operand; a command's first word is its program, found on PATH.
+ */
+function interpreterOperands(line: string): string[] {
+  const operands: string[] = [];
+  for (const command of line.split(/[;|&()\n]+/u)) {
+    const words = command
+      .split(/\s+/u)
+      .map((word) => word.replace(/^["'`]+|["'`]+$/gu, ""))
+      .filter((word) => word !== "");
+    for (const word of words.slice(1)) {
+      if (word.includes("://")) continue;
+      if (!word.startsWith("-")) operands.push(word);
+      else if (word.includes("=")) operands.push(word.slice(word.indexOf("=") + 1));
+    }
+  }
+  return operands.filter((word) => word !== "" && word !== "." && word !== "..");
 }
 
 function expandHome(path: string, home: string): string {

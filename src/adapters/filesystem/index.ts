@@ -11,6 +11,7 @@ export {
   NodeWorkspaceFileSystem,
   NodeWorkspaceWriteBoundary,
   READ_LIMIT_BYTES,
+  type ProtectedFiles,
   type WorkspaceFileSystemOptions,
 } from "./node-filesystem.js";
 export { isWithinRoot } from "./safe-path.js";
@@ -23,8 +24,17 @@ export {
 export { isGitDirectoryName } from "./git-names.js";
 export { GIT_LAYOUT_ENTRIES, hasGitDirectoryLayout, pointerFileTarget } from "./git-directories.js";
 export {
+  hostLoadedPaths,
+  sandboxCoverage,
+  whereItLeads,
+  type HostLoadedPath,
+  type NamedHostPath,
+} from "./host-loaded-paths.js";
+export {
   gitDelegatedPaths,
   gitDelegatedPathsAround,
+  globalConfigDelegates,
+  globalGitConfigFiles,
   repositoryAt,
   type GitDelegatedPath,
   type GitRepositoryLocation,

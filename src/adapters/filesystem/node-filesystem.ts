@@ -5,7 +5,7 @@
  */
 import { constants } from "node:fs";
 import { lstat, type FileHandle } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
 import {
   WorkspaceFileError,
   type EditFileRequest,
@@ -32,11 +32,13 @@ import {
   isWithinRoot,
   ProtectedPathError,
   type BoundaryMemory,
+  type WriteProtection,
   realpathNative,
   resolvedTargetNow,
   safePath,
   safeWritablePath,
 } from "./safe-path.js";
+import type { HostLoadedPath } from "./host-loaded-paths.js";
 import { GitDelegationCache } from "./git-delegation-cache.js";
 import { RealRootOnce } from "./real-root-once.js";
 import { isOpenedAt, openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
@@ -67,6 +69,19 @@ export interface ProtectedFiles {
    * once at start; a write to one is `protected_path`.
    */
   readonly harnessFiles?: readonly string[];
+  /**
+   * What the host loads or runs later (shell start-up files, git's global config, the harness's
+   * settings, the folders on PATH: host-loaded-paths.ts), decided once at start; a write to one
+   * is `protected_path` in every chapter.
+   */
+  readonly hostFiles?: readonly HostLoadedPath[];
+}
+
+function protectionOf(options: ProtectedFiles): WriteProtection {
+  return Object.freeze({
+    harnessFiles: Object.freeze([...(options.harnessFiles ?? [])]),
+    hostFiles: Object.freeze([...(options.hostFiles ?? [])]),
+  });
 }
 
 export interface WorkspaceFileSystemOptions extends ProtectedFiles {
@@ -81,13 +96,13 @@ export interface WorkspaceFileSystemOptions extends ProtectedFiles {
 
 export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
   readonly root: string;
-  readonly #harnessFiles: readonly string[];
+  readonly #protection: WriteProtection;
   readonly #noProcessRunsAlongside: () => boolean;
 
   /** `root` is the workspace directory; a relative one is taken from the current directory. */
   constructor(root: string, options: WorkspaceFileSystemOptions = {}) {
     this.root = resolve(root);
-    this.#harnessFiles = Object.freeze([...(options.harnessFiles ?? [])]);
+    this.#protection = protectionOf(options);
     this.#noProcessRunsAlongside = options.noProcessRunsAlongside ?? (() => false);
   }
 
@@ -138,14 +153,14 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     const size = Buffer.byteLength(content, "utf8");
     if (size > WRITE_LIMIT_BYTES) throw overWriteLimit(path, size);
     const data = Buffer.from(content, "utf8");
-    const target = await safeWritablePath(this.root, path, this.#harnessFiles);
+    const target = await this.#writable(path);
     await this.#createParentDirectories(target, path);
     await writeFileAtomically(await this.#recheck(target, path), data, path);
     return data.byteLength;
   }
 
   async editFile(path: string, edit: EditFileRequest): Promise<number> {
-    const target = await safeWritablePath(this.root, path, this.#harnessFiles);
+    const target = await this.#writable(path);
     const original = await readForEditing(target, path);
     const outcome = applyEdit(original, edit, WRITE_LIMIT_BYTES);
     switch (outcome.kind) {
@@ -175,7 +190,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
 
   async previewEdit(path: string, edit: EditFileRequest): Promise<EditPreview | undefined> {
     try {
-      const target = await safeWritablePath(this.root, path, this.#harnessFiles);
+      const target = await this.#writable(path);
       const before = await readForEditing(target, path);
       const outcome = applyEdit(before, edit, WRITE_LIMIT_BYTES);
       return outcome.kind === "edited" ? { before, after: outcome.text } : undefined;
@@ -200,9 +215,14 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     makeDirectories(root, directory, path);
   }
 
+  #writable(path: string): Promise<string> {
+    const { harnessFiles, hostFiles } = this.#protection;
+    return safeWritablePath(this.root, path, harnessFiles, hostFiles);
+  }
+
   /** The boundary again, right before writing: anything that moved since is refused. */
   async #recheck(target: string, path: string): Promise<string> {
-    const again = await safeWritablePath(this.root, path, this.#harnessFiles);
+    const again = await this.#writable(path);
     if (again !== target) {
       throw new WorkspaceFileError("path_escape", `the path changed while writing: ${path}`);
     }
@@ -215,7 +235,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
  * refuse as outside or protected is denied before any rule or prompt.
  */
 export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
-  readonly #harnessFiles: readonly string[];
+  readonly #protection: WriteProtection;
   /**
    * Kept for the boundary's life (issue 32): the workspace's real path, and git's config while
    * its files are unchanged. Every path is still resolved at every decision.
@@ -226,7 +246,7 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
   });
 
   constructor(options: ProtectedFiles = {}) {
-    this.#harnessFiles = Object.freeze([...(options.harnessFiles ?? [])]);
+    this.#protection = protectionOf(options);
   }
 
   classifyWrite(workspace: string, path: string): Promise<WriteTarget> {
@@ -242,12 +262,7 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
 
   #resolveWriteNow(workspace: string, path: string): WriteResolution {
     try {
-      const target = resolvedTargetNow(
-        workspace,
-        path,
-        { harnessFiles: this.#harnessFiles },
-        this.#memory,
-      );
+      const target = resolvedTargetNow(workspace, path, this.#protection, this.#memory);
       const landsOn = writeLanding(this.#memory.realRoot(workspace), path, target, { workspace });
       return landsOn === undefined ? { target: "inside" } : { target: "inside", landsOn };
     } catch (error) {
@@ -275,7 +290,7 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
       resolvedTargetNow(
         workspace,
         path,
-        effect === "write" ? { harnessFiles: this.#harnessFiles } : undefined,
+        effect === "write" ? this.#protection : undefined,
         this.#memory,
       );
       return "inside";
@@ -284,6 +299,16 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
       if (error instanceof WorkspaceFileError) return "outside";
       throw error;
     }
+  }
+
+  /**
+   * Where a write of `path` lands, workspace-relative and `/`-separated, links followed as the
+   * tools follow them (the P04 policy asks whether a later session, an editor or CI loads it).
+   * Throws what the write itself would be refused with.
+   */
+  landingNow(workspace: string, path: string): string {
+    const target = resolvedTargetNow(workspace, path, this.#protection, this.#memory);
+    return relative(this.#memory.realRoot(workspace), target).split(sep).join("/");
   }
 
   async isPathWithinWorkspace(workspace: string, path: string): Promise<boolean> {

@@ -74,7 +74,7 @@ function settle<T>(work: () => T): Promise<T> {
 }
 
 /** Why a write is refused as `protected_path`; the chapter-3 boundary names the kind. */
-export type ProtectedKind = "git-metadata" | "harness-file";
+export type ProtectedKind = "git-metadata" | "harness-file" | "host-config";
 
 /** A `protected_path` refusal that also says what was protected. */
 export class ProtectedPathError extends WorkspaceFileError {
@@ -102,8 +102,27 @@ export function safeWritablePath(
   workspace: string,
   path: string,
   harnessFiles: readonly string[] = [],
+  hostFiles: readonly HostLoadedPath[] = [],
 ): Promise<string> {
-  return settle(() => writableTarget(workspace, path, harnessFiles, REMEMBERS_NOTHING));
+  return settle(() =>
+    writableTarget(workspace, path, { harnessFiles, hostFiles }, REMEMBERS_NOTHING),
+  );
+}
+
+/** A file or folder the host loads or runs later (host-loaded-paths.ts), as the boundary keeps it. */
+export interface HostLoadedPath {
+  /** Absolute path, real as far as it exists; protected with everything below it. */
+  readonly path: string;
+  /** What it is and why it matters, for the refusal. */
+  readonly why: string;
+}
+
+/** What a write may not change besides git metadata: the harness's files and the host's. */
+export interface WriteProtection {
+  /** Absolute real paths of the harness's own files and directories. */
+  readonly harnessFiles: readonly string[];
+  /** What the host loads or runs later (host-loaded-paths.ts), by real path. */
+  readonly hostFiles?: readonly HostLoadedPath[];
 }
 
 /**
@@ -113,18 +132,18 @@ export function safeWritablePath(
 export function resolvedTargetNow(
   workspace: string,
   path: string,
-  forWriting: { readonly harnessFiles: readonly string[] } | undefined,
+  forWriting: WriteProtection | undefined,
   memory: BoundaryMemory = REMEMBERS_NOTHING,
 ): string {
   return forWriting === undefined
     ? resolveInWorkspace(workspace, path, memory.realRoot).target
-    : writableTarget(workspace, path, forWriting.harnessFiles, memory);
+    : writableTarget(workspace, path, forWriting, memory);
 }
 
 function writableTarget(
   workspace: string,
   path: string,
-  harnessFiles: readonly string[],
+  { harnessFiles, hostFiles = [] }: WriteProtection,
   memory: BoundaryMemory,
 ): string {
   const { root, segments, target, missing } = resolveInWorkspace(workspace, path, memory.realRoot);
@@ -149,6 +168,15 @@ function writableTarget(
       basename(owner) === HARNESS_DIRECTORY
         ? `path is inside ${HARNESS_DIRECTORY}, where the harness keeps saved command outputs, which the agent may not change: ${path}`
         : `path is one of the harness's own files (its audit log, recording or install), which the agent may not change: ${path}`,
+    );
+  }
+  // The host's own config wherever it is (a dotfiles repository as the workspace, a link from
+  // ~/.gitconfig into it): compared by real path, so a link either way is caught.
+  const hostFile = hostFiles.find((file) => isWithinRoot(file.path, target));
+  if (hostFile !== undefined) {
+    throw new ProtectedPathError(
+      "host-config",
+      `path is ${hostFile.why}, which the agent may not change: ${path}`,
     );
   }
   const layout = findGitLayout(root, below);

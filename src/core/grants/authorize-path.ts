@@ -1,4 +1,5 @@
 /** The policy for reads and writes: by where their path lands. */
+import { askToWrite, loadedLater } from "./ask-to-write.js";
 import { isP04Context, type P04Context, type PolicyContext } from "./policy-context.js";
 import { deny, P04_DENIALS, type ExplainedDecision } from "./policy-decision.js";
 import { workspacePathVerdict } from "./workspace-path-policy.js";
@@ -27,6 +28,10 @@ export function authorizeWorkspacePath(
   const verdict = workspacePathVerdict(effect, path, classify);
   switch (verdict.target) {
     case "inside":
+      if (effect === "write" && isP04Context(context)) {
+        const later = loadedLater(path, context);
+        if (later !== undefined) return askToWrite(toolName, path, input, later, context);
+      }
       return verdict.checked === "on disk"
         ? inside
         : { type: "allow", scope: `${effect} of ${JSON.stringify(path)}, checked by name` };

@@ -33,6 +33,12 @@ export interface P04Context extends PolicyContext {
    */
   readonly classifyPath: PathClassifier;
   /**
+   * Where a write of `path` lands, workspace-relative and `/`-separated, links followed as the
+   * file tools follow them: a link named `notes.md` may land on `AGENTS.md`. It throws when it
+   * cannot say; the write then asks.
+   */
+  readonly writeLanding?: (path: string) => string;
+  /**
    * What npm runs for an allowed argv (its script, the scripts around it, the workspace's
    * `.npmrc`), read now and said in words; undefined when it runs no script. It throws when what
    * npm would run cannot be said (a link npm would follow, a FIFO, …): the command is then denied

@@ -53,6 +53,11 @@ export function workspacePathVerdict(
         target: "protected",
         detail: `${JSON.stringify(path)} is one of the harness's own files, which the agent may not change`,
       };
+    case "host-config":
+      return {
+        target: "protected",
+        detail: `${JSON.stringify(path)} is a file the host loads or runs (shell start-up, git or harness config, a program on PATH), which the agent may not change`,
+      };
     case "outside":
       return {
         target: "outside",

@@ -62,6 +62,8 @@ export const BOUNDARY_REASONS = Object.freeze({
   outside: "Writing outside the workspace is forbidden",
   gitMetadata: "Writing git metadata is forbidden: a hook or config there would run on the host",
   harnessFile: "Writing the harness's own files (its audit log, recording or install) is forbidden",
+  hostConfig:
+    "Writing a file the host loads or runs (shell start-up, git or harness config, a program on PATH) is forbidden",
   readOutside: "Reading outside the workspace is forbidden",
 });
 
@@ -224,6 +226,8 @@ export class PermissionPolicy {
           return [PermissionDecision.deny(BOUNDARY_REASONS.gitMetadata, SOURCES.protectedPath)];
         case "harness-file":
           return [PermissionDecision.deny(BOUNDARY_REASONS.harnessFile, SOURCES.protectedPath)];
+        case "host-config":
+          return [PermissionDecision.deny(BOUNDARY_REASONS.hostConfig, SOURCES.protectedPath)];
         default:
           // "outside", or an answer that breaks the contract: either way not a write inside.
           return [PermissionDecision.deny(BOUNDARY_REASONS.outside, SOURCES.boundary)];

@@ -81,9 +81,10 @@ export interface WorkspaceFileSystem {
 
 /**
  * Where a write would land, as the P03 policy's boundary stage sees it: inside the workspace,
- * outside it, or inside it but protected (git metadata, or a file the harness writes itself).
+ * outside it, or inside it but protected (git metadata, a file the harness writes itself, or one
+ * the host loads or runs later: its shell start-up files, git or harness config, a PATH folder).
  */
-export type WriteTarget = "inside" | "outside" | "git-metadata" | "harness-file";
+export type WriteTarget = "inside" | "outside" | "git-metadata" | "harness-file" | "host-config";
 
 /**
  * Where a write lands. `landsOn`: set only when a link leads the named path to another file; the

@@ -144,6 +144,31 @@ describe("the file tools refuse what git runs or reads from the worktree", () =>
     await refusal("githooks/pre-commit");
   });
 
+  it("scripts an interpreter is given by a bare name: sh fsmon-hook, !sh hook, env bash x", async () => {
+    git("config", "core.fsmonitor", "sh fsmon-hook");
+    git("config", "alias.x", "!sh hook");
+    git("config", "filter.f.clean", "env bash -e cleaner --level=strict-level");
+    git("config", "core.sshCommand", "python3 -u ssh-wrapper");
+    const config = join(temp.ws, ".git", "config");
+    expect(await refusal("fsmon-hook")).toBe(
+      `path is a file git runs or reads as config on the person's machine at the next git command (core.fsmonitor in ${config} names it), which the agent may not change: fsmon-hook`,
+    );
+    await refusal("hook");
+    await refusal("cleaner");
+    await refusal("strict-level");
+    await refusal("ssh-wrapper");
+  });
+
+  it("names, formats and git's own arguments are not taken for scripts", async () => {
+    git("config", "user.name", "Ada Lovelace");
+    git("config", "pretty.short", "format:%h summary");
+    git("config", "alias.co", "checkout main");
+    git("config", "core.editor", "vim");
+    for (const path of ["Lovelace", "summary", "main", "vim"]) {
+      await expect(files.writeFile(path, HOOK)).resolves.toBe(HOOK.length);
+    }
+  });
+
   it("without delegation, the same names are ordinary files", async () => {
     for (const path of ["lefthook-local.yml", ".husky/pre-commit", "scripts/up.sh"]) {
       await expect(files.writeFile(path, HOOK)).resolves.toBe(HOOK.length);

@@ -1,0 +1,177 @@
+/**
+ * The one list of what the host loads or runs later, wherever it lies: a write there changes what
+ * runs at the person's next login, shell, git command or agent run. The file tools refuse them in
+ * every chapter and the sandbox binds those inside the workspace read-only; each is compared by
+ * real path, so a workspace that is a dotfiles repository (`~/.gitconfig` a link into it) is
+ * covered. docs/sandbox.md lists them in one table.
+ */
+import { homedir } from "node:os";
+import { join } from "node:path";
+import {
+  globalConfigDelegates,
+  globalGitConfigFiles,
+  hostLoadedPaths,
+  isWithinRoot,
+  sandboxCoverage,
+  type HostLoadedPath,
+  type NamedHostPath,
+} from "../adapters/filesystem/index.js";
+import { settingsPath } from "../adapters/settings/index.js";
+import type { Host } from "./host.js";
+
+/** Read by a login or interactive shell: what they hold runs at the person's next shell. */
+export const SHELL_STARTUP_FILES = Object.freeze([
+  ".profile",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".bash_aliases",
+  ".zshenv",
+  ".zprofile",
+  ".zshrc",
+  ".zlogin",
+  ".zlogout",
+  ".kshrc",
+  ".mkshrc",
+  ".cshrc",
+  ".tcshrc",
+  ".login",
+  ".logout",
+  ".inputrc",
+  ".xprofile",
+  ".xinitrc",
+  ".xsession",
+  ".xsessionrc",
+  ".pam_environment",
+  ".config/fish",
+  ".config/powershell",
+  ".config/environment.d",
+  ".config/autostart",
+  ".config/systemd",
+]);
+
+/** The same, for every account on the machine. */
+const SYSTEM_STARTUP_FILES = Object.freeze([
+  "/etc/profile",
+  "/etc/profile.d",
+  "/etc/bash.bashrc",
+  "/etc/bashrc",
+  "/etc/zshenv",
+  "/etc/zsh",
+  "/etc/environment",
+]);
+
+/** The home directory the host means: an empty HOME would be the current directory. */
+export function hostHome({ env, platform }: Host): string {
+  const named = platform === "win32" ? (env.USERPROFILE ?? env.HOME) : env.HOME;
+  return named === undefined || named === "" ? homedir() : named;
+}
+
+/** The absolute folders of PATH, in order (a relative entry names whatever folder a shell is in). */
+export function pathFolders({ env, platform }: Host): string[] {
+  const key =
+    platform === "win32"
+      ? (Object.keys(env).find((name) => name.toUpperCase() === "PATH") ?? "PATH")
+      : "PATH";
+  const separator = platform === "win32" ? ";" : ":";
+  const absolute = platform === "win32" ? /^(?:[A-Za-z]:[\\/]|[\\/]{2})/u : /^\//u;
+  return (env[key] ?? "")
+    .split(separator)
+    .map((entry) => entry.trim())
+    .filter((entry) => absolute.test(entry));
+}
+
+/** Every path the host loads or runs later, as named, each with why it matters. */
+export function namedHostPaths(host: Host): NamedHostPath[] {
+  const { env, platform } = host;
+  const home = hostHome(host);
+  const named: NamedHostPath[] = [];
+  const add = (path: string, why: string, programs = false): void => {
+    named.push({ path, why, ...(programs ? { programs } : {}) });
+  };
+  const harnessConfig = join(settingsPath({ env, platform, homeDirectory: home }), "..");
+  add(
+    harnessConfig,
+    `the harness's own settings and personal instructions (${harnessConfig}: settings.json, AGENTS.md), read at every run`,
+  );
+  const gitConfigs = globalGitConfigFiles({ ...env, HOME: home });
+  for (const file of gitConfigs) {
+    add(
+      file,
+      `git's global or system config (${file}): git runs what it names at the next git command`,
+    );
+  }
+  // What those name (an include, core.hooksPath, a script), git runs in every repository.
+  for (const { path, why } of globalConfigDelegates({ home, globalConfigs: gitConfigs })) {
+    add(path, `git's config in every repository: ${why}`);
+  }
+  // fish, pwsh and systemd read ~/.config through XDG_CONFIG_HOME when it is set.
+  const xdgConfig = env.XDG_CONFIG_HOME?.startsWith("/") === true ? env.XDG_CONFIG_HOME : undefined;
+  for (const name of SHELL_STARTUP_FILES) {
+    const paths = [join(home, name)];
+    if (xdgConfig !== undefined && name.startsWith(".config/")) {
+      paths.push(join(xdgConfig, name.slice(".config/".length)));
+    }
+    for (const path of paths) {
+      add(path, `a shell start-up file (${path}): it runs at the person's next login or shell`);
+    }
+  }
+  const zdotdir = env.ZDOTDIR;
+  if (zdotdir !== undefined && zdotdir !== "") {
+    for (const name of [".zshenv", ".zprofile", ".zshrc", ".zlogin", ".zlogout"]) {
+      const path = join(zdotdir, name);
+      add(path, `a shell start-up file (${path}): it runs at the person's next shell`);
+    }
+  }
+  if (platform === "win32") {
+    for (const folder of ["PowerShell", "WindowsPowerShell"]) {
+      const path = join(home, "Documents", folder);
+      add(path, `PowerShell's profiles (${path}): they run at the person's next PowerShell`);
+    }
+  } else {
+    for (const path of SYSTEM_STARTUP_FILES) {
+      add(path, `a shell start-up file (${path}): it runs at every login or shell on the machine`);
+    }
+  }
+  const ssh = join(home, ".ssh");
+  add(ssh, `ssh's keys and config (${ssh}): authorized_keys lets someone in, config runs commands`);
+  const npmrc = env.NPM_CONFIG_USERCONFIG ?? env.npm_config_userconfig ?? join(home, ".npmrc");
+  add(npmrc, `npm's user config (${npmrc}): npm runs the shell and options it names`);
+  // Debian's and Fedora's ~/.profile put these on PATH at the next login if they exist.
+  for (const name of ["bin", ".local/bin"]) {
+    const path = join(home, name);
+    add(
+      path,
+      `a folder the login shell puts on PATH (${path}): what it holds runs as a command`,
+      true,
+    );
+  }
+  for (const folder of pathFolders(host)) {
+    add(folder, `a folder on PATH (${folder}): what it holds runs as a command`, true);
+  }
+  return named;
+}
+
+/**
+ * `namedHostPaths` by real path, as the boundary and the sandbox compare them, kept only where
+ * they meet `workspace` (its real path): inside it, or holding it. No other can be reached by a
+ * write that stays in the workspace, and a short list keeps each write decision cheap.
+ */
+export function hostFiles(host: Host, workspace: string): HostLoadedPath[] {
+  return hostLoadedPaths(namedHostPaths(host)).filter(
+    ({ path }) =>
+      isWithinRoot(workspace, path, host.platform) || isWithinRoot(path, workspace, host.platform),
+  );
+}
+
+/**
+ * What the sandbox binds read-only for `paths` (hostFiles' answer) in `workspace` (its real
+ * path): a missing one through its nearest existing folder inside the workspace.
+ */
+export function hostFilesForSandbox(workspace: string, paths: readonly HostLoadedPath[]): string[] {
+  return sandboxCoverage(
+    workspace,
+    paths.map(({ path }) => path),
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * Chapter 4's one question about a write: a file that a later session, an editor, CI or the shell
+ * loads or runs (loaded-later-files.ts) is asked about, with the exact content bound into the
+ * request's digest, instead of being written as an ordinary workspace file.
+ */
+import { createHash } from "node:crypto";
+import { actionDigest } from "./approval-request.js";
+import { loadedLaterReason } from "./loaded-later-files.js";
+import type { P04Context } from "./policy-context.js";
+import type { ExplainedDecision } from "./policy-decision.js";
+
+/** Said with every such request. */
+export const LOADED_LATER_RISKS = Object.freeze([
+  "its effect outlives this run: what the file says is loaded or run later, outside the sandbox, without asking again",
+]);
+
+/** Where a write's digest says it runs: the file tools write directly, no command runs. */
+const WRITTEN_BY_FILE_TOOL = "file tool: no command runs";
+/**
+ * Content whose JSON text is up to this many characters is shown in the request itself; longer,
+ * by size and hash. Small enough that, escaped for the terminal (up to six characters each), a
+ * request stays under what the terminal shows whole.
+ */
+const SHOWN_CONTENT_CHARS = 500;
+
+export interface LoadedLater {
+  readonly reason: string;
+  /** The file a link makes the write land on, when it is not the named one. */
+  readonly landsOn?: string;
+}
+
+/** Why a write of `path` is loaded later, by its name or by where it lands; else undefined. */
+export function loadedLater(path: string, context: P04Context): LoadedLater | undefined {
+  let landing: string | undefined;
+  try {
+    landing = context.writeLanding?.(path);
+  } catch {
+    return { reason: "where the write lands could not be told, so it is asked about" };
+  }
+  const named = loadedLaterReason(path);
+  const landed = landing === undefined ? undefined : loadedLaterReason(landing);
+  const reason = named ?? landed;
+  if (reason === undefined) return undefined;
+  const differs = landing !== undefined && landing !== path.split(/[/\\]+/u).join("/");
+  return differs ? { reason, landsOn: landing } : { reason };
+}
+
+export function askToWrite(
+  toolName: string,
+  path: string,
+  input: Readonly<Record<string, unknown>>,
+  later: LoadedLater,
+  context: P04Context,
+): ExplainedDecision {
+  const digest = actionDigest({
+    profile: "P04",
+    tool: toolName,
+    input,
+    cwd: context.cwd,
+    network: context.network,
+    sandbox: WRITTEN_BY_FILE_TOOL,
+    script: null,
+  });
+  const parts = [
+    `${toolName} ${JSON.stringify(path)} in ${context.cwd}`,
+    "effect write",
+    ...(later.landsOn === undefined ? [] : [`lands on ${JSON.stringify(later.landsOn)}`]),
+    `loaded later: ${later.reason}`,
+    ...contentWords(input),
+  ];
+  return {
+    type: "ask",
+    request: {
+      id: context.newRequestId(),
+      actionDigest: digest,
+      summary: parts.join(" · "),
+      risks: LOADED_LATER_RISKS,
+      expiresAt: new Date(context.now + context.requestTtlMs).toISOString(),
+    },
+  };
+}
+
+/** The content (or the edit) in the request: whole when short, else its size and hash. */
+function contentWords(input: Readonly<Record<string, unknown>>): string[] {
+  const words: string[] = [];
+  for (const key of ["content", "old_string", "new_string"]) {
+    const value = input[key];
+    if (typeof value !== "string") continue;
+    const quoted = JSON.stringify(value);
+    words.push(
+      quoted.length <= SHOWN_CONTENT_CHARS
+        ? `${key} ${quoted}`
+        : `${key} ${String(new TextEncoder().encode(value).length)} bytes, sha256 ${createHash("sha256").update(value, "utf8").digest("hex")}`,
+    );
+  }
+  if (input.replace_all === true) words.push("replace_all");
+  return words;
+}

@@ -1,0 +1,123 @@
+/**
+ * The one list of workspace files that something other than the person loads or runs later, on
+ * its own: the next agent session (any chapter), an editor opening the folder, CI on the next
+ * push, the shell on `cd`, a package manager on install. Chapter 4 writes inside the workspace
+ * without asking; a write to one of these asks instead (a diff and [y/N] at a terminal, a waiting
+ * request without one), because its effect outlives the run. docs/sandbox.md shows the list.
+ *
+ * Files git runs or reads as config (`.git`, hooks, what `core.hooksPath` or an alias names) are
+ * not here: every chapter refuses them outright (adapters/filesystem's git rules).
+ */
+
+export interface LoadedLaterEntry {
+  /** How the docs show it: `AGENTS.md (any folder)`, `.vscode/`. */
+  readonly pattern: string;
+  /** Who loads or runs it, and when. */
+  readonly reason: string;
+  /** Lower-case file names matched in any folder. */
+  readonly names?: readonly string[];
+  /** Lower-case folder names: everything below one of them, at any depth. */
+  readonly folders?: readonly string[];
+  /** Lower-case name suffixes matched in any folder (`.code-workspace`). */
+  readonly suffixes?: readonly string[];
+}
+
+export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
+  {
+    pattern:
+      "AGENTS.md, AGENT.md, CLAUDE.md, GEMINI.md, .cursorrules, .windsurfrules, .clinerules (any folder)",
+    reason:
+      "instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents)",
+    names: [
+      "agents.md",
+      "agent.md",
+      "claude.md",
+      "gemini.md",
+      ".cursorrules",
+      ".windsurfrules",
+      ".clinerules",
+    ],
+  },
+  {
+    pattern: ".cursor/, .claude/, .gemini/, .codex/, .continue/, .aider.conf.yml",
+    reason: "another coding agent's settings, rules and hooks, loaded when it starts here",
+    folders: [".cursor", ".claude", ".gemini", ".codex", ".continue"],
+    names: [".aider.conf.yml"],
+  },
+  {
+    pattern: ".vscode/, .idea/, *.code-workspace",
+    reason:
+      "editor settings and tasks: an editor opening the folder runs its tasks and the programs its settings name",
+    folders: [".vscode", ".idea"],
+    suffixes: [".code-workspace"],
+  },
+  {
+    pattern: ".devcontainer/",
+    reason: "a dev container's commands run when an editor or CI opens the folder",
+    folders: [".devcontainer"],
+  },
+  {
+    pattern: ".github/ (workflows, actions, Copilot instructions)",
+    reason: "CI runs its workflows and actions at the next push; Copilot loads its instructions",
+    folders: [".github"],
+  },
+  {
+    pattern:
+      ".gitlab-ci.yml, .circleci/, .buildkite/, .travis.yml, azure-pipelines.yml, Jenkinsfile",
+    reason: "CI runs them at the next push",
+    folders: [".circleci", ".buildkite"],
+    names: [".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml", "jenkinsfile"],
+  },
+  {
+    pattern: ".envrc, mise.toml, .mise.toml, .tool-versions",
+    reason: "the shell loads them on `cd` into the folder (direnv, mise, asdf)",
+    names: [".envrc", "mise.toml", ".mise.toml", ".tool-versions"],
+  },
+  {
+    pattern: ".husky/, .pre-commit-config.yaml, lefthook.yml, .lefthook.yml",
+    reason:
+      "git hooks a hook manager installs and runs at the next commit (refused outright once git is configured to run them)",
+    folders: [".husky", ".lefthook"],
+    names: [
+      ".pre-commit-config.yaml",
+      ".pre-commit-config.yml",
+      "lefthook.yml",
+      "lefthook.yaml",
+      ".lefthook.yml",
+      ".lefthook.yaml",
+    ],
+  },
+  {
+    pattern: "package.json, .npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, bunfig.toml",
+    reason:
+      "a package manager runs their scripts and the programs they name at the next install or npm command (the scripts a grant binds among them)",
+    names: ["package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"],
+  },
+  {
+    pattern: ".gitattributes",
+    reason: "git picks the filter, diff and merge programs it runs for each file by it",
+    names: [".gitattributes"],
+  },
+]);
+
+/**
+ * Why a file at `path` (workspace-relative, `/`-separated, as named or as a link makes it land)
+ * is loaded or run later, or undefined for an ordinary file. Names compare case-blind: some
+ * loaders do, and asking once too often costs a question, not a file.
+ */
+export function loadedLaterReason(path: string): string | undefined {
+  const parts = path
+    .split(/[/\\]+/u)
+    .filter((part) => part !== "" && part !== ".")
+    .map((part) => part.toLowerCase());
+  const name = parts.at(-1);
+  if (name === undefined) return undefined;
+  const folders = parts.slice(0, -1);
+  const entry = LOADED_LATER_FILES.find(
+    (candidate) =>
+      candidate.names?.includes(name) === true ||
+      candidate.suffixes?.some((suffix) => name.endsWith(suffix)) === true ||
+      folders.some((folder) => candidate.folders?.includes(folder) === true),
+  );
+  return entry?.reason;
+}
