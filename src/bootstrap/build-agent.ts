@@ -139,7 +139,10 @@ export function buildToolPath(
   deps: AgentDependencies,
 ): { readonly registry: ToolRegistry; readonly policy: PermissionPolicy } {
   if (!isCanonicalProfile(profile)) {
-    throw new BootstrapError("Unknown profile: use P01, P02 or P03 from src/core/profiles.ts");
+    throw new BootstrapError("Unknown profile: use P01, P02, P03 or P04 from src/core/profiles.ts");
+  }
+  if (!profile.capabilities.has("loop") || !profile.capabilities.has("tool_registry")) {
+    throw new BootstrapError(`${profile.id} has no agent loop or tool registry to build`);
   }
   // With grants, the policy and `run_command` share what was approved: the tool checks it again
   // against what would run, just before the spawn.
@@ -218,16 +221,17 @@ function buildPolicy(
     deps.executionEnvironment === undefined
       ? {}
       : { executionEnvironment: deps.executionEnvironment };
-  switch (profile.policy) {
-    case "none":
-      // Before chapter 3 the only participants are the shell default, the execution environment (a
-      // required sandbox that cannot be had denies) and the person at the prompt. There is always a
-      // policy: without an approver, the shell default's `ask` becomes a denial, never a free pass.
-      return new PermissionPolicy({
-        ...(deps.approvalProvider === undefined ? {} : { approver: deps.approvalProvider }),
-        ...environment,
-      });
-    case "chapter3":
+  if (!profile.capabilities.has("policy")) {
+    // Before chapter 3 the only participants are the shell default, the execution environment (a
+    // required sandbox that cannot be had denies) and the person at the prompt. There is always a
+    // policy: without an approver, the shell default's `ask` becomes a denial, never a free pass.
+    return new PermissionPolicy({
+      ...(deps.approvalProvider === undefined ? {} : { approver: deps.approvalProvider }),
+      ...environment,
+    });
+  }
+  switch (profile.approvals) {
+    case "terminal":
       if (deps.approvalProvider === undefined) {
         throw new BootstrapError("approvalProvider is required for chapter 3 or later");
       }
@@ -238,7 +242,7 @@ function buildPolicy(
         audit: auditSinkOf(deps),
         ...environment,
       });
-    case "default-deny":
+    case "grants":
       return buildDefaultDenyPolicy(deps, grants ?? grantPath(deps));
   }
 }
