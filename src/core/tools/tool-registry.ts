@@ -104,6 +104,7 @@ export class ToolRegistrySnapshot {
         tool.effect,
         parsed.value,
         finalArgumentsOf(tool, parsed.value),
+        (prepared, context) => this.invoke(prepared, context),
       ),
     };
   }
