@@ -191,6 +191,9 @@ function buildTools(
         createRunCommandTool({
           runner: grantsOf(deps).argvRunner,
           ...run,
+          ...(deps.executionEnvironment === undefined
+            ? {}
+            : { environment: deps.executionEnvironment }),
           ...(grants === undefined
             ? {}
             : {

@@ -113,6 +113,15 @@ export class ApprovalStore {
   }
 
   /** Persists a request that will wait for `agent approve` or `agent deny`. */
+  /** The seed's `saveApprovalRequest(runId, request)`, with the call that asked. */
+  saveApprovalRequest(
+    runId: string,
+    request: ApprovalRequest,
+    call: Omit<RequestContext, "runId">,
+  ): void {
+    this.saveRequest(request, { runId, callId: call.callId, tool: call.tool });
+  }
+
   saveRequest(request: ApprovalRequest, context: RequestContext): void {
     this.#openLog();
     const record: StoredRequest = {

@@ -34,7 +34,8 @@ export class P04Authorizer implements PolicyAuthorizer {
       case "allow":
         return PermissionDecision.allow(`Allowed by P04: ${decision.scope}`, P04_POLICY_SOURCE);
       case "deny":
-        return PermissionDecision.deny(
+        // The seed's `observation("policy_denied", decision.reason)`, our detail after it.
+        return PermissionDecision.policyDenied(
           `${decision.reason}: ${decision.detail}`,
           P04_POLICY_SOURCE,
           decision.scope,
