@@ -29,10 +29,9 @@ import { isCanonicalProfile, type ChapterProfile } from "../core/profiles.js";
 import type { ToolDefinition } from "../core/tools/tool-definition.js";
 import { ToolRegistry } from "../core/tools/tool-registry.js";
 import { createFetchUrlTool } from "../features/fetch-url-tool.js";
-import { createFileTools } from "../features/file-tools.js";
+import { createFileTools, createShellTool } from "../features/builtin-tools.js";
 import { createRunCommandTool } from "../features/run-command-tool.js";
 import { SANDBOX_NETWORK_OFF_NOTICE } from "../features/sandbox-network-notice.js";
-import { createShellTool } from "../features/shell-tool.js";
 import { ConfigurationError } from "../core/common/configuration-error.js";
 
 export interface AgentDependencies {
@@ -66,6 +65,9 @@ export interface AgentDependencies {
   readonly contextWindow?: number;
   // --- end context ---
 }
+
+/** The tutorial's name for what the composition root is given. */
+export type BuildDependencies = AgentDependencies;
 
 /**
  * Approvals that wait (P04). `approvalProvider` (the terminal) is given only when a person is there

@@ -131,7 +131,10 @@ export class ToolRegistrySnapshot {
     }
     const copy = copiedResult(result);
     if (copy === undefined) {
-      return toolError("invalid_tool_result", `Tool ${tool.name} returned an invalid result`);
+      return toolError(
+        "invalid_tool_result",
+        `Tool handler returned an invalid result (tool ${tool.name})`,
+      );
     }
     return copy;
   }
