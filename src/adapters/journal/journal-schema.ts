@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { builtOnce } from "../../core/common/built-once.js";
 import { JOURNAL_VERSION, type StoredJournalRecord } from "../../core/journal/journal-records.js";
+import { TOOL_EFFECTS } from "../../core/tools/tool-definition.js";
 
 function buildJournalLineSchema() {
   const finalArguments = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
@@ -104,6 +105,7 @@ function buildJournalLineSchema() {
       type: z.literal("execution_started"),
       callId: z.string(),
       tool: z.string(),
+      effect: z.enum(TOOL_EFFECTS).optional(),
       operationId: z.string().optional(),
       environment: z.string().optional(),
       finalArguments: finalArguments.optional(),

@@ -93,6 +93,7 @@ export class RunJournalWriter {
       type: "execution_started",
       callId: call.id,
       tool: call.name,
+      effect: prepared.effect,
       operationId,
       ...(environment === undefined ? {} : { environment }),
       ...(prepared.finalArguments === undefined ? {} : { finalArguments: prepared.finalArguments }),
