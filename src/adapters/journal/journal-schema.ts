@@ -99,6 +99,7 @@ function buildJournalLineSchema() {
       behavior: z.string(),
       source: z.string(),
       reason: z.string(),
+      scope: z.string().optional(),
     }),
     z.object({
       ...envelope,

@@ -90,9 +90,12 @@ export class GrantApprovalProvider implements ApprovalProvider {
     const grant = this.#options.grants.consumeApprovalGrant(this.#options.runId, ask.actionDigest);
     if (grant === undefined) return undefined;
     this.#options.approved?.record(callId, ask.actionDigest);
-    return PermissionDecision.allow(
+    return new PermissionDecision(
+      "allow",
       `Approved: grant for request ${grant.requestId} consumed (one-time)`,
       GRANT_SOURCE,
+      undefined,
+      `this exact action (request ${grant.requestId}), once`,
     );
   }
 }

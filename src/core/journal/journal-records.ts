@@ -35,6 +35,8 @@ export type JournalRecord =
       readonly behavior: string;
       readonly source: string;
       readonly reason: string;
+      /** What the decision covers (seed 004); absent in journals written before it. */
+      readonly scope?: string;
     }
   /**
    * Written just before the handler runs: from here on, the side effect may have happened. The
