@@ -31,10 +31,9 @@ import { isCanonicalProfile, type ChapterProfile } from "../core/profiles.js";
 import type { ToolDefinition } from "../core/tools/tool-definition.js";
 import { ToolRegistry } from "../core/tools/tool-registry.js";
 import { createFetchUrlTool } from "../features/fetch-url-tool.js";
-import { createFileTools } from "../features/file-tools.js";
+import { createFileTools, createShellTool } from "../features/builtin-tools.js";
 import { createRunCommandTool } from "../features/run-command-tool.js";
 import { SANDBOX_NETWORK_OFF_NOTICE } from "../features/sandbox-network-notice.js";
-import { createShellTool } from "../features/shell-tool.js";
 import { ConfigurationError } from "../core/common/configuration-error.js";
 
 export interface AgentDependencies {
@@ -73,6 +72,9 @@ export interface AgentDependencies {
   readonly contextWindow?: number;
   // --- end context ---
 }
+
+/** The tutorial's name for what the composition root is given. */
+export type BuildDependencies = AgentDependencies;
 
 /**
  * Approvals that wait (P04). `approvalProvider` (the terminal) is given only when a person is there
@@ -146,7 +148,10 @@ export function buildToolPath(
   deps: AgentDependencies,
 ): { readonly registry: ToolRegistry; readonly policy: PermissionPolicy } {
   if (!isCanonicalProfile(profile)) {
-    throw new BootstrapError("Unknown profile: use P01, P02 or P03 from src/core/profiles.ts");
+    throw new BootstrapError("Unknown profile: use P01, P02, P03 or P04 from src/core/profiles.ts");
+  }
+  if (!profile.capabilities.has("loop") || !profile.capabilities.has("tool_registry")) {
+    throw new BootstrapError(`${profile.id} has no agent loop or tool registry to build`);
   }
   // With grants, the policy and `run_command` share what was approved: the tool checks it again
   // against what would run, just before the spawn.
@@ -195,6 +200,9 @@ function buildTools(
         createRunCommandTool({
           runner: grantsOf(deps).argvRunner,
           ...run,
+          ...(deps.executionEnvironment === undefined
+            ? {}
+            : { environment: deps.executionEnvironment }),
           ...(grants === undefined
             ? {}
             : {
@@ -225,16 +233,17 @@ function buildPolicy(
     deps.executionEnvironment === undefined
       ? {}
       : { executionEnvironment: deps.executionEnvironment };
-  switch (profile.policy) {
-    case "none":
-      // Before chapter 3 the only participants are the shell default, the execution environment (a
-      // required sandbox that cannot be had denies) and the person at the prompt. There is always a
-      // policy: without an approver, the shell default's `ask` becomes a denial, never a free pass.
-      return new PermissionPolicy({
-        ...(deps.approvalProvider === undefined ? {} : { approver: deps.approvalProvider }),
-        ...environment,
-      });
-    case "chapter3":
+  if (!profile.capabilities.has("policy")) {
+    // Before chapter 3 the only participants are the shell default, the execution environment (a
+    // required sandbox that cannot be had denies) and the person at the prompt. There is always a
+    // policy: without an approver, the shell default's `ask` becomes a denial, never a free pass.
+    return new PermissionPolicy({
+      ...(deps.approvalProvider === undefined ? {} : { approver: deps.approvalProvider }),
+      ...environment,
+    });
+  }
+  switch (profile.approvals) {
+    case "terminal":
       if (deps.approvalProvider === undefined) {
         throw new BootstrapError("approvalProvider is required for chapter 3 or later");
       }
@@ -245,7 +254,7 @@ function buildPolicy(
         audit: auditSinkOf(deps),
         ...environment,
       });
-    case "default-deny":
+    case "grants":
       return buildDefaultDenyPolicy(deps, grants ?? grantPath(deps));
   }
 }

@@ -8,7 +8,10 @@ export class DryRunGrants implements ApprovalGrants {
   readonly #granted = new Map<string, string>();
   readonly #digests = new Map<string, string>();
 
-  saveRequest(request: { readonly id: string; readonly actionDigest: string }): void {
+  saveApprovalRequest(
+    _runId: string,
+    request: { readonly id: string; readonly actionDigest: string },
+  ): void {
     this.#digests.set(request.id, request.actionDigest);
   }
 

@@ -9,11 +9,13 @@ import { isInteractive, runAgent } from "./commands/run.js";
 import { EXIT } from "./exit-codes.js";
 import { escapeForPrompt } from "./terminal/terminal-text.js";
 import { personSettings, withFileSettings } from "./settings-layers.js";
+import { withoutRunWord } from "./run-word.js";
 
 export type { CliIo } from "./cli-io.js";
 
 /** Runs the agent once and returns the process exit code; it never throws. */
-export async function runCli(io: CliIo): Promise<number> {
+export async function runCli(given: CliIo): Promise<number> {
+  const io: CliIo = { ...given, argv: withoutRunWord(given.argv) };
   const fail = (code: number, message: string): number => {
     io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
     return code;

@@ -3,12 +3,26 @@
  * reads these fields; nothing asks which profile it holds.
  */
 
-/** The tools a profile declares beside its command tool. */
-export const CAPABILITIES = Object.freeze(["files", "fetch_url"] as const);
+/**
+ * What a profile is built from, as the tutorial's chapter 3 names them: the agent loop, the
+ * PowerShell (shell) command tool, the tool registry, the four file tools and the permission
+ * policy; then `fetch_url`, which only P04 declares. The composition root asks `has(...)`.
+ */
+export const CAPABILITIES = Object.freeze([
+  "loop",
+  "powershell",
+  "tool_registry",
+  "files",
+  "policy",
+  "fetch_url",
+] as const);
 export type Capability = (typeof CAPABILITIES)[number];
 
-/** Read-only at runtime: the Set is private and only query methods are exposed. */
-export class CapabilitySet implements Iterable<Capability> {
+/**
+ * A `ReadonlySet` that is read-only at runtime too: the Set is private and only the query methods
+ * are exposed, so `capabilities.has("policy")` can be trusted by the composition root.
+ */
+export class CapabilitySet implements ReadonlySet<Capability> {
   readonly #capabilities: ReadonlySet<Capability>;
 
   constructor(capabilities: Iterable<Capability>) {
@@ -36,8 +50,29 @@ export class CapabilitySet implements Iterable<Capability> {
   }
 
   /** In canonical order, like `toArray`; iterating a copy, so nothing can be added through it. */
-  [Symbol.iterator](): Iterator<Capability> {
-    return this.toArray()[Symbol.iterator]();
+  [Symbol.iterator](): SetIterator<Capability> {
+    return this.values();
+  }
+
+  values(): SetIterator<Capability> {
+    return new Set(this.toArray()).values();
+  }
+
+  keys(): SetIterator<Capability> {
+    return this.values();
+  }
+
+  entries(): SetIterator<[Capability, Capability]> {
+    return new Set(this.toArray()).entries();
+  }
+
+  forEach(
+    callback: (value: Capability, key: Capability, set: ReadonlySet<Capability>) => void,
+    thisArg?: unknown,
+  ): void {
+    for (const capability of this.toArray()) {
+      callback.call(thisArg, capability, capability, this);
+    }
   }
 }
 
@@ -46,12 +81,6 @@ export class CapabilitySet implements Iterable<Capability> {
  * `run_command`, one program and its arguments from the workspace's allowlist.
  */
 export type CommandTool = "shell" | "run_command";
-/**
- * Who decides besides the person: `none` (the shell default only, no audit), `chapter3` (the
- * workspace boundary, the file-write rule, an audit line per decision) or `default-deny` (the
- * boundary, then the seed's default deny, which allows only what a grant covers).
- */
-export type PolicyKind = "none" | "chapter3" | "default-deny";
 /** `required`: commands run in the sandbox or not at all, whatever `--sandbox` says. */
 export type SandboxNeed = "optional" | "required";
 /**
@@ -68,9 +97,14 @@ export interface ChapterProfile {
   readonly chapter: 1 | 2 | 3 | 4;
   readonly title: string;
   readonly capabilities: CapabilitySet;
+  /** `shell` exactly when the profile has `powershell`; P04's `run_command` is its own field. */
   readonly commandTool: CommandTool;
-  readonly policy: PolicyKind;
   readonly sandbox: SandboxNeed;
+  /**
+   * With the `policy` capability: `terminal` is chapter 3's policy (the workspace boundary, the
+   * file-write rule, the person's [y/N], an audit line per decision); `grants` is the second
+   * seed's default deny, whose asks are answered by recorded one-time grants.
+   */
   readonly approvals: ApprovalMode;
   readonly homeWorkspace: HomeWorkspace;
   /**
@@ -87,6 +121,13 @@ function profile(
     readonly capabilities: readonly Capability[];
   },
 ): ChapterProfile {
+  const has = (capability: Capability): boolean => fields.capabilities.includes(capability);
+  if (has("powershell") !== (fields.commandTool === "shell")) {
+    throw new RangeError(`${fields.id}: the shell tool is the powershell capability`);
+  }
+  if (fields.approvals === "grants" && !has("policy")) {
+    throw new RangeError(`${fields.id}: grants are answers to a policy's asks`);
+  }
   return Object.freeze({
     ...fields,
     capabilities: new CapabilitySet(fields.capabilities),
@@ -122,8 +163,7 @@ export const P01 = profile({
   chapter: 1,
   title: "Shell loop",
   ...CHAPTER_TUTORIAL,
-  capabilities: [],
-  policy: "none",
+  capabilities: ["loop", "powershell", "tool_registry"],
   systemPrompt: shellPrompt("the shell tool"),
 });
 export const P02 = profile({
@@ -131,8 +171,7 @@ export const P02 = profile({
   chapter: 2,
   title: "File tools",
   ...CHAPTER_TUTORIAL,
-  capabilities: ["files"],
-  policy: "none",
+  capabilities: ["loop", "powershell", "tool_registry", "files"],
   systemPrompt: shellPrompt(
     "the shell tool and the file tools (read_file, write_file, edit_file, glob)",
   ),
@@ -142,8 +181,7 @@ export const P03 = profile({
   chapter: 3,
   title: "Permissions before side effects",
   ...CHAPTER_TUTORIAL,
-  capabilities: ["files"],
-  policy: "chapter3",
+  capabilities: ["loop", "powershell", "tool_registry", "files", "policy"],
   systemPrompt: shellPrompt(
     "the shell tool and the file tools (read_file, write_file, edit_file, glob)",
   ),
@@ -164,8 +202,7 @@ export const P04 = profile({
   approvals: "grants",
   homeWorkspace: "refused",
   outcomeNotes: true,
-  capabilities: ["files", "fetch_url"],
-  policy: "default-deny",
+  capabilities: ["loop", "tool_registry", "files", "policy", "fetch_url"],
   systemPrompt: [
     OPENING,
     "Use run_command (one program and its arguments, no shell) and the file tools (read_file,",
@@ -199,5 +236,5 @@ export function isCanonicalProfile(candidate: unknown): candidate is ChapterProf
 
 /** Whether the profile keeps an audit (and so may be given `--audit-log`). */
 export function keepsAudit(profile: ChapterProfile): boolean {
-  return profile.policy !== "none";
+  return profile.capabilities.has("policy");
 }

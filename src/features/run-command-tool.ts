@@ -5,6 +5,8 @@ import type { ArgvRunner, OutputSpillStore } from "../core/ports/command-runner.
 import { defineTool, type ToolDefinition } from "../core/tools/tool-definition.js";
 import type { ToolResult } from "../core/tools/tool-result.js";
 import { RUN_COMMAND } from "../core/grants/run-command-input.js";
+import { executeInSandbox } from "../core/grants/execute-in-sandbox.js";
+import type { ExecutionEnvironment } from "../core/policy/execution-environment.js";
 import {
   DEFAULT_SHELL_MAX_OUTPUT_BYTES,
   DEFAULT_SHELL_TIMEOUT_MS,
@@ -23,6 +25,12 @@ export interface RunCommandToolOptions {
    * Asked just before the spawn, with the call's id and input: a refusal (paired to the call,
    * with its code) when what would run now is not what was approved; undefined to run it.
    */
+  /**
+   * Where the command would run, asked again just before the spawn (the seed's
+   * `executeInSandbox`): anything but an isolated sandbox runs nothing. Absent in tests whose
+   * runner is a fake.
+   */
+  readonly environment?: ExecutionEnvironment;
   readonly recheck?: (
     callId: string,
     input: { command: string; args: string[] },
@@ -73,12 +81,16 @@ export function createRunCommandTool(
     handler: async ({ command, args }, context) => {
       const refused = options.recheck?.(context.callId, { command, args });
       if (refused !== undefined) return refused;
-      return runAsTool(
-        (commandOptions) => runner.run([command, ...args], workspace, commandOptions),
-        command,
-        { timeoutMs, maxOutputBytes, outputs: options.outputs },
-        context,
-      );
+      const run = (): Promise<ToolResult> =>
+        runAsTool(
+          (commandOptions) => runner.run([command, ...args], workspace, commandOptions),
+          command,
+          { timeoutMs, maxOutputBytes, outputs: options.outputs },
+          context,
+        );
+      return options.environment === undefined
+        ? run()
+        : executeInSandbox(run, { network: "disabled" }, options.environment);
     },
   });
 }

@@ -111,7 +111,7 @@ export async function runAsTool(
     });
   } catch (error) {
     if (error instanceof CommandStartError) {
-      return toolError("shell_start_failed", `${error.message} ${DID_NOT_RUN}`);
+      return toolError("shell_start_failed", startFailure(label, error.message));
     }
     throw error;
   }
@@ -141,7 +141,7 @@ export function shellToolResult(
   if (result.exitCode !== 0) {
     return toolError(
       "shell_failed",
-      `${shellName} exited with code ${result.exitCode} ${RAN}\n${body}`,
+      `${seedShellName(shellName)} exited with code ${result.exitCode} ${RAN}\n${body}`,
     );
   }
   return toolSuccess(body);
@@ -150,6 +150,21 @@ export function shellToolResult(
 /** The one form, after the fixed text, that says whether a command's side effects may exist. */
 export const RAN = "(the command ran)";
 const DID_NOT_RUN = "(the command did not run)";
+
+/**
+ * The tutorial's PowerShell says `PowerShell exited with code N` and `PowerShell process could
+ * not be started`, whichever edition runs (the system prompt names it); other programs by name.
+ */
+function seedShellName(label: string): string {
+  return label.includes("PowerShell") ? "PowerShell" : label;
+}
+
+/** `PowerShell process could not be started: <why> (the command did not run)`; others as they were. */
+function startFailure(label: string, message: string): string {
+  return seedShellName(label) === "PowerShell"
+    ? `PowerShell process could not be started: ${message} ${DID_NOT_RUN}`
+    : `${message} ${DID_NOT_RUN}`;
+}
 
 function renderOutput(result: CommandResult): string {
   if (result.truncated && result.omitted !== undefined) {

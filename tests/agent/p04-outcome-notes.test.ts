@@ -108,7 +108,7 @@ describe("what the model reads on each failure path (P04)", () => {
       { command: "npm", args: ["test", "--", "--evil"] },
       "call_1",
       () =>
-        `Error [permission_denied]: argv_not_allowed: ["npm","test","--","--evil"] is not exactly on the allowlist (see agent commands) (executed: no; source: p04-policy; scope: run_command ["npm","test","--","--evil"] in ${temp.ws})`,
+        `Error [policy_denied]: argv_not_allowed: ["npm","test","--","--evil"] is not exactly on the allowlist (see agent commands) (executed: no; source: p04-policy; scope: run_command ["npm","test","--","--evil"] in ${temp.ws})`,
     ],
     [
       "denied at the workspace boundary",
@@ -122,7 +122,7 @@ describe("what the model reads on each failure path (P04)", () => {
       "fetch_url",
       { url: "https://example.com" },
       "call_1",
-      "Error [permission_denied]: network_or_external_effect_not_allowed: fetch_url reaches outside this machine; P04 never allows an external effect (executed: no; source: p04-policy; scope: every fetch_url call)",
+      "Error [policy_denied]: network_or_external_effect_not_allowed: fetch_url reaches outside this machine; P04 never allows an external effect (executed: no; source: p04-policy; scope: every fetch_url call)",
     ],
     [
       "denied by the person",

@@ -73,10 +73,10 @@ describe("buildAgent", () => {
   it("refuses a look-alike profile, even one that copies P03 exactly", () => {
     const model = new ScriptedModelClient([]);
     const copy = { ...P03 };
-    const wider = { ...P01, capabilities: new CapabilitySet(["files"]) };
+    const wider = { ...P01, capabilities: new CapabilitySet([...P01.capabilities, "policy"]) };
     for (const profile of [copy, wider]) {
       expect(() => buildAgent(profile, { ...base, model })).toThrow(
-        new BootstrapError("Unknown profile: use P01, P02 or P03 from src/core/profiles.ts"),
+        new BootstrapError("Unknown profile: use P01, P02, P03 or P04 from src/core/profiles.ts"),
       );
     }
   });

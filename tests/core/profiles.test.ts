@@ -17,10 +17,10 @@ import {
 
 describe("chapter profiles", () => {
   it.each([
-    [P01, "P01", 1, []],
-    [P02, "P02", 2, ["files"]],
-    [P03, "P03", 3, ["files"]],
-    [P04, "P04", 4, ["files", "fetch_url"]],
+    [P01, "P01", 1, ["loop", "powershell", "tool_registry"]],
+    [P02, "P02", 2, ["loop", "powershell", "tool_registry", "files"]],
+    [P03, "P03", 3, ["loop", "powershell", "tool_registry", "files", "policy"]],
+    [P04, "P04", 4, ["loop", "tool_registry", "files", "policy", "fetch_url"]],
   ] as const)("%#: %s declares its tools and is frozen", (profile, id, chapter, capabilities) => {
     expect(profile.id).toBe(id);
     expect(profile.chapter).toBe(chapter);
@@ -37,10 +37,10 @@ describe("chapter profiles", () => {
 
   it("says what each profile builds", () => {
     expect(
-      ALL_PROFILES.map(({ id, commandTool, policy, sandbox, approvals }) => ({
+      ALL_PROFILES.map(({ id, commandTool, capabilities, sandbox, approvals }) => ({
         id,
         commandTool,
-        policy,
+        policy: capabilities.has("policy"),
         sandbox,
         approvals,
       })),
@@ -48,28 +48,28 @@ describe("chapter profiles", () => {
       {
         id: "P01",
         commandTool: "shell",
-        policy: "none",
+        policy: false,
         sandbox: "optional",
         approvals: "terminal",
       },
       {
         id: "P02",
         commandTool: "shell",
-        policy: "none",
+        policy: false,
         sandbox: "optional",
         approvals: "terminal",
       },
       {
         id: "P03",
         commandTool: "shell",
-        policy: "chapter3",
+        policy: true,
         sandbox: "optional",
         approvals: "terminal",
       },
       {
         id: "P04",
         commandTool: "run_command",
-        policy: "default-deny",
+        policy: true,
         sandbox: "required",
         approvals: "grants",
       },
@@ -81,8 +81,28 @@ describe("chapter profiles", () => {
     expect(P01.capabilities.has("files")).toBe(false);
   });
 
+  it("chapter 3 is the seed's P03: five capabilities, the policy among them", () => {
+    expect(P03.chapter).toBe(3);
+    expect([...P03.capabilities]).toEqual([
+      "loop",
+      "powershell",
+      "tool_registry",
+      "files",
+      "policy",
+    ]);
+    expect(P03.capabilities.has("policy")).toBe(true);
+    expect(P02.capabilities.has("policy")).toBe(false);
+  });
+
   it("the lists of capabilities and profiles are frozen", () => {
-    expect(CAPABILITIES).toEqual(["files", "fetch_url"]);
+    expect(CAPABILITIES).toEqual([
+      "loop",
+      "powershell",
+      "tool_registry",
+      "files",
+      "policy",
+      "fetch_url",
+    ]);
     expect(Object.isFrozen(CAPABILITIES)).toBe(true);
     expect(Object.isFrozen(PROFILES)).toBe(true);
     expect(Object.isFrozen(ALL_PROFILES)).toBe(true);
@@ -94,11 +114,39 @@ describe("CapabilitySet", () => {
   it("exposes only read methods and no reachable Set", () => {
     const set = new CapabilitySet(["fetch_url", "files"]);
     const prototypeMethods = Object.getOwnPropertyNames(CapabilitySet.prototype).sort();
-    expect(prototypeMethods).toEqual(["constructor", "has", "size", "toArray"]);
+    expect(prototypeMethods).toEqual([
+      "constructor",
+      "entries",
+      "forEach",
+      "has",
+      "keys",
+      "size",
+      "toArray",
+      "values",
+    ]);
     expect(Object.getOwnPropertySymbols(CapabilitySet.prototype)).toEqual([Symbol.iterator]);
     expect(Object.getOwnPropertyNames(set)).toEqual([]);
     expect(Object.getOwnPropertySymbols(set)).toEqual([]);
     expect(Object.isFrozen(set)).toBe(true);
+  });
+
+  it("behaves as a ReadonlySet: entries, keys, values and forEach, in canonical order", () => {
+    const set: ReadonlySet<Capability> = new CapabilitySet(["policy", "files", "loop"]);
+    expect([...set.keys()]).toEqual(["loop", "files", "policy"]);
+    expect([...set.values()]).toEqual(["loop", "files", "policy"]);
+    expect([...set.entries()]).toEqual([
+      ["loop", "loop"],
+      ["files", "files"],
+      ["policy", "policy"],
+    ]);
+    const seen: [Capability, Capability, ReadonlySet<Capability>][] = [];
+    set.forEach((value, key, owner) => seen.push([value, key, owner]));
+    expect(seen).toEqual([
+      ["loop", "loop", set],
+      ["files", "files", set],
+      ["policy", "policy", set],
+    ]);
+    expect(new Set(set)).toEqual(new Set(["loop", "files", "policy"]));
   });
 
   it("toArray returns a copy in canonical order; changing it changes nothing", () => {

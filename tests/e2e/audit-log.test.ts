@@ -22,6 +22,7 @@ const auditRecordSchema = z.strictObject({
   behavior: z.string(),
   source: z.string(),
   reason: z.string(),
+  scope: z.string(),
   argumentsSha256: z.string(),
 });
 
@@ -88,6 +89,7 @@ describe("the JSON audit log", () => {
         behavior: "allow",
         source: "default",
         reason: "No permission rule blocked the request",
+        scope: "this call only",
         argumentsSha256: sha256('{"pattern":"*.md"}'),
       },
       {
@@ -99,6 +101,7 @@ describe("the JSON audit log", () => {
         behavior: "deny",
         source: "terminal-approval",
         reason: "Interactive approval is unavailable (stdin is not a TTY)",
+        scope: "this call only",
         argumentsSha256: sha256('{"content":"hi\\n","path":"note.txt"}'),
       },
       {
@@ -110,6 +113,7 @@ describe("the JSON audit log", () => {
         behavior: "deny",
         source: "workspace-boundary",
         reason: "Writing outside the workspace is forbidden",
+        scope: "this call only",
         argumentsSha256: sha256('{"content":"x","path":"../outside.txt"}'),
       },
     ]);

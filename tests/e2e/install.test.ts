@@ -104,6 +104,27 @@ describe("the workspace is where the person ran the command", () => {
     expect(existsSync(join(REPO, "note.txt"))).toBe(false);
     expect(firstUserMessage()).toBe(TASK);
   });
+
+  it("npm run agent-tutorial -- run --chapter 3 --prompt TASK: the tutorial's single entry", async () => {
+    const project = await freshProject("agent-tutorial");
+    server.script(chatTextReply("Read it."));
+    const { command, args } = npm([
+      "--prefix",
+      REPO,
+      "run",
+      "agent-tutorial",
+      "--",
+      "run",
+      "--chapter",
+      "3",
+      "--prompt",
+      TASK,
+    ]);
+    const run = await runInProject(command, args, project);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.endsWith("Read it.\n")).toBe(true);
+    expect(firstUserMessage()).toBe(TASK);
+  });
 });
 
 describe.skipIf(!isPtyAvailable())(`on a terminal ${PTY_REASON}`, () => {

@@ -159,7 +159,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     const offList = await runTask();
     expect(offList.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     expect(toolResults(e2e.server.requests[1]).call_c).toBe(
-      'Error [permission_denied]: argv_not_allowed: ["npm","test","--","--evil"] is not exactly on the allowlist (see agent commands)' +
+      'Error [policy_denied]: argv_not_allowed: ["npm","test","--","--evil"] is not exactly on the allowlist (see agent commands)' +
         ` (executed: no; source: p04-policy; scope: run_command ["npm","test","--","--evil"] in ${e2e.dir.workspace})`,
     );
 
@@ -252,7 +252,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     expect(run.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     const results = toolResults(e2e.server.requests[1]);
     expect(results.call_f).toBe(
-      "Error [permission_denied]: network_or_external_effect_not_allowed: fetch_url reaches outside this machine; P04 never allows an external effect" +
+      "Error [policy_denied]: network_or_external_effect_not_allowed: fetch_url reaches outside this machine; P04 never allows an external effect" +
         " (executed: no; source: p04-policy; scope: every fetch_url call)",
     );
     expect(results.call_w).toMatch(/^Error \[permission_denied\]: /);
@@ -292,7 +292,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     const run = await runTask(["--sandbox", "off"]);
     expect(run.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
     expect(toolResults(e2e.server.requests[1]).call_a).toMatch(
-      /^Error \[permission_denied\]: sandbox_unavailable: commands run only in the sandbox/,
+      /^Error \[policy_denied\]: sandbox_unavailable: commands run only in the sandbox/,
     );
     expect(run.stderr).not.toContain("waiting for approval");
     expect(await runs()).toBe(0);
@@ -499,11 +499,11 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
     expect(run.stderr).not.toContain("waiting for approval");
     const results = toolResults(e2e.server.requests[1]);
     expect(results.call_i).toBe(
-      "Error [permission_denied]: command_unbindable: `npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run" +
+      "Error [policy_denied]: command_unbindable: `npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run" +
         ` (executed: no; source: p04-policy; scope: run_command ["npm","install"] in ${e2e.dir.workspace})`,
     );
     expect(results.call_x).toMatch(
-      /^Error \[permission_denied\]: command_unbindable: npx runs package scripts or fetched packages/,
+      /^Error \[policy_denied\]: command_unbindable: npx runs package scripts or fetched packages/,
     );
   }, 60_000);
 

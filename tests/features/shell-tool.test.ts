@@ -6,7 +6,7 @@ import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isGone, killLeftovers } from "../support/process-state.js";
 import { PosixShellRunner } from "../../src/adapters/shell/posix-shell.js";
-import type { CommandResult } from "../../src/core/ports/command-runner.js";
+import { CommandStartError, type CommandResult } from "../../src/core/ports/command-runner.js";
 import { createShellTool, shellToolResult } from "../../src/features/shell-tool.js";
 
 const posixOnly = process.platform === "win32";
@@ -54,6 +54,37 @@ async function run(
     ...(signal === undefined ? {} : { signal }),
   });
 }
+
+describe("the tutorial's PowerShell messages", () => {
+  it("a PowerShell that cannot start: the seed's words first, ours after", async () => {
+    const tool = createShellTool({
+      runner: {
+        shellName: "PowerShell 7",
+        run: () => Promise.reject(new CommandStartError("Could not start pwsh: ENOENT")),
+      },
+      workspace: "/ws",
+    });
+    await expect(
+      tool.handler(tool.schema.parse({ command: "Get-ChildItem" }), { callId: "c" }),
+    ).resolves.toEqual({
+      content:
+        "Error [shell_start_failed]: PowerShell process could not be started: Could not start pwsh: ENOENT (the command did not run)",
+      isError: true,
+      errorCode: "shell_start_failed",
+    });
+  });
+
+  it("Windows PowerShell exits as PowerShell does", () => {
+    expect(
+      shellToolResult("Windows PowerShell", 1_000, {
+        output: "",
+        exitCode: 3,
+        timedOut: false,
+        truncated: false,
+      }).content,
+    ).toBe("Error [shell_failed]: PowerShell exited with code 3 (the command ran)\n(no output)");
+  });
+});
 
 describe("the shell tool's definition", () => {
   it("is an execute tool named shell whose description names the shell and the workspace", () => {
@@ -111,7 +142,7 @@ describe("shellToolResult exact strings", () => {
       "non-zero exit",
       ok("boom\n", { exitCode: 2 }),
       {
-        content: "Error [shell_failed]: PowerShell 7 exited with code 2 (the command ran)\nboom\n",
+        content: "Error [shell_failed]: PowerShell exited with code 2 (the command ran)\nboom\n",
         isError: true,
         errorCode: "shell_failed",
       },
@@ -121,7 +152,7 @@ describe("shellToolResult exact strings", () => {
       ok("", { exitCode: 1 }),
       {
         content:
-          "Error [shell_failed]: PowerShell 7 exited with code 1 (the command ran)\n(no output)",
+          "Error [shell_failed]: PowerShell exited with code 1 (the command ran)\n(no output)",
         isError: true,
         errorCode: "shell_failed",
       },
@@ -161,7 +192,7 @@ describe("shellToolResult exact strings", () => {
       }),
       {
         content:
-          "Error [shell_failed]: PowerShell 7 exited with code 2 (the command ran)\n1\n2\n" +
+          "Error [shell_failed]: PowerShell exited with code 2 (the command ran)\n1\n2\n" +
           "[output truncated: 6 bytes (3 lines) left out; the whole output (14 bytes) is in .agent/outputs/c.log]\n" +
           "6\n7\n",
         isError: true,

@@ -3,6 +3,7 @@ import { closeSync } from "node:fs";
 import type { AuditSink } from "../../core/policy/audit.js";
 import { canonicalJson } from "../../core/common/canonical-json.js";
 import type { PermissionDecision } from "../../core/policy/permission-decision.js";
+import { THIS_CALL_ONLY } from "../../core/runner/outcome-note.js";
 import type { PermissionRequest } from "../../core/policy/permission-request.js";
 import type { ToolOutcome } from "../../core/tools/tool-outcome.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
@@ -17,6 +18,11 @@ export interface AuditRecord {
   readonly behavior: string;
   readonly source: string;
   readonly reason: string;
+  /**
+   * What the decision covers (seed 004): its source's own scope where it names one (P04: `read of
+   * "src/a.ts"…`, `every fetch_url call`), else `this call only` (an approval grants one call).
+   */
+  readonly scope: string;
   /** SHA-256 of the canonical JSON of the validated arguments: provable, without storing secrets. */
   readonly argumentsSha256: string;
   readonly chapter: number;
@@ -120,6 +126,7 @@ export class JsonlAuditLog implements AuditSink {
       behavior: decision.behavior,
       source: decision.source,
       reason: decision.reason,
+      scope: decision.scope ?? THIS_CALL_ONLY,
       argumentsSha256: sha256(canonicalJson(request.call.arguments)),
       chapter: this.#options.chapter,
       ...(request.executionEnvironment === undefined

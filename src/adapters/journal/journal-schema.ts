@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { builtOnce } from "../../core/common/built-once.js";
 import { JOURNAL_VERSION, type StoredJournalRecord } from "../../core/journal/journal-records.js";
+import { TOOL_EFFECTS } from "../../core/tools/tool-definition.js";
 
 function buildJournalLineSchema() {
   const finalArguments = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
@@ -98,12 +99,14 @@ function buildJournalLineSchema() {
       behavior: z.string(),
       source: z.string(),
       reason: z.string(),
+      scope: z.string().optional(),
     }),
     z.object({
       ...envelope,
       type: z.literal("execution_started"),
       callId: z.string(),
       tool: z.string(),
+      effect: z.enum(TOOL_EFFECTS).optional(),
       operationId: z.string().optional(),
       environment: z.string().optional(),
       finalArguments: finalArguments.optional(),

@@ -84,6 +84,8 @@ export interface RequestContext {
   readonly tool: string;
 }
 
+const UNNAMED_CALL = Object.freeze({ callId: "(not named)", tool: "(not named)" });
+
 export const DEFAULT_GRANT_TTL_MS = 15 * 60 * 1000;
 
 export interface ApprovalStoreOptions {
@@ -114,6 +116,18 @@ export class ApprovalStore {
   }
 
   /** Persists a request that will wait for `agent approve` or `agent deny`. */
+  /**
+   * The seed's `saveApprovalRequest(runId, request)`, with the call that asked; a request saved
+   * as the seed saves it, without its call, names none.
+   */
+  saveApprovalRequest(
+    runId: string,
+    request: ApprovalRequest,
+    call: Omit<RequestContext, "runId"> = UNNAMED_CALL,
+  ): void {
+    this.saveRequest(request, { runId, callId: call.callId, tool: call.tool });
+  }
+
   saveRequest(request: ApprovalRequest, context: RequestContext): void {
     this.#openLog();
     const record: StoredRequest = {

@@ -12,10 +12,8 @@ import type { PermissionRequest } from "../policy/permission-request.js";
 
 /** The grant store's side that a run uses (adapters/state's ApprovalStore). */
 export interface ApprovalGrants {
-  saveRequest(
-    request: ApprovalRequest,
-    context: { readonly runId: string; readonly callId: string; readonly tool: string },
-  ): void;
+  /** The seed's `store.saveApprovalRequest(runId, request)`, with the call that asked. */
+  saveApprovalRequest(runId: string, request: ApprovalRequest, call: RequestingCall): void;
   approve(requestId: string, ttlMs: number, by: string): unknown;
   deny(requestId: string, by: string): unknown;
   consumeApprovalGrant(
@@ -23,6 +21,12 @@ export interface ApprovalGrants {
     actionDigest: string,
   ): { readonly requestId: string } | undefined;
   consumeDenial(runId: string, actionDigest: string): { readonly requestId: string } | undefined;
+}
+
+/** The call a saved request answers for: `agent approvals` shows it. */
+export interface RequestingCall {
+  readonly callId: string;
+  readonly tool: string;
 }
 
 export const GRANT_SOURCE = "approval-grant";
@@ -61,10 +65,10 @@ export class GrantApprovalProvider implements ApprovalProvider {
     }
     const granted = this.#consume(ask, request.call.callId);
     if (granted !== undefined) return granted;
-    const context = { runId, callId: request.call.callId, tool: request.toolName };
+    const call = { callId: request.call.callId, tool: request.toolName };
     const interactive = this.#options.interactive;
     if (interactive === undefined) {
-      grants.saveRequest(ask, context);
+      grants.saveApprovalRequest(runId, ask, call);
       throw new RunWaitingError(
         request.call.callId,
         { ...ask, risks: [...ask.risks] },
@@ -82,7 +86,7 @@ export class GrantApprovalProvider implements ApprovalProvider {
     }
     if (!PermissionDecision.isDecision(answer) || answer.behavior !== "allow") return answer;
     // The `y` becomes a grant like any other, and this call consumes it.
-    grants.saveRequest(ask, context);
+    grants.saveApprovalRequest(runId, ask, call);
     grants.approve(ask.id, this.#options.grantTtlMs, "terminal");
     return (
       this.#consume(ask, request.call.callId) ??
@@ -94,9 +98,12 @@ export class GrantApprovalProvider implements ApprovalProvider {
     const grant = this.#options.grants.consumeApprovalGrant(this.#options.runId, ask.actionDigest);
     if (grant === undefined) return undefined;
     this.#options.approved?.record(callId, ask.actionDigest);
-    return PermissionDecision.allow(
+    return new PermissionDecision(
+      "allow",
       `Approved: grant for request ${grant.requestId} consumed (one-time)`,
       GRANT_SOURCE,
+      undefined,
+      `this exact action (request ${grant.requestId}), once`,
     );
   }
 }

@@ -32,9 +32,16 @@ export class P04Authorizer implements PolicyAuthorizer {
     );
     switch (decision.type) {
       case "allow":
-        return PermissionDecision.allow(`Allowed by P04: ${decision.scope}`, P04_POLICY_SOURCE);
+        return new PermissionDecision(
+          "allow",
+          `Allowed by P04: ${decision.scope}`,
+          P04_POLICY_SOURCE,
+          undefined,
+          decision.scope,
+        );
       case "deny":
-        return PermissionDecision.deny(
+        // The seed's `observation("policy_denied", decision.reason)`, our detail after it.
+        return PermissionDecision.policyDenied(
           `${decision.reason}: ${decision.detail}`,
           P04_POLICY_SOURCE,
           decision.scope,

@@ -8,6 +8,7 @@ export const P04_DENIALS = Object.freeze({
   pathOutsideWorkspace: "path_outside_workspace",
   protectedPath: "protected_path",
   invalidCommandInput: "invalid_command_input",
+  invalidInput: "invalid_input",
   argvNotAllowed: "argv_not_allowed",
   networkOrExternal: "network_or_external_effect_not_allowed",
   sandboxUnavailable: "sandbox_unavailable",

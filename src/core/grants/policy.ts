@@ -31,10 +31,14 @@ export type { PolicyDecision } from "./policy-decision.js";
 /** The tool as the policy needs it: a `RegisteredTool`, or a prepared call's name and effect. */
 export type AuthorizedTool = Pick<RegisteredTool, "name" | "effect">;
 
-/** The seed's function: its decision in its shape, a denial's words left out. */
+/**
+ * The seed's function: its decision in its shape, a denial's words left out. The input is the
+ * seed's `prepared.input`, typed `unknown` as the seed has it: anything that is not an object is
+ * denied, never a TypeError.
+ */
 export function authorize(
   tool: AuthorizedTool,
-  input: Readonly<Record<string, unknown>>,
+  input: unknown,
   context: PolicyContext | P04Context,
 ): PolicyDecision {
   const decision = authorizeExplained(tool, input, context);
@@ -44,7 +48,7 @@ export function authorize(
 /** `authorize`, with each denial's detail and scope, which the P04 path passes to the model. */
 export function authorizeExplained(
   tool: AuthorizedTool,
-  input: Readonly<Record<string, unknown>>,
+  input: unknown,
   context: PolicyContext | P04Context,
 ): ExplainedDecision {
   if (tool.effect === "external") {
@@ -54,18 +58,44 @@ export function authorizeExplained(
       `every ${tool.name} call`,
     );
   }
-  if (tool.name === RUN_COMMAND) return authorizeCommand(input, context);
+  if (tool.name === RUN_COMMAND) {
+    return isInputObject(input)
+      ? authorizeCommand(input, context)
+      : deny(
+          P04_DENIALS.invalidCommandInput,
+          "run_command takes an object {command, args[]}",
+          "this run_command call",
+        );
+  }
+  if (!isInputObject(input)) {
+    return deny(
+      P04_DENIALS.invalidInput,
+      `${tool.name} takes an object of arguments`,
+      `this ${tool.name} call`,
+    );
+  }
   switch (tool.effect) {
     case "read":
     case "write":
       return authorizeWorkspacePath(tool.name, tool.effect, input, context);
     case "execute":
+      if (context.network !== "disabled") {
+        return deny(
+          P04_DENIALS.networkOrExternal,
+          `${tool.name} runs code, and commands run only with the network disabled; run without --network`,
+          `every ${tool.name} call while the network is enabled`,
+        );
+      }
       return deny(
         P04_DENIALS.noMatchingPolicy,
         `no P04 policy allows ${tool.name}`,
         `every ${tool.name} call`,
       );
   }
+}
+
+function isInputObject(input: unknown): input is Readonly<Record<string, unknown>> {
+  return typeof input === "object" && input !== null && !Array.isArray(input);
 }
 
 /** `authorize` for a call the registry prepared, in the harness's words. */

@@ -6,6 +6,7 @@
 import type { CompactionReason } from "../context/context-keeper.js";
 import type { AssistantMessage, Message } from "../ports/messages.js";
 import type { TokenUsage } from "../ports/model.js";
+import type { ToolEffect } from "../tools/tool-definition.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 
 /** Bumped when a record changes shape; a reader refuses a version it does not know. */
@@ -34,6 +35,8 @@ export type JournalRecord =
       readonly behavior: string;
       readonly source: string;
       readonly reason: string;
+      /** What the decision covers (seed 004); absent in journals written before it. */
+      readonly scope?: string;
     }
   /**
    * Written just before the handler runs: from here on, the side effect may have happened. The
@@ -45,6 +48,12 @@ export type JournalRecord =
       readonly type: "execution_started";
       readonly callId: string;
       readonly tool: string;
+      /**
+       * The tool's effect, so a recovery can decide by the tool's nature (seed 004): a read that
+       * was interrupted is run again; anything else may have taken effect. Absent in older
+       * journals, whose interrupted calls all stay unknown.
+       */
+      readonly effect?: ToolEffect;
       readonly operationId?: string;
       readonly environment?: string;
       readonly finalArguments?: Readonly<Record<string, string | number | boolean>>;

@@ -20,7 +20,12 @@ export type OpenCall =
       /** It ran on the host: it may still be running (interrupted-calls.ts). */
       readonly onHost?: boolean;
     }
-  | { readonly call: ToolCall; readonly state: "not_started" };
+  | { readonly call: ToolCall; readonly state: "not_started" }
+  /**
+   * A read that started and never finished: it changed nothing, so it is run again on resume,
+   * through the whole path (prepare, policy, invoke), like a call that never started (seed 004).
+   */
+  | { readonly call: ToolCall; readonly state: "interrupted_read" };
 
 export interface ReplayedRun {
   /** The conversation up to and including the last model reply (without its tool results). */
@@ -47,6 +52,7 @@ export function replayJournal(records: readonly StoredJournalRecord[]): Replayed
   let results = new Map<string, string>();
   let started = new Set<string>();
   let startedOnHost = new Set<string>();
+  let startedReads = new Set<string>();
   let status: RunStatus = "unfinished";
   // A conversation's failed turn leaves the history as the last finished turn left it (a copy:
   // a compaction during the failed turn replaces the history, not what it goes back to).
@@ -64,6 +70,7 @@ export function replayJournal(records: readonly StoredJournalRecord[]): Replayed
     results = new Map();
     started = new Set();
     startedOnHost = new Set();
+    startedReads = new Set();
   };
 
   /** Results for the last reply's calls after a Ctrl-C: recorded, else cancelled or unknown. */
@@ -109,6 +116,7 @@ export function replayJournal(records: readonly StoredJournalRecord[]): Replayed
       case "execution_started":
         started.add(record.callId);
         if (isHostLabel(record.environment)) startedOnHost.add(record.callId);
+        if (record.effect === "read") startedReads.add(record.callId);
         break;
       case "execution_finished":
         if (!calls.some((call) => call.id === record.callId)) {
@@ -172,6 +180,7 @@ export function replayJournal(records: readonly StoredJournalRecord[]): Replayed
       const content = results.get(call.id);
       if (content !== undefined) return { call, state: "finished", content };
       if (!started.has(call.id)) return { call, state: "not_started" };
+      if (startedReads.has(call.id)) return { call, state: "interrupted_read" };
       return startedOnHost.has(call.id)
         ? { call, state: "unknown", onHost: true }
         : { call, state: "unknown" };

@@ -1,7 +1,8 @@
 /**
  * `agent resume`'s first step, before the loop goes on: the last reply's calls are answered. A
  * finished one keeps its recorded result; one that started and never finished is reported unknown
- * and NOT run again; one that never started takes the normal path.
+ * and NOT run again, unless it was a read (it changed nothing: run again, seed 004); one that
+ * never started takes the normal path.
  */
 import { throwIfCancelled } from "../runner/agent-errors.js";
 import { outcomeOf } from "../runner/call-facts.js";

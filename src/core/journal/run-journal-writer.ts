@@ -3,6 +3,7 @@
  * spelling out record shapes. A step's record is durable before the step (fail closed, see
  * run-journaling.ts); the records that close a run or a call stopped by Ctrl-C are best effort.
  */
+import { THIS_CALL_ONLY } from "../runner/outcome-note.js";
 import { canonicalJson } from "../common/canonical-json.js";
 import type { RunWaitingError } from "../runner/agent-errors.js";
 import type { RunJournal } from "./journal-records.js";
@@ -79,6 +80,7 @@ export class RunJournalWriter {
       behavior: decision.behavior,
       source: decision.source,
       reason: decision.reason,
+      scope: decision.scope ?? THIS_CALL_ONLY,
     });
   }
 
@@ -93,6 +95,7 @@ export class RunJournalWriter {
       type: "execution_started",
       callId: call.id,
       tool: call.name,
+      effect: prepared.effect,
       operationId,
       ...(environment === undefined ? {} : { environment }),
       ...(prepared.finalArguments === undefined ? {} : { finalArguments: prepared.finalArguments }),

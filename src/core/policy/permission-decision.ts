@@ -5,6 +5,13 @@ import { toolError, type ToolResult } from "../tools/tool-result.js";
 export const PERMISSION_BEHAVIORS = Object.freeze(["allow", "deny", "ask", "passthrough"] as const);
 export type PermissionBehavior = (typeof PERMISSION_BEHAVIORS)[number];
 
+/**
+ * How a denial reads to the model: `permission_denied` (chapter 3's), or the second seed's
+ * `policy_denied` observation for a denial its `authorize` gave.
+ */
+export const DENIAL_ERROR_CODES = Object.freeze(["permission_denied", "policy_denied"] as const);
+export type DenialErrorCode = (typeof DENIAL_ERROR_CODES)[number];
+
 export class PermissionContractError extends Error {
   override readonly name = "PermissionContractError";
 }
@@ -16,6 +23,7 @@ export function isPermissionBehavior(value: unknown): value is PermissionBehavio
 /** A verdict with its reason and the participant that gave it. Every decision explains itself. */
 export class PermissionDecision {
   readonly #brand = true;
+  readonly #errorCode: DenialErrorCode;
   readonly behavior: PermissionBehavior;
   readonly reason: string;
   readonly source: string;
@@ -33,6 +41,7 @@ export class PermissionDecision {
     source: string,
     approvalRequest?: ApprovalRequest,
     scope?: string,
+    errorCode: DenialErrorCode = "permission_denied",
   ) {
     if (!isPermissionBehavior(behavior)) {
       throw new PermissionContractError(`Invalid permission behavior: ${String(behavior)}`);
@@ -57,6 +66,10 @@ export class PermissionDecision {
       throw new PermissionContractError("A decision's scope, when given, is non-empty text");
     }
     this.scope = scope;
+    if (!(DENIAL_ERROR_CODES as readonly unknown[]).includes(errorCode)) {
+      throw new PermissionContractError(`Invalid denial error code: ${errorCode}`);
+    }
+    this.#errorCode = errorCode;
     Object.freeze(this);
   }
 
@@ -66,6 +79,11 @@ export class PermissionDecision {
 
   static deny(reason: string, source: string, scope?: string): PermissionDecision {
     return new PermissionDecision("deny", reason, source, undefined, scope);
+  }
+
+  /** The second seed's `observation("policy_denied", reason)`: a denial its policy gave. */
+  static policyDenied(reason: string, source: string, scope?: string): PermissionDecision {
+    return new PermissionDecision("deny", reason, source, undefined, scope, "policy_denied");
   }
 
   static ask(
@@ -93,9 +111,9 @@ export class PermissionDecision {
   toToolResult(): ToolResult {
     if (this.behavior !== "deny") {
       throw new PermissionContractError(
-        `Only a deny decision becomes a tool result (got ${this.behavior})`,
+        `only a final deny decision can become a tool result (got ${this.behavior})`,
       );
     }
-    return toolError("permission_denied", this.reason);
+    return toolError(this.#errorCode, this.reason);
   }
 }

@@ -31,7 +31,7 @@ export class PermissionRequest {
   ) {
     if (!PreparedToolCall.isPrepared(call)) {
       throw new PermissionContractError(
-        "A permission request needs a call prepared by the tool registry",
+        "permission request requires a valid prepared tool call (one the tool registry prepared)",
       );
     }
     const recommendations = options.recommendations ?? [];

@@ -117,7 +117,7 @@ export class PermissionPolicy {
     ];
     const audited = landsOn === undefined ? withEnvironment : withEnvironment.withLanding(landsOn);
     for (const [name, decisions] of stages) trace?.stage(name, decisions);
-    const merged = mergeDecisions(stages.flatMap(([, decisions]) => decisions));
+    const merged = strongestDecision(stages.flatMap(([, decisions]) => decisions));
     trace?.merged(merged);
     let final: PermissionDecision;
     try {
@@ -324,7 +324,7 @@ function executionDecisions(
 }
 
 /** deny > ask > allow > passthrough; within a behavior the first candidate wins. */
-export function mergeDecisions(candidates: readonly PermissionDecision[]): PermissionDecision {
+export function strongestDecision(candidates: readonly PermissionDecision[]): PermissionDecision {
   for (const behavior of ["deny", "ask", "allow"] as const) {
     const found = candidates.find((candidate) => candidate.behavior === behavior);
     if (found !== undefined) return found;

@@ -1,4 +1,5 @@
 import type { Message } from "../ports/messages.js";
+import { waitingFor, type WaitingResult } from "../tools/tool-execution-result.js";
 
 /** Why a run ended without a final answer. The CLI maps every one to exit code 1. */
 export class AgentRunError extends Error {
@@ -42,15 +43,20 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted === true) throw new RunCancelledError();
 }
 
-/** The run stops to wait for a person's approval given later; nothing of the call ran. */
+/**
+ * The run stops to wait for a person's approval given later; nothing of the call ran. `waiting`
+ * is the second seed's `{type: "waiting", requestId, reason: "approval_required"}`.
+ */
 export class RunWaitingError extends AgentRunError {
   override readonly name = "RunWaitingError";
+  readonly waiting: WaitingResult;
   constructor(
     readonly callId: string,
-    readonly request: Readonly<Record<string, unknown>>,
+    readonly request: Readonly<Record<string, unknown>> & { readonly id: string },
     message: string,
   ) {
     super(message);
+    this.waiting = waitingFor(request.id);
   }
 }
 

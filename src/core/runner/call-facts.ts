@@ -78,6 +78,7 @@ export function executionFacts(
     case RECHECK_ERRORS.changed:
     case P04_DENIALS.scriptUnreadable:
     case P04_DENIALS.commandUnbindable:
+    case P04_DENIALS.sandboxUnavailable:
       return { executed: "no", status: "execution_failed", boundary };
     case "tool_execution_error":
       return { executed: "unknown", status: "execution_failed", boundary };

@@ -3,7 +3,7 @@
  * for a denial who denied it and what the denial covers. The error's own text is kept as it is
  * and the note ends its first line, in one form for every tool:
  *
- *   Error [permission_denied]: argv_not_allowed: … (executed: no; source: p04-policy; scope: …)
+ *   Error [policy_denied]: argv_not_allowed: … (executed: no; source: p04-policy; scope: …)
  *   Error [shell_failed]: bash exited with code 2 (the command ran) (executed: yes)
  *
  * Chapters 1–3 do not add it: the tutorial's tests pin their whole messages.

@@ -104,6 +104,7 @@ export class ToolRegistrySnapshot {
         tool.effect,
         parsed.value,
         finalArgumentsOf(tool, parsed.value),
+        (prepared, context) => this.invoke(prepared, context),
       ),
     };
   }
@@ -130,7 +131,10 @@ export class ToolRegistrySnapshot {
     }
     const copy = copiedResult(result);
     if (copy === undefined) {
-      return toolError("invalid_tool_result", `Tool ${tool.name} returned an invalid result`);
+      return toolError(
+        "invalid_tool_result",
+        `Tool handler returned an invalid result (tool ${tool.name})`,
+      );
     }
     return copy;
   }

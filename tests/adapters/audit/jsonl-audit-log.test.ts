@@ -90,6 +90,7 @@ describe("JsonlAuditLog", () => {
         behavior: "allow",
         source: "terminal-approval",
         reason: "User approved this tool call",
+        scope: "this call only",
         argumentsSha256: sha256('{"command":"x","path":"note.txt"}'),
         chapter: 3,
       },
@@ -101,11 +102,27 @@ describe("JsonlAuditLog", () => {
         behavior: "deny",
         source: "terminal-approval",
         reason: "User denied this tool call",
+        scope: "this call only",
         argumentsSha256: sha256('{"command":"ls"}'),
         chapter: 3,
         executionEnvironment: "sandbox: none — runs on the host",
       },
     ]);
+  });
+
+  it("records a decision's own scope where its source names one (seed 004)", () => {
+    const read = new PermissionRequest(
+      preparedCall("read_file", "read", { path: "../x" }, "call_read"),
+    );
+    const record = log(join(dir, "scoped.jsonl")).toRecord(
+      read,
+      PermissionDecision.deny(
+        "Reading outside the workspace is forbidden",
+        "workspace-boundary",
+        'read of "../x" by read_file',
+      ),
+    );
+    expect(record.scope).toBe('read of "../x" by read_file');
   });
 
   it("records the shell's final arguments as executed beside the model's arguments' hash", () => {

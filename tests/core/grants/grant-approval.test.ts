@@ -23,7 +23,7 @@ class LoggingGrants implements ApprovalGrants {
   readonly log: string[] = [];
   readonly grants = new Set<string>();
   readonly denials = new Set<string>();
-  saveRequest(request: ApprovalRequest): void {
+  saveApprovalRequest(_runId: string, request: ApprovalRequest): void {
     this.log.push(`save ${request.id}`);
   }
   approve(requestId: string): void {

@@ -43,7 +43,7 @@ describe("a P04 call that waits", () => {
       })),
       approver: new GrantApprovalProvider({
         grants: {
-          saveRequest: (request) => saved.push(request.id),
+          saveApprovalRequest: (_runId, request) => saved.push(request.id),
           approve: () => undefined,
           deny: () => undefined,
           consumeApprovalGrant: () => undefined,
@@ -67,6 +67,12 @@ describe("a P04 call that waits", () => {
     });
     const error = await runner.run("run the tests").catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RunWaitingError);
+    // The seed's waiting result, as the run stops.
+    expect((error as RunWaitingError).waiting).toEqual({
+      type: "waiting",
+      requestId: "req_00000000000000bb",
+      reason: "approval_required",
+    });
     expect(started).toEqual([]);
     expect(saved).toEqual(["req_00000000000000bb"]);
     expect(audit.lines()).toEqual([

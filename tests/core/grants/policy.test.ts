@@ -256,10 +256,10 @@ describe("P04 inside the one PermissionPolicy", () => {
       new PermissionRequest(prepared("fetch_url", { url: "http://127.0.0.1/" })),
     );
     expect(changed.toToolResult().content).toBe(
-      'Error [permission_denied]: argv_not_allowed: ["npm","test","-u"] is not exactly on the allowlist (see agent commands)',
+      'Error [policy_denied]: argv_not_allowed: ["npm","test","-u"] is not exactly on the allowlist (see agent commands)',
     );
     expect(external.toToolResult().content).toBe(
-      "Error [permission_denied]: network_or_external_effect_not_allowed: fetch_url reaches outside this machine; P04 never allows an external effect",
+      "Error [policy_denied]: network_or_external_effect_not_allowed: fetch_url reaches outside this machine; P04 never allows an external effect",
     );
     expect(approver.requests).toEqual([]);
     expect(subject.boundaryOf(changed)).toBe("policy");

@@ -15,7 +15,7 @@ const context: PolicyContext = {
   network: "disabled",
 };
 
-const allowedTest = runCommandTool.prepare({ command: "npm", args: ["test"] });
+const allowedTest = runCommandTool.prepare({ command: "npm", args: ["test"] }).input;
 
 describe("Step 3: the policy decides on the prepared input and its context", () => {
   it("asks before running an allowed test command", () => {
@@ -23,14 +23,14 @@ describe("Step 3: the policy decides on the prepared input and its context", () 
   });
 
   it("denies an argv the harness did not generate", () => {
-    const changed = runCommandTool.prepare({ command: "npm", args: ["test", "--watch"] });
+    const changed = runCommandTool.prepare({ command: "npm", args: ["test", "--watch"] }).input;
     const decision = authorize(runCommandTool, changed, context);
     expect(decision.type).toBe("deny");
     expect(decision.type === "deny" && decision.reason).toBe("argv_not_allowed");
   });
 
   it("answers in exactly the seed's shapes, so whole decisions compare equal", () => {
-    const changed = runCommandTool.prepare({ command: "npm", args: ["test", "--watch"] });
+    const changed = runCommandTool.prepare({ command: "npm", args: ["test", "--watch"] }).input;
     expect(authorize(runCommandTool, changed, context)).toEqual({
       type: "deny",
       reason: "argv_not_allowed",
@@ -42,7 +42,7 @@ describe("Step 3: the policy decides on the prepared input and its context", () 
   });
 
   it("denies a tool with an external effect", () => {
-    const input = externalTool.prepare({ url: "https://example.com" });
+    const input = externalTool.prepare({ url: "https://example.com" }).input;
     expect(authorize(externalTool, input, context).type).toBe("deny");
   });
 
@@ -70,7 +70,7 @@ describe("Step 3: the policy decides on the prepared input and its context", () 
         ["npm", "run", "lint"],
       ],
     };
-    const lint = runCommandTool.prepare({ command: "npm", args: ["run", "lint"] });
+    const lint = runCommandTool.prepare({ command: "npm", args: ["run", "lint"] }).input;
     expect(digestOf(both, lint)).not.toBe(base);
   });
 

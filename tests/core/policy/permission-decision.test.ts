@@ -119,7 +119,7 @@ describe("toToolResult", () => {
     );
     expect(error).toBeInstanceOf(PermissionContractError);
     expect(error).toMatchObject({
-      message: `Only a deny decision becomes a tool result (got ${behavior})`,
+      message: `only a final deny decision can become a tool result (got ${behavior})`,
     });
   });
 });

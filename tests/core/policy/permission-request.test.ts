@@ -60,7 +60,8 @@ describe("PermissionRequest", () => {
     const error = requestError(call);
     expect(error).toBeInstanceOf(PermissionContractError);
     expect(error).toMatchObject({
-      message: "A permission request needs a call prepared by the tool registry",
+      message:
+        "permission request requires a valid prepared tool call (one the tool registry prepared)",
     });
   });
 

@@ -7,7 +7,7 @@ import {
 import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
 import { PermissionRule } from "../../../src/core/policy/permission-rule.js";
 import {
-  mergeDecisions,
+  strongestDecision,
   PermissionPolicy,
   type PermissionPolicyOptions,
 } from "../../../src/core/policy/permissions.js";
@@ -192,11 +192,11 @@ describe("precedence: literal rule arrays → final decision", () => {
     [["ask", "deny", "allow"], { behavior: "deny", reason: "c2", source: "s2" }],
   ];
 
-  it.each(mergeRows)("mergeDecisions(%j)", (behaviors, expected) => {
+  it.each(mergeRows)("strongestDecision(%j)", (behaviors, expected) => {
     const candidates = behaviors.map(
       (behavior, index) => new PermissionDecision(behavior, `c${index + 1}`, `s${index + 1}`),
     );
-    expect(summary(mergeDecisions(candidates))).toEqual(expected);
+    expect(summary(strongestDecision(candidates))).toEqual(expected);
   });
 });
 

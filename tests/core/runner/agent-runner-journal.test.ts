@@ -4,7 +4,7 @@ import { JournalWriteError } from "../../../src/core/runner/agent-errors.js";
 import { AgentRunner } from "../../../src/core/runner/agent-runner.js";
 import type { JournalRecord, RunJournal } from "../../../src/core/journal/journal-records.js";
 import { replayJournal } from "../../../src/core/journal/journal-replay.js";
-import type { ToolDefinition } from "../../../src/core/tools/tool-definition.js";
+import type { ToolDefinition, ToolEffect } from "../../../src/core/tools/tool-definition.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { toolSuccess } from "../../../src/core/tools/tool-result.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
@@ -20,11 +20,15 @@ class MemoryJournal implements RunJournal {
   }
 }
 
-function echoTool(runs: string[]): ToolDefinition {
+/**
+ * An echo that counts as a side effect (`execute`) unless told it is a read: a recovery decides by
+ * the tool's nature, and only a read is run again after an interruption.
+ */
+function echoTool(runs: string[], effect: ToolEffect = "execute"): ToolDefinition {
   return {
     name: "echo",
     description: "Echoes",
-    effect: "read",
+    effect,
     schema: z.strictObject({ text: z.string() }),
     handler: (args) => {
       runs.push(String(args.text));
@@ -39,10 +43,11 @@ function runnerWith(
   journal: RunJournal,
   runs: string[],
   replies = [toolCallReply([CALL]), textReply("Done.")],
+  effect: ToolEffect = "execute",
 ) {
   return new AgentRunner({
     model: new ScriptedModelClient(replies),
-    registry: new ToolRegistry([echoTool(runs)]),
+    registry: new ToolRegistry([echoTool(runs, effect)]),
     maxTurns: 5,
     systemPrompt: "Be brief.",
     journal,
@@ -150,6 +155,47 @@ describe("AgentRunner.resume", () => {
       "model_reply",
       "run_finished",
     ]);
+  });
+
+  it("a read that started and never finished is run again, not reported unknown (seed 004)", async () => {
+    const journal = new MemoryJournal();
+    await runnerWith(journal, [], undefined, "read").run("Say hi");
+    const cut = journal.records.slice(0, 4);
+    expect(cut.at(-1)).toMatchObject({ type: "execution_started", effect: "read" });
+    const replayed = replayJournal(cut);
+    expect(replayed.openCalls).toEqual([
+      { call: { ...CALL, arguments: '{"text":"hi"}' }, state: "interrupted_read" },
+    ]);
+
+    const runs: string[] = [];
+    const resumedJournal = new MemoryJournal();
+    const model = new ScriptedModelClient([textReply("Read; done.")]);
+    const result = await new AgentRunner({
+      model,
+      registry: new ToolRegistry([echoTool(runs, "read")]),
+      maxTurns: 5,
+      journal: resumedJournal,
+    }).resume(replayed.history, replayed.openCalls);
+
+    expect(runs).toEqual(["hi"]);
+    expect(result.outcomes).toMatchObject([{ callId: "call_1", executed: "yes", status: "ok" }]);
+    expect(model.requests[0]?.messages.at(-1)).toEqual({
+      role: "tool",
+      toolCallId: "call_1",
+      content: "echo: hi",
+    });
+  });
+
+  it("an interrupted call of an older journal, which names no effect, stays unknown", async () => {
+    const journal = new MemoryJournal();
+    await runnerWith(journal, [], undefined, "read").run("Say hi");
+    const cut = journal.records.slice(0, 4).map((record) => {
+      if (record.type !== "execution_started") return record;
+      const older: JournalRecord = { ...record };
+      delete (older as { effect?: unknown }).effect;
+      return older;
+    });
+    expect(replayJournal(cut).openCalls).toMatchObject([{ state: "unknown" }]);
   });
 
   it.each([

@@ -61,8 +61,20 @@ describe("the recovery record", () => {
     await agent.run("go");
     const started = journal.records.filter((record) => record.type === "execution_started");
     expect(started).toEqual([
-      { type: "execution_started", callId: "a", tool: "remote", operationId: "op_1" },
-      { type: "execution_started", callId: "b", tool: "remote", operationId: "op_2" },
+      {
+        type: "execution_started",
+        callId: "a",
+        tool: "remote",
+        effect: "write",
+        operationId: "op_1",
+      },
+      {
+        type: "execution_started",
+        callId: "b",
+        tool: "remote",
+        effect: "write",
+        operationId: "op_2",
+      },
     ]);
     expect(seen.map((context) => context.idempotencyKey)).toEqual(["op_1", "op_2"]);
     expect(seen[0]?.workspace).toBe("/ws");

@@ -378,7 +378,7 @@ describe("invoke", () => {
     ["errorCode not a string", { content: "x", isError: true, errorCode: 5 }],
   ])("a malformed return (%s) becomes invalid_tool_result", async (_label, value) => {
     expect(await invokeReturning(() => Promise.resolve(value))).toEqual({
-      content: "Error [invalid_tool_result]: Tool probe returned an invalid result",
+      content: "Error [invalid_tool_result]: Tool handler returned an invalid result (tool probe)",
       isError: true,
       errorCode: "invalid_tool_result",
     });
