@@ -2,11 +2,11 @@ import { parseArgs } from "node:util";
 import { errorMessage } from "../core/common/one-line.js";
 import type { SandboxMode } from "../adapters/execution/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
-import { sandboxLimits, sandboxUnmask } from "./sandbox-settings.js";
+import { sandboxLimits, sandboxUnmask } from "./settings/sandbox-settings.js";
 import type { ResourceLimits } from "../adapters/sandbox/index.js";
 import { DEFAULT_MAX_TURNS } from "../bootstrap/build-agent.js";
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../bootstrap/settings-file.js";
-import { parseRequestTimeout, parseRetries } from "./model-connection-settings.js";
+import { parseRequestTimeout, parseRetries } from "./settings/model-connection-settings.js";
 import {
   keepsAudit,
   LATEST_CHAPTER,

@@ -8,7 +8,7 @@ import { lookalikeCommand, lookalikeMessage, positionalTask } from "./commands/l
 import { isInteractive, runAgent } from "./commands/run.js";
 import { EXIT } from "./exit-codes.js";
 import { escapeForPrompt } from "./terminal/terminal-text.js";
-import { personSettings, withFileSettings } from "./settings-layers.js";
+import { personSettings, withFileSettings } from "./settings/settings-layers.js";
 
 export type { CliIo } from "./cli-io.js";
 

@@ -15,7 +15,7 @@ import {
   SETTING_ENV,
   SETTING_FLAG,
   withFileSettings,
-} from "../settings-layers.js";
+} from "../settings/settings-layers.js";
 import { guarded } from "../subcommand-args.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 

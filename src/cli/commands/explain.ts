@@ -13,7 +13,7 @@ import { PermissionRequest } from "../../core/policy/permission-request.js";
 import type { PolicyTrace } from "../../core/policy/permissions.js";
 import { keepsAudit, LATEST_CHAPTER, type ChapterProfile } from "../../core/profiles.js";
 import { defaultWorkspace, parseProfile, sandboxMode } from "../args.js";
-import { sandboxLimits } from "../sandbox-settings.js";
+import { sandboxLimits } from "../settings/sandbox-settings.js";
 import type { CliIo } from "../cli-io.js";
 import { realWorkspace } from "../subcommand-values.js";
 import { EXIT } from "../exit-codes.js";

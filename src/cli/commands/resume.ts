@@ -19,7 +19,7 @@ import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
 import { isInteractive, resolveWorkspace, runAgent } from "./run.js";
 import { openRunStore } from "../../bootstrap/run-store.js";
-import { keepRunSettings, sandboxSource } from "../resume-settings.js";
+import { keepRunSettings, sandboxSource } from "../settings/resume-settings.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 import { instructionsChangeNotice } from "../../bootstrap/project-instructions.js";
 import { defaultWorkspace } from "../args.js";

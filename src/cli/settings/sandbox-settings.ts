@@ -7,8 +7,8 @@ import {
   parseResourceLimits,
   ResourceLimitError,
   type ResourceLimits,
-} from "../bootstrap/sandbox-options.js";
-import { CliConfigError } from "./config-error.js";
+} from "../../bootstrap/sandbox-options.js";
+import { CliConfigError } from "../config-error.js";
 
 /** `--sandbox-limit` values win over $AGENT_SANDBOX_LIMITS (`memory=8GiB,processes=256`). */
 export function sandboxLimits(

@@ -13,7 +13,7 @@ import {
   type FileSettings,
   type LoadedSettings,
   type SettingName,
-} from "../bootstrap/settings-file.js";
+} from "../../bootstrap/settings-file.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -4,8 +4,8 @@
  * would make its approved call ask again (or be denied outright); a chapter-3 run must not go on
  * less confined than it began. A setting given for the resume that differs is refused, not obeyed.
  */
-import { SANDBOX_MODES, type CliOptions } from "./args.js";
-import { CliConfigError } from "./config-error.js";
+import { SANDBOX_MODES, type CliOptions } from "../args.js";
+import { CliConfigError } from "../config-error.js";
 
 /** What the run's `run_started` record says; absent in a journal written before they were kept. */
 export interface RecordedSettings {

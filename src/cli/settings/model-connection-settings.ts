@@ -3,8 +3,8 @@
  * `requestTimeout` and `retries` arrive as AGENT_REQUEST_TIMEOUT and AGENT_RETRIES,
  * settings-layers.ts): flag > environment > file > default. A blank variable counts as unset.
  */
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../bootstrap/settings-file.js";
-import { CliConfigError } from "./config-error.js";
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../../bootstrap/settings-file.js";
+import { CliConfigError } from "../config-error.js";
 
 /** A day: far beyond any reply, and well inside what a timer can hold. */
 export const LONGEST_REQUEST_TIMEOUT_S = 86_400;
