@@ -1,4 +1,4 @@
-import { homedir } from "node:os";
+import { homeDirectory } from "../adapters/home/index.js";
 import { JsonlAuditLog } from "../adapters/audit/index.js";
 import { runsDirectory } from "../adapters/journal/index.js";
 import {
@@ -24,7 +24,12 @@ export function openApprovalStore(
   platform: NodeJS.Platform,
   liveRunId?: string,
 ): ApprovalStore {
-  const root = stateRootPath({ flag: stateDirFlag, env, platform, homeDirectory: homedir() });
+  const root = stateRootPath({
+    flag: stateDirFlag,
+    env,
+    platform,
+    homeDirectory: homeDirectory(env),
+  });
   const state = openWorkspaceState(root, workspace).directory;
   const runs = runsDirectory(state);
   return new ApprovalStore(state, {

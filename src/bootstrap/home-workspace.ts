@@ -5,8 +5,8 @@
  * writable (unsafe-workspace.ts), refused here before the run starts, sandbox or not.
  */
 import { realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { homeDirectory } from "../adapters/home/index.js";
 import { unsafeWorkspace } from "../adapters/sandbox/index.js";
 import { ConfigurationError } from "../core/common/configuration-error.js";
 import type { Host } from "./host.js";
@@ -24,8 +24,7 @@ const WHAT = {
 
 /** Throws UnsafeWorkspaceError (exit 2) when chapter 4 must not run in `workspace` (a real path). */
 export function assertHomeWorkspaceAllowed(workspace: string, { env, platform }: Host): void {
-  // An empty HOME would resolve to the current directory; the account's home is the one meant.
-  const named = env.HOME === undefined || env.HOME === "" ? homedir() : env.HOME;
+  const named = homeDirectory(env);
   let home: string;
   try {
     home = realpathSync.native(named);

@@ -2,7 +2,6 @@
  * Where this workspace's runs are kept: the state root (`--state-dir`, AGENT_STATE_DIR or the
  * platform default), this workspace's directory under it, and its `runs/` directory.
  */
-import { homedir } from "node:os";
 import {
   listRuns,
   runIdsNewestFirst,
@@ -10,6 +9,7 @@ import {
   type RunSummary,
 } from "../adapters/journal/index.js";
 import { openWorkspaceState, stateRootPath } from "../adapters/state/index.js";
+import { homeDirectory } from "../adapters/home/index.js";
 import type { Host } from "./host.js";
 
 export interface RunStore {
@@ -41,11 +41,10 @@ export function countStoredRuns(store: RunStore): number {
 
 /** The state root's path as given (not yet opened): `--state-dir`, AGENT_STATE_DIR or the default. */
 export function stateRootFor(stateDir: string | undefined, io: Host): string {
-  const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
   return stateRootPath({
     flag: stateDir,
     env: io.env,
     platform: io.platform,
-    homeDirectory: home,
+    homeDirectory: homeDirectory(io.env),
   });
 }

@@ -6,7 +6,8 @@ import {
   DEFAULT_GRANT_TTL_MS,
   openApprovalStore,
 } from "../../bootstrap/approval-state.js";
-import { parseTtl, realWorkspace, TTL_TAKES } from "../subcommand-values.js";
+import { parseTtl, TTL_TAKES } from "../subcommand-values.js";
+import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
@@ -38,7 +39,7 @@ function answer(args: readonly string[], io: CliIo, kind: AnswerToken["answer"])
       );
     }
     const ttlMs = values.ttl === undefined ? DEFAULT_GRANT_TTL_MS : parseTtl(values.ttl);
-    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
+    const workspace = resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openApprovalStore(workspace, values["state-dir"], io.env, io.platform);
     const by = `agent ${word} (${io.env.USER ?? "unknown user"})`;
     const token = kind === "approved" ? store.approve(id, ttlMs, by) : store.deny(id, by);

@@ -1,4 +1,3 @@
-import { realpathSync, statSync } from "node:fs";
 import { ConfigurationError } from "../../core/common/configuration-error.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { composeRun, type ComposedRun } from "../../bootstrap/compose-run.js";
@@ -14,7 +13,8 @@ import type { ApprovalMode } from "../../core/profiles.js";
 import type { ApprovalProvider } from "../../core/policy/approval.js";
 import type { WorkspaceFileSystem } from "../../core/ports/filesystem.js";
 import { defaultWorkspace, type CliOptions } from "../args.js";
-import { CliConfigError } from "../config-error.js";
+import { composedRunSettings } from "../settings/run-settings.js";
+import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { ProgressReporter, useColor } from "../terminal/progress-reporter.js";
 import { TerminalApprovalProvider } from "../terminal/terminal-approval.js";
@@ -91,31 +91,13 @@ export async function runAgent(
       return answerer(mode, terminal, io);
     };
     run = await composeRun(
-      {
-        profile: options.profile,
+      composedRunSettings(
+        options,
+        { env: io.env, platform: io.platform },
         workspace,
-        host: { env: io.env, platform: io.platform },
-        model: {
-          name: options.model,
-          replay: options.replay,
-          replayLenient: options.replayLenient,
-          record: options.record,
-          requestTimeoutMs: options.requestTimeoutMs,
-          retries: options.retries,
-        },
-        sandbox: options.sandbox,
-        network: options.network,
-        shell: options.shell,
-        passEnv: options.passEnv,
-        sandboxUnmask: options.sandboxUnmask,
-        sandboxLimits: options.sandboxLimits,
-        auditLog: options.auditLog,
-        stateDir: options.stateDir,
-        maxTurns: options.maxTurns,
-        contextWindow: options.contextWindow,
-        startDirectory: defaultWorkspace(io.env, io.cwd),
+        defaultWorkspace(io.env, io.cwd),
         resume,
-      },
+      ),
       {
         // On a terminal, say first where the agent works and whom it asks, so a wrong directory
         // or endpoint is caught before anything happens. Never on stdout: that is the answer's.
@@ -294,20 +276,6 @@ function answerer(
     case "grants":
       return p04Approver(isInteractive(io), terminal, io.stderr);
   }
-}
-
-/** Synchronous: start-up has nothing else to do meanwhile, and needs no fs/promises for it. */
-export function resolveWorkspace(path: string): string {
-  let resolved: string;
-  try {
-    resolved = realpathSync.native(path);
-  } catch {
-    throw new CliConfigError(`workspace does not exist: ${path}`);
-  }
-  if (!statSync(resolved).isDirectory()) {
-    throw new CliConfigError(`workspace is not a directory: ${path}`);
-  }
-  return resolved;
 }
 
 export function isInteractive(io: CliIo): boolean {

@@ -9,7 +9,7 @@ import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { defaultWorkspace } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
-import { resolveWorkspace } from "./run.js";
+import { resolveWorkspace } from "../settings/workspace.js";
 import { countStoredRuns, listStoredRuns, openRunStore } from "../../bootstrap/run-store.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 

@@ -6,14 +6,7 @@
  * command line as a flag for the others, so any flag given later wins. The
  * language from `$LANG` is a guess from the locale, not a choice: the file's `language` beats it.
  */
-import { homedir } from "node:os";
-import {
-  loadSettingsFile,
-  settingsPath,
-  type FileSettings,
-  type LoadedSettings,
-  type SettingName,
-} from "../../bootstrap/settings-file.js";
+import type { FileSettings, SettingName } from "../../bootstrap/settings-file.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -66,15 +59,4 @@ export function givesFlag(argv: readonly string[], flag: string): boolean {
 
 function isBlank(value: string | undefined): boolean {
   return value === undefined || value.trim() === "";
-}
-
-/** The person's settings file, read (or found absent) for this process. */
-export function personSettings(io: {
-  readonly env: Env;
-  readonly platform: NodeJS.Platform;
-}): LoadedSettings {
-  const home = isBlank(io.env.HOME) ? homedir() : (io.env.HOME ?? homedir());
-  return loadSettingsFile(
-    settingsPath({ env: io.env, platform: io.platform, homeDirectory: home }),
-  );
 }
