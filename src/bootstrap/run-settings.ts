@@ -4,7 +4,7 @@
  * ports (`RunPorts`).
  */
 import type { SandboxMode } from "../adapters/execution/index.js";
-import type { ResourceLimits } from "./sandbox-options.js";
+import type { ResourceLimits } from "../adapters/sandbox/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
 import type { ApprovalProvider } from "../core/policy/approval.js";
 import type { AuditSink } from "../core/policy/audit.js";

@@ -4,8 +4,7 @@ import type { SandboxMode } from "../adapters/execution/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
 import { sandboxLimits, sandboxUnmask } from "./settings/sandbox-settings.js";
 import type { ResourceLimits } from "../adapters/sandbox/index.js";
-import { DEFAULT_MAX_TURNS } from "../bootstrap/build-agent.js";
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../bootstrap/settings-file.js";
+import { DEFAULT_MAX_TURNS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../bootstrap.js";
 import { parseRequestTimeout, parseRetries } from "./settings/model-connection-settings.js";
 import {
   keepsAudit,

@@ -4,12 +4,11 @@
  * history kept in the state directory. A history file that cannot be used safely (a link, a FIFO,
  * too large) is named in one warning and the conversation goes on without it.
  */
-import { openInputHistory, type InputHistory } from "../bootstrap/input-history.js";
+import { openInputHistory, type InputHistory, type SwitchableModel } from "../bootstrap.js";
 import type { RunJournal } from "../core/journal/journal-records.js";
 import { conversationCommands } from "./terminal/conversation-commands.js";
 import { SlashCommands, type SlashCommand } from "./terminal/slash-commands.js";
 import { escapeForPrompt } from "./terminal/terminal-text.js";
-import type { SwitchableModel } from "../bootstrap/switchable-model.js";
 
 export interface ConversationSetupOptions {
   readonly stateRoot: string;

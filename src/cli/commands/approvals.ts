@@ -1,6 +1,6 @@
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
-import { openApprovalStore } from "../../bootstrap/approval-state.js";
+import { openApprovalStore } from "../../bootstrap.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";

@@ -1,11 +1,7 @@
 import type { AnswerToken } from "../../adapters/state/index.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
-import {
-  auditApprovalAnswer,
-  DEFAULT_GRANT_TTL_MS,
-  openApprovalStore,
-} from "../../bootstrap/approval-state.js";
+import { auditApprovalAnswer, DEFAULT_GRANT_TTL_MS, openApprovalStore } from "../../bootstrap.js";
 import { parseTtl, TTL_TAKES } from "../subcommand-values.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";

@@ -1,4 +1,4 @@
-import { loadCommandAllowlist } from "../../bootstrap/p04-run.js";
+import { loadCommandAllowlist } from "../../bootstrap.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
 import { resolveWorkspace } from "../settings/workspace.js";

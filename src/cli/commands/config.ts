@@ -3,7 +3,7 @@
  * the environment, the settings file or the default), as a run with the same options would use
  * it. The API key is only ever said to be set or not: its value is never printed.
  */
-import { SETTING_NAMES, type SettingName } from "../../bootstrap/settings-file.js";
+import { SETTING_NAMES, type SettingName } from "../../bootstrap.js";
 import { maskUrlCredentials } from "../../core/common/url-credentials.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";

@@ -5,15 +5,17 @@
  * answers, when a person would be asked). The walk-through in docs/tool-path.md is generated from it.
  */
 import { withOutcomeNote } from "../../core/runner/outcome-note.js";
-import { composeExplain } from "../../bootstrap/compose-explain.js";
+import {
+  composeExplain,
+  type ExecutionSettings,
+  DEFAULT_RESOURCE_LIMITS,
+} from "../../bootstrap.js";
 import type { ApprovalProvider } from "../../core/policy/approval.js";
 import type { AuditSink } from "../../core/policy/audit.js";
 import { PermissionDecision } from "../../core/policy/permission-decision.js";
 import { PermissionRequest } from "../../core/policy/permission-request.js";
 import type { PolicyTrace } from "../../core/policy/permissions.js";
 import { keepsAudit, LATEST_CHAPTER, type ChapterProfile } from "../../core/profiles.js";
-import type { ExecutionSettings } from "../../bootstrap/run-settings.js";
-import { DEFAULT_RESOURCE_LIMITS } from "../../bootstrap/sandbox-options.js";
 import type { CliIo } from "../cli-io.js";
 import { resolveSettings } from "../settings/resolve-settings.js";
 import { executionSettings } from "../settings/run-settings.js";

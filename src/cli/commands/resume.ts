@@ -10,7 +10,9 @@ import {
   isRunId,
   lockAndReadRun,
   runToResume,
-} from "../../bootstrap/resume-plan.js";
+  openRunStore,
+  instructionsChangeNotice,
+} from "../../bootstrap.js";
 import { replayJournal } from "../../core/journal/journal-replay.js";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { keepsAudit, profileForChapter } from "../../core/profiles.js";
@@ -20,9 +22,7 @@ import { EXIT } from "../exit-codes.js";
 import { isInteractive, runAgent } from "./run.js";
 import { resolveSettings, type RunSettings } from "../settings/resolve-settings.js";
 import { resolveWorkspace } from "../settings/workspace.js";
-import { openRunStore } from "../../bootstrap/run-store.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
-import { instructionsChangeNotice } from "../../bootstrap/project-instructions.js";
 import { defaultWorkspace } from "../args.js";
 
 /** Flags that would change what the run is; the journal decides those. */

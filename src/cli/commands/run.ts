@@ -1,8 +1,6 @@
 import { ConfigurationError } from "../../core/common/configuration-error.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import { composeRun, type ComposedRun } from "../../bootstrap/compose-run.js";
-import type { ResumePlan } from "../../bootstrap/journal-session.js";
-import { passEnvNotices } from "../../bootstrap/pass-env-notices.js";
+import { composeRun, type ComposedRun, type ResumePlan, passEnvNotices } from "../../bootstrap.js";
 import {
   AgentRunError,
   RunCancelledError,

@@ -10,7 +10,7 @@ import { defaultWorkspace } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveWorkspace } from "../settings/workspace.js";
-import { countStoredRuns, listStoredRuns, openRunStore } from "../../bootstrap/run-store.js";
+import { countStoredRuns, listStoredRuns, openRunStore } from "../../bootstrap.js";
 import { escapeForPrompt } from "../terminal/terminal-text.js";
 
 /** Runs shown unless asked for more. */

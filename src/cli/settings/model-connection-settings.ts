@@ -3,7 +3,7 @@
  * `requestTimeout` and `retries` arrive as AGENT_REQUEST_TIMEOUT and AGENT_RETRIES,
  * settings-layers.ts): flag > environment > file > default. A blank variable counts as unset.
  */
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../../bootstrap/settings-file.js";
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../../bootstrap.js";
 import { CliConfigError } from "../config-error.js";
 
 /** A day: far beyond any reply, and well inside what a timer can hold. */

@@ -9,14 +9,14 @@
  * It records nothing of the connection (endpoint, timeout, retries), which the other layers decide
  * for a resume as for a new run.
  */
-import { loadPersonSettings } from "../../bootstrap/settings-file.js";
 import {
+  loadPersonSettings,
   DEFAULT_BASE_URL,
   DEFAULT_MODEL,
   SETTING_NAMES,
   type LoadedSettings,
   type SettingName,
-} from "../../bootstrap/settings-file.js";
+} from "../../bootstrap.js";
 import { parseCliArgs, type CliOptions } from "../args.js";
 import { keepRunSettings, sandboxSource, type RecordedSettings } from "./resume-settings.js";
 import { givesFlag, SETTING_ENV, SETTING_FLAG, withFileSettings } from "./settings-layers.js";

@@ -3,9 +3,7 @@
  * map their settings here, in one place, so a dry run builds its tool path from exactly the values
  * the run would.
  */
-import type { Host } from "../../bootstrap/host.js";
-import type { ResumePlan } from "../../bootstrap/journal-session.js";
-import type { ExecutionSettings, RunSettings } from "../../bootstrap/run-settings.js";
+import type { Host, ResumePlan, ExecutionSettings, RunSettings } from "../../bootstrap.js";
 import type { CliOptions } from "../args.js";
 
 /** `workspace`: the real path (workspace.ts). */

@@ -7,7 +7,7 @@ import {
   parseResourceLimits,
   ResourceLimitError,
   type ResourceLimits,
-} from "../../bootstrap/sandbox-options.js";
+} from "../../bootstrap.js";
 import { CliConfigError } from "../config-error.js";
 
 /** `--sandbox-limit` values win over $AGENT_SANDBOX_LIMITS (`memory=8GiB,processes=256`). */

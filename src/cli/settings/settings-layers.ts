@@ -6,7 +6,7 @@
  * command line as a flag for the others, so any flag given later wins. The
  * language from `$LANG` is a guess from the locale, not a choice: the file's `language` beats it.
  */
-import type { FileSettings, SettingName } from "../../bootstrap/settings-file.js";
+import type { FileSettings, SettingName } from "../../bootstrap.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

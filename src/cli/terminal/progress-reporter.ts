@@ -22,7 +22,7 @@ import {
 } from "./command-summary.js";
 import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedText } from "./streamed-text.js";
-import type { ModelRetryNotice } from "../../bootstrap/run-settings.js";
+import type { ModelRetryNotice } from "../../bootstrap.js";
 import { retryNoticeLine } from "./retry-notice.js";
 import { MODEL_INDENT, indentModelText, layOutLine } from "./terminal-layout.js";
 import {

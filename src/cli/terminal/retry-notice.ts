@@ -1,4 +1,4 @@
-import type { ModelRetryNotice } from "../../bootstrap/run-settings.js";
+import type { ModelRetryNotice } from "../../bootstrap.js";
 import { escapeForPrompt } from "./terminal-text.js";
 
 /**
