@@ -4,11 +4,11 @@
  * history kept in the state directory. A history file that cannot be used safely (a link, a FIFO,
  * too large) is named in one warning and the conversation goes on without it.
  */
+import { sayAgent } from "./terminal/agent-line.js";
 import { openInputHistory, type InputHistory, type SwitchableModel } from "../bootstrap.js";
 import type { RunJournal } from "../core/journal/journal-records.js";
 import { conversationCommands } from "./terminal/conversation-commands.js";
 import { SlashCommands, type SlashCommand } from "./terminal/slash-commands.js";
-import { escapeForPrompt } from "./terminal/terminal-text.js";
 
 export interface ConversationSetupOptions {
   readonly stateRoot: string;
@@ -49,9 +49,7 @@ export function setUpConversation(options: ConversationSetupOptions): Conversati
   ]);
   const history = openInputHistory(options.stateRoot);
   if (history.problem !== undefined) {
-    options.stderr.write(
-      `agent: warning: input history not kept: ${escapeForPrompt(history.problem)}\n`,
-    );
+    sayAgent(options.stderr, `warning: input history not kept: ${history.problem}`);
   }
   const historyStore = history.store;
   return {

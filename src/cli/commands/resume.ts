@@ -4,6 +4,7 @@
  * the network are the run's own (resume-settings.ts); the other run options (audit log, endpoint,
  * …) are given again as for a new run.
  */
+import { sayAgent } from "../terminal/agent-line.js";
 import type { RunLock } from "../../adapters/journal/index.js";
 import {
   existingJournal,
@@ -22,7 +23,6 @@ import { EXIT } from "../exit-codes.js";
 import { isInteractive, runAgent } from "./run.js";
 import { resolveSettings, type RunSettings } from "../settings/resolve-settings.js";
 import { resolveWorkspace } from "../settings/workspace.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
 import { defaultWorkspace } from "../args.js";
 
 /** Flags that would change what the run is; the journal decides those. */
@@ -30,7 +30,7 @@ const FROM_THE_JOURNAL = ["--prompt", "-p", "--chapter", "--model"];
 
 export async function resumeCommand(args: readonly string[], io: CliIo): Promise<number> {
   const say = (message: string): void => {
-    io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
+    sayAgent(io.stderr, message);
   };
   const fail = (message: string): number => {
     say(message);

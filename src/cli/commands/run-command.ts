@@ -2,6 +2,7 @@
  * `agent [options] "<task>"`: a run, or with no task on a terminal a conversation. Its settings
  * are decided in one place (resolve-settings.ts) before anything else reads them.
  */
+import { sayAgent } from "../terminal/agent-line.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { HELP_TEXT } from "../args.js";
 import type { CliIo } from "../cli-io.js";
@@ -9,14 +10,13 @@ import { CliConfigError } from "../config-error.js";
 import { EXIT } from "../exit-codes.js";
 import { packageVersion } from "../package-version.js";
 import { resolveSettings, type RunSettings } from "../settings/resolve-settings.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
 import { SUBCOMMAND_NAMES } from "./index.js";
 import { lookalikeCommand, lookalikeMessage, positionalTask } from "./lookalike.js";
 import { isInteractive, runAgent } from "./run.js";
 
 export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const fail = (code: number, message: string): number => {
-    io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
+    sayAgent(io.stderr, message);
     return code;
   };
   let settings: RunSettings;

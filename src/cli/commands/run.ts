@@ -1,3 +1,4 @@
+import { sayAgent } from "../terminal/agent-line.js";
 import { ConfigurationError } from "../../core/common/configuration-error.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { composeRun, type ComposedRun, type ResumePlan, passEnvNotices } from "../../bootstrap.js";
@@ -24,7 +25,6 @@ import type { Message } from "../../core/ports/messages.js";
 import { previewWith } from "../terminal/file-change-preview.js";
 import { CommandStatus } from "../terminal/command-status.js";
 import { p04Approver } from "../terminal/p04-terminal-approval.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
 import type { CliIo } from "../cli-io.js";
 import { contextCommandsOf } from "../context-setup.js";
 import { AgentLimitError } from "../../core/runner/agent-errors.js";
@@ -44,7 +44,7 @@ export async function runAgent(
   resume: ResumePlan | undefined,
 ): Promise<number> {
   const fail = (code: number, message: string): number => {
-    io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
+    sayAgent(io.stderr, message);
     return code;
   };
   const verbosity = options.quiet ? "quiet" : options.verbose ? "verbose" : "normal";
@@ -61,7 +61,7 @@ export async function runAgent(
     cancel.abort();
   });
   for (const notice of passEnvNotices(options.passEnv, io.env, io.platform)) {
-    io.stderr.write(`agent: warning: ${escapeForPrompt(notice)}\n`);
+    sayAgent(io.stderr, `warning: ${notice}`);
   }
   let run: ComposedRun | undefined;
   try {
@@ -104,9 +104,9 @@ export async function runAgent(
           if (io.stderr.isTTY === true) {
             const first = `workspace ${workspace} · ${model}`;
             const line = instructions === undefined ? first : `${first} · ${instructions}`;
-            io.stderr.write(`agent: ${escapeForPrompt(line)}\n`);
+            sayAgent(io.stderr, line);
           } else if (instructions !== undefined) {
-            io.stderr.write(`agent: ${escapeForPrompt(instructions)}\n`);
+            sayAgent(io.stderr, instructions);
           }
         },
         onExecutionDecided: (fallbackReason, notices) => {
@@ -252,10 +252,10 @@ function warnOnFallback(
   io: CliIo,
 ): void {
   if (fallbackReason !== undefined && io.platform === "linux" && !options.quiet) {
-    io.stderr.write(`agent: warning: ${escapeForPrompt(fallbackReason)}\n`);
+    sayAgent(io.stderr, `warning: ${fallbackReason}`);
   }
   for (const notice of options.quiet ? [] : notices) {
-    io.stderr.write(`agent: warning: ${escapeForPrompt(notice)}\n`);
+    sayAgent(io.stderr, `warning: ${notice}`);
   }
 }
 

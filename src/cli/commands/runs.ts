@@ -4,6 +4,7 @@
  * asked for more: only the journals shown are read, so a workspace with a thousand runs lists as
  * fast as one with ten.
  */
+import { sayAgent } from "../terminal/agent-line.js";
 import { parseArgs } from "node:util";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { defaultWorkspace } from "../args.js";
@@ -29,7 +30,7 @@ const PROMPT_WIDTH = 60;
 
 export function runsCommand(args: readonly string[], io: CliIo): number {
   const fail = (message: string): number => {
-    io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
+    sayAgent(io.stderr, message);
     return EXIT.config;
   };
   // --help never gets here: findSubcommand answers it with RUNS_HELP.
@@ -70,7 +71,7 @@ export function runsCommand(args: readonly string[], io: CliIo): number {
       return EXIT.ok;
     }
     if (runs.length === 0) {
-      io.stderr.write(`agent: no runs in ${escapeForPrompt(workspace)} yet\n`);
+      sayAgent(io.stderr, `no runs in ${workspace} yet`);
       return EXIT.ok;
     }
     for (const run of runs) {
@@ -83,7 +84,7 @@ export function runsCommand(args: readonly string[], io: CliIo): number {
     }
     const total = runs.length < limit ? runs.length : countStoredRuns(store);
     if (total > runs.length) {
-      io.stderr.write(`agent: the newest ${runs.length} of ${total} runs; --all shows every one\n`);
+      sayAgent(io.stderr, `the newest ${runs.length} of ${total} runs; --all shows every one`);
     }
     return EXIT.ok;
   } catch (error) {

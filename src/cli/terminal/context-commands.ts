@@ -3,11 +3,11 @@
  * with its history; each returns the history the next turn goes on from. The agent does the work
  * (and journals it); these only say what happened.
  */
+import { sayAgent } from "./agent-line.js";
 import { AgentRunError } from "../../core/runner/agent-errors.js";
 import type { Message } from "../../core/ports/messages.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import type { SlashCommand } from "./slash-commands.js";
-import { escapeForPrompt } from "./terminal-text.js";
 
 /** What the conversation needs of the agent for these commands. */
 export interface ContextCommands {
@@ -76,7 +76,7 @@ export async function runContextCommand(
     }
   } catch (error) {
     if (!(error instanceof AgentRunError)) throw error;
-    output.write(`agent: ${escapeForPrompt(firstLineOfError(error))}\n`);
+    sayAgent(output, firstLineOfError(error));
     return history;
   }
 }

@@ -1,9 +1,9 @@
+import { sayAgent } from "./agent-line.js";
 import { AgentRunError, RunCancelledError } from "../../core/runner/agent-errors.js";
 import type { RunResult } from "../../core/runner/agent-runner.js";
 import type { Message } from "../../core/ports/messages.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import type { TerminalInput } from "./terminal-input.js";
-import { escapeForPrompt } from "./terminal-text.js";
 import type { TokenUsage } from "../../core/ports/model.js";
 import { addUsage } from "../../core/runner/model-reply-checks.js";
 import { conversationCommands } from "./conversation-commands.js";
@@ -110,7 +110,7 @@ export async function runConversation(options: ConversationOptions): Promise<voi
         }
         output.write("agent: turn stopped\n");
       } else if (error instanceof AgentRunError) {
-        output.write(`agent: ${escapeForPrompt(firstLineOfError(error))}\n`);
+        sayAgent(output, firstLineOfError(error));
       } else {
         throw error;
       }
@@ -127,7 +127,7 @@ async function runCommand(
   try {
     return await commands.run(command, state);
   } catch (error) {
-    state.output.write(`agent: /${command.name}: ${escapeForPrompt(firstLineOfError(error))}\n`);
+    sayAgent(state.output, `/${command.name}: ${firstLineOfError(error)}`);
     return "continue";
   }
 }
