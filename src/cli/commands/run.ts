@@ -53,7 +53,7 @@ export async function runAgent(
     verbosity,
     color: useColor(io.stderr, io.env),
   });
-  // Issue 27: --output-format json / stream-json (script-output.ts).
+  // A script reads stdout: --output-format json or stream-json (script-output.ts).
   const script =
     options.outputFormat === "text" ? undefined : new ScriptOutput(io.stdout, options.outputFormat);
   const cancel = new TurnCancellation();
@@ -164,7 +164,8 @@ export async function runAgent(
         showResult(result);
         history = result.history;
       }
-      // Issue 27: slash commands (/model, /clear journaled) and the input history file.
+      // The conversation's slash commands (/model and /clear go into the journal, so a resume
+      // sees them) and its input history file.
       const conversation = setUpConversation({
         stateRoot: run.stateRoot,
         journal: session.journal,

@@ -13,7 +13,7 @@ export const CANCELLED_BEFORE_RUNNING = toolError(
   "The run was cancelled before this call ran",
 );
 
-/** A call that started before the process died, told to the model on resume (issue 16). */
+/** A call that started before the process died, told to the model on resume. */
 const UNKNOWN_MESSAGE =
   "The agent stopped while this call was running, so it may or may not have taken effect; check its effect before retrying it";
 export const EXECUTION_UNKNOWN = toolError("execution_unknown", UNKNOWN_MESSAGE);
