@@ -26,10 +26,10 @@ import { previewWith } from "../terminal/file-change-preview.js";
 import { CommandStatus } from "../terminal/command-status.js";
 import { p04Approver } from "../terminal/p04-terminal-approval.js";
 import type { CliIo } from "../cli-io.js";
-import { contextCommandsOf } from "../context-setup.js";
+import { contextCommandsOf } from "../modes/context-setup.js";
 import { AgentLimitError } from "../../core/runner/agent-errors.js";
-import { setUpConversation } from "../conversation-setup.js";
-import { bothObservers, ScriptOutput, type ScriptStatus } from "../script-output.js";
+import { setUpConversation } from "../modes/conversation-setup.js";
+import { bothObservers, ScriptOutput, type ScriptStatus } from "../modes/script-output.js";
 import { everyCallDenied } from "../../core/tools/tool-outcome.js";
 import { contextSlashCommands } from "../terminal/context-commands.js";
 

@@ -3,13 +3,13 @@
  * prints one object when the run ends, however it ends; `stream-json` prints one JSON line per
  * event as it happens, and the same object last. The person's progress stays on stderr.
  */
-import type { AgentObserver } from "../core/runner/agent-runner.js";
-import type { ToolCall } from "../core/ports/messages.js";
-import type { ModelReply, TokenUsage } from "../core/ports/model.js";
-import { addUsage } from "../core/runner/model-reply-checks.js";
-import type { ToolOutcome } from "../core/tools/tool-outcome.js";
-import type { ToolResult } from "../core/tools/tool-result.js";
-import type { OutputFormat } from "./args.js";
+import type { AgentObserver } from "../../core/runner/agent-runner.js";
+import type { ToolCall } from "../../core/ports/messages.js";
+import type { ModelReply, TokenUsage } from "../../core/ports/model.js";
+import { addUsage } from "../../core/runner/model-reply-checks.js";
+import type { ToolOutcome } from "../../core/tools/tool-outcome.js";
+import type { ToolResult } from "../../core/tools/tool-result.js";
+import type { OutputFormat } from "../args.js";
 
 /** How the run ended, as the result object says it. */
 export type ScriptStatus = "completed" | "all_denied" | "failed" | "cancelled" | "waiting";
