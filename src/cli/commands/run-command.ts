@@ -12,7 +12,8 @@ import { packageVersion } from "../package-version.js";
 import { resolveSettings, type RunSettings } from "../settings/resolve-settings.js";
 import { SUBCOMMAND_NAMES } from "./index.js";
 import { lookalikeCommand, lookalikeMessage, positionalTask } from "./lookalike.js";
-import { isInteractive, runAgent } from "./run.js";
+import { runAgent } from "./run.js";
+import { isInteractive } from "../modes/run-terminal.js";
 
 export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const fail = (code: number, message: string): number => {

@@ -9,7 +9,11 @@ import type { ModelReply, TokenUsage } from "../../core/ports/model.js";
 import { addUsage } from "../../core/runner/model-reply-checks.js";
 import type { ToolOutcome } from "../../core/tools/tool-outcome.js";
 import type { ToolResult } from "../../core/tools/tool-result.js";
+import type { ComposedRun } from "../../bootstrap.js";
 import type { OutputFormat } from "../args.js";
+import { EXIT } from "../exit-codes.js";
+import { exitCodeOf, runToAnswer } from "./one-shot.js";
+import type { RunTerminal } from "./run-terminal.js";
 
 /** How the run ended, as the result object says it. */
 export type ScriptStatus = "completed" | "all_denied" | "failed" | "cancelled" | "waiting";
@@ -129,4 +133,27 @@ export function bothObservers(first: AgentObserver, second: AgentObserver): Agen
       each((observer) => observer.onToolCallEnd?.(call, result, durationMs, outcome));
     },
   };
+}
+
+/**
+ * The script mode (`--output-format json|stream-json`): one task to its answer, which goes into
+ * the closing JSON object, not onto stdout as text. Its observer is `bothObservers(reporter,
+ * script)`, chosen once when the run is composed.
+ */
+export async function scriptOutputMode(
+  run: ComposedRun,
+  terminal: RunTerminal,
+  script: ScriptOutput,
+  prompt: string | undefined,
+): Promise<number> {
+  const result = await runToAnswer(run, terminal, prompt);
+  const exitCode = exitCodeOf(result, terminal);
+  terminal.reporter.finish(result.turns, result.usage);
+  script.finish({
+    runId: run.session.runId,
+    status: exitCode === EXIT.ok ? "completed" : "all_denied",
+    exitCode,
+    answer: result.finalText,
+  });
+  return exitCode;
 }
