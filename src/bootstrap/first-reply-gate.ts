@@ -1,4 +1,4 @@
-import { RunCancelledError } from "../core/runner/agent-errors.js";
+import { RunCancelledError } from "../core/common/agent-errors.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../core/ports/model.js";
 
 /**

@@ -18,7 +18,7 @@ import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import { runCli } from "../../src/cli/main.js";
 import { ProgressReporter } from "../../src/cli/terminal/progress-reporter.js";
 import { renderApprovalPrompt } from "../../src/cli/terminal/terminal-approval.js";
-import { AgentRunError } from "../../src/core/runner/agent-errors.js";
+import { AgentRunError } from "../../src/core/common/agent-errors.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../src/core/policy/permission-request.js";
 import { P01, P02, P03 } from "../../src/core/profiles.js";

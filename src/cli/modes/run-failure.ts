@@ -9,7 +9,7 @@ import {
   AgentRunError,
   RunCancelledError,
   RunWaitingError,
-} from "../../core/runner/agent-errors.js";
+} from "../../core/common/agent-errors.js";
 import { EXIT } from "../exit-codes.js";
 import { sayAgent } from "../terminal/agent-line.js";
 import { waitingMessage } from "../terminal/waiting-message.js";

@@ -4,7 +4,7 @@
  * (and journals it); these only say what happened.
  */
 import { sayAgent } from "./agent-line.js";
-import { AgentRunError } from "../../core/runner/agent-errors.js";
+import { AgentRunError } from "../../core/common/agent-errors.js";
 import type { Message } from "../../core/ports/messages.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import type { SlashCommand } from "./slash-commands.js";

@@ -1,5 +1,5 @@
 import { sayAgent } from "./agent-line.js";
-import { AgentRunError, RunCancelledError } from "../../core/runner/agent-errors.js";
+import { AgentRunError, RunCancelledError } from "../../core/common/agent-errors.js";
 import type { RunResult } from "../../core/runner/agent-runner.js";
 import type { Message } from "../../core/ports/messages.js";
 import { firstLineOfError } from "../../core/common/one-line.js";

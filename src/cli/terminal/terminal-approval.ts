@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import { RunCancelledError } from "../../core/runner/agent-errors.js";
+import { RunCancelledError } from "../../core/common/agent-errors.js";
 import type { ApprovalProvider } from "../../core/policy/approval.js";
 import { PermissionDecision } from "../../core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../core/policy/permission-request.js";

@@ -1,4 +1,4 @@
-import type { RunWaitingError } from "../../core/runner/agent-errors.js";
+import type { RunWaitingError } from "../../core/common/agent-errors.js";
 import { escapeForPrompt } from "./terminal-text.js";
 
 /** What a run that waits leaves on stderr: the request, its risks, and how to answer it. */

@@ -3,9 +3,9 @@
  * one. At a terminal the person's `y` is recorded as a grant and then consumed like any other, so
  * a grant given now and one given later (`agent approve`) take one code path.
  */
-import { RunWaitingError } from "../runner/agent-errors.js";
+import { RunWaitingError } from "../common/agent-errors.js";
 import type { ApprovalProvider } from "../policy/approval.js";
-import type { ApprovalRequest } from "./approval-request.js";
+import type { ApprovalRequest } from "../policy/approval-request.js";
 import type { ApprovedActions } from "./approved-actions.js";
 import { PermissionDecision } from "../policy/permission-decision.js";
 import type { PermissionRequest } from "../policy/permission-request.js";

@@ -4,7 +4,7 @@
  * run-journaling.ts); the records that close a run or a call stopped by Ctrl-C are best effort.
  */
 import { canonicalJson } from "../common/canonical-json.js";
-import type { RunWaitingError } from "../runner/agent-errors.js";
+import type { RunWaitingError } from "../common/agent-errors.js";
 import type { RunJournal } from "./journal-records.js";
 import type { CompactionReason } from "../context/context-keeper.js";
 import type { AssistantMessage, Message, ToolCall } from "../ports/messages.js";

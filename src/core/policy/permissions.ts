@@ -1,4 +1,4 @@
-import { RunCancelledError, RunWaitingError } from "../runner/agent-errors.js";
+import { RunCancelledError, RunWaitingError } from "../common/agent-errors.js";
 import type { ApprovalProvider } from "./approval.js";
 import type { AuditSink } from "./audit.js";
 import {

@@ -9,7 +9,7 @@ import {
   runContextCommand,
   type ContextCommands,
 } from "../../../src/cli/terminal/context-commands.js";
-import { JournalWriteError } from "../../../src/core/runner/agent-errors.js";
+import { JournalWriteError } from "../../../src/core/common/agent-errors.js";
 import type { Message } from "../../../src/core/ports/messages.js";
 
 const CLEAR = "\r\u001b[2K";

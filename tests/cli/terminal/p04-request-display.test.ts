@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { RunWaitingError } from "../../../src/core/runner/agent-errors.js";
+import { RunWaitingError } from "../../../src/core/common/agent-errors.js";
 import type { ApprovalProvider } from "../../../src/core/policy/approval.js";
 import type { PermissionRequest } from "../../../src/core/policy/permission-request.js";
 import { P04TerminalApproval } from "../../../src/cli/terminal/p04-terminal-approval.js";

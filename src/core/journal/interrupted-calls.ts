@@ -3,7 +3,7 @@
  * ran, and one that was running when the process died. The live runner and the journal's replay
  * both use these, so a resumed conversation reads exactly as the live one did.
  */
-import { RunCancelledError, RunWaitingError } from "./agent-errors.js";
+import { RunCancelledError, RunWaitingError } from "../common/agent-errors.js";
 import type { Decided } from "./call-facts.js";
 import type { Message } from "../ports/messages.js";
 import { toolError } from "../tools/tool-result.js";

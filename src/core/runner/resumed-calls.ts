@@ -3,12 +3,12 @@
  * finished one keeps its recorded result; one that started and never finished is reported unknown
  * and NOT run again; one that never started takes the normal path.
  */
-import { throwIfCancelled } from "../runner/agent-errors.js";
-import { outcomeOf } from "../runner/call-facts.js";
-import { EXECUTION_UNKNOWN, EXECUTION_UNKNOWN_ON_HOST } from "../runner/interrupted-calls.js";
-import type { OpenCall } from "./journal-replay.js";
+import { throwIfCancelled } from "../common/agent-errors.js";
+import { outcomeOf } from "../journal/call-facts.js";
+import { EXECUTION_UNKNOWN, EXECUTION_UNKNOWN_ON_HOST } from "../journal/interrupted-calls.js";
+import type { OpenCall } from "../journal/journal-replay.js";
 import type { Message, ToolCall } from "../ports/messages.js";
-import type { RunResult } from "../runner/run-result.js";
+import type { RunResult } from "./run-result.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { ToolResult } from "../tools/tool-result.js";
 
