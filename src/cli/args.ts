@@ -13,7 +13,7 @@ import {
   type ChapterProfile,
 } from "../core/profiles.js";
 import { CliConfigError } from "./config-error.js";
-import { languageFromLocale } from "./terminal/locale.js";
+import { languageFromLocale } from "./terminal/approval/locale.js";
 
 // The adapters own the shell and sandbox choices; these lists only spell them out for the flags.
 export const SHELL_CHOICES = [

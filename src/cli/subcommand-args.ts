@@ -1,4 +1,4 @@
-import { sayAgent } from "./terminal/agent-line.js";
+import { sayAgent } from "./terminal/render/agent-line.js";
 import { parseArgs } from "node:util";
 import { firstLineOfError } from "../core/common/one-line.js";
 import type { CliIo } from "./cli-io.js";

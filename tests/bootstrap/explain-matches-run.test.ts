@@ -17,7 +17,7 @@ import type { Host } from "../../src/bootstrap/host.js";
 import { explainCall, plainExplainSettings } from "../../src/cli/commands/explain.js";
 import { resolveSettings } from "../../src/cli/settings/resolve-settings.js";
 import { composedRunSettings, executionSettings } from "../../src/cli/settings/run-settings.js";
-import { TERMINAL_APPROVAL_SOURCE } from "../../src/cli/terminal/terminal-approval.js";
+import { TERMINAL_APPROVAL_SOURCE } from "../../src/cli/terminal/approval/terminal-approval.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import type { ApprovalProvider } from "../../src/core/policy/approval.js";
 import { ALL_PROFILES, keepsAudit, type ChapterProfile } from "../../src/core/profiles.js";

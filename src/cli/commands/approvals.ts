@@ -4,7 +4,7 @@ import { openApprovalStore } from "../../bootstrap.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 /**
  * `agent approvals [--workspace DIR] [--json]`: the requests of this workspace still waiting for an

@@ -6,7 +6,7 @@ import { parseTtl, TTL_TAKES } from "../subcommand-values.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 /** `agent approve REQUEST_ID [--ttl 15m]`: one run of exactly that action, within the TTL. */
 export function approveCommand(args: readonly string[], io: CliIo): Promise<number> {

@@ -4,7 +4,7 @@ import { defaultWorkspace } from "../args.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 /** `agent commands [--workspace DIR]`: P04's effective allowlist and where each entry came from. */
 export function commandsCommand(args: readonly string[], io: CliIo): Promise<number> {

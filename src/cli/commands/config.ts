@@ -9,7 +9,7 @@ import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
 import { baseURL, modelName, resolveSettings } from "../settings/resolve-settings.js";
 import { guarded } from "../subcommand-args.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 export const CONFIG_HELP = `Usage: agent config [run options]
 

@@ -22,9 +22,9 @@ import { executionSettings } from "../settings/run-settings.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
-import { TERMINAL_APPROVAL_SOURCE } from "../terminal/terminal-approval.js";
-import { formatAuditLine } from "../terminal/terminal-audit.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { TERMINAL_APPROVAL_SOURCE } from "../terminal/approval/terminal-approval.js";
+import { formatAuditLine } from "../terminal/approval/terminal-audit.js";
+import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 export function explainCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, async () => {

@@ -4,7 +4,7 @@
  * the network are the run's own (resume-settings.ts); the other run options (audit log, endpoint,
  * …) are given again as for a new run.
  */
-import { sayAgent } from "../terminal/agent-line.js";
+import { sayAgent } from "../terminal/render/agent-line.js";
 import type { RunLock } from "../../adapters/journal/index.js";
 import {
   existingJournal,

@@ -2,7 +2,7 @@
  * `agent [options] "<task>"`: a run, or with no task on a terminal a conversation. Its settings
  * are decided in one place (resolve-settings.ts) before anything else reads them.
  */
-import { sayAgent } from "../terminal/agent-line.js";
+import { sayAgent } from "../terminal/render/agent-line.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { HELP_TEXT } from "../args.js";
 import type { CliIo } from "../cli-io.js";

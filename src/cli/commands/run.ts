@@ -13,7 +13,7 @@ import { RunTerminal } from "../modes/run-terminal.js";
 import { bothObservers, ScriptOutput, scriptOutputMode } from "../modes/script-output.js";
 import { composedRunSettings } from "../settings/run-settings.js";
 import { resolveWorkspace } from "../settings/workspace.js";
-import { sayAgent } from "../terminal/agent-line.js";
+import { sayAgent } from "../terminal/render/agent-line.js";
 
 export async function runAgent(
   options: CliOptions,

@@ -4,7 +4,7 @@
  * asked for more: only the journals shown are read, so a workspace with a thousand runs lists as
  * fast as one with ten.
  */
-import { sayAgent } from "../terminal/agent-line.js";
+import { sayAgent } from "../terminal/render/agent-line.js";
 import { parseArgs } from "node:util";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { defaultWorkspace } from "../args.js";
@@ -12,7 +12,7 @@ import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { countStoredRuns, listStoredRuns, openRunStore } from "../../bootstrap.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 /** Runs shown unless asked for more. */
 const DEFAULT_LIMIT = 20;

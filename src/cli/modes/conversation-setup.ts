@@ -4,11 +4,11 @@
  * history kept in the state directory. A history file that cannot be used safely (a link, a FIFO,
  * too large) is named in one warning and the conversation goes on without it.
  */
-import { sayAgent } from "../terminal/agent-line.js";
+import { sayAgent } from "../terminal/render/agent-line.js";
 import { openInputHistory, type InputHistory, type SwitchableModel } from "../../bootstrap.js";
 import type { RunJournal } from "../../core/journal/journal-records.js";
-import { conversationCommands } from "../terminal/conversation-commands.js";
-import { SlashCommands, type SlashCommand } from "../terminal/slash-commands.js";
+import { conversationCommands } from "../terminal/input/conversation-commands.js";
+import { SlashCommands, type SlashCommand } from "../terminal/input/slash-commands.js";
 
 export interface ConversationSetupOptions {
   readonly stateRoot: string;

@@ -5,8 +5,8 @@
 import type { ComposedRun } from "../../bootstrap.js";
 import type { Message } from "../../core/ports/messages.js";
 import { EXIT } from "../exit-codes.js";
-import { contextSlashCommands } from "../terminal/context-commands.js";
-import { runConversation } from "../terminal/conversation.js";
+import { contextSlashCommands } from "../terminal/input/context-commands.js";
+import { runConversation } from "../terminal/input/conversation.js";
 import { contextCommandsOf } from "./context-setup.js";
 import { setUpConversation } from "./conversation-setup.js";
 import type { RunTerminal } from "./run-terminal.js";

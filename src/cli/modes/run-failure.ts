@@ -11,8 +11,8 @@ import {
   RunWaitingError,
 } from "../../core/common/agent-errors.js";
 import { EXIT } from "../exit-codes.js";
-import { sayAgent } from "../terminal/agent-line.js";
-import { waitingMessage } from "../terminal/waiting-message.js";
+import { sayAgent } from "../terminal/render/agent-line.js";
+import { waitingMessage } from "../terminal/approval/waiting-message.js";
 import type { RunTerminal } from "./run-terminal.js";
 import type { ScriptOutput, ScriptStatus } from "./script-output.js";
 

@@ -10,15 +10,15 @@ import type { ApprovalMode } from "../../core/profiles.js";
 import type { AgentObserver, RunResult } from "../../core/runner/agent-runner.js";
 import type { CliOptions } from "../args.js";
 import type { CliIo } from "../cli-io.js";
-import { sayAgent } from "../terminal/agent-line.js";
-import { CommandStatus } from "../terminal/command-status.js";
-import { TurnCancellation } from "../terminal/conversation.js";
-import { previewWith } from "../terminal/file-change-preview.js";
-import { loadMarkdownView } from "../terminal/load-markdown-view.js";
-import { p04Approver } from "../terminal/p04-terminal-approval.js";
-import { ProgressReporter, useColor } from "../terminal/progress-reporter.js";
-import { TerminalApprovalProvider } from "../terminal/terminal-approval.js";
-import { TerminalAuditSink } from "../terminal/terminal-audit.js";
+import { sayAgent } from "../terminal/render/agent-line.js";
+import { CommandStatus } from "../terminal/progress/command-status.js";
+import { TurnCancellation } from "../terminal/input/conversation.js";
+import { previewWith } from "../terminal/approval/file-change-preview.js";
+import { loadMarkdownView } from "../terminal/render/load-markdown-view.js";
+import { p04Approver } from "../terminal/approval/p04-terminal-approval.js";
+import { ProgressReporter, useColor } from "../terminal/progress/progress-reporter.js";
+import { TerminalApprovalProvider } from "../terminal/approval/terminal-approval.js";
+import { TerminalAuditSink } from "../terminal/approval/terminal-audit.js";
 
 export class RunTerminal {
   readonly reporter: ProgressReporter;

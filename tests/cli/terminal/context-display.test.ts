@@ -4,11 +4,11 @@
  */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { ProgressReporter } from "../../../src/cli/terminal/progress-reporter.js";
+import { ProgressReporter } from "../../../src/cli/terminal/progress/progress-reporter.js";
 import {
   runContextCommand,
   type ContextCommands,
-} from "../../../src/cli/terminal/context-commands.js";
+} from "../../../src/cli/terminal/input/context-commands.js";
 import { JournalWriteError } from "../../../src/core/common/agent-errors.js";
 import type { Message } from "../../../src/core/ports/messages.js";
 

@@ -4,7 +4,7 @@ import {
   isYes,
   renderApprovalPrompt,
   TerminalApprovalProvider,
-} from "../../../src/cli/terminal/terminal-approval.js";
+} from "../../../src/cli/terminal/approval/terminal-approval.js";
 import { RunCancelledError } from "../../../src/core/common/agent-errors.js";
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../../src/core/policy/permission-request.js";

@@ -4,8 +4,8 @@
  * that starts with `/word` is a command, known or not, and never reaches the model; a path such as
  * `/usr/lib/x is missing` is not a word and goes to the model as written.
  */
-import type { Message } from "../../core/ports/messages.js";
-import type { TokenUsage } from "../../core/ports/model.js";
+import type { Message } from "../../../core/ports/messages.js";
+import type { TokenUsage } from "../../../core/ports/model.js";
 
 /** What a command may see and change of the conversation between two turns. */
 export interface ConversationState {

@@ -1,5 +1,5 @@
-import type { RunWaitingError } from "../../core/common/agent-errors.js";
-import { escapeForPrompt } from "./terminal-text.js";
+import type { RunWaitingError } from "../../../core/common/agent-errors.js";
+import { escapeForPrompt } from "../render/terminal-text.js";
 
 /** What a run that waits leaves on stderr: the request, its risks, and how to answer it. */
 export function waitingMessage(error: RunWaitingError, runId: string | undefined): string {

@@ -1,4 +1,4 @@
-import { MAX_MARKDOWN_CHARS } from "./markdown-budget.js";
+import { MAX_MARKDOWN_CHARS } from "../render/markdown-budget.js";
 
 /**
  * A reply's text as it streamed in, and the rows it was shown in then (undimmed, without the line

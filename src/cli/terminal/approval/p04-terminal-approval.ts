@@ -1,8 +1,8 @@
-import type { ApprovalProvider } from "../../core/policy/approval.js";
-import { PermissionDecision } from "../../core/policy/permission-decision.js";
-import type { PermissionRequest } from "../../core/policy/permission-request.js";
-import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
-import { escapeForPrompt } from "./terminal-text.js";
+import type { ApprovalProvider } from "../../../core/policy/approval.js";
+import { PermissionDecision } from "../../../core/policy/permission-decision.js";
+import type { PermissionRequest } from "../../../core/policy/permission-request.js";
+import { MODEL_INDENT, layOutLine } from "../render/terminal-layout.js";
+import { escapeForPrompt } from "../render/terminal-text.js";
 
 /**
  * The most characters of a request (as shown, escaped) that the terminal asks about. A request is

@@ -9,7 +9,7 @@ import {
   MAX_MARKDOWN_DEPTH,
   nestingDepth,
 } from "./markdown-budget.js";
-import { rowsAsStreamed, type StreamedLayout } from "./streamed-layout.js";
+import { rowsAsStreamed, type StreamedLayout } from "../progress/streamed-layout.js";
 import { indentModelText, MODEL_INDENT } from "./terminal-layout.js";
 import { escapeControlsKeepingLines, escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
 

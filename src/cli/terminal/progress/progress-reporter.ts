@@ -1,15 +1,15 @@
-import type { AgentObserver } from "../../core/runner/agent-runner.js";
-import type { ToolCall } from "../../core/ports/messages.js";
-import type { ModelReply, TokenUsage } from "../../core/ports/model.js";
+import type { AgentObserver } from "../../../core/runner/agent-runner.js";
+import type { ToolCall } from "../../../core/ports/messages.js";
+import type { ModelReply, TokenUsage } from "../../../core/ports/model.js";
 import {
   describeOutcome,
   everyCallDenied,
   summarizeOutcomes,
   type ToolOutcome,
-} from "../../core/tools/tool-outcome.js";
-import type { ToolResult } from "../../core/tools/tool-result.js";
-import { collapseHiddenRuns } from "./hidden-characters.js";
-import type { CompactionEvent } from "../../core/context/context-keeper.js";
+} from "../../../core/tools/tool-outcome.js";
+import type { ToolResult } from "../../../core/tools/tool-result.js";
+import { collapseHiddenRuns } from "../render/hidden-characters.js";
+import type { CompactionEvent } from "../../../core/context/context-keeper.js";
 import { compactionLine, contextUsed } from "./context-status.js";
 import { CoalescedText } from "./coalesced-text.js";
 import {
@@ -22,15 +22,15 @@ import {
 } from "./command-summary.js";
 import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedText } from "./streamed-text.js";
-import type { ModelRetryNotice } from "../../bootstrap.js";
+import type { ModelRetryNotice } from "../../../bootstrap.js";
 import { retryNoticeLine } from "./retry-notice.js";
-import { MODEL_INDENT, indentModelText, layOutLine } from "./terminal-layout.js";
+import { MODEL_INDENT, indentModelText, layOutLine } from "../render/terminal-layout.js";
 import {
   escapeControlsKeepingLines,
   escapeForPrompt,
   escapeForTerminal,
   truncateForDisplay,
-} from "./terminal-text.js";
+} from "../render/terminal-text.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
 

@@ -1,9 +1,9 @@
-import { collapseHiddenRuns, isHiddenCharacter } from "./hidden-characters.js";
-import { breakIntoRows } from "./row-breaks.js";
+import { collapseHiddenRuns, isHiddenCharacter } from "../render/hidden-characters.js";
+import { breakIntoRows } from "../render/row-breaks.js";
 import type { StreamedLayout } from "./streamed-layout.js";
-import { usableCells } from "./terminal-cells.js";
-import { MODEL_INDENT } from "./terminal-layout.js";
-import { escapeControlsKeepingLines } from "./terminal-text.js";
+import { usableCells } from "../render/terminal-cells.js";
+import { MODEL_INDENT } from "../render/terminal-layout.js";
+import { escapeControlsKeepingLines } from "../render/terminal-text.js";
 
 /** Code units of a blank run held back at most before it is shown (counted) anyway. */
 const HELD_LIMIT = 4096;

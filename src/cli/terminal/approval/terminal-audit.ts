@@ -1,7 +1,7 @@
-import type { AuditSink } from "../../core/policy/audit.js";
-import type { PermissionDecision } from "../../core/policy/permission-decision.js";
-import type { PermissionRequest } from "../../core/policy/permission-request.js";
-import { escapeForPrompt } from "./terminal-text.js";
+import type { AuditSink } from "../../../core/policy/audit.js";
+import type { PermissionDecision } from "../../../core/policy/permission-decision.js";
+import type { PermissionRequest } from "../../../core/policy/permission-request.js";
+import { escapeForPrompt } from "../render/terminal-text.js";
 
 /** One stderr line per final decision, e.g. `[Permission] glob: allow (default) - No permission …`. */
 export class TerminalAuditSink implements AuditSink {

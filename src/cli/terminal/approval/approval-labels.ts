@@ -1,4 +1,4 @@
-import type { Language } from "../args.js";
+import type { Language } from "../../args.js";
 
 export interface ApprovalLabels {
   readonly title: string;

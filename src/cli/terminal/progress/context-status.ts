@@ -2,9 +2,9 @@
  * The context budget as the person sees it: "context N% used" on the status line and the closing
  * line, and one line for each compaction (or for the summary that failed, once).
  */
-import { percentOf } from "../../core/context/context-budget.js";
-import type { CompactionEvent } from "../../core/context/context-keeper.js";
-import { escapeForPrompt } from "./terminal-text.js";
+import { percentOf } from "../../../core/context/context-budget.js";
+import type { CompactionEvent } from "../../../core/context/context-keeper.js";
+import { escapeForPrompt } from "../render/terminal-text.js";
 
 export function contextUsed(tokens: number, window: number): string {
   return `context ${String(percentOf(tokens, window))}% used`;

@@ -1,11 +1,11 @@
-import { sayAgent } from "./agent-line.js";
-import { AgentRunError, RunCancelledError } from "../../core/common/agent-errors.js";
-import type { RunResult } from "../../core/runner/agent-runner.js";
-import type { Message } from "../../core/ports/messages.js";
-import { firstLineOfError } from "../../core/common/one-line.js";
+import { sayAgent } from "../render/agent-line.js";
+import { AgentRunError, RunCancelledError } from "../../../core/common/agent-errors.js";
+import type { RunResult } from "../../../core/runner/agent-runner.js";
+import type { Message } from "../../../core/ports/messages.js";
+import { firstLineOfError } from "../../../core/common/one-line.js";
 import type { TerminalInput } from "./terminal-input.js";
-import type { TokenUsage } from "../../core/ports/model.js";
-import { addUsage } from "../../core/runner/model-reply-checks.js";
+import type { TokenUsage } from "../../../core/ports/model.js";
+import { addUsage } from "../../../core/runner/model-reply-checks.js";
 import { conversationCommands } from "./conversation-commands.js";
 import { MessageReader, type HistoryStore } from "./message-reader.js";
 import {

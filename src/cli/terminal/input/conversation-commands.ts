@@ -2,7 +2,7 @@
  * The conversation's own slash commands. Features with commands of their own (the context budget's
  * `/compact`, `/clear`, `/context`) pass theirs beside these to `SlashCommands`.
  */
-import { escapeForPrompt } from "./terminal-text.js";
+import { escapeForPrompt } from "../render/terminal-text.js";
 import type { SlashCommand, SlashCommandEnd } from "./slash-commands.js";
 
 export const CONVERSATION_HELP = [

@@ -3,10 +3,10 @@
  * with its history; each returns the history the next turn goes on from. The agent does the work
  * (and journals it); these only say what happened.
  */
-import { sayAgent } from "./agent-line.js";
-import { AgentRunError } from "../../core/common/agent-errors.js";
-import type { Message } from "../../core/ports/messages.js";
-import { firstLineOfError } from "../../core/common/one-line.js";
+import { sayAgent } from "../render/agent-line.js";
+import { AgentRunError } from "../../../core/common/agent-errors.js";
+import type { Message } from "../../../core/ports/messages.js";
+import { firstLineOfError } from "../../../core/common/one-line.js";
 import type { SlashCommand } from "./slash-commands.js";
 
 /** What the conversation needs of the agent for these commands. */

@@ -2,12 +2,12 @@ import type {
   CommandOptions,
   CommandResult,
   CommandRunner,
-} from "../../core/ports/command-runner.js";
-import { collapseHiddenRuns } from "./hidden-characters.js";
+} from "../../../core/ports/command-runner.js";
+import { collapseHiddenRuns } from "../render/hidden-characters.js";
 import type { ProgressOutput, Verbosity } from "./progress-reporter.js";
-import { cellsOf, usableCells } from "./terminal-cells.js";
-import { MODEL_INDENT } from "./terminal-layout.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { cellsOf, usableCells } from "../render/terminal-cells.js";
+import { MODEL_INDENT } from "../render/terminal-layout.js";
+import { escapeForTerminal } from "../render/terminal-text.js";
 
 export interface CommandStatusOptions {
   readonly output: ProgressOutput;

@@ -1,5 +1,5 @@
-import { collapseHiddenRuns } from "./hidden-characters.js";
-import { escapeForTerminal, truncateForDisplay } from "./terminal-text.js";
+import { collapseHiddenRuns } from "../render/hidden-characters.js";
+import { escapeForTerminal, truncateForDisplay } from "../render/terminal-text.js";
 
 /** The tools whose result is a command's output (`CommandTool` in the profiles). */
 const COMMAND_TOOLS: ReadonlySet<string> = new Set(["shell", "run_command"]);

@@ -1,5 +1,5 @@
-import { WorkspaceFileError, type WorkspaceFileSystem } from "../../core/ports/filesystem.js";
-import type { PermissionRequest } from "../../core/policy/permission-request.js";
+import { WorkspaceFileError, type WorkspaceFileSystem } from "../../../core/ports/filesystem.js";
+import type { PermissionRequest } from "../../../core/policy/permission-request.js";
 
 /** What a write or an edit would do to a file, for the approval prompt. */
 export interface FileChange {

@@ -1,9 +1,9 @@
 import { structuredPatch } from "diff";
 import type { FileChange } from "./file-change-preview.js";
-import { collapseHiddenRuns } from "./hidden-characters.js";
-import { cellsOf, usableCells } from "./terminal-cells.js";
-import { MODEL_INDENT } from "./terminal-layout.js";
-import { escapeForTerminal } from "./terminal-text.js";
+import { collapseHiddenRuns } from "../render/hidden-characters.js";
+import { cellsOf, usableCells } from "../render/terminal-cells.js";
+import { MODEL_INDENT } from "../render/terminal-layout.js";
+import { escapeForTerminal } from "../render/terminal-text.js";
 
 export interface DiffViewOptions {
   readonly color: boolean;

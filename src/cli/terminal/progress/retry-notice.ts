@@ -1,5 +1,5 @@
-import type { ModelRetryNotice } from "../../bootstrap.js";
-import { escapeForPrompt } from "./terminal-text.js";
+import type { ModelRetryNotice } from "../../../bootstrap.js";
+import { escapeForPrompt } from "../render/terminal-text.js";
 
 /**
  * `agent: retrying in 4 s (2 of 3): connection reset`: said as the wait begins, so a slow or

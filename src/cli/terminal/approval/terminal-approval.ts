@@ -1,16 +1,16 @@
 import { createInterface } from "node:readline";
-import { RunCancelledError } from "../../core/common/agent-errors.js";
-import type { ApprovalProvider } from "../../core/policy/approval.js";
-import { PermissionDecision } from "../../core/policy/permission-decision.js";
-import type { PermissionRequest } from "../../core/policy/permission-request.js";
+import { RunCancelledError } from "../../../core/common/agent-errors.js";
+import type { ApprovalProvider } from "../../../core/policy/approval.js";
+import { PermissionDecision } from "../../../core/policy/permission-decision.js";
+import type { PermissionRequest } from "../../../core/policy/permission-request.js";
 import { APPROVAL_LABELS } from "./approval-labels.js";
-import type { Language } from "../args.js";
+import type { Language } from "../../args.js";
 import type { FileChange } from "./file-change-preview.js";
-import { collapseHiddenRuns } from "./hidden-characters.js";
-import { reapplyRawMode, stopAndContinue } from "./job-control.js";
-import type { TerminalInput } from "./terminal-input.js";
-import { MODEL_INDENT, layOutLine } from "./terminal-layout.js";
-import { elideMiddle, escapeForPrompt, escapeForTerminal } from "./terminal-text.js";
+import { collapseHiddenRuns } from "../render/hidden-characters.js";
+import { reapplyRawMode, stopAndContinue } from "../input/job-control.js";
+import type { TerminalInput } from "../input/terminal-input.js";
+import { MODEL_INDENT, layOutLine } from "../render/terminal-layout.js";
+import { elideMiddle, escapeForPrompt, escapeForTerminal } from "../render/terminal-text.js";
 
 export const TERMINAL_APPROVAL_SOURCE = "terminal-approval";
 /**
