@@ -75,7 +75,7 @@ export default tseslint.config(
             INTO_ADAPTER_HELPERS,
             { regex: "^(\\.\\./)+cli(/|\\.js$)", message: "bootstrap/ never imports cli/." },
             {
-              regex: "^\\.\\./bootstrap\\.js$",
+              regex: "^(\\.\\./)+bootstrap\\.js$",
               message:
                 "bootstrap/ holds the root's parts; src/bootstrap.ts imports them, not back.",
             },

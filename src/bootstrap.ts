@@ -10,29 +10,34 @@ export { composeRun, type ComposedRun } from "./bootstrap/compose-run.js";
 export { composeExplain } from "./bootstrap/compose-explain.js";
 export { DEFAULT_MAX_TURNS } from "./bootstrap/build-agent.js";
 export type { Host } from "./bootstrap/host.js";
-export type { ResumePlan } from "./bootstrap/journal-session.js";
+export type { ResumePlan } from "./bootstrap/open/journal-session.js";
 export type {
   ExecutionSettings,
   ModelRetryNotice,
   RunPorts,
   RunSettings,
 } from "./bootstrap/run-settings.js";
-export type { SwitchableModel } from "./bootstrap/switchable-model.js";
+export type { SwitchableModel } from "./bootstrap/model/switchable-model.js";
 
 // What a run keeps: journals, their locks, grants and the conversation's input history.
-export { countStoredRuns, listStoredRuns, openRunStore } from "./bootstrap/run-store.js";
-export { existingJournal, isRunId, lockAndReadRun, runToResume } from "./bootstrap/resume-plan.js";
+export { countStoredRuns, listStoredRuns, openRunStore } from "./bootstrap/open/run-store.js";
+export {
+  existingJournal,
+  isRunId,
+  lockAndReadRun,
+  runToResume,
+} from "./bootstrap/open/resume-plan.js";
 export {
   auditApprovalAnswer,
   DEFAULT_GRANT_TTL_MS,
   openApprovalStore,
-} from "./bootstrap/approval-state.js";
-export { openInputHistory, type InputHistory } from "./bootstrap/input-history.js";
-export { instructionsChangeNotice } from "./bootstrap/project-instructions.js";
+} from "./bootstrap/open/approval-state.js";
+export { openInputHistory, type InputHistory } from "./bootstrap/open/input-history.js";
+export { instructionsChangeNotice } from "./bootstrap/open/project-instructions.js";
 export { loadCommandAllowlist } from "./bootstrap/p04-run.js";
 
 // The person's settings file and the defaults `agent config` names.
-export { loadPersonSettings } from "./bootstrap/settings-file.js";
+export { loadPersonSettings } from "./bootstrap/open/settings-file.js";
 export {
   DEFAULT_BASE_URL,
   DEFAULT_MAX_RETRIES,

@@ -13,8 +13,8 @@ import { buildToolPath, DEFAULT_MAX_TURNS } from "./build-agent.js";
 import { DryRunGrants } from "./dry-run-grants.js";
 import { existingRealPath, harnessPaths, plannedRealPath } from "./harness-paths.js";
 import { p04Dependencies } from "./p04-run.js";
-import { startRunExecution } from "./run-execution.js";
-import { stateRootFor } from "./run-store.js";
+import { startRunExecution } from "./execution/run-execution.js";
+import { stateRootFor } from "./open/run-store.js";
 import type { ExecutionSettings } from "./run-settings.js";
 
 export interface ExplainedToolPath {

@@ -13,8 +13,8 @@ import type { CommandRunner } from "../core/ports/command-runner.js";
 import type { ApprovalMode, ChapterProfile } from "../core/profiles.js";
 import type { AgentObserver } from "../core/runner/agent-runner.js";
 import type { Host } from "./host.js";
-import type { ResumePlan } from "./journal-session.js";
-import type { ModelSettings } from "./model-client.js";
+import type { ResumePlan } from "./open/journal-session.js";
+import type { ModelSettings } from "./model/model-client.js";
 import type { ModelRetryNotice } from "../adapters/model/index.js";
 
 export type { ModelRetryNotice };

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { journalPath, readJournalFile } from "../../src/adapters/journal/index.js";
 import { composeRun } from "../../src/bootstrap/compose-run.js";
-import { openRunStore } from "../../src/bootstrap/run-store.js";
+import { openRunStore } from "../../src/bootstrap/open/run-store.js";
 import type { Host } from "../../src/bootstrap/host.js";
 import { explainCall, plainExplainSettings } from "../../src/cli/commands/explain.js";
 import { resolveSettings } from "../../src/cli/settings/resolve-settings.js";

@@ -2,10 +2,10 @@
  * Where a run's commands run, started as the settings say: a run and `agent explain` start it
  * through here, so a dry run decides on the same environment as the run.
  */
-import { CommandCgroups } from "../adapters/cgroup/index.js";
-import { startShellExecution, type StartedShellExecution } from "../adapters/execution/index.js";
+import { CommandCgroups } from "../../adapters/cgroup/index.js";
+import { startShellExecution, type StartedShellExecution } from "../../adapters/execution/index.js";
 import { unboundProcessLimitNotice } from "./process-limit-notice.js";
-import type { ExecutionSettings } from "./run-settings.js";
+import type { ExecutionSettings } from "../run-settings.js";
 
 export async function startRunExecution(
   settings: ExecutionSettings,

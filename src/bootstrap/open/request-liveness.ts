@@ -5,10 +5,10 @@
  * Read from the run's own journal, the record of what it waits on. An approval for either would
  * say "one run of exactly that action" and grant nothing.
  */
-import { journalPath, readJournalFile } from "../adapters/journal/index.js";
-import type { StoredRequest } from "../adapters/state/index.js";
-import type { StoredJournalRecord } from "../core/journal/journal-records.js";
-import { replayJournal, type RunStatus } from "../core/journal/journal-replay.js";
+import { journalPath, readJournalFile } from "../../adapters/journal/index.js";
+import type { StoredRequest } from "../../adapters/state/index.js";
+import type { StoredJournalRecord } from "../../core/journal/journal-records.js";
+import { replayJournal, type RunStatus } from "../../core/journal/journal-replay.js";
 
 /**
  * Why `stored` can no longer be used; undefined while its run may still use it. `liveRunId` is

@@ -1,5 +1,5 @@
-import { RunCancelledError } from "../core/common/agent-errors.js";
-import type { ModelClient, ModelReply, ModelRequest } from "../core/ports/model.js";
+import { RunCancelledError } from "../../core/common/agent-errors.js";
+import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
 
 /**
  * Lets start-up work that only tool calls need (the sandbox probe) run while the first model

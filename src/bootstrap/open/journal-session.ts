@@ -11,8 +11,8 @@ import {
   newRunId,
   type RunContext,
   type RunLock,
-} from "../adapters/journal/index.js";
-import type { ReplayedRun } from "../core/journal/journal-replay.js";
+} from "../../adapters/journal/index.js";
+import type { ReplayedRun } from "../../core/journal/journal-replay.js";
 import type { RunStore } from "./run-store.js";
 
 /** What `agent resume` hands the run: the run, locked, and what its journal says. */

@@ -2,7 +2,7 @@
  * `/model NAME`: the conversation's model, switchable between turns. Each switch makes a new
  * client for the same provider and endpoint; a request in flight keeps the client it started with.
  */
-import type { ModelClient, ModelReply, ModelRequest } from "../core/ports/model.js";
+import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
 
 export class SwitchableModel implements ModelClient {
   readonly #make: (name: string) => ModelClient;

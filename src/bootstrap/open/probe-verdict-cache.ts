@@ -8,11 +8,15 @@ import {
   sandboxProbeFingerprint,
   type ShellExecution,
   type StartedShellExecution,
-} from "../adapters/execution/index.js";
-import { readProbeVerdict, writeProbeVerdict, type ProbeVerdict } from "../adapters/state/index.js";
-import type { ModelClient } from "../core/ports/model.js";
-import { NetworkNoticeGate } from "./network-notice-gate.js";
-import type { ExecutionSettings } from "./run-settings.js";
+} from "../../adapters/execution/index.js";
+import {
+  readProbeVerdict,
+  writeProbeVerdict,
+  type ProbeVerdict,
+} from "../../adapters/state/index.js";
+import type { ModelClient } from "../../core/ports/model.js";
+import { NetworkNoticeGate } from "../execution/network-notice-gate.js";
+import type { ExecutionSettings } from "../run-settings.js";
 
 export interface ProbeVerdictCache {
   /** The verdict remembered for this machine and these settings; undefined: none, so wait. */

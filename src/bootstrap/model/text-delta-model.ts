@@ -1,4 +1,4 @@
-import type { ModelClient, ModelReply, ModelRequest } from "../core/ports/model.js";
+import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
 
 /** The model, with every request's text pieces passed to `onTextDelta` (for the terminal). */
 export function withTextDeltas(

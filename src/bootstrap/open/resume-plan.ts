@@ -13,10 +13,10 @@ import {
   type JournalContents,
   type RunLock,
   type RunSummary,
-} from "../adapters/journal/index.js";
+} from "../../adapters/journal/index.js";
 import type { RunStore } from "./run-store.js";
 
-export { isRunId } from "../adapters/journal/index.js";
+export { isRunId } from "../../adapters/journal/index.js";
 
 /** What plain `agent resume` goes on with, and the newest run when that is a newer one. */
 export interface RunToResume {

@@ -1,16 +1,16 @@
-import { homeDirectory } from "../adapters/home/index.js";
-import { JsonlAuditLog } from "../adapters/audit/index.js";
-import { runsDirectory } from "../adapters/journal/index.js";
+import { homeDirectory } from "../../adapters/home/index.js";
+import { JsonlAuditLog } from "../../adapters/audit/index.js";
+import { runsDirectory } from "../../adapters/journal/index.js";
 import {
   ApprovalStore,
   openWorkspaceState,
   stateRootPath,
   type AnswerToken,
-} from "../adapters/state/index.js";
+} from "../../adapters/state/index.js";
 
 import { whyRequestIsStale } from "./request-liveness.js";
 
-export { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
+export { DEFAULT_GRANT_TTL_MS } from "../../adapters/state/index.js";
 
 /**
  * The grant store of one workspace: `<state root>/workspaces/<workspace>/approvals`. The root is

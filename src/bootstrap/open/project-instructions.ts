@@ -7,8 +7,8 @@ import {
   instructionsStatus,
   loadProjectInstructions,
   type ProjectInstructions,
-} from "../adapters/instructions/index.js";
-import type { Host } from "./host.js";
+} from "../../adapters/instructions/index.js";
+import type { Host } from "../host.js";
 
 export interface RunInstructions {
   readonly loaded: ProjectInstructions;

@@ -4,8 +4,8 @@
  * When no cgroup here can, the person is told once, at start, rather than trusting a limit that
  * is not there.
  */
-import { DEFAULT_RESOURCE_LIMITS, type ResourceLimits } from "../adapters/sandbox/index.js";
-import type { CgroupAvailability } from "../adapters/cgroup/index.js";
+import { DEFAULT_RESOURCE_LIMITS, type ResourceLimits } from "../../adapters/sandbox/index.js";
+import type { CgroupAvailability } from "../../adapters/cgroup/index.js";
 
 export function unboundProcessLimitNotice(
   limits: ResourceLimits | undefined,

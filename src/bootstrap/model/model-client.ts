@@ -9,9 +9,9 @@ import {
   ReplayModelClient,
   resolveOpenAIConfig,
   type ModelRetryNotice,
-} from "../adapters/model/index.js";
-import type { ModelClient } from "../core/ports/model.js";
-import type { Host } from "./host.js";
+} from "../../adapters/model/index.js";
+import type { ModelClient } from "../../core/ports/model.js";
+import type { Host } from "../host.js";
 import { SwitchableModel } from "./switchable-model.js";
 
 export interface ModelSettings {

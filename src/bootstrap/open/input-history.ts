@@ -3,8 +3,8 @@
  * like every adapter; a file that cannot be used safely (a link, a FIFO, too large) is no reason
  * to refuse the conversation, so the caller gets the problem to say once instead of a throw.
  */
-import { InputHistoryFile, inputHistoryPath } from "../adapters/state/index.js";
-import { firstLineOfError } from "../core/common/one-line.js";
+import { InputHistoryFile, inputHistoryPath } from "../../adapters/state/index.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
 
 export type InputHistory = InputHistoryFile;
 

@@ -1,10 +1,10 @@
-import type { ModelClient, ModelReply, ModelRequest } from "../core/ports/model.js";
-import type { Message } from "../core/ports/messages.js";
+import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
+import type { Message } from "../../core/ports/messages.js";
 import {
   SANDBOX_NETWORK_NOTICE_CORRECTIONS,
   SANDBOX_NETWORK_OFF_NOTICE,
-} from "../features/sandbox-network-notice.js";
-import { untilAborted } from "./first-reply-gate.js";
+} from "../../features/sandbox-network-notice.js";
+import { untilAborted } from "../model/first-reply-gate.js";
 
 /**
  * The agent is built, its system prompt and shell tool description written, while the sandbox

@@ -7,10 +7,10 @@ import {
   runIdsNewestFirst,
   runsDirectory,
   type RunSummary,
-} from "../adapters/journal/index.js";
-import { openWorkspaceState, stateRootPath } from "../adapters/state/index.js";
-import { homeDirectory } from "../adapters/home/index.js";
-import type { Host } from "./host.js";
+} from "../../adapters/journal/index.js";
+import { openWorkspaceState, stateRootPath } from "../../adapters/state/index.js";
+import { homeDirectory } from "../../adapters/home/index.js";
+import type { Host } from "../host.js";
 
 export interface RunStore {
   /** The state root's real path: hidden from sandboxed commands, refused to the file tools. */
