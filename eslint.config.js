@@ -74,6 +74,11 @@ export default tseslint.config(
           patterns: [
             INTO_ADAPTER_HELPERS,
             { regex: "^(\\.\\./)+cli(/|\\.js$)", message: "bootstrap/ never imports cli/." },
+            {
+              regex: "^(\\.\\./)+bootstrap\\.js$",
+              message:
+                "bootstrap/ holds the root's parts; src/bootstrap.ts imports them, not back.",
+            },
           ],
         },
       ],
@@ -81,7 +86,8 @@ export default tseslint.config(
   },
   {
     // The CLI turns argv into settings and owns the terminal; everything that opens a file, a
-    // journal, a model or a sandbox is built in src/bootstrap. Types may still name an adapter's.
+    // journal, a model or a sandbox is built by the composition root, src/bootstrap.ts, the one
+    // module of it the CLI imports. Types may still name an adapter's.
     files: ["src/cli/**/*.ts", "src/cli.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
@@ -91,7 +97,11 @@ export default tseslint.config(
             {
               regex: "^(\\.\\.?/)+adapters(/|$)",
               allowTypeImports: true,
-              message: "cli/ reaches adapters only through src/bootstrap/ (type imports aside).",
+              message: "cli/ reaches adapters only through src/bootstrap.ts (type imports aside).",
+            },
+            {
+              regex: "^(\\.\\.?/)+bootstrap/",
+              message: "cli/ imports the composition root as src/bootstrap.ts, never its parts.",
             },
           ],
         },

@@ -65,7 +65,7 @@ export interface AgentDependencies {
   readonly journal?: RunJournal;
   /** Shell commands run in the sandbox with the network off: the model is told so once. */
   readonly sandboxNetworkOff?: boolean;
-  // --- context (issue 26) ---
+  // --- context: what the model is told of the project, and how much history it can hold ---
   /** The project's AGENTS.md section (adapters/instructions), appended to the system prompt. */
   readonly instructions?: string;
   /** The model's context window in tokens; absent, the history is never compacted. */

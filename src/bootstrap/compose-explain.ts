@@ -14,8 +14,8 @@ import { DryRunGrants } from "./dry-run-grants.js";
 import { existingRealPath, harnessPaths, plannedRealPath } from "./harness-paths.js";
 import { hostFiles, hostFilesForSandbox } from "./host-files.js";
 import { p04Dependencies } from "./p04-run.js";
-import { startRunExecution } from "./run-execution.js";
-import { stateRootFor } from "./run-store.js";
+import { startRunExecution } from "./execution/run-execution.js";
+import { stateRootFor } from "./open/run-store.js";
 import type { ExecutionSettings } from "./run-settings.js";
 
 export interface ExplainedToolPath {

@@ -15,7 +15,7 @@ import { settingsPath } from "../adapters/settings/index.js";
 import { ConfigurationError } from "../core/common/configuration-error.js";
 import type { Host } from "./host.js";
 import { hostHome, pathFolders } from "./host-files.js";
-import { stateRootFor } from "./run-store.js";
+import { stateRootFor } from "./open/run-store.js";
 
 /** A profile that writes without asking was started where that is unsafe: exit 2. */
 export class UnsafeWorkspaceError extends ConfigurationError {

@@ -5,7 +5,7 @@
  * real path, so a workspace that is a dotfiles repository (`~/.gitconfig` a link into it) is
  * covered. docs/sandbox.md lists them in one table.
  */
-import { homedir } from "node:os";
+import { homeDirectory } from "../adapters/home/index.js";
 import { join } from "node:path";
 import {
   globalConfigDelegates,
@@ -62,10 +62,10 @@ const SYSTEM_STARTUP_FILES = Object.freeze([
   "/etc/environment",
 ]);
 
-/** The home directory the host means: an empty HOME would be the current directory. */
+/** The home directory the host means: on Windows the profile folder, elsewhere the one home rule. */
 export function hostHome({ env, platform }: Host): string {
-  const named = platform === "win32" ? (env.USERPROFILE ?? env.HOME) : env.HOME;
-  return named === undefined || named === "" ? homedir() : named;
+  const profile = platform === "win32" ? env.USERPROFILE : undefined;
+  return profile !== undefined && profile.trim() !== "" ? profile : homeDirectory(env);
 }
 
 /** The absolute folders of PATH, in order (a relative entry names whatever folder a shell is in). */

@@ -4,7 +4,7 @@
  * ports (`RunPorts`).
  */
 import type { SandboxMode } from "../adapters/execution/index.js";
-import type { ResourceLimits } from "./sandbox-options.js";
+import type { ResourceLimits } from "../adapters/sandbox/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
 import type { ApprovalProvider } from "../core/policy/approval.js";
 import type { AuditSink } from "../core/policy/audit.js";
@@ -13,8 +13,8 @@ import type { CommandRunner } from "../core/ports/command-runner.js";
 import type { ApprovalMode, ChapterProfile } from "../core/profiles.js";
 import type { AgentObserver } from "../core/runner/agent-runner.js";
 import type { Host } from "./host.js";
-import type { ResumePlan } from "./journal-session.js";
-import type { ModelSettings } from "./model-client.js";
+import type { ResumePlan } from "./open/journal-session.js";
+import type { ModelSettings } from "./model/model-client.js";
 import type { ModelRetryNotice } from "../adapters/model/index.js";
 
 export type { ModelRetryNotice };

@@ -2,11 +2,10 @@ import { parseArgs } from "node:util";
 import { errorMessage } from "../core/common/one-line.js";
 import type { SandboxMode } from "../adapters/execution/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
-import { sandboxLimits, sandboxUnmask } from "./sandbox-settings.js";
+import { sandboxLimits, sandboxUnmask } from "./settings/sandbox-settings.js";
 import type { ResourceLimits } from "../adapters/sandbox/index.js";
-import { DEFAULT_MAX_TURNS } from "../bootstrap/build-agent.js";
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../bootstrap/settings-file.js";
-import { parseRequestTimeout, parseRetries } from "./model-connection-settings.js";
+import { DEFAULT_MAX_TURNS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../bootstrap.js";
+import { parseRequestTimeout, parseRetries } from "./settings/model-connection-settings.js";
 import {
   keepsAudit,
   LATEST_CHAPTER,
@@ -14,7 +13,7 @@ import {
   type ChapterProfile,
 } from "../core/profiles.js";
 import { CliConfigError } from "./config-error.js";
-import { languageFromLocale } from "./terminal/locale.js";
+import { languageFromLocale } from "./terminal/approval/locale.js";
 
 // The adapters own the shell and sandbox choices; these lists only spell them out for the flags.
 export const SHELL_CHOICES = [

@@ -1,5 +1,5 @@
-import type { ProgressOutput } from "./terminal/progress-reporter.js";
-import type { TerminalInput } from "./terminal/terminal-input.js";
+import type { ProgressOutput } from "./terminal/progress/progress-reporter.js";
+import type { TerminalInput } from "./terminal/input/terminal-input.js";
 
 /** Everything the CLI touches of its process, so tests can run it in-process. */
 export interface CliIo {

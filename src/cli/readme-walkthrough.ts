@@ -7,7 +7,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { P03 } from "../core/profiles.js";
-import { explainCall } from "./commands/explain.js";
+import { explainCall, plainExplainSettings } from "./commands/explain.js";
 
 export const WALKTHROUGH_CALLS = Object.freeze([
   ["glob", '{"pattern":"**/*.md"}'],
@@ -27,9 +27,11 @@ export async function walkthroughText(): Promise<string> {
       const lines = await explainCall({
         tool,
         json,
-        profile: P03,
-        workspace,
-        io: { env: { PATH: process.env.PATH }, platform: process.platform },
+        execution: plainExplainSettings({
+          profile: P03,
+          workspace,
+          host: { env: { PATH: process.env.PATH }, platform: process.platform },
+        }),
       });
       sections.push(lines.join("\n"));
     }

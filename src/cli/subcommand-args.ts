@@ -1,9 +1,9 @@
+import { sayAgent } from "./terminal/render/agent-line.js";
 import { parseArgs } from "node:util";
 import { firstLineOfError } from "../core/common/one-line.js";
 import type { CliIo } from "./cli-io.js";
 import { CliConfigError } from "./config-error.js";
 import { EXIT } from "./exit-codes.js";
-import { escapeForPrompt } from "./terminal/terminal-text.js";
 
 /**
  * The flags every approvals subcommand takes; `extra` adds a command's own, and `takes` what a
@@ -38,7 +38,7 @@ export async function guarded(io: CliIo, body: () => Promise<number> | number): 
   try {
     return await body();
   } catch (error) {
-    io.stderr.write(`agent: ${escapeForPrompt(firstLineOfError(error))}\n`);
+    sayAgent(io.stderr, firstLineOfError(error));
     return EXIT.config;
   }
 }

@@ -1,18 +1,4 @@
-import { realpathSync, statSync } from "node:fs";
 import { CliConfigError } from "./config-error.js";
-
-/** The workspace's real path; a missing one is a configuration error. */
-export function realWorkspace(path: string): string {
-  let real: string;
-  try {
-    real = realpathSync.native(path);
-  } catch {
-    throw new CliConfigError(`workspace does not exist: ${path}`);
-  }
-  if (!statSync(real).isDirectory())
-    throw new CliConfigError(`workspace is not a directory: ${path}`);
-  return real;
-}
 
 /** `15m`, `90s`, `2h`: how long a grant counts. At most a day: a grant is for a run, not a habit. */
 /** What `--ttl` takes, in its errors. */

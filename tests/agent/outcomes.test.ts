@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createShellExecution } from "../../src/adapters/execution/index.js";
 import { WorkspaceOutputStore } from "../../src/adapters/filesystem/index.js";
 import { buildAgent } from "../../src/bootstrap/build-agent.js";
-import { RunCancelledError } from "../../src/core/runner/agent-errors.js";
+import { RunCancelledError } from "../../src/core/common/agent-errors.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import { P03 } from "../../src/core/profiles.js";
 import type { ToolOutcome } from "../../src/core/tools/tool-outcome.js";

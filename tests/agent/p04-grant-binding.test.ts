@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { npmScriptText } from "../../src/adapters/commands/index.js";
 import { ApprovalStore } from "../../src/adapters/state/index.js";
 import { buildAgent } from "../../src/bootstrap/build-agent.js";
-import { RunWaitingError } from "../../src/core/runner/agent-errors.js";
+import { RunWaitingError } from "../../src/core/common/agent-errors.js";
 import type { ApprovalProvider } from "../../src/core/policy/approval.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import { P04 } from "../../src/core/profiles.js";
@@ -74,7 +74,7 @@ async function waitingRequest(runId: string): Promise<string> {
     .run("run the tests")
     .catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(RunWaitingError);
-  return String((error as RunWaitingError).request.id);
+  return (error as RunWaitingError).request.id;
 }
 
 describe("P04 grants belong to the run that asked", () => {

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { npmScriptText } from "../../src/adapters/commands/index.js";
 import { ApprovalStore } from "../../src/adapters/state/index.js";
 import { buildAgent } from "../../src/bootstrap/build-agent.js";
-import { RunWaitingError } from "../../src/core/runner/agent-errors.js";
+import { RunWaitingError } from "../../src/core/common/agent-errors.js";
 import type { ApprovalProvider } from "../../src/core/policy/approval.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import { P04 } from "../../src/core/profiles.js";
@@ -252,7 +252,7 @@ describe("a grant binds what its command runs", () => {
         .run("check")
         .catch((caught: unknown) => caught);
       expect(waiting).toBeInstanceOf(RunWaitingError);
-      store.approve(String((waiting as RunWaitingError).request.id), 60_000, "test");
+      store.approve((waiting as RunWaitingError).request.id, 60_000, "test");
       write(row.change);
       const resumed = await agent(
         "run-a",

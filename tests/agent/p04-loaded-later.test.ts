@@ -12,7 +12,7 @@ import { ApprovalStore } from "../../src/adapters/state/index.js";
 import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import { LOADED_LATER_RISKS } from "../../src/core/grants/ask-to-write.js";
 import { loadedLaterReason } from "../../src/core/grants/loaded-later-files.js";
-import { RunWaitingError } from "../../src/core/runner/agent-errors.js";
+import { RunWaitingError } from "../../src/core/common/agent-errors.js";
 import type { ApprovalProvider } from "../../src/core/policy/approval.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../src/core/policy/permission-request.js";
@@ -102,7 +102,7 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
 
       expect(error).toBeInstanceOf(RunWaitingError);
       const waiting = error as RunWaitingError;
-      const id = String(waiting.request.id);
+      const id = waiting.request.id;
       expect(waiting.message).toBe(
         `Waiting for approval: request ${id} (agent approve ${id}, or agent deny ${id})`,
       );
@@ -165,7 +165,7 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
     const error = await agent("run-r", new ScriptedModelClient([writeCall("AGENTS.md")]))
       .run("go")
       .catch((caught: unknown) => caught);
-    const id = String((error as RunWaitingError).request.id);
+    const id = (error as RunWaitingError).request.id;
     store.approve(id, 60_000, "test");
 
     // Other content is another action: the grant does not cover it, and the run waits again.

@@ -12,9 +12,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { journalPath, readJournalFile } from "../../src/adapters/journal/index.js";
 import { composeRun } from "../../src/bootstrap/compose-run.js";
-import { openRunStore } from "../../src/bootstrap/run-store.js";
-import { explainCall } from "../../src/cli/commands/explain.js";
-import { TERMINAL_APPROVAL_SOURCE } from "../../src/cli/terminal/terminal-approval.js";
+import { openRunStore } from "../../src/bootstrap/open/run-store.js";
+import type { Host } from "../../src/bootstrap/host.js";
+import { explainCall, plainExplainSettings } from "../../src/cli/commands/explain.js";
+import { resolveSettings } from "../../src/cli/settings/resolve-settings.js";
+import { composedRunSettings, executionSettings } from "../../src/cli/settings/run-settings.js";
+import { TERMINAL_APPROVAL_SOURCE } from "../../src/cli/terminal/approval/terminal-approval.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import type { ApprovalProvider } from "../../src/core/policy/approval.js";
 import { ALL_PROFILES, keepsAudit, type ChapterProfile } from "../../src/core/profiles.js";
@@ -67,7 +70,11 @@ afterAll(async () => {
 });
 
 async function workspaceFor(profile: ChapterProfile): Promise<{ ws: string; state: string }> {
-  const root = join(base, profile.id);
+  return workspaceNamed(profile.id);
+}
+
+async function workspaceNamed(name: string): Promise<{ ws: string; state: string }> {
+  const root = join(base, name);
   const ws = join(root, "ws");
   const state = join(root, "state");
   await mkdir(join(ws, ".git"), { recursive: true });
@@ -122,11 +129,13 @@ describe("agent explain decides as the run does", () => {
         const lines = await explainCall({
           tool,
           json: JSON.stringify(args),
-          profile,
-          workspace: ws,
-          io,
-          stateDir: state,
-          ...(auditLog === undefined ? {} : { auditLog }),
+          execution: plainExplainSettings({
+            profile,
+            workspace: ws,
+            host: io,
+            stateDir: state,
+            ...(auditLog === undefined ? {} : { auditLog }),
+          }),
         });
         expected.push(`${tool} ${JSON.stringify(args)}: ${explained(lines)}`);
       }
@@ -184,6 +193,135 @@ describe("agent explain decides as the run does", () => {
         return `${tool} ${JSON.stringify(args)}: refused before the policy: ${finished.content}`;
       });
       expect(actual).toEqual(expected);
+    },
+    30_000,
+  );
+});
+
+/** What the run journals for each of CALLS, in explained()'s words. */
+function journaledDecisions(state: string, io: Host, ws: string, runId: string): string[] {
+  const store = openRunStore(state, io, ws);
+  const records = readJournalFile(journalPath(store.runs, runId)).records;
+  return CALLS.map(([tool, args], index) => {
+    const callId = `call_${String(index)}`;
+    const decision = records.find(
+      (record) => record.type === "decision" && record.callId === callId,
+    );
+    if (decision?.type === "decision") {
+      return `${tool} ${JSON.stringify(args)}: ${decision.behavior} (${decision.source}) - ${decision.reason}`;
+    }
+    const finished = records.find(
+      (record) => record.type === "execution_finished" && record.callId === callId,
+    );
+    if (finished?.type !== "execution_finished") throw new Error(`no record of ${callId}`);
+    return `${tool} ${JSON.stringify(args)}: refused before the policy: ${finished.content}`;
+  });
+}
+
+/**
+ * The same table with the settings taken from each place a person can give them: a flag, the
+ * environment, the settings file. Explain and the run both start from `resolveSettings`, as the
+ * commands do, so a value the file gives (`{"chapter": 4}`) reaches the dry run too.
+ */
+const SOURCES: readonly (readonly [
+  source: string,
+  given: {
+    readonly argv: readonly string[];
+    readonly env: Readonly<Record<string, string>>;
+    readonly file?: object;
+  },
+  expected: { readonly chapter: number; readonly sandbox: string; readonly origin: string },
+])[] = [
+  [
+    "flag",
+    { argv: ["--chapter", "4"], env: {} },
+    { chapter: 4, sandbox: "auto", origin: "flag --chapter" },
+  ],
+  [
+    "environment",
+    { argv: [], env: { AGENT_SANDBOX: "off" } },
+    { chapter: 3, sandbox: "off", origin: "default" },
+  ],
+  [
+    "settings file",
+    { argv: [], env: {}, file: { chapter: 4 } },
+    { chapter: 4, sandbox: "auto", origin: "settings file" },
+  ],
+];
+
+describe("agent explain decides as the run does, wherever the settings come from", () => {
+  it.each(SOURCES)(
+    "%s",
+    async (source, given, expected) => {
+      const { ws, state } = await workspaceNamed(`source-${source.replace(/ /g, "-")}`);
+      const config = join(base, `config-${source.replace(/ /g, "-")}`);
+      if (given.file !== undefined) {
+        await mkdir(join(config, "agent-harness"), { recursive: true });
+        await writeFile(join(config, "agent-harness", "settings.json"), JSON.stringify(given.file));
+      }
+      const server = await ChatCompletionsServer.start([
+        chatToolCallsReply(
+          CALLS.map(([tool, args], index) => ({
+            id: `call_${String(index)}`,
+            name: tool,
+            arguments: args,
+          })),
+        ),
+        chatTextReply("done"),
+      ]);
+      onTestFinished(() => server.close());
+      const settings = resolveSettings(
+        [
+          ...given.argv,
+          "--workspace",
+          ws,
+          "--state-dir",
+          state,
+          "--audit-log",
+          join(ws, AUDIT_LOG),
+        ],
+        {
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            XDG_CONFIG_HOME: config,
+            OPENAI_API_KEY: "sk-test-explain",
+            OPENAI_BASE_URL: server.baseURL,
+            ...given.env,
+          },
+          platform: process.platform,
+          cwd: ws,
+        },
+      );
+      expect({
+        chapter: settings.options.profile.chapter,
+        sandbox: settings.options.sandbox,
+        origin: settings.origins.chapter,
+      }).toEqual(expected);
+      const host = { env: settings.env, platform: process.platform };
+
+      const explainedDecisions: string[] = [];
+      for (const [tool, args] of CALLS) {
+        const lines = await explainCall({
+          tool,
+          json: JSON.stringify(args),
+          execution: executionSettings(settings.options, host, ws),
+        });
+        explainedDecisions.push(`${tool} ${JSON.stringify(args)}: ${explained(lines)}`);
+      }
+
+      const run = await composeRun(
+        composedRunSettings({ ...settings.options, maxTurns: 5 }, host, ws, ws, undefined),
+        { approver: () => sayNo, terminalAudit: { record: () => undefined } },
+      );
+      let runId: string;
+      try {
+        await run.agent.run("every call once");
+        runId = run.session.runId;
+      } finally {
+        run.close();
+      }
+      expect(journaledDecisions(state, host, ws, runId)).toEqual(explainedDecisions);
     },
     30_000,
   );

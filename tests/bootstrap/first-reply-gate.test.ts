@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FirstReplyGate } from "../../src/bootstrap/first-reply-gate.js";
-import { RunCancelledError } from "../../src/core/runner/agent-errors.js";
+import { FirstReplyGate } from "../../src/bootstrap/model/first-reply-gate.js";
+import { RunCancelledError } from "../../src/core/common/agent-errors.js";
 import type { ModelRequest } from "../../src/core/ports/model.js";
 import { ScriptedModelClient, textReply } from "../support/scripted-model.js";
 import { settlesSoon } from "../support/settles-soon.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { NetworkNoticeGate } from "../../src/bootstrap/network-notice-gate.js";
+import { NetworkNoticeGate } from "../../src/bootstrap/execution/network-notice-gate.js";
 import type { ModelRequest } from "../../src/core/ports/model.js";
-import { RunCancelledError } from "../../src/core/runner/agent-errors.js";
+import { RunCancelledError } from "../../src/core/common/agent-errors.js";
 import {
   SANDBOX_NETWORK_NOTICE_CORRECTIONS,
   SANDBOX_NETWORK_OFF_NOTICE,

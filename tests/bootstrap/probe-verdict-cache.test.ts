@@ -13,12 +13,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ShellExecution, StartedShellExecution } from "../../src/adapters/execution/index.js";
 import { probeVerdictPath } from "../../src/adapters/state/index.js";
-import { FirstReplyGate } from "../../src/bootstrap/first-reply-gate.js";
+import { FirstReplyGate } from "../../src/bootstrap/model/first-reply-gate.js";
 import {
   networkNoticeGateFor,
   openProbeVerdictCache,
   type ProbeVerdictCache,
-} from "../../src/bootstrap/probe-verdict-cache.js";
+} from "../../src/bootstrap/open/probe-verdict-cache.js";
 import type { ModelRequest } from "../../src/core/ports/model.js";
 import {
   SANDBOX_NETWORK_NOTICE_CORRECTIONS,

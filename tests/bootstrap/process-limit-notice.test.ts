@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CommandCgroups } from "../../src/adapters/cgroup/index.js";
 import { parseResourceLimits } from "../../src/adapters/sandbox/index.js";
-import { unboundProcessLimitNotice } from "../../src/bootstrap/process-limit-notice.js";
+import { unboundProcessLimitNotice } from "../../src/bootstrap/execution/process-limit-notice.js";
 
 const noCgroups = () => new CommandCgroups({ mountinfo: "", selfCgroup: "" });
 const binding = { processLimitBinds: () => ({ ok: true }) as const };

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileRunJournal, runsDirectory } from "../../src/adapters/journal/index.js";
 import type { JournalRecord } from "../../src/core/journal/journal-records.js";
-import { runToResume } from "../../src/bootstrap/resume-plan.js";
-import type { RunStore } from "../../src/bootstrap/run-store.js";
+import { runToResume } from "../../src/bootstrap/open/resume-plan.js";
+import type { RunStore } from "../../src/bootstrap/open/run-store.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
 
 const OLDER = "20261130T230000Z-0a0b0c0d";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileRunJournal, journalPath, runsDirectory } from "../../src/adapters/journal/index.js";
 import { openWorkspaceState, stateRootPath } from "../../src/adapters/state/index.js";
-import { openApprovalStore } from "../../src/bootstrap/approval-state.js";
+import { openApprovalStore } from "../../src/bootstrap/open/approval-state.js";
 import { approvalsCommand } from "../../src/cli/commands/approvals.js";
 import { approveCommand, denyCommand } from "../../src/cli/commands/approve.js";
 import type { JournalRecord } from "../../src/core/journal/journal-records.js";

@@ -4,8 +4,8 @@
  */
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { setUpConversation } from "../../src/cli/conversation-setup.js";
-import { contextSlashCommands } from "../../src/cli/terminal/context-commands.js";
+import { setUpConversation } from "../../src/cli/modes/conversation-setup.js";
+import { contextSlashCommands } from "../../src/cli/terminal/input/context-commands.js";
 import type { JournalRecord } from "../../src/core/journal/journal-records.js";
 import type { Message } from "../../src/core/ports/messages.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { explainCall } from "../../src/cli/commands/explain.js";
+import { explainCall, plainExplainSettings } from "../../src/cli/commands/explain.js";
 import { P04 } from "../../src/core/profiles.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
 
@@ -19,9 +19,11 @@ function explain(tool: string, args: Record<string, unknown>): Promise<string[]>
   return explainCall({
     tool,
     json: JSON.stringify(args),
-    profile: P04,
-    workspace: temp.ws,
-    io: { env: { PATH: process.env.PATH ?? "" }, platform: process.platform },
+    execution: plainExplainSettings({
+      profile: P04,
+      workspace: temp.ws,
+      host: { env: { PATH: process.env.PATH ?? "" }, platform: process.platform },
+    }),
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keepRunSettings, sandboxSource } from "../../src/cli/resume-settings.js";
+import { keepRunSettings, sandboxSource } from "../../src/cli/settings/resume-settings.js";
 
 const RUN = "20261201T010000Z-0a0b0c0d";
 const DEFAULTS = { sandbox: "auto", network: false } as const;

@@ -1,7 +1,7 @@
 /** Precedence, one row per source: flag > environment > settings file > default. */
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../src/cli/args.js";
-import { withFileSettings } from "../../src/cli/settings-layers.js";
+import { withFileSettings } from "../../src/cli/settings/settings-layers.js";
 
 function effective(argv: string[], env: Record<string, string>, file: object) {
   const layered = withFileSettings([...argv, "--prompt", "task"], env, file);

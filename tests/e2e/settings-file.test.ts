@@ -2,9 +2,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { chatTextReply } from "../support/chat-completions-server.js";
+import { NEVER_ANSWER, chatErrorReply, chatTextReply } from "../support/chat-completions-server.js";
 import { useAgentFixture } from "./agent-fixture.js";
-import { runCli, serverEnv } from "./cli-process.js";
+import { runCli, serverEnv, stderrLines } from "./cli-process.js";
 
 const e2e = useAgentFixture();
 
@@ -119,5 +119,61 @@ describe("a base URL with a password", () => {
     expect(malformed.stderr).toBe(
       'agent: OPENAI_BASE_URL is not a valid URL: "http://***@host:99999/v1"\n',
     );
+  });
+});
+
+describe("every command decides from the same settings", () => {
+  it('with {"chapter": 4} in the file, agent explain explains chapter 4, as the run is', async () => {
+    const config = await settings({ chapter: 4 });
+    const call = ["write_file", '{"path":"a.txt","content":"x"}'];
+    const workspace = ["--workspace", e2e.dir.workspace];
+    const fromFile = await runCli(["explain", ...call, ...workspace], {
+      env: serverEnv(e2e.server.baseURL, { XDG_CONFIG_HOME: config }),
+    });
+    const fromFlag = await runCli(["explain", ...call, "--chapter", "4", ...workspace], {
+      env: serverEnv(e2e.server.baseURL),
+    });
+    expect(fromFile.stderr).toBe("");
+    expect(fromFile.exitCode).toBe(0);
+    // The same verdicts, boundary by boundary; only the echoed command line differs.
+    expect(fromFile.stdout.split("\n").slice(1)).toEqual(fromFlag.stdout.split("\n").slice(1));
+    expect(fromFile.stdout).not.toContain("the person is asked [y/N]");
+    const config4 = await runCli(["config"], {
+      env: serverEnv(e2e.server.baseURL, { XDG_CONFIG_HOME: config }),
+    });
+    expect(config4.stdout).toContain("chapter         4  (settings file)\n");
+  });
+
+  it("agent resume talks to the file's endpoint, with the file's retries and request timeout", async () => {
+    const state = join(e2e.dir.root, "state");
+    e2e.server.script(chatErrorReply(503, "busy"));
+    const failed = await e2e.agent(["--retries", "0", "Say done"], { AGENT_STATE_DIR: state });
+    expect(failed.exitCode, failed.stderr).toBe(1);
+    const config = await settings({
+      baseURL: e2e.server.baseURL,
+      requestTimeout: 1,
+      retries: 1,
+    });
+    // Only the file names the endpoint: the environment leaves it unset.
+    const env = { XDG_CONFIG_HOME: config, AGENT_STATE_DIR: state, OPENAI_BASE_URL: "" };
+    e2e.server.script(
+      chatErrorReply(503, "busy", { headers: { "retry-after": "0" } }),
+      NEVER_ANSWER,
+    );
+    const resumed = await runCli(["resume", "--workspace", e2e.dir.workspace], {
+      env: serverEnv(e2e.server.baseURL, env),
+    });
+    expect(resumed.exitCode, resumed.stderr).toBe(1);
+    const lines = stderrLines(resumed);
+    expect(lines).toContain("agent: retrying in 0 s (1 of 1): server error (HTTP 503)");
+    // The file's endpoint answered (no other is set), one retry, then the file's 1 s timeout.
+    expect(lines.at(-1)).toBe(
+      `agent: Model request to ${e2e.server.baseURL} timed out after 1 s (2 attempts)`,
+    );
+    // agent config prints the values the resumed run used, each from the file.
+    const shown = await runCli(["config"], { env: serverEnv(e2e.server.baseURL, env) });
+    expect(shown.stdout).toContain(`baseURL         ${e2e.server.baseURL}  (settings file)\n`);
+    expect(shown.stdout).toContain("requestTimeout  1 s  (settings file)\n");
+    expect(shown.stdout).toContain("retries         1  (settings file)\n");
   });
 });

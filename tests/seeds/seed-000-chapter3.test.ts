@@ -17,7 +17,7 @@ import {
 import { strongestDecision } from "../../src/core/policy/permissions.js";
 import { P03, profileForChapter } from "../../src/core/profiles.js";
 import { toolError, toolSuccess } from "../../src/core/tools/tool-result.js";
-import { formatAuditLine } from "../../src/cli/terminal/terminal-audit.js";
+import { formatAuditLine } from "../../src/cli/terminal/approval/terminal-audit.js";
 import { PermissionRequest } from "../../src/core/policy/permission-request.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { preparedCall } from "../support/prepared-calls.js";

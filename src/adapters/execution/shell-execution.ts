@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { HOST_LABEL } from "../../core/policy/execution-environment.js";
-import { homedir } from "node:os";
 import type {
   ArgvRunner,
   CommandOptions,
@@ -41,6 +40,7 @@ import {
 } from "../shell/index.js";
 import { UnavailableRunner } from "./unavailable-runner.js";
 import { RefusingArgvRunner, SandboxedArgvRunner } from "./sandboxed-argv.js";
+import { homeDirectory } from "../home/index.js";
 
 export type SandboxMode = "auto" | "required" | "off";
 
@@ -350,8 +350,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     shell,
     ...(powerShell === undefined ? {} : { powerShell: sandboxPowerShell(powerShell) }),
     workspace: options.workspace,
-    // An empty HOME would resolve to the current directory and refuse the wrong workspace.
-    home: options.env.HOME === undefined || options.env.HOME === "" ? homedir() : options.env.HOME,
+    home: homeDirectory(options.env),
     network: options.network,
     environment,
     secrets,

@@ -52,7 +52,7 @@ export function cappedWriter(writeAll: (bytes: Uint8Array) => void, cap: number)
     write(bytes) {
       const room = Math.max(0, headLimit - written);
       // Views only where a write straddles the head's end: one per read was garbage by the
-      // gigabyte (issue 19).
+      // gigabyte.
       if (room > 0) {
         const head = bytes.length <= room ? bytes : bytes.subarray(0, room);
         writeAll(head);

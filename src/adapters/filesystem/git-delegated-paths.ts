@@ -19,13 +19,13 @@
  * harness, never by running git: a hostile repository's config must not run at decision time.
  */
 import { closeSync, constants, lstatSync, readdirSync, readSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { childPath } from "./child-path.js";
 import { parseGitConfig, type GitConfigEntry } from "./git-config-file.js";
 import { pointerFileTarget } from "./git-directories.js";
 import { lstatNow, type Lstat } from "./lstat-once.js";
 import { openRegularFileSync } from "./safe-open.js";
+import { homeDirectory } from "../home/index.js";
 
 export interface GitDelegatedPath {
   /** Absolute path, real as far as it exists; protected with everything below it. */
@@ -115,7 +115,7 @@ export function gitDelegatedPathsAround(
 
 /** The system and global config files, as git finds them for the person. */
 export function globalGitConfigFiles(env: NodeJS.ProcessEnv = process.env): string[] {
-  const home = env.HOME ?? homedir();
+  const home = homeDirectory(env);
   const xdg = env.XDG_CONFIG_HOME ?? join(home, ".config");
   return [
     env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig",
@@ -130,7 +130,7 @@ export interface DelegationContext {
 }
 
 export function defaultDelegationContext(env: NodeJS.ProcessEnv = process.env): DelegationContext {
-  return { home: env.HOME ?? homedir(), globalConfigs: globalGitConfigFiles(env) };
+  return { home: homeDirectory(env), globalConfigs: globalGitConfigFiles(env) };
 }
 
 /** What git, as configured for `repository`, runs or reads as config outside its git dir. */

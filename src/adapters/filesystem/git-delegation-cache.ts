@@ -1,5 +1,5 @@
 /**
- * The git delegation scan (git-delegated-paths.ts) kept between write decisions (issue 32). In a
+ * The git delegation scan (git-delegated-paths.ts) kept between write decisions. In a
  * repository it reads the system, global and repository configs, their includes, the hooks
  * directory and each hook at every write: 150–400 µs here, ten times the rest of the decision.
  *

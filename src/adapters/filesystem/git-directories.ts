@@ -62,7 +62,7 @@ export function findGitLayout(
 /**
  * Whether each of git's layout entries exists in `directory` (any type: a look-alike counts),
  * looked up only when asked and at most once: most directories have no `HEAD`, which settles them
- * with one lstat. Synchronous, like the rest of the write boundary (issue 19): a few µs each.
+ * with one lstat. Synchronous, like the rest of the write boundary: a few µs each.
  */
 function presentEntries(directory: string): (entry: LayoutEntry) => boolean {
   const known = new Map<LayoutEntry, boolean>();

@@ -39,7 +39,7 @@ const DOTTED_CAPITAL_I = 0x130;
 const FIRST_IGNORABLE = 0x200c;
 
 /**
- * A two-character pre-check, run on every entry glob sees (issue 19): false only for names that
+ * A two-character pre-check, run on every entry glob sees: false only for names that
  * cannot mean `.git`. Every alias, once HFS-ignorable code points are dropped and it is lower-cased,
  * starts with `.g` (`.git…`) or `gi` (`git~1`). Below U+200C only `G` lower-cases to `g`, and only
  * `I` and `İ` to something starting with `i`; an ignorable code point may stand anywhere.

@@ -66,7 +66,7 @@ export class GlobPattern {
 
   /**
    * The state after one more path segment named `name`. Runs once per directory entry, so it
-   * only tests the segment matchers and looks the result up (issue 19): the same state and the
+   * only tests the segment matchers and looks the result up: the same state and the
    * same matchers matching give the same state object, built once.
    */
   step(state: GlobState, name: string): GlobState {

@@ -1,5 +1,5 @@
 /**
- * The write boundary's usual case, resolved with one lstat per name (issue 32). From a directory
+ * The write boundary's usual case, resolved with one lstat per name. From a directory
  * whose path is already real, each name below it is looked at in turn: while none is a symbolic
  * link, the names as written are the real path, exactly what realpath would return, and the first
  * missing name ends the walk. A realpath instead costs a look-up for every name from the

@@ -1,5 +1,5 @@
 /**
- * lstat that answers each path at most once, for the look-ups of one decision only (issue 32):
+ * lstat that answers each path at most once, for the look-ups of one decision only:
  * the write boundary's `.git` checks and the git delegation scan ask about the same entries. It
  * lives as long as that decision, never longer: between two decisions a command may plant a link,
  * a FIFO or a repository anywhere, so every decision looks again.

@@ -237,7 +237,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
 export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
   readonly #protection: WriteProtection;
   /**
-   * Kept for the boundary's life (issue 32): the workspace's real path, and git's config while
+   * Kept for the boundary's life: the workspace's real path, and git's config while
    * its files are unchanged. Every path is still resolved at every decision.
    */
   readonly #memory: BoundaryMemory = Object.freeze({
@@ -254,7 +254,7 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
   }
 
   resolveWrite(workspace: string, path: string): Promise<WriteResolution> {
-    // The check is synchronous (issue 19): one promise for the answer, a throw as a rejection.
+    // The check is synchronous: one promise for the answer, a throw as a rejection.
     return new Promise((resolve) => {
       resolve(this.#resolveWriteNow(workspace, path));
     });
@@ -328,7 +328,7 @@ async function openForReading(target: string, path: string): Promise<FileHandle>
   try {
     // `safePath` returned a real path, so a link here was swapped in after the check.
     // One name only: through a hard link made before the run, the read would be of a file
-    // outside the workspace (issue 28).
+    // outside the workspace.
     handle = (await openRegularFile(target, constants.O_RDONLY, { oneName: true })).handle;
   } catch (error) {
     if (!(error instanceof UnsafeFileError)) throw toWorkspaceError(error, path);

@@ -29,14 +29,14 @@ export const MAX_SYMLINK_HOPS = 40;
 export const realpathNative: (path: string) => Promise<string> = promisify(realpath.native);
 
 /**
- * The boundary's own look-ups are synchronous (issue 19): an lstat or realpath costs a few µs on
+ * The boundary's own look-ups are synchronous: an lstat or realpath costs a few µs on
  * the main thread and ~70–100 µs as a thread-pool round trip, and a write decision makes several.
  * None of them opens a file, so none can block on a FIFO or a device.
  */
 const realpathNativeSync: (path: string) => string = realpathSync.native;
 
 /**
- * What a boundary that lives for the run may remember between decisions (issue 32; see
+ * What a boundary that lives for the run may remember between decisions (see
  * NodeWorkspaceWriteBoundary): never where a path leads, only the workspace's own real path and
  * git's config while its files are unchanged. By default nothing is remembered.
  */
@@ -64,7 +64,7 @@ export function safePath(workspace: string, path: string): Promise<string> {
 }
 
 /**
- * The boundary's look-ups are synchronous (issue 19) but its callers await a promise; a refusal
+ * The boundary's look-ups are synchronous but its callers await a promise; a refusal
  * still arrives as a rejection, never as a throw from the call itself.
  */
 function settle<T>(work: () => T): Promise<T> {

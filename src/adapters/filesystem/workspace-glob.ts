@@ -15,10 +15,10 @@
  *   only for when no process the agent started can be running beside the walk: every command ran
  *   in the sandbox, whose processes all end with their call. About half the time of `held`.
  *   A directory that is the only one left to read (the workspace root; `src` below it for
- *   `src/**`) is read directly instead (issue 32): nothing could run beside it in the pool, and
+ *   `src/**`) is read directly instead: nothing could run beside it in the pool, and
  *   a pool round trip costs more than the read, on the walk's critical path.
  *
- * Built for speed (issue 19): the `.git` name test is a two-character pre-check for most names,
+ * Built for speed: the `.git` name test is a two-character pre-check for most names,
  * and there is no sort of the whole result: each directory's matches are kept in order as they
  * are read (see `Listing`), and the tree is read out once at the end, only as far as the cap.
  */

@@ -5,7 +5,7 @@
  * once, when the run begins: a later change on disk reaches only a new run.
  */
 import { createHash } from "node:crypto";
-import { homedir } from "node:os";
+import { homeDirectory } from "../home/index.js";
 import { INSTRUCTIONS_HEADING } from "../../core/context/context-report.js";
 import { instructionPlaces, type PlaceOptions } from "./instruction-paths.js";
 import { readInstructionFile } from "./read-instruction-file.js";
@@ -28,7 +28,10 @@ export interface ProjectInstructions {
 export type LoadOptions = Omit<PlaceOptions, "home"> & { readonly home?: string };
 
 export function loadProjectInstructions(options: LoadOptions): ProjectInstructions {
-  const places = instructionPlaces({ ...options, home: options.home ?? safeHome() });
+  const places = instructionPlaces({
+    ...options,
+    home: options.home ?? homeDirectory(options.env),
+  });
   const loaded: string[] = [];
   const refused: { label: string; reason: string }[] = [];
   const cut: string[] = [];
@@ -87,12 +90,4 @@ function prefixOfBytes(text: string, bytes: number): string {
 
 function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
-function safeHome(): string {
-  try {
-    return homedir();
-  } catch {
-    return "";
-  }
 }

@@ -9,7 +9,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from "openai";
-import { ModelProviderError, RunCancelledError } from "../../core/runner/agent-errors.js";
+import { ModelProviderError, RunCancelledError } from "../../core/common/agent-errors.js";
 import { errorMessage, oneLine, redact } from "../../core/common/one-line.js";
 import { ContextWindowExceededError } from "../../core/context/context-errors.js";
 import { isContextOverflow } from "./context-overflow.js";

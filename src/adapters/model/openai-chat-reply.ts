@@ -1,4 +1,4 @@
-import { ModelProviderError } from "../../core/runner/agent-errors.js";
+import { ModelProviderError } from "../../core/common/agent-errors.js";
 import type { ToolCall } from "../../core/ports/messages.js";
 import type { FinishReason, ModelReply, TokenUsage } from "../../core/ports/model.js";
 import { oneLine } from "../../core/common/one-line.js";

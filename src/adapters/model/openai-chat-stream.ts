@@ -1,4 +1,4 @@
-import { ModelProviderError, RunCancelledError } from "../../core/runner/agent-errors.js";
+import { ModelProviderError, RunCancelledError } from "../../core/common/agent-errors.js";
 import { oneLine } from "../../core/common/one-line.js";
 import { errorObjectIn, providerErrorFor } from "./provider-error-body.js";
 

@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { ClientOptions } from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
-import { ModelProviderError, RunCancelledError } from "../../core/runner/agent-errors.js";
+import { ModelProviderError, RunCancelledError } from "../../core/common/agent-errors.js";
 import { validateToolPairing } from "../../core/ports/messages.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
 import { describeRequestFailure, type FailureContext } from "./openai-chat-errors.js";

@@ -6,7 +6,7 @@
  * once either way.
  */
 import { ContextWindowExceededError } from "../../core/context/context-errors.js";
-import { ModelProviderError } from "../../core/runner/agent-errors.js";
+import { ModelProviderError } from "../../core/common/agent-errors.js";
 import { oneLine } from "../../core/common/one-line.js";
 import { describesContextOverflow } from "./context-overflow.js";
 

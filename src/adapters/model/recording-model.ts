@@ -1,5 +1,5 @@
 import { writeSync } from "node:fs";
-import { AgentRunError } from "../../core/runner/agent-errors.js";
+import { AgentRunError } from "../../core/common/agent-errors.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
 import { toRecordedExchange } from "./model-recording-format.js";
 import { ModelConfigError } from "./model-config-error.js";

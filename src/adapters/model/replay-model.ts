@@ -1,4 +1,4 @@
-import { ModelProviderError, RunCancelledError } from "../../core/runner/agent-errors.js";
+import { ModelProviderError, RunCancelledError } from "../../core/common/agent-errors.js";
 import type { Message } from "../../core/ports/messages.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
 import { ModelConfigError } from "./model-config-error.js";

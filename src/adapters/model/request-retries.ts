@@ -5,7 +5,7 @@
  * connection, no reply in time, 408, 409, 429 and 5xx, unless the server says `x-should-retry`.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
-import { RunCancelledError } from "../../core/runner/agent-errors.js";
+import { RunCancelledError } from "../../core/common/agent-errors.js";
 
 /** One retry, announced before its wait begins. */
 export interface ModelRetryNotice {

@@ -27,7 +27,7 @@ export interface DisplayHookOptions {
  * Display is a status line redrawn a few times a second, so reads are gathered into one reused
  * window of the last `DISPLAY_TAIL_BYTES` and decoded at most every `DISPLAY_EVERY_MS`. Decoding
  * 16 KiB of every 64 KiB read made a gigabyte of output leave hundreds of MiB of strings behind,
- * and that garbage alone made V8 grow its young generation by tens of MiB (issue 19). What was
+ * and that garbage alone made V8 grow its young generation by tens of MiB. What was
  * more than the window since the last pass is dropped from its start; a secret cut where the
  * window starts would show its own end, so the window holds the longest secret's length more,
  * and that much is dropped after redaction. The hook's failures are its own, never the run's.
@@ -69,7 +69,7 @@ export function displayHook(
   return {
     onBytes: (bytes, length = bytes.length) => {
       window.push(bytes, length);
-      // A pass is already due: the clock is read once per pass, not per read (issue 19).
+      // A pass is already due: the clock is read once per pass, not per read.
       if (timer !== undefined) return;
       const waited = now() - lastPass;
       if (waited >= everyMs) pass();

@@ -6,7 +6,7 @@ import { copyPrefix } from "./copy-prefix.js";
  * would run past the end, what is still kept slides to the front with `copyWithin`: neither
  * allocates. Copying only part of a chunk (a `subarray`, or `Buffer#copy` with offsets, which
  * builds a view inside on Node 20) makes an object per chunk, and one per 64 KiB read of a
- * gigabyte was enough garbage to grow V8's young generation by 16 MiB (issue 19). Only a chunk
+ * gigabyte was enough garbage to grow V8's young generation by 16 MiB. Only a chunk
  * larger than the whole buffer pays for a view.
  */
 export class LastBytes {

@@ -8,7 +8,7 @@ export interface PipeSourceEvents {
   /**
    * The bytes just read are `buffer[0, length)`, valid only during the call (the buffer is
    * reused). Not a view of them: that is an object per read, and a gigabyte of them grew V8's
-   * young generation (issue 19).
+   * young generation.
    */
   readonly onBytes: (buffer: Buffer, length: number) => void;
   /** End of file, close or a read error: no more bytes will come. */

@@ -106,7 +106,7 @@ export class StreamReader {
   /**
    * Takes `piece[0, length)` and works on `data[0, end)`: the read itself, or the pending buffer
    * once the read has joined what waits there. Positions rather than views: a view is an object
-   * per read, and a gigabyte of them grew V8's young generation (issue 19).
+   * per read, and a gigabyte of them grew V8's young generation.
    */
   #acceptPiece(piece: Buffer, length: number): void {
     const joined = this.#pendingLength > 0;

@@ -20,7 +20,7 @@ import {
   DIGEST_PATTERN,
   REQUEST_ID_PATTERN,
   type ApprovalRequest,
-} from "../../core/grants/approval-request.js";
+} from "../../core/policy/approval-request.js";
 import { openHarnessOutput } from "../filesystem/index.js";
 import { callKey, newestPerCall } from "./newest-requests.js";
 import { nodeStateFileOps, type StateFileOps } from "./state-file-ops.js";

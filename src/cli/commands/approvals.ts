@@ -1,11 +1,11 @@
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
-import { openApprovalStore } from "../../bootstrap/approval-state.js";
-import { realWorkspace } from "../subcommand-values.js";
+import { openApprovalStore } from "../../bootstrap.js";
+import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
-import { requestLines } from "../terminal/p04-request-text.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { requestLines } from "../terminal/approval/p04-request-text.js";
+import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 /**
  * `agent approvals [--workspace DIR] [--json]`: the requests of this workspace still waiting for an
@@ -16,7 +16,7 @@ export function approvalsCommand(args: readonly string[], io: CliIo): Promise<nu
     const json = args.includes("--json");
     const { values, positionals } = parseSubcommandArgs(args.filter((arg) => arg !== "--json"));
     if (positionals.length > 0) throw new Error("agent approvals takes no arguments");
-    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
+    const workspace = resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openApprovalStore(workspace, values["state-dir"], io.env, io.platform);
     const pending = store.pendingRequests();
     if (json) {

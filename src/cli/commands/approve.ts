@@ -1,15 +1,12 @@
 import type { AnswerToken } from "../../adapters/state/index.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
-import {
-  auditApprovalAnswer,
-  DEFAULT_GRANT_TTL_MS,
-  openApprovalStore,
-} from "../../bootstrap/approval-state.js";
-import { parseTtl, realWorkspace, TTL_TAKES } from "../subcommand-values.js";
+import { auditApprovalAnswer, DEFAULT_GRANT_TTL_MS, openApprovalStore } from "../../bootstrap.js";
+import { parseTtl, TTL_TAKES } from "../subcommand-values.js";
+import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 /** `agent approve REQUEST_ID [--ttl 15m]`: one run of exactly that action, within the TTL. */
 export function approveCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -38,7 +35,7 @@ function answer(args: readonly string[], io: CliIo, kind: AnswerToken["answer"])
       );
     }
     const ttlMs = values.ttl === undefined ? DEFAULT_GRANT_TTL_MS : parseTtl(values.ttl);
-    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
+    const workspace = resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openApprovalStore(workspace, values["state-dir"], io.env, io.platform);
     const by = `agent ${word} (${io.env.USER ?? "unknown user"})`;
     const token = kind === "approved" ? store.approve(id, ttlMs, by) : store.deny(id, by);

@@ -1,17 +1,17 @@
-import { loadCommandAllowlist } from "../../bootstrap/p04-run.js";
+import { loadCommandAllowlist } from "../../bootstrap.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
-import { realWorkspace } from "../subcommand-values.js";
+import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 /** `agent commands [--workspace DIR]`: P04's effective allowlist and where each entry came from. */
 export function commandsCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, () => {
     const { values, positionals } = parseSubcommandArgs(args);
     if (positionals.length > 0) throw new Error("agent commands takes no arguments");
-    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
+    const workspace = resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const { commands, notes } = loadCommandAllowlist(workspace);
     const lines =
       commands.length === 0

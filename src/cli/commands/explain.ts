@@ -5,22 +5,26 @@
  * answers, when a person would be asked). The walk-through in docs/tool-path.md is generated from it.
  */
 import { withOutcomeNote } from "../../core/runner/outcome-note.js";
-import { composeExplain } from "../../bootstrap/compose-explain.js";
+import {
+  composeExplain,
+  type ExecutionSettings,
+  DEFAULT_RESOURCE_LIMITS,
+} from "../../bootstrap.js";
 import type { ApprovalProvider } from "../../core/policy/approval.js";
 import type { AuditSink } from "../../core/policy/audit.js";
 import { PermissionDecision } from "../../core/policy/permission-decision.js";
 import { PermissionRequest } from "../../core/policy/permission-request.js";
 import type { PolicyTrace } from "../../core/policy/permissions.js";
 import { keepsAudit, LATEST_CHAPTER, type ChapterProfile } from "../../core/profiles.js";
-import { defaultWorkspace, parseProfile, sandboxMode } from "../args.js";
-import { sandboxLimits } from "../sandbox-settings.js";
 import type { CliIo } from "../cli-io.js";
-import { realWorkspace } from "../subcommand-values.js";
+import { resolveSettings } from "../settings/resolve-settings.js";
+import { executionSettings } from "../settings/run-settings.js";
+import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
-import { TERMINAL_APPROVAL_SOURCE } from "../terminal/terminal-approval.js";
-import { formatAuditLine } from "../terminal/terminal-audit.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { TERMINAL_APPROVAL_SOURCE } from "../terminal/approval/terminal-approval.js";
+import { formatAuditLine } from "../terminal/approval/terminal-audit.js";
+import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 export function explainCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, async () => {
@@ -32,17 +36,18 @@ export function explainCommand(args: readonly string[], io: CliIo): Promise<numb
     if (tool === undefined || json === undefined || rest.length > 0) {
       throw new Error("usage: agent explain TOOL 'JSON' [--chapter N] [--workspace DIR]");
     }
-    const profile = parseProfile(values.chapter);
-    const workspace = realWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
-    const auditLog = values["audit-log"] ?? nonEmpty(io.env.AGENT_AUDIT_LOG);
+    // The settings a run with these flags would have: the environment and the settings file
+    // decide the rest (its chapter, sandbox, network) exactly as for the run.
+    const flags = Object.entries(values).flatMap(([name, value]) =>
+      value === undefined ? [] : [`--${name}`, value],
+    );
+    const { options, env } = resolveSettings(flags, io);
+    const host = { env, platform: io.platform };
+    const workspace = resolveWorkspace(options.workspace);
     const lines = await explainCall({
       tool,
       json,
-      profile,
-      workspace,
-      io,
-      ...(auditLog === undefined ? {} : { auditLog }),
-      ...(values["state-dir"] === undefined ? {} : { stateDir: values["state-dir"] }),
+      execution: executionSettings(options, host, workspace),
     });
     io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
     return EXIT.ok;
@@ -52,32 +57,44 @@ export function explainCommand(args: readonly string[], io: CliIo): Promise<numb
 export interface ExplainInput {
   readonly tool: string;
   readonly json: string;
-  readonly profile: ChapterProfile;
-  /** Real path. */
-  readonly workspace: string;
-  readonly io: Pick<CliIo, "env" | "platform">;
-  /** The audit log a run would keep (`--audit-log`, AGENT_AUDIT_LOG): protected as in the run. */
-  readonly auditLog?: string;
-  readonly stateDir?: string;
+  /** What the run would be (run-settings.ts): its profile, workspace (real path), sandbox, … */
+  readonly execution: ExecutionSettings;
 }
 
-/** The dry run's lines, without a trailing newline. */
-export async function explainCall(input: ExplainInput): Promise<string[]> {
-  const { tool, json, profile, io } = input;
-  // The settings a run of this workspace would have; explain has no flags for the rest.
-  const toolPathFor = await composeExplain({
-    profile,
+/**
+ * A dry run's settings when nothing but these is given: a run's defaults (the sandbox `auto`, no
+ * network), as `agent explain --chapter N` with no environment or settings file decides them.
+ */
+export function plainExplainSettings(input: {
+  readonly profile: ChapterProfile;
+  readonly workspace: string;
+  readonly host: ExecutionSettings["host"];
+  readonly auditLog?: string;
+  readonly stateDir?: string;
+}): ExecutionSettings {
+  return {
+    profile: input.profile,
     workspace: input.workspace,
-    host: { env: io.env, platform: io.platform },
-    sandbox: sandboxMode(undefined, io.env),
+    host: input.host,
+    sandbox: "auto",
     network: false,
     shell: "auto",
     passEnv: [],
     sandboxUnmask: [],
-    sandboxLimits: sandboxLimits(undefined, io.env.AGENT_SANDBOX_LIMITS),
-    // A profile that keeps no audit cannot be run with a log (args.ts): none to protect.
-    auditLog: keepsAudit(profile) ? input.auditLog : undefined,
+    sandboxLimits: DEFAULT_RESOURCE_LIMITS,
+    auditLog: input.auditLog,
     stateDir: input.stateDir,
+  };
+}
+
+/** The dry run's lines, without a trailing newline. */
+export async function explainCall(input: ExplainInput): Promise<string[]> {
+  const { tool, json } = input;
+  const profile = input.execution.profile;
+  const toolPathFor = await composeExplain({
+    ...input.execution,
+    // A profile that keeps no audit cannot be run with a log (args.ts): none to protect.
+    auditLog: keepsAudit(profile) ? input.execution.auditLog : undefined,
   });
   const build = (answer: "y" | "n" | undefined, audit: AuditSink) => {
     const approver = new AnswerRecorder(answer);
@@ -179,8 +196,4 @@ class LineRecorder implements AuditSink {
   record(request: PermissionRequest, decision: PermissionDecision): void {
     this.lines.push(formatAuditLine(request, decision));
   }
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === "" ? undefined : value;
 }

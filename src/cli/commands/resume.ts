@@ -4,24 +4,26 @@
  * the network are the run's own (resume-settings.ts); the other run options (audit log, endpoint,
  * …) are given again as for a new run.
  */
+import { sayAgent } from "../terminal/render/agent-line.js";
 import type { RunLock } from "../../adapters/journal/index.js";
 import {
   existingJournal,
   isRunId,
   lockAndReadRun,
   runToResume,
-} from "../../bootstrap/resume-plan.js";
+  openRunStore,
+  instructionsChangeNotice,
+} from "../../bootstrap.js";
 import { replayJournal } from "../../core/journal/journal-replay.js";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { keepsAudit, profileForChapter } from "../../core/profiles.js";
-import { parseCliArgs, type CliOptions } from "../args.js";
+import { CliConfigError } from "../config-error.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
-import { isInteractive, resolveWorkspace, runAgent } from "./run.js";
-import { openRunStore } from "../../bootstrap/run-store.js";
-import { keepRunSettings, sandboxSource } from "../resume-settings.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
-import { instructionsChangeNotice } from "../../bootstrap/project-instructions.js";
+import { runAgent } from "./run.js";
+import { isInteractive } from "../modes/run-terminal.js";
+import { resolveSettings, type RunSettings } from "../settings/resolve-settings.js";
+import { resolveWorkspace } from "../settings/workspace.js";
 import { defaultWorkspace } from "../args.js";
 
 /** Flags that would change what the run is; the journal decides those. */
@@ -29,7 +31,7 @@ const FROM_THE_JOURNAL = ["--prompt", "-p", "--chapter", "--model"];
 
 export async function resumeCommand(args: readonly string[], io: CliIo): Promise<number> {
   const say = (message: string): void => {
-    io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
+    sayAgent(io.stderr, message);
   };
   const fail = (message: string): number => {
     say(message);
@@ -43,20 +45,28 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
       `agent resume takes ${fixed.split("=")[0] ?? fixed} from the run's journal; leave it out`,
     );
   }
-  let options: CliOptions;
+  let first: RunSettings;
   try {
-    options = parseCliArgs(args, io.env, io.cwd);
+    first = resolveSettings(args, io);
   } catch (error) {
-    return fail(`${firstLineOfError(error)} (see --help)`);
+    const message = firstLineOfError(error);
+    return fail(error instanceof CliConfigError ? `${message} (see --help)` : message);
   }
+  // Enough to find the run: its workspace and state directory. The journal then fixes the rest.
+  const options = first.options;
   const requested = options.prompt;
   if (requested !== undefined && !isRunId(requested)) {
     return fail(`not a run id: ${JSON.stringify(requested)} (agent runs lists them)`);
   }
   let lock: RunLock | undefined;
+  let handedOver = false;
   try {
     const workspace = resolveWorkspace(options.workspace);
-    const store = openRunStore(options.stateDir, io, workspace);
+    const store = openRunStore(
+      options.stateDir,
+      { env: first.env, platform: io.platform },
+      workspace,
+    );
     const picked = requested === undefined ? runToResume(store) : { runId: requested };
     if (picked === undefined)
       return fail(`no unfinished run in ${workspace} to resume (agent runs lists them)`);
@@ -80,57 +90,45 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
     const replayed = replayJournal(contents.records);
     // A finished run goes on only as a conversation, on a terminal; piped there is nothing to do.
     if (replayed.status === "completed" && !isInteractive(io)) {
-      lock.release();
       return fail(`run ${runId} already completed; nothing to resume`);
     }
     if (contents.start.workspace !== workspace) {
-      lock.release();
       return fail(
         `run ${runId} belongs to the workspace ${contents.start.workspace}, not ${workspace}`,
       );
     }
     const chapter = contents.start.chapter;
     if (chapter !== 1 && chapter !== 2 && chapter !== 3 && chapter !== 4) {
-      lock.release();
       return fail(`run ${runId} is of chapter ${chapter}, which this agent cannot run`);
     }
-    const profile = profileForChapter(chapter);
-    if (!keepsAudit(profile) && options.auditLog !== undefined) {
-      lock.release();
+    if (!keepsAudit(profileForChapter(chapter)) && options.auditLog !== undefined) {
       return fail(
         `run ${runId} is of chapter ${chapter}, which has no permission policy and keeps no audit: leave out --audit-log (or AGENT_AUDIT_LOG)`,
       );
     }
-    const settings = keepRunSettings(runId, contents.start, options, {
-      sandbox: sandboxSource(args, io.env),
-      network: options.network,
+    const settings = resolveSettings(args, io, {
+      runId,
+      start: { ...contents.start, chapter },
     });
     say(`resuming run ${runId} (${replayed.status}): ${oneLine(replayed.prompt, 60)}`);
-    // --- context (issue 26) ---
+    // A change to AGENTS.md is said; the run goes on with the instructions it began with.
     const changed = instructionsChangeNotice(
       contents.start.instructionsDigest,
       workspace,
       defaultWorkspace(io.env, io.cwd),
-      io,
+      { env: settings.env, platform: io.platform },
     );
     if (changed !== undefined) say(changed);
-    // --- end context ---
-    // The provider's model the run used (a replayed run's "model" names a file, not a model).
-    const model = contents.start.model;
-    const providerModel =
-      options.replay === undefined && model !== undefined && !model.startsWith("replay of ");
-    const resumed: CliOptions = {
-      ...options,
-      ...settings,
-      prompt: undefined,
-      profile,
-      ...(providerModel ? { model } : {}),
-    };
     const plan = { runId, path, lock, replayed };
-    lock = undefined; // runAgent releases it from here on
-    return await runAgent(resumed, io, plan);
+    handedOver = true; // runAgent releases the lock from here on
+    return await runAgent(
+      { ...settings.options, prompt: undefined },
+      { ...io, env: settings.env },
+      plan,
+    );
   } catch (error) {
-    lock?.release();
     return fail(firstLineOfError(error));
+  } finally {
+    if (!handedOver) lock?.release();
   }
 }

@@ -4,14 +4,15 @@
  * asked for more: only the journals shown are read, so a workspace with a thousand runs lists as
  * fast as one with ten.
  */
+import { sayAgent } from "../terminal/render/agent-line.js";
 import { parseArgs } from "node:util";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { defaultWorkspace } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
-import { resolveWorkspace } from "./run.js";
-import { countStoredRuns, listStoredRuns, openRunStore } from "../../bootstrap/run-store.js";
-import { escapeForPrompt } from "../terminal/terminal-text.js";
+import { resolveWorkspace } from "../settings/workspace.js";
+import { countStoredRuns, listStoredRuns, openRunStore } from "../../bootstrap.js";
+import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 /** Runs shown unless asked for more. */
 const DEFAULT_LIMIT = 20;
@@ -29,7 +30,7 @@ const PROMPT_WIDTH = 60;
 
 export function runsCommand(args: readonly string[], io: CliIo): number {
   const fail = (message: string): number => {
-    io.stderr.write(`agent: ${escapeForPrompt(message)}\n`);
+    sayAgent(io.stderr, message);
     return EXIT.config;
   };
   // --help never gets here: findSubcommand answers it with RUNS_HELP.
@@ -70,7 +71,7 @@ export function runsCommand(args: readonly string[], io: CliIo): number {
       return EXIT.ok;
     }
     if (runs.length === 0) {
-      io.stderr.write(`agent: no runs in ${escapeForPrompt(workspace)} yet\n`);
+      sayAgent(io.stderr, `no runs in ${workspace} yet`);
       return EXIT.ok;
     }
     for (const run of runs) {
@@ -83,7 +84,7 @@ export function runsCommand(args: readonly string[], io: CliIo): number {
     }
     const total = runs.length < limit ? runs.length : countStoredRuns(store);
     if (total > runs.length) {
-      io.stderr.write(`agent: the newest ${runs.length} of ${total} runs; --all shows every one\n`);
+      sayAgent(io.stderr, `the newest ${runs.length} of ${total} runs; --all shows every one`);
     }
     return EXIT.ok;
   } catch (error) {

@@ -1,4 +1,4 @@
-import { AgentRunError, ModelProviderError } from "../runner/agent-errors.js";
+import { AgentRunError, ModelProviderError } from "../common/agent-errors.js";
 
 /**
  * The provider refused a request as too long for the model's context window (OpenAI's

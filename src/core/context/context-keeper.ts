@@ -8,7 +8,7 @@
 import { errorMessage } from "../common/one-line.js";
 import type { Message } from "../ports/messages.js";
 import type { ModelClient, ModelReply, ModelToolSpec } from "../ports/model.js";
-import { RunCancelledError, throwIfCancelled } from "../runner/agent-errors.js";
+import { RunCancelledError, throwIfCancelled } from "../common/agent-errors.js";
 import { COMPACT_AT, estimateMessagesTokens } from "./context-budget.js";
 import { ContextStillTooLargeError, ContextWindowExceededError } from "./context-errors.js";
 import { ContextMeter } from "./context-meter.js";

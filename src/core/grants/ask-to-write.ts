@@ -4,7 +4,7 @@
  * request's digest, instead of being written as an ordinary workspace file.
  */
 import { createHash } from "node:crypto";
-import { actionDigest } from "./approval-request.js";
+import { actionDigest } from "../policy/approval-request.js";
 import { loadedLaterReason } from "./loaded-later-files.js";
 import type { P04Context } from "./policy-context.js";
 import type { ExplainedDecision } from "./policy-decision.js";

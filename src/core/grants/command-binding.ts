@@ -3,7 +3,7 @@
  * digest of the whole action (input, where and how it runs, and that script). The policy uses
  * both when it asks; the re-check just before the spawn uses them again (p04-recheck.ts).
  */
-import { actionDigest } from "./approval-request.js";
+import { actionDigest } from "../policy/approval-request.js";
 import { environmentLabel } from "../policy/execution-environment.js";
 import { firstLineOfError } from "../common/one-line.js";
 import type { P04Context } from "./policy-context.js";

@@ -3,9 +3,9 @@
  * one (with nobody at a terminal, or when the terminal cannot ask: RunWaitingError). At a terminal the person's `y` is recorded as a grant and then consumed like any other, so
  * a grant given now and one given later (`agent approve`) take one code path.
  */
-import { RunWaitingError } from "../runner/agent-errors.js";
+import { RunWaitingError } from "../common/agent-errors.js";
 import type { ApprovalProvider } from "../policy/approval.js";
-import type { ApprovalRequest } from "./approval-request.js";
+import type { ApprovalRequest } from "../policy/approval-request.js";
 import type { ApprovedActions } from "./approved-actions.js";
 import { PermissionDecision } from "../policy/permission-decision.js";
 import type { PermissionRequest } from "../policy/permission-request.js";
@@ -81,7 +81,7 @@ export class GrantApprovalProvider implements ApprovalProvider {
     } catch (error) {
       // The terminal did not ask (a request too long to show whole): the request waits, saved,
       // as it would with nobody there, so `agent approvals` shows it and `agent approve` answers.
-      if (error instanceof RunWaitingError) grants.saveRequest(ask, context);
+      if (error instanceof RunWaitingError) grants.saveApprovalRequest(runId, ask, call);
       throw error;
     }
     if (!PermissionDecision.isDecision(answer) || answer.behavior !== "allow") return answer;

@@ -2,7 +2,7 @@
  * What the policy answers: the seed's `PolicyDecision` (`allow`, `deny`, `ask`), the same in the
  * harness's words (`P04Decision`), and the stable codes of its denials.
  */
-import type { ApprovalRequest } from "./approval-request.js";
+import type { ApprovalRequest } from "../policy/approval-request.js";
 
 export const P04_DENIALS = Object.freeze({
   pathOutsideWorkspace: "path_outside_workspace",

@@ -23,7 +23,7 @@ import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
 import type { RegisteredTool } from "../tools/registered-tool.js";
 
 // The seed's names, importable from here as the seed has them.
-export type { ApprovalRequest } from "./approval-request.js";
+export type { ApprovalRequest } from "../policy/approval-request.js";
 export type { RegisteredTool } from "../tools/registered-tool.js";
 export type { PolicyContext } from "./policy-context.js";
 export type { PolicyDecision } from "./policy-decision.js";

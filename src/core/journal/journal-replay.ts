@@ -5,7 +5,7 @@
  */
 import type { StoredJournalRecord } from "./journal-records.js";
 import { isHostLabel } from "../policy/execution-environment.js";
-import { withInterruptedResults } from "../runner/interrupted-calls.js";
+import { withInterruptedResults } from "./interrupted-calls.js";
 import type { Message, ToolCall } from "../ports/messages.js";
 
 /** `unfinished`: the journal stops mid-run (the process died, or still runs). */

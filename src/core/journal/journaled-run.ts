@@ -3,8 +3,8 @@
  * failed. A cancelled run carries `history` with every call of its last reply answered, so a
  * conversation goes on knowing what already ran.
  */
-import { RunCancelledError, RunWaitingError } from "../runner/agent-errors.js";
-import { withInterruptedResults } from "../runner/interrupted-calls.js";
+import { RunCancelledError, RunWaitingError } from "../common/agent-errors.js";
+import { withInterruptedResults } from "./interrupted-calls.js";
 import type { Message } from "../ports/messages.js";
 import type { RunJournalWriter } from "./run-journal-writer.js";
 

@@ -5,7 +5,7 @@
  */
 import { THIS_CALL_ONLY } from "../runner/outcome-note.js";
 import { canonicalJson } from "../common/canonical-json.js";
-import type { RunWaitingError } from "../runner/agent-errors.js";
+import type { RunWaitingError } from "../common/agent-errors.js";
 import type { RunJournal } from "./journal-records.js";
 import type { CompactionReason } from "../context/context-keeper.js";
 import type { AssistantMessage, Message, ToolCall } from "../ports/messages.js";

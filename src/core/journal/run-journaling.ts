@@ -3,7 +3,7 @@
  * that cannot be written stops the run (fail closed). The records that close a run are best effort:
  * the run is ending anyway, and a missing closing record reads as "unfinished", which is safe.
  */
-import { JournalWriteError } from "../runner/agent-errors.js";
+import { JournalWriteError } from "../common/agent-errors.js";
 import type { JournalRecord, RunJournal } from "./journal-records.js";
 import { firstLineOfError } from "../common/one-line.js";
 

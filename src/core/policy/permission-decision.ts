@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from "../grants/approval-request.js";
+import type { ApprovalRequest } from "./approval-request.js";
 import { toolError, type ToolResult } from "../tools/tool-result.js";
 
 /** One frozen tuple is both the runtime list and the type, so they cannot drift apart. */

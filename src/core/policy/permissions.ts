@@ -1,4 +1,4 @@
-import { RunCancelledError, RunWaitingError } from "../runner/agent-errors.js";
+import { RunCancelledError, RunWaitingError } from "../common/agent-errors.js";
 import type { ApprovalProvider } from "./approval.js";
 import type { AuditSink } from "./audit.js";
 import {
@@ -93,7 +93,7 @@ export class PermissionPolicy {
 
     // Every `await` is a trip through the microtask queue on every decision, so only what may
     // really be asynchronous is awaited: a read meets no boundary check and no approver, and a
-    // synchronous audit sink returns nothing to wait for (issue 19).
+    // synchronous audit sink returns nothing to wait for.
     const stages: [string, PermissionDecision[]][] = [
       [
         "workspace boundary",
@@ -247,7 +247,7 @@ export class PermissionPolicy {
     request: PermissionRequest,
     proposed: PermissionDecision,
   ): Promise<PermissionDecision> {
-    // Built only when needed: most approvers answer allow or deny (issue 32, write decisions).
+    // Built only when needed: most approvers answer allow or deny.
     const implicitDenial = (): PermissionDecision =>
       PermissionDecision.deny(
         `Approval was not explicitly granted: ${proposed.reason}`,

@@ -3,10 +3,10 @@ import {
   RunCancelledError,
   RunWaitingError,
   throwIfCancelled,
-} from "./agent-errors.js";
+} from "../common/agent-errors.js";
 import type { RunJournal } from "../journal/journal-records.js";
 import type { OpenCall } from "../journal/journal-replay.js";
-import { stoppedAtConfirmation } from "./interrupted-calls.js";
+import { stoppedAtConfirmation } from "../journal/interrupted-calls.js";
 import type { Message, ToolCall, ToolMessage } from "../ports/messages.js";
 import { validateToolPairing } from "../ports/messages.js";
 import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "../ports/model.js";
@@ -30,7 +30,7 @@ import {
   outcomeOf,
   rejected,
   type Decided,
-} from "./call-facts.js";
+} from "../journal/call-facts.js";
 import { addUsage, checkedReply } from "./model-reply-checks.js";
 import { boundedReply, runCallReserve } from "./bounded-reply.js";
 import { jsonBytes } from "./journal-text.js";
@@ -38,12 +38,12 @@ import { ResultRoom } from "./result-room.js";
 import { withOutcomeNote } from "./outcome-note.js";
 import { journaledRun } from "../journal/journaled-run.js";
 import { RunJournalWriter } from "../journal/run-journal-writer.js";
-import { answeredRun, answerOpenCalls, unknownOutcome } from "../journal/resumed-calls.js";
+import { answeredRun, answerOpenCalls, unknownOutcome } from "./resumed-calls.js";
 import type { RunResult } from "./run-result.js";
 import { ContextKeeper, type CompactionEvent } from "../context/context-keeper.js";
 import { describeContext, type ContextReport } from "../context/context-report.js";
 
-export { PERMISSION_EVALUATION_FAILED } from "./call-facts.js";
+export { PERMISSION_EVALUATION_FAILED } from "../journal/call-facts.js";
 export type { RunResult } from "./run-result.js";
 
 /** Hooks for the terminal UI. They observe; they never decide. */

@@ -11,7 +11,7 @@
  * saying how much was left out. What each call's records will take after the reply is handed on
  * as its reserve, so the results that come later leave room for it (result-room.ts).
  */
-import { JournalWriteError } from "./agent-errors.js";
+import { JournalWriteError } from "../common/agent-errors.js";
 import { cutText, jsonBytes } from "./journal-text.js";
 import type { AssistantMessage, ToolCall } from "../ports/messages.js";
 import {

@@ -3,7 +3,7 @@
  * more calls than a reply may hold, and call ids that are empty or already used; and the running
  * token count.
  */
-import { IncompleteModelReplyError, ModelProviderError } from "./agent-errors.js";
+import { IncompleteModelReplyError, ModelProviderError } from "../common/agent-errors.js";
 import { withShortIdAndName } from "./long-call-ids.js";
 import type { AssistantMessage, Message, ToolCall } from "../ports/messages.js";
 import type { ModelReply, TokenUsage } from "../ports/model.js";

@@ -11,7 +11,7 @@ import { planShell, createShellRunner } from "../../../src/adapters/shell/index.
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
-import { formatAuditLine } from "../../../src/cli/terminal/terminal-audit.js";
+import { formatAuditLine } from "../../../src/cli/terminal/approval/terminal-audit.js";
 import { createShellTool } from "../../../src/features/shell-tool.js";
 
 const HOST_ENV = {

@@ -24,7 +24,7 @@ import { PermissionDecision } from "../../../src/core/policy/permission-decision
 import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
 import { P03 } from "../../../src/core/profiles.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
-import { formatAuditLine } from "../../../src/cli/terminal/terminal-audit.js";
+import { formatAuditLine } from "../../../src/cli/terminal/approval/terminal-audit.js";
 import { createShellTool } from "../../../src/features/shell-tool.js";
 import { RecordingApprover, RecordingAuditSink } from "../../support/permission-fakes.js";
 import { preparedCall } from "../../support/prepared-calls.js";

@@ -11,8 +11,8 @@ import { writeLanding } from "../../../src/adapters/filesystem/write-landing.js"
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
 import { PermissionPolicy } from "../../../src/core/policy/permissions.js";
-import { renderApprovalPrompt } from "../../../src/cli/terminal/terminal-approval.js";
-import { formatAuditLine } from "../../../src/cli/terminal/terminal-audit.js";
+import { renderApprovalPrompt } from "../../../src/cli/terminal/approval/terminal-approval.js";
+import { formatAuditLine } from "../../../src/cli/terminal/approval/terminal-audit.js";
 import { RecordingApprover, RecordingAuditSink } from "../../support/permission-fakes.js";
 import { preparedCall } from "../../support/prepared-calls.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/workspace.js";

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { OpenAIChatModelClient } from "../../../src/adapters/model/index.js";
 import { ContextWindowExceededError } from "../../../src/core/context/context-errors.js";
-import { ModelProviderError } from "../../../src/core/runner/agent-errors.js";
+import { ModelProviderError } from "../../../src/core/common/agent-errors.js";
 import {
   ChatCompletionsServer,
   chatErrorReply,

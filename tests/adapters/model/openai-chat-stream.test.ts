@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { OpenAIChatModelClient } from "../../../src/adapters/model/openai-chat.js";
 import { MAX_STREAM_BYTES } from "../../../src/adapters/model/openai-chat-stream.js";
-import { ModelProviderError, RunCancelledError } from "../../../src/core/runner/agent-errors.js";
+import { ModelProviderError, RunCancelledError } from "../../../src/core/common/agent-errors.js";
 import type { Message } from "../../../src/core/ports/messages.js";
 import {
   ChatCompletionsServer,

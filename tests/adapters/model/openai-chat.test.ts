@@ -5,7 +5,7 @@ import {
   OpenAIChatModelClient,
   type OpenAIChatModelClientOptions,
 } from "../../../src/adapters/model/openai-chat.js";
-import { ModelProviderError, RunCancelledError } from "../../../src/core/runner/agent-errors.js";
+import { ModelProviderError, RunCancelledError } from "../../../src/core/common/agent-errors.js";
 import { ToolPairingError, type Message } from "../../../src/core/ports/messages.js";
 import type { ModelReply, ModelRequest, ModelToolSpec } from "../../../src/core/ports/model.js";
 import {

@@ -19,7 +19,7 @@ import { ModelConfigError } from "../../../src/adapters/model/model-config-error
 import { OpenAIChatModelClient } from "../../../src/adapters/model/openai-chat.js";
 import { RecordingModelClient } from "../../../src/adapters/model/recording-model.js";
 import { REPLAY_LIMIT_BYTES, ReplayModelClient } from "../../../src/adapters/model/replay-model.js";
-import { ModelProviderError, RunCancelledError } from "../../../src/core/runner/agent-errors.js";
+import { ModelProviderError, RunCancelledError } from "../../../src/core/common/agent-errors.js";
 import { AgentRunner } from "../../../src/core/runner/agent-runner.js";
 import type { Message } from "../../../src/core/ports/messages.js";
 import type {

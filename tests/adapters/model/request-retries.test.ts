@@ -8,7 +8,7 @@ import {
   abortableWait,
   type ModelRetryNotice,
 } from "../../../src/adapters/model/request-retries.js";
-import { ModelProviderError, RunCancelledError } from "../../../src/core/runner/agent-errors.js";
+import { ModelProviderError, RunCancelledError } from "../../../src/core/common/agent-errors.js";
 import type { ModelRequest } from "../../../src/core/ports/model.js";
 import {
   ChatCompletionsServer,

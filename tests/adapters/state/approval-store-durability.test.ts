@@ -13,7 +13,7 @@ import {
   nodeStateFileOps,
   type StateFileOps,
 } from "../../../src/adapters/state/index.js";
-import type { ApprovalRequest } from "../../../src/core/grants/approval-request.js";
+import type { ApprovalRequest } from "../../../src/core/policy/approval-request.js";
 
 const DIGEST = "c".repeat(64);
 const ID = "req_00000000000000aa";

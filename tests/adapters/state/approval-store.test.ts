@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HarnessFileError } from "../../../src/adapters/filesystem/index.js";
 import { ApprovalStore, ApprovalStoreError } from "../../../src/adapters/state/index.js";
-import type { ApprovalRequest } from "../../../src/core/grants/approval-request.js";
+import type { ApprovalRequest } from "../../../src/core/policy/approval-request.js";
 
 const DIGEST = "a".repeat(64);
 const OTHER = "b".repeat(64);

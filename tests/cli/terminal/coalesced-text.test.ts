@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CoalescedText } from "../../../src/cli/terminal/coalesced-text.js";
+import { CoalescedText } from "../../../src/cli/terminal/progress/coalesced-text.js";
 
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

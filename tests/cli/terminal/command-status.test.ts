@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CommandStatus } from "../../../src/cli/terminal/command-status.js";
+import { CommandStatus } from "../../../src/cli/terminal/progress/command-status.js";
 import type { CommandOptions, CommandRunner } from "../../../src/core/ports/command-runner.js";
 
 function output(isTTY: boolean): { stream: PassThrough & { isTTY: boolean }; text: () => string } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commandSummary, stderrTail } from "../../../src/cli/terminal/command-summary.js";
+import { commandSummary, stderrTail } from "../../../src/cli/terminal/progress/command-summary.js";
 
 const ESC = String.fromCharCode(0x1b);
 

@@ -4,12 +4,12 @@
  */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { ProgressReporter } from "../../../src/cli/terminal/progress-reporter.js";
+import { ProgressReporter } from "../../../src/cli/terminal/progress/progress-reporter.js";
 import {
   runContextCommand,
   type ContextCommands,
-} from "../../../src/cli/terminal/context-commands.js";
-import { JournalWriteError } from "../../../src/core/runner/agent-errors.js";
+} from "../../../src/cli/terminal/input/context-commands.js";
+import { JournalWriteError } from "../../../src/core/common/agent-errors.js";
 import type { Message } from "../../../src/core/ports/messages.js";
 
 const CLEAR = "\r\u001b[2K";

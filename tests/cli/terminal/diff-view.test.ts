@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderFileDiff } from "../../../src/cli/terminal/diff-view.js";
+import { renderFileDiff } from "../../../src/cli/terminal/approval/diff-view.js";
 
 const plain = { color: false, columns: undefined, maxRows: 40 };
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { collapseHiddenRuns } from "../../../src/cli/terminal/hidden-characters.js";
-import { StreamedText } from "../../../src/cli/terminal/streamed-text.js";
-import { layOutStyledLines, type Run } from "../../../src/cli/terminal/styled-rows.js";
-import { indentModelText, layOutLine } from "../../../src/cli/terminal/terminal-layout.js";
+import { collapseHiddenRuns } from "../../../src/cli/terminal/render/hidden-characters.js";
+import { StreamedText } from "../../../src/cli/terminal/progress/streamed-text.js";
+import { layOutStyledLines, type Run } from "../../../src/cli/terminal/render/styled-rows.js";
+import { indentModelText, layOutLine } from "../../../src/cli/terminal/render/terminal-layout.js";
 import {
   escapeControlsKeepingLines,
   escapeForPrompt,
   escapeForTerminal,
-} from "../../../src/cli/terminal/terminal-text.js";
+} from "../../../src/cli/terminal/render/terminal-text.js";
 import * as before from "./reference/before-fast-path.js";
 import { seededRandom } from "../../support/seeded-random.js";
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   collapseHiddenRuns,
   isHiddenCharacter,
-} from "../../../src/cli/terminal/hidden-characters.js";
-import { escapeForTerminal } from "../../../src/cli/terminal/terminal-text.js";
+} from "../../../src/cli/terminal/render/hidden-characters.js";
+import { escapeForTerminal } from "../../../src/cli/terminal/render/terminal-text.js";
 
 /** What the approval prompt does with a value: count the runs, then escape what is left. */
 const shown = (text: string): string => escapeForTerminal(collapseHiddenRuns(text));

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { intlDefaultLocale, languageFromLocale } from "../../../src/cli/terminal/locale.js";
+import {
+  intlDefaultLocale,
+  languageFromLocale,
+} from "../../../src/cli/terminal/approval/locale.js";
 
 describe("languageFromLocale", () => {
   it.each([

@@ -4,8 +4,8 @@
  * took over a minute), and thousands of nested markers overflow its stack.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_MARKDOWN_CHARS } from "../../../src/cli/terminal/markdown-budget.js";
-import { renderMarkdown } from "../../../src/cli/terminal/markdown-view.js";
+import { MAX_MARKDOWN_CHARS } from "../../../src/cli/terminal/render/markdown-budget.js";
+import { renderMarkdown } from "../../../src/cli/terminal/render/markdown-view.js";
 
 const COLUMNS = 80;
 

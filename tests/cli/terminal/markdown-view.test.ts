@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "../../../src/cli/terminal/markdown-view.js";
+import { renderMarkdown } from "../../../src/cli/terminal/render/markdown-view.js";
 
 /** A clock that stands still: a loaded machine never spends the layout budget (markdown-budget tests do). */
 const STILL = (): number => 0;

@@ -1,7 +1,10 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { MessageReader, type HistoryStore } from "../../../src/cli/terminal/message-reader.js";
-import { PASTE_END, PASTE_START } from "../../../src/cli/terminal/paste-decoder.js";
+import {
+  MessageReader,
+  type HistoryStore,
+} from "../../../src/cli/terminal/input/message-reader.js";
+import { PASTE_END, PASTE_START } from "../../../src/cli/terminal/input/paste-decoder.js";
 import { terminalScreenLines } from "../../support/pty.js";
 
 /** A terminal's input: a stream that says it is a TTY and records raw mode. */

@@ -4,7 +4,7 @@ import {
   PASTE_START,
   PasteDecoder,
   type TerminalInputEvent,
-} from "../../../src/cli/terminal/paste-decoder.js";
+} from "../../../src/cli/terminal/input/paste-decoder.js";
 
 function feedAll(decoder: PasteDecoder, chunks: readonly string[]): TerminalInputEvent[] {
   return chunks.flatMap((chunk) => decoder.feed(chunk));

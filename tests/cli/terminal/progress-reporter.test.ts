@@ -5,7 +5,7 @@ import {
   useColor,
   type ProgressOutput,
   type Verbosity,
-} from "../../../src/cli/terminal/progress-reporter.js";
+} from "../../../src/cli/terminal/progress/progress-reporter.js";
 import type { ToolCall } from "../../../src/core/ports/messages.js";
 import type { ModelReply, TokenUsage } from "../../../src/core/ports/model.js";
 import type { ToolOutcome } from "../../../src/core/tools/tool-outcome.js";

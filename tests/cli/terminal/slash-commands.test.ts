@@ -1,11 +1,11 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { conversationCommands } from "../../../src/cli/terminal/conversation-commands.js";
+import { conversationCommands } from "../../../src/cli/terminal/input/conversation-commands.js";
 import {
   parseSlashCommand,
   SlashCommands,
   type ConversationState,
-} from "../../../src/cli/terminal/slash-commands.js";
+} from "../../../src/cli/terminal/input/slash-commands.js";
 
 function stateWith(commands: SlashCommands): { state: ConversationState; shown: () => string } {
   const output = new PassThrough();

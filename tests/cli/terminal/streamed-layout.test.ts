@@ -7,14 +7,17 @@
  */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { collapseHiddenRuns } from "../../../src/cli/terminal/hidden-characters.js";
-import { MAX_MARKDOWN_CHARS } from "../../../src/cli/terminal/markdown-budget.js";
-import { renderMarkdown } from "../../../src/cli/terminal/markdown-view.js";
-import { ProgressReporter } from "../../../src/cli/terminal/progress-reporter.js";
-import { rowsAsStreamed, type StreamedLayout } from "../../../src/cli/terminal/streamed-layout.js";
-import { StreamedText } from "../../../src/cli/terminal/streamed-text.js";
-import { indentModelText } from "../../../src/cli/terminal/terminal-layout.js";
-import { escapeControlsKeepingLines } from "../../../src/cli/terminal/terminal-text.js";
+import { collapseHiddenRuns } from "../../../src/cli/terminal/render/hidden-characters.js";
+import { MAX_MARKDOWN_CHARS } from "../../../src/cli/terminal/render/markdown-budget.js";
+import { renderMarkdown } from "../../../src/cli/terminal/render/markdown-view.js";
+import { ProgressReporter } from "../../../src/cli/terminal/progress/progress-reporter.js";
+import {
+  rowsAsStreamed,
+  type StreamedLayout,
+} from "../../../src/cli/terminal/progress/streamed-layout.js";
+import { StreamedText } from "../../../src/cli/terminal/progress/streamed-text.js";
+import { indentModelText } from "../../../src/cli/terminal/render/terminal-layout.js";
+import { escapeControlsKeepingLines } from "../../../src/cli/terminal/render/terminal-text.js";
 import type { ModelReply } from "../../../src/core/ports/model.js";
 import { seededRandom } from "../../support/seeded-random.js";
 

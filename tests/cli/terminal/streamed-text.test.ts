@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StreamedText } from "../../../src/cli/terminal/streamed-text.js";
+import { StreamedText } from "../../../src/cli/terminal/progress/streamed-text.js";
 
 /** Everything written for the pieces, the end included, and what each piece wrote on its own. */
 function stream(pieces: readonly string[], columns?: number): { all: string; each: string[] } {

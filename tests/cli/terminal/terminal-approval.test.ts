@@ -4,8 +4,8 @@ import {
   isYes,
   renderApprovalPrompt,
   TerminalApprovalProvider,
-} from "../../../src/cli/terminal/terminal-approval.js";
-import { RunCancelledError } from "../../../src/core/runner/agent-errors.js";
+} from "../../../src/cli/terminal/approval/terminal-approval.js";
+import { RunCancelledError } from "../../../src/core/common/agent-errors.js";
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
 import { PermissionPolicy } from "../../../src/core/policy/permissions.js";

@@ -1,6 +1,9 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { formatAuditLine, TerminalAuditSink } from "../../../src/cli/terminal/terminal-audit.js";
+import {
+  formatAuditLine,
+  TerminalAuditSink,
+} from "../../../src/cli/terminal/approval/terminal-audit.js";
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
 import { preparedCall } from "../../support/prepared-calls.js";

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { cellsOf, cellsOfText, usableCells } from "../../../src/cli/terminal/terminal-cells.js";
+import {
+  cellsOf,
+  cellsOfText,
+  usableCells,
+} from "../../../src/cli/terminal/render/terminal-cells.js";
 
 describe("the one cell-width rule", () => {
   it("counts printable ASCII as one cell, a tab as eight, anything else as two", () => {

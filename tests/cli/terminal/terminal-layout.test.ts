@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indentModelText, layOutLine } from "../../../src/cli/terminal/terminal-layout.js";
+import { indentModelText, layOutLine } from "../../../src/cli/terminal/render/terminal-layout.js";
 
 describe("layOutLine", () => {
   it("leaves a line alone when the width is unknown (a pipe, or a pty that reports 0)", () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { escapeForTerminal, truncateForDisplay } from "../../../src/cli/terminal/terminal-text.js";
+import {
+  escapeForTerminal,
+  truncateForDisplay,
+} from "../../../src/cli/terminal/render/terminal-text.js";
 
 describe("escapeForTerminal", () => {
   it.each([

@@ -8,7 +8,7 @@ import { ApprovalStoreError, StateDirectoryError } from "../../../src/adapters/s
 import { BootstrapError } from "../../../src/bootstrap/build-agent.js";
 import { CliConfigError } from "../../../src/cli/config-error.js";
 import { ConfigurationError } from "../../../src/core/common/configuration-error.js";
-import { AgentRunError } from "../../../src/core/runner/agent-errors.js";
+import { AgentRunError } from "../../../src/core/common/agent-errors.js";
 
 describe("ConfigurationError", () => {
   it.each([

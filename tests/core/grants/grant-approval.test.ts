@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RunWaitingError } from "../../../src/core/runner/agent-errors.js";
-import type { ApprovalRequest } from "../../../src/core/grants/approval-request.js";
+import { RunWaitingError } from "../../../src/core/common/agent-errors.js";
+import type { ApprovalRequest } from "../../../src/core/policy/approval-request.js";
 import {
   GrantApprovalProvider,
   type ApprovalGrants,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RunWaitingError } from "../../../src/core/runner/agent-errors.js";
+import { RunWaitingError } from "../../../src/core/common/agent-errors.js";
 import { AgentRunner } from "../../../src/core/runner/agent-runner.js";
 import { GrantApprovalProvider } from "../../../src/core/grants/grant-approval.js";
 import { P04Authorizer } from "../../../src/core/grants/p04-authorizer.js";

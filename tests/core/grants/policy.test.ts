@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionDigest, actionPreimage } from "../../../src/core/grants/approval-request.js";
+import { actionDigest, actionPreimage } from "../../../src/core/policy/approval-request.js";
 import type { ExecutionEnvironmentStatus } from "../../../src/core/policy/execution-environment.js";
 import { P04Authorizer } from "../../../src/core/grants/p04-authorizer.js";
 import { COMMAND_RISKS } from "../../../src/core/grants/authorize-command.js";

@@ -4,8 +4,8 @@ import { NodeWorkspaceWriteBoundary } from "../../../src/adapters/filesystem/ind
 import type { BuildDependencies } from "../../../src/bootstrap/build-agent.js";
 import { strongestDecision } from "../../../src/core/policy/permissions.js";
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
-import { TerminalApprovalProvider } from "../../../src/cli/terminal/terminal-approval.js";
-import { TerminalAuditSink } from "../../../src/cli/terminal/terminal-audit.js";
+import { TerminalApprovalProvider } from "../../../src/cli/terminal/approval/terminal-approval.js";
+import { TerminalAuditSink } from "../../../src/cli/terminal/approval/terminal-audit.js";
 import {
   BUILTIN_TOOL_NAMES,
   createFileTools,

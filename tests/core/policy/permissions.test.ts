@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RunCancelledError } from "../../../src/core/runner/agent-errors.js";
+import { RunCancelledError } from "../../../src/core/common/agent-errors.js";
 import {
   PermissionDecision,
   type PermissionBehavior,

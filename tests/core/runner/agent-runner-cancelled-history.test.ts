@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { RunCancelledError } from "../../../src/core/runner/agent-errors.js";
+import { RunCancelledError } from "../../../src/core/common/agent-errors.js";
 import { AgentRunner } from "../../../src/core/runner/agent-runner.js";
 import { validateToolPairing } from "../../../src/core/ports/messages.js";
 import type { ModelClient } from "../../../src/core/ports/model.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { JournalWriteError } from "../../../src/core/runner/agent-errors.js";
+import { JournalWriteError } from "../../../src/core/common/agent-errors.js";
 import { AgentRunner } from "../../../src/core/runner/agent-runner.js";
 import type { JournalRecord, RunJournal } from "../../../src/core/journal/journal-records.js";
 import { replayJournal } from "../../../src/core/journal/journal-replay.js";

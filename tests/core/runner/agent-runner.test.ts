@@ -5,7 +5,7 @@ import {
   AgentRunError,
   IncompleteModelReplyError,
   RunCancelledError,
-} from "../../../src/core/runner/agent-errors.js";
+} from "../../../src/core/common/agent-errors.js";
 import { AgentRunner, type AgentObserver } from "../../../src/core/runner/agent-runner.js";
 import type { Message } from "../../../src/core/ports/messages.js";
 import { validateToolPairing } from "../../../src/core/ports/messages.js";

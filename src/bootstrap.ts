@@ -1,0 +1,62 @@
+/**
+ * The composition root: the one module the CLI imports to have things built or opened. From plain
+ * settings and the terminal's ports it composes a run (`composeRun`), a dry run (`composeExplain`)
+ * and the stores the subcommands read; src/bootstrap/ holds its parts. The CLI turns argv into
+ * settings and owns the terminal; nothing it imports from here hands it an adapter to construct.
+ */
+
+// Runs and dry runs.
+export { composeRun, type ComposedRun } from "./bootstrap/compose-run.js";
+export { composeExplain } from "./bootstrap/compose-explain.js";
+export { DEFAULT_MAX_TURNS } from "./bootstrap/build-agent.js";
+export type { Host } from "./bootstrap/host.js";
+export type { ResumePlan } from "./bootstrap/open/journal-session.js";
+export type {
+  ExecutionSettings,
+  ModelRetryNotice,
+  RunPorts,
+  RunSettings,
+} from "./bootstrap/run-settings.js";
+export type { SwitchableModel } from "./bootstrap/model/switchable-model.js";
+
+// What a run keeps: journals, their locks, grants and the conversation's input history.
+export { countStoredRuns, listStoredRuns, openRunStore } from "./bootstrap/open/run-store.js";
+export {
+  existingJournal,
+  isRunId,
+  lockAndReadRun,
+  runToResume,
+} from "./bootstrap/open/resume-plan.js";
+export {
+  auditApprovalAnswer,
+  DEFAULT_GRANT_TTL_MS,
+  openApprovalStore,
+} from "./bootstrap/open/approval-state.js";
+export { openInputHistory, type InputHistory } from "./bootstrap/open/input-history.js";
+export { instructionsChangeNotice } from "./bootstrap/open/project-instructions.js";
+export { loadCommandAllowlist } from "./bootstrap/p04-run.js";
+
+// The person's settings file and the defaults `agent config` names.
+export { loadPersonSettings } from "./bootstrap/open/settings-file.js";
+export {
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MODEL,
+  DEFAULT_TIMEOUT_MS,
+} from "./adapters/model/index.js";
+export {
+  SETTING_NAMES,
+  type FileSettings,
+  type LoadedSettings,
+  type SettingName,
+} from "./adapters/settings/index.js";
+
+// The adapters own these rules; the CLI reads its flags with them.
+export {
+  CREDENTIAL_PATHS,
+  DEFAULT_RESOURCE_LIMITS,
+  parseResourceLimits,
+  ResourceLimitError,
+  type ResourceLimits,
+} from "./adapters/sandbox/index.js";
+export { passEnvNotices } from "./adapters/shell/index.js";

@@ -1,0 +1,101 @@
+import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
+import type { Message } from "../../core/ports/messages.js";
+import {
+  SANDBOX_NETWORK_NOTICE_CORRECTIONS,
+  SANDBOX_NETWORK_OFF_NOTICE,
+} from "../../features/sandbox-network-notice.js";
+import { untilAborted } from "../model/first-reply-gate.js";
+
+/**
+ * The agent is built, its system prompt and shell tool description written, while the sandbox
+ * probe may still be deciding where commands run; they say the network is off when commands are
+ * to run in the sandbox without it. Only the probe knows that is so: when it fails and `auto`
+ * runs commands on the host, where the network is on, the line is false. So while the line is in
+ * question the first request waits for the decision, and once the decision is "not off", every
+ * request is sent without it.
+ *
+ * Unless the probe's last verdict on this machine is remembered (`remembered`, from bootstrap's
+ * probe verdict cache): then the first request goes out at once, saying what that verdict says,
+ * and only the later ones follow the probe. Should the probe disagree, they also carry a
+ * correction in the system prompt, so a stale memory costs at most one misleading first reply.
+ * Nothing here decides a tool call: those wait for the probe itself (FirstReplyGate).
+ */
+export class NetworkNoticeGate implements ModelClient {
+  readonly #inner: ModelClient;
+  /** Whether commands really run in the sandbox with the network off; settles with the probe. */
+  readonly #networkOff: Promise<boolean>;
+  readonly #told: boolean;
+  #remembered: boolean | undefined;
+  /** What the first request said, when it went out on the remembered verdict. */
+  #firstSaid: boolean | undefined;
+
+  /**
+   * `told`: the agent was built with the notice in its prompt and shell tool. `remembered`: the
+   * probe's remembered verdict on whether the network is off, for the first request only.
+   */
+  constructor(
+    inner: ModelClient,
+    told: boolean,
+    networkOff: Promise<boolean>,
+    remembered?: boolean,
+  ) {
+    this.#inner = inner;
+    this.#told = told;
+    this.#networkOff = networkOff;
+    this.#remembered = remembered;
+  }
+
+  async complete(request: ModelRequest): Promise<ModelReply> {
+    if (!this.#told) return this.#inner.complete(request);
+    const remembered = this.#remembered;
+    if (remembered !== undefined) {
+      this.#remembered = undefined;
+      this.#firstSaid = remembered;
+      return this.#inner.complete(saying(request, remembered));
+    }
+    const networkOff = (await untilAborted(this.#networkOff, request.signal)) === true;
+    const truthful = saying(request, networkOff);
+    if (this.#firstSaid === undefined || this.#firstSaid === networkOff) {
+      return this.#inner.complete(truthful);
+    }
+    return this.#inner.complete(withCorrection(truthful, networkOff));
+  }
+}
+
+/** The request as built (it holds the notice), or without the notice when the network is on. */
+function saying(request: ModelRequest, networkOff: boolean): ModelRequest {
+  return networkOff ? request : withoutNotice(request);
+}
+
+/** The request without the notice: its line in the system prompt, its sentence in tool texts. */
+function withoutNotice(request: ModelRequest): ModelRequest {
+  return {
+    ...request,
+    messages: request.messages.map((message) =>
+      message.role === "system" ? { ...message, content: without(message.content, "\n") } : message,
+    ),
+    tools: request.tools.map((tool) => ({ ...tool, description: without(tool.description, " ") })),
+  };
+}
+
+function without(text: string, separator: string): string {
+  return text
+    .replaceAll(`${separator}${SANDBOX_NETWORK_OFF_NOTICE}`, "")
+    .replaceAll(SANDBOX_NETWORK_OFF_NOTICE, "");
+}
+
+/**
+ * The correction at the end of the system prompt: in every later request at the same place, so
+ * the model reads it once, as one statement, and a compaction of the history cannot drop it.
+ */
+function withCorrection(request: ModelRequest, networkOff: boolean): ModelRequest {
+  const note = networkOff
+    ? SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOff
+    : SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOn;
+  const first = request.messages[0];
+  const messages: Message[] =
+    first?.role === "system"
+      ? [{ ...first, content: `${first.content}\n${note}` }, ...request.messages.slice(1)]
+      : [{ role: "system", content: note }, ...request.messages];
+  return { ...request, messages };
+}

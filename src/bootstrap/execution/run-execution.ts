@@ -1,0 +1,66 @@
+/**
+ * Where a run's commands run, started as the settings say: a run and `agent explain` start it
+ * through here, so a dry run decides on the same environment as the run.
+ */
+import { CommandCgroups } from "../../adapters/cgroup/index.js";
+import { startShellExecution, type StartedShellExecution } from "../../adapters/execution/index.js";
+import { unboundProcessLimitNotice } from "./process-limit-notice.js";
+import type { ExecutionSettings } from "../run-settings.js";
+
+export async function startRunExecution(
+  settings: ExecutionSettings,
+  harnessFiles: readonly string[],
+  hiddenPaths: readonly string[],
+  options: {
+    /** This workspace's sandbox package cache (under the state directory); absent: none. */
+    readonly cacheDirectory?: string;
+    /** Start the probe only when asked to (see startShellExecution's `probeOnDemand`). */
+    readonly probeOnDemand?: boolean;
+    /**
+     * A run (not `agent explain`, which makes no cgroup) says once when the process limit cannot
+     * bind (process-limit-notice.ts): one more notice with the sandbox decision.
+     */
+    readonly checkProcessLimit?: boolean;
+  } = {},
+): Promise<StartedShellExecution> {
+  const { cacheDirectory, probeOnDemand } = options;
+  const cgroups = new CommandCgroups();
+  const started = await startShellExecution({
+    sandbox: settings.sandbox,
+    network: settings.network,
+    shell: settings.shell,
+    workspace: settings.workspace,
+    env: settings.host.env,
+    platform: settings.host.platform,
+    passEnv: settings.passEnv,
+    harnessFiles,
+    hiddenPaths,
+    ...(cacheDirectory === undefined ? {} : { cacheDirectory }),
+    unmaskCredentials: settings.sandboxUnmask,
+    ...(settings.sandboxLimits === undefined ? {} : { limits: settings.sandboxLimits }),
+    // Nothing is made until the first sandboxed command: `agent explain` never touches a cgroup.
+    cgroups,
+    ...(probeOnDemand === true ? { probeOnDemand } : {}),
+  });
+  if (options.checkProcessLimit !== true) return started;
+  const ready = started.ready.then((decided) => {
+    if (decided.environment.status().kind !== "isolated") return decided;
+    const notice = unboundProcessLimitNotice(
+      settings.sandboxLimits,
+      process.getuid?.() === 0,
+      cgroups,
+    );
+    return notice === undefined
+      ? decided
+      : { ...decided, notices: [...(decided.notices ?? []), notice] };
+  });
+  return {
+    runner: started.runner,
+    environment: started.environment,
+    networkOff: started.networkOff,
+    ready,
+    startProbe: () => {
+      started.startProbe();
+    },
+  };
+}

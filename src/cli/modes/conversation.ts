@@ -1,0 +1,57 @@
+/**
+ * The conversation mode: no task on a terminal (or a resumed run there, once it has its answer).
+ * Each message is a turn; the slash commands and the input history are set up here.
+ */
+import type { ComposedRun } from "../../bootstrap.js";
+import type { Message } from "../../core/ports/messages.js";
+import { EXIT } from "../exit-codes.js";
+import { contextSlashCommands } from "../terminal/input/context-commands.js";
+import { runConversation } from "../terminal/input/conversation.js";
+import { contextCommandsOf } from "./context-setup.js";
+import { setUpConversation } from "./conversation-setup.js";
+import type { RunTerminal } from "./run-terminal.js";
+
+export async function conversationMode(run: ComposedRun, terminal: RunTerminal): Promise<number> {
+  const { agent, session } = run;
+  const { io, cancel, reporter } = terminal;
+  const showResult = await terminal.answerShower();
+  // Nothing is in flight while the person types: let the sandbox check finish first, so a
+  // fallback warning comes before the first "> " prompt, not in the middle of it.
+  await run.sandboxDecided();
+  let history: readonly Message[] | undefined;
+  const replayed = session.resumed;
+  if (replayed !== undefined) {
+    const result = await agent.resume(replayed.history, replayed.openCalls, cancel.signal);
+    showResult(result);
+    history = result.history;
+  }
+  // The conversation's slash commands (/model and /clear go into the journal, so a resume sees
+  // them) and its input history file.
+  const conversation = setUpConversation({
+    stateRoot: run.stateRoot,
+    journal: session.journal,
+    model: run.switchableModel,
+    stderr: io.stderr,
+    extraCommands: contextSlashCommands(contextCommandsOf(agent)),
+  });
+  try {
+    await runConversation({
+      ...(history === undefined ? {} : { history }),
+      input: io.stdin,
+      output: io.stderr,
+      turns: cancel,
+      runTurn: (text, signal, history) => agent.run(text, signal, history),
+      showResult,
+      onTurnFailed: () => {
+        reporter.dispose();
+      },
+      commands: conversation.commands,
+      ...(conversation.historyStore === undefined
+        ? {}
+        : { historyStore: conversation.historyStore }),
+    });
+  } finally {
+    conversation.close();
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,61 @@
+/**
+ * `agent resume` goes on with a run where it was started: the same `--sandbox` and `--network`,
+ * read from its journal. A P04 grant is bound to where the command runs, so a resume elsewhere
+ * would make its approved call ask again (or be denied outright); a chapter-3 run must not go on
+ * less confined than it began. A setting given for the resume that differs is refused, not obeyed.
+ */
+import { SANDBOX_MODES, type CliOptions } from "../args.js";
+import { CliConfigError } from "../config-error.js";
+
+/** What the run's `run_started` record says; absent in a journal written before they were kept. */
+export interface RecordedSettings {
+  readonly sandbox?: string;
+  readonly network?: boolean;
+}
+
+/** Where the resume's own sandbox setting came from, when it was given at all. */
+export type SandboxSource = "--sandbox" | "AGENT_SANDBOX" | undefined;
+
+export function keepRunSettings(
+  runId: string,
+  recorded: RecordedSettings,
+  options: Pick<CliOptions, "sandbox" | "network">,
+  given: { readonly sandbox: SandboxSource; readonly network: boolean },
+): Pick<CliOptions, "sandbox" | "network"> {
+  const sandbox = recorded.sandbox === undefined ? options.sandbox : recordedMode(runId, recorded);
+  if (given.sandbox !== undefined && options.sandbox !== sandbox) {
+    const fix =
+      given.sandbox === "--sandbox"
+        ? `leave out --sandbox (or give --sandbox ${sandbox})`
+        : `unset AGENT_SANDBOX (or set it to ${sandbox})`;
+    throw new CliConfigError(
+      `run ${runId} was started with --sandbox ${sandbox}, and resume keeps it: ${fix}`,
+    );
+  }
+  // There is no flag that turns the network off, so only `--network` can conflict.
+  if (recorded.network === false && given.network) {
+    throw new CliConfigError(
+      `run ${runId} was started without --network, and resume keeps it: leave out --network`,
+    );
+  }
+  return { sandbox, network: recorded.network ?? options.network };
+}
+
+function recordedMode(runId: string, recorded: RecordedSettings): CliOptions["sandbox"] {
+  const mode = SANDBOX_MODES.find((known) => known === recorded.sandbox);
+  if (mode === undefined) {
+    throw new CliConfigError(
+      `run ${runId} was started with --sandbox ${JSON.stringify(recorded.sandbox)}, which this agent does not know`,
+    );
+  }
+  return mode;
+}
+
+/** Whether the resume's arguments or environment chose a sandbox, and which of them did. */
+export function sandboxSource(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): SandboxSource {
+  if (args.some((arg) => arg === "--sandbox" || arg.startsWith("--sandbox="))) return "--sandbox";
+  return (env.AGENT_SANDBOX ?? "").trim() === "" ? undefined : "AGENT_SANDBOX";
+}

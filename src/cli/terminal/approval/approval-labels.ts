@@ -1,0 +1,36 @@
+import type { Language } from "../../args.js";
+
+export interface ApprovalLabels {
+  readonly title: string;
+  readonly reason: string;
+  readonly arguments: string;
+  readonly path: string;
+  readonly startAndEnd: string;
+  readonly runsIn: string;
+  readonly change: string;
+  readonly question: string;
+}
+
+/** The Chinese labels follow the tutorial the harness is built from. */
+export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Object.freeze({
+  en: {
+    title: "Tool call needs approval",
+    reason: "Reason",
+    arguments: "Arguments",
+    path: "Path",
+    startAndEnd: "Starts and ends",
+    runsIn: "Runs in",
+    change: "Proposed change",
+    question: "Allow this call? [y/N] ",
+  },
+  zh: {
+    title: "工具调用需要批准",
+    reason: "原因",
+    arguments: "参数",
+    path: "路径",
+    startAndEnd: "首尾",
+    runsIn: "运行环境",
+    change: "拟议修改",
+    question: "允许本次调用? [y/N] ",
+  },
+});

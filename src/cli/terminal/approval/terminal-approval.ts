@@ -1,0 +1,316 @@
+import { createInterface } from "node:readline";
+import { RunCancelledError } from "../../../core/common/agent-errors.js";
+import type { ApprovalProvider } from "../../../core/policy/approval.js";
+import { PermissionDecision } from "../../../core/policy/permission-decision.js";
+import type { PermissionRequest } from "../../../core/policy/permission-request.js";
+import { APPROVAL_LABELS } from "./approval-labels.js";
+import type { Language } from "../../args.js";
+import type { FileChange } from "./file-change-preview.js";
+import { collapseHiddenRuns } from "../render/hidden-characters.js";
+import { reapplyRawMode, stopAndContinue } from "../input/job-control.js";
+import type { TerminalInput } from "../input/terminal-input.js";
+import { MODEL_INDENT, layOutLine } from "../render/terminal-layout.js";
+import { elideMiddle, escapeForPrompt, escapeForTerminal } from "../render/terminal-text.js";
+
+export const TERMINAL_APPROVAL_SOURCE = "terminal-approval";
+/**
+ * Long file contents are shortened in the middle, so the person still sees how they start and end.
+ * A command to execute is never shortened: every character of it would run.
+ */
+const MAX_ARGUMENT_CHARS = 4000;
+const KEPT_TAIL_CHARS = 800;
+/** Beside a diff, which shows the content, the arguments take about three rows of 80 columns. */
+const ARGUMENTS_BESIDE_DIFF_CHARS = 200;
+const KEPT_TAIL_BESIDE_DIFF = 60;
+
+export interface TerminalApprovalOptions {
+  readonly input: TerminalInput;
+  /** `columns` (a terminal's width) lets long prompt lines wrap with their rows indented. */
+  readonly output: NodeJS.WritableStream & {
+    readonly isTTY?: boolean;
+    readonly columns?: number;
+    readonly rows?: number;
+  };
+  readonly lang: Language;
+  /**
+   * Called when the person presses Ctrl-C at the prompt, before `decide` rejects with
+   * `RunCancelledError`: the whole run is cancelled and nothing is audited for this call.
+   */
+  readonly onCancel: () => void;
+  /** The run's cancellation: a SIGINT sent to the process also closes an open prompt. */
+  readonly signal?: AbortSignal;
+  /**
+   * What a write or an edit would change: shown as a diff in place of the arguments. `undefined`
+   * (or a failure) leaves the arguments shown as before.
+   */
+  readonly previewChange?: (request: PermissionRequest) => Promise<FileChange | undefined>;
+  /** Colour for the diff (a terminal without NO_COLOR). */
+  readonly color?: boolean;
+}
+
+/** Rows of the prompt besides the diff: blanks, label, title, reason, arguments (up to 4), path, question. */
+const PROMPT_ROWS = 12;
+const UNKNOWN_ROWS = 24;
+
+/** Input that keeps arriving for this long after the prompt is due counts as typed ahead. */
+const TYPE_AHEAD_QUIET_MS = 30;
+/** However fast keys keep coming, the prompt opens after this long. */
+const TYPE_AHEAD_MAX_MS = 300;
+const CTRL_C = "\u0003";
+
+type Answer = { kind: "line"; text: string } | { kind: "eof" } | { kind: "cancel" };
+
+/**
+ * Asks the person at the terminal. Only `y` or `yes` allows; Enter, anything else, end of input, or a
+ * stdin that is not a terminal denies, so a piped or scripted run can never approve by accident.
+ */
+export class TerminalApprovalProvider implements ApprovalProvider {
+  readonly #options: TerminalApprovalOptions;
+
+  constructor(options: TerminalApprovalOptions) {
+    this.#options = options;
+  }
+
+  async decide(request: PermissionRequest): Promise<PermissionDecision> {
+    if (this.#options.input.isTTY !== true) {
+      return PermissionDecision.deny(
+        "Interactive approval is unavailable (stdin is not a TTY)",
+        TERMINAL_APPROVAL_SOURCE,
+      );
+    }
+    const { output } = this.#options;
+    const columns = output.isTTY === true ? output.columns : undefined;
+    const change = await this.#previewChange(request);
+    // The `diff` library is loaded at the first diff shown, not by every start.
+    const diff =
+      change === undefined
+        ? undefined
+        : (await import("./diff-view.js")).renderFileDiff(change, {
+            color: this.#options.color ?? false,
+            columns,
+            maxRows:
+              (output.isTTY === true && output.rows !== undefined && output.rows > 0
+                ? output.rows
+                : UNKNOWN_ROWS) - PROMPT_ROWS,
+          });
+    const prompt = renderApprovalPrompt(request, this.#options.lang, columns, diff);
+    const answer = await this.#ask(prompt.details, prompt.question);
+    switch (answer.kind) {
+      case "cancel":
+        // Nobody decided this call: the run ends here, and the policy records no decision for it.
+        this.#options.onCancel();
+        throw new RunCancelledError();
+      case "eof":
+        return PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE);
+      case "line":
+        return isYes(answer.text)
+          ? PermissionDecision.allow("User approved this tool call", TERMINAL_APPROVAL_SOURCE)
+          : PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE);
+    }
+  }
+
+  async #previewChange(request: PermissionRequest): Promise<FileChange | undefined> {
+    const { previewChange } = this.#options;
+    if (previewChange === undefined) return undefined;
+    try {
+      return await previewChange(request);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #ask(details: string, question: string): Promise<Answer> {
+    const { input, output, signal } = this.#options;
+    if (input.readableEnded === true || input.destroyed === true) {
+      output.write(`${details}${question}\n`);
+      return { kind: "eof" };
+    }
+    if (signal?.aborted === true) return { kind: "cancel" };
+    // A `y` pressed while the agent worked (or a double `y` at the last prompt) would otherwise
+    // answer a question the person has not seen yet.
+    if ((await discardTypeAhead(input)) === "cancel") return { kind: "cancel" };
+    return new Promise((resolve) => {
+      const reader = createInterface({ input, output, terminal: true });
+      let settled = false;
+      const onAbort = (): void => {
+        settle({ kind: "cancel" });
+      };
+      // After Ctrl-Z and `fg` the question is asked again, in raw mode, and still waits.
+      const endJobControl = stopAndContinue(reader, {
+        release: () => input.setRawMode?.(false),
+        retake: () => {
+          reapplyRawMode(input);
+          reader.prompt(true);
+        },
+      });
+      const settle = (answer: Answer): void => {
+        if (settled) return;
+        settled = true;
+        endJobControl();
+        signal?.removeEventListener("abort", onAbort);
+        reader.close();
+        if (answer.kind !== "line") output.write("\n");
+        resolve(answer);
+      };
+      reader.once("line", (text) => {
+        settle({ kind: "line", text });
+      });
+      reader.once("close", () => {
+        settle({ kind: "eof" });
+      });
+      reader.once("SIGINT", () => {
+        settle({ kind: "cancel" });
+      });
+      // readline re-emits input errors on itself: a terminal that goes away (EIO after a hang-up)
+      // must deny, not crash the process with an unhandled 'error'.
+      reader.on("error", () => {
+        settle({ kind: "eof" });
+      });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      // The question is readline's own prompt so that redrawing the line while typing keeps it.
+      output.write(details);
+      reader.setPrompt(question);
+      reader.prompt();
+    });
+  }
+}
+
+/**
+ * Reads and drops whatever is already waiting on the terminal, until it has been quiet for a
+ * moment. A Ctrl-C among the dropped keys still cancels: the person meant it.
+ */
+async function discardTypeAhead(input: TerminalInput): Promise<"cancel" | undefined> {
+  const raw = typeof input.setRawMode === "function";
+  if (raw) input.setRawMode?.(true);
+  const dropped = { ctrlC: false };
+  const onData = (chunk: Buffer | string): void => {
+    if (chunk.toString().includes(CTRL_C)) dropped.ctrlC = true;
+    quiet.refresh();
+  };
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const quiet = setTimeout(finish, TYPE_AHEAD_QUIET_MS);
+  const deadline = setTimeout(finish, TYPE_AHEAD_MAX_MS);
+  input.on("data", onData);
+  input.resume();
+  await done;
+  clearTimeout(quiet);
+  clearTimeout(deadline);
+  input.removeListener("data", onData);
+  input.pause();
+  if (raw) input.setRawMode?.(false);
+  return dropped.ctrlC ? "cancel" : undefined;
+}
+
+function displayArguments(request: PermissionRequest): string {
+  const json = JSON.stringify(collapseHiddenValues(request.call.arguments));
+  return request.call.effect === "execute"
+    ? json
+    : elideMiddle(json, MAX_ARGUMENT_CHARS, KEPT_TAIL_CHARS);
+}
+
+/**
+ * Runs of blank or invisible characters in every string, shown as a count (`⟨4100 spaces⟩`,
+ * `⟨3000 × U+3164⟩`), so padding cannot push the rest of a value out of sight.
+ */
+function collapseHiddenValues(value: unknown): unknown {
+  if (typeof value === "string") return collapseHiddenRuns(value);
+  if (Array.isArray(value)) return value.map(collapseHiddenValues);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, collapseHiddenValues(inner)]),
+    );
+  }
+  return value;
+}
+
+/** The file a call works on, if it names one: shown whole on a line of its own. */
+function targetPath(request: PermissionRequest): string | undefined {
+  if (request.call.effect === "execute") return undefined;
+  const args: unknown = request.call.arguments;
+  if (typeof args !== "object" || args === null || !("path" in args)) return undefined;
+  return typeof args.path === "string" ? args.path : undefined;
+}
+
+/**
+ * A path whole: only runs of separators (which name no folder) and of hidden characters are
+ * counted, so `a/////…/.envrc` still ends in `.envrc` beside the question.
+ */
+function displayPath(path: string): string {
+  return collapseHiddenRuns(path).replace(SEPARATOR_RUN, (run) =>
+    /^\/+$/u.test(run) ? `⟨${run.length} slashes⟩` : `⟨${run.length} separators⟩`,
+  );
+}
+
+const SEPARATOR_RUN = /[\\/]{32,}/gu;
+
+/** Longer commands get their start and end repeated; each part this many characters. */
+const RECAP_AFTER_CHARS = 600;
+const RECAP_PART_CHARS = 160;
+
+function commandRecap(request: PermissionRequest, shownArguments: string): string | undefined {
+  if (request.call.effect !== "execute") return undefined;
+  const characters = Array.from(shownArguments);
+  if (characters.length <= RECAP_AFTER_CHARS) return undefined;
+  const head = characters.slice(0, RECAP_PART_CHARS).join("");
+  const tail = characters.slice(-RECAP_PART_CHARS).join("");
+  const between = characters.length - 2 * RECAP_PART_CHARS;
+  return `${head} … (${between} more characters, shown above) … ${tail}`;
+}
+
+/** Harness or model text on one prompt line: hidden runs counted, then every escape made visible. */
+const shown = escapeForPrompt;
+
+export function isYes(answer: string): boolean {
+  const normalized = answer.trim().toLowerCase();
+  return normalized === "y" || normalized === "yes";
+}
+
+/**
+ * Every model-supplied value is JSON-encoded, then escaped, so it cannot repaint the terminal; runs
+ * of blank or invisible characters are counted first, so they cannot push text off the screen.
+ */
+export function renderApprovalPrompt(
+  request: PermissionRequest,
+  lang: Language,
+  columns?: number,
+  diff?: readonly string[],
+): { details: string; question: string } {
+  const labels = APPROVAL_LABELS[lang];
+  const reason = request.proposedDecision?.reason ?? "";
+  // With a diff above, the arguments are only a reminder: shortened further, so the tool, the
+  // path and the question stay on the screen with the end of the diff.
+  const shownArguments =
+    diff === undefined
+      ? displayArguments(request)
+      : elideMiddle(displayArguments(request), ARGUMENTS_BESIDE_DIFF_CHARS, KEPT_TAIL_BESIDE_DIFF);
+  const lines = [
+    "",
+    `${labels.title}: ${shown(request.toolName)}`,
+    `${labels.reason}: ${shown(reason)}`,
+    `${labels.arguments}: ${escapeForTerminal(shownArguments)}`,
+  ];
+  // A command is shown whole, so a long one could still push its own start off the screen (padded
+  // with sparse visible characters, say): its start and end are repeated beside the question.
+  const recap = commandRecap(request, shownArguments);
+  if (recap !== undefined) lines.push(`${labels.startAndEnd}: ${escapeForTerminal(recap)}`);
+  // Contents may be shortened in the middle; the file they go to never is.
+  const path = targetPath(request);
+  if (path !== undefined) {
+    // Through a link, the file the write really lands on, from the check that decided.
+    const lands =
+      request.landsOn === undefined
+        ? ""
+        : ` → ${escapeForTerminal(JSON.stringify(displayPath(request.landsOn)))}`;
+    lines.push(`${labels.path}: ${escapeForTerminal(JSON.stringify(displayPath(path)))}${lands}`);
+  }
+  if (request.executionEnvironment !== undefined) {
+    lines.push(`${labels.runsIn}: ${shown(request.executionEnvironment)}`);
+  }
+  // Wrapped rows of a long value are indented: only the harness's labels start at column 0.
+  const rows = lines.map((line) => layOutLine(line, { columns, first: "", rest: MODEL_INDENT }));
+  const above = diff === undefined ? [] : ["", `${labels.change}:`, ...diff];
+  return { details: `${[...above, ...rows].join("\n")}\n`, question: labels.question };
+}

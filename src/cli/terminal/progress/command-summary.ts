@@ -1,0 +1,108 @@
+import { collapseHiddenRuns } from "../render/hidden-characters.js";
+import { escapeForTerminal, truncateForDisplay } from "../render/terminal-text.js";
+
+/** The tools whose result is a command's output (`CommandTool` in the profiles). */
+const COMMAND_TOOLS: ReadonlySet<string> = new Set(["shell", "run_command"]);
+
+/** The error codes of a command that ran, or started to: their output is worth a look. */
+const RAN_CODES: ReadonlySet<string> = new Set([
+  "shell_failed",
+  "shell_timeout",
+  "shell_cancelled",
+]);
+
+const STDERR_MARK = "[stderr] ";
+/** The sandbox's notes, after the output (failure-notes.ts): shown each on its own row. */
+const SANDBOX_MARK = "[sandbox] ";
+const SUMMARY_CHARS = 80;
+const STDERR_LINES = 5;
+
+/**
+ * The closing line of the common test runners, as they print it without colour: vitest
+ * (`Tests  1 failed | 2 passed (3)`), jest (`Tests: 1 failed, 2 passed, 3 total`), mocha
+ * (`1 failing`), pytest (`=== 1 failed, 2 passed in 0.12s ===`), go test (`FAIL  example.com/m  0.01s`)
+ * and cargo test (`test result: FAILED. 1 passed; 1 failed; …`). `npm test` prints one of these
+ * before its own lines, which is why the summary is searched for rather than taken from the end.
+ */
+const RUNNER_SUMMARIES: readonly RegExp[] = [
+  /^Tests:?\s+\d+ \w+/u,
+  /^\d+ (passing|failing|pending)\b/u,
+  /^=*\s*(no tests ran|\d+ (passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?)\b.*) in [\d.]+s\b/u,
+  /^(ok|FAIL)\s+\S+\s+([\d.]+s|\(cached\)|\[[\w ]+\])/u,
+  /^test result: (ok|FAILED)\./u,
+];
+const SAYS_FAILED = /\b([1-9]\d* (failed|failing|errors?)|FAIL|FAILED)\b/u;
+
+/** Colour changes (SGR) only: dropping them hides nothing, and every other escape stays visible. */
+// eslint-disable-next-line no-control-regex -- ESC is exactly what this looks for
+const COLOUR = /\u001b\[[\d;]*m/gu;
+
+/** Whether a call's result is a command's output, to be summed up as one. */
+export function isCommandTool(name: string): boolean {
+  return COMMAND_TOOLS.has(name);
+}
+
+/** Whether a failed command's result carries what it printed (it ran, or began to). */
+export function commandRan(errorCode: string | undefined): boolean {
+  return errorCode !== undefined && RAN_CODES.has(errorCode);
+}
+
+/**
+ * One line for what a command printed: a test runner's summary when there is one (a failing one
+ * first), else its last line with anything on it; never blank. Escaped for the terminal.
+ */
+export function commandSummary(output: string): string {
+  const lines = meaningfulLines(output).slice(0, -sandboxNotes(output).length || undefined);
+  const summaries = lines
+    .map((line) => plain(line.startsWith(STDERR_MARK) ? line.slice(STDERR_MARK.length) : line))
+    .filter((line) => RUNNER_SUMMARIES.some((pattern) => pattern.test(line)));
+  const chosen =
+    summaries.findLast((line) => SAYS_FAILED.test(line)) ??
+    summaries.at(-1) ??
+    lines.at(-1)?.replace(COLOUR, "") ??
+    "(no output)";
+  return shown(chosen.replace(/^=+\s*|\s*=+$/gu, ""));
+}
+
+/**
+ * The sandbox's notes at the end of the output, each escaped: every one is shown, not just the
+ * last, and none stands in for the command's own last line.
+ */
+export function sandboxNotes(output: string): string[] {
+  const lines = meaningfulLines(output);
+  let first = lines.length;
+  while (first > 0 && lines[first - 1]?.startsWith(SANDBOX_MARK) === true) first -= 1;
+  // Whole, not cut to the summary's width: the note's advice is at its end.
+  return lines.slice(first).map((line) => escapeForTerminal(collapseHiddenRuns(line.trim())));
+}
+
+/** The last few lines the command wrote to stderr, each escaped, marked as stderr. */
+export function stderrTail(output: string): string[] {
+  return meaningfulLines(output)
+    .filter((line) => line.startsWith(STDERR_MARK))
+    .slice(-STDERR_LINES)
+    .map((line) => shown(line.replace(COLOUR, "")));
+}
+
+/** What the command printed, as the result carries it: after the harness's error line, if any. */
+export function commandOutput(content: string, isError: boolean): string {
+  return isError ? content.slice(content.indexOf("\n") + 1 || content.length) : content;
+}
+
+function meaningfulLines(output: string): string[] {
+  return output
+    .split(/\r\n|\r|\n/u)
+    .filter((line) => line.trim() !== "" && !line.startsWith("[output truncated"));
+}
+
+/** A summary line as printed, without colour and with its column padding made one space. */
+function plain(line: string): string {
+  return line
+    .replace(COLOUR, "")
+    .trim()
+    .replace(/[ \t]+/gu, " ");
+}
+
+function shown(line: string): string {
+  return escapeForTerminal(truncateForDisplay(collapseHiddenRuns(line.trim()), SUMMARY_CHARS));
+}

@@ -1,0 +1,366 @@
+import type { AgentObserver } from "../../../core/runner/agent-runner.js";
+import type { ToolCall } from "../../../core/ports/messages.js";
+import type { ModelReply, TokenUsage } from "../../../core/ports/model.js";
+import {
+  describeOutcome,
+  everyCallDenied,
+  summarizeOutcomes,
+  type ToolOutcome,
+} from "../../../core/tools/tool-outcome.js";
+import type { ToolResult } from "../../../core/tools/tool-result.js";
+import { collapseHiddenRuns } from "../render/hidden-characters.js";
+import type { CompactionEvent } from "../../../core/context/context-keeper.js";
+import { compactionLine, contextUsed } from "./context-status.js";
+import { CoalescedText } from "./coalesced-text.js";
+import {
+  commandOutput,
+  commandRan,
+  commandSummary,
+  sandboxNotes,
+  isCommandTool,
+  stderrTail,
+} from "./command-summary.js";
+import type { StreamedLayout } from "./streamed-layout.js";
+import { StreamedText } from "./streamed-text.js";
+import type { ModelRetryNotice } from "../../../bootstrap.js";
+import { retryNoticeLine } from "./retry-notice.js";
+import { MODEL_INDENT, indentModelText, layOutLine } from "../render/terminal-layout.js";
+import {
+  escapeControlsKeepingLines,
+  escapeForPrompt,
+  escapeForTerminal,
+  truncateForDisplay,
+} from "../render/terminal-text.js";
+
+export type Verbosity = "quiet" | "normal" | "verbose";
+
+export interface ProgressOutput extends NodeJS.WritableStream {
+  readonly isTTY?: boolean;
+  /** A terminal's width (tty.WriteStream has it); lines holding model text are broken to fit it. */
+  readonly columns?: number;
+  /** A terminal's height: streamed text is erased again only while it is all still on the screen. */
+  readonly rows?: number;
+}
+
+export interface ProgressReporterOptions {
+  readonly output: ProgressOutput;
+  readonly verbosity: Verbosity;
+  readonly color: boolean;
+  readonly now?: () => number;
+}
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const CLEAR_LINE = "\r\u001b[2K";
+const SUMMARY_CHARS = 80;
+const UNKNOWN_ROWS = 24;
+
+/** What the person sees on stderr while the agent works; stdout stays for the final answer. */
+export class ProgressReporter implements AgentObserver {
+  readonly #options: ProgressReporterOptions;
+  #spinner: ReturnType<typeof setInterval> | undefined;
+  readonly #tokensPerTurn: number[] = [];
+  /** The model's text of the current reply, as shown while it streams in (terminal only). */
+  #streamed: StreamedText | undefined;
+  #lastAnswer: StreamedLayout | undefined;
+  readonly #outcomes: ToolOutcome[] = [];
+  /** "context N% used", once the runner measured the history (terminal only). */
+  #context = "";
+  /**
+   * The model's text as it arrived, waiting to be laid out and written once per turn of the event
+   * loop (`coalesced-text.ts`); flushed before anything else is written.
+   */
+  readonly #streamedOutput: CoalescedText;
+
+  constructor(options: ProgressReporterOptions) {
+    this.#options = options;
+    this.#streamedOutput = new CoalescedText((text) => {
+      this.#showStreamed(text);
+    });
+  }
+
+  onModelRequest(turn: number, maxTurns: number): void {
+    this.#stopSpinner();
+    this.#lastAnswer = undefined;
+    if (this.#options.verbosity === "quiet" || this.#options.output.isTTY !== true) return;
+    const now = this.#options.now ?? Date.now;
+    const started = now();
+    let frame = 0;
+    const draw = (): void => {
+      const seconds = ((now() - started) / 1000).toFixed(1);
+      const glyph = SPINNER[frame % SPINNER.length] ?? "";
+      frame += 1;
+      this.#write(
+        `${CLEAR_LINE}${this.#dim(`${glyph} waiting for the model · ${seconds}s · turn ${turn}/${maxTurns}${this.#context}`)}`,
+      );
+    };
+    draw();
+    this.#spinner = setInterval(draw, 100);
+    this.#spinner.unref();
+  }
+
+  /**
+   * A piece of the model's text as it arrives: on a terminal it is shown at once, dimmed and
+   * indented. If the reply turns out to be the final answer, that text is erased again when the
+   * reply is complete, for the answer to take its place; text beside tool calls stays.
+   */
+  onTextDelta(text: string): void {
+    if (this.#options.verbosity === "quiet" || this.#options.output.isTTY !== true) return;
+    this.#stopSpinner();
+    this.#streamedOutput.add(text);
+  }
+
+  /**
+   * The pieces of one turn laid out together: one scan of the text, one dimmed write. A long reply
+   * comes in thousands of pieces of a few characters; escaping, breaking and dimming each on its
+   * own cost more than the text itself (StreamedText gives the same rows however it is cut).
+   */
+  #showStreamed(text: string): void {
+    this.#streamed ??= new StreamedText(this.#columns());
+    const shown = this.#streamed.add(text);
+    if (shown !== "") this.#options.output.write(this.#dim(shown));
+  }
+
+  /**
+   * The last reply without tool calls, as it streamed and the rows it was shown in (terminal
+   * only): the final answer's view reuses them when they are the same (streamed-layout.ts).
+   */
+  get lastAnswer(): StreamedLayout | undefined {
+    return this.#lastAnswer;
+  }
+
+  onModelReply(reply: ModelReply): void {
+    this.#stopSpinner();
+    this.#endStreamedText(reply);
+    if (reply.usage === undefined) return;
+    this.#tokensPerTurn.push(reply.usage.totalTokens);
+    if (this.#options.verbosity === "verbose") {
+      this.#line(this.#dim(`  tokens this turn: ${formatUsage(reply.usage)}`));
+    }
+  }
+
+  /** A model request failed and is sent again after a wait: said on its own line. */
+  onModelRetry(notice: ModelRetryNotice): void {
+    if (this.#options.verbosity === "quiet") return;
+    // The spinner goes on below; its row is cleared first so the line starts clean.
+    if (this.#spinner !== undefined) this.#options.output.write(CLEAR_LINE);
+    this.#line(retryNoticeLine(notice));
+  }
+
+  onContextUsage(tokens: number, window: number): void {
+    this.#context = ` · ${contextUsed(tokens, window)}`;
+  }
+
+  onCompaction(event: CompactionEvent): void {
+    const line = compactionLine(event);
+    if (line === undefined || this.#options.verbosity === "quiet") return;
+    this.#stopSpinner();
+    this.#line(event.kind === "compacted" ? this.#dim(line) : line);
+  }
+
+  onToolCallStart(call: ToolCall): void {
+    this.#stopSpinner();
+    if (this.#options.verbosity === "quiet") return;
+    const summary = summarizeArguments(call);
+    const name = escapeForPrompt(call.name);
+    this.#rows(`${this.#paint("36", "→")} ${summary === "" ? name : `${name} ${summary}`}`);
+  }
+
+  onToolCallEnd(
+    call: ToolCall,
+    result: ToolResult,
+    durationMs: number,
+    outcome?: ToolOutcome,
+  ): void {
+    if (outcome !== undefined) this.#outcomes.push(outcome);
+    if (this.#options.verbosity === "quiet") return;
+    const took = this.#dim(`(${formatDuration(durationMs)})`);
+    if (result.isError) {
+      const text = result.content.replace(/^Error \[[^\]]*\]: /, "");
+      const summary = `${result.errorCode ?? "error"}: ${firstLine(text)}`;
+      this.#rows(`${this.#paint("31", "✗")} ${summary} ${took}`);
+      if (this.#options.verbosity === "normal" && isCommandTool(call.name)) {
+        this.#commandDetails(result);
+      }
+    } else {
+      this.#rows(`${this.#paint("32", "✓")} ${summarizeResult(call, result)} ${took}`);
+    }
+    if (this.#options.verbosity === "verbose") {
+      for (const line of result.content.split("\n")) {
+        this.#line(
+          layOutLine(escapeForTerminal(collapseHiddenRuns(line)), {
+            columns: this.#columns(),
+            first: MODEL_INDENT,
+            rest: MODEL_INDENT,
+          }),
+        );
+      }
+      if (outcome !== undefined) {
+        this.#line(this.#dim(`  outcome: ${escapeForPrompt(describeOutcome(outcome))}`));
+      }
+    }
+  }
+
+  /**
+   * Under a failed command, without --verbose: its summary line (a test runner's, or the last
+   * line it printed) and the last lines of its stderr, so the reason is on the screen.
+   */
+  #commandDetails(result: ToolResult): void {
+    if (!commandRan(result.errorCode)) return;
+    const output = commandOutput(result.content, true);
+    const stderr = stderrTail(output);
+    const summary = commandSummary(output);
+    const shownAlready = stderr.some((line) => line.replace(/\s+/gu, " ").endsWith(summary));
+    const details = [...(shownAlready ? stderr : [summary, ...stderr]), ...sandboxNotes(output)];
+    for (const detail of details) this.#rows(this.#dim(`${MODEL_INDENT}${detail}`));
+  }
+
+  /** The closing line: turns, and token usage per turn and in total when the provider reported it. */
+  finish(turns: number, usage: TokenUsage | undefined): void {
+    this.#stopSpinner();
+    // Each run (a conversation's turn) is summed up on its own; the next starts from nothing.
+    const tokensPerTurn = this.#tokensPerTurn.splice(0);
+    const outcomes = this.#outcomes.splice(0);
+    if (this.#options.verbosity === "quiet") return;
+    const perTurn = tokensPerTurn.length > 1 ? ` · per turn ${tokensPerTurn.join(", ")}` : "";
+    const tokens = usage === undefined ? "" : ` · tokens ${formatUsage(usage)}${perTurn}`;
+    const calls = outcomes.length === 0 ? "" : ` · ${summarizeOutcomes(outcomes)}`;
+    const context = this.#options.output.isTTY === true ? this.#context : "";
+    // Said outright: an answer after nothing was allowed to run is rarely what was asked for.
+    const allDenied = everyCallDenied(outcomes) ? " · every call was denied" : "";
+    this.#line(
+      this.#dim(
+        `done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${allDenied}${tokens}${context}`,
+      ),
+    );
+  }
+
+  dispose(): void {
+    this.#streamedOutput.flush();
+    this.#stopSpinner();
+    this.#tokensPerTurn.length = 0;
+    this.#outcomes.length = 0;
+    const streamed = this.#streamed;
+    this.#streamed = undefined;
+    if (streamed !== undefined) this.#write(streamed.end());
+  }
+
+  #endStreamedText(reply: ModelReply): void {
+    this.#streamedOutput.flush();
+    const streamed = this.#streamed;
+    this.#streamed = undefined;
+    const { output, verbosity } = this.#options;
+    const text = reply.message.content ?? "";
+    const withTools = reply.message.toolCalls.length > 0;
+    if (streamed?.started !== true) {
+      // Piped, nothing streamed: the text beside tool calls is shown here, once, not dropped.
+      if (withTools && text.trim() !== "" && verbosity !== "quiet") {
+        const shown = escapeControlsKeepingLines(collapseHiddenRuns(text));
+        this.#line(this.#dim(indentModelText(shown, this.#columns())));
+      }
+      return;
+    }
+    this.#write(streamed.end());
+    if (!withTools) this.#lastAnswer = streamed.laidOut();
+    // The final answer follows on stdout; its draft goes, if all of it is still on the screen.
+    // A pseudo-terminal of unknown size is taken to have the classic 24 rows.
+    const rows = output.rows !== undefined && output.rows > 0 ? output.rows : UNKNOWN_ROWS;
+    if (!withTools && streamed.rowsAbove < rows) {
+      this.#write(`\r\u001b[${streamed.rowsAbove}A\u001b[J`);
+    }
+  }
+
+  #stopSpinner(): void {
+    if (this.#spinner === undefined) return;
+    clearInterval(this.#spinner);
+    this.#spinner = undefined;
+    this.#write(CLEAR_LINE);
+  }
+
+  #write(text: string): void {
+    this.#streamedOutput.flush();
+    this.#options.output.write(text);
+  }
+
+  #line(text: string): void {
+    this.#write(`${text}\n`);
+  }
+
+  /** A harness line that holds model text: its wrapped rows are indented, never at column 0. */
+  #rows(text: string): void {
+    this.#line(layOutLine(text, { columns: this.#columns(), first: "", rest: MODEL_INDENT }));
+  }
+
+  #columns(): number | undefined {
+    return this.#options.output.isTTY === true ? this.#options.output.columns : undefined;
+  }
+
+  #paint(code: string, text: string): string {
+    return this.#options.color ? `\u001b[${code}m${text}\u001b[0m` : text;
+  }
+
+  #dim(text: string): string {
+    return this.#paint("2", text);
+  }
+}
+
+/** Colour only for a person at a terminal, and never when NO_COLOR is set (no-color.org). */
+export function useColor(
+  output: ProgressOutput,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  return output.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === "");
+}
+
+function summarizeArguments(call: ToolCall): string {
+  let args: unknown;
+  try {
+    args = JSON.parse(call.arguments);
+  } catch {
+    return escapeForTerminal(truncateForDisplay(collapseHiddenRuns(call.arguments), SUMMARY_CHARS));
+  }
+  if (typeof args !== "object" || args === null) return "";
+  const record = args as Record<string, unknown>;
+  const main = isArgv(record.command, record.args)
+    ? // run_command: the argv as the approval shows it; a flat list of strings, safe to encode.
+      JSON.stringify([record.command, ...record.args])
+    : (record.command ?? record.path ?? record.pattern);
+  // The model's own text, not a re-encoding of it: re-encoding deeply nested hostile JSON could
+  // overflow the stack.
+  const text = typeof main === "string" ? main : call.arguments;
+  return escapeForTerminal(truncateForDisplay(collapseHiddenRuns(text), SUMMARY_CHARS));
+}
+
+function isArgv(command: unknown, args: unknown): args is string[] {
+  return (
+    typeof command === "string" &&
+    Array.isArray(args) &&
+    args.every((arg): arg is string => typeof arg === "string")
+  );
+}
+
+function summarizeResult(call: ToolCall, result: ToolResult): string {
+  const written = /^Wrote (\d+) UTF-8 bytes/.exec(result.content);
+  if (call.name === "write_file" && written !== null) return `${written[1] ?? "0"} bytes written`;
+  // A final newline ends the last line; it does not start another.
+  const more = result.content.replace(/\n$/, "").split("\n").length - 1;
+  const rest = more === 0 ? "" : ` (+${more} ${more === 1 ? "line" : "lines"})`;
+  // A command says how it went at the end (a test runner in its summary), not at the start.
+  const line = isCommandTool(call.name)
+    ? commandSummary(result.content)
+    : firstLine(result.content);
+  return `${line}${rest}`;
+}
+
+function firstLine(text: string): string {
+  return escapeForTerminal(
+    truncateForDisplay(collapseHiddenRuns(text.split("\n")[0] ?? ""), SUMMARY_CHARS),
+  );
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function formatUsage(usage: TokenUsage): string {
+  return `${usage.totalTokens} (prompt ${usage.promptTokens}, completion ${usage.completionTokens})`;
+}

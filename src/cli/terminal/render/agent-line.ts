@@ -1,0 +1,15 @@
+/**
+ * `agent: <message>`: how the harness speaks on stderr, written in one place. The message is
+ * escaped, so text from the model, a server or a file cannot move the cursor or pass for another
+ * of the harness's lines.
+ */
+import { escapeForPrompt } from "./terminal-text.js";
+
+export function agentLine(message: string): string {
+  return `agent: ${escapeForPrompt(message)}\n`;
+}
+
+/** Writes one `agent: ` line to `output` (stderr, or the conversation's output). */
+export function sayAgent(output: { write(text: string): unknown }, message: string): void {
+  output.write(agentLine(message));
+}

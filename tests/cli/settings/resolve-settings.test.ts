@@ -1,0 +1,107 @@
+/** One decision of every setting, for every command: flag > environment > file > journal > default. */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { baseURL, resolveSettings } from "../../../src/cli/settings/resolve-settings.js";
+
+let home: string;
+
+beforeEach(() => {
+  home = realpathSync(mkdtempSync(join(tmpdir(), "resolve-settings-")));
+});
+
+afterEach(() => {
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** The settings file under the injected HOME, where the one home rule finds it. */
+function withFile(values: object): Record<string, string> {
+  mkdirSync(join(home, ".config", "agent-harness"), { recursive: true });
+  writeFileSync(join(home, ".config", "agent-harness", "settings.json"), JSON.stringify(values));
+  return { HOME: home };
+}
+
+const host = (env: Record<string, string>) => ({ env, platform: "linux" as const, cwd: home });
+
+describe("resolveSettings", () => {
+  it("finds the settings file under the injected HOME", () => {
+    const settings = resolveSettings([], host(withFile({ chapter: 4 })));
+    expect(settings.file.path).toBe(join(home, ".config", "agent-harness", "settings.json"));
+    expect(settings.options.profile.chapter).toBe(4);
+    expect(settings.origins.chapter).toBe("settings file");
+  });
+
+  it("a resume takes the file's endpoint, timeout and retries, and the journal's chapter, model and sandbox", () => {
+    const env = withFile({
+      chapter: 2,
+      model: "file-model",
+      baseURL: "http://127.0.0.1:9/v1",
+      requestTimeout: 42,
+      retries: 7,
+      sandbox: "off",
+    });
+    const settings = resolveSettings([], host(env), {
+      runId: "run-1",
+      start: { chapter: 3, model: "journal-model", sandbox: "auto", network: false },
+    });
+    expect({
+      chapter: settings.options.profile.chapter,
+      model: settings.options.model,
+      sandbox: settings.options.sandbox,
+      network: settings.options.network,
+      baseURL: baseURL(settings),
+      requestTimeoutMs: settings.options.requestTimeoutMs,
+      retries: settings.options.retries,
+    }).toEqual({
+      chapter: 3,
+      model: "journal-model",
+      sandbox: "auto",
+      network: false,
+      baseURL: "http://127.0.0.1:9/v1",
+      requestTimeoutMs: 42_000,
+      retries: 7,
+    });
+    expect(settings.origins).toEqual({
+      model: "the run's journal",
+      baseURL: "settings file",
+      chapter: "the run's journal",
+      sandbox: "the run's journal",
+      network: "the run's journal",
+      language: "default (from $LANG)",
+      contextWindow: "default",
+      requestTimeout: "settings file",
+      retries: "settings file",
+    });
+  });
+
+  it("a resume's flags and environment still beat the file for what the journal does not record", () => {
+    const env = { ...withFile({ requestTimeout: 42, retries: 7 }), AGENT_RETRIES: "1" };
+    const settings = resolveSettings(["--request-timeout", "5"], host(env), {
+      runId: "run-1",
+      start: { chapter: 3 },
+    });
+    expect([settings.options.requestTimeoutMs, settings.options.retries]).toEqual([5000, 1]);
+    expect([settings.origins.requestTimeout, settings.origins.retries]).toEqual([
+      "flag --request-timeout",
+      "environment AGENT_RETRIES",
+    ]);
+  });
+
+  it("the file's network does not count as a resume's own --network against the journal", () => {
+    const settings = resolveSettings([], host(withFile({ network: true })), {
+      runId: "run-1",
+      start: { chapter: 3, network: false },
+    });
+    expect(settings.options.network).toBe(false);
+  });
+
+  it("a resume's own --network against the journal is refused", () => {
+    expect(() =>
+      resolveSettings(["--network"], host({ HOME: home }), {
+        runId: "run-1",
+        start: { chapter: 3, network: false },
+      }),
+    ).toThrow("run run-1 was started without --network, and resume keeps it: leave out --network");
+  });
+});
