@@ -13,6 +13,7 @@ import { sandboxHardening } from "../../../src/adapters/sandbox/sandbox-hardenin
 import { SECCOMP_RET_ALLOW } from "../../../src/adapters/sandbox/seccomp-filter.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
 import { BWRAP, hostExecutable } from "../../support/host-executables.js";
+import { withEnglishMessages } from "../../support/english-messages.js";
 import type { CommandResult } from "../../../src/core/ports/command-runner.js";
 
 /**
@@ -61,7 +62,10 @@ function withSkipNote(name: string, needed: string | undefined, missing: string)
 describe.skipIf(!RUNNABLE)(SUITE, () => {
   const bwrapPath = BWRAP ?? "";
   const bash = BASH ?? "";
-  const environment = buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" });
+  const environment = buildCommandEnvironment(withEnglishMessages(process.env), {
+    passEnv: [],
+    platform: "linux",
+  });
   let base: string;
   let ws: string;
   let corePatternBefore: string;
