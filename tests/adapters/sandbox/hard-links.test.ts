@@ -15,7 +15,13 @@ import { BWRAP, hostExecutable } from "../../support/host-executables.js";
 
 const BASH = hostExecutable("bash");
 
-describe.skipIf(BWRAP === undefined || BASH === undefined)("hard links in real bubblewrap", () => {
+const SUITE =
+  "hard links in real bubblewrap" +
+  (BWRAP === undefined || BASH === undefined
+    ? " (skipped: needs Linux with bwrap and bash on PATH)"
+    : "");
+
+describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
   let base: string;
 
   beforeEach(async () => {

@@ -73,7 +73,11 @@ function runAs(user: string | undefined, args: readonly string[]): CommandResult
   return JSON.parse(stdout) as CommandResult;
 }
 
-describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () => {
+const SUITE =
+  "the sandbox people can work in (real bubblewrap)" +
+  (!READY ? " (skipped: needs Linux with bwrap, bash and prlimit on PATH)" : "");
+
+describe.skipIf(!READY)(SUITE, () => {
   let base: string;
   let ws: string;
   let home: string;
