@@ -9,6 +9,9 @@ export const HAS_BWRAP =
   resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
     undefined;
 
+/** For test names: why a test that needs the real sandbox is skipped where it is. */
+export const BWRAP_REASON = "(needs bwrap on PATH: Linux only)";
+
 /** The real sandbox over `workspace` for bash, network off, with this process's environment (its messages in English). */
 export function hostEnvironmentRunner(options: {
   readonly bwrapPath: string;
