@@ -318,6 +318,8 @@ describe.skipIf(!RUNNABLE)(SUITE, () => {
         "mkdir -p a/b/c && printf '#!/bin/sh\\necho script\\n' > a/b/c/run.sh",
         "chmod +x a/b/c/run.sh && ./a/b/c/run.sh",
         "chmod 755 a && chmod u+x,go-w a/b && chmod -R u+rwX a",
+        // Not the person's ~/.gitconfig (a commit.gpgsign would need their key).
+        "export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1",
         "git init -q repo && cd repo && echo hi > f && git add f",
         "git -c user.name=t -c user.email=t@example.com commit -qm first && git log --format=%s",
       ].join("\n");
