@@ -139,7 +139,8 @@ describe("openWorkspaceState", () => {
     mkdirSync(sticky);
     chmodSync(sticky, 0o1777);
     expect(openWorkspaceState(join(sticky, "state"), workspace).root).toBe(join(sticky, "state"));
-    mkdirSync(join(base, "real"));
+    // Its own mode, not the umask's: under umask 000 others could write it, and it is refused.
+    mkdirSync(join(base, "real"), { mode: 0o755 });
     symlinkSync(join(base, "real"), join(base, "link"));
     expect(openWorkspaceState(join(base, "link", "state"), workspace).root).toBe(
       join(base, "real", "state"),
