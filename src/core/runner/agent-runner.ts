@@ -153,13 +153,14 @@ export class AgentRunner {
     return cleared;
   }
 
-  /** `/context`: what the window holds, by kind, in tokens. */
+  /**
+   * `/context`: what the window holds, by kind, in tokens; its total is the sum of its rows, the
+   * same estimate a compaction's figures use, so the two always agree.
+   */
   describeContext(history: readonly Message[]): ContextReport {
     const tools = this.#options.registry.snapshot().openAITools();
     const keeper = this.#context;
-    const measured =
-      keeper === undefined ? {} : { window: keeper.window, tokens: keeper.measure(history, tools) };
-    return describeContext(history, tools, measured);
+    return describeContext(history, tools, keeper === undefined ? {} : { window: keeper.window });
   }
 
   /**
