@@ -30,7 +30,7 @@ const TARGET = 1.2;
 /** What each read returns: a history of about CALLS × 1 KiB by the end. */
 const FILE_TEXT = "a line of a source file, read by the bench\n".repeat(24);
 
-interface Timeline {
+export interface Timeline {
   /** When each request's headers arrived. */
   readonly arrived: number[];
   /** When each reply was written. */
@@ -117,6 +117,18 @@ export async function measureTurnCost(): Promise<SectionResult> {
 async function oneRun(directory: string): Promise<Timeline> {
   const workspace = join(directory, "workspace");
   const stateDir = join(directory, "state");
+  return runOfCalls(workspace, stateDir, CALLS);
+}
+
+/**
+ * One run of the built agent in `workspace` that makes `calls` \`read_file\` calls, one per reply,
+ * then answers; the server answers at once. Its journal is left in `stateDir`.
+ */
+export async function runOfCalls(
+  workspace: string,
+  stateDir: string,
+  calls: number,
+): Promise<Timeline> {
   await mkdir(workspace, { recursive: true });
   await writeFile(join(workspace, "notes.txt"), FILE_TEXT);
   const timeline: Timeline = { arrived: [], replied: [] };
@@ -126,7 +138,7 @@ async function oneRun(directory: string): Promise<Timeline> {
     request.resume();
     request.once("end", () => {
       const body =
-        turn < CALLS
+        turn < calls
           ? reply({
               content: null,
               tool_calls: [
@@ -152,12 +164,12 @@ async function oneRun(directory: string): Promise<Timeline> {
       [
         AGENT,
         ...["--workspace", workspace, "--state-dir", stateDir, "--sandbox", "off"],
-        ...["--max-turns", String(CALLS + 1), "Read notes.txt again and again."],
+        ...["--max-turns", String(calls + 1), "Read notes.txt again and again."],
       ],
       { cwd: workspace, env: agentEnvironment(`http://127.0.0.1:${String(address.port)}/v1`) },
     );
     if (code !== 0)
-      throw new BenchFailure(`the ${CALLS}-call run exited ${String(code)}: ${stderr}`);
+      throw new BenchFailure(`the ${calls}-call run exited ${String(code)}: ${stderr}`);
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) =>
@@ -166,8 +178,8 @@ async function oneRun(directory: string): Promise<Timeline> {
       }),
     );
   }
-  if (timeline.arrived.length !== CALLS + 1) {
-    throw new BenchFailure(`expected ${CALLS + 1} requests, got ${timeline.arrived.length}`);
+  if (timeline.arrived.length !== calls + 1) {
+    throw new BenchFailure(`expected ${calls + 1} requests, got ${timeline.arrived.length}`);
   }
   return timeline;
 }
