@@ -349,8 +349,15 @@ async function replacesInvalidUtf8(target: string, path: string): Promise<boolea
   try {
     handle = await openForReading(target, path);
   } catch (error) {
-    // Nothing there to lose. Any other refusal (a directory, a hard link): fail closed.
-    if (error instanceof WorkspaceFileError && error.code === "file_not_found") return false;
+    // Nothing there to lose; or a name with another name elsewhere, which write_file replaces
+    // with a file of its own while the other name keeps the bytes. Any other refusal (a
+    // directory, a device): fail closed.
+    if (
+      error instanceof WorkspaceFileError &&
+      (error.code === "file_not_found" || error.code === "hard_link")
+    ) {
+      return false;
+    }
     throw error;
   }
   try {
