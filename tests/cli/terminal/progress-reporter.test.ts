@@ -169,6 +169,8 @@ describe("tool call lines", () => {
       [
         "→ shell make",
         "✗ shell_failed: bash exited with code 1 (the command ran) (5 ms)",
+        // No runner summary: stdout's tail too, not only stderr's.
+        "  building",
         "  [stderr] make: *** [all] Error 1",
         "  [sandbox] may have hit the memory limit 4 GiB (going by the output's words)",
         "  [sandbox] may have hit the open files limit 4096 (going by the output's words)",

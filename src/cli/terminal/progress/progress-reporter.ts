@@ -16,9 +16,8 @@ import {
   commandOutput,
   commandRan,
   commandSummary,
-  sandboxNotes,
+  failureDetails,
   isCommandTool,
-  stderrTail,
 } from "./command-summary.js";
 import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedText } from "./streamed-text.js";
@@ -201,16 +200,12 @@ export class ProgressReporter implements AgentObserver {
   }
 
   /**
-   * Under a failed command, without --verbose: its summary line (a test runner's, or the last
-   * line it printed) and the last lines of its stderr, so the reason is on the screen.
+   * Under a failed command, without --verbose: a test runner's summary and the last lines of its
+   * stderr, or the last lines it printed, so the reason is on the screen.
    */
   #commandDetails(result: ToolResult): void {
     if (!commandRan(result.errorCode)) return;
-    const output = commandOutput(result.content, true);
-    const stderr = stderrTail(output);
-    const summary = commandSummary(output);
-    const shownAlready = stderr.some((line) => line.replace(/\s+/gu, " ").endsWith(summary));
-    const details = [...(shownAlready ? stderr : [summary, ...stderr]), ...sandboxNotes(output)];
+    const details = failureDetails(commandOutput(result.content, true));
     for (const detail of details) this.#rows(this.#dim(`${MODEL_INDENT}${detail}`));
   }
 
