@@ -37,7 +37,14 @@ describe("which AGENTS.md files, in which order", () => {
     await mkdir(join(root, ".git"));
     await writeFile(join(root, "AGENTS.md"), "repository");
     await writeFile(join(workspace, "AGENTS.md"), "workspace");
-    const loaded = load();
+    // A home elsewhere: this file's usual one, root/home, is inside the repository.
+    const loaded = loadProjectInstructions({
+      workspace,
+      startDirectory: workspace,
+      env: { XDG_CONFIG_HOME: join(root, "config") },
+      platform: "linux",
+      home: join(tmpdir(), "agent-instructions-no-home"),
+    });
     expect(loaded.loaded).toEqual(["../AGENTS.md", "AGENTS.md"]);
     expect(instructionsStatus(loaded)).toBe("instructions ../AGENTS.md, AGENTS.md");
   });
@@ -59,7 +66,14 @@ describe("which AGENTS.md files, in which order", () => {
     await mkdir(join(root, ".git"));
     await mkdir(join(workspace, ".git"));
     await writeFile(join(root, "AGENTS.md"), "outer");
-    expect(load().loaded).toEqual([]);
+    const loaded = loadProjectInstructions({
+      workspace,
+      startDirectory: workspace,
+      env: { XDG_CONFIG_HOME: join(root, "config") },
+      platform: "linux",
+      home: join(tmpdir(), "agent-instructions-no-home"),
+    });
+    expect(loaded.loaded).toEqual([]);
   });
 
   it("root, then each directory down to the start directory, nearest last", async () => {
