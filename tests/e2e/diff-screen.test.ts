@@ -98,4 +98,21 @@ describe.skipIf(!isTmuxAvailable())(`diffs in the approval prompt ${TMUX_REASON}
       await terminal.waitForExit();
     });
   });
+
+  it("a 2,000,001-byte write states the bytes and lines of the whole write beside the question", async () => {
+    const content = `${"y".repeat(2_000_000)}\n`;
+    e2e.server.script(
+      chatToolCallsReply([
+        { id: "c1", name: "write_file", arguments: { path: "huge.txt", content } },
+      ]),
+      chatTextReply("Not written."),
+    );
+    await e2e.inTerminal(["--prompt", "Write it"], async (terminal) => {
+      const screen = await terminal.waitForScreen(showsQuestion);
+      expect(screen).toContain("Writes: 2,000,001 bytes in 1 line (the whole content)");
+      expect(screen).toContain('Path: "huge.txt"');
+      terminal.type("n", "Enter");
+      await terminal.waitForExit();
+    });
+  });
 });
