@@ -301,16 +301,16 @@ describe("the approval prompt", () => {
   it("states the bytes and lines of the whole write, in either language", () => {
     const content = `${"é".repeat(999_999)}\nx\n`;
     const request = writeRequest({ path: "big.txt", content });
+    // Row 4: after a blank, the title, the reason and the arguments (cut).
     expect(renderApprovalPrompt(request, "en").details.split("\n")[4]).toBe(
       "Writes: 2,000,001 bytes in 2 lines (the whole content)",
     );
     expect(renderApprovalPrompt(request, "zh").details.split("\n")[4]).toBe(
       "写入: 共 2,000,001 字节, 2 行 (全部内容)",
     );
-    const empty = writeRequest({ path: "empty.txt", content: "" });
-    expect(renderApprovalPrompt(empty, "en").details.split("\n")[4]).toBe(
-      "Writes: 0 bytes in 0 lines (the whole content)",
-    );
+    // Shown whole, the arguments say it themselves: the prompt is the tutorial's.
+    const small = writeRequest({ path: "note.txt", content: "hello, world\n" });
+    expect(renderApprovalPrompt(small, "en").details.split("\n")[4]).toBe('Path: "note.txt"');
   });
 
   it("shows the path escaped, with hidden runs counted and short ones escaped", () => {

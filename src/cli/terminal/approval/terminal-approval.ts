@@ -304,9 +304,12 @@ export function renderApprovalPrompt(
     `${labels.reason}: ${shown(reason)}`,
     `${labels.arguments}: ${escapeForTerminal(shownArguments)}`,
   ];
-  // The arguments are cut to a few hundred characters: the size of the whole write is said.
+  // Arguments cut short (or their blank runs counted) no longer show how much a write writes:
+  // then its whole size is said. Shown whole, they need no such line (the tutorial's prompt).
   const size = writeSize(request);
-  if (size !== undefined) lines.push(labels.writes(size.bytes, size.lines));
+  if (size !== undefined && shownArguments !== JSON.stringify(request.call.arguments)) {
+    lines.push(labels.writes(size.bytes, size.lines));
+  }
   // A command is shown whole, so a long one could still push its own start off the screen (padded
   // with sparse visible characters, say): its start and end are repeated beside the question.
   const recap = commandRecap(request, shownArguments);
