@@ -461,6 +461,25 @@ describe("the closing line", () => {
     );
   });
 
+  it("sums up a long run's tokens per turn as min, median and max; --verbose lists them all", async () => {
+    const perTurn = [40, 10, 30, 20, 60, 50];
+    const run = (verbosity: "normal" | "verbose") => {
+      const made = reporter(verbosity);
+      for (const tokens of perTurn) made.progress.onModelReply(replyWith(usage(tokens - 1, 1)));
+      made.progress.finish(6, usage(204, 6));
+      return made;
+    };
+    const normal = run("normal");
+    const verbose = run("verbose");
+    await flushed();
+    expect(normal.text()).toBe(
+      "done in 6 turns · tokens 210 (prompt 204, completion 6) · per turn min 10 · median 35 · max 60\n",
+    );
+    expect(verbose.text().split("\n").at(-2)).toBe(
+      "done in 6 turns · tokens 210 (prompt 204, completion 6) · per turn 40, 10, 30, 20, 60, 50",
+    );
+  });
+
   it("shows the total alone after one turn, and no tokens when the provider sent none", async () => {
     const one = reporter("normal");
     one.progress.onModelReply(replyWith(usage(8, 4)));
