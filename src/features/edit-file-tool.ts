@@ -6,7 +6,7 @@ import { builtOnce } from "../core/common/built-once.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import { defineTool } from "../core/tools/tool-definition.js";
-import { toolSuccess } from "../core/tools/tool-result.js";
+import { toolError, toolSuccess } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
 
 /** Built at its first use, when zod loads: the model is shown TOOL_PARAMETERS.edit_file. */
@@ -35,6 +35,15 @@ export function createEditFileTool({ fileSystem }: { fileSystem: WorkspaceFileSy
     parameters: TOOL_PARAMETERS.edit_file,
     get schema() {
       return schema();
+    },
+    // An old_string that occurs four times fails edit_ambiguous before the person is asked.
+    precheck: async ({ path, old_string, new_string, replace_all }) => {
+      const problem = await fileSystem.editProblem?.(path, {
+        oldString: old_string,
+        newString: new_string,
+        replaceAll: replace_all ?? false,
+      });
+      return problem === undefined ? undefined : toolError(problem.code, problem.message);
     },
     handler: ({ path, old_string, new_string, replace_all }) =>
       withFileErrors(async () => {

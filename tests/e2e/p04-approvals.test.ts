@@ -478,7 +478,7 @@ describe.skipIf(!HAS_BWRAP)(`P04: approvals that wait ${BWRAP_REASON}`, () => {
     expect(await runs()).toBe(0);
   }, 60_000);
 
-  it("npm forms that bind nothing are refused with a reason, not asked about (issue 28)", async () => {
+  it("npm forms that bind nothing are refused with a reason, not asked about (issue 28; issue 41: when commands.json is read)", async () => {
     await setUp();
     await mkdir(join(e2e.dir.workspace, ".agent"));
     await writeFile(
@@ -487,23 +487,29 @@ describe.skipIf(!HAS_BWRAP)(`P04: approvals that wait ${BWRAP_REASON}`, () => {
         commands: [{ argv: ["npm", "install"] }, { argv: ["npx", "eslint", "."] }],
       }),
     );
-    e2e.server.script(
-      chatToolCallsReply([
-        { id: "call_i", name: "run_command", arguments: { command: "npm", args: ["install"] } },
-        { id: "call_x", name: "run_command", arguments: { command: "npx", args: ["eslint", "."] } },
-      ]),
-      chatTextReply("ok"),
-    );
+    e2e.server.script(chatTextReply("never asked"));
+    // The run: a configuration error before the model is asked anything.
     const run = await runTask();
-    expect(run.exitCode).toBe(4); // piped, every call denied (issue 27: exit 4)
+    expect(run.exitCode).toBe(2);
     expect(run.stderr).not.toContain("waiting for approval");
-    const results = toolResults(e2e.server.requests[1]);
-    expect(results.call_i).toBe(
-      "Error [policy_denied]: command_unbindable: `npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run" +
-        ` (executed: no; source: p04-policy; scope: run_command ["npm","install"] in ${e2e.dir.workspace})`,
+    expect(e2e.server.requests).toHaveLength(0);
+    expect(stderrLines(run).at(-1)).toBe(
+      'agent: .agent/commands.json #1 ["npm","install"] can never run: `npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run',
     );
-    expect(results.call_x).toMatch(
-      /^Error \[policy_denied\]: command_unbindable: npx runs package scripts or fetched packages/,
+    // agent commands says the same, and lists nothing as if it could run.
+    const listed = await cli(["commands"]);
+    expect(listed.exitCode).toBe(2);
+    expect(listed.stdout).toBe("");
+    expect(listed.stderr).toContain('.agent/commands.json #1 ["npm","install"] can never run');
+    // npx alone is refused the same way, with its own reason.
+    await writeFile(
+      join(e2e.dir.workspace, ".agent", "commands.json"),
+      JSON.stringify({ commands: [{ argv: ["npx", "eslint", "."] }] }),
+    );
+    const npx = await cli(["commands"]);
+    expect(npx.exitCode).toBe(2);
+    expect(npx.stderr).toMatch(
+      /^agent: \.agent\/commands\.json #1 \["npx","eslint","\."\] can never run: npx runs package scripts or fetched packages/u,
     );
   }, 60_000);
 

@@ -46,6 +46,39 @@ describe("project instructions", () => {
     expect(linesOf(run.stderr)[0]).toBe("agent: instructions AGENTS.md, pkg/AGENTS.md");
   });
 
+  it("started in a subdirectory of a git repository, loads AGENTS.md from its root down, and names them", async () => {
+    // The repository is the workspace's parent's parent: root/.git, root/AGENTS.md,
+    // root/packages/AGENTS.md (none), root/packages/lib = the workspace, started in it.
+    const repository = join(e2e.dir.root, "repo");
+    const lib = join(repository, "packages", "lib");
+    await mkdir(join(repository, ".git"), { recursive: true });
+    await mkdir(lib, { recursive: true });
+    await writeFile(join(repository, "AGENTS.md"), "Use pnpm, never npm.\n");
+    await writeFile(join(lib, "AGENTS.md"), "This package is ESM only.\n");
+    e2e.server.script(chatTextReply("ok"));
+
+    const run = await runCli(["--prompt", "hello"], {
+      cwd: lib,
+      env: serverEnv(e2e.server.baseURL, { XDG_CONFIG_HOME: join(e2e.dir.root, "config") }),
+    });
+
+    expect(run.exitCode).toBe(0);
+    const system = systemMessage();
+    const root = system.indexOf("## ../../AGENTS.md\n\nUse pnpm, never npm.");
+    const own = system.indexOf("## AGENTS.md\n\nThis package is ESM only.");
+    expect(root).toBeGreaterThan(system.indexOf("# Project instructions"));
+    expect(own).toBeGreaterThan(root);
+    expect(linesOf(run.stderr)[0]).toBe("agent: instructions ../../AGENTS.md, AGENTS.md");
+  });
+
+  it("a workspace in no git repository reads nothing above it", async () => {
+    await writeFile(join(e2e.dir.root, "AGENTS.md"), "Not this project's.\n");
+    e2e.server.script(chatTextReply("ok"));
+    const run = await agentIn(e2e.dir.workspace, ["--prompt", "hello"]);
+    expect(run.exitCode).toBe(0);
+    expect(systemMessage()).not.toContain("Not this project's.");
+  });
+
   it("the personal file comes first; no AGENTS.md leaves the system prompt as it was", async () => {
     e2e.server.script(chatTextReply("ok"), chatTextReply("ok"));
     await agentIn(e2e.dir.workspace, ["--prompt", "hello"]);

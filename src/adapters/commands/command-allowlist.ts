@@ -16,6 +16,7 @@ import {
   readHarnessInputIn,
 } from "../filesystem/index.js";
 import { ConfigurationError } from "../../core/common/configuration-error.js";
+import { packageManagerForm } from "./npm-forms.js";
 
 export interface AllowedCommand {
   readonly argv: readonly string[];
@@ -124,6 +125,16 @@ function fromCommandsFile(workspace: string, notes: string[]): AllowedCommand[] 
     throw new CommandAllowlistError(
       `${COMMANDS_FILE} is invalid${where}: ${issue?.message ?? "unknown"} (expected {"commands": [{"argv": ["npm", "run", "lint"], "note"?: "…"}]})`,
     );
+  }
+  // An entry the policy would refuse at every call (`npx …`, `npm install`) is refused now, with
+  // the policy's own reason, rather than listed as if it could ever run.
+  for (const [index, entry] of parsed.data.commands.entries()) {
+    const form = packageManagerForm(entry.argv);
+    if (form.kind === "unbindable") {
+      throw new CommandAllowlistError(
+        `${COMMANDS_FILE} #${String(index + 1)} ${JSON.stringify(entry.argv)} can never run: ${form.reason}`,
+      );
+    }
   }
   if (parsed.data.commands.length === 0) notes.push(`${COMMANDS_FILE} lists no commands`);
   return parsed.data.commands.map((entry, index) => ({

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { HOST_LABEL } from "../../core/policy/execution-environment.js";
 import type {
   ArgvRunner,
@@ -27,7 +27,9 @@ import {
   type SandboxProbeResult,
   type SandboxShell,
 } from "../sandbox/index.js";
+import { isWithinRoot } from "../filesystem/index.js";
 import {
+  caBundleEnvironment,
   findPosixShellExecutable,
   planPosixShell,
   planPowerShell,
@@ -240,7 +242,7 @@ async function probeThenDecide(
       platform: options.platform,
     }),
     environment: fixed({ kind: "isolated", label: plan.label }),
-    ...(plan.notice === undefined ? {} : { notices: [plan.notice] }),
+    ...(plan.notices.length === 0 ? {} : { notices: plan.notices }),
     networkOff: !options.network,
   };
 }
@@ -292,7 +294,7 @@ type SandboxPlan =
       readonly hardening: SandboxHardening;
       readonly runner: BubblewrapRunner;
       readonly label: string;
-      readonly notice?: string;
+      readonly notices: readonly string[];
     }
   | { readonly kind: "unusable"; readonly reason: string; readonly short: string };
 
@@ -339,7 +341,14 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
   if (powerShell !== undefined && findPosixShellExecutable(options) === undefined) {
     return { kind: "unusable", reason: UNAVAILABLE.noProbeShell, short: "no sh for the probe" };
   }
-  const { executable, kind, environment, secrets } = planPosixShell(options);
+  // With the network on, the CA bundles the host trusts, where the sandbox can read them.
+  const ca = options.network
+    ? caBundleEnvironment(options.env, visibleInSandbox(options.hiddenPaths ?? []))
+    : undefined;
+  const { executable, kind, environment, secrets } = planPosixShell({
+    ...options,
+    ...(ca === undefined ? {} : { extraEnvironment: ca.environment }),
+  });
   const cache =
     options.cacheDirectory === undefined
       ? undefined
@@ -362,7 +371,12 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     ...(limits === undefined ? {} : { limits }),
     ...(options.cgroups === undefined ? {} : { cgroups: options.cgroups }),
   });
-  const notice = cache?.notice;
+  const notices = [
+    ...(cache?.notice === undefined ? [] : [cache.notice]),
+    ...(ca === undefined || ca.withheld.length === 0
+      ? []
+      : [`not passed to sandboxed commands: ${ca.withheld.join(", ")}`]),
+  ];
   try {
     // Refuse `/` or the home directory now, before a probe, with the builder's own words. What
     // the workspace holds is not read here: a repository's scan would delay the first request,
@@ -370,7 +384,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     // on the host; `argsFor` refuses each command for it instead.
     runner.checkWorkspace();
     const label = runner.label();
-    return { kind: "ready", bwrapPath, shell, environment, hardening, runner, label, notice };
+    return { kind: "ready", bwrapPath, shell, environment, hardening, runner, label, notices };
   } catch (error) {
     if (!(error instanceof SandboxSetupError)) throw error;
     const short =
@@ -394,6 +408,22 @@ function sandboxPowerShell(plan: PowerShellPlan): SandboxPowerShell {
     : { executable: plan.executable, entryPoint: plan.entryPoint };
 }
 
+/**
+ * Whether a host path reads the same inside the sandbox: not on its private /tmp or /run, and not
+ * in a path it hides (the state directory). Symbolic links are followed first.
+ */
+function visibleInSandbox(hiddenPaths: readonly string[]): (path: string) => boolean {
+  return (given) => {
+    let real: string;
+    try {
+      real = realpathSync.native(given);
+    } catch {
+      return false;
+    }
+    return ["/tmp", "/run", ...hiddenPaths].every((hidden) => !isWithinRoot(hidden, real));
+  };
+}
+
 function unusable(options: ShellExecutionOptions, reason: string, short: string): ShellExecution {
   if (options.sandbox === "required") {
     return {
@@ -406,7 +436,12 @@ function unusable(options: ShellExecutionOptions, reason: string, short: string)
 }
 
 function onHost(options: ShellExecutionOptions, why: string): ShellExecution {
-  const runner = selectCommandRunner({ ...options, choice: options.shell });
+  // Host commands always reach the network: the CA bundles the host trusts go with them.
+  const runner = selectCommandRunner({
+    ...options,
+    choice: options.shell,
+    extraEnvironment: caBundleEnvironment(options.env).environment,
+  });
   return {
     runner,
     argvRunner: new RefusingArgvRunner(

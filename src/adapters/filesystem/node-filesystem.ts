@@ -187,17 +187,8 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
       case "too_large":
         throw overWriteLimit(path, outcome.bytes);
       case "no_match":
-        throw new WorkspaceFileError(
-          "edit_no_match",
-          `old_string was not found in ${path}; read the file and copy the text exactly, ` +
-            `including whitespace and indentation`,
-        );
       case "ambiguous":
-        throw new WorkspaceFileError(
-          "edit_ambiguous",
-          `old_string occurs ${outcome.occurrences} times in ${path}; add surrounding lines to ` +
-            `make it unique, or set replace_all to true to replace every occurrence`,
-        );
+        throw editTextError(outcome, path);
       case "edited":
         await writeFileAtomically(
           await this.#recheck(target, path),
@@ -206,6 +197,19 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
         );
         return outcome.replaced;
     }
+  }
+
+  async editProblem(path: string, edit: EditFileRequest): Promise<WorkspaceFileError | undefined> {
+    let outcome: ReturnType<typeof applyEdit>;
+    try {
+      const target = await this.#writable(path);
+      outcome = applyEdit(await readForEditing(target, path), edit, WRITE_LIMIT_BYTES);
+    } catch {
+      return undefined;
+    }
+    return outcome.kind === "no_match" || outcome.kind === "ambiguous"
+      ? editTextError(outcome, path)
+      : undefined;
   }
 
   async previewEdit(path: string, edit: EditFileRequest): Promise<EditPreview | undefined> {
@@ -431,4 +435,23 @@ function binaryFile(path: string): WorkspaceFileError {
     "binary_file",
     `${path} looks binary (it contains NUL bytes); only UTF-8 text files can be read`,
   );
+}
+
+/** Why an edit's text cannot apply, in the words the model reads (the same before and at the write). */
+function editTextError(
+  outcome:
+    { readonly kind: "no_match" } | { readonly kind: "ambiguous"; readonly occurrences: number },
+  path: string,
+): WorkspaceFileError {
+  return outcome.kind === "no_match"
+    ? new WorkspaceFileError(
+        "edit_no_match",
+        `old_string was not found in ${path}; read the file and copy the text exactly, ` +
+          `including whitespace and indentation`,
+      )
+    : new WorkspaceFileError(
+        "edit_ambiguous",
+        `old_string occurs ${outcome.occurrences} times in ${path}; add surrounding lines to ` +
+          `make it unique, or set replace_all to true to replace every occurrence`,
+      );
 }

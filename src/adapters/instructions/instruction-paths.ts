@@ -1,11 +1,13 @@
 /**
- * Where AGENTS.md files are looked for, most general first: the person's own file, then the
- * workspace root and each directory from there down to where the agent was started (nearest last,
- * so its rules come last and win). A start directory outside the workspace adds nothing below the
- * root.
+ * Where AGENTS.md files are looked for, most general first: the person's own file, then the root
+ * of the git repository that holds the workspace and each directory from there down to the
+ * workspace, then the workspace root and each directory from there down to where the agent was
+ * started (nearest last, so its rules come last and win). A start directory outside the workspace
+ * adds nothing below the root. A repository whose root is the home directory or above it (a
+ * dotfiles repository) is no project: nothing above the workspace is then read.
  */
-import { realpathSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { lstatSync, realpathSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
 import { isWithinRoot } from "../filesystem/index.js";
 
 export const INSTRUCTIONS_FILE = "AGENTS.md";
@@ -31,7 +33,62 @@ export interface PlaceOptions {
 
 export function instructionPlaces(options: PlaceOptions): InstructionPlace[] {
   const personal = personalPlace(options);
-  return [...(personal === undefined ? [] : [personal]), ...workspacePlaces(options)];
+  return [
+    ...(personal === undefined ? [] : [personal]),
+    ...repositoryPlaces(options),
+    ...workspacePlaces(options),
+  ];
+}
+
+/**
+ * The AGENTS.md files from the enclosing git repository's root down to the workspace's parent,
+ * labelled from the workspace (`../AGENTS.md`); none when the workspace is the root, or is in no
+ * repository.
+ */
+function repositoryPlaces(options: PlaceOptions): InstructionPlace[] {
+  const { workspace } = options;
+  const root = repositoryRootAbove(workspace);
+  if (root === undefined || isAtOrAboveHome(root, options.home)) return [];
+  const places: InstructionPlace[] = [];
+  for (let directory = dirname(workspace); ; directory = dirname(directory)) {
+    const path = join(directory, INSTRUCTIONS_FILE);
+    places.unshift({
+      path,
+      label: relative(workspace, path).split(sep).join("/"),
+      personal: false,
+    });
+    if (directory === root || dirname(directory) === directory) break;
+  }
+  return places;
+}
+
+/** The nearest directory strictly above `workspace` holding `.git` (a directory, or a worktree's file). */
+function repositoryRootAbove(workspace: string): string | undefined {
+  if (hasGit(workspace)) return undefined;
+  for (let directory = dirname(workspace); ; directory = dirname(directory)) {
+    if (hasGit(directory)) return directory;
+    if (dirname(directory) === directory) return undefined;
+  }
+}
+
+function hasGit(directory: string): boolean {
+  try {
+    const stats = lstatSync(join(directory, ".git"));
+    return stats.isDirectory() || stats.isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isAtOrAboveHome(directory: string, home: string): boolean {
+  if (home === "") return false;
+  let real = home;
+  try {
+    real = realpathSync.native(home);
+  } catch {
+    // the home as given
+  }
+  return isWithinRoot(directory, real);
 }
 
 /** `%APPDATA%\agent-harness\AGENTS.md` on Windows; elsewhere under $XDG_CONFIG_HOME or ~/.config. */

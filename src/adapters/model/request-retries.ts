@@ -2,7 +2,8 @@
  * Our own retry loop around one model request, in place of the SDK's: the person sees each retry
  * as it is decided ("retrying in 4 s (2 of 3): connection reset"), the wait is injected (tests
  * never sleep), and Ctrl-C ends a wait at once. What is retried is what the SDK retries: no
- * connection, no reply in time, 408, 409, 429 and 5xx, unless the server says `x-should-retry`.
+ * connection (but a host name that does not resolve), no reply in time, 408, 409, 429 and 5xx,
+ * unless the server says `x-should-retry`.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { RunCancelledError } from "../../core/common/agent-errors.js";
@@ -67,7 +68,10 @@ export function retryDelayMs(retry: number, error: unknown): number {
 }
 
 function isRetryable(error: unknown): boolean {
-  if (error instanceof APIConnectionError) return true;
+  // A host name that does not resolve (a mistyped base URL) will not resolve two seconds later;
+  // a resolver that could not answer now (EAI_AGAIN) may.
+  if (error instanceof APIConnectionError)
+    return !PERMANENT_CONNECTION_CODES.has(systemCode(error));
   const answer = answerOf(error);
   if (answer === undefined) return false;
   const should = answer.headers?.get("x-should-retry");
@@ -99,6 +103,9 @@ function numberIn(value: string | null | undefined): number | undefined {
   const number = Number(value);
   return Number.isFinite(number) ? number : undefined;
 }
+
+/** Connection failures a retry cannot fix. */
+const PERMANENT_CONNECTION_CODES: ReadonlySet<string | undefined> = new Set(["ENOTFOUND"]);
 
 const CONNECTION_REASONS: ReadonlyMap<string, string> = new Map([
   ["ECONNREFUSED", "connection refused"],

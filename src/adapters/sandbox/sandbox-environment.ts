@@ -1,6 +1,7 @@
 /**
- * The variables the sandbox adds to the allowlisted environment: package-tool caches pointed at
- * the sandbox's own writable cache (the home directory is read-only in here), and, with the
+ * The variables the sandbox adds to the allowlisted environment: package-tool caches and the
+ * config home pointed at the sandbox's own writable cache (the home directory is read-only in
+ * here), update notifiers off, and, with the
  * network off, each tool's offline or no-retry setting, so an install fails in seconds with words
  * that say why instead of retrying for a minute.
  */
@@ -27,29 +28,45 @@ export function cacheEnvironment(cache: string = SANDBOX_CACHE): Record<string, 
     DOTNET_CLI_HOME: `${cache}/dotnet`,
     // What the other tools put under ~/.cache (pip's fallback, pnpm's metadata, go's default).
     XDG_CACHE_HOME: `${cache}/xdg`,
+    // What tools write under ~/.config (configstore, update-notifier: ava and many CLIs), which
+    // is read-only in here: a per-workspace writable one, or they print a box asking for sudo.
+    XDG_CONFIG_HOME: `${cache}/config`,
   };
 }
+
+/**
+ * Always set: a version check is noise to the person and the model alike, and with the network
+ * off it cannot succeed anyway.
+ */
+export const QUIET_ENVIRONMENT: Readonly<Record<string, string>> = Object.freeze({
+  NO_UPDATE_NOTIFIER: "1",
+  npm_config_update_notifier: "false",
+  PIP_DISABLE_PIP_VERSION_CHECK: "1",
+  DENO_NO_UPDATE_CHECK: "1",
+  DOTNET_CLI_TELEMETRY_OPTOUT: "1",
+  DOTNET_NOLOGO: "1",
+});
 
 /** Set only when the network is off: fail at once rather than retry a network that is not there. */
 export const OFFLINE_ENVIRONMENT: Readonly<Record<string, string>> = Object.freeze({
   npm_config_offline: "true",
   npm_config_fetch_retries: "0",
   npm_config_audit: "false",
-  npm_config_update_notifier: "false",
   YARN_ENABLE_OFFLINE_MODE: "1",
   PIP_NO_INDEX: "1",
   PIP_RETRIES: "0",
-  PIP_DISABLE_PIP_VERSION_CHECK: "1",
   GOPROXY: "off",
   GOFLAGS: "-mod=mod",
   GOSUMDB: "off",
   CARGO_NET_OFFLINE: "true",
   CARGO_NET_RETRY: "0",
-  DOTNET_CLI_TELEMETRY_OPTOUT: "1",
-  DOTNET_NOLOGO: "1",
 });
 
 /** The variables a sandboxed command gets on top of the allowlist. */
 export function sandboxEnvironment(network: boolean): Record<string, string> {
-  return { ...cacheEnvironment(), ...(network ? {} : OFFLINE_ENVIRONMENT) };
+  return {
+    ...cacheEnvironment(),
+    ...QUIET_ENVIRONMENT,
+    ...(network ? {} : OFFLINE_ENVIRONMENT),
+  };
 }

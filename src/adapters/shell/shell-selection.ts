@@ -32,6 +32,11 @@ export interface ShellSelectionOptions extends ExecutableLookup {
   readonly choice: ShellChoice;
   /** Extra names (`--pass-env`) let through to commands from `env`'s allowlisted part. */
   readonly passEnv: readonly string[];
+  /**
+   * Variables the harness itself adds to the allowlisted environment, decided by where commands
+   * run (the CA bundles when the network is on: ca-bundle-environment.ts).
+   */
+  readonly extraEnvironment?: Readonly<Record<string, string>>;
 }
 
 /** The decision, complete: a runner is built from this and nothing else. */
@@ -63,10 +68,13 @@ interface PlanBase {
  */
 export function planShell(options: ShellSelectionOptions): ShellPlan {
   const found = findShell(options);
-  const environment = buildCommandEnvironment(options.env, {
-    passEnv: options.passEnv,
-    platform: options.platform,
-  });
+  const environment = {
+    ...buildCommandEnvironment(options.env, {
+      passEnv: options.passEnv,
+      platform: options.platform,
+    }),
+    ...options.extraEnvironment,
+  };
   return {
     ...found,
     environment,

@@ -5,6 +5,7 @@
  * answers, when a person would be asked). The walk-through in docs/tool-path.md is generated from it.
  */
 import { withOutcomeNote } from "../../core/runner/outcome-note.js";
+import type { ToolResult } from "../../core/tools/tool-result.js";
 import {
   composeExplain,
   type ExecutionSettings,
@@ -105,19 +106,12 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
     `$ agent explain ${tool} '${json}'${profile.chapter === LATEST_CHAPTER ? "" : ` --chapter ${String(profile.chapter)}`}`,
   ];
   const first = build("y", new LineRecorder());
-  const prepared = first.registry
-    .snapshot()
-    .prepare({ id: "explain_1", name: tool, arguments: json });
-  if (!prepared.ok) {
-    // What the model would read: with the profile's outcome note, as the run adds it. A refusal
-    // before the policy is no denial, so the note only says that nothing ran.
-    const refused = profile.outcomeNotes
-      ? withOutcomeNote(prepared.result, { executed: "no", status: "invalid_arguments" })
-      : prepared.result;
-    lines.push(`prepare: ${refused.content}`);
-    lines.push("the call is refused before the policy; nothing was executed");
-    return lines;
-  }
+  const snapshot = first.registry.snapshot();
+  const prepared = snapshot.prepare({ id: "explain_1", name: tool, arguments: json });
+  if (!prepared.ok) return refusedBeforePolicy(lines, prepared.result, profile);
+  // A call that cannot succeed (an edit whose old_string occurs twice) is refused as the run does.
+  const doomed = await snapshot.precheck(prepared.call);
+  if (doomed !== undefined) return refusedBeforePolicy(lines, doomed, profile);
   const call = prepared.call;
   lines.push(
     `prepare: ok · ${call.toolName} (effect ${call.effect}) ${JSON.stringify(call.arguments)}`,
@@ -145,6 +139,21 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
     lines.push(auditLine(auditN, profile).replace(/^audit:/, "audit otherwise:"));
   }
   lines.push("nothing was executed");
+  return lines;
+}
+
+function refusedBeforePolicy(
+  lines: string[],
+  result: ToolResult,
+  profile: ChapterProfile,
+): string[] {
+  // What the model would read: with the profile's outcome note, as the run adds it. A refusal
+  // before the policy is no denial, so the note only says that nothing ran.
+  const refused = profile.outcomeNotes
+    ? withOutcomeNote(result, { executed: "no", status: "invalid_arguments" })
+    : result;
+  lines.push(`prepare: ${refused.content}`);
+  lines.push("the call is refused before the policy; nothing was executed");
   return lines;
 }
 

@@ -21,12 +21,15 @@ export const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <di
                   [--limit <n> | --all] [--json]
 
 Lists this workspace's runs, newest first: id, start time (UTC), status
-(running, unfinished, completed, failed, cancelled, waiting) and the task.
+(running, unfinished, completed, failed, cancelled, waiting) and the task,
+under a header line on a terminal (rows only when stdout is piped).
 The newest ${DEFAULT_LIMIT} unless --limit or --all asks for more.
 Go on with an unfinished one: agent resume [<id>].
 --json prints them as one JSON array instead (docs/output-format.md).`;
 
 const PROMPT_WIDTH = 60;
+/** Over the rows' columns: a run id is 25 characters, a start time 20, a status padded to 10. */
+const RUNS_HEADER = `${"ID".padEnd(25)}  ${"STARTED (UTC)".padEnd(20)}  ${"STATUS".padEnd(10)}  TASK`;
 
 export function runsCommand(args: readonly string[], io: CliIo): number {
   const fail = (message: string): number => {
@@ -74,6 +77,8 @@ export function runsCommand(args: readonly string[], io: CliIo): number {
       sayAgent(io.stderr, `no runs in ${workspace} yet`);
       return EXIT.ok;
     }
+    // A person at a terminal reads columns by their names; a script reading stdout gets rows only.
+    if (io.stdout.isTTY === true) io.stdout.write(`${RUNS_HEADER}\n`);
     for (const run of runs) {
       const start = run.startedAt?.replace(/\.\d+Z$/, "Z") ?? "-";
       const what = run.problem ?? oneLine(run.prompt, PROMPT_WIDTH);

@@ -82,6 +82,12 @@ export interface WorkspaceFileSystem {
    * writing: the approval prompt's diff. `undefined` when the edit would fail.
    */
   previewEdit?(path: string, edit: EditFileRequest): Promise<EditPreview | undefined>;
+  /**
+   * The error `editFile` would throw because of the text itself (`edit_no_match`,
+   * `edit_ambiguous`), by the very same read and replacement, without writing; `undefined` when
+   * the edit would apply, or fails for another reason (the path: the policy's to judge first).
+   */
+  editProblem?(path: string, edit: EditFileRequest): Promise<WorkspaceFileError | undefined>;
   glob(pattern: string): Promise<GlobResult>;
 }
 

@@ -341,7 +341,7 @@ export class AgentRunner {
   }
 
   /**
-   * prepare (lookup, JSON, strict schema) → policy (workspace boundary, rules, merge, approval,
+   * prepare (lookup, JSON, strict schema) → precheck (a call that cannot succeed) → policy (workspace boundary, rules, merge, approval,
    * audit: only an explicit allow passes) → invoke. Each step is journaled before it happens.
    */
   async #decideAndInvoke(
@@ -354,6 +354,9 @@ export class AgentRunner {
     const prepared = snapshot.prepare(call);
     if (!prepared.ok) return rejected(prepared.result);
     await this.#journal.callPrepared(call, prepared.call);
+    // A call that cannot succeed fails now, before a person is asked to approve it in vain.
+    const doomed = await snapshot.precheck(prepared.call);
+    if (doomed !== undefined) return rejected(doomed);
     const policy = this.#options.policy;
     if (policy !== undefined) {
       let decision: unknown;

@@ -70,6 +70,12 @@ export interface ToolDefinition<Schema extends ToolSchema = ToolSchema> {
    */
   readonly parameters?: Readonly<Record<string, unknown>>;
   readonly handler: (args: z.output<Schema>, context: ToolContext) => Promise<ToolResult>;
+  /**
+   * A call that cannot succeed, found without side effects before anyone is asked about it (an
+   * edit whose old_string occurs four times): its error result, or `undefined` to go on. Absent,
+   * or throwing: go on. It judges the call's own text, never where it may write (the policy's).
+   */
+  readonly precheck?: (args: z.output<Schema>) => Promise<ToolResult | undefined>;
   /** The call's final arguments as executed (see `FinalArguments`); absent: only the model's. */
   readonly finalArguments?: (args: z.output<Schema>) => FinalArguments;
 }

@@ -110,6 +110,23 @@ export class ToolRegistrySnapshot {
   }
 
   /**
+   * The tool's precheck (see `ToolDefinition.precheck`): the error result of a call that cannot
+   * succeed, or `undefined` to go on to the policy. A precheck that fails says nothing.
+   */
+  async precheck(call: PreparedToolCall): Promise<ToolResult | undefined> {
+    const tool = this.#tools.get(call.toolName)?.definition;
+    if (tool?.precheck === undefined) return undefined;
+    const parsed = parseArguments(tool, call.rawArguments);
+    if (!parsed.ok) return undefined;
+    try {
+      const found = await tool.precheck(parsed.value);
+      return found === undefined ? undefined : copiedResult(found);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Runs the handler. Arguments are parsed again from the raw JSON so a caller that skipped
    * `prepare` (or a prepared call from another registry) still cannot reach a handler unvalidated.
    */

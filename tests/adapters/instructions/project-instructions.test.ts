@@ -33,6 +33,49 @@ function load(startDirectory = workspace, env: Record<string, string> = {}) {
 }
 
 describe("which AGENTS.md files, in which order", () => {
+  it("in a git repository above the workspace, its root's and each one down to the workspace", async () => {
+    await mkdir(join(root, ".git"));
+    await writeFile(join(root, "AGENTS.md"), "repository");
+    await writeFile(join(workspace, "AGENTS.md"), "workspace");
+    // A home elsewhere: this file's usual one, root/home, is inside the repository.
+    const loaded = loadProjectInstructions({
+      workspace,
+      startDirectory: workspace,
+      env: { XDG_CONFIG_HOME: join(root, "config") },
+      platform: "linux",
+      home: join(tmpdir(), "agent-instructions-no-home"),
+    });
+    expect(loaded.loaded).toEqual(["../AGENTS.md", "AGENTS.md"]);
+    expect(instructionsStatus(loaded)).toBe("instructions ../AGENTS.md, AGENTS.md");
+  });
+
+  it("none above the workspace when the repository's root is the home directory or above it", async () => {
+    await mkdir(join(root, ".git"));
+    await writeFile(join(root, "AGENTS.md"), "dotfiles");
+    const loaded = loadProjectInstructions({
+      workspace,
+      startDirectory: workspace,
+      env: { XDG_CONFIG_HOME: join(root, "config") },
+      platform: "linux",
+      home: root,
+    });
+    expect(loaded.loaded).toEqual([]);
+  });
+
+  it("none above a workspace that is itself a repository's root", async () => {
+    await mkdir(join(root, ".git"));
+    await mkdir(join(workspace, ".git"));
+    await writeFile(join(root, "AGENTS.md"), "outer");
+    const loaded = loadProjectInstructions({
+      workspace,
+      startDirectory: workspace,
+      env: { XDG_CONFIG_HOME: join(root, "config") },
+      platform: "linux",
+      home: join(tmpdir(), "agent-instructions-no-home"),
+    });
+    expect(loaded.loaded).toEqual([]);
+  });
+
   it("root, then each directory down to the start directory, nearest last", async () => {
     await writeFile(join(workspace, "AGENTS.md"), "root");
     await writeFile(join(workspace, "a", "b", "AGENTS.md"), "b");

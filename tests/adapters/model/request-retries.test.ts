@@ -4,8 +4,10 @@ import {
   OpenAIChatModelClient,
   type OpenAIChatModelClientOptions,
 } from "../../../src/adapters/model/openai-chat.js";
+import { APIConnectionError } from "openai";
 import {
   abortableWait,
+  withRetries,
   type ModelRetryNotice,
 } from "../../../src/adapters/model/request-retries.js";
 import { ModelProviderError, RunCancelledError } from "../../../src/core/common/agent-errors.js";
@@ -128,6 +130,40 @@ describe("retrying a model request", () => {
       { delayMs: 2000, retry: 1, retries: 1, reason: "no reply within 0.1 s" },
     ]);
     expect(srv.requests).toHaveLength(2);
+  });
+
+  it("does not retry a host name that does not resolve, but does a resolver that could not answer", async () => {
+    const dnsFailure = (code: string) =>
+      new APIConnectionError({
+        cause: Object.assign(new Error(`getaddrinfo ${code} api.exampel.com`), { code }),
+      });
+    let attempts = 0;
+    const notices: ModelRetryNotice[] = [];
+    const options = {
+      maxRetries: 2,
+      timeoutMs: 1000,
+      signal: undefined,
+      wait: () => Promise.resolve(),
+      onRetry: (notice: ModelRetryNotice) => notices.push(notice),
+    };
+    const notFound = await failure(
+      withRetries(() => {
+        attempts += 1;
+        return Promise.reject(dnsFailure("ENOTFOUND"));
+      }, options),
+    );
+    expect(notFound).toBeInstanceOf(APIConnectionError);
+    expect(attempts).toBe(1);
+    expect(notices).toEqual([]);
+
+    attempts = 0;
+    await failure(
+      withRetries(() => {
+        attempts += 1;
+        return Promise.reject(dnsFailure("EAI_AGAIN"));
+      }, options),
+    );
+    expect(attempts).toBe(3);
   });
 
   it("does not retry what a retry cannot fix", async () => {

@@ -349,6 +349,15 @@ describe.skipIf(!READY)(SUITE, () => {
       "/tmp/.agent-cache/npm /tmp/.agent-cache/pip  \n",
     );
   });
+
+  it("gives a writable config home and turns update notifiers off, network or not", async () => {
+    const show = 'echo "$XDG_CONFIG_HOME $NO_UPDATE_NOTIFIER $npm_config_update_notifier"';
+    for (const network of [false, true]) {
+      expect((await runner({ network }).run(show, ws, LIMITS)).output).toBe(
+        "/tmp/.agent-cache/config 1 false\n",
+      );
+    }
+  });
 });
 
 /** A registry stand-in on 127.0.0.1 serving one package, `tiny-pkg@1.0.0`, built here. */

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { commandSummary, stderrTail } from "../../../src/cli/terminal/progress/command-summary.js";
+import {
+  commandSummary,
+  failureDetails,
+  stderrTail,
+} from "../../../src/cli/terminal/progress/command-summary.js";
 
 const ESC = String.fromCharCode(0x1b);
 
@@ -85,8 +89,88 @@ describe("a command's one-line summary", () => {
       [`${ESC}[31mTests  1 failed${ESC}[39m | 1 passed (2)${ESC}]0;x\u0007`],
       "Tests 1 failed | 1 passed (2)\\u{001b}]0;x\\u{0007}",
     ],
+    ["ava, failing", ["  ✘ [fail]: adds", "  ─", "", "  1 test failed"], "1 test failed"],
+    ["ava, passing", ["  ✔ adds", "  ─", "", "  ✔ 3 tests passed"], "✔ 3 tests passed"],
+    [
+      "node:test, failing",
+      [
+        "✖ adds (1.2ms)",
+        "ℹ tests 3",
+        "ℹ suites 0",
+        "ℹ pass 2",
+        "ℹ fail 1",
+        "ℹ cancelled 0",
+        "ℹ duration_ms 40.1",
+      ],
+      "ℹ fail 1",
+    ],
+    [
+      "node:test, passing",
+      ["ℹ tests 3", "ℹ pass 3", "ℹ fail 0", "ℹ skipped 0", "ℹ duration_ms 40.1"],
+      "ℹ pass 3",
+    ],
+    ["node --test's TAP, tape", ["1..3", "# tests 3", "# pass  2", "# fail  1"], "# fail 1"],
+    ["tape, passing", ["1..3", "# tests 3", "# pass  3", "", "# ok"], "# pass 3"],
+    [
+      "tap's TAP",
+      ["not ok 1 - adds", "# failed 1 of 3 tests", "# time=20ms"],
+      "# failed 1 of 3 tests",
+    ],
+    [
+      "tap's own reporter",
+      ["Suites:   1 failed, 1 of 1 completed", "Asserts:  1 failed, 2 passed, of 3"],
+      "Asserts: 1 failed, 2 passed, of 3",
+    ],
+    [
+      "uvu, one failing",
+      ["  Total:     3", "  Passed:    2", "  Skipped:   0", "  Duration:  1.23ms"],
+      "Passed: 2 of 3",
+    ],
+    [
+      "bun, failing",
+      [" 2 pass", " 1 fail", " 3 expect() calls", "Ran 3 tests across 1 files. [12.00ms]"],
+      "1 fail",
+    ],
+    [
+      "bun, passing",
+      [" 3 pass", " 0 fail", "Ran 3 tests across 1 file. [9.00ms]"],
+      "Ran 3 tests across 1 file. [9.00ms]",
+    ],
+    [
+      "deno, failing",
+      ["FAILED | 1 passed | 1 failed (15ms)", "", "error: Test failed"],
+      "FAILED | 1 passed | 1 failed (15ms)",
+    ],
+    ["deno, passing", ["ok | 2 passed | 0 failed (12ms)"], "ok | 2 passed | 0 failed (12ms)"],
   ])("is the test runner's summary: %s", (_name, lines, expected) => {
     expect(commandSummary(lines.join("\n"))).toBe(expected);
+  });
+});
+
+describe("what a failed command shows under its line", () => {
+  it("is the runner's summary and stderr's tail when a runner summed up", () => {
+    const output = ["running", "  1 test failed", "[stderr] npm error code 1"].join("\n");
+    expect(failureDetails(output)).toEqual(["1 test failed", "[stderr] npm error code 1"]);
+  });
+
+  it("is the last five lines, stdout and stderr alike, when none did", () => {
+    const output = [
+      "one",
+      "two",
+      "Error: cannot find module './sum'",
+      "    at require (node:internal)",
+      "[stderr] warning: deprecated",
+      "exit status 1",
+      "[sandbox] a note",
+    ].join("\n");
+    expect(failureDetails(output)).toEqual([
+      "two",
+      "Error: cannot find module './sum'",
+      "at require (node:internal)",
+      "[stderr] warning: deprecated",
+      "exit status 1",
+      "[sandbox] a note",
+    ]);
   });
 });
 

@@ -169,6 +169,8 @@ describe("tool call lines", () => {
       [
         "→ shell make",
         "✗ shell_failed: bash exited with code 1 (the command ran) (5 ms)",
+        // No runner summary: stdout's tail too, not only stderr's.
+        "  building",
         "  [stderr] make: *** [all] Error 1",
         "  [sandbox] may have hit the memory limit 4 GiB (going by the output's words)",
         "  [sandbox] may have hit the open files limit 4096 (going by the output's words)",
@@ -456,6 +458,25 @@ describe("the closing line", () => {
     await flushed();
     expect(text()).toBe(
       "done in 2 turns · tokens 30 (prompt 23, completion 7) · per turn 12, 18\n",
+    );
+  });
+
+  it("sums up a long run's tokens per turn as min, median and max; --verbose lists them all", async () => {
+    const perTurn = [40, 10, 30, 20, 60, 50];
+    const run = (verbosity: "normal" | "verbose") => {
+      const made = reporter(verbosity);
+      for (const tokens of perTurn) made.progress.onModelReply(replyWith(usage(tokens - 1, 1)));
+      made.progress.finish(6, usage(204, 6));
+      return made;
+    };
+    const normal = run("normal");
+    const verbose = run("verbose");
+    await flushed();
+    expect(normal.text()).toBe(
+      "done in 6 turns · tokens 210 (prompt 204, completion 6) · per turn min 10 · median 35 · max 60\n",
+    );
+    expect(verbose.text().split("\n").at(-2)).toBe(
+      "done in 6 turns · tokens 210 (prompt 204, completion 6) · per turn 40, 10, 30, 20, 60, 50",
     );
   });
 

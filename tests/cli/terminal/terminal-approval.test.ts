@@ -292,8 +292,25 @@ describe("the approval prompt", () => {
     const lines = renderApprovalPrompt(request, "en").details.split("\n");
     expect(lines[3]).toContain("more characters not shown");
     expect(lines[3]).not.toContain(".envrc");
-    expect(lines[4]).toBe('Path: "a⟨3400 slashes⟩.envrc"');
-    expect(lines[5]).toBe("");
+    // The size of the whole write, which the arguments no longer show.
+    expect(lines[4]).toBe("Writes: 5,000 bytes in 1 line (the whole content)");
+    expect(lines[5]).toBe('Path: "a⟨3400 slashes⟩.envrc"');
+    expect(lines[6]).toBe("");
+  });
+
+  it("states the bytes and lines of the whole write, in either language", () => {
+    const content = `${"é".repeat(999_999)}\nx\n`;
+    const request = writeRequest({ path: "big.txt", content });
+    // Row 4: after a blank, the title, the reason and the arguments (cut).
+    expect(renderApprovalPrompt(request, "en").details.split("\n")[4]).toBe(
+      "Writes: 2,000,001 bytes in 2 lines (the whole content)",
+    );
+    expect(renderApprovalPrompt(request, "zh").details.split("\n")[4]).toBe(
+      "写入: 共 2,000,001 字节, 2 行 (全部内容)",
+    );
+    // Shown whole, the arguments say it themselves: the prompt is the tutorial's.
+    const small = writeRequest({ path: "note.txt", content: "hello, world\n" });
+    expect(renderApprovalPrompt(small, "en").details.split("\n")[4]).toBe('Path: "note.txt"');
   });
 
   it("shows the path escaped, with hidden runs counted and short ones escaped", () => {
@@ -301,7 +318,7 @@ describe("the approval prompt", () => {
       path: `docs\u3000${"\u3164".repeat(500)}\\${"\\/".repeat(20)}x\u202e.txt`,
       content: "",
     });
-    expect(renderApprovalPrompt(request, "en").details.split("\n")[4]).toBe(
+    expect(renderApprovalPrompt(request, "en").details.split("\n")[5]).toBe(
       'Path: "docs\\u{3000}⟨500 × U+3164⟩⟨41 separators⟩x\\u{202e}.txt"',
     );
   });

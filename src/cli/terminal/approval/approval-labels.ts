@@ -8,6 +8,8 @@ export interface ApprovalLabels {
   readonly startAndEnd: string;
   readonly runsIn: string;
   readonly change: string;
+  /** A write's whole size, however little of it the prompt shows. */
+  readonly writes: (bytes: number, lines: number) => string;
   readonly question: string;
 }
 
@@ -21,6 +23,8 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     startAndEnd: "Starts and ends",
     runsIn: "Runs in",
     change: "Proposed change",
+    writes: (bytes, lines) =>
+      `Writes: ${grouped(bytes)} ${bytes === 1 ? "byte" : "bytes"} in ${grouped(lines)} ${lines === 1 ? "line" : "lines"} (the whole content)`,
     question: "Allow this call? [y/N] ",
   },
   zh: {
@@ -31,6 +35,12 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     startAndEnd: "首尾",
     runsIn: "运行环境",
     change: "拟议修改",
+    writes: (bytes, lines) => `写入: 共 ${grouped(bytes)} 字节, ${grouped(lines)} 行 (全部内容)`,
     question: "允许本次调用? [y/N] ",
   },
 });
+
+/** 2000001 as 2,000,001: a size a person reads at a glance. */
+function grouped(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/gu, ",");
+}

@@ -15,10 +15,11 @@ export interface DiffViewOptions {
 
 const CONTEXT_LINES = 3;
 const MIN_ROWS = 6;
+const TAB_WIDTH = 4;
 
 /**
  * A unified diff of the change as terminal rows: hunk headers, then ` `, `-` and `+` lines, every
- * line's text escaped (and runs of hidden characters counted) like the rest of the prompt, and
+ * line's tabs shown as indentation and the rest of its text escaped (and runs of hidden characters counted) like the rest of the prompt, and
  * indented, since it is model text. A new file is all `+` lines.
  */
 export function renderFileDiff(change: FileChange, options: DiffViewOptions): string[] {
@@ -58,10 +59,36 @@ export function renderFileDiff(change: FileChange, options: DiffViewOptions): st
 
 function render(line: { kind: string; text: string }, options: DiffViewOptions): string {
   if (line.kind === "@") return paint("36", `${MODEL_INDENT}${line.text}`, options.color);
-  const shown = row(line.kind, escapeForTerminal(collapseHiddenRuns(line.text)), options);
+  const shown = row(
+    line.kind,
+    escapeForTerminal(expandTabs(collapseHiddenRuns(line.text))),
+    options,
+  );
   if (line.kind === "-") return paint("31", shown, options.color);
   if (line.kind === "+") return paint("32", shown, options.color);
   return shown;
+}
+
+/**
+ * Tab-indented code read as the editor shows it: each tab up to the next stop of TAB_WIDTH
+ * columns (counted from the line's own start, after the mark), as spaces, so a row still has a
+ * known width. Every other control character stays for `escapeForTerminal` to show.
+ */
+function expandTabs(text: string): string {
+  if (!text.includes("\t")) return text;
+  let expanded = "";
+  let column = 0;
+  for (const char of text) {
+    if (char === "\t") {
+      const spaces = TAB_WIDTH - (column % TAB_WIDTH);
+      expanded += " ".repeat(spaces);
+      column += spaces;
+    } else {
+      expanded += char;
+      column += cellsOf(char);
+    }
+  }
+  return expanded;
 }
 
 /**

@@ -48,8 +48,11 @@ export interface TerminalApprovalOptions {
   readonly color?: boolean;
 }
 
-/** Rows of the prompt besides the diff: blanks, label, title, reason, arguments (up to 4), path, question. */
-const PROMPT_ROWS = 12;
+/**
+ * Rows of the prompt besides the diff: blanks, label, title, reason, arguments (up to 4), a
+ * write's size, path, question.
+ */
+const PROMPT_ROWS = 13;
 const UNKNOWN_ROWS = 24;
 
 /** Input that keeps arriving for this long after the prompt is due counts as typed ahead. */
@@ -226,6 +229,15 @@ function collapseHiddenValues(value: unknown): unknown {
   return value;
 }
 
+/** The bytes (UTF-8) and lines of a write_file's whole content; undefined for any other call. */
+function writeSize(request: PermissionRequest): { bytes: number; lines: number } | undefined {
+  const content = request.toolName === "write_file" ? request.call.arguments.content : undefined;
+  if (typeof content !== "string") return undefined;
+  const breaks = content.match(/\n/gu)?.length ?? 0;
+  const lines = content === "" || content.endsWith("\n") ? breaks : breaks + 1;
+  return { bytes: Buffer.byteLength(content, "utf8"), lines };
+}
+
 /** The file a call works on, if it names one: shown whole on a line of its own. */
 function targetPath(request: PermissionRequest): string | undefined {
   if (request.call.effect === "execute") return undefined;
@@ -292,6 +304,12 @@ export function renderApprovalPrompt(
     `${labels.reason}: ${shown(reason)}`,
     `${labels.arguments}: ${escapeForTerminal(shownArguments)}`,
   ];
+  // Arguments cut short (or their blank runs counted) no longer show how much a write writes:
+  // then its whole size is said. Shown whole, they need no such line (the tutorial's prompt).
+  const size = writeSize(request);
+  if (size !== undefined && shownArguments !== JSON.stringify(request.call.arguments)) {
+    lines.push(labels.writes(size.bytes, size.lines));
+  }
   // A command is shown whole, so a long one could still push its own start off the screen (padded
   // with sparse visible characters, say): its start and end are repeated beside the question.
   const recap = commandRecap(request, shownArguments);

@@ -16,13 +16,20 @@ const STDERR_MARK = "[stderr] ";
 const SANDBOX_MARK = "[sandbox] ";
 const SUMMARY_CHARS = 80;
 const STDERR_LINES = 5;
+/** The lines shown under a failed command that printed no runner summary. */
+const TAIL_LINES = 5;
 
 /**
  * The closing line of the common test runners, as they print it without colour: vitest
  * (`Tests  1 failed | 2 passed (3)`), jest (`Tests: 1 failed, 2 passed, 3 total`), mocha
- * (`1 failing`), pytest (`=== 1 failed, 2 passed in 0.12s ===`), go test (`FAIL  example.com/m  0.01s`)
- * and cargo test (`test result: FAILED. 1 passed; 1 failed; …`). `npm test` prints one of these
- * before its own lines, which is why the summary is searched for rather than taken from the end.
+ * (`1 failing`), pytest (`=== 1 failed, 2 passed in 0.12s ===`), go test (`FAIL  example.com/m  0.01s`),
+ * cargo test (`test result: FAILED. 1 passed; 1 failed; …`), ava (`1 test failed`,
+ * `✔ 3 tests passed`), node:test (`ℹ pass 3`, `ℹ fail 1`; `# pass 3` with the TAP reporter, as
+ * tape prints it), tap (`# failed 1 of 3 tests`, `Asserts:  1 failed, 2 passed, of 3`), uvu
+ * (`Passed:  2`, after `Total:  3`), bun (`1 fail`, `Ran 3 tests across 1 file.`) and deno
+ * (`FAILED | 1 passed | 1 failed (15ms)`). A count of zero failures is no summary of its own (the
+ * passes are). `npm test` prints one of these before its own lines, which is why the summary is
+ * searched for rather than taken from the end.
  */
 const RUNNER_SUMMARIES: readonly RegExp[] = [
   /^Tests:?\s+\d+ \w+/u,
@@ -30,8 +37,24 @@ const RUNNER_SUMMARIES: readonly RegExp[] = [
   /^=*\s*(no tests ran|\d+ (passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?)\b.*) in [\d.]+s\b/u,
   /^(ok|FAIL)\s+\S+\s+([\d.]+s|\(cached\)|\[[\w ]+\])/u,
   /^test result: (ok|FAILED)\./u,
+  // ava
+  /^(✔ |✘ )?\d+ tests? (passed|failed)$/u,
+  /^(✘ )?[1-9]\d* (uncaught exceptions?|unhandled rejections?)$/u,
+  // node:test (spec and TAP reporters), tape
+  /^(ℹ|#) (pass \d+|fail [1-9]\d*)$/u,
+  // tap
+  /^# failed [1-9]\d* of \d+ tests?$/u,
+  /^Asserts: \d+ (failed|passed)\b/u,
+  // uvu (made `Passed: 2 of 3` below)
+  /^Passed: \d+ of \d+$/u,
+  // bun
+  /^(\d+ pass|[1-9]\d* fail)$/u,
+  /^Ran \d+ tests? across \d+ files?\./u,
+  // deno
+  /^(ok|FAILED) \| \d+ passed\b/u,
 ];
-const SAYS_FAILED = /\b([1-9]\d* (failed|failing|errors?)|FAIL|FAILED)\b/u;
+const SAYS_FAILED =
+  /\b([1-9]\d* (failed|failing|fail|errors?)|(fail|failed) [1-9]\d*|FAIL|FAILED)\b|^✘/u;
 
 /** Colour changes (SGR) only: dropping them hides nothing, and every other escape stays visible. */
 // eslint-disable-next-line no-control-regex -- ESC is exactly what this looks for
@@ -52,16 +75,51 @@ export function commandRan(errorCode: string | undefined): boolean {
  * first), else its last line with anything on it; never blank. Escaped for the terminal.
  */
 export function commandSummary(output: string): string {
-  const lines = meaningfulLines(output).slice(0, -sandboxNotes(output).length || undefined);
-  const summaries = lines
-    .map((line) => plain(line.startsWith(STDERR_MARK) ? line.slice(STDERR_MARK.length) : line))
-    .filter((line) => RUNNER_SUMMARIES.some((pattern) => pattern.test(line)));
-  const chosen =
-    summaries.findLast((line) => SAYS_FAILED.test(line)) ??
-    summaries.at(-1) ??
-    lines.at(-1)?.replace(COLOUR, "") ??
-    "(no output)";
+  const lines = ownLines(output);
+  const chosen = runnerSummary(lines) ?? lines.at(-1)?.replace(COLOUR, "") ?? "(no output)";
   return shown(chosen.replace(/^=+\s*|\s*=+$/gu, ""));
+}
+
+/**
+ * What to show under a failed command: a test runner's summary and the last lines of stderr; or,
+ * when no runner summed up, the last lines it printed, stdout and stderr alike (the reason is as
+ * often in stdout), each escaped.
+ */
+export function failureDetails(output: string): string[] {
+  const lines = ownLines(output);
+  const summary = runnerSummary(lines);
+  if (summary === undefined) {
+    const tail = lines.slice(-TAIL_LINES).map((line) => shown(line.replace(COLOUR, "")));
+    return [...(tail.length === 0 ? ["(no output)"] : tail), ...sandboxNotes(output)];
+  }
+  const stderr = stderrTail(output);
+  const line = shown(summary.replace(/^=+\s*|\s*=+$/gu, ""));
+  const shownAlready = stderr.some((row) => row.replace(/\s+/gu, " ").endsWith(line));
+  return [...(shownAlready ? stderr : [line, ...stderr]), ...sandboxNotes(output)];
+}
+
+/** The output's lines with something on them, without the sandbox's notes after them. */
+function ownLines(output: string): string[] {
+  return meaningfulLines(output).slice(0, -sandboxNotes(output).length || undefined);
+}
+
+/** A test runner's summary among the lines, as printed: the last failing one, else the last. */
+function runnerSummary(lines: readonly string[]): string | undefined {
+  const plainLines = lines.map((line) =>
+    plain(line.startsWith(STDERR_MARK) ? line.slice(STDERR_MARK.length) : line),
+  );
+  const summaries = withUvuTotals(plainLines).filter((line) =>
+    RUNNER_SUMMARIES.some((pattern) => pattern.test(line)),
+  );
+  return summaries.findLast((line) => SAYS_FAILED.test(line)) ?? summaries.at(-1);
+}
+
+/** uvu prints `Total: 3` then `Passed: 2` (no failure count): read together, `Passed: 2 of 3`. */
+function withUvuTotals(lines: readonly string[]): string[] {
+  return lines.map((line, index) => {
+    const total = /^Total: (\d+)$/u.exec(lines[index - 1] ?? "");
+    return total !== null && /^Passed: \d+$/u.test(line) ? `${line} of ${total[1]}` : line;
+  });
 }
 
 /**

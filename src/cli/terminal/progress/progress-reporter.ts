@@ -16,9 +16,8 @@ import {
   commandOutput,
   commandRan,
   commandSummary,
-  sandboxNotes,
+  failureDetails,
   isCommandTool,
-  stderrTail,
 } from "./command-summary.js";
 import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedDraft } from "./streamed-draft.js";
@@ -203,16 +202,12 @@ export class ProgressReporter implements AgentObserver {
   }
 
   /**
-   * Under a failed command, without --verbose: its summary line (a test runner's, or the last
-   * line it printed) and the last lines of its stderr, so the reason is on the screen.
+   * Under a failed command, without --verbose: a test runner's summary and the last lines of its
+   * stderr, or the last lines it printed, so the reason is on the screen.
    */
   #commandDetails(result: ToolResult): void {
     if (!commandRan(result.errorCode)) return;
-    const output = commandOutput(result.content, true);
-    const stderr = stderrTail(output);
-    const summary = commandSummary(output);
-    const shownAlready = stderr.some((line) => line.replace(/\s+/gu, " ").endsWith(summary));
-    const details = [...(shownAlready ? stderr : [summary, ...stderr]), ...sandboxNotes(output)];
+    const details = failureDetails(commandOutput(result.content, true));
     for (const detail of details) this.#rows(this.#dim(`${MODEL_INDENT}${detail}`));
   }
 
@@ -223,7 +218,7 @@ export class ProgressReporter implements AgentObserver {
     const tokensPerTurn = this.#tokensPerTurn.splice(0);
     const outcomes = this.#outcomes.splice(0);
     if (this.#options.verbosity === "quiet") return;
-    const perTurn = tokensPerTurn.length > 1 ? ` · per turn ${tokensPerTurn.join(", ")}` : "";
+    const perTurn = perTurnTokens(tokensPerTurn, this.#options.verbosity === "verbose");
     const tokens = usage === undefined ? "" : ` · tokens ${formatUsage(usage)}${perTurn}`;
     const calls = outcomes.length === 0 ? "" : ` · ${summarizeOutcomes(outcomes)}`;
     const context = this.#options.output.isTTY === true ? this.#context : "";
@@ -363,6 +358,22 @@ function firstLine(text: string): string {
 
 function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Turns up to this many list each one's tokens; more say min, median and max (all with --verbose). */
+const LISTED_TURNS = 5;
+
+/** ` · per turn 12, 18`, or for a long run ` · per turn min 9 · median 14 · max 31`; "" for one turn. */
+function perTurnTokens(tokens: readonly number[], verbose: boolean): string {
+  if (tokens.length < 2) return "";
+  if (verbose || tokens.length <= LISTED_TURNS) return ` · per turn ${tokens.join(", ")}`;
+  const sorted = tokens.toSorted((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median =
+    sorted.length % 2 === 1
+      ? (sorted[middle] ?? 0)
+      : Math.round(((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2);
+  return ` · per turn min ${String(sorted[0] ?? 0)} · median ${String(median)} · max ${String(sorted.at(-1) ?? 0)}`;
 }
 
 function formatUsage(usage: TokenUsage): string {
