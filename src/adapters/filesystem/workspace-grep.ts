@@ -13,7 +13,7 @@
  * the result is the same on every machine. It stops at the cap: `truncated` says so.
  * The walk is synchronous in slices of SLICE_MS, so the event loop still runs between them.
  */
-import { closeSync, fstatSync, openSync, readdirSync, type Dirent } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
 import { constants } from "node:fs";
 import { sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
@@ -89,6 +89,7 @@ export async function grepWorkspace(
   glob: GlobPattern | undefined,
 ): Promise<GrepResult> {
   const matcher = lineMatcher(request);
+  const readWhole = wholeFileReader();
   const searchesDependencies = glob?.namesLiterally(DEPENDENCY_DIRECTORY) ?? false;
   const lines: GrepLine[] = [];
   // Counted by searchFile as it goes.
@@ -114,7 +115,7 @@ export async function grepWorkspace(
         tally.skippedLarge += 1;
         return;
       }
-      const bytes = readAtMostSync(fd, GREP_FILE_LIMIT_BYTES);
+      const bytes = readWhole(fd, stats.size);
       if (bytes === undefined) {
         tally.skippedLarge += 1;
         return;
@@ -217,6 +218,30 @@ export async function grepWorkspace(
   }
   const { truncated, searchedFiles, skippedBinary, skippedLarge } = tally;
   return { lines, truncated, searchedFiles, skippedBinary, skippedLarge };
+}
+
+/**
+ * Reads a whole file into one buffer kept for the search, grown as needed: a file's bytes are
+ * only looked at until the next file is read (its lines are copied out as strings). A file that
+ * grows past the limit while it is read is left out, like one that was over it.
+ */
+function wholeFileReader(): (fd: number, size: number) => Buffer | undefined {
+  let buffer = Buffer.allocUnsafe(64 * 1024);
+  return (fd, size) => {
+    if (buffer.length < size + 1) buffer = Buffer.allocUnsafe(size + 1);
+    let total = 0;
+    for (;;) {
+      if (total === buffer.length) {
+        if (total > GREP_FILE_LIMIT_BYTES) return undefined;
+        const larger = Buffer.allocUnsafe(Math.min(total * 2, GREP_FILE_LIMIT_BYTES + 1));
+        buffer.copy(larger, 0, 0, total);
+        buffer = larger;
+      }
+      const read = readSync(fd, buffer, total, buffer.length - total, null);
+      if (read === 0) return buffer.subarray(0, total);
+      total += read;
+    }
+  };
 }
 
 /** The directory's ignore levels, with its own `.gitignore` (a regular file, read safely) added. */
