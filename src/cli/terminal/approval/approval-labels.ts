@@ -9,6 +9,8 @@ export interface ApprovalLabels {
   readonly runsIn: string;
   readonly change: string;
   readonly question: string;
+  /** The question where `a` may answer for the rest of the run. */
+  readonly questionForRun: string;
 }
 
 /** The Chinese labels follow the tutorial the harness is built from. */
@@ -22,6 +24,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     runsIn: "Runs in",
     change: "Proposed change",
     question: "Allow this call? [y/N] ",
+    questionForRun: "Allow this call? [y/N/a] (a: this exact action, for the rest of this run) ",
   },
   zh: {
     title: "工具调用需要批准",
@@ -32,5 +35,6 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     runsIn: "运行环境",
     change: "拟议修改",
     question: "允许本次调用? [y/N] ",
+    questionForRun: "允许本次调用? [y/N/a] (a: 本次运行中允许完全相同的操作) ",
   },
 });
