@@ -65,6 +65,7 @@ export async function composeExplain(settings: ExecutionSettings): Promise<ToolP
       approvalProvider: approver,
       auditSink: audit,
       ...(grants === undefined ? {} : { grants }),
+      runAnswers: { personalRules: settings.personalRules ?? [] },
     });
   };
 }

@@ -169,6 +169,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       sandboxNetworkOff: execution.networkOff,
       instructions: instructions.loaded.text,
       contextWindow: settings.contextWindow ?? defaultContextWindow(model.name),
+      runAnswers: { personalRules: settings.personalRules ?? [] },
     });
     const opened = session;
     return {
