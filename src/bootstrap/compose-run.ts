@@ -12,6 +12,7 @@ import type { AuditSink } from "../core/policy/audit.js";
 import { CompositeAuditSink } from "../core/policy/composite-audit-sink.js";
 import type { AgentRunner } from "../core/runner/agent-runner.js";
 import { openApprovalStore } from "./open/approval-state.js";
+import { shellCommandBinding } from "./shell-binding.js";
 import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { FirstReplyGate } from "./model/first-reply-gate.js";
@@ -169,7 +170,10 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       sandboxNetworkOff: execution.networkOff,
       instructions: instructions.loaded.text,
       contextWindow: settings.contextWindow ?? defaultContextWindow(model.name),
-      runAnswers: { personalRules: settings.personalRules ?? [] },
+      runAnswers: {
+        personalRules: settings.personalRules ?? [],
+        boundScript: (command) => shellCommandBinding(workspace, command),
+      },
     });
     const opened = session;
     return {
