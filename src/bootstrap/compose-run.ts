@@ -13,6 +13,7 @@ import { CompositeAuditSink } from "../core/policy/composite-audit-sink.js";
 import type { AgentRunner } from "../core/runner/agent-runner.js";
 import { openApprovalStore } from "./open/approval-state.js";
 import { shellCommandBinding } from "./shell-binding.js";
+import type { RunGrants } from "../core/policy/run-grants.js";
 import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { FirstReplyGate } from "./model/first-reply-gate.js";
@@ -48,6 +49,11 @@ export interface ComposedRun {
   readonly stateRoot: string;
   /** The provider's model, which `/model` switches; absent for a replayed recording. */
   readonly switchableModel: SwitchableModel | undefined;
+  /**
+   * What the person allowed with `a` in this run (profiles whose answers are `[y/N/a]`), for
+   * `/permissions`; absent otherwise.
+   */
+  readonly runGrants: RunGrants | undefined;
   /** Closes the journal and releases the run's lock; once, at the end, whatever happened. */
   close(): void;
 }
@@ -140,6 +146,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
             grantTtlMs: DEFAULT_GRANT_TTL_MS,
           })
         : undefined;
+    let runGrants: RunGrants | undefined;
     const agent = buildAgent(profile, {
       model: withTextDeltas(
         new FirstReplyGate(
@@ -173,6 +180,9 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       runAnswers: {
         personalRules: settings.personalRules ?? [],
         boundScript: (command) => shellCommandBinding(workspace, command),
+        onGrants: (made) => {
+          runGrants = made;
+        },
       },
     });
     const opened = session;
@@ -188,6 +198,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       harnessFiles,
       stateRoot: store.stateRoot,
       switchableModel: model.switchable,
+      runGrants,
       close: () => {
         opened.close();
       },
