@@ -13,7 +13,8 @@ import { CompositeAuditSink } from "../core/policy/composite-audit-sink.js";
 import type { AgentRunner } from "../core/runner/agent-runner.js";
 import { openApprovalStore } from "./open/approval-state.js";
 import { shellCommandBinding } from "./shell-binding.js";
-import type { RunGrants } from "../core/policy/run-grants.js";
+import type { RunGrant, RunGrants } from "../core/policy/run-grants.js";
+import type { JournalRecord } from "../core/journal/journal-records.js";
 import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { FirstReplyGate } from "./model/first-reply-gate.js";
@@ -56,6 +57,17 @@ export interface ComposedRun {
   readonly runGrants: RunGrants | undefined;
   /** Closes the journal and releases the run's lock; once, at the end, whatever happened. */
   close(): void;
+}
+
+function grantRecord(action: "granted" | "revoked", grant: RunGrant): JournalRecord {
+  return {
+    type: "run_grant",
+    action,
+    grant: grant.id,
+    tool: grant.toolName,
+    arguments: grant.arguments,
+    ...(grant.environment === undefined ? {} : { environment: grant.environment }),
+  };
 }
 
 export async function composeRun(settings: RunSettings, ports: RunPorts): Promise<ComposedRun> {
@@ -147,6 +159,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
           })
         : undefined;
     let runGrants: RunGrants | undefined;
+    const journal = session.journal;
     const agent = buildAgent(profile, {
       model: withTextDeltas(
         new FirstReplyGate(
@@ -180,6 +193,10 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       runAnswers: {
         personalRules: settings.personalRules ?? [],
         boundScript: (command) => shellCommandBinding(workspace, command),
+        observer: {
+          granted: (grant) => journal.append(grantRecord("granted", grant)),
+          revoked: (grant) => journal.append(grantRecord("revoked", grant)),
+        },
         onGrants: (made) => {
           runGrants = made;
         },

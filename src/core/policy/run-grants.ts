@@ -36,10 +36,13 @@ export interface RunGrant {
   readonly key: string;
 }
 
-/** Told of each grant as it is made and revoked (the journal, the audit). */
+/**
+ * Told of each grant before it is made or taken back (the journal): a grant the observer could
+ * not record is not made (the throw reaches the policy, which denies the call).
+ */
 export interface RunGrantObserver {
-  granted?(grant: RunGrant): void;
-  revoked?(grant: RunGrant): void;
+  granted?(grant: RunGrant): void | Promise<void>;
+  revoked?(grant: RunGrant): void | Promise<void>;
 }
 
 export interface RunGrantsOptions {
@@ -78,7 +81,7 @@ export class RunGrants {
     return key !== undefined && this.#grants.has(key);
   }
 
-  grant(request: PermissionRequest): RunGrant | undefined {
+  async grant(request: PermissionRequest): Promise<RunGrant | undefined> {
     const key = this.keyOf(request);
     if (key === undefined) return undefined;
     const existing = this.#grants.get(key);
@@ -91,8 +94,8 @@ export class RunGrants {
       key,
     });
     this.#nextId += 1;
+    await this.#options.observer?.granted?.(grant);
     this.#grants.set(key, grant);
-    this.#options.observer?.granted?.(grant);
     return grant;
   }
 
@@ -100,12 +103,12 @@ export class RunGrants {
     return [...this.#grants.values()];
   }
 
-  /** Returns whether a grant with that id was there. */
-  revoke(id: number): boolean {
+  /** Returns whether a grant with that id was there. It is gone at once, journaled or not. */
+  async revoke(id: number): Promise<boolean> {
     for (const [key, grant] of this.#grants) {
       if (grant.id !== id) continue;
       this.#grants.delete(key);
-      this.#options.observer?.revoked?.(grant);
+      await this.#options.observer?.revoked?.(grant);
       return true;
     }
     return false;
@@ -141,7 +144,7 @@ export class DailyApprover implements ApprovalProvider {
       );
     }
     const answer = await prompt.decideForRun(request);
-    if (answer.forRun && answer.decision.behavior === "allow") grants.grant(request);
+    if (answer.forRun && answer.decision.behavior === "allow") await grants.grant(request);
     return answer.decision;
   }
 

@@ -71,7 +71,7 @@ describe("/permissions", () => {
     expect(await run(grants, "/permissions")).toBe(
       "agent: nothing allowed for the rest of this run (answer `a` at [y/N/a] to)\n",
     );
-    grants.grant(request());
+    await grants.grant(request());
     expect(await run(grants, "/permissions")).toBe(
       [
         "agent: allowed for the rest of this run (revoke with /permissions revoke N):",

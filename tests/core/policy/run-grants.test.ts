@@ -131,7 +131,7 @@ describe("a run grant (`a` at [y/N/a])", () => {
 
     const run = daily();
     await run.decide("shell", "execute", { command: "npm test" });
-    expect(run.grants.revoke(1)).toBe(true);
+    expect(await run.grants.revoke(1)).toBe(true);
     expect(run.grants.list()).toEqual([]);
     await run.decide("shell", "execute", { command: "npm test" });
     expect(run.prompt.asked).toHaveLength(2);
@@ -187,5 +187,46 @@ describe("personal rules", () => {
     expect(run.prompt.asked).toHaveLength(1);
     const env = await run.decide("write_file", "write", { path: "src/../.env.local" });
     expect([env.behavior, env.source]).toEqual(["deny", "personal-rule"]);
+  });
+});
+
+describe("journaling a run grant", () => {
+  const request = () =>
+    new PermissionRequest(
+      preparedCall("shell", "execute", { command: "npm test" }),
+    ).withExecutionEnvironment(SANDBOX_OFF);
+
+  it("tells the observer before the grant holds, and revocations too", async () => {
+    const heard: string[] = [];
+    const grants = new RunGrants({
+      workspace: "/ws",
+      observer: {
+        granted: (grant) => {
+          heard.push(`granted ${String(grant.id)} covered=${String(grants.covers(request()))}`);
+        },
+        revoked: (grant) => {
+          heard.push(`revoked ${String(grant.id)}`);
+        },
+      },
+    });
+    await grants.grant(request());
+    await grants.revoke(1);
+    expect(heard).toEqual(["granted 1 covered=false", "revoked 1"]);
+  });
+
+  it("a grant the journal cannot record is not made, and the call is denied", async () => {
+    const grants = new RunGrants({
+      workspace: "/ws",
+      observer: { granted: () => Promise.reject(new Error("disk full")) },
+    });
+    const policy = new PermissionPolicy({
+      approver: new DailyApprover({ prompt: new ScriptedPrompt("a"), grants }),
+    });
+    const decision = await policy.decide(request());
+    expect([decision.behavior, decision.reason]).toEqual([
+      "deny",
+      "Approval provider failed; request denied",
+    ]);
+    expect(grants.list()).toEqual([]);
   });
 });

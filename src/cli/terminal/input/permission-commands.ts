@@ -5,7 +5,7 @@
  */
 import type { RunGrants } from "../../../core/policy/run-grants.js";
 import { escapeForPrompt } from "../render/terminal-text.js";
-import type { SlashCommand } from "./slash-commands.js";
+import type { SlashCommand, SlashCommandEnd } from "./slash-commands.js";
 
 const REVOKE = /^revoke\s+(\d{1,9})$/u;
 
@@ -15,7 +15,7 @@ export function permissionCommands(grants: RunGrants): SlashCommand[] {
       name: "permissions",
       usage: "/permissions [revoke N]",
       summary: "What you allowed with `a` for this run; revoke N takes one back",
-      run: (args, state) => {
+      run: async (args, state): Promise<SlashCommandEnd> => {
         if (args === "") {
           const listed = grants.list();
           const lines =
@@ -38,7 +38,7 @@ export function permissionCommands(grants: RunGrants): SlashCommand[] {
         }
         const id = Number(match[1]);
         state.output.write(
-          grants.revoke(id)
+          (await grants.revoke(id))
             ? `agent: revoked ${String(id)}: that action asks again\n`
             : `agent: no grant ${String(id)} in this run\n`,
         );
