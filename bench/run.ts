@@ -9,6 +9,7 @@ import { arch, cpus, loadavg, release, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { measureDecisionOverhead } from "./decision-overhead.js";
 import { measureGlobScale } from "./glob-scale.js";
+import { measureGrepScale } from "./grep-scale.js";
 import { measureLargeFiles } from "./large-files.js";
 import type { SectionResult } from "./measurement.js";
 import { measurePathBoundary } from "./path-boundary.js";
@@ -29,6 +30,7 @@ const SECTIONS: readonly Section[] = [
   { key: "decision", measure: measureDecisionOverhead },
   { key: "paths", measure: measurePathBoundary },
   { key: "glob", measure: measureGlobScale },
+  { key: "grep", measure: measureGrepScale },
   { key: "shell", measure: measureShellCapture },
   { key: "startup", measure: measureStartup },
   { key: "large", measure: measureLargeFiles },

@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { ToolDefinition } from "../src/core/tools/tool-definition.js";
 import { createFetchUrlTool } from "../src/features/fetch-url-tool.js";
 import { createFileTools } from "../src/features/file-tools.js";
+import { createGrepTool } from "../src/features/grep-tool.js";
 import { createRunCommandTool } from "../src/features/run-command-tool.js";
 import { createShellTool } from "../src/features/shell-tool.js";
 import type { WorkspaceFileSystem } from "../src/core/ports/filesystem.js";
@@ -27,6 +28,7 @@ export function builtinTools(): ToolDefinition[] {
     createShellTool({ runner: { shellName: "bash", run: refuse }, workspace: "/workspace" }),
     createRunCommandTool({ runner: { run: refuse }, workspace: "/workspace" }),
     ...createFileTools({ fileSystem: {} as WorkspaceFileSystem }),
+    createGrepTool({ fileSystem: {} as WorkspaceFileSystem }),
     createFetchUrlTool(),
   ];
 }

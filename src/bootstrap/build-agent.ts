@@ -12,6 +12,7 @@ import {
 import { randomBytes } from "node:crypto";
 import { AgentRunner, type AgentObserver } from "../core/runner/agent-runner.js";
 import type { ApprovalProvider } from "../core/policy/approval.js";
+import type { PermissionRequest } from "../core/policy/permission-request.js";
 import type { AuditSink } from "../core/policy/audit.js";
 import type { ArgvRunner, CommandRunner, OutputSpillStore } from "../core/ports/command-runner.js";
 import { GrantApprovalProvider, type ApprovalGrants } from "../core/grants/grant-approval.js";
@@ -33,6 +34,15 @@ import { ToolRegistry } from "../core/tools/tool-registry.js";
 import { createFetchUrlTool } from "../features/fetch-url-tool.js";
 import { createFileTools, createShellTool } from "../features/builtin-tools.js";
 import { createRunCommandTool } from "../features/run-command-tool.js";
+import { createGrepTool } from "../features/grep-tool.js";
+import { PersonalRules, type PersonalRuleSpec } from "../core/policy/personal-rules.js";
+import {
+  DailyApprover,
+  RunGrants,
+  type RunApprovalAnswer,
+  type RunApprovalPrompt,
+  type RunGrantObserver,
+} from "../core/policy/run-grants.js";
 import { SANDBOX_NETWORK_OFF_NOTICE } from "../features/sandbox-network-notice.js";
 import { ConfigurationError } from "../core/common/configuration-error.js";
 
@@ -71,6 +81,22 @@ export interface AgentDependencies {
   /** The model's context window in tokens; absent, the history is never compacted. */
   readonly contextWindow?: number;
   // --- end context ---
+  /**
+   * A profile whose answers are `once-or-run` (`[y/N/a]`): the prompt that can say `a`, the
+   * person's own rules (from their settings file only), and who hears of each run grant. Without a
+   * prompt, the plain approver asks as chapter 3 does.
+   */
+  readonly runAnswers?: RunAnswerDependencies;
+}
+
+export interface RunAnswerDependencies {
+  readonly prompt?: RunApprovalPrompt;
+  readonly personalRules?: readonly PersonalRuleSpec[];
+  /** What a command binds (an npm script's text), read at each decision. */
+  readonly boundScript?: (command: string) => string | undefined;
+  readonly observer?: RunGrantObserver;
+  /** Filled in by the composition root: the run's grants, for `/permissions`. */
+  readonly onGrants?: (grants: RunGrants) => void;
 }
 
 /** The tutorial's name for what the composition root is given. */
@@ -220,6 +246,13 @@ function buildTools(
       }),
     );
   }
+  if (profile.search === "grep") {
+    tools.push(
+      createGrepTool({
+        fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)),
+      }),
+    );
+  }
   if (profile.capabilities.has("fetch_url")) tools.push(createFetchUrlTool());
   return tools;
 }
@@ -249,14 +282,79 @@ function buildPolicy(
       }
       return new PermissionPolicy({
         workspaceBoundary: workspaceBoundary(deps),
-        rules: [CONFIRM_FILE_WRITE],
-        approver: deps.approvalProvider,
+        ...terminalAnswers(profile, deps, deps.approvalProvider),
         audit: auditSinkOf(deps),
         ...environment,
       });
     case "grants":
       return buildDefaultDenyPolicy(deps, grants ?? grantPath(deps));
   }
+}
+
+/**
+ * Chapter 3's rule and approver, and, as the profile says, the person's own rules (their deny and
+ * ask beside the write rule, where the merge lets a deny win) and `[y/N/a]` in front of the
+ * approver: a personal allow, then a grant of this run, then the person.
+ */
+function terminalAnswers(
+  profile: ChapterProfile,
+  deps: AgentDependencies,
+  approver: ApprovalProvider,
+): { readonly rules: PermissionRule[]; readonly approver: ApprovalProvider } {
+  const personal = new PersonalRules(
+    profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [],
+  );
+  const rules = [CONFIRM_FILE_WRITE, ...personal.policyRules()];
+  const prompt = deps.runAnswers?.prompt;
+  switch (profile.answers) {
+    case "once":
+      return { rules, approver };
+    case "once-or-run": {
+      const bound = deps.runAnswers?.boundScript;
+      const grants = new RunGrants({
+        workspace: deps.workspace,
+        ...(bound === undefined
+          ? {}
+          : {
+              boundScript: (request) => {
+                const command = request.call.arguments.command;
+                return typeof command === "string" ? bound(command) : undefined;
+              },
+            }),
+        ...(deps.runAnswers?.observer === undefined ? {} : { observer: deps.runAnswers.observer }),
+      });
+      deps.runAnswers?.onGrants?.(grants);
+      return {
+        rules,
+        approver: new DailyApprover({
+          prompt: prompt ?? runPromptOf(approver),
+          grants,
+          rules: personal,
+          ...(deps.executionEnvironment === undefined
+            ? {}
+            : { executionEnvironment: deps.executionEnvironment }),
+        }),
+      };
+    }
+  }
+}
+
+/**
+ * The approver as a `[y/N/a]` prompt: the terminal's can say `a`; any other answers for this call
+ * only.
+ */
+function runPromptOf(approver: ApprovalProvider): RunApprovalPrompt {
+  const candidate = approver as Partial<RunApprovalPrompt>;
+  if (typeof candidate.decideForRun === "function") {
+    const decideForRun = candidate.decideForRun.bind(approver);
+    return { decideForRun };
+  }
+  return {
+    decideForRun: async (request: PermissionRequest): Promise<RunApprovalAnswer> => ({
+      decision: await approver.decide(request),
+      forRun: false,
+    }),
+  };
 }
 
 /** What the default-deny policy and `run_command` share within one run. */

@@ -12,6 +12,9 @@ import type { AuditSink } from "../core/policy/audit.js";
 import { CompositeAuditSink } from "../core/policy/composite-audit-sink.js";
 import type { AgentRunner } from "../core/runner/agent-runner.js";
 import { openApprovalStore } from "./open/approval-state.js";
+import { shellCommandBinding } from "./shell-binding.js";
+import type { RunGrant, RunGrants } from "../core/policy/run-grants.js";
+import type { JournalRecord } from "../core/journal/journal-records.js";
 import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { FirstReplyGate } from "./model/first-reply-gate.js";
@@ -47,8 +50,24 @@ export interface ComposedRun {
   readonly stateRoot: string;
   /** The provider's model, which `/model` switches; absent for a replayed recording. */
   readonly switchableModel: SwitchableModel | undefined;
+  /**
+   * What the person allowed with `a` in this run (profiles whose answers are `[y/N/a]`), for
+   * `/permissions`; absent otherwise.
+   */
+  readonly runGrants: RunGrants | undefined;
   /** Closes the journal and releases the run's lock; once, at the end, whatever happened. */
   close(): void;
+}
+
+function grantRecord(action: "granted" | "revoked", grant: RunGrant): JournalRecord {
+  return {
+    type: "run_grant",
+    action,
+    grant: grant.id,
+    tool: grant.toolName,
+    arguments: grant.arguments,
+    ...(grant.environment === undefined ? {} : { environment: grant.environment }),
+  };
 }
 
 export async function composeRun(settings: RunSettings, ports: RunPorts): Promise<ComposedRun> {
@@ -139,6 +158,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
             grantTtlMs: DEFAULT_GRANT_TTL_MS,
           })
         : undefined;
+    let runGrants: RunGrants | undefined;
+    const journal = session.journal;
     const agent = buildAgent(profile, {
       model: withTextDeltas(
         new FirstReplyGate(
@@ -169,6 +190,17 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       sandboxNetworkOff: execution.networkOff,
       instructions: instructions.loaded.text,
       contextWindow: settings.contextWindow ?? defaultContextWindow(model.name),
+      runAnswers: {
+        personalRules: settings.personalRules ?? [],
+        boundScript: (command) => shellCommandBinding(workspace, command),
+        observer: {
+          granted: (grant) => journal.append(grantRecord("granted", grant)),
+          revoked: (grant) => journal.append(grantRecord("revoked", grant)),
+        },
+        onGrants: (made) => {
+          runGrants = made;
+        },
+      },
     });
     const opened = session;
     return {
@@ -183,6 +215,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       harnessFiles,
       stateRoot: store.stateRoot,
       switchableModel: model.switchable,
+      runGrants,
       close: () => {
         opened.close();
       },

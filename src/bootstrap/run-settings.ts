@@ -7,6 +7,7 @@ import type { SandboxMode } from "../adapters/execution/index.js";
 import type { ResourceLimits } from "../adapters/sandbox/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
 import type { ApprovalProvider } from "../core/policy/approval.js";
+import type { PersonalRuleSpec } from "../core/policy/personal-rules.js";
 import type { AuditSink } from "../core/policy/audit.js";
 import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import type { CommandRunner } from "../core/ports/command-runner.js";
@@ -37,6 +38,8 @@ export interface ExecutionSettings {
   readonly auditLog: string | undefined;
   /** `--state-dir`; else AGENT_STATE_DIR or the platform default. */
   readonly stateDir: string | undefined;
+  /** The person's own rules, from their settings file; used where the profile says so. */
+  readonly personalRules?: readonly PersonalRuleSpec[];
 }
 
 export interface RunSettings extends ExecutionSettings {

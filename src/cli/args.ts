@@ -1,3 +1,4 @@
+import type { PersonalRuleSpec } from "../core/policy/personal-rules.js";
 import { parseArgs } from "node:util";
 import { errorMessage } from "../core/common/one-line.js";
 import type { SandboxMode } from "../adapters/execution/index.js";
@@ -10,6 +11,7 @@ import {
   keepsAudit,
   LATEST_CHAPTER,
   profileForChapter,
+  profileNamed,
   type ChapterProfile,
 } from "../core/profiles.js";
 import { CliConfigError } from "./config-error.js";
@@ -34,7 +36,7 @@ export interface CliOptions {
   readonly help: boolean;
   readonly version: boolean;
   readonly prompt: string | undefined;
-  /** `--chapter N`, parsed once into what the run builds. */
+  /** `--chapter N` or `--profile NAME`, parsed once into what the run builds. */
   readonly profile: ChapterProfile;
   readonly workspace: string;
   readonly model: string | undefined;
@@ -64,6 +66,11 @@ export interface CliOptions {
   readonly verbose: boolean;
   /** docs/output-format.md */
   readonly outputFormat: OutputFormat;
+  /**
+   * The person's own rules, from their settings file only (resolveSettings fills them in; no
+   * flag, variable or workspace file can give one). Used by profiles with personal rules.
+   */
+  readonly personalRules?: readonly PersonalRuleSpec[];
 }
 
 export const HELP_TEXT = `Usage: agent [options] "<task>"
@@ -86,6 +93,9 @@ Options:
       --chapter <1-4>     1 shell loop, 2 + file tools, 3 + permission policy
                           (default 3); 4 (P04): default deny, run_command
                           from an allowlist, approvals that wait (exit 3)
+      --profile daily     Chapter 3 plus the grep tool, [y/N/a] (a: this exact
+                          action for the rest of the run) and your own rules
+                          from the settings file
       --model <name>      Model name (default: $OPENAI_MODEL, else built-in)
       --max-turns <n>     Stop after this many model replies (default ${DEFAULT_MAX_TURNS})
       --context-window <tokens>
@@ -183,6 +193,7 @@ export function parseCliArgs(
       options: {
         prompt: { type: "string", short: "p" },
         chapter: { type: "string" },
+        profile: { type: "string" },
         workspace: { type: "string" },
         model: { type: "string" },
         "max-turns": { type: "string" },
@@ -231,7 +242,7 @@ export function parseCliArgs(
   ] as const) {
     if (values[flag]?.trim() === "") throw new CliConfigError(`--${flag} must not be empty`);
   }
-  const profile = parseProfile(values.chapter);
+  const profile = parseProfile(values.chapter, values.profile);
   const auditLog = values["audit-log"] ?? nonEmpty(env.AGENT_AUDIT_LOG);
   // Chapters 1 and 2 come before the permission policy and keep no audit: a log asked for there
   // would stay empty while calls ran, so the run is refused rather than silently unaudited.
@@ -292,8 +303,21 @@ function promptFrom(flag: string | undefined, positionals: readonly string[]): s
   return prompt;
 }
 
-/** `--chapter N` as the profile it names; absent, the tutorial's last chapter. */
-export function parseProfile(raw: string | undefined): ChapterProfile {
+/**
+ * `--chapter N` or `--profile NAME` as the profile it names; neither, the tutorial's last chapter.
+ * Both name the same thing, so both at once is refused.
+ */
+export function parseProfile(raw: string | undefined, name?: string): ChapterProfile {
+  if (name !== undefined) {
+    if (raw !== undefined) {
+      throw new CliConfigError("--profile and --chapter both choose the profile: give one of them");
+    }
+    const named = profileNamed(name);
+    if (named === undefined) {
+      throw new CliConfigError(`--profile must be daily (got ${JSON.stringify(name)})`);
+    }
+    return named;
+  }
   if (raw === undefined) return profileForChapter(LATEST_CHAPTER);
   if (raw === "1" || raw === "2" || raw === "3" || raw === "4") {
     return profileForChapter(Number(raw));

@@ -92,9 +92,25 @@ export type HomeWorkspace = "allowed" | "refused";
 /** `terminal`: the person answers [y/N] now. `grants`: an answer is a recorded grant, or the run waits. */
 export type ApprovalMode = "terminal" | "grants";
 
+/**
+ * How the person may answer a `terminal` ask: `once`, chapter 3's [y/N]; `once-or-run`, [y/N/a],
+ * where `a` allows exactly this action again for the rest of this run (core/policy/run-grants.ts).
+ */
+export type TerminalAnswers = "once" | "once-or-run";
+
+/** `grep`: the workspace search tool, a read that needs no question; `none`: the shell searches. */
+export type SearchTool = "none" | "grep";
+
 export interface ChapterProfile {
-  readonly id: "P01" | "P02" | "P03" | "P04";
+  readonly id: "P01" | "P02" | "P03" | "P04" | "daily";
+  /**
+   * The tutorial chapter whose tool path the profile builds on; the daily profile is chapter 3's
+   * path and promises with more parts, so a journal that knows only chapters resumes it as
+   * chapter 3 (which asks more, never less).
+   */
   readonly chapter: 1 | 2 | 3 | 4;
+  /** `--profile NAME` for a profile beyond the tutorial's chapters; absent for those. */
+  readonly name?: string;
   readonly title: string;
   readonly capabilities: CapabilitySet;
   /** `shell` exactly when the profile has `powershell`; P04's `run_command` is its own field. */
@@ -112,6 +128,13 @@ export interface ChapterProfile {
    * its source and scope (seed 004). Off for the tutorial's chapters, whose messages are fixed.
    */
   readonly outcomeNotes: boolean;
+  readonly answers: TerminalAnswers;
+  readonly search: SearchTool;
+  /**
+   * Whether the person's own rules from their settings file (allow / ask / deny by tool and argv
+   * prefix or path glob) join the policy. Never read from the workspace.
+   */
+  readonly personalRules: boolean;
   /** The system prompt's lines; `{shell}` stands for the shell's name. */
   readonly systemPrompt: readonly string[];
 }
@@ -127,6 +150,12 @@ function profile(
   }
   if (fields.approvals === "grants" && !has("policy")) {
     throw new RangeError(`${fields.id}: grants are answers to a policy's asks`);
+  }
+  if (
+    (fields.answers === "once-or-run" || fields.personalRules) &&
+    (!has("policy") || fields.approvals !== "terminal")
+  ) {
+    throw new RangeError(`${fields.id}: run grants and personal rules answer chapter 3's asks`);
   }
   return Object.freeze({
     ...fields,
@@ -156,6 +185,9 @@ const CHAPTER_TUTORIAL = {
   approvals: "terminal",
   homeWorkspace: "allowed",
   outcomeNotes: false,
+  answers: "once",
+  personalRules: false,
+  search: "none",
 } as const;
 
 export const P01 = profile({
@@ -202,6 +234,9 @@ export const P04 = profile({
   approvals: "grants",
   homeWorkspace: "refused",
   outcomeNotes: true,
+  answers: "once",
+  personalRules: false,
+  search: "none",
   capabilities: ["loop", "tool_registry", "files", "policy", "fetch_url"],
   systemPrompt: [
     OPENING,
@@ -213,6 +248,40 @@ export const P04 = profile({
     CLOSING,
   ],
 });
+
+/**
+ * Daily work in one's own repository: chapter 3's tool path and promises (every shell command and
+ * every write asks, the workspace boundary and protected paths hold), plus the `grep` tool (a read,
+ * which needs no question), `[y/N/a]` and the person's own rules from their settings file.
+ */
+export const DAILY = profile({
+  id: "daily",
+  chapter: 3,
+  name: "daily",
+  title: "Daily work",
+  ...CHAPTER_TUTORIAL,
+  answers: "once-or-run",
+  personalRules: true,
+  search: "grep",
+  capabilities: ["loop", "powershell", "tool_registry", "files", "policy"],
+  systemPrompt: [
+    OPENING,
+    "The shell ({shell}) starts in the workspace.",
+    "Use the grep tool to search code and the file tools (read_file, write_file, edit_file, glob)",
+    'to read and change files, the shell tool for the rest. File paths are relative to the workspace; never use absolute paths or "..".',
+    "Every shell command and every file change is shown to the person for approval first, unless",
+    "they allowed it before; a denied call returns an error result: do not retry the same call,",
+    "explain or choose another way.",
+    CLOSING,
+  ],
+});
+
+/** The profiles `--profile NAME` names. */
+export const NAMED_PROFILES = Object.freeze([DAILY] as const);
+
+export function profileNamed(name: string): ChapterProfile | undefined {
+  return NAMED_PROFILES.find((candidate) => candidate.name === name);
+}
 
 /** The tutorial's chapters, in order. */
 export const PROFILES = Object.freeze([P01, P02, P03] as const);
@@ -231,7 +300,7 @@ export function profileForChapter(chapter: number): ChapterProfile {
 
 /** True only for the canonical frozen object, so a look-alike with extra capabilities is refused. */
 export function isCanonicalProfile(candidate: unknown): candidate is ChapterProfile {
-  return ALL_PROFILES.some((known) => known === candidate);
+  return [...ALL_PROFILES, ...NAMED_PROFILES].some((known) => known === candidate);
 }
 
 /** Whether the profile keeps an audit (and so may be given `--audit-log`). */

@@ -106,6 +106,42 @@ export const TOOL_PARAMETERS = {
     required: ["pattern"],
     additionalProperties: false,
   },
+  grep: {
+    type: "object",
+    properties: {
+      pattern: {
+        type: "string",
+        minLength: 1,
+        description: "JavaScript regular expression (or the text itself with fixed_strings)",
+      },
+      fixed_strings: {
+        description: "Search for the pattern as plain text",
+        type: "boolean",
+      },
+      ignore_case: {
+        description: "Match without regard to case",
+        type: "boolean",
+      },
+      glob: {
+        description: "Only files whose workspace-relative paths match this glob, e.g. src/**/*.ts",
+        type: "string",
+      },
+      context: {
+        description: "Lines to show before and after each match",
+        type: "integer",
+        minimum: 0,
+        maximum: 20,
+      },
+      max_results: {
+        description: "Matching lines to return at most (default 200)",
+        type: "integer",
+        minimum: 1,
+        maximum: 2000,
+      },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
   fetch_url: {
     type: "object",
     properties: {

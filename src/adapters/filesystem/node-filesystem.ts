@@ -12,6 +12,8 @@ import {
   type EditFileRequest,
   type EditPreview,
   type GlobResult,
+  type GrepRequest,
+  type GrepResult,
   type ReadFileOptions,
   type ReadFileResult,
   type WorkspaceFileSystem,
@@ -48,6 +50,7 @@ import { holdsInvalidUtf8 } from "./utf8-check.js";
 import { makeDirectories } from "./write-directories.js";
 import { writeLanding } from "./write-landing.js";
 import { globWorkspace } from "./workspace-glob.js";
+import { grepWorkspace } from "./workspace-grep.js";
 
 /** `read_file` returns at most this many bytes; larger files are read in line windows. */
 export const READ_LIMIT_BYTES = 256 * 1024;
@@ -227,6 +230,11 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     const compiled = GlobPattern.compile(pattern);
     const listing = this.#noProcessRunsAlongside() ? "by-path" : "held";
     return globWorkspace(await realpathNative(this.root), compiled, GLOB_RESULT_LIMIT, listing);
+  }
+
+  async grep(request: GrepRequest): Promise<GrepResult> {
+    const glob = request.glob === undefined ? undefined : GlobPattern.compile(request.glob);
+    return grepWorkspace(await realpathNative(this.root), request, glob);
   }
 
   async #createParentDirectories(target: string, path: string): Promise<void> {

@@ -133,6 +133,15 @@ function buildJournalLineSchema() {
     }),
     z.object({ ...envelope, type: z.literal("run_resumed") }),
     z.object({ ...envelope, type: z.literal("model_switched"), model: z.string() }),
+    z.object({
+      ...envelope,
+      type: z.literal("run_grant"),
+      action: z.enum(["granted", "revoked"]),
+      grant: z.number().int().positive(),
+      tool: z.string(),
+      arguments: z.string(),
+      environment: z.string().optional(),
+    }),
     // Legacy: read from older journals, never written (journal-records.ts).
     z.object({ ...envelope, type: z.literal("conversation_cleared") }),
     z.object({ ...envelope, type: z.literal("run_finished"), finalText: z.string() }),

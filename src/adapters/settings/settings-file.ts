@@ -26,6 +26,8 @@ function buildSettingsSchema() {
         .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
         .refine(hasNoCredentials, "must not contain a user name or password"),
       chapter: z.literal([1, 2, 3, 4]),
+      /** A profile beyond the tutorial's chapters (`--profile`); it beats the file's `chapter`. */
+      profile: z.literal(["daily"]),
       sandbox: z.enum(["auto", "required", "off"]),
       network: z.boolean(),
       language: z.enum(["en", "zh"]),
@@ -35,6 +37,25 @@ function buildSettingsSchema() {
       requestTimeout: z.number().min(1).max(86_400),
       /** How often a failed model request is sent again (the bounds of `--retries`). */
       retries: z.number().int().min(0).max(10),
+      /**
+       * The person's own rules (profiles with personal rules): a tool and either the words a
+       * command starts with or a workspace-relative path glob. Only from this file.
+       */
+      rules: z
+        .array(
+          z
+            .strictObject({
+              behavior: z.enum(["allow", "ask", "deny"]),
+              tool: z.string().trim().min(1),
+              argv: z.array(z.string().min(1)).min(1).optional(),
+              path: z.string().trim().min(1).optional(),
+            })
+            .refine(
+              (rule) => (rule.argv === undefined) !== (rule.path === undefined),
+              "a rule names either argv (a command's first words) or path (a glob), not both",
+            ),
+        )
+        .max(500),
     })
     .partial();
 }
@@ -49,12 +70,14 @@ export const SETTING_NAMES: readonly SettingName[] = [
   "model",
   "baseURL",
   "chapter",
+  "profile",
   "sandbox",
   "network",
   "language",
   "contextWindow",
   "requestTimeout",
   "retries",
+  "rules",
 ];
 
 export interface SettingsPathInputs {

@@ -25,10 +25,17 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
     // The very settings a run with these options decides, not a second reading of them.
     const settings = resolveSettings(args, io);
     const { options, file, origins } = settings;
-    const values: Record<SettingName, string> = {
+    // A setting that means nothing for this run (no profile beyond the chapters, no rules) has
+    // no line.
+    const values: Record<SettingName, string | undefined> = {
       model: modelName(settings),
       baseURL: maskUrlCredentials(baseURL(settings)),
       chapter: String(options.profile.chapter),
+      profile: options.profile.name,
+      rules:
+        file.values.rules === undefined
+          ? undefined
+          : `${String(file.values.rules.length)} of your own${options.profile.personalRules ? "" : " (not used by this profile)"}`,
       sandbox: options.sandbox,
       network: String(options.network),
       language: options.lang,
@@ -42,7 +49,10 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
     const width = Math.max(...SETTING_NAMES.map((name) => name.length));
     const lines = [
       `settings file: ${file.path}${Object.keys(file.values).length === 0 ? " (none)" : ""}`,
-      ...SETTING_NAMES.map((name) => `${name.padEnd(width)}  ${values[name]}  (${origins[name]})`),
+      ...SETTING_NAMES.flatMap((name) => {
+        const value = values[name];
+        return value === undefined ? [] : [`${name.padEnd(width)}  ${value}  (${origins[name]})`];
+      }),
       `${"apiKey".padEnd(width)}  ${nonBlank(io.env.OPENAI_API_KEY) === undefined ? "not set" : "set (value not shown)"}  (environment OPENAI_API_KEY)`,
     ];
     io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);

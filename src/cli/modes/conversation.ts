@@ -4,6 +4,7 @@
  */
 import type { ComposedRun } from "../../bootstrap.js";
 import type { Message } from "../../core/ports/messages.js";
+import { permissionCommands } from "../terminal/input/permission-commands.js";
 import { EXIT } from "../exit-codes.js";
 import { contextSlashCommands } from "../terminal/input/context-commands.js";
 import { runConversation } from "../terminal/input/conversation.js";
@@ -32,7 +33,10 @@ export async function conversationMode(run: ComposedRun, terminal: RunTerminal):
     journal: session.journal,
     model: run.switchableModel,
     stderr: io.stderr,
-    extraCommands: contextSlashCommands(contextCommandsOf(agent)),
+    extraCommands: [
+      ...contextSlashCommands(contextCommandsOf(agent)),
+      ...(run.runGrants === undefined ? [] : permissionCommands(run.runGrants)),
+    ],
   });
   try {
     await runConversation({

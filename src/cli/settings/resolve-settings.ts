@@ -23,6 +23,8 @@ import { givesFlag, SETTING_ENV, SETTING_FLAG, withFileSettings } from "./settin
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+const GIVEN_ONLY: ReadonlySet<SettingName> = new Set(["profile", "rules"]);
+
 /** What a resumed run's `run_started` record says of the run. */
 export interface JournalLayer {
   readonly runId: string;
@@ -58,7 +60,7 @@ export function resolveSettings(
   journal?: JournalLayer,
 ): RunSettings {
   const file = loadPersonSettings(host);
-  const layered = withFileSettings(argv, host.env, file.values);
+  const layered = withFileSettings(argv, host.env, file.values, journal !== undefined);
   // The journal's chapter sits above the file's (`--chapter` itself is refused for a resume).
   const fromJournal = journal === undefined ? [] : ["--chapter", String(journal.start.chapter)];
   const [fileFlags, given] = [layered.argv.slice(0, layered.argv.length - argv.length), argv];
@@ -79,6 +81,8 @@ export function resolveSettings(
     if (providerModel) journalDecides.add("model");
     options = { ...options, ...kept, ...(providerModel ? { model } : {}) };
   }
+  // The person's own rules come from their settings file and from nowhere else.
+  if (file.values.rules !== undefined) options = { ...options, personalRules: file.values.rules };
   const origin = (name: SettingName): string => {
     const flag = SETTING_FLAG[name];
     if (flag !== undefined && givesFlag(argv, flag)) return `flag ${flag}`;
@@ -91,10 +95,13 @@ export function resolveSettings(
     if (name === "language") return "default (from $LANG)";
     return "default";
   };
-  const origins = Object.fromEntries(SETTING_NAMES.map((name) => [name, origin(name)])) as Record<
-    SettingName,
-    string
-  >;
+  // A profile beyond the chapters and the person's rules have no default: no origin unless given.
+  const origins = Object.fromEntries(
+    SETTING_NAMES.flatMap((name) => {
+      const from = origin(name);
+      return GIVEN_ONLY.has(name) && from === "default" ? [] : [[name, from]];
+    }),
+  ) as Record<SettingName, string>;
   return { options, env: layered.env, file, origins };
 }
 

@@ -24,6 +24,7 @@ export function executionSettings(
     sandboxLimits: options.sandboxLimits,
     auditLog: options.auditLog,
     stateDir: options.stateDir,
+    ...(options.personalRules === undefined ? {} : { personalRules: options.personalRules }),
   };
 }
 

@@ -24,6 +24,7 @@ export const SETTING_ENV: Partial<Record<SettingName, string>> = {
 export const SETTING_FLAG: Partial<Record<SettingName, string>> = {
   model: "--model",
   chapter: "--chapter",
+  profile: "--profile",
   sandbox: "--sandbox",
   network: "--network",
   language: "--lang",
@@ -32,18 +33,29 @@ export const SETTING_FLAG: Partial<Record<SettingName, string>> = {
   retries: "--retries",
 };
 
+/**
+ * `chapterDecided`: the run's journal fixes the chapter (a resume), so the file names no profile.
+ * The file's `profile` beats its `chapter`; a `--chapter` or `--profile` given beats both.
+ */
 export function withFileSettings(
   argv: readonly string[],
   env: Env,
   file: FileSettings,
+  chapterDecided = false,
 ): { argv: string[]; env: Env } {
   const layered: Record<string, string | undefined> = { ...env };
   for (const [name, variable] of Object.entries(SETTING_ENV)) {
-    const value = file[name as SettingName];
+    // Only scalar settings have a variable (SETTING_ENV): never the rules.
+    const value = file[name as SettingName] as string | number | boolean | undefined;
     if (value !== undefined && isBlank(env[variable])) layered[variable] = String(value);
   }
   const flags: string[] = [];
-  if (file.chapter !== undefined) flags.push("--chapter", String(file.chapter));
+  const profileGiven = givesFlag(argv, "--chapter") || givesFlag(argv, "--profile");
+  if (!profileGiven && !chapterDecided && file.profile !== undefined) {
+    flags.push("--profile", file.profile);
+  } else if (!givesFlag(argv, "--profile") && file.chapter !== undefined) {
+    flags.push("--chapter", String(file.chapter));
+  }
   if (file.network === true) flags.push("--network");
   if (file.language !== undefined) flags.push("--lang", file.language);
   return { argv: [...flags, ...argv], env: layered };

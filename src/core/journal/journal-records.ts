@@ -89,6 +89,19 @@ export type JournalRecord =
   | { readonly type: "run_resumed" }
   /** `/model NAME` in a conversation: the next turns ask this model. */
   | { readonly type: "model_switched"; readonly model: string }
+  /**
+   * `a` at `[y/N/a]`: exactly this action is allowed for the rest of this run (granted), or no
+   * longer (revoked, by `/permissions`). Written before the grant takes effect; a resume does not
+   * bring it back, so a grant never outlives the process that was given it.
+   */
+  | {
+      readonly type: "run_grant";
+      readonly action: "granted" | "revoked";
+      readonly grant: number;
+      readonly tool: string;
+      readonly arguments: string;
+      readonly environment?: string;
+    }
   | { readonly type: "run_finished"; readonly finalText: string }
   | { readonly type: "run_failed"; readonly error: string }
   | { readonly type: "run_cancelled" }

@@ -201,6 +201,7 @@ export function replayJournal(records: readonly StoredJournalRecord[]): Replayed
       case "call_prepared":
       case "decision":
       case "model_switched":
+      case "run_grant":
       case "process_started":
         break;
     }

@@ -61,6 +61,41 @@ export interface GlobResult {
   readonly unsearchedDependencyDirectories?: number;
 }
 
+/** What `grep` searches for, and how much of it to return. */
+export interface GrepRequest {
+  /** A JavaScript regular expression, or the text itself when `fixedStrings`. */
+  readonly pattern: string;
+  readonly fixedStrings: boolean;
+  readonly ignoreCase: boolean;
+  /** Only files whose workspace-relative paths match this glob (glob's syntax); absent: all. */
+  readonly glob?: string;
+  /** Lines shown before and after each match. */
+  readonly context: number;
+  /** At most this many matching lines are returned. */
+  readonly maxResults: number;
+}
+
+/** One line of a result: a match, or a context line around one. */
+export interface GrepLine {
+  /** Workspace-relative, `/`-separated. */
+  readonly path: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly text: string;
+  readonly match: boolean;
+}
+
+export interface GrepResult {
+  /** A directory's files in name order, then its subdirectories; each file's lines in order. */
+  readonly lines: readonly GrepLine[];
+  /** The cap was reached: further lines matched and the search stopped there. */
+  readonly truncated: boolean;
+  /** Files searched, and files left out as binary (a NUL byte) or over the size limit. */
+  readonly searchedFiles: number;
+  readonly skippedBinary: number;
+  readonly skippedLarge: number;
+}
+
 export interface EditPreview {
   /** The file as `editFile` decodes it (strict UTF-8, BOM kept). */
   readonly before: string;
@@ -89,6 +124,11 @@ export interface WorkspaceFileSystem {
    */
   editProblem?(path: string, edit: EditFileRequest): Promise<WorkspaceFileError | undefined>;
   glob(pattern: string): Promise<GlobResult>;
+  /**
+   * Searches the workspace's text files: what `.gitignore` ignores, `.git`, binary files and
+   * links are never read. Throws `invalid_path` for a malformed glob.
+   */
+  grep?(request: GrepRequest): Promise<GrepResult>;
 }
 
 /**

@@ -11,6 +11,8 @@ export interface ApprovalLabels {
   /** A write's whole size, however little of it the prompt shows. */
   readonly writes: (bytes: number, lines: number) => string;
   readonly question: string;
+  /** The question where `a` may answer for the rest of the run. */
+  readonly questionForRun: string;
 }
 
 /** The Chinese labels follow the tutorial the harness is built from. */
@@ -26,6 +28,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     writes: (bytes, lines) =>
       `Writes: ${grouped(bytes)} ${bytes === 1 ? "byte" : "bytes"} in ${grouped(lines)} ${lines === 1 ? "line" : "lines"} (the whole content)`,
     question: "Allow this call? [y/N] ",
+    questionForRun: "Allow this call? [y/N/a] (a: this exact action, for the rest of this run) ",
   },
   zh: {
     title: "工具调用需要批准",
@@ -37,6 +40,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     change: "拟议修改",
     writes: (bytes, lines) => `写入: 共 ${grouped(bytes)} 字节, ${grouped(lines)} 行 (全部内容)`,
     question: "允许本次调用? [y/N] ",
+    questionForRun: "允许本次调用? [y/N/a] (a: 本次运行中允许完全相同的操作) ",
   },
 });
 

@@ -3,6 +3,7 @@ import { RunCancelledError } from "../../../core/common/agent-errors.js";
 import type { ApprovalProvider } from "../../../core/policy/approval.js";
 import { PermissionDecision } from "../../../core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../../core/policy/permission-request.js";
+import type { RunApprovalAnswer } from "../../../core/policy/run-grants.js";
 import { APPROVAL_LABELS } from "./approval-labels.js";
 import type { Language } from "../../args.js";
 import type { FileChange } from "./file-change-preview.js";
@@ -75,10 +76,25 @@ export class TerminalApprovalProvider implements ApprovalProvider {
   }
 
   async decide(request: PermissionRequest): Promise<PermissionDecision> {
+    return (await this.#decide(request, false)).decision;
+  }
+
+  /**
+   * `[y/N/a]`: as `decide`, and `a` (or `always`) allows this call and says the person allows
+   * exactly this action again for the rest of the run.
+   */
+  decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer> {
+    return this.#decide(request, true);
+  }
+
+  async #decide(request: PermissionRequest, forRunToo: boolean): Promise<RunApprovalAnswer> {
+    const once = (decision: PermissionDecision): RunApprovalAnswer => ({ decision, forRun: false });
     if (this.#options.input.isTTY !== true) {
-      return PermissionDecision.deny(
-        "Interactive approval is unavailable (stdin is not a TTY)",
-        TERMINAL_APPROVAL_SOURCE,
+      return once(
+        PermissionDecision.deny(
+          "Interactive approval is unavailable (stdin is not a TTY)",
+          TERMINAL_APPROVAL_SOURCE,
+        ),
       );
     }
     const { output } = this.#options;
@@ -97,18 +113,34 @@ export class TerminalApprovalProvider implements ApprovalProvider {
                 : UNKNOWN_ROWS) - PROMPT_ROWS,
           });
     const prompt = renderApprovalPrompt(request, this.#options.lang, columns, diff);
-    const answer = await this.#ask(prompt.details, prompt.question);
+    const question = forRunToo
+      ? APPROVAL_LABELS[this.#options.lang].questionForRun
+      : prompt.question;
+    const answer = await this.#ask(prompt.details, question);
     switch (answer.kind) {
       case "cancel":
         // Nobody decided this call: the run ends here, and the policy records no decision for it.
         this.#options.onCancel();
         throw new RunCancelledError();
       case "eof":
-        return PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE);
+        return once(
+          PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE),
+        );
       case "line":
-        return isYes(answer.text)
-          ? PermissionDecision.allow("User approved this tool call", TERMINAL_APPROVAL_SOURCE)
-          : PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE);
+        if (forRunToo && isForRun(answer.text)) {
+          return {
+            decision: PermissionDecision.allow(
+              "User approved this action for the rest of this run",
+              TERMINAL_APPROVAL_SOURCE,
+            ),
+            forRun: true,
+          };
+        }
+        return once(
+          isYes(answer.text)
+            ? PermissionDecision.allow("User approved this tool call", TERMINAL_APPROVAL_SOURCE)
+            : PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE),
+        );
     }
   }
 
@@ -274,6 +306,12 @@ function commandRecap(request: PermissionRequest, shownArguments: string): strin
 
 /** Harness or model text on one prompt line: hidden runs counted, then every escape made visible. */
 const shown = escapeForPrompt;
+
+/** `a` or `always`: this exact action, for the rest of the run. */
+export function isForRun(answer: string): boolean {
+  const normalized = answer.trim().toLowerCase();
+  return normalized === "a" || normalized === "always";
+}
 
 export function isYes(answer: string): boolean {
   const normalized = answer.trim().toLowerCase();

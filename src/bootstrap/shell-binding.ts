@@ -1,0 +1,28 @@
+/**
+ * What a shell command binds for a run grant (`a` at `[y/N/a]`): the npm scripts it reaches and
+ * the workspace files an interpreter is given, read now (adapters/commands, as P04 binds its
+ * approvals). A grant keyed by this text asks again once any of it changes. A command whose text
+ * is not plain words but names a runner of workspace scripts cannot be bound, and throws: it then
+ * gets no grant (its `a` counts as `y`).
+ */
+import { npmScriptText } from "../adapters/commands/index.js";
+
+/** Words of letters, digits and `-_./=:@+,%` separated by spaces: nothing a shell would expand. */
+const PLAIN = /^[ \t]*[\w\-./=:@+,%]+(?:[ \t]+[\w\-./=:@+,%]+)*[ \t]*$/u;
+/** Programs that run what the workspace says (its scripts or files). */
+const RUNNERS =
+  /(?:^|[\s;&|()`$])(?:npm|npx|pnpm|yarn|node|deno|bun|python3?|ruby|perl|bash|sh|zsh|pwsh|make|tsx|ts-node)(?=$|[\s;&|()`])/u;
+
+export class UnboundCommandError extends Error {
+  override readonly name = "UnboundCommandError";
+}
+
+export function shellCommandBinding(workspace: string, command: string): string | undefined {
+  if (!PLAIN.test(command)) {
+    if (RUNNERS.test(command)) {
+      throw new UnboundCommandError("the command's text hides which scripts it runs");
+    }
+    return undefined;
+  }
+  return npmScriptText(workspace, command.trim().split(/[ \t]+/u));
+}

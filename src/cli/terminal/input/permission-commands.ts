@@ -1,0 +1,49 @@
+/**
+ * `/permissions` in a conversation of a profile with `[y/N/a]`: what the person allowed for the
+ * rest of this run, and `/permissions revoke N` to take one back (the next such call asks again).
+ * Grants live in the run's memory only, so there is nothing to clean up after it.
+ */
+import type { RunGrants } from "../../../core/policy/run-grants.js";
+import { escapeForPrompt } from "../render/terminal-text.js";
+import type { SlashCommand, SlashCommandEnd } from "./slash-commands.js";
+
+const REVOKE = /^revoke\s+(\d{1,9})$/u;
+
+export function permissionCommands(grants: RunGrants): SlashCommand[] {
+  return [
+    {
+      name: "permissions",
+      usage: "/permissions [revoke N]",
+      summary: "What you allowed with `a` for this run; revoke N takes one back",
+      run: async (args, state): Promise<SlashCommandEnd> => {
+        if (args === "") {
+          const listed = grants.list();
+          const lines =
+            listed.length === 0
+              ? ["agent: nothing allowed for the rest of this run (answer `a` at [y/N/a] to)"]
+              : [
+                  "agent: allowed for the rest of this run (revoke with /permissions revoke N):",
+                  ...listed.map(
+                    (grant) =>
+                      `  ${String(grant.id)}  ${grant.toolName} ${grant.arguments}${grant.environment === undefined ? "" : ` [${grant.environment}]`}`,
+                  ),
+                ];
+          state.output.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
+          return "continue";
+        }
+        const match = REVOKE.exec(args);
+        if (match?.[1] === undefined) {
+          state.output.write("agent: /permissions takes nothing, or revoke N\n");
+          return "continue";
+        }
+        const id = Number(match[1]);
+        state.output.write(
+          (await grants.revoke(id))
+            ? `agent: revoked ${String(id)}: that action asks again\n`
+            : `agent: no grant ${String(id)} in this run\n`,
+        );
+        return "continue";
+      },
+    },
+  ];
+}

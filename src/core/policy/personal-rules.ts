@@ -1,0 +1,189 @@
+/**
+ * A person's own rules, from their settings file only (never from the workspace: a repository
+ * must not loosen its own checks). Each names a tool and either an argv prefix (a command) or a
+ * path glob (a file tool). `deny` and `ask` join the policy's rules, so the merge makes a deny win
+ * over everything; `allow` is consulted only where the policy would ask the person, after every
+ * deny has had its say, and only where it can be sure of what it allows:
+ * - a command only when its text is plain words (no quote, variable, operator or glob: what the
+ *   words say is exactly what runs) and only when it runs in the sandbox;
+ * - a path only when it is plain (no `.` or `..` segment, no backslash) and no link leads it
+ *   elsewhere.
+ * A deny is matched generously instead: a command's words anywhere in its text, a path with its
+ * `.` and `..` segments resolved, and the file a link leads it to.
+ */
+import { PermissionDecision } from "./permission-decision.js";
+import type { PermissionRequest } from "./permission-request.js";
+import { PermissionRule } from "./permission-rule.js";
+
+export type PersonalBehavior = "allow" | "ask" | "deny";
+
+export interface PersonalRuleSpec {
+  readonly behavior: PersonalBehavior;
+  readonly tool: string;
+  /** For a command tool: the words the command starts with. */
+  readonly argv?: readonly string[];
+  /** For a file tool: a workspace-relative glob (`*`, `?` within a name, `**` across). */
+  readonly path?: string;
+}
+
+export const PERSONAL_RULE_SOURCE = "personal-rule";
+
+/** The command's text or argv, as the command tools name it. */
+function commandWords(request: PermissionRequest): { words: string[]; plain: boolean } | undefined {
+  const args = request.call.arguments;
+  if (typeof args.command === "string") {
+    const text = args.command;
+    const words = text.split(/[\s;&|<>()]+/u).filter((word) => word !== "");
+    return { words, plain: PLAIN_COMMAND.test(text) };
+  }
+  if (typeof args.program === "string") {
+    const rest = Array.isArray(args.args) ? args.args.filter((a) => typeof a === "string") : [];
+    return { words: [args.program, ...rest], plain: true };
+  }
+  if (Array.isArray(args.argv) && args.argv.every((word) => typeof word === "string")) {
+    return { words: args.argv, plain: true };
+  }
+  return undefined;
+}
+
+/** Words of letters, digits and `-_./=:@+,%` separated by spaces: nothing a shell would expand. */
+const PLAIN_COMMAND = /^[ \t]*[\w\-./=:@+,%]+(?:[ \t]+[\w\-./=:@+,%]+)*[ \t]*$/u;
+
+function startsWith(words: readonly string[], prefix: readonly string[], at = 0): boolean {
+  return prefix.every((word, index) => words[at + index] === word);
+}
+
+function appearsIn(words: readonly string[], prefix: readonly string[]): boolean {
+  for (let at = 0; at + prefix.length <= words.length; at += 1) {
+    if (startsWith(words, prefix, at)) return true;
+  }
+  return false;
+}
+
+/** `*` and `?` within a name, `**` across names; everything else literal. */
+export function globToRegExp(glob: string): RegExp {
+  let source = "";
+  for (let index = 0; index < glob.length; index += 1) {
+    const character = glob[index] ?? "";
+    if (character === "*" && glob[index + 1] === "*") {
+      const slash = glob[index + 2] === "/";
+      source += slash ? "(?:.*/)?" : ".*";
+      index += slash ? 2 : 1;
+    } else if (character === "*") source += "[^/]*";
+    else if (character === "?") source += "[^/]";
+    else source += character.replace(/[.+^${}()|[\]\\/-]/gu, "\\$&");
+  }
+  return new RegExp(`^${source}$`, "u");
+}
+
+/** `a/./b/../c` as `a/c`; undefined when it climbs out or is absolute. */
+function normalized(path: string): string | undefined {
+  if (path.startsWith("/") || /^[A-Za-z]:/u.test(path)) return undefined;
+  const out: string[] = [];
+  for (const segment of path.replaceAll("\\", "/").split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (out.pop() === undefined) return undefined;
+    } else out.push(segment);
+  }
+  return out.join("/");
+}
+
+function isPlainPath(path: string): boolean {
+  return (
+    !path.includes("\\") &&
+    !path.startsWith("/") &&
+    path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..")
+  );
+}
+
+export class PersonalRules {
+  readonly #rules: readonly PersonalRuleSpec[];
+
+  constructor(rules: readonly PersonalRuleSpec[]) {
+    this.#rules = Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
+    Object.freeze(this);
+  }
+
+  get size(): number {
+    return this.#rules.length;
+  }
+
+  /** The `deny` and `ask` rules, as policy rules: the merge then lets a deny win over all. */
+  policyRules(): PermissionRule[] {
+    return this.#rules
+      .filter((rule) => rule.behavior !== "allow")
+      .map(
+        (rule) =>
+          new PermissionRule({
+            name: PERSONAL_RULE_SOURCE,
+            behavior: rule.behavior,
+            reason: `Your settings file: ${rule.behavior} ${describe(rule)}`,
+            matches: (request) => this.#broadMatch(rule, request),
+          }),
+      );
+  }
+
+  /**
+   * An allow for a call the policy would ask about, or undefined. `isolated`: whether a command
+   * would run in the sandbox now (an allow for a command holds only there).
+   */
+  allowFor(request: PermissionRequest, isolated: boolean): PermissionDecision | undefined {
+    // A deny or ask matching too keeps the question (deny has already won in the merge).
+    if (this.#rules.some((rule) => rule.behavior !== "allow" && this.#broadMatch(rule, request))) {
+      return undefined;
+    }
+    const rule = this.#rules.find(
+      (candidate) =>
+        candidate.behavior === "allow" && this.#exactMatch(candidate, request, isolated),
+    );
+    return rule === undefined
+      ? undefined
+      : PermissionDecision.allow(
+          `Your settings file: allow ${describe(rule)}`,
+          PERSONAL_RULE_SOURCE,
+        );
+  }
+
+  #broadMatch(rule: PersonalRuleSpec, request: PermissionRequest): boolean {
+    if (rule.tool !== "*" && rule.tool !== request.toolName) return false;
+    if (rule.argv !== undefined) {
+      const command = commandWords(request);
+      return command !== undefined && appearsIn(command.words, rule.argv);
+    }
+    if (rule.path !== undefined) {
+      const pattern = globToRegExp(rule.path);
+      const path = request.call.arguments.path;
+      if (typeof path !== "string") return false;
+      const candidates = [normalized(path), request.landsOn].filter((p) => p !== undefined);
+      return candidates.some((candidate) => pattern.test(candidate));
+    }
+    return true;
+  }
+
+  #exactMatch(rule: PersonalRuleSpec, request: PermissionRequest, isolated: boolean): boolean {
+    if (rule.tool !== request.toolName) return false;
+    if (rule.argv !== undefined) {
+      const command = commandWords(request);
+      return (
+        isolated && command !== undefined && command.plain && startsWith(command.words, rule.argv)
+      );
+    }
+    if (rule.path !== undefined) {
+      const path = request.call.arguments.path;
+      return (
+        typeof path === "string" &&
+        isPlainPath(path) &&
+        request.landsOn === undefined &&
+        globToRegExp(rule.path).test(path)
+      );
+    }
+    return false;
+  }
+}
+
+function describe(rule: PersonalRuleSpec): string {
+  if (rule.argv !== undefined) return `${rule.tool} ${rule.argv.join(" ")} …`;
+  if (rule.path !== undefined) return `${rule.tool} ${rule.path}`;
+  return rule.tool;
+}

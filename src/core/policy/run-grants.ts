@@ -1,0 +1,158 @@
+/**
+ * "Yes to exactly this, for this run": the `a` of `[y/N/a]`. A grant is keyed by everything that
+ * makes an action what it is: the tool, its canonical arguments, the workspace it runs in, where it
+ * runs (the environment's label names the sandbox and its network), and, for a command whose
+ * script the harness binds (an npm script, an interpreter's file), that script's content now.
+ * Anything different asks again. Grants live in memory, so none outlives the run; each is listed
+ * and can be revoked.
+ */
+import { canonicalJson } from "../common/canonical-json.js";
+import type { ApprovalProvider } from "./approval.js";
+import type { ExecutionEnvironment } from "./execution-environment.js";
+import { PermissionDecision } from "./permission-decision.js";
+import type { PermissionRequest } from "./permission-request.js";
+import type { PersonalRules } from "./personal-rules.js";
+
+export const RUN_GRANT_SOURCE = "run-grant";
+
+/** The person's answer at a `[y/N/a]` prompt. */
+export interface RunApprovalAnswer {
+  readonly decision: PermissionDecision;
+  /** `a`: allow this exact action again, for the rest of this run. */
+  readonly forRun: boolean;
+}
+
+/** A prompt that can also be answered "for this run". */
+export interface RunApprovalPrompt {
+  decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer>;
+}
+
+export interface RunGrant {
+  readonly id: number;
+  readonly toolName: string;
+  /** The arguments as the person saw them (canonical JSON). */
+  readonly arguments: string;
+  readonly environment: string | undefined;
+  readonly key: string;
+}
+
+/**
+ * Told of each grant before it is made or taken back (the journal): a grant the observer could
+ * not record is not made (the throw reaches the policy, which denies the call).
+ */
+export interface RunGrantObserver {
+  granted?(grant: RunGrant): void | Promise<void>;
+  revoked?(grant: RunGrant): void | Promise<void>;
+}
+
+export interface RunGrantsOptions {
+  readonly workspace: string;
+  /** What a command binds, read now (an npm script's text, an interpreter's file); else none. */
+  readonly boundScript?: (request: PermissionRequest) => string | undefined;
+  readonly observer?: RunGrantObserver;
+}
+
+export class RunGrants {
+  readonly #options: RunGrantsOptions;
+  readonly #grants = new Map<string, RunGrant>();
+  #nextId = 1;
+
+  constructor(options: RunGrantsOptions) {
+    this.#options = options;
+  }
+
+  /** What makes this action this action; a throw (unhashable arguments) means no key, no grant. */
+  keyOf(request: PermissionRequest): string | undefined {
+    try {
+      return canonicalJson({
+        tool: request.toolName,
+        arguments: request.call.arguments,
+        workspace: this.#options.workspace,
+        environment: request.executionEnvironment ?? null,
+        script: this.#options.boundScript?.(request) ?? null,
+      });
+    } catch {
+      return undefined;
+    }
+  }
+
+  covers(request: PermissionRequest): boolean {
+    const key = this.keyOf(request);
+    return key !== undefined && this.#grants.has(key);
+  }
+
+  async grant(request: PermissionRequest): Promise<RunGrant | undefined> {
+    const key = this.keyOf(request);
+    if (key === undefined) return undefined;
+    const existing = this.#grants.get(key);
+    if (existing !== undefined) return existing;
+    const grant: RunGrant = Object.freeze({
+      id: this.#nextId,
+      toolName: request.toolName,
+      arguments: canonicalJson(request.call.arguments),
+      environment: request.executionEnvironment,
+      key,
+    });
+    this.#nextId += 1;
+    await this.#options.observer?.granted?.(grant);
+    this.#grants.set(key, grant);
+    return grant;
+  }
+
+  list(): readonly RunGrant[] {
+    return [...this.#grants.values()];
+  }
+
+  /** Returns whether a grant with that id was there. It is gone at once, journaled or not. */
+  async revoke(id: number): Promise<boolean> {
+    for (const [key, grant] of this.#grants) {
+      if (grant.id !== id) continue;
+      this.#grants.delete(key);
+      await this.#options.observer?.revoked?.(grant);
+      return true;
+    }
+    return false;
+  }
+}
+
+export interface DailyApproverOptions {
+  readonly prompt: RunApprovalPrompt;
+  readonly grants: RunGrants;
+  readonly rules?: PersonalRules;
+  readonly executionEnvironment?: ExecutionEnvironment;
+}
+
+/**
+ * Answers the policy's `ask` (every deny has already won by then): a personal allow rule that
+ * fits exactly, else a grant of this run for exactly this action, else the person at `[y/N/a]`.
+ */
+export class DailyApprover implements ApprovalProvider {
+  readonly #options: DailyApproverOptions;
+
+  constructor(options: DailyApproverOptions) {
+    this.#options = options;
+  }
+
+  async decide(request: PermissionRequest): Promise<PermissionDecision> {
+    const { prompt, grants, rules } = this.#options;
+    const personal = rules?.allowFor(request, this.#isolated());
+    if (personal !== undefined) return personal;
+    if (grants.covers(request)) {
+      return PermissionDecision.allow(
+        "You allowed exactly this action for the rest of this run",
+        RUN_GRANT_SOURCE,
+      );
+    }
+    const answer = await prompt.decideForRun(request);
+    if (answer.forRun && answer.decision.behavior === "allow") await grants.grant(request);
+    return answer.decision;
+  }
+
+  #isolated(): boolean {
+    try {
+      return this.#options.executionEnvironment?.status().kind === "isolated";
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { TerminalApprovalProvider } from "../../../src/cli/terminal/approval/terminal-approval.js";
+import { permissionCommands } from "../../../src/cli/terminal/input/permission-commands.js";
+import {
+  SlashCommands,
+  type ConversationState,
+} from "../../../src/cli/terminal/input/slash-commands.js";
+import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
+import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
+import { RunGrants } from "../../../src/core/policy/run-grants.js";
+import { preparedCall } from "../../support/prepared-calls.js";
+
+const ASK = PermissionDecision.ask("Shell execution requires approval", "shell-default");
+const request = (): PermissionRequest =>
+  new PermissionRequest(preparedCall("shell", "execute", { command: "npx ava" }))
+    .withExecutionEnvironment("sandbox: bwrap (network off, writable: /ws)")
+    .withProposedDecision(ASK);
+
+async function answerForRun(typed: string) {
+  const input = Object.assign(new PassThrough(), { isTTY: true });
+  const output = new PassThrough();
+  let text = "";
+  output.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+  });
+  const provider = new TerminalApprovalProvider({ input, output, lang: "en", onCancel: () => 0 });
+  const answer = provider.decideForRun(request());
+  while (!text.includes("[y/N/a]")) await new Promise((resolve) => setImmediate(resolve));
+  input.write(typed);
+  return { answer: await answer, text };
+}
+
+describe("[y/N/a] at the terminal", () => {
+  it.each([
+    ["a\n", "allow", true],
+    ["always\n", "allow", true],
+    ["y\n", "allow", false],
+    ["\n", "deny", false],
+    ["n\n", "deny", false],
+  ] as const)("%j → %s, for the run: %s", async (typed, behavior, forRun) => {
+    const { answer, text } = await answerForRun(typed);
+    expect([answer.decision.behavior, answer.forRun]).toEqual([behavior, forRun]);
+    expect(text).toContain(
+      "Allow this call? [y/N/a] (a: this exact action, for the rest of this run) ",
+    );
+  });
+});
+
+describe("/permissions", () => {
+  function run(grants: RunGrants, line: string): Promise<string> {
+    const output = new PassThrough();
+    let text = "";
+    output.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    const commands = new SlashCommands(permissionCommands(grants));
+    const state: ConversationState = {
+      output,
+      history: undefined,
+      usage: undefined,
+      commands,
+      signal: new AbortController().signal,
+    };
+    const [name, ...rest] = line.slice(1).split(" ");
+    return commands.run({ name: name ?? "", args: rest.join(" ") }, state).then(() => text);
+  }
+
+  it("lists the run's grants and revokes one, after which it is gone", async () => {
+    const grants = new RunGrants({ workspace: "/ws" });
+    expect(await run(grants, "/permissions")).toBe(
+      "agent: nothing allowed for the rest of this run (answer `a` at [y/N/a] to)\n",
+    );
+    await grants.grant(request());
+    expect(await run(grants, "/permissions")).toBe(
+      [
+        "agent: allowed for the rest of this run (revoke with /permissions revoke N):",
+        '  1  shell {"command":"npx ava"} [sandbox: bwrap (network off, writable: /ws)]',
+        "",
+      ].join("\n"),
+    );
+    expect(await run(grants, "/permissions revoke 1")).toBe(
+      "agent: revoked 1: that action asks again\n",
+    );
+    expect(grants.covers(request())).toBe(false);
+    expect(await run(grants, "/permissions revoke 1")).toBe("agent: no grant 1 in this run\n");
+  });
+});

