@@ -69,6 +69,7 @@ export function statusSetBy(record: StoredJournalRecord): RunStatus | undefined 
     case "execution_finished":
     case "history_compacted":
     case "model_switched":
+    case "run_grant":
       return undefined;
   }
 }
