@@ -31,6 +31,7 @@ function buildJournalLineSchema() {
     errorCode: z.string().optional(),
     exitCode: z.number().optional(),
     savedOutput: z.string().optional(),
+    operationId: z.string().optional(),
     finalArguments: finalArguments.optional(),
     durationMs: z.number(),
     waitedMs: z.number().optional(),

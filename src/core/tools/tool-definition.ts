@@ -49,6 +49,11 @@ export interface ExecutionFacts {
   readonly exitCode?: number;
   /** Where the whole output was saved, workspace-relative (`.agent/outputs/<call-id>.log`). */
   readonly savedOutput?: string;
+  /**
+   * The external operation id the call was sent under (its `idempotencyKey`), reported by a tool
+   * that reached another service, so the audit's outcome line names it beside the journal's.
+   */
+  readonly operationId?: string;
 }
 
 /** Tool schemas must be strict objects so the model cannot smuggle in unvalidated fields. */
