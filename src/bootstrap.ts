@@ -48,6 +48,7 @@ export {
   SETTING_NAMES,
   type FileSettings,
   type LoadedSettings,
+  type McpServersSetting,
   type SettingName,
 } from "./adapters/settings/index.js";
 

@@ -29,6 +29,7 @@ import type { RunPorts, RunSettings } from "./run-settings.js";
 import { openRunStore } from "./open/run-store.js";
 import type { SwitchableModel } from "./model/switchable-model.js";
 import { withTextDeltas } from "./model/text-delta-model.js";
+import { startExternalTools, type StartedExternalTools } from "./external-tools.js";
 
 export interface ComposedRun {
   readonly agent: AgentRunner;
@@ -55,6 +56,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
   const { profile, workspace, host } = settings;
   let resume = settings.resume;
   let session: JournalSession | undefined;
+  let mcp: StartedExternalTools | undefined;
   try {
     if (profile.homeWorkspace === "refused")
       assertHomeWorkspaceAllowed(workspace, host, settings.stateDir);
@@ -139,6 +141,9 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
             grantTtlMs: DEFAULT_GRANT_TTL_MS,
           })
         : undefined;
+    // The person's MCP servers, for a profile that lists their tools: started now, stopped with
+    // the run; one that fails is a line, and its tools are left out.
+    mcp = await startExternalTools(settings, (line) => ports.onMcpNotice?.(line));
     const agent = buildAgent(profile, {
       model: withTextDeltas(
         new FirstReplyGate(
@@ -169,8 +174,10 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       sandboxNetworkOff: execution.networkOff,
       instructions: instructions.loaded.text,
       contextWindow: settings.contextWindow ?? defaultContextWindow(model.name),
+      ...(mcp === undefined ? {} : { externalTools: mcp.tools }),
     });
     const opened = session;
+    const servers = mcp;
     return {
       agent,
       session: opened,
@@ -184,10 +191,12 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       stateRoot: store.stateRoot,
       switchableModel: model.switchable,
       close: () => {
+        void servers?.close();
         opened.close();
       },
     };
   } catch (error) {
+    void mcp?.close();
     session?.close();
     resume?.lock.release();
     throw error;
