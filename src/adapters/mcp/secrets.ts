@@ -37,7 +37,13 @@ export function resolveSecrets(
     }
     values[key] = value;
   }
-  return { values, secrets: secretsOf(Object.values(values)) };
+  return { values, secrets: secretsOf(Object.values(values).flatMap(withCredential)) };
+}
+
+/** `Bearer <token>`: the token alone is as secret as the whole header, wherever it is echoed. */
+function withCredential(value: string): string[] {
+  const match = /^[A-Za-z][A-Za-z0-9-]* +(\S+)$/.exec(value);
+  return match?.[1] === undefined ? [value] : [value, match[1]];
 }
 
 export function secretsOf(values: readonly string[]): string[] {
