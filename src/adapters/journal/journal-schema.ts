@@ -108,6 +108,7 @@ function buildJournalLineSchema() {
       callId: z.string(),
       tool: z.string(),
       effect: z.enum(TOOL_EFFECTS).optional(),
+      remote: z.literal(true).optional(),
       operationId: z.string().optional(),
       environment: z.string().optional(),
       finalArguments: finalArguments.optional(),

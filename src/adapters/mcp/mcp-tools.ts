@@ -70,6 +70,7 @@ function definitionOf(
     name,
     description: `Tool "${listed.name}" of MCP server "${connection.name}"${said === "" ? "." : `: ${said}`}`,
     effect,
+    remote: true,
     schema,
     parameters,
     finalArguments: (args) => ({

@@ -77,6 +77,11 @@ export interface ToolDefinition<Schema extends ToolSchema = ToolSchema> {
   readonly handler: (args: z.output<Schema>, context: ToolContext) => Promise<ToolResult>;
   /** The call's final arguments as executed (see `FinalArguments`); absent: only the model's. */
   readonly finalArguments?: (args: z.output<Schema>) => FinalArguments;
+  /**
+   * The tool acts on another service (an MCP server's tool): whatever its effect says, a call
+   * that started and never finished is never run again by a recovery, only reported unknown.
+   */
+  readonly remote?: true;
 }
 
 /** Keeps the schema's type attached to the handler's arguments at the definition site. */
