@@ -3,7 +3,7 @@
  * HTTP), its tools listed, its calls made, and closed with the run. The SDK is imported when the
  * first server starts, so a run without servers never loads it.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "./sdk.js";
 import type { McpServerSetting } from "../settings/index.js";
 import { resultText, type ToolCallResult } from "./mcp-result.js";
 import { EXTERNAL_ERRORS } from "../../core/tools/external-errors.js";
@@ -68,7 +68,7 @@ export class McpConnection {
     setting: McpServerSetting,
     options: ConnectOptions,
   ): Promise<McpConnection> {
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { Client } = await import("./sdk.js");
     const made = await transportFor(setting, options);
     const client = new Client({ name: "agent-harness", version: "0.1.0" });
     const stderr = made.stderr;
@@ -196,7 +196,7 @@ async function transportFor(
 ): Promise<MadeTransport> {
   if ("command" in setting) {
     const env = resolveSecrets(setting.env, options.hostEnv, "env");
-    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+    const { StdioClientTransport } = await import("./sdk.js");
     const transport = new StdioClientTransport({
       command: setting.command,
       args: [...(setting.args ?? [])],
@@ -211,8 +211,7 @@ async function transportFor(
     return { kind: "stdio", transport, secrets: env.secrets, stderr: () => kept };
   }
   const headers = resolveSecrets(setting.headers, options.hostEnv, "header");
-  const { StreamableHTTPClientTransport } =
-    await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const { StreamableHTTPClientTransport } = await import("./sdk.js");
   const url = new URL(setting.url);
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: { ...headers.values } },
