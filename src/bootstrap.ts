@@ -35,6 +35,7 @@ export {
 export { openInputHistory, type InputHistory } from "./bootstrap/open/input-history.js";
 export { instructionsChangeNotice } from "./bootstrap/open/project-instructions.js";
 export { loadCommandAllowlist } from "./bootstrap/p04-run.js";
+export { checkMcpServers, type McpServerReport } from "./bootstrap/external-tools.js";
 
 // The person's settings file and the defaults `agent config` names.
 export { loadPersonSettings } from "./bootstrap/open/settings-file.js";

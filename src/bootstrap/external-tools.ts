@@ -4,7 +4,9 @@
  * SDK; each failure is one line for the person, and the same line reaches the model.
  */
 import { startMcpServers } from "../adapters/mcp/index.js";
+import type { McpServersSetting } from "../adapters/settings/index.js";
 import type { ExternalTools } from "./build-agent.js";
+import type { Host } from "./host.js";
 import type { RunSettings } from "./run-settings.js";
 
 export interface StartedExternalTools {
@@ -35,4 +37,46 @@ export async function startExternalTools(
     },
     close: () => started.close(),
   };
+}
+
+/** One server as `agent mcp` shows it. */
+export interface McpServerReport {
+  readonly name: string;
+  readonly transport: "stdio" | "http";
+  readonly state: "ready" | "failed";
+  /** Ready: each tool by its name on the server, with the effect it is registered with. */
+  readonly tools: readonly { readonly tool: string; readonly effect: string }[];
+  /** The tools chapter 4's allowlist names. */
+  readonly allow: readonly string[];
+  readonly reason?: string;
+}
+
+/**
+ * `agent mcp`: starts each of the person's servers as a run would, lists what it offers, and
+ * stops it; with the notes a run would give (tools left out).
+ */
+export async function checkMcpServers(
+  servers: McpServersSetting,
+  host: Host,
+  workspace: string,
+): Promise<{ readonly servers: readonly McpServerReport[]; readonly notes: readonly string[] }> {
+  const started = await startMcpServers(servers, { hostEnv: host.env, cwd: workspace });
+  try {
+    const reports = started.states.map((state): McpServerReport => {
+      const tools = started.tools
+        .filter((tool) => tool.server === state.name)
+        .map((tool) => ({ tool: tool.tool, effect: tool.definition.effect }));
+      return {
+        name: state.name,
+        transport: state.transport,
+        state: state.state,
+        tools,
+        allow: servers[state.name]?.allow ?? [],
+        ...(state.reason === undefined ? {} : { reason: state.reason }),
+      };
+    });
+    return { servers: reports, notes: started.notes };
+  } finally {
+    await started.close();
+  }
 }
