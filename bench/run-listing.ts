@@ -23,18 +23,23 @@ import {
   type Variant,
 } from "./measurement.js";
 import { summarize } from "./stats.js";
+import { runOfCalls } from "./turn-cost.js";
 
 const ROUNDS = 7;
 const AGENT = fileURLToPath(new URL("../dist/agent.cjs", import.meta.url));
 const SIZES = [10, 1000] as const;
 const TARGET = 1.2;
+/** Issue 44 §3: twenty runs of 999 calls each, the oldest run of the workspace unfinished. */
+const LONG_RUNS = 20;
+const LONG_CALLS = 999;
+const LONG = `${LONG_RUNS} × ${LONG_CALLS}-call runs`;
 
 interface Workspace {
-  readonly size: number;
+  readonly size: number | string;
   readonly workspace: string;
   readonly stateDir: string;
-  /** The newest run's journal and its first line, to make it unfinished again. */
-  readonly newest: { readonly path: string; readonly started: string };
+  /** The unfinished run's journal and its first line, to make it unfinished again. */
+  readonly unfinished: { readonly path: string; readonly started: string };
 }
 
 export async function measureRunListing(): Promise<SectionResult> {
@@ -44,15 +49,16 @@ export async function measureRunListing(): Promise<SectionResult> {
     return await withTempDir("runs", async (directory) => {
       const workspaces: Workspace[] = [];
       for (const size of SIZES) workspaces.push(await workspaceWithRuns(directory, size, server));
+      workspaces.push(await workspaceWithLongRuns(directory, server));
       const variants: Variant[] = [
         { name: "agent --version", run: async () => exitMs(["--version"], directory, server) },
         ...workspaces.flatMap((one) => [
           {
-            name: `agent runs, ${one.size} runs`,
+            name: `agent runs, ${labelOf(one)}`,
             run: async () => exitMs(["runs", ...where(one)], one.workspace, server),
           },
           {
-            name: `agent resume, ${one.size} runs`,
+            name: `agent resume, ${labelOf(one)}`,
             run: async () => resumeMs(one, server),
           },
         ]),
@@ -68,35 +74,40 @@ export async function measureRunListing(): Promise<SectionResult> {
           note: "floor: the CLI starts, prints, exits",
         },
       ];
-      for (const command of ["runs", "resume"] as const) {
+      for (const [command, label] of [
+        ["runs", `${SIZES[1]} runs`],
+        ["resume", `${SIZES[1]} runs`],
+        ["runs", LONG],
+        ["resume", LONG],
+      ] as const) {
         const few = samplesOf(samples, `agent ${command}, ${SIZES[0]} runs`);
-        const many = samplesOf(samples, `agent ${command}, ${SIZES[1]} runs`);
+        const many = samplesOf(samples, `agent ${command}, ${label}`);
         const ratios = summarize(many.map((ms, round) => ms / (few[round] ?? Number.NaN)));
         const to = command === "runs" ? "exit" : "first request";
-        rows.push(
-          {
+        if (label !== LONG) {
+          rows.push({
             name: `\`agent ${command}\`, ${SIZES[0]} runs: spawn → ${to}`,
             unit: "ms",
             summary: summarize(few),
             note: `${(summarize(few).median / summarize(version).median).toFixed(2)}× agent --version`,
-          },
-          {
-            name: `\`agent ${command}\`, ${SIZES[1].toLocaleString("en-US")} runs: spawn → ${to}`,
-            unit: "ms",
-            summary: summarize(many),
-            note:
-              `${ratios.median.toFixed(2)}× ${SIZES[0]} runs (median of per-round ratios, ` +
-              `${ratios.min.toFixed(2)}×–${ratios.max.toFixed(2)}×)`,
-            ratio: ratios,
-            targets: [
-              {
-                goal: `≤ ${TARGET}× ${SIZES[0]} runs`,
-                figure: `${ratios.median.toFixed(2)}×`,
-                met: ratios.median <= TARGET,
-              },
-            ],
-          },
-        );
+          });
+        }
+        rows.push({
+          name: `\`agent ${command}\`, ${label === LONG ? LONG : `${SIZES[1].toLocaleString("en-US")} runs`}: spawn → ${to}`,
+          unit: "ms",
+          summary: summarize(many),
+          note:
+            `${ratios.median.toFixed(2)}× ${SIZES[0]} runs (median of per-round ratios, ` +
+            `${ratios.min.toFixed(2)}×–${ratios.max.toFixed(2)}×)`,
+          ratio: ratios,
+          targets: [
+            {
+              goal: `≤ ${TARGET}× ${SIZES[0]} runs`,
+              figure: `${ratios.median.toFixed(2)}×`,
+              met: ratios.median <= TARGET,
+            },
+          ],
+        });
       }
       return {
         title: "Run listing",
@@ -104,12 +115,18 @@ export async function measureRunListing(): Promise<SectionResult> {
         notes: [
           "every journal a completed one-turn run, the newest unfinished; `agent runs` lists the " +
             "newest 20; one warm-up round discarded.",
+          `${LONG}: journals of a real ${LONG_CALLS}-call run (\`read_file\`), completed, ` +
+            "behind the workspace's oldest run, unfinished, which `agent resume` passes them to reach.",
         ],
       };
     });
   } finally {
     await server.close();
   }
+}
+
+function labelOf(one: Workspace): string {
+  return typeof one.size === "number" ? `${one.size} runs` : one.size;
 }
 
 function where(one: Workspace): string[] {
@@ -147,7 +164,7 @@ async function resumeMs(one: Workspace, server: ChatCompletionsServer): Promise<
     throw new BenchFailure(`agent resume exited ${String(code)}: ${stderr}`);
   }
   // Unfinished again for the next round (untimed).
-  await writeFile(one.newest.path, one.newest.started);
+  await writeFile(one.unfinished.path, one.unfinished.started);
   return arrivedAt - start;
 }
 
@@ -190,7 +207,57 @@ async function workspaceWithRuns(
       await writeFile(path, newest.started);
     }
   }
-  return { size, workspace, stateDir, newest };
+  return { size, workspace, stateDir, unfinished: newest };
+}
+
+/**
+ * A workspace whose oldest run is unfinished and small, and whose LONG_RUNS newer ones are
+ * completed copies of one real LONG_CALLS-call run.
+ */
+async function workspaceWithLongRuns(
+  directory: string,
+  server: ChatCompletionsServer,
+): Promise<Workspace> {
+  const workspace = join(directory, "workspace-long");
+  const stateDir = join(directory, "state-long");
+  await mkdir(workspace);
+  server.enqueue(chatTextReply("bench: done"));
+  const first = await runToExit(
+    process.execPath,
+    [AGENT, "--workspace", workspace, "--state-dir", stateDir, "--sandbox", "off", "Say done."],
+    { cwd: workspace, env: agentEnvironment(server.baseURL) },
+  );
+  if (first.code !== 0) throw new BenchFailure(`the first run failed: ${first.stderr}`);
+  await runOfCalls(workspace, stateDir, LONG_CALLS);
+  const runs = await runsOf(stateDir);
+  const journals: { id: string; text: string }[] = [];
+  for (const name of (await readdir(runs)).filter((one) => one.endsWith(".jsonl"))) {
+    journals.push({
+      id: name.slice(0, -".jsonl".length),
+      text: await readFile(join(runs, name), "utf8"),
+    });
+    await rm(join(runs, name));
+  }
+  journals.sort((a, b) => a.text.length - b.text.length);
+  const [small, long] = journals;
+  if (small === undefined || long === undefined) throw new BenchFailure("expected two journals");
+  const copy = async (index: number, journal: { id: string; text: string }, text: string) => {
+    const time = new Date(Date.UTC(2026, 0, 1) + index * 60_000);
+    const stamp = time.toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "");
+    const runId = `${stamp}-${index.toString(16).padStart(8, "0")}`;
+    const path = join(runs, `${runId}.jsonl`);
+    const copied = text.replaceAll(journal.id, runId);
+    await writeFile(path, copied);
+    return { path, started: copied };
+  };
+  const unfinished = await copy(0, small, `${small.text.split("\n")[0] ?? ""}\n`);
+  for (let index = 1; index <= LONG_RUNS; index += 1) await copy(index, long, long.text);
+  return { size: LONG, workspace, stateDir, unfinished };
+}
+
+async function runsOf(stateDir: string): Promise<string> {
+  const [state] = await readdir(join(stateDir, "workspaces"));
+  return join(stateDir, "workspaces", state ?? "", "runs");
 }
 
 /** This process's environment minus anything that could change the agent's run. */

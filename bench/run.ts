@@ -18,6 +18,7 @@ import { measureShellCapture } from "./shell-capture.js";
 import { measureStartup } from "./startup.js";
 import { markdownTable } from "./table.js";
 import { measureTerminalRender } from "./terminal-render.js";
+import { measureTurnCost } from "./turn-cost.js";
 
 interface Section {
   readonly key: string;
@@ -34,6 +35,7 @@ const SECTIONS: readonly Section[] = [
   { key: "sandbox", measure: measureSandbox },
   { key: "render", measure: measureTerminalRender },
   { key: "runs", measure: measureRunListing },
+  { key: "turns", measure: measureTurnCost },
 ];
 
 const RESULTS_PATH = new URL("./results.json", import.meta.url);

@@ -48,6 +48,11 @@ interface Launch {
   readonly answers: boolean;
 }
 
+/** Issue 44: the installed agent's first request ÷ a bare node:http request. */
+const INSTALLED_TARGET = 1.5;
+/** Issue 44: `npm run agent` ≤ `npm run` (empty) + this × the installed agent's first request. */
+const NPM_TARGET = 1.2;
+
 const NAMES = {
   node: "node -e 0",
   http: "node:http request",
@@ -115,12 +120,43 @@ export async function measureStartup(): Promise<SectionResult> {
             return "";
         }
       };
+      /** Issue 44's goals, without the CA variable: PASS/FAIL in this run. */
+      const goalsFor = (name: string, ca: boolean): Pick<Row, "targets"> => {
+        if (ca) return {};
+        const installed = median(NAMES.installed, ca);
+        if (name === NAMES.installed) {
+          const times = installed / median(NAMES.http, ca);
+          return {
+            targets: [
+              {
+                goal: `≤ ${INSTALLED_TARGET}× the node:http request`,
+                figure: `${times.toFixed(2)}×`,
+                met: times <= INSTALLED_TARGET,
+              },
+            ],
+          };
+        }
+        if (name === NAMES.npmAgent) {
+          const over = median(name, ca) - median(NAMES.npmEmpty, ca);
+          return {
+            targets: [
+              {
+                goal: `≤ npm run (empty) + ${NPM_TARGET}× the installed agent`,
+                figure: `npm run (empty) + ${(over / installed).toFixed(2)}× the installed agent`,
+                met: over <= NPM_TARGET * installed,
+              },
+            ],
+          };
+        }
+        return {};
+      };
       const rows: Row[] = withCa.flatMap((ca) =>
         launches.map((one) => ({
           name: `\`${variantName(one.name, ca)}\`: spawn → ${one.expectsRequest ? "first request" : "exit"}`,
           unit: "ms" as const,
           summary: summarize(samplesOf(samples, variantName(one.name, ca))),
           note: notesFor(one.name, ca),
+          ...goalsFor(one.name, ca),
         })),
       );
       const targets = withCa.map((ca) => {

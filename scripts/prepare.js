@@ -6,6 +6,7 @@
  * dependencies, so on a fresh clone this installs them first, from the lockfile, as `npm ci` would.
  */
 import { spawnSync } from "node:child_process";
+import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,7 +21,9 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 function hasEsbuild() {
   try {
     const found = createRequire(import.meta.url).resolve("esbuild");
-    const inside = relative(join(ROOT, "node_modules"), found);
+    // resolve() answers with the real path: compare with node_modules' own, which differs when
+    // node_modules is a link (a git worktree sharing the main clone's install).
+    const inside = relative(realpathSync(join(ROOT, "node_modules")), found);
     return !isAbsolute(inside) && inside.split(sep)[0] !== "..";
   } catch {
     return false;

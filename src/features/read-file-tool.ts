@@ -2,7 +2,9 @@
  * `read_file`. Result text, chosen so the model can tell a whole file from a part of one:
  * - the whole file: its text exactly (a UTF-8 BOM dropped), or `[empty file]`;
  * - a part (offset/limit left lines out): the text, then a line `[lines A-B of N]`;
- * - an offset past the end: `[no lines from line A: the file has N lines]`.
+ * - an offset past the end: `[no lines from line A: the file has N lines]`;
+ * - bytes that are not valid UTF-8 (shown as U+FFFD): a last line that says so, and that writing
+ *   the text back replaces them (write_file refuses to replace such a file until it was read).
  */
 import { z } from "zod";
 import { builtOnce } from "../core/common/built-once.js";
@@ -38,7 +40,9 @@ export function createReadFileTool({ fileSystem }: { fileSystem: WorkspaceFileSy
           ...(offset === undefined ? {} : { offset }),
           ...(limit === undefined ? {} : { limit }),
         };
-        return toolSuccess(formatRead(await fileSystem.readFile(path, options)));
+        const result = await fileSystem.readFile(path, options);
+        const text = formatRead(result);
+        return toolSuccess(result.invalidUtf8 === true ? withInvalidUtf8Note(text, path) : text);
       }),
   });
 }
@@ -51,4 +55,12 @@ function formatRead(result: ReadFileResult): string {
   if (result.firstLine === 1 && result.lastLine === result.totalLines) return result.text;
   const separator = result.text.endsWith("\n") ? "" : "\n";
   return `${result.text}${separator}[lines ${result.firstLine}-${result.lastLine} of ${result.totalLines}]`;
+}
+
+function withInvalidUtf8Note(text: string, path: string): string {
+  const separator = text.endsWith("\n") ? "" : "\n";
+  return (
+    `${text}${separator}[${path} is not valid UTF-8: the bytes that are not are shown as U+FFFD ` +
+    `(\u{FFFD}); writing this text back would replace them]`
+  );
 }

@@ -39,7 +39,11 @@ interface Rule {
 
 const RULES: readonly Rule[] = [
   { what: "replaces a module", uses: /\bvi\.(?:do)?[mM]ock\(|\bvi\.resetModules\(/ },
-  { what: "stubs a global or the environment", uses: /\bvi\.stub(?:Env|Global)\(/ },
+  {
+    what: "stubs a global or the environment",
+    uses: /\bvi\.stub(?:Env|Global)\(/,
+    undoneBy: /\bvi\.unstubAll(?:Envs|Globals)\(/,
+  },
   { what: "changes the working directory or umask", uses: /\bprocess\.(?:chdir|umask)\(/ },
   { what: "fakes the clock", uses: /\bvi\.useFakeTimers\(/, undoneBy: /\bvi\.useRealTimers\(/ },
   {

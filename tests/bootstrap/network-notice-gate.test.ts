@@ -202,3 +202,46 @@ describe("NetworkNoticeGate with the probe's remembered verdict", () => {
     expect(model.requests[0]?.messages).toEqual(UNTOLD.messages);
   });
 });
+
+describe("NetworkNoticeGate sends the same rewritten objects every turn", () => {
+  /** Keeps each request as sent, objects and all. */
+  function keepingModel(): { model: ModelClient; sent: ModelRequest[] } {
+    const sent: ModelRequest[] = [];
+    return {
+      sent,
+      model: {
+        complete: (request) => {
+          sent.push(request);
+          return Promise.resolve(textReply("ok"));
+        },
+      },
+    };
+  }
+
+  it("without the notice: the system message and tools rewritten once, not per request", async () => {
+    const { model, sent } = keepingModel();
+    const gate = new NetworkNoticeGate(model, true, Promise.resolve(false));
+    await gate.complete(TOLD);
+    await gate.complete({ ...TOLD, messages: [...TOLD.messages] });
+    const [first, second] = sent;
+    expect(first?.messages[0]).toEqual(UNTOLD.messages[0]);
+    expect(second?.messages[0]).toBe(first?.messages[0]);
+    expect(second?.tools[0]).toBe(first?.tools[0]);
+    expect(first?.tools).toEqual(UNTOLD.tools);
+  });
+
+  it("with a correction: the corrected system message made once", async () => {
+    const { model, sent } = keepingModel();
+    const gate = new NetworkNoticeGate(model, true, Promise.resolve(true), false);
+    await gate.complete(TOLD);
+    await gate.complete(TOLD);
+    await gate.complete(TOLD);
+    const [remembered, second, third] = sent;
+    expect(remembered?.messages[0]).toEqual(UNTOLD.messages[0]);
+    expect(second?.messages[0]).toEqual({
+      role: "system",
+      content: `${TOLD.messages[0]?.content ?? ""}\n${SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOff}`,
+    });
+    expect(third?.messages[0]).toBe(second?.messages[0]);
+  });
+});

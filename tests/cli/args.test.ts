@@ -3,6 +3,7 @@ import { HELP_TEXT, parseCliArgs, type CliOptions } from "../../src/cli/args.js"
 import { CliConfigError } from "../../src/cli/config-error.js";
 import { DEFAULT_RESOURCE_LIMITS } from "../../src/adapters/sandbox/index.js";
 import { P01, P02, P03, P04 } from "../../src/core/profiles.js";
+import { SYSTEM_LANGUAGE } from "../support/system-language.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -24,7 +25,7 @@ function errorOf(argv: readonly string[], env: Env = {}): string {
 }
 
 describe("parseCliArgs defaults", () => {
-  it("gives chapter 3, 200 turns, the window by model name, English, auto shell and sandbox, no log, normal verbosity", () => {
+  it("gives chapter 3, 200 turns, the window by model name, the system's language, auto shell and sandbox, no log, normal verbosity", () => {
     expect(parse(["--prompt", "fix it"])).toEqual({
       help: false,
       version: false,
@@ -37,7 +38,7 @@ describe("parseCliArgs defaults", () => {
       requestTimeoutMs: 600_000,
       retries: 2,
       shell: "auto",
-      lang: "en",
+      lang: SYSTEM_LANGUAGE,
       sandbox: "auto",
       network: false,
       passEnv: [],
@@ -179,7 +180,7 @@ describe("parseCliArgs environment", () => {
     [{ LANG: "ZH_TW" }, "zh"],
     [{ LANG: "en_US.UTF-8" }, "en"],
     [{ LANG: "C.UTF-8" }, "en"],
-    [{}, "en"],
+    [{}, SYSTEM_LANGUAGE],
     [{ LANG: "zh_CN.UTF-8", LC_MESSAGES: "en_US.UTF-8" }, "en"],
     [{ LANG: "en_US.UTF-8", LC_MESSAGES: "zh_CN.UTF-8" }, "zh"],
     [{ LANG: "en_US", LC_MESSAGES: "en_US", LC_ALL: "zh_CN.UTF-8" }, "zh"],

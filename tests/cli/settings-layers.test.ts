@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { withFileSettings } from "../../src/cli/settings/settings-layers.js";
+import { SYSTEM_LANGUAGE } from "../support/system-language.js";
 
 function effective(argv: string[], env: Record<string, string>, file: object) {
   const layered = withFileSettings([...argv, "--prompt", "task"], env, file);
@@ -29,7 +30,7 @@ describe("settings precedence", () => {
         chapter: 3,
         sandbox: "auto",
         network: false,
-        lang: "en",
+        lang: SYSTEM_LANGUAGE,
       },
     ],
     [
@@ -57,7 +58,7 @@ describe("settings precedence", () => {
         chapter: 3,
         sandbox: "required",
         network: false,
-        lang: "en",
+        lang: SYSTEM_LANGUAGE,
       },
     ],
     [

@@ -58,6 +58,47 @@ describe.skipIf(!isTmuxAvailable())(`context in a conversation ${TMUX_REASON}`, 
     expect(third?.messages[1]).toEqual({ role: "user", content: "Third" });
   });
 
+  it("/compact after one long answer sends its head and tail; the figures match /context's rows", async () => {
+    // Issue 41: a 6 KB answer did not fit the summary's room whole and everything was left out.
+    const long = `HEAD-OF-ANSWER ${"Long detail here. ".repeat(340)}TAIL-OF-ANSWER`;
+    e2e.server.script(
+      chatTextReply(long),
+      chatTextReply("Second answer."),
+      chatTextReply("Third answer."),
+      chatTextReply("The summary."),
+    );
+    let compacted: string[] = [];
+    let context: string[] = [];
+    await converse(async (terminal) => {
+      terminal.type("First", "Enter");
+      await terminal.waitForScreen(
+        (rows) => rows.some((row) => row.includes("TAIL-OF-ANSWER")) && lastRowIsPrompt(rows),
+      );
+      terminal.type("Second", "Enter");
+      await terminal.waitForScreen(shows("  Second answer."));
+      terminal.type("Third", "Enter");
+      await terminal.waitForScreen(shows("  Third answer."));
+      terminal.type("/compact", "Enter");
+      compacted = await terminal.waitForScreen(shows("context compacted on /compact"));
+      terminal.type("/context", "Enter");
+      context = await terminal.waitForScreen(shows("  tool definitions"));
+      terminal.type("/exit", "Enter");
+    });
+    const summary = e2e.server.requests[3]?.messages[1]?.content ?? "";
+    expect(summary).toContain("ASSISTANT: HEAD-OF-ANSWER Long detail here.");
+    expect(summary).toContain("Long detail here. TAIL-OF-ANSWER");
+    expect(summary).not.toContain("left out: too long");
+    const after = /→ ~(\d+) tokens/.exec(compacted.join("\n"))?.[1];
+    const total = /^context: (\d+) of \d+ tokens/m.exec(context.join("\n"))?.[1];
+    const rows = context
+      .map((row) => /^ {2}\S.*\s+\d+\s+~(\d+) tokens$/.exec(row)?.[1])
+      .filter((tokens) => tokens !== undefined)
+      .map(Number);
+    expect(after).toBeDefined();
+    expect(total).toBe(after);
+    expect(rows.reduce((sum, tokens) => sum + tokens, 0)).toBe(Number(total));
+  });
+
   it("a turn still too long after compaction ends with one line; the next turn works", async () => {
     const long = `First answer. ${"More detail. ".repeat(60)}`;
     e2e.server.script(

@@ -5,6 +5,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { linesOf, serverEnv, startCli } from "./cli-process.js";
 import { fourKibText, longTaskModel } from "./long-task-model.js";
@@ -99,5 +100,38 @@ describe("kill -9 after a compaction, then agent resume", () => {
     ]);
     expect(compacted[1]?.content).toBe("Read the files");
     expect(model.seen.every((request) => !request.refused)).toBe(true);
+  }, 60_000);
+});
+
+describe("agent resume of a run holding one large write_file", () => {
+  // Issue 41: the call did not fit the summary's room whole, and everything was left out.
+  it("compacts with a summary that holds the call's head and tail", async () => {
+    const content = `HEAD-OF-DATA ${"row of generated data\n".repeat(2_000)}TAIL-OF-DATA`;
+    e2e.server.script(
+      chatToolCallsReply([
+        { id: "w1", name: "write_file", arguments: { path: "data.txt", content } },
+      ]),
+      chatToolCallsReply([{ id: "g1", name: "glob", arguments: { pattern: "*.txt" } }]),
+      chatToolCallsReply([{ id: "g2", name: "glob", arguments: { pattern: "*.md" } }]),
+    );
+    const killed = await agent(
+      ["--chapter", "2", "--context-window", "32768", "--prompt", "Write the data"],
+      { AGENT_TEST_KILL_AFTER_RECORD: "execution_finished:3" },
+    );
+    expect(killed.signal).toBe("SIGKILL");
+    e2e.server.script(chatTextReply("The summary."), chatTextReply("Wrote the data."));
+
+    const resumed = await agent(["resume", "--context-window", "8192"]);
+
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.stdout).toBe("Wrote the data.\n");
+    expect(resumed.stderr).toMatch(
+      /context compacted before the window filled: ~\d+ → ~\d+ tokens/,
+    );
+    // The scripted server's requests start afresh with its new script: the summary comes first.
+    const summary = e2e.server.requests[0]?.messages[1]?.content ?? "";
+    expect(summary).toContain('CALL write_file {"path":"data.txt","content":"HEAD-OF-DATA row');
+    expect(summary).toContain('row of generated data\\nTAIL-OF-DATA"}');
+    expect(summary).not.toContain("left out: too long");
   }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { testStateDirectory } from "./cli-process.js";
@@ -26,6 +27,9 @@ function runDemo(): Promise<Finished> {
     env.NO_COLOR = "1";
     // The demo's run journal goes to the tests' state directory, not the developer's own.
     env.AGENT_STATE_DIR = testStateDirectory();
+    // Nor the developer's settings.json or AGENTS.md: a `chapter` there changes the tools the
+    // replay offers, and the recording then diverges (as baseEnv in cli-process.ts does).
+    env.XDG_CONFIG_HOME = join(testStateDirectory(), "no-personal-config");
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/demo.ts"], {
       cwd: repo,
       env,

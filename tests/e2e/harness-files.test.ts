@@ -13,7 +13,7 @@ import { PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../su
 import { baseEnv, linesOf, runCli, serverEnv, stderrLines } from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { toolResults } from "./scripted-chat-server.js";
-import { HAS_BWRAP } from "../support/bubblewrap.js";
+import { BWRAP_REASON, HAS_BWRAP } from "../support/bubblewrap.js";
 
 const e2e = useAgentFixture();
 // On PATH, where the agent looks for it: with bwrap on disk but not on PATH the command runs on
@@ -100,7 +100,7 @@ describe.skipIf(!isPtyAvailable() || process.platform !== "linux")(
     });
 
     it.skipIf(!HAS_BWRAP)(
-      "in the sandbox: an audit log inside the workspace cannot be appended to, moved or replaced",
+      `in the sandbox: an audit log inside the workspace cannot be appended to, moved or replaced ${BWRAP_REASON}`,
       async () => {
         const log = join(e2e.dir.workspace, "audit.jsonl");
         const attack = [

@@ -15,7 +15,7 @@ import { PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../su
 import { linesOf, serverEnv } from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { toolResults } from "./scripted-chat-server.js";
-import { HAS_BWRAP } from "../support/bubblewrap.js";
+import { BWRAP_REASON, HAS_BWRAP } from "../support/bubblewrap.js";
 
 const e2e = useAgentFixture();
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -44,7 +44,7 @@ function write(id: string, path: string) {
 }
 
 describe.skipIf(!isPtyAvailable() || !HAS_BWRAP)(
-  `the agent whose workspace is its own package ${PTY_REASON}`,
+  `the agent whose workspace is its own package ${PTY_REASON} ${BWRAP_REASON}`,
   () => {
     it("cannot change its install: file tools denied at the boundary, the sandbox read-only", async () => {
       const own = join(e2e.dir.workspace, "agent");

@@ -8,10 +8,10 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HAS_BWRAP } from "../support/bubblewrap.js";
+import { BWRAP_REASON, HAS_BWRAP } from "../support/bubblewrap.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
-import { isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
-import { isTmuxAvailable } from "../support/tmux.js";
+import { PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import { TMUX_REASON, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { countingPackageJson, npmCall as commandCall, writePackageJson } from "./p04-project.js";
 import { runCli, serverEnv, startCli, stderrLines, type CliRun } from "./cli-process.js";
@@ -71,7 +71,7 @@ async function consumedCount(): Promise<number> {
   return log.split("\n").filter((line) => line.includes('"grant_consumed"')).length;
 }
 
-describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
+describe.skipIf(!HAS_BWRAP)(`P04: approvals that wait ${BWRAP_REASON}`, () => {
   it("waits with exit 3 and nothing started; approve; a new run of the same action does not get the grant, the resumed run consumes it and runs once", async () => {
     await setUp();
     e2e.server.script(commandCall("call_a"));
@@ -299,7 +299,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
   }, 60_000);
 
   it.skipIf(!isPtyAvailable())(
-    "at a terminal: [y/N] after the request and its risks; y is a grant consumed by this call",
+    `at a terminal: [y/N] after the request and its risks; y is a grant consumed by this call ${PTY_REASON}`,
     async () => {
       await setUp();
       e2e.server.script(commandCall("call_t"), chatTextReply("Ran."));
@@ -508,7 +508,7 @@ describe.skipIf(!HAS_BWRAP)("P04: approvals that wait", () => {
   }, 60_000);
 
   it.skipIf(!isTmuxAvailable())(
-    "at a terminal a script cannot draw rows of its own at the margin (issue 28)",
+    `at a terminal a script cannot draw rows of its own at the margin (issue 28) ${TMUX_REASON}`,
     async () => {
       // 27 characters, prime to the 80 columns: wrapped at column 0 by the terminal, one of the
       // 80 copies would start a row and pass for the harness's own Risk: line.

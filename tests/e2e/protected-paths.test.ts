@@ -13,6 +13,7 @@ import { PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../su
 import { linesOf, serverEnv } from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { toolResults } from "./scripted-chat-server.js";
+import { withEnglishMessages } from "../support/english-messages.js";
 
 const e2e = useAgentFixture();
 
@@ -147,7 +148,7 @@ describe("chapter 2: the tools refuse git metadata not named .git and the harnes
     expect(() =>
       execFileSync("git", ["rev-parse", "--git-dir"], {
         cwd: join(workspace, "evil", "sub"),
-        env: { ...process.env, GIT_CEILING_DIRECTORIES: workspace },
+        env: withEnglishMessages({ ...process.env, GIT_CEILING_DIRECTORIES: workspace }),
         stdio: "pipe",
       }),
     ).toThrow(/not a git repository/);

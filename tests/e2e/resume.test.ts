@@ -17,7 +17,7 @@ import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 import { baseEnv, linesOf, serverEnv, startCli } from "./cli-process.js";
 import { toolResults } from "./scripted-chat-server.js";
-import { HAS_BWRAP } from "../support/bubblewrap.js";
+import { BWRAP_REASON, HAS_BWRAP } from "../support/bubblewrap.js";
 
 const e2e = useAgentFixture();
 
@@ -164,7 +164,7 @@ describe.skipIf(!isPtyAvailable())(`kill -9 while an approved command runs ${PTY
 });
 
 describe.skipIf(!isPtyAvailable() || !HAS_BWRAP)(
-  `the journals in the sandbox ${PTY_REASON}`,
+  `the journals in the sandbox ${PTY_REASON} ${BWRAP_REASON}`,
   () => {
     it("a sandboxed command sees the state directory empty and cannot write it", async () => {
       const state = stateDir();

@@ -33,7 +33,9 @@ describe("sandbox settings through the CLI", () => {
   });
 });
 
-describe.skipIf(!SANDBOX || !isPtyAvailable())(`network off in the sandbox ${PTY_REASON}`, () => {
+const SUITE = `network off in the sandbox ${PTY_REASON} (needs bwrap, bash, prlimit and npm on PATH: Linux only)`;
+
+describe.skipIf(!SANDBOX || !isPtyAvailable())(SUITE, () => {
   it("tells the model once, and `npm view` fails saying the network is off", async () => {
     e2e.server.script(
       chatToolCallsReply([

@@ -39,6 +39,51 @@ describe.skipIf(!isTmuxAvailable())(`streamed text on a real terminal ${TMUX_REA
   });
 });
 
+describe.skipIf(!isTmuxAvailable())(`a draft taller than the terminal ${TMUX_REASON}`, () => {
+  // Issue 41: the draft scrolled past the top could not be erased, and the answer printed again.
+  const paragraphs = Array.from(
+    { length: 40 },
+    (_, index) => `Paragraph ${String(index + 1).padStart(2, "0")} of the long answer.`,
+  );
+  const pieces = paragraphs.map((paragraph) => `${paragraph}\n\n`);
+
+  it("the final answer is on the screen exactly once", async () => {
+    e2e.server.script(chatStreamTextReply(pieces));
+    await e2e.inTerminal(["--prompt", "Write a long answer"], async (terminal) => {
+      await terminal.waitForExit();
+      const shown = terminal.history();
+      for (const paragraph of paragraphs) {
+        expect(
+          shown.filter((row) => row.includes(paragraph)),
+          shown.join("\n"),
+        ).toEqual([`  ${paragraph}`]);
+      }
+      const last = shown.filter((row) => row !== "" && !row.startsWith("Pane is"));
+      expect(last.at(-2)).toBe("  Paragraph 40 of the long answer.");
+      expect(last.at(-1)).toMatch(/^done in /u);
+    });
+  });
+
+  it("text beside a tool call stays, whole and once", async () => {
+    e2e.server.script(
+      chatStreamToolCallsReply([{ id: "c1", name: "glob", arguments: { pattern: "*.md" } }], {
+        content: pieces,
+      }),
+      chatStreamTextReply(["Done."]),
+    );
+    await e2e.inTerminal(["--prompt", "Look around"], async (terminal) => {
+      await terminal.waitForExit();
+      const shown = terminal.history();
+      for (const paragraph of paragraphs) {
+        expect(
+          shown.filter((row) => row.includes(paragraph)),
+          shown.join("\n"),
+        ).toEqual([`  ${paragraph}`]);
+      }
+    });
+  });
+});
+
 describe("piped, a streamed answer", () => {
   it("is what the model wrote on stdout, with nothing streamed onto stderr", async () => {
     e2e.server.script(

@@ -32,6 +32,7 @@ import { runOneToolReply } from "../support/one-reply-run.js";
 import { toolMessages } from "../support/tool-messages.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
 import { HAS_BWRAP } from "../support/bubblewrap.js";
+import { withEnglishMessages } from "../support/english-messages.js";
 
 const ALLOW = PermissionDecision.allow("User approved this tool call", "terminal-approval");
 const SHELL_ASK = PermissionDecision.ask("Shell execution requires approval", "shell-default");
@@ -570,7 +571,7 @@ describe.runIf(HAS_BWRAP && ["x64", "arm64"].includes(process.arch))(
         network: false,
         shell: "posix",
         workspace: temp.workspace,
-        env: process.env,
+        env: withEnglishMessages(process.env),
         platform: "linux",
         passEnv: [],
       });

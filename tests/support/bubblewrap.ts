@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { BubblewrapRunner } from "../../src/adapters/sandbox/index.js";
 import { buildCommandEnvironment, resolveExecutable } from "../../src/adapters/shell/index.js";
+import { withEnglishMessages } from "./english-messages.js";
 
 /** bubblewrap is on this Linux machine's PATH: the tests that need the real sandbox run. */
 export const HAS_BWRAP =
@@ -8,7 +9,10 @@ export const HAS_BWRAP =
   resolveExecutable("bwrap", { env: process.env, workspace: "/nonexistent", platform: "linux" }) !==
     undefined;
 
-/** The real sandbox over `workspace` for bash, network off, with this process's environment. */
+/** For test names: why a test that needs the real sandbox is skipped where it is. */
+export const BWRAP_REASON = "(needs bwrap on PATH: Linux only)";
+
+/** The real sandbox over `workspace` for bash, network off, with this process's environment (its messages in English). */
 export function hostEnvironmentRunner(options: {
   readonly bwrapPath: string;
   readonly bash: string;
@@ -21,7 +25,10 @@ export function hostEnvironmentRunner(options: {
     workspace: options.workspace,
     home: homedir(),
     network: false,
-    environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
+    environment: buildCommandEnvironment(withEnglishMessages(process.env), {
+      passEnv: [],
+      platform: "linux",
+    }),
     ...(options.harnessFiles === undefined ? {} : { harnessFiles: options.harnessFiles }),
   });
 }

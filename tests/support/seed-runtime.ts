@@ -5,7 +5,7 @@
  */
 import { executeInSandbox as executeInOurSandbox } from "../../src/core/grants/execute-in-sandbox.js";
 import type { SandboxRequirement } from "../../src/core/grants/execute-in-sandbox.js";
-import type { ToolExecutionResult } from "../../src/core/tools/tool-execution-result.js";
+import type { ToolExecutionResult } from "../../src/core/common/tool-execution-result.js";
 import type { ToolResult } from "../../src/core/tools/tool-result.js";
 
 export const TEST_SANDBOX = Object.freeze({

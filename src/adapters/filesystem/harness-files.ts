@@ -11,6 +11,7 @@ import {
   fdatasync,
   fstatSync,
   ftruncateSync,
+  readSync,
   realpathSync,
   write,
 } from "node:fs";
@@ -150,6 +151,52 @@ export function readHarnessInput(
     return bytes.toString("utf8");
   } catch (error) {
     throw harnessFileError(error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A harness input opened with `readHarnessInput`'s checks, read by position. */
+export interface HarnessInputFile {
+  readonly size: number;
+  /** Up to `length` bytes from `position` (fewer only at the end of the file). */
+  read(position: number, length: number): Buffer;
+}
+
+/**
+ * `readHarnessInput`'s checks (a regular file with one name, no link, at most `maxBytes`), then
+ * `use` reads only the parts it needs: a long journal's first and last records, not its middle.
+ */
+export function useHarnessInput<T>(
+  path: string,
+  maxBytes: number,
+  use: (file: HarnessInputFile) => T,
+): T {
+  let fd: number;
+  let size: number;
+  try {
+    const opened = openRegularFileSync(path, constants.O_RDONLY, {});
+    fd = opened.handle;
+    size = opened.stats.size;
+    if (size > maxBytes) {
+      closeSync(fd);
+      throw tooLarge(maxBytes);
+    }
+  } catch (error) {
+    throw harnessFileError(error);
+  }
+  const read = (position: number, length: number): Buffer => {
+    const buffer = Buffer.allocUnsafe(length);
+    let filled = 0;
+    while (filled < length) {
+      const got = readSync(fd, buffer, filled, length - filled, position + filled);
+      if (got === 0) break;
+      filled += got;
+    }
+    return buffer.subarray(0, filled);
+  };
+  try {
+    return use({ size, read });
   } finally {
     closeSync(fd);
   }

@@ -52,6 +52,8 @@ export {
   readHarnessInput,
   readHarnessInputIn,
   truncateHarnessFile,
+  useHarnessInput,
+  type HarnessInputFile,
   type HarnessInputOptions,
   type HarnessOutput,
 } from "./harness-files.js";

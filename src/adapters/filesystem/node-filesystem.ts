@@ -3,6 +3,7 @@
  * writes also refuse `.git` (`safeWritablePath`), check again just before the bytes land, and land
  * atomically.
  */
+import { isUtf8 } from "node:buffer";
 import { constants } from "node:fs";
 import { lstat, type FileHandle } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
@@ -43,6 +44,7 @@ import { GitDelegationCache } from "./git-delegation-cache.js";
 import { RealRootOnce } from "./real-root-once.js";
 import { isOpenedAt, openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
 import { applyEdit } from "./text-edit.js";
+import { holdsInvalidUtf8 } from "./utf8-check.js";
 import { makeDirectories } from "./write-directories.js";
 import { writeLanding } from "./write-landing.js";
 import { globWorkspace } from "./workspace-glob.js";
@@ -98,6 +100,11 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
   readonly root: string;
   readonly #protection: WriteProtection;
   readonly #noProcessRunsAlongside: () => boolean;
+  /**
+   * The files (real paths) `readFile` reported as not valid UTF-8 (or as binary) in this run:
+   * the model was told, so a `writeFile` may replace them.
+   */
+  readonly #toldNotUtf8 = new Set<string>();
 
   /** `root` is the workspace directory; a relative one is taken from the current directory. */
   constructor(root: string, options: WorkspaceFileSystemOptions = {}) {
@@ -129,6 +136,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
       });
       switch (scan.kind) {
         case "binary":
+          this.#toldNotUtf8.add(target);
           throw binaryFile(path);
         case "tooLarge":
           throw new WorkspaceFileError(
@@ -136,13 +144,17 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
             `the requested lines of ${path} are over the ${READ_LIMIT_BYTES}-byte read limit; ` +
               `ask for fewer lines with a smaller limit`,
           );
-        case "text":
+        case "text": {
+          const invalidUtf8 = !isUtf8(scan.bytes);
+          if (invalidUtf8) this.#toldNotUtf8.add(target);
           return {
             text: lenientUtf8.decode(scan.bytes),
             firstLine,
             lastLine: Math.min(lastLine, scan.totalLines),
             totalLines: scan.totalLines,
+            ...(invalidUtf8 ? { invalidUtf8 } : {}),
           };
+        }
       }
     } finally {
       await handle.close();
@@ -154,6 +166,14 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     if (size > WRITE_LIMIT_BYTES) throw overWriteLimit(path, size);
     const data = Buffer.from(content, "utf8");
     const target = await this.#writable(path);
+    if (!this.#toldNotUtf8.has(target) && (await replacesInvalidUtf8(target, path))) {
+      throw new WorkspaceFileError(
+        "invalid_utf8_file",
+        `${path} holds bytes that are not valid UTF-8, which this write would replace; nothing ` +
+          `was written. read_file it first (it shows those bytes as U+FFFD): a write_file after ` +
+          `that replaces the file`,
+      );
+    }
     await this.#createParentDirectories(target, path);
     await writeFileAtomically(await this.#recheck(target, path), data, path);
     return data.byteLength;
@@ -320,6 +340,23 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
       if (error instanceof WorkspaceFileError) return false;
       throw error;
     }
+  }
+}
+
+/** Whether the file a write would replace exists and holds bytes that are not valid UTF-8. */
+async function replacesInvalidUtf8(target: string, path: string): Promise<boolean> {
+  let handle: FileHandle;
+  try {
+    handle = await openForReading(target, path);
+  } catch (error) {
+    // Nothing there to lose. Any other refusal (a directory, a hard link): fail closed.
+    if (error instanceof WorkspaceFileError && error.code === "file_not_found") return false;
+    throw error;
+  }
+  try {
+    return await holdsInvalidUtf8(handle);
+  } finally {
+    await handle.close();
   }
 }
 

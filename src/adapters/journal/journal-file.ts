@@ -4,8 +4,14 @@
  * file is not a journal the harness can trust, and it is refused with its path, never rewritten.
  */
 import type { StoredJournalRecord } from "../../core/journal/journal-records.js";
+import { statusSetBy, type RunStatus } from "../../core/journal/journal-replay.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import { readHarnessInput, truncateHarnessFile } from "../filesystem/index.js";
+import {
+  readHarnessInput,
+  truncateHarnessFile,
+  useHarnessInput,
+  type HarnessInputFile,
+} from "../filesystem/index.js";
 import { journalLineSchema, recordOf, type JournalLine } from "./journal-schema.js";
 import { RunJournalError } from "./run-files.js";
 
@@ -94,4 +100,84 @@ export function dropCutTail(contents: JournalContents): void {
     );
   }
   if (!cut) throw new RunJournalError(`the run journal ${contents.path} changed while it was read`);
+}
+
+/**
+ * Journals up to this size are read whole to be listed; a longer one only at its ends. Whole,
+ * every record is checked; at its ends, a fault in the middle shows only when the run is resumed.
+ */
+export const LISTED_WHOLE_BYTES = 256 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+const NEWLINE = 0x0a;
+
+export interface JournalEnds {
+  /** The first record: the run's context and its first prompt. */
+  readonly start: Extract<JournalLine, { type: "run_started" }>;
+  /** The run's status, as replaying every record would leave it. */
+  readonly status: RunStatus;
+}
+
+/**
+ * What `agent runs` and `agent resume` look for in a journal over LISTED_WHOLE_BYTES, read from
+ * its two ends: the first record, and from the end back to the last record that sets the status
+ * (a crash's cut tail skipped, as a whole read skips it). `undefined` for a shorter journal, or
+ * when anything read does not parse: the caller then reads it whole, for the exact refusal.
+ */
+export function readJournalEnds(path: string): JournalEnds | undefined {
+  try {
+    return useHarnessInput(path, MAX_JOURNAL_BYTES, (file) =>
+      file.size <= LISTED_WHOLE_BYTES ? undefined : endsOf(file, path),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+function endsOf(file: HarnessInputFile, path: string): JournalEnds | undefined {
+  // The first line, however long (it carries the system prompt).
+  let head = Buffer.alloc(0);
+  let firstEnd = -1;
+  while (firstEnd < 0 && head.length < file.size) {
+    const chunk = file.read(head.length, CHUNK_BYTES);
+    if (chunk.length === 0) return undefined;
+    firstEnd = chunk.indexOf(NEWLINE);
+    if (firstEnd >= 0) firstEnd += head.length;
+    head = Buffer.concat([head, chunk]);
+  }
+  if (firstEnd < 0) return undefined;
+  const start = parseLine(head.subarray(0, firstEnd).toString("utf8"), path, 1);
+  if (start.type !== "run_started") return undefined;
+  const bodyStart = firstEnd + 1;
+  // The end of the last whole record: bytes after the last newline are a cut tail.
+  let position = file.size;
+  let wholeEnd = -1;
+  while (wholeEnd < 0 && position > bodyStart) {
+    const from = Math.max(bodyStart, position - CHUNK_BYTES);
+    const at = file.read(from, position - from).lastIndexOf(NEWLINE);
+    if (at >= 0) wholeEnd = from + at + 1;
+    position = from;
+  }
+  if (wholeEnd < 0) return { start, status: "unfinished" };
+  // Back from there, line by line, to the last record that says what became of the run.
+  position = wholeEnd;
+  let pending = Buffer.alloc(0);
+  while (position > bodyStart) {
+    const from = Math.max(bodyStart, position - CHUNK_BYTES);
+    const bytes = Buffer.concat([file.read(from, position - from), pending]);
+    position = from;
+    // Before the first newline is the end of a line that began further back (unless this is
+    // the first record after the head).
+    const cut = from === bodyStart ? 0 : bytes.indexOf(NEWLINE) + 1;
+    if (from !== bodyStart && cut === 0) {
+      pending = bytes;
+      continue;
+    }
+    pending = bytes.subarray(0, cut);
+    const lines = bytes.subarray(cut).toString("utf8").split("\n").slice(0, -1);
+    for (const raw of lines.reverse()) {
+      const status = statusSetBy(recordOf(parseLine(raw, path, 0)));
+      if (status !== undefined) return { start, status };
+    }
+  }
+  return { start, status: "unfinished" };
 }

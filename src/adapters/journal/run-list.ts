@@ -2,7 +2,7 @@
 import { readdirSync } from "node:fs";
 import { replayJournal, type RunStatus } from "../../core/journal/journal-replay.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import { readJournalFile } from "./journal-file.js";
+import { readJournalEnds, readJournalFile, type JournalEnds } from "./journal-file.js";
 import { isRunId, journalPath, lockPath } from "./run-files.js";
 import { liveHolder } from "./run-lock.js";
 
@@ -54,18 +54,22 @@ export function runIdsNewestFirst(runs: string): string[] {
 function summarize(runs: string, runId: string): RunSummary {
   const path = journalPath(runs, runId);
   try {
-    const contents = readJournalFile(path);
-    const replayed = replayJournal(contents.records);
-    const running =
-      replayed.status === "unfinished" && liveHolder(lockPath(runs, runId)) !== undefined;
+    // A long journal is read at its ends (its first record, its last status), a short one whole.
+    const ends = readJournalEnds(path) ?? endsOfWhole(path);
+    const running = ends.status === "unfinished" && liveHolder(lockPath(runs, runId)) !== undefined;
     return {
       runId,
       path,
-      startedAt: contents.start.time,
-      status: running ? "running" : replayed.status,
-      prompt: replayed.prompt,
+      startedAt: ends.start.time,
+      status: running ? "running" : ends.status,
+      prompt: ends.start.prompt,
     };
   } catch (error) {
     return { runId, path, status: "unreadable", prompt: "", problem: firstLineOfError(error) };
   }
+}
+
+function endsOfWhole(path: string): JournalEnds {
+  const contents = readJournalFile(path);
+  return { start: contents.start, status: replayJournal(contents.records).status };
 }

@@ -2,14 +2,14 @@ import OpenAI from "openai";
 import type { ClientOptions } from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { ModelProviderError, RunCancelledError } from "../../core/common/agent-errors.js";
-import { validateToolPairing } from "../../core/ports/messages.js";
+import { ToolPairingCheck } from "../../core/ports/messages.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
 import { describeRequestFailure, type FailureContext } from "./openai-chat-errors.js";
 import { DEFAULT_BASE_URL } from "./openai-chat-config.js";
 import { linkAbort, type LinkedAbort } from "./linked-abort.js";
 import { nodeHttpFetch } from "./node-http-fetch.js";
 import { parseChatCompletion } from "./openai-chat-reply.js";
-import { toChatMessages, toChatTools } from "./openai-chat-request.js";
+import { ChatRequestBody } from "./openai-chat-body.js";
 import { readChatStream } from "./openai-chat-stream.js";
 import { withRetries, type ModelRetryNotice, type RetryWait } from "./request-retries.js";
 
@@ -56,6 +56,8 @@ export class OpenAIChatModelClient implements ModelClient {
   readonly #failureContext: FailureContext;
   readonly #onRetry: ((notice: ModelRetryNotice) => void) | undefined;
   readonly #wait: RetryWait | undefined;
+  readonly #body: ChatRequestBody;
+  readonly #pairing = new ToolPairingCheck();
 
   constructor(options: OpenAIChatModelClientOptions) {
     const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
@@ -71,6 +73,7 @@ export class OpenAIChatModelClient implements ModelClient {
       throw new RangeError("maxRetries must be a non-negative integer");
     }
     this.#model = options.model;
+    this.#body = new ChatRequestBody(options.model);
     this.#onRetry = options.onRetry;
     this.#wait = options.wait;
     this.#failureContext = {
@@ -102,15 +105,17 @@ export class OpenAIChatModelClient implements ModelClient {
     const { signal } = request;
     if (signal?.aborted === true) throw new RunCancelledError();
     // A history the API would reject is our bug: fail before spending a request on it.
-    validateToolPairing(request.messages);
+    // Checked and serialised turn by turn: only the messages new since the last request are read.
+    this.#pairing.check(request.messages);
+    // The SDK is handed the body as bytes, each message serialised once (openai-chat-body.ts): it
+    // passes bytes through as they are, and the params only tell it the reply is a stream.
     const params: ChatCompletionCreateParamsStreaming = {
       model: this.#model,
-      messages: toChatMessages(request.messages),
-      // OpenAI rejects an empty tools list, so a tool-less turn sends none.
-      ...(request.tools.length === 0 ? {} : { tools: toChatTools(request.tools) }),
+      messages: [],
       stream: true,
-      stream_options: { include_usage: true },
     };
+    const body = this.#body.bytes(request.messages, request.tools);
+    const bodyOptions = { body, headers: { "content-type": "application/json" } };
     // Each attempt gets a signal of its own, linked to the run's until the reply has been read.
     let attempt: LinkedAbort | undefined;
     try {
@@ -122,7 +127,10 @@ export class OpenAIChatModelClient implements ModelClient {
             attempt?.unlink();
             attempt = signal === undefined ? undefined : linkAbort(signal);
             return this.#client.chat.completions
-              .create(params, attempt === undefined ? {} : { signal: attempt.signal })
+              .create(
+                params,
+                attempt === undefined ? bodyOptions : { ...bodyOptions, signal: attempt.signal },
+              )
               .asResponse();
           },
           {

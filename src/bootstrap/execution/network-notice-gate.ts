@@ -28,6 +28,12 @@ export class NetworkNoticeGate implements ModelClient {
   #remembered: boolean | undefined;
   /** What the first request said, when it went out on the remembered verdict. */
   #firstSaid: boolean | undefined;
+  /**
+   * Each message and tool as rewritten, kept: the same history sends the same objects every turn,
+   * so the model client's per-message work (serialising, checking) is not redone for them.
+   */
+  readonly #withoutNoticeOf = new WeakMap<object, unknown>();
+  readonly #correctedOf = new WeakMap<object, unknown>();
 
   /**
    * `told`: the agent was built with the notice in its prompt and shell tool. `remembered`: the
@@ -51,31 +57,61 @@ export class NetworkNoticeGate implements ModelClient {
     if (remembered !== undefined) {
       this.#remembered = undefined;
       this.#firstSaid = remembered;
-      return this.#inner.complete(saying(request, remembered));
+      return this.#inner.complete(this.#saying(request, remembered));
     }
     const networkOff = (await untilAborted(this.#networkOff, request.signal)) === true;
-    const truthful = saying(request, networkOff);
+    const truthful = this.#saying(request, networkOff);
     if (this.#firstSaid === undefined || this.#firstSaid === networkOff) {
       return this.#inner.complete(truthful);
     }
-    return this.#inner.complete(withCorrection(truthful, networkOff));
+    return this.#inner.complete(this.#withCorrection(truthful, networkOff));
+  }
+
+  /** The request as built (it holds the notice), or without the notice when the network is on. */
+  #saying(request: ModelRequest, networkOff: boolean): ModelRequest {
+    return networkOff ? request : this.#withoutNotice(request);
+  }
+
+  /** The request without the notice: its line in the system prompt, its sentence in tool texts. */
+  #withoutNotice(request: ModelRequest): ModelRequest {
+    return {
+      ...request,
+      messages: request.messages.map((message) =>
+        message.role === "system"
+          ? kept(this.#withoutNoticeOf, message, () => ({
+              ...message,
+              content: without(message.content, "\n"),
+            }))
+          : message,
+      ),
+      tools: request.tools.map((tool) =>
+        kept(this.#withoutNoticeOf, tool, () => ({
+          ...tool,
+          description: without(tool.description, " "),
+        })),
+      ),
+    };
+  }
+
+  #withCorrection(request: ModelRequest, networkOff: boolean): ModelRequest {
+    const first = request.messages[0];
+    if (first?.role !== "system") return withCorrection(request, networkOff);
+    const corrected = kept(
+      this.#correctedOf,
+      first,
+      () => withCorrection(request, networkOff).messages[0] ?? first,
+    );
+    return { ...request, messages: [corrected, ...request.messages.slice(1)] };
   }
 }
 
-/** The request as built (it holds the notice), or without the notice when the network is on. */
-function saying(request: ModelRequest, networkOff: boolean): ModelRequest {
-  return networkOff ? request : withoutNotice(request);
-}
-
-/** The request without the notice: its line in the system prompt, its sentence in tool texts. */
-function withoutNotice(request: ModelRequest): ModelRequest {
-  return {
-    ...request,
-    messages: request.messages.map((message) =>
-      message.role === "system" ? { ...message, content: without(message.content, "\n") } : message,
-    ),
-    tools: request.tools.map((tool) => ({ ...tool, description: without(tool.description, " ") })),
-  };
+/** `make()` once per object: later requests get the same rewritten object. */
+function kept<T extends object>(made: WeakMap<object, unknown>, original: T, make: () => T): T {
+  const known = made.get(original) as T | undefined;
+  if (known !== undefined) return known;
+  const fresh = make();
+  made.set(original, fresh);
+  return fresh;
 }
 
 function without(text: string, separator: string): string {

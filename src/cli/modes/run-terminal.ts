@@ -19,6 +19,7 @@ import { p04Approver } from "../terminal/approval/p04-terminal-approval.js";
 import { ProgressReporter, useColor } from "../terminal/progress/progress-reporter.js";
 import { TerminalApprovalProvider } from "../terminal/approval/terminal-approval.js";
 import { TerminalAuditSink } from "../terminal/approval/terminal-audit.js";
+import { scriptApproval } from "../terminal/approval/script-approval.js";
 
 export class RunTerminal {
   readonly reporter: ProgressReporter;
@@ -40,8 +41,12 @@ export class RunTerminal {
     });
   }
 
+  /**
+   * Whether a person answers prompts here: stdin and stderr on a terminal, and stdout not for a
+   * script (`--output-format json|stream-json` never asks, wherever its streams go).
+   */
   get interactive(): boolean {
-    return isInteractive(this.#io);
+    return this.#options.outputFormat === "text" && isInteractive(this.#io);
   }
 
   /** What the composition root is handed; `observer`: who follows the run's events. */
@@ -118,10 +123,12 @@ export class RunTerminal {
 
   /**
    * Who answers an `ask`: the person at the terminal; with grants (P04), the person when there
-   * is one at a terminal, else nobody and the run waits for `agent approve`.
+   * is one at a terminal, else nobody and the run waits for `agent approve`. For a script
+   * (`--output-format json|stream-json`) nobody: denied, or with grants the run waits.
    */
   #approver(mode: ApprovalMode, preview: WorkspaceFileSystem): ApprovalProvider | undefined {
     const { io, cancel } = this;
+    if (mode === "terminal" && this.#options.outputFormat !== "text") return scriptApproval;
     const terminal = new TerminalApprovalProvider({
       input: io.stdin,
       output: io.stderr,

@@ -1,5 +1,5 @@
 import type { Message } from "../ports/messages.js";
-import { waitingFor, type WaitingResult } from "../tools/tool-execution-result.js";
+import { waitingFor, type WaitingResult } from "./tool-execution-result.js";
 
 /** Why a run ended without a final answer. The CLI maps every one to exit code 1. */
 export class AgentRunError extends Error {

@@ -9,7 +9,7 @@ import { errorMessage } from "../common/one-line.js";
 import type { Message } from "../ports/messages.js";
 import type { ModelClient, ModelReply, ModelToolSpec } from "../ports/model.js";
 import { RunCancelledError, throwIfCancelled } from "../common/agent-errors.js";
-import { COMPACT_AT, estimateMessagesTokens } from "./context-budget.js";
+import { COMPACT_AT, estimateMessagesTokens, estimateToolsTokens } from "./context-budget.js";
 import { ContextStillTooLargeError, ContextWindowExceededError } from "./context-errors.js";
 import { ContextMeter } from "./context-meter.js";
 import { compactedHistory, planCompaction } from "./compaction.js";
@@ -64,6 +64,14 @@ export class ContextKeeper {
 
   get window(): number {
     return this.#options.window;
+  }
+
+  /**
+   * The estimate of a request with this history, message by message: what `/context` lists and
+   * what a compaction's figures compare (the provider's count covers no single message).
+   */
+  estimate(history: readonly Message[], tools: readonly ModelToolSpec[] = []): number {
+    return estimateMessagesTokens(history) + estimateToolsTokens(tools);
   }
 
   /** The tokens a request with this history would take. */
@@ -124,7 +132,7 @@ export class ContextKeeper {
     signal: AbortSignal | undefined,
     tools: readonly ModelToolSpec[] = [],
   ): Promise<boolean> {
-    const before = this.measure(history, tools);
+    const before = this.estimate(history, tools);
     // Before the limit, the window is the measure. Asked for, or refused by a provider whose
     // window is smaller than the harness was told, the conversation's own size (after the
     // system message) is.
@@ -161,7 +169,7 @@ export class ContextKeeper {
       kind: "compacted",
       reason,
       tokensBefore: before,
-      tokensAfter: this.measure(history, tools),
+      tokensAfter: this.estimate(history, tools),
     });
     this.#summaryFailed = false;
     return true;

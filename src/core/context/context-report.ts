@@ -1,6 +1,6 @@
 /**
- * `/context`: what the window holds, by kind, with token counts (estimated, except the total when
- * the provider counted the last request). Project instructions are the part of the system message
+ * `/context`: what the window holds, by kind, with token counts (estimated; the total is their
+ * sum unless a measure is handed in). Project instructions are the part of the system message
  * under INSTRUCTIONS_HEADING.
  */
 import type { Message } from "../ports/messages.js";
@@ -44,8 +44,10 @@ export function describeContext(
       const at = message.content.indexOf(INSTRUCTIONS_HEADING);
       if (at === -1) add("system", estimateMessageTokens(message));
       else {
-        add("system", estimateTextTokens(message.content.slice(0, at)));
-        add("instructions (AGENTS.md)", estimateTextTokens(message.content.slice(at)));
+        // Split so that the two rows add up to the message's own estimate, as the total does.
+        const instructions = estimateTextTokens(message.content.slice(at));
+        add("system", estimateMessageTokens(message) - instructions);
+        add("instructions (AGENTS.md)", instructions);
       }
     } else if (message.role === "user") {
       add(isSummaryNote(message) ? "summary" : "user lines", estimateMessageTokens(message));

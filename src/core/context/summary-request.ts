@@ -1,12 +1,12 @@
 /**
  * The separate request that writes a compaction's summary. Its text says it is a summary request,
  * so a recording or a server log shows what it was; it offers no tools. What it summarizes is
- * bounded: each old tool result is cut (or becomes its pointer), and the whole transcript is cut
- * from the front to fit `maxTokens`, so the summary request itself fits the window.
+ * bounded: each old tool result is cut (or becomes its pointer), and the messages too long to fit
+ * `maxTokens` together are shortened head and tail, never left out, so the summary sees every one
+ * and the summary request itself fits the window.
  */
 import type { Message } from "../ports/messages.js";
 import type { ModelClient } from "../ports/model.js";
-import { estimateTextTokens } from "./context-budget.js";
 import { LARGE_RESULT_CHARS, resultPointer } from "./compaction.js";
 
 export const SUMMARY_SYSTEM_PROMPT = [
@@ -38,22 +38,46 @@ export async function requestSummary(
   return (reply.message.content ?? "").trim();
 }
 
-/** The older messages as plain text, newest kept when it must be cut. */
+/**
+ * The older messages as plain text, every one of them: when they do not all fit `maxTokens`, the
+ * longest are shortened to their head and tail (an equal share each, the short ones kept whole),
+ * so no message is left out and none crowds out the others.
+ */
 export function transcript(older: readonly Message[], maxTokens: number): string {
   const lines = older.map(describe);
-  const kept: string[] = [];
-  let tokens = 0;
-  for (let index = lines.length - 1; index >= 0; index -= 1) {
-    const line = lines[index] ?? "";
-    const size = estimateTextTokens(line);
-    if (tokens + size > maxTokens) {
-      kept.unshift("[earlier messages left out: too long to summarize at once]");
-      break;
-    }
-    tokens += size;
-    kept.unshift(line);
+  const room = maxTokens * CHARS_PER_TOKEN - SEPARATOR.length * Math.max(0, lines.length - 1);
+  const share = fairShare(
+    lines.map((line) => line.length),
+    room,
+  );
+  return lines.map((line) => headAndTail(line, share)).join(SEPARATOR);
+}
+
+const SEPARATOR = "\n\n";
+const CHARS_PER_TOKEN = 4;
+/** However many messages there are, each keeps at least this much of its head and tail. */
+const MIN_SHARE = 240;
+
+/** The length every line longer than it is cut to, so that all of them fit `room`. */
+function fairShare(lengths: readonly number[], room: number): number {
+  const sorted = [...lengths].sort((a, b) => a - b);
+  let left = room;
+  for (let index = 0; index < sorted.length; index += 1) {
+    const share = Math.floor(left / (sorted.length - index));
+    const length = sorted[index] ?? 0;
+    if (length > share) return Math.max(MIN_SHARE, share);
+    left -= length;
   }
-  return kept.join("\n\n");
+  return Number.POSITIVE_INFINITY;
+}
+
+function headAndTail(line: string, share: number): string {
+  if (line.length <= share) return line;
+  const marker = (left: number): string => ` [… ${String(left)} characters left out …] `;
+  const keep = Math.max(0, share - marker(line.length).length);
+  const head = Math.ceil(keep / 2);
+  const tail = keep - head;
+  return `${line.slice(0, head)}${marker(line.length - keep)}${line.slice(line.length - tail)}`;
 }
 
 function describe(message: Message): string {

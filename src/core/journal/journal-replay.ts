@@ -42,6 +42,37 @@ export class JournalReplayError extends Error {
   override readonly name = "JournalReplayError";
 }
 
+/**
+ * The status a record leaves the run in, or `undefined` for a record that leaves it as it was:
+ * replayJournal's status is that of the last record with one (`unfinished` when none has).
+ */
+export function statusSetBy(record: StoredJournalRecord): RunStatus | undefined {
+  switch (record.type) {
+    case "run_finished":
+    case "conversation_cleared":
+      return "completed";
+    case "run_failed":
+      return "failed";
+    case "run_cancelled":
+      return "cancelled";
+    case "run_waiting":
+      return "waiting";
+    case "run_started":
+    case "run_resumed":
+    case "user_message":
+      return "unfinished";
+    case "model_reply":
+    case "call_prepared":
+    case "decision":
+    case "execution_started":
+    case "process_started":
+    case "execution_finished":
+    case "history_compacted":
+    case "model_switched":
+      return undefined;
+  }
+}
+
 export function replayJournal(records: readonly StoredJournalRecord[]): ReplayedRun {
   const first = records[0];
   if (first?.type !== "run_started") {

@@ -3,7 +3,6 @@
  * spelling out record shapes. A step's record is durable before the step (fail closed, see
  * run-journaling.ts); the records that close a run or a call stopped by Ctrl-C are best effort.
  */
-import { THIS_CALL_ONLY } from "../runner/outcome-note.js";
 import { canonicalJson } from "../common/canonical-json.js";
 import type { RunWaitingError } from "../common/agent-errors.js";
 import type { RunJournal } from "./journal-records.js";
@@ -11,7 +10,7 @@ import type { CompactionReason } from "../context/context-keeper.js";
 import type { AssistantMessage, Message, ToolCall } from "../ports/messages.js";
 import type { TokenUsage } from "../ports/model.js";
 import { firstLineOfError } from "../common/one-line.js";
-import type { PermissionDecision } from "../policy/permission-decision.js";
+import { THIS_CALL_ONLY, type PermissionDecision } from "../policy/permission-decision.js";
 import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
 import { journalClosing, journalStep } from "./run-journaling.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";

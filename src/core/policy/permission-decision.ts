@@ -20,6 +20,9 @@ export function isPermissionBehavior(value: unknown): value is PermissionBehavio
   return (PERMISSION_BEHAVIORS as readonly unknown[]).includes(value);
 }
 
+/** A decision whose source names no narrower scope covers this one call. */
+export const THIS_CALL_ONLY = "this call only";
+
 /** A verdict with its reason and the participant that gave it. Every decision explains itself. */
 export class PermissionDecision {
   readonly #brand = true;

@@ -14,6 +14,7 @@ export const FILE_ERROR_CODES = [
   "edit_ambiguous",
   "protected_path",
   "hard_link",
+  "invalid_utf8_file",
 ] as const;
 export type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
 
@@ -41,6 +42,8 @@ export interface ReadFileResult {
   readonly firstLine: number;
   readonly lastLine: number;
   readonly totalLines: number;
+  /** True when the bytes read are not valid UTF-8: `text` shows those bytes as U+FFFD. */
+  readonly invalidUtf8?: boolean;
 }
 
 export interface EditFileRequest {
@@ -67,7 +70,10 @@ export interface EditPreview {
 export interface WorkspaceFileSystem {
   readonly root: string;
   readFile(path: string, options?: ReadFileOptions): Promise<ReadFileResult>;
-  /** Returns the number of UTF-8 bytes written. */
+  /**
+   * Returns the number of UTF-8 bytes written. Refuses (`invalid_utf8_file`) to replace a file
+   * holding bytes that are not valid UTF-8, unless `readFile` said so of that file first.
+   */
   writeFile(path: string, content: string): Promise<number>;
   /** Returns how many occurrences were replaced. */
   editFile(path: string, edit: EditFileRequest): Promise<number>;

@@ -41,39 +41,96 @@ export class ToolPairingError extends Error {
  * messages answering those ids one-to-one, in order.
  */
 export function validateToolPairing(history: readonly Message[]): void {
-  const seenCallIds = new Set<string>();
-  let unanswered: ToolCall[] = [];
-  for (const [index, message] of history.entries()) {
-    if (message.role === "tool") {
-      const expected = unanswered.shift();
-      if (expected === undefined) {
-        throw new ToolPairingError(
-          `Orphan tool message at index ${index} for call id ${JSON.stringify(message.toolCallId)}`,
-        );
-      }
-      if (message.toolCallId !== expected.id) {
-        throw new ToolPairingError(
-          `Tool result at index ${index} answers ${JSON.stringify(message.toolCallId)}, expected ${JSON.stringify(expected.id)}`,
-        );
-      }
-      continue;
-    }
-    throwIfUnanswered(unanswered, index);
-    if (message.role === "assistant") {
-      for (const call of message.toolCalls) {
-        if (seenCallIds.has(call.id)) {
-          throw new ToolPairingError(`Duplicate tool call id ${JSON.stringify(call.id)}`);
-        }
-        seenCallIds.add(call.id);
-      }
-      unanswered = [...message.toolCalls];
-    }
-  }
-  throwIfUnanswered(unanswered, history.length);
+  new ToolPairingCheck().check(history);
 }
 
-function throwIfUnanswered(unanswered: readonly ToolCall[], index: number): void {
-  const first = unanswered[0];
+/**
+ * `validateToolPairing` for a history that grows turn by turn: it remembers the messages it has
+ * passed (by identity) and the call ids they used, so each check reads only what was added since.
+ * A history that no longer begins with what was checked (compacted, cleared, another run's) is read
+ * again from the start. The errors are the same, in the same order, as a check of the whole.
+ */
+export class ToolPairingCheck {
+  #checked: Message[] = [];
+  #seenCallIds = new Set<string>();
+
+  check(history: readonly Message[]): void {
+    if (!this.#extends(history)) {
+      this.#checked = [];
+      this.#seenCallIds = new Set();
+    }
+    const seen = this.#seenCallIds;
+    let unanswered: readonly ToolCall[] = [];
+    let answered = 0;
+    const from = this.#checked.length;
+    const added = history.slice(from);
+    try {
+      for (const [offset, message] of added.entries()) {
+        const index = from + offset;
+        if (message.role === "tool") {
+          const expected = unanswered[answered];
+          if (expected === undefined) {
+            throw new ToolPairingError(
+              `Orphan tool message at index ${index} for call id ${JSON.stringify(message.toolCallId)}`,
+            );
+          }
+          if (message.toolCallId !== expected.id) {
+            throw new ToolPairingError(
+              `Tool result at index ${index} answers ${JSON.stringify(message.toolCallId)}, expected ${JSON.stringify(expected.id)}`,
+            );
+          }
+          answered += 1;
+          continue;
+        }
+        throwIfUnanswered(unanswered[answered], index);
+        if (message.role === "assistant") {
+          for (const call of message.toolCalls) {
+            if (seen.has(call.id)) {
+              throw new ToolPairingError(`Duplicate tool call id ${JSON.stringify(call.id)}`);
+            }
+            seen.add(call.id);
+          }
+          unanswered = message.toolCalls;
+          answered = 0;
+        }
+      }
+      throwIfUnanswered(unanswered[answered], history.length);
+    } catch (error) {
+      // Nothing half-read is kept: the next check starts over.
+      this.#checked = [];
+      this.#seenCallIds = new Set();
+      throw error;
+    }
+    for (const message of added) this.#checked.push(message);
+  }
+
+  /**
+   * The call ids `history` uses: from the last check when it was of this history, else counted
+   * afresh (without judging its pairing).
+   */
+  usedCallIds(history: readonly Message[]): ReadonlySet<string> {
+    if (history.length === this.#checked.length && this.#extends(history)) {
+      return this.#seenCallIds;
+    }
+    return new Set(
+      history.flatMap((message) =>
+        message.role === "assistant" ? message.toolCalls.map((call) => call.id) : [],
+      ),
+    );
+  }
+
+  /** Whether `history` begins with the messages checked so far (the same objects). */
+  #extends(history: readonly Message[]): boolean {
+    const checked = this.#checked;
+    if (history.length < checked.length) return false;
+    for (let index = checked.length - 1; index >= 0; index -= 1) {
+      if (history[index] !== checked[index]) return false;
+    }
+    return true;
+  }
+}
+
+function throwIfUnanswered(first: ToolCall | undefined, index: number): void {
   if (first !== undefined) {
     throw new ToolPairingError(
       `Missing tool result for call id ${JSON.stringify(first.id)} at index ${index}`,

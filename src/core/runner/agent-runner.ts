@@ -8,7 +8,7 @@ import type { RunJournal } from "../journal/journal-records.js";
 import type { OpenCall } from "../journal/journal-replay.js";
 import { stoppedAtConfirmation } from "../journal/interrupted-calls.js";
 import type { Message, ToolCall, ToolMessage } from "../ports/messages.js";
-import { validateToolPairing } from "../ports/messages.js";
+import { ToolPairingCheck } from "../ports/messages.js";
 import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "../ports/model.js";
 import { PermissionDecision } from "../policy/permission-decision.js";
 import { PermissionRequest } from "../policy/permission-request.js";
@@ -109,6 +109,8 @@ export class AgentRunner {
   readonly #options: AgentRunnerOptions;
   readonly #journal: RunJournalWriter;
   readonly #context: ContextKeeper | undefined;
+  /** The history's pairing, checked turn by turn: each check reads only the new messages. */
+  readonly #pairing = new ToolPairingCheck();
   /** What the results of the calls now running may take of the journal; set before they run. */
   #results: ResultRoom | undefined;
 
@@ -153,13 +155,14 @@ export class AgentRunner {
     return cleared;
   }
 
-  /** `/context`: what the window holds, by kind, in tokens. */
+  /**
+   * `/context`: what the window holds, by kind, in tokens; its total is the sum of its rows, the
+   * same estimate a compaction's figures use, so the two always agree.
+   */
   describeContext(history: readonly Message[]): ContextReport {
     const tools = this.#options.registry.snapshot().openAITools();
     const keeper = this.#context;
-    const measured =
-      keeper === undefined ? {} : { window: keeper.window, tokens: keeper.measure(history, tools) };
-    return describeContext(history, tools, measured);
+    return describeContext(history, tools, keeper === undefined ? {} : { window: keeper.window });
   }
 
   /**
@@ -222,7 +225,7 @@ export class AgentRunner {
     let usage: TokenUsage | undefined;
     for (let turn = 1; turn <= maxTurns; turn += 1) {
       throwIfCancelled(signal);
-      validateToolPairing(history);
+      this.#pairing.check(history);
       const snapshot = registry.snapshot();
       this.#notify((observer) => observer.onModelRequest?.(turn, maxTurns));
       const tools = snapshot.openAITools();
@@ -236,7 +239,7 @@ export class AgentRunner {
       usage = addUsage(usage, reply.usage);
       // Bounded before it is journaled: a reply too large to keep must not stop the run.
       const { message, refused, reserves } = boundedReply(
-        checkedReply(reply, history),
+        checkedReply(reply, this.#pairing.usedCallIds(history)),
         this.#journal.spaceLeft(),
       );
       await this.#journal.modelReply(message, reply.usage);

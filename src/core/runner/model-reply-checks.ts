@@ -5,7 +5,7 @@
  */
 import { IncompleteModelReplyError, ModelProviderError } from "../common/agent-errors.js";
 import { withShortIdAndName } from "./long-call-ids.js";
-import type { AssistantMessage, Message, ToolCall } from "../ports/messages.js";
+import type { AssistantMessage, ToolCall } from "../ports/messages.js";
 import type { ModelReply, TokenUsage } from "../ports/model.js";
 
 /**
@@ -14,7 +14,11 @@ import type { ModelReply, TokenUsage } from "../ports/model.js";
  */
 export const MAX_CALLS_IN_REPLY = 1001;
 
-export function checkedReply(reply: ModelReply, history: readonly Message[]): AssistantMessage {
+/** `usedCallIds`: the call ids the conversation has used so far (`ToolPairingCheck.usedCallIds`). */
+export function checkedReply(
+  reply: ModelReply,
+  usedCallIds: ReadonlySet<string>,
+): AssistantMessage {
   const { message, finishReason } = reply;
   if (finishReason === "length") {
     throw new IncompleteModelReplyError("The model's reply was cut off at its token limit");
@@ -33,7 +37,7 @@ export function checkedReply(reply: ModelReply, history: readonly Message[]): As
   }
   // Shortened before the check, so it compares the ids the history keeps (long-call-ids.ts).
   const toolCalls = message.toolCalls.map((call) => withShortIdAndName(call));
-  assertFreshCallIds(toolCalls, history);
+  assertFreshCallIds(toolCalls, usedCallIds);
   return { role: "assistant", content: message.content, toolCalls };
 }
 
@@ -42,22 +46,18 @@ export function checkedReply(reply: ModelReply, history: readonly Message[]): As
  * number calls per reply) would pair a result with the wrong call, and the provider would reject
  * the next request only after the call had already run.
  */
-function assertFreshCallIds(calls: readonly ToolCall[], history: readonly Message[]): void {
-  const used = new Set(
-    history.flatMap((message) =>
-      message.role === "assistant" ? message.toolCalls.map((call) => call.id) : [],
-    ),
-  );
+function assertFreshCallIds(calls: readonly ToolCall[], used: ReadonlySet<string>): void {
+  const inReply = new Set<string>();
   for (const call of calls) {
     if (call.id === "") {
       throw new ModelProviderError("Malformed model reply: a tool call has an empty id");
     }
-    if (used.has(call.id)) {
+    if (used.has(call.id) || inReply.has(call.id)) {
       throw new ModelProviderError(
         `Malformed model reply: tool call id ${JSON.stringify(call.id)} was already used in this conversation`,
       );
     }
-    used.add(call.id);
+    inReply.add(call.id);
   }
 }
 

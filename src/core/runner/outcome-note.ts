@@ -10,9 +10,7 @@
  */
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { ToolResult } from "../tools/tool-result.js";
-
-/** A denial whose source names no narrower scope covers this one call. */
-export const THIS_CALL_ONLY = "this call only";
+import { THIS_CALL_ONLY } from "../policy/permission-decision.js";
 
 export function outcomeNote(
   outcome: Pick<ToolOutcome, "executed" | "status" | "decision">,

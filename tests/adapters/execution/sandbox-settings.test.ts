@@ -18,7 +18,11 @@ const HAS_SANDBOX =
   hostExecutable("prlimit") !== undefined;
 const LIMITS = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
 
-describe.skipIf(!HAS_SANDBOX)("the sandbox's settings, decided once at start", () => {
+const SUITE =
+  "the sandbox's settings, decided once at start" +
+  (!HAS_SANDBOX ? " (skipped: needs Linux with bwrap, bash and prlimit on PATH)" : "");
+
+describe.skipIf(!HAS_SANDBOX)(SUITE, () => {
   let base: string;
   let ws: string;
   let options: ShellExecutionOptions;

@@ -542,3 +542,51 @@ describe("glob", () => {
     });
   });
 });
+
+describe("a file holding bytes that are not valid UTF-8 (issue 41)", () => {
+  const latin1 = Buffer.from("ok\ncaf\xe9\n", "latin1");
+  const refused = {
+    code: "invalid_utf8_file",
+    message:
+      "menu.txt holds bytes that are not valid UTF-8, which this write would replace; nothing " +
+      "was written. read_file it first (it shows those bytes as U+FFFD): a write_file after " +
+      "that replaces the file",
+  };
+
+  it("a read of only its valid lines says nothing and does not let a write replace it", async () => {
+    await writeFile(join(temp.ws, "menu.txt"), latin1);
+    const part = await files.readFile("menu.txt", { offset: 1, limit: 1 });
+    expect(part).toEqual({ text: "ok\n", firstLine: 1, lastLine: 1, totalLines: 2 });
+    await expect(failure(files.writeFile("menu.txt", "x"))).resolves.toEqual(refused);
+    expect(await readFile(join(temp.ws, "menu.txt"))).toEqual(latin1);
+  });
+
+  it("a read that met the bytes says so, and then a write may replace the file", async () => {
+    await writeFile(join(temp.ws, "menu.txt"), latin1);
+    const whole = await files.readFile("menu.txt");
+    expect(whole).toEqual({
+      text: "ok\ncaf\u{FFFD}\n",
+      firstLine: 1,
+      lastLine: 2,
+      totalLines: 2,
+      invalidUtf8: true,
+    });
+    await expect(files.writeFile("menu.txt", "x")).resolves.toBe(1);
+  });
+
+  it("a file read as binary may be replaced; an invalid sequence cut by a chunk is found", async () => {
+    await writeFile(join(temp.ws, "menu.txt"), Buffer.concat([Buffer.from([0]), latin1]));
+    await expect(failure(files.readFile("menu.txt"))).resolves.toMatchObject({
+      code: "binary_file",
+    });
+    await expect(files.writeFile("menu.txt", "x")).resolves.toBe(1);
+    // A valid three-byte sequence across the 64 KiB chunk boundary, then an invalid one.
+    const big = Buffer.concat([Buffer.alloc(65_535, 0x61), Buffer.from("€"), latin1]);
+    await writeFile(join(temp.ws, "big.txt"), big);
+    await expect(failure(files.writeFile("big.txt", "x"))).resolves.toMatchObject({
+      code: "invalid_utf8_file",
+    });
+    await writeFile(join(temp.ws, "big.txt"), big.subarray(0, 65_538));
+    await expect(files.writeFile("big.txt", "x")).resolves.toBe(1);
+  });
+});

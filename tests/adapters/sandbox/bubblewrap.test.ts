@@ -35,6 +35,7 @@ import {
 import { createShellExecution } from "../../../src/adapters/execution/shell-execution.js";
 import { CommandStartError, type CommandResult } from "../../../src/core/ports/command-runner.js";
 import { hostEnvironmentRunner } from "../../support/bubblewrap.js";
+import { withEnglishMessages } from "../../support/english-messages.js";
 import { runError } from "../../support/run-error.js";
 
 const BASH = hostExecutable("bash");
@@ -75,7 +76,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
       home: homedir(),
       network: options.network ?? false,
       environment: buildCommandEnvironment(
-        { ...process.env, OPENAI_API_KEY: SECRET, GITHUB_TOKEN: SECRET },
+        withEnglishMessages({ ...process.env, OPENAI_API_KEY: SECRET, GITHUB_TOKEN: SECRET }),
         { passEnv: [], platform: "linux" },
       ),
     });

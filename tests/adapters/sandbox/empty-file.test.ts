@@ -35,7 +35,11 @@ describe.skipIf(process.platform === "win32")("makeEmptyFile", () => {
     expect(makeEmptyFile(uid, temp)).toBe(first);
     expect(readdirSync(temp)).toEqual([`agent-sandbox-${String(uid)}`]);
     expect(readFileSync(first, "utf8")).toBe("");
-    expect(lstatSync(first).mode & 0o777).toBe(0o444);
+    // 0o444 less this process's umask (0o400 under umask 077): what a file made 0o444 here gets.
+    const probe = join(temp, "probe");
+    writeFileSync(probe, "", { mode: 0o444 });
+    expect(lstatSync(first).mode & 0o777).toBe(lstatSync(probe).mode & 0o777);
+    expect(lstatSync(first).mode & 0o222).toBe(0);
     expect(lstatSync(shared).mode & 0o777).toBe(0o700);
   });
 

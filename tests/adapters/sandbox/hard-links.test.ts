@@ -10,11 +10,18 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BubblewrapRunner } from "../../../src/adapters/sandbox/bubblewrap.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
+import { withEnglishMessages } from "../../support/english-messages.js";
 import { BWRAP, hostExecutable } from "../../support/host-executables.js";
 
 const BASH = hostExecutable("bash");
 
-describe.skipIf(BWRAP === undefined || BASH === undefined)("hard links in real bubblewrap", () => {
+const SUITE =
+  "hard links in real bubblewrap" +
+  (BWRAP === undefined || BASH === undefined
+    ? " (skipped: needs Linux with bwrap and bash on PATH)"
+    : "");
+
+describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
   let base: string;
 
   beforeEach(async () => {
@@ -33,14 +40,18 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)("hard links in real b
       workspace: join(base, "ws"),
       home: homedir(),
       network: false,
-      environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
+      environment: buildCommandEnvironment(withEnglishMessages(process.env), {
+        passEnv: [],
+        platform: "linux",
+      }),
     });
-    const result = await runner.run(`ln /etc/hostname linked`, join(base, "ws"), {
+    // /etc/passwd: a file every Linux host has (/etc/hostname is missing in some containers).
+    const result = await runner.run(`ln /etc/passwd linked`, join(base, "ws"), {
       timeoutMs: 20_000,
       maxOutputBytes: 64 * 1024,
     });
     expect(result.output).toBe(
-      "[stderr] ln: failed to create hard link 'linked' => '/etc/hostname': Invalid cross-device link\n",
+      "[stderr] ln: failed to create hard link 'linked' => '/etc/passwd': Invalid cross-device link\n",
     );
     expect(existsSync(join(base, "ws", "linked"))).toBe(false);
   });

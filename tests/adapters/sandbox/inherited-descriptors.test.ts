@@ -10,12 +10,16 @@ import { HAS_BWRAP } from "../../support/bubblewrap.js";
 
 const SCRIPT = new URL("../../support/sandboxed-command-process.ts", import.meta.url).pathname;
 
+const SUITE =
+  "descriptors the harness inherited, with real bubblewrap" +
+  (!HAS_BWRAP ? " (skipped: needs Linux with bwrap on PATH)" : "");
+
 /**
  * Node marks the low descriptors it inherited close-on-exec at start-up, but not the others (40 and
  * 300 here; a job runner's 251 on this machine): spawn passes them straight to the child, and bwrap passes them on to the command: a file the harness's parent left open for
  * writing (a log, a make jobserver, a socket) would be writable from inside, whatever the mounts.
  */
-describe.skipIf(!HAS_BWRAP)("descriptors the harness inherited, with real bubblewrap", () => {
+describe.skipIf(!HAS_BWRAP)(SUITE, () => {
   let base: string;
   let ws: string;
 

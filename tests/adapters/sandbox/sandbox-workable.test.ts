@@ -73,7 +73,11 @@ function runAs(user: string | undefined, args: readonly string[]): CommandResult
   return JSON.parse(stdout) as CommandResult;
 }
 
-describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () => {
+const SUITE =
+  "the sandbox people can work in (real bubblewrap)" +
+  (!READY ? " (skipped: needs Linux with bwrap, bash and prlimit on PATH)" : "");
+
+describe.skipIf(!READY)(SUITE, () => {
   let base: string;
   let ws: string;
   let home: string;
@@ -120,7 +124,8 @@ describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () =
   }
 
   it.skipIf(NPM === undefined)(
-    "network off: `npm view left-pad` fails in under 10 s and the result says the network is off",
+    "network off: `npm view left-pad` fails in under 10 s and the result says the network is off" +
+      (NPM === undefined ? " (skipped: no npm on PATH)" : ""),
     async () => {
       const started = performance.now();
       const result = await runner().run("npm view left-pad", ws, LIMITS);
@@ -132,7 +137,8 @@ describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () =
   );
 
   it.skipIf(NPM === undefined)(
-    "with the network, `npm install` from a loopback registry writes only the workspace and the cache",
+    "with the network, `npm install` from a loopback registry writes only the workspace and the cache" +
+      (NPM === undefined ? " (skipped: no npm on PATH)" : ""),
     async () => {
       const registry = await tinyRegistry(base);
       try {
@@ -197,7 +203,10 @@ describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () =
   });
 
   it.skipIf(ROOT && RUNUSER === undefined)(
-    "a fork bomb ends with a result naming the process limit, within seconds",
+    "a fork bomb ends with a result naming the process limit, within seconds" +
+      (ROOT && RUNUSER === undefined
+        ? " (skipped: as root it needs runuser, to run as nobody)"
+        : ""),
     async () => {
       // The kernel never applies RLIMIT_NPROC to root: as root, run the sandbox as `nobody`.
       const owner = ROOT ? "nobody" : undefined;
@@ -236,7 +245,8 @@ describe.skipIf(!READY)("the sandbox people can work in (real bubblewrap)", () =
 
   describe.skipIf(!CGROUP_AVAILABILITY.ok)(`with a cgroup per command${NO_CGROUP}`, () => {
     it.skipIf(PERL === undefined)(
-      "a fork bomb, as whoever runs the tests (root on CI), ends in seconds at the process limit; the harness stays responsive",
+      "a fork bomb, as whoever runs the tests (root on CI), ends in seconds at the process limit; the harness stays responsive" +
+        (PERL === undefined ? " (skipped: no perl on PATH)" : ""),
       async () => {
         const made: string[] = [];
         const limited = runner({

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BubblewrapRunner } from "../../../src/adapters/sandbox/bubblewrap.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
 import { BWRAP, hostExecutable } from "../../support/host-executables.js";
+import { withEnglishMessages } from "../../support/english-messages.js";
 
 const BASH = hostExecutable("bash");
 const JOURNAL = '{"type":"run_started","prompt":"secret task"}\n';
@@ -44,7 +45,10 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(
         workspace: ws,
         home: homedir(),
         network: false,
-        environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
+        environment: buildCommandEnvironment(withEnglishMessages(process.env), {
+          passEnv: [],
+          platform: "linux",
+        }),
         hiddenPaths,
       }).run(command, ws, LIMITS);
     }

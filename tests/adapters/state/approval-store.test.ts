@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdtempSync,
@@ -192,51 +192,6 @@ describe("ApprovalStore", () => {
       .map((line) => (JSON.parse(line) as { event: string }).event);
     expect(events).toEqual(["requested", "approved", "grant_consumed"]);
   });
-
-  it("two processes racing for one grant: exactly one wins", async () => {
-    const dir = stateDir();
-    const store = new ApprovalStore(dir);
-    store.saveRequest(
-      request("req_000000000000000a", DIGEST, new Date(Date.now() + 3_600_000).toISOString()),
-      ctx,
-    );
-    store.approve("req_000000000000000a", 60_000, "cli");
-    const start = join(dir, "start");
-    const script = new URL("../../support/consume-grant-process.ts", import.meta.url).pathname;
-    const racers = Array.from({ length: 6 }, () => {
-      const child = spawn(
-        process.execPath,
-        // All as the run that asked (two resumes of it, say): only its own grant counts.
-        ["--import", "tsx", script, dir, DIGEST, start, ctx.runId],
-        { stdio: ["ignore", "pipe", "inherit"] },
-      );
-      let out = "";
-      let markReady: () => void = () => undefined;
-      const ready = new Promise<void>((resolve) => (markReady = resolve));
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-        out += chunk;
-        if (out.startsWith("ready\n")) markReady();
-      });
-      const result = new Promise<string>((resolve, reject) => {
-        child.on("error", reject);
-        child.on("close", (code) => {
-          markReady(); // A racer that died before it was ready fails below, not by a timeout.
-          if (code === 0) resolve(out.replace(/^ready\n/u, "").trim());
-          else reject(new Error(`racer exited ${String(code)}`));
-        });
-      });
-      return { ready, result };
-    });
-    // Start when every racer has loaded and reached its busy wait (it says so), not after a guess.
-    await Promise.all(racers.map((racer) => racer.ready));
-    writeFileSync(start, "");
-    const results = await Promise.all(racers.map((racer) => racer.result));
-    expect(results.filter((result) => result === "won")).toHaveLength(1);
-    expect(results.filter((result) => result === "lost")).toHaveLength(5);
-    expect(existsSync(join(store.directory, "grants", `${DIGEST}.req_000000000000000a.json`))).toBe(
-      false,
-    );
-  }, 30_000);
 });
 
 describe("ApprovalStore: its log", () => {

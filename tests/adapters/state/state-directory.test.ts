@@ -17,6 +17,9 @@ import {
   workspaceDirectoryName,
 } from "../../../src/adapters/state/index.js";
 
+/** chown to another user needs root. */
+const IS_ROOT = process.getuid?.() === 0;
+
 const home = "/home/ada";
 
 describe("stateRootPath", () => {
@@ -136,22 +139,26 @@ describe("openWorkspaceState", () => {
     mkdirSync(sticky);
     chmodSync(sticky, 0o1777);
     expect(openWorkspaceState(join(sticky, "state"), workspace).root).toBe(join(sticky, "state"));
-    mkdirSync(join(base, "real"));
+    // Its own mode, not the umask's: under umask 000 others could write it, and it is refused.
+    mkdirSync(join(base, "real"), { mode: 0o755 });
     symlinkSync(join(base, "real"), join(base, "link"));
     expect(openWorkspaceState(join(base, "link", "state"), workspace).root).toBe(
       join(base, "real", "state"),
     );
   });
 
-  it.runIf(process.getuid?.() === 0)("refuses a root inside another user's directory", () => {
-    const base = scratch();
-    const workspace = join(base, "ws");
-    mkdirSync(workspace);
-    const theirs = join(base, "theirs");
-    mkdirSync(theirs, { mode: 0o755 });
-    chownSync(theirs, 4242, 4242);
-    expect(() => openWorkspaceState(join(theirs, "state"), workspace)).toThrow(
-      new RegExp(`lies in ${theirs}, which other users can change`),
-    );
-  });
+  it.runIf(IS_ROOT)(
+    `refuses a root inside another user's directory${IS_ROOT ? "" : " (skipped: needs root to chown)"}`,
+    () => {
+      const base = scratch();
+      const workspace = join(base, "ws");
+      mkdirSync(workspace);
+      const theirs = join(base, "theirs");
+      mkdirSync(theirs, { mode: 0o755 });
+      chownSync(theirs, 4242, 4242);
+      expect(() => openWorkspaceState(join(theirs, "state"), workspace)).toThrow(
+        new RegExp(`lies in ${theirs}, which other users can change`),
+      );
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import {
   MessageReader,
   type HistoryStore,
@@ -90,6 +90,12 @@ describe("MessageReader", () => {
   });
 
   it("Up recalls the stored history; typed lines are stored, lines showing a paste are not", async () => {
+    // A terminal that can move its cursor: under TERM=dumb (the developer's own, say an editor's
+    // shell) Node's readline keeps no history, and Up does nothing.
+    vi.stubEnv("TERM", "xterm-256color");
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
     const terminal = fakeTerminal();
     const store = memoryStore(["older", "newest"]);
     const reader = new MessageReader({ ...terminal, store });

@@ -606,12 +606,21 @@ describe("the model's text as it streams in", () => {
     expect(text()).toBe(`  Done:\n  all good\n\r${ESC}[2A${ESC}[J`);
   });
 
-  it("is not erased once it no longer fits on the screen", async () => {
-    const { progress, text } = ttyReporter(2);
-    progress.onTextDelta("a\nb\nc");
-    progress.onModelReply(answer("a\nb\nc"));
+  // Issue 41: a draft that outgrew the screen could not be erased, and the answer showed twice.
+  it("stops growing before it outgrows the screen, so it can always be erased", async () => {
+    const { progress, text } = ttyReporter(6);
+    progress.onTextDelta("a\nb\nc\nd\ne");
+    progress.onModelReply(answer("a\nb\nc\nd\ne"));
     await flushed();
-    expect(text()).toBe("  a\n  b\n  c\n");
+    expect(text()).toBe(`  a\n  b\n  c\n  …\n\r${ESC}[4A${ESC}[J`);
+  });
+
+  it("beside tool calls, once cut, is written again whole to stay", async () => {
+    const { progress, text } = ttyReporter(6);
+    progress.onTextDelta("a\nb\nc\nd\ne");
+    progress.onModelReply(answer("a\nb\nc\nd\ne", [writeCall]));
+    await flushed();
+    expect(text()).toBe(`  a\n  b\n  c\n  …\n\r${ESC}[4A${ESC}[J  a\n  b\n  c\n  d\n  e\n`);
   });
 
   it("piped, is not streamed, but the text beside tool calls is shown once", async () => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Message, ToolCall } from "../../../src/core/ports/messages.js";
-import { ToolPairingError, validateToolPairing } from "../../../src/core/ports/messages.js";
+import {
+  ToolPairingCheck,
+  ToolPairingError,
+  validateToolPairing,
+} from "../../../src/core/ports/messages.js";
 
 function call(id: string): ToolCall {
   return { id, name: "shell", arguments: "{}" };
@@ -103,5 +107,63 @@ describe("validateToolPairing rejects broken histories with exact messages", () 
     const error = pairingError(history);
     expect(error).toBeInstanceOf(ToolPairingError);
     expect(error).toMatchObject({ name: "ToolPairingError", message });
+  });
+});
+
+describe("ToolPairingCheck reads a growing history once and judges it as a whole would", () => {
+  it("accepts a history turn by turn, reading only what each turn added", () => {
+    const check = new ToolPairingCheck();
+    const history: Message[] = [system, user];
+    check.check(history);
+    history.push(assistant("a", "b"), tool("a"), tool("b"));
+    check.check(history);
+    expect([...check.usedCallIds(history)]).toEqual(["a", "b"]);
+    // A proxy counts the reads of the five messages already passed.
+    const readCount = { reads: 0 };
+    const watched = history.map((message) => message);
+    const proxy = new Proxy(watched, {
+      get(target, key, receiver) {
+        if (typeof key === "string" && /^\d+$/.test(key) && Number(key) < 5) readCount.reads += 1;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    watched.push(assistant("c"), tool("c"));
+    check.check(proxy);
+    // Only the prefix identity comparison touches the old messages, once each.
+    expect(readCount.reads).toBe(5);
+    expect([...check.usedCallIds(watched)]).toEqual(["a", "b", "c"]);
+  });
+
+  it("refuses an id used before the new messages, with the whole check's words", () => {
+    const check = new ToolPairingCheck();
+    const history: Message[] = [user, assistant("a"), tool("a")];
+    check.check(history);
+    history.push(assistant("a"), tool("a"));
+    const whole = pairingError(history);
+    expect(() => {
+      check.check(history);
+    }).toThrow(whole);
+    expect(String(whole)).toBe('ToolPairingError: Duplicate tool call id "a"');
+  });
+
+  it("starts over on a history that no longer begins with what it checked", () => {
+    const check = new ToolPairingCheck();
+    check.check([user, assistant("a"), tool("a")]);
+    // Compacted: the call "a" is gone, so it may be used again, as a whole check would allow.
+    const compacted: Message[] = [system, user, assistant("a"), tool("a")];
+    check.check(compacted);
+    expect([...check.usedCallIds(compacted)]).toEqual(["a"]);
+    expect([...check.usedCallIds([user])]).toEqual([]);
+  });
+
+  it("keeps nothing of a history it refused", () => {
+    const check = new ToolPairingCheck();
+    const history: Message[] = [user, assistant("a")];
+    expect(() => {
+      check.check(history);
+    }).toThrow('Missing tool result for call id "a" at index 2');
+    history.push(tool("a"));
+    check.check(history);
+    expect([...check.usedCallIds(history)]).toEqual(["a"]);
   });
 });

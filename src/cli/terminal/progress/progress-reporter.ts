@@ -21,7 +21,7 @@ import {
   stderrTail,
 } from "./command-summary.js";
 import type { StreamedLayout } from "./streamed-layout.js";
-import { StreamedText } from "./streamed-text.js";
+import { StreamedDraft } from "./streamed-draft.js";
 import type { ModelRetryNotice } from "../../../bootstrap.js";
 import { retryNoticeLine } from "./retry-notice.js";
 import { MODEL_INDENT, indentModelText, layOutLine } from "../render/terminal-layout.js";
@@ -60,7 +60,7 @@ export class ProgressReporter implements AgentObserver {
   #spinner: ReturnType<typeof setInterval> | undefined;
   readonly #tokensPerTurn: number[] = [];
   /** The model's text of the current reply, as shown while it streams in (terminal only). */
-  #streamed: StreamedText | undefined;
+  #streamed: StreamedDraft | undefined;
   #lastAnswer: StreamedLayout | undefined;
   readonly #outcomes: ToolOutcome[] = [];
   /** "context N% used", once the runner measured the history (terminal only). */
@@ -115,9 +115,11 @@ export class ProgressReporter implements AgentObserver {
    * own cost more than the text itself (StreamedText gives the same rows however it is cut).
    */
   #showStreamed(text: string): void {
-    this.#streamed ??= new StreamedText(this.#columns());
+    this.#streamed ??= new StreamedDraft(this.#columns(), this.#screenRows(), (rows) =>
+      this.#dim(rows),
+    );
     const shown = this.#streamed.add(text);
-    if (shown !== "") this.#options.output.write(this.#dim(shown));
+    if (shown !== "") this.#options.output.write(shown);
   }
 
   /**
@@ -241,14 +243,14 @@ export class ProgressReporter implements AgentObserver {
     this.#outcomes.length = 0;
     const streamed = this.#streamed;
     this.#streamed = undefined;
-    if (streamed !== undefined) this.#write(streamed.end());
+    if (streamed !== undefined) this.#write(streamed.end(true));
   }
 
   #endStreamedText(reply: ModelReply): void {
     this.#streamedOutput.flush();
     const streamed = this.#streamed;
     this.#streamed = undefined;
-    const { output, verbosity } = this.#options;
+    const { verbosity } = this.#options;
     const text = reply.message.content ?? "";
     const withTools = reply.message.toolCalls.length > 0;
     if (streamed?.started !== true) {
@@ -259,14 +261,16 @@ export class ProgressReporter implements AgentObserver {
       }
       return;
     }
-    this.#write(streamed.end());
+    // The final answer follows on stdout and its draft goes (it never outgrows the screen, so
+    // all of it can be erased); text beside tool calls stays.
+    this.#write(streamed.end(withTools));
     if (!withTools) this.#lastAnswer = streamed.laidOut();
-    // The final answer follows on stdout; its draft goes, if all of it is still on the screen.
-    // A pseudo-terminal of unknown size is taken to have the classic 24 rows.
-    const rows = output.rows !== undefined && output.rows > 0 ? output.rows : UNKNOWN_ROWS;
-    if (!withTools && streamed.rowsAbove < rows) {
-      this.#write(`\r\u001b[${streamed.rowsAbove}A\u001b[J`);
-    }
+  }
+
+  /** A pseudo-terminal of unknown size is taken to have the classic 24 rows. */
+  #screenRows(): number {
+    const { rows } = this.#options.output;
+    return rows !== undefined && rows > 0 ? rows : UNKNOWN_ROWS;
   }
 
   #stopSpinner(): void {

@@ -1,0 +1,215 @@
+/**
+ * Issue 44 §2: the harness's own work per turn must not grow with the history. One run of the built
+ * agent makes CALLS `read_file` calls, one per reply, against a local server that answers at once
+ * (it stamps a request when its headers arrive and answers when its body has been read). A turn's
+ * gap is the time from a reply's end to the next request: the agent's own cost for that turn (the
+ * call, its journal records, the next request's body). Target: the last 20 gaps ≤ 1.2× the first
+ * 20 (their sums), in each round; the ratio is the median over the rounds.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import {
+  BenchFailure,
+  buildAgentBundle,
+  collectOwnGarbage,
+  runToExit,
+  withTempDir,
+  type Row,
+  type SectionResult,
+} from "./measurement.js";
+import { summarize } from "./stats.js";
+
+const AGENT = fileURLToPath(new URL("../dist/agent.cjs", import.meta.url));
+const CALLS = 400;
+const EDGE = 20;
+const ROUNDS = 3;
+const TARGET = 1.2;
+/** What each read returns: a history of about CALLS × 1 KiB by the end. */
+const FILE_TEXT = "a line of a source file, read by the bench\n".repeat(24);
+
+export interface Timeline {
+  /** When each request's headers arrived. */
+  readonly arrived: number[];
+  /** When each reply was written. */
+  readonly replied: number[];
+}
+
+export async function measureTurnCost(): Promise<SectionResult> {
+  await buildAgentBundle();
+  return withTempDir("turns", async (directory) => {
+    const ratios: number[] = [];
+    const firstGaps: number[] = [];
+    const lastGaps: number[] = [];
+    const warmRatios: number[] = [];
+    const after20: number[] = [];
+    const afterAll: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      collectOwnGarbage();
+      const timeline = await oneRun(join(directory, `round-${round}`));
+      const gaps = timeline.arrived.slice(1).map((at, turn) => at - (timeline.replied[turn] ?? 0));
+      const first = sum(gaps.slice(0, EDGE));
+      const last = sum(gaps.slice(-EDGE));
+      ratios.push(last / first);
+      // The first turns also pay for the code each one loads and compiles; turns 21–40 do not.
+      warmRatios.push(last / sum(gaps.slice(EDGE, 2 * EDGE)));
+      firstGaps.push(first / EDGE);
+      lastGaps.push(last / EDGE);
+      const start = timeline.arrived[0] ?? 0;
+      after20.push((timeline.replied[EDGE] ?? 0) - start);
+      afterAll.push((timeline.replied.at(-1) ?? 0) - start);
+    }
+    const ratio = summarize(ratios);
+    const rows: Row[] = [
+      {
+        name: `turn gap, first ${EDGE} of ${CALLS} calls`,
+        unit: "ms",
+        summary: summarize(firstGaps),
+        note: "reply's end → next request, per turn (the agent's own work)",
+      },
+      {
+        name: `turn gap, last ${EDGE} of ${CALLS} calls`,
+        unit: "ms",
+        summary: summarize(lastGaps),
+        note: `${ratio.median.toFixed(2)}× the first ${EDGE} (median of per-run ratios, ${ratio.min.toFixed(2)}×–${ratio.max.toFixed(2)}×)`,
+        ratio,
+        targets: [
+          {
+            goal: `≤ ${TARGET}× the first ${EDGE}`,
+            figure: `${ratio.median.toFixed(2)}×`,
+            met: ratio.median <= TARGET,
+          },
+        ],
+      },
+      {
+        name: `turn gap, last ${EDGE} ÷ turns ${EDGE + 1}–${2 * EDGE}`,
+        unit: "ms",
+        summary: summarize(lastGaps),
+        note: `${summarize(warmRatios).median.toFixed(2)}× (median of per-run ratios): growth without the first turns' warm-up`,
+      },
+      {
+        name: `after the first request, ${EDGE} turns`,
+        unit: "ms",
+        summary: summarize(after20),
+        note: "first request → 21st reply written",
+      },
+      {
+        name: `after the first request, ${CALLS} calls`,
+        unit: "ms",
+        summary: summarize(afterAll),
+        note: "first request → last reply written",
+      },
+    ];
+    return {
+      title: "Turn cost",
+      rows,
+      notes: [
+        `one run per round of ${CALLS} \`read_file\` calls (one per reply, ~1 KiB each) and a ` +
+          `final text reply, \`--sandbox off\`, against a server that answers at once; pi's ` +
+          "figures are not measured here.",
+      ],
+    };
+  });
+}
+
+async function oneRun(directory: string): Promise<Timeline> {
+  const workspace = join(directory, "workspace");
+  const stateDir = join(directory, "state");
+  return runOfCalls(workspace, stateDir, CALLS);
+}
+
+/**
+ * One run of the built agent in `workspace` that makes `calls` \`read_file\` calls, one per reply,
+ * then answers; the server answers at once. Its journal is left in `stateDir`.
+ */
+export async function runOfCalls(
+  workspace: string,
+  stateDir: string,
+  calls: number,
+): Promise<Timeline> {
+  await mkdir(workspace, { recursive: true });
+  await writeFile(join(workspace, "notes.txt"), FILE_TEXT);
+  const timeline: Timeline = { arrived: [], replied: [] };
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const turn = timeline.arrived.length;
+    timeline.arrived.push(performance.now());
+    request.resume();
+    request.once("end", () => {
+      const body =
+        turn < calls
+          ? reply({
+              content: null,
+              tool_calls: [
+                {
+                  id: `call_${String(turn)}`,
+                  type: "function",
+                  function: { name: "read_file", arguments: '{"path":"notes.txt"}' },
+                },
+              ],
+            })
+          : reply({ content: "bench: done" });
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(body);
+      timeline.replied.push(performance.now());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new BenchFailure("no port");
+  try {
+    const { code, stderr } = await runToExit(
+      process.execPath,
+      [
+        AGENT,
+        ...["--workspace", workspace, "--state-dir", stateDir, "--sandbox", "off"],
+        ...["--max-turns", String(calls + 1), "Read notes.txt again and again."],
+      ],
+      { cwd: workspace, env: agentEnvironment(`http://127.0.0.1:${String(address.port)}/v1`) },
+    );
+    if (code !== 0)
+      throw new BenchFailure(`the ${calls}-call run exited ${String(code)}: ${stderr}`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
+  }
+  if (timeline.arrived.length !== calls + 1) {
+    throw new BenchFailure(`expected ${calls + 1} requests, got ${timeline.arrived.length}`);
+  }
+  return timeline;
+}
+
+function reply(message: Record<string, unknown>): string {
+  return JSON.stringify({
+    id: "bench",
+    object: "chat.completion",
+    created: 0,
+    model: "bench",
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", ...message },
+        finish_reason: "tool_calls" in message ? "tool_calls" : "stop",
+      },
+    ],
+  });
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+/** This process's environment minus anything that could change the agent's run. */
+function agentEnvironment(baseURL: string): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value === undefined || name.startsWith("OPENAI_") || name.startsWith("AGENT_")) continue;
+    environment[name] = value;
+  }
+  return { ...environment, OPENAI_API_KEY: "dummy", OPENAI_BASE_URL: baseURL, NO_COLOR: "1" };
+}

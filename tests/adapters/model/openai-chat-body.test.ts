@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import type { Message } from "../../../src/core/ports/messages.js";
+import type { ModelToolSpec } from "../../../src/core/ports/model.js";
+import { ChatRequestBody } from "../../../src/adapters/model/openai-chat-body.js";
+import { toChatMessages, toChatTools } from "../../../src/adapters/model/openai-chat-request.js";
+
+const tools: ModelToolSpec[] = [
+  {
+    name: "read_file",
+    description: "Reads a file",
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
+  { name: "glob", description: 'Finds "files" ✓', parameters: { type: "object" } },
+];
+
+const history: Message[] = [
+  { role: "system", content: "be brief \u2028 ünïcode 🙂" },
+  { role: "user", content: 'say "hi"\n' },
+  {
+    role: "assistant",
+    content: null,
+    toolCalls: [{ id: "call_1", name: "read_file", arguments: '{"path":"a.txt"}' }],
+  },
+  { role: "tool", toolCallId: "call_1", content: "\u0000 bytes \ud800 lone" },
+  { role: "assistant", content: "", toolCalls: [] },
+];
+
+/** What the SDK sent before: JSON.stringify of the params. */
+function sdkBody(messages: readonly Message[], specs: readonly ModelToolSpec[]): string {
+  return JSON.stringify({
+    model: "gpt-x",
+    messages: toChatMessages(messages),
+    ...(specs.length === 0 ? {} : { tools: toChatTools(specs) }),
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+}
+
+describe("ChatRequestBody", () => {
+  it("writes the bytes JSON.stringify of the params would, turn after turn", () => {
+    const body = new ChatRequestBody("gpt-x");
+    for (let end = 1; end <= history.length; end += 1) {
+      const messages = history.slice(0, end);
+      expect(body.bytes(messages, tools).toString("utf8")).toBe(sdkBody(messages, tools));
+      expect(body.bytes(messages, []).toString("utf8")).toBe(sdkBody(messages, []));
+    }
+    expect(body.bytes([], tools).toString("utf8")).toBe(sdkBody([], tools));
+  });
+});
