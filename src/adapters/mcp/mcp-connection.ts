@@ -39,6 +39,7 @@ export class McpConnection {
   readonly #secrets: readonly string[];
   readonly #timeoutMs: number;
   readonly #stderr: () => string;
+  readonly #stopNow: () => void;
   #stopped: string | undefined;
 
   private constructor(fields: {
@@ -49,6 +50,7 @@ export class McpConnection {
     secrets: readonly string[];
     timeoutMs: number;
     stderr: () => string;
+    stopNow: () => void;
   }) {
     this.name = fields.name;
     this.transport = fields.transport;
@@ -57,6 +59,7 @@ export class McpConnection {
     this.#secrets = fields.secrets;
     this.#timeoutMs = fields.timeoutMs;
     this.#stderr = fields.stderr;
+    this.#stopNow = fields.stopNow;
     this.#client.onclose = () => {
       this.#stopped ??= this.#why("the server stopped");
     };
@@ -101,6 +104,7 @@ export class McpConnection {
       secrets: made.secrets,
       timeoutMs: setting.timeout === undefined ? DEFAULT_CALL_TIMEOUT_MS : setting.timeout * 1000,
       stderr,
+      stopNow: made.stopNow,
     });
   }
 
@@ -172,8 +176,13 @@ export class McpConnection {
     return this.#stopped;
   }
 
+  /**
+   * Stops the server with the run: a stdio server is sent SIGTERM now, before anything is awaited,
+   * so it ends even when the agent exits at once; then the SDK closes its side.
+   */
   async close(): Promise<void> {
     this.#stopped ??= "closed with the run";
+    this.#stopNow();
     await this.#client.close().catch(() => undefined);
   }
 
@@ -188,6 +197,8 @@ interface MadeTransport {
   readonly transport: import("@modelcontextprotocol/sdk/shared/transport.js").Transport;
   readonly secrets: readonly string[];
   readonly stderr: () => string;
+  /** Ends a stdio server's process at once (nothing to do for HTTP). */
+  readonly stopNow: () => void;
 }
 
 async function transportFor(
@@ -208,7 +219,16 @@ async function transportFor(
     transport.stderr?.on("data", (chunk: Buffer) => {
       kept = (kept + chunk.toString("utf8")).slice(-STDERR_KEPT);
     });
-    return { kind: "stdio", transport, secrets: env.secrets, stderr: () => kept };
+    const stopNow = (): void => {
+      const pid = transport.pid;
+      if (pid === null) return;
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+    };
+    return { kind: "stdio", transport, secrets: env.secrets, stderr: () => kept, stopNow };
   }
   const headers = resolveSecrets(setting.headers, options.hostEnv, "header");
   const { StreamableHTTPClientTransport } = await import("./sdk.js");
@@ -223,6 +243,7 @@ async function transportFor(
     transport,
     secrets: secretsOf([...headers.secrets, ...inUrl]),
     stderr: () => "",
+    stopNow: () => undefined,
   };
 }
 
