@@ -34,13 +34,36 @@ async function settings(allow: string[]): Promise<void> {
   await writeFile(join(directory, "settings.json"), JSON.stringify({ mcpServers: { notes } }));
 }
 
-function cli(args: readonly string[]): Promise<CliRun> {
+function cli(args: readonly string[], extra: Record<string, string> = {}): Promise<CliRun> {
   return runCli([...args, "--workspace", e2e.dir.workspace], {
     env: serverEnv(e2e.server.baseURL, {
       AGENT_STATE_DIR: join(e2e.dir.root, "state"),
       XDG_CONFIG_HOME: join(e2e.dir.root, "config"),
+      ...extra,
     }),
   });
+}
+
+/**
+ * NODE_OPTIONS for a run that notes in a file each time the agent requires the MCP SDK's
+ * separate file (dist/agent-mcp.cjs); the file's path is returned with it.
+ */
+async function watchingSdkLoads(): Promise<{ env: Record<string, string>; loads: string }> {
+  const loads = join(e2e.dir.root, "sdk-loads.txt");
+  const hook = join(e2e.dir.root, "sdk-hook.cjs");
+  await writeFile(
+    hook,
+    [
+      'const Module = require("node:module");',
+      'const { appendFileSync } = require("node:fs");',
+      "const load = Module._load;",
+      "Module._load = function (request, ...rest) {",
+      `  if (String(request).includes("agent-mcp")) appendFileSync(${JSON.stringify(loads)}, request + "\\n");`,
+      "  return load.call(this, request, ...rest);",
+      "};",
+    ].join("\n"),
+  );
+  return { env: { NODE_OPTIONS: `--require ${hook}` }, loads };
 }
 
 const call = (id: string, tool: string, args: object) =>
@@ -53,11 +76,13 @@ function match(run: CliRun, pattern: RegExp): string {
 }
 
 describe("MCP servers in the tutorial's chapters", () => {
-  it("chapter 3 never lists a configured server's tools", async () => {
+  it("chapter 3 never lists a configured server's tools, nor loads the SDK", async () => {
     await settings(["write_note"]);
     e2e.server.script(chatTextReply("hi"));
-    const run = await cli(["--chapter", "3", "--prompt", "hello"]);
+    const watch = await watchingSdkLoads();
+    const run = await cli(["--chapter", "3", "--prompt", "hello"], watch.env);
     expect(run.exitCode).toBe(0);
+    expect(existsSync(watch.loads)).toBe(false);
     expect(toolNames(e2e.server.requests[0])).toEqual([
       "shell",
       "read_file",
@@ -72,7 +97,10 @@ describe.skipIf(!HAS_BWRAP)("MCP servers in chapter 4", () => {
   it("denies a tool the allowlist does not name: nothing sent, nobody asked", async () => {
     await settings([]);
     e2e.server.script(call("call_1", "write_note", { name: "a", text: "b" }), chatTextReply("ok"));
-    const run = await cli(["--chapter", "4", "--prompt", "write a note"]);
+    // The same watch as chapter 3's, which must see chapter 4 load the SDK for its server.
+    const watch = await watchingSdkLoads();
+    const run = await cli(["--chapter", "4", "--prompt", "write a note"], watch.env);
+    expect(await readFile(watch.loads, "utf8")).toBe("./agent-mcp.cjs\n");
     expect(run.exitCode).toBe(4); // every call was denied
     expect(toolNames(e2e.server.requests[0])).toContain("mcp__notes__write_note");
     expect(toolResults(e2e.server.requests[1]).call_1).toMatch(
