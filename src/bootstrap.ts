@@ -36,6 +36,7 @@ export { openInputHistory, type InputHistory } from "./bootstrap/open/input-hist
 export { instructionsChangeNotice } from "./bootstrap/open/project-instructions.js";
 export { loadCommandAllowlist } from "./bootstrap/p04-run.js";
 export { checkMcpServers, type McpServerReport } from "./bootstrap/external-tools.js";
+export type { McpServerState } from "./adapters/mcp/index.js";
 
 // The person's settings file and the defaults `agent config` names.
 export { loadPersonSettings } from "./bootstrap/open/settings-file.js";

@@ -30,6 +30,7 @@ import { openRunStore } from "./open/run-store.js";
 import type { SwitchableModel } from "./model/switchable-model.js";
 import { withTextDeltas } from "./model/text-delta-model.js";
 import { startExternalTools, type StartedExternalTools } from "./external-tools.js";
+import type { McpServerState } from "../adapters/mcp/index.js";
 
 export interface ComposedRun {
   readonly agent: AgentRunner;
@@ -48,6 +49,8 @@ export interface ComposedRun {
   readonly stateRoot: string;
   /** The provider's model, which `/model` switches; absent for a replayed recording. */
   readonly switchableModel: SwitchableModel | undefined;
+  /** The run's MCP servers and their state now; empty when it started none (`/mcp`). */
+  mcpServers(): readonly McpServerState[];
   /** Closes the journal and releases the run's lock; once, at the end, whatever happened. */
   close(): void;
 }
@@ -190,6 +193,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       harnessFiles,
       stateRoot: store.stateRoot,
       switchableModel: model.switchable,
+      mcpServers: () => servers?.states() ?? [],
       close: () => {
         void servers?.close();
         opened.close();

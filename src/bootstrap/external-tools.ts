@@ -3,7 +3,7 @@
  * their tools and only when the settings file names any, so a run without servers never loads the
  * SDK; each failure is one line for the person, and the same line reaches the model.
  */
-import { startMcpServers } from "../adapters/mcp/index.js";
+import { startMcpServers, type McpServerState } from "../adapters/mcp/index.js";
 import type { McpServersSetting } from "../adapters/settings/index.js";
 import type { ExternalTools } from "./build-agent.js";
 import type { Host } from "./host.js";
@@ -11,6 +11,8 @@ import type { RunSettings } from "./run-settings.js";
 
 export interface StartedExternalTools {
   readonly tools: ExternalTools;
+  /** Each server's state now (`/mcp`). */
+  states(): readonly McpServerState[];
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startExternalTools(
       allowed: (server, tool) => allow.get(server)?.has(tool) === true,
       notes: started.notes,
     },
+    states: () => started.statesNow(),
     close: () => started.close(),
   };
 }
@@ -43,7 +46,7 @@ export async function startExternalTools(
 export interface McpServerReport {
   readonly name: string;
   readonly transport: "stdio" | "http";
-  readonly state: "ready" | "failed";
+  readonly state: McpServerState["state"];
   /** Ready: each tool by its name on the server, with the effect it is registered with. */
   readonly tools: readonly { readonly tool: string; readonly effect: string }[];
   /** The tools chapter 4's allowlist names. */

@@ -83,6 +83,7 @@ function sharedWith(allow: string[]): StartedExternalTools {
   const { tools, notes } = shared.tools;
   return {
     tools: { tools, notes, allowed: (server, tool) => server === "notes" && allow.includes(tool) },
+    states: () => [],
     close: () => Promise.resolve(),
   };
 }

@@ -10,7 +10,8 @@ import { oneLine } from "../../core/common/one-line.js";
 export interface McpServerState {
   readonly name: string;
   readonly transport: "stdio" | "http";
-  readonly state: "ready" | "failed";
+  /** `stopped`: was ready, then went away during the run. */
+  readonly state: "ready" | "failed" | "stopped";
   /** Tools offered (ready servers). */
   readonly tools: readonly string[];
   /** Why it failed, one line, secrets redacted. */
@@ -25,6 +26,8 @@ export interface StartedMcpServers {
    * The model reads them so it does not look for a tool that is not there.
    */
   readonly notes: readonly string[];
+  /** The states as they are now: a server that died since the start is `stopped`, with why. */
+  statesNow(): readonly McpServerState[];
   /** Stops every server (the stdio programs end). */
   close(): Promise<void>;
 }
@@ -77,10 +80,16 @@ export async function startMcpServers(
       tools: listed.tools.map((tool) => tool.tool),
     });
   }
+  const byName = new Map(connections.map((connection) => [connection.name, connection]));
   return {
     tools,
     states,
     notes,
+    statesNow: () =>
+      states.map((state) => {
+        const stopped = byName.get(state.name)?.stopped;
+        return stopped === undefined ? state : { ...state, state: "stopped", reason: stopped };
+      }),
     close: async () => {
       await Promise.all(connections.map((connection) => connection.close()));
     },

@@ -6,6 +6,7 @@ import type { ComposedRun } from "../../bootstrap.js";
 import type { Message } from "../../core/ports/messages.js";
 import { EXIT } from "../exit-codes.js";
 import { contextSlashCommands } from "../terminal/input/context-commands.js";
+import { mcpSlashCommand } from "../terminal/input/mcp-command.js";
 import { runConversation } from "../terminal/input/conversation.js";
 import { contextCommandsOf } from "./context-setup.js";
 import { setUpConversation } from "./conversation-setup.js";
@@ -32,7 +33,10 @@ export async function conversationMode(run: ComposedRun, terminal: RunTerminal):
     journal: session.journal,
     model: run.switchableModel,
     stderr: io.stderr,
-    extraCommands: contextSlashCommands(contextCommandsOf(agent)),
+    extraCommands: [
+      ...contextSlashCommands(contextCommandsOf(agent)),
+      mcpSlashCommand(() => run.mcpServers()),
+    ],
   });
   try {
     await runConversation({

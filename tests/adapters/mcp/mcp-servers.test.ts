@@ -151,6 +151,13 @@ describe("MCP servers over stdio", () => {
       /^Error \[external_unavailable\]: MCP server "notes" is not running \(the server stopped; stderr: notes server starting\); the call was not sent$/,
     );
     expect(loggedLines(log)).toEqual(["crash_midway started"]);
+    expect(started.statesNow()).toMatchObject([
+      {
+        name: "notes",
+        state: "stopped",
+        reason: "the server stopped; stderr: notes server starting",
+      },
+    ]);
   });
 
   it("a server that cannot start is one line, and its tools are left out", async () => {
