@@ -27,7 +27,11 @@ const BUNDLE = path.join(ROOT, "dist", "agent-bundle.cjs");
 const LAUNCHER = path.join(ROOT, "dist", "agent.cjs");
 const BUNDLE_HASH = path.join(ROOT, "dist", "agent-bundle.sha256");
 /** What the build hashed into BUNDLE_HASH, in its order: what the command runs. */
-const BUILT = [BUNDLE, path.join(ROOT, "dist", "agent-zod.cjs")];
+const BUILT = [
+  BUNDLE,
+  path.join(ROOT, "dist", "agent-zod.cjs"),
+  path.join(ROOT, "dist", "agent-mcp.cjs"),
+];
 const INPUTS = [
   "package.json",
   "package-lock.json",

@@ -19,6 +19,8 @@ export const LAUNCHER = path.join(DIST, "agent.cjs");
 export const BUNDLE = path.join(DIST, "agent-bundle.cjs");
 /** zod, in a file of its own: the bundle requires it at a run's first tool call (LAZY_ZOD). */
 export const ZOD = path.join(DIST, "agent-zod.cjs");
+/** The MCP SDK's client, in a file of its own: required when a run starts its first MCP server. */
+export const MCP = path.join(DIST, "agent-mcp.cjs");
 /**
  * The SHA-256 of each file this build wrote that the command runs (the bundle and zod), one
  * `<hex>  <name>` line each, as `sha256sum` writes them: `npm run agent` (scripts/agent.cjs) runs
@@ -47,6 +49,32 @@ const ZOD_ENGLISH_ONLY = {
 };
 
 const SRC = path.join(ROOT, "src") + path.sep;
+/** Our one module that imports the MCP SDK (src/adapters/mcp/sdk.ts). */
+const MCP_SDK_MODULE = path.join(SRC, "adapters", "mcp", "sdk.ts");
+const REAL_MCP = `./${path.basename(MCP)}`;
+
+/**
+ * The MCP SDK with what it brings (its own zod, ajv: ~450 kB) is needed only by a run whose
+ * settings file names a server. Its module in our sources becomes a stand-in that requires
+ * dist/agent-mcp.cjs, built on its own, so every other run's start-up reads none of it.
+ */
+const LAZY_MCP = {
+  name: "lazy-mcp",
+  /** @param {import("esbuild").PluginBuild} build */
+  setup(build) {
+    build.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
+      path.join(args.resolveDir, "sdk.ts") === MCP_SDK_MODULE
+        ? { path: "mcp-sdk", namespace: "lazy-mcp" }
+        : undefined,
+    );
+    build.onResolve({ filter: /^\.\/agent-mcp\.cjs$/ }, () => ({ path: REAL_MCP, external: true }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-mcp" }, () => ({
+      resolveDir: ROOT,
+      loader: "js",
+      contents: `module.exports = require(${JSON.stringify(REAL_MCP)});`,
+    }));
+  },
+};
 /** What the stand-in below requires zod by: dist/agent-zod.cjs, beside the bundle. */
 const REAL_ZOD = `./${path.basename(ZOD)}`;
 
@@ -150,7 +178,7 @@ export async function bundle() {
     supported: { "regexp-unicode-property-escapes": true },
     minify: true,
     legalComments: "none",
-    plugins: [LAZY_ZOD, LAZY_BUILTIN, ZOD_ENGLISH_ONLY],
+    plugins: [LAZY_ZOD, LAZY_MCP, LAZY_BUILTIN, ZOD_ENGLISH_ONLY],
     inject: GLOBAL_STAND_INS.inject,
     define: { "import.meta.url": "__agentBundleURL", ...GLOBAL_STAND_INS.define },
     write: false,
@@ -159,10 +187,12 @@ export async function bundle() {
   const code = result.outputFiles[0]?.text;
   if (code === undefined) throw new Error("esbuild produced no output");
   const zodText = await bundleZod(build);
+  const mcpText = await bundleMcp(build);
   await mkdir(DIST, { recursive: true });
   // The launcher wraps the bundle in a function, where src/cli.ts's `#!` line cannot stand.
   const bundleText = code.replace(/^#!.*\n/, "");
   await replace(ZOD, zodText, 0o644);
+  await replace(MCP, mcpText, 0o644);
   await replace(BUNDLE, bundleText, 0o755);
   await replace(
     LAUNCHER,
@@ -172,6 +202,7 @@ export async function bundle() {
   const hashes = [
     [BUNDLE, bundleText],
     [ZOD, zodText],
+    [MCP, mcpText],
   ].map(
     ([file, text]) =>
       `${createHash("sha256").update(text).digest("hex")}  ${path.basename(file)}\n`,
@@ -205,6 +236,29 @@ async function bundleZod(build) {
   });
   const code = result.outputFiles[0]?.text;
   if (code === undefined) throw new Error("esbuild produced no zod");
+  return code;
+}
+
+/**
+ * The MCP SDK's client, as CommonJS exporting what src/adapters/mcp/sdk.ts exports: what
+ * LAZY_MCP's stand-in requires.
+ * @param {typeof import("esbuild").build} build
+ */
+async function bundleMcp(build) {
+  const result = await build({
+    entryPoints: [MCP_SDK_MODULE],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    minify: true,
+    legalComments: "none",
+    plugins: [ZOD_ENGLISH_ONLY],
+    write: false,
+    logLevel: "warning",
+  });
+  const code = result.outputFiles[0]?.text;
+  if (code === undefined) throw new Error("esbuild produced no MCP client");
   return code;
 }
 

@@ -35,6 +35,8 @@ export {
 export { openInputHistory, type InputHistory } from "./bootstrap/open/input-history.js";
 export { instructionsChangeNotice } from "./bootstrap/open/project-instructions.js";
 export { loadCommandAllowlist } from "./bootstrap/p04-run.js";
+export { checkMcpServers, type McpServerReport } from "./bootstrap/external-tools.js";
+export type { McpServerState } from "./adapters/mcp/index.js";
 
 // The person's settings file and the defaults `agent config` names.
 export { loadPersonSettings } from "./bootstrap/open/settings-file.js";
@@ -48,6 +50,7 @@ export {
   SETTING_NAMES,
   type FileSettings,
   type LoadedSettings,
+  type McpServersSetting,
   type SettingName,
 } from "./adapters/settings/index.js";
 

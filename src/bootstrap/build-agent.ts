@@ -19,7 +19,7 @@ import { GrantApprovalProvider, type ApprovalGrants } from "../core/grants/grant
 import { ApprovedActions } from "../core/grants/approved-actions.js";
 import { P04Authorizer } from "../core/grants/p04-authorizer.js";
 import { recheckApprovedCommand } from "../core/grants/p04-recheck.js";
-import type { P04Context } from "../core/grants/policy-context.js";
+import type { ExternalToolFacts, P04Context } from "../core/grants/policy-context.js";
 import {
   commandsEndWithTheirCalls,
   type ExecutionEnvironment,
@@ -87,6 +87,8 @@ export interface AgentDependencies {
    * prompt, the plain approver asks as chapter 3 does.
    */
   readonly runAnswers?: RunAnswerDependencies;
+  /** The person's MCP servers' tools, started for a profile that lists them (profile.mcpTools). */
+  readonly externalTools?: ExternalTools;
 }
 
 export interface RunAnswerDependencies {
@@ -98,6 +100,23 @@ export interface RunAnswerDependencies {
   /** Filled in by the composition root: the run's grants, for `/permissions`. */
   readonly onGrants?: (grants: RunGrants) => void;
 }
+
+/** What the composition root hands on of the started MCP servers (adapters/mcp). */
+export interface ExternalTools {
+  readonly tools: readonly {
+    readonly definition: ToolDefinition;
+    readonly server: string;
+    readonly tool: string;
+  }[];
+  /** Whether the settings file's allowlist names this server's tool. */
+  readonly allowed: (server: string, tool: string) => boolean;
+  /** One line each for a server that failed and a tool left out: the model reads them. */
+  readonly notes: readonly string[];
+}
+
+/** Said to the model when a profile lists MCP tools. */
+export const EXTERNAL_TOOLS_PROMPT =
+  "Tools named mcp__<server>__<tool> act through the person's MCP servers, outside this machine: each call is refused unless the person's allowlist names it, and then a person approves it.";
 
 /** The tutorial's name for what the composition root is given. */
 export type BuildDependencies = AgentDependencies;
@@ -181,7 +200,7 @@ export function buildToolPath(
   }
   // With grants, the policy and `run_command` share what was approved: the tool checks it again
   // against what would run, just before the spawn.
-  const grants = profile.approvals === "grants" ? grantPath(deps) : undefined;
+  const grants = profile.approvals === "grants" ? grantPath(profile, deps) : undefined;
   const policy = buildPolicy(profile, deps, grants);
   return { registry: new ToolRegistry(buildTools(profile, deps, grants)), policy };
 }
@@ -194,6 +213,10 @@ function systemPromptFor(profile: ChapterProfile, deps: AgentDependencies): stri
   const lines = [...profile.systemPrompt];
   if (profile.commandTool === "shell" && deps.sandboxNetworkOff === true) {
     lines.splice(lines.length - 1, 0, SANDBOX_NETWORK_OFF_NOTICE);
+  }
+  const external = listedExternalTools(profile, deps);
+  if (external !== undefined && (external.tools.length > 0 || external.notes.length > 0)) {
+    lines.splice(lines.length - 1, 0, EXTERNAL_TOOLS_PROMPT, ...external.notes);
   }
   return lines.join("\n").replace("{shell}", deps.commandRunner.shellName);
 }
@@ -254,7 +277,37 @@ function buildTools(
     );
   }
   if (profile.capabilities.has("fetch_url")) tools.push(createFetchUrlTool());
+  for (const external of listedExternalTools(profile, deps)?.tools ?? []) {
+    tools.push(external.definition);
+  }
   return tools;
+}
+
+/** The MCP tools this profile lists: none for the tutorial's chapters, whatever is configured. */
+function listedExternalTools(
+  profile: ChapterProfile,
+  deps: AgentDependencies,
+): ExternalTools | undefined {
+  switch (profile.mcpTools) {
+    case "none":
+      return undefined;
+    case "allowlist":
+      return deps.externalTools;
+  }
+}
+
+/** Each listed MCP tool by its registered name, for the policy: external, allowlisted or not. */
+function externalToolFacts(
+  profile: ChapterProfile,
+  deps: AgentDependencies,
+): ReadonlyMap<string, ExternalToolFacts> {
+  const external = listedExternalTools(profile, deps);
+  return new Map(
+    (external?.tools ?? []).map(({ definition, server, tool }) => [
+      definition.name,
+      Object.freeze({ server, tool, allowed: external?.allowed(server, tool) === true }),
+    ]),
+  );
 }
 
 function buildPolicy(
@@ -287,7 +340,7 @@ function buildPolicy(
         ...environment,
       });
     case "grants":
-      return buildDefaultDenyPolicy(deps, grants ?? grantPath(deps));
+      return buildDefaultDenyPolicy(deps, grants ?? grantPath(profile, deps));
   }
 }
 
@@ -367,8 +420,9 @@ interface GrantPath {
   readonly boundary: NodeWorkspaceWriteBoundary;
 }
 
-function grantPath(deps: AgentDependencies): GrantPath {
+function grantPath(profile: ChapterProfile, deps: AgentDependencies): GrantPath {
   const grants = grantsOf(deps);
+  const externalTools = externalToolFacts(profile, deps);
   const now = grants.now ?? Date.now;
   const environment = deps.executionEnvironment;
   const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
@@ -387,6 +441,7 @@ function grantPath(deps: AgentDependencies): GrantPath {
     classifyPath: (effect, path) => boundary.classifyNow(deps.workspace, effect, path),
     writeLanding: (path) => boundary.landingNow(deps.workspace, path),
     ...(grants.scriptOf === undefined ? {} : { scriptOf: grants.scriptOf }),
+    ...(externalTools.size === 0 ? {} : { externalTools }),
   });
   return { context, approved: new ApprovedActions(), boundary };
 }

@@ -32,6 +32,8 @@ import type { RunPorts, RunSettings } from "./run-settings.js";
 import { openRunStore } from "./open/run-store.js";
 import type { SwitchableModel } from "./model/switchable-model.js";
 import { withTextDeltas } from "./model/text-delta-model.js";
+import { startExternalTools, type StartedExternalTools } from "./external-tools.js";
+import type { McpServerState } from "../adapters/mcp/index.js";
 
 export interface ComposedRun {
   readonly agent: AgentRunner;
@@ -55,6 +57,8 @@ export interface ComposedRun {
    * `/permissions`; absent otherwise.
    */
   readonly runGrants: RunGrants | undefined;
+  /** The run's MCP servers and their state now; empty when it started none (`/mcp`). */
+  mcpServers(): readonly McpServerState[];
   /** Closes the journal and releases the run's lock; once, at the end, whatever happened. */
   close(): void;
 }
@@ -74,6 +78,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
   const { profile, workspace, host } = settings;
   let resume = settings.resume;
   let session: JournalSession | undefined;
+  let mcp: StartedExternalTools | undefined;
   try {
     if (profile.homeWorkspace === "refused")
       assertHomeWorkspaceAllowed(workspace, host, settings.stateDir);
@@ -160,6 +165,9 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
         : undefined;
     let runGrants: RunGrants | undefined;
     const journal = session.journal;
+    // The person's MCP servers, for a profile that lists their tools: started now, stopped with
+    // the run; one that fails is a line, and its tools are left out.
+    mcp = await startExternalTools(settings, (line) => ports.onMcpNotice?.(line));
     const agent = buildAgent(profile, {
       model: withTextDeltas(
         new FirstReplyGate(
@@ -201,8 +209,10 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
           runGrants = made;
         },
       },
+      ...(mcp === undefined ? {} : { externalTools: mcp.tools }),
     });
     const opened = session;
+    const servers = mcp;
     return {
       agent,
       session: opened,
@@ -216,11 +226,14 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       stateRoot: store.stateRoot,
       switchableModel: model.switchable,
       runGrants,
+      mcpServers: () => servers?.states() ?? [],
       close: () => {
+        void servers?.close();
         opened.close();
       },
     };
   } catch (error) {
+    void mcp?.close();
     session?.close();
     resume?.lock.release();
     throw error;

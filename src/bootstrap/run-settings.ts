@@ -17,6 +17,7 @@ import type { Host } from "./host.js";
 import type { ResumePlan } from "./open/journal-session.js";
 import type { ModelSettings } from "./model/model-client.js";
 import type { ModelRetryNotice } from "../adapters/model/index.js";
+import type { McpServersSetting } from "../adapters/settings/index.js";
 
 export type { ModelRetryNotice };
 
@@ -51,6 +52,11 @@ export interface RunSettings extends ExecutionSettings {
   readonly startDirectory: string;
   /** From `agent resume`: the run, locked; the composition root owns the lock from here on. */
   readonly resume?: ResumePlan | undefined;
+  /**
+   * The person's settings file's MCP servers (never the workspace's): started only for a profile
+   * that lists their tools, at the run's start, and stopped with it.
+   */
+  readonly mcpServers?: McpServersSetting | undefined;
 }
 
 /** The terminal's pieces, handed in: bootstrap never imports the CLI. */
@@ -76,6 +82,8 @@ export interface RunPorts {
   readonly onTextDelta?: (text: string) => void;
   /** Before each retry of a model request, as its wait begins (the terminal says so on stderr). */
   readonly onModelRetry?: (notice: ModelRetryNotice) => void;
+  /** One line for each MCP server that failed to start and each of its tools left out. */
+  readonly onMcpNotice?: (line: string) => void;
   /** Wraps the command runner (the terminal's command status line). */
   readonly aroundRunner?: (runner: CommandRunner) => CommandRunner;
 }

@@ -165,6 +165,8 @@ Commands (chapter 4's approvals; each takes --workspace and --state-dir):
                                       file > default; docs/settings.md)
   agent explain <tool> '<json>' [--chapter N]
                                       Dry run of one call through the policy
+  agent mcp                           Your MCP servers: state and tools
+                                      (settings file; docs/mcp.md)
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server),
 OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_CONTEXT_WINDOW, AGENT_REQUEST_TIMEOUT,

@@ -89,6 +89,14 @@ export type SandboxNeed = "optional" | "required";
  * game). `allowed`: every write there is asked, or the tutorial keeps its chapter as it is.
  */
 export type HomeWorkspace = "allowed" | "refused";
+/**
+ * What the profile does with the tools of the person's MCP servers (docs/mcp.md). `none`: they are
+ * never started nor listed (the tutorial's tool sets stay as they are). `allowlist`: listed; a call
+ * is denied unless the settings file's allowlist names the server and the tool, and then asked
+ * with a digest-bound grant. A profile that asks each call with personal rules would add its own
+ * value here.
+ */
+export type McpToolsMode = "none" | "allowlist";
 /** `terminal`: the person answers [y/N] now. `grants`: an answer is a recorded grant, or the run waits. */
 export type ApprovalMode = "terminal" | "grants";
 
@@ -135,6 +143,8 @@ export interface ChapterProfile {
    * prefix or path glob) join the policy. Never read from the workspace.
    */
   readonly personalRules: boolean;
+  /** Whether the person's MCP servers' tools are offered, and how their calls are decided. */
+  readonly mcpTools: McpToolsMode;
   /** The system prompt's lines; `{shell}` stands for the shell's name. */
   readonly systemPrompt: readonly string[];
 }
@@ -147,6 +157,9 @@ function profile(
   const has = (capability: Capability): boolean => fields.capabilities.includes(capability);
   if (has("powershell") !== (fields.commandTool === "shell")) {
     throw new RangeError(`${fields.id}: the shell tool is the powershell capability`);
+  }
+  if (fields.mcpTools !== "none" && !has("policy")) {
+    throw new RangeError(`${fields.id}: an external tool is decided by a policy`);
   }
   if (fields.approvals === "grants" && !has("policy")) {
     throw new RangeError(`${fields.id}: grants are answers to a policy's asks`);
@@ -188,6 +201,7 @@ const CHAPTER_TUTORIAL = {
   answers: "once",
   personalRules: false,
   search: "none",
+  mcpTools: "none",
 } as const;
 
 export const P01 = profile({
@@ -237,6 +251,7 @@ export const P04 = profile({
   answers: "once",
   personalRules: false,
   search: "none",
+  mcpTools: "allowlist",
   capabilities: ["loop", "tool_registry", "files", "policy", "fetch_url"],
   systemPrompt: [
     OPENING,

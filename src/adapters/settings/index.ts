@@ -9,3 +9,8 @@ export {
   type LoadedSettings,
   type SettingName,
 } from "./settings-file.js";
+export {
+  MCP_SERVER_NAME,
+  type McpServerSetting,
+  type McpServersSetting,
+} from "./mcp-servers-setting.js";

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { builtOnce } from "../../core/common/built-once.js";
 import { errorCode, readHarnessInput } from "../filesystem/index.js";
+import { buildMcpServersSchema, type McpServersSetting } from "./mcp-servers-setting.js";
 import { describeSettingsIssue } from "./settings-issue.js";
 
 export class SettingsFileError extends Error {
@@ -63,6 +64,11 @@ function buildSettingsSchema() {
 /** Built when a settings file is read: without one, a run loads no zod before its request. */
 export const settingsSchema = builtOnce(buildSettingsSchema);
 
+/** The whole file: the settings above, and the MCP servers, which are no flag's or variable's. */
+const fileSchema = builtOnce(() =>
+  buildSettingsSchema().extend({ mcpServers: buildMcpServersSchema() }).partial(),
+);
+
 export type FileSettings = z.infer<ReturnType<typeof buildSettingsSchema>>;
 export type SettingName = keyof FileSettings;
 /** The schema's fields in its order (tests/adapters/settings/settings-file.test.ts checks). */
@@ -98,6 +104,8 @@ export interface LoadedSettings {
   readonly path: string;
   /** Empty when there is no file. */
   readonly values: FileSettings;
+  /** The file's `mcpServers`, when it has any (mcp-servers-setting.ts). */
+  readonly mcpServers?: McpServersSetting;
 }
 
 /** Reads and checks the file; no file is no settings. Throws `SettingsFileError` naming the file. */
@@ -127,13 +135,15 @@ export function loadSettingsFile(path: string): LoadedSettings {
     );
   }
   // The input in each issue, so that a wrong choice can be quoted back.
-  const parsed = settingsSchema().safeParse(raw, { reportInput: true });
+  const parsed = fileSchema().safeParse(raw, { reportInput: true });
   if (!parsed.success) {
+    const known = [...SETTING_NAMES, "mcpServers"];
     throw new SettingsFileError(
-      `settings file ${path}: ${describeSettingsIssue(parsed.error.issues[0], SETTING_NAMES)}`,
+      `settings file ${path}: ${describeSettingsIssue(parsed.error.issues[0], known)}`,
     );
   }
-  return { path, values: parsed.data };
+  const { mcpServers, ...values } = parsed.data;
+  return { path, values, ...(mcpServers === undefined ? {} : { mcpServers }) };
 }
 
 /** fetch refuses a URL with credentials, and every place that shows the URL would show them. */

@@ -11,6 +11,7 @@ import { commandsCommand } from "./commands.js";
 import { CONFIG_HELP, configCommand } from "./config.js";
 import { EXIT } from "../exit-codes.js";
 import { explainCommand } from "./explain.js";
+import { mcpCommand } from "./mcp.js";
 import { resumeCommand } from "./resume.js";
 import { RUNS_HELP, runsCommand } from "./runs.js";
 import { SUBCOMMAND_HELP } from "./subcommand-help.js";
@@ -25,6 +26,7 @@ const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, Subc
   ["commands", commandsCommand],
   ["config", configCommand],
   ["explain", explainCommand],
+  ["mcp", mcpCommand],
   ["runs", runsCommand],
   ["resume", resumeCommand],
 ]);

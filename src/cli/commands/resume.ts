@@ -125,6 +125,7 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
       { ...settings.options, prompt: undefined },
       { ...io, env: settings.env },
       plan,
+      settings.file.mcpServers,
     );
   } catch (error) {
     return fail(firstLineOfError(error));

@@ -56,5 +56,5 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       `no task given: agent "<task>" or agent --prompt "<task>" (see --help)`,
     );
   }
-  return runAgent(options, { ...io, env: settings.env }, undefined);
+  return runAgent(options, { ...io, env: settings.env }, undefined, settings.file.mcpServers);
 }

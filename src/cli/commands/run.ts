@@ -3,7 +3,13 @@
  * the terminal's ports → the composition root → one mode → the exit code. Every step is
  * journaled under the workspace's state directory before it happens.
  */
-import { composeRun, passEnvNotices, type ComposedRun, type ResumePlan } from "../../bootstrap.js";
+import {
+  composeRun,
+  passEnvNotices,
+  type ComposedRun,
+  type McpServersSetting,
+  type ResumePlan,
+} from "../../bootstrap.js";
 import { defaultWorkspace, type CliOptions } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { conversationMode } from "../modes/conversation.js";
@@ -19,6 +25,8 @@ export async function runAgent(
   options: CliOptions,
   io: CliIo,
   resume: ResumePlan | undefined,
+  /** The settings file's `mcpServers`: only the person's own file configures them. */
+  mcpServers?: McpServersSetting,
 ): Promise<number> {
   const terminal = new RunTerminal(options, io);
   // A script reads stdout: --output-format json or stream-json, one observer for it.
@@ -32,7 +40,14 @@ export async function runAgent(
     const workspace = workspaceOf(options, resume);
     const host = { env: io.env, platform: io.platform };
     run = await composeRun(
-      composedRunSettings(options, host, workspace, defaultWorkspace(io.env, io.cwd), resume),
+      composedRunSettings(
+        options,
+        host,
+        workspace,
+        defaultWorkspace(io.env, io.cwd),
+        resume,
+        mcpServers,
+      ),
       terminal.ports(
         workspace,
         script === undefined ? terminal.reporter : bothObservers(terminal.reporter, script),

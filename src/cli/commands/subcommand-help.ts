@@ -57,6 +57,15 @@ Prints chapter 4's command allowlist and where each entry comes from.
 ${WHERE}`,
   ],
   [
+    "mcp",
+    `Usage: agent mcp [--workspace <dir>]
+
+Starts each MCP server of your settings file (mcpServers) as a run would, says
+whether it is ready and which tools it offers, then stops it. See docs/mcp.md.
+  agent mcp
+  --workspace <dir>   Where stdio servers start (default: the current directory)`,
+  ],
+  [
     "explain",
     `Usage: agent explain <tool> '<json>' [--chapter N] [--workspace <dir>]
 

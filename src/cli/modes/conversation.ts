@@ -7,6 +7,7 @@ import type { Message } from "../../core/ports/messages.js";
 import { permissionCommands } from "../terminal/input/permission-commands.js";
 import { EXIT } from "../exit-codes.js";
 import { contextSlashCommands } from "../terminal/input/context-commands.js";
+import { mcpSlashCommand } from "../terminal/input/mcp-command.js";
 import { runConversation } from "../terminal/input/conversation.js";
 import { contextCommandsOf } from "./context-setup.js";
 import { setUpConversation } from "./conversation-setup.js";
@@ -36,6 +37,7 @@ export async function conversationMode(run: ComposedRun, terminal: RunTerminal):
     extraCommands: [
       ...contextSlashCommands(contextCommandsOf(agent)),
       ...(run.runGrants === undefined ? [] : permissionCommands(run.runGrants)),
+      mcpSlashCommand(() => run.mcpServers()),
     ],
   });
   try {

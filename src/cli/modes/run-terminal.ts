@@ -65,6 +65,9 @@ export class RunTerminal {
           sayAgent(io.stderr, instructions);
         }
       },
+      onMcpNotice: (line) => {
+        sayAgent(io.stderr, `warning: ${line}`);
+      },
       onExecutionDecided: (fallbackReason, notices) => {
         this.#warnOnFallback(fallbackReason, notices);
       },

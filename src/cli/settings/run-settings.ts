@@ -3,7 +3,13 @@
  * map their settings here, in one place, so a dry run builds its tool path from exactly the values
  * the run would.
  */
-import type { Host, ResumePlan, ExecutionSettings, RunSettings } from "../../bootstrap.js";
+import type {
+  Host,
+  McpServersSetting,
+  ResumePlan,
+  ExecutionSettings,
+  RunSettings,
+} from "../../bootstrap.js";
 import type { CliOptions } from "../args.js";
 
 /** `workspace`: the real path (workspace.ts). */
@@ -34,6 +40,7 @@ export function composedRunSettings(
   workspace: string,
   startDirectory: string,
   resume: ResumePlan | undefined,
+  mcpServers?: McpServersSetting,
 ): RunSettings {
   return {
     ...executionSettings(options, host, workspace),
@@ -49,5 +56,6 @@ export function composedRunSettings(
     contextWindow: options.contextWindow,
     startDirectory,
     resume,
+    ...(mcpServers === undefined ? {} : { mcpServers }),
   };
 }

@@ -48,6 +48,20 @@ export interface P04Context extends PolicyContext {
    * the rows joined by ` · `).
    */
   readonly scriptOf?: (argv: readonly string[]) => string | readonly string[] | undefined;
+  /**
+   * The tools of the person's MCP servers this run lists, by registered name: whatever effect a
+   * server claims, each is decided as an external action (authorize-external.ts).
+   */
+  readonly externalTools?: ReadonlyMap<string, ExternalToolFacts>;
+}
+
+/** One MCP tool as the policy sees it: whose it is, and whether the allowlist names it. */
+export interface ExternalToolFacts {
+  readonly server: string;
+  /** The tool's name on its server. */
+  readonly tool: string;
+  /** The settings file's allowlist names this server and tool. */
+  readonly allowed: boolean;
 }
 
 export function isP04Context(context: PolicyContext | P04Context): context is P04Context {

@@ -9,8 +9,9 @@
  * policy beside it (authorize-path.ts, authorize-command.ts).
  */
 import { authorizeCommand } from "./authorize-command.js";
+import { authorizeExternal } from "./authorize-external.js";
 import { authorizeWorkspacePath } from "./authorize-path.js";
-import type { P04Context, PolicyContext } from "./policy-context.js";
+import { isP04Context, type P04Context, type PolicyContext } from "./policy-context.js";
 import {
   deny,
   P04_DENIALS,
@@ -51,12 +52,16 @@ export function authorizeExplained(
   input: unknown,
   context: PolicyContext | P04Context,
 ): ExplainedDecision {
-  if (tool.effect === "external") {
-    return deny(
-      P04_DENIALS.networkOrExternal,
-      `${tool.name} reaches outside this machine; P04 never allows an external effect`,
-      `every ${tool.name} call`,
-    );
+  // An MCP tool is external whatever effect its server claims (a read of someone else's service).
+  const external = isP04Context(context) ? context.externalTools?.get(tool.name) : undefined;
+  if (tool.effect === "external" || external !== undefined) {
+    return isP04Context(context)
+      ? authorizeExternal(tool.name, input, external, context)
+      : deny(
+          P04_DENIALS.networkOrExternal,
+          `${tool.name} reaches outside this machine; P04 never allows an external effect`,
+          `every ${tool.name} call`,
+        );
   }
   if (tool.name === RUN_COMMAND) {
     return isInputObject(input)

@@ -10,6 +10,7 @@ import type { ExecutionFacts } from "../tools/tool-definition.js";
 import { RECHECK_ERRORS } from "../grants/p04-recheck.js";
 import { P04_DENIALS } from "../grants/policy-decision.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
+import { EXTERNAL_ERRORS } from "../tools/external-errors.js";
 import { toolError, type ToolResult } from "../tools/tool-result.js";
 
 export const PERMISSION_EVALUATION_FAILED = toolError(
@@ -82,6 +83,15 @@ export function executionFacts(
       return { executed: "no", status: "execution_failed", boundary };
     case "tool_execution_error":
       return { executed: "unknown", status: "execution_failed", boundary };
+    // An external tool's service answered that the call failed: it reached the service.
+    case EXTERNAL_ERRORS.toolFailed:
+      return { executed: "yes", status: "execution_failed", boundary };
+    // The service was not there to take the call: nothing was sent.
+    case EXTERNAL_ERRORS.unavailable:
+      return { executed: "no", status: "execution_failed", boundary };
+    // Sent, and the service went away (or went quiet) before it answered.
+    case EXTERNAL_ERRORS.executionUnknown:
+      return { executed: "unknown", status: "unknown", boundary };
     case "invalid_tool_result":
       return { executed: "unknown", status: "unknown", boundary };
     case "unknown_tool":
@@ -100,10 +110,11 @@ export function executionFacts(
 
 /** A handler is not fully trusted: keep only well-formed facts. */
 export function checkedFacts(facts: ExecutionFacts): ExecutionFacts {
-  const { exitCode, savedOutput } = facts;
+  const { exitCode, savedOutput, operationId } = facts;
   return {
     ...(Number.isSafeInteger(exitCode) ? { exitCode } : {}),
     ...(typeof savedOutput === "string" ? { savedOutput } : {}),
+    ...(typeof operationId === "string" ? { operationId } : {}),
   };
 }
 
@@ -126,6 +137,8 @@ export function outcomeOf(
     ...(errorCode === undefined ? {} : { errorCode }),
     ...(!ran || reported?.exitCode === undefined ? {} : { exitCode: reported.exitCode }),
     ...(!ran || reported?.savedOutput === undefined ? {} : { savedOutput: reported.savedOutput }),
+    // Named whether or not the service answered: the id is what a person asks it about.
+    ...(reported?.operationId === undefined ? {} : { operationId: reported.operationId }),
     durationMs,
     ...(waitedMs === undefined ? {} : { waitedMs }),
     ...(environment === undefined ? {} : { environment }),

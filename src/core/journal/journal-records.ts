@@ -54,6 +54,8 @@ export type JournalRecord =
        * journals, whose interrupted calls all stay unknown.
        */
       readonly effect?: ToolEffect;
+      /** The tool acts on another service: even a read of it is not run again (seed 004). */
+      readonly remote?: true;
       readonly operationId?: string;
       readonly environment?: string;
       readonly finalArguments?: Readonly<Record<string, string | number | boolean>>;

@@ -148,7 +148,8 @@ export function replayJournal(records: readonly StoredJournalRecord[]): Replayed
       case "execution_started":
         started.add(record.callId);
         if (isHostLabel(record.environment)) startedOnHost.add(record.callId);
-        if (record.effect === "read") startedReads.add(record.callId);
+        // A read of this machine is run again; a read of another service is not (remote).
+        if (record.effect === "read" && record.remote !== true) startedReads.add(record.callId);
         break;
       case "execution_finished":
         if (!calls.some((call) => call.id === record.callId)) {

@@ -95,6 +95,7 @@ export class RunJournalWriter {
       callId: call.id,
       tool: call.name,
       effect: prepared.effect,
+      ...(prepared.remote ? { remote: true as const } : {}),
       operationId,
       ...(environment === undefined ? {} : { environment }),
       ...(prepared.finalArguments === undefined ? {} : { finalArguments: prepared.finalArguments }),

@@ -33,6 +33,8 @@ export class PreparedToolCall {
   readonly rawArguments: string;
   /** What the harness adds (cwd, timeout, shell), for the audit trail; not the model's to set. */
   readonly finalArguments: FinalArguments | undefined;
+  /** The tool acts on another service (`ToolDefinition.remote`): never run again by a recovery. */
+  readonly remote: boolean;
 
   /** @internal Use `ToolRegistry.prepare`. */
   constructor(
@@ -41,7 +43,9 @@ export class PreparedToolCall {
     validatedArguments: Readonly<Record<string, unknown>>,
     finalArguments?: FinalArguments,
     execute?: PreparedExecutor,
+    remote = false,
   ) {
+    this.remote = remote;
     this.#execute = execute;
     this.callId = call.id;
     this.toolName = call.name;

@@ -49,6 +49,11 @@ export interface ExecutionFacts {
   readonly exitCode?: number;
   /** Where the whole output was saved, workspace-relative (`.agent/outputs/<call-id>.log`). */
   readonly savedOutput?: string;
+  /**
+   * The external operation id the call was sent under (its `idempotencyKey`), reported by a tool
+   * that reached another service, so the audit's outcome line names it beside the journal's.
+   */
+  readonly operationId?: string;
 }
 
 /** Tool schemas must be strict objects so the model cannot smuggle in unvalidated fields. */
@@ -78,6 +83,11 @@ export interface ToolDefinition<Schema extends ToolSchema = ToolSchema> {
   readonly precheck?: (args: z.output<Schema>) => Promise<ToolResult | undefined>;
   /** The call's final arguments as executed (see `FinalArguments`); absent: only the model's. */
   readonly finalArguments?: (args: z.output<Schema>) => FinalArguments;
+  /**
+   * The tool acts on another service (an MCP server's tool): whatever its effect says, a call
+   * that started and never finished is never run again by a recovery, only reported unknown.
+   */
+  readonly remote?: true;
 }
 
 /** Keeps the schema's type attached to the handler's arguments at the definition site. */

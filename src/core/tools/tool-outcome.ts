@@ -36,6 +36,8 @@ export interface ToolOutcome {
   readonly exitCode?: number;
   /** Where a long output was saved whole, workspace-relative. */
   readonly savedOutput?: string;
+  /** The external operation id a call to another service was sent under (an MCP tool's). */
+  readonly operationId?: string;
   /** What the harness decided beyond the model's arguments (cwd, timeout, shell), as executed. */
   readonly finalArguments?: Readonly<Record<string, string | number | boolean>>;
   /** How long the call itself took; the time it waited for the person is not part of it. */

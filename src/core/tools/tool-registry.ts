@@ -105,6 +105,7 @@ export class ToolRegistrySnapshot {
         parsed.value,
         finalArgumentsOf(tool, parsed.value),
         (prepared, context) => this.invoke(prepared, context),
+        tool.remote === true,
       ),
     };
   }

@@ -1,0 +1,27 @@
+/** `/mcp` in a conversation: this run's MCP servers, each with its state and tools now. */
+import type { McpServerState } from "../../../bootstrap.js";
+import { escapeForPrompt } from "../render/terminal-text.js";
+import type { SlashCommand } from "./slash-commands.js";
+
+export function mcpSlashCommand(servers: () => readonly McpServerState[]): SlashCommand {
+  return {
+    name: "mcp",
+    summary: "This run's MCP servers and their tools",
+    run: (_args, state) => {
+      const listed = servers();
+      const lines =
+        listed.length === 0
+          ? [
+              "agent: no MCP servers in this run (chapter 4 starts the settings file's mcpServers; chapters 1-3 never do; agent mcp checks them)",
+            ]
+          : listed.map((server) => {
+              const head = `${server.name}  ${server.transport}  ${server.state}`;
+              return server.state === "ready"
+                ? `${head}  ${server.tools.length} tools: ${server.tools.join(", ")}`
+                : `${head}: ${server.reason ?? "unknown"}`;
+            });
+      state.output.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
+      return "continue";
+    },
+  };
+}
