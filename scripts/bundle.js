@@ -221,22 +221,14 @@ export async function bundle() {
  * zod alone, English messages only, as CommonJS exporting `z`: what LAZY_ZOD's stand-in requires.
  * @param {typeof import("esbuild").build} build
  */
-async function bundleZod(build) {
-  const result = await build({
-    stdin: { contents: 'export { z } from "zod";', resolveDir: ROOT, sourcefile: "agent-zod.js" },
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    minify: true,
-    legalComments: "none",
-    plugins: [ZOD_ENGLISH_ONLY],
-    write: false,
-    logLevel: "warning",
-  });
-  const code = result.outputFiles[0]?.text;
-  if (code === undefined) throw new Error("esbuild produced no zod");
-  return code;
+function bundleZod(build) {
+  return bundleAlone(
+    build,
+    {
+      stdin: { contents: 'export { z } from "zod";', resolveDir: ROOT, sourcefile: "agent-zod.js" },
+    },
+    "zod",
+  );
 }
 
 /**
@@ -244,9 +236,20 @@ async function bundleZod(build) {
  * LAZY_MCP's stand-in requires.
  * @param {typeof import("esbuild").build} build
  */
-async function bundleMcp(build) {
+function bundleMcp(build) {
+  return bundleAlone(build, { entryPoints: [MCP_SDK_MODULE] }, "MCP client");
+}
+
+/**
+ * One file the main bundle requires lazily: minified CommonJS for Node 20, zod's messages English
+ * only, returned as text (the caller writes it and records its hash).
+ * @param {typeof import("esbuild").build} build
+ * @param {Pick<import("esbuild").BuildOptions, "stdin" | "entryPoints">} entry
+ * @param {string} what
+ */
+async function bundleAlone(build, entry, what) {
   const result = await build({
-    entryPoints: [MCP_SDK_MODULE],
+    ...entry,
     bundle: true,
     platform: "node",
     format: "cjs",
@@ -258,7 +261,7 @@ async function bundleMcp(build) {
     logLevel: "warning",
   });
   const code = result.outputFiles[0]?.text;
-  if (code === undefined) throw new Error("esbuild produced no MCP client");
+  if (code === undefined) throw new Error(`esbuild produced no ${what}`);
   return code;
 }
 
