@@ -33,4 +33,9 @@ export class DryRunGrants implements ApprovalGrants {
   consumeDenial(): undefined {
     return undefined;
   }
+
+  grantForCall(): undefined {
+    // A dry run resumes nothing: no call of it was approved before.
+    return undefined;
+  }
 }

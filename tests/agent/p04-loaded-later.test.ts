@@ -168,14 +168,18 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
     const id = (error as RunWaitingError).request.id;
     store.approve(id, 60_000, "test");
 
-    // Other content is another action: the grant does not cover it, and the run waits again.
+    // Other content for the approved call is another action: refused as changed, nothing
+    // written, and the grant stays for exactly what was approved.
     const changed = await agent(
       "run-r",
-      new ScriptedModelClient([writeCall("AGENTS.md", "something else\n")]),
-    )
-      .run("go")
-      .catch((caught: unknown) => caught);
-    expect(changed).toBeInstanceOf(RunWaitingError);
+      new ScriptedModelClient([writeCall("AGENTS.md", "something else\n"), textReply("done")]),
+    ).run("go");
+    expect(toolMessages(changed.history)[0]?.content).toMatch(
+      new RegExp(
+        `^Error \\[permission_denied\\]: action_changed_since_approval: request ${id} approved this call`,
+        "u",
+      ),
+    );
     expect(existsSync(join(temp.ws, "AGENTS.md"))).toBe(false);
 
     const resumed = await agent(

@@ -224,7 +224,7 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     expect(await consumedGrants()).toEqual([request, second]);
   }, 60_000);
 
-  it("arguments changed before the resume (the test script) need a new approval; the old grant stays unused until they match again", async () => {
+  it("the test script changed after agent approve: the resumed call is refused as changed, nothing runs, the grant stays unused", async () => {
     await setUp();
     const { run, request } = await waitingRun();
     await approve(request);
@@ -237,19 +237,19 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     };
     await setUp(changed);
 
+    e2e.server.script(chatTextReply("The script changed; not run."));
     const resumed = await cli(["resume", run]);
-    expect(resumed.exitCode).toBe(3);
-    expect(requestId(resumed)).not.toBe(request);
+    expect(resumed.exitCode, resumed.stderr).toBe(4); // piped, every call denied
+    expect(toolResults(e2e.server.requests[0]).call_a).toBe(
+      `Error [permission_denied]: action_changed_since_approval: request ${request} approved this call, ` +
+        "but the action it is now differs from the one approved (a script or file it runs, npm's " +
+        "configuration, or where a path lands changed since), so nothing was run; call the tool " +
+        "again to ask about the action as it is now" +
+        ` (executed: no; source: approval-grant; scope: this call (request ${request}))`,
+    );
     expect(existsSync(join(e2e.dir.workspace, "pwned.txt"))).toBe(false);
+    expect(await timesRun()).toBe(0);
     expect(await consumedGrants()).toEqual([]);
-
-    // Back to the approved script: the grant, unused so far, now matches and is consumed.
-    await setUp();
-    e2e.server.script(chatTextReply("Tests ran."));
-    const matching = await cli(["resume", run]);
-    expect(matching.exitCode, matching.stderr).toBe(0);
-    expect(await timesRun()).toBe(1);
-    expect(await consumedGrants()).toEqual([request]);
   }, 60_000);
 
   it("a resume that waits again replaces the run's request: agent approvals lists only the new one, the old cannot be approved", async () => {

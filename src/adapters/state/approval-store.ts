@@ -186,6 +186,26 @@ export class ApprovalStore {
     return this.#take("grants", runId, actionDigest);
   }
 
+  /**
+   * The unused, unexpired grant that answers this run's newest request for this call, whatever
+   * action it names: a resumed call whose action no longer matches it changed since the approval.
+   * Read only; nothing is consumed.
+   */
+  grantForCall(runId: string, callId: string): AnswerToken | undefined {
+    const stored = newestPerCall(this.#allRequests()).get(
+      callKey({ runId, callId, createdAt: "", request: { id: "" } }),
+    );
+    if (stored === undefined) return undefined;
+    const name = `${stored.request.actionDigest}.${stored.request.id}.json`;
+    const token = schemas().token.safeParse(readOrUndefined(this.#path("grants", name)));
+    if (!token.success || token.data.runId !== runId) return undefined;
+    if (token.data.actionDigest !== stored.request.actionDigest) return undefined;
+    if (token.data.expiresAt !== undefined && Date.parse(token.data.expiresAt) <= this.#now()) {
+      return undefined;
+    }
+    return token.data;
+  }
+
   /** Takes a recorded denial of this run's request for this action, once, the same way. */
   consumeDenial(runId: string, actionDigest: string): AnswerToken | undefined {
     return this.#take("denials", runId, actionDigest);

@@ -7,6 +7,7 @@ import { RunWaitingError } from "../common/agent-errors.js";
 import type { ApprovalProvider } from "../policy/approval.js";
 import type { ApprovalRequest } from "../policy/approval-request.js";
 import type { ApprovedActions } from "./approved-actions.js";
+import { RECHECK_ERRORS } from "./p04-recheck.js";
 import { PermissionDecision } from "../policy/permission-decision.js";
 import type { PermissionRequest } from "../policy/permission-request.js";
 
@@ -21,6 +22,11 @@ export interface ApprovalGrants {
     actionDigest: string,
   ): { readonly requestId: string } | undefined;
   consumeDenial(runId: string, actionDigest: string): { readonly requestId: string } | undefined;
+  /** The unused grant given to this run's request for this call, whatever action it names. */
+  grantForCall(
+    runId: string,
+    callId: string,
+  ): { readonly requestId: string; readonly actionDigest: string } | undefined;
 }
 
 /** The call a saved request answers for: `agent approvals` shows it. */
@@ -65,6 +71,17 @@ export class GrantApprovalProvider implements ApprovalProvider {
     }
     const granted = this.#consume(ask, request.call.callId);
     if (granted !== undefined) return granted;
+    // This very call was approved, for an action it no longer is: what it would run changed
+    // after the person's answer (a script, a file it runs, npm's configuration). Not asked again
+    // as if new: the model is told, and a new call asks about what it would run now.
+    const approvedBefore = grants.grantForCall(runId, request.call.callId);
+    if (approvedBefore !== undefined && approvedBefore.actionDigest !== ask.actionDigest) {
+      return PermissionDecision.deny(
+        `${RECHECK_ERRORS.changed}: request ${approvedBefore.requestId} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now`,
+        GRANT_SOURCE,
+        `this call (request ${approvedBefore.requestId})`,
+      );
+    }
     const call = { callId: request.call.callId, tool: request.toolName };
     const interactive = this.#options.interactive;
     if (interactive === undefined) {

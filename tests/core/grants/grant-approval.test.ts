@@ -41,6 +41,11 @@ class LoggingGrants implements ApprovalGrants {
     this.log.push("consume denial");
     return this.denials.delete(digest) ? { requestId: ASK.id } : undefined;
   }
+  /** Grants given to a call before, by call id: a read, so it is not logged. */
+  readonly byCall = new Map<string, { requestId: string; actionDigest: string }>();
+  grantForCall(_runId: string, callId: string) {
+    return this.byCall.get(callId);
+  }
 }
 
 function askRequest(): PermissionRequest {
@@ -123,6 +128,32 @@ describe("GrantApprovalProvider", () => {
       source: "terminal-approval",
     });
     expect(grants.log).toEqual(["consume denial", "consume grant"]);
+  });
+
+  it("a call approved for another action than it is now is refused as changed: nothing saved, nobody asked", async () => {
+    const grants = new LoggingGrants();
+    grants.byCall.set("call_1", {
+      requestId: "req_00000000000000a0",
+      actionDigest: "e".repeat(64),
+    });
+    const terminal = terminalAnswering(PermissionDecision.allow("yes", "terminal-approval"));
+    const decision = await providerFor(grants, terminal).decide(askRequest());
+    expect(decision).toMatchObject({
+      behavior: "deny",
+      source: "approval-grant",
+      scope: "this call (request req_00000000000000a0)",
+      reason:
+        "action_changed_since_approval: request req_00000000000000a0 approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now",
+    });
+    expect(terminal.requests).toEqual([]);
+    expect(grants.log).toEqual(["consume denial", "consume grant"]);
+  });
+
+  it("a call's earlier grant for the very action it is now is simply consumed", async () => {
+    const grants = new LoggingGrants();
+    grants.grants.add(ASK.actionDigest);
+    grants.byCall.set("call_1", { requestId: ASK.id, actionDigest: ASK.actionDigest });
+    expect(await providerFor(grants).decide(askRequest())).toMatchObject({ behavior: "allow" });
   });
 
   it("a recorded denial denies, before any grant or question", async () => {

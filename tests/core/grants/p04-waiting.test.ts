@@ -48,6 +48,7 @@ describe("a P04 call that waits", () => {
           deny: () => undefined,
           consumeApprovalGrant: () => undefined,
           consumeDenial: () => undefined,
+          grantForCall: () => undefined,
         },
         runId: "run",
         grantTtlMs: 1000,
