@@ -68,6 +68,8 @@ function buildJournalLineSchema() {
       runId: z.string(),
       workspace: z.string(),
       chapter: z.number(),
+      // The profile's id (`P03`, `daily`): a named profile is resumed as itself, not its chapter.
+      profile: z.string().optional(),
       // What `agent resume` takes from the run; a journal written before they were kept has none.
       model: z.string().optional(),
       sandbox: z.string().optional(),

@@ -27,7 +27,7 @@ import { resolveWorkspace } from "../settings/workspace.js";
 import { defaultWorkspace } from "../args.js";
 
 /** Flags that would change what the run is; the journal decides those. */
-const FROM_THE_JOURNAL = ["--prompt", "-p", "--chapter", "--model"];
+const FROM_THE_JOURNAL = ["--prompt", "-p", "--chapter", "--profile", "--model"];
 
 export async function resumeCommand(args: readonly string[], io: CliIo): Promise<number> {
   const say = (message: string): void => {

@@ -17,6 +17,7 @@ import {
   type LoadedSettings,
   type SettingName,
 } from "../../bootstrap.js";
+import { profileNamed } from "../../core/profiles.js";
 import { parseCliArgs, type CliOptions } from "../args.js";
 import { keepRunSettings, sandboxSource, type RecordedSettings } from "./resume-settings.js";
 import { givesFlag, SETTING_ENV, SETTING_FLAG, withFileSettings } from "./settings-layers.js";
@@ -30,6 +31,8 @@ export interface JournalLayer {
   readonly runId: string;
   readonly start: RecordedSettings & {
     readonly chapter: 1 | 2 | 3 | 4;
+    /** The profile's id, when the journal records it (`daily` is resumed as itself). */
+    readonly profile?: string | undefined;
     /** The model the run used; a replayed run's names its recording (`replay of …`). */
     readonly model?: string | undefined;
   };
@@ -61,13 +64,25 @@ export function resolveSettings(
 ): RunSettings {
   const file = loadPersonSettings(host);
   const layered = withFileSettings(argv, host.env, file.values, journal !== undefined);
-  // The journal's chapter sits above the file's (`--chapter` itself is refused for a resume).
-  const fromJournal = journal === undefined ? [] : ["--chapter", String(journal.start.chapter)];
+  // The journal's profile sits above the file's (`--chapter` and `--profile` are refused for a
+  // resume): a named profile as itself, else the run's chapter.
+  const named = journal?.start.profile;
+  const journalProfile =
+    named !== undefined && profileNamed(named) !== undefined ? named : undefined;
+  const fromJournal =
+    journal === undefined
+      ? []
+      : journalProfile !== undefined
+        ? ["--profile", journalProfile]
+        : ["--chapter", String(journal.start.chapter)];
   const [fileFlags, given] = [layered.argv.slice(0, layered.argv.length - argv.length), argv];
-  let options = parseCliArgs([...fileFlags, ...fromJournal, ...given], layered.env, host.cwd);
+  const fileKept = journalProfile === undefined ? fileFlags : withoutFlag(fileFlags, "--chapter");
+  let options = parseCliArgs([...fileKept, ...fromJournal, ...given], layered.env, host.cwd);
   const journalDecides = new Set<SettingName>();
   if (journal !== undefined) {
     journalDecides.add("chapter");
+    // Whatever the file names, the run's own profile goes on (when its journal records one).
+    if (journal.start.profile !== undefined) journalDecides.add("profile");
     const kept = keepRunSettings(journal.runId, journal.start, options, {
       sandbox: sandboxSource(argv, host.env),
       network: givesFlag(argv, "--network"),
@@ -117,4 +132,9 @@ export function baseURL(settings: RunSettings): string {
 
 function nonBlank(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+/** `flags` without `flag` and its value (the settings file's flags, each given as two words). */
+function withoutFlag(flags: readonly string[], flag: string): string[] {
+  return flags.filter((_, at) => flags[at] !== flag && flags[at - 1] !== flag);
 }

@@ -75,6 +75,22 @@ describe("resolveSettings", () => {
     });
   });
 
+  it("a resume of a run of a named profile is that profile again, whatever the file's chapter", () => {
+    const settings = resolveSettings([], host(withFile({ chapter: 4 })), {
+      runId: "run-d",
+      start: { chapter: 3, profile: "daily", sandbox: "auto", network: false },
+    });
+    expect(settings.options.profile.id).toBe("daily");
+    expect(settings.origins.profile).toBe("the run's journal");
+    // A chapter's own run resumes as its chapter: the profile id names no profile of its own.
+    const chapter = resolveSettings([], host(withFile({ profile: "daily" })), {
+      runId: "run-3",
+      start: { chapter: 3, profile: "P03", sandbox: "auto", network: false },
+    });
+    expect(chapter.options.profile.id).toBe("P03");
+    expect(chapter.origins.profile).toBe("the run's journal");
+  });
+
   it("a resume's flags and environment still beat the file for what the journal does not record", () => {
     const env = { ...withFile({ requestTimeout: 42, retries: 7 }), AGENT_RETRIES: "1" };
     const settings = resolveSettings(["--request-timeout", "5"], host(env), {
