@@ -6,20 +6,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { npmScriptText } from "../../src/adapters/commands/index.js";
+import { p04TestAgent, recordingRun } from "../support/p04-test-agent.js";
 import { ApprovalStore } from "../../src/adapters/state/index.js";
-import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import { RunWaitingError } from "../../src/core/common/agent-errors.js";
 import type { ApprovalProvider } from "../../src/core/policy/approval.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
-import { P04 } from "../../src/core/profiles.js";
-import { FixedEnvironment, RecordingAuditSink } from "../support/permission-fakes.js";
-import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
 import { toolMessages } from "../support/tool-messages.js";
 
-const SANDBOX = { kind: "isolated", label: "sandbox: bwrap (network off)" } as const;
 const npmTest = (id: string) =>
   toolCallReply([{ id, name: "run_command", arguments: { command: "npm", args: ["test"] } }]);
 
@@ -44,28 +39,15 @@ function writePackage(test: string): void {
   writeFileSync(join(temp.ws, "package.json"), JSON.stringify({ scripts: { test } }));
 }
 
-function agent(runId: string, replies: ScriptedModelClient, terminal?: ApprovalProvider) {
-  return buildAgent(P04, {
-    model: replies,
+function agent(runId: string, replies: ScriptedModelClient, person?: ApprovalProvider) {
+  return p04TestAgent({
     workspace: temp.ws,
-    commandRunner: new RecordingCommandRunner(),
-    auditSink: new RecordingAuditSink(),
-    executionEnvironment: new FixedEnvironment(() => SANDBOX),
-    ...(terminal === undefined ? {} : { approvalProvider: terminal }),
-    grants: {
-      argvRunner: {
-        run: (argv) => {
-          started.push([...argv]);
-          return Promise.resolve({ exitCode: 0, output: "ok", truncated: false, timedOut: false });
-        },
-      },
-      allowedArgv: [["npm", "test"]],
-      grants: store,
-      runId,
-      network: false,
-      grantTtlMs: 60_000,
-      scriptOf: (argv) => npmScriptText(temp.ws, argv),
-    },
+    store,
+    runId,
+    replies,
+    allowedArgv: [["npm", "test"]],
+    run: recordingRun(started),
+    ...(person === undefined ? {} : { person }),
   });
 }
 

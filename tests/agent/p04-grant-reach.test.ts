@@ -8,20 +8,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { npmScriptText } from "../../src/adapters/commands/index.js";
+import { p04TestAgent, recordingRun } from "../support/p04-test-agent.js";
 import { ApprovalStore } from "../../src/adapters/state/index.js";
-import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import { RunWaitingError } from "../../src/core/common/agent-errors.js";
 import type { ApprovalProvider } from "../../src/core/policy/approval.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
-import { P04 } from "../../src/core/profiles.js";
-import { FixedEnvironment, RecordingAuditSink } from "../support/permission-fakes.js";
-import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
 import { toolMessages } from "../support/tool-messages.js";
 
-const SANDBOX = { kind: "isolated", label: "sandbox: bwrap (network off)" } as const;
 const CHANGED =
   "Error [action_changed_since_approval]: what this command would run changed after it was approved (its script, the scripts npm runs around it, the workspace's .npmrc, or where it runs), so nothing was run; call run_command again to ask about what it would run now (executed: no)";
 
@@ -190,27 +185,14 @@ function agent(
   replies: ScriptedModelClient,
   person?: ApprovalProvider,
 ) {
-  return buildAgent(P04, {
-    model: replies,
+  return p04TestAgent({
     workspace: temp.ws,
-    commandRunner: new RecordingCommandRunner(),
-    auditSink: new RecordingAuditSink(),
-    executionEnvironment: new FixedEnvironment(() => SANDBOX),
-    ...(person === undefined ? {} : { approvalProvider: person }),
-    grants: {
-      argvRunner: {
-        run: (ran) => {
-          started.push([...ran]);
-          return Promise.resolve({ exitCode: 0, output: "ok", truncated: false, timedOut: false });
-        },
-      },
-      allowedArgv: [argv],
-      grants: store,
-      runId,
-      network: false,
-      grantTtlMs: 60_000,
-      scriptOf: (asked) => npmScriptText(temp.ws, asked),
-    },
+    store,
+    runId,
+    replies,
+    allowedArgv: [argv],
+    run: recordingRun(started),
+    ...(person === undefined ? {} : { person }),
   });
 }
 
@@ -258,18 +240,20 @@ describe("a grant binds what its command runs", () => {
         "run-a",
         row.argv,
         new ScriptedModelClient([call("call_1", row.argv), textReply("done")]),
-      )
-        .run("check")
-        .catch((caught: unknown) => caught);
-      const told = JSON.stringify(resumed);
-      // Unbindable now: refused with its reason by the policy. Else the approver sees the call it
-      // approved asking for another action: refused as changed, the grant left unused.
+      ).run("check");
       const id = (waiting as RunWaitingError).request.id;
-      expect(told).toMatch(
-        told.includes("command_unbindable")
-          ? /command_unbindable/u
-          : `"content":"Error [permission_denied]: action_changed_since_approval: request ${id} approved this call, but the action it is now differs`,
-      );
+      const [message] = toolMessages(resumed.history);
+      if (row.heard === undefined) {
+        // The approver sees the very call it approved asking for another action: refused as
+        // changed, the grant left unused.
+        expect(message).toEqual({
+          id: "call_1",
+          content: `Error [permission_denied]: action_changed_since_approval: request ${id} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now (executed: no; source: approval-grant; scope: this call (request ${id}))`,
+        });
+      } else {
+        // Unbindable now: refused by the policy with its reason, before any grant is looked at.
+        expect(message?.content).toMatch(/command_unbindable/u);
+      }
       expect(started).toEqual([]);
     },
   );

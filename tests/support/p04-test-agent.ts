@@ -1,0 +1,62 @@
+/**
+ * Chapter 4's agent as the grant tests build it: a real grant store, a sandbox that is assumed
+ * (FixedEnvironment), an audit that records, and the argv runner the test watches. What each test
+ * varies is its allowlist, what an approved command does, and who answers at a terminal.
+ */
+import { npmScriptText } from "../../src/adapters/commands/index.js";
+import type { ApprovalStore } from "../../src/adapters/state/index.js";
+import { buildAgent } from "../../src/bootstrap/build-agent.js";
+import type { ApprovalProvider } from "../../src/core/policy/approval.js";
+import type { CommandResult } from "../../src/core/ports/command-runner.js";
+import { P04 } from "../../src/core/profiles.js";
+import { FixedEnvironment, RecordingAuditSink } from "./permission-fakes.js";
+import { RecordingCommandRunner } from "./recording-command-runner.js";
+import type { ScriptedModelClient } from "./scripted-model.js";
+
+export const P04_TEST_SANDBOX = {
+  kind: "isolated",
+  label: "sandbox: bwrap (network off)",
+} as const;
+
+export interface P04TestAgent {
+  readonly workspace: string;
+  readonly store: ApprovalStore;
+  readonly runId: string;
+  readonly replies: ScriptedModelClient;
+  readonly allowedArgv: readonly (readonly string[])[];
+  /** What an approved command does; absent, none may run (the test fails if one does). */
+  readonly run?: (argv: readonly string[]) => Promise<CommandResult>;
+  /** The person at a terminal; absent, an ask waits for `agent approve`. */
+  readonly person?: ApprovalProvider;
+}
+
+export function p04TestAgent(options: P04TestAgent) {
+  const { workspace } = options;
+  return buildAgent(P04, {
+    model: options.replies,
+    workspace,
+    commandRunner: new RecordingCommandRunner(),
+    auditSink: new RecordingAuditSink(),
+    executionEnvironment: new FixedEnvironment(() => P04_TEST_SANDBOX),
+    ...(options.person === undefined ? {} : { approvalProvider: options.person }),
+    grants: {
+      argvRunner: {
+        run: options.run ?? (() => Promise.reject(new Error("no command runs"))),
+      },
+      allowedArgv: options.allowedArgv,
+      grants: options.store,
+      runId: options.runId,
+      network: false,
+      grantTtlMs: 60_000,
+      scriptOf: (argv) => npmScriptText(workspace, argv),
+    },
+  });
+}
+
+/** An approved command that records its argv in `started` and says "ok". */
+export function recordingRun(started: string[][]) {
+  return (argv: readonly string[]): Promise<CommandResult> => {
+    started.push([...argv]);
+    return Promise.resolve({ exitCode: 0, output: "ok", truncated: false, timedOut: false });
+  };
+}
