@@ -1,8 +1,8 @@
 /**
  * Issue 41 item 5 through the built CLI: inside the sandbox the home directory is read-only, so
  * tools built on configstore/update-notifier (ava, many CLIs) wrote nowhere and printed a box
- * asking for sudo. Sandboxed commands get a per-workspace writable config home, kept from one
- * command to the next, and update notifiers are off.
+ * asking for sudo. Sandboxed commands get a writable config home that lasts one command (git, pip
+ * and gh read their configuration there: a kept one could be planted), and notifiers are off.
  */
 import { describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
@@ -32,7 +32,7 @@ const CONFIGSTORE = [
 ].join(" ");
 
 describe.skipIf(!SANDBOX || !isPtyAvailable())(`the sandbox's config home ${PTY_REASON}`, () => {
-  it("is writable, lasts from one command to the next, and notifiers are off", async () => {
+  it("is writable, lasts one command (nothing planted there is read by the next), and notifiers are off", async () => {
     e2e.server.script(
       chatToolCallsReply([{ id: "call_1", name: "shell", arguments: { command: CONFIGSTORE } }]),
       chatToolCallsReply([{ id: "call_2", name: "shell", arguments: { command: CONFIGSTORE } }]),
@@ -46,6 +46,8 @@ describe.skipIf(!SANDBOX || !isPtyAvailable())(`the sandbox's config home ${PTY_
     expect(run.exitCode).toBe(0);
     const [, second, third] = e2e.server.requests;
     expect(toolResults(second).call_1).toBe("before=none notifier=1\n");
-    expect(toolResults(third).call_2).toBe("before=stored notifier=1\n");
+    // Git, pip and gh read their configuration from the same home: what one command writes there
+    // must not reach the next.
+    expect(toolResults(third).call_2).toBe("before=none notifier=1\n");
   });
 });

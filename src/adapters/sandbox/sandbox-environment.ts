@@ -1,6 +1,6 @@
 /**
- * The variables the sandbox adds to the allowlisted environment: package-tool caches and the
- * config home pointed at the sandbox's own writable cache (the home directory is read-only in
+ * The variables the sandbox adds to the allowlisted environment: package-tool caches in the
+ * sandbox's own writable cache, a config home for one command (the home directory is read-only in
  * here), update notifiers off, and, with the
  * network off, each tool's offline or no-retry setting, so an install fails in seconds with words
  * that say why instead of retrying for a minute.
@@ -12,6 +12,9 @@
  * directory over it when it has one.
  */
 export const SANDBOX_CACHE = "/tmp/.agent-cache";
+
+/** A writable config home that lasts one command (the sandbox's /tmp is its own each time). */
+export const SANDBOX_CONFIG_HOME = "/tmp/.config";
 
 export function cacheEnvironment(cache: string = SANDBOX_CACHE): Record<string, string> {
   return {
@@ -29,8 +32,10 @@ export function cacheEnvironment(cache: string = SANDBOX_CACHE): Record<string, 
     // What the other tools put under ~/.cache (pip's fallback, pnpm's metadata, go's default).
     XDG_CACHE_HOME: `${cache}/xdg`,
     // What tools write under ~/.config (configstore, update-notifier: ava and many CLIs), which
-    // is read-only in here: a per-workspace writable one, or they print a box asking for sudo.
-    XDG_CONFIG_HOME: `${cache}/config`,
+    // is read-only in here, or they print a box asking for sudo. On the private /tmp, never in the
+    // kept cache: git, pip and gh *read* their configuration there too, so a kept one would let
+    // one approved command plant a git alias or fsmonitor that every later command runs.
+    XDG_CONFIG_HOME: SANDBOX_CONFIG_HOME,
   };
 }
 

@@ -350,13 +350,19 @@ describe.skipIf(!READY)(SUITE, () => {
     );
   });
 
-  it("gives a writable config home and turns update notifiers off, network or not", async () => {
+  it("gives a writable config home for one command and turns update notifiers off, network or not", async () => {
     const show = 'echo "$XDG_CONFIG_HOME $NO_UPDATE_NOTIFIER $npm_config_update_notifier"';
     for (const network of [false, true]) {
       expect((await runner({ network }).run(show, ws, LIMITS)).output).toBe(
-        "/tmp/.agent-cache/config 1 false\n",
+        "/tmp/.config 1 false\n",
       );
     }
+    // A git alias planted there by one command is not there for the next.
+    const plant =
+      'mkdir -p "$XDG_CONFIG_HOME/git" && printf "[alias]\\n\\tplanted = !echo RAN\\n" > "$XDG_CONFIG_HOME/git/config" && git config --global alias.planted';
+    expect((await runner({ network: false }).run(plant, ws, LIMITS)).output).toBe("!echo RAN\n");
+    const read = "git config --global alias.planted || echo none";
+    expect((await runner({ network: false }).run(read, ws, LIMITS)).output).toBe("none\n");
   });
 });
 
