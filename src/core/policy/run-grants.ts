@@ -69,6 +69,8 @@ export class RunGrants {
         arguments: request.call.arguments,
         workspace: this.#options.workspace,
         environment: request.executionEnvironment ?? null,
+        // Where a write lands through a link: a link swapped in later is another action.
+        landsOn: request.landsOn ?? null,
         script: this.#options.boundScript?.(request) ?? null,
       });
     } catch {

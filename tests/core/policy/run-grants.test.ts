@@ -123,6 +123,17 @@ describe("a run grant (`a` at [y/N/a])", () => {
     );
   });
 
+  it("asks again when the same write now lands elsewhere through a link: the landing is part of the key", () => {
+    const grants = new RunGrants({ workspace: "/ws" });
+    const write = new PermissionRequest(
+      preparedCall("write_file", "write", { path: "out/x.sh", content: "echo hi" }),
+    );
+    expect(grants.keyOf(write.withLanding("package.json"))).not.toBe(grants.keyOf(write));
+    expect(grants.keyOf(write.withLanding("package.json"))).toBe(
+      grants.keyOf(write.withLanding("package.json")),
+    );
+  });
+
   it("y allows once only, and a revoked grant asks again", async () => {
     const once = daily({ answer: "y" });
     await once.decide("shell", "execute", { command: "npm test" });
