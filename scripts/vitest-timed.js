@@ -32,10 +32,12 @@ function childrenCpuSeconds() {
 
 const started = process.hrtime.bigint();
 const child = spawn(process.execPath, [vitest, ...process.argv.slice(2)], { stdio: "inherit" });
-// Ctrl-C reaches vitest from the terminal itself; it decides how to stop, and we report after.
+// Ctrl-C reaches vitest from the terminal itself (the whole process group): it decides how to stop,
+// and we report after. SIGTERM and SIGHUP may be sent to this process alone (npm passes them on to
+// its child, a CI runner kills one pid): they are passed on to vitest.
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
-const waitForVitest = () => {
-  // Nothing to do: vitest got the same signal and ends the run itself.
+const waitForVitest = (signal) => {
+  if (signal !== "SIGINT") child.kill(signal);
 };
 for (const signal of STOP_SIGNALS) process.on(signal, waitForVitest);
 
