@@ -90,9 +90,12 @@ export class McpConnection {
       } while (cursor !== undefined);
     } catch (error) {
       await client.close().catch(() => undefined);
-      const tail = lastLine(stderr());
+      const tail = lastLine(stderr(), made.secrets);
       throw new Error(
-        redact(`${describe(error)}${tail === "" ? "" : ` (stderr: ${tail})`}`, made.secrets),
+        redact(
+          `${describe(error, made.secrets)}${tail === "" ? "" : ` (stderr: ${tail})`}`,
+          made.secrets,
+        ),
         { cause: error },
       );
     }
@@ -154,10 +157,10 @@ export class McpConnection {
       if (typeof code === "number" && code !== -32000 && code !== -32001 && stopped === undefined) {
         return toolError(
           EXTERNAL_ERRORS.toolFailed,
-          redact(`${label} refused the call: ${describe(error)}`, this.#secrets),
+          redact(`${label} refused the call: ${describe(error, this.#secrets)}`, this.#secrets),
         );
       }
-      const why = stopped ?? describe(error);
+      const why = stopped ?? describe(error, this.#secrets);
       return toolError(
         EXTERNAL_ERRORS.executionUnknown,
         redact(
@@ -187,7 +190,7 @@ export class McpConnection {
   }
 
   #why(what: string): string {
-    const tail = lastLine(this.#stderr());
+    const tail = lastLine(this.#stderr(), this.#secrets);
     return redact(tail === "" ? what : `${what}; stderr: ${tail}`, this.#secrets);
   }
 }
@@ -217,7 +220,8 @@ async function transportFor(
     });
     let kept = "";
     transport.stderr?.on("data", (chunk: Buffer) => {
-      kept = (kept + chunk.toString("utf8")).slice(-STDERR_KEPT);
+      // Redacted before the window is cut, for the same reason.
+      kept = redact(kept + chunk.toString("utf8"), env.secrets).slice(-STDERR_KEPT);
     });
     const stopNow = (): void => {
       const pid = transport.pid;
@@ -247,11 +251,15 @@ async function transportFor(
   };
 }
 
-function lastLine(text: string): string {
-  const lines = text.split("\n").filter((line) => line.trim() !== "");
+// Redacted before they are shortened: a secret cut in two by the shortening leaves no whole copy
+// to match, and its first half would be shown.
+function lastLine(text: string, secrets: readonly string[]): string {
+  const lines = redact(text, secrets)
+    .split("\n")
+    .filter((line) => line.trim() !== "");
   return oneLine(lines.at(-1) ?? "", 200);
 }
 
-function describe(error: unknown): string {
-  return oneLine(error instanceof Error ? error.message : String(error), 300);
+function describe(error: unknown, secrets: readonly string[]): string {
+  return oneLine(redact(error instanceof Error ? error.message : String(error), secrets), 300);
 }

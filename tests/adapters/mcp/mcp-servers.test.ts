@@ -175,6 +175,26 @@ describe("MCP servers over stdio", () => {
     expect(note).not.toContain("\n");
   });
 
+  it("a secret that the shortening of a failure line would cut in two is redacted first: no part of it is shown", async () => {
+    // The last stderr line is kept to 200 characters; the secret starts at the 198th.
+    const say = `process.stderr.write("x".repeat(190) + " token " + process.env.T + "\\n"); process.exit(1)`;
+    const started = await startMcpServers(
+      {
+        loud: {
+          command: process.execPath,
+          args: ["-e", say],
+          env: { T: { fromEnv: "HOST_TOKEN" } },
+        },
+      },
+      { hostEnv: { HOST_TOKEN: TOKEN }, cwd: workspace() },
+    );
+    opened.push(started);
+    const [note] = started.notes;
+    expect(note).toMatch(/^MCP server "loud" is unavailable \(.+\); its tools are not offered/);
+    expect(note).toContain("token [r");
+    expect(note).not.toContain(TOKEN.slice(0, 4));
+  });
+
   it("a secret named from an unset host variable fails the server, naming the variable, never a value", async () => {
     const { started } = await startNotes({});
     expect(started.notes).toEqual([
