@@ -5,8 +5,8 @@ import { ToolRegistry } from "../../src/core/tools/tool-registry.js";
 import { toolSuccess } from "../../src/core/tools/tool-result.js";
 
 /**
- * A permissive test tool: `path`, `command` and `content` may be any JSON value so the policy and
- * the prompt see odd input.
+ * A permissive test tool: `path`, `command`, `content`, and a search's `pattern` and `glob` may be
+ * any JSON value so the policy and the prompt see odd input.
  */
 export function probeTool(name: string, effect: ToolEffect): ToolDefinition {
   return {
@@ -17,6 +17,8 @@ export function probeTool(name: string, effect: ToolEffect): ToolDefinition {
       path: z.unknown().optional(),
       command: z.unknown().optional(),
       content: z.unknown().optional(),
+      pattern: z.unknown().optional(),
+      glob: z.unknown().optional(),
     }),
     handler: () => Promise.resolve(toolSuccess(`${name} ran`)),
   };

@@ -154,7 +154,9 @@ export class PersonalRules {
     if (rule.path !== undefined) {
       const pattern = globToRegExp(rule.path);
       const path = request.call.arguments.path;
-      if (typeof path !== "string") return false;
+      // A read that names no one file (grep, glob) may reach the files the rule names: a deny
+      // refuses it, an ask asks. Commands are matched by argv rules.
+      if (typeof path !== "string") return request.call.effect === "read";
       const candidates = [normalized(path), request.landsOn].filter((p) => p !== undefined);
       return candidates.some((candidate) => pattern.test(candidate));
     }

@@ -199,6 +199,19 @@ describe("personal rules", () => {
     const env = await run.decide("write_file", "write", { path: "src/../.env.local" });
     expect([env.behavior, env.source]).toEqual(["deny", "personal-rule"]);
   });
+
+  it("a path deny also refuses a search that names no file (grep may print the files it names)", async () => {
+    const run = daily({ rules: [{ behavior: "deny", tool: "*", path: "secrets/**" }] });
+    const search = await run.decide("grep", "read", { pattern: ".", glob: "secrets/**" });
+    expect([search.behavior, search.source, search.reason]).toEqual([
+      "deny",
+      "personal-rule",
+      "Your settings file: deny * secrets/**",
+    ]);
+    // Only reads: a command is matched by argv rules, not by a path rule.
+    const command = await run.decide("shell", "execute", { command: "npm test" });
+    expect(command.source).not.toBe("personal-rule");
+  });
 });
 
 describe("journaling a run grant", () => {
