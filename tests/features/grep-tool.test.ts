@@ -91,6 +91,26 @@ describe("grep", () => {
     );
   });
 
+  it("skips what .git/info/exclude ignores, under the .gitignore files", async () => {
+    await put(".git/info/exclude", "scratch/\n*.tmp\n");
+    await put("scratch/notes.txt", "needle\n");
+    await put("a.tmp", "needle\n");
+    await put("pkg/.gitignore", "!keep.tmp\n");
+    await put("pkg/keep.tmp", "needle\n");
+    await put("src/a.ts", "needle\n");
+    expect(await grep({ pattern: "needle" })).toEqual(
+      ok("pkg/keep.tmp:1:needle\nsrc/a.ts:1:needle"),
+    );
+  });
+
+  it("reads .git/info/exclude only through real directories, never through a link", async () => {
+    await mkdir(join(temp.evil, "info"), { recursive: true });
+    await writeFile(join(temp.evil, "info", "exclude"), "*.ts\n");
+    await symlink(temp.evil, join(temp.ws, ".git"));
+    await put("src/a.ts", "needle\n");
+    expect(await grep({ pattern: "needle" })).toEqual(ok("src/a.ts:1:needle"));
+  });
+
   it("searches node_modules only when the glob names it", async () => {
     await put("node_modules/dep/index.js", "needle\n");
     expect(await grep({ pattern: "needle", glob: "node_modules/**" })).toEqual(
