@@ -152,6 +152,52 @@ describe("grep", () => {
     expect(escaping.errorCode).toBe("path_escape");
   });
 
+  it("stops a pattern that backtracks without end at its deadline, with a stable error", async () => {
+    // `^(a+)+$` against forty `a`s and a `b`: about 2^40 steps, far past any test's time.
+    await put("a.txt", `${"a".repeat(40)}b\n`);
+    const quick = new ToolRegistry([
+      createGrepTool({
+        fileSystem: new NodeWorkspaceFileSystem(temp.ws, { grepDeadlineMs: 100 }),
+      }),
+    ]);
+    const pending = callTool(quick, "grep", { pattern: "^(a+)+$" });
+    // The thread that asked is free meanwhile: its next turn comes before the answer.
+    const first = await Promise.race([
+      pending.then(() => "grep answered"),
+      new Promise((resolve) =>
+        setImmediate(() => {
+          resolve("event loop turned");
+        }),
+      ),
+    ]);
+    expect(first).toBe("event loop turned");
+    expect(await pending).toEqual(
+      error(
+        "grep_timeout",
+        "grep did not finish within 0.1 s and was stopped; nothing it found is shown. A pattern " +
+          "with nested repetition such as (a+)+ can take that long on one line: simplify the " +
+          "pattern, narrow the search with glob, or set fixed_strings to true",
+      ),
+    );
+  });
+
+  it("answers other calls while one search runs, and stops that one when the run is cancelled", async () => {
+    await put("slow/a.txt", `${"a".repeat(40)}b\n`);
+    await put("quick/b.txt", "needle\n");
+    const cancel = new AbortController();
+    const snapshot = registry.snapshot();
+    const prepared = snapshot.prepare({
+      id: "call_slow",
+      name: "grep",
+      arguments: JSON.stringify({ pattern: "^(a+)+$", glob: "slow/*" }),
+    });
+    if (!prepared.ok) throw new Error("the call did not prepare");
+    const pending = snapshot.invoke(prepared.call, { signal: cancel.signal });
+    expect(await grep({ pattern: "needle", glob: "quick/*" })).toEqual(ok("quick/b.txt:1:needle"));
+    cancel.abort();
+    expect(await pending).toEqual(error("grep_cancelled", "grep was cancelled before it finished"));
+  });
+
   it("cuts a very long line", async () => {
     await put("a.txt", `needle${"x".repeat(600)}\n`);
     expect(await grep({ pattern: "needle" })).toEqual(
