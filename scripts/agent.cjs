@@ -31,6 +31,7 @@ const BUILT = [
   BUNDLE,
   path.join(ROOT, "dist", "agent-zod.cjs"),
   path.join(ROOT, "dist", "agent-mcp.cjs"),
+  path.join(ROOT, "dist", "agent-grep.cjs"),
 ];
 const INPUTS = [
   "package.json",

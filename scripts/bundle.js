@@ -22,6 +22,11 @@ export const ZOD = path.join(DIST, "agent-zod.cjs");
 /** The MCP SDK's client, in a file of its own: required when a run starts its first MCP server. */
 export const MCP = path.join(DIST, "agent-mcp.cjs");
 /**
+ * The `grep` tool's walk, run in a worker thread of its own (src/adapters/filesystem/grep-in-worker.ts
+ * finds it beside the bundle): a worker's program is a file of its own.
+ */
+export const GREP = path.join(DIST, "agent-grep.cjs");
+/**
  * The SHA-256 of each file this build wrote that the command runs (the bundle and zod), one
  * `<hex>  <name>` line each, as `sha256sum` writes them: `npm run agent` (scripts/agent.cjs) runs
  * only files that still match, so one changed after the build is rebuilt, not run.
@@ -52,6 +57,8 @@ const SRC = path.join(ROOT, "src") + path.sep;
 /** Our one module that imports the MCP SDK (src/adapters/mcp/sdk.ts). */
 const MCP_SDK_MODULE = path.join(SRC, "adapters", "mcp", "sdk.ts");
 const REAL_MCP = `./${path.basename(MCP)}`;
+/** The worker's program, in our sources. */
+const GREP_WORKER_MODULE = path.join(SRC, "adapters", "filesystem", "grep-worker.ts");
 
 /**
  * The MCP SDK with what it brings (its own zod, ajv: ~450 kB) is needed only by a run whose
@@ -188,11 +195,13 @@ export async function bundle() {
   if (code === undefined) throw new Error("esbuild produced no output");
   const zodText = await bundleZod(build);
   const mcpText = await bundleMcp(build);
+  const grepText = await bundleAlone(build, { entryPoints: [GREP_WORKER_MODULE] }, "grep worker");
   await mkdir(DIST, { recursive: true });
   // The launcher wraps the bundle in a function, where src/cli.ts's `#!` line cannot stand.
   const bundleText = code.replace(/^#!.*\n/, "");
   await replace(ZOD, zodText, 0o644);
   await replace(MCP, mcpText, 0o644);
+  await replace(GREP, grepText, 0o644);
   await replace(BUNDLE, bundleText, 0o755);
   await replace(
     LAUNCHER,
@@ -203,6 +212,7 @@ export async function bundle() {
     [BUNDLE, bundleText],
     [ZOD, zodText],
     [MCP, mcpText],
+    [GREP, grepText],
   ].map(
     ([file, text]) =>
       `${createHash("sha256").update(text).digest("hex")}  ${path.basename(file)}\n`,

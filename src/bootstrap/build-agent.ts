@@ -41,6 +41,7 @@ import {
   RunGrants,
   type RunApprovalAnswer,
   type RunApprovalPrompt,
+  type RunGrant,
   type RunGrantObserver,
 } from "../core/policy/run-grants.js";
 import { SANDBOX_NETWORK_OFF_NOTICE } from "../features/sandbox-network-notice.js";
@@ -97,6 +98,8 @@ export interface RunAnswerDependencies {
   /** What a command binds (an npm script's text), read at each decision. */
   readonly boundScript?: (command: string) => string | undefined;
   readonly observer?: RunGrantObserver;
+  /** A resumed run's grants from its journal, held again by their keys. */
+  readonly restoredGrants?: { readonly grants: readonly RunGrant[]; readonly issued: number };
   /** Filled in by the composition root: the run's grants, for `/permissions`. */
   readonly onGrants?: (grants: RunGrants) => void;
 }
@@ -375,6 +378,12 @@ function terminalAnswers(
               },
             }),
         ...(deps.runAnswers?.observer === undefined ? {} : { observer: deps.runAnswers.observer }),
+        ...(deps.runAnswers?.restoredGrants === undefined
+          ? {}
+          : {
+              restored: deps.runAnswers.restoredGrants.grants,
+              issued: deps.runAnswers.restoredGrants.issued,
+            }),
       });
       deps.runAnswers?.onGrants?.(grants);
       return {

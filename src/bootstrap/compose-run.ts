@@ -13,8 +13,8 @@ import { CompositeAuditSink } from "../core/policy/composite-audit-sink.js";
 import type { AgentRunner } from "../core/runner/agent-runner.js";
 import { openApprovalStore } from "./open/approval-state.js";
 import { shellCommandBinding } from "./shell-binding.js";
-import type { RunGrant, RunGrants } from "../core/policy/run-grants.js";
-import type { JournalRecord } from "../core/journal/journal-records.js";
+import type { RunGrants } from "../core/policy/run-grants.js";
+import { runGrantJournal } from "./run-grant-journal.js";
 import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { FirstReplyGate } from "./model/first-reply-gate.js";
@@ -61,17 +61,6 @@ export interface ComposedRun {
   mcpServers(): readonly McpServerState[];
   /** Closes the journal and releases the run's lock; once, at the end, whatever happened. */
   close(): void;
-}
-
-function grantRecord(action: "granted" | "revoked", grant: RunGrant): JournalRecord {
-  return {
-    type: "run_grant",
-    action,
-    grant: grant.id,
-    tool: grant.toolName,
-    arguments: grant.arguments,
-    ...(grant.environment === undefined ? {} : { environment: grant.environment }),
-  };
 }
 
 export async function composeRun(settings: RunSettings, ports: RunPorts): Promise<ComposedRun> {
@@ -165,6 +154,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
         : undefined;
     let runGrants: RunGrants | undefined;
     const journal = session.journal;
+    const auditSink = auditSinkOf(auditLog, ports.terminalAudit);
     // The person's MCP servers, for a profile that lists their tools: started now, stopped with
     // the run; one that fails is a line, and its tools are left out.
     mcp = await startExternalTools(settings, (line) => ports.onMcpNotice?.(line));
@@ -190,7 +180,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       executionEnvironment: execution.environment,
       ...(terminalOrNobody === undefined ? {} : { approvalProvider: terminalOrNobody }),
       ...(grants === undefined ? {} : { grants }),
-      auditSink: auditSinkOf(auditLog, ports.terminalAudit),
+      auditSink,
       maxTurns: settings.maxTurns,
       ...(ports.observer === undefined ? {} : { observer: ports.observer }),
       outputs,
@@ -201,10 +191,16 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       runAnswers: {
         personalRules: settings.personalRules ?? [],
         boundScript: (command) => shellCommandBinding(workspace, command),
-        observer: {
-          granted: (grant) => journal.append(grantRecord("granted", grant)),
-          revoked: (grant) => journal.append(grantRecord("revoked", grant)),
-        },
+        observer: runGrantJournal(journal, auditSink),
+        // The same run, resumed: what it allowed with `a` and did not take back.
+        ...(session.resumed === undefined
+          ? {}
+          : {
+              restoredGrants: {
+                grants: session.resumed.runGrants,
+                issued: session.resumed.runGrantsIssued,
+              },
+            }),
         onGrants: (made) => {
           runGrants = made;
         },

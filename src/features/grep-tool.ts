@@ -10,9 +10,14 @@
 import { z } from "zod";
 import { builtOnce } from "../core/common/built-once.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
-import type { GrepLine, GrepResult, WorkspaceFileSystem } from "../core/ports/filesystem.js";
+import {
+  GrepStoppedError,
+  type GrepLine,
+  type GrepResult,
+  type WorkspaceFileSystem,
+} from "../core/ports/filesystem.js";
 import { defineTool } from "../core/tools/tool-definition.js";
-import { toolError, toolSuccess } from "../core/tools/tool-result.js";
+import { toolError, toolSuccess, type ToolResult } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
 
 export const GREP_DEFAULT_RESULTS = 200;
@@ -60,7 +65,7 @@ export function createGrepTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
     get schema() {
       return schema();
     },
-    handler: (input) =>
+    handler: (input, context) =>
       withFileErrors(async () => {
         if (fileSystem.grep === undefined) {
           return toolError("tool_execution_error", "grep is not available in this workspace");
@@ -77,17 +82,41 @@ export function createGrepTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
           }
         }
         const maxResults = input.max_results ?? GREP_DEFAULT_RESULTS;
-        const result = await fileSystem.grep({
-          pattern: input.pattern,
-          fixedStrings,
-          ignoreCase: input.ignore_case ?? false,
-          ...(input.glob === undefined ? {} : { glob: input.glob }),
-          context: input.context ?? 0,
-          maxResults,
-        });
+        let result: GrepResult;
+        try {
+          result = await fileSystem.grep(
+            {
+              pattern: input.pattern,
+              fixedStrings,
+              ignoreCase: input.ignore_case ?? false,
+              ...(input.glob === undefined ? {} : { glob: input.glob }),
+              context: input.context ?? 0,
+              maxResults,
+            },
+            context.signal === undefined ? {} : { signal: context.signal },
+          );
+        } catch (error) {
+          if (error instanceof GrepStoppedError) return stopped(error);
+          throw error;
+        }
         return toolSuccess(formatGrep(input.pattern, result, maxResults, input.context ?? 0));
       }),
   });
+}
+
+function stopped(error: GrepStoppedError): ToolResult {
+  switch (error.reason) {
+    case "deadline":
+      return toolError(
+        "grep_timeout",
+        `grep did not finish within ${String(error.deadlineMs / 1000)} s and was stopped; ` +
+          "nothing it found is shown. A pattern with nested repetition such as (a+)+ can take " +
+          "that long on one line: simplify the pattern, narrow the search with glob, or set " +
+          "fixed_strings to true",
+      );
+    case "cancelled":
+      return toolError("grep_cancelled", "grep was cancelled before it finished");
+  }
 }
 
 function regexProblem(pattern: string): string | undefined {

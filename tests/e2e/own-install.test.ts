@@ -27,7 +27,13 @@ async function copyPackage(root: string): Promise<void> {
   await mkdir(join(root, "dist"), { recursive: true });
   await mkdir(join(root, "node_modules"));
   await copyFile(join(REPO, "package.json"), join(root, "package.json"));
-  for (const name of ["agent.cjs", "agent-bundle.cjs", "agent-zod.cjs", "agent-mcp.cjs"]) {
+  for (const name of [
+    "agent.cjs",
+    "agent-bundle.cjs",
+    "agent-zod.cjs",
+    "agent-mcp.cjs",
+    "agent-grep.cjs",
+  ]) {
     await copyFile(join(REPO, "dist", name), join(root, "dist", name));
   }
   await cp(join(REPO, "scripts"), join(root, "scripts"), { recursive: true });

@@ -91,6 +91,26 @@ describe("grep", () => {
     );
   });
 
+  it("skips what .git/info/exclude ignores, under the .gitignore files", async () => {
+    await put(".git/info/exclude", "scratch/\n*.tmp\n");
+    await put("scratch/notes.txt", "needle\n");
+    await put("a.tmp", "needle\n");
+    await put("pkg/.gitignore", "!keep.tmp\n");
+    await put("pkg/keep.tmp", "needle\n");
+    await put("src/a.ts", "needle\n");
+    expect(await grep({ pattern: "needle" })).toEqual(
+      ok("pkg/keep.tmp:1:needle\nsrc/a.ts:1:needle"),
+    );
+  });
+
+  it("reads .git/info/exclude only through real directories, never through a link", async () => {
+    await mkdir(join(temp.evil, "info"), { recursive: true });
+    await writeFile(join(temp.evil, "info", "exclude"), "*.ts\n");
+    await symlink(temp.evil, join(temp.ws, ".git"));
+    await put("src/a.ts", "needle\n");
+    expect(await grep({ pattern: "needle" })).toEqual(ok("src/a.ts:1:needle"));
+  });
+
   it("searches node_modules only when the glob names it", async () => {
     await put("node_modules/dep/index.js", "needle\n");
     expect(await grep({ pattern: "needle", glob: "node_modules/**" })).toEqual(
@@ -130,6 +150,52 @@ describe("grep", () => {
     const escaping = await grep({ pattern: "x", glob: "../**" });
     expect(escaping.isError).toBe(true);
     expect(escaping.errorCode).toBe("path_escape");
+  });
+
+  it("stops a pattern that backtracks without end at its deadline, with a stable error", async () => {
+    // `^(a+)+$` against forty `a`s and a `b`: about 2^40 steps, far past any test's time.
+    await put("a.txt", `${"a".repeat(40)}b\n`);
+    const quick = new ToolRegistry([
+      createGrepTool({
+        fileSystem: new NodeWorkspaceFileSystem(temp.ws, { grepDeadlineMs: 100 }),
+      }),
+    ]);
+    const pending = callTool(quick, "grep", { pattern: "^(a+)+$" });
+    // The thread that asked is free meanwhile: its next turn comes before the answer.
+    const first = await Promise.race([
+      pending.then(() => "grep answered"),
+      new Promise((resolve) =>
+        setImmediate(() => {
+          resolve("event loop turned");
+        }),
+      ),
+    ]);
+    expect(first).toBe("event loop turned");
+    expect(await pending).toEqual(
+      error(
+        "grep_timeout",
+        "grep did not finish within 0.1 s and was stopped; nothing it found is shown. A pattern " +
+          "with nested repetition such as (a+)+ can take that long on one line: simplify the " +
+          "pattern, narrow the search with glob, or set fixed_strings to true",
+      ),
+    );
+  });
+
+  it("answers other calls while one search runs, and stops that one when the run is cancelled", async () => {
+    await put("slow/a.txt", `${"a".repeat(40)}b\n`);
+    await put("quick/b.txt", "needle\n");
+    const cancel = new AbortController();
+    const snapshot = registry.snapshot();
+    const prepared = snapshot.prepare({
+      id: "call_slow",
+      name: "grep",
+      arguments: JSON.stringify({ pattern: "^(a+)+$", glob: "slow/*" }),
+    });
+    if (!prepared.ok) throw new Error("the call did not prepare");
+    const pending = snapshot.invoke(prepared.call, { signal: cancel.signal });
+    expect(await grep({ pattern: "needle", glob: "quick/*" })).toEqual(ok("quick/b.txt:1:needle"));
+    cancel.abort();
+    expect(await pending).toEqual(error("grep_cancelled", "grep was cancelled before it finished"));
   });
 
   it("cuts a very long line", async () => {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { closeSync } from "node:fs";
-import type { AuditSink } from "../../core/policy/audit.js";
+import type { AuditSink, RevokedRunGrant } from "../../core/policy/audit.js";
 import { canonicalJson } from "../../core/common/canonical-json.js";
 import { THIS_CALL_ONLY, type PermissionDecision } from "../../core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../core/policy/permission-request.js";
@@ -100,6 +100,24 @@ export class JsonlAuditLog implements AuditSink {
       time: (this.#options.now?.() ?? new Date()).toISOString(),
       runId: this.runId,
       approval: answer,
+    });
+  }
+
+  /**
+   * `/permissions revoke N`: `{time, runId, tool, revoked: {grant, argumentsSha256,
+   * executionEnvironment?}}`; the same action asks again from then on.
+   */
+  async recordRevocation(grant: RevokedRunGrant): Promise<void> {
+    await this.#append({
+      time: (this.#options.now?.() ?? new Date()).toISOString(),
+      runId: this.runId,
+      tool: grant.toolName,
+      revoked: {
+        grant: grant.id,
+        source: "run-grant",
+        argumentsSha256: sha256(grant.arguments),
+        ...(grant.environment === undefined ? {} : { executionEnvironment: grant.environment }),
+      },
     });
   }
 

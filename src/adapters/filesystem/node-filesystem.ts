@@ -50,7 +50,7 @@ import { holdsInvalidUtf8 } from "./utf8-check.js";
 import { makeDirectories } from "./write-directories.js";
 import { writeLanding } from "./write-landing.js";
 import { globWorkspace } from "./workspace-glob.js";
-import { grepWorkspace } from "./workspace-grep.js";
+import { GREP_DEADLINE_MS, grepInWorker, type GrepWorkerScript } from "./grep-in-worker.js";
 
 /** `read_file` returns at most this many bytes; larger files are read in line windows. */
 export const READ_LIMIT_BYTES = 256 * 1024;
@@ -97,12 +97,18 @@ export interface WorkspaceFileSystemOptions extends ProtectedFiles {
    * every directory is listed through a held descriptor (where /proc lets it: see held-listing).
    */
   readonly noProcessRunsAlongside?: () => boolean;
+  /** How long one `grep` may run before its worker is stopped; GREP_DEADLINE_MS unless set. */
+  readonly grepDeadlineMs?: number;
+  /** Where grep's worker program is; unset: found beside this module (grep-in-worker.ts). */
+  readonly grepWorker?: GrepWorkerScript;
 }
 
 export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
   readonly root: string;
   readonly #protection: WriteProtection;
   readonly #noProcessRunsAlongside: () => boolean;
+  readonly #grepDeadlineMs: number;
+  readonly #grepWorker: GrepWorkerScript | undefined;
   /**
    * The files (real paths) `readFile` reported as not valid UTF-8 (or as binary) in this run:
    * the model was told, so a `writeFile` may replace them.
@@ -114,6 +120,8 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     this.root = resolve(root);
     this.#protection = protectionOf(options);
     this.#noProcessRunsAlongside = options.noProcessRunsAlongside ?? (() => false);
+    this.#grepDeadlineMs = options.grepDeadlineMs ?? GREP_DEADLINE_MS;
+    this.#grepWorker = options.grepWorker;
   }
 
   async readFile(path: string, options: ReadFileOptions = {}): Promise<ReadFileResult> {
@@ -232,9 +240,17 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     return globWorkspace(await realpathNative(this.root), compiled, GLOB_RESULT_LIMIT, listing);
   }
 
-  async grep(request: GrepRequest): Promise<GrepResult> {
-    const glob = request.glob === undefined ? undefined : GlobPattern.compile(request.glob);
-    return grepWorkspace(await realpathNative(this.root), request, glob);
+  async grep(
+    request: GrepRequest,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<GrepResult> {
+    // A malformed glob is the model's to fix: said before any worker starts (it compiles again).
+    if (request.glob !== undefined) GlobPattern.compile(request.glob);
+    return grepInWorker(await realpathNative(this.root), request, {
+      deadlineMs: this.#grepDeadlineMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(this.#grepWorker === undefined ? {} : { script: this.#grepWorker }),
+    });
   }
 
   async #createParentDirectories(target: string, path: string): Promise<void> {

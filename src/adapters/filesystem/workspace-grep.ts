@@ -2,31 +2,31 @@
  * Searches the workspace's text files for `grep`. The walk is glob's rules and a few more:
  * - it never enters `.git` under any alias, nor a `node_modules` the glob does not name;
  * - it never follows a link: a symbolic link (to a file or a directory) is not read, a file with
- *   a second hard link is not read (read_file refuses it too), and a file that matched is checked
- *   to be at the path the walk expected before its lines are shown, so a directory swapped for a
- *   link mid-walk shows nothing from outside;
- * - what a `.gitignore` in the workspace ignores is neither entered nor read (the `ignore`
- *   package, git's rules; a deeper file's `!pattern` re-includes what a shallower one ignored);
+ *   a second hard link is not read (read_file refuses it too), each directory is listed through
+ *   a descriptor proved to be at the path expected (held-listing.ts, as glob does), so a
+ *   directory a running command swaps for a link mid-walk is not entered, and a file that matched
+ *   is checked to be at the path the walk expected before its lines are shown;
+ * - what `.git/info/exclude` or a `.gitignore` in the workspace ignores is neither entered nor
+ *   read (grep-ignores.ts);
  * - a file with a NUL byte in its first 8 KiB is binary and left out, and so is one over
  *   GREP_FILE_LIMIT_BYTES; both are counted.
  * Each directory's files are searched in name order (code units), then its subdirectories, so
  * the result is the same on every machine. It stops at the cap: `truncated` says so.
  * The walk is synchronous in slices of SLICE_MS, so the event loop still runs between them.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, type Dirent } from "node:fs";
 import { constants } from "node:fs";
 import { sep } from "node:path";
-import ignore, { type Ignore } from "ignore";
 import type { GrepLine, GrepRequest, GrepResult } from "../../core/ports/filesystem.js";
 import { O_NOFOLLOW, O_NONBLOCK } from "./fs-errors.js";
 import { isGitDirectoryName } from "./git-names.js";
 import type { GlobPattern, GlobState } from "./glob-pattern.js";
-import { isOpenedAt, readAtMostSync } from "./safe-open.js";
+import { ignoredBy, repositoryExcludes, withGitignore, type IgnoreLevel } from "./grep-ignores.js";
+import { heldDirectoryLister, type ListDirectory } from "./held-listing.js";
+import { isOpenedAt } from "./safe-open.js";
 
 /** A file larger than this is not searched (counted as skipped). */
 export const GREP_FILE_LIMIT_BYTES = 4 * 1024 * 1024;
-/** A `.gitignore` larger than this is not read (nothing it says is applied). */
-const GITIGNORE_LIMIT_BYTES = 1024 * 1024;
 /** How much of a file decides whether it is binary, as git and grep look. */
 const BINARY_PROBE_BYTES = 8000;
 const SLICE_MS = 20;
@@ -69,12 +69,6 @@ function compile(source: string, flags: string): RegExp {
   }
 }
 
-interface IgnoreLevel {
-  /** The directory's workspace-relative path with a trailing `/`, or "" for the root. */
-  readonly base: string;
-  readonly rules: Ignore;
-}
-
 interface Directory {
   readonly absolute: string;
   readonly relative: string;
@@ -82,11 +76,15 @@ interface Directory {
   readonly ignores: readonly IgnoreLevel[];
 }
 
-/** `root` must be the workspace's real path; `glob` absent searches every file. */
+/**
+ * `root` must be the workspace's real path; `glob` absent searches every file. `list` lists one
+ * directory (tests wrap it to act between the walk seeing a directory and listing it).
+ */
 export async function grepWorkspace(
   root: string,
   request: GrepRequest,
   glob: GlobPattern | undefined,
+  list: ListDirectory = heldDirectoryLister(),
 ): Promise<GrepResult> {
   const matcher = lineMatcher(request);
   const readWhole = wholeFileReader();
@@ -148,39 +146,34 @@ export async function grepWorkspace(
     return !tally.truncated;
   };
 
-  const ignoredBy = (levels: readonly IgnoreLevel[], relative: string, isDirectory: boolean) => {
-    for (let index = levels.length - 1; index >= 0; index -= 1) {
-      const level = levels[index];
-      if (level === undefined) continue;
-      const outcome = level.rules.test(
-        relative.slice(level.base.length) + (isDirectory ? "/" : ""),
-      );
-      if (outcome.ignored) return true;
-      if (outcome.unignored) return false;
-    }
-    return false;
-  };
-
+  const top = root.endsWith(sep) ? root : root + sep;
   const stack: Directory[] = [
-    {
-      absolute: root.endsWith(sep) ? root : root + sep,
-      relative: "",
-      state: glob?.initial,
-      ignores: [],
-    },
+    { absolute: top, relative: "", state: glob?.initial, ignores: repositoryExcludes(top) },
   ];
   let until = performance.now() + SLICE_MS;
   while (!tally.truncated) {
     const directory = stack.pop();
     if (directory === undefined) break;
-    let entries: Dirent[];
+    let entries: Dirent[] | undefined;
     try {
-      entries = readdirSync(directory.absolute, { withFileTypes: true });
+      entries = list(directory.absolute);
     } catch (error) {
       if (directory.relative === "") throw error;
       continue; // a subdirectory that vanished or cannot be read is skipped
     }
-    const ignores = withGitignore(directory, entries);
+    if (entries === undefined) {
+      // Not the directory the walk saw: a link or another directory took its name.
+      if (directory.relative === "") {
+        throw new Error(`the workspace ${root} was moved or replaced while grep searched it`);
+      }
+      continue;
+    }
+    const ignores = withGitignore(
+      directory.ignores,
+      directory.absolute,
+      directory.relative,
+      entries,
+    );
     const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirectories: Directory[] = [];
     for (const entry of sorted) {
@@ -242,27 +235,6 @@ function wholeFileReader(): (fd: number, size: number) => Buffer | undefined {
       total += read;
     }
   };
-}
-
-/** The directory's ignore levels, with its own `.gitignore` (a regular file, read safely) added. */
-function withGitignore(directory: Directory, entries: readonly Dirent[]): readonly IgnoreLevel[] {
-  const file = entries.find((entry) => entry.name === ".gitignore" && entry.isFile());
-  if (file === undefined) return directory.ignores;
-  let fd: number;
-  try {
-    fd = openSync(directory.absolute + file.name, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch {
-    return directory.ignores;
-  }
-  try {
-    if (!fstatSync(fd).isFile()) return directory.ignores;
-    const bytes = readAtMostSync(fd, GITIGNORE_LIMIT_BYTES);
-    if (bytes === undefined) return directory.ignores;
-    const rules = ignore().add(bytes.toString("utf8"));
-    return [...directory.ignores, { base: directory.relative, rules }];
-  } finally {
-    closeSync(fd);
-  }
 }
 
 interface FoundLines {

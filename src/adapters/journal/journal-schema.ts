@@ -145,6 +145,7 @@ function buildJournalLineSchema() {
       tool: z.string(),
       arguments: z.string(),
       environment: z.string().optional(),
+      key: z.string().optional(),
     }),
     // Legacy: read from older journals, never written (journal-records.ts).
     z.object({ ...envelope, type: z.literal("conversation_cleared") }),

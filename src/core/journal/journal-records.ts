@@ -93,8 +93,8 @@ export type JournalRecord =
   | { readonly type: "model_switched"; readonly model: string }
   /**
    * `a` at `[y/N/a]`: exactly this action is allowed for the rest of this run (granted), or no
-   * longer (revoked, by `/permissions`). Written before the grant takes effect; a resume does not
-   * bring it back, so a grant never outlives the process that was given it.
+   * longer (revoked, by `/permissions`). Written before the grant takes effect. `agent resume` of
+   * this run holds again each grant not revoked, by its `key`; no other run reads them.
    */
   | {
       readonly type: "run_grant";
@@ -103,6 +103,11 @@ export type JournalRecord =
       readonly tool: string;
       readonly arguments: string;
       readonly environment?: string;
+      /**
+       * Everything that makes the action this action (run-grants.ts `keyOf`), as it was granted:
+       * a resume allows only the very same. Absent in older journals: such a grant is not held.
+       */
+      readonly key?: string;
     }
   | { readonly type: "run_finished"; readonly finalText: string }
   | { readonly type: "run_failed"; readonly error: string }

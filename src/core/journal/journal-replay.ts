@@ -35,6 +35,19 @@ export interface ReplayedRun {
   readonly status: RunStatus;
   /** The task the run was started with. */
   readonly prompt: string;
+  /** The run's grants (`a` at `[y/N/a]`) that were recorded with a key and not revoked. */
+  readonly runGrants: readonly JournaledRunGrant[];
+  /** The highest grant number the run gave, revoked ones too (0: none): numbers are not reused. */
+  readonly runGrantsIssued: number;
+}
+
+/** A run grant as the journal recorded it (run-grants.ts `RunGrant`). */
+export interface JournaledRunGrant {
+  readonly id: number;
+  readonly toolName: string;
+  readonly arguments: string;
+  readonly environment: string | undefined;
+  readonly key: string;
 }
 
 /** The journal's records are well-formed one by one but do not make a run. */
@@ -86,6 +99,9 @@ export function replayJournal(records: readonly StoredJournalRecord[]): Replayed
   let startedOnHost = new Set<string>();
   let startedReads = new Set<string>();
   let status: RunStatus = "unfinished";
+  // By grant id, in the order granted.
+  const runGrants = new Map<number, JournaledRunGrant>();
+  let runGrantsIssued = 0;
   // A conversation's failed turn leaves the history as the last finished turn left it (a copy:
   // a compaction during the failed turn replaces the history, not what it goes back to).
   let lastFinished: Message[] = [];
@@ -200,10 +216,22 @@ export function replayJournal(records: readonly StoredJournalRecord[]): Replayed
         lastFinished = [...history];
         status = "completed";
         break;
+      case "run_grant":
+        runGrantsIssued = Math.max(runGrantsIssued, record.grant);
+        if (record.action === "revoked") runGrants.delete(record.grant);
+        else if (record.key !== undefined) {
+          runGrants.set(record.grant, {
+            id: record.grant,
+            toolName: record.tool,
+            arguments: record.arguments,
+            environment: record.environment,
+            key: record.key,
+          });
+        }
+        break;
       case "call_prepared":
       case "decision":
       case "model_switched":
-      case "run_grant":
       case "process_started":
         break;
     }
@@ -221,5 +249,7 @@ export function replayJournal(records: readonly StoredJournalRecord[]): Replayed
     }),
     status,
     prompt: first.prompt,
+    runGrants: [...runGrants.values()],
+    runGrantsIssued,
   };
 }

@@ -1,4 +1,4 @@
-import type { AuditSink } from "./audit.js";
+import type { AuditSink, RevokedRunGrant } from "./audit.js";
 import type { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
@@ -17,5 +17,9 @@ export class CompositeAuditSink implements AuditSink {
 
   async recordOutcome(outcome: ToolOutcome): Promise<void> {
     for (const sink of this.#sinks) await sink.recordOutcome?.(outcome);
+  }
+
+  async recordRevocation(grant: RevokedRunGrant): Promise<void> {
+    for (const sink of this.#sinks) await sink.recordRevocation?.(grant);
   }
 }

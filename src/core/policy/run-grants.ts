@@ -4,7 +4,8 @@
  * runs (the environment's label names the sandbox and its network), and, for a command whose
  * script the harness binds (an npm script, an interpreter's file), that script's content now.
  * Anything different asks again. Grants live in memory, so none outlives the run; each is listed
- * and can be revoked.
+ * and can be revoked. `agent resume` of the same run holds again those its journal recorded and
+ * did not revoke, each by the key it was granted under (`restored`).
  */
 import { canonicalJson } from "../common/canonical-json.js";
 import type { ApprovalProvider } from "./approval.js";
@@ -50,6 +51,10 @@ export interface RunGrantsOptions {
   /** What a command binds, read now (an npm script's text, an interpreter's file); else none. */
   readonly boundScript?: (request: PermissionRequest) => string | undefined;
   readonly observer?: RunGrantObserver;
+  /** Grants this run made before it was resumed (its journal's): held again, not told again. */
+  readonly restored?: readonly RunGrant[];
+  /** The highest grant number given before the resume, revoked ones too: the next is above it. */
+  readonly issued?: number;
 }
 
 export class RunGrants {
@@ -59,6 +64,11 @@ export class RunGrants {
 
   constructor(options: RunGrantsOptions) {
     this.#options = options;
+    this.#nextId = (options.issued ?? 0) + 1;
+    for (const grant of options.restored ?? []) {
+      this.#grants.set(grant.key, Object.freeze({ ...grant }));
+      this.#nextId = Math.max(this.#nextId, grant.id + 1);
+    }
   }
 
   /** What makes this action this action; a throw (unhashable arguments) means no key, no grant. */

@@ -29,6 +29,21 @@ export class WorkspaceFileError extends Error {
   }
 }
 
+/**
+ * A search stopped before it finished: it ran past its deadline (a pattern that backtracks
+ * without end, such as `(a+)+$` on a long line), or the run was cancelled (Ctrl-C).
+ */
+export class GrepStoppedError extends Error {
+  override readonly name = "GrepStoppedError";
+  constructor(
+    readonly reason: "deadline" | "cancelled",
+    /** The deadline it ran past, in milliseconds. */
+    readonly deadlineMs: number,
+  ) {
+    super(reason === "deadline" ? `grep ran past its ${String(deadlineMs)} ms` : "grep cancelled");
+  }
+}
+
 export interface ReadFileOptions {
   /** 1-based first line to return. */
   readonly offset?: number;
@@ -126,9 +141,10 @@ export interface WorkspaceFileSystem {
   glob(pattern: string): Promise<GlobResult>;
   /**
    * Searches the workspace's text files: what `.gitignore` ignores, `.git`, binary files and
-   * links are never read. Throws `invalid_path` for a malformed glob.
+   * links are never read. Throws `invalid_path` for a malformed glob, and `GrepStoppedError` when
+   * the search ran past its deadline or `signal` aborted it.
    */
-  grep?(request: GrepRequest): Promise<GrepResult>;
+  grep?(request: GrepRequest, options?: { readonly signal?: AbortSignal }): Promise<GrepResult>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AuditSink } from "../../../core/policy/audit.js";
+import type { AuditSink, RevokedRunGrant } from "../../../core/policy/audit.js";
 import type { PermissionDecision } from "../../../core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../../core/policy/permission-request.js";
 import { escapeForPrompt } from "../render/terminal-text.js";
@@ -13,6 +13,12 @@ export class TerminalAuditSink implements AuditSink {
 
   record(request: PermissionRequest, decision: PermissionDecision): void {
     this.#output.write(`${formatAuditLine(request, decision)}\n`);
+  }
+
+  recordRevocation(grant: RevokedRunGrant): void {
+    const where = grant.environment === undefined ? "" : ` [${grant.environment}]`;
+    const line = `[Permission] ${grant.toolName}: revoked (run-grant) - You took back grant ${String(grant.id)}, ${grant.arguments}: it asks again${where}`;
+    this.#output.write(`${escapeForPrompt(line)}\n`);
   }
 }
 
