@@ -2,9 +2,10 @@
  * Issue 41 item 9 through the built CLI: behind a TLS proxy every download failed in the sandbox
  * with `--network`, because the CA-bundle variables were stripped. With the network on they pass
  * (what they name must be readable in the sandbox: one on its private /tmp is not passed, and the
- * first lines say so); with it off they do not.
+ * first lines say so); with it off they do not. Each passes as the real path it resolves to: a
+ * link on /tmp would not exist inside, and one into the workspace could be a planted CA.
  */
-import { writeFileSync } from "node:fs";
+import { realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
@@ -29,6 +30,10 @@ async function showInSandbox(
   // Files every Linux has, outside the sandbox's private /tmp; and one on /tmp, which it hides.
   const onTmp = join(e2e.dir.root, "proxy-ca.pem");
   writeFileSync(onTmp, "-----BEGIN CERTIFICATE-----\n");
+  const linkOnTmp = join(e2e.dir.root, "linked-ca.pem");
+  symlinkSync("/etc/hosts", linkOnTmp);
+  const inWorkspace = join(e2e.dir.workspace, "planted-ca.pem");
+  writeFileSync(inWorkspace, "-----BEGIN CERTIFICATE-----\n");
   e2e.server.script(
     chatToolCallsReply([{ id: "call_1", name: "shell", arguments: { command: SHOW } }]),
     chatTextReply("Shown."),
@@ -38,8 +43,9 @@ async function showInSandbox(
       NODE_EXTRA_CA_CERTS: "/etc/hosts",
       SSL_CERT_FILE: onTmp,
       SSL_CERT_DIR: "/etc",
-      GIT_SSL_CAINFO: "/etc/hosts",
+      GIT_SSL_CAINFO: linkOnTmp,
       CURL_CA_BUNDLE: "relative.pem",
+      REQUESTS_CA_BUNDLE: inWorkspace,
     }),
     prompt: "[y/N] ",
     answers: ["y\r"],
@@ -51,9 +57,12 @@ async function showInSandbox(
 describe.skipIf(!SANDBOX || !isPtyAvailable())(`CA bundles in the sandbox ${PTY_REASON}`, () => {
   it("pass with --network when the sandbox can read what they name, and the rest are named", async () => {
     const { result, output } = await showInSandbox(["--network"]);
-    expect(result).toBe("/etc/hosts||/etc|/etc/hosts|\n");
+    const hosts = realpathSync("/etc/hosts");
+    expect(result).toBe(`${hosts}||${realpathSync("/etc")}|${hosts}|\n`);
     expect(output).toContain(
-      "not passed to sandboxed commands: SSL_CERT_FILE (not visible in the sandbox), CURL_CA_BUNDLE (not an absolute path)",
+      "not passed to sandboxed commands: SSL_CERT_FILE (not visible in the sandbox), " +
+        "REQUESTS_CA_BUNDLE (inside the workspace, which commands can change), " +
+        "CURL_CA_BUNDLE (not an absolute path)",
     );
   });
 

@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { HOST_LABEL } from "../../core/policy/execution-environment.js";
 import type {
   ArgvRunner,
@@ -14,6 +14,7 @@ import type {
 import {
   BubblewrapRunner,
   effectiveLimits,
+  hostFileReach,
   noSeccompTable,
   prepareCacheDirectory,
   probeSandbox,
@@ -27,7 +28,6 @@ import {
   type SandboxProbeResult,
   type SandboxShell,
 } from "../sandbox/index.js";
-import { isWithinRoot } from "../filesystem/index.js";
 import {
   caBundleEnvironment,
   findPosixShellExecutable,
@@ -341,9 +341,18 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
   if (powerShell !== undefined && findPosixShellExecutable(options) === undefined) {
     return { kind: "unusable", reason: UNAVAILABLE.noProbeShell, short: "no sh for the probe" };
   }
-  // With the network on, the CA bundles the host trusts, where the sandbox can read them.
+  // With the network on, the CA bundles the host trusts, at their real paths, where the sandbox
+  // shows them as the host has them and no command can change them.
   const ca = options.network
-    ? caBundleEnvironment(options.env, visibleInSandbox(options.hiddenPaths ?? []))
+    ? caBundleEnvironment(
+        options.env,
+        hostFileReach({
+          workspace: options.workspace,
+          home: homeDirectory(options.env),
+          hiddenPaths: options.hiddenPaths ?? [],
+          unmasked: options.unmaskCredentials ?? [],
+        }),
+      )
     : undefined;
   const { executable, kind, environment, secrets } = planPosixShell({
     ...options,
@@ -406,22 +415,6 @@ function sandboxPowerShell(plan: PowerShellPlan): SandboxPowerShell {
   return plan.entryPoint === undefined
     ? { executable: plan.executable }
     : { executable: plan.executable, entryPoint: plan.entryPoint };
-}
-
-/**
- * Whether a host path reads the same inside the sandbox: not on its private /tmp or /run, and not
- * in a path it hides (the state directory). Symbolic links are followed first.
- */
-function visibleInSandbox(hiddenPaths: readonly string[]): (path: string) => boolean {
-  return (given) => {
-    let real: string;
-    try {
-      real = realpathSync.native(given);
-    } catch {
-      return false;
-    }
-    return ["/tmp", "/run", ...hiddenPaths].every((hidden) => !isWithinRoot(hidden, real));
-  };
 }
 
 function unusable(options: ShellExecutionOptions, reason: string, short: string): ShellExecution {

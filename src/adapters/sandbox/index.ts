@@ -11,6 +11,7 @@ export { SandboxContentError, SandboxSetupError, SandboxWorkspaceError } from ".
 export { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
 export { prepareCacheDirectory, type PreparedCache } from "./cache-directory.js";
 export { CREDENTIAL_PATHS, isCredentialPath } from "./credential-masks.js";
+export { hostFileReach, type HostFileReachOptions } from "./host-file-reach.js";
 export { NETWORK_OFF_NOTE } from "./failure-notes.js";
 export {
   DEFAULT_RESOURCE_LIMITS,

@@ -5,7 +5,7 @@
  * network (never through `--pass-env`, which refuses `*_FILE`, `*_DIR` and `GIT_*` names by kind),
  * and only when what they name is an absolute path the command can read.
  */
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 
 export const CA_BUNDLE_NAMES = [
@@ -18,50 +18,68 @@ export const CA_BUNDLE_NAMES = [
 ] as const;
 
 export interface CaBundles {
-  /** The variables passed, as the host has them. */
+  /** The variables passed: as the host has them, or their real paths for the sandbox. */
   readonly environment: Readonly<Record<string, string>>;
   /** Those set on the host but not passed, each with why: for a notice at start. */
   readonly withheld: readonly string[];
 }
 
 /**
+ * Why a command could not trust the file at a real path, or undefined when it reads there what
+ * the host has and cannot change it (the sandbox: host-file-reach.ts).
+ */
+export type RealPathCheck = (real: string) => string | undefined;
+
+/**
  * The CA variables of `hostEnv` whose every path (SSL_CERT_DIR may list several, `:`-separated)
- * is absolute, exists as the kind it should (a directory for SSL_CERT_DIR, else a file) and is
- * `visible` to the command (the sandbox's private /tmp, say, would hide one).
+ * is absolute and exists as the kind it should (a directory for SSL_CERT_DIR, else a file).
+ * With `sandboxed`, each path is resolved to its real path first, checked there, and passed as
+ * that real path: a link the sandbox would not show (on its private /tmp), or one a command could
+ * point elsewhere (in the workspace), then never stands between the variable and the file.
  */
 export function caBundleEnvironment(
   hostEnv: Readonly<Record<string, string | undefined>>,
-  visible: (path: string) => boolean = () => true,
+  sandboxed?: RealPathCheck,
 ): CaBundles {
   const environment: Record<string, string> = {};
   const withheld: string[] = [];
   for (const name of CA_BUNDLE_NAMES) {
     const value = hostEnv[name];
     if (value === undefined || value.trim() === "") continue;
-    const paths =
-      name === "SSL_CERT_DIR" ? value.split(":").filter((part) => part !== "") : [value];
-    const problem = paths
-      .map((path) => pathProblem(path, name === "SSL_CERT_DIR", visible))
-      .find((found) => found !== undefined);
-    if (problem === undefined) environment[name] = value;
-    else withheld.push(`${name} (${problem})`);
+    const directory = name === "SSL_CERT_DIR";
+    const paths = directory ? value.split(":").filter((part) => part !== "") : [value];
+    const reals: string[] = [];
+    let problem: string | undefined;
+    for (const path of paths) {
+      const checked = checkedPath(path, directory, sandboxed);
+      if (checked.problem !== undefined) {
+        problem = checked.problem;
+        break;
+      }
+      reals.push(checked.real);
+    }
+    if (problem !== undefined) withheld.push(`${name} (${problem})`);
+    else environment[name] = sandboxed === undefined ? value : reals.join(":");
   }
   return { environment, withheld };
 }
 
-function pathProblem(
+function checkedPath(
   path: string,
   directory: boolean,
-  visible: (path: string) => boolean,
-): string | undefined {
-  if (!isAbsolute(path)) return "not an absolute path";
+  sandboxed: RealPathCheck | undefined,
+): { readonly real: string; readonly problem?: undefined } | { readonly problem: string } {
+  if (!isAbsolute(path)) return { problem: "not an absolute path" };
+  let real: string;
   try {
-    const stats = statSync(path);
+    real = realpathSync.native(path);
+    const stats = statSync(real);
     if (directory ? !stats.isDirectory() : !stats.isFile()) {
-      return directory ? "not a directory" : "not a file";
+      return { problem: directory ? "not a directory" : "not a file" };
     }
   } catch {
-    return "it does not exist";
+    return { problem: "it does not exist" };
   }
-  return visible(path) ? undefined : "not visible in the sandbox";
+  const problem = sandboxed?.(real);
+  return problem === undefined ? { real } : { problem };
 }

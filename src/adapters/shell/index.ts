@@ -20,7 +20,12 @@ export {
   type ShellSelectionOptions,
 } from "./shell-selection.js";
 export { buildCommandEnvironment } from "./command-environment.js";
-export { caBundleEnvironment, CA_BUNDLE_NAMES, type CaBundles } from "./ca-bundle-environment.js";
+export {
+  caBundleEnvironment,
+  CA_BUNDLE_NAMES,
+  type CaBundles,
+  type RealPathCheck,
+} from "./ca-bundle-environment.js";
 export { passEnvNotices } from "./pass-env-notices.js";
 export { resolveExecutable, type ExecutableLookup } from "./executable-resolution.js";
 export { posixShellArgs, PosixShellRunner, type PosixShellKind } from "./posix-shell.js";

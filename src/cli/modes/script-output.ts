@@ -126,6 +126,9 @@ export function bothObservers(first: AgentObserver, second: AgentObserver): Agen
     onModelReply: (reply, turn) => {
       each((observer) => observer.onModelReply?.(reply, turn));
     },
+    onMention: (report) => {
+      each((observer) => observer.onMention?.(report));
+    },
     onToolCallStart: (call) => {
       each((observer) => observer.onToolCallStart?.(call));
     },

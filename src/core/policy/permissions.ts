@@ -82,6 +82,16 @@ export class PermissionPolicy {
     Object.freeze(this);
   }
 
+  /**
+   * The same policy with nobody to ask: what would need a question is denied ("Approval was not
+   * explicitly granted"), still audited. For reads the person asked for in their own message
+   * (`@path`), which must not raise a prompt of their own before the model is even asked.
+   */
+  withoutApprover(): PermissionPolicy {
+    const { approver, ...rest } = this.#options;
+    return approver === undefined ? this : new PermissionPolicy(rest);
+  }
+
   async decide(request: PermissionRequest, trace?: PolicyTrace): Promise<PermissionDecision> {
     const environment = this.#environmentFor(request);
     // Where a write lands through a link, from the boundary check below: shown and audited.

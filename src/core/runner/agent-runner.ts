@@ -42,6 +42,7 @@ import { answeredRun, answerOpenCalls, unknownOutcome } from "./resumed-calls.js
 import type { RunResult } from "./run-result.js";
 import { ContextKeeper, type CompactionEvent } from "../context/context-keeper.js";
 import { describeContext, type ContextReport } from "../context/context-report.js";
+import { attachMentions, type MentionReport } from "./mention-attachments.js";
 
 export { PERMISSION_EVALUATION_FAILED } from "../journal/call-facts.js";
 export type { RunResult } from "./run-result.js";
@@ -60,6 +61,8 @@ export interface AgentObserver {
   /** Before each request and after each reply: the tokens the history takes, of the window. */
   onContextUsage?(tokens: number, window: number): void;
   onCompaction?(event: CompactionEvent): void;
+  /** One `@path` mention of a message, before it is sent: attached, or not and why. */
+  onMention?(report: MentionReport): void;
 }
 
 export interface AgentRunnerOptions {
@@ -177,13 +180,31 @@ export class AgentRunner {
     const { systemPrompt } = this.#options;
     const history: Message[] = previous === undefined ? [] : [...previous];
     return journaledRun(this.#journal, history, async () => {
-      await this.#journal.turnStarted(prompt, systemPrompt);
+      // The files a message mentions are read once, here, and journaled as part of it.
+      const message = await this.#withMentions(prompt, signal);
+      await this.#journal.turnStarted(message, systemPrompt);
       if (previous === undefined && systemPrompt !== undefined) {
         history.push({ role: "system", content: systemPrompt });
       }
-      history.push({ role: "user", content: prompt });
+      history.push({ role: "user", content: message });
       return this.#loop(history, signal, []);
     });
+  }
+
+  /** The person's text with the files its `@path` mentions attached (mention-attachments.ts). */
+  async #withMentions(text: string, signal: AbortSignal | undefined): Promise<string> {
+    const { workspace, policy } = this.#options;
+    const attached = await attachMentions(text, {
+      snapshot: this.#options.registry.snapshot(),
+      ...(policy === undefined ? {} : { policy: policy.withoutApprover() }),
+      ...(workspace === undefined ? {} : { workspace }),
+      ...(signal === undefined ? {} : { signal }),
+      newCallId: () => `mention_${globalThis.crypto.randomUUID().slice(0, 8)}`,
+      onReport: (report) => {
+        this.#notify((observer) => observer.onMention?.(report));
+      },
+    });
+    return attached.content;
   }
 
   /** Goes on with a run rebuilt from its journal (`agent resume`); see resumed-calls.ts. */

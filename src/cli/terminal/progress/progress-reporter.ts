@@ -23,6 +23,8 @@ import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedDraft } from "./streamed-draft.js";
 import type { ModelRetryNotice } from "../../../bootstrap.js";
 import { retryNoticeLine } from "./retry-notice.js";
+import { mentionLine } from "./mention-lines.js";
+import type { MentionReport } from "../../../core/runner/mention-attachments.js";
 import { MODEL_INDENT, indentModelText, layOutLine } from "../render/terminal-layout.js";
 import {
   escapeControlsKeepingLines,
@@ -156,6 +158,13 @@ export class ProgressReporter implements AgentObserver {
     if (line === undefined || this.#options.verbosity === "quiet") return;
     this.#stopSpinner();
     this.#line(event.kind === "compacted" ? this.#dim(line) : line);
+  }
+
+  /** Shown whatever the verbosity: the person should know what their message carries. */
+  onMention(report: MentionReport): void {
+    this.#stopSpinner();
+    const line = mentionLine(report);
+    this.#rows(report.kind === "attached" ? this.#dim(line) : line);
   }
 
   onToolCallStart(call: ToolCall): void {
