@@ -410,7 +410,9 @@ export class AgentRunner {
     // The process's record is written once it exists, and awaited before the call's end.
     let processRecorded: Promise<void> = Promise.resolve();
     const { workspace, identity } = this.#options;
+    const recordWrite = prepared.call.beforeImages ? this.#journal.writeRecorder(call) : undefined;
     const result = await snapshot.invoke(prepared.call, {
+      ...(recordWrite === undefined ? {} : { recordWrite }),
       ...(signal === undefined ? {} : { signal }),
       ...(workspace === undefined ? {} : { workspace }),
       ...(identity === undefined ? {} : { identity }),
