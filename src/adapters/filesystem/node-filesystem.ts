@@ -237,7 +237,9 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     before: BeforeImage | undefined,
   ): Promise<PlannedWrite> {
     const planned: PlannedWrite = {
-      file: relative(await realpathNative(this.root), target).split(sep).join("/"),
+      file: relative(await realpathNative(this.root), target)
+        .split(sep)
+        .join("/"),
       before,
       afterSha256: sha256Of(data),
       afterSize: data.byteLength,

@@ -15,11 +15,7 @@ import { createHash } from "node:crypto";
 import { close, closeSync, fstatSync, fsync, open } from "node:fs";
 import { promisify } from "node:util";
 import { dirname } from "node:path";
-import type {
-  JournalRecord,
-  KeptImage,
-  RunJournal,
-} from "../../core/journal/journal-records.js";
+import type { JournalRecord, KeptImage, RunJournal } from "../../core/journal/journal-records.js";
 import { JOURNAL_VERSION } from "../../core/journal/journal-records.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import {

@@ -6,6 +6,7 @@
  * `file_before` record is written. The record names the image's span and SHA-256, so a span that
  * does not hold those bytes any more is refused, never restored.
  */
+import { createHash } from "node:crypto";
 import { closeSync, fstatSync } from "node:fs";
 import type { KeptImage } from "../../core/journal/journal-records.js";
 import { appendDurably, openHarnessOutput, useHarnessInput } from "../filesystem/index.js";
@@ -51,10 +52,18 @@ export class ImageFile {
   }
 }
 
-/** The bytes of one kept image, read with the harness's safe open; `undefined` past the file's end. */
-export function readKeptImage(path: string, image: KeptImage): Uint8Array | undefined {
+/**
+ * The bytes of one kept image, read with the harness's safe open: `undefined` when the span is
+ * not there or does not hash to `sha256` (the file was cut or changed), never other bytes.
+ */
+export function readKeptImage(
+  path: string,
+  image: KeptImage,
+  sha256: string,
+): Uint8Array | undefined {
   return useHarnessInput(path, MAX_IMAGES_BYTES, (file) => {
     if (image.offset + image.length > file.size) return undefined;
-    return file.read(image.offset, image.length);
+    const bytes = file.read(image.offset, image.length);
+    return createHash("sha256").update(bytes).digest("hex") === sha256 ? bytes : undefined;
   });
 }

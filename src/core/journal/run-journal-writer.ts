@@ -127,7 +127,11 @@ export class RunJournalWriter {
           file: write.file,
           existed: before !== undefined,
           ...(before === undefined ? {} : { beforeSha256: before.sha256, beforeSize: before.size }),
-          ...(kept === undefined ? {} : "notKept" in kept ? { notKept: kept.notKept } : { image: kept }),
+          ...(kept === undefined
+            ? {}
+            : "notKept" in kept
+              ? { notKept: kept.notKept }
+              : { image: kept }),
           afterSha256: write.afterSha256,
           afterSize: write.afterSize,
         });

@@ -123,11 +123,17 @@ export function decideWrite(write: RecordedWrite, current: CurrentFile): WriteDe
     undo: { result, detail },
   });
   const { file, before } = write;
-  if (current.kind === "refused") return said("refused", `${file}: ${current.reason}; it was left as it is`);
+  if (current.kind === "refused")
+    return said("refused", `${file}: ${current.reason}; it was left as it is`);
   const asBefore =
-    before === undefined ? current.kind === "absent" : current.kind === "file" && current.sha256 === before.sha256;
+    before === undefined
+      ? current.kind === "absent"
+      : current.kind === "file" && current.sha256 === before.sha256;
   if (asBefore) {
-    const what = before === undefined ? "is not there, as before the call" : "holds what it held before the call";
+    const what =
+      before === undefined
+        ? "is not there, as before the call"
+        : "holds what it held before the call";
     return said("unchanged", `${file} ${what}${write.landed ? "" : " (the write never happened)"}`);
   }
   if (current.kind === "absent") {

@@ -89,7 +89,22 @@ export function planUndo(records: readonly StoredJournalRecord[], count: number)
       case "call_undone":
         if (record.result !== "refused") passed.add(record.callId);
         break;
-      default:
+      // The rest say nothing of what a call changed.
+      case "run_started":
+      case "user_message":
+      case "model_reply":
+      case "decision":
+      case "process_started":
+      case "execution_finished":
+      case "history_compacted":
+      case "run_resumed":
+      case "model_switched":
+      case "run_grant":
+      case "run_finished":
+      case "run_failed":
+      case "run_cancelled":
+      case "run_waiting":
+      case "conversation_cleared":
         break;
     }
   }
