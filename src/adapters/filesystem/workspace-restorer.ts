@@ -4,7 +4,7 @@
  * name that now leads elsewhere through a link (planted since the call) is refused, never
  * followed, so an undo can only put bytes back where the call wrote them, inside the workspace.
  */
-import { unlink } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import {
   WorkspaceFileError,
@@ -52,7 +52,7 @@ export class NodeWorkspaceRestorer implements WorkspaceRestorer {
   async remove(file: string, expectedSha256: string): Promise<void> {
     const target = await this.#holding(file, expectedSha256);
     try {
-      await unlink(target);
+      await rm(target);
     } catch (error) {
       throw toWorkspaceError(error, file);
     }

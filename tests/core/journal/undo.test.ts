@@ -19,14 +19,18 @@ const BEFORE = H("b");
 const AFTER = H("a");
 const OTHER = H("c");
 
-function started(callId: string, tool: string, effect: "read" | "write" | "execute") {
+function started(
+  callId: string,
+  tool: string,
+  effect: "read" | "write" | "execute",
+): StoredJournalRecord {
   return {
     type: "execution_started",
     callId,
     tool,
     effect,
-    ...(tool === "write_file" || tool === "edit_file" ? { beforeImages: true } : {}),
-  } as const;
+    ...(tool === "write_file" || tool === "edit_file" ? { beforeImages: true as const } : {}),
+  };
 }
 
 function before(callId: string, file: string, from: string | undefined, to: string) {
