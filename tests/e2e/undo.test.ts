@@ -127,6 +127,42 @@ describe("agent undo", () => {
   });
 });
 
+describe.skipIf(!isPtyAvailable())(`agent undo after approved calls ${PTY_REASON}`, () => {
+  it("says plainly that the last call, a shell command, cannot be undone, and goes on past it", async () => {
+    const command = "echo from-the-shell > shell-made.txt";
+    e2e.server.script(
+      chatToolCallsReply([
+        { id: "call_w", name: "write_file", arguments: { path: "a.txt", content: "model\n" } },
+      ]),
+      chatToolCallsReply([{ id: "call_sh", name: "shell", arguments: { command } }]),
+      chatTextReply("Done."),
+    );
+    // Chapter 3: both calls ask, and both are approved.
+    const session = PtySession.start(
+      e2e.argv(["--chapter", "3", "--sandbox", "off", "--prompt", "Write, then run"]),
+      { env: serverEnv(e2e.server.baseURL) },
+    );
+    await session.waitForOutput("[y/N] ");
+    session.type("y\r");
+    await session.waitForOutput("[y/N] ");
+    session.type("y\r");
+    expect((await session.exited).exitCode).toBe(0);
+    expect(await readFile(workspaceFile("shell-made.txt"), "utf8")).toBe("from-the-shell\n");
+
+    const first = await undo();
+    expect(first.exitCode).toBe(0);
+    expect(linesOf(first.stderr).slice(1)).toEqual([
+      `agent: cannot undo shell \`${command}\` (call_sh): it ran a command, and a command's effects cannot be undone; nothing was changed`,
+    ]);
+    expect(await readFile(workspaceFile("shell-made.txt"), "utf8")).toBe("from-the-shell\n");
+    const second = await undo();
+    expect(linesOf(second.stderr).slice(1)).toEqual([
+      "agent: undid write_file (call_w): removed a.txt, which the call created",
+    ]);
+    expect(existsSync(workspaceFile("a.txt"))).toBe(false);
+  });
+});
+
 describe.skipIf(!isPtyAvailable())(`/undo after kill -9 ${PTY_REASON}`, () => {
   it("restores byte for byte when the process died between a write's journal record and the write", async () => {
     await writeFile(workspaceFile("notes.txt"), ORIGINAL);
