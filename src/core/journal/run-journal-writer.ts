@@ -17,6 +17,12 @@ import { journalClosing, journalStep } from "./run-journaling.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { PlannedWrite, WriteRecorder } from "../ports/filesystem.js";
 
+/** A call's write recorder, and the journal failure it met, for the loop to stop the run with. */
+export interface WriteRecording {
+  readonly recorder: WriteRecorder;
+  throwIfFailed(): void;
+}
+
 export class RunJournalWriter {
   readonly #journal: RunJournal | undefined;
   /** The journal has its run_started: a later turn (even after a failed first one) is a user_message. */
@@ -107,37 +113,64 @@ export class RunJournalWriter {
 
   /**
    * Where the call's file writes are recorded: the before-image's bytes kept beside the journal,
-   * then its file_before, both durable before the write lands; file_written once it has.
+   * then its file_before, both durable before the write lands; file_written once it has. A record
+   * that fails is kept as the recording's `failure`: the loop stops the run with it once the
+   * handler returns, as for any step's record (the handler only reports a failed call).
    */
-  writeRecorder(call: ToolCall): WriteRecorder | undefined {
+  writeRecorder(call: ToolCall): WriteRecording | undefined {
     const journal = this.#journal;
     if (journal === undefined) return undefined;
+    let failure: Error | undefined;
+    const remembered = async (step: () => Promise<void>): Promise<void> => {
+      try {
+        await step();
+      } catch (error) {
+        failure ??= error instanceof Error ? error : new JournalWriteError(String(error));
+        throw error;
+      }
+    };
     return {
-      beforeWrite: async (write: PlannedWrite) => {
-        const { before } = write;
-        const kept =
-          before === undefined
-            ? undefined
-            : before.bytes === undefined
-              ? { notKept: `it held ${String(before.size)} bytes, more than an undo keeps` }
-              : await this.#keepImage(journal, before.bytes);
-        await journalStep(journal, {
-          type: "file_before",
-          callId: call.id,
-          file: write.file,
-          existed: before !== undefined,
-          ...(before === undefined ? {} : { beforeSha256: before.sha256, beforeSize: before.size }),
-          ...(kept === undefined
-            ? {}
-            : "notKept" in kept
-              ? { notKept: kept.notKept }
-              : { image: kept }),
-          afterSha256: write.afterSha256,
-          afterSize: write.afterSize,
-        });
+      recorder: {
+        beforeWrite: (write: PlannedWrite) =>
+          remembered(async () => {
+            await journalStep(journal, await this.#fileBefore(journal, call, write));
+          }),
+        afterWrite: (file: string, sha256: string) =>
+          remembered(() =>
+            journalStep(journal, { type: "file_written", callId: call.id, file, sha256 }),
+          ),
       },
-      afterWrite: (file: string, sha256: string) =>
-        journalStep(journal, { type: "file_written", callId: call.id, file, sha256 }),
+      throwIfFailed: () => {
+        if (failure !== undefined) throw failure;
+      },
+    };
+  }
+
+  async #fileBefore(
+    journal: RunJournal,
+    call: ToolCall,
+    write: PlannedWrite,
+  ): Promise<JournalRecord> {
+    const { before } = write;
+    const kept =
+      before === undefined
+        ? undefined
+        : before.bytes === undefined
+          ? { notKept: `it held ${String(before.size)} bytes, more than an undo keeps` }
+          : await this.#keepImage(journal, before.bytes);
+    return {
+      type: "file_before",
+      callId: call.id,
+      file: write.file,
+      existed: before !== undefined,
+      ...(before === undefined ? {} : { beforeSha256: before.sha256, beforeSize: before.size }),
+      ...(kept === undefined
+        ? {}
+        : "notKept" in kept
+          ? { notKept: kept.notKept }
+          : { image: kept }),
+      afterSha256: write.afterSha256,
+      afterSize: write.afterSize,
     };
   }
 
