@@ -4,6 +4,7 @@
  * run's protected paths, each decision journaled (call_undone) and audited. A conversation undoes
  * in the run it is writing; `agent undo` locks a stored run first, as `agent resume` does.
  */
+import { statSync } from "node:fs";
 import { JsonlAuditLog } from "../adapters/audit/index.js";
 import {
   FileRunJournal,
@@ -70,13 +71,9 @@ export function undoInRun(
 
 /** The records of a journal this process writes; none before its first record. */
 export function recordsOfLiveJournal(path: string): readonly StoredJournalRecord[] {
-  try {
-    return readJournalFile(path).records;
-  } catch (error) {
-    // Before its run_started nothing ran, so there is nothing to take back.
-    if (error instanceof RunJournalError && error.message.includes("does not begin")) return [];
-    throw error;
-  }
+  // Before its run_started the file is empty: nothing ran, so there is nothing to take back.
+  if (statSync(path).size === 0) return [];
+  return readJournalFile(path).records;
 }
 
 export interface StoredRunUndo {
