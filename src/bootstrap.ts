@@ -33,6 +33,12 @@ export {
   openApprovalStore,
 } from "./bootstrap/open/approval-state.js";
 export { openInputHistory, type InputHistory } from "./bootstrap/open/input-history.js";
+export {
+  undoLine,
+  undoStoredRun,
+  type UndoDecision,
+  type UndoReport,
+} from "./bootstrap/undo-run.js";
 export { instructionsChangeNotice } from "./bootstrap/open/project-instructions.js";
 export { loadCommandAllowlist } from "./bootstrap/p04-run.js";
 export { checkMcpServers, type McpServerReport } from "./bootstrap/external-tools.js";

@@ -34,6 +34,7 @@ import type { SwitchableModel } from "./model/switchable-model.js";
 import { withTextDeltas } from "./model/text-delta-model.js";
 import { startExternalTools, type StartedExternalTools } from "./external-tools.js";
 import type { McpServerState } from "../adapters/mcp/index.js";
+import { recordsOfLiveJournal, undoInRun, type UndoReport } from "./undo-run.js";
 
 export interface ComposedRun {
   readonly agent: AgentRunner;
@@ -57,6 +58,11 @@ export interface ComposedRun {
    * `/permissions`; absent otherwise.
    */
   readonly runGrants: RunGrants | undefined;
+  /**
+   * `/undo [N]`: takes back the file changes of this run's last N calls (undo-run.ts), each
+   * decision journaled and audited.
+   */
+  undo(count: number): Promise<UndoReport>;
   /** The run's MCP servers and their state now; empty when it started none (`/mcp`). */
   mcpServers(): readonly McpServerState[];
   /** Closes the journal and releases the run's lock; once, at the end, whatever happened. */
@@ -223,6 +229,19 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       switchableModel: model.switchable,
       runGrants,
       mcpServers: () => servers?.states() ?? [],
+      undo: (count) =>
+        undoInRun(
+          {
+            journalPath: journal.path,
+            journal,
+            workspace,
+            harnessFiles,
+            hostFiles: hostPaths,
+            auditLog,
+          },
+          recordsOfLiveJournal(journal.path),
+          count,
+        ),
       close: () => {
         void servers?.close();
         opened.close();

@@ -13,10 +13,13 @@ export function withCrashHook(
   if (spec === undefined || spec === "") return journal;
   const [type, nth] = spec.split(":");
   let remaining = nth === undefined ? 1 : Number(nth);
+  // The before-images go on to the journal's own file: a write's kill point is its file_before.
+  const keepImage = journal.keepImage?.bind(journal);
   return {
     async append(record: JournalRecord): Promise<void> {
       await journal.append(record);
       if (record.type === type && --remaining === 0) process.kill(process.pid, "SIGKILL");
     },
+    ...(keepImage === undefined ? {} : { keepImage }),
   };
 }

@@ -83,7 +83,8 @@ every file write, waits for your [y/N]; file writes outside the workspace are
 always refused.
 Quote the task so it is one argument: agent "fix the failing test".
 With no task on a terminal, agent starts a conversation: each message a turn,
-/help lists its commands (/model, /clear, /compact, /context, /usage, /exit).
+/help lists its commands (/model, /clear, /compact, /context, /usage, /undo,
+/exit).
 
 Options:
   -p, --prompt <text>     The task (or give it as the one argument)
@@ -154,6 +155,8 @@ Runs: every run is journaled (each step on disk before it happens).
                           --chapter and --model (the run's own); --sandbox
                           and --network are kept as the run began (another
                           one is refused)
+  agent undo [N]           Take back the file changes of the newest run's last
+                          call (or last N); a command's cannot be (--run ID)
 
 Commands (chapter 4's approvals; each takes --workspace and --state-dir):
   agent approvals [--json]            List the requests waiting for an answer

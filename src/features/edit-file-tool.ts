@@ -32,6 +32,7 @@ export function createEditFileTool({ fileSystem }: { fileSystem: WorkspaceFileSy
       "Replace exact text in a UTF-8 file. old_string must match exactly once unless " +
       "replace_all is true. The file's line endings and byte order mark are kept.",
     effect: "write",
+    beforeImages: true,
     parameters: TOOL_PARAMETERS.edit_file,
     get schema() {
       return schema();
@@ -45,13 +46,13 @@ export function createEditFileTool({ fileSystem }: { fileSystem: WorkspaceFileSy
       });
       return problem === undefined ? undefined : toolError(problem.code, problem.message);
     },
-    handler: ({ path, old_string, new_string, replace_all }) =>
+    handler: ({ path, old_string, new_string, replace_all }, { recordWrite }) =>
       withFileErrors(async () => {
-        const replaced = await fileSystem.editFile(path, {
-          oldString: old_string,
-          newString: new_string,
-          replaceAll: replace_all ?? false,
-        });
+        const replaced = await fileSystem.editFile(
+          path,
+          { oldString: old_string, newString: new_string, replaceAll: replace_all ?? false },
+          recordWrite,
+        );
         const noun = replaced === 1 ? "occurrence" : "occurrences";
         return toolSuccess(`Replaced ${replaced} ${noun} in ${path}`);
       }),

@@ -22,13 +22,14 @@ export function createWriteFileTool({ fileSystem }: { fileSystem: WorkspaceFileS
       "Create a file or replace its whole content. Missing parent directories are created. " +
       "To change part of an existing file, use edit_file instead.",
     effect: "write",
+    beforeImages: true,
     parameters: TOOL_PARAMETERS.write_file,
     get schema() {
       return schema();
     },
-    handler: ({ path, content }) =>
+    handler: ({ path, content }, { recordWrite }) =>
       withFileErrors(async () => {
-        const bytes = await fileSystem.writeFile(path, content);
+        const bytes = await fileSystem.writeFile(path, content, recordWrite);
         return toolSuccess(`Wrote ${bytes} UTF-8 bytes to ${path}`);
       }),
   });

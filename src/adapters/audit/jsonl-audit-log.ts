@@ -121,6 +121,25 @@ export class JsonlAuditLog implements AuditSink {
     });
   }
 
+  /**
+   * `/undo` or `agent undo`: what it decided about one call, one line
+   * `{time, runId, callId, tool, undo: {result, detail}}`.
+   */
+  async recordUndo(decision: {
+    readonly callId: string;
+    readonly tool: string;
+    readonly result: string;
+    readonly detail: string;
+  }): Promise<void> {
+    await this.#append({
+      time: (this.#options.now?.() ?? new Date()).toISOString(),
+      runId: this.runId,
+      callId: decision.callId,
+      tool: decision.tool,
+      undo: { result: decision.result, detail: decision.detail },
+    });
+  }
+
   async #append(record: object): Promise<void> {
     const fd = this.#fd;
     if (fd === undefined) throw new Error(`The audit log ${this.#options.path} is closed`);

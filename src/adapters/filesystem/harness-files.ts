@@ -77,7 +77,7 @@ const syncData = promisify(fdatasync);
  * a record written this way survives a crash or power loss once the promise settles. O_APPEND puts
  * each write at the end, even when the file grew meanwhile.
  */
-export async function appendDurably(fd: number, text: string): Promise<void> {
+export async function appendDurably(fd: number, text: string | Uint8Array): Promise<void> {
   await appendWritten(fd, text);
   await syncData(fd);
 }
@@ -86,8 +86,8 @@ export async function appendDurably(fd: number, text: string): Promise<void> {
  * Appends `text` whole, as `appendDurably` does, without the flush: the record survives the
  * process ending at once but not a power loss until `flushHarnessFile` has settled.
  */
-export async function appendWritten(fd: number, text: string): Promise<void> {
-  const bytes = Buffer.from(text, "utf8");
+export async function appendWritten(fd: number, text: string | Uint8Array): Promise<void> {
+  const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
   for (let written = 0; written < bytes.length;) {
     const { bytesWritten } = await writeAt(fd, bytes, written, bytes.length - written);
     written += bytesWritten;

@@ -15,6 +15,7 @@ export {
   type WorkspaceFileSystemOptions,
 } from "./node-filesystem.js";
 export { isWithinRoot } from "./safe-path.js";
+export { NodeWorkspaceRestorer } from "./workspace-restorer.js";
 export {
   HARNESS_DIRECTORY,
   OUTPUTS_DIRECTORY,

@@ -18,10 +18,14 @@ import {
   type ReadFileResult,
   type WorkspaceFileSystem,
   type WorkspaceWriteBoundary,
+  type BeforeImage,
+  type PlannedWrite,
+  type WriteRecorder,
   type WriteResolution,
   type WriteTarget,
 } from "../../core/ports/filesystem.js";
 import { writeFileAtomically } from "./atomic-write.js";
+import { readBeforeImage, sha256Of } from "./before-image.js";
 import {
   hardLinked,
   isDirectory,
@@ -172,7 +176,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     }
   }
 
-  async writeFile(path: string, content: string): Promise<number> {
+  async writeFile(path: string, content: string, recorder?: WriteRecorder): Promise<number> {
     const size = Buffer.byteLength(content, "utf8");
     if (size > WRITE_LIMIT_BYTES) throw overWriteLimit(path, size);
     const data = Buffer.from(content, "utf8");
@@ -185,12 +189,18 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
           `that replaces the file`,
       );
     }
+    // Before anything changes, its parent directories included: the before-image is durable.
+    const written =
+      recorder === undefined
+        ? undefined
+        : await this.#recordBefore(recorder, target, data, await readBeforeImage(target, path));
     await this.#createParentDirectories(target, path);
     await writeFileAtomically(await this.#recheck(target, path), data, path);
+    if (written !== undefined) await recorder?.afterWrite(written.file, written.afterSha256);
     return data.byteLength;
   }
 
-  async editFile(path: string, edit: EditFileRequest): Promise<number> {
+  async editFile(path: string, edit: EditFileRequest, recorder?: WriteRecorder): Promise<number> {
     const target = await this.#writable(path);
     const original = await readForEditing(target, path);
     const outcome = applyEdit(original, edit, WRITE_LIMIT_BYTES);
@@ -200,14 +210,42 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
       case "no_match":
       case "ambiguous":
         throw editTextError(outcome, path);
-      case "edited":
-        await writeFileAtomically(
-          await this.#recheck(target, path),
-          Buffer.from(outcome.text, "utf8"),
-          path,
-        );
+      case "edited": {
+        const data = Buffer.from(outcome.text, "utf8");
+        // The very bytes the edit read: strict UTF-8 with the BOM kept encodes back to them.
+        const before = Buffer.from(original, "utf8");
+        const written =
+          recorder === undefined
+            ? undefined
+            : await this.#recordBefore(recorder, target, data, {
+                sha256: sha256Of(before),
+                size: before.byteLength,
+                bytes: before,
+              });
+        await writeFileAtomically(await this.#recheck(target, path), data, path);
+        if (written !== undefined) await recorder?.afterWrite(written.file, written.afterSha256);
         return outcome.replaced;
+      }
     }
+  }
+
+  /** Tells `recorder` of the write about to land; it resolves once that is durable. */
+  async #recordBefore(
+    recorder: WriteRecorder,
+    target: string,
+    data: Uint8Array,
+    before: BeforeImage | undefined,
+  ): Promise<PlannedWrite> {
+    const planned: PlannedWrite = {
+      file: relative(await realpathNative(this.root), target)
+        .split(sep)
+        .join("/"),
+      before,
+      afterSha256: sha256Of(data),
+      afterSize: data.byteLength,
+    };
+    await recorder.beforeWrite(planned);
+    return planned;
   }
 
   async editProblem(path: string, edit: EditFileRequest): Promise<WorkspaceFileError | undefined> {

@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { close, closeSync, fstatSync, fsync, open } from "node:fs";
 import { promisify } from "node:util";
 import { dirname } from "node:path";
-import type { JournalRecord, RunJournal } from "../../core/journal/journal-records.js";
+import type { JournalRecord, KeptImage, RunJournal } from "../../core/journal/journal-records.js";
 import { JOURNAL_VERSION } from "../../core/journal/journal-records.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import {
@@ -26,6 +26,7 @@ import {
 } from "../filesystem/index.js";
 import { MAX_JOURNAL_BYTES } from "./journal-file.js";
 import { RunJournalError } from "./run-files.js";
+import { ImageFile, imagesPath } from "./image-file.js";
 
 /** Written into run_started: what the run was, for people and for `agent resume`. */
 export interface RunContext {
@@ -67,6 +68,8 @@ export class FileRunJournal implements RunJournal {
    * run that never starts leaves them unwritten, as it leaves no journal.
    */
   readonly #beforeStart: JournalRecord[] = [];
+  /** The before-images of the run's writes, beside the journal (image-file.ts). */
+  readonly #images: ImageFile;
 
   private constructor(
     path: string,
@@ -83,6 +86,7 @@ export class FileRunJournal implements RunJournal {
     this.#size = fstatSync(fd).size;
     this.#context = context;
     this.#now = now;
+    this.#images = new ImageFile(imagesPath(path));
   }
 
   /**
@@ -161,6 +165,14 @@ export class FileRunJournal implements RunJournal {
     this.#size += bytes;
   }
 
+  /** Durable before it resolves: the write's file_before, and then the write, wait for it. */
+  keepImage(bytes: Uint8Array): Promise<KeptImage | { readonly notKept: string }> {
+    if (this.#fd === undefined) {
+      return Promise.reject(new RunJournalError(`The run journal ${this.path} is closed`));
+    }
+    return this.#images.keep(bytes);
+  }
+
   spaceLeft(): number {
     return Math.max(0, MAX_JOURNAL_BYTES - CLOSING_RESERVE - this.#size);
   }
@@ -169,6 +181,7 @@ export class FileRunJournal implements RunJournal {
     const fd = this.#fd;
     if (fd === undefined) return;
     this.#fd = undefined;
+    this.#images.close();
     const flushing = this.#firstFlush;
     if (flushing === undefined) {
       closeSync(fd);

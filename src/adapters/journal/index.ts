@@ -22,3 +22,4 @@ export {
   RunJournalError,
   runsDirectory,
 } from "./run-files.js";
+export { imagesPath, MAX_IMAGES_BYTES, readKeptImage } from "./image-file.js";

@@ -4,11 +4,18 @@
  */
 import { z } from "zod";
 import { builtOnce } from "../../core/common/built-once.js";
-import { JOURNAL_VERSION, type StoredJournalRecord } from "../../core/journal/journal-records.js";
+import {
+  JOURNAL_VERSION,
+  UNDO_RESULTS,
+  type StoredJournalRecord,
+} from "../../core/journal/journal-records.js";
 import { TOOL_EFFECTS } from "../../core/tools/tool-definition.js";
 
 function buildJournalLineSchema() {
   const finalArguments = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+  const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+  const size = z.number().int().nonnegative();
 
   const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
@@ -111,6 +118,7 @@ function buildJournalLineSchema() {
       tool: z.string(),
       effect: z.enum(TOOL_EFFECTS).optional(),
       remote: z.literal(true).optional(),
+      beforeImages: z.literal(true).optional(),
       operationId: z.string().optional(),
       environment: z.string().optional(),
       finalArguments: finalArguments.optional(),
@@ -128,6 +136,34 @@ function buildJournalLineSchema() {
       callId: z.string(),
       outcome,
       content: z.string(),
+    }),
+    z.object({
+      ...envelope,
+      type: z.literal("file_before"),
+      callId: z.string(),
+      file: z.string(),
+      existed: z.boolean(),
+      beforeSha256: sha256.optional(),
+      beforeSize: size.optional(),
+      image: z.object({ offset: size, length: size }).optional(),
+      notKept: z.string().optional(),
+      afterSha256: sha256,
+      afterSize: size,
+    }),
+    z.object({
+      ...envelope,
+      type: z.literal("file_written"),
+      callId: z.string(),
+      file: z.string(),
+      sha256,
+    }),
+    z.object({
+      ...envelope,
+      type: z.literal("call_undone"),
+      callId: z.string(),
+      tool: z.string(),
+      result: z.enum(UNDO_RESULTS),
+      detail: z.string(),
     }),
     z.object({
       ...envelope,

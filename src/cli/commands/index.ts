@@ -15,6 +15,7 @@ import { mcpCommand } from "./mcp.js";
 import { resumeCommand } from "./resume.js";
 import { RUNS_HELP, runsCommand } from "./runs.js";
 import { SUBCOMMAND_HELP } from "./subcommand-help.js";
+import { UNDO_HELP, undoCommand } from "./undo.js";
 
 /** Runs one subcommand with the arguments after its name; returns the exit code, never throws. */
 export type SubcommandHandler = (args: readonly string[], io: CliIo) => number | Promise<number>;
@@ -29,6 +30,7 @@ const SUBCOMMANDS: ReadonlyMap<string, SubcommandHandler> = new Map<string, Subc
   ["mcp", mcpCommand],
   ["runs", runsCommand],
   ["resume", resumeCommand],
+  ["undo", undoCommand],
 ]);
 
 /** Every subcommand's name, for "did you mean" (lookalike.ts). */
@@ -54,6 +56,7 @@ export function findSubcommand(argv: readonly string[]): FoundSubcommand | undef
 const OWN_HELP: ReadonlyMap<string, string> = new Map([
   ["runs", RUNS_HELP],
   ["config", CONFIG_HELP],
+  ["undo", UNDO_HELP],
   ...SUBCOMMAND_HELP,
 ]);
 

@@ -8,6 +8,7 @@ import { permissionCommands } from "../terminal/input/permission-commands.js";
 import { EXIT } from "../exit-codes.js";
 import { contextSlashCommands } from "../terminal/input/context-commands.js";
 import { mcpSlashCommand } from "../terminal/input/mcp-command.js";
+import { undoSlashCommand } from "../terminal/input/undo-command.js";
 import { runConversation } from "../terminal/input/conversation.js";
 import { contextCommandsOf } from "./context-setup.js";
 import { setUpConversation } from "./conversation-setup.js";
@@ -38,6 +39,7 @@ export async function conversationMode(run: ComposedRun, terminal: RunTerminal):
       ...contextSlashCommands(contextCommandsOf(agent)),
       ...(run.runGrants === undefined ? [] : permissionCommands(run.runGrants)),
       mcpSlashCommand(() => run.mcpServers()),
+      undoSlashCommand((count) => run.undo(count)),
     ],
   });
   try {

@@ -56,6 +56,8 @@ export type JournalRecord =
       readonly effect?: ToolEffect;
       /** The tool acts on another service: even a read of it is not run again (seed 004). */
       readonly remote?: true;
+      /** Each write of the call has its file_before first: without one, it changed no file. */
+      readonly beforeImages?: true;
       readonly operationId?: string;
       readonly environment?: string;
       readonly finalArguments?: Readonly<Record<string, string | number | boolean>>;
@@ -77,6 +79,44 @@ export type JournalRecord =
       readonly callId: string;
       readonly outcome: ToolOutcome;
       readonly content: string;
+    }
+  /**
+   * A file tool's write, before it lands: what the file held (SHA-256, size, and where its bytes
+   * are kept beside the journal) and what it will hold. Durable before the file is touched, so
+   * `/undo` can put it back even after a crash between this record and the write.
+   */
+  | {
+      readonly type: "file_before";
+      readonly callId: string;
+      /** Workspace-relative, `/`-separated, links resolved. */
+      readonly file: string;
+      readonly existed: boolean;
+      readonly beforeSha256?: string;
+      readonly beforeSize?: number;
+      /** Where the before-image's bytes are, in the run's images file. */
+      readonly image?: KeptImage;
+      /** Why the before-image's bytes were not kept (too large): this write cannot be undone. */
+      readonly notKept?: string;
+      readonly afterSha256: string;
+      readonly afterSize: number;
+    }
+  /** The write of a file_before landed, holding these bytes. */
+  | {
+      readonly type: "file_written";
+      readonly callId: string;
+      readonly file: string;
+      readonly sha256: string;
+    }
+  /**
+   * `/undo` or `agent undo` looked at this call: what became of it. Written after the files were
+   * put back, so a crash in between leaves the call to a second undo, which finds them as before.
+   */
+  | {
+      readonly type: "call_undone";
+      readonly callId: string;
+      readonly tool: string;
+      readonly result: UndoResult;
+      readonly detail: string;
     }
   /**
    * The history was replaced (a compaction, or `/clear`): from here on it is `messages`, exactly.
@@ -121,6 +161,19 @@ export type JournalRecord =
 
 export type JournalRecordType = JournalRecord["type"];
 
+/** Where a before-image's bytes are kept: a span of the run's images file. */
+export interface KeptImage {
+  readonly offset: number;
+  readonly length: number;
+}
+
+/**
+ * What an undo made of a call. `restored`, `unchanged` (its files already as before) and
+ * `not_undoable` take it off what the next undo looks at; `refused` leaves it there.
+ */
+export const UNDO_RESULTS = ["restored", "unchanged", "not_undoable", "refused"] as const;
+export type UndoResult = (typeof UNDO_RESULTS)[number];
+
 /**
  * A record older journals hold and nothing writes any more: `conversation_cleared` was the
  * conversation's own `/clear`, before there was one `/clear` (now `history_compacted` with reason
@@ -141,4 +194,9 @@ export interface RunJournal {
    * reserve); absent when it has no limit. The loop bounds each model reply by it.
    */
   spaceLeft?(): number;
+  /**
+   * Keeps a before-image's bytes beside the journal, durably, and says where; or why not (over
+   * the size an undo keeps). Absent: the journal keeps none, and such writes cannot be undone.
+   */
+  keepImage?(bytes: Uint8Array): Promise<KeptImage | { readonly notKept: string }>;
 }

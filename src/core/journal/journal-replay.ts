@@ -83,6 +83,9 @@ export function statusSetBy(record: StoredJournalRecord): RunStatus | undefined 
     case "history_compacted":
     case "model_switched":
     case "run_grant":
+    case "file_before":
+    case "file_written":
+    case "call_undone":
       return undefined;
   }
 }
@@ -233,6 +236,9 @@ export function replayJournal(records: readonly StoredJournalRecord[]): Replayed
       case "decision":
       case "model_switched":
       case "process_started":
+      case "file_before":
+      case "file_written":
+      case "call_undone":
         break;
     }
   }

@@ -5,7 +5,8 @@
  */
 import { canonicalJson } from "../common/canonical-json.js";
 import type { RunWaitingError } from "../common/agent-errors.js";
-import type { RunJournal } from "./journal-records.js";
+import type { JournalRecord, KeptImage, RunJournal } from "./journal-records.js";
+import { JournalWriteError } from "../common/agent-errors.js";
 import type { CompactionReason } from "../context/context-keeper.js";
 import type { AssistantMessage, Message, ToolCall } from "../ports/messages.js";
 import type { TokenUsage } from "../ports/model.js";
@@ -14,6 +15,13 @@ import { THIS_CALL_ONLY, type PermissionDecision } from "../policy/permission-de
 import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
 import { journalClosing, journalStep } from "./run-journaling.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
+import type { PlannedWrite, WriteRecorder } from "../ports/filesystem.js";
+
+/** A call's write recorder, and the journal failure it met, for the loop to stop the run with. */
+export interface WriteRecording {
+  readonly recorder: WriteRecorder;
+  throwIfFailed(): void;
+}
 
 export class RunJournalWriter {
   readonly #journal: RunJournal | undefined;
@@ -96,10 +104,93 @@ export class RunJournalWriter {
       tool: call.name,
       effect: prepared.effect,
       ...(prepared.remote ? { remote: true as const } : {}),
+      ...(prepared.beforeImages ? { beforeImages: true as const } : {}),
       operationId,
       ...(environment === undefined ? {} : { environment }),
       ...(prepared.finalArguments === undefined ? {} : { finalArguments: prepared.finalArguments }),
     });
+  }
+
+  /**
+   * Where the call's file writes are recorded: the before-image's bytes kept beside the journal,
+   * then its file_before, both durable before the write lands; file_written once it has. A record
+   * that fails is kept as the recording's `failure`: the loop stops the run with it once the
+   * handler returns, as for any step's record (the handler only reports a failed call).
+   */
+  writeRecorder(call: ToolCall): WriteRecording | undefined {
+    const journal = this.#journal;
+    if (journal === undefined) return undefined;
+    let failure: Error | undefined;
+    const remembered = async (step: () => Promise<void>): Promise<void> => {
+      try {
+        await step();
+      } catch (error) {
+        failure ??= error instanceof Error ? error : new JournalWriteError(String(error));
+        throw error;
+      }
+    };
+    return {
+      recorder: {
+        beforeWrite: (write: PlannedWrite) =>
+          remembered(async () => {
+            await journalStep(journal, await this.#fileBefore(journal, call, write));
+          }),
+        afterWrite: (file: string, sha256: string) =>
+          remembered(() =>
+            journalStep(journal, { type: "file_written", callId: call.id, file, sha256 }),
+          ),
+      },
+      throwIfFailed: () => {
+        if (failure !== undefined) throw failure;
+      },
+    };
+  }
+
+  async #fileBefore(
+    journal: RunJournal,
+    call: ToolCall,
+    write: PlannedWrite,
+  ): Promise<JournalRecord> {
+    const { before } = write;
+    const kept =
+      before === undefined
+        ? undefined
+        : before.bytes === undefined
+          ? { notKept: `it held ${String(before.size)} bytes, more than an undo keeps` }
+          : await this.#keepImage(journal, before.bytes);
+    return {
+      type: "file_before",
+      callId: call.id,
+      file: write.file,
+      existed: before !== undefined,
+      ...(before === undefined ? {} : { beforeSha256: before.sha256, beforeSize: before.size }),
+      ...(kept === undefined
+        ? {}
+        : "notKept" in kept
+          ? { notKept: kept.notKept }
+          : { image: kept }),
+      afterSha256: write.afterSha256,
+      afterSize: write.afterSize,
+    };
+  }
+
+  async #keepImage(
+    journal: RunJournal,
+    bytes: Uint8Array,
+  ): Promise<KeptImage | { readonly notKept: string }> {
+    if (journal.keepImage === undefined) return { notKept: "this run keeps no before-images" };
+    try {
+      return await journal.keepImage(bytes);
+    } catch (error) {
+      throw new JournalWriteError(
+        `The before-image could not be kept, so the agent stopped before the write: ${firstLineOfError(error)}`,
+      );
+    }
+  }
+
+  /** An undo's decision about one call: after its files were put back (see call_undone). */
+  callUndone(record: Extract<JournalRecord, { type: "call_undone" }>): Promise<void> {
+    return journalStep(this.#journal, record);
   }
 
   /** After the spawn, so best effort: the call is already recorded as started. */

@@ -117,16 +117,47 @@ export interface EditPreview {
   readonly after: string;
 }
 
+/**
+ * A file as a write found it, before the bytes land: what `/undo` puts back. `bytes` is absent
+ * when the file was over the size an undo keeps (its size is still said).
+ */
+export interface BeforeImage {
+  readonly sha256: string;
+  readonly size: number;
+  readonly bytes?: Uint8Array;
+}
+
+/** One write about to land: the file (links resolved), what it held, and what it will hold. */
+export interface PlannedWrite {
+  /** Workspace-relative, `/`-separated: the file the bytes land on, not the model's text. */
+  readonly file: string;
+  /** `undefined`: there was no file, the write creates it. */
+  readonly before: BeforeImage | undefined;
+  readonly afterSha256: string;
+  readonly afterSize: number;
+}
+
+/**
+ * Told of each write the file tools make, so it can be taken back (`/undo`). `beforeWrite`
+ * resolves only once the before-image is durable; the write waits for it, and does not happen if
+ * it throws. `afterWrite` follows once the bytes landed.
+ */
+export interface WriteRecorder {
+  beforeWrite(write: PlannedWrite): Promise<void>;
+  afterWrite(file: string, sha256: string): Promise<void>;
+}
+
 export interface WorkspaceFileSystem {
   readonly root: string;
   readFile(path: string, options?: ReadFileOptions): Promise<ReadFileResult>;
   /**
    * Returns the number of UTF-8 bytes written. Refuses (`invalid_utf8_file`) to replace a file
    * holding bytes that are not valid UTF-8, unless `readFile` said so of that file first.
+   * `recorder` hears of the write before and after the bytes land.
    */
-  writeFile(path: string, content: string): Promise<number>;
+  writeFile(path: string, content: string, recorder?: WriteRecorder): Promise<number>;
   /** Returns how many occurrences were replaced. */
-  editFile(path: string, edit: EditFileRequest): Promise<number>;
+  editFile(path: string, edit: EditFileRequest, recorder?: WriteRecorder): Promise<number>;
   /**
    * What `editFile` would make of the file, by the very same read and replacement, without
    * writing: the approval prompt's diff. `undefined` when the edit would fail.
@@ -173,4 +204,23 @@ export interface WorkspaceWriteBoundary {
   resolveWrite?(workspace: string, path: string): Promise<WriteResolution>;
   /** Where a read would land (P04's boundary checks reads too); reading is never protected. */
   classifyRead?(workspace: string, path: string): Promise<"inside" | "outside">;
+}
+
+/** A file now, as `/undo` compares it with what a call found and wrote. */
+export type CurrentFile =
+  | { readonly kind: "absent" }
+  | { readonly kind: "file"; readonly sha256: string }
+  /** Outside the workspace, protected, reached through a link, not a regular file: never touched. */
+  | { readonly kind: "refused"; readonly reason: string };
+
+/**
+ * What `/undo` does to the workspace, through the same boundary and protected paths as the file
+ * tools: a path that now leads elsewhere through a link is refused, never followed.
+ */
+export interface WorkspaceRestorer {
+  current(file: string): Promise<CurrentFile>;
+  /** Puts `bytes` back at `file`, atomically, if it still holds `expectedSha256`. */
+  restore(file: string, bytes: Uint8Array, expectedSha256: string): Promise<void>;
+  /** Removes `file` (one the call created), if it still holds `expectedSha256`. */
+  remove(file: string, expectedSha256: string): Promise<void>;
 }

@@ -410,7 +410,9 @@ export class AgentRunner {
     // The process's record is written once it exists, and awaited before the call's end.
     let processRecorded: Promise<void> = Promise.resolve();
     const { workspace, identity } = this.#options;
+    const recording = prepared.call.beforeImages ? this.#journal.writeRecorder(call) : undefined;
     const result = await snapshot.invoke(prepared.call, {
+      ...(recording === undefined ? {} : { recordWrite: recording.recorder }),
       ...(signal === undefined ? {} : { signal }),
       ...(workspace === undefined ? {} : { workspace }),
       ...(identity === undefined ? {} : { identity }),
@@ -421,6 +423,8 @@ export class AgentRunner {
       },
     });
     await processRecorded;
+    // A write's record that failed stops the run, as any step's does: the call stays started.
+    recording?.throwIfFailed();
     return {
       result,
       ...executionFacts(result, prepared.call.effect),

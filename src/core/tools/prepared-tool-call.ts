@@ -35,6 +35,8 @@ export class PreparedToolCall {
   readonly finalArguments: FinalArguments | undefined;
   /** The tool acts on another service (`ToolDefinition.remote`): never run again by a recovery. */
   readonly remote: boolean;
+  /** Each write of the call is recorded before it lands (`ToolDefinition.beforeImages`). */
+  readonly beforeImages: boolean;
 
   /** @internal Use `ToolRegistry.prepare`. */
   constructor(
@@ -44,8 +46,10 @@ export class PreparedToolCall {
     finalArguments?: FinalArguments,
     execute?: PreparedExecutor,
     remote = false,
+    beforeImages = false,
   ) {
     this.remote = remote;
+    this.beforeImages = beforeImages;
     this.#execute = execute;
     this.callId = call.id;
     this.toolName = call.name;

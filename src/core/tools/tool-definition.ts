@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { WriteRecorder } from "../ports/filesystem.js";
 import type { ToolResult } from "./tool-result.js";
 
 /**
@@ -29,6 +30,11 @@ export interface ToolContext {
   readonly reportExecution?: (facts: ExecutionFacts) => void;
   /** A tool that started a process gives its id, for the journal's recovery record. */
   readonly reportProcess?: (pid: number) => void;
+  /**
+   * Where a tool that keeps before-images (`ToolDefinition.beforeImages`) reports each write,
+   * before and after it lands, so `/undo` can take it back; absent without a journal.
+   */
+  readonly recordWrite?: WriteRecorder;
 }
 
 export interface ToolIdentity {
@@ -88,6 +94,12 @@ export interface ToolDefinition<Schema extends ToolSchema = ToolSchema> {
    * that started and never finished is never run again by a recovery, only reported unknown.
    */
   readonly remote?: true;
+  /**
+   * Every file the tool changes goes through `ToolContext.recordWrite` first: a call of it that
+   * recorded no write changed no file, and `/undo` can take back the ones it recorded. Without
+   * it, `/undo` says the call's effects cannot be undone.
+   */
+  readonly beforeImages?: true;
 }
 
 /** Keeps the schema's type attached to the handler's arguments at the definition site. */

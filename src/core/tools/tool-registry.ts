@@ -106,6 +106,7 @@ export class ToolRegistrySnapshot {
         finalArgumentsOf(tool, parsed.value),
         (prepared, context) => this.invoke(prepared, context),
         tool.remote === true,
+        tool.beforeImages === true,
       ),
     };
   }

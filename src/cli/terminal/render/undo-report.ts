@@ -1,0 +1,23 @@
+/**
+ * What `/undo` and `agent undo` print: one `agent: ` line per call they looked at, newest first,
+ * and a line when the run had fewer calls to take back than asked for. File names come from the
+ * model, so every line is escaped.
+ */
+import { undoLine, type UndoReport } from "../../../bootstrap.js";
+import { agentLine } from "./agent-line.js";
+
+export function undoReportLines(report: UndoReport): string[] {
+  const { decisions, asked } = report;
+  if (decisions.length === 0) {
+    return [agentLine("nothing to undo in this run: no call since the last undo changed anything")];
+  }
+  const lines = decisions.map((decision) => agentLine(undoLine(decision)));
+  if (decisions.length < asked) {
+    lines.push(
+      agentLine(
+        `only ${String(decisions.length)} call${decisions.length === 1 ? "" : "s"} to undo in this run (asked for ${String(asked)})`,
+      ),
+    );
+  }
+  return lines;
+}
