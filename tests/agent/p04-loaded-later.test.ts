@@ -162,7 +162,7 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
     expect(toolMessages(changed.history)).toEqual([
       {
         id: "call_w",
-        content: `Error [permission_denied]: action_changed_since_approval: request ${id} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now (executed: no; source: approval-grant; scope: this call (request ${id}))`,
+        content: `Error [action_changed_since_approval]: request ${id} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, where it runs, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now (executed: no; source: approval-grant; scope: this call (request ${id}))`,
       },
     ]);
     expect(existsSync(join(temp.ws, "AGENTS.md"))).toBe(false);
