@@ -6,6 +6,7 @@
  * covered. docs/sandbox.md lists them in one table.
  */
 import { homeDirectory } from "../adapters/home/index.js";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import {
   globalConfigDelegates,
@@ -167,11 +168,28 @@ export function hostFiles(host: Host, workspace: string): HostLoadedPath[] {
 
 /**
  * What the sandbox binds read-only for `paths` (hostFiles' answer) in `workspace` (its real
- * path): a missing one through its nearest existing folder inside the workspace.
+ * path): a missing one through its nearest existing folder inside the workspace. Those not made
+ * yet are also `hostFilesNotMade`, which each command keeps from being created.
  */
 export function hostFilesForSandbox(workspace: string, paths: readonly HostLoadedPath[]): string[] {
   return sandboxCoverage(
     workspace,
     paths.map(({ path }) => path),
   );
+}
+
+/**
+ * Those of `paths` (hostFiles' answer) inside `workspace` that do not exist yet (a dangling
+ * `~/.gitconfig` link into it): the sandbox keeps each command from creating them, with a
+ * read-only placeholder where no folder inside the workspace can be bound instead.
+ */
+export function hostFilesNotMade(workspace: string, paths: readonly HostLoadedPath[]): string[] {
+  return paths
+    .map(({ path }) => path)
+    .filter(
+      (path) =>
+        path !== workspace &&
+        isWithinRoot(workspace, path) &&
+        lstatSync(path, { throwIfNoEntry: false }) === undefined,
+    );
 }

