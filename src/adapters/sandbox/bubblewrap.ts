@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, realpathSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, realpathSync, type Dirent, type Stats } from "node:fs";
 import path from "node:path";
 import type {
   CommandOptions,
@@ -37,7 +37,12 @@ import { makeEmptyFile } from "./empty-file.js";
 import { runInCgroup, type SandboxCgroups } from "./cgroup-run.js";
 import { failureNotes, withNotes } from "./failure-notes.js";
 import { prlimitArgs, type ResourceLimits } from "./resource-limits.js";
-import { SANDBOX_CACHE, sandboxEnvironment } from "./sandbox-environment.js";
+import {
+  KEPT_STORES,
+  PER_COMMAND_IN_CACHE,
+  SANDBOX_CACHE,
+  sandboxEnvironment,
+} from "./sandbox-environment.js";
 
 export interface SandboxShell {
   /** Absolute host path of bash or sh; the root filesystem is visible read-only inside. */
@@ -245,8 +250,15 @@ export class BubblewrapRunner implements CommandRunner {
       ...(this.#options.keepAbsent ?? []),
       ...delegated.absentAtRoot,
     ]);
+    const { cacheDirectory } = this.#options;
     const args = bubblewrapArgs({
       ...common,
+      ...(cacheDirectory === undefined
+        ? {}
+        : {
+            keptStores: keptStores(cacheDirectory),
+            perCommandInCache: PER_COMMAND_IN_CACHE.map((name) => `${SANDBOX_CACHE}/${name}`),
+          }),
       procMasks: this.#hardening.procMasks,
       cwd: realCwd,
       readOnlyPaths: [
@@ -319,6 +331,34 @@ const NO_LIMITS: ResourceLimits = Object.freeze({
   "cpu-time": undefined,
   "open-files": undefined,
 });
+
+/**
+ * The kept stores that are plain folders of the cache, made if missing. A command can write the
+ * cache, so one it turned into a link (bwrap would bind whatever the link names writable) or
+ * anything but a folder is left out: that tool's downloads then last one command.
+ */
+function keptStores(cacheDirectory: string): { source: string; at: string }[] {
+  const stores: { source: string; at: string }[] = [];
+  for (const { kept, at } of KEPT_STORES) {
+    let current = cacheDirectory;
+    let usable = true;
+    for (const name of kept.split("/")) {
+      current = path.join(current, name);
+      try {
+        mkdirSync(current, { mode: 0o700 });
+      } catch {
+        // there already, or not makeable: the lstat decides
+      }
+      const stats = lstatSync(current, { throwIfNoEntry: false });
+      if (stats?.isDirectory() !== true) {
+        usable = false;
+        break;
+      }
+    }
+    if (usable) stores.push({ source: current, at });
+  }
+  return stores;
+}
 
 function realWorkspace(workspace: string): string {
   return realDirectory(workspace, "Workspace");
