@@ -19,7 +19,7 @@ import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { FirstReplyGate } from "./model/first-reply-gate.js";
 import { harnessPaths } from "./harness-paths.js";
-import { hostFiles, hostFilesForSandbox } from "./host-files.js";
+import { hostFiles, hostFilesForSandbox, hostFilesNotMade } from "./host-files.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
 import { openJournalSession, type JournalSession } from "./open/journal-session.js";
 import { createModelClient } from "./model/model-client.js";
@@ -125,6 +125,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     );
     const readOnly = [...harnessFiles, ...hostFilesForSandbox(workspace, hostPaths)];
     const execution = await startRunExecution(settings, readOnly, [store.stateRoot], {
+      keepAbsent: hostFilesNotMade(workspace, hostPaths),
       cacheDirectory: join(store.workspaceState, "sandbox-cache"),
       // A new run's first step is its model request: the probe starts as that request leaves.
       // A resumed run may answer open calls first, and grants need the decision to build.

@@ -4,8 +4,9 @@
  * or grant access at the person's next login: the same workspaces the sandbox refuses to make
  * writable (unsafe-workspace.ts). Likewise in a place the host loads from: a dot-folder of `~`
  * (`~/.config` holds git's config and the harness's own settings), the harness's config and state
- * folders, a folder on PATH. All are refused here before the run starts, sandbox or not; chapters
- * 1–3, which ask before each write, still work there.
+ * folders, a folder on PATH (any folder, when PATH holds `.` or an empty entry). All are refused
+ * here before the run starts, sandbox or not; chapters 1–3, which ask before each write, still
+ * work there.
  */
 import { realpathSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
@@ -14,7 +15,7 @@ import { unsafeWorkspace } from "../adapters/sandbox/index.js";
 import { settingsPath } from "../adapters/settings/index.js";
 import { ConfigurationError } from "../core/common/configuration-error.js";
 import type { Host } from "./host.js";
-import { hostHome, pathFolders } from "./host-files.js";
+import { hostHome, namesCurrentFolder, pathFolders, relativePathEntries } from "./host-files.js";
 import { stateRootFor } from "./open/run-store.js";
 
 /** A profile that writes without asking was started where that is unsafe: exit 2. */
@@ -58,6 +59,18 @@ export function assertHomeWorkspaceAllowed(workspace: string, host: Host, stateD
       `chapter 4 refuses to work in ${workspace}: ${WHAT[unsafe]}, and chapter 4 writes files ` +
         `there without asking (~/.bashrc, ~/.ssh/authorized_keys run or let someone in at your ` +
         `next login); run the agent in a project directory`,
+    );
+  }
+  // `.` or an empty entry on PATH makes whatever folder the shell is in a folder on PATH: this
+  // one too, whenever the person works in it.
+  const current = relativePathEntries(host).find(namesCurrentFolder);
+  if (current !== undefined && host.platform !== "win32") {
+    const entry = current === "" ? "an empty entry" : JSON.stringify(current);
+    throw new UnsafeWorkspaceError(
+      `chapter 4 refuses to work in ${workspace}: your PATH holds ${entry}, which names the ` +
+        `folder your shell is in, so this folder is a folder on PATH while you work in it, whose ` +
+        `files run as commands, and chapter 4 writes files there without asking; remove it from ` +
+        `PATH (in your shell's start-up file), or use chapter 3, which asks before each write`,
     );
   }
   const place =

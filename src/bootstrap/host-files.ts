@@ -6,6 +6,7 @@
  * covered. docs/sandbox.md lists them in one table.
  */
 import { homeDirectory } from "../adapters/home/index.js";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import {
   globalConfigDelegates,
@@ -69,17 +70,39 @@ export function hostHome({ env, platform }: Host): string {
 }
 
 /** The absolute folders of PATH, in order (a relative entry names whatever folder a shell is in). */
-export function pathFolders({ env, platform }: Host): string[] {
+export function pathFolders(host: Host): string[] {
+  const absolute = absolutePattern(host.platform);
+  return pathEntries(host).filter((entry) => absolute.test(entry));
+}
+
+/**
+ * PATH's relative entries, as written (`""` for an empty one): each names a folder relative to
+ * wherever the shell is, `.` and an empty entry that folder itself, so `bin` in a project makes
+ * its `bin/` a folder of programs while you work there.
+ */
+export function relativePathEntries(host: Host): string[] {
+  const absolute = absolutePattern(host.platform);
+  return [...new Set(pathEntries(host).filter((entry) => !absolute.test(entry)))];
+}
+
+/** A relative PATH entry that names the folder the shell is in (`.`, `./`, an empty entry). */
+export function namesCurrentFolder(entry: string): boolean {
+  return entry === "" || /^\.(?:[\\/]+\.?)*[\\/]*$/u.test(entry);
+}
+
+function pathEntries({ env, platform }: Host): string[] {
   const key =
     platform === "win32"
       ? (Object.keys(env).find((name) => name.toUpperCase() === "PATH") ?? "PATH")
       : "PATH";
   const separator = platform === "win32" ? ";" : ":";
-  const absolute = platform === "win32" ? /^(?:[A-Za-z]:[\\/]|[\\/]{2})/u : /^\//u;
-  return (env[key] ?? "")
-    .split(separator)
-    .map((entry) => entry.trim())
-    .filter((entry) => absolute.test(entry));
+  const value = env[key];
+  if (value === undefined) return [];
+  return value.split(separator).map((entry) => entry.trim());
+}
+
+function absolutePattern(platform: NodeJS.Platform): RegExp {
+  return platform === "win32" ? /^(?:[A-Za-z]:[\\/]|[\\/]{2})/u : /^\//u;
 }
 
 /** Every path the host loads or runs later, as named, each with why it matters. */
@@ -159,19 +182,50 @@ export function namedHostPaths(host: Host): NamedHostPath[] {
  * write that stays in the workspace, and a short list keeps each write decision cheap.
  */
 export function hostFiles(host: Host, workspace: string): HostLoadedPath[] {
-  return hostLoadedPaths(namedHostPaths(host)).filter(
+  const found = hostLoadedPaths(namedHostPaths(host)).filter(
     ({ path }) =>
       isWithinRoot(workspace, path, host.platform) || isWithinRoot(path, workspace, host.platform),
   );
+  const relative = relativePathEntries(host);
+  // Windows tells programs by extension, not by an execute bit; cmd.exe looks in the current
+  // folder first whatever PATH says. Elsewhere a relative entry makes any executable file of the
+  // workspace a program the shell may run by name (a link in a `bin/` named by it leads to any).
+  if (relative.length === 0 || host.platform === "win32") return found;
+  const named = relative.map((entry) => (entry === "" ? "an empty entry" : JSON.stringify(entry)));
+  return [
+    ...found,
+    {
+      path: workspace,
+      why: `an executable file (your PATH holds the relative ${named.length === 1 ? "entry" : "entries"} ${named.join(", ")}, which ${named.length === 1 ? "names" : "name"} a folder relative to wherever your shell is, so typing the file's name there runs it)`,
+      executablesOnly: true,
+    },
+  ];
 }
 
 /**
  * What the sandbox binds read-only for `paths` (hostFiles' answer) in `workspace` (its real
- * path): a missing one through its nearest existing folder inside the workspace.
+ * path): a missing one through its nearest existing folder inside the workspace. Those not made
+ * yet are also `hostFilesNotMade`, which each command keeps from being created.
  */
 export function hostFilesForSandbox(workspace: string, paths: readonly HostLoadedPath[]): string[] {
-  return sandboxCoverage(
-    workspace,
-    paths.map(({ path }) => path),
+  return sandboxCoverage(workspace, wholePaths(paths));
+}
+
+/** Those protected with all they hold: the executables a relative PATH entry reaches are not. */
+function wholePaths(paths: readonly HostLoadedPath[]): string[] {
+  return paths.filter(({ executablesOnly }) => executablesOnly !== true).map(({ path }) => path);
+}
+
+/**
+ * Those of `paths` (hostFiles' answer) inside `workspace` that do not exist yet (a dangling
+ * `~/.gitconfig` link into it): the sandbox keeps each command from creating them, with a
+ * read-only placeholder where no folder inside the workspace can be bound instead.
+ */
+export function hostFilesNotMade(workspace: string, paths: readonly HostLoadedPath[]): string[] {
+  return wholePaths(paths).filter(
+    (path) =>
+      path !== workspace &&
+      isWithinRoot(workspace, path) &&
+      lstatSync(path, { throwIfNoEntry: false }) === undefined,
   );
 }

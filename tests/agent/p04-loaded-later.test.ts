@@ -162,7 +162,7 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
     expect(toolMessages(changed.history)).toEqual([
       {
         id: "call_w",
-        content: `Error [permission_denied]: action_changed_since_approval: request ${id} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now (executed: no; source: approval-grant; scope: this call (request ${id}))`,
+        content: `Error [action_changed_since_approval]: request ${id} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, where it runs, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now (executed: no; source: approval-grant; scope: this call (request ${id}))`,
       },
     ]);
     expect(existsSync(join(temp.ws, "AGENTS.md"))).toBe(false);
@@ -225,7 +225,7 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
     expect(readFileSync(join(temp.ws, ".vscode", "tasks.json"), "utf8")).toBe('{"tasks":[]}\n');
   });
 
-  it("long content is named by its size and SHA-256 in the request, not shown", async () => {
+  it("long content is named by its size and SHA-256 in the summary, and shown whole in the block", async () => {
     const long = "x".repeat(600);
     const error = await agent("run-h", new ScriptedModelClient([writeCall("AGENTS.md", long)]))
       .run("go")
@@ -234,6 +234,7 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
     expect((error as RunWaitingError).request.summary).toBe(
       `write_file "AGENTS.md" in ${temp.ws} · effect write · loaded later: ${loadedLaterReason("AGENTS.md") ?? ""} · content 600 bytes, sha256 ${createHash("sha256").update(long).digest("hex")}`,
     );
+    expect((error as RunWaitingError).request.scriptRows).toEqual([`content: ${long}`]);
     expect(existsSync(join(temp.ws, "AGENTS.md"))).toBe(false);
   });
 

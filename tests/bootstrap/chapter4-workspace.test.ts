@@ -120,6 +120,22 @@ describe("chapter 4 refuses a place the host loads from", () => {
     );
   });
 
+  it.each([
+    ['"." first', ".:/usr/bin:/bin", '"."'],
+    ['"./" last', "/usr/bin:/bin:./", '"./"'],
+    ["an empty entry in the middle", "/usr/bin::/bin", "an empty entry"],
+    ["a trailing colon", "/usr/bin:/bin:", "an empty entry"],
+  ])("any folder, when PATH holds one that names the shell's folder: %s", (_, path, entry) => {
+    const workspace = join(home, "projects", "app");
+    expect(refusal(workspace, { PATH: path })).toBe(
+      `chapter 4 refuses to work in ${workspace}: your PATH holds ${entry}, which names the folder your shell is in, so this folder is a folder on PATH while you work in it, whose files run as commands, and chapter 4 writes files there without asking; remove it from PATH (in your shell's start-up file), or use chapter 3, which asks before each write`,
+    );
+  });
+
+  it("a relative entry naming a sub-folder (bin) does not make the workspace one: its executables are protected instead", () => {
+    expect(refusal(join(home, "projects", "app"), { PATH: "bin:/usr/bin" })).toBeUndefined();
+  });
+
   it("allows a project folder, in home or elsewhere", () => {
     expect(refusal(join(home, "projects", "app"))).toBeUndefined();
     expect(

@@ -367,9 +367,9 @@ describe.skipIf(!HAS_BWRAP)(`P04: approvals that wait ${BWRAP_REASON}`, () => {
       expect(lines[0]).toMatch(new RegExp(`^${id} · asked `, "u"));
       expect(lines.slice(1)).toEqual([
         `  run_command ["npm","test"] in ${e2e.dir.workspace} · effect execute · sandbox: bwrap (network off, writable: ${e2e.dir.workspace})`,
-        "  ┌─ what it runs, as written (any character but printable ASCII shown as \\uXXXX):",
+        "  ┌─ what it runs or writes, as written (any character but printable ASCII shown as \\uXXXX):",
         `  │ runs the script ${JSON.stringify(test)}`,
-        "  └─ end of what it runs",
+        "  └─ end of the block",
         expect.stringMatching(/^ {2}risk: npm and node run arbitrary code/u),
         expect.stringMatching(/^ {2}risk: it can create, change or delete any file/u),
         "",

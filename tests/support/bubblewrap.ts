@@ -18,6 +18,7 @@ export function hostEnvironmentRunner(options: {
   readonly bash: string;
   readonly workspace: string;
   readonly harnessFiles?: readonly string[];
+  readonly keepAbsent?: readonly string[];
 }): BubblewrapRunner {
   return new BubblewrapRunner({
     bwrapPath: options.bwrapPath,
@@ -30,5 +31,6 @@ export function hostEnvironmentRunner(options: {
       platform: "linux",
     }),
     ...(options.harnessFiles === undefined ? {} : { harnessFiles: options.harnessFiles }),
+    ...(options.keepAbsent === undefined ? {} : { keepAbsent: options.keepAbsent }),
   });
 }

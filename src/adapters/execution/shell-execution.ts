@@ -60,6 +60,11 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
    */
   readonly harnessFiles?: readonly string[];
   /**
+   * Real paths inside the workspace of what the host loads later that do not exist yet: no
+   * sandboxed command may create them (the runner's `keepAbsent`).
+   */
+  readonly keepAbsent?: readonly string[];
+  /**
    * Real paths outside the workspace that sandboxed commands must not see at all: the harness's
    * state directory (run journals hold whole conversations).
    */
@@ -374,6 +379,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     secrets,
     hardening,
     harnessFiles: options.harnessFiles ?? [],
+    keepAbsent: options.keepAbsent ?? [],
     hiddenPaths: options.hiddenPaths ?? [],
     ...(cache === undefined ? {} : { cacheDirectory: cache.directory }),
     unmasked: options.unmaskCredentials ?? [],

@@ -3,7 +3,7 @@
  * checked first without touching the disk; then real paths decide, so a symlink or junction that
  * leads outside is caught wherever it sits on the path.
  */
-import { lstatSync, readlinkSync, realpath, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpath, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:path";
 import { promisify } from "node:util";
 import { WorkspaceFileError } from "../../core/ports/filesystem.js";
@@ -115,6 +115,11 @@ export interface HostLoadedPath {
   readonly path: string;
   /** What it is and why it matters, for the refusal. */
   readonly why: string;
+  /**
+   * Only the executable files below it are protected (a relative PATH entry such as `.`: the
+   * shell runs a file found there by name only if it may execute it). Never bound by the sandbox.
+   */
+  readonly executablesOnly?: boolean;
 }
 
 /** What a write may not change besides git metadata: the harness's files and the host's. */
@@ -172,7 +177,10 @@ function writableTarget(
   }
   // The host's own config wherever it is (a dotfiles repository as the workspace, a link from
   // ~/.gitconfig into it): compared by real path, so a link either way is caught.
-  const hostFile = hostFiles.find((file) => isWithinRoot(file.path, target));
+  const hostFile = hostFiles.find(
+    (file) =>
+      isWithinRoot(file.path, target) && (file.executablesOnly !== true || isExecutable(target)),
+  );
   if (hostFile !== undefined) {
     throw new ProtectedPathError(
       "host-config",
@@ -202,6 +210,12 @@ function writableTarget(
     );
   }
   return target;
+}
+
+/** A regular file some execute bit is set on (a write keeps the mode of the file it replaces). */
+function isExecutable(target: string): boolean {
+  const stats = statSync(target, { throwIfNoEntry: false });
+  return stats?.isFile() === true && (stats.mode & 0o111) !== 0;
 }
 
 /** The real path's names below the root, worked out once per call for every check. */

@@ -31,6 +31,13 @@ export interface BubblewrapArgsOptions {
   readonly cacheDirectory?: string;
   /** Where the cache appears inside the sandbox, on its private /tmp. */
   readonly cacheMount?: string;
+  /**
+   * Stores of the cache (real paths inside `cacheDirectory`) bound writable where a tool whose
+   * home lasts one command keeps its downloads (sandbox-environment.ts's KEPT_STORES).
+   */
+  readonly keptStores?: readonly { readonly source: string; readonly at: string }[];
+  /** Paths under `cacheMount` covered by an empty tmpfs: they last one command. */
+  readonly perCommandInCache?: readonly string[];
   /** Real path of the home directory; neither it nor anything above it may be the workspace. */
   readonly home: string | undefined;
   readonly network: boolean;
@@ -138,7 +145,26 @@ function cacheBind(options: BubblewrapArgsOptions, workspace: string): string[] 
   if (cacheMount === undefined || !isNormalAbsolute(cacheMount) || !isInside(cacheMount, "/tmp")) {
     throw new SandboxSetupError(`The sandbox cache must be mounted under /tmp, not ${cacheMount}`);
   }
-  return ["--bind", cacheDirectory, cacheMount];
+  const stores = (options.keptStores ?? []).flatMap(({ source, at }) => {
+    if (
+      !isNormalAbsolute(source) ||
+      !isInside(source, cacheDirectory) ||
+      source === cacheDirectory
+    ) {
+      throw new SandboxSetupError(`The sandbox's kept store is outside its cache: ${source}`);
+    }
+    if (!isNormalAbsolute(at) || !isInside(at, "/tmp") || isInside(at, cacheMount)) {
+      throw new SandboxSetupError(`The sandbox's kept store must be mounted under /tmp: ${at}`);
+    }
+    return ["--bind", source, at];
+  });
+  const perCommand = (options.perCommandInCache ?? []).flatMap((path) => {
+    if (!isNormalAbsolute(path) || !isInside(path, cacheMount) || path === cacheMount) {
+      throw new SandboxSetupError(`The sandbox can only reset a folder inside its cache: ${path}`);
+    }
+    return ["--tmpfs", path];
+  });
+  return ["--bind", cacheDirectory, cacheMount, ...stores, ...perCommand];
 }
 
 function assertWorkspace(workspace: string, home: string | undefined): void {

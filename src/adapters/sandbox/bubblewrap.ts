@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, realpathSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, realpathSync, type Dirent, type Stats } from "node:fs";
 import path from "node:path";
 import type {
   CommandOptions,
@@ -8,6 +8,12 @@ import type {
 import { environmentNamesOf } from "../../core/ports/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { gitDelegatedBinds } from "./git-delegated-binds.js";
+import {
+  absentCoverage,
+  createdDuringCommand,
+  makePlaceholders,
+  removePlaceholders,
+} from "./absent-placeholders.js";
 import {
   posixShellArgs,
   powerShellCommandArgs,
@@ -31,7 +37,12 @@ import { makeEmptyFile } from "./empty-file.js";
 import { runInCgroup, type SandboxCgroups } from "./cgroup-run.js";
 import { failureNotes, withNotes } from "./failure-notes.js";
 import { prlimitArgs, type ResourceLimits } from "./resource-limits.js";
-import { SANDBOX_CACHE, sandboxEnvironment } from "./sandbox-environment.js";
+import {
+  KEPT_STORES,
+  PER_COMMAND_IN_CACHE,
+  SANDBOX_CACHE,
+  sandboxEnvironment,
+} from "./sandbox-environment.js";
 
 export interface SandboxShell {
   /** Absolute host path of bash or sh; the root filesystem is visible read-only inside. */
@@ -82,6 +93,12 @@ export interface BubblewrapRunnerOptions {
    * bound read-only, so no command can swap or change them.
    */
   readonly harnessFiles?: readonly string[];
+  /**
+   * Real paths inside the workspace of what the host loads or runs later that did not exist at
+   * start (a dangling `~/.gitconfig` link into the workspace): each command is kept from
+   * creating them (absent-placeholders.ts), and told of any that exists after it.
+   */
+  readonly keepAbsent?: readonly string[];
   /** Real paths outside the workspace hidden from commands (the harness's state directory). */
   readonly hiddenPaths?: readonly string[];
   /**
@@ -137,7 +154,7 @@ export class BubblewrapRunner implements CommandRunner {
   }
 
   async run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
-    return this.#runInner(this.argsFor(command, cwd), options);
+    return this.#runPlanned(this.#plan(this.#innerCommand(command), cwd), options);
   }
 
   /**
@@ -153,7 +170,23 @@ export class BubblewrapRunner implements CommandRunner {
     if (program === undefined || !path.isAbsolute(program)) {
       throw new SandboxSetupError("runArgv needs an absolute program path");
     }
-    return this.#runInner(this.#argsForInner([...argv], cwd), options);
+    return this.#runPlanned(this.#plan([...argv], cwd), options);
+  }
+
+  /**
+   * Holds the protected names not made yet with placeholders for the command's length, then
+   * removes them and says what changed that should not have.
+   */
+  async #runPlanned(plan: CommandPlan, options: CommandOptions): Promise<CommandResult> {
+    const made = makePlaceholders(plan.placeholders);
+    let result: CommandResult;
+    try {
+      result = await this.#runInner(plan.args, options);
+    } finally {
+      // Also when the command could not start: the placeholders go either way.
+      plan.afterwards.push(...removePlaceholders(made));
+    }
+    return withNotes(result, [...plan.afterwards, ...createdDuringCommand(plan.absent)]);
   }
 
   async #runInner(args: string[], options: CommandOptions): Promise<CommandResult> {
@@ -178,9 +211,12 @@ export class BubblewrapRunner implements CommandRunner {
     return withNotes(result, failureNotes(result, context));
   }
 
-  /** The full bwrap argv for one command; paths are resolved now, as the workspace is now. */
+  /**
+   * The full bwrap argv for one command; paths are resolved now, as the workspace is now. A
+   * placeholder it binds is made only when the command runs.
+   */
   argsFor(command: string, cwd: string): string[] {
-    return this.#argsForInner(this.#innerCommand(command), cwd);
+    return this.#plan(this.#innerCommand(command), cwd).args;
   }
 
   /**
@@ -202,28 +238,43 @@ export class BubblewrapRunner implements CommandRunner {
     });
   }
 
-  #argsForInner(inner: string[], cwd: string): string[] {
+  #plan(inner: string[], cwd: string): CommandPlan {
     const workspace = realWorkspace(this.#options.workspace);
     const realCwd = realDirectory(cwd, "Working directory");
     const common = this.#argsCommonTo(workspace, inner);
     const masks = credentialMasks(common.home, this.#options.unmasked ?? [], workspace);
     const metadata = gitMetadata(workspace);
-    return bubblewrapArgs({
+    // Read again for each command, like the scan: a command may have made a repository.
+    const delegated = gitDelegatedBinds(workspace, metadata);
+    const absent = absentCoverage(workspace, [
+      ...(this.#options.keepAbsent ?? []),
+      ...delegated.absentAtRoot,
+    ]);
+    const { cacheDirectory } = this.#options;
+    const args = bubblewrapArgs({
       ...common,
+      ...(cacheDirectory === undefined
+        ? {}
+        : {
+            keptStores: keptStores(cacheDirectory),
+            perCommandInCache: PER_COMMAND_IN_CACHE.map((name) => `${SANDBOX_CACHE}/${name}`),
+          }),
       procMasks: this.#hardening.procMasks,
       cwd: realCwd,
       readOnlyPaths: [
         ...new Set([
           ...metadata,
-          // Read again for each command, like the scan: a command may have made a repository.
-          ...gitDelegatedBinds(workspace, metadata),
+          ...delegated.binds,
           ...harnessFilesIn(workspace, this.#options.harnessFiles ?? []),
+          ...absent.readOnly,
+          ...absent.placeholders,
         ]),
       ],
       hiddenPaths: [...(this.#options.hiddenPaths ?? []), ...masks.directories],
       maskedFiles: masks.files,
       ...(masks.files.length === 0 ? {} : { maskSource: this.#emptyFile() }),
     });
+    return { args, placeholders: absent.placeholders, absent: absent.absent, afterwards: [] };
   }
 
   /** What every argv of this runner shares, whatever the workspace holds. */
@@ -264,6 +315,15 @@ export class BubblewrapRunner implements CommandRunner {
   }
 }
 
+/** One command's argv and what must be done around it for the protected names not made yet. */
+interface CommandPlan {
+  readonly args: string[];
+  readonly placeholders: readonly string[];
+  readonly absent: readonly string[];
+  /** Notes for the result, gathered after the command. */
+  readonly afterwards: string[];
+}
+
 const NO_LIMITS: ResourceLimits = Object.freeze({
   memory: undefined,
   processes: undefined,
@@ -271,6 +331,34 @@ const NO_LIMITS: ResourceLimits = Object.freeze({
   "cpu-time": undefined,
   "open-files": undefined,
 });
+
+/**
+ * The kept stores that are plain folders of the cache, made if missing. A command can write the
+ * cache, so one it turned into a link (bwrap would bind whatever the link names writable) or
+ * anything but a folder is left out: that tool's downloads then last one command.
+ */
+function keptStores(cacheDirectory: string): { source: string; at: string }[] {
+  const stores: { source: string; at: string }[] = [];
+  for (const { kept, at } of KEPT_STORES) {
+    let current = cacheDirectory;
+    let usable = true;
+    for (const name of kept.split("/")) {
+      current = path.join(current, name);
+      try {
+        mkdirSync(current, { mode: 0o700 });
+      } catch {
+        // there already, or not makeable: the lstat decides
+      }
+      const stats = lstatSync(current, { throwIfNoEntry: false });
+      if (stats?.isDirectory() !== true) {
+        usable = false;
+        break;
+      }
+    }
+    if (usable) stores.push({ source: current, at });
+  }
+  return stores;
+}
 
 function realWorkspace(workspace: string): string {
   return realDirectory(workspace, "Workspace");

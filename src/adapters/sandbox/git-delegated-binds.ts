@@ -7,8 +7,8 @@
  * workspace, on the host. So a missing delegated path is covered by its nearest existing
  * directory strictly inside the workspace (a missing `scripts/fsmonitor.sh` makes `scripts/`
  * read-only). One whose nearest directory is the workspace itself (a `lefthook-local.yml` not
- * yet made, at the root) cannot be covered without making the whole workspace read-only: that
- * is the documented limit (docs/sandbox.md); the file tools refuse it all the same.
+ * yet made, at the root) is returned apart: the runner holds it with an empty read-only
+ * placeholder for the command (absent-placeholders.ts).
  */
 import { lstatSync } from "node:fs";
 import path from "node:path";
@@ -22,11 +22,23 @@ import {
   type GitRepositoryLocation,
 } from "../filesystem/index.js";
 
+/** What the sandbox does for the delegated paths of one command. */
+export interface GitDelegatedCoverage {
+  /** Real paths to bind read-only. */
+  readonly binds: readonly string[];
+  /** Delegated paths not made yet whose nearest existing directory is the workspace itself. */
+  readonly absentAtRoot: readonly string[];
+}
+
 /**
- * Real paths to bind read-only for the repositories around the workspace and the git metadata
- * the scan found inside it (`.git` entries and directories laid out as git dirs).
+ * What to bind read-only for the repositories around the workspace and the git metadata the
+ * scan found inside it (`.git` entries and directories laid out as git dirs), and what cannot be
+ * bound because it does not exist yet, right in the workspace.
  */
-export function gitDelegatedBinds(workspace: string, gitMetadata: readonly string[]): string[] {
+export function gitDelegatedBinds(
+  workspace: string,
+  gitMetadata: readonly string[],
+): GitDelegatedCoverage {
   const delegated: GitDelegatedPath[] = gitDelegatedPathsAround(workspace);
   for (const found of gitMetadata) {
     const repository: GitRepositoryLocation | undefined = isGitDirectoryName(path.basename(found))
@@ -35,17 +47,22 @@ export function gitDelegatedBinds(workspace: string, gitMetadata: readonly strin
     if (repository !== undefined) delegated.push(...gitDelegatedPaths(repository));
   }
   const binds = new Set<string>();
+  const absentAtRoot = new Set<string>();
   for (const { path: target } of delegated) {
     // A delegated directory that holds the workspace: all of it is git's (hooksPath = ".").
-    if (isWithinRoot(target, workspace)) return [workspace];
+    if (isWithinRoot(target, workspace)) return { binds: [workspace], absentAtRoot: [] };
     if (!isWithinRoot(workspace, target)) continue;
     const existing = nearestExisting(target, workspace);
-    if (existing !== undefined) binds.add(existing);
+    if (existing === "workspace") absentAtRoot.add(target);
+    else if (existing !== undefined) binds.add(existing);
   }
-  return [...binds];
+  return { binds: [...binds], absentAtRoot: [...absentAtRoot] };
 }
 
-/** `target` if it is a file or directory, else its nearest existing directory below `workspace`. */
+/**
+ * `target` if it is a file or directory, else its nearest existing directory below `workspace`;
+ * `"workspace"` when nothing on the way exists; undefined for a link (never bound).
+ */
 function nearestExisting(target: string, workspace: string): string | undefined {
   for (let current = target; current !== workspace; current = path.dirname(current)) {
     let stats;
@@ -58,5 +75,5 @@ function nearestExisting(target: string, workspace: string): string | undefined 
     // A link is never bound (the mount would follow it); its own real path was checked already.
     return stats.isFile() || stats.isDirectory() ? current : undefined;
   }
-  return undefined;
+  return "workspace";
 }

@@ -16,6 +16,30 @@ export const SANDBOX_CACHE = "/tmp/.agent-cache";
 /** A writable config home that lasts one command (the sandbox's /tmp is its own each time). */
 export const SANDBOX_CONFIG_HOME = "/tmp/.config";
 
+/**
+ * cargo's home lasts one command: cargo reads `config.toml` there (a `build.rustc-wrapper` or
+ * `target.*.runner` is a program every later `cargo build` runs) and runs `bin/cargo-*` as
+ * subcommands. Only its download stores are kept (KEPT_STORES).
+ */
+export const SANDBOX_CARGO_HOME = "/tmp/.cargo";
+
+/**
+ * Stores of the kept cache bound into a home that otherwise lasts one command: downloads, which
+ * a tool checks against the project's lockfile, never configuration or programs it looks up.
+ */
+export const KEPT_STORES: readonly { readonly kept: string; readonly at: string }[] = Object.freeze(
+  [
+    { kept: "cargo/registry", at: `${SANDBOX_CARGO_HOME}/registry` },
+    { kept: "cargo/git", at: `${SANDBOX_CARGO_HOME}/git` },
+  ],
+);
+
+/**
+ * Folders inside a kept store that last one command anyway (an empty tmpfs over each): npx
+ * installs packages into `_npx` and runs their programs by name at the next `npx NAME`.
+ */
+export const PER_COMMAND_IN_CACHE: readonly string[] = Object.freeze(["npm/_npx"]);
+
 export function cacheEnvironment(cache: string = SANDBOX_CACHE): Record<string, string> {
   return {
     npm_config_cache: `${cache}/npm`,
@@ -23,14 +47,18 @@ export function cacheEnvironment(cache: string = SANDBOX_CACHE): Record<string, 
     YARN_CACHE_FOLDER: `${cache}/yarn`,
     YARN_GLOBAL_FOLDER: `${cache}/yarn-global`,
     PIP_CACHE_DIR: `${cache}/pip`,
-    CARGO_HOME: `${cache}/cargo`,
+    CARGO_HOME: SANDBOX_CARGO_HOME,
     GOCACHE: `${cache}/go-build`,
     GOMODCACHE: `${cache}/go-mod`,
     NUGET_PACKAGES: `${cache}/nuget/packages`,
     NUGET_HTTP_CACHE_PATH: `${cache}/nuget/http-cache`,
-    DOTNET_CLI_HOME: `${cache}/dotnet`,
-    // What the other tools put under ~/.cache (pip's fallback, pnpm's metadata, go's default).
-    XDG_CACHE_HOME: `${cache}/xdg`,
+    // The .NET CLI's home holds its local-tool resolver cache (which dll `dotnet TOOL` runs) and
+    // NuGet's user config: one command's, on the private /tmp.
+    DOTNET_CLI_HOME: "/tmp/.dotnet-home",
+    // Whatever else tools put under ~/.cache is not known to be data only: pre-commit's hook
+    // environments, corepack's package managers, browsers a test runner starts, `pnpm dlx`
+    // packages are programs a later command runs by name. One command's, on the private /tmp.
+    XDG_CACHE_HOME: "/tmp/.cache",
     // What tools write under ~/.config (configstore, update-notifier: ava and many CLIs), which
     // is read-only in here, or they print a box asking for sudo. On the private /tmp, never in the
     // kept cache: git, pip and gh *read* their configuration there too, so a kept one would let

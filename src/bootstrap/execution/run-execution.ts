@@ -12,6 +12,8 @@ export async function startRunExecution(
   harnessFiles: readonly string[],
   hiddenPaths: readonly string[],
   options: {
+    /** What the host loads later that is not made yet, inside the workspace (host-files.ts). */
+    readonly keepAbsent?: readonly string[];
     /** This workspace's sandbox package cache (under the state directory); absent: none. */
     readonly cacheDirectory?: string;
     /** Start the probe only when asked to (see startShellExecution's `probeOnDemand`). */
@@ -34,6 +36,7 @@ export async function startRunExecution(
     platform: settings.host.platform,
     passEnv: settings.passEnv,
     harnessFiles,
+    ...(options.keepAbsent === undefined ? {} : { keepAbsent: options.keepAbsent }),
     hiddenPaths,
     ...(cacheDirectory === undefined ? {} : { cacheDirectory }),
     unmaskCredentials: settings.sandboxUnmask,

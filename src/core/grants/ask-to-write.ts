@@ -17,9 +17,10 @@ export const LOADED_LATER_RISKS = Object.freeze([
 /** Where a write's digest says it runs: the file tools write directly, no command runs. */
 const WRITTEN_BY_FILE_TOOL = "file tool: no command runs";
 /**
- * Content whose JSON text is up to this many characters is shown in the request itself; longer,
- * by size and hash. Small enough that, escaped for the terminal (up to six characters each), a
- * request stays under what the terminal shows whole.
+ * Content whose JSON text is up to this many characters is shown in the request's summary; longer,
+ * there by size and hash, and whole, line by line, in the request's marked block (`scriptRows`):
+ * the terminal shows that whole when it fits, else the request waits and `agent approvals` shows
+ * it whole. The person approves only what they can read.
  */
 const SHOWN_CONTENT_CHARS = 500;
 
@@ -68,31 +69,52 @@ export function askToWrite(
     `loaded later: ${later.reason}`,
     ...contentWords(input),
   ];
+  const rows = contentRows(input);
   return {
     type: "ask",
     request: {
       id: context.newRequestId(),
       actionDigest: digest,
       summary: parts.join(" · "),
+      ...(rows.length === 0 ? {} : { scriptRows: rows }),
       risks: LOADED_LATER_RISKS,
       expiresAt: new Date(context.now + context.requestTtlMs).toISOString(),
     },
   };
 }
 
-/** The content (or the edit) in the request: whole when short, else its size and hash. */
+const CONTENT_KEYS = Object.freeze(["content", "old_string", "new_string"]);
+
+/** The content (or the edit) in the summary: whole when short, else its size and hash. */
 function contentWords(input: Readonly<Record<string, unknown>>): string[] {
   const words: string[] = [];
-  for (const key of ["content", "old_string", "new_string"]) {
+  for (const key of CONTENT_KEYS) {
     const value = input[key];
     if (typeof value !== "string") continue;
-    const quoted = JSON.stringify(value);
     words.push(
-      quoted.length <= SHOWN_CONTENT_CHARS
-        ? `${key} ${quoted}`
+      isShort(value)
+        ? `${key} ${JSON.stringify(value)}`
         : `${key} ${String(new TextEncoder().encode(value).length)} bytes, sha256 ${createHash("sha256").update(value, "utf8").digest("hex")}`,
     );
   }
   if (input.replace_all === true) words.push("replace_all");
   return words;
+}
+
+/**
+ * Content too long for the summary, whole: one row per line, each led by its key, so no line of
+ * one value can pass for a line of another (the block escapes every row as it shows it).
+ */
+function contentRows(input: Readonly<Record<string, unknown>>): string[] {
+  const rows: string[] = [];
+  for (const key of CONTENT_KEYS) {
+    const value = input[key];
+    if (typeof value !== "string" || isShort(value)) continue;
+    for (const line of value.split("\n")) rows.push(`${key}: ${line}`);
+  }
+  return rows;
+}
+
+function isShort(value: string): boolean {
+  return JSON.stringify(value).length <= SHOWN_CONTENT_CHARS;
 }

@@ -7,7 +7,7 @@ import { RunWaitingError } from "../common/agent-errors.js";
 import type { ApprovalProvider } from "../policy/approval.js";
 import type { ApprovalRequest } from "../policy/approval-request.js";
 import type { ApprovedActions } from "./approved-actions.js";
-import { RECHECK_ERRORS } from "./p04-recheck.js";
+import { actionChangedMessage } from "./p04-recheck.js";
 import { PermissionDecision } from "../policy/permission-decision.js";
 import type { PermissionRequest } from "../policy/permission-request.js";
 
@@ -76,8 +76,8 @@ export class GrantApprovalProvider implements ApprovalProvider {
     // as if new: the model is told, and a new call asks about what it would run now.
     const approvedBefore = grants.grantForCall(runId, request.call.callId);
     if (approvedBefore !== undefined && approvedBefore.actionDigest !== ask.actionDigest) {
-      return PermissionDecision.deny(
-        `${RECHECK_ERRORS.changed}: request ${approvedBefore.requestId} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now`,
+      return PermissionDecision.actionChanged(
+        actionChangedMessage(approvedBefore.requestId),
         GRANT_SOURCE,
         `this call (request ${approvedBefore.requestId})`,
       );
@@ -114,7 +114,10 @@ export class GrantApprovalProvider implements ApprovalProvider {
   #consume(ask: ApprovalRequest, callId: string): PermissionDecision | undefined {
     const grant = this.#options.grants.consumeApprovalGrant(this.#options.runId, ask.actionDigest);
     if (grant === undefined) return undefined;
-    this.#options.approved?.record(callId, ask.actionDigest);
+    this.#options.approved?.record(callId, {
+      actionDigest: ask.actionDigest,
+      requestId: grant.requestId,
+    });
     return new PermissionDecision(
       "allow",
       `Approved: grant for request ${grant.requestId} consumed (one-time)`,

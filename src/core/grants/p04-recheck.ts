@@ -17,6 +17,15 @@ export const RECHECK_ERRORS = Object.freeze({
   changed: "action_changed_since_approval",
 });
 
+/**
+ * The one refusal of a call whose approved action changed before it ran, caught either when a
+ * resumed run consumes the grant (grant-approval.ts) or at the spawn recheck below: the same code
+ * and words, so the model and tests read one contract.
+ */
+export function actionChangedMessage(requestId: string): string {
+  return `request ${requestId} approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, where it runs, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now`;
+}
+
 /** A refusal paired to the call, or undefined when what would run is exactly what was approved. */
 export function recheckApprovedCommand(
   callId: string,
@@ -24,25 +33,22 @@ export function recheckApprovedCommand(
   approved: ApprovedActions,
   context: P04Context,
 ): ToolResult | undefined {
-  const approvedDigest = approved.take(callId);
+  const approvedAction = approved.take(callId);
   const argv = commandArgv(input);
-  if (approvedDigest === undefined || argv === undefined) {
+  if (approvedAction === undefined || argv === undefined) {
     return toolError(
       RECHECK_ERRORS.notApproved,
       "no approval was recorded for this call, so nothing was run",
     );
   }
   const bound = boundScript(argv, context);
-  // What was approved could be bound; what would run now cannot: it changed since the approval.
-  if (bound.behavior === "deny") {
-    return toolError(
-      RECHECK_ERRORS.changed,
-      `what this command would run changed after it was approved, and cannot be bound now (${bound.reason}: ${bound.detail}), so nothing was run`,
-    );
+  // What was approved could be bound; what would run now cannot (the next call is refused with
+  // the reason), or differs: either way it changed since the approval.
+  if (
+    bound.behavior !== "deny" &&
+    commandDigest(input, context, bound.script) === approvedAction.actionDigest
+  ) {
+    return undefined;
   }
-  if (commandDigest(input, context, bound.script) === approvedDigest) return undefined;
-  return toolError(
-    RECHECK_ERRORS.changed,
-    "what this command would run changed after it was approved (its script, the scripts npm runs around it, the workspace's .npmrc, or where it runs), so nothing was run; call run_command again to ask about what it would run now",
-  );
+  return toolError(RECHECK_ERRORS.changed, actionChangedMessage(approvedAction.requestId));
 }

@@ -6,10 +6,15 @@ export const PERMISSION_BEHAVIORS = Object.freeze(["allow", "deny", "ask", "pass
 export type PermissionBehavior = (typeof PERMISSION_BEHAVIORS)[number];
 
 /**
- * How a denial reads to the model: `permission_denied` (chapter 3's), or the second seed's
- * `policy_denied` observation for a denial its `authorize` gave.
+ * How a denial reads to the model: `permission_denied` (chapter 3's), the second seed's
+ * `policy_denied` observation for a denial its `authorize` gave, or `action_changed_since_approval`
+ * for a call whose approved action changed before it ran (the same code the spawn recheck gives).
  */
-export const DENIAL_ERROR_CODES = Object.freeze(["permission_denied", "policy_denied"] as const);
+export const DENIAL_ERROR_CODES = Object.freeze([
+  "permission_denied",
+  "policy_denied",
+  "action_changed_since_approval",
+] as const);
 export type DenialErrorCode = (typeof DENIAL_ERROR_CODES)[number];
 
 export class PermissionContractError extends Error {
@@ -82,6 +87,18 @@ export class PermissionDecision {
 
   static deny(reason: string, source: string, scope?: string): PermissionDecision {
     return new PermissionDecision("deny", reason, source, undefined, scope);
+  }
+
+  /** A call approved for an action it no longer is (p04-recheck.ts words it). */
+  static actionChanged(reason: string, source: string, scope: string): PermissionDecision {
+    return new PermissionDecision(
+      "deny",
+      reason,
+      source,
+      undefined,
+      scope,
+      "action_changed_since_approval",
+    );
   }
 
   /** The second seed's `observation("policy_denied", reason)`: a denial its policy gave. */

@@ -143,8 +143,10 @@ describe("GrantApprovalProvider", () => {
       source: "approval-grant",
       scope: "this call (request req_00000000000000a0)",
       reason:
-        "action_changed_since_approval: request req_00000000000000a0 approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now",
+        "request req_00000000000000a0 approved this call, but the action it is now differs from the one approved (a script or file it runs, npm's configuration, where it runs, or where a path lands changed since), so nothing was run; call the tool again to ask about the action as it is now",
     });
+    // The same code the spawn recheck gives (p04-recheck.ts): one contract for a changed action.
+    expect(decision.toToolResult().errorCode).toBe("action_changed_since_approval");
     expect(terminal.requests).toEqual([]);
     expect(grants.log).toEqual(["consume denial", "consume grant"]);
   });

@@ -25,9 +25,9 @@ export const MAX_SHOWN_REQUEST_CHARS = 4000;
 /** The harness's own separator in a summary, kept as written (each part is escaped apart). */
 const SEPARATOR = " · ";
 export const SCRIPT_BLOCK_START =
-  "┌─ what it runs, as written (any character but printable ASCII shown as \\uXXXX):";
+  "┌─ what it runs or writes, as written (any character but printable ASCII shown as \\uXXXX):";
 export const SCRIPT_BLOCK_ROW = "│ ";
-export const SCRIPT_BLOCK_END = "└─ end of what it runs";
+export const SCRIPT_BLOCK_END = "└─ end of the block";
 
 /** Any text of a request on one line, every character but printable ASCII escaped. */
 export function escapeRequestText(text: string): string {
