@@ -1,9 +1,11 @@
 /**
  * The tutorial's chapters and chapter 4 with the person's MCP server, through the real CLI, for a
  * stdio server and a Streamable HTTP one (127.0.0.1): chapters 1–3 never list its tools; chapter
- * 4 denies its write tool without an allowlist entry. Chapter 3 with a stdio server, and chapter
- * 4 with one, are in mcp.test.ts.
+ * 4 denies its write tool without an allowlist entry; the daily profile with no server loads no
+ * SDK. Chapter 3 with a stdio server, and chapter 4 with one, are in mcp.test.ts.
  */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { HAS_BWRAP } from "../support/bubblewrap.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
@@ -12,10 +14,35 @@ import { useMcpNotes } from "./mcp-notes-fixture.js";
 import { toolNames, toolResults } from "./scripted-chat-server.js";
 
 const e2e = useAgentFixture();
-const { settings, logged, cli } = useMcpNotes(e2e);
+const { settings, logged, cli, watchingSdkLoads } = useMcpNotes(e2e);
 
 const writeCall = (id: string) =>
   chatToolCallsReply([{ id, name: "mcp__notes__write_note", arguments: { name: "a", text: "b" } }]);
+
+describe("start-up without servers", () => {
+  it("the daily profile with no server configured never loads the SDK; with one it does", async () => {
+    e2e.server.script(chatTextReply("hi"));
+    const watch = await watchingSdkLoads();
+    const bare = await cli(
+      ["--profile", "daily", "--sandbox", "off", "--prompt", "hello"],
+      watch.env,
+    );
+    expect(bare.exitCode).toBe(0);
+    expect(existsSync(watch.loads)).toBe(false);
+    expect(toolNames(e2e.server.requests[0]).filter((name) => name.startsWith("mcp__"))).toEqual(
+      [],
+    );
+
+    await settings("http");
+    e2e.server.script(chatTextReply("hi"));
+    const configured = await cli(
+      ["--profile", "daily", "--sandbox", "off", "--prompt", "hello"],
+      watch.env,
+    );
+    expect(configured.exitCode).toBe(0);
+    expect(await readFile(watch.loads, "utf8")).toBe("./agent-mcp.cjs\n");
+  });
+});
 
 describe("the tutorial's chapters", () => {
   it.each([

@@ -25,6 +25,11 @@ export interface McpNotesFixture {
   /** The environment of a run that reads that settings file. */
   readonly env: (extra?: Record<string, string>) => Record<string, string>;
   readonly cli: (args: readonly string[], extra?: Record<string, string>) => Promise<CliRun>;
+  /**
+   * NODE_OPTIONS for a run that notes in a file each time the agent requires the MCP SDK's
+   * separate file (dist/agent-mcp.cjs); the file's path is returned with it.
+   */
+  readonly watchingSdkLoads: () => Promise<{ env: Record<string, string>; loads: string }>;
 }
 
 /** Registers the HTTP server's hooks; call at the top of a test file, after useAgentFixture. */
@@ -72,5 +77,22 @@ export function useMcpNotes(e2e: AgentFixture): McpNotesFixture {
     env,
     cli: (args, extra = {}) =>
       runCli([...args, "--workspace", e2e.dir.workspace], { env: env(extra) }),
+    watchingSdkLoads: async () => {
+      const loads = join(e2e.dir.root, "sdk-loads.txt");
+      const hook = join(e2e.dir.root, "sdk-hook.cjs");
+      await writeFile(
+        hook,
+        [
+          'const Module = require("node:module");',
+          'const { appendFileSync } = require("node:fs");',
+          "const load = Module._load;",
+          "Module._load = function (request, ...rest) {",
+          `  if (String(request).includes("agent-mcp")) appendFileSync(${JSON.stringify(loads)}, request + "\\n");`,
+          "  return load.call(this, request, ...rest);",
+          "};",
+        ].join("\n"),
+      );
+      return { env: { NODE_OPTIONS: `--require ${hook}` }, loads };
+    },
   };
 }
