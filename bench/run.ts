@@ -11,6 +11,7 @@ import { measureDecisionOverhead } from "./decision-overhead.js";
 import { measureGlobScale } from "./glob-scale.js";
 import { measureGrepScale } from "./grep-scale.js";
 import { measureLargeFiles } from "./large-files.js";
+import { measureMcpStartup } from "./mcp-startup.js";
 import type { SectionResult } from "./measurement.js";
 import { measurePathBoundary } from "./path-boundary.js";
 import { measureRunListing } from "./run-listing.js";
@@ -33,6 +34,7 @@ const SECTIONS: readonly Section[] = [
   { key: "grep", measure: measureGrepScale },
   { key: "shell", measure: measureShellCapture },
   { key: "startup", measure: measureStartup },
+  { key: "mcp", measure: measureMcpStartup },
   { key: "large", measure: measureLargeFiles },
   { key: "sandbox", measure: measureSandbox },
   { key: "render", measure: measureTerminalRender },

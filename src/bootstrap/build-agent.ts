@@ -117,9 +117,12 @@ export interface ExternalTools {
   readonly notes: readonly string[];
 }
 
-/** Said to the model when a profile lists MCP tools. */
+/** Said to the model when a profile lists MCP tools and decides them by the allowlist (P04). */
 export const EXTERNAL_TOOLS_PROMPT =
   "Tools named mcp__<server>__<tool> act through the person's MCP servers, outside this machine: each call is refused unless the person's allowlist names it, and then a person approves it.";
+/** Said to the model when a profile lists MCP tools and asks the person about each call. */
+export const EXTERNAL_TOOLS_ASK_PROMPT =
+  "Tools named mcp__<server>__<tool> act through the person's MCP servers, outside this machine: each call is shown to the person for approval first, unless they allowed it before.";
 
 /** The tutorial's name for what the composition root is given. */
 export type BuildDependencies = AgentDependencies;
@@ -160,6 +163,18 @@ export const CONFIRM_FILE_WRITE = new PermissionRule({
   behavior: "ask",
   reason: "File writes require explicit approval from chapter 3 onward",
   matches: (request) => request.toolName === "write_file" || request.toolName === "edit_file",
+});
+
+/**
+ * A call that acts outside this machine (an MCP server's tool, whatever effect its server
+ * claims) asks on a terminal path: without this rule nothing would ask, and a passthrough is an
+ * allow. By effect, never by name: a personal rule or a run grant may answer the ask.
+ */
+export const CONFIRM_EXTERNAL_CALL = new PermissionRule({
+  name: "confirm-external-call",
+  behavior: "ask",
+  reason: "A call to an MCP server acts outside this machine and requires approval",
+  matches: (request) => request.call.remote || request.call.effect === "external",
 });
 
 export function buildAgent(profile: ChapterProfile, deps: AgentDependencies): AgentRunner {
@@ -219,7 +234,8 @@ function systemPromptFor(profile: ChapterProfile, deps: AgentDependencies): stri
   }
   const external = listedExternalTools(profile, deps);
   if (external !== undefined && (external.tools.length > 0 || external.notes.length > 0)) {
-    lines.splice(lines.length - 1, 0, EXTERNAL_TOOLS_PROMPT, ...external.notes);
+    const said = profile.mcpTools === "ask" ? EXTERNAL_TOOLS_ASK_PROMPT : EXTERNAL_TOOLS_PROMPT;
+    lines.splice(lines.length - 1, 0, said, ...external.notes);
   }
   return lines.join("\n").replace("{shell}", deps.commandRunner.shellName);
 }
@@ -286,7 +302,10 @@ function buildTools(
   return tools;
 }
 
-/** The MCP tools this profile lists: none for the tutorial's chapters, whatever is configured. */
+/**
+ * The MCP tools this profile lists: none for the tutorial's chapters, whatever is configured;
+ * P04 decides them by the allowlist, the daily profile asks each call.
+ */
 function listedExternalTools(
   profile: ChapterProfile,
   deps: AgentDependencies,
@@ -295,6 +314,7 @@ function listedExternalTools(
     case "none":
       return undefined;
     case "allowlist":
+    case "ask":
       return deps.externalTools;
   }
 }
@@ -360,7 +380,7 @@ function terminalAnswers(
   const personal = new PersonalRules(
     profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [],
   );
-  const rules = [CONFIRM_FILE_WRITE, ...personal.policyRules()];
+  const rules = [CONFIRM_FILE_WRITE, CONFIRM_EXTERNAL_CALL, ...personal.policyRules()];
   const prompt = deps.runAnswers?.prompt;
   switch (profile.answers) {
     case "once":

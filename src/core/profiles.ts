@@ -93,10 +93,11 @@ export type HomeWorkspace = "allowed" | "refused";
  * What the profile does with the tools of the person's MCP servers (docs/mcp.md). `none`: they are
  * never started nor listed (the tutorial's tool sets stay as they are). `allowlist`: listed; a call
  * is denied unless the settings file's allowlist names the server and the tool, and then asked
- * with a digest-bound grant. A profile that asks each call with personal rules would add its own
- * value here.
+ * with a digest-bound grant. `ask`: listed; every call asks the person at the terminal (a
+ * read-only one too: its arguments leave this machine), where the person's own rules and the run's
+ * grants answer as for any other ask, and a personal deny wins.
  */
-export type McpToolsMode = "none" | "allowlist";
+export type McpToolsMode = "none" | "allowlist" | "ask";
 /** `terminal`: the person answers [y/N] now. `grants`: an answer is a recorded grant, or the run waits. */
 export type ApprovalMode = "terminal" | "grants";
 
@@ -160,6 +161,9 @@ function profile(
   }
   if (fields.mcpTools !== "none" && !has("policy")) {
     throw new RangeError(`${fields.id}: an external tool is decided by a policy`);
+  }
+  if (fields.mcpTools === "ask" && fields.approvals !== "terminal") {
+    throw new RangeError(`${fields.id}: an external tool is asked at the terminal`);
   }
   if (fields.approvals === "grants" && !has("policy")) {
     throw new RangeError(`${fields.id}: grants are answers to a policy's asks`);
@@ -267,7 +271,8 @@ export const P04 = profile({
 /**
  * Daily work in one's own repository: chapter 3's tool path and promises (every shell command and
  * every write asks, the workspace boundary and protected paths hold), plus the `grep` tool (a read,
- * which needs no question), `[y/N/a]` and the person's own rules from their settings file.
+ * which needs no question), `[y/N/a]`, the person's own rules from their settings file, and the
+ * tools of their MCP servers, each call asked.
  */
 export const DAILY = profile({
   id: "daily",
@@ -278,6 +283,7 @@ export const DAILY = profile({
   answers: "once-or-run",
   personalRules: true,
   search: "grep",
+  mcpTools: "ask",
   capabilities: ["loop", "powershell", "tool_registry", "files", "policy"],
   systemPrompt: [
     OPENING,

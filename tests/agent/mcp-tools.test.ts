@@ -3,7 +3,8 @@
  * startExternalTools and buildAgent, the real grant store, a real stdio server written with the
  * SDK): the tutorial's chapters never list them; chapter 4 denies one the allowlist does not
  * name, asks for one it names, and a server that dies mid-call leaves the call unknown while the
- * run goes on, and a resume does not call it again.
+ * run goes on, and a resume does not call it again; the daily profile asks each call `[y/N/a]`,
+ * where the person's own rules answer first and a deny wins.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +12,11 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../../src/adapters/state/index.js";
 import type { McpServersSetting } from "../../src/adapters/settings/index.js";
-import { buildAgent, EXTERNAL_TOOLS_PROMPT } from "../../src/bootstrap/build-agent.js";
+import {
+  buildAgent,
+  EXTERNAL_TOOLS_ASK_PROMPT,
+  EXTERNAL_TOOLS_PROMPT,
+} from "../../src/bootstrap/build-agent.js";
 import {
   startExternalTools,
   type StartedExternalTools,
@@ -21,7 +26,9 @@ import { replayJournal } from "../../src/core/journal/journal-replay.js";
 import type { ApprovalProvider } from "../../src/core/policy/approval.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../src/core/policy/permission-request.js";
-import { P01, P02, P03, P04, type ChapterProfile } from "../../src/core/profiles.js";
+import type { PersonalRuleSpec } from "../../src/core/policy/personal-rules.js";
+import type { RunApprovalAnswer } from "../../src/core/policy/run-grants.js";
+import { DAILY, P01, P02, P03, P04, type ChapterProfile } from "../../src/core/profiles.js";
 import type { ToolOutcome } from "../../src/core/tools/tool-outcome.js";
 import { NOTES_SERVER_COMMAND } from "../support/mcp-notes-server.js";
 import { FixedEnvironment, RecordingAuditSink } from "../support/permission-fakes.js";
@@ -316,5 +323,179 @@ describe("chapter 4 and MCP tools", () => {
     );
     // A read of this machine would be run again (`interrupted_read`); a server's is not.
     expect(replayed.openCalls).toMatchObject([{ state: "unknown" }]);
+  });
+});
+
+/** A `[y/N/a]` terminal that answers from a script, in order, and keeps each question. */
+class ScriptedRunPrompt {
+  readonly asked: PermissionRequest[] = [];
+  readonly #answers: ("y" | "n" | "a")[];
+  constructor(...answers: ("y" | "n" | "a")[]) {
+    this.#answers = answers;
+  }
+  decide(): Promise<PermissionDecision> {
+    return Promise.reject(new Error("the daily profile asks [y/N/a]"));
+  }
+  decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer> {
+    this.asked.push(request);
+    const answer = this.#answers.shift() ?? "n";
+    return Promise.resolve({
+      decision:
+        answer === "n"
+          ? PermissionDecision.deny("User denied this tool call", "terminal-approval")
+          : PermissionDecision.allow("User approved this tool call", "terminal-approval"),
+      forRun: answer === "a",
+    });
+  }
+}
+
+function dailyAgent(
+  model: ScriptedModelClient,
+  externalTools: StartedExternalTools | undefined,
+  extra: {
+    terminal?: ScriptedRunPrompt;
+    rules?: PersonalRuleSpec[];
+    audit?: OutcomeAudit;
+    journal?: RunJournal;
+  } = {},
+) {
+  return buildAgent(DAILY, {
+    model,
+    workspace: temp.ws,
+    commandRunner: new RecordingCommandRunner(),
+    approvalProvider: extra.terminal ?? new ScriptedRunPrompt(),
+    auditSink: extra.audit ?? new OutcomeAudit(),
+    executionEnvironment: new FixedEnvironment(() => SANDBOX),
+    ...(extra.journal === undefined ? {} : { journal: extra.journal }),
+    ...(externalTools === undefined ? {} : { externalTools: externalTools.tools }),
+    runAnswers: { personalRules: extra.rules ?? [] },
+  });
+}
+
+const read = (id: string) =>
+  toolCallReply([{ id, name: "mcp__notes__read_note", arguments: { name: "a" } }]);
+
+describe("the daily profile and MCP tools", () => {
+  it("starts the servers and lists their tools, with the ask line in the prompt", async () => {
+    const tools = await servers(DAILY);
+    expect(tools?.tools.tools.map((tool) => tool.definition.name)).toEqual([
+      "mcp__notes__read_note",
+      "mcp__notes__write_note",
+      "mcp__notes__crash_midway",
+    ]);
+    const model = new ScriptedModelClient([textReply("hi")]);
+    await dailyAgent(model, tools).run("hello");
+    const request = model.requests[0];
+    expect(request?.tools.map((tool) => tool.name)).toEqual([
+      "shell",
+      "read_file",
+      "write_file",
+      "edit_file",
+      "glob",
+      "grep",
+      "mcp__notes__read_note",
+      "mcp__notes__write_note",
+      "mcp__notes__crash_midway",
+    ]);
+    expect(request?.messages[0]?.content).toContain(EXTERNAL_TOOLS_ASK_PROMPT);
+    expect(request?.messages[0]?.content).not.toContain(EXTERNAL_TOOLS_PROMPT);
+  });
+
+  it("asks each call, a read-only one too; y runs it and the audit and journal name server, tool, arguments and operation id; n sends nothing", async () => {
+    const terminal = new ScriptedRunPrompt("y", "y", "n");
+    const audit = new OutcomeAudit();
+    const journal = new MemoryJournal();
+    const model = new ScriptedModelClient([
+      write("w1"),
+      read("r1"),
+      toolCallReply([
+        { id: "w2", name: "mcp__notes__write_note", arguments: { name: "c", text: "d" } },
+      ]),
+      textReply("done"),
+    ]);
+    const result = await dailyAgent(model, sharedWith([]), { terminal, audit, journal }).run(
+      "write a note",
+    );
+    expect(terminal.asked.map((request) => request.toolName)).toEqual([
+      "mcp__notes__write_note",
+      "mcp__notes__read_note",
+      "mcp__notes__write_note",
+    ]);
+    expect(terminal.asked[0]?.proposedDecision?.source).toBe("confirm-external-call");
+    expect(toolMessages(result.history)).toEqual([
+      { id: "w1", content: "wrote a" },
+      { id: "r1", content: "note a: token (none)\n[image image/png, 70 bytes, not shown]" },
+      { id: "w2", content: "Error [permission_denied]: User denied this tool call" },
+    ]);
+    const [wrote] = audit.outcomes;
+    expect(wrote).toMatchObject({
+      tool: "mcp__notes__write_note",
+      executed: "yes",
+      finalArguments: {
+        mcpServer: "notes",
+        mcpTool: "write_note",
+        mcpArguments: '{"name":"a","text":"b"}',
+      },
+    });
+    expect(wrote?.operationId).toMatch(/^op_/);
+    expect(logged()).toEqual([`write a b ${wrote?.operationId ?? ""}`]);
+    expect(audit.lines()).toEqual([
+      "mcp__notes__write_note: allow (terminal-approval) - User approved this tool call",
+      "mcp__notes__read_note: allow (terminal-approval) - User approved this tool call",
+      "mcp__notes__write_note: deny (terminal-approval) - User denied this tool call",
+    ]);
+    expect(audit.entries[0]?.request.call.finalArguments).toEqual({
+      mcpServer: "notes",
+      mcpTool: "write_note",
+      mcpArguments: '{"name":"a","text":"b"}',
+    });
+    expect(journal.records.find((record) => record.type === "execution_started")).toMatchObject({
+      tool: "mcp__notes__write_note",
+      effect: "external",
+      remote: true,
+      operationId: wrote?.operationId,
+      finalArguments: { mcpServer: "notes", mcpTool: "write_note" },
+    });
+  });
+
+  it("a personal deny wins over an allow and is never asked; an allow naming mcp__server__tool runs it unasked", async () => {
+    const terminal = new ScriptedRunPrompt();
+    const audit = new OutcomeAudit();
+    const model = new ScriptedModelClient([write("w1"), read("r1"), textReply("done")]);
+    const result = await dailyAgent(model, sharedWith([]), {
+      terminal,
+      audit,
+      rules: [
+        { behavior: "allow", tool: "mcp__notes__write_note" },
+        { behavior: "deny", tool: "mcp__notes__write_note" },
+        { behavior: "allow", tool: "mcp__notes__read_note" },
+      ],
+    }).run("go");
+    expect(terminal.asked).toEqual([]);
+    expect(audit.lines()).toEqual([
+      "mcp__notes__write_note: deny (personal-rule) - Your settings file: deny mcp__notes__write_note",
+      "mcp__notes__read_note: allow (personal-rule) - Your settings file: allow mcp__notes__read_note",
+    ]);
+    expect(toolMessages(result.history)[1]?.id).toBe("r1");
+    expect(logged()).toEqual([]);
+  });
+
+  it("a answers for exactly the same call again; other arguments ask again", async () => {
+    const terminal = new ScriptedRunPrompt("a", "n");
+    const audit = new OutcomeAudit();
+    const model = new ScriptedModelClient([
+      write("w1"),
+      write("w2"),
+      toolCallReply([
+        { id: "w3", name: "mcp__notes__write_note", arguments: { name: "a", text: "other" } },
+      ]),
+      textReply("done"),
+    ]);
+    await dailyAgent(model, sharedWith([]), { terminal, audit }).run("go");
+    expect(terminal.asked).toHaveLength(2);
+    expect(
+      audit.entries.map(({ decision }) => `${decision.behavior} (${decision.source})`),
+    ).toEqual(["allow (terminal-approval)", "allow (run-grant)", "deny (terminal-approval)"]);
+    expect(logged()).toHaveLength(2);
   });
 });

@@ -13,10 +13,12 @@ import { HAS_BWRAP } from "../support/bubblewrap.js";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { NOTES_SERVER_COMMAND } from "../support/mcp-notes-server.js";
 import { useAgentFixture } from "./agent-fixture.js";
+import { useMcpNotes } from "./mcp-notes-fixture.js";
 import { runCli, serverEnv, type CliRun } from "./cli-process.js";
 import { toolNames, toolResults } from "./scripted-chat-server.js";
 
 const e2e = useAgentFixture();
+const { watchingSdkLoads } = useMcpNotes(e2e);
 
 function notesLog(): string {
   return join(e2e.dir.root, "notes.log");
@@ -42,28 +44,6 @@ function cli(args: readonly string[], extra: Record<string, string> = {}): Promi
       ...extra,
     }),
   });
-}
-
-/**
- * NODE_OPTIONS for a run that notes in a file each time the agent requires the MCP SDK's
- * separate file (dist/agent-mcp.cjs); the file's path is returned with it.
- */
-async function watchingSdkLoads(): Promise<{ env: Record<string, string>; loads: string }> {
-  const loads = join(e2e.dir.root, "sdk-loads.txt");
-  const hook = join(e2e.dir.root, "sdk-hook.cjs");
-  await writeFile(
-    hook,
-    [
-      'const Module = require("node:module");',
-      'const { appendFileSync } = require("node:fs");',
-      "const load = Module._load;",
-      "Module._load = function (request, ...rest) {",
-      `  if (String(request).includes("agent-mcp")) appendFileSync(${JSON.stringify(loads)}, request + "\\n");`,
-      "  return load.call(this, request, ...rest);",
-      "};",
-    ].join("\n"),
-  );
-  return { env: { NODE_OPTIONS: `--require ${hook}` }, loads };
 }
 
 const call = (id: string, tool: string, args: object) =>

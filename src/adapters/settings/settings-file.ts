@@ -18,6 +18,8 @@ export class SettingsFileError extends Error {
 }
 
 const MAX_SETTINGS_BYTES = 64 * 1024;
+/** An MCP server's tool as the registry names it (adapters/mcp): a rule may name it alone. */
+const MCP_TOOL_NAME = /^mcp__[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*__[A-Za-z0-9_]+$/u;
 
 function buildSettingsSchema() {
   return z
@@ -40,7 +42,8 @@ function buildSettingsSchema() {
       retries: z.number().int().min(0).max(10),
       /**
        * The person's own rules (profiles with personal rules): a tool and either the words a
-       * command starts with or a workspace-relative path glob. Only from this file.
+       * command starts with or a workspace-relative path glob; an MCP server's tool
+       * (`mcp__server__tool`) by its name alone. Only from this file.
        */
       rules: z
         .array(
@@ -52,8 +55,10 @@ function buildSettingsSchema() {
               path: z.string().trim().min(1).optional(),
             })
             .refine(
-              (rule) => (rule.argv === undefined) !== (rule.path === undefined),
-              "a rule names either argv (a command's first words) or path (a glob), not both",
+              (rule) =>
+                (rule.argv === undefined) !== (rule.path === undefined) ||
+                (rule.argv === undefined && MCP_TOOL_NAME.test(rule.tool)),
+              "a rule names either argv (a command's first words) or path (a glob), not both; only an MCP tool (mcp__server__tool) may name neither",
             ),
         )
         .max(500),

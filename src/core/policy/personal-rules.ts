@@ -7,7 +7,8 @@
  * - a command only when its text is plain words (no quote, variable, operator or glob: what the
  *   words say is exactly what runs) and only when it runs in the sandbox;
  * - a path only when it is plain (no `.` or `..` segment, no backslash) and no link leads it
- *   elsewhere.
+ *   elsewhere;
+ * - a rule that names only a tool, for an MCP server's tool (`mcp__server__tool`): any call of it.
  * A deny is matched generously instead: a command's words anywhere in its text, a path with its
  * `.` and `..` segments resolved, and the file a link leads it to.
  */
@@ -19,6 +20,7 @@ export type PersonalBehavior = "allow" | "ask" | "deny";
 
 export interface PersonalRuleSpec {
   readonly behavior: PersonalBehavior;
+  /** A tool's registered name; an MCP server's tool is `mcp__<server>__<tool>`. */
   readonly tool: string;
   /** For a command tool: the words the command starts with. */
   readonly argv?: readonly string[];
@@ -180,7 +182,9 @@ export class PersonalRules {
         globToRegExp(rule.path).test(path)
       );
     }
-    return false;
+    // A rule that names only the tool allows only a call to another service (an MCP server's
+    // tool, `mcp__server__tool`): what it sends is the tool's business, not a path or a command.
+    return request.call.remote;
   }
 }
 

@@ -95,6 +95,18 @@ describe("loadSettingsFile", () => {
     expect(thrown).toEqual(new SettingsFileError(`settings file ${file}: ${message}`));
   });
 
+  it("a rule names argv or path; only an MCP tool may be named alone", async () => {
+    const mcp = { behavior: "allow", tool: "mcp__notes__write_note" };
+    await writeFile(file, JSON.stringify({ rules: [mcp] }));
+    expect(loadSettingsFile(file).values.rules).toEqual([mcp]);
+    for (const tool of ["shell", "write_file", "*", "mcp__notes", "mcp____x"]) {
+      await writeFile(file, JSON.stringify({ rules: [{ behavior: "allow", tool }] }));
+      expect(() => loadSettingsFile(file)).toThrow(
+        "only an MCP tool (mcp__server__tool) may name neither",
+      );
+    }
+  });
+
   it.skipIf(posixOnly)("a symbolic link is refused, naming the file", async () => {
     const target = join(root, "real.json");
     await writeFile(target, '{"model":"x"}');

@@ -11,7 +11,8 @@ import {
 } from "../../../src/core/policy/run-grants.js";
 import type { ToolEffect } from "../../../src/core/tools/tool-definition.js";
 import { FixedEnvironment, RecordingAuditSink } from "../../support/permission-fakes.js";
-import { preparedCall } from "../../support/prepared-calls.js";
+import { preparedCall, probeTool } from "../../support/prepared-calls.js";
+import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 
 const SANDBOX_OFF = "sandbox: bwrap (network off, writable: /ws)";
 const SANDBOX_ON = "sandbox: bwrap (network on, writable: /ws)";
@@ -211,6 +212,33 @@ describe("personal rules", () => {
     // Only reads: a command is matched by argv rules, not by a path rule.
     const command = await run.decide("shell", "execute", { command: "npm test" });
     expect(command.source).not.toBe("personal-rule");
+  });
+});
+
+describe("a personal rule that names only a tool", () => {
+  /** A call of a tool that acts on another service, as an MCP server's tool is registered. */
+  function remoteCall(name: string): PermissionRequest {
+    const tool = { ...probeTool(name, "external"), remote: true as const };
+    const prepared = new ToolRegistry([tool]).snapshot().prepare({
+      id: "call_1",
+      name,
+      arguments: JSON.stringify({ content: "x" }),
+    });
+    if (!prepared.ok) throw new Error(prepared.result.content);
+    return new PermissionRequest(prepared.call);
+  }
+
+  it("allows any call of an MCP tool, and nothing of a tool of this machine", () => {
+    const rules = new PersonalRules([
+      { behavior: "allow", tool: "mcp__notes__write_note" },
+      { behavior: "allow", tool: "shell" },
+    ]);
+    expect(rules.allowFor(remoteCall("mcp__notes__write_note"), false)?.source).toBe(
+      "personal-rule",
+    );
+    expect(rules.allowFor(remoteCall("mcp__notes__read_note"), false)).toBeUndefined();
+    const shell = new PermissionRequest(preparedCall("shell", "execute", { command: "ls" }));
+    expect(rules.allowFor(shell, true)).toBeUndefined();
   });
 });
 
