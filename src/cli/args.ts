@@ -154,6 +154,8 @@ Runs: every run is journaled (each step on disk before it happens).
                           --chapter and --model (the run's own); --sandbox
                           and --network are kept as the run began (another
                           one is refused)
+  agent resume --last     The newest run whatever its state (also -c), such
+                          as a conversation killed at its prompt
 
 Commands (chapter 4's approvals; each takes --workspace and --state-dir):
   agent approvals [--json]            List the requests waiting for an answer
