@@ -44,7 +44,7 @@ describe.skipIf(!isPtyAvailable())(`the approval prompt names the shell ${PTY_RE
   });
 
   it.skipIf(PWSH === undefined)(
-    `PowerShell, told apart from bash ${POWERSHELL_MISSING}`,
+    `PowerShell, told apart from bash${PWSH === undefined ? ` (${POWERSHELL_MISSING})` : ""}`,
     async () => {
       expect(await promptFor(["--shell", "powershell"])).toEqual([
         "Tool call needs approval: shell",
