@@ -5,7 +5,8 @@
  * bundle `npm run agent` runs (scripts/agent.cjs rebuilds it first if the sources changed).
  */
 import { spawn } from "node:child_process";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO_PROMPT, DEMO_RECORDING, makeDemoWorkspace } from "./demo-session.js";
@@ -27,6 +28,10 @@ function runAgent(args: readonly string[]): Promise<number> {
 }
 
 const workspace = await makeDemoWorkspace();
+// The run's journal (and any approval state) goes to a scratch state directory of its own, removed
+// with the workspace: a journal left in the person's state directory would name a workspace that
+// no longer exists. mkdtemp makes it owner-only, as the agent requires.
+const stateDir = await realpath(await mkdtemp(join(tmpdir(), "agent-demo-state-")));
 process.stderr.write(`Demo workspace (a scratch copy, removed afterwards): ${workspace}\n`);
 process.stderr.write(`Prompt: ${DEMO_PROMPT}\n`);
 
@@ -38,6 +43,8 @@ try {
     "--replay-lenient",
     "--workspace",
     workspace,
+    "--state-dir",
+    stateDir,
     "--prompt",
     DEMO_PROMPT,
     ...process.argv.slice(2),
@@ -52,5 +59,6 @@ try {
   }
 } finally {
   await rm(workspace, { recursive: true, force: true });
+  await rm(stateDir, { recursive: true, force: true });
 }
 process.exitCode = exitCode;

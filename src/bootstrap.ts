@@ -25,6 +25,7 @@ export {
   existingJournal,
   isRunId,
   lockAndReadRun,
+  newestRun,
   runToResume,
 } from "./bootstrap/open/resume-plan.js";
 export {

@@ -155,6 +155,8 @@ Runs: every run is journaled (each step on disk before it happens).
                           --chapter and --model (the run's own); --sandbox
                           and --network are kept as the run began (another
                           one is refused)
+  agent resume --last     The newest run whatever its state (also -c), such
+                          as a conversation killed at its prompt
   agent undo [N]           Take back the file changes of the newest run's last
                           call (or last N); a command's cannot be (--run ID)
 

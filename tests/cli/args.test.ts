@@ -353,6 +353,7 @@ describe("HELP_TEXT", () => {
     expect(HELP_TEXT).toContain("       agent resume [<run-id>] [options]\n");
     expect(HELP_TEXT).toContain("  agent runs              This workspace's runs, newest first");
     expect(HELP_TEXT).toContain("  agent resume [<id>]     Go on with a run");
+    expect(HELP_TEXT).toContain("  agent resume --last     The newest run whatever its state");
     expect(HELP_TEXT).toContain("--state-dir <dir>");
     expect(HELP_TEXT).toContain(
       "Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing\nto resume), 3 waiting for an approval (chapter 4), 4 piped run answered but\nevery tool call was denied, 130 Ctrl-C, 141 stderr closed.",

@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -16,7 +19,7 @@ interface Finished {
  * What `npm run demo` runs (`tsx scripts/demo.ts`), as a fresh clone runs it, with no key and stdin
  * that is not a terminal. Node is spawned directly: `npm` is a .cmd script on Windows.
  */
-function runDemo(): Promise<Finished> {
+function runDemo(stateDir: string): Promise<Finished> {
   return new Promise((resolve, reject) => {
     // Nothing of the developer's own configuration: no key, and no AGENT_* setting (an
     // AGENT_AUDIT_LOG, say, would have the demo append to their log).
@@ -25,8 +28,8 @@ function runDemo(): Promise<Finished> {
       if (!name.startsWith("OPENAI_") && !name.startsWith("AGENT_")) env[name] = value;
     }
     env.NO_COLOR = "1";
-    // The demo's run journal goes to the tests' state directory, not the developer's own.
-    env.AGENT_STATE_DIR = testStateDirectory();
+    // Were the demo to journal its run where the person's runs are, it would land here.
+    env.AGENT_STATE_DIR = stateDir;
     // Nor the developer's settings.json or AGENTS.md: a `chapter` there changes the tools the
     // replay offers, and the recording then diverges (as baseEnv in cli-process.ts does).
     env.XDG_CONFIG_HOME = join(testStateDirectory(), "no-personal-config");
@@ -48,7 +51,9 @@ function runDemo(): Promise<Finished> {
 
 describe("npm run demo", () => {
   it("replays the recorded session green with no key: every decision shown, nothing outside written", async () => {
-    const { code, stdout, stderr } = await runDemo();
+    const stateDir = await mkdtemp(join(testStateDirectory(), "demo-state-"));
+    const scratchBefore = await demoStateDirs();
+    const { code, stdout, stderr } = await runDemo(stateDir);
 
     expect(code).toBe(0);
     expect(stdout).toBe(
@@ -73,5 +78,19 @@ describe("npm run demo", () => {
     expect(stderr).toContain(
       "Files in the demo workspace afterwards: README.md, src, src/greet.ts\n",
     );
+    // The scratch workspace is gone, and so is every trace of its run: no journal in the person's
+    // state directory, and the demo's own scratch state directory removed with the workspace.
+    const workspace = /^Demo workspace \(a scratch copy, removed afterwards\): (.+)$/m.exec(
+      stderr,
+    )?.[1];
+    expect(workspace).toBeDefined();
+    expect(existsSync(workspace ?? "")).toBe(false);
+    expect(await readdir(stateDir)).toEqual([]);
+    expect(await demoStateDirs()).toEqual(scratchBefore);
   });
 });
+
+/** The demo's scratch state directories in the temp directory. */
+async function demoStateDirs(): Promise<string[]> {
+  return (await readdir(tmpdir())).filter((name) => name.startsWith("agent-demo-state-")).sort();
+}

@@ -372,6 +372,7 @@ describe("what the person sees", () => {
         "Tool call needs approval: shell",
         "Reason: Shell execution requires approval",
         `Arguments: {"command":"echo building #⟨4100 spaces⟩\\n${hidden}"}`,
+        "Shell: test-shell",
         "",
       ].join("\n"),
     );
@@ -385,6 +386,7 @@ describe("what the person sees", () => {
         "Tool call needs approval: shell",
         "Reason: Shell execution requires approval",
         'Arguments: {"command":"ls\\u001b[2K\\u{009b}31m\\u{202e}"}',
+        "Shell: test-shell",
         "",
       ].join("\n"),
     );

@@ -19,6 +19,11 @@ export interface InstructionPlace {
   readonly label: string;
   /** The personal file is the person's own: a link to it is followed (dotfile managers). */
   readonly personal: boolean;
+  /**
+   * Above the workspace, in the git repository holding it: read only when the repository's root,
+   * the file's directory and the file are the person's or root's (owner-check.ts).
+   */
+  readonly repository?: { readonly root: string; readonly rootLabel: string };
 }
 
 export interface PlaceOptions {
@@ -50,12 +55,14 @@ function repositoryPlaces(options: PlaceOptions): InstructionPlace[] {
   const root = repositoryRootAbove(workspace);
   if (root === undefined || isAtOrAboveHome(root, options.home)) return [];
   const places: InstructionPlace[] = [];
+  const repository = { root, rootLabel: relative(workspace, root).split(sep).join("/") };
   for (let directory = dirname(workspace); ; directory = dirname(directory)) {
     const path = join(directory, INSTRUCTIONS_FILE);
     places.unshift({
       path,
       label: relative(workspace, path).split(sep).join("/"),
       personal: false,
+      repository,
     });
     if (directory === root || dirname(directory) === directory) break;
   }

@@ -4,7 +4,8 @@
  * only a regular file, only text, and only up to a size. A refusal says why in a few words, for
  * the status line.
  */
-import { closeSync, constants, realpathSync } from "node:fs";
+import { closeSync, constants, lstatSync, realpathSync } from "node:fs";
+import { dirname } from "node:path";
 import {
   errorCode,
   openRegularFileSync,
@@ -12,6 +13,7 @@ import {
   UnsafeFileError,
 } from "../filesystem/index.js";
 import type { InstructionPlace } from "./instruction-paths.js";
+import { currentUid, untrustedOwner } from "./owner-check.js";
 
 /** A file larger than this is not read at all: instructions are a page or two, not a log. */
 export const HUGE_INSTRUCTIONS_BYTES = 256 * 1024;
@@ -21,7 +23,20 @@ export type InstructionRead =
   | { readonly kind: "missing" }
   | { readonly kind: "refused"; readonly reason: string };
 
-export function readInstructionFile(place: InstructionPlace): InstructionRead {
+export function readInstructionFile(
+  place: InstructionPlace,
+  uid: number | undefined = currentUid(),
+): InstructionRead {
+  const repository = place.repository;
+  if (repository !== undefined) {
+    // Before the file is opened: the directories say whether it may be read at all. Only a file
+    // that is there is named on the status line.
+    if (!exists(place.path)) return { kind: "missing" };
+    const why =
+      untrustedOwner(repository.root, `the repository root ${repository.rootLabel}`, uid) ??
+      untrustedOwner(dirname(place.path), "its directory", uid);
+    if (why !== undefined) return { kind: "refused", reason: why };
+  }
   let fd: number;
   let size: number;
   try {
@@ -29,6 +44,12 @@ export function readInstructionFile(place: InstructionPlace): InstructionRead {
     const opened = openRegularFileSync(path, constants.O_RDONLY);
     fd = opened.handle;
     size = opened.stats.size;
+    const why =
+      repository === undefined ? undefined : untrustedOwner(path, "it", uid, opened.stats.uid);
+    if (why !== undefined) {
+      closeSync(fd);
+      return { kind: "refused", reason: why };
+    }
   } catch (error) {
     return refusedOpen(error);
   }
@@ -43,6 +64,16 @@ export function readInstructionFile(place: InstructionPlace): InstructionRead {
     return { kind: "refused", reason: `it could not be read (${errorCode(error) ?? "error"})` };
   } finally {
     closeSync(fd);
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (error) {
+    const code = errorCode(error);
+    return code !== "ENOENT" && code !== "ENOTDIR";
   }
 }
 

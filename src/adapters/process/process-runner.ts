@@ -10,6 +10,7 @@ import { startOrphanGuard } from "./orphan-guard.js";
 import { errorMessage } from "../../core/common/one-line.js";
 import { displayHook } from "./display-hook.js";
 import { drainAfterExit, StreamReader } from "./stream-reader.js";
+import { TrailingBlanks } from "./trailing-blanks.js";
 import {
   CommandStartError,
   type CommandResult,
@@ -188,7 +189,9 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
     inputPipe.end(spec.inputPipe.data);
   }
   return new Promise((resolve, reject) => {
-    const output = new CapturedOutput(spec.maxOutputBytes, spec.spill);
+    const captured = new CapturedOutput(spec.maxOutputBytes, spec.spill);
+    // Blanks are dropped before the cap counts: the head and tail hold text, not padding.
+    const output = new TrailingBlanks(captured, STDERR_MARK);
     const status = new BoundedOutput(spec.statusPipe?.maxBytes ?? 0);
     const secrets = spec.secrets ?? [];
     const display = spec.onOutput === undefined ? undefined : displayHook(secrets, spec.onOutput);
@@ -238,7 +241,7 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
       stopWatching();
       for (const stream of streams) stream.discard();
       display?.flush();
-      output.close();
+      captured.close();
       reject(startError(nameOf(spec), error));
     });
     child.once("exit", (code, signal) => {
@@ -247,11 +250,12 @@ function superviseChild(child: ChildProcess, spec: ProcessSpec): Promise<Process
         if (settled) return;
         settled = true;
         for (const stream of streams) stream.finish();
+        output.finish();
         // The last reads reach display before the result does.
         display?.flush();
         const exitCode = killed ? null : exitCodeOf(code, signal);
         resolve({
-          result: { exitCode, ...output.result(), timedOut },
+          result: { exitCode, ...captured.result(), timedOut },
           status: status.result().output,
           exitSignal: signal,
         });

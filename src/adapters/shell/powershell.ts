@@ -28,6 +28,41 @@ export const POWERSHELL_UTF8_PREFIX = [
 ].join("\n");
 
 /**
+ * stdout and stderr reach the harness through two pipes, and a fast writer fills both before the
+ * harness reads either: an error then came after all the output instead of after the line it
+ * followed. PowerShell's own stderr (error records from `Out-Default`, `[Console]::Error`) is
+ * written instead to stdout, each line marked `[stderr] ` as the harness marks stderr, so it
+ * arrives in the order it was written. A native program's stderr is its own descriptor, the pipe.
+ * A class of PowerShell's own (5.1 has them): `Add-Type` would start the C# compiler on every run.
+ * Whole pieces between newlines are passed on, not characters: a script method call per
+ * character would make a long error slow.
+ */
+export const POWERSHELL_STDERR_IN_ORDER = [
+  "class AgentStderrInOrder : System.IO.StringWriter {",
+  "  hidden [System.IO.TextWriter] $Target",
+  "  hidden [bool] $LineStart = $true",
+  "  AgentStderrInOrder([System.IO.TextWriter] $target) { $this.Target = $target }",
+  "  [void] Write([string] $text) {",
+  "    if ([string]::IsNullOrEmpty($text)) { return }",
+  "    $parts = $text.Split([char]10)",
+  "    for ($i = 0; $i -lt $parts.Length; $i++) {",
+  "      if ($i -gt 0) { $this.Target.Write([char]10); $this.LineStart = $true }",
+  "      if ($parts[$i].Length -gt 0) {",
+  "        if ($this.LineStart) { $this.Target.Write('[stderr] ') }",
+  "        $this.Target.Write($parts[$i]); $this.LineStart = $false",
+  "      }",
+  "    }",
+  "  }",
+  "  [void] Write([char] $char) { $this.Write([string]$char) }",
+  "  [void] Write([char[]] $chars, [int] $index, [int] $count) { $this.Write([string]::new($chars, $index, $count)) }",
+  "  [void] WriteLine() { $this.Write($this.NewLine) }",
+  "  [void] WriteLine([string] $text) { $this.Write($text); $this.Write($this.NewLine) }",
+  "  [void] Flush() { $this.Target.Flush() }",
+  "}",
+  "[Console]::SetError([AgentStderrInOrder]::new([Console]::Out))",
+].join("\n");
+
+/**
  * Runs the person's command. `-Command` hands its text to the host, which pipes it to `Out-Default`
  * and formats objects (tables, lists) only when that pipeline ends; our `exit` used to end it
  * first, so a `PathInfo` or a `Select-Object` table was never printed. Here the command runs as a
@@ -84,7 +119,12 @@ export const POWERSHELL_EXIT_SUFFIX = [
 
 /** The whole `-Command` text: prefix, the person's command as a script block, then the exit code. */
 export function buildPowerShellScript(command: string): string {
-  return [POWERSHELL_UTF8_PREFIX, powerShellRunCommand(command), POWERSHELL_EXIT_SUFFIX].join("\n");
+  return [
+    POWERSHELL_UTF8_PREFIX,
+    POWERSHELL_STDERR_IN_ORDER,
+    powerShellRunCommand(command),
+    POWERSHELL_EXIT_SUFFIX,
+  ].join("\n");
 }
 
 /**

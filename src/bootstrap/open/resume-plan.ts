@@ -9,6 +9,7 @@ import {
   lockPath,
   lockRun,
   newestRuns,
+  runIdsNewestFirst,
   readJournalFile,
   type JournalContents,
   type RunLock,
@@ -43,6 +44,14 @@ export function runToResume(store: RunStore): RunToResume | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * `agent resume --last`: the workspace's newest run, whatever its state. A conversation killed at
+ * its `>` prompt ended its last turn `completed`, so the plain search above passes it over.
+ */
+export function newestRun(store: RunStore): string | undefined {
+  return runIdsNewestFirst(store.runs)[0];
 }
 
 /** The run's journal path, when the store has that run. */

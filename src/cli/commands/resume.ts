@@ -1,6 +1,7 @@
 /**
- * `agent resume [RUN_ID] [run options]`: goes on with a run from its journal, by default this
- * workspace's newest when it is unfinished or failed, else its newest unfinished one (resume-plan.ts). The chapter, the model, the workspace, the sandbox and
+ * `agent resume [RUN_ID | --last] [run options]`: goes on with a run from its journal, by default
+ * this workspace's newest when it is unfinished or failed, else its newest unfinished one; with
+ * `--last` (`-c`) its newest whatever its state (resume-plan.ts). The chapter, the model, the workspace, the sandbox and
  * the network are the run's own (resume-settings.ts); the other run options (audit log, endpoint,
  * …) are given again as for a new run.
  */
@@ -10,6 +11,7 @@ import {
   existingJournal,
   isRunId,
   lockAndReadRun,
+  newestRun,
   runToResume,
   openRunStore,
   instructionsChangeNotice,
@@ -29,7 +31,10 @@ import { defaultWorkspace } from "../args.js";
 /** Flags that would change what the run is; the journal decides those. */
 const FROM_THE_JOURNAL = ["--prompt", "-p", "--chapter", "--profile", "--model"];
 
-export async function resumeCommand(args: readonly string[], io: CliIo): Promise<number> {
+/** Picks the newest run whatever its state; resume's own, so it is taken out before the run options. */
+const LAST = ["--last", "-c"];
+
+export async function resumeCommand(allArgs: readonly string[], io: CliIo): Promise<number> {
   const say = (message: string): void => {
     sayAgent(io.stderr, message);
   };
@@ -37,6 +42,8 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
     say(message);
     return EXIT.config;
   };
+  const last = allArgs.some((arg) => LAST.includes(arg));
+  const args = allArgs.filter((arg) => !LAST.includes(arg));
   const fixed = args.find((arg) =>
     FROM_THE_JOURNAL.some((flag) => arg === flag || arg.startsWith(`${flag}=`)),
   );
@@ -58,6 +65,9 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
   if (requested !== undefined && !isRunId(requested)) {
     return fail(`not a run id: ${JSON.stringify(requested)} (agent runs lists them)`);
   }
+  if (last && requested !== undefined) {
+    return fail("agent resume takes a run id or --last, not both");
+  }
   let lock: RunLock | undefined;
   let handedOver = false;
   try {
@@ -67,9 +77,14 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
       { env: first.env, platform: io.platform },
       workspace,
     );
-    const picked = requested === undefined ? runToResume(store) : { runId: requested };
-    if (picked === undefined)
-      return fail(`no unfinished run in ${workspace} to resume (agent runs lists them)`);
+    const picked = pickRun(store, requested, last);
+    if (picked === undefined) {
+      return fail(
+        last
+          ? `no run in ${workspace} to resume (agent runs lists them)`
+          : `no unfinished run in ${workspace} to resume (agent runs lists them)`,
+      );
+    }
     const { runId, passedOver } = picked;
     if (passedOver !== undefined) {
       say(
@@ -132,4 +147,16 @@ export async function resumeCommand(args: readonly string[], io: CliIo): Promise
   } finally {
     if (!handedOver) lock?.release();
   }
+}
+
+/** A named run, the newest whatever its state (`--last`), or the newest that can go on. */
+function pickRun(
+  store: ReturnType<typeof openRunStore>,
+  requested: string | undefined,
+  last: boolean,
+): ReturnType<typeof runToResume> {
+  if (requested !== undefined) return { runId: requested };
+  if (!last) return runToResume(store);
+  const runId = newestRun(store);
+  return runId === undefined ? undefined : { runId };
 }

@@ -123,13 +123,17 @@ export function referenceArgs(entryPoint: string | undefined, command: string): 
 const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 
 /**
- * Line endings and trailing blank lines do not count. pwsh alone colours tables and errors when
+ * Line endings, blanks at a line's end and trailing blank lines do not count (the harness drops
+ * them; the reference's are only dropped before its colour codes are). pwsh alone colours tables and errors when
  * its output is redirected (PowerShell issue #20170); the harness asks for plain text, so the
  * reference's colour codes are dropped (the harness's own output is compared as it is).
  */
 export function normalised(output: string, { dropColours = false } = {}): string {
   const text = dropColours ? output.replaceAll(COLOUR, "") : output;
-  return text.replaceAll("\r\n", "\n").replace(/\s*$/, "");
+  return text
+    .replaceAll("\r\n", "\n")
+    .replaceAll(/[ \t]+$/gm, "")
+    .replace(/\s*$/, "");
 }
 
 /**

@@ -60,7 +60,7 @@ describe.skipIf(PWSH === undefined)(
         exitCode: 1,
         output: [
           "one",
-          "[stderr] RuntimeException: ",
+          "[stderr] RuntimeException:",
           "[stderr] Line |",
           "[stderr]    2 |  1 / 0",
           "[stderr]      |  ~~~~~",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   POWERSHELL_EXIT_SUFFIX,
+  POWERSHELL_STDERR_IN_ORDER,
   POWERSHELL_UTF8_PREFIX,
   buildPowerShellArgs,
   buildPowerShellScript,
@@ -49,10 +50,11 @@ describe("PowerShell argv and script (pure; runs on every OS)", () => {
     expect(powerShellRunCommand(command)).not.toContain("中文");
   });
 
-  it("puts the prefix, the command's script block, then the suffix", () => {
+  it("puts the prefix, the stderr writer, the command's script block, then the suffix", () => {
     expect(buildPowerShellScript("git status # trailing comment")).toBe(
       [
         POWERSHELL_UTF8_PREFIX,
+        POWERSHELL_STDERR_IN_ORDER,
         powerShellRunCommand("git status # trailing comment"),
         ...SUFFIX_LINES,
       ].join("\n"),

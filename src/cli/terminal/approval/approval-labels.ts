@@ -7,6 +7,8 @@ export interface ApprovalLabels {
   readonly path: string;
   readonly startAndEnd: string;
   readonly runsIn: string;
+  /** The shell that reads a command: a PowerShell line and a bash line can read the same. */
+  readonly shell: string;
   readonly change: string;
   /** A write's whole size, however little of it the prompt shows. */
   readonly writes: (bytes: number, lines: number) => string;
@@ -24,6 +26,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     path: "Path",
     startAndEnd: "Starts and ends",
     runsIn: "Runs in",
+    shell: "Shell",
     change: "Proposed change",
     writes: (bytes, lines) =>
       `Writes: ${grouped(bytes)} ${bytes === 1 ? "byte" : "bytes"} in ${grouped(lines)} ${lines === 1 ? "line" : "lines"} (the whole content)`,
@@ -37,6 +40,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     path: "路径",
     startAndEnd: "首尾",
     runsIn: "运行环境",
+    shell: "Shell",
     change: "拟议修改",
     writes: (bytes, lines) => `写入: 共 ${grouped(bytes)} 字节, ${grouped(lines)} 行 (全部内容)`,
     question: "允许本次调用? [y/N] ",

@@ -362,6 +362,9 @@ export function renderApprovalPrompt(
         : ` → ${escapeForTerminal(JSON.stringify(displayPath(request.landsOn)))}`;
     lines.push(`${labels.path}: ${escapeForTerminal(JSON.stringify(displayPath(path)))}${lands}`);
   }
+  // A line of its own after the tutorial's lines: `Remove-Item x` or `rm x` may be either shell's.
+  const shell = request.call.finalArguments?.shell;
+  if (typeof shell === "string") lines.push(`${labels.shell}: ${shown(shell)}`);
   if (request.executionEnvironment !== undefined) {
     lines.push(`${labels.runsIn}: ${shown(request.executionEnvironment)}`);
   }
