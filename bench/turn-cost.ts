@@ -35,6 +35,13 @@ export interface Timeline {
   readonly arrived: number[];
   /** When each reply was written. */
   readonly replied: number[];
+  /** When the agent's process had exited (its streams closed). */
+  exited: number;
+}
+
+export interface RunOptions {
+  /** `--sandbox`: off by default, so only the harness's own work is timed. */
+  readonly sandbox?: "off" | "auto";
 }
 
 export async function measureTurnCost(): Promise<SectionResult> {
@@ -128,10 +135,11 @@ export async function runOfCalls(
   workspace: string,
   stateDir: string,
   calls: number,
+  options: RunOptions = {},
 ): Promise<Timeline> {
   await mkdir(workspace, { recursive: true });
   await writeFile(join(workspace, "notes.txt"), FILE_TEXT);
-  const timeline: Timeline = { arrived: [], replied: [] };
+  const timeline: Timeline = { arrived: [], replied: [], exited: Number.NaN };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const turn = timeline.arrived.length;
     timeline.arrived.push(performance.now());
@@ -163,11 +171,13 @@ export async function runOfCalls(
       process.execPath,
       [
         AGENT,
-        ...["--workspace", workspace, "--state-dir", stateDir, "--sandbox", "off"],
+        ...["--workspace", workspace, "--state-dir", stateDir],
+        ...["--sandbox", options.sandbox ?? "off"],
         ...["--max-turns", String(calls + 1), "Read notes.txt again and again."],
       ],
       { cwd: workspace, env: agentEnvironment(`http://127.0.0.1:${String(address.port)}/v1`) },
     );
+    timeline.exited = performance.now();
     if (code !== 0)
       throw new BenchFailure(`the ${calls}-call run exited ${String(code)}: ${stderr}`);
   } finally {

@@ -17,7 +17,7 @@ import type { RunGrant, RunGrants } from "../core/policy/run-grants.js";
 import type { JournalRecord } from "../core/journal/journal-records.js";
 import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
-import { FirstReplyGate } from "./model/first-reply-gate.js";
+import { FirstRequestHook } from "./model/first-request-hook.js";
 import { harnessPaths } from "./harness-paths.js";
 import { hostFiles, hostFilesForSandbox } from "./host-files.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
@@ -136,11 +136,13 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       probeOnDemand: session.resumed === undefined && profile.approvals !== "grants",
       checkProcessLimit: true,
     });
-    // The sandbox probe may still be running: the first model request goes out meanwhile, and its
-    // reply waits for the probe, so every tool call is decided on the final environment.
+    // The sandbox probe may still be running: the model's requests and replies go on meanwhile,
+    // and a command waits for its decision (the environment's `decided()`, in the tool path).
     const ready = execution.ready.then((decided) => {
       ports.onExecutionDecided?.(decided.fallbackReason, decided.notices ?? []);
     });
+    // Only a conversation awaits it (sandboxDecided); a failed notice must not end a run.
+    ready.catch(() => undefined);
     const terminalOrNobody = ports.approver(
       profile.approvals,
       new NodeWorkspaceFileSystem(workspace, { harnessFiles, hostFiles: hostPaths }),
@@ -170,11 +172,10 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     mcp = await startExternalTools(settings, (line) => ports.onMcpNotice?.(line));
     const agent = buildAgent(profile, {
       model: withTextDeltas(
-        new FirstReplyGate(
+        new FirstRequestHook(
           networkNoticeGateFor(model.client, execution, () =>
             openProbeVerdictCache(store.stateRoot, settings, execution),
           ),
-          ready,
           () => {
             execution.startProbe();
           },

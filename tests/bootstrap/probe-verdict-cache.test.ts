@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ShellExecution, StartedShellExecution } from "../../src/adapters/execution/index.js";
 import { probeVerdictPath } from "../../src/adapters/state/index.js";
-import { FirstReplyGate } from "../../src/bootstrap/model/first-reply-gate.js";
+import { FirstRequestHook } from "../../src/bootstrap/model/first-request-hook.js";
 import {
   networkNoticeGateFor,
   openProbeVerdictCache,
@@ -102,14 +102,22 @@ function startedExecution(): {
 /** One start of the agent: the gates as composeRun stacks them, the probe decided by the test. */
 function start(): {
   model: ScriptedModelClient;
-  client: FirstReplyGate;
+  client: FirstRequestHook;
   decide: (decided: ShellExecution) => void;
   ready: Promise<ShellExecution>;
 } {
-  const model = new ScriptedModelClient([textReply("one"), textReply("two")]);
+  const model = new ScriptedModelClient([textReply("one"), textReply("two"), textReply("three")]);
   const { execution, decide } = startedExecution();
-  const client = new FirstReplyGate(networkNoticeGateFor(model, execution, cache), execution.ready);
+  const client = new FirstRequestHook(networkNoticeGateFor(model, execution, cache), () => {
+    execution.startProbe();
+  });
   return { model, client, decide, ready: execution.ready };
+}
+
+/** The probe has decided, and the gate has seen it (a few promise turns later). */
+async function decided(run: { ready: Promise<ShellExecution> }): Promise<void> {
+  await run.ready;
+  await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 describe("the probe's verdict remembered per machine", () => {
@@ -124,17 +132,19 @@ describe("the probe's verdict remembered per machine", () => {
     expect(cache().remembered).toEqual({ sandboxUsable: true, networkOff: true });
   });
 
-  it("next start: the first request leaves before the probe settles, its reply waits for it", async () => {
+  it("next start: requests leave and replies come back before the probe settles, as remembered", async () => {
     cache().remember(SANDBOXED);
     const run = start();
     const first = run.client.complete(TOLD);
     expect(run.model.requests).toHaveLength(1);
     expect(run.model.requests[0]?.messages).toEqual(TOLD.messages);
-    expect(await settlesSoon(first)).toBe(false);
-    run.decide(SANDBOXED);
     expect((await first).message.content).toBe("one");
-    await run.client.complete(TOLD);
+    expect((await run.client.complete(TOLD)).message.content).toBe("two");
     expect(run.model.requests[1]?.messages).toEqual(TOLD.messages);
+    run.decide(SANDBOXED);
+    await decided(run);
+    await run.client.complete(TOLD);
+    expect(run.model.requests[2]?.messages).toEqual(TOLD.messages);
   });
 
   it("the probe disagrees: the next request is truthful and corrected, and the memory rewritten", async () => {
@@ -142,14 +152,18 @@ describe("the probe's verdict remembered per machine", () => {
     const run = start();
     const first = run.client.complete(TOLD);
     expect(run.model.requests[0]?.messages).toEqual(TOLD.messages);
-    run.decide(ON_HOST);
     await first;
+    // Still undecided: the second request says what the memory says, like the first.
     await run.client.complete(TOLD);
-    expect(run.model.requests[1]?.messages[0]).toEqual({
+    expect(run.model.requests[1]?.messages).toEqual(TOLD.messages);
+    run.decide(ON_HOST);
+    await decided(run);
+    await run.client.complete(TOLD);
+    expect(run.model.requests[2]?.messages[0]).toEqual({
       role: "system",
       content: `You are an agent.\n${SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOn}`,
     });
-    expect(run.model.requests[1]?.tools[0]?.description).toBe("Run.");
+    expect(run.model.requests[2]?.tools[0]?.description).toBe("Run.");
     expect(cache().remembered).toEqual({
       sandboxUsable: false,
       fallbackReason: ON_HOST.fallbackReason,

@@ -135,7 +135,10 @@ export async function createShellExecution(
 export interface StartedShellExecution {
   /** Its `shellName` is final now; `run` waits for the decision, then runs where it says. */
   readonly runner: CommandRunner;
-  /** `unavailable` (fail closed) until the decision is made, then the decided status. */
+  /**
+   * `unavailable` (fail closed) until the decision is made, then the decided status; its
+   * `decided()` starts the probe if need be and settles with the decision.
+   */
   readonly environment: ExecutionEnvironment;
   /**
    * The decision, once made; it never rejects (a probe that throws has failed). With
@@ -184,7 +187,17 @@ export async function startShellExecution(
   const pending = fixed({ kind: "unavailable", reason: PENDING_REASON });
   return {
     runner: new DeferredRunner(plan.runner, probe),
-    environment: { status: () => (settled?.environment ?? pending).status() },
+    environment: {
+      status: () => (settled?.environment ?? pending).status(),
+      // A command waits for the decision (and starts the probe if nothing has yet).
+      decided: async () => {
+        probe.start();
+        await probe.decision.then(
+          () => undefined,
+          () => undefined,
+        );
+      },
+    },
     ready: probe.decision,
     startProbe: () => {
       probe.start();
