@@ -139,6 +139,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     // The sandbox probe may still be running: the model's requests and replies go on meanwhile,
     // and a command waits for its decision (the environment's `decided()`, in the tool path).
     const ready = execution.ready.then((decided) => {
+      if (decided.abandoned === true) return;
       ports.onExecutionDecided?.(decided.fallbackReason, decided.notices ?? []);
     });
     // Only a conversation awaits it (sandboxDecided); a failed notice must not end a run.
@@ -229,6 +230,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       runGrants,
       mcpServers: () => servers?.states() ?? [],
       close: () => {
+        // A run that ran no command does not wait for the probe to end before it exits.
+        execution.abandonProbe();
         void servers?.close();
         opened.close();
       },

@@ -93,6 +93,7 @@ function startedExecution(): {
       environment: { status: () => ({ kind: "unavailable", reason: "pending" }) },
       ready,
       startProbe: () => undefined,
+      abandonProbe: () => undefined,
       networkOff: true,
     },
     decide,
@@ -179,6 +180,15 @@ describe("the probe's verdict remembered per machine", () => {
     });
     again.decide(ON_HOST);
     await next;
+  });
+
+  it("a probe the run's end stopped leaves the memory as it was", async () => {
+    cache().remember(SANDBOXED);
+    const run = start();
+    await run.client.complete(TOLD);
+    run.decide({ ...ON_HOST, abandoned: true });
+    await decided(run);
+    expect(cache().remembered).toEqual({ sandboxUsable: true, networkOff: true });
   });
 
   it("another machine or setting (a replaced bwrap): the memory does not apply, the request waits", async () => {

@@ -97,6 +97,11 @@ export interface ShellExecution {
   readonly notices?: readonly string[];
   /** True when commands run in the sandbox without network: the model is told so. */
   readonly networkOff?: boolean;
+  /**
+   * The run ended before the probe decided (`abandonProbe`): nothing may run, and nothing was
+   * learnt about the sandbox (no verdict to remember, no fallback to report).
+   */
+  readonly abandoned?: true;
 }
 
 export { HOST_LABEL };
@@ -148,6 +153,12 @@ export interface StartedShellExecution {
   /** Starts the probe if it has not started yet; idempotent. */
   startProbe(): void;
   /**
+   * The run is over: a probe still running is stopped (its command killed, its temp workspace
+   * removed), so a run that never ran a command does not wait for it to exit; one not started
+   * never starts. The decision, if still pending, is then `abandoned`: nothing may run.
+   */
+  abandonProbe(): void;
+  /**
    * Commands are to run in the sandbox without network, as planned before the probe ends: what
    * the agent is built with. `ready`'s own `networkOff` is the probe's verdict, which the model's
    * requests follow (bootstrap's NetworkNoticeGate) when a late failure sends commands to the host.
@@ -177,7 +188,10 @@ export async function startShellExecution(
   if (options.sandbox !== "auto" || hostShellName(options) !== plan.runner.shellName) {
     return { ...decided(await probeThenDecide(options, plan)), bwrapPath: plan.bwrapPath };
   }
-  const probe = new OnDemandProbe(() => probeThenDecide(options, plan));
+  const probe = new OnDemandProbe(
+    (signal) => probeThenDecide(options, plan, signal),
+    () => abandoned(),
+  );
   if (options.probeOnDemand !== true) probe.start();
   let settled: ShellExecution | undefined;
   void probe.decision.then(
@@ -202,19 +216,31 @@ export async function startShellExecution(
     startProbe: () => {
       probe.start();
     },
+    abandonProbe: () => {
+      probe.abandon();
+    },
     networkOff: !options.network,
     bwrapPath: plan.bwrapPath,
   };
 }
 
-/** A probe that runs once, when first asked to; `decision` settles with its outcome. */
+/**
+ * A probe that runs once, when first asked to; `decision` settles with its outcome, or with
+ * `whenAbandoned()` when the run ends first.
+ */
 class OnDemandProbe {
   readonly decision: Promise<ShellExecution>;
-  #run: (() => Promise<ShellExecution>) | undefined;
-  #settle: (outcome: Promise<ShellExecution>) => void = () => undefined;
+  #run: ((signal: AbortSignal) => Promise<ShellExecution>) | undefined;
+  readonly #whenAbandoned: () => ShellExecution;
+  readonly #abort = new AbortController();
+  #settle: (outcome: Promise<ShellExecution> | ShellExecution) => void = () => undefined;
 
-  constructor(run: () => Promise<ShellExecution>) {
+  constructor(
+    run: (signal: AbortSignal) => Promise<ShellExecution>,
+    whenAbandoned: () => ShellExecution,
+  ) {
     this.#run = run;
+    this.#whenAbandoned = whenAbandoned;
     this.decision = new Promise((resolve) => {
       this.#settle = resolve;
     });
@@ -224,13 +250,23 @@ class OnDemandProbe {
     const run = this.#run;
     if (run === undefined) return;
     this.#run = undefined;
-    this.#settle(run());
+    const signal = this.#abort.signal;
+    this.#settle(run(signal).then((decided) => (signal.aborted ? this.#whenAbandoned() : decided)));
+  }
+
+  abandon(): void {
+    if (this.#run !== undefined) {
+      this.#run = undefined;
+      this.#settle(this.#whenAbandoned());
+    }
+    this.#abort.abort();
   }
 }
 
 async function probeThenDecide(
   options: ShellExecutionOptions,
   plan: Extract<SandboxPlan, { kind: "ready" }>,
+  signal?: AbortSignal,
 ): Promise<ShellExecution> {
   let probe: SandboxProbeResult;
   try {
@@ -240,6 +276,7 @@ async function probeThenDecide(
       network: options.network,
       environment: plan.environment,
       hardening: plan.hardening,
+      ...(signal === undefined ? {} : { signal }),
     });
   } catch (error) {
     probe = { ok: false, reason: errorMessage(error) };
@@ -266,7 +303,20 @@ function decided(execution: ShellExecution): StartedShellExecution {
     environment: execution.environment,
     ready: Promise.resolve(execution),
     startProbe: () => undefined,
+    abandonProbe: () => undefined,
     networkOff: execution.networkOff === true,
+  };
+}
+
+export const ABANDONED_REASON = "the run ended before the sandbox check finished";
+
+/** What a probe stopped by the run's end leaves: nothing may run, nothing was learnt. */
+function abandoned(): ShellExecution {
+  return {
+    runner: new UnavailableRunner(ABANDONED_REASON),
+    argvRunner: new RefusingArgvRunner(ABANDONED_REASON),
+    environment: fixed({ kind: "unavailable", reason: ABANDONED_REASON }),
+    abandoned: true,
   };
 }
 

@@ -62,5 +62,8 @@ export async function startRunExecution(
     startProbe: () => {
       started.startProbe();
     },
+    abandonProbe: () => {
+      started.abandonProbe();
+    },
   };
 }

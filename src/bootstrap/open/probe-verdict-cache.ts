@@ -41,6 +41,7 @@ export function openProbeVerdictCache(
   return {
     remembered,
     remember: (decided) => {
+      if (decided.abandoned === true) return; // the probe was stopped: it found nothing
       const verdict = verdictOf(decided);
       if (remembered !== undefined && sameVerdict(remembered, verdict)) return;
       writeProbeVerdict(stateRoot, fingerprint, verdict);

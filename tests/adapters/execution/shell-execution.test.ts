@@ -9,6 +9,7 @@ import { PowerShellRunner } from "../../../src/adapters/shell/powershell.js";
 import { SandboxSetupError } from "../../../src/adapters/sandbox/sandbox-errors.js";
 import { BubblewrapRunner } from "../../../src/adapters/sandbox/bubblewrap.js";
 import {
+  ABANDONED_REASON,
   createShellExecution,
   PENDING_REASON,
   startShellExecution,
@@ -636,6 +637,47 @@ describe.skipIf(ON_WINDOWS)(
       expect(audit.entries.at(-1)?.request.executionEnvironment).toBe(onHost);
       expect(existsSync(join(ws, "marker"))).toBe(true);
       expect(result.finalText).toBe("done");
+    });
+
+    it("abandoned at the run's end: a running probe is stopped, and nothing may run after", async () => {
+      const signals: AbortSignal[] = [];
+      const probe = manualProbe();
+      const started = await startShellExecution({
+        ...options,
+        probeSandbox: (probeOptions) => {
+          if (probeOptions.signal !== undefined) signals.push(probeOptions.signal);
+          return probe.probe();
+        },
+      });
+      expect(signals.map((signal) => signal.aborted)).toEqual([false]);
+
+      started.abandonProbe();
+      expect(signals.map((signal) => signal.aborted)).toEqual([true]);
+      // Whatever the stopped probe then says, it decides nothing: no host fallback, no verdict.
+      probe.finish({ ok: false, reason: "killed" });
+      const decided = await started.ready;
+      expect(decided.abandoned).toBe(true);
+      expect(decided.fallbackReason).toBeUndefined();
+      expect(started.environment.status()).toEqual({
+        kind: "unavailable",
+        reason: ABANDONED_REASON,
+      });
+      expect(await runError(started.runner.run("true", ws, LIMITS))).toEqual(
+        new SandboxSetupError(ABANDONED_REASON),
+      );
+    });
+
+    it("abandoned before it started (probeOnDemand): it never starts", async () => {
+      const probe = manualProbe();
+      const started = await startShellExecution({
+        ...options,
+        probeSandbox: probe.probe,
+        probeOnDemand: true,
+      });
+      started.abandonProbe();
+      started.startProbe();
+      expect((await started.ready).abandoned).toBe(true);
+      expect(probe.started()).toBe(0);
     });
 
     it("auto, probe fails late: falls back to the host, says why, and runs commands there", async () => {
