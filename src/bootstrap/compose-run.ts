@@ -17,7 +17,7 @@ import type { RunGrant, RunGrants } from "../core/policy/run-grants.js";
 import type { JournalRecord } from "../core/journal/journal-records.js";
 import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
-import { FirstRequestHook } from "./model/first-request-hook.js";
+import { WhileModelWaits } from "./model/while-model-waits.js";
 import { harnessPaths } from "./harness-paths.js";
 import { hostFiles, hostFilesForSandbox } from "./host-files.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
@@ -131,8 +131,9 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     const readOnly = [...harnessFiles, ...hostFilesForSandbox(workspace, hostPaths)];
     const execution = await startRunExecution(settings, readOnly, [store.stateRoot], {
       cacheDirectory: join(store.workspaceState, "sandbox-cache"),
-      // A new run's first step is its model request: the probe starts as that request leaves.
-      // A resumed run may answer open calls first, and grants need the decision to build.
+      // A new run's first step is its model request: the probe starts while the model thinks,
+      // or at the first command (or at once when the first request must wait for it). A resumed
+      // run may answer open calls first, and grants need the decision to build.
       probeOnDemand: session.resumed === undefined && profile.approvals !== "grants",
       checkProcessLimit: true,
     });
@@ -173,7 +174,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     mcp = await startExternalTools(settings, (line) => ports.onMcpNotice?.(line));
     const agent = buildAgent(profile, {
       model: withTextDeltas(
-        new FirstRequestHook(
+        new WhileModelWaits(
           networkNoticeGateFor(model.client, execution, () =>
             openProbeVerdictCache(store.stateRoot, settings, execution),
           ),

@@ -13,13 +13,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ShellExecution, StartedShellExecution } from "../../src/adapters/execution/index.js";
 import { probeVerdictPath } from "../../src/adapters/state/index.js";
-import { FirstRequestHook } from "../../src/bootstrap/model/first-request-hook.js";
 import {
   networkNoticeGateFor,
   openProbeVerdictCache,
   type ProbeVerdictCache,
 } from "../../src/bootstrap/open/probe-verdict-cache.js";
-import type { ModelRequest } from "../../src/core/ports/model.js";
+import type { ModelClient, ModelRequest } from "../../src/core/ports/model.js";
 import {
   SANDBOX_NETWORK_NOTICE_CORRECTIONS,
   SANDBOX_NETWORK_OFF_NOTICE,
@@ -84,15 +83,20 @@ const ON_HOST: ShellExecution = {
 function startedExecution(): {
   execution: StartedShellExecution;
   decide: (d: ShellExecution) => void;
+  probeStarts: () => number;
 } {
   let decide: (decided: ShellExecution) => void = () => undefined;
   const ready = new Promise<ShellExecution>((done) => (decide = done));
+  let starts = 0;
   return {
+    probeStarts: () => starts,
     execution: {
       runner,
       environment: { status: () => ({ kind: "unavailable", reason: "pending" }) },
       ready,
-      startProbe: () => undefined,
+      startProbe: () => {
+        starts += 1;
+      },
       abandonProbe: () => undefined,
       networkOff: true,
     },
@@ -103,16 +107,15 @@ function startedExecution(): {
 /** One start of the agent: the gates as composeRun stacks them, the probe decided by the test. */
 function start(): {
   model: ScriptedModelClient;
-  client: FirstRequestHook;
+  client: ModelClient;
   decide: (decided: ShellExecution) => void;
   ready: Promise<ShellExecution>;
+  probeStarts: () => number;
 } {
   const model = new ScriptedModelClient([textReply("one"), textReply("two"), textReply("three")]);
-  const { execution, decide } = startedExecution();
-  const client = new FirstRequestHook(networkNoticeGateFor(model, execution, cache), () => {
-    execution.startProbe();
-  });
-  return { model, client, decide, ready: execution.ready };
+  const { execution, decide, probeStarts } = startedExecution();
+  const client = networkNoticeGateFor(model, execution, cache);
+  return { model, client, decide, ready: execution.ready, probeStarts };
 }
 
 /** The probe has decided, and the gate has seen it (a few promise turns later). */
@@ -124,6 +127,8 @@ async function decided(run: { ready: Promise<ShellExecution> }): Promise<void> {
 describe("the probe's verdict remembered per machine", () => {
   it("first start: the first request waits for the probe, whose verdict is then remembered", async () => {
     const run = start();
+    // It must wait, so the probe starts at once rather than when the model would be waiting.
+    expect(run.probeStarts()).toBe(1);
     const first = run.client.complete(TOLD);
     expect(await settlesSoon(first)).toBe(false);
     expect(run.model.requests).toHaveLength(0);
@@ -136,6 +141,7 @@ describe("the probe's verdict remembered per machine", () => {
   it("next start: requests leave and replies come back before the probe settles, as remembered", async () => {
     cache().remember(SANDBOXED);
     const run = start();
+    expect(run.probeStarts()).toBe(0);
     const first = run.client.complete(TOLD);
     expect(run.model.requests).toHaveLength(1);
     expect(run.model.requests[0]?.messages).toEqual(TOLD.messages);

@@ -4,7 +4,7 @@ import {
   SANDBOX_NETWORK_NOTICE_CORRECTIONS,
   SANDBOX_NETWORK_OFF_NOTICE,
 } from "../../features/sandbox-network-notice.js";
-import { untilAborted } from "../model/first-request-hook.js";
+import { untilAborted } from "../model/while-model-waits.js";
 
 /**
  * The agent is built, its system prompt and shell tool description written, while the sandbox
