@@ -42,6 +42,8 @@ export interface Timeline {
 export interface RunOptions {
   /** `--sandbox`: off by default, so only the harness's own work is timed. */
   readonly sandbox?: "off" | "auto";
+  /** How long the server takes to answer each request (a hosted model's time); 0: at once. */
+  readonly replyDelayMs?: number;
 }
 
 export async function measureTurnCost(): Promise<SectionResult> {
@@ -145,6 +147,9 @@ export async function runOfCalls(
     timeline.arrived.push(performance.now());
     request.resume();
     request.once("end", () => {
+      setTimeout(answer, options.replyDelayMs ?? 0);
+    });
+    const answer = (): void => {
       const body =
         turn < calls
           ? reply({
@@ -161,7 +166,7 @@ export async function runOfCalls(
       response.writeHead(200, { "content-type": "application/json" });
       response.end(body);
       timeline.replied.push(performance.now());
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();

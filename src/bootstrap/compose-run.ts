@@ -172,6 +172,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     // The person's MCP servers, for a profile that lists their tools: started now, stopped with
     // the run; one that fails is a line, and its tools are left out.
     mcp = await startExternalTools(settings, (line) => ports.onMcpNotice?.(line));
+    // While the model is slow to answer: the sandbox probe, then the tools' schemas (zod).
+    let whileWaiting: () => void = () => undefined;
     const agent = buildAgent(profile, {
       model: withTextDeltas(
         new WhileModelWaits(
@@ -179,7 +181,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
             openProbeVerdictCache(store.stateRoot, settings, execution),
           ),
           () => {
-            execution.startProbe();
+            whileWaiting();
           },
         ),
         (text) => {
@@ -214,6 +216,16 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       },
       ...(mcp === undefined ? {} : { externalTools: mcp.tools }),
     });
+    whileWaiting = () => {
+      execution.startProbe();
+      setImmediate(() => {
+        try {
+          agent.prepareTools();
+        } catch {
+          // zod's file could not be loaded: the first call meets the same error and reports it
+        }
+      }).unref();
+    };
     const opened = session;
     const servers = mcp;
     return {

@@ -137,6 +137,11 @@ export class AgentRunner {
           });
   }
 
+  /** Builds what the tools' first calls need (their argument schemas), while nothing else runs. */
+  prepareTools(): void {
+    this.#options.registry.prepareSchemas();
+  }
+
   /** `/compact`: the history with its older part summarized (unchanged when that cannot be done). */
   async compactHistory(
     history: readonly Message[],
