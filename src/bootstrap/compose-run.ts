@@ -41,8 +41,8 @@ export interface ComposedRun {
   readonly session: JournalSession;
   readonly execution: StartedShellExecution;
   /**
-   * Starts the sandbox check if the first model request has not started it yet, and settles once
-   * it has decided (the first model reply waits for it too).
+   * Starts the sandbox check if nothing has started it yet, and settles once it has decided (a
+   * command waits for it too; a model reply never does).
    */
   sandboxDecided(): Promise<void>;
   readonly outputs: WorkspaceOutputStore;

@@ -161,7 +161,7 @@ describe("NetworkNoticeGate with the probe's remembered verdict", () => {
     ]);
     expect(model.requests[1]?.tools).toEqual(UNTOLD.tools);
     expect(SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOn).toBe(
-      "Correction: the first request of this conversation said commands run in a sandbox with the network off. That was wrong: commands run on the host, where the network is on.",
+      "Correction: earlier requests of this conversation said commands run in a sandbox with the network off. That was wrong: commands run on the host, where the network is on.",
     );
   });
 
