@@ -132,9 +132,12 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     const execution = await startRunExecution(settings, readOnly, [store.stateRoot], {
       cacheDirectory: join(store.workspaceState, "sandbox-cache"),
       // A new run's first step is its model request: the probe starts while the model thinks,
-      // or at the first command (or at once when the first request must wait for it). A resumed
-      // run may answer open calls first, and grants need the decision to build.
-      probeOnDemand: session.resumed === undefined && profile.approvals !== "grants",
+      // or at the first command (or at once when the first request must wait for it); so does a
+      // resumed run's with no call left to answer. One with open calls may run a command first,
+      // and grants need the decision to build.
+      probeOnDemand:
+        profile.approvals !== "grants" &&
+        (session.resumed?.openCalls ?? []).every((open) => open.state === "finished"),
       checkProcessLimit: true,
     });
     // The sandbox probe may still be running: the model's requests and replies go on meanwhile,
