@@ -1,6 +1,7 @@
 /** What a section reports, and the few helpers every section shares. */
 import { fileURLToPath } from "node:url";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -108,7 +109,12 @@ export interface Finished {
 export function runToExit(
   executable: string,
   args: readonly string[],
-  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv },
+  options: {
+    readonly cwd: string;
+    readonly env?: NodeJS.ProcessEnv;
+    /** Told the child's pid once it is spawned (to read its /proc entries while it runs). */
+    readonly onSpawn?: (pid: number) => void;
+  },
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(executable, [...args], {
@@ -116,6 +122,7 @@ export function runToExit(
       env: options.env,
       stdio: ["pipe", "pipe", "pipe"],
     });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     child.stdin.end();
     let stdout = "";
     let stderr = "";
@@ -143,4 +150,15 @@ export async function buildAgentBundle(): Promise<void> {
   const root = fileURLToPath(new URL("..", import.meta.url));
   const { code, stderr } = await runToExit(process.execPath, ["scripts/bundle.js"], { cwd: root });
   if (code !== 0) throw new BenchFailure(`scripts/bundle.js failed: ${stderr}`);
+}
+
+/** A live process's peak resident set so far (VmHWM), in MiB; NaN where /proc cannot say. */
+export function peakRssMiB(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${String(pid)}/status`, "utf8");
+    const kib = /^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1];
+    return kib === undefined ? Number.NaN : Number(kib) / 1024;
+  } catch {
+    return Number.NaN;
+  }
 }

@@ -33,6 +33,19 @@ const TARGET = 1.2;
 const LONG_RUNS = 20;
 const LONG_CALLS = 999;
 const LONG = `${LONG_RUNS} × ${LONG_CALLS}-call runs`;
+/** Issue 44 §3: resuming a LONG_CALLS-call run reaches its first request ≤ 1.5× a fresh start. */
+const RESUME_TARGET = 1.5;
+const FRESH = "fresh start beside a long run";
+const RESUMED = "resume of a long run";
+
+/** A workspace whose one run made LONG_CALLS calls and stopped before its final answer. */
+interface Resumable {
+  readonly workspace: string;
+  readonly stateDir: string;
+  readonly runId: string;
+  readonly journal: string;
+  readonly text: string;
+}
 
 interface Workspace {
   readonly size: number | string;
@@ -50,8 +63,11 @@ export async function measureRunListing(): Promise<SectionResult> {
       const workspaces: Workspace[] = [];
       for (const size of SIZES) workspaces.push(await workspaceWithRuns(directory, size, server));
       workspaces.push(await workspaceWithLongRuns(directory, server));
+      const resumable = await workspaceWithLongUnfinished(directory);
       const variants: Variant[] = [
         { name: "agent --version", run: async () => exitMs(["--version"], directory, server) },
+        { name: FRESH, run: async () => freshStartMs(resumable, server) },
+        { name: RESUMED, run: async () => resumeLongMs(resumable, server) },
         ...workspaces.flatMap((one) => [
           {
             name: `agent runs, ${labelOf(one)}`,
@@ -109,6 +125,33 @@ export async function measureRunListing(): Promise<SectionResult> {
           ],
         });
       }
+      const fresh = samplesOf(samples, FRESH);
+      const resumed = samplesOf(samples, RESUMED);
+      const resumeRatio = summarize(resumed.map((ms, round) => ms / (fresh[round] ?? Number.NaN)));
+      rows.push(
+        {
+          name: `\`agent "…"\`, fresh start beside a ${LONG_CALLS}-call run: spawn → first request`,
+          unit: "ms",
+          summary: summarize(fresh),
+          note: "floor for a resume: the same workspace and state directory",
+        },
+        {
+          name: `\`agent resume <id>\`, a ${LONG_CALLS}-call run: spawn → first request`,
+          unit: "ms",
+          summary: summarize(resumed),
+          note:
+            `${resumeRatio.median.toFixed(2)}× a fresh start (median of per-round ratios, ` +
+            `${resumeRatio.min.toFixed(2)}×–${resumeRatio.max.toFixed(2)}×)`,
+          ratio: resumeRatio,
+          targets: [
+            {
+              goal: `≤ ${RESUME_TARGET}× a fresh start`,
+              figure: `${resumeRatio.median.toFixed(2)}×`,
+              met: resumeRatio.median <= RESUME_TARGET,
+            },
+          ],
+        },
+      );
       return {
         title: "Run listing",
         rows,
@@ -253,6 +296,68 @@ async function workspaceWithLongRuns(
   const unfinished = await copy(0, small, `${small.text.split("\n")[0] ?? ""}\n`);
   for (let index = 1; index <= LONG_RUNS; index += 1) await copy(index, long, long.text);
   return { size: LONG, workspace, stateDir, unfinished };
+}
+
+/**
+ * A real LONG_CALLS-call run whose journal then loses its last two records (the final answer and
+ * the run's end), as if the process had died after its last call: `agent resume` goes on from
+ * there with a request.
+ */
+async function workspaceWithLongUnfinished(directory: string): Promise<Resumable> {
+  const workspace = join(directory, "workspace-resume");
+  const stateDir = join(directory, "state-resume");
+  await runOfCalls(workspace, stateDir, LONG_CALLS);
+  const runs = await runsOf(stateDir);
+  const [name] = (await readdir(runs)).filter((one) => one.endsWith(".jsonl"));
+  if (name === undefined) throw new BenchFailure("the long run wrote no journal");
+  const journal = join(runs, name);
+  const lines = (await readFile(journal, "utf8")).split("\n").filter((line) => line !== "");
+  const last = lines.slice(-2).map((line) => (JSON.parse(line) as { type: string }).type);
+  if (last.join(",") !== "model_reply,run_finished") {
+    throw new BenchFailure(`the long run ended with ${last.join(", ")}`);
+  }
+  const text = `${lines.slice(0, -2).join("\n")}\n`;
+  await writeFile(journal, text);
+  return { workspace, stateDir, runId: name.slice(0, -".jsonl".length), journal, text };
+}
+
+async function freshStartMs(one: Resumable, server: ChatCompletionsServer): Promise<number> {
+  return firstRequestMs(
+    ["--workspace", one.workspace, "--state-dir", one.stateDir, "Say done."],
+    one.workspace,
+    server,
+  );
+}
+
+async function resumeLongMs(one: Resumable, server: ChatCompletionsServer): Promise<number> {
+  const ms = await firstRequestMs(
+    ["resume", one.runId, "--workspace", one.workspace, "--state-dir", one.stateDir],
+    one.workspace,
+    server,
+  );
+  await writeFile(one.journal, one.text); // unfinished again for the next round (untimed)
+  return ms;
+}
+
+async function firstRequestMs(
+  args: readonly string[],
+  cwd: string,
+  server: ChatCompletionsServer,
+): Promise<number> {
+  let arrivedAt = Number.NaN;
+  server.enqueue(() => {
+    arrivedAt = performance.now();
+    return chatTextReply("bench: done");
+  });
+  const start = performance.now();
+  const { code, stderr } = await runToExit(process.execPath, [AGENT, ...args], {
+    cwd,
+    env: agentEnvironment(server.baseURL),
+  });
+  if (code !== 0 || Number.isNaN(arrivedAt)) {
+    throw new BenchFailure(`agent ${args.join(" ")} exited ${String(code)}: ${stderr}`);
+  }
+  return arrivedAt - start;
 }
 
 async function runsOf(stateDir: string): Promise<string> {

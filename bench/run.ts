@@ -8,6 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { arch, cpus, loadavg, release, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { measureDecisionOverhead } from "./decision-overhead.js";
+import { measureFirstReply } from "./first-reply.js";
 import { measureGlobScale } from "./glob-scale.js";
 import { measureGrepScale } from "./grep-scale.js";
 import { measureLargeFiles } from "./large-files.js";
@@ -40,6 +41,7 @@ const SECTIONS: readonly Section[] = [
   { key: "render", measure: measureTerminalRender },
   { key: "runs", measure: measureRunListing },
   { key: "turns", measure: measureTurnCost },
+  { key: "reply", measure: measureFirstReply },
 ];
 
 const RESULTS_PATH = new URL("./results.json", import.meta.url);

@@ -17,7 +17,7 @@ import type { RunGrants } from "../core/policy/run-grants.js";
 import { runGrantJournal } from "./run-grant-journal.js";
 import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
-import { FirstReplyGate } from "./model/first-reply-gate.js";
+import { WhileModelWaits } from "./model/while-model-waits.js";
 import { harnessPaths } from "./harness-paths.js";
 import { hostFiles, hostFilesForSandbox, hostFilesNotMade } from "./host-files.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
@@ -42,8 +42,8 @@ export interface ComposedRun {
   readonly session: JournalSession;
   readonly execution: StartedShellExecution;
   /**
-   * Starts the sandbox check if the first model request has not started it yet, and settles once
-   * it has decided (the first model reply waits for it too).
+   * Starts the sandbox check if nothing has started it yet, and settles once it has decided (a
+   * command waits for it too; a model reply never does).
    */
   sandboxDecided(): Promise<void>;
   readonly outputs: WorkspaceOutputStore;
@@ -127,16 +127,23 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     const execution = await startRunExecution(settings, readOnly, [store.stateRoot], {
       keepAbsent: hostFilesNotMade(workspace, hostPaths),
       cacheDirectory: join(store.workspaceState, "sandbox-cache"),
-      // A new run's first step is its model request: the probe starts as that request leaves.
-      // A resumed run may answer open calls first, and grants need the decision to build.
-      probeOnDemand: session.resumed === undefined && profile.approvals !== "grants",
+      // A new run's first step is its model request: the probe starts while the model thinks,
+      // or at the first command (or at once when the first request must wait for it); so does a
+      // resumed run's with no call left to answer. One with open calls may run a command first,
+      // and grants need the decision to build.
+      probeOnDemand:
+        profile.approvals !== "grants" &&
+        (session.resumed?.openCalls ?? []).every((open) => open.state === "finished"),
       checkProcessLimit: true,
     });
-    // The sandbox probe may still be running: the first model request goes out meanwhile, and its
-    // reply waits for the probe, so every tool call is decided on the final environment.
+    // The sandbox probe may still be running: the model's requests and replies go on meanwhile,
+    // and a command waits for its decision (the environment's `decided()`, in the tool path).
     const ready = execution.ready.then((decided) => {
+      if (decided.abandoned === true) return;
       ports.onExecutionDecided?.(decided.fallbackReason, decided.notices ?? []);
     });
+    // Only a conversation awaits it (sandboxDecided); a failed notice must not end a run.
+    ready.catch(() => undefined);
     const terminalOrNobody = ports.approver(
       profile.approvals,
       new NodeWorkspaceFileSystem(workspace, { harnessFiles, hostFiles: hostPaths }),
@@ -165,15 +172,16 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     // The person's MCP servers, for a profile that lists their tools: started now, stopped with
     // the run; one that fails is a line, and its tools are left out.
     mcp = await startExternalTools(settings, (line) => ports.onMcpNotice?.(line));
+    // While the model is slow to answer: the sandbox probe, then the tools' schemas (zod).
+    let whileWaiting: () => void = () => undefined;
     const agent = buildAgent(profile, {
       model: withTextDeltas(
-        new FirstReplyGate(
+        new WhileModelWaits(
           networkNoticeGateFor(model.client, execution, () =>
             openProbeVerdictCache(store.stateRoot, settings, execution),
           ),
-          ready,
           () => {
-            execution.startProbe();
+            whileWaiting();
           },
         ),
         (text) => {
@@ -214,6 +222,16 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       },
       ...(mcp === undefined ? {} : { externalTools: mcp.tools }),
     });
+    whileWaiting = () => {
+      execution.startProbe();
+      setImmediate(() => {
+        try {
+          agent.prepareTools();
+        } catch {
+          // zod's file could not be loaded: the first call meets the same error and reports it
+        }
+      }).unref();
+    };
     const opened = session;
     const servers = mcp;
     return {
@@ -244,6 +262,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
           count,
         ),
       close: () => {
+        // A run that ran no command does not wait for the probe to end before it exits.
+        execution.abandonProbe();
         void servers?.close();
         opened.close();
       },

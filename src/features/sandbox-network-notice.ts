@@ -9,15 +9,15 @@ export const SANDBOX_NETWORK_OFF_NOTICE =
   "ask the person to re-run the agent with --network if the task needs the network.";
 
 /**
- * Said once, from the second request on, when the first went out with a remembered verdict (see
- * bootstrap's probe verdict cache) that the sandbox probe then contradicted: the model may have
- * planned its first reply on it.
+ * Said in every request after the sandbox probe decided, when the requests before went out with a
+ * remembered verdict (see bootstrap's probe verdict cache) that the probe then contradicted: the
+ * model may have planned its replies on it.
  */
 export const SANDBOX_NETWORK_NOTICE_CORRECTIONS = Object.freeze({
   networkOn:
-    "Correction: the first request of this conversation said commands run in a sandbox with the " +
+    "Correction: earlier requests of this conversation said commands run in a sandbox with the " +
     "network off. That was wrong: commands run on the host, where the network is on.",
   networkOff:
-    "Correction: the first request of this conversation did not say so, but commands run in a " +
+    "Correction: earlier requests of this conversation did not say so, but commands run in a " +
     "sandbox with the network off (see above).",
 });

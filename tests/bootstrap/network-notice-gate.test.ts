@@ -144,6 +144,7 @@ describe("NetworkNoticeGate with the probe's remembered verdict", () => {
     const gate = new NetworkNoticeGate(model, true, probe.promise, true);
     await gate.complete(TOLD);
     probe.decide(false);
+    await nextTurn();
     await gate.complete(TOLD);
     await gate.complete(TOLD);
     const corrected = [
@@ -160,7 +161,7 @@ describe("NetworkNoticeGate with the probe's remembered verdict", () => {
     ]);
     expect(model.requests[1]?.tools).toEqual(UNTOLD.tools);
     expect(SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOn).toBe(
-      "Correction: the first request of this conversation said commands run in a sandbox with the network off. That was wrong: commands run on the host, where the network is on.",
+      "Correction: earlier requests of this conversation said commands run in a sandbox with the network off. That was wrong: commands run on the host, where the network is on.",
     );
   });
 
@@ -172,6 +173,7 @@ describe("NetworkNoticeGate with the probe's remembered verdict", () => {
     expect(model.requests[0]?.messages).toEqual(UNTOLD.messages);
     expect(model.requests[0]?.tools).toEqual(UNTOLD.tools);
     probe.decide(true);
+    await nextTurn();
     await gate.complete(TOLD);
     expect(model.requests[1]?.messages).toEqual([
       {
@@ -181,6 +183,25 @@ describe("NetworkNoticeGate with the probe's remembered verdict", () => {
       { role: "user", content: "install left-pad" },
     ]);
     expect(model.requests[1]?.tools).toEqual(TOLD.tools);
+  });
+
+  it("remembered: every request before the probe decides says what the memory says, none waits", async () => {
+    const model = new ScriptedModelClient([textReply("one"), textReply("two"), textReply("three")]);
+    const probe = decision();
+    const gate = new NetworkNoticeGate(model, true, probe.promise, true);
+    await gate.complete(TOLD);
+    await gate.complete(TOLD);
+    expect(model.requests.map((request) => request.messages)).toEqual([
+      TOLD.messages,
+      TOLD.messages,
+    ]);
+    probe.decide(false);
+    await nextTurn();
+    await gate.complete(TOLD);
+    expect(model.requests[2]?.messages[0]).toEqual({
+      role: "system",
+      content: `You are an agent.\nBe brief.\n${SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOn}`,
+    });
   });
 
   it("nothing remembered: the first request still waits for the probe", async () => {
@@ -245,3 +266,8 @@ describe("NetworkNoticeGate sends the same rewritten objects every turn", () => 
     expect(third?.messages[0]).toBe(second?.messages[0]);
   });
 });
+
+/** The gate has seen a decision made just now (a few promise turns later). */
+async function nextTurn(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+}

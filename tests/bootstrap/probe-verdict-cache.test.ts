@@ -13,13 +13,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ShellExecution, StartedShellExecution } from "../../src/adapters/execution/index.js";
 import { probeVerdictPath } from "../../src/adapters/state/index.js";
-import { FirstReplyGate } from "../../src/bootstrap/model/first-reply-gate.js";
 import {
   networkNoticeGateFor,
   openProbeVerdictCache,
   type ProbeVerdictCache,
 } from "../../src/bootstrap/open/probe-verdict-cache.js";
-import type { ModelRequest } from "../../src/core/ports/model.js";
+import type { ModelClient, ModelRequest } from "../../src/core/ports/model.js";
 import {
   SANDBOX_NETWORK_NOTICE_CORRECTIONS,
   SANDBOX_NETWORK_OFF_NOTICE,
@@ -84,15 +83,21 @@ const ON_HOST: ShellExecution = {
 function startedExecution(): {
   execution: StartedShellExecution;
   decide: (d: ShellExecution) => void;
+  probeStarts: () => number;
 } {
   let decide: (decided: ShellExecution) => void = () => undefined;
   const ready = new Promise<ShellExecution>((done) => (decide = done));
+  let starts = 0;
   return {
+    probeStarts: () => starts,
     execution: {
       runner,
       environment: { status: () => ({ kind: "unavailable", reason: "pending" }) },
       ready,
-      startProbe: () => undefined,
+      startProbe: () => {
+        starts += 1;
+      },
+      abandonProbe: () => undefined,
       networkOff: true,
     },
     decide,
@@ -102,19 +107,28 @@ function startedExecution(): {
 /** One start of the agent: the gates as composeRun stacks them, the probe decided by the test. */
 function start(): {
   model: ScriptedModelClient;
-  client: FirstReplyGate;
+  client: ModelClient;
   decide: (decided: ShellExecution) => void;
   ready: Promise<ShellExecution>;
+  probeStarts: () => number;
 } {
-  const model = new ScriptedModelClient([textReply("one"), textReply("two")]);
-  const { execution, decide } = startedExecution();
-  const client = new FirstReplyGate(networkNoticeGateFor(model, execution, cache), execution.ready);
-  return { model, client, decide, ready: execution.ready };
+  const model = new ScriptedModelClient([textReply("one"), textReply("two"), textReply("three")]);
+  const { execution, decide, probeStarts } = startedExecution();
+  const client = networkNoticeGateFor(model, execution, cache);
+  return { model, client, decide, ready: execution.ready, probeStarts };
+}
+
+/** The probe has decided, and the gate has seen it (a few promise turns later). */
+async function decided(run: { ready: Promise<ShellExecution> }): Promise<void> {
+  await run.ready;
+  await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 describe("the probe's verdict remembered per machine", () => {
   it("first start: the first request waits for the probe, whose verdict is then remembered", async () => {
     const run = start();
+    // It must wait, so the probe starts at once rather than when the model would be waiting.
+    expect(run.probeStarts()).toBe(1);
     const first = run.client.complete(TOLD);
     expect(await settlesSoon(first)).toBe(false);
     expect(run.model.requests).toHaveLength(0);
@@ -124,17 +138,20 @@ describe("the probe's verdict remembered per machine", () => {
     expect(cache().remembered).toEqual({ sandboxUsable: true, networkOff: true });
   });
 
-  it("next start: the first request leaves before the probe settles, its reply waits for it", async () => {
+  it("next start: requests leave and replies come back before the probe settles, as remembered", async () => {
     cache().remember(SANDBOXED);
     const run = start();
+    expect(run.probeStarts()).toBe(0);
     const first = run.client.complete(TOLD);
     expect(run.model.requests).toHaveLength(1);
     expect(run.model.requests[0]?.messages).toEqual(TOLD.messages);
-    expect(await settlesSoon(first)).toBe(false);
-    run.decide(SANDBOXED);
     expect((await first).message.content).toBe("one");
-    await run.client.complete(TOLD);
+    expect((await run.client.complete(TOLD)).message.content).toBe("two");
     expect(run.model.requests[1]?.messages).toEqual(TOLD.messages);
+    run.decide(SANDBOXED);
+    await decided(run);
+    await run.client.complete(TOLD);
+    expect(run.model.requests[2]?.messages).toEqual(TOLD.messages);
   });
 
   it("the probe disagrees: the next request is truthful and corrected, and the memory rewritten", async () => {
@@ -142,14 +159,18 @@ describe("the probe's verdict remembered per machine", () => {
     const run = start();
     const first = run.client.complete(TOLD);
     expect(run.model.requests[0]?.messages).toEqual(TOLD.messages);
-    run.decide(ON_HOST);
     await first;
+    // Still undecided: the second request says what the memory says, like the first.
     await run.client.complete(TOLD);
-    expect(run.model.requests[1]?.messages[0]).toEqual({
+    expect(run.model.requests[1]?.messages).toEqual(TOLD.messages);
+    run.decide(ON_HOST);
+    await decided(run);
+    await run.client.complete(TOLD);
+    expect(run.model.requests[2]?.messages[0]).toEqual({
       role: "system",
       content: `You are an agent.\n${SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOn}`,
     });
-    expect(run.model.requests[1]?.tools[0]?.description).toBe("Run.");
+    expect(run.model.requests[2]?.tools[0]?.description).toBe("Run.");
     expect(cache().remembered).toEqual({
       sandboxUsable: false,
       fallbackReason: ON_HOST.fallbackReason,
@@ -165,6 +186,15 @@ describe("the probe's verdict remembered per machine", () => {
     });
     again.decide(ON_HOST);
     await next;
+  });
+
+  it("a probe the run's end stopped leaves the memory as it was", async () => {
+    cache().remember(SANDBOXED);
+    const run = start();
+    await run.client.complete(TOLD);
+    run.decide({ ...ON_HOST, abandoned: true });
+    await decided(run);
+    expect(cache().remembered).toEqual({ sandboxUsable: true, networkOff: true });
   });
 
   it("another machine or setting (a replaced bwrap): the memory does not apply, the request waits", async () => {

@@ -4,6 +4,7 @@
  * and audit line; a sandbox that is required but cannot be had refuses every command.
  */
 export {
+  ABANDONED_REASON,
   createShellExecution,
   HOST_LABEL,
   PENDING_REASON,

@@ -102,6 +102,11 @@ export interface ShellExecution {
   readonly notices?: readonly string[];
   /** True when commands run in the sandbox without network: the model is told so. */
   readonly networkOff?: boolean;
+  /**
+   * The run ended before the probe decided (`abandonProbe`): nothing may run, and nothing was
+   * learnt about the sandbox (no verdict to remember, no fallback to report).
+   */
+  readonly abandoned?: true;
 }
 
 export { HOST_LABEL };
@@ -140,7 +145,10 @@ export async function createShellExecution(
 export interface StartedShellExecution {
   /** Its `shellName` is final now; `run` waits for the decision, then runs where it says. */
   readonly runner: CommandRunner;
-  /** `unavailable` (fail closed) until the decision is made, then the decided status. */
+  /**
+   * `unavailable` (fail closed) until the decision is made, then the decided status; its
+   * `decided()` starts the probe if need be and settles with the decision.
+   */
   readonly environment: ExecutionEnvironment;
   /**
    * The decision, once made; it never rejects (a probe that throws has failed). With
@@ -149,6 +157,12 @@ export interface StartedShellExecution {
   readonly ready: Promise<ShellExecution>;
   /** Starts the probe if it has not started yet; idempotent. */
   startProbe(): void;
+  /**
+   * The run is over: a probe still running is stopped (its command killed, its temp workspace
+   * removed), so a run that never ran a command does not wait for it to exit; one not started
+   * never starts. The decision, if still pending, is then `abandoned`: nothing may run.
+   */
+  abandonProbe(): void;
   /**
    * Commands are to run in the sandbox without network, as planned before the probe ends: what
    * the agent is built with. `ready`'s own `networkOff` is the probe's verdict, which the model's
@@ -179,7 +193,10 @@ export async function startShellExecution(
   if (options.sandbox !== "auto" || hostShellName(options) !== plan.runner.shellName) {
     return { ...decided(await probeThenDecide(options, plan)), bwrapPath: plan.bwrapPath };
   }
-  const probe = new OnDemandProbe(() => probeThenDecide(options, plan));
+  const probe = new OnDemandProbe(
+    (signal) => probeThenDecide(options, plan, signal),
+    () => abandoned(),
+  );
   if (options.probeOnDemand !== true) probe.start();
   let settled: ShellExecution | undefined;
   void probe.decision.then(
@@ -189,24 +206,46 @@ export async function startShellExecution(
   const pending = fixed({ kind: "unavailable", reason: PENDING_REASON });
   return {
     runner: new DeferredRunner(plan.runner, probe),
-    environment: { status: () => (settled?.environment ?? pending).status() },
+    environment: {
+      status: () => (settled?.environment ?? pending).status(),
+      // A command waits for the decision (and starts the probe if nothing has yet).
+      decided: async () => {
+        probe.start();
+        await probe.decision.then(
+          () => undefined,
+          () => undefined,
+        );
+      },
+    },
     ready: probe.decision,
     startProbe: () => {
       probe.start();
+    },
+    abandonProbe: () => {
+      probe.abandon();
     },
     networkOff: !options.network,
     bwrapPath: plan.bwrapPath,
   };
 }
 
-/** A probe that runs once, when first asked to; `decision` settles with its outcome. */
+/**
+ * A probe that runs once, when first asked to; `decision` settles with its outcome, or with
+ * `whenAbandoned()` when the run ends first.
+ */
 class OnDemandProbe {
   readonly decision: Promise<ShellExecution>;
-  #run: (() => Promise<ShellExecution>) | undefined;
-  #settle: (outcome: Promise<ShellExecution>) => void = () => undefined;
+  #run: ((signal: AbortSignal) => Promise<ShellExecution>) | undefined;
+  readonly #whenAbandoned: () => ShellExecution;
+  readonly #abort = new AbortController();
+  #settle: (outcome: Promise<ShellExecution> | ShellExecution) => void = () => undefined;
 
-  constructor(run: () => Promise<ShellExecution>) {
+  constructor(
+    run: (signal: AbortSignal) => Promise<ShellExecution>,
+    whenAbandoned: () => ShellExecution,
+  ) {
     this.#run = run;
+    this.#whenAbandoned = whenAbandoned;
     this.decision = new Promise((resolve) => {
       this.#settle = resolve;
     });
@@ -216,13 +255,23 @@ class OnDemandProbe {
     const run = this.#run;
     if (run === undefined) return;
     this.#run = undefined;
-    this.#settle(run());
+    const signal = this.#abort.signal;
+    this.#settle(run(signal).then((decided) => (signal.aborted ? this.#whenAbandoned() : decided)));
+  }
+
+  abandon(): void {
+    if (this.#run !== undefined) {
+      this.#run = undefined;
+      this.#settle(this.#whenAbandoned());
+    }
+    this.#abort.abort();
   }
 }
 
 async function probeThenDecide(
   options: ShellExecutionOptions,
   plan: Extract<SandboxPlan, { kind: "ready" }>,
+  signal?: AbortSignal,
 ): Promise<ShellExecution> {
   let probe: SandboxProbeResult;
   try {
@@ -232,6 +281,7 @@ async function probeThenDecide(
       network: options.network,
       environment: plan.environment,
       hardening: plan.hardening,
+      ...(signal === undefined ? {} : { signal }),
     });
   } catch (error) {
     probe = { ok: false, reason: errorMessage(error) };
@@ -258,7 +308,20 @@ function decided(execution: ShellExecution): StartedShellExecution {
     environment: execution.environment,
     ready: Promise.resolve(execution),
     startProbe: () => undefined,
+    abandonProbe: () => undefined,
     networkOff: execution.networkOff === true,
+  };
+}
+
+export const ABANDONED_REASON = "the run ended before the sandbox check finished";
+
+/** What a probe stopped by the run's end leaves: nothing may run, nothing was learnt. */
+function abandoned(): ShellExecution {
+  return {
+    runner: new UnavailableRunner(ABANDONED_REASON),
+    argvRunner: new RefusingArgvRunner(ABANDONED_REASON),
+    environment: fixed({ kind: "unavailable", reason: ABANDONED_REASON }),
+    abandoned: true,
   };
 }
 

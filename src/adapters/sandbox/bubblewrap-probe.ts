@@ -26,6 +26,11 @@ export interface SandboxProbeOptions {
   readonly timeoutMs?: number;
   /** The hardening real commands get; the probe proves this very one (default: this host's). */
   readonly hardening?: SandboxHardening;
+  /**
+   * Aborted when the run ends before the probe has: the probe's command is killed and its temp
+   * workspace removed; the result then says nothing about the sandbox (the caller drops it).
+   */
+  readonly signal?: AbortSignal;
 }
 
 export type SandboxProbeResult =
@@ -76,10 +81,12 @@ export async function probeSandbox(options: SandboxProbeOptions): Promise<Sandbo
     const script = probeScript(options.shell, outside, listener?.port);
     const corePattern = watchCorePattern();
     let result: CommandResult;
+    if (options.signal?.aborted === true) return failed("the run ended before the probe ran");
     try {
       result = await runner.run(script, workspace, {
         timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
         maxOutputBytes: 4096,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
     } catch (error) {
       // Even a run that failed to start is checked: the host's value is what matters.

@@ -4,7 +4,7 @@ import {
   SANDBOX_NETWORK_NOTICE_CORRECTIONS,
   SANDBOX_NETWORK_OFF_NOTICE,
 } from "../../features/sandbox-network-notice.js";
-import { untilAborted } from "../model/first-reply-gate.js";
+import { untilAborted } from "../model/while-model-waits.js";
 
 /**
  * The agent is built, its system prompt and shell tool description written, while the sandbox
@@ -15,18 +15,22 @@ import { untilAborted } from "../model/first-reply-gate.js";
  * request is sent without it.
  *
  * Unless the probe's last verdict on this machine is remembered (`remembered`, from bootstrap's
- * probe verdict cache): then the first request goes out at once, saying what that verdict says,
- * and only the later ones follow the probe. Should the probe disagree, they also carry a
- * correction in the system prompt, so a stale memory costs at most one misleading first reply.
- * Nothing here decides a tool call: those wait for the probe itself (FirstReplyGate).
+ * probe verdict cache): then each request goes out at once, saying what that verdict says, until
+ * the probe has decided, and from then on follows the probe. Should the probe disagree, those
+ * later requests also carry a correction in the system prompt. A stale memory can mislead only
+ * the replies to requests sent before the probe decided, and none of those replies runs a command
+ * on it: a command waits for the probe's decision (the tool path's `untilDecided`), so the first
+ * request after any command already follows the probe.
  */
 export class NetworkNoticeGate implements ModelClient {
   readonly #inner: ModelClient;
   /** Whether commands really run in the sandbox with the network off; settles with the probe. */
   readonly #networkOff: Promise<boolean>;
   readonly #told: boolean;
-  #remembered: boolean | undefined;
-  /** What the first request said, when it went out on the remembered verdict. */
+  readonly #remembered: boolean | undefined;
+  /** Whether the probe has decided (from then on every request follows it). */
+  #settled = false;
+  /** What the requests said while they went out on the remembered verdict. */
   #firstSaid: boolean | undefined;
   /**
    * Each message and tool as rewritten, kept: the same history sends the same objects every turn,
@@ -37,7 +41,7 @@ export class NetworkNoticeGate implements ModelClient {
 
   /**
    * `told`: the agent was built with the notice in its prompt and shell tool. `remembered`: the
-   * probe's remembered verdict on whether the network is off, for the first request only.
+   * probe's remembered verdict on whether the network is off, said until the probe decides.
    */
   constructor(
     inner: ModelClient,
@@ -49,13 +53,16 @@ export class NetworkNoticeGate implements ModelClient {
     this.#told = told;
     this.#networkOff = networkOff;
     this.#remembered = remembered;
+    const settle = (): void => {
+      this.#settled = true;
+    };
+    void networkOff.then(settle, settle);
   }
 
   async complete(request: ModelRequest): Promise<ModelReply> {
     if (!this.#told) return this.#inner.complete(request);
     const remembered = this.#remembered;
-    if (remembered !== undefined) {
-      this.#remembered = undefined;
+    if (remembered !== undefined && !this.#settled) {
       this.#firstSaid = remembered;
       return this.#inner.complete(this.#saying(request, remembered));
     }

@@ -65,5 +65,8 @@ export async function startRunExecution(
     startProbe: () => {
       started.startProbe();
     },
+    abandonProbe: () => {
+      started.abandonProbe();
+    },
   };
 }

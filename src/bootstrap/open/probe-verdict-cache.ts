@@ -41,6 +41,7 @@ export function openProbeVerdictCache(
   return {
     remembered,
     remember: (decided) => {
+      if (decided.abandoned === true) return; // the probe was stopped: it found nothing
       const verdict = verdictOf(decided);
       if (remembered !== undefined && sameVerdict(remembered, verdict)) return;
       writeProbeVerdict(stateRoot, fingerprint, verdict);
@@ -55,7 +56,7 @@ export function openProbeVerdictCache(
  */
 export function networkNoticeGateFor(
   inner: ModelClient,
-  execution: StartedShellExecution,
+  execution: Pick<StartedShellExecution, "ready" | "networkOff" | "startProbe">,
   openCache: () => ProbeVerdictCache,
 ): ModelClient {
   // A probe that failed showed no sandbox without a network: the notice is not kept. (Handled
@@ -66,6 +67,8 @@ export function networkNoticeGateFor(
   );
   if (!execution.networkOff) return new NetworkNoticeGate(inner, false, probed);
   const cache = openCacheOrNothing(openCache);
+  // Nothing remembered: the first request waits for the probe, so it starts now.
+  if (cache?.remembered === undefined) execution.startProbe();
   if (cache === undefined) return new NetworkNoticeGate(inner, true, probed);
   // The memory only saves a wait: a probe that failed, or a verdict that cannot be written,
   // leaves it as it was.

@@ -12,6 +12,33 @@ export type ExecutionEnvironmentStatus =
 
 export interface ExecutionEnvironment {
   status(): ExecutionEnvironmentStatus;
+  /**
+   * Settles once `status()` is final (the sandbox check may still be running at start, and the
+   * status is then `unavailable`); never rejects. Absent: the status is final already. Only a
+   * call that runs a command waits for it: a read, a write or a model reply never does.
+   */
+  decided?(): Promise<void>;
+}
+
+/**
+ * Waits until the environment's status is final, or until `signal` aborts (the caller then
+ * stops as at any other cancellation point). An environment whose wait fails is left as it is:
+ * its status stays what it says (`unavailable` while undecided), and the policy refuses on it.
+ */
+export async function untilDecided(
+  environment: ExecutionEnvironment | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const decided = environment?.decided?.();
+  if (decided === undefined || signal?.aborted === true) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    signal?.addEventListener("abort", done, { once: true });
+    decided.then(done, done);
+  });
 }
 
 export function environmentLabel(status: ExecutionEnvironmentStatus): string {

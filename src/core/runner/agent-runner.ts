@@ -15,6 +15,7 @@ import { PermissionRequest } from "../policy/permission-request.js";
 import type { PermissionPolicy } from "../policy/permissions.js";
 import {
   currentEnvironmentLabel,
+  untilDecided,
   type ExecutionEnvironment,
 } from "../policy/execution-environment.js";
 import type { AuditSink } from "../policy/audit.js";
@@ -137,6 +138,11 @@ export class AgentRunner {
               this.#notify((observer) => observer.onCompaction?.(event));
             },
           });
+  }
+
+  /** Builds what the tools' first calls need (their argument schemas), while nothing else runs. */
+  prepareTools(): void {
+    this.#options.registry.prepareSchemas();
   }
 
   /** `/compact`: the history with its older part summarized (unchanged when that cannot be done). */
@@ -295,10 +301,16 @@ export class AgentRunner {
     /** Set when the call was refused for its size or number (bounded-reply.ts): never prepared. */
     tooLarge?: ToolResult,
   ): Promise<{ result: ToolResult; outcome: ToolOutcome }> {
+    const effect = snapshot.effectOf(call.name);
+    // A command is decided on the final environment: it waits for the sandbox check here, before
+    // the call starts; no other call ever waits for it.
+    if (effect === "execute") {
+      await untilDecided(this.#options.executionEnvironment, signal);
+      throwIfCancelled(signal);
+    }
     const now = this.#options.now ?? Date.now;
     const started = now();
     this.#notify((observer) => observer.onToolCallStart?.(call));
-    const effect = snapshot.effectOf(call.name);
     const environment =
       effect === "execute"
         ? currentEnvironmentLabel(this.#options.executionEnvironment)

@@ -51,6 +51,14 @@ export class ToolRegistry {
     return this.#tools.get(name)?.definition;
   }
 
+  /**
+   * Builds every tool's argument schema now (a lazy one loads zod, ~30 ms): for a moment the agent
+   * would otherwise spend waiting, so that its first call does not pay for it.
+   */
+  prepareSchemas(): void {
+    for (const { definition } of this.#tools.values()) schemaOf(definition);
+  }
+
   /** An immutable view for one turn: tools registered later do not appear mid-turn. */
   snapshot(): ToolRegistrySnapshot {
     return new ToolRegistrySnapshot(new Map(this.#tools));
@@ -317,4 +325,8 @@ function isStrictObjectParameters(parameters: Readonly<Record<string, unknown>>)
 
 function isStrictObjectSchema(schema: unknown): boolean {
   return schema instanceof z.ZodObject && schema.def.catchall?._zod.def.type === "never";
+}
+
+function schemaOf(definition: ToolDefinition): ToolDefinition["schema"] {
+  return definition.schema;
 }

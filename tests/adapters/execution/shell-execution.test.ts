@@ -9,6 +9,7 @@ import { PowerShellRunner } from "../../../src/adapters/shell/powershell.js";
 import { SandboxSetupError } from "../../../src/adapters/sandbox/sandbox-errors.js";
 import { BubblewrapRunner } from "../../../src/adapters/sandbox/bubblewrap.js";
 import {
+  ABANDONED_REASON,
   createShellExecution,
   PENDING_REASON,
   startShellExecution,
@@ -23,6 +24,7 @@ import {
 import { UnavailableRunner } from "../../../src/adapters/execution/unavailable-runner.js";
 import { buildAgent } from "../../../src/bootstrap/build-agent.js";
 import type { CommandRunner } from "../../../src/core/ports/command-runner.js";
+import type { ModelClient } from "../../../src/core/ports/model.js";
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
 import { P03 } from "../../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../../support/permission-fakes.js";
@@ -578,6 +580,104 @@ describe.skipIf(ON_WINDOWS)(
       probe.finish({ ok: false, reason: "bwrap: boom" });
       expect((await started.ready).fallbackReason).toBe(UNAVAILABLE.probeFailed("bwrap: boom"));
       expect((await run).exitCode).toBe(0);
+    });
+
+    it("an agent's read and its model replies never wait for the probe; its command does, and is decided on the outcome", async () => {
+      const probe = manualProbe();
+      const started = await startShellExecution({
+        ...options,
+        probeSandbox: probe.probe,
+        probeOnDemand: true,
+      });
+      await writeFile(join(ws, "notes.txt"), "hello\n");
+      const scripted = new ScriptedModelClient([
+        toolCallReply([{ id: "call_1", name: "read_file", arguments: { path: "notes.txt" } }]),
+        toolCallReply([{ id: "call_2", name: "shell", arguments: { command: "touch marker" } }]),
+        textReply("done"),
+      ]);
+      let sawSecond: () => void = () => undefined;
+      const secondRequest = new Promise<void>((resolve) => (sawSecond = resolve));
+      const model: ModelClient = {
+        complete: (request) => {
+          if (scripted.requests.length === 1) sawSecond();
+          return scripted.complete(request);
+        },
+      };
+      const approver = new RecordingApprover(() =>
+        PermissionDecision.allow("the person said yes", "approval"),
+      );
+      const audit = new RecordingAuditSink();
+      const agent = buildAgent(P03, {
+        model,
+        workspace: ws,
+        commandRunner: started.runner,
+        executionEnvironment: started.environment,
+        approvalProvider: approver,
+        auditSink: audit,
+      });
+
+      const running = agent.run("read, then make the marker");
+      // The read ran and the next request left with the probe not even started.
+      await secondRequest;
+      expect(probe.started()).toBe(0);
+      expect(scripted.requests[1]?.messages.at(-1)).toMatchObject({
+        role: "tool",
+        toolCallId: "call_1",
+      });
+      // The command starts the probe and waits for it: nothing asked, nothing run.
+      expect(await settlesSoon(running)).toBe(false);
+      expect(probe.started()).toBe(1);
+      expect(approver.requests).toEqual([]);
+      expect(existsSync(join(ws, "marker"))).toBe(false);
+
+      probe.finish({ ok: false, reason: "bwrap: boom" });
+      const result = await running;
+      const onHost = "sandbox: none — runs on the host (sandbox probe failed)";
+      expect(approver.requests.map((request) => request.executionEnvironment)).toEqual([onHost]);
+      expect(audit.entries.at(-1)?.request.executionEnvironment).toBe(onHost);
+      expect(existsSync(join(ws, "marker"))).toBe(true);
+      expect(result.finalText).toBe("done");
+    });
+
+    it("abandoned at the run's end: a running probe is stopped, and nothing may run after", async () => {
+      const signals: AbortSignal[] = [];
+      const probe = manualProbe();
+      const started = await startShellExecution({
+        ...options,
+        probeSandbox: (probeOptions) => {
+          if (probeOptions.signal !== undefined) signals.push(probeOptions.signal);
+          return probe.probe();
+        },
+      });
+      expect(signals.map((signal) => signal.aborted)).toEqual([false]);
+
+      started.abandonProbe();
+      expect(signals.map((signal) => signal.aborted)).toEqual([true]);
+      // Whatever the stopped probe then says, it decides nothing: no host fallback, no verdict.
+      probe.finish({ ok: false, reason: "killed" });
+      const decided = await started.ready;
+      expect(decided.abandoned).toBe(true);
+      expect(decided.fallbackReason).toBeUndefined();
+      expect(started.environment.status()).toEqual({
+        kind: "unavailable",
+        reason: ABANDONED_REASON,
+      });
+      expect(await runError(started.runner.run("true", ws, LIMITS))).toEqual(
+        new SandboxSetupError(ABANDONED_REASON),
+      );
+    });
+
+    it("abandoned before it started (probeOnDemand): it never starts", async () => {
+      const probe = manualProbe();
+      const started = await startShellExecution({
+        ...options,
+        probeSandbox: probe.probe,
+        probeOnDemand: true,
+      });
+      started.abandonProbe();
+      started.startProbe();
+      expect((await started.ready).abandoned).toBe(true);
+      expect(probe.started()).toBe(0);
     });
 
     it("auto, probe fails late: falls back to the host, says why, and runs commands there", async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { accessSync, constants, existsSync, readdirSync, readFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync, readFileSync, watch } from "node:fs";
 import {
   mkdir,
   mkdtemp,
@@ -720,6 +720,33 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(await probeSandbox({ bwrapPath, shell, network: true, environment })).toEqual({
       ok: true,
     });
+  });
+
+  it("stopped by its signal once under way: not passed, and its temp workspace removed", async () => {
+    const environment = buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" });
+    const shell = { executable: bash, kind: "bash" as const };
+    const tempRoot = join(base, "probe-temp");
+    await mkdir(tempRoot);
+    const stop = new AbortController();
+    // Stopped once its temp workspace exists, i.e. while it is under way.
+    const watcher = watch(tempRoot, () => {
+      stop.abort();
+    });
+    try {
+      const result = await probeSandbox({
+        bwrapPath,
+        shell,
+        network: false,
+        environment,
+        tempRoot,
+        signal: stop.signal,
+      });
+      expect(stop.signal.aborted).toBe(true);
+      expect(result.ok).toBe(false);
+    } finally {
+      watcher.close();
+    }
+    expect(readdirSync(tempRoot)).toEqual([]);
   });
 
   it("passes its probe with plain sh, which reaches TCP through node", async () => {

@@ -416,3 +416,32 @@ describe("prepare: arguments too large", () => {
     expect(prepareResult(registry, callOf("note", args))?.errorCode).toBe("arguments_too_large");
   });
 });
+
+describe("prepareSchemas", () => {
+  it("builds each lazy schema now, before any call", () => {
+    let builds = 0;
+    const schema = z.strictObject({ path: z.string() });
+    const lazy: ToolDefinition = {
+      name: "lazy",
+      description: "A tool whose schema is built at its first use",
+      effect: "read",
+      parameters: {
+        type: "object",
+        properties: { path: { type: "string" } },
+        required: ["path"],
+        additionalProperties: false,
+      },
+      get schema() {
+        builds += 1;
+        return schema;
+      },
+      handler: () => Promise.resolve(toolSuccess("ok")),
+    };
+    const registry = new ToolRegistry([lazy]);
+    expect(builds).toBe(0);
+    registry.prepareSchemas();
+    expect(builds).toBe(1);
+    const outcome = registry.snapshot().prepare(callOf("lazy", '{"path":"a"}'));
+    expect(outcome.ok).toBe(true);
+  });
+});

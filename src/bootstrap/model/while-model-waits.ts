@@ -1,0 +1,62 @@
+import { RunCancelledError } from "../../core/common/agent-errors.js";
+import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/model.js";
+
+/**
+ * How long a request waits for its reply before work that only commands need starts beside it.
+ * A hosted model takes hundreds of milliseconds to answer, so the work still overlaps nearly all
+ * of that wait; a reply that comes sooner is handled first, without that work on the same thread.
+ */
+export const IDLE_AFTER_MS = 50;
+
+/**
+ * Starts work that only commands need (the sandbox probe) while the model is thinking: once a
+ * request has gone `afterMs` without its reply, this thread has nothing else to do. No reply waits
+ * for that work (a command waits for the sandbox decision itself, in the tool path), and a reply
+ * that comes sooner never shares the thread with it: a one-reply run, or a read, never pays for
+ * the probe. `start` must be idempotent; it is called at most once, from a timer that never keeps
+ * the process alive.
+ */
+export class WhileModelWaits implements ModelClient {
+  readonly #inner: ModelClient;
+  #start: (() => void) | undefined;
+  readonly #afterMs: number;
+
+  constructor(inner: ModelClient, start: () => void, afterMs: number = IDLE_AFTER_MS) {
+    this.#inner = inner;
+    this.#start = start;
+    this.#afterMs = afterMs;
+  }
+
+  async complete(request: ModelRequest): Promise<ModelReply> {
+    if (this.#start === undefined) return this.#inner.complete(request);
+    const timer = setTimeout(() => {
+      const start = this.#start;
+      this.#start = undefined;
+      start?.();
+    }, this.#afterMs);
+    timer.unref();
+    try {
+      return await this.#inner.complete(request);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** `promise`, or RunCancelledError as soon as `signal` aborts. */
+export function untilAborted(
+  promise: Promise<unknown>,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(new RunCancelledError());
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(new RunCancelledError());
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => {
+      signal.removeEventListener("abort", onAbort);
+    });
+  });
+}
