@@ -219,8 +219,9 @@ export async function bundle() {
   );
   await replace(BUNDLE_HASH, hashes.join(""), 0o644);
   for (const name of await readdir(DIST)) {
-    // Caches of older bundles, in today's and the earlier naming (`agent-bundle.<size>-<ms>.cache`).
-    if (!/^agent-bundle(\..*)?\.cache$/.test(name)) continue;
+    // Caches of older bundles and zod files (scripts/launcher.cjs), in today's and the earlier
+    // naming (`agent-bundle.<size>-<ms>.cache`).
+    if (!/^agent-(bundle|zod)(\..*)?\.cache$/.test(name)) continue;
     // Not a file (a directory someone put there): the launcher ignores it, so the build does too.
     await rm(path.join(DIST, name), { force: true }).catch(() => undefined);
   }
