@@ -4,18 +4,22 @@
  * bundle) is never a reason to fail and never runs. The cache is opened and written like the
  * harness's own files: a link or a FIFO planted at its name, or at any temporary name, redirects
  * nothing and blocks nothing. Thousands of planted links and a rebuild in a copied clone: in the
- * slow project; every fast end-to-end test starts the CLI through this launcher.
+ * slow project; every fast end-to-end test starts the CLI through this launcher. zod's file, which
+ * the bundle requires at its first tool call, has a cache of its own under the same rules.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync } from "node:fs";
 import {
   appendFile,
+  chmod,
+  chown,
   copyFile,
   cp,
   mkdir,
   readdir,
   readFile,
+  link,
   rm,
   stat,
   symlink,
@@ -163,6 +167,162 @@ describe("the agent command's code cache", () => {
       expect(await readFile(victim, "utf8")).toBe("host file\n");
       // The FIFO at the cache name was replaced by a real cache, through rename, not written to.
       expect(lstatSync(join(dist, CACHE)).isFile()).toBe(true);
+    },
+  );
+});
+
+const ZOD_CACHE = "agent-zod.cache";
+
+/** The package with zod's file, and a settings file: `agent config` then loads zod to check it. */
+async function copyPackageWithZod(root: string): Promise<string> {
+  const target = await copyPackage(root);
+  await copyFile(join(REPO, "dist", "agent-zod.cjs"), join(target, "agent-zod.cjs"));
+  return target;
+}
+
+async function settingsHome(): Promise<string> {
+  const home = join(dir.root, "config");
+  await mkdir(join(home, "agent-harness"), { recursive: true });
+  await writeFile(join(home, "agent-harness", "settings.json"), '{"model":"from-file"}\n');
+  return home;
+}
+
+/** `agent config` with a settings file: its schema is zod's, so the run requires zod's file. */
+function config(directory: string, home: string): { status: number | null; stdout: string } {
+  const run = spawnSync(process.execPath, [join(directory, "agent.cjs"), "config"], {
+    encoding: "utf8",
+    env: { ...process.env, XDG_CONFIG_HOME: home },
+    timeout: 10_000,
+  });
+  return { status: run.status, stdout: run.stdout };
+}
+
+/** `agent config` succeeded and read the settings file, through zod's schema. */
+function expectFromFile(run: { status: number | null; stdout: string }): void {
+  expect(run.status).toBe(0);
+  expect(run.stdout).toContain("model           from-file  (settings file)\n");
+}
+
+describe("zod's code cache", () => {
+  let zodDist: string;
+  let home: string;
+  const zodCache = (): string => join(zodDist, ZOD_CACHE);
+
+  beforeEach(async () => {
+    zodDist = await copyPackageWithZod(join(dir.root, "with-zod"));
+    home = await settingsHome();
+  });
+
+  it("is written by the first run that loads zod, bound to zod's bytes, and used by the next", async () => {
+    expect(version(zodDist)).toMatchObject({ status: 0, stderr: "" });
+    // A run that never needs zod leaves no cache of it.
+    expect(existsSync(zodCache())).toBe(false);
+    const first = config(zodDist, home);
+    expectFromFile(first);
+    const cache = await readFile(zodCache());
+    expect(cache.subarray(0, 32)).toEqual(await sha256(join(zodDist, "agent-zod.cjs")));
+    const { ino } = lstatSync(zodCache());
+    expect(config(zodDist, home)).toEqual(first);
+    // Used, not rewritten: the same file, no temporary file left.
+    expect(lstatSync(zodCache()).ino).toBe(ino);
+    expect(await readFile(zodCache())).toEqual(cache);
+    expect((await readdir(zodDist)).sort()).toEqual(
+      [CACHE, ZOD_CACHE, "agent-bundle.cjs", "agent-zod.cjs", "agent.cjs"].sort(),
+    );
+  });
+
+  it("never runs a cache compiled from another zod file of the same length", async () => {
+    const marker = join(dir.outside, "forged-zod-ran");
+    const zod = await readFile(join(zodDist, "agent-zod.cjs"), "utf8");
+    const payload = `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "host");`;
+    const forgedDist = await copyPackageWithZod(join(dir.root, "forged-zod"));
+    await writeFile(
+      join(forgedDist, "agent-zod.cjs"),
+      payload + " ".repeat(zod.length - payload.length),
+    );
+    // The forged file exports no zod: that run fails, but its cache is written at exit.
+    config(forgedDist, home);
+    expect(existsSync(marker)).toBe(true);
+    await rm(marker);
+    await copyFile(join(forgedDist, ZOD_CACHE), zodCache());
+
+    expectFromFile(config(zodDist, home));
+    expect(existsSync(marker)).toBe(false);
+    // Refused, so replaced by one for the real bytes.
+    expect((await readFile(zodCache())).subarray(0, 32)).toEqual(
+      await sha256(join(zodDist, "agent-zod.cjs")),
+    );
+  });
+
+  it("ignores a cache that others could write or that has a second name, and replaces it", async () => {
+    config(zodDist, home);
+    const real = await readFile(zodCache());
+    for (const plant of [
+      async () => {
+        await writeFile(zodCache(), real, { mode: 0o664 });
+        await chmod(zodCache(), 0o664);
+      },
+      async () => {
+        await writeFile(zodCache(), real, { mode: 0o644 });
+        await link(zodCache(), join(dir.outside, "second-name"));
+      },
+    ]) {
+      await rm(zodCache(), { force: true });
+      await rm(join(dir.outside, "second-name"), { force: true });
+      await plant();
+      const planted = lstatSync(zodCache()).ino;
+
+      expectFromFile(config(zodDist, home));
+      // Not used: compiled from source and a new cache renamed into place, mode 0644, one link.
+      const now = lstatSync(zodCache());
+      expect(now.ino).not.toBe(planted);
+      expect(now.nlink).toBe(1);
+      expect(now.mode & 0o777).toBe(0o644);
+    }
+    // The second name still holds what was planted there: nothing was written through it.
+    expect(await readFile(join(dir.outside, "second-name"))).toEqual(real);
+  });
+
+  it.skipIf(process.platform === "win32" || process.getuid?.() !== 0)(
+    "ignores a cache owned by someone other than zod's file's owner",
+    async () => {
+      config(zodDist, home);
+      await chown(zodCache(), 4242, 4242);
+      const planted = lstatSync(zodCache()).ino;
+      expectFromFile(config(zodDist, home));
+      expect(lstatSync(zodCache())).toMatchObject({ uid: process.getuid?.() });
+      expect(lstatSync(zodCache()).ino).not.toBe(planted);
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "a link or FIFO at zod's cache name redirects and blocks nothing",
+    async () => {
+      const victim = join(dir.outside, "victim");
+      await writeFile(victim, "host file\n");
+      await symlink(victim, zodCache());
+      expectFromFile(config(zodDist, home));
+      expect(await readFile(victim, "utf8")).toBe("host file\n");
+      expect(lstatSync(zodCache()).isFile()).toBe(true);
+
+      await rm(zodCache());
+      execFileSync("mkfifo", [zodCache()]);
+      // A launcher that waited on the FIFO would be killed by the timeout: status null.
+      expectFromFile(config(zodDist, home));
+      expect(lstatSync(zodCache()).isFile()).toBe(true);
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "a zod file that is a link is loaded by node as before, with no cache",
+    async () => {
+      const elsewhere = join(dir.outside, "agent-zod.cjs");
+      await copyFile(join(zodDist, "agent-zod.cjs"), elsewhere);
+      await rm(join(zodDist, "agent-zod.cjs"));
+      await symlink(elsewhere, join(zodDist, "agent-zod.cjs"));
+
+      expectFromFile(config(zodDist, home));
+      expect(existsSync(zodCache())).toBe(false);
     },
   );
 });
