@@ -11,6 +11,7 @@ import { constants } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { seedCodeCache } from "./seed-code-cache.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = path.join(ROOT, "dist");
@@ -224,6 +225,10 @@ export async function bundle() {
     if (!/^agent-(bundle|zod)(\..*)?\.cache$/.test(name)) continue;
     // Not a file (a directory someone put there): the launcher ignores it, so the build does too.
     await rm(path.join(DIST, name), { force: true }).catch(() => undefined);
+  }
+  // The caches hold the tool path whatever the first real run does (scripts/seed-code-cache.js).
+  if (!(await seedCodeCache(LAUNCHER))) {
+    process.stderr.write("bundle: code caches not seeded; the first run writes them\n");
   }
   return { ms: performance.now() - started };
 }
