@@ -327,6 +327,44 @@ describe("zod's code cache", () => {
   );
 });
 
+describe("the build's seeded code caches (scripts/seed-code-cache.js)", () => {
+  it("are written by one local scripted run that reads none of the builder's settings", async () => {
+    const seeded = await copyPackageWithZod(join(dir.root, "seeded"));
+    // The builder's own settings (here unreadable as settings) and model would fail the run.
+    const home = join(dir.root, "builder");
+    await mkdir(join(home, "agent-harness"), { recursive: true });
+    await writeFile(join(home, "agent-harness", "settings.json"), "not json\n");
+    const saved = { ...process.env };
+    process.env.XDG_CONFIG_HOME = home;
+    process.env.OPENAI_BASE_URL = "http://127.0.0.1:9/v1";
+    process.env.AGENT_MODEL = "no-such-model";
+    try {
+      // scripts/ is plain JavaScript, outside the type-checked sources: loaded by its URL.
+      const script = new URL("../../scripts/seed-code-cache.js", import.meta.url).href;
+      const { seedCodeCache } = (await import(script)) as {
+        seedCodeCache: (launcher: string) => Promise<boolean>;
+      };
+      expect(await seedCodeCache(join(seeded, "agent.cjs"))).toBe(true);
+    } finally {
+      process.env = saved;
+    }
+    for (const [cache, source] of [
+      [CACHE, "agent-bundle.cjs"],
+      [ZOD_CACHE, "agent-zod.cjs"],
+    ] as const) {
+      const bytes = await readFile(join(seeded, cache));
+      expect(bytes.subarray(0, 32)).toEqual(await sha256(join(seeded, source)));
+    }
+    // Used by the next run, not rewritten; nothing else left in dist.
+    const { ino } = lstatSync(join(seeded, CACHE));
+    expect(version(seeded)).toMatchObject({ status: 0, stdout: "0.1.0\n", stderr: "" });
+    expect(lstatSync(join(seeded, CACHE)).ino).toBe(ino);
+    expect((await readdir(seeded)).sort()).toEqual(
+      [CACHE, ZOD_CACHE, "agent-bundle.cjs", "agent-zod.cjs", "agent.cjs"].sort(),
+    );
+  });
+});
+
 /** A clone of the sources (node_modules linked), and `npm run agent --version` run in it. */
 async function cloneForNpmRunAgent() {
   const clone = join(dir.root, "clone");
