@@ -31,10 +31,14 @@ const TARGET = 1.2;
 /** Issue 44: memory at 20 turns, and its growth no more than linear. */
 const MEMORY_TARGET_MIB = 64;
 const GROWTH_TARGET = 1.2;
+/** The task each run is given (pi's runs get the same words: bench/pi-run.ts). */
+export const PROMPT = "Read notes.txt again and again.";
 /** What each read returns: a history of about CALLS × 1 KiB by the end. */
-const FILE_TEXT = "a line of a source file, read by the bench\n".repeat(24);
+export const FILE_TEXT = "a line of a source file, read by the bench\n".repeat(24);
 
 export interface Timeline {
+  /** When the agent's process was spawned. */
+  spawned: number;
   /** When each request's headers arrived. */
   readonly arrived: number[];
   /** When each reply was written. */
@@ -195,7 +199,13 @@ export async function runOfCalls(
 ): Promise<Timeline> {
   await mkdir(workspace, { recursive: true });
   await writeFile(join(workspace, "notes.txt"), FILE_TEXT);
-  const timeline: Timeline = { arrived: [], replied: [], exited: Number.NaN, peakRss: [] };
+  const timeline: Timeline = {
+    spawned: Number.NaN,
+    arrived: [],
+    replied: [],
+    exited: Number.NaN,
+    peakRss: [],
+  };
   let pid: number | undefined;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const turn = timeline.arrived.length;
@@ -234,12 +244,13 @@ export async function runOfCalls(
         AGENT,
         ...["--workspace", workspace, "--state-dir", stateDir],
         ...["--sandbox", options.sandbox ?? "off"],
-        ...["--max-turns", String(calls + 1), "Read notes.txt again and again."],
+        ...["--max-turns", String(calls + 1), PROMPT],
       ],
       {
         cwd: workspace,
         env: agentEnvironment(`http://127.0.0.1:${String(address.port)}/v1`),
         onSpawn: (spawned) => {
+          timeline.spawned = performance.now();
           pid = spawned;
         },
       },
