@@ -7,6 +7,7 @@
 import { writeFile } from "node:fs/promises";
 import { arch, cpus, loadavg, release, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
+import { measureAgainstPi } from "./against-pi.js";
 import { measureDecisionOverhead } from "./decision-overhead.js";
 import { measureFirstReply } from "./first-reply.js";
 import { measureGlobScale } from "./glob-scale.js";
@@ -42,6 +43,7 @@ const SECTIONS: readonly Section[] = [
   { key: "runs", measure: measureRunListing },
   { key: "turns", measure: measureTurnCost },
   { key: "reply", measure: measureFirstReply },
+  { key: "pi", measure: measureAgainstPi },
 ];
 
 const RESULTS_PATH = new URL("./results.json", import.meta.url);

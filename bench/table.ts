@@ -20,14 +20,14 @@ export function markdownTable(sections: readonly SectionResult[]): string {
     section.rows.flatMap((row) =>
       (row.targets ?? []).map(
         (target) =>
-          `- ${target.met ? "met" : "**not met**"}: ${section.title}, ${row.name}: ` +
+          `- ${target.met ? "PASS" : "**FAIL**"}: ${section.title}, ${row.name}: ` +
           `${target.figure} (target ${target.goal})`,
       ),
     ),
   );
   const blocks = [lines.join("\n")];
   if (notes.length > 0) blocks.push(notes.join("\n"));
-  if (targets.length > 0) blocks.push(`Targets (issue 19):\n\n${targets.join("\n")}`);
+  if (targets.length > 0) blocks.push(`Goals (PASS or FAIL in this run):\n\n${targets.join("\n")}`);
   return blocks.join("\n\n");
 }
 

@@ -4,19 +4,10 @@
  * descriptor checked to be the file at that path).
  */
 import { createHash } from "node:crypto";
-import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { BeforeImage } from "../../core/ports/filesystem.js";
 import { WorkspaceFileError } from "../../core/ports/filesystem.js";
-import {
-  errorCode,
-  hardLinked,
-  isDirectory,
-  notRegularFile,
-  symlinkAtEnd,
-  toWorkspaceError,
-} from "./fs-errors.js";
-import { isOpenedAt, openRegularFile, UnsafeFileError } from "./safe-open.js";
+import { openCheckedForReading } from "./open-for-reading.js";
 
 /**
  * The bytes an undo keeps of one file: what `edit_file` can edit and the tools write, so every
@@ -67,24 +58,10 @@ export async function readHashed(handle: FileHandle, keepUpTo: number): Promise<
  * path the boundary returned, so a link at it now was swapped in after the check.
  */
 export async function openExisting(target: string, path: string): Promise<FileHandle | undefined> {
-  let handle: FileHandle;
   try {
-    handle = (await openRegularFile(target, constants.O_RDONLY)).handle;
+    return await openCheckedForReading(target, path, { oneName: false });
   } catch (error) {
-    if (errorCode(error) === "ENOENT") return undefined;
-    if (!(error instanceof UnsafeFileError)) throw toWorkspaceError(error, path);
-    switch (error.unsafe.kind) {
-      case "symbolic-link":
-        throw symlinkAtEnd(path);
-      case "not-regular":
-        throw error.unsafe.type === "directory" ? isDirectory(path) : notRegularFile(path);
-      case "hard-links":
-        throw hardLinked(path, error.unsafe.links);
-    }
+    if (error instanceof WorkspaceFileError && error.code === "file_not_found") return undefined;
+    throw error;
   }
-  if (!isOpenedAt(handle.fd, target)) {
-    await handle.close();
-    throw new WorkspaceFileError("path_escape", `the path changed while reading: ${path}`);
-  }
-  return handle;
 }

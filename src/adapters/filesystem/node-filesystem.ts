@@ -4,7 +4,6 @@
  * atomically.
  */
 import { isUtf8 } from "node:buffer";
-import { constants } from "node:fs";
 import { lstat, type FileHandle } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import {
@@ -26,13 +25,7 @@ import {
 } from "../../core/ports/filesystem.js";
 import { writeFileAtomically } from "./atomic-write.js";
 import { readBeforeImage, sha256Of } from "./before-image.js";
-import {
-  hardLinked,
-  isDirectory,
-  notRegularFile,
-  symlinkAtEnd,
-  toWorkspaceError,
-} from "./fs-errors.js";
+import { isDirectory } from "./fs-errors.js";
 import { GlobPattern } from "./glob-pattern.js";
 import { scanLineWindow } from "./line-window.js";
 import {
@@ -48,7 +41,8 @@ import {
 import type { HostLoadedPath } from "./host-loaded-paths.js";
 import { GitDelegationCache } from "./git-delegation-cache.js";
 import { RealRootOnce } from "./real-root-once.js";
-import { isOpenedAt, openRegularFile, readAtMost, UnsafeFileError } from "./safe-open.js";
+import { openCheckedForReading } from "./open-for-reading.js";
+import { readAtMost } from "./safe-open.js";
 import { applyEdit } from "./text-edit.js";
 import { holdsInvalidUtf8 } from "./utf8-check.js";
 import { makeDirectories } from "./write-directories.js";
@@ -433,31 +427,9 @@ async function replacesInvalidUtf8(target: string, path: string): Promise<boolea
   }
 }
 
-async function openForReading(target: string, path: string): Promise<FileHandle> {
-  let handle: FileHandle;
-  try {
-    // `safePath` returned a real path, so a link here was swapped in after the check.
-    // One name only: through a hard link made before the run, the read would be of a file
-    // outside the workspace.
-    handle = (await openRegularFile(target, constants.O_RDONLY, { oneName: true })).handle;
-  } catch (error) {
-    if (!(error instanceof UnsafeFileError)) throw toWorkspaceError(error, path);
-    switch (error.unsafe.kind) {
-      case "symbolic-link":
-        throw symlinkAtEnd(path);
-      case "not-regular":
-        throw error.unsafe.type === "directory" ? isDirectory(path) : notRegularFile(path);
-      case "hard-links":
-        throw hardLinked(path, error.unsafe.links);
-    }
-  }
-  // O_NOFOLLOW covers the last name only: a directory on the way swapped for a link after the
-  // check would have the file read from outside the workspace.
-  if (!isOpenedAt(handle.fd, target)) {
-    await handle.close();
-    throw new WorkspaceFileError("path_escape", `the path changed while reading: ${path}`);
-  }
-  return handle;
+/** As `read_file` opens: one name only (see `ReadOpenOptions.oneName`). */
+function openForReading(target: string, path: string): Promise<FileHandle> {
+  return openCheckedForReading(target, path, { oneName: true });
 }
 
 async function readForEditing(target: string, path: string): Promise<string> {
