@@ -5,7 +5,7 @@
 import {
   NodeWorkspaceFileSystem,
   NodeWorkspaceWriteBoundary,
-  type HostLoadedPath,
+  type HostFilesSource,
   type ProtectedFiles,
   type WorkspaceFileSystemOptions,
 } from "../adapters/filesystem/index.js";
@@ -57,10 +57,10 @@ export interface AgentDependencies {
    */
   readonly harnessFiles?: readonly string[];
   /**
-   * What the host loads or runs later (bootstrap's host-files.ts), by real path: the file tools
-   * and every chapter's boundary refuse writes to them.
+   * What the host loads or runs later (bootstrap's host-files.ts), by real path, asked for at the
+   * first write checked: the file tools and every chapter's boundary refuse writes to them.
    */
-  readonly hostFiles?: readonly HostLoadedPath[];
+  readonly hostFiles?: HostFilesSource;
   readonly commandRunner: CommandRunner;
   readonly approvalProvider?: ApprovalProvider;
   readonly auditSink?: AuditSink;
@@ -523,7 +523,10 @@ function workspaceBoundary(deps: AgentDependencies): {
 }
 
 function protectedFiles(deps: AgentDependencies): ProtectedFiles {
-  return { harnessFiles: deps.harnessFiles ?? [], hostFiles: deps.hostFiles ?? [] };
+  return {
+    harnessFiles: deps.harnessFiles ?? [],
+    ...(deps.hostFiles === undefined ? {} : { hostFiles: deps.hostFiles }),
+  };
 }
 
 /**

@@ -19,7 +19,7 @@ import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { WhileModelWaits } from "./model/while-model-waits.js";
 import { harnessPaths } from "./harness-paths.js";
-import { hostFiles, hostFilesForSandbox, hostFilesNotMade } from "./host-files.js";
+import { hostFilesOnce, sandboxHostFiles } from "./host-files.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
 import { openJournalSession, type JournalSession } from "./open/journal-session.js";
 import { createModelClient } from "./model/model-client.js";
@@ -117,15 +117,15 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       outputs: outputs.realPath,
       stateRoot: store.stateRoot,
     });
-    const hostPaths = hostFiles(host, workspace);
+    // Worked out at the first write or command, or while the model thinks (below).
+    const hostPaths = hostFilesOnce(host, workspace);
     // A resumed run keeps the instructions its journal recorded (resume says if they changed).
     ports.announce?.(
       model.description,
       session.resumed === undefined ? instructions.status : undefined,
     );
-    const readOnly = [...harnessFiles, ...hostFilesForSandbox(workspace, hostPaths)];
-    const execution = await startRunExecution(settings, readOnly, [store.stateRoot], {
-      keepAbsent: hostFilesNotMade(workspace, hostPaths),
+    const execution = await startRunExecution(settings, harnessFiles, [store.stateRoot], {
+      hostFiles: sandboxHostFiles(workspace, hostPaths),
       cacheDirectory: join(store.workspaceState, "sandbox-cache"),
       // A new run's first step is its model request: the probe starts while the model thinks,
       // or at the first command (or at once when the first request must wait for it); so does a
@@ -229,6 +229,11 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
           agent.prepareTools();
         } catch {
           // zod's file could not be loaded: the first call meets the same error and reports it
+        }
+        try {
+          hostPaths();
+        } catch {
+          // the first write or command asks again, meets the same error and is refused
         }
       }).unref();
     };

@@ -14,9 +14,11 @@ import {
   hostLoadedPaths,
   isWithinRoot,
   sandboxCoverage,
+  type HostFilesSource,
   type HostLoadedPath,
   type NamedHostPath,
 } from "../adapters/filesystem/index.js";
+import type { SandboxHostFiles } from "../adapters/sandbox/index.js";
 import { settingsPath } from "../adapters/settings/index.js";
 import type { Host } from "./host.js";
 
@@ -200,6 +202,31 @@ export function hostFiles(host: Host, workspace: string): HostLoadedPath[] {
       executablesOnly: true,
     },
   ];
+}
+
+/**
+ * `hostFiles`, worked out at the first ask and kept for the run: following every link of every
+ * folder on PATH (a /usr/bin holds ~500) takes tens of ms, so it is done at the first write
+ * checked or command planned, or while the model thinks (compose-run), never before the first
+ * request. An error then refuses that write or command, as it would have refused the run.
+ */
+export function hostFilesOnce(host: Host, workspace: string): HostFilesSource {
+  let found: readonly HostLoadedPath[] | undefined;
+  return () => (found ??= Object.freeze(hostFiles(host, workspace)));
+}
+
+/** What a sandboxed command needs of `paths` (hostFilesOnce's), looked at as it is planned. */
+export function sandboxHostFiles(
+  workspace: string,
+  paths: HostFilesSource,
+): () => SandboxHostFiles {
+  return () => {
+    const list = paths();
+    return {
+      readOnly: hostFilesForSandbox(workspace, list),
+      keepAbsent: hostFilesNotMade(workspace, list),
+    };
+  };
 }
 
 /**

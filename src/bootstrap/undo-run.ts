@@ -17,14 +17,14 @@ import {
 import {
   NodeWorkspaceRestorer,
   WorkspaceOutputStore,
-  type HostLoadedPath,
+  type HostFilesSource,
 } from "../adapters/filesystem/index.js";
 import type { RunJournal, StoredJournalRecord } from "../core/journal/journal-records.js";
 import { RunJournalWriter } from "../core/journal/run-journal-writer.js";
 import { undoCalls, type UndoReport } from "../core/journal/undo-calls.js";
 import { planUndo } from "../core/journal/undo-plan.js";
 import { harnessPaths } from "./harness-paths.js";
-import { hostFiles } from "./host-files.js";
+import { hostFilesOnce } from "./host-files.js";
 import type { Host } from "./host.js";
 import { existingJournal, lockAndReadRun } from "./open/resume-plan.js";
 import { openRunStore } from "./open/run-store.js";
@@ -39,7 +39,7 @@ export interface UndoInRun {
   readonly journal: RunJournal;
   readonly workspace: string;
   readonly harnessFiles: readonly string[];
-  readonly hostFiles: readonly HostLoadedPath[];
+  readonly hostFiles: HostFilesSource;
   readonly auditLog?: JsonlAuditLog | undefined;
 }
 
@@ -127,7 +127,7 @@ export async function undoStoredRun(
           outputs: WorkspaceOutputStore.open(workspace).realPath,
           stateRoot: store.stateRoot,
         }),
-        hostFiles: hostFiles(host, workspace),
+        hostFiles: hostFilesOnce(host, workspace),
         auditLog,
       },
       contents.records,

@@ -384,7 +384,7 @@ async function runChapter(
   const result = await buildAgent(profile, {
     model,
     workspace: layout.ws,
-    hostFiles: protectedPaths,
+    hostFiles: () => protectedPaths,
     commandRunner: new RecordingCommandRunner(),
     approvalProvider: approver,
     auditSink: audit,

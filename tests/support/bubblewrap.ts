@@ -20,6 +20,7 @@ export function hostEnvironmentRunner(options: {
   readonly harnessFiles?: readonly string[];
   readonly keepAbsent?: readonly string[];
 }): BubblewrapRunner {
+  const { keepAbsent } = options;
   return new BubblewrapRunner({
     bwrapPath: options.bwrapPath,
     shell: { executable: options.bash, kind: "bash" },
@@ -31,6 +32,6 @@ export function hostEnvironmentRunner(options: {
       platform: "linux",
     }),
     ...(options.harnessFiles === undefined ? {} : { harnessFiles: options.harnessFiles }),
-    ...(options.keepAbsent === undefined ? {} : { keepAbsent: options.keepAbsent }),
+    ...(keepAbsent === undefined ? {} : { hostFiles: () => ({ readOnly: [], keepAbsent }) }),
   });
 }

@@ -23,6 +23,7 @@ import {
   SandboxWorkspaceError,
   type ResourceLimits,
   type SandboxHardening,
+  type SandboxHostFiles,
   type SandboxPowerShell,
   type SandboxCgroups,
   type SandboxProbeResult,
@@ -60,10 +61,10 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
    */
   readonly harnessFiles?: readonly string[];
   /**
-   * Real paths inside the workspace of what the host loads later that do not exist yet: no
-   * sandboxed command may create them (the runner's `keepAbsent`).
+   * What the host loads or runs later inside the workspace, asked for at each sandboxed command:
+   * bound read-only, or kept from being made (the runner's `hostFiles`).
    */
-  readonly keepAbsent?: readonly string[];
+  readonly hostFiles?: () => SandboxHostFiles;
   /**
    * Real paths outside the workspace that sandboxed commands must not see at all: the harness's
    * state directory (run journals hold whole conversations).
@@ -442,7 +443,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     secrets,
     hardening,
     harnessFiles: options.harnessFiles ?? [],
-    keepAbsent: options.keepAbsent ?? [],
+    ...(options.hostFiles === undefined ? {} : { hostFiles: options.hostFiles }),
     hiddenPaths: options.hiddenPaths ?? [],
     ...(cache === undefined ? {} : { cacheDirectory: cache.directory }),
     unmasked: options.unmaskCredentials ?? [],

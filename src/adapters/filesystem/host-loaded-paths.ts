@@ -18,7 +18,7 @@ export interface NamedHostPath {
   readonly programs?: boolean;
 }
 
-export type { HostLoadedPath } from "./safe-path.js";
+export type { HostFilesSource, HostLoadedPath } from "./safe-path.js";
 
 /** Most links looked at in one PATH folder (a /usr/bin holds ~2,000 entries). */
 const PROGRAM_LINK_LIMIT = 20_000;

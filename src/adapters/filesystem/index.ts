@@ -28,6 +28,7 @@ export {
   hostLoadedPaths,
   sandboxCoverage,
   whereItLeads,
+  type HostFilesSource,
   type HostLoadedPath,
   type NamedHostPath,
 } from "./host-loaded-paths.js";

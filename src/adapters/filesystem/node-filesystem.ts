@@ -39,6 +39,7 @@ import {
   safeWritablePath,
 } from "./safe-path.js";
 import type { HostLoadedPath } from "./host-loaded-paths.js";
+import type { HostFilesSource } from "./safe-path.js";
 import { GitDelegationCache } from "./git-delegation-cache.js";
 import { RealRootOnce } from "./real-root-once.js";
 import { openCheckedForReading } from "./open-for-reading.js";
@@ -74,16 +75,20 @@ export interface ProtectedFiles {
   readonly harnessFiles?: readonly string[];
   /**
    * What the host loads or runs later (shell start-up files, git's global config, the harness's
-   * settings, the folders on PATH: host-loaded-paths.ts), decided once at start; a write to one
-   * is `protected_path` in every chapter.
+   * settings, the folders on PATH: host-loaded-paths.ts), worked out at the first write checked;
+   * a write to one is `protected_path` in every chapter.
    */
-  readonly hostFiles?: readonly HostLoadedPath[];
+  readonly hostFiles?: HostFilesSource;
 }
 
 function protectionOf(options: ProtectedFiles): WriteProtection {
+  const harnessFiles = Object.freeze([...(options.harnessFiles ?? [])]);
+  const hostFiles = options.hostFiles;
   return Object.freeze({
-    harnessFiles: Object.freeze([...(options.harnessFiles ?? [])]),
-    hostFiles: Object.freeze([...(options.hostFiles ?? [])]),
+    harnessFiles,
+    get hostFiles(): readonly HostLoadedPath[] {
+      return hostFiles?.() ?? [];
+    },
   });
 }
 

@@ -122,6 +122,13 @@ export interface HostLoadedPath {
   readonly executablesOnly?: boolean;
 }
 
+/**
+ * The host's later-loaded paths, asked for when a write is first checked: working them out lists
+ * every folder on PATH and follows each link in it (~500 in a /usr/bin, tens of ms), which no
+ * first request should wait for. The caller remembers the answer (bootstrap's `hostFilesOnce`).
+ */
+export type HostFilesSource = () => readonly HostLoadedPath[];
+
 /** What a write may not change besides git metadata: the harness's files and the host's. */
 export interface WriteProtection {
   /** Absolute real paths of the harness's own files and directories. */

@@ -14,18 +14,18 @@ import {
 import { writeFileAtomically } from "./atomic-write.js";
 import { openExisting, readHashed } from "./before-image.js";
 import { toWorkspaceError } from "./fs-errors.js";
-import { realpathNative, safeWritablePath } from "./safe-path.js";
+import { realpathNative, safeWritablePath, type HostFilesSource } from "./safe-path.js";
 import type { ProtectedFiles } from "./node-filesystem.js";
 
 export class NodeWorkspaceRestorer implements WorkspaceRestorer {
   readonly #root: string;
   readonly #harnessFiles: readonly string[];
-  readonly #hostFiles: NonNullable<ProtectedFiles["hostFiles"]>;
+  readonly #hostFiles: HostFilesSource;
 
   constructor(root: string, protectedFiles: ProtectedFiles = {}) {
     this.#root = root;
     this.#harnessFiles = protectedFiles.harnessFiles ?? [];
-    this.#hostFiles = protectedFiles.hostFiles ?? [];
+    this.#hostFiles = protectedFiles.hostFiles ?? (() => []);
   }
 
   async current(file: string): Promise<CurrentFile> {
@@ -75,7 +75,7 @@ export class NodeWorkspaceRestorer implements WorkspaceRestorer {
 
   /** The boundary the tools' writes go through; a link anywhere on the way is refused. */
   async #resolve(file: string): Promise<string> {
-    const target = await safeWritablePath(this.#root, file, this.#harnessFiles, this.#hostFiles);
+    const target = await safeWritablePath(this.#root, file, this.#harnessFiles, this.#hostFiles());
     const named = join(await realpathNative(this.#root), ...file.split("/"));
     if (target !== named) {
       throw new WorkspaceFileError(

@@ -70,6 +70,20 @@ export const SANDBOX_POWERSHELL_DIRECTORIES = Object.freeze({
   XDG_DATA_HOME: "/tmp/.local/share",
 });
 
+/** What the host loads or runs later, as a command in the workspace must find it. */
+export interface SandboxHostFiles {
+  /** Real paths inside the workspace to bind read-only (a folder on PATH, a linked dotfile). */
+  readonly readOnly: readonly string[];
+  /**
+   * Real paths inside the workspace that do not exist yet (a dangling `~/.gitconfig` link into
+   * the workspace): each command is kept from creating them (absent-placeholders.ts), and told
+   * of any that exists after it.
+   */
+  readonly keepAbsent: readonly string[];
+}
+
+const NO_HOST_FILES: SandboxHostFiles = Object.freeze({ readOnly: [], keepAbsent: [] });
+
 export interface BubblewrapRunnerOptions {
   /** Absolute path of bwrap, from executable-resolution (never from the workspace). */
   readonly bwrapPath: string;
@@ -94,11 +108,10 @@ export interface BubblewrapRunnerOptions {
    */
   readonly harnessFiles?: readonly string[];
   /**
-   * Real paths inside the workspace of what the host loads or runs later that did not exist at
-   * start (a dangling `~/.gitconfig` link into the workspace): each command is kept from
-   * creating them (absent-placeholders.ts), and told of any that exists after it.
+   * What the host loads or runs later inside the workspace, asked for as each command is planned
+   * (the caller works the list out once, at the first ask: it follows every link on PATH).
    */
-  readonly keepAbsent?: readonly string[];
+  readonly hostFiles?: () => SandboxHostFiles;
   /** Real paths outside the workspace hidden from commands (the harness's state directory). */
   readonly hiddenPaths?: readonly string[];
   /**
@@ -246,10 +259,8 @@ export class BubblewrapRunner implements CommandRunner {
     const metadata = gitMetadata(workspace);
     // Read again for each command, like the scan: a command may have made a repository.
     const delegated = gitDelegatedBinds(workspace, metadata);
-    const absent = absentCoverage(workspace, [
-      ...(this.#options.keepAbsent ?? []),
-      ...delegated.absentAtRoot,
-    ]);
+    const hostFiles = this.#options.hostFiles?.() ?? NO_HOST_FILES;
+    const absent = absentCoverage(workspace, [...hostFiles.keepAbsent, ...delegated.absentAtRoot]);
     const { cacheDirectory } = this.#options;
     const args = bubblewrapArgs({
       ...common,
@@ -265,7 +276,10 @@ export class BubblewrapRunner implements CommandRunner {
         ...new Set([
           ...metadata,
           ...delegated.binds,
-          ...harnessFilesIn(workspace, this.#options.harnessFiles ?? []),
+          ...harnessFilesIn(workspace, [
+            ...(this.#options.harnessFiles ?? []),
+            ...hostFiles.readOnly,
+          ]),
           ...absent.readOnly,
           ...absent.placeholders,
         ]),

@@ -4,7 +4,12 @@
  * again), no network unless asked, every namespace unshared, /proc/sys read-only, and a seccomp
  * filter against setuid/setgid files. The probe proves that once per run.
  */
-export { BubblewrapRunner, type SandboxPowerShell, type SandboxShell } from "./bubblewrap.js";
+export {
+  BubblewrapRunner,
+  type SandboxHostFiles,
+  type SandboxPowerShell,
+  type SandboxShell,
+} from "./bubblewrap.js";
 export type { SandboxCgroups } from "./cgroup-run.js";
 export { probeSandbox, type SandboxProbeResult } from "./bubblewrap-probe.js";
 export { SandboxContentError, SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";

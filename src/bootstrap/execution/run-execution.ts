@@ -4,6 +4,7 @@
  */
 import { CommandCgroups } from "../../adapters/cgroup/index.js";
 import { startShellExecution, type StartedShellExecution } from "../../adapters/execution/index.js";
+import type { SandboxHostFiles } from "../../adapters/sandbox/index.js";
 import { unboundProcessLimitNotice } from "./process-limit-notice.js";
 import type { ExecutionSettings } from "../run-settings.js";
 
@@ -12,8 +13,8 @@ export async function startRunExecution(
   harnessFiles: readonly string[],
   hiddenPaths: readonly string[],
   options: {
-    /** What the host loads later that is not made yet, inside the workspace (host-files.ts). */
-    readonly keepAbsent?: readonly string[];
+    /** What the host loads later, inside the workspace, asked for at each command (host-files.ts). */
+    readonly hostFiles?: () => SandboxHostFiles;
     /** This workspace's sandbox package cache (under the state directory); absent: none. */
     readonly cacheDirectory?: string;
     /** Start the probe only when asked to (see startShellExecution's `probeOnDemand`). */
@@ -36,7 +37,7 @@ export async function startRunExecution(
     platform: settings.host.platform,
     passEnv: settings.passEnv,
     harnessFiles,
-    ...(options.keepAbsent === undefined ? {} : { keepAbsent: options.keepAbsent }),
+    ...(options.hostFiles === undefined ? {} : { hostFiles: options.hostFiles }),
     hiddenPaths,
     ...(cacheDirectory === undefined ? {} : { cacheDirectory }),
     unmaskCredentials: settings.sandboxUnmask,
