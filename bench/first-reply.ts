@@ -80,7 +80,8 @@ export async function measureFirstReply(): Promise<SectionResult> {
       reads("off"),
       reads("instant"),
     ];
-    await roundRobin(1, variants); // warm-up: the probe's verdict remembered, the code cache
+    // Warm-up: the probe's verdict remembered (the code caches come seeded by the build).
+    await roundRobin(1, variants);
     for (const kind of ["auto", "off", "instant"] as const) {
       firstRead[kind].length = 0;
       laterRead[kind].length = 0;

@@ -105,7 +105,8 @@ const stale = bundleMs() < newestSourceMs();
 const changed = stale ? undefined : differsFromBuild();
 if (stale || changed !== undefined) {
   void import("./bundle.js").then(async ({ bundle }) => {
-    const { ms } = await bundle();
+    // Quick: the caches are left to the run below, which writes them at its exit.
+    const { ms } = await bundle({ seed: false });
     const why = stale
       ? "sources changed"
       : `${path

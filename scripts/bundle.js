@@ -11,6 +11,7 @@ import { constants } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { seedCodeCache } from "./seed-code-cache.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = path.join(ROOT, "dist");
@@ -26,6 +27,8 @@ export const MCP = path.join(DIST, "agent-mcp.cjs");
  * finds it beside the bundle): a worker's program is a file of its own.
  */
 export const GREP = path.join(DIST, "agent-grep.cjs");
+/** Said when the build's scripted run could not seed the code caches. */
+export const NOT_SEEDED = "code caches not seeded; the first run writes them";
 /**
  * The SHA-256 of each file this build wrote that the command runs (the bundle and zod), one
  * `<hex>  <name>` line each, as `sha256sum` writes them: `npm run agent` (scripts/agent.cjs) runs
@@ -165,8 +168,12 @@ export const GLOBAL_STAND_INS = Object.freeze({
   define: { "globalThis.ReadableStream": "ReadableStreamStandIn" },
 });
 
-/** Builds dist/agent.cjs (written whole, then renamed into place) and returns how long it took. */
-export async function bundle() {
+/**
+ * Builds dist/agent.cjs (written whole, then renamed into place) and returns how long it took and
+ * whether its code caches were seeded (scripts/seed-code-cache.js; `seed: false` leaves them to
+ * the first run, as `npm run agent`'s quick rebuild does).
+ */
+export async function bundle({ seed = true } = {}) {
   const started = performance.now();
   const { build } = await import("esbuild");
   const result = await build({
@@ -219,12 +226,15 @@ export async function bundle() {
   );
   await replace(BUNDLE_HASH, hashes.join(""), 0o644);
   for (const name of await readdir(DIST)) {
-    // Caches of older bundles, in today's and the earlier naming (`agent-bundle.<size>-<ms>.cache`).
-    if (!/^agent-bundle(\..*)?\.cache$/.test(name)) continue;
+    // Caches of older bundles and zod files (scripts/launcher.cjs), in today's and the earlier
+    // naming (`agent-bundle.<size>-<ms>.cache`).
+    if (!/^agent-(bundle|zod)(\..*)?\.cache$/.test(name)) continue;
     // Not a file (a directory someone put there): the launcher ignores it, so the build does too.
     await rm(path.join(DIST, name), { force: true }).catch(() => undefined);
   }
-  return { ms: performance.now() - started };
+  // The caches hold the tool path whatever the first real run does (scripts/seed-code-cache.js).
+  const seeded = seed && (await seedCodeCache(LAUNCHER));
+  return { ms: performance.now() - started, seeded };
 }
 
 /**
@@ -306,6 +316,7 @@ async function replace(file, text, mode) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { ms } = await bundle();
+  const { ms, seeded } = await bundle();
   process.stderr.write(`bundle: dist/agent.cjs in ${Math.round(ms)} ms\n`);
+  if (!seeded) process.stderr.write(`bundle: ${NOT_SEEDED}\n`);
 }

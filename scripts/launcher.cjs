@@ -3,15 +3,18 @@
 /**
  * dist/agent.cjs, the `agent` command: starts the bundle (dist/agent-bundle.cjs) through V8's code
  * cache, so node skips compiling it (~20 ms). The first run after a build compiles as usual and
- * leaves the cache beside the bundle when the directory is writable.
+ * leaves the cache beside the bundle when the directory is writable. zod's file
+ * (dist/agent-zod.cjs, which the bundle requires at a run's first tool call or while the model
+ * thinks) is loaded the same way, with its own cache (dist/agent-zod.cache, ~12 ms of its ~35 ms
+ * of CPU), written by the first run that loads it.
  *
- * The cache is code the host runs, so it is trusted no more than the bundle and never more than
- * its directory: it is opened without following a link and without blocking on a FIFO, used only
- * when it is a regular file with one link, owned by the bundle's owner and writable by no one else,
- * and starts with the SHA-256 of the bundle bytes read here, through the same descriptor as the
+ * A cache is code the host runs, so it is trusted no more than its source and never more than its
+ * directory: it is opened without following a link and without blocking on a FIFO, used only when
+ * it is a regular file with one link, owned by its source's owner and writable by no one else,
+ * and starts with the SHA-256 of the source bytes read here, through the same descriptor as the
  * source that is compiled (V8 itself checks only the source's length). It is written to a fresh
  * random name (O_CREAT|O_EXCL|O_NOFOLLOW), then renamed into place. The hash ties a cache to one
- * bundle; it is no signature: who can write dist/ can forge both, which is why the sandbox and the
+ * source; it is no signature: who can write dist/ can forge both, which is why the sandbox and the
  * file tools keep the agent's own install read-only.
  */
 "use strict";
@@ -38,7 +41,9 @@ const HASH_BYTES = 32;
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 const file = path.join(__dirname, "agent-bundle.cjs");
-const cacheFile = path.join(__dirname, "agent-bundle.cache");
+/** What the bundle requires zod by (scripts/bundle.js, LAZY_ZOD): answered here, cached. */
+const ZOD_REQUEST = "./agent-zod.cjs";
+const zodFile = path.join(__dirname, "agent-zod.cjs");
 
 /**
  * Opens a regular file for reading: no link followed, no FIFO waited on.
@@ -52,30 +57,30 @@ function openRegular(name) {
   throw new Error(`${name} is not a regular file`);
 }
 
-/** @type {Buffer} */
-let bytes;
-/** @type {import("node:fs").Stats} */
-let bundleStats;
-try {
-  const opened = openRegular(file);
-  bundleStats = opened.stats;
+/**
+ * A source's bytes, its owner and their SHA-256, read through one descriptor: the hash and the
+ * compiled source are the same bytes. Throws when it is not a regular file (or is a link).
+ * @param {string} name
+ */
+function readSource(name) {
+  const { fd, stats } = openRegular(name);
   try {
-    // One descriptor for the hash and the compiled source: they are the same bytes.
-    bytes = readFileSync(opened.fd);
+    const bytes = readFileSync(fd);
+    return { bytes, stats, digest: createHash("sha256").update(bytes).digest() };
   } finally {
-    closeSync(opened.fd);
+    closeSync(fd);
   }
-} catch (error) {
-  process.stderr.write(`agent: cannot read ${file}: ${String(error)}\n`);
-  process.exit(1);
 }
-const digest = createHash("sha256").update(bytes).digest();
 
-/** The cached data for exactly these bundle bytes, or undefined. */
-function readCache() {
+/**
+ * The cached data at `cacheName` for exactly `source`'s bytes, or undefined.
+ * @param {string} cacheName
+ * @param {ReturnType<typeof readSource>} source
+ */
+function readCache(cacheName, source) {
   let opened;
   try {
-    opened = openRegular(cacheFile);
+    opened = openRegular(cacheName);
   } catch {
     return undefined; // missing, a link, a FIFO, a directory: compile as usual
   }
@@ -83,13 +88,15 @@ function readCache() {
     const { stats } = opened;
     const trusted =
       stats.nlink === 1 &&
-      stats.uid === bundleStats.uid &&
+      stats.uid === source.stats.uid &&
       (process.platform === "win32" || (stats.mode & 0o022) === 0) &&
       stats.size > HASH_BYTES &&
       stats.size <= MAX_CACHE_BYTES;
     if (!trusted) return undefined;
     const data = readFileSync(opened.fd);
-    return data.subarray(0, HASH_BYTES).equals(digest) ? data.subarray(HASH_BYTES) : undefined;
+    return data.subarray(0, HASH_BYTES).equals(source.digest)
+      ? data.subarray(HASH_BYTES)
+      : undefined;
   } catch {
     return undefined;
   } finally {
@@ -98,11 +105,14 @@ function readCache() {
 }
 
 /**
- * Writes the cache whole under a fresh name nobody could have planted, then renames it into place.
+ * Writes a cache whole under a fresh name nobody could have planted, then renames it into place.
+ * @param {string} cacheName
+ * @param {Buffer} digest
  * @param {Buffer} data
  */
-function writeCache(data) {
-  const temporary = path.join(__dirname, `.agent-bundle.${randomBytes(12).toString("hex")}.tmp`);
+function writeCache(cacheName, digest, data) {
+  const base = path.basename(cacheName, ".cache");
+  const temporary = path.join(__dirname, `.${base}.${randomBytes(12).toString("hex")}.tmp`);
   let fd;
   try {
     fd = openSync(
@@ -120,7 +130,7 @@ function writeCache(data) {
     }
     closeSync(fd);
     fd = undefined;
-    renameSync(temporary, cacheFile);
+    renameSync(temporary, cacheName);
   } catch {
     if (fd !== undefined) closeSync(fd);
     // Our own name (O_EXCL): removing it removes at most a link put there since, never its target.
@@ -128,18 +138,76 @@ function writeCache(data) {
   }
 }
 
-const cachedData = readCache();
-const script = new Script(Module.wrap(bytes.toString("utf8")), { filename: file, cachedData });
-if (cachedData === undefined || script.cachedDataRejected === true) {
-  // At exit, so it also holds the functions the run compiled on the way.
-  process.once("exit", () => {
-    try {
-      writeCache(script.createCachedData());
-    } catch {
-      // never a reason to fail
-    }
+/**
+ * Compiles a CommonJS source through its cache beside it (`<name>.cjs` → `<name>.cache`) and runs
+ * it as a module; a cache that is missing or does not fit is rewritten when the process exits, so
+ * it also holds the functions the run compiled on the way.
+ * @param {string} name
+ * @param {ReturnType<typeof readSource>} source
+ * @param {(id: string) => unknown} requireFor what the module's `require` is
+ */
+function runCached(name, source, requireFor) {
+  const cacheName = name.replace(/\.cjs$/, ".cache");
+  const cachedData = readCache(cacheName, source);
+  const script = new Script(Module.wrap(source.bytes.toString("utf8")), {
+    filename: name,
+    cachedData,
   });
+  if (cachedData === undefined || script.cachedDataRejected === true) {
+    process.once("exit", () => {
+      try {
+        writeCache(cacheName, source.digest, script.createCachedData());
+      } catch {
+        // never a reason to fail
+      }
+    });
+  }
+  const loaded = new Module(name, module);
+  loaded.filename = name;
+  script.runInThisContext()(loaded.exports, requireFor, loaded, name, __dirname);
+  return loaded.exports;
 }
-const bundle = new Module(file, module);
-bundle.filename = file;
-script.runInThisContext()(bundle.exports, require, bundle, file, __dirname);
+
+/** @type {unknown} */
+let zodExports;
+/**
+ * zod's file through its cache. When it cannot be opened as a regular file of its own (a link,
+ * say), node's loader takes it as before, without a cache, and reports any error the same way.
+ */
+function loadZod() {
+  if (zodExports !== undefined) return zodExports;
+  /** @type {ReturnType<typeof readSource> | undefined} */
+  let source;
+  try {
+    source = readSource(zodFile);
+  } catch {
+    source = undefined;
+  }
+  zodExports = source === undefined ? require(ZOD_REQUEST) : runCached(zodFile, source, require);
+  return zodExports;
+}
+
+/**
+ * The bundle's `require`: ours, but zod's file comes through its cache.
+ * @type {NodeJS.Require}
+ */
+const bundleRequire = Object.assign(
+  /** @param {string} id */
+  (id) => (id === ZOD_REQUEST ? loadZod() : require(id)),
+  {
+    resolve: require.resolve,
+    cache: require.cache,
+    main: require.main,
+    extensions: require.extensions,
+  },
+);
+
+/** @type {ReturnType<typeof readSource>} */
+let bundle;
+try {
+  bundle = readSource(file);
+} catch (error) {
+  process.stderr.write(`agent: cannot read ${file}: ${String(error)}\n`);
+  process.exit(1);
+}
+runCached(file, bundle, bundleRequire);

@@ -54,6 +54,7 @@ if (!hasEsbuild()) {
   }
 }
 
-const { bundle } = await import("./bundle.js");
-const { ms } = await bundle();
+const { bundle, NOT_SEEDED } = await import("./bundle.js");
+const { ms, seeded } = await bundle();
 process.stderr.write(`prepare: built dist/agent.cjs in ${Math.round(ms)} ms\n`);
+if (!seeded) process.stderr.write(`prepare: ${NOT_SEEDED}\n`);

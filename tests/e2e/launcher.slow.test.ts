@@ -4,18 +4,22 @@
  * bundle) is never a reason to fail and never runs. The cache is opened and written like the
  * harness's own files: a link or a FIFO planted at its name, or at any temporary name, redirects
  * nothing and blocks nothing. Thousands of planted links and a rebuild in a copied clone: in the
- * slow project; every fast end-to-end test starts the CLI through this launcher.
+ * slow project; every fast end-to-end test starts the CLI through this launcher. zod's file, which
+ * the bundle requires at its first tool call, has a cache of its own under the same rules.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync } from "node:fs";
 import {
   appendFile,
+  chmod,
+  chown,
   copyFile,
   cp,
   mkdir,
   readdir,
   readFile,
+  link,
   rm,
   stat,
   symlink,
@@ -165,6 +169,200 @@ describe("the agent command's code cache", () => {
       expect(lstatSync(join(dist, CACHE)).isFile()).toBe(true);
     },
   );
+});
+
+const ZOD_CACHE = "agent-zod.cache";
+
+/** The package with zod's file, and a settings file: `agent config` then loads zod to check it. */
+async function copyPackageWithZod(root: string): Promise<string> {
+  const target = await copyPackage(root);
+  await copyFile(join(REPO, "dist", "agent-zod.cjs"), join(target, "agent-zod.cjs"));
+  return target;
+}
+
+async function settingsHome(): Promise<string> {
+  const home = join(dir.root, "config");
+  await mkdir(join(home, "agent-harness"), { recursive: true });
+  await writeFile(join(home, "agent-harness", "settings.json"), '{"model":"from-file"}\n');
+  return home;
+}
+
+/** `agent config` with a settings file: its schema is zod's, so the run requires zod's file. */
+function config(directory: string, home: string): { status: number | null; stdout: string } {
+  const run = spawnSync(process.execPath, [join(directory, "agent.cjs"), "config"], {
+    encoding: "utf8",
+    env: { ...process.env, XDG_CONFIG_HOME: home },
+    timeout: 10_000,
+  });
+  return { status: run.status, stdout: run.stdout };
+}
+
+/** `agent config` succeeded and read the settings file, through zod's schema. */
+function expectFromFile(run: { status: number | null; stdout: string }): void {
+  expect(run.status).toBe(0);
+  expect(run.stdout).toContain("model           from-file  (settings file)\n");
+}
+
+describe("zod's code cache", () => {
+  let zodDist: string;
+  let home: string;
+  const zodCache = (): string => join(zodDist, ZOD_CACHE);
+
+  beforeEach(async () => {
+    zodDist = await copyPackageWithZod(join(dir.root, "with-zod"));
+    home = await settingsHome();
+  });
+
+  it("is written by the first run that loads zod, bound to zod's bytes, and used by the next", async () => {
+    expect(version(zodDist)).toMatchObject({ status: 0, stderr: "" });
+    // A run that never needs zod leaves no cache of it.
+    expect(existsSync(zodCache())).toBe(false);
+    const first = config(zodDist, home);
+    expectFromFile(first);
+    const cache = await readFile(zodCache());
+    expect(cache.subarray(0, 32)).toEqual(await sha256(join(zodDist, "agent-zod.cjs")));
+    const { ino } = lstatSync(zodCache());
+    expect(config(zodDist, home)).toEqual(first);
+    // Used, not rewritten: the same file, no temporary file left.
+    expect(lstatSync(zodCache()).ino).toBe(ino);
+    expect(await readFile(zodCache())).toEqual(cache);
+    expect((await readdir(zodDist)).sort()).toEqual(
+      [CACHE, ZOD_CACHE, "agent-bundle.cjs", "agent-zod.cjs", "agent.cjs"].sort(),
+    );
+  });
+
+  it("never runs a cache compiled from another zod file of the same length", async () => {
+    const marker = join(dir.outside, "forged-zod-ran");
+    const zod = await readFile(join(zodDist, "agent-zod.cjs"), "utf8");
+    const payload = `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "host");`;
+    const forgedDist = await copyPackageWithZod(join(dir.root, "forged-zod"));
+    await writeFile(
+      join(forgedDist, "agent-zod.cjs"),
+      payload + " ".repeat(zod.length - payload.length),
+    );
+    // The forged file exports no zod: that run fails, but its cache is written at exit.
+    config(forgedDist, home);
+    expect(existsSync(marker)).toBe(true);
+    await rm(marker);
+    await copyFile(join(forgedDist, ZOD_CACHE), zodCache());
+
+    expectFromFile(config(zodDist, home));
+    expect(existsSync(marker)).toBe(false);
+    // Refused, so replaced by one for the real bytes.
+    expect((await readFile(zodCache())).subarray(0, 32)).toEqual(
+      await sha256(join(zodDist, "agent-zod.cjs")),
+    );
+  });
+
+  it("ignores a cache that others could write or that has a second name, and replaces it", async () => {
+    config(zodDist, home);
+    const real = await readFile(zodCache());
+    for (const plant of [
+      async () => {
+        await writeFile(zodCache(), real, { mode: 0o664 });
+        await chmod(zodCache(), 0o664);
+      },
+      async () => {
+        await writeFile(zodCache(), real, { mode: 0o644 });
+        await link(zodCache(), join(dir.outside, "second-name"));
+      },
+    ]) {
+      await rm(zodCache(), { force: true });
+      await rm(join(dir.outside, "second-name"), { force: true });
+      await plant();
+      const planted = lstatSync(zodCache()).ino;
+
+      expectFromFile(config(zodDist, home));
+      // Not used: compiled from source and a new cache renamed into place, mode 0644, one link.
+      const now = lstatSync(zodCache());
+      expect(now.ino).not.toBe(planted);
+      expect(now.nlink).toBe(1);
+      expect(now.mode & 0o777).toBe(0o644);
+    }
+    // The second name still holds what was planted there: nothing was written through it.
+    expect(await readFile(join(dir.outside, "second-name"))).toEqual(real);
+  });
+
+  it.skipIf(process.platform === "win32" || process.getuid?.() !== 0)(
+    "ignores a cache owned by someone other than zod's file's owner",
+    async () => {
+      config(zodDist, home);
+      await chown(zodCache(), 4242, 4242);
+      const planted = lstatSync(zodCache()).ino;
+      expectFromFile(config(zodDist, home));
+      expect(lstatSync(zodCache())).toMatchObject({ uid: process.getuid?.() });
+      expect(lstatSync(zodCache()).ino).not.toBe(planted);
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "a link or FIFO at zod's cache name redirects and blocks nothing",
+    async () => {
+      const victim = join(dir.outside, "victim");
+      await writeFile(victim, "host file\n");
+      await symlink(victim, zodCache());
+      expectFromFile(config(zodDist, home));
+      expect(await readFile(victim, "utf8")).toBe("host file\n");
+      expect(lstatSync(zodCache()).isFile()).toBe(true);
+
+      await rm(zodCache());
+      execFileSync("mkfifo", [zodCache()]);
+      // A launcher that waited on the FIFO would be killed by the timeout: status null.
+      expectFromFile(config(zodDist, home));
+      expect(lstatSync(zodCache()).isFile()).toBe(true);
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "a zod file that is a link is loaded by node as before, with no cache",
+    async () => {
+      const elsewhere = join(dir.outside, "agent-zod.cjs");
+      await copyFile(join(zodDist, "agent-zod.cjs"), elsewhere);
+      await rm(join(zodDist, "agent-zod.cjs"));
+      await symlink(elsewhere, join(zodDist, "agent-zod.cjs"));
+
+      expectFromFile(config(zodDist, home));
+      expect(existsSync(zodCache())).toBe(false);
+    },
+  );
+});
+
+describe("the build's seeded code caches (scripts/seed-code-cache.js)", () => {
+  it("are written by one local scripted run that reads none of the builder's settings", async () => {
+    const seeded = await copyPackageWithZod(join(dir.root, "seeded"));
+    // The builder's own settings (here unreadable as settings) and model would fail the run.
+    const home = join(dir.root, "builder");
+    await mkdir(join(home, "agent-harness"), { recursive: true });
+    await writeFile(join(home, "agent-harness", "settings.json"), "not json\n");
+    const saved = { ...process.env };
+    process.env.XDG_CONFIG_HOME = home;
+    process.env.OPENAI_BASE_URL = "http://127.0.0.1:9/v1";
+    process.env.AGENT_MODEL = "no-such-model";
+    try {
+      // scripts/ is plain JavaScript, outside the type-checked sources: loaded by its URL.
+      const script = new URL("../../scripts/seed-code-cache.js", import.meta.url).href;
+      const { seedCodeCache } = (await import(script)) as {
+        seedCodeCache: (launcher: string) => Promise<boolean>;
+      };
+      expect(await seedCodeCache(join(seeded, "agent.cjs"))).toBe(true);
+    } finally {
+      process.env = saved;
+    }
+    for (const [cache, source] of [
+      [CACHE, "agent-bundle.cjs"],
+      [ZOD_CACHE, "agent-zod.cjs"],
+    ] as const) {
+      const bytes = await readFile(join(seeded, cache));
+      expect(bytes.subarray(0, 32)).toEqual(await sha256(join(seeded, source)));
+    }
+    // Used by the next run, not rewritten; nothing else left in dist.
+    const { ino } = lstatSync(join(seeded, CACHE));
+    expect(version(seeded)).toMatchObject({ status: 0, stdout: "0.1.0\n", stderr: "" });
+    expect(lstatSync(join(seeded, CACHE)).ino).toBe(ino);
+    expect((await readdir(seeded)).sort()).toEqual(
+      [CACHE, ZOD_CACHE, "agent-bundle.cjs", "agent-zod.cjs", "agent.cjs"].sort(),
+    );
+  });
 });
 
 /** A clone of the sources (node_modules linked), and `npm run agent --version` run in it. */

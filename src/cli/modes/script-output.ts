@@ -135,6 +135,9 @@ export function bothObservers(first: AgentObserver, second: AgentObserver): Agen
     onToolCallEnd: (call, result, durationMs, outcome) => {
       each((observer) => observer.onToolCallEnd?.(call, result, durationMs, outcome));
     },
+    prepare: () => {
+      each((observer) => observer.prepare?.());
+    },
   };
 }
 

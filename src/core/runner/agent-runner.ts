@@ -64,6 +64,11 @@ export interface AgentObserver {
   onCompaction?(event: CompactionEvent): void;
   /** One `@path` mention of a message, before it is sent: attached, or not and why. */
   onMention?(report: MentionReport): void;
+  /**
+   * Once, while the model is slow to answer (`prepareTools`): build what showing a call needs
+   * (patterns, say), so that the first call does not pay for it. Shows nothing.
+   */
+  prepare?(): void;
 }
 
 export interface AgentRunnerOptions {
@@ -140,9 +145,15 @@ export class AgentRunner {
           });
   }
 
-  /** Builds what the tools' first calls need (their argument schemas), while nothing else runs. */
+  /**
+   * Builds what the tools' first calls need, while nothing else runs: their argument schemas
+   * (zod), the default operation ids' generator (webcrypto, which node loads at first use) and
+   * what the observers show a call with. None of it has an effect outside this process's memory.
+   */
   prepareTools(): void {
     this.#options.registry.prepareSchemas();
+    if (this.#options.newOperationId === undefined) randomOperationId();
+    this.#notify((observer) => observer.prepare?.());
   }
 
   /** `/compact`: the history with its older part summarized (unchanged when that cannot be done). */

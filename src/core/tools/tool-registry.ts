@@ -52,11 +52,20 @@ export class ToolRegistry {
   }
 
   /**
-   * Builds every tool's argument schema now (a lazy one loads zod, ~30 ms): for a moment the agent
-   * would otherwise spend waiting, so that its first call does not pay for it.
+   * Builds every tool's argument schema now (a lazy one loads zod, ~30 ms) and has zod ready its
+   * checker with one parse of `{}` (a schema's first parse walks it for recursion and compiles a
+   * checking function): for a moment the agent would otherwise spend waiting, so that its first
+   * call does not pay for it. The parse has no effect but zod's own caches: every tool's schema is
+   * a strict object (checked at registration), and a failure is the first call's to report.
    */
   prepareSchemas(): void {
-    for (const { definition } of this.#tools.values()) schemaOf(definition);
+    for (const { definition } of this.#tools.values()) {
+      try {
+        schemaOf(definition).safeParse({});
+      } catch {
+        // a refinement that throws: the first call reports it as invalid_arguments
+      }
+    }
   }
 
   /** An immutable view for one turn: tools registered later do not appear mid-turn. */

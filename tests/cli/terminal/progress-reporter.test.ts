@@ -64,6 +64,21 @@ async function flushed(): Promise<void> {
 }
 
 describe("tool call lines", () => {
+  it("prepares its patterns while the model thinks without showing anything", async () => {
+    for (const isTTY of [false, true]) {
+      const { progress, text } = reporter("normal", { isTTY });
+      progress.prepare();
+      await flushed();
+      expect(text()).toBe("");
+    }
+    const { progress, text } = reporter("normal");
+    progress.prepare();
+    progress.onToolCallStart(writeCall);
+    progress.onToolCallEnd(writeCall, toolSuccess("Wrote 13 UTF-8 bytes to note.txt"), 3);
+    await flushed();
+    expect(text()).toBe("→ write_file note.txt\n✓ 13 bytes written (3 ms)\n");
+  });
+
   it("shows one line before and one after each call, with its duration", async () => {
     const { progress, text } = reporter("normal");
     progress.onToolCallStart(writeCall);

@@ -502,3 +502,57 @@ describe("AgentRunner cancellation", () => {
     await expect(runner.run("go", controller.signal)).rejects.toBeInstanceOf(RunCancelledError);
   });
 });
+
+describe("prepareTools", () => {
+  it("builds the tools' schemas and lets the observer prepare, asking the model nothing", () => {
+    let builds = 0;
+    const schema = z.strictObject({ text: z.string().optional() });
+    const tool: ToolDefinition = {
+      name: "lazy",
+      description: "A tool whose schema is built at its first use",
+      effect: "read",
+      parameters: {
+        type: "object",
+        properties: { text: { type: "string" } },
+        additionalProperties: false,
+      },
+      get schema() {
+        builds += 1;
+        return schema;
+      },
+      handler: () => Promise.resolve(toolSuccess("ok")),
+    };
+    const model = new ScriptedModelClient([]);
+    let prepared = 0;
+    const runner = new AgentRunner({
+      model,
+      registry: new ToolRegistry([tool]),
+      maxTurns: 1,
+      observer: {
+        prepare: () => {
+          prepared += 1;
+        },
+      },
+    });
+    runner.prepareTools();
+    expect(builds).toBe(1);
+    expect(prepared).toBe(1);
+    expect(model.requests).toEqual([]);
+  });
+
+  it("is not stopped by an observer that fails to prepare", () => {
+    const runner = new AgentRunner({
+      model: new ScriptedModelClient([]),
+      registry: new ToolRegistry(),
+      maxTurns: 1,
+      observer: {
+        prepare: () => {
+          throw new Error("display broken");
+        },
+      },
+    });
+    expect(() => {
+      runner.prepareTools();
+    }).not.toThrow();
+  });
+});

@@ -444,4 +444,59 @@ describe("prepareSchemas", () => {
     const outcome = registry.snapshot().prepare(callOf("lazy", '{"path":"a"}'));
     expect(outcome.ok).toBe(true);
   });
+
+  it("has zod ready each schema's checker with one parse of {}, which runs no handler", () => {
+    const schema = z.strictObject({ path: z.string() });
+    const parsed: unknown[] = [];
+    // zod binds each schema's methods to it: this one stands in for the bound one.
+    const safeParse = schema.safeParse.bind(schema);
+    schema.safeParse = (input, params) => {
+      parsed.push(input);
+      return safeParse(input, params);
+    };
+    let handled = 0;
+    const tool = defineTool({
+      name: "read",
+      description: "Read a file",
+      effect: "read",
+      schema,
+      handler: () => {
+        handled += 1;
+        return Promise.resolve(toolSuccess("ok"));
+      },
+    });
+    const registry = new ToolRegistry([tool]);
+    registry.prepareSchemas();
+    expect(parsed).toEqual([{}]);
+    expect(handled).toBe(0);
+    const outcome = registry.snapshot().prepare(callOf("read", '{"path":"a"}'));
+    expect(outcome.ok).toBe(true);
+    expect(parsed).toEqual([{}, { path: "a" }]);
+  });
+
+  it("leaves a schema whose check throws for the first call to report", () => {
+    const throwing = z.strictObject({ path: z.string().optional() }).refine(() => {
+      throw new Error("refinement failed");
+    });
+    const tool = defineTool({
+      name: "odd",
+      description: "A tool whose refinement throws",
+      effect: "read",
+      schema: throwing,
+      handler: () => Promise.resolve(toolSuccess("ok")),
+    });
+    const registry = new ToolRegistry([tool]);
+    expect(() => {
+      registry.prepareSchemas();
+    }).not.toThrow();
+    const outcome = registry.snapshot().prepare(callOf("odd", "{}"));
+    expect(outcome).toMatchObject({
+      ok: false,
+      result: {
+        isError: true,
+        errorCode: "invalid_arguments",
+        content: "Error [invalid_arguments]: Arguments for odd could not be validated",
+      },
+    });
+  });
 });

@@ -167,6 +167,14 @@ export class ProgressReporter implements AgentObserver {
     this.#rows(report.kind === "attached" ? this.#dim(line) : line);
   }
 
+  /**
+   * The patterns a call's line is escaped with, built and compiled (their Unicode property
+   * classes expand through ICU: a few ms the first call's line would otherwise take).
+   */
+  prepare(): void {
+    escapeForPrompt("\u200b\u200b");
+  }
+
   onToolCallStart(call: ToolCall): void {
     this.#stopSpinner();
     if (this.#options.verbosity === "quiet") return;
