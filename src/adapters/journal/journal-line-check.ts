@@ -132,7 +132,11 @@ function objectOf(fields: Readonly<Record<string, LineShape>>): Vouch {
  */
 function recordOf(item: Vouch): Vouch {
   return (value) => {
-    if (!isObject(value) || Object.hasOwn(value, "__proto__") || Object.hasOwn(value, "constructor"))
+    if (
+      !isObject(value) ||
+      Object.hasOwn(value, "__proto__") ||
+      Object.hasOwn(value, "constructor")
+    )
       return NOT;
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
@@ -147,8 +151,6 @@ function recordOf(item: Vouch): Vouch {
 /** A plain object as JSON.parse makes it; anything else (an array, a class) is zod's to judge. */
 function isObject(value: unknown): value is Record<string, unknown> {
   return (
-    typeof value === "object" &&
-    value !== null &&
-    Object.getPrototypeOf(value) === Object.prototype
+    typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype
   );
 }

@@ -17,4 +17,3 @@ export type LineShape =
   | { readonly record: LineShape }
   | { readonly union: readonly LineShape[] }
   | { readonly tag: string; readonly options: Readonly<Record<string, LineShape>> };
-
