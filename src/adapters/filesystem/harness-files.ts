@@ -135,10 +135,12 @@ export function readHarnessInput(
   options: HarnessInputOptions = {},
 ): string {
   let fd: number;
+  let size: number;
   try {
     const opened = openRegularFileSync(path, constants.O_RDONLY, options);
     fd = opened.handle;
-    if (opened.stats.size > maxBytes) {
+    size = opened.stats.size;
+    if (size > maxBytes) {
       closeSync(fd);
       throw tooLarge(maxBytes);
     }
@@ -146,7 +148,7 @@ export function readHarnessInput(
     throw harnessFileError(error);
   }
   try {
-    const bytes = readAtMostSync(fd, maxBytes);
+    const bytes = readAtMostSync(fd, maxBytes, size);
     if (bytes === undefined) throw tooLarge(maxBytes);
     return bytes.toString("utf8");
   } catch (error) {

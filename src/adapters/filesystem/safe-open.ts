@@ -124,18 +124,33 @@ const LARGEST_CHUNK_BYTES = 4 * 1024 * 1024;
  * The rest of the file from the current position, only if it fits in `maxBytes`; `undefined`
  * when it does not. Memory grows with what is really there (chunks that double from 64 KiB), never
  * to the limit up front, and reading stops one chunk past the limit: a file that grows while it is
- * read (or never ends, like /dev/zero) cannot exhaust memory.
+ * read (or never ends, like /dev/zero) cannot exhaust memory. `expectedBytes` (what fstat said)
+ * makes the first chunk that size, so a file that did not grow is read in one piece and not copied
+ * again (a long run's 2 MiB journal took eight reads and a copy).
  */
-export function readAtMostSync(fd: number, maxBytes: number): Buffer | undefined {
+export function readAtMostSync(
+  fd: number,
+  maxBytes: number,
+  expectedBytes?: number,
+): Buffer | undefined {
   const chunks: Buffer[] = [];
   let total = 0;
-  for (let size = FIRST_CHUNK_BYTES; ; size = Math.min(size * 2, LARGEST_CHUNK_BYTES)) {
+  // One past the expected size: the read after it, which finds the end, is a small chunk.
+  let size = expectedBytes === undefined ? FIRST_CHUNK_BYTES : expectedBytes + 1;
+  for (;;) {
     const chunk = Buffer.allocUnsafe(Math.min(size, maxBytes - total + 1));
     const read = readSync(fd, chunk, 0, chunk.length, null);
-    if (read === 0) return Buffer.concat(chunks, total);
+    if (read === 0) {
+      const [only] = chunks;
+      return only !== undefined && chunks.length === 1 ? only : Buffer.concat(chunks, total);
+    }
     total += read;
     if (total > maxBytes) return undefined;
     chunks.push(chunk.subarray(0, read));
+    size =
+      chunks.length === 1 && expectedBytes !== undefined
+        ? FIRST_CHUNK_BYTES
+        : Math.min(size * 2, LARGEST_CHUNK_BYTES);
   }
 }
 

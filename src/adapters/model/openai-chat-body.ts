@@ -14,6 +14,12 @@ const TOOLS_END = Buffer.from("]");
 const NO_TOOLS = Buffer.from("]");
 const TAIL = Buffer.from(',"stream":true,"stream_options":{"include_usage":true}}');
 
+/** A message sent for the first time: its JSON, encoded into the body it first goes out in. */
+interface NewMessage {
+  readonly message: Message;
+  readonly json: string;
+}
+
 export class ChatRequestBody {
   readonly #head: Buffer;
   readonly #messages = new WeakMap<Message, Buffer>();
@@ -28,10 +34,15 @@ export class ChatRequestBody {
    * JSON; an empty tools list is left out (OpenAI rejects one).
    */
   bytes(messages: readonly Message[], tools: readonly ModelToolSpec[]): Buffer {
-    const parts: Buffer[] = [this.#head];
+    const parts: (Buffer | NewMessage)[] = [this.#head];
     messages.forEach((message, index) => {
       if (index > 0) parts.push(COMMA);
-      parts.push(this.#message(message));
+      parts.push(
+        this.#messages.get(message) ?? {
+          message,
+          json: JSON.stringify(toChatMessages([message])[0]),
+        },
+      );
     });
     if (tools.length === 0) {
       parts.push(NO_TOOLS);
@@ -44,16 +55,43 @@ export class ChatRequestBody {
       parts.push(TOOLS_END);
     }
     parts.push(TAIL);
-    return Buffer.concat(parts);
+    return this.#joined(parts);
   }
 
-  #message(message: Message): Buffer {
-    let bytes = this.#messages.get(message);
-    if (bytes === undefined) {
-      bytes = Buffer.from(JSON.stringify(toChatMessages([message])[0]));
-      this.#messages.set(message, bytes);
+  /**
+   * The parts in one buffer, each new message encoded straight into it. When new messages are
+   * most of the body (a resumed run's first request carries its whole history: 2,000 messages),
+   * each is kept as a view of this body: one allocation, and no second copy of every byte.
+   * Otherwise each is kept as a copy of its own, since a view keeps the whole body it is in alive.
+   * (Nothing writes to a body once built: it goes to the socket as it is.)
+   */
+  #joined(parts: readonly (Buffer | NewMessage)[]): Buffer {
+    const lengths = parts.map((part) =>
+      Buffer.isBuffer(part) ? part.length : Buffer.byteLength(part.json),
+    );
+    let size = 0;
+    let newBytes = 0;
+    for (const [index, length] of lengths.entries()) {
+      size += length;
+      if (!Buffer.isBuffer(parts[index])) newBytes += length;
     }
-    return bytes;
+    const viewsKept = newBytes * 2 >= size;
+    const body = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (const part of parts) {
+      if (Buffer.isBuffer(part)) {
+        at += part.copy(body, at);
+        continue;
+      }
+      const written = body.write(part.json, at);
+      const encoded = body.subarray(at, at + written);
+      this.#messages.set(part.message, viewsKept ? encoded : Buffer.from(encoded));
+      at += written;
+    }
+    // JSON.stringify's output is well-formed UTF-16, so each part fills what was measured for it;
+    // anything else would send bytes of memory never written.
+    if (at !== size) throw new Error("the request body came out shorter than it was measured");
+    return body;
   }
 
   #tool(tool: ModelToolSpec): Buffer {

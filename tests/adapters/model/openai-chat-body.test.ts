@@ -46,4 +46,29 @@ describe("ChatRequestBody", () => {
     }
     expect(body.bytes([], tools).toString("utf8")).toBe(sdkBody([], tools));
   });
+
+  it("writes the same bytes after a long history sent at once (a resumed run), turn after turn", () => {
+    const long: Message[] = [{ role: "system", content: "be brief" }];
+    for (let call = 0; call < 200; call += 1) {
+      long.push({
+        role: "assistant",
+        content: null,
+        toolCalls: [{ id: `call_${String(call)}`, name: "read_file", arguments: '{"path":"ü"}' }],
+      });
+      long.push({
+        role: "tool",
+        toolCallId: `call_${String(call)}`,
+        content: `line ${"é".repeat(call)}`,
+      });
+    }
+    const body = new ChatRequestBody("gpt-x");
+    const first = body.bytes(long, tools);
+    expect(first.toString("utf8")).toBe(sdkBody(long, tools));
+    const more = [...long, ...history.slice(1)];
+    for (let end = long.length; end <= more.length; end += 1) {
+      const messages = more.slice(0, end);
+      expect(body.bytes(messages, tools).toString("utf8")).toBe(sdkBody(messages, tools));
+    }
+    expect(body.bytes(long, []).toString("utf8")).toBe(sdkBody(long, []));
+  });
 });
