@@ -13,7 +13,7 @@ import type { ToolRegistry } from "../core/tools/tool-registry.js";
 import { buildToolPath, DEFAULT_MAX_TURNS } from "./build-agent.js";
 import { DryRunGrants } from "./dry-run-grants.js";
 import { existingRealPath, harnessPaths, plannedRealPath } from "./harness-paths.js";
-import { hostFiles, hostFilesForSandbox, hostFilesNotMade } from "./host-files.js";
+import { hostFiles, hostFilesForSandbox, hostFilesToKeep } from "./host-files.js";
 import { p04Dependencies } from "./p04-run.js";
 import { startRunExecution } from "./execution/run-execution.js";
 import { stateRootFor } from "./open/run-store.js";
@@ -42,7 +42,7 @@ export async function composeExplain(settings: ExecutionSettings): Promise<ToolP
   // Where commands would run, decided as a run would (the probe runs `true`, nothing else).
   const execution = await (
     await startRunExecution(settings, readOnly, stateRoot === undefined ? [] : [stateRoot], {
-      keepAbsent: hostFilesNotMade(workspace, hostPaths),
+      keepUnchanged: hostFilesToKeep(workspace, hostPaths),
     })
   ).ready;
   return (approver, audit) => {

@@ -19,7 +19,7 @@ import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
 import { WhileModelWaits } from "./model/while-model-waits.js";
 import { harnessPaths } from "./harness-paths.js";
-import { hostFiles, hostFilesForSandbox, hostFilesNotMade } from "./host-files.js";
+import { hostFiles, hostFilesForSandbox, hostFilesToKeep } from "./host-files.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
 import { openJournalSession, type JournalSession } from "./open/journal-session.js";
 import { createModelClient } from "./model/model-client.js";
@@ -125,7 +125,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     );
     const readOnly = [...harnessFiles, ...hostFilesForSandbox(workspace, hostPaths)];
     const execution = await startRunExecution(settings, readOnly, [store.stateRoot], {
-      keepAbsent: hostFilesNotMade(workspace, hostPaths),
+      keepUnchanged: hostFilesToKeep(workspace, hostPaths),
+      placeholderLedger: join(store.workspaceState, "placeholders"),
       cacheDirectory: join(store.workspaceState, "sandbox-cache"),
       // A new run's first step is its model request: the probe starts while the model thinks,
       // or at the first command (or at once when the first request must wait for it); so does a

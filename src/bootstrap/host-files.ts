@@ -6,7 +6,6 @@
  * covered. docs/sandbox.md lists them in one table.
  */
 import { homeDirectory } from "../adapters/home/index.js";
-import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import {
   globalConfigDelegates,
@@ -204,8 +203,8 @@ export function hostFiles(host: Host, workspace: string): HostLoadedPath[] {
 
 /**
  * What the sandbox binds read-only for `paths` (hostFiles' answer) in `workspace` (its real
- * path): a missing one through its nearest existing folder inside the workspace. Those not made
- * yet are also `hostFilesNotMade`, which each command keeps from being created.
+ * path): a missing one through its nearest existing folder inside the workspace. Each command
+ * also keeps `hostFilesToKeep` as they are.
  */
 export function hostFilesForSandbox(workspace: string, paths: readonly HostLoadedPath[]): string[] {
   return sandboxCoverage(workspace, wholePaths(paths));
@@ -217,15 +216,11 @@ function wholePaths(paths: readonly HostLoadedPath[]): string[] {
 }
 
 /**
- * Those of `paths` (hostFiles' answer) inside `workspace` that do not exist yet (a dangling
- * `~/.gitconfig` link into it): the sandbox keeps each command from creating them, with a
- * read-only placeholder where no folder inside the workspace can be bound instead.
+ * Those of `paths` (hostFiles' answer) inside `workspace`, whether they exist now or not: each
+ * command decides again which exist (one there at start may be another run's placeholder, gone
+ * by the next command), keeps the others from being created (a dangling `~/.gitconfig` link
+ * into the workspace), and names any that is not as it was before it.
  */
-export function hostFilesNotMade(workspace: string, paths: readonly HostLoadedPath[]): string[] {
-  return wholePaths(paths).filter(
-    (path) =>
-      path !== workspace &&
-      isWithinRoot(workspace, path) &&
-      lstatSync(path, { throwIfNoEntry: false }) === undefined,
-  );
+export function hostFilesToKeep(workspace: string, paths: readonly HostLoadedPath[]): string[] {
+  return wholePaths(paths).filter((path) => path !== workspace && isWithinRoot(workspace, path));
 }

@@ -26,7 +26,7 @@ import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import {
   hostFiles,
   hostFilesForSandbox,
-  hostFilesNotMade,
+  hostFilesToKeep,
 } from "../../src/bootstrap/host-files.js";
 import type { Host } from "../../src/bootstrap/host.js";
 import { P02, P03, P04, type ChapterProfile } from "../../src/core/profiles.js";
@@ -466,7 +466,7 @@ describe.each(CASES)("$kind", (entry) => {
         bash: BASH ?? "",
         workspace: layout.ws,
         harnessFiles: hostFilesForSandbox(layout.ws, paths),
-        keepAbsent: hostFilesNotMade(layout.ws, paths),
+        keepUnchanged: hostFilesToKeep(layout.ws, paths),
       });
 
       // Appending, replacing, and (for one not made yet) making it another way than a write.

@@ -18,7 +18,8 @@ export function hostEnvironmentRunner(options: {
   readonly bash: string;
   readonly workspace: string;
   readonly harnessFiles?: readonly string[];
-  readonly keepAbsent?: readonly string[];
+  readonly keepUnchanged?: readonly string[];
+  readonly placeholderLedger?: string;
 }): BubblewrapRunner {
   return new BubblewrapRunner({
     bwrapPath: options.bwrapPath,
@@ -31,6 +32,9 @@ export function hostEnvironmentRunner(options: {
       platform: "linux",
     }),
     ...(options.harnessFiles === undefined ? {} : { harnessFiles: options.harnessFiles }),
-    ...(options.keepAbsent === undefined ? {} : { keepAbsent: options.keepAbsent }),
+    ...(options.keepUnchanged === undefined ? {} : { keepUnchanged: options.keepUnchanged }),
+    ...(options.placeholderLedger === undefined
+      ? {}
+      : { placeholderLedger: options.placeholderLedger }),
   });
 }

@@ -60,10 +60,12 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
    */
   readonly harnessFiles?: readonly string[];
   /**
-   * Real paths inside the workspace of what the host loads later that do not exist yet: no
-   * sandboxed command may create them (the runner's `keepAbsent`).
+   * Real paths inside the workspace of what the host loads later, made or not: no sandboxed
+   * command may create or change them (the runner's `keepUnchanged`).
    */
-  readonly keepAbsent?: readonly string[];
+  readonly keepUnchanged?: readonly string[];
+  /** The placeholder ledger every run in this workspace shares (the runner's option). */
+  readonly placeholderLedger?: string;
   /**
    * Real paths outside the workspace that sandboxed commands must not see at all: the harness's
    * state directory (run journals hold whole conversations).
@@ -442,7 +444,10 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     secrets,
     hardening,
     harnessFiles: options.harnessFiles ?? [],
-    keepAbsent: options.keepAbsent ?? [],
+    keepUnchanged: options.keepUnchanged ?? [],
+    ...(options.placeholderLedger === undefined
+      ? {}
+      : { placeholderLedger: options.placeholderLedger }),
     hiddenPaths: options.hiddenPaths ?? [],
     ...(cache === undefined ? {} : { cacheDirectory: cache.directory }),
     unmasked: options.unmaskCredentials ?? [],

@@ -9,25 +9,41 @@
  * - one whose nearest existing folder is the workspace itself gets a placeholder: the harness
  *   makes an empty regular file at its first missing name (never following a link, never over
  *   anything), binds it read-only for the command (which can then neither write it, nor remove or
- *   rename it: it is a mount point), and removes it again once the command has ended, if it is
- *   still the very file it made. A harness killed during the command leaves that empty file;
- *   the next command then binds it read-only as it is.
+ *   rename it: it is a mount point). Runs in one workspace share a ledger of these
+ *   (placeholder-ledger.ts): one that finds a placeholder another run made holds it too, and the
+ *   last run to let it go removes it, if it is still the very file that was made. Removing it
+ *   while another run's command has it bound would detach that bind and let the command create
+ *   the file. A harness killed during the command leaves that empty file; the next run holds
+ *   it and removes it in turn.
  *
- * After the command each protected path is checked again: one that now exists is named in the
- * result, so nothing created behind the sandbox's back goes unsaid.
+ * After the command each protected path is compared with what it was before
+ * (protected-identity.ts): one that was created, changed or removed is named in the result, so
+ * nothing done behind the sandbox's back goes unsaid.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, unlinkSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  unlinkSync,
+  type Stats,
+} from "node:fs";
 import path from "node:path";
 import { errorCode, isWithinRoot } from "../filesystem/index.js";
+import type { LedgerEntries, PlaceholderLedger } from "./placeholder-ledger.js";
 import { SandboxContentError } from "./sandbox-errors.js";
 
 /** What one command needs for the protected paths that do not exist. */
 export interface AbsentCoverage {
-  /** Existing files or folders inside the workspace to bind read-only. */
+  /** Existing files or folders inside the workspace to bind read-only (with the placeholders). */
   readonly readOnly: readonly string[];
-  /** Names directly in the workspace to hold with a placeholder during the command. */
+  /**
+   * Names directly in the workspace to hold with a placeholder during the command: those not
+   * there, and those that are an empty file (a placeholder another run may hold).
+   */
   readonly placeholders: readonly string[];
-  /** The protected paths that did not exist before the command, to check after it. */
+  /** The protected paths that did not exist before the command. */
   readonly absent: readonly string[];
 }
 
@@ -47,36 +63,63 @@ export function absentCoverage(workspace: string, paths: readonly string[]): Abs
       );
     }
     if (existing.path !== protectedPath) absent.push(protectedPath);
-    if (existing.path !== workspace) {
-      readOnly.add(existing.path);
-      continue;
-    }
     const [first = ""] = path.relative(workspace, protectedPath).split(path.sep);
-    placeholders.add(path.join(workspace, first));
+    const name = path.join(workspace, first);
+    if (existing.path === workspace || (existing.path === name && existing.emptyFile)) {
+      placeholders.add(name);
+    }
+    if (existing.path !== workspace) readOnly.add(existing.path);
   }
   return { readOnly: [...readOnly], placeholders: [...placeholders], absent };
 }
 
-/** A placeholder the harness made: removed only if it is still that file. */
-export interface MadePlaceholder {
+/** A placeholder this run holds: made by it or by another run, removed by the last to let go. */
+export interface HeldPlaceholder {
   readonly path: string;
   readonly dev: number;
   readonly ino: number;
 }
 
-/** Makes each placeholder, an empty file; throws SandboxContentError if one cannot be made. */
-export function makePlaceholders(paths: readonly string[]): MadePlaceholder[] {
-  const made: MadePlaceholder[] = [];
-  try {
-    for (const placeholder of paths) made.push(makeOne(placeholder));
-  } catch (error) {
-    removePlaceholders(made);
-    throw error;
-  }
-  return made;
+/**
+ * Holds each name: makes an empty file where nothing is, or joins the holders of a placeholder
+ * another run made; an empty file no run made (the person's) is left as it is and bound as it is.
+ * Throws SandboxContentError if a name cannot be held.
+ */
+export function holdPlaceholders(
+  ledger: PlaceholderLedger,
+  names: readonly string[],
+  whileLocked: (entries: LedgerEntries) => void = () => undefined,
+): HeldPlaceholder[] {
+  return ledger.update((entries) => {
+    const held: HeldPlaceholder[] = [];
+    try {
+      for (const name of names) {
+        const entry = entries.get(name);
+        const stats = lstatSync(name, { throwIfNoEntry: false });
+        if (entry !== undefined && stats !== undefined && isPlaceholder(stats, entry)) {
+          entry.holders.push(ledger.holder);
+          held.push({ path: name, dev: entry.dev, ino: entry.ino });
+          continue;
+        }
+        // What the ledger knew there is gone or became something else: it holds nothing now.
+        entries.delete(name);
+        // An empty file no run here made (the person's, or held by a run outside this ledger)
+        // is bound as it is; anything else that appeared since the plan refuses the command.
+        if (stats?.isFile() === true && stats.size === 0) continue;
+        const made = makeOne(name);
+        entries.set(name, { dev: made.dev, ino: made.ino, holders: [ledger.holder] });
+        held.push(made);
+      }
+    } catch (error) {
+      letGo(entries, ledger.holder, held);
+      throw error;
+    }
+    whileLocked(entries);
+    return held;
+  });
 }
 
-function makeOne(placeholder: string): MadePlaceholder {
+function makeOne(placeholder: string): HeldPlaceholder {
   let fd: number;
   try {
     fd = openSync(
@@ -99,18 +142,40 @@ function makeOne(placeholder: string): MadePlaceholder {
   }
 }
 
-/** Removes what the harness made; returns a note for each it left because it changed. */
-export function removePlaceholders(made: readonly MadePlaceholder[]): string[] {
+/**
+ * Lets go of what this run held; a placeholder no run holds any more is removed if it is still
+ * the empty file that was made. Returns a note for each that changed, which is left as it is.
+ */
+export function releasePlaceholders(
+  ledger: PlaceholderLedger,
+  held: readonly HeldPlaceholder[],
+  whileLocked: (entries: LedgerEntries) => void = () => undefined,
+): string[] {
+  return ledger.update((entries) => {
+    whileLocked(entries);
+    return letGo(entries, ledger.holder, held);
+  });
+}
+
+function letGo(
+  entries: LedgerEntries,
+  holder: string,
+  held: readonly HeldPlaceholder[],
+): string[] {
   const notes: string[] = [];
-  for (const placeholder of made) {
+  for (const placeholder of held) {
+    const entry = entries.get(placeholder.path);
+    if (entry !== undefined) {
+      // Another run's placeholder there now: this one went, and that one is not ours to remove.
+      if (entry.dev !== placeholder.dev || entry.ino !== placeholder.ino) continue;
+      const index = entry.holders.indexOf(holder);
+      if (index >= 0) entry.holders.splice(index, 1);
+      if (entry.holders.length > 0) continue; // another run's command may have it bound
+      entries.delete(placeholder.path);
+    }
     const stats = lstatSync(placeholder.path, { throwIfNoEntry: false });
     if (stats === undefined) continue;
-    if (
-      stats.isFile() &&
-      stats.size === 0 &&
-      stats.dev === placeholder.dev &&
-      stats.ino === placeholder.ino
-    ) {
+    if (isPlaceholder(stats, placeholder)) {
       try {
         unlinkSync(placeholder.path);
         continue;
@@ -126,27 +191,22 @@ export function removePlaceholders(made: readonly MadePlaceholder[]): string[] {
   return notes;
 }
 
-/** A note for each protected path a command created: it did not exist before. */
-export function createdDuringCommand(absent: readonly string[]): string[] {
-  return absent
-    .filter((protectedPath) => lstatSync(protectedPath, { throwIfNoEntry: false }) !== undefined)
-    .map(
-      (protectedPath) =>
-        `warning: ${protectedPath} was created during this command; the host loads or runs it ` +
-        `later (a shell start-up file, git or harness config, a program): check it before then`,
-    );
+function isPlaceholder(stats: Stats, made: { readonly dev: number; readonly ino: number }): boolean {
+  return stats.isFile() && stats.size === 0 && stats.dev === made.dev && stats.ino === made.ino;
 }
 
 interface Existing {
   readonly kind: "entry" | "link";
   readonly path: string;
+  /** An empty regular file: maybe a placeholder another run holds. */
+  readonly emptyFile: boolean;
 }
 
 /** `target` or its nearest existing ancestor up to `workspace`; a link on the way stops it. */
 function nearestExisting(workspace: string, target: string): Existing {
   for (let current = target; ; current = path.dirname(current)) {
     if (current === workspace || !isWithinRoot(workspace, current)) {
-      return { kind: "entry", path: workspace };
+      return { kind: "entry", path: workspace, emptyFile: false };
     }
     let stats;
     try {
@@ -155,7 +215,7 @@ function nearestExisting(workspace: string, target: string): Existing {
       stats = undefined; // a file on the way (ENOTDIR): the nearer entry decides
     }
     if (stats === undefined) continue;
-    if (stats.isSymbolicLink()) return { kind: "link", path: current };
-    return { kind: "entry", path: current };
+    if (stats.isSymbolicLink()) return { kind: "link", path: current, emptyFile: false };
+    return { kind: "entry", path: current, emptyFile: stats.isFile() && stats.size === 0 };
   }
 }

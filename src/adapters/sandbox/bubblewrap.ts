@@ -8,12 +8,13 @@ import type {
 import { environmentNamesOf } from "../../core/ports/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { gitDelegatedBinds } from "./git-delegated-binds.js";
+import { absentCoverage, holdPlaceholders, releasePlaceholders } from "./absent-placeholders.js";
 import {
-  absentCoverage,
-  createdDuringCommand,
-  makePlaceholders,
-  removePlaceholders,
-} from "./absent-placeholders.js";
+  DirectoryPlaceholderLedger,
+  MemoryPlaceholderLedger,
+  type PlaceholderLedger,
+} from "./placeholder-ledger.js";
+import { changedNotes, identitiesOf, type Identities } from "./protected-identity.js";
 import {
   posixShellArgs,
   powerShellCommandArgs,
@@ -94,11 +95,17 @@ export interface BubblewrapRunnerOptions {
    */
   readonly harnessFiles?: readonly string[];
   /**
-   * Real paths inside the workspace of what the host loads or runs later that did not exist at
-   * start (a dangling `~/.gitconfig` link into the workspace): each command is kept from
-   * creating them (absent-placeholders.ts), and told of any that exists after it.
+   * Real paths inside the workspace of what the host loads or runs later, whether they exist or
+   * not (a dangling `~/.gitconfig` link into the workspace leads to one that does not): each
+   * command finds them bound read-only or kept from being created (absent-placeholders.ts), and
+   * is told of any that is not as it was before it.
    */
-  readonly keepAbsent?: readonly string[];
+  readonly keepUnchanged?: readonly string[];
+  /**
+   * The folder of the ledger of placeholders that every run in this workspace shares
+   * (placeholder-ledger.ts), in the state directory; absent, this runner's own, in memory.
+   */
+  readonly placeholderLedger?: string;
   /** Real paths outside the workspace hidden from commands (the harness's state directory). */
   readonly hiddenPaths?: readonly string[];
   /**
@@ -129,6 +136,7 @@ export class BubblewrapRunner implements CommandRunner {
   readonly #hardening: SandboxHardening;
   /** Made at the first command that has a credential file to mask, then reused. */
   #maskSource: string | undefined;
+  readonly #placeholders: PlaceholderLedger;
 
   /** Throws SandboxSetupError on an architecture without a seccomp table: no unfiltered runs. */
   constructor(options: BubblewrapRunnerOptions) {
@@ -138,6 +146,10 @@ export class BubblewrapRunner implements CommandRunner {
     if (hardening === undefined) throw new SandboxSetupError(noSeccompTable(process.arch));
     this.#options = options;
     this.#hardening = hardening;
+    this.#placeholders =
+      options.placeholderLedger === undefined
+        ? new MemoryPlaceholderLedger()
+        : new DirectoryPlaceholderLedger(options.placeholderLedger);
     this.shellName =
       options.powerShell === undefined ? options.shell.kind : powerShellDisplayName("pwsh");
   }
@@ -175,18 +187,30 @@ export class BubblewrapRunner implements CommandRunner {
 
   /**
    * Holds the protected names not made yet with placeholders for the command's length, then
-   * removes them and says what changed that should not have.
+   * lets them go and says what changed that should not have.
    */
   async #runPlanned(plan: CommandPlan, options: CommandOptions): Promise<CommandResult> {
-    const made = makePlaceholders(plan.placeholders);
+    if (plan.placeholders.length === 0 && plan.watched.length === 0) {
+      return this.#runInner(plan.args, options);
+    }
+    const ledger = this.#placeholders;
+    let before: Identities = new Map();
+    const held = holdPlaceholders(ledger, plan.placeholders, (entries) => {
+      before = identitiesOf(plan.watched, entries);
+    });
     let result: CommandResult;
+    let after: Identities = new Map();
     try {
       result = await this.#runInner(plan.args, options);
     } finally {
-      // Also when the command could not start: the placeholders go either way.
-      plan.afterwards.push(...removePlaceholders(made));
+      // Also when the command could not start: the placeholders are let go either way.
+      plan.afterwards.push(
+        ...releasePlaceholders(ledger, held, (entries) => {
+          after = identitiesOf(plan.watched, entries);
+        }),
+      );
     }
-    return withNotes(result, [...plan.afterwards, ...createdDuringCommand(plan.absent)]);
+    return withNotes(result, [...plan.afterwards, ...changedNotes(before, after)]);
   }
 
   async #runInner(args: string[], options: CommandOptions): Promise<CommandResult> {
@@ -246,10 +270,8 @@ export class BubblewrapRunner implements CommandRunner {
     const metadata = gitMetadata(workspace);
     // Read again for each command, like the scan: a command may have made a repository.
     const delegated = gitDelegatedBinds(workspace, metadata);
-    const absent = absentCoverage(workspace, [
-      ...(this.#options.keepAbsent ?? []),
-      ...delegated.absentAtRoot,
-    ]);
+    const watched = [...(this.#options.keepUnchanged ?? []), ...delegated.absentAtRoot];
+    const absent = absentCoverage(workspace, watched);
     const { cacheDirectory } = this.#options;
     const args = bubblewrapArgs({
       ...common,
@@ -274,7 +296,12 @@ export class BubblewrapRunner implements CommandRunner {
       maskedFiles: masks.files,
       ...(masks.files.length === 0 ? {} : { maskSource: this.#emptyFile() }),
     });
-    return { args, placeholders: absent.placeholders, absent: absent.absent, afterwards: [] };
+    return {
+      args,
+      placeholders: absent.placeholders,
+      watched: [...watched, ...delegated.binds].filter((p) => isWithinRoot(workspace, p)),
+      afterwards: [],
+    };
   }
 
   /** What every argv of this runner shares, whatever the workspace holds. */
@@ -319,7 +346,8 @@ export class BubblewrapRunner implements CommandRunner {
 interface CommandPlan {
   readonly args: string[];
   readonly placeholders: readonly string[];
-  readonly absent: readonly string[];
+  /** The protected paths inside the workspace, compared before and after the command. */
+  readonly watched: readonly string[];
   /** Notes for the result, gathered after the command. */
   readonly afterwards: string[];
 }

@@ -12,8 +12,10 @@ export async function startRunExecution(
   harnessFiles: readonly string[],
   hiddenPaths: readonly string[],
   options: {
-    /** What the host loads later that is not made yet, inside the workspace (host-files.ts). */
-    readonly keepAbsent?: readonly string[];
+    /** What the host loads later, made or not, inside the workspace (host-files.ts). */
+    readonly keepUnchanged?: readonly string[];
+    /** The placeholder ledger in this workspace's state directory, shared by its runs. */
+    readonly placeholderLedger?: string;
     /** This workspace's sandbox package cache (under the state directory); absent: none. */
     readonly cacheDirectory?: string;
     /** Start the probe only when asked to (see startShellExecution's `probeOnDemand`). */
@@ -36,7 +38,10 @@ export async function startRunExecution(
     platform: settings.host.platform,
     passEnv: settings.passEnv,
     harnessFiles,
-    ...(options.keepAbsent === undefined ? {} : { keepAbsent: options.keepAbsent }),
+    ...(options.keepUnchanged === undefined ? {} : { keepUnchanged: options.keepUnchanged }),
+    ...(options.placeholderLedger === undefined
+      ? {}
+      : { placeholderLedger: options.placeholderLedger }),
     hiddenPaths,
     ...(cacheDirectory === undefined ? {} : { cacheDirectory }),
     unmaskCredentials: settings.sandboxUnmask,
