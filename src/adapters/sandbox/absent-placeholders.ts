@@ -157,11 +157,7 @@ export function releasePlaceholders(
   });
 }
 
-function letGo(
-  entries: LedgerEntries,
-  holder: string,
-  held: readonly HeldPlaceholder[],
-): string[] {
+function letGo(entries: LedgerEntries, holder: string, held: readonly HeldPlaceholder[]): string[] {
   const notes: string[] = [];
   for (const placeholder of held) {
     const entry = entries.get(placeholder.path);
@@ -191,7 +187,10 @@ function letGo(
   return notes;
 }
 
-function isPlaceholder(stats: Stats, made: { readonly dev: number; readonly ino: number }): boolean {
+function isPlaceholder(
+  stats: Stats,
+  made: { readonly dev: number; readonly ino: number },
+): boolean {
   return stats.isFile() && stats.size === 0 && stats.dev === made.dev && stats.ino === made.ino;
 }
 
