@@ -72,6 +72,14 @@ const LOADED_LATER: readonly (readonly [string, string])[] = [
   [".npmrc", "a package manager runs their scripts"],
   [".devcontainer/devcontainer.json", "a dev container's commands run"],
   [".cursor/rules/main.mdc", "another coding agent's settings"],
+  // Names a case-blind filesystem (APFS, NTFS) takes for the same file: each asks as well.
+  ["AGENTS.MD", "instructions the next agent session loads"],
+  ["agent\u017f.md", "instructions the next agent session loads"],
+  ["AGENT\u200cS.md", "instructions the next agent session loads"],
+  [".GitHub/Workflows/ci.yml", "CI runs its workflows"],
+  [".g\u0131thub/workflows/ci.yml", "CI runs its workflows"],
+  ["Jen\u212ainsfile", "CI runs them at the next push"],
+  ["package.JSON", "a package manager runs their scripts"],
 ];
 
 describe("chapter 4 asks before writing a file that is loaded or run later", () => {
