@@ -66,6 +66,8 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
   readonly keepUnchanged?: readonly string[];
   /** The placeholder ledger every run in this workspace shares (the runner's option). */
   readonly placeholderLedger?: string;
+  /** Which files a later session, an editor or CI loads: kept from commands (the runner's option). */
+  readonly loadedLater?: (relativePath: string) => string | undefined;
   /**
    * Real paths outside the workspace that sandboxed commands must not see at all: the harness's
    * state directory (run journals hold whole conversations).
@@ -448,6 +450,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     ...(options.placeholderLedger === undefined
       ? {}
       : { placeholderLedger: options.placeholderLedger }),
+    ...(options.loadedLater === undefined ? {} : { loadedLater: options.loadedLater }),
     hiddenPaths: options.hiddenPaths ?? [],
     ...(cache === undefined ? {} : { cacheDirectory: cache.directory }),
     unmasked: options.unmaskCredentials ?? [],

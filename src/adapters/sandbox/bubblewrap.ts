@@ -16,6 +16,12 @@ import {
 } from "./placeholder-ledger.js";
 import { changedNotes, identitiesOf, type Identities } from "./protected-identity.js";
 import {
+  loadedLaterEntries,
+  madeDuringCommand,
+  type LoadedLaterClassifier,
+  type LoadedLaterEntry,
+} from "./loaded-later-binds.js";
+import {
   posixShellArgs,
   powerShellCommandArgs,
   powerShellDisplayName,
@@ -106,6 +112,12 @@ export interface BubblewrapRunnerOptions {
    * (placeholder-ledger.ts), in the state directory; absent, this runner's own, in memory.
    */
   readonly placeholderLedger?: string;
+  /**
+   * Where a file tool's write of a file loaded later asks (chapter 4): which those are
+   * (core/grants/loaded-later-files.ts). Each command then finds those that exist read-only and
+   * is told of any it created (loaded-later-binds.ts); absent, commands may write them.
+   */
+  readonly loadedLater?: LoadedLaterClassifier;
   /** Real paths outside the workspace hidden from commands (the harness's state directory). */
   readonly hiddenPaths?: readonly string[];
   /**
@@ -190,6 +202,13 @@ export class BubblewrapRunner implements CommandRunner {
    * lets them go and says what changed that should not have.
    */
   async #runPlanned(plan: CommandPlan, options: CommandOptions): Promise<CommandResult> {
+    const result = await this.#runHolding(plan, options);
+    const { loadedLater } = this.#options;
+    if (loadedLater === undefined) return result;
+    return withNotes(result, madeDuringCommand(plan.workspace, loadedLater, plan.loadedLater));
+  }
+
+  async #runHolding(plan: CommandPlan, options: CommandOptions): Promise<CommandResult> {
     if (plan.placeholders.length === 0 && plan.watched.length === 0) {
       return this.#runInner(plan.args, options);
     }
@@ -272,7 +291,8 @@ export class BubblewrapRunner implements CommandRunner {
     const delegated = gitDelegatedBinds(workspace, metadata);
     const watched = [...(this.#options.keepUnchanged ?? []), ...delegated.absentAtRoot];
     const absent = absentCoverage(workspace, watched);
-    const { cacheDirectory } = this.#options;
+    const { cacheDirectory, loadedLater } = this.#options;
+    const later = loadedLater === undefined ? [] : loadedLaterEntries(workspace, loadedLater);
     const args = bubblewrapArgs({
       ...common,
       ...(cacheDirectory === undefined
@@ -290,6 +310,7 @@ export class BubblewrapRunner implements CommandRunner {
           ...harnessFilesIn(workspace, this.#options.harnessFiles ?? []),
           ...absent.readOnly,
           ...absent.placeholders,
+          ...later.map((entry) => entry.path),
         ]),
       ],
       hiddenPaths: [...(this.#options.hiddenPaths ?? []), ...masks.directories],
@@ -298,6 +319,8 @@ export class BubblewrapRunner implements CommandRunner {
     });
     return {
       args,
+      workspace,
+      loadedLater: later,
       placeholders: absent.placeholders,
       watched: [...watched, ...delegated.binds].filter((p) => isWithinRoot(workspace, p)),
       afterwards: [],
@@ -345,6 +368,9 @@ export class BubblewrapRunner implements CommandRunner {
 /** One command's argv and what must be done around it for the protected names not made yet. */
 interface CommandPlan {
   readonly args: string[];
+  readonly workspace: string;
+  /** The loaded-later files and folders there before the command, bound read-only. */
+  readonly loadedLater: readonly LoadedLaterEntry[];
   readonly placeholders: readonly string[];
   /** The protected paths inside the workspace, compared before and after the command. */
   readonly watched: readonly string[];

@@ -4,6 +4,7 @@
  */
 import { CommandCgroups } from "../../adapters/cgroup/index.js";
 import { startShellExecution, type StartedShellExecution } from "../../adapters/execution/index.js";
+import { loadedLaterReason } from "../../core/grants/loaded-later-files.js";
 import { unboundProcessLimitNotice } from "./process-limit-notice.js";
 import type { ExecutionSettings } from "../run-settings.js";
 
@@ -38,6 +39,8 @@ export async function startRunExecution(
     platform: settings.host.platform,
     passEnv: settings.passEnv,
     harnessFiles,
+    // Where a file tool's write of a file loaded later asks, a command may not write it unasked.
+    ...(settings.profile.approvals === "grants" ? { loadedLater: loadedLaterReason } : {}),
     ...(options.keepUnchanged === undefined ? {} : { keepUnchanged: options.keepUnchanged }),
     ...(options.placeholderLedger === undefined
       ? {}
