@@ -16,7 +16,8 @@ import {
 } from "./placeholder-ledger.js";
 import { changedNotes, identitiesOf, type Identities } from "./protected-identity.js";
 import {
-  loadedLaterEntries,
+  loadedLaterBefore,
+  loadedLaterBinds,
   madeDuringCommand,
   type LoadedLaterClassifier,
   type LoadedLaterEntry,
@@ -292,7 +293,7 @@ export class BubblewrapRunner implements CommandRunner {
     const watched = [...(this.#options.keepUnchanged ?? []), ...delegated.absentAtRoot];
     const absent = absentCoverage(workspace, watched);
     const { cacheDirectory, loadedLater } = this.#options;
-    const later = loadedLater === undefined ? [] : loadedLaterEntries(workspace, loadedLater);
+    const later = loadedLater === undefined ? [] : loadedLaterBefore(workspace, loadedLater);
     const args = bubblewrapArgs({
       ...common,
       ...(cacheDirectory === undefined
@@ -310,7 +311,7 @@ export class BubblewrapRunner implements CommandRunner {
           ...harnessFilesIn(workspace, this.#options.harnessFiles ?? []),
           ...absent.readOnly,
           ...absent.placeholders,
-          ...later.map((entry) => entry.path),
+          ...loadedLaterBinds(later),
         ]),
       ],
       hiddenPaths: [...(this.#options.hiddenPaths ?? []), ...masks.directories],

@@ -9,7 +9,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BubblewrapRunner } from "../../../src/adapters/sandbox/index.js";
-import { loadedLaterEntries } from "../../../src/adapters/sandbox/loaded-later-binds.js";
+import { loadedLaterEntries } from "../../../src/adapters/filesystem/index.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/index.js";
 import { loadedLaterReason } from "../../../src/core/grants/loaded-later-files.js";
 import { BWRAP_REASON, HAS_BWRAP } from "../../support/bubblewrap.js";
@@ -41,17 +41,20 @@ afterEach(async () => {
 });
 
 describe("loadedLaterEntries", () => {
-  it("finds each file and folder on the list, by name at any depth, never through a link", () => {
+  it("finds each file and folder on the list, by name at any depth, and where a link of such a name leads", () => {
+    symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
+    writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
     expect(
       loadedLaterEntries(ws, loadedLaterReason)
-        .map((entry) => entry.path)
+        .map((entry) => [entry.path, entry.leadsTo])
         .sort(),
     ).toEqual(
       [
-        join(ws, ".github"),
-        join(ws, "AGENTS.md"),
-        join(ws, "docs", "api", "CLAUDE.md"),
-        join(ws, "package.json"),
+        [join(ws, ".github"), undefined],
+        [join(ws, "AGENTS.md"), undefined],
+        [join(ws, "CLAUDE.md"), join(ws, "docs", "rules.md")],
+        [join(ws, "docs", "api", "CLAUDE.md"), undefined],
+        [join(ws, "package.json"), undefined],
       ].sort(),
     );
   });
@@ -79,13 +82,18 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       "echo evil > docs/api/CLAUDE.md && echo W3; echo evil >> .github/workflows/ci.yml && echo W4; " +
       "echo evil > .github/workflows/new.yml && echo W5; " +
       "echo '{}' > package.json && echo W6; rm -f AGENTS.md && echo W7; mv package.json p && echo W8; " +
+      "echo evil >> docs/rules.md && echo W9; " +
       "echo ok >> README.md && echo OK; mkdir -p .vscode sub && echo '{}' > .vscode/tasks.json && " +
-      "echo x > sub/AGENTS.md && echo CREATED";
+      "echo x > sub/AGENTS.md && echo CREATED; ln -s README.md GEMINI.md && echo LINKED";
 
     it("existing ones are read-only; new ones are named after the output; the rest is writable", async () => {
+      // CLAUDE.md is a link: the file it leads to is what the next session reads.
+      writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
+      symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
       const result = await runner(true).run(ATTACK, ws, LIMITS);
 
-      expect(result.output).not.toMatch(/W[1-8]/u);
+      expect(result.output).not.toMatch(/W[1-9]/u);
+      expect(readFileSync(join(ws, "docs", "rules.md"), "utf8")).toBe("rules\n");
       expect(result.output).toContain("OK");
       expect(readFileSync(join(ws, "AGENTS.md"), "utf8")).toBe("Run the tests.\n");
       expect(readFileSync(join(ws, "docs", "api", "CLAUDE.md"), "utf8")).toBe("Be brief.\n");
@@ -97,6 +105,10 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       expect(readFileSync(join(ws, "README.md"), "utf8")).toBe("readme\nok\n");
       // Not made yet, they could not be held: the command made them, and its result says so.
       expect(result.output).toContain("CREATED");
+      expect(result.output).toContain("LINKED");
+      expect(result.output).toContain(
+        `[sandbox] warning: ${join(ws, "GEMINI.md")} was created during this command; instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents), and no one was asked about it: check it before then`,
+      );
       expect(result.output).toContain(
         `[sandbox] warning: ${join(ws, ".vscode")} was created during this command; editor settings and tasks: an editor opening the folder runs its tasks and the programs its settings name, and no one was asked about it: check it before then`,
       );
