@@ -18,9 +18,10 @@ import { changedNotes, identitiesOf, type Identities } from "./protected-identit
 import {
   loadedLaterBefore,
   loadedLaterBinds,
+  loadedLaterSnapshot,
   madeDuringCommand,
+  type LoadedLaterBefore,
   type LoadedLaterClassifier,
-  type LoadedLaterEntry,
 } from "./loaded-later-binds.js";
 import {
   posixShellArgs,
@@ -321,7 +322,7 @@ export class BubblewrapRunner implements CommandRunner {
     return {
       args,
       workspace,
-      loadedLater: later,
+      loadedLater: loadedLaterSnapshot(later),
       placeholders: absent.placeholders,
       watched: [...watched, ...delegated.binds].filter((p) => isWithinRoot(workspace, p)),
       afterwards: [],
@@ -371,7 +372,7 @@ interface CommandPlan {
   readonly args: string[];
   readonly workspace: string;
   /** The loaded-later files and folders there before the command, bound read-only. */
-  readonly loadedLater: readonly LoadedLaterEntry[];
+  readonly loadedLater: LoadedLaterBefore;
   readonly placeholders: readonly string[];
   /** The protected paths inside the workspace, compared before and after the command. */
   readonly watched: readonly string[];

@@ -14,6 +14,7 @@ import {
   type LoadedLaterClassifier,
   type LoadedLaterEntry,
 } from "../filesystem/index.js";
+import { identitiesOf, type Identities } from "./protected-identity.js";
 import { SandboxContentError } from "./sandbox-errors.js";
 
 export type { LoadedLaterClassifier, LoadedLaterEntry };
@@ -41,31 +42,56 @@ export function loadedLaterBinds(entries: readonly LoadedLaterEntry[]): string[]
   );
 }
 
+/** What was there before a command, to say after it what the command made or changed. */
+export interface LoadedLaterBefore {
+  readonly entries: readonly LoadedLaterEntry[];
+  /** The identity of each bound file: a hard link, another name, can still change it. */
+  readonly identities: Identities;
+}
+
+export function loadedLaterSnapshot(entries: readonly LoadedLaterEntry[]): LoadedLaterBefore {
+  return { entries, identities: identitiesOf(loadedLaterBinds(entries), new Map()) };
+}
+
 /**
  * A note for each loaded-later file, folder or link in `workspace` now that was not there
- * `before`: the command made it. A command that made too many folders to look through is named.
+ * before (the command made it), and for each bound one that changed all the same (through a
+ * hard link). A command that made too many folders to look through is named.
  */
 export function madeDuringCommand(
   workspace: string,
   classify: LoadedLaterClassifier,
-  before: readonly LoadedLaterEntry[],
+  snapshot: LoadedLaterBefore,
 ): string[] {
+  const before = snapshot.entries;
+  const now = identitiesOf([...snapshot.identities.keys()], new Map());
+  const changed = [...snapshot.identities]
+    .filter(([bound, identity]) => now.get(bound) !== identity)
+    .map(
+      ([bound]) =>
+        `warning: ${bound} was changed during this command through another name (a hard link), ` +
+        `though it was read-only; a later session, an editor or CI loads it: check it before then`,
+    );
   let after: LoadedLaterEntry[];
   try {
     after = loadedLaterEntries(workspace, classify);
   } catch (error) {
     if (!(error instanceof WorkspaceFileError)) throw error;
     return [
+      ...changed,
       `warning: after this command ${error.message}: check whether it created one ` +
         `(AGENTS.md, .github/, .vscode/, ...) before then`,
     ];
   }
   const known = new Set(before.map((entry) => entry.path));
-  return after
-    .filter((entry) => !known.has(entry.path))
-    .map(
-      (entry) =>
-        `warning: ${entry.path} was created during this command; ${entry.reason}, and no one ` +
-        `was asked about it: check it before then`,
-    );
+  return [
+    ...changed,
+    ...after
+      .filter((entry) => !known.has(entry.path))
+      .map(
+        (entry) =>
+          `warning: ${entry.path} was created during this command; ${entry.reason}, and no one ` +
+          `was asked about it: check it before then`,
+      ),
+  ];
 }

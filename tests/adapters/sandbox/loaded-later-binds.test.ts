@@ -3,7 +3,7 @@
  * those that exist read-only, and one it creates is named after its output: the person approved
  * the command, not what the code it runs (maybe a file the model wrote unasked) writes.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -114,6 +114,15 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       );
       expect(result.output).toContain(
         `[sandbox] warning: ${join(ws, "sub", "AGENTS.md")} was created during this command; instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents), and no one was asked about it: check it before then`,
+      );
+    });
+
+    it("one changed through a hard link made before the run is named: a bind covers a name, not the file", async () => {
+      linkSync(join(ws, "AGENTS.md"), join(ws, "hard.md"));
+      const result = await runner(true).run("echo evil >> hard.md && echo THROUGH", ws, LIMITS);
+      expect(result.output).toContain("THROUGH");
+      expect(result.output).toContain(
+        `[sandbox] warning: ${join(ws, "AGENTS.md")} was changed during this command through another name (a hard link), though it was read-only; a later session, an editor or CI loads it: check it before then`,
       );
     });
 
