@@ -19,6 +19,7 @@ export function hostEnvironmentRunner(options: {
   readonly workspace: string;
   readonly harnessFiles?: readonly string[];
   readonly keepUnchanged?: readonly string[];
+  readonly keepAbsent?: readonly string[];
   readonly placeholderLedger?: string;
 }): BubblewrapRunner {
   return new BubblewrapRunner({
@@ -33,6 +34,7 @@ export function hostEnvironmentRunner(options: {
     }),
     ...(options.harnessFiles === undefined ? {} : { harnessFiles: options.harnessFiles }),
     ...(options.keepUnchanged === undefined ? {} : { keepUnchanged: options.keepUnchanged }),
+    ...(options.keepAbsent === undefined ? {} : { keepAbsent: options.keepAbsent }),
     ...(options.placeholderLedger === undefined
       ? {}
       : { placeholderLedger: options.placeholderLedger }),

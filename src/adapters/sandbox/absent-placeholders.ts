@@ -32,16 +32,14 @@ import {
 import path from "node:path";
 import { errorCode, isWithinRoot } from "../filesystem/index.js";
 import type { LedgerEntries, PlaceholderLedger } from "./placeholder-ledger.js";
+import { changedNotes, identitiesOf } from "./protected-identity.js";
 import { SandboxContentError } from "./sandbox-errors.js";
 
 /** What one command needs for the protected paths that do not exist. */
 export interface AbsentCoverage {
   /** Existing files or folders inside the workspace to bind read-only (with the placeholders). */
   readonly readOnly: readonly string[];
-  /**
-   * Names directly in the workspace to hold with a placeholder during the command: those not
-   * there, and those that are an empty file (a placeholder another run may hold).
-   */
+  /** Names directly in the workspace to hold with a placeholder during the command. */
   readonly placeholders: readonly string[];
   /** The protected paths that did not exist before the command. */
   readonly absent: readonly string[];
@@ -63,14 +61,27 @@ export function absentCoverage(workspace: string, paths: readonly string[]): Abs
       );
     }
     if (existing.path !== protectedPath) absent.push(protectedPath);
-    const [first = ""] = path.relative(workspace, protectedPath).split(path.sep);
-    const name = path.join(workspace, first);
-    if (existing.path === workspace || (existing.path === name && existing.emptyFile)) {
-      placeholders.add(name);
+    if (existing.path !== workspace) {
+      readOnly.add(existing.path);
+      continue;
     }
-    if (existing.path !== workspace) readOnly.add(existing.path);
+    const [first = ""] = path.relative(workspace, protectedPath).split(path.sep);
+    placeholders.add(path.join(workspace, first));
   }
   return { readOnly: [...readOnly], placeholders: [...placeholders], absent };
+}
+
+/**
+ * The entries of `readOnly` (absentCoverage's) right in the workspace that are an empty file: a
+ * placeholder another run may hold, which this run then holds too (holdPlaceholders), so that
+ * the other run does not remove it while this run's command has it bound.
+ */
+export function emptyAtRoot(workspace: string, readOnly: readonly string[]): string[] {
+  return readOnly.filter((entry) => {
+    if (path.dirname(entry) !== workspace) return false;
+    const stats = lstatSync(entry, { throwIfNoEntry: false });
+    return stats?.isFile() === true && stats.size === 0;
+  });
 }
 
 /** A placeholder this run holds: made by it or by another run, removed by the last to let go. */
@@ -79,6 +90,9 @@ export interface HeldPlaceholder {
   readonly dev: number;
   readonly ino: number;
 }
+
+/** What `makePlaceholders` made. */
+export type MadePlaceholder = HeldPlaceholder;
 
 /**
  * Holds each name: makes an empty file where nothing is, or joins the holders of a placeholder
@@ -197,15 +211,13 @@ function isPlaceholder(
 interface Existing {
   readonly kind: "entry" | "link";
   readonly path: string;
-  /** An empty regular file: maybe a placeholder another run holds. */
-  readonly emptyFile: boolean;
 }
 
 /** `target` or its nearest existing ancestor up to `workspace`; a link on the way stops it. */
 function nearestExisting(workspace: string, target: string): Existing {
   for (let current = target; ; current = path.dirname(current)) {
     if (current === workspace || !isWithinRoot(workspace, current)) {
-      return { kind: "entry", path: workspace, emptyFile: false };
+      return { kind: "entry", path: workspace };
     }
     let stats;
     try {
@@ -214,7 +226,33 @@ function nearestExisting(workspace: string, target: string): Existing {
       stats = undefined; // a file on the way (ENOTDIR): the nearer entry decides
     }
     if (stats === undefined) continue;
-    if (stats.isSymbolicLink()) return { kind: "link", path: current, emptyFile: false };
-    return { kind: "entry", path: current, emptyFile: stats.isFile() && stats.size === 0 };
+    if (stats.isSymbolicLink()) return { kind: "link", path: current };
+    return { kind: "entry", path: current };
   }
+}
+
+/**
+ * The same without a ledger, for one run alone: makes each placeholder (an empty file), or throws
+ * SandboxContentError if one cannot be made. A runner holds its placeholders through a ledger.
+ */
+export function makePlaceholders(paths: readonly string[]): HeldPlaceholder[] {
+  const made: HeldPlaceholder[] = [];
+  try {
+    for (const placeholder of paths) made.push(makeOne(placeholder));
+  } catch (error) {
+    removePlaceholders(made);
+    throw error;
+  }
+  return made;
+}
+
+/** Removes what `makePlaceholders` made; a note for each it left because it changed. */
+export function removePlaceholders(made: readonly HeldPlaceholder[]): string[] {
+  return letGo(new Map(), "", made);
+}
+
+/** A note for each protected path that exists now though it did not before the command. */
+export function createdDuringCommand(absent: readonly string[]): string[] {
+  const before = new Map(absent.map((protectedPath) => [protectedPath, undefined]));
+  return changedNotes(before, identitiesOf(absent, new Map()));
 }

@@ -8,7 +8,12 @@ import type {
 import { environmentNamesOf } from "../../core/ports/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { gitDelegatedBinds } from "./git-delegated-binds.js";
-import { absentCoverage, holdPlaceholders, releasePlaceholders } from "./absent-placeholders.js";
+import {
+  absentCoverage,
+  emptyAtRoot,
+  holdPlaceholders,
+  releasePlaceholders,
+} from "./absent-placeholders.js";
 import {
   DirectoryPlaceholderLedger,
   MemoryPlaceholderLedger,
@@ -109,6 +114,8 @@ export interface BubblewrapRunnerOptions {
    * is told of any that is not as it was before it.
    */
   readonly keepUnchanged?: readonly string[];
+  /** The older name of `keepUnchanged`, when only those not made yet were passed: joined to it. */
+  readonly keepAbsent?: readonly string[];
   /**
    * The folder of the ledger of placeholders that every run in this workspace shares
    * (placeholder-ledger.ts), in the state directory; absent, this runner's own, in memory.
@@ -291,7 +298,13 @@ export class BubblewrapRunner implements CommandRunner {
     const metadata = gitMetadata(workspace);
     // Read again for each command, like the scan: a command may have made a repository.
     const delegated = gitDelegatedBinds(workspace, metadata);
-    const watched = [...(this.#options.keepUnchanged ?? []), ...delegated.absentAtRoot];
+    const watched = [
+      ...new Set([
+        ...(this.#options.keepUnchanged ?? []),
+        ...(this.#options.keepAbsent ?? []),
+        ...delegated.absentAtRoot,
+      ]),
+    ];
     const absent = absentCoverage(workspace, watched);
     const { cacheDirectory, loadedLater } = this.#options;
     const later = loadedLater === undefined ? [] : loadedLaterBefore(workspace, loadedLater);
@@ -323,7 +336,8 @@ export class BubblewrapRunner implements CommandRunner {
       args,
       workspace,
       loadedLater: loadedLaterSnapshot(later),
-      placeholders: absent.placeholders,
+      // An empty file already there may be another run's placeholder: held too.
+      placeholders: [...absent.placeholders, ...emptyAtRoot(workspace, absent.readOnly)],
       watched: [...watched, ...delegated.binds].filter((p) => isWithinRoot(workspace, p)),
       afterwards: [],
     };

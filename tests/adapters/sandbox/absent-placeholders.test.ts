@@ -11,8 +11,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   absentCoverage,
+  createdDuringCommand,
+  emptyAtRoot,
   holdPlaceholders,
+  makePlaceholders,
   releasePlaceholders,
+  removePlaceholders,
 } from "../../../src/adapters/sandbox/absent-placeholders.js";
 import {
   DirectoryPlaceholderLedger,
@@ -60,12 +64,13 @@ describe("absentCoverage", () => {
 
   it("one that exists (an empty file a killed run left) is bound as it is, not replaced", () => {
     writeFileSync(join(ws, "gitconfig"), "");
-    // Held too: an empty file may be another run's placeholder, which the ledger knows.
     expect(absentCoverage(ws, [join(ws, "gitconfig")])).toEqual({
       readOnly: [join(ws, "gitconfig")],
-      placeholders: [join(ws, "gitconfig")],
+      placeholders: [],
       absent: [],
     });
+    // Held too: an empty file may be another run's placeholder, which the ledger knows.
+    expect(emptyAtRoot(ws, [join(ws, "gitconfig")])).toEqual([join(ws, "gitconfig")]);
     const ledger = new MemoryPlaceholderLedger();
     expect(holdPlaceholders(ledger, [join(ws, "gitconfig")])).toEqual([]);
     expect(readFileSync(join(ws, "gitconfig"), "utf8")).toBe("");
@@ -140,6 +145,39 @@ describe("placeholders", () => {
     expect(held.map((placeholder) => placeholder.path)).toEqual([name]);
     expect(releasePlaceholders(next, held)).toEqual([]);
     expect(existsSync(name)).toBe(false);
+  });
+});
+
+describe("placeholders without a ledger (one run alone)", () => {
+  it("made empty and new, and removed after", () => {
+    const made = makePlaceholders([join(ws, "a"), join(ws, "b")]);
+    expect(readFileSync(join(ws, "a"), "utf8")).toBe("");
+    expect(readFileSync(join(ws, "b"), "utf8")).toBe("");
+    expect(removePlaceholders(made)).toEqual([]);
+    expect(existsSync(join(ws, "a"))).toBe(false);
+    expect(existsSync(join(ws, "b"))).toBe(false);
+  });
+
+  it("a changed placeholder is left and named", () => {
+    const [made] = makePlaceholders([join(ws, "gitconfig")]);
+    writeFileSync(join(ws, "gitconfig"), "[core]\n\tfsmonitor = sh evil\n");
+    expect(removePlaceholders(made === undefined ? [] : [made])).toEqual([
+      `warning: ${join(ws, "gitconfig")} is not the empty placeholder the harness made there, so it was left as it is; the host loads or runs what is there later: check it`,
+    ]);
+    expect(readFileSync(join(ws, "gitconfig"), "utf8")).toContain("fsmonitor");
+  });
+
+  it("a name already taken is never made over: the command is refused", () => {
+    writeFileSync(join(ws, "gitconfig"), "mine\n");
+    expect(() => makePlaceholders([join(ws, "gitconfig")])).toThrow(SandboxContentError);
+    expect(readFileSync(join(ws, "gitconfig"), "utf8")).toBe("mine\n");
+  });
+
+  it("after a command, each protected path that now exists is named", () => {
+    writeFileSync(join(ws, "gitconfig"), "x\n");
+    expect(createdDuringCommand([join(ws, "gitconfig"), join(ws, "bashrc")])).toEqual([
+      `warning: ${join(ws, "gitconfig")} was created during this command; the host loads or runs it later (a shell start-up file, git or harness config, a program): check it before then`,
+    ]);
   });
 });
 
@@ -220,6 +258,18 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       );
       // The folder is then bound read-only whole, as for any protected file not made yet in it.
       expect(second.output).not.toContain("WROTE");
+      expect(existsSync(target)).toBe(false);
+    });
+
+    it("the older option keepAbsent keeps a name from being created as keepUnchanged does", async () => {
+      const target = join(ws, "gitconfig");
+      const result = await hostEnvironmentRunner({
+        bwrapPath: BWRAP ?? "",
+        bash: BASH ?? "",
+        workspace: ws,
+        keepAbsent: [target],
+      }).run("echo x > gitconfig && echo WROTE", ws, LIMITS);
+      expect(result.output).not.toContain("WROTE");
       expect(existsSync(target)).toBe(false);
     });
 
