@@ -20,6 +20,7 @@ import { ApprovedActions } from "../core/grants/approved-actions.js";
 import { P04Authorizer } from "../core/grants/p04-authorizer.js";
 import { recheckApprovedCommand } from "../core/grants/p04-recheck.js";
 import type { ExternalToolFacts, P04Context } from "../core/grants/policy-context.js";
+import { loadedLaterReason } from "../core/grants/loaded-later-files.js";
 import {
   commandsEndWithTheirCalls,
   type ExecutionEnvironment,
@@ -469,6 +470,7 @@ function grantPath(profile: ChapterProfile, deps: AgentDependencies): GrantPath 
     newRequestId: () => `req_${randomBytes(8).toString("hex")}`,
     classifyPath: (effect, path) => boundary.classifyNow(deps.workspace, effect, path),
     writeLanding: (path) => boundary.landingNow(deps.workspace, path),
+    loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
     ...(grants.scriptOf === undefined ? {} : { scriptOf: grants.scriptOf }),
     ...(externalTools.size === 0 ? {} : { externalTools }),
   });

@@ -126,6 +126,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     );
     const execution = await startRunExecution(settings, harnessFiles, [store.stateRoot], {
       hostFiles: sandboxHostFiles(workspace, hostPaths),
+      placeholderLedger: join(store.workspaceState, "placeholders"),
       cacheDirectory: join(store.workspaceState, "sandbox-cache"),
       // A new run's first step is its model request: the probe starts while the model thinks,
       // or at the first command (or at once when the first request must wait for it); so does a

@@ -224,15 +224,15 @@ export function sandboxHostFiles(
     const list = paths();
     return {
       readOnly: hostFilesForSandbox(workspace, list),
-      keepAbsent: hostFilesNotMade(workspace, list),
+      keepUnchanged: hostFilesToKeep(workspace, list),
     };
   };
 }
 
 /**
  * What the sandbox binds read-only for `paths` (hostFiles' answer) in `workspace` (its real
- * path): a missing one through its nearest existing folder inside the workspace. Those not made
- * yet are also `hostFilesNotMade`, which each command keeps from being created.
+ * path): a missing one through its nearest existing folder inside the workspace. Each command
+ * also keeps `hostFilesToKeep` as they are.
  */
 export function hostFilesForSandbox(workspace: string, paths: readonly HostLoadedPath[]): string[] {
   return sandboxCoverage(workspace, wholePaths(paths));
@@ -244,15 +244,21 @@ function wholePaths(paths: readonly HostLoadedPath[]): string[] {
 }
 
 /**
- * Those of `paths` (hostFiles' answer) inside `workspace` that do not exist yet (a dangling
- * `~/.gitconfig` link into it): the sandbox keeps each command from creating them, with a
- * read-only placeholder where no folder inside the workspace can be bound instead.
+ * Those of `paths` (hostFiles' answer) inside `workspace`, whether they exist now or not: each
+ * command decides again which exist (one there at start may be another run's placeholder, gone
+ * by the next command), keeps the others from being created (a dangling `~/.gitconfig` link
+ * into the workspace), and names any that is not as it was before it.
+ */
+export function hostFilesToKeep(workspace: string, paths: readonly HostLoadedPath[]): string[] {
+  return wholePaths(paths).filter((path) => path !== workspace && isWithinRoot(workspace, path));
+}
+
+/**
+ * Those of `hostFilesToKeep` that do not exist now (a dangling `~/.gitconfig` link into the
+ * workspace): what a report or a test names as not made yet. A run passes `hostFilesToKeep`.
  */
 export function hostFilesNotMade(workspace: string, paths: readonly HostLoadedPath[]): string[] {
-  return wholePaths(paths).filter(
-    (path) =>
-      path !== workspace &&
-      isWithinRoot(workspace, path) &&
-      lstatSync(path, { throwIfNoEntry: false }) === undefined,
+  return hostFilesToKeep(workspace, paths).filter(
+    (path) => lstatSync(path, { throwIfNoEntry: false }) === undefined,
   );
 }

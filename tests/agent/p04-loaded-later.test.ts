@@ -72,6 +72,14 @@ const LOADED_LATER: readonly (readonly [string, string])[] = [
   [".npmrc", "a package manager runs their scripts"],
   [".devcontainer/devcontainer.json", "a dev container's commands run"],
   [".cursor/rules/main.mdc", "another coding agent's settings"],
+  // Names a case-blind filesystem (APFS, NTFS) takes for the same file: each asks as well.
+  ["AGENTS.MD", "instructions the next agent session loads"],
+  ["agent\u017f.md", "instructions the next agent session loads"],
+  ["AGENT\u200cS.md", "instructions the next agent session loads"],
+  [".GitHub/Workflows/ci.yml", "CI runs its workflows"],
+  [".g\u0131thub/workflows/ci.yml", "CI runs its workflows"],
+  ["Jen\u212ainsfile", "CI runs them at the next push"],
+  ["package.JSON", "a package manager runs their scripts"],
 ];
 
 describe("chapter 4 asks before writing a file that is loaded or run later", () => {
@@ -195,6 +203,30 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
     );
     expect(readFileSync(join(temp.ws, "AGENTS.md"), "utf8")).toBe("Be careful.\n");
   });
+
+  it.each([
+    // AGENTS.md is a link: the file it leads to is what the next session reads.
+    ["AGENTS.md", "docs/rules.md", "docs/rules.md"],
+    // A folder of the list that is a link: what it holds is what CI runs.
+    [".github", "ci", "ci/workflows/release.yml"],
+  ])(
+    "%s -> %s: a write of %s, an ordinary name, asks, and says which link reads it",
+    async (link, target, written) => {
+      mkdirSync(join(temp.ws, dirname(written)), { recursive: true });
+      writeFileSync(join(temp.ws, written), "Be careful.\n");
+      symlinkSync(target, join(temp.ws, link));
+
+      const error = await agent("run-t", new ScriptedModelClient([writeCall(written)]))
+        .run("take notes")
+        .catch((caught: unknown) => caught);
+
+      expect(error).toBeInstanceOf(RunWaitingError);
+      expect((error as RunWaitingError).request.summary).toBe(
+        `write_file ${JSON.stringify(written)} in ${temp.ws} · effect write · read through the link ${JSON.stringify(link)} · loaded later: ${loadedLaterReason(`${link}/x`) ?? loadedLaterReason(link) ?? ""} · content ${JSON.stringify(PAYLOAD)}`,
+      );
+      expect(readFileSync(join(temp.ws, written), "utf8")).toBe("Be careful.\n");
+    },
+  );
 
   it("edit_file asks the same way, with the edit in the request", async () => {
     mkdirSync(join(temp.ws, ".vscode"));

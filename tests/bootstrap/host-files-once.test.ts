@@ -41,19 +41,21 @@ describe("hostFilesOnce", () => {
     expect(pathsOf(source())).not.toContain(join(ws, "tool-b"));
   });
 
-  it("gives the sandbox, at each command, what to bind read-only and what to keep from being made", async () => {
+  it("gives the sandbox, at each command, what to bind read-only and what to keep as it is", async () => {
     await writeFile(join(ws, "tool-a"), "#!/bin/sh\n");
     await symlink(join(ws, "tool-a"), join(bin, "tool-a"));
     await symlink(join(ws, "not-yet"), join(bin, "not-yet"));
     const forSandbox = sandboxHostFiles(ws, hostFilesOnce(host, ws));
-    expect(forSandbox()).toEqual({
-      readOnly: [join(ws, "tool-a")],
-      keepAbsent: [join(ws, "not-yet")],
-    });
-    // Made since (say, by the person): the next command binds it instead of keeping it absent.
+    const sorted = (paths: readonly string[]) => [...paths].sort();
+    const both = [join(ws, "not-yet"), join(ws, "tool-a")];
+    const first = forSandbox();
+    expect(first.readOnly).toEqual([join(ws, "tool-a")]);
+    // Made or not, each is watched; the one not made yet is kept from being made.
+    expect(sorted(first.keepUnchanged)).toEqual(both);
+    // Made since (say, by the person): the next command binds it read-only too.
     await writeFile(join(ws, "not-yet"), "#!/bin/sh\n");
     const next = forSandbox();
-    expect([...next.readOnly].sort()).toEqual([join(ws, "not-yet"), join(ws, "tool-a")]);
-    expect(next.keepAbsent).toEqual([]);
+    expect(sorted(next.readOnly)).toEqual(both);
+    expect(sorted(next.keepUnchanged)).toEqual(both);
   });
 });

@@ -23,11 +23,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { HostLoadedPath } from "../../src/adapters/filesystem/index.js";
 import { ApprovalStore } from "../../src/adapters/state/index.js";
 import { buildAgent } from "../../src/bootstrap/build-agent.js";
-import {
-  hostFiles,
-  hostFilesForSandbox,
-  hostFilesNotMade,
-} from "../../src/bootstrap/host-files.js";
+import { hostFiles, hostFilesForSandbox, hostFilesToKeep } from "../../src/bootstrap/host-files.js";
 import type { Host } from "../../src/bootstrap/host.js";
 import { P02, P03, P04, type ChapterProfile } from "../../src/core/profiles.js";
 import { BOUNDARY_REASONS } from "../../src/core/policy/permissions.js";
@@ -466,7 +462,7 @@ describe.each(CASES)("$kind", (entry) => {
         bash: BASH ?? "",
         workspace: layout.ws,
         harnessFiles: hostFilesForSandbox(layout.ws, paths),
-        keepAbsent: hostFilesNotMade(layout.ws, paths),
+        keepUnchanged: hostFilesToKeep(layout.ws, paths),
       });
 
       // Appending, replacing, and (for one not made yet) making it another way than a write.

@@ -18,9 +18,10 @@ export function hostEnvironmentRunner(options: {
   readonly bash: string;
   readonly workspace: string;
   readonly harnessFiles?: readonly string[];
+  readonly keepUnchanged?: readonly string[];
   readonly keepAbsent?: readonly string[];
+  readonly placeholderLedger?: string;
 }): BubblewrapRunner {
-  const { keepAbsent } = options;
   return new BubblewrapRunner({
     bwrapPath: options.bwrapPath,
     shell: { executable: options.bash, kind: "bash" },
@@ -32,6 +33,10 @@ export function hostEnvironmentRunner(options: {
       platform: "linux",
     }),
     ...(options.harnessFiles === undefined ? {} : { harnessFiles: options.harnessFiles }),
-    ...(keepAbsent === undefined ? {} : { hostFiles: () => ({ readOnly: [], keepAbsent }) }),
+    ...(options.keepUnchanged === undefined ? {} : { keepUnchanged: options.keepUnchanged }),
+    ...(options.keepAbsent === undefined ? {} : { keepAbsent: options.keepAbsent }),
+    ...(options.placeholderLedger === undefined
+      ? {}
+      : { placeholderLedger: options.placeholderLedger }),
   });
 }

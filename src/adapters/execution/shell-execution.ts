@@ -65,6 +65,10 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
    * bound read-only, or kept from being made (the runner's `hostFiles`).
    */
   readonly hostFiles?: () => SandboxHostFiles;
+  /** The placeholder ledger every run in this workspace shares (the runner's option). */
+  readonly placeholderLedger?: string;
+  /** Which files a later session, an editor or CI loads: kept from commands (the runner's option). */
+  readonly loadedLater?: (relativePath: string) => string | undefined;
   /**
    * Real paths outside the workspace that sandboxed commands must not see at all: the harness's
    * state directory (run journals hold whole conversations).
@@ -444,6 +448,10 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
     hardening,
     harnessFiles: options.harnessFiles ?? [],
     ...(options.hostFiles === undefined ? {} : { hostFiles: options.hostFiles }),
+    ...(options.placeholderLedger === undefined
+      ? {}
+      : { placeholderLedger: options.placeholderLedger }),
+    ...(options.loadedLater === undefined ? {} : { loadedLater: options.loadedLater }),
     hiddenPaths: options.hiddenPaths ?? [],
     ...(cache === undefined ? {} : { cacheDirectory: cache.directory }),
     unmasked: options.unmaskCredentials ?? [],

@@ -3,9 +3,8 @@
  * about `.git` (glob's exclusion, the file tools' protected_path, the sandbox's read-only binds)
  * asks this instead of comparing to ".git".
  */
+import { nameKey } from "../../core/common/name-key.js";
 
-// HFS+ ignores these code points when comparing names, so `.g\u200Cit` is `.git` on a Mac.
-const HFS_IGNORABLE = /[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/gu;
 // The NTFS 8.3 short name of `.git` (`GIT~1`, or a later number when the first is taken).
 const SHORT_NAME = /^git~[1-9][0-9]*$/u;
 
@@ -16,16 +15,12 @@ export function isGitDirectoryName(name: string): boolean {
 }
 
 /**
- * A name the way Windows or macOS would match it: stream suffix, HFS-ignorable code points and
- * trailing dots and spaces dropped, lower case. `HE\u200CAD.` is `head`.
+ * A name the way Windows or macOS would match it (core/common/name-key.ts): stream suffix,
+ * HFS-ignorable code points and trailing dots and spaces dropped, case folded. `HE\u200CAD.` is
+ * `head`, `.gıt` is `.git`.
  */
 export function gitNameKey(name: string): string {
-  // `.git::$INDEX_ALLOCATION` and `.git:$I30:$INDEX_ALLOCATION` name the directory's stream.
-  const beforeStream = name.split(":", 1)[0] ?? "";
-  const visible = beforeStream.replace(HFS_IGNORABLE, "");
-  // Windows drops trailing dots and spaces, so `.git.` and `.git ` are `.git`.
-  const stripped = visible.replace(/[. ]+$/u, "");
-  return stripped.toLowerCase();
+  return nameKey(name);
 }
 
 const DOT = 0x2e;
@@ -33,6 +28,8 @@ const LOWER_G = 0x67;
 const UPPER_G = 0x47;
 const LOWER_I = 0x69;
 const UPPER_I = 0x49;
+/** `ı`, the dotless i, which NTFS's upper-case table takes to `I`. */
+const DOTLESS_I = 0x131;
 /** `İ`, which lower-cases to `i` and a combining dot. */
 const DOTTED_CAPITAL_I = 0x130;
 /** The lowest HFS-ignorable code point: every one of them is at or above it. */
@@ -42,7 +39,7 @@ const FIRST_IGNORABLE = 0x200c;
  * A two-character pre-check, run on every entry glob sees: false only for names that
  * cannot mean `.git`. Every alias, once HFS-ignorable code points are dropped and it is lower-cased,
  * starts with `.g` (`.git…`) or `gi` (`git~1`). Below U+200C only `G` lower-cases to `g`, and only
- * `I` and `İ` to something starting with `i`; an ignorable code point may stand anywhere.
+ * `I`, `İ` and `ı` to something starting with `i`; an ignorable code point may stand anywhere.
  */
 function mayNameGit(name: string): boolean {
   const first = name.charCodeAt(0);
@@ -51,7 +48,12 @@ function mayNameGit(name: string): boolean {
   if (second >= FIRST_IGNORABLE) return first === DOT || first === LOWER_G || first === UPPER_G;
   if (first === DOT) return second === LOWER_G || second === UPPER_G;
   if (first === LOWER_G || first === UPPER_G) {
-    return second === LOWER_I || second === UPPER_I || second === DOTTED_CAPITAL_I;
+    return (
+      second === LOWER_I ||
+      second === UPPER_I ||
+      second === DOTTED_CAPITAL_I ||
+      second === DOTLESS_I
+    );
   }
   return false;
 }

@@ -59,3 +59,11 @@ export {
   type HarnessInputOptions,
   type HarnessOutput,
 } from "./harness-files.js";
+export {
+  loadedLaterEntries,
+  loadedThrough,
+  LOADED_LATER_BUDGET,
+  LOADED_LATER_DEPTH,
+  type LoadedLaterClassifier,
+  type LoadedLaterEntry,
+} from "./loaded-later-walk.js";

@@ -48,6 +48,7 @@ import { applyEdit } from "./text-edit.js";
 import { holdsInvalidUtf8 } from "./utf8-check.js";
 import { makeDirectories } from "./write-directories.js";
 import { writeLanding } from "./write-landing.js";
+import { loadedThrough, type LoadedLaterClassifier } from "./loaded-later-walk.js";
 import { globWorkspace } from "./workspace-glob.js";
 import { GREP_DEADLINE_MS, grepInWorker, type GrepWorkerScript } from "./grep-in-worker.js";
 
@@ -394,6 +395,22 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
   landingNow(workspace: string, path: string): string {
     const target = resolvedTargetNow(workspace, path, this.#protection, this.#memory);
     return relative(this.#memory.realRoot(workspace), target).split(sep).join("/");
+  }
+
+  /**
+   * The link of a loaded-later name (`AGENTS.md -> docs/rules.md`), workspace-relative, that
+   * leads to where a write of `path` lands or to a folder holding it; undefined for none. Throws
+   * when the write is refused or the workspace is too large to look through.
+   */
+  loadedThroughNow(
+    workspace: string,
+    path: string,
+    classify: LoadedLaterClassifier,
+  ): string | undefined {
+    const root = this.#memory.realRoot(workspace);
+    const target = resolvedTargetNow(workspace, path, this.#protection, this.#memory);
+    const entry = loadedThrough(root, target, classify);
+    return entry === undefined ? undefined : relative(root, entry.path).split(sep).join("/");
   }
 
   async isPathWithinWorkspace(workspace: string, path: string): Promise<boolean> {

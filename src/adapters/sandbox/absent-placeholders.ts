@@ -9,25 +9,39 @@
  * - one whose nearest existing folder is the workspace itself gets a placeholder: the harness
  *   makes an empty regular file at its first missing name (never following a link, never over
  *   anything), binds it read-only for the command (which can then neither write it, nor remove or
- *   rename it: it is a mount point), and removes it again once the command has ended, if it is
- *   still the very file it made. A harness killed during the command leaves that empty file;
- *   the next command then binds it read-only as it is.
+ *   rename it: it is a mount point). Runs in one workspace share a ledger of these
+ *   (placeholder-ledger.ts): one that finds a placeholder another run made holds it too, and the
+ *   last run to let it go removes it, if it is still the very file that was made. Removing it
+ *   while another run's command has it bound would detach that bind and let the command create
+ *   the file. A harness killed during the command leaves that empty file; the next run holds
+ *   it and removes it in turn.
  *
- * After the command each protected path is checked again: one that now exists is named in the
- * result, so nothing created behind the sandbox's back goes unsaid.
+ * After the command each protected path is compared with what it was before
+ * (protected-identity.ts): one that was created, changed or removed is named in the result, so
+ * nothing done behind the sandbox's back goes unsaid.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, unlinkSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  unlinkSync,
+  type Stats,
+} from "node:fs";
 import path from "node:path";
 import { errorCode, isWithinRoot } from "../filesystem/index.js";
+import type { LedgerEntries, PlaceholderLedger } from "./placeholder-ledger.js";
+import { changedNotes, identitiesOf } from "./protected-identity.js";
 import { SandboxContentError } from "./sandbox-errors.js";
 
 /** What one command needs for the protected paths that do not exist. */
 export interface AbsentCoverage {
-  /** Existing files or folders inside the workspace to bind read-only. */
+  /** Existing files or folders inside the workspace to bind read-only (with the placeholders). */
   readonly readOnly: readonly string[];
   /** Names directly in the workspace to hold with a placeholder during the command. */
   readonly placeholders: readonly string[];
-  /** The protected paths that did not exist before the command, to check after it. */
+  /** The protected paths that did not exist before the command. */
   readonly absent: readonly string[];
 }
 
@@ -57,26 +71,69 @@ export function absentCoverage(workspace: string, paths: readonly string[]): Abs
   return { readOnly: [...readOnly], placeholders: [...placeholders], absent };
 }
 
-/** A placeholder the harness made: removed only if it is still that file. */
-export interface MadePlaceholder {
+/**
+ * The entries of `readOnly` (absentCoverage's) right in the workspace that are an empty file: a
+ * placeholder another run may hold, which this run then holds too (holdPlaceholders), so that
+ * the other run does not remove it while this run's command has it bound.
+ */
+export function emptyAtRoot(workspace: string, readOnly: readonly string[]): string[] {
+  return readOnly.filter((entry) => {
+    if (path.dirname(entry) !== workspace) return false;
+    const stats = lstatSync(entry, { throwIfNoEntry: false });
+    return stats?.isFile() === true && stats.size === 0;
+  });
+}
+
+/** A placeholder this run holds: made by it or by another run, removed by the last to let go. */
+export interface HeldPlaceholder {
   readonly path: string;
   readonly dev: number;
   readonly ino: number;
 }
 
-/** Makes each placeholder, an empty file; throws SandboxContentError if one cannot be made. */
-export function makePlaceholders(paths: readonly string[]): MadePlaceholder[] {
-  const made: MadePlaceholder[] = [];
-  try {
-    for (const placeholder of paths) made.push(makeOne(placeholder));
-  } catch (error) {
-    removePlaceholders(made);
-    throw error;
-  }
-  return made;
+/** What `makePlaceholders` made. */
+export type MadePlaceholder = HeldPlaceholder;
+
+/**
+ * Holds each name: makes an empty file where nothing is, or joins the holders of a placeholder
+ * another run made; an empty file no run made (the person's) is left as it is and bound as it is.
+ * Throws SandboxContentError if a name cannot be held.
+ */
+export function holdPlaceholders(
+  ledger: PlaceholderLedger,
+  names: readonly string[],
+  whileLocked: (entries: LedgerEntries) => void = () => undefined,
+): HeldPlaceholder[] {
+  return ledger.update((entries) => {
+    const held: HeldPlaceholder[] = [];
+    try {
+      for (const name of names) {
+        const entry = entries.get(name);
+        const stats = lstatSync(name, { throwIfNoEntry: false });
+        if (entry !== undefined && stats !== undefined && isPlaceholder(stats, entry)) {
+          entry.holders.push(ledger.holder);
+          held.push({ path: name, dev: entry.dev, ino: entry.ino });
+          continue;
+        }
+        // What the ledger knew there is gone or became something else: it holds nothing now.
+        entries.delete(name);
+        // An empty file no run here made (the person's, or held by a run outside this ledger)
+        // is bound as it is; anything else that appeared since the plan refuses the command.
+        if (stats?.isFile() === true && stats.size === 0) continue;
+        const made = makeOne(name);
+        entries.set(name, { dev: made.dev, ino: made.ino, holders: [ledger.holder] });
+        held.push(made);
+      }
+    } catch (error) {
+      letGo(entries, ledger.holder, held);
+      throw error;
+    }
+    whileLocked(entries);
+    return held;
+  });
 }
 
-function makeOne(placeholder: string): MadePlaceholder {
+function makeOne(placeholder: string): HeldPlaceholder {
   let fd: number;
   try {
     fd = openSync(
@@ -99,18 +156,36 @@ function makeOne(placeholder: string): MadePlaceholder {
   }
 }
 
-/** Removes what the harness made; returns a note for each it left because it changed. */
-export function removePlaceholders(made: readonly MadePlaceholder[]): string[] {
+/**
+ * Lets go of what this run held; a placeholder no run holds any more is removed if it is still
+ * the empty file that was made. Returns a note for each that changed, which is left as it is.
+ */
+export function releasePlaceholders(
+  ledger: PlaceholderLedger,
+  held: readonly HeldPlaceholder[],
+  whileLocked: (entries: LedgerEntries) => void = () => undefined,
+): string[] {
+  return ledger.update((entries) => {
+    whileLocked(entries);
+    return letGo(entries, ledger.holder, held);
+  });
+}
+
+function letGo(entries: LedgerEntries, holder: string, held: readonly HeldPlaceholder[]): string[] {
   const notes: string[] = [];
-  for (const placeholder of made) {
+  for (const placeholder of held) {
+    const entry = entries.get(placeholder.path);
+    if (entry !== undefined) {
+      // Another run's placeholder there now: this one went, and that one is not ours to remove.
+      if (entry.dev !== placeholder.dev || entry.ino !== placeholder.ino) continue;
+      const index = entry.holders.indexOf(holder);
+      if (index >= 0) entry.holders.splice(index, 1);
+      if (entry.holders.length > 0) continue; // another run's command may have it bound
+      entries.delete(placeholder.path);
+    }
     const stats = lstatSync(placeholder.path, { throwIfNoEntry: false });
     if (stats === undefined) continue;
-    if (
-      stats.isFile() &&
-      stats.size === 0 &&
-      stats.dev === placeholder.dev &&
-      stats.ino === placeholder.ino
-    ) {
+    if (isPlaceholder(stats, placeholder)) {
       try {
         unlinkSync(placeholder.path);
         continue;
@@ -126,15 +201,11 @@ export function removePlaceholders(made: readonly MadePlaceholder[]): string[] {
   return notes;
 }
 
-/** A note for each protected path a command created: it did not exist before. */
-export function createdDuringCommand(absent: readonly string[]): string[] {
-  return absent
-    .filter((protectedPath) => lstatSync(protectedPath, { throwIfNoEntry: false }) !== undefined)
-    .map(
-      (protectedPath) =>
-        `warning: ${protectedPath} was created during this command; the host loads or runs it ` +
-        `later (a shell start-up file, git or harness config, a program): check it before then`,
-    );
+function isPlaceholder(
+  stats: Stats,
+  made: { readonly dev: number; readonly ino: number },
+): boolean {
+  return stats.isFile() && stats.size === 0 && stats.dev === made.dev && stats.ino === made.ino;
 }
 
 interface Existing {
@@ -158,4 +229,30 @@ function nearestExisting(workspace: string, target: string): Existing {
     if (stats.isSymbolicLink()) return { kind: "link", path: current };
     return { kind: "entry", path: current };
   }
+}
+
+/**
+ * The same without a ledger, for one run alone: makes each placeholder (an empty file), or throws
+ * SandboxContentError if one cannot be made. A runner holds its placeholders through a ledger.
+ */
+export function makePlaceholders(paths: readonly string[]): HeldPlaceholder[] {
+  const made: HeldPlaceholder[] = [];
+  try {
+    for (const placeholder of paths) made.push(makeOne(placeholder));
+  } catch (error) {
+    removePlaceholders(made);
+    throw error;
+  }
+  return made;
+}
+
+/** Removes what `makePlaceholders` made; a note for each it left because it changed. */
+export function removePlaceholders(made: readonly HeldPlaceholder[]): string[] {
+  return letGo(new Map(), "", made);
+}
+
+/** A note for each protected path that exists now though it did not before the command. */
+export function createdDuringCommand(absent: readonly string[]): string[] {
+  const before = new Map(absent.map((protectedPath) => [protectedPath, undefined]));
+  return changedNotes(before, identitiesOf(absent, new Map()));
 }

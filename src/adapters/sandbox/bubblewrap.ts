@@ -10,10 +10,24 @@ import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { gitDelegatedBinds } from "./git-delegated-binds.js";
 import {
   absentCoverage,
-  createdDuringCommand,
-  makePlaceholders,
-  removePlaceholders,
+  emptyAtRoot,
+  holdPlaceholders,
+  releasePlaceholders,
 } from "./absent-placeholders.js";
+import {
+  DirectoryPlaceholderLedger,
+  MemoryPlaceholderLedger,
+  type PlaceholderLedger,
+} from "./placeholder-ledger.js";
+import { changedNotes, identitiesOf, type Identities } from "./protected-identity.js";
+import {
+  loadedLaterBefore,
+  loadedLaterBinds,
+  loadedLaterSnapshot,
+  madeDuringCommand,
+  type LoadedLaterBefore,
+  type LoadedLaterClassifier,
+} from "./loaded-later-binds.js";
 import {
   posixShellArgs,
   powerShellCommandArgs,
@@ -74,15 +88,11 @@ export const SANDBOX_POWERSHELL_DIRECTORIES = Object.freeze({
 export interface SandboxHostFiles {
   /** Real paths inside the workspace to bind read-only (a folder on PATH, a linked dotfile). */
   readonly readOnly: readonly string[];
-  /**
-   * Real paths inside the workspace that do not exist yet (a dangling `~/.gitconfig` link into
-   * the workspace): each command is kept from creating them (absent-placeholders.ts), and told
-   * of any that exists after it.
-   */
-  readonly keepAbsent: readonly string[];
+  /** Real paths inside the workspace to keep as they are, made or not: see `keepUnchanged`. */
+  readonly keepUnchanged: readonly string[];
 }
 
-const NO_HOST_FILES: SandboxHostFiles = Object.freeze({ readOnly: [], keepAbsent: [] });
+const NO_HOST_FILES: SandboxHostFiles = Object.freeze({ readOnly: [], keepUnchanged: [] });
 
 export interface BubblewrapRunnerOptions {
   /** Absolute path of bwrap, from executable-resolution (never from the workspace). */
@@ -112,6 +122,26 @@ export interface BubblewrapRunnerOptions {
    * (the caller works the list out once, at the first ask: it follows every link on PATH).
    */
   readonly hostFiles?: () => SandboxHostFiles;
+  /**
+   * Real paths inside the workspace of what the host loads or runs later, whether they exist or
+   * not (a dangling `~/.gitconfig` link into the workspace leads to one that does not): each
+   * command finds them bound read-only or kept from being created (absent-placeholders.ts), and
+   * is told of any that is not as it was before it.
+   */
+  readonly keepUnchanged?: readonly string[];
+  /** The older name of `keepUnchanged`, when only those not made yet were passed: joined to it. */
+  readonly keepAbsent?: readonly string[];
+  /**
+   * The folder of the ledger of placeholders that every run in this workspace shares
+   * (placeholder-ledger.ts), in the state directory; absent, this runner's own, in memory.
+   */
+  readonly placeholderLedger?: string;
+  /**
+   * Where a file tool's write of a file loaded later asks (chapter 4): which those are
+   * (core/grants/loaded-later-files.ts). Each command then finds those that exist read-only and
+   * is told of any it created (loaded-later-binds.ts); absent, commands may write them.
+   */
+  readonly loadedLater?: LoadedLaterClassifier;
   /** Real paths outside the workspace hidden from commands (the harness's state directory). */
   readonly hiddenPaths?: readonly string[];
   /**
@@ -142,6 +172,7 @@ export class BubblewrapRunner implements CommandRunner {
   readonly #hardening: SandboxHardening;
   /** Made at the first command that has a credential file to mask, then reused. */
   #maskSource: string | undefined;
+  readonly #placeholders: PlaceholderLedger;
 
   /** Throws SandboxSetupError on an architecture without a seccomp table: no unfiltered runs. */
   constructor(options: BubblewrapRunnerOptions) {
@@ -151,6 +182,10 @@ export class BubblewrapRunner implements CommandRunner {
     if (hardening === undefined) throw new SandboxSetupError(noSeccompTable(process.arch));
     this.#options = options;
     this.#hardening = hardening;
+    this.#placeholders =
+      options.placeholderLedger === undefined
+        ? new MemoryPlaceholderLedger()
+        : new DirectoryPlaceholderLedger(options.placeholderLedger);
     this.shellName =
       options.powerShell === undefined ? options.shell.kind : powerShellDisplayName("pwsh");
   }
@@ -188,18 +223,37 @@ export class BubblewrapRunner implements CommandRunner {
 
   /**
    * Holds the protected names not made yet with placeholders for the command's length, then
-   * removes them and says what changed that should not have.
+   * lets them go and says what changed that should not have.
    */
   async #runPlanned(plan: CommandPlan, options: CommandOptions): Promise<CommandResult> {
-    const made = makePlaceholders(plan.placeholders);
+    const result = await this.#runHolding(plan, options);
+    const { loadedLater } = this.#options;
+    if (loadedLater === undefined) return result;
+    return withNotes(result, madeDuringCommand(plan.workspace, loadedLater, plan.loadedLater));
+  }
+
+  async #runHolding(plan: CommandPlan, options: CommandOptions): Promise<CommandResult> {
+    if (plan.placeholders.length === 0 && plan.watched.length === 0) {
+      return this.#runInner(plan.args, options);
+    }
+    const ledger = this.#placeholders;
+    let before: Identities = new Map();
+    const held = holdPlaceholders(ledger, plan.placeholders, (entries) => {
+      before = identitiesOf(plan.watched, entries);
+    });
     let result: CommandResult;
+    let after: Identities = new Map();
     try {
       result = await this.#runInner(plan.args, options);
     } finally {
-      // Also when the command could not start: the placeholders go either way.
-      plan.afterwards.push(...removePlaceholders(made));
+      // Also when the command could not start: the placeholders are let go either way.
+      plan.afterwards.push(
+        ...releasePlaceholders(ledger, held, (entries) => {
+          after = identitiesOf(plan.watched, entries);
+        }),
+      );
     }
-    return withNotes(result, [...plan.afterwards, ...createdDuringCommand(plan.absent)]);
+    return withNotes(result, [...plan.afterwards, ...changedNotes(before, after)]);
   }
 
   async #runInner(args: string[], options: CommandOptions): Promise<CommandResult> {
@@ -260,8 +314,17 @@ export class BubblewrapRunner implements CommandRunner {
     // Read again for each command, like the scan: a command may have made a repository.
     const delegated = gitDelegatedBinds(workspace, metadata);
     const hostFiles = this.#options.hostFiles?.() ?? NO_HOST_FILES;
-    const absent = absentCoverage(workspace, [...hostFiles.keepAbsent, ...delegated.absentAtRoot]);
-    const { cacheDirectory } = this.#options;
+    const watched = [
+      ...new Set([
+        ...(this.#options.keepUnchanged ?? []),
+        ...(this.#options.keepAbsent ?? []),
+        ...hostFiles.keepUnchanged,
+        ...delegated.absentAtRoot,
+      ]),
+    ];
+    const absent = absentCoverage(workspace, watched);
+    const { cacheDirectory, loadedLater } = this.#options;
+    const later = loadedLater === undefined ? [] : loadedLaterBefore(workspace, loadedLater);
     const args = bubblewrapArgs({
       ...common,
       ...(cacheDirectory === undefined
@@ -282,13 +345,22 @@ export class BubblewrapRunner implements CommandRunner {
           ]),
           ...absent.readOnly,
           ...absent.placeholders,
+          ...loadedLaterBinds(later),
         ]),
       ],
       hiddenPaths: [...(this.#options.hiddenPaths ?? []), ...masks.directories],
       maskedFiles: masks.files,
       ...(masks.files.length === 0 ? {} : { maskSource: this.#emptyFile() }),
     });
-    return { args, placeholders: absent.placeholders, absent: absent.absent, afterwards: [] };
+    return {
+      args,
+      workspace,
+      loadedLater: loadedLaterSnapshot(later),
+      // An empty file already there may be another run's placeholder: held too.
+      placeholders: [...absent.placeholders, ...emptyAtRoot(workspace, absent.readOnly)],
+      watched: [...watched, ...delegated.binds].filter((p) => isWithinRoot(workspace, p)),
+      afterwards: [],
+    };
   }
 
   /** What every argv of this runner shares, whatever the workspace holds. */
@@ -332,8 +404,12 @@ export class BubblewrapRunner implements CommandRunner {
 /** One command's argv and what must be done around it for the protected names not made yet. */
 interface CommandPlan {
   readonly args: string[];
+  readonly workspace: string;
+  /** The loaded-later files and folders there before the command, bound read-only. */
+  readonly loadedLater: LoadedLaterBefore;
   readonly placeholders: readonly string[];
-  readonly absent: readonly string[];
+  /** The protected paths inside the workspace, compared before and after the command. */
+  readonly watched: readonly string[];
   /** Notes for the result, gathered after the command. */
   readonly afterwards: string[];
 }

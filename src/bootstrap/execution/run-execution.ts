@@ -5,6 +5,7 @@
 import { CommandCgroups } from "../../adapters/cgroup/index.js";
 import { startShellExecution, type StartedShellExecution } from "../../adapters/execution/index.js";
 import type { SandboxHostFiles } from "../../adapters/sandbox/index.js";
+import { loadedLaterReason } from "../../core/grants/loaded-later-files.js";
 import { unboundProcessLimitNotice } from "./process-limit-notice.js";
 import type { ExecutionSettings } from "../run-settings.js";
 
@@ -15,6 +16,8 @@ export async function startRunExecution(
   options: {
     /** What the host loads later, inside the workspace, asked for at each command (host-files.ts). */
     readonly hostFiles?: () => SandboxHostFiles;
+    /** The placeholder ledger in this workspace's state directory, shared by its runs. */
+    readonly placeholderLedger?: string;
     /** This workspace's sandbox package cache (under the state directory); absent: none. */
     readonly cacheDirectory?: string;
     /** Start the probe only when asked to (see startShellExecution's `probeOnDemand`). */
@@ -38,6 +41,11 @@ export async function startRunExecution(
     passEnv: settings.passEnv,
     harnessFiles,
     ...(options.hostFiles === undefined ? {} : { hostFiles: options.hostFiles }),
+    // Where a file tool's write of a file loaded later asks, a command may not write it unasked.
+    ...(settings.profile.approvals === "grants" ? { loadedLater: loadedLaterReason } : {}),
+    ...(options.placeholderLedger === undefined
+      ? {}
+      : { placeholderLedger: options.placeholderLedger }),
     hiddenPaths,
     ...(cacheDirectory === undefined ? {} : { cacheDirectory }),
     unmaskCredentials: settings.sandboxUnmask,

@@ -28,19 +28,36 @@ export interface LoadedLater {
   readonly reason: string;
   /** The file a link makes the write land on, when it is not the named one. */
   readonly landsOn?: string;
+  /** The loaded-later link that leads to the file written, when neither name is on the list. */
+  readonly loadedThrough?: string;
 }
 
-/** Why a write of `path` is loaded later, by its name or by where it lands; else undefined. */
+/**
+ * Why a write of `path` is loaded later: by its name, by where it lands, or by a link of a listed
+ * name that leads there (`AGENTS.md -> docs/rules.md` makes `docs/rules.md` what the next
+ * session reads); else undefined.
+ */
 export function loadedLater(path: string, context: P04Context): LoadedLater | undefined {
   let landing: string | undefined;
+  let through: string | undefined;
+  const named = loadedLaterReason(path);
   try {
     landing = context.writeLanding?.(path);
+    if (
+      named === undefined &&
+      (landing === undefined || loadedLaterReason(landing) === undefined)
+    ) {
+      through = context.loadedThrough?.(path);
+    }
   } catch {
     return { reason: "where the write lands could not be told, so it is asked about" };
   }
-  const named = loadedLaterReason(path);
-  const landed = landing === undefined ? undefined : loadedLaterReason(landing);
-  const reason = named ?? landed;
+  if (through !== undefined) {
+    // A file of the list, or a folder of it (`.github -> ci`) that holds what is written.
+    const reason = loadedLaterReason(through) ?? loadedLaterReason(`${through}/${path}`);
+    return { reason: reason ?? "a link of a listed name leads here", loadedThrough: through };
+  }
+  const reason = named ?? (landing === undefined ? undefined : loadedLaterReason(landing));
   if (reason === undefined) return undefined;
   const differs = landing !== undefined && landing !== path.split(/[/\\]+/u).join("/");
   return differs ? { reason, landsOn: landing } : { reason };
@@ -66,6 +83,9 @@ export function askToWrite(
     `${toolName} ${JSON.stringify(path)} in ${context.cwd}`,
     "effect write",
     ...(later.landsOn === undefined ? [] : [`lands on ${JSON.stringify(later.landsOn)}`]),
+    ...(later.loadedThrough === undefined
+      ? []
+      : [`read through the link ${JSON.stringify(later.loadedThrough)}`]),
     `loaded later: ${later.reason}`,
     ...contentWords(input),
   ];

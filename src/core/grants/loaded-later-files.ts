@@ -8,6 +8,7 @@
  * Files git runs or reads as config (`.git`, hooks, what `core.hooksPath` or an alias names) are
  * not here: every chapter refuses them outright (adapters/filesystem's git rules).
  */
+import { nameKey } from "../common/name-key.js";
 
 export interface LoadedLaterEntry {
   /** How the docs show it: `AGENTS.md (any folder)`, `.vscode/`. */
@@ -102,14 +103,15 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
 
 /**
  * Why a file at `path` (workspace-relative, `/`-separated, as named or as a link makes it land)
- * is loaded or run later, or undefined for an ordinary file. Names compare case-blind: some
- * loaders do, and asking once too often costs a question, not a file.
+ * is loaded or run later, or undefined for an ordinary file. Names compare as a case-blind
+ * filesystem may take them (name-key.ts: `AGENTS.MD`, `agentſ.md`, `.gıthub`, `AGENTS.md.`):
+ * some loaders and filesystems do, and asking once too often costs a question, not a file.
  */
 export function loadedLaterReason(path: string): string | undefined {
   const parts = path
     .split(/[/\\]+/u)
-    .filter((part) => part !== "" && part !== ".")
-    .map((part) => part.toLowerCase());
+    .map(nameKey)
+    .filter((part) => part !== "" && part !== ".");
   const name = parts.at(-1);
   if (name === undefined) return undefined;
   const folders = parts.slice(0, -1);

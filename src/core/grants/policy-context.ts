@@ -39,6 +39,12 @@ export interface P04Context extends PolicyContext {
    */
   readonly writeLanding?: (path: string) => string;
   /**
+   * The name of a link on the loaded-later list (`AGENTS.md -> docs/rules.md`), workspace-relative,
+   * that leads to where a write of `path` lands, or a folder holding it; undefined for none. It
+   * throws when it cannot say; the write then asks.
+   */
+  readonly loadedThrough?: (path: string) => string | undefined;
+  /**
    * What npm runs for an allowed argv (its script, the scripts around it, the workspace's
    * `.npmrc`), read now and said in words; undefined when it runs no script. It throws when what
    * npm would run cannot be said (a link npm would follow, a FIFO, …): the command is then denied

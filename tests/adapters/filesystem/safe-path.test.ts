@@ -191,6 +191,9 @@ describe("isGitDirectoryName knows the names that mean .git", () => {
     [".\u200dgit", true],
     ["G\u200cIT~1", true],
     ["gI\u200dT~3", true],
+    // NTFS's upper-case table takes the dotless i to I.
+    [".g\u0131t", true],
+    ["g\u0131t~1", true],
     [".gitignore", false],
     [".github", false],
     ["git", false],

@@ -201,6 +201,39 @@ describe("personal rules", () => {
     expect([env.behavior, env.source]).toEqual(["deny", "personal-rule"]);
   });
 
+  it.each([
+    ["src/AGENTS.md", "src/**"],
+    ["src/.vscode/tasks.json", "src/**"],
+    ["src/sub/.envrc", "src/**"],
+    ["docs/agentſ.md", "docs/*.md"],
+    ["package.json", "*.json"],
+  ])(
+    "a wide path allow does not cover %s, loaded later: the person is asked",
+    async (path, glob) => {
+      const run = daily({
+        rules: [{ behavior: "allow", tool: "write_file", path: glob }],
+        answer: "n",
+      });
+      const decision = await run.decide("write_file", "write", { path });
+      expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
+      expect(run.prompt.asked).toHaveLength(1);
+    },
+  );
+
+  it.each([
+    ["src/AGENTS.md", "src/AGENTS.md"],
+    [".vscode/tasks.json", ".vscode/**"],
+    ["a/b/CLAUDE.md", "**/CLAUDE.md"],
+  ])("a rule that names %s's place itself (%s) allows it", async (path, glob) => {
+    const run = daily({
+      rules: [{ behavior: "allow", tool: "write_file", path: glob }],
+      answer: "n",
+    });
+    const decision = await run.decide("write_file", "write", { path });
+    expect([decision.behavior, decision.source]).toEqual(["allow", "personal-rule"]);
+    expect(run.prompt.asked).toHaveLength(0);
+  });
+
   it("a path deny also refuses a search that names no file (grep may print the files it names)", async () => {
     const run = daily({ rules: [{ behavior: "deny", tool: "*", path: "secrets/**" }] });
     const search = await run.decide("grep", "read", { pattern: ".", glob: "secrets/**" });

@@ -1,0 +1,197 @@
+/**
+ * Which placeholders (absent-placeholders.ts) the harness made, and which runs' commands are
+ * holding each right now. Two runs in one workspace must share it: a placeholder is a mount point
+ * in each command that binds it, and unlinking it on the host detaches every such bind (Linux
+ * 3.18 and later), so a run that removed "its" placeholder while another run's command had it
+ * bound would leave that command free to create the very file the placeholder kept absent. So
+ * a placeholder is removed only by the last run to let it go, and a run that finds one another
+ * run made holds it as its own instead of taking it for a file of the person's.
+ *
+ * The ledger lives in this workspace's state directory (hidden from commands), one JSON file
+ * changed only under a lock file linked into place (link(2) fails if it exists). Each holder is `pid:token`; one whose process
+ * is gone (a killed run) no longer holds anything, so its placeholder is removed by the next run
+ * that lets it go.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import path from "node:path";
+import { errorCode } from "../filesystem/index.js";
+import { SandboxContentError } from "./sandbox-errors.js";
+
+/** One placeholder the harness made: the empty file's identity and who holds it now. */
+export interface LedgerEntry {
+  readonly dev: number;
+  readonly ino: number;
+  readonly holders: string[];
+}
+
+export type LedgerEntries = Map<string, LedgerEntry>;
+
+/** Read and change the entries, exclusively among every run that shares the ledger. */
+export interface PlaceholderLedger {
+  /** This run's holder name. */
+  readonly holder: string;
+  update<T>(change: (entries: LedgerEntries) => T): T;
+}
+
+/** For a runner whose placeholders no other run can see (tests, a run without a state directory). */
+export class MemoryPlaceholderLedger implements PlaceholderLedger {
+  readonly holder = `${process.pid}:${randomUUID()}`;
+  readonly #entries: LedgerEntries = new Map();
+
+  update<T>(change: (entries: LedgerEntries) => T): T {
+    return change(this.#entries);
+  }
+}
+
+/** How long a run waits for another to finish its (short, synchronous) turn with the ledger. */
+const LOCK_WAIT_MS = 10_000;
+const LOCK_RETRY_MS = 2;
+
+/** The ledger in `directory`, shared by every run of this workspace that names the same one. */
+export class DirectoryPlaceholderLedger implements PlaceholderLedger {
+  readonly holder = `${process.pid}:${randomUUID()}`;
+  readonly #directory: string;
+
+  constructor(directory: string) {
+    this.#directory = directory;
+  }
+
+  update<T>(change: (entries: LedgerEntries) => T): T {
+    mkdirSync(this.#directory, { recursive: true, mode: 0o700 });
+    const lock = path.join(this.#directory, "lock");
+    this.#acquire(lock);
+    try {
+      const entries = this.#read();
+      withoutGoneHolders(entries);
+      const result = change(entries);
+      this.#write(entries);
+      return result;
+    } finally {
+      unlinkSync(lock);
+    }
+  }
+
+  #acquire(lock: string): void {
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (;;) {
+      // Written whole under a name of its own, then linked in: the lock never reads empty.
+      const mine = `${lock}.${this.holder.replace(":", "-")}`;
+      writeFileSync(mine, String(process.pid), { mode: 0o600, flag: "w" });
+      try {
+        linkSync(mine, lock);
+        return;
+      } catch (error) {
+        if (errorCode(error) !== "EEXIST") throw this.#refusal(errorCode(error) ?? "error");
+      } finally {
+        unlinkSync(mine);
+      }
+      // A run killed inside its turn leaves the lock: its process is gone, so the lock is too.
+      if (!processAlive(lockOwner(lock))) {
+        try {
+          unlinkSync(lock);
+        } catch {
+          // another run took it away first
+        }
+        continue;
+      }
+      if (Date.now() > deadline) throw this.#refusal("another run kept it locked");
+      Atomics.wait(pause, 0, 0, LOCK_RETRY_MS);
+    }
+  }
+
+  #read(): LedgerEntries {
+    let text: string;
+    try {
+      text = readFileSync(path.join(this.#directory, "ledger.json"), "utf8");
+    } catch (error) {
+      if (errorCode(error) === "ENOENT") return new Map();
+      throw error;
+    }
+    const entries: LedgerEntries = new Map();
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed !== "object" || parsed === null) return entries;
+      for (const [name, value] of Object.entries(parsed)) {
+        const entry = ledgerEntry(value);
+        if (entry !== undefined) entries.set(name, entry);
+      }
+    } catch {
+      // A torn file cannot be: it is replaced by rename. Anything unreadable holds nothing.
+    }
+    return entries;
+  }
+
+  #write(entries: LedgerEntries): void {
+    const file = path.join(this.#directory, "ledger.json");
+    const next = `${file}.${this.holder.replace(":", "-")}.tmp`;
+    const fd = openSync(
+      next,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+      0o600,
+    );
+    try {
+      writeSync(fd, JSON.stringify(Object.fromEntries(entries)));
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(next, file);
+  }
+
+  #refusal(why: string): SandboxContentError {
+    return new SandboxContentError(
+      `The sandbox refuses to run this command: it could not read which placeholders other runs ` +
+        `in this workspace hold (${path.join(this.#directory, "lock")}: ${why}), and without that ` +
+        `a placeholder could be removed while another command relies on it; try again, or run ` +
+        `with --sandbox off`,
+    );
+  }
+}
+
+function ledgerEntry(value: unknown): LedgerEntry | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { dev, ino, holders } = value as Record<string, unknown>;
+  if (typeof dev !== "number" || typeof ino !== "number" || !Array.isArray(holders)) {
+    return undefined;
+  }
+  return { dev, ino, holders: holders.filter((h): h is string => typeof h === "string") };
+}
+
+/** Drops holders whose process is gone: a killed run holds nothing. */
+function withoutGoneHolders(entries: LedgerEntries): void {
+  for (const entry of entries.values()) {
+    const alive = entry.holders.filter((holder) => processAlive(Number(holder.split(":")[0])));
+    entry.holders.splice(0, entry.holders.length, ...alive);
+  }
+}
+
+function lockOwner(lock: string): number {
+  try {
+    return Number(readFileSync(lock, "utf8"));
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Whether a process with this id exists (EPERM: it does, as another user's). */
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) === "EPERM";
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Where a file tool's write of a file loaded later asks (chapter 4), a sandboxed command finds
+ * those that exist read-only, and one it creates is named after its output: the person approved
+ * the command, not what the code it runs (maybe a file the model wrote unasked) writes.
+ */
+import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BubblewrapRunner } from "../../../src/adapters/sandbox/index.js";
+import { loadedLaterEntries } from "../../../src/adapters/filesystem/index.js";
+import { buildCommandEnvironment } from "../../../src/adapters/shell/index.js";
+import { loadedLaterReason } from "../../../src/core/grants/loaded-later-files.js";
+import { BWRAP_REASON, HAS_BWRAP } from "../../support/bubblewrap.js";
+import { withEnglishMessages } from "../../support/english-messages.js";
+import { BWRAP, hostExecutable } from "../../support/host-executables.js";
+
+const BASH = hostExecutable("bash");
+const LIMITS = { timeoutMs: 30_000, maxOutputBytes: 64 * 1024 };
+
+let base: string;
+let ws: string;
+
+beforeEach(async () => {
+  base = await mkdtemp(join(await realpath(tmpdir()), "loaded-later-binds-"));
+  ws = join(base, "ws");
+  mkdirSync(join(ws, ".github", "workflows"), { recursive: true });
+  mkdirSync(join(ws, "docs", "api"), { recursive: true });
+  mkdirSync(join(ws, "node_modules", "x"), { recursive: true });
+  writeFileSync(join(ws, "AGENTS.md"), "Run the tests.\n");
+  writeFileSync(join(ws, "docs", "api", "CLAUDE.md"), "Be brief.\n");
+  writeFileSync(join(ws, ".github", "workflows", "ci.yml"), "on: push\n");
+  writeFileSync(join(ws, "package.json"), '{"scripts":{"test":"node test.js"}}\n');
+  writeFileSync(join(ws, "node_modules", "x", "AGENTS.md"), "not scanned\n");
+  writeFileSync(join(ws, "README.md"), "readme\n");
+  symlinkSync("AGENTS.md", join(ws, "notes.md"));
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe("loadedLaterEntries", () => {
+  it("finds each file and folder on the list, by name at any depth, and where a link of such a name leads", () => {
+    symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
+    writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
+    expect(
+      loadedLaterEntries(ws, loadedLaterReason)
+        .map((entry) => [entry.path, entry.leadsTo])
+        .sort(),
+    ).toEqual(
+      [
+        [join(ws, ".github"), undefined],
+        [join(ws, "AGENTS.md"), undefined],
+        [join(ws, "CLAUDE.md"), join(ws, "docs", "rules.md")],
+        [join(ws, "docs", "api", "CLAUDE.md"), undefined],
+        [join(ws, "package.json"), undefined],
+      ].sort(),
+    );
+  });
+});
+
+describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
+  `in real bubblewrap ${BWRAP_REASON}`,
+  () => {
+    const runner = (keep: boolean) =>
+      new BubblewrapRunner({
+        bwrapPath: BWRAP ?? "",
+        shell: { executable: BASH ?? "", kind: "bash" },
+        workspace: ws,
+        home: homedir(),
+        network: false,
+        environment: buildCommandEnvironment(withEnglishMessages(process.env), {
+          passEnv: [],
+          platform: "linux",
+        }),
+        ...(keep ? { loadedLater: loadedLaterReason } : {}),
+      });
+
+    const ATTACK =
+      "echo evil >> AGENTS.md && echo W1; echo evil >> notes.md && echo W2; " +
+      "echo evil > docs/api/CLAUDE.md && echo W3; echo evil >> .github/workflows/ci.yml && echo W4; " +
+      "echo evil > .github/workflows/new.yml && echo W5; " +
+      "echo '{}' > package.json && echo W6; rm -f AGENTS.md && echo W7; mv package.json p && echo W8; " +
+      "echo evil >> docs/rules.md && echo W9; " +
+      "echo ok >> README.md && echo OK; mkdir -p .vscode sub && echo '{}' > .vscode/tasks.json && " +
+      "echo x > sub/AGENTS.md && echo CREATED; ln -s README.md GEMINI.md && echo LINKED";
+
+    it("existing ones are read-only; new ones are named after the output; the rest is writable", async () => {
+      // CLAUDE.md is a link: the file it leads to is what the next session reads.
+      writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
+      symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
+      const result = await runner(true).run(ATTACK, ws, LIMITS);
+
+      expect(result.output).not.toMatch(/W[1-9]/u);
+      expect(readFileSync(join(ws, "docs", "rules.md"), "utf8")).toBe("rules\n");
+      expect(result.output).toContain("OK");
+      expect(readFileSync(join(ws, "AGENTS.md"), "utf8")).toBe("Run the tests.\n");
+      expect(readFileSync(join(ws, "docs", "api", "CLAUDE.md"), "utf8")).toBe("Be brief.\n");
+      expect(readFileSync(join(ws, ".github", "workflows", "ci.yml"), "utf8")).toBe("on: push\n");
+      expect(existsSync(join(ws, ".github", "workflows", "new.yml"))).toBe(false);
+      expect(readFileSync(join(ws, "package.json"), "utf8")).toBe(
+        '{"scripts":{"test":"node test.js"}}\n',
+      );
+      expect(readFileSync(join(ws, "README.md"), "utf8")).toBe("readme\nok\n");
+      // Not made yet, they could not be held: the command made them, and its result says so.
+      expect(result.output).toContain("CREATED");
+      expect(result.output).toContain("LINKED");
+      expect(result.output).toContain(
+        `[sandbox] warning: ${join(ws, "GEMINI.md")} was created during this command; instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents), and no one was asked about it: check it before then`,
+      );
+      expect(result.output).toContain(
+        `[sandbox] warning: ${join(ws, ".vscode")} was created during this command; editor settings and tasks: an editor opening the folder runs its tasks and the programs its settings name, and no one was asked about it: check it before then`,
+      );
+      expect(result.output).toContain(
+        `[sandbox] warning: ${join(ws, "sub", "AGENTS.md")} was created during this command; instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents), and no one was asked about it: check it before then`,
+      );
+    });
+
+    it("one changed through a hard link made before the run is named: a bind covers a name, not the file", async () => {
+      linkSync(join(ws, "AGENTS.md"), join(ws, "hard.md"));
+      const result = await runner(true).run("echo evil >> hard.md && echo THROUGH", ws, LIMITS);
+      expect(result.output).toContain("THROUGH");
+      expect(result.output).toContain(
+        `[sandbox] warning: ${join(ws, "AGENTS.md")} was changed during this command through another name (a hard link), though it was read-only; a later session, an editor or CI loads it: check it before then`,
+      );
+    });
+
+    it("where file tools' writes are not asked about, commands write them as any file", async () => {
+      const result = await runner(false).run(ATTACK, ws, LIMITS);
+      expect(result.output).toContain("W1");
+      expect(result.output).not.toContain("[sandbox] warning");
+    });
+  },
+);
