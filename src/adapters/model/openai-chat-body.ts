@@ -7,6 +7,7 @@
  */
 import type { Message } from "../../core/ports/messages.js";
 import type { ModelToolSpec } from "../../core/ports/model.js";
+import { KeptBytes } from "./kept-bytes.js";
 import { toChatMessages, toChatTools } from "./openai-chat-request.js";
 import { RequestBodyParts } from "./request-body-parts.js";
 
@@ -20,6 +21,8 @@ export class ChatRequestBody {
   /** Each one's JSON after a comma: the first of a list is sent without it (a view, no copy). */
   readonly #messages = new WeakMap<Message, Buffer>();
   readonly #tools = new WeakMap<ModelToolSpec, Buffer>();
+  /** Where those bytes live: slabs of kept bytes only, not Node's shared pool. */
+  readonly #kept = new KeptBytes();
 
   constructor(model: string) {
     this.#head = Buffer.from(`{"model":${JSON.stringify(model)},"messages":[`);
@@ -57,7 +60,7 @@ export class ChatRequestBody {
   #message(message: Message): Buffer {
     let bytes = this.#messages.get(message);
     if (bytes === undefined) {
-      bytes = Buffer.from(`,${JSON.stringify(toChatMessages([message])[0])}`);
+      bytes = this.#kept.encode(`,${JSON.stringify(toChatMessages([message])[0])}`);
       this.#messages.set(message, bytes);
     }
     return bytes;
@@ -66,7 +69,7 @@ export class ChatRequestBody {
   #tool(tool: ModelToolSpec): Buffer {
     let bytes = this.#tools.get(tool);
     if (bytes === undefined) {
-      bytes = Buffer.from(`,${JSON.stringify(toChatTools([tool])[0])}`);
+      bytes = this.#kept.encode(`,${JSON.stringify(toChatTools([tool])[0])}`);
       this.#tools.set(tool, bytes);
     }
     return bytes;
