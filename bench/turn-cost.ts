@@ -90,8 +90,7 @@ export async function measureTurnCost(): Promise<SectionResult> {
       rss20.push(at20);
       rssHalf.push(atHalf);
       rssAll.push(atAll);
-      // Second half's growth per call over the first half's (from EDGE): ≤ 1 is at most linear.
-      growthRatios.push((atAll - atHalf) / (CALLS / 2) / ((atHalf - at20) / (CALLS / 2 - EDGE)));
+      growthRatios.push(growthRatio(at20, atHalf, atAll));
     }
     const ratio = summarize(ratios);
     const rows: Row[] = [
@@ -285,6 +284,17 @@ function reply(message: Record<string, unknown>): string {
       },
     ],
   });
+}
+
+/**
+ * The second half's growth per call over the first half's (from EDGE): ≤ 1 is at most linear.
+ * Peak RSS only rises, in steps, and can stay put for hundreds of calls: a second half that does
+ * not rise is at most linear whatever the first did (0/0 was NaN, a failure, for a flat run).
+ */
+function growthRatio(at20: number, atHalf: number, atAll: number): number {
+  const second = (atAll - atHalf) / (CALLS / 2);
+  if (second <= 0) return 0;
+  return second / ((atHalf - at20) / (CALLS / 2 - EDGE));
 }
 
 function sum(values: readonly number[]): number {

@@ -4,8 +4,10 @@
  */
 
 // Windows compares the part before the first dot, ignoring trailing spaces, in any case; the
-// superscript digits ¹²³ are also accepted after COM/LPT.
-const DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)$/iu;
+// superscript digits ¹²³ (U+00B9, U+00B2, U+00B3) are also accepted after COM/LPT. Escaped: the
+// bundle stays ASCII (scripts/bundle.js), so V8 holds its source in one byte a character.
+const DEVICE_NAME =
+  /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$|clock\$)$/iu;
 
 /** True when `segment` names a Windows device, with or without an extension. */
 export function isWindowsDeviceName(segment: string): boolean {

@@ -2,11 +2,12 @@
  * The one `fetch` the openai SDK needs, over `node:http` / `node:https`. Node's own `fetch` (and
  * its `Headers`) load the bundled undici on first use, about 30 ms of every start before the
  * first request can leave; this sends the same request without it. Only what the SDK uses for a
- * chat call: method, headers, a string or byte body, an abort signal; the reply is read whole,
+ * chat call: method, headers, a string or byte body (or one in parts), an abort signal; the reply is read whole,
  * except a successful server-sent event stream, whose `body` is handed on as it arrives.
  */
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
+import { RequestBodyParts } from "./request-body-parts.js";
 
 type HeaderInit =
   | Iterable<readonly [string, string]>
@@ -171,8 +172,22 @@ export function nodeHttpFetch(
         }
       });
     });
-    request.end(init.body ?? undefined);
+    sendBody(request, init.body);
   });
+}
+
+/** A body of parts (request-body-parts.ts) is written part by part, under its whole length. */
+function sendBody(request: ClientRequest, body: LiteRequestInit["body"]): void {
+  if (!(body instanceof RequestBodyParts)) {
+    request.end(body ?? undefined);
+    return;
+  }
+  request.setHeader("content-length", String(body.totalBytes));
+  // Corked until `end` (which uncorks): one writev for all the parts on a kept-alive socket, not
+  // a write (and a packet) each.
+  request.cork();
+  for (const part of body.parts) request.write(part);
+  request.end();
 }
 
 /** A 2xx `text/event-stream` without content encoding: read as it arrives, not whole. */

@@ -107,14 +107,15 @@ export class OpenAIChatModelClient implements ModelClient {
     // A history the API would reject is our bug: fail before spending a request on it.
     // Checked and serialised turn by turn: only the messages new since the last request are read.
     this.#pairing.check(request.messages);
-    // The SDK is handed the body as bytes, each message serialised once (openai-chat-body.ts): it
-    // passes bytes through as they are, and the params only tell it the reply is a stream.
+    // The SDK is handed the body as the parts kept between turns, each message serialised once
+    // (openai-chat-body.ts): it passes an ArrayBuffer view through as it is, to our fetch, which
+    // writes the parts; the params only tell the SDK the reply is a stream.
     const params: ChatCompletionCreateParamsStreaming = {
       model: this.#model,
       messages: [],
       stream: true,
     };
-    const body = this.#body.bytes(request.messages, request.tools);
+    const body = this.#body.parts(request.messages, request.tools);
     const bodyOptions = { body, headers: { "content-type": "application/json" } };
     // Each attempt gets a signal of its own, linked to the run's until the reply has been read.
     let attempt: LinkedAbort | undefined;

@@ -7,6 +7,7 @@ import {
   MAX_REPLY_BYTES,
   nodeHttpFetch,
 } from "../../../src/adapters/model/node-http-fetch.js";
+import { RequestBodyParts } from "../../../src/adapters/model/request-body-parts.js";
 
 interface Seen {
   readonly method: string | undefined;
@@ -57,6 +58,20 @@ describe("LiteHeaders", () => {
 });
 
 describe("nodeHttpFetch", () => {
+  it("sends a body of parts whole, in order, under its whole Content-Length", async () => {
+    const { url, seen } = await serve((_request, response) => {
+      response.writeHead(200, { "Content-Type": "application/json" });
+      response.end("{}");
+    });
+    const parts = [Buffer.from('{"messages":['), Buffer.from('"ünï"'), Buffer.from("]}")];
+
+    await nodeHttpFetch(url, { method: "POST", body: new RequestBodyParts(parts) });
+
+    expect(seen.map((one) => one.body)).toEqual(['{"messages":["ünï"]}']);
+    expect(seen[0]?.headers["content-length"]).toBe("22");
+    expect(seen[0]?.headers["transfer-encoding"]).toBeUndefined();
+  });
+
   it("sends method, headers and body, and reads status, headers and JSON", async () => {
     const { url, seen } = await serve((_request, response) => {
       response.writeHead(201, { "Content-Type": "application/json", "X-Request-Id": "r1" });

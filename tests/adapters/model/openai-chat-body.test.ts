@@ -71,4 +71,19 @@ describe("ChatRequestBody", () => {
     }
     expect(body.bytes(long, []).toString("utf8")).toBe(sdkBody(long, []));
   });
+
+  it("hands on the same bytes as parts, each message's the same buffer turn after turn", () => {
+    const body = new ChatRequestBody("gpt-x");
+    const first = body.parts(history.slice(0, 3), tools);
+    const later = body.parts(history, tools);
+    expect(later.joined().toString("utf8")).toBe(sdkBody(history, tools));
+    expect(later.totalBytes).toBe(Buffer.byteLength(sdkBody(history, tools)));
+    expect(first.joined().toString("utf8")).toBe(sdkBody(history.slice(0, 3), tools));
+    // head, five messages, the tools' opening, two tools, their end and the tail
+    expect(later.parts).toHaveLength(1 + 5 + 1 + 2 + 1 + 1);
+    // Messages after the first are the very buffers sent before: serialised once, not copied.
+    expect(later.parts[2]).toBe(first.parts[2]);
+    expect(later.parts[3]).toBe(first.parts[3]);
+    expect(body.parts([], []).joined().toString("utf8")).toBe(sdkBody([], []));
+  });
 });

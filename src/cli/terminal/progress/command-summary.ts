@@ -37,11 +37,11 @@ const RUNNER_SUMMARIES: readonly RegExp[] = [
   /^=*\s*(no tests ran|\d+ (passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?)\b.*) in [\d.]+s\b/u,
   /^(ok|FAIL)\s+\S+\s+([\d.]+s|\(cached\)|\[[\w ]+\])/u,
   /^test result: (ok|FAILED)\./u,
-  // ava
-  /^(✔ |✘ )?\d+ tests? (passed|failed)$/u,
-  /^(✘ )?[1-9]\d* (uncaught exceptions?|unhandled rejections?)$/u,
-  // node:test (spec and TAP reporters), tape
-  /^(ℹ|#) (pass \d+|fail [1-9]\d*)$/u,
+  // ava (✔ U+2714, ✘ U+2718; escaped so that the bundle stays ASCII, see scripts/bundle.js)
+  /^(\u2714 |\u2718 )?\d+ tests? (passed|failed)$/u,
+  /^(\u2718 )?[1-9]\d* (uncaught exceptions?|unhandled rejections?)$/u,
+  // node:test (spec and TAP reporters; ℹ U+2139), tape
+  /^(\u2139|#) (pass \d+|fail [1-9]\d*)$/u,
   // tap
   /^# failed [1-9]\d* of \d+ tests?$/u,
   /^Asserts: \d+ (failed|passed)\b/u,
@@ -54,7 +54,7 @@ const RUNNER_SUMMARIES: readonly RegExp[] = [
   /^(ok|FAILED) \| \d+ passed\b/u,
 ];
 const SAYS_FAILED =
-  /\b([1-9]\d* (failed|failing|fail|errors?)|(fail|failed) [1-9]\d*|FAIL|FAILED)\b|^✘/u;
+  /\b([1-9]\d* (failed|failing|fail|errors?)|(fail|failed) [1-9]\d*|FAIL|FAILED)\b|^\u2718/u;
 
 /** Colour changes (SGR) only: dropping them hides nothing, and every other escape stays visible. */
 // eslint-disable-next-line no-control-regex -- ESC is exactly what this looks for
