@@ -4,11 +4,7 @@
  * unless it is effect-free and its flush is still under way), the way `kill -9` would, so every
  * step of the journal can be shown to resume.
  */
-import type {
-  AppendOptions,
-  JournalRecord,
-  RunJournal,
-} from "../core/journal/journal-records.js";
+import type { AppendOptions, JournalRecord, RunJournal } from "../core/journal/journal-records.js";
 
 export function withCrashHook(
   journal: RunJournal,

@@ -27,11 +27,7 @@ import type {
 } from "../../core/journal/journal-records.js";
 import { JOURNAL_VERSION } from "../../core/journal/journal-records.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import {
-  appendWritten,
-  flushHarnessFile,
-  openHarnessOutput,
-} from "../filesystem/index.js";
+import { appendWritten, flushHarnessFile, openHarnessOutput } from "../filesystem/index.js";
 import { MAX_JOURNAL_BYTES } from "./journal-file.js";
 import { RunJournalError } from "./run-files.js";
 import { ImageFile, imagesPath } from "./image-file.js";
@@ -251,9 +247,7 @@ export class FileRunJournal implements RunJournal {
     this.#groupFlush = undefined;
     // Effect-free records not yet flushed are flushed now; the process waits for it to end.
     const flushing =
-      this.#unflushed && this.#failed === undefined
-        ? this.#flushAfterWrites(fd)
-        : this.#flushing;
+      this.#unflushed && this.#failed === undefined ? this.#flushAfterWrites(fd) : this.#flushing;
     if (flushing === undefined) {
       closeSync(fd);
       return;

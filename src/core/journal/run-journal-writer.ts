@@ -100,7 +100,11 @@ export class RunJournalWriter {
     );
   }
 
-  decision(call: ToolCall, prepared: PreparedToolCall, decision: PermissionDecision): Promise<void> {
+  decision(
+    call: ToolCall,
+    prepared: PreparedToolCall,
+    decision: PermissionDecision,
+  ): Promise<void> {
     return journalStep(
       this.#journal,
       {
