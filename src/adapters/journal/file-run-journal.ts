@@ -4,11 +4,11 @@
  * flushed with fdatasync before `append` resolves, so it is on disk before the step it describes.
  * Two exceptions, both for steps that change nothing outside the harness: a run's run_started is
  * flushed while the first model request is in flight, and an `effectFree` record (a model reply,
- * a local read's records) resolves once written, its flush started in the background. Flushes
- * follow one another, and a record that is not effect-free waits for every flush before it and
- * then for its own (which covers everything written before it), so nothing that has an effect
- * happens before every earlier record is on disk, name and all (docs/run-journal.md, "Group
- * flushes").
+ * a local read's records) resolves once written, to be flushed with its group: by the next record
+ * that is not effect-free, by `close`, or within GROUP_FLUSH_MS. Flushes follow one another, and a
+ * record that is not effect-free waits for every flush before it and then for its own (which
+ * covers everything written before it), so nothing that has an effect happens before every
+ * earlier record is on disk, name and all (docs/run-journal.md, "Group flushes").
  *
  * Why a JSONL file and not a database: it is what terminal agents already keep (Codex and Claude
  * Code write JSONL transcripts), it needs no native module (SQLite bindings need a compiler or a
@@ -180,7 +180,6 @@ export class FileRunJournal implements RunJournal {
     if (this.#fd !== fd) throw new RunJournalError(`The run journal ${this.path} is closed`);
     await appendWritten(fd, text);
     this.#size += bytes;
-    this.#unflushed = true;
     // Its own fdatasync covers this record and every effect-free one written before it.
     this.#unflushed = false;
     await Promise.all([flushHarnessFile(fd), this.#named]);
