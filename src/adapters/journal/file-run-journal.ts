@@ -2,9 +2,13 @@
  * The journal port as an append-only JSONL file, one per run. Each record is one line, written to
  * a descriptor opened once (never through a link, a regular file with one name, owner-only) and
  * flushed with fdatasync before `append` resolves, so it is on disk before the step it describes.
- * One exception: a run's run_started is flushed while the first model request is in flight (a
- * request changes nothing on this machine), and the next record waits for that flush, so nothing
- * a reply asks for happens before the run is on disk, name and all.
+ * Two exceptions, both for steps that change nothing outside the harness: a run's run_started is
+ * flushed while the first model request is in flight, and an `effectFree` record (a model reply,
+ * a local read's records) resolves once written, to be flushed with its group: by the next record
+ * that is not effect-free, by `close`, or within GROUP_FLUSH_MS. Flushes follow one another, and a
+ * record that is not effect-free waits for every flush before it and then for its own (which
+ * covers everything written before it), so nothing that has an effect happens before every
+ * earlier record is on disk, name and all (docs/run-journal.md, "Group flushes").
  *
  * Why a JSONL file and not a database: it is what terminal agents already keep (Codex and Claude
  * Code write JSONL transcripts), it needs no native module (SQLite bindings need a compiler or a
@@ -15,15 +19,15 @@ import { createHash } from "node:crypto";
 import { close, closeSync, fstatSync, fsync, open } from "node:fs";
 import { promisify } from "node:util";
 import { dirname } from "node:path";
-import type { JournalRecord, KeptImage, RunJournal } from "../../core/journal/journal-records.js";
+import type {
+  AppendOptions,
+  JournalRecord,
+  KeptImage,
+  RunJournal,
+} from "../../core/journal/journal-records.js";
 import { JOURNAL_VERSION } from "../../core/journal/journal-records.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import {
-  appendDurably,
-  appendWritten,
-  flushHarnessFile,
-  openHarnessOutput,
-} from "../filesystem/index.js";
+import { appendWritten, flushHarnessFile, openHarnessOutput } from "../filesystem/index.js";
 import { MAX_JOURNAL_BYTES } from "./journal-file.js";
 import { RunJournalError } from "./run-files.js";
 import { ImageFile, imagesPath } from "./image-file.js";
@@ -58,10 +62,19 @@ export class FileRunJournal implements RunJournal {
   readonly #named: Promise<void>;
   readonly #flush: (fd: number) => Promise<void>;
   /**
-   * run_started's flush and the directory's while in flight, or after it failed: every later record
-   * awaits it (and fails if it failed), and the descriptor is closed only once it has settled.
+   * The last flush started or queued (each starts once the one before has settled), or the one
+   * that failed: a record that is not effect-free awaits it before it is written (and fails if it
+   * failed), and the descriptor is closed only once it has settled.
    */
-  #firstFlush: Promise<void> | undefined;
+  #flushing: Promise<void> | undefined;
+  /** A flush is queued behind the one in flight and has not started: it covers what is written meanwhile. */
+  #queued = false;
+  /** Set once a flush failed: no record is written after it. */
+  #failed: { readonly error: unknown } | undefined;
+  /** Bytes were written after the last flush started. */
+  #unflushed = false;
+  /** The flush that effect-free records wait for at most GROUP_FLUSH_MS, unless a later step's comes first. */
+  #groupFlush: ReturnType<typeof setTimeout> | undefined;
   /**
    * Records made before the run's run_started (a `/model` switch before the first message): a
    * journal must begin with run_started or no reader accepts it, so they wait and follow it. A
@@ -90,8 +103,9 @@ export class FileRunJournal implements RunJournal {
   }
 
   /**
-   * Opens (creating it owner-only) the run's journal for appending. `flush` makes a written record
-   * durable (fdatasync; tests hold it to see what waits for it).
+   * Opens (creating it owner-only) the run's journal for appending. `flush` makes run_started and
+   * the effect-free records written so far durable (fdatasync; tests hold it to see what waits for
+   * it); any other record is flushed with its own fdatasync before its append resolves.
    */
   static open(
     path: string,
@@ -110,7 +124,7 @@ export class FileRunJournal implements RunJournal {
     return new FileRunJournal(path, fd, context, now, syncDirectoryOf(path), flush);
   }
 
-  async append(record: JournalRecord): Promise<void> {
+  async append(record: JournalRecord, options: AppendOptions = {}): Promise<void> {
     if (this.#fd === undefined) {
       throw new RunJournalError(`The run journal ${this.path} is closed`);
     }
@@ -118,12 +132,12 @@ export class FileRunJournal implements RunJournal {
       this.#beforeStart.push(record);
       return;
     }
-    await this.#write(record);
+    await this.#write(record, options.effectFree === true);
     if (record.type !== "run_started") return;
-    for (const held of this.#beforeStart.splice(0)) await this.#write(held);
+    for (const held of this.#beforeStart.splice(0)) await this.#write(held, false);
   }
 
-  async #write(record: JournalRecord): Promise<void> {
+  async #write(record: JournalRecord, effectFree: boolean): Promise<void> {
     const fd = this.#fd;
     if (fd === undefined) throw new RunJournalError(`The run journal ${this.path} is closed`);
     const line = {
@@ -147,22 +161,68 @@ export class FileRunJournal implements RunJournal {
         `The run journal ${this.path} would grow past ${String(MAX_JOURNAL_BYTES)} bytes with this ${record.type} record (${String(bytes)} bytes), more than resume reads; the step did not happen`,
       );
     }
-    // A failed flush of run_started rejects here: no later step happens on an unflushed start.
-    await this.#firstFlush;
-    // Closed while this record waited for it: the descriptor may name another file by now.
-    if (this.#fd !== fd) throw new RunJournalError(`The run journal ${this.path} is closed`);
-    if (record.type === "run_started") {
+    if (this.#failed !== undefined) throw this.#failed.error;
+    if (effectFree || record.type === "run_started") {
+      // Its step changes nothing outside the harness: written now (a process that dies keeps
+      // it), and on disk before any step with an effect, or the journal's close, or within
+      // GROUP_FLUSH_MS, whichever comes first. run_started's flush starts at once, while the
+      // first request is in flight, to have the run's name on disk early.
       await appendWritten(fd, text);
       this.#size += bytes;
-      const flushed: Promise<void> = Promise.all([this.#flush(fd), this.#named]).then(() => {
-        if (this.#firstFlush === flushed) this.#firstFlush = undefined;
-      });
-      this.#firstFlush = flushed;
-      flushed.catch(() => undefined); // reported by the next append, if there is one
+      this.#unflushed = true;
+      if (record.type === "run_started") void this.#flushAfterWrites(fd).catch(ignore);
+      else this.#flushWithin(fd);
       return;
     }
-    await Promise.all([appendDurably(fd, text), this.#named]);
+    // A failed flush rejects here: no step with an effect happens on an unflushed journal.
+    await this.#flushing;
+    // Closed while this record waited for it: the descriptor may name another file by now.
+    if (this.#fd !== fd) throw new RunJournalError(`The run journal ${this.path} is closed`);
+    await appendWritten(fd, text);
     this.#size += bytes;
+    // Its own fdatasync covers this record and every effect-free one written before it.
+    this.#unflushed = false;
+    await Promise.all([flushHarnessFile(fd), this.#named]);
+  }
+
+  /**
+   * Flushes what has been written so far: at once when no flush is in flight, else once it has
+   * settled. Only one waits at a time, since it covers everything written before it starts.
+   */
+  #flushAfterWrites(fd: number): Promise<void> {
+    const last = this.#flushing;
+    if (this.#queued && last !== undefined) return last;
+    this.#queued = true;
+    const flushed = (last ?? Promise.resolve()).then(() => {
+      this.#queued = false;
+      this.#unflushed = false;
+      return this.#flush(fd);
+    });
+    this.#flushing = flushed;
+    flushed.then(
+      () => {
+        if (this.#flushing === flushed) this.#flushing = undefined;
+      },
+      (error: unknown) => {
+        this.#failed ??= { error };
+      },
+    );
+    return flushed;
+  }
+
+  /**
+   * Effect-free records are flushed together: by the next record that is not effect-free, by
+   * `close`, or at the latest GROUP_FLUSH_MS after the first of them. A flush in the background
+   * holds up the writes that meet it (the kernel makes them wait), so it is not started per record.
+   */
+  #flushWithin(fd: number): void {
+    if (this.#groupFlush !== undefined) return;
+    this.#groupFlush = setTimeout(() => {
+      this.#groupFlush = undefined;
+      if (this.#fd === fd && this.#unflushed) void this.#flushAfterWrites(fd).catch(ignore);
+    }, GROUP_FLUSH_MS);
+    // The journal's close flushes what is left, so the timer need not keep the process alive.
+    this.#groupFlush.unref();
   }
 
   /** Durable before it resolves: the write's file_before, and then the write, wait for it. */
@@ -182,7 +242,11 @@ export class FileRunJournal implements RunJournal {
     if (fd === undefined) return;
     this.#fd = undefined;
     this.#images.close();
-    const flushing = this.#firstFlush;
+    if (this.#groupFlush !== undefined) clearTimeout(this.#groupFlush);
+    this.#groupFlush = undefined;
+    // Effect-free records not yet flushed are flushed now; the process waits for it to end.
+    const flushing =
+      this.#unflushed && this.#failed === undefined ? this.#flushAfterWrites(fd) : this.#flushing;
     if (flushing === undefined) {
       closeSync(fd);
       return;
@@ -196,6 +260,12 @@ export class FileRunJournal implements RunJournal {
 }
 
 const CLOSING_RESERVE = 64 * 1024;
+/** The longest an effect-free record waits for its flush when nothing else flushes it first. */
+export const GROUP_FLUSH_MS = 1000;
+
+function ignore(): void {
+  // A failed flush is reported by the next append, or stops the close from claiming anything.
+}
 
 // node:fs's own callbacks, not fs/promises, which the bundle loads at the first tool call instead
 // of before the first request (scripts/bundle.js, LAZY_BUILTINS).

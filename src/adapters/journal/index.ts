@@ -3,7 +3,7 @@
  * workspace's state directory, with the reader, the run lock and the listing `agent runs` and
  * `agent resume` use.
  */
-export { FileRunJournal, type RunContext } from "./file-run-journal.js";
+export { FileRunJournal, GROUP_FLUSH_MS, type RunContext } from "./file-run-journal.js";
 export { dropCutTail, readJournalFile, type JournalContents } from "./journal-file.js";
 export { listRuns, newestRuns, runIdsNewestFirst, type RunSummary } from "./run-list.js";
 export {

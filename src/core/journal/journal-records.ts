@@ -186,9 +186,21 @@ export interface LegacyJournalRecord {
 /** What a journal file may hold: every record written now, and the legacy ones. */
 export type StoredJournalRecord = JournalRecord | LegacyJournalRecord;
 
-/** The journal port: `append` resolves only once the record is durable, and throws otherwise. */
+/**
+ * How long `append` may wait. By default a record is durable before `append` resolves. A record
+ * marked `effectFree` precedes only steps that change nothing outside the harness (a model reply,
+ * a local read and its decision and result): it is written before `append` resolves (a process
+ * that dies keeps it) and flushed in the background, and every record is durable before the next
+ * record that is not `effectFree` resolves and before the journal closes (docs/run-journal.md,
+ * "Group flushes").
+ */
+export interface AppendOptions {
+  readonly effectFree?: boolean;
+}
+
+/** The journal port: `append` resolves once the record is durable (or, `effectFree`, written), and throws otherwise. */
 export interface RunJournal {
-  append(record: JournalRecord): Promise<void>;
+  append(record: JournalRecord, options?: AppendOptions): Promise<void>;
   /**
    * Bytes the journal can still take for a step's records (the closing records have their own
    * reserve); absent when it has no limit. The loop bounds each model reply by it.

@@ -2,10 +2,13 @@
  * The runner's journal, one method per step it records, so the tool path names its steps instead of
  * spelling out record shapes. A step's record is durable before the step (fail closed, see
  * run-journaling.ts); the records that close a run or a call stopped by Ctrl-C are best effort.
+ * A model reply's record, and those of a call that changes nothing (a local read, or a call that
+ * never ran), are `effectFree`: written before their step and flushed together, on disk before any
+ * step with an effect (docs/run-journal.md, "Group flushes").
  */
 import { canonicalJson } from "../common/canonical-json.js";
 import type { RunWaitingError } from "../common/agent-errors.js";
-import type { JournalRecord, KeptImage, RunJournal } from "./journal-records.js";
+import type { AppendOptions, JournalRecord, KeptImage, RunJournal } from "./journal-records.js";
 import { JournalWriteError } from "../common/agent-errors.js";
 import type { CompactionReason } from "../context/context-keeper.js";
 import type { AssistantMessage, Message, ToolCall } from "../ports/messages.js";
@@ -21,6 +24,18 @@ import type { PlannedWrite, WriteRecorder } from "../ports/filesystem.js";
 export interface WriteRecording {
   readonly recorder: WriteRecorder;
   throwIfFailed(): void;
+}
+
+const EFFECT_FREE: AppendOptions = Object.freeze({ effectFree: true });
+
+/** Only the effect-free records carry options, so a journal that takes none sees none. */
+function stepOf(effectFree: boolean): AppendOptions | undefined {
+  return effectFree ? EFFECT_FREE : undefined;
+}
+
+/** A local read: running it changes nothing outside the harness (an MCP tool's read is remote). */
+export function changesNothing(prepared: PreparedToolCall): boolean {
+  return prepared.effect === "read" && !prepared.remote;
 }
 
 export class RunJournalWriter {
@@ -57,12 +72,13 @@ export class RunJournalWriter {
     return this.#journal?.spaceLeft?.() ?? Number.POSITIVE_INFINITY;
   }
 
+  /** Effect-free: the reply's calls are prepared and decided next, and each flushes before it acts. */
   modelReply(message: AssistantMessage, usage: TokenUsage | undefined): Promise<void> {
-    return journalStep(this.#journal, {
-      type: "model_reply",
-      message,
-      ...(usage === undefined ? {} : { usage }),
-    });
+    return journalStep(
+      this.#journal,
+      { type: "model_reply", message, ...(usage === undefined ? {} : { usage }) },
+      EFFECT_FREE,
+    );
   }
 
   /** A new history: before the run's first record there is nothing to replace, so nothing is written. */
@@ -72,23 +88,35 @@ export class RunJournalWriter {
   }
 
   callPrepared(call: ToolCall, prepared: PreparedToolCall): Promise<void> {
-    return journalStep(this.#journal, {
-      type: "call_prepared",
-      callId: call.id,
-      tool: call.name,
-      canonicalArguments: canonicalJson(prepared.arguments),
-    });
+    return journalStep(
+      this.#journal,
+      {
+        type: "call_prepared",
+        callId: call.id,
+        tool: call.name,
+        canonicalArguments: canonicalJson(prepared.arguments),
+      },
+      stepOf(changesNothing(prepared)),
+    );
   }
 
-  decision(call: ToolCall, decision: PermissionDecision): Promise<void> {
-    return journalStep(this.#journal, {
-      type: "decision",
-      callId: call.id,
-      behavior: decision.behavior,
-      source: decision.source,
-      reason: decision.reason,
-      scope: decision.scope ?? THIS_CALL_ONLY,
-    });
+  decision(
+    call: ToolCall,
+    prepared: PreparedToolCall,
+    decision: PermissionDecision,
+  ): Promise<void> {
+    return journalStep(
+      this.#journal,
+      {
+        type: "decision",
+        callId: call.id,
+        behavior: decision.behavior,
+        source: decision.source,
+        reason: decision.reason,
+        scope: decision.scope ?? THIS_CALL_ONLY,
+      },
+      stepOf(changesNothing(prepared)),
+    );
   }
 
   /** From this record on, the call's side effect may have happened; `operationId` is reserved. */
@@ -98,17 +126,23 @@ export class RunJournalWriter {
     environment: string | undefined,
     operationId: string,
   ): Promise<void> {
-    return journalStep(this.#journal, {
-      type: "execution_started",
-      callId: call.id,
-      tool: call.name,
-      effect: prepared.effect,
-      ...(prepared.remote ? { remote: true as const } : {}),
-      ...(prepared.beforeImages ? { beforeImages: true as const } : {}),
-      operationId,
-      ...(environment === undefined ? {} : { environment }),
-      ...(prepared.finalArguments === undefined ? {} : { finalArguments: prepared.finalArguments }),
-    });
+    return journalStep(
+      this.#journal,
+      {
+        type: "execution_started",
+        callId: call.id,
+        tool: call.name,
+        effect: prepared.effect,
+        ...(prepared.remote ? { remote: true as const } : {}),
+        ...(prepared.beforeImages ? { beforeImages: true as const } : {}),
+        operationId,
+        ...(environment === undefined ? {} : { environment }),
+        ...(prepared.finalArguments === undefined
+          ? {}
+          : { finalArguments: prepared.finalArguments }),
+      },
+      stepOf(changesNothing(prepared)),
+    );
   }
 
   /**
@@ -203,13 +237,21 @@ export class RunJournalWriter {
     });
   }
 
-  executionFinished(call: ToolCall, outcome: ToolOutcome, content: string): Promise<void> {
-    return journalStep(this.#journal, {
-      type: "execution_finished",
-      callId: call.id,
-      outcome,
-      content,
-    });
+  /**
+   * `effectFree`: the call ran nothing, or only a local read. The end of a call that had an effect
+   * (or may have) is on disk before the run goes on.
+   */
+  executionFinished(
+    call: ToolCall,
+    outcome: ToolOutcome,
+    content: string,
+    effectFree = false,
+  ): Promise<void> {
+    return journalStep(
+      this.#journal,
+      { type: "execution_finished", callId: call.id, outcome, content },
+      stepOf(effectFree || outcome.executed === "no"),
+    );
   }
 
   /** A call stopped at its prompt by Ctrl-C: the run is ending, so this record is best effort. */

@@ -371,7 +371,7 @@ export class AgentRunner {
       reported,
     );
     const result = this.#told(this.#fitted(call, decided.result, outcome), outcome);
-    await this.#finishCall(call, result, outcome);
+    await this.#finishCall(call, result, outcome, snapshot.changesNothing(call.name));
     return { result, outcome };
   }
 
@@ -420,7 +420,7 @@ export class AgentRunner {
       if (!PermissionDecision.isDecision(decision)) return EVALUATION_FAILED;
       // Rules decide at once; a person (or an approver standing in for one) takes their time.
       if (policy.boundaryOf(decision) === "confirmation") report.reportWait(report.now() - asked);
-      await this.#journal.decision(call, decision);
+      await this.#journal.decision(call, prepared.call, decision);
       if (decision.behavior !== "allow") {
         return decision.behavior === "deny"
           ? denied(decision, policy.boundaryOf(decision))
@@ -471,8 +471,13 @@ export class AgentRunner {
   }
 
   /** The call's end is journaled first: the display and the outcome log come after. */
-  async #finishCall(call: ToolCall, result: ToolResult, outcome: ToolOutcome): Promise<void> {
-    await this.#journal.executionFinished(call, outcome, result.content);
+  async #finishCall(
+    call: ToolCall,
+    result: ToolResult,
+    outcome: ToolOutcome,
+    changesNothing = false,
+  ): Promise<void> {
+    await this.#journal.executionFinished(call, outcome, result.content, changesNothing);
     this.#notify((observer) => observer.onToolCallEnd?.(call, result, outcome.durationMs, outcome));
     await this.#recordOutcome(outcome);
   }

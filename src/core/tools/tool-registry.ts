@@ -97,6 +97,12 @@ export class ToolRegistrySnapshot {
     return this.#tools.get(name)?.definition.effect;
   }
 
+  /** A local read: running it changes nothing outside the harness (an MCP tool's read is remote). */
+  changesNothing(name: string): boolean {
+    const tool = this.#tools.get(name)?.definition;
+    return tool?.effect === "read" && tool.remote !== true;
+  }
+
   /** What the model is shown of each tool, in registration order (see `modelSpecFor`). */
   openAITools(): ModelToolSpec[] {
     return [...this.#tools.values()].map((tool) => tool.spec);
