@@ -20,7 +20,7 @@ import { ApprovedActions } from "../core/grants/approved-actions.js";
 import { P04Authorizer } from "../core/grants/p04-authorizer.js";
 import { recheckApprovedCommand } from "../core/grants/p04-recheck.js";
 import type { ExternalToolFacts, P04Context } from "../core/grants/policy-context.js";
-import { loadedLaterReason } from "../core/grants/loaded-later-files.js";
+import { loadedLaterReason } from "../core/policy/loaded-later-files.js";
 import {
   commandsEndWithTheirCalls,
   type ExecutionEnvironment,

@@ -1,6 +1,6 @@
 /**
  * Chapter 4 writes ordinary workspace files without asking, but a file that a later session, an
- * editor, CI or the shell loads or runs (core/grants/loaded-later-files.ts) is asked about: at a
+ * editor, CI or the shell loads or runs (core/policy/loaded-later-files.ts) is asked about: at a
  * terminal the person answers, without one the run waits for `agent approve`. Through the composed
  * P04 tool path (bootstrap's buildAgent, the real grant store, the real boundary).
  */
@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { p04TestAgent } from "../support/p04-test-agent.js";
 import { ApprovalStore } from "../../src/adapters/state/index.js";
 import { LOADED_LATER_RISKS } from "../../src/core/grants/ask-to-write.js";
-import { loadedLaterReason } from "../../src/core/grants/loaded-later-files.js";
+import { loadedLaterReason } from "../../src/core/policy/loaded-later-files.js";
 import { RunWaitingError } from "../../src/core/common/agent-errors.js";
 import type { ApprovalProvider } from "../../src/core/policy/approval.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";

@@ -1,6 +1,6 @@
 /**
  * Where the files of the project lie that a later session, an editor, CI or the shell loads or
- * runs (core/grants/loaded-later-files.ts says which names): the sandbox binds them read-only for
+ * runs (core/policy/loaded-later-files.ts says which names): the sandbox binds them read-only for
  * a command where a file tool's write of one asks (chapter 4), and the file tools ask about a
  * write that lands where a link of such a name leads (`AGENTS.md -> docs/rules.md`).
  *

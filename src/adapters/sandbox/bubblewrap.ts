@@ -138,7 +138,7 @@ export interface BubblewrapRunnerOptions {
   readonly placeholderLedger?: string;
   /**
    * Where a file tool's write of a file loaded later asks (chapter 4): which those are
-   * (core/grants/loaded-later-files.ts). Each command then finds those that exist read-only and
+   * (core/policy/loaded-later-files.ts). Each command then finds those that exist read-only and
    * is told of any it created (loaded-later-binds.ts); absent, commands may write them.
    */
   readonly loadedLater?: LoadedLaterClassifier;

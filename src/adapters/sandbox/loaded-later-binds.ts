@@ -1,6 +1,6 @@
 /**
  * Files of the project that a later session, an editor, CI or the shell loads or runs
- * (core/grants/loaded-later-files.ts) are asked about when a file tool writes them; where that is
+ * (core/policy/loaded-later-files.ts) are asked about when a file tool writes them; where that is
  * the rule (chapter 4), a sandboxed command must not write them unasked either. The person
  * approves a command (`npm test`), not what the code it runs writes, and that code may be a
  * file the model wrote without asking. So each command finds those that exist read-only (and

@@ -5,7 +5,7 @@
 import { CommandCgroups } from "../../adapters/cgroup/index.js";
 import { startShellExecution, type StartedShellExecution } from "../../adapters/execution/index.js";
 import type { SandboxHostFiles } from "../../adapters/sandbox/index.js";
-import { loadedLaterReason } from "../../core/grants/loaded-later-files.js";
+import { loadedLaterReason } from "../../core/policy/loaded-later-files.js";
 import { unboundProcessLimitNotice } from "./process-limit-notice.js";
 import type { ExecutionSettings } from "../run-settings.js";
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { actionDigest } from "../policy/approval-request.js";
-import { loadedLaterReason } from "./loaded-later-files.js";
+import { loadedLaterReason } from "../policy/loaded-later-files.js";
 import type { P04Context } from "./policy-context.js";
 import type { ExplainedDecision } from "./policy-decision.js";
 

@@ -7,14 +7,14 @@
  * - a command only when its text is plain words (no quote, variable, operator or glob: what the
  *   words say is exactly what runs) and only when it runs in the sandbox;
  * - a path only when it is plain (no `.` or `..` segment, no backslash) and no link leads it
- *   elsewhere; a write of a file loaded later (core/grants/loaded-later-files.ts: `AGENTS.md`,
+ *   elsewhere; a write of a file loaded later (core/policy/loaded-later-files.ts: `AGENTS.md`,
  *   `.vscode/`, …) only when the rule's own glob names such a place (`.vscode/**`,
  *   `docs/AGENTS.md`), not by a wide one (`src/**`, which the person wrote for source files);
  * - a rule that names only a tool, for an MCP server's tool (`mcp__server__tool`): any call of it.
  * A deny is matched generously instead: a command's words anywhere in its text, a path with its
  * `.` and `..` segments resolved, and the file a link leads it to.
  */
-import { loadedLaterReason } from "../grants/loaded-later-files.js";
+import { loadedLaterReason } from "./loaded-later-files.js";
 import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import { PermissionRule } from "./permission-rule.js";

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BubblewrapRunner } from "../../../src/adapters/sandbox/index.js";
 import { loadedLaterEntries } from "../../../src/adapters/filesystem/index.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/index.js";
-import { loadedLaterReason } from "../../../src/core/grants/loaded-later-files.js";
+import { loadedLaterReason } from "../../../src/core/policy/loaded-later-files.js";
 import { BWRAP_REASON, HAS_BWRAP } from "../../support/bubblewrap.js";
 import { withEnglishMessages } from "../../support/english-messages.js";
 import { BWRAP, hostExecutable } from "../../support/host-executables.js";

@@ -13,7 +13,7 @@ import { openApprovalStore } from "../../../src/bootstrap.js";
 import { runCli } from "../../../src/cli/main.js";
 import type { ApprovalStore } from "../../../src/adapters/state/index.js";
 import { RunWaitingError } from "../../../src/core/common/agent-errors.js";
-import { loadedLaterReason } from "../../../src/core/grants/loaded-later-files.js";
+import { loadedLaterReason } from "../../../src/core/policy/loaded-later-files.js";
 import { p04TestAgent } from "../../support/p04-test-agent.js";
 import { ScriptedModelClient, toolCallReply } from "../../support/scripted-model.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/temp-workspace.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { nameKey } from "../../../src/core/common/name-key.js";
-import { loadedLaterReason } from "../../../src/core/grants/loaded-later-files.js";
+import { loadedLaterReason } from "../../../src/core/policy/loaded-later-files.js";
 
 describe("nameKey: a name as some filesystem takes it", () => {
   it.each([
