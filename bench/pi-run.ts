@@ -7,12 +7,10 @@
  * (headers arrived; reply written). pi is never a dependency of this repository: the bench runs it
  * only when AGENT_BENCH_PI names its cli.js (see docs/performance.md for how it was installed).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { mkdir, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { BenchFailure, peakRssMiB, runToExit } from "./measurement.js";
-import { FILE_TEXT, PROMPT, type Timeline } from "./turn-cost.js";
+import { timedRun, type Timeline } from "./timeline-run.js";
+import { FILE_TEXT, PROMPT } from "./turn-cost.js";
 
 /** The model pi is told to use; the window is gpt-4.1's, as our agent assumes, so neither compacts. */
 const MODEL = "gpt-4.1-mini";
@@ -28,20 +26,10 @@ export async function runPiOfCalls(
   await mkdir(workspace, { recursive: true });
   await mkdir(agentDir, { recursive: true });
   await writeFile(join(workspace, "notes.txt"), FILE_TEXT);
-  const timeline: Timeline = {
-    spawned: Number.NaN,
-    arrived: [],
-    replied: [],
-    exited: Number.NaN,
-    peakRss: [],
-  };
-  let pid: number | undefined;
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const turn = timeline.arrived.length;
-    timeline.arrived.push(performance.now());
-    timeline.peakRss.push(pid === undefined ? Number.NaN : peakRssMiB(pid));
-    request.resume();
-    request.once("end", () => {
+  return timedRun({
+    who: `pi's ${String(calls)}-call run`,
+    requests: calls + 1,
+    answer: (turn) => {
       const delta =
         turn < calls
           ? {
@@ -57,63 +45,40 @@ export async function runPiOfCalls(
               ],
             }
           : { role: "assistant", content: "bench: done" };
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      response.end(
-        chunk(delta, null) + chunk({}, turn < calls ? "tool_calls" : "stop") + "data: [DONE]\n\n",
+      return {
+        contentType: "text/event-stream",
+        body:
+          chunk(delta, null) + chunk({}, turn < calls ? "tool_calls" : "stop") + "data: [DONE]\n\n",
+      };
+    },
+    launch: async (baseURL) => {
+      await writeFile(
+        join(agentDir, "models.json"),
+        JSON.stringify({
+          providers: {
+            bench: {
+              baseUrl: baseURL,
+              api: "openai-completions",
+              apiKey: "dummy",
+              compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+              models: [
+                { id: MODEL, reasoning: false, contextWindow: CONTEXT_WINDOW, maxTokens: 32_000 },
+              ],
+            },
+          },
+        }),
       );
-      timeline.replied.push(performance.now());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new BenchFailure("no port");
-  await writeFile(
-    join(agentDir, "models.json"),
-    JSON.stringify({
-      providers: {
-        bench: {
-          baseUrl: `http://127.0.0.1:${String(address.port)}/v1`,
-          api: "openai-completions",
-          apiKey: "dummy",
-          compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-          models: [
-            { id: MODEL, reasoning: false, contextWindow: CONTEXT_WINDOW, maxTokens: 32_000 },
-          ],
-        },
-      },
-    }),
-  );
-  try {
-    const { code, stderr } = await runToExit(
-      process.execPath,
-      [
-        await realpath(piCli),
-        ...["--provider", "bench", "--model", MODEL, "--offline", "--print", PROMPT],
-      ],
-      {
+      return {
+        executable: process.execPath,
+        args: [
+          await realpath(piCli),
+          ...["--provider", "bench", "--model", MODEL, "--offline", "--print", PROMPT],
+        ],
         cwd: workspace,
         env: piEnvironment(agentDir),
-        onSpawn: (spawned) => {
-          timeline.spawned = performance.now();
-          pid = spawned;
-        },
-      },
-    );
-    timeline.exited = performance.now();
-    if (code !== 0)
-      throw new BenchFailure(`pi's ${calls}-call run exited ${String(code)}: ${stderr}`);
-  } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) =>
-      server.close(() => {
-        resolve();
-      }),
-    );
-  }
-  if (timeline.arrived.length !== calls + 1) {
-    throw new BenchFailure(`pi: expected ${calls + 1} requests, got ${timeline.arrived.length}`);
-  }
-  return timeline;
+      };
+    },
+  });
 }
 
 function chunk(delta: Record<string, unknown>, finishReason: string | null): string {

@@ -6,22 +6,18 @@
  * call, its journal records, the next request's body). Target: the last 20 gaps ≤ 1.2× the first
  * 20 (their sums), in each round; the ratio is the median over the rounds.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import {
-  BenchFailure,
   buildAgentBundle,
   collectOwnGarbage,
-  peakRssMiB,
-  runToExit,
   withTempDir,
   type Row,
   type SectionResult,
 } from "./measurement.js";
 import { summarize } from "./stats.js";
+import { timedRun, type Timeline } from "./timeline-run.js";
 
 const AGENT = fileURLToPath(new URL("../dist/agent.cjs", import.meta.url));
 const CALLS = 400;
@@ -36,18 +32,7 @@ export const PROMPT = "Read notes.txt again and again.";
 /** What each read returns: a history of about CALLS × 1 KiB by the end. */
 export const FILE_TEXT = "a line of a source file, read by the bench\n".repeat(24);
 
-export interface Timeline {
-  /** When the agent's process was spawned. */
-  spawned: number;
-  /** When each request's headers arrived. */
-  readonly arrived: number[];
-  /** When each reply was written. */
-  readonly replied: number[];
-  /** When the agent's process had exited (its streams closed). */
-  exited: number;
-  /** The agent's peak RSS (MiB) when each request arrived (Linux; NaN elsewhere). */
-  readonly peakRss: number[];
-}
+export type { Timeline } from "./timeline-run.js";
 
 export interface RunOptions {
   /** `--sandbox`: off by default, so only the harness's own work is timed. */
@@ -197,24 +182,13 @@ export async function runOfCalls(
 ): Promise<Timeline> {
   await mkdir(workspace, { recursive: true });
   await writeFile(join(workspace, "notes.txt"), FILE_TEXT);
-  const timeline: Timeline = {
-    spawned: Number.NaN,
-    arrived: [],
-    replied: [],
-    exited: Number.NaN,
-    peakRss: [],
-  };
-  let pid: number | undefined;
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const turn = timeline.arrived.length;
-    timeline.arrived.push(performance.now());
-    timeline.peakRss.push(pid === undefined ? Number.NaN : peakRssMiB(pid));
-    request.resume();
-    request.once("end", () => {
-      setTimeout(answer, options.replyDelayMs ?? 0);
-    });
-    const answer = (): void => {
-      const body =
+  return timedRun({
+    who: `the agent's ${String(calls)}-call run`,
+    requests: calls + 1,
+    ...(options.replyDelayMs === undefined ? {} : { replyDelayMs: options.replyDelayMs }),
+    answer: (turn) => ({
+      contentType: "application/json",
+      body:
         turn < calls
           ? reply({
               content: null,
@@ -226,48 +200,21 @@ export async function runOfCalls(
                 },
               ],
             })
-          : reply({ content: "bench: done" });
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(body);
-      timeline.replied.push(performance.now());
-    };
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new BenchFailure("no port");
-  try {
-    const { code, stderr } = await runToExit(
-      process.execPath,
-      [
-        AGENT,
-        ...["--workspace", workspace, "--state-dir", stateDir],
-        ...["--sandbox", options.sandbox ?? "off"],
-        ...["--max-turns", String(calls + 1), PROMPT],
-      ],
-      {
+          : reply({ content: "bench: done" }),
+    }),
+    launch: (baseURL) =>
+      Promise.resolve({
+        executable: process.execPath,
+        args: [
+          AGENT,
+          ...["--workspace", workspace, "--state-dir", stateDir],
+          ...["--sandbox", options.sandbox ?? "off"],
+          ...["--max-turns", String(calls + 1), PROMPT],
+        ],
         cwd: workspace,
-        env: agentEnvironment(`http://127.0.0.1:${String(address.port)}/v1`),
-        onSpawn: (spawned) => {
-          timeline.spawned = performance.now();
-          pid = spawned;
-        },
-      },
-    );
-    timeline.exited = performance.now();
-    if (code !== 0)
-      throw new BenchFailure(`the ${calls}-call run exited ${String(code)}: ${stderr}`);
-  } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) =>
-      server.close(() => {
-        resolve();
+        env: agentEnvironment(baseURL),
       }),
-    );
-  }
-  if (timeline.arrived.length !== calls + 1) {
-    throw new BenchFailure(`expected ${calls + 1} requests, got ${timeline.arrived.length}`);
-  }
-  return timeline;
+  });
 }
 
 function reply(message: Record<string, unknown>): string {
