@@ -61,6 +61,8 @@ export class FileRunJournal implements RunJournal {
   /** The flush of the directory that names the new file: the first record waits for it too. */
   readonly #named: Promise<void>;
   readonly #flush: (fd: number) => Promise<void>;
+  /** Records' own flushes in flight (not effect-free ones): `close` waits for them too. */
+  readonly #ownFlushes = new Set<Promise<unknown>>();
   /**
    * The last flush started or queued (each starts once the one before has settled), or the one
    * that failed: a record that is not effect-free awaits it before it is written (and fails if it
@@ -180,9 +182,23 @@ export class FileRunJournal implements RunJournal {
     if (this.#fd !== fd) throw new RunJournalError(`The run journal ${this.path} is closed`);
     await appendWritten(fd, text);
     this.#size += bytes;
-    // Its own fdatasync covers this record and every effect-free one written before it.
+    // Its own fdatasync covers this record and every effect-free one written before it. A
+    // failure fails every later record too (and `close` does not flush again past it).
     this.#unflushed = false;
-    await Promise.all([flushHarnessFile(fd), this.#named]);
+    const own = Promise.all([flushHarnessFile(fd), this.#named]);
+    this.#ownFlushes.add(own);
+    try {
+      await own;
+    } catch (error) {
+      this.#failed ??= { error };
+      throw error;
+    } finally {
+      this.#ownFlushes.delete(own);
+    }
+    // A flush the timer started beside this one may be the fsync the kernel told of a
+    // write-back error (Linux tells one fsync of the file only): its outcome is this record's.
+    await this.#flushing;
+    this.#throwIfFailed();
   }
 
   /**
@@ -237,6 +253,11 @@ export class FileRunJournal implements RunJournal {
     return Math.max(0, MAX_JOURNAL_BYTES - CLOSING_RESERVE - this.#size);
   }
 
+  /** A method, not an inline check: TypeScript would take `#failed` as still unset after an await. */
+  #throwIfFailed(): void {
+    if (this.#failed !== undefined) throw this.#failed.error;
+  }
+
   close(): void {
     const fd = this.#fd;
     if (fd === undefined) return;
@@ -247,15 +268,15 @@ export class FileRunJournal implements RunJournal {
     // Effect-free records not yet flushed are flushed now; the process waits for it to end.
     const flushing =
       this.#unflushed && this.#failed === undefined ? this.#flushAfterWrites(fd) : this.#flushing;
-    if (flushing === undefined) {
+    const pending = [...this.#ownFlushes, ...(flushing === undefined ? [] : [flushing])];
+    if (pending.length === 0) {
       closeSync(fd);
       return;
     }
     // Never under a flush still in flight: its descriptor number could name another file by then.
-    const closeNow = (): void => {
+    void Promise.allSettled(pending).then(() => {
       closeSync(fd);
-    };
-    flushing.then(closeNow, closeNow);
+    });
   }
 }
 

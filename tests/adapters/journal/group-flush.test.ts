@@ -162,6 +162,32 @@ describe("FileRunJournal's group flushes", () => {
     journal.close();
   });
 
+  it("a record before an effect shares the outcome of a group flush that started beside its own", async () => {
+    // Linux tells a write-back error to one fsync of the file only: had the record resolved on
+    // its own flush, a failure reported to the timer's flush would have let its effect run.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { journal, flushes } = await startedJournal();
+    await journal.append(REPLY, EFFECT_FREE);
+    const started = journal.append({
+      type: "execution_started",
+      callId: "c1",
+      tool: "write_file",
+      effect: "write",
+      operationId: "op_1",
+    });
+    // The group's timer fires while the record is on its way: that flush runs beside its own.
+    vi.advanceTimersByTime(GROUP_FLUSH_MS);
+    await vi.waitFor(() => {
+      expect(typesOnDisk()).toEqual(["run_started", "model_reply", "execution_started"]);
+    });
+    expect(flushes).toHaveLength(2);
+    expect(await settlesSoon(started)).toBe(false);
+    flushes[1]?.settle(new Error("EIO: i/o error, fdatasync"));
+    await expect(started).rejects.toThrow("EIO");
+    await expect(journal.append(PREPARED, EFFECT_FREE)).rejects.toThrow("EIO");
+    journal.close();
+  });
+
   it("a failed group flush fails every later record, effect-free or not, and none is written", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { journal, flushes } = await startedJournal();
