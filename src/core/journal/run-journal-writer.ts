@@ -16,6 +16,7 @@ import type { TokenUsage } from "../ports/model.js";
 import { firstLineOfError } from "../common/one-line.js";
 import { THIS_CALL_ONLY, type PermissionDecision } from "../policy/permission-decision.js";
 import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
+import { changesNothing } from "../tools/tool-definition.js";
 import { journalClosing, journalStep } from "./run-journaling.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { PlannedWrite, WriteRecorder } from "../ports/filesystem.js";
@@ -31,11 +32,6 @@ const EFFECT_FREE: AppendOptions = Object.freeze({ effectFree: true });
 /** Only the effect-free records carry options, so a journal that takes none sees none. */
 function stepOf(effectFree: boolean): AppendOptions | undefined {
   return effectFree ? EFFECT_FREE : undefined;
-}
-
-/** A local read: running it changes nothing outside the harness (an MCP tool's read is remote). */
-export function changesNothing(prepared: PreparedToolCall): boolean {
-  return prepared.effect === "read" && !prepared.remote;
 }
 
 export class RunJournalWriter {

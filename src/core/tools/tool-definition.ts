@@ -108,3 +108,15 @@ export function defineTool<Schema extends ToolSchema>(
 ): ToolDefinition<Schema> {
   return definition;
 }
+
+/**
+ * A local read: running it changes nothing outside the harness (an MCP tool's read is remote).
+ * Its journal records need not each wait for their own flush (docs/run-journal.md); the registry
+ * asks it by tool name, the journal by prepared call: one rule for both.
+ */
+export function changesNothing(tool: {
+  readonly effect: ToolEffect;
+  readonly remote?: boolean;
+}): boolean {
+  return tool.effect === "read" && tool.remote !== true;
+}

@@ -5,7 +5,7 @@ import type { ModelToolSpec } from "../ports/model.js";
 import { argumentsTooLarge, MAX_ARGUMENTS_BYTES, utf8Bytes } from "./argument-limits.js";
 import { PreparedToolCall } from "./prepared-tool-call.js";
 import type { FinalArguments, ToolContext, ToolDefinition, ToolSchema } from "./tool-definition.js";
-import { TOOL_EFFECTS } from "./tool-definition.js";
+import { changesNothing, TOOL_EFFECTS } from "./tool-definition.js";
 import { isToolResult, toolError, type ToolResult } from "./tool-result.js";
 
 const TOOL_NAME = /^[A-Za-z0-9_]{1,64}$/;
@@ -100,7 +100,7 @@ export class ToolRegistrySnapshot {
   /** A local read: running it changes nothing outside the harness (an MCP tool's read is remote). */
   changesNothing(name: string): boolean {
     const tool = this.#tools.get(name)?.definition;
-    return tool?.effect === "read" && tool.remote !== true;
+    return tool !== undefined && changesNothing(tool);
   }
 
   /** What the model is shown of each tool, in registration order (see `modelSpecFor`). */
