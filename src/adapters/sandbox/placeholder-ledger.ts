@@ -18,15 +18,15 @@ import {
   constants,
   linkSync,
   mkdirSync,
+  lstatSync,
   openSync,
-  readFileSync,
   renameSync,
   unlinkSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
 import path from "node:path";
-import { errorCode } from "../filesystem/index.js";
+import { errorCode, openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
 import { SandboxContentError } from "./sandbox-errors.js";
 
 /** One placeholder the harness made: the empty file's identity and who holds it now. */
@@ -70,6 +70,10 @@ export class DirectoryPlaceholderLedger implements PlaceholderLedger {
 
   update<T>(change: (entries: LedgerEntries) => T): T {
     mkdirSync(this.#directory, { recursive: true, mode: 0o700 });
+    // mkdir follows a link at the name: the ledger must be in the folder itself, not elsewhere.
+    if (lstatSync(this.#directory, { throwIfNoEntry: false })?.isDirectory() !== true) {
+      throw this.#refusal("it is not a folder");
+    }
     const lock = path.join(this.#directory, "lock");
     this.#acquire(lock);
     try {
@@ -115,10 +119,10 @@ export class DirectoryPlaceholderLedger implements PlaceholderLedger {
   #read(): LedgerEntries {
     let text: string;
     try {
-      text = readFileSync(path.join(this.#directory, "ledger.json"), "utf8");
+      text = readOwnFile(path.join(this.#directory, "ledger.json"));
     } catch (error) {
       if (errorCode(error) === "ENOENT") return new Map();
-      throw error;
+      throw this.#refusal(errorCode(error) ?? "not a regular file with one name");
     }
     const entries: LedgerEntries = new Map();
     try {
@@ -179,9 +183,27 @@ function withoutGoneHolders(entries: LedgerEntries): void {
 
 function lockOwner(lock: string): number {
   try {
-    return Number(readFileSync(lock, "utf8"));
+    return Number(readOwnFile(lock));
   } catch {
     return Number.NaN;
+  }
+}
+
+/** Most a ledger can hold: a few entries per protected path; anything larger is not ours. */
+const MAX_LEDGER_BYTES = 1024 * 1024;
+
+/**
+ * A file of the ledger's, read as the harness reads its own files: no link followed, no FIFO
+ * waited on (it would hang the run with the lock held), a regular file with one name.
+ */
+function readOwnFile(file: string): string {
+  const { handle, stats } = openRegularFileSync(file, constants.O_RDONLY, { oneName: true });
+  try {
+    const bytes = readAtMostSync(handle, MAX_LEDGER_BYTES, stats.size);
+    if (bytes === undefined) throw new Error(`${file} is larger than a ledger can be`);
+    return bytes.toString("utf8");
+  } finally {
+    closeSync(handle);
   }
 }
 
