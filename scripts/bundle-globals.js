@@ -18,8 +18,8 @@ const nodeReadableStream = () =>
 /**
  * `globalThis.ReadableStream` inside the bundle. The SDK asks `body instanceof` it of every
  * request body, and the global's first read loads Node's web streams (~1 ms before the first
- * request). A plain object, an array or a primitive is never a stream, so that answer needs no
- * class; anything else, and every construction (`new` returns Node's stream), goes to Node's.
+ * request). A plain object, an array, a typed array or a primitive is never a stream, so that
+ * answer needs no class; anything else, and every construction (`new` returns Node's stream), goes to Node's.
  * @param {ConstructorParameters<typeof ReadableStream>} args
  */
 export function ReadableStreamStandIn(...args) {
@@ -30,6 +30,9 @@ Object.defineProperty(ReadableStreamStandIn, Symbol.hasInstance, {
   /** @param {unknown} value */
   value: (value) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+    // A typed array or DataView: the request body as parts (RequestBodyParts) is one, and asked
+    // of every request after the first; Node's class would then load in a run's first tool call.
+    if (ArrayBuffer.isView(value)) return false;
     const prototype = Object.getPrototypeOf(value);
     if (prototype === Object.prototype || prototype === null) return false;
     return value instanceof nodeReadableStream();

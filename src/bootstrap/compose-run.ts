@@ -6,7 +6,11 @@
 import { join } from "node:path";
 import { JsonlAuditLog } from "../adapters/audit/index.js";
 import type { StartedShellExecution } from "../adapters/execution/index.js";
-import { NodeWorkspaceFileSystem, WorkspaceOutputStore } from "../adapters/filesystem/index.js";
+import {
+  NodeWorkspaceFileSystem,
+  prepareFileOperations,
+  WorkspaceOutputStore,
+} from "../adapters/filesystem/index.js";
 import { DEFAULT_GRANT_TTL_MS } from "../adapters/state/index.js";
 import type { AuditSink } from "../core/policy/audit.js";
 import { CompositeAuditSink } from "../core/policy/composite-audit-sink.js";
@@ -17,7 +21,7 @@ import type { RunGrants } from "../core/policy/run-grants.js";
 import { runGrantJournal } from "./run-grant-journal.js";
 import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
-import { WhileModelWaits } from "./model/while-model-waits.js";
+import { afterThisTurn, WhileModelWaits } from "./model/while-model-waits.js";
 import { harnessPaths } from "./harness-paths.js";
 import { hostFilesOnce, sandboxHostFiles } from "./host-files.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
@@ -173,7 +177,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     // The person's MCP servers, for a profile that lists their tools: started now, stopped with
     // the run; one that fails is a line, and its tools are left out.
     mcp = await startExternalTools(settings, (line) => ports.onMcpNotice?.(line));
-    // While the model is slow to answer: the sandbox probe, then the tools' schemas (zod).
+    // While the model is slow to answer: the sandbox probe, then the tools' schemas (zod), the
+    // file operations' module and the host's later-loaded paths.
     let whileWaiting: () => void = () => undefined;
     const agent = buildAgent(profile, {
       model: withTextDeltas(
@@ -225,18 +230,19 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     });
     whileWaiting = () => {
       execution.startProbe();
-      setImmediate(() => {
+      afterThisTurn(() => {
         try {
           agent.prepareTools();
         } catch {
           // zod's file could not be loaded: the first call meets the same error and reports it
         }
+        prepareFileOperations(workspace);
         try {
           hostPaths();
         } catch {
           // the first write or command asks again, meets the same error and is refused
         }
-      }).unref();
+      });
     };
     const opened = session;
     const servers = mcp;

@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WhileModelWaits } from "../../src/bootstrap/model/while-model-waits.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../../src/core/ports/model.js";
@@ -77,5 +79,31 @@ describe("WhileModelWaits", () => {
     await expect(hook.complete(REQUEST)).rejects.toThrow("refused");
     await vi.advanceTimersByTimeAsync(500);
     expect(started).toBe(0);
+  });
+});
+
+describe("afterThisTurn", () => {
+  it("runs its work before the loop waits for the next I/O, not when that I/O arrives", () => {
+    // In a fresh process whose only pending I/O is a child that answers later, as the model does
+    // with `--sandbox off` (no probe whose output would wake the loop first).
+    const module = fileURLToPath(
+      new URL("../../src/bootstrap/model/while-model-waits.ts", import.meta.url),
+    );
+    const script = `
+      import { spawn } from "node:child_process";
+      import { afterThisTurn } from ${JSON.stringify(module)};
+      const order = [];
+      const model = spawn(process.execPath, ["-e", "setTimeout(() => process.stdout.write('r'), 600)"]);
+      model.stdout.on("data", () => order.push("reply"));
+      model.on("close", () => console.log(JSON.stringify(order)));
+      setTimeout(() => afterThisTurn(() => order.push("work")), 20);
+    `;
+    const child = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { encoding: "utf8", timeout: 20_000 },
+    );
+    expect(child.stderr).toBe("");
+    expect(JSON.parse(child.stdout)).toEqual(["work", "reply"]);
   });
 });

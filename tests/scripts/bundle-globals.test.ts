@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -63,6 +64,19 @@ describe("the bundle's ReadableStream stand-in", () => {
     for (const value of [{}, Object.create(null), [], "text", 1, null, undefined]) {
       expect(built.isStream(value)).toBe(false);
     }
+  });
+
+  it("answers for typed arrays and views without loading Node's web streams", () => {
+    // In a fresh node: the global is still node's lazy getter until something reads it.
+    const script = [
+      `const built = require(${JSON.stringify(join(directory, "out.cjs"))});`,
+      "class Parts extends Uint8Array {}",
+      "const answers = [new Parts(0), new Uint8Array(2), new DataView(new ArrayBuffer(1))].map(built.isStream);",
+      'const lazy = typeof Object.getOwnPropertyDescriptor(globalThis, "ReadableStream").get;',
+      "process.stdout.write(JSON.stringify({ answers, lazy }));",
+    ].join("\n");
+    const output = execFileSync(process.execPath, ["-e", script], { encoding: "utf8" });
+    expect(JSON.parse(output)).toEqual({ answers: [false, false, false], lazy: "function" });
   });
 
   it("asks Node's own class for anything else, without calling itself", () => {

@@ -16,6 +16,7 @@ export {
 } from "./node-filesystem.js";
 export { isWithinRoot } from "./safe-path.js";
 export { NodeWorkspaceRestorer } from "./workspace-restorer.js";
+export { prepareFileOperations } from "./prepare-file-operations.js";
 export {
   HARNESS_DIRECTORY,
   OUTPUTS_DIRECTORY,

@@ -43,6 +43,17 @@ export class WhileModelWaits implements ModelClient {
   }
 }
 
+/**
+ * Runs `later` once this turn of the event loop's callbacks is done, before the loop waits for
+ * I/O again: the idle work's second step, so that the probe's spawn goes first. Never unref'd:
+ * with only unref'd immediates pending, node lets the loop block until the next I/O, which is
+ * the model's reply when the probe makes none (`--sandbox off`), and the work then lands in the
+ * first tool call's way, the very gap it is there to keep clear (60–80 ms for the first read).
+ */
+export function afterThisTurn(later: () => void): void {
+  setImmediate(later);
+}
+
 /** `promise`, or RunCancelledError as soon as `signal` aborts. */
 export function untilAborted(
   promise: Promise<unknown>,
