@@ -7,18 +7,27 @@ import { textReply } from "../support/scripted-model.js";
 
 const REQUEST: ModelRequest = { messages: [{ role: "user", content: "hi" }], tools: [] };
 
-/** A model whose replies the test hands out, one per request. */
-function heldModel(): { client: ModelClient; answer: (text: string) => void; asked: () => number } {
-  const pending: ((reply: ModelReply) => void)[] = [];
+/**
+ * A model whose replies the test hands out, one per request; `sent` says the oldest open request
+ * has been written (as the OpenAI client's fetch does once the body is with the socket).
+ */
+function heldModel(): {
+  client: ModelClient;
+  answer: (text: string) => void;
+  sent: () => void;
+  asked: () => number;
+} {
+  const pending: { request: ModelRequest; resolve: (reply: ModelReply) => void }[] = [];
   let asked = 0;
   return {
     client: {
-      complete: () => {
+      complete: (request) => {
         asked += 1;
-        return new Promise((resolve) => pending.push(resolve));
+        return new Promise((resolve) => pending.push({ request, resolve }));
       },
     },
-    answer: (text) => pending.shift()?.(textReply(text)),
+    answer: (text) => pending.shift()?.resolve(textReply(text)),
+    sent: () => pending[0]?.request.onSent?.(),
     asked: () => asked,
   };
 }
@@ -36,6 +45,7 @@ describe("WhileModelWaits", () => {
 
     const first = hook.complete(REQUEST);
     expect(model.asked()).toBe(1);
+    model.sent();
     await vi.advanceTimersByTimeAsync(49);
     expect(started).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
@@ -45,6 +55,7 @@ describe("WhileModelWaits", () => {
 
     // Called at most once, however long later requests wait.
     const second = hook.complete(REQUEST);
+    model.sent();
     await vi.advanceTimersByTimeAsync(500);
     model.answer("two");
     await second;
@@ -58,6 +69,7 @@ describe("WhileModelWaits", () => {
     const hook = new WhileModelWaits(model.client, () => (started += 1), 50);
 
     const first = hook.complete(REQUEST);
+    model.sent();
     await vi.advanceTimersByTimeAsync(10);
     model.answer("one");
     expect((await first).message.content).toBe("one");
@@ -65,10 +77,46 @@ describe("WhileModelWaits", () => {
     expect(started).toBe(0);
 
     const second = hook.complete(REQUEST);
+    model.sent();
     await vi.advanceTimersByTimeAsync(50);
     expect(started).toBe(1);
     model.answer("two");
     await second;
+  });
+
+  it("counts the wait from when the request has been sent, not from when it was made", async () => {
+    vi.useFakeTimers();
+    const model = heldModel();
+    let started = 0;
+    const hook = new WhileModelWaits(model.client, () => (started += 1), 50);
+    let toldSent = 0;
+
+    // A resume's first request: its whole history encoded and written before it leaves.
+    const first = hook.complete({ ...REQUEST, onSent: () => (toldSent += 1) });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(started).toBe(0);
+    model.sent();
+    expect(toldSent).toBe(1);
+    await vi.advanceTimersByTimeAsync(49);
+    expect(started).toBe(0);
+    // A retry sends again; the wait still counts from the first send.
+    model.sent();
+    await vi.advanceTimersByTimeAsync(1);
+    expect([started, toldSent]).toEqual([1, 2]);
+    model.answer("one");
+    await first;
+  });
+
+  it("a client that never says it has sent starts nothing", async () => {
+    vi.useFakeTimers();
+    const model = heldModel();
+    let started = 0;
+    const hook = new WhileModelWaits(model.client, () => (started += 1), 50);
+    const first = hook.complete(REQUEST);
+    await vi.advanceTimersByTimeAsync(5_000);
+    model.answer("one");
+    await first;
+    expect(started).toBe(0);
   });
 
   it("a failed request clears its timer too", async () => {

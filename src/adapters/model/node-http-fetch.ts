@@ -187,7 +187,8 @@ function sendBody(request: ClientRequest, body: LiteRequestInit["body"]): void {
   // a write (and a packet) each.
   request.cork();
   for (const part of body.parts) request.write(part);
-  request.end();
+  // 'finish': every byte is with the operating system; the request now only waits for the reply.
+  request.end(body.onWritten);
 }
 
 /** A 2xx `text/event-stream` without content encoding: read as it arrives, not whole. */

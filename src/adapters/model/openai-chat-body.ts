@@ -36,8 +36,15 @@ export class ChatRequestBody {
     return this.parts(messages, tools).joined();
   }
 
-  /** The same bytes as `bytes`, as the parts kept between turns (one per message, one per tool). */
-  parts(messages: readonly Message[], tools: readonly ModelToolSpec[]): RequestBodyParts {
+  /**
+   * The same bytes as `bytes`, as the parts kept between turns (one per message, one per tool);
+   * `onWritten` is called each time an attempt has handed them all to the socket.
+   */
+  parts(
+    messages: readonly Message[],
+    tools: readonly ModelToolSpec[],
+    onWritten?: () => void,
+  ): RequestBodyParts {
     const parts: Buffer[] = [this.#head];
     messages.forEach((message, index) => {
       const bytes = this.#message(message);
@@ -54,7 +61,7 @@ export class ChatRequestBody {
       parts.push(TOOLS_END);
     }
     parts.push(TAIL);
-    return new RequestBodyParts(parts);
+    return new RequestBodyParts(parts, onWritten);
   }
 
   #message(message: Message): Buffer {

@@ -115,7 +115,7 @@ export class OpenAIChatModelClient implements ModelClient {
       messages: [],
       stream: true,
     };
-    const body = this.#body.parts(request.messages, request.tools);
+    const body = this.#body.parts(request.messages, request.tools, request.onSent);
     const bodyOptions = { body, headers: { "content-type": "application/json" } };
     // Each attempt gets a signal of its own, linked to the run's until the reply has been read.
     let attempt: LinkedAbort | undefined;

@@ -15,11 +15,14 @@ export class RequestBodyParts extends Uint8Array {
   readonly parts: readonly Uint8Array[];
   /** The body's length: what the parts hold together. */
   readonly totalBytes: number;
+  /** Called by our fetch once an attempt's whole body has been handed to the socket. */
+  readonly onWritten: (() => void) | undefined;
 
-  constructor(parts: readonly Uint8Array[]) {
+  constructor(parts: readonly Uint8Array[], onWritten?: () => void) {
     super(0);
     this.parts = parts;
     this.totalBytes = parts.reduce((total, part) => total + part.byteLength, 0);
+    this.onWritten = onWritten;
   }
 
   /** The parts joined: the body as one buffer (for a reader that is not our fetch, or a test). */

@@ -10,11 +10,14 @@ export const IDLE_AFTER_MS = 50;
 
 /**
  * Starts work that only commands need (the sandbox probe) while the model is thinking: once a
- * request has gone `afterMs` without its reply, this thread has nothing else to do. No reply waits
- * for that work (a command waits for the sandbox decision itself, in the tool path), and a reply
- * that comes sooner never shares the thread with it: a one-reply run, or a read, never pays for
- * the probe. `start` must be idempotent; it is called at most once, from a timer that never keeps
- * the process alive.
+ * request has been sent whole and gone `afterMs` without its reply, this thread has nothing else
+ * to do. No reply waits for that work (a command waits for the sandbox decision itself, in the
+ * tool path), and a reply that comes sooner never shares the thread with it: a one-reply run, or
+ * a read, never pays for the probe. The wait counts from the client's `onSent`, not from the
+ * call: a resume's first request (its whole history encoded and written) or a loaded machine can
+ * take longer than `afterMs` to leave, and the work must never hold the request itself. A client
+ * that never says it has sent starts nothing (a command still starts the probe). `start` must be
+ * idempotent; it is called at most once, from a timer that never keeps the process alive.
  */
 export class WhileModelWaits implements ModelClient {
   readonly #inner: ModelClient;
@@ -29,15 +32,23 @@ export class WhileModelWaits implements ModelClient {
 
   async complete(request: ModelRequest): Promise<ModelReply> {
     if (this.#start === undefined) return this.#inner.complete(request);
-    const timer = setTimeout(() => {
-      const start = this.#start;
-      this.#start = undefined;
-      start?.();
-    }, this.#afterMs);
-    timer.unref();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    const onSent = (): void => {
+      request.onSent?.();
+      // A retry sends again: the first attempt's timer already counts.
+      if (settled || timer !== undefined) return;
+      timer = setTimeout(() => {
+        const start = this.#start;
+        this.#start = undefined;
+        start?.();
+      }, this.#afterMs);
+      timer.unref();
+    };
     try {
-      return await this.#inner.complete(request);
+      return await this.#inner.complete({ ...request, onSent });
     } finally {
+      settled = true;
       clearTimeout(timer);
     }
   }

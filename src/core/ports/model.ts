@@ -18,6 +18,12 @@ export interface ModelRequest {
   readonly onTextDelta?: (text: string) => void;
   /** A compaction's summary request (core/context): not a turn, and its text is not shown. */
   readonly purpose?: "summary";
+  /**
+   * Called each time the request has been handed whole to the operating system (once per
+   * attempt): from then on the process only waits for the model. A client that cannot tell never
+   * calls it.
+   */
+  readonly onSent?: () => void;
 }
 
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "other";

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   LiteHeaders,
   MAX_REPLY_BYTES,
@@ -70,6 +70,37 @@ describe("nodeHttpFetch", () => {
     expect(seen.map((one) => one.body)).toEqual(['{"messages":["ünï"]}']);
     expect(seen[0]?.headers["content-length"]).toBe("22");
     expect(seen[0]?.headers["transfer-encoding"]).toBeUndefined();
+  });
+
+  it("says once when a body of parts has been written, while the reply is still awaited", async () => {
+    let release: (() => void) | undefined;
+    const { url } = await serve((_request, response) => {
+      release = () => {
+        response.writeHead(200, { "Content-Type": "application/json" });
+        response.end("{}");
+      };
+    });
+    let written = 0;
+    let wroteBody: () => void = () => undefined;
+    const bodyWritten = new Promise<void>((resolve) => (wroteBody = resolve));
+    const body = new RequestBodyParts([Buffer.from('{"a":'), Buffer.from("1}")], () => {
+      written += 1;
+      wroteBody();
+    });
+    let answered = false;
+    const fetched = nodeHttpFetch(url, { method: "POST", body }).then((response) => {
+      answered = true;
+      return response;
+    });
+
+    await bodyWritten;
+    expect([written, answered]).toEqual([1, false]);
+    await vi.waitFor(() => {
+      expect(release).toBeDefined();
+    });
+    release?.();
+    expect((await fetched).status).toBe(200);
+    expect(written).toBe(1);
   });
 
   it("sends method, headers and body, and reads status, headers and JSON", async () => {

@@ -431,6 +431,22 @@ describe("OpenAIChatModelClient failures", () => {
     expect(srv.requests[1]?.body).toEqual(srv.requests[0]?.body);
   });
 
+  it("says the request was sent once per attempt, each before its reply was read", async () => {
+    const srv = await startServer(
+      chatErrorReply(500, "transient", { headers: { "retry-after-ms": "0" } }),
+      chatTextReply("recovered"),
+    );
+    const sentWhen: number[] = [];
+    const reply = await clientFor(srv, { maxRetries: 1 }).complete({
+      ...request(),
+      onSent: () => sentWhen.push(srv.requests.length),
+    });
+    expect(reply.message.content).toBe("recovered");
+    // Each attempt's body was handed over before the server had read it whole and answered.
+    expect(sentWhen).toHaveLength(2);
+    expect(sentWhen.every((seen, attempt) => seen <= attempt + 1)).toBe(true);
+  });
+
   it("does not retry when maxRetries is 0", async () => {
     const srv = await startServer(chatErrorReply(500, "transient"), chatTextReply("unused"));
     await rejectionOf(
