@@ -63,8 +63,10 @@ export {
 export {
   loadedLaterEntries,
   loadedThrough,
+  LoadedLaterScanError,
   LOADED_LATER_BUDGET,
   LOADED_LATER_DEPTH,
+  type FolderListing,
   type LoadedLaterClassifier,
   type LoadedLaterEntry,
 } from "./loaded-later-walk.js";

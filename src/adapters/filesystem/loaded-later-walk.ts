@@ -5,13 +5,15 @@
  * write that lands where a link of such a name leads (`AGENTS.md -> docs/rules.md`).
  *
  * Breadth first, LOADED_LATER_DEPTH levels down, at most LOADED_LATER_BUDGET folders (more throws
- * WorkspaceFileError, so decoys cannot hide a real one), never into `node_modules` or `.git`. A
+ * LoadedLaterScanError, so decoys cannot hide a real one), never into `node_modules` or `.git`. A
+ * folder it cannot read throws too: a command could `chmod 000` the folder it hid a file in. A
  * link is reported as a link and not entered; where it leads, in the workspace, is its own entry
  * when its name is on the list too, and else `leadsTo`.
  */
 import { readdirSync, realpathSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { WorkspaceFileError } from "../../core/ports/filesystem.js";
+import { errorCode } from "./fs-errors.js";
 import { isGitDirectoryName } from "./git-names.js";
 import { isWithinRoot } from "./safe-path.js";
 
@@ -34,10 +36,24 @@ export interface LoadedLaterEntry {
   readonly leadsTo?: string;
 }
 
+/** A folder's entries; platform errors thrown as they are (tests inject one that fails). */
+export type FolderListing = (directory: string) => Iterable<Dirent>;
+
+/** The walk could not look everywhere; `remedy` says what the person can do about it. */
+export class LoadedLaterScanError extends WorkspaceFileError {
+  constructor(
+    message: string,
+    readonly remedy: string,
+  ) {
+    super("path_escape", message);
+  }
+}
+
 /** The loaded-later files and folders that exist in `workspace` (its real path) now. */
 export function loadedLaterEntries(
   workspace: string,
   classify: LoadedLaterClassifier,
+  list: FolderListing = listFolder,
 ): LoadedLaterEntry[] {
   const found: LoadedLaterEntry[] = [];
   let level = [""];
@@ -47,7 +63,7 @@ export function loadedLaterEntries(
     for (const relative of level) {
       if (budget === 0) throw scanLimit();
       budget -= 1;
-      for (const entry of listDirectory(path.join(workspace, relative))) {
+      for (const entry of readable(list, path.join(workspace, relative))) {
         const name = relative === "" ? entry.name : `${relative}/${entry.name}`;
         if (isGitDirectoryName(entry.name)) continue;
         if (entry.isSymbolicLink()) {
@@ -85,20 +101,34 @@ function linkEntry(workspace: string, name: string, reason: string): LoadedLater
   return { path: link, reason, link: true };
 }
 
-function listDirectory(directory: string): Dirent[] {
+function listFolder(directory: string): Dirent[] {
+  return readdirSync(directory, { withFileTypes: true });
+}
+
+/**
+ * A folder's entries. One that vanished (or became a file) since its parent was listed holds
+ * nothing; any other error throws: read as empty, an unreadable folder would hide what it holds.
+ */
+function* readable(list: FolderListing, directory: string): Generator<Dirent> {
   try {
-    return readdirSync(directory, { withFileTypes: true });
-  } catch {
-    return [];
+    yield* list(directory);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") return;
+    throw new LoadedLaterScanError(
+      `${directory} cannot be read (${code ?? String(error)}), so a file a later session, an ` +
+        `editor or CI loads could lie there unseen`,
+      "make it readable",
+    );
   }
 }
 
-function scanLimit(): WorkspaceFileError {
-  return new WorkspaceFileError(
-    "path_escape",
+function scanLimit(): LoadedLaterScanError {
+  return new LoadedLaterScanError(
     `the workspace holds more than ${String(LOADED_LATER_BUDGET)} directories within ` +
       `${String(LOADED_LATER_DEPTH)} levels, too many to find every file a later session, an ` +
       `editor or CI loads`,
+    "run the agent in a smaller directory",
   );
 }
 
@@ -107,8 +137,9 @@ export function loadedThrough(
   workspace: string,
   target: string,
   classify: LoadedLaterClassifier,
+  list: FolderListing = listFolder,
 ): LoadedLaterEntry | undefined {
-  return loadedLaterEntries(workspace, classify).find(
+  return loadedLaterEntries(workspace, classify, list).find(
     (entry) => entry.leadsTo !== undefined && isWithinRoot(entry.leadsTo, target),
   );
 }

@@ -8,8 +8,8 @@
  * after its output. A bind needs something to mount on: one not made yet cannot be kept from
  * being made, only named. The walk is the filesystem adapter's (loaded-later-walk.ts).
  */
-import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import {
+  LoadedLaterScanError,
   loadedLaterEntries,
   type LoadedLaterClassifier,
   type LoadedLaterEntry,
@@ -27,10 +27,10 @@ export function loadedLaterBefore(
   try {
     return loadedLaterEntries(workspace, classify);
   } catch (error) {
-    if (!(error instanceof WorkspaceFileError)) throw error;
+    if (!(error instanceof LoadedLaterScanError)) throw error;
     throw new SandboxContentError(
-      `The sandbox refuses to run this command: ${error.message}, to keep them read-only; run ` +
-        `the agent in a smaller directory, or run with --sandbox off`,
+      `The sandbox refuses to run this command: ${error.message}, to keep them read-only; ` +
+        `${error.remedy}, or run with --sandbox off`,
     );
   }
 }
@@ -76,7 +76,7 @@ export function madeDuringCommand(
   try {
     after = loadedLaterEntries(workspace, classify);
   } catch (error) {
-    if (!(error instanceof WorkspaceFileError)) throw error;
+    if (!(error instanceof LoadedLaterScanError)) throw error;
     return [
       ...changed,
       `warning: after this command ${error.message}: check whether it created one ` +
