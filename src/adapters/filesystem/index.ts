@@ -66,6 +66,7 @@ export {
   LoadedLaterScanError,
   LOADED_LATER_BUDGET,
   LOADED_LATER_DEPTH,
+  LOADED_LATER_ENTRIES,
   type FolderListing,
   type LoadedLaterClassifier,
   type LoadedLaterEntry,

@@ -4,13 +4,15 @@
  * a command where a file tool's write of one asks (chapter 4), and the file tools ask about a
  * write that lands where a link of such a name leads (`AGENTS.md -> docs/rules.md`).
  *
- * Breadth first, LOADED_LATER_DEPTH levels down, at most LOADED_LATER_BUDGET folders (more throws
- * LoadedLaterScanError, so decoys cannot hide a real one), never into `node_modules` or `.git`. A
+ * Breadth first, LOADED_LATER_DEPTH levels down, at most LOADED_LATER_BUDGET folders and
+ * LOADED_LATER_ENTRIES entries in all (more throws LoadedLaterScanError, so decoys cannot hide a
+ * real one; a folder is read only as far as the entries bound, never whole), never into
+ * `node_modules` or `.git` (whose names count as entries). A
  * folder it cannot read throws too: a command could `chmod 000` the folder it hid a file in. A
  * link is reported as a link and not entered; where it leads, in the workspace, is its own entry
  * when its name is on the list too, and else `leadsTo`.
  */
-import { readdirSync, realpathSync, type Dirent } from "node:fs";
+import { opendirSync, realpathSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { errorCode } from "./fs-errors.js";
@@ -22,6 +24,8 @@ export type LoadedLaterClassifier = (relativePath: string) => string | undefined
 
 export const LOADED_LATER_DEPTH = 4;
 export const LOADED_LATER_BUDGET = 8192;
+/** Entries read in all (files, folders, links): one folder of millions is not read whole. */
+export const LOADED_LATER_ENTRIES = 100_000;
 const UNSCANNED = new Set(["node_modules"]);
 /** A name no entry of the list has: a folder whose every file is loaded later answers for it. */
 const ANY_FILE = "\u0000any";
@@ -58,12 +62,15 @@ export function loadedLaterEntries(
   const found: LoadedLaterEntry[] = [];
   let level = [""];
   let budget = LOADED_LATER_BUDGET;
+  let entries = LOADED_LATER_ENTRIES;
   for (let depth = 0; depth <= LOADED_LATER_DEPTH && level.length > 0; depth += 1) {
     const next: string[] = [];
     for (const relative of level) {
-      if (budget === 0) throw scanLimit();
+      if (budget === 0) throw scanLimit(`${String(LOADED_LATER_BUDGET)} directories`);
       budget -= 1;
       for (const entry of readable(list, path.join(workspace, relative))) {
+        if (entries === 0) throw scanLimit(`${String(LOADED_LATER_ENTRIES)} entries`);
+        entries -= 1;
         const name = relative === "" ? entry.name : `${relative}/${entry.name}`;
         if (isGitDirectoryName(entry.name)) continue;
         if (entry.isSymbolicLink()) {
@@ -101,8 +108,14 @@ function linkEntry(workspace: string, name: string, reason: string): LoadedLater
   return { path: link, reason, link: true };
 }
 
-function listFolder(directory: string): Dirent[] {
-  return readdirSync(directory, { withFileTypes: true });
+/** Entries one by one as the platform reads them, so a walk that stops reads no further. */
+function* listFolder(directory: string): Generator<Dirent> {
+  const folder = opendirSync(directory);
+  try {
+    for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) yield entry;
+  } finally {
+    folder.closeSync();
+  }
 }
 
 /**
@@ -123,9 +136,9 @@ function* readable(list: FolderListing, directory: string): Generator<Dirent> {
   }
 }
 
-function scanLimit(): LoadedLaterScanError {
+function scanLimit(what: string): LoadedLaterScanError {
   return new LoadedLaterScanError(
-    `the workspace holds more than ${String(LOADED_LATER_BUDGET)} directories within ` +
+    `the workspace holds more than ${what} within ` +
       `${String(LOADED_LATER_DEPTH)} levels, too many to find every file a later session, an ` +
       `editor or CI loads`,
     "run the agent in a smaller directory",

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  LOADED_LATER_ENTRIES,
   loadedLaterEntries,
   LoadedLaterScanError,
   type FolderListing,
@@ -80,4 +81,51 @@ describe("loadedLaterEntries on a folder it cannot read", () => {
       );
     },
   );
+});
+
+describe("loadedLaterEntries in a folder of very many entries", () => {
+  it("stops at the entries bound and refuses, without reading the folder whole", () => {
+    mkdirSync(join(ws, "huge"));
+    writeFileSync(join(ws, "huge", "x.txt"), "");
+    const [file] = readdirSync(join(ws, "huge"), { withFileTypes: true });
+    if (file === undefined) throw new Error("no entry to repeat");
+    let read = 0;
+    // Twice the bound in one folder: the walk must stop reading it at the bound.
+    const huge: FolderListing = function* (directory) {
+      if (directory !== join(ws, "huge")) {
+        yield* readdirSync(directory, { withFileTypes: true });
+        return;
+      }
+      for (let i = 0; i < 2 * LOADED_LATER_ENTRIES; i += 1) {
+        read += 1;
+        yield file;
+      }
+    };
+    const error = scanError(() => loadedLaterEntries(ws, loadedLaterReason, huge));
+    expect(error.message).toBe(
+      `the workspace holds more than ${String(LOADED_LATER_ENTRIES)} entries within 4 levels, too many to find every file a later session, an editor or CI loads`,
+    );
+    expect(error.remedy).toBe("run the agent in a smaller directory");
+    expect(read).toBeLessThanOrEqual(LOADED_LATER_ENTRIES + 1);
+  });
+
+  it("reads up to the bound and finds what is there", () => {
+    mkdirSync(join(ws, "many"));
+    writeFileSync(join(ws, "many", "x.txt"), "");
+    const [file] = readdirSync(join(ws, "many"), { withFileTypes: true });
+    if (file === undefined) throw new Error("no entry to repeat");
+    // The workspace's own entries (AGENTS.md, hidden, many, hidden/AGENTS.md) fill the rest.
+    const many: FolderListing = function* (directory) {
+      if (directory !== join(ws, "many")) {
+        yield* readdirSync(directory, { withFileTypes: true });
+        return;
+      }
+      for (let i = 0; i < LOADED_LATER_ENTRIES - 4; i += 1) yield file;
+    };
+    expect(
+      loadedLaterEntries(ws, loadedLaterReason, many)
+        .map((entry) => entry.path)
+        .sort(),
+    ).toEqual([join(ws, "AGENTS.md"), join(ws, "hidden", "AGENTS.md")]);
+  });
 });
