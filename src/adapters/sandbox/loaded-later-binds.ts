@@ -15,6 +15,7 @@ import {
   type LoadedLaterEntry,
 } from "../filesystem/index.js";
 import { identitiesOf, type Identities } from "./protected-identity.js";
+import { changedLinks, linksBefore, type LinkBefore } from "./loaded-later-links.js";
 import { SandboxContentError } from "./sandbox-errors.js";
 
 export type { LoadedLaterClassifier, LoadedLaterEntry };
@@ -47,16 +48,23 @@ export interface LoadedLaterBefore {
   readonly entries: readonly LoadedLaterEntry[];
   /** The identity of each bound file: a hard link, another name, can still change it. */
   readonly identities: Identities;
+  /** Each link of a listed name as it was: never bound, so the command could change it. */
+  readonly links: readonly LinkBefore[];
 }
 
 export function loadedLaterSnapshot(entries: readonly LoadedLaterEntry[]): LoadedLaterBefore {
-  return { entries, identities: identitiesOf(loadedLaterBinds(entries), new Map()) };
+  return {
+    entries,
+    identities: identitiesOf(loadedLaterBinds(entries), new Map()),
+    links: linksBefore(entries),
+  };
 }
 
 /**
  * A note for each loaded-later file, folder or link in `workspace` now that was not there
- * before (the command made it), and for each bound one that changed all the same (through a
- * hard link). A command that made too many folders to look through is named.
+ * before (the command made it), for each bound one that changed all the same (through a hard
+ * link), and for each link that was removed, retargeted or replaced. A command that made too
+ * many folders to look through is named.
  */
 export function madeDuringCommand(
   workspace: string,
@@ -72,6 +80,7 @@ export function madeDuringCommand(
         `warning: ${bound} was changed during this command through another name (a hard link), ` +
         `though it was read-only; a later session, an editor or CI loads it: check it before then`,
     );
+  changed.push(...changedLinks(snapshot.links));
   let after: LoadedLaterEntry[];
   try {
     after = loadedLaterEntries(workspace, classify);
