@@ -10,13 +10,15 @@
  * `node_modules` or `.git` (whose names count as entries). A
  * folder it cannot read throws too: a command could `chmod 000` the folder it hid a file in. A
  * link is reported as a link and not entered; where it leads, in the workspace, is its own entry
- * when its name is on the list too, and else `leadsTo`.
+ * when its name is on the list too, and else `leadsTo` (`wouldLeadTo` for a dangling link: a
+ * write there makes the file the host then loads through it).
  */
 import { opendirSync, realpathSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { errorCode } from "./fs-errors.js";
 import { isGitDirectoryName } from "./git-names.js";
+import { whereItLeads } from "./host-loaded-paths.js";
 import { isWithinRoot } from "./safe-path.js";
 
 /** Why a workspace-relative, `/`-separated path is loaded or run later; else undefined. */
@@ -38,6 +40,11 @@ export interface LoadedLaterEntry {
   readonly link?: true;
   /** For a link: the real path it leads to, when that exists inside the workspace. */
   readonly leadsTo?: string;
+  /**
+   * For a dangling link: where a write would make the file it leads to, when that lies inside the
+   * workspace. Nothing there to bind, but making it changes what the host loads through the link.
+   */
+  readonly wouldLeadTo?: string;
 }
 
 /** A folder's entries; platform errors thrown as they are (tests inject one that fails). */
@@ -103,7 +110,11 @@ function linkEntry(workspace: string, name: string, reason: string): LoadedLater
       return { path: link, reason, link: true, leadsTo: real };
     }
   } catch {
-    // dangling, or a loop: it leads nowhere a write could reach through it now
+    // dangling, or a loop: worked out below as a write would follow it
+  }
+  const awaited = whereItLeads(link);
+  if (awaited !== link && isWithinRoot(workspace, awaited) && awaited !== workspace) {
+    return { path: link, reason, link: true, wouldLeadTo: awaited };
   }
   return { path: link, reason, link: true };
 }
@@ -145,14 +156,18 @@ function scanLimit(what: string): LoadedLaterScanError {
   );
 }
 
-/** The loaded-later name whose link leads to `target` (a real path) or a folder holding it. */
+/**
+ * The loaded-later name whose link leads, or would lead once it is made, to `target` (a real
+ * path) or a folder holding it.
+ */
 export function loadedThrough(
   workspace: string,
   target: string,
   classify: LoadedLaterClassifier,
   list: FolderListing = listFolder,
 ): LoadedLaterEntry | undefined {
-  return loadedLaterEntries(workspace, classify, list).find(
-    (entry) => entry.leadsTo !== undefined && isWithinRoot(entry.leadsTo, target),
-  );
+  return loadedLaterEntries(workspace, classify, list).find((entry) => {
+    const leadsTo = entry.leadsTo ?? entry.wouldLeadTo;
+    return leadsTo !== undefined && isWithinRoot(leadsTo, target);
+  });
 }

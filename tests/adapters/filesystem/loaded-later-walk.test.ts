@@ -4,7 +4,14 @@
  * AGENTS.md in). Tests run as root, which reads a `chmod 000` folder all the same, so the
  * listing error is injected; the real one is checked only where the tests do not run as root.
  */
-import { chmodSync, mkdirSync, readdirSync, writeFileSync, type Dirent } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+  type Dirent,
+} from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -127,5 +134,24 @@ describe("loadedLaterEntries in a folder of very many entries", () => {
         .map((entry) => entry.path)
         .sort(),
     ).toEqual([join(ws, "AGENTS.md"), join(ws, "hidden", "AGENTS.md")]);
+  });
+});
+
+describe("loadedLaterEntries on a dangling link of a listed name", () => {
+  it("says where a write would make the file the link leads to, inside the workspace only", () => {
+    symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
+    symlinkSync("ci", join(ws, ".github"));
+    symlinkSync(join(tmpdir(), "outside-rules.md"), join(ws, "GEMINI.md"));
+    const links = loadedLaterEntries(ws, loadedLaterReason)
+      .filter((entry) => entry.link === true)
+      .map((entry) => [entry.path, entry.leadsTo, entry.wouldLeadTo])
+      .sort();
+    expect(links).toEqual(
+      [
+        [join(ws, ".github"), undefined, join(ws, "ci")],
+        [join(ws, "CLAUDE.md"), undefined, join(ws, "docs", "rules.md")],
+        [join(ws, "GEMINI.md"), undefined, undefined],
+      ].sort(),
+    );
   });
 });

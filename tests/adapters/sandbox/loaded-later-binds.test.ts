@@ -155,6 +155,22 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       },
     );
 
+    it.each([
+      ["CLAUDE.md", "docs/rules.md", "echo evil > docs/rules.md", "docs/rules.md"],
+      ["CLAUDE.md", "rules/main.md", "mkdir rules && echo evil > rules/main.md", "rules/main.md"],
+      [".vscode", "editor", "mkdir editor && echo '{}' > editor/tasks.json", "editor"],
+    ])(
+      "a dangling link %s -> %s: the file the command makes where it leads is named",
+      async (link, target, command, made) => {
+        symlinkSync(target, join(ws, link));
+        const result = await runner(true).run(`${command} && echo MADE`, ws, LIMITS);
+        expect(result.output).toContain("MADE");
+        expect(result.output).toContain(
+          `[sandbox] warning: ${join(ws, made)} was created during this command, where the link ${join(ws, link)} leads; ${loadedLaterReason(link) ?? loadedLaterReason(`${link}/x`) ?? ""}, and no one was asked about it: check it before then`,
+        );
+      },
+    );
+
     it("a link of a listed name left alone is not named", async () => {
       writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
       symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
