@@ -228,6 +228,30 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
     },
   );
 
+  it.each([
+    // Dangling: the write would make the very file the next session then reads through the link.
+    ["AGENTS.md", "docs/rules.md", "docs/rules.md", "docs"],
+    ["AGENTS.md", "docs/rules.md", "docs/rules.md", undefined],
+    [".github", "ci", "ci/workflows/release.yml", undefined],
+  ])(
+    "%s -> %s, not made yet: a write of %s asks as a write of a loaded-later file, and makes nothing",
+    async (link, target, written, folder) => {
+      if (folder !== undefined) mkdirSync(join(temp.ws, folder));
+      symlinkSync(target, join(temp.ws, link));
+
+      const error = await agent("run-d", new ScriptedModelClient([writeCall(written)]))
+        .run("take notes")
+        .catch((caught: unknown) => caught);
+
+      expect(error).toBeInstanceOf(RunWaitingError);
+      expect((error as RunWaitingError).request.summary).toBe(
+        `write_file ${JSON.stringify(written)} in ${temp.ws} · effect write · read through the link ${JSON.stringify(link)} · loaded later: ${loadedLaterReason(`${link}/x`) ?? loadedLaterReason(link) ?? ""} · content ${JSON.stringify(PAYLOAD)}`,
+      );
+      expect(existsSync(join(temp.ws, written))).toBe(false);
+      expect(existsSync(join(temp.ws, target))).toBe(false);
+    },
+  );
+
   it("edit_file asks the same way, with the edit in the request", async () => {
     mkdirSync(join(temp.ws, ".vscode"));
     writeFileSync(join(temp.ws, ".vscode", "tasks.json"), '{"tasks":[]}\n');

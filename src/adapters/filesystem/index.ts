@@ -63,8 +63,11 @@ export {
 export {
   loadedLaterEntries,
   loadedThrough,
+  LoadedLaterScanError,
   LOADED_LATER_BUDGET,
   LOADED_LATER_DEPTH,
+  LOADED_LATER_ENTRIES,
+  type FolderListing,
   type LoadedLaterClassifier,
   type LoadedLaterEntry,
 } from "./loaded-later-walk.js";

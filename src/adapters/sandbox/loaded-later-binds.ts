@@ -8,13 +8,14 @@
  * after its output. A bind needs something to mount on: one not made yet cannot be kept from
  * being made, only named. The walk is the filesystem adapter's (loaded-later-walk.ts).
  */
-import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import {
+  LoadedLaterScanError,
   loadedLaterEntries,
   type LoadedLaterClassifier,
   type LoadedLaterEntry,
 } from "../filesystem/index.js";
 import { identitiesOf, type Identities } from "./protected-identity.js";
+import { changedLinks, linksBefore, type LinkBefore } from "./loaded-later-links.js";
 import { SandboxContentError } from "./sandbox-errors.js";
 
 export type { LoadedLaterClassifier, LoadedLaterEntry };
@@ -27,10 +28,10 @@ export function loadedLaterBefore(
   try {
     return loadedLaterEntries(workspace, classify);
   } catch (error) {
-    if (!(error instanceof WorkspaceFileError)) throw error;
+    if (!(error instanceof LoadedLaterScanError)) throw error;
     throw new SandboxContentError(
-      `The sandbox refuses to run this command: ${error.message}, to keep them read-only; run ` +
-        `the agent in a smaller directory, or run with --sandbox off`,
+      `The sandbox refuses to run this command: ${error.message}, to keep them read-only; ` +
+        `${error.remedy}, or run with --sandbox off`,
     );
   }
 }
@@ -47,16 +48,23 @@ export interface LoadedLaterBefore {
   readonly entries: readonly LoadedLaterEntry[];
   /** The identity of each bound file: a hard link, another name, can still change it. */
   readonly identities: Identities;
+  /** Each link of a listed name as it was: never bound, so the command could change it. */
+  readonly links: readonly LinkBefore[];
 }
 
 export function loadedLaterSnapshot(entries: readonly LoadedLaterEntry[]): LoadedLaterBefore {
-  return { entries, identities: identitiesOf(loadedLaterBinds(entries), new Map()) };
+  return {
+    entries,
+    identities: identitiesOf(loadedLaterBinds(entries), new Map()),
+    links: linksBefore(entries),
+  };
 }
 
 /**
  * A note for each loaded-later file, folder or link in `workspace` now that was not there
- * before (the command made it), and for each bound one that changed all the same (through a
- * hard link). A command that made too many folders to look through is named.
+ * before (the command made it), for each bound one that changed all the same (through a hard
+ * link), and for each link that was removed, retargeted or replaced. A command that made too
+ * many folders to look through is named.
  */
 export function madeDuringCommand(
   workspace: string,
@@ -72,11 +80,12 @@ export function madeDuringCommand(
         `warning: ${bound} was changed during this command through another name (a hard link), ` +
         `though it was read-only; a later session, an editor or CI loads it: check it before then`,
     );
+  changed.push(...changedLinks(snapshot.links));
   let after: LoadedLaterEntry[];
   try {
     after = loadedLaterEntries(workspace, classify);
   } catch (error) {
-    if (!(error instanceof WorkspaceFileError)) throw error;
+    if (!(error instanceof LoadedLaterScanError)) throw error;
     return [
       ...changed,
       `warning: after this command ${error.message}: check whether it created one ` +

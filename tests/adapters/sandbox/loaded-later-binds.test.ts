@@ -126,6 +126,58 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       );
     });
 
+    const INSTRUCTIONS =
+      "instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents)";
+
+    it.each([
+      [
+        "retargeted",
+        "ln -sf README.md CLAUDE.md",
+        'was changed or replaced (it now leads to "README.md")',
+      ],
+      [
+        "replaced by a file",
+        "rm CLAUDE.md && echo evil > CLAUDE.md",
+        "was replaced by a file or folder that is not a link",
+      ],
+      ["removed", "rm CLAUDE.md", "was removed"],
+    ])(
+      "a link of a listed name the command %s is named: the link is compared, not only where it leads",
+      async (_what, command, change) => {
+        writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
+        symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
+        const result = await runner(true).run(`${command} && echo DONE`, ws, LIMITS);
+        expect(result.output).toContain("DONE");
+        expect(readFileSync(join(ws, "docs", "rules.md"), "utf8")).toBe("rules\n");
+        expect(result.output).toContain(
+          `[sandbox] warning: ${join(ws, "CLAUDE.md")}, a link to "docs/rules.md", ${change} during this command; ${INSTRUCTIONS}, and no one was asked about it: check it before then`,
+        );
+      },
+    );
+
+    it.each([
+      ["CLAUDE.md", "docs/rules.md", "echo evil > docs/rules.md", "docs/rules.md"],
+      ["CLAUDE.md", "rules/main.md", "mkdir rules && echo evil > rules/main.md", "rules/main.md"],
+      [".vscode", "editor", "mkdir editor && echo '{}' > editor/tasks.json", "editor"],
+    ])(
+      "a dangling link %s -> %s: the file the command makes where it leads is named",
+      async (link, target, command, made) => {
+        symlinkSync(target, join(ws, link));
+        const result = await runner(true).run(`${command} && echo MADE`, ws, LIMITS);
+        expect(result.output).toContain("MADE");
+        expect(result.output).toContain(
+          `[sandbox] warning: ${join(ws, made)} was created during this command, where the link ${join(ws, link)} leads; ${loadedLaterReason(link) ?? loadedLaterReason(`${link}/x`) ?? ""}, and no one was asked about it: check it before then`,
+        );
+      },
+    );
+
+    it("a link of a listed name left alone is not named", async () => {
+      writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
+      symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
+      const result = await runner(true).run("cat CLAUDE.md", ws, LIMITS);
+      expect(result.output).toBe("rules\n");
+    });
+
     it("where file tools' writes are not asked about, commands write them as any file", async () => {
       const result = await runner(false).run(ATTACK, ws, LIMITS);
       expect(result.output).toContain("W1");
