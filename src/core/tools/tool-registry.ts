@@ -350,7 +350,10 @@ function assertValidDefinition(tool: ToolDefinition): void {
   }
   // A shape vouches only for what zod accepts: a loose one would pass a key zod refuses.
   const shape = tool.argumentShape;
-  if (shape !== undefined && !(typeof shape === "object" && "object" in shape && shape.strict === true)) {
+  if (
+    shape !== undefined &&
+    !(typeof shape === "object" && "object" in shape && shape.strict === true)
+  ) {
     throw new ToolRegistrationError(`Tool ${tool.name} has an argument shape that is not strict`);
   }
   if (typeof tool.handler !== "function") {
