@@ -4,8 +4,8 @@
  * one run of the built command, so that what they hold no longer depends on what the first run
  * after the build happened to do: a `--version` or a one-reply run left a cache without the tool
  * path, and every later run compiled that path again at its first call. The run is scripted and
- * local: a server on 127.0.0.1 asks for one `read_file` of a file in a temporary workspace, then
- * answers. The sandbox is a run's default (`auto`), so its plan and probe are cached too; with
+ * local: a server on 127.0.0.1 asks for one `read_file` of a file in a temporary workspace and one
+ * its schema refuses (zod's path), then answers. The sandbox is a run's default (`auto`), so its plan and probe are cached too; with
  * nothing remembered the probe checks bwrap in a temporary workspace, as any first run does, and
  * the read runs no command. A temporary home, configuration and state directory (the builder's
  * settings, instructions and MCP servers are never read), no OPENAI_ or AGENT_ variable of the
@@ -104,6 +104,14 @@ function readReply() {
         id: "call_seed",
         type: "function",
         function: { name: "read_file", arguments: '{"path":"notes.txt"}' },
+      },
+      // Refused by zod: a valid call no longer loads it (its arguments are vouched for without
+      // it, src/core/common/vouch.ts), and zod's cache would otherwise wait for the first
+      // refusal, settings file or MCP server.
+      {
+        id: "call_seed_refused",
+        type: "function",
+        function: { name: "read_file", arguments: '{"path":"notes.txt","offset":0}' },
       },
     ],
   });

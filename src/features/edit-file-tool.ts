@@ -3,6 +3,7 @@
  */
 import { z } from "zod";
 import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_ARGUMENT_SHAPES } from "./tool-argument-shapes.generated.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import { defineTool } from "../core/tools/tool-definition.js";
@@ -34,6 +35,7 @@ export function createEditFileTool({ fileSystem }: { fileSystem: WorkspaceFileSy
     effect: "write",
     beforeImages: true,
     parameters: TOOL_PARAMETERS.edit_file,
+    argumentShape: TOOL_ARGUMENT_SHAPES.edit_file,
     get schema() {
       return schema();
     },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_ARGUMENT_SHAPES } from "./tool-argument-shapes.generated.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import { defineTool, type ToolDefinition } from "../core/tools/tool-definition.js";
 import { toolError } from "../core/tools/tool-result.js";
@@ -22,6 +23,7 @@ export function createFetchUrlTool(): ToolDefinition<ReturnType<typeof fetchUrlS
       "Fetch a URL over the network. In this profile the policy denies every external effect, so each call is refused.",
     effect: "external",
     parameters: TOOL_PARAMETERS.fetch_url,
+    argumentShape: TOOL_ARGUMENT_SHAPES.fetch_url,
     get schema() {
       return fetchUrlSchema();
     },

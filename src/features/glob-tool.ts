@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_ARGUMENT_SHAPES } from "./tool-argument-shapes.generated.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import { defineTool } from "../core/tools/tool-definition.js";
@@ -34,6 +35,7 @@ export function createGlobTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
       "directories are not followed and .git is never listed; at most 1000 paths are shown.",
     effect: "read",
     parameters: TOOL_PARAMETERS.glob,
+    argumentShape: TOOL_ARGUMENT_SHAPES.glob,
     get schema() {
       return schema();
     },

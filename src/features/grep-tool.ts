@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_ARGUMENT_SHAPES } from "./tool-argument-shapes.generated.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import {
   GrepStoppedError,
@@ -62,6 +63,7 @@ export function createGrepTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
       "glob names it), binary files and links are not searched.",
     effect: "read",
     parameters: TOOL_PARAMETERS.grep,
+    argumentShape: TOOL_ARGUMENT_SHAPES.grep,
     get schema() {
       return schema();
     },

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_ARGUMENT_SHAPES } from "./tool-argument-shapes.generated.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import type { ReadFileResult, WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import { defineTool } from "../core/tools/tool-definition.js";
@@ -31,6 +32,7 @@ export function createReadFileTool({ fileSystem }: { fileSystem: WorkspaceFileSy
       "offset (first line, from 1) and limit (number of lines).",
     effect: "read",
     parameters: TOOL_PARAMETERS.read_file,
+    argumentShape: TOOL_ARGUMENT_SHAPES.read_file,
     get schema() {
       return schema();
     },

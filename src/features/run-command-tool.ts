@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_ARGUMENT_SHAPES } from "./tool-argument-shapes.generated.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import type { ArgvRunner, OutputSpillStore } from "../core/ports/command-runner.js";
 import { defineTool, type ToolDefinition } from "../core/tools/tool-definition.js";
@@ -68,6 +69,7 @@ export function createRunCommandTool(
     ].join(" "),
     effect: "execute",
     parameters: TOOL_PARAMETERS.run_command,
+    argumentShape: TOOL_ARGUMENT_SHAPES.run_command,
     get schema() {
       return runCommandSchema();
     },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_ARGUMENT_SHAPES } from "./tool-argument-shapes.generated.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import {
   CommandStartError,
@@ -63,6 +64,7 @@ export function createShellTool(
     ].join(" "),
     effect: "execute",
     parameters: TOOL_PARAMETERS.shell,
+    argumentShape: TOOL_ARGUMENT_SHAPES.shell,
     get schema() {
       return shellSchema();
     },

@@ -1,6 +1,7 @@
 /** `write_file`. Success text: `Wrote N UTF-8 bytes to PATH`, PATH as the model sent it. */
 import { z } from "zod";
 import { builtOnce } from "../core/common/built-once.js";
+import { TOOL_ARGUMENT_SHAPES } from "./tool-argument-shapes.generated.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.generated.js";
 import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import { defineTool } from "../core/tools/tool-definition.js";
@@ -24,6 +25,7 @@ export function createWriteFileTool({ fileSystem }: { fileSystem: WorkspaceFileS
     effect: "write",
     beforeImages: true,
     parameters: TOOL_PARAMETERS.write_file,
+    argumentShape: TOOL_ARGUMENT_SHAPES.write_file,
     get schema() {
       return schema();
     },

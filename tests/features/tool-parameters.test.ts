@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { builtinTools, parametersOf } from "../../scripts/tool-parameters.js";
+import { argumentShapeOf, builtinTools, parametersOf } from "../../scripts/tool-parameters.js";
+import { TOOL_ARGUMENT_SHAPES } from "../../src/features/tool-argument-shapes.generated.js";
 import { TOOL_PARAMETERS } from "../../src/features/tool-parameters.generated.js";
 import { ToolRegistry } from "../../src/core/tools/tool-registry.js";
 
@@ -29,4 +30,20 @@ describe("tool-parameters.generated.ts", () => {
       .openAITools();
     expect(JSON.stringify(listed)).toBe(JSON.stringify(computed));
   });
+});
+
+describe("tool-argument-shapes.generated.ts", () => {
+  it("lists every builtin tool, and only those", () => {
+    expect(Object.keys(TOOL_ARGUMENT_SHAPES)).toEqual(builtinTools().map((tool) => tool.name));
+  });
+
+  it.each(builtinTools().map((tool) => [tool.name, tool] as const))(
+    "%s: the argument shape the tool path vouches with is its zod schema's (else: npm run tool-parameters)",
+    (name, tool) => {
+      expect(tool.argumentShape).toBe(
+        TOOL_ARGUMENT_SHAPES[name as keyof typeof TOOL_ARGUMENT_SHAPES],
+      );
+      expect(JSON.stringify(tool.argumentShape)).toBe(JSON.stringify(argumentShapeOf(tool)));
+    },
+  );
 });

@@ -25,4 +25,3 @@ export {
 export { imagesPath, MAX_IMAGES_BYTES, readKeptImage } from "./image-file.js";
 // For scripts/journal-line-shape.ts, which writes the schema as the data the reader checks with.
 export { journalLineSchema } from "./journal-schema.js";
-export type { LineShape } from "./line-shape.js";

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ValueShape } from "../common/value-shape.js";
 import type { WriteRecorder } from "../ports/filesystem.js";
 import type { ToolResult } from "./tool-result.js";
 
@@ -80,6 +81,13 @@ export interface ToolDefinition<Schema extends ToolSchema = ToolSchema> {
    * `schema`. tests/features/tool-parameters.test.ts checks the builtin tools' against theirs.
    */
   readonly parameters?: Readonly<Record<string, unknown>>;
+  /**
+   * The schema as data (a strict object), written from it ahead of time: a call whose arguments
+   * it vouches for (src/core/common/vouch.ts) is checked without reading `schema`, so a run whose
+   * calls are all valid never loads zod; any other call is zod's, refused with zod's message.
+   * tests/features/tool-parameters.test.ts checks the builtin tools' against their schemas.
+   */
+  readonly argumentShape?: ValueShape;
   readonly handler: (args: z.output<Schema>, context: ToolContext) => Promise<ToolResult>;
   /**
    * A call that cannot succeed, found without side effects before anyone is asked about it (an

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { deepFreeze } from "../common/deep-freeze.js";
+import { vouchFor, type Vouch } from "../common/vouch.js";
 import type { ToolCall } from "../ports/messages.js";
 import type { ModelToolSpec } from "../ports/model.js";
 import { argumentsTooLarge, MAX_ARGUMENTS_BYTES, utf8Bytes } from "./argument-limits.js";
@@ -40,7 +41,9 @@ export class ToolRegistry {
     if (this.#tools.has(tool.name)) {
       throw new ToolRegistrationError(`Tool already registered: ${tool.name}`);
     }
-    this.#tools.set(tool.name, Object.freeze({ definition, spec }));
+    const shape = definition.argumentShape;
+    const vouch = shape === undefined ? undefined : vouchFor(shape);
+    this.#tools.set(tool.name, Object.freeze({ definition, spec, vouch }));
   }
 
   names(): string[] {
@@ -57,9 +60,13 @@ export class ToolRegistry {
    * checking function): for a moment the agent would otherwise spend waiting, so that its first
    * call does not pay for it. The parse has no effect but zod's own caches: every tool's schema is
    * a strict object (checked at registration), and a failure is the first call's to report.
+   * A tool with an argument shape is left alone: its valid calls never need zod, and zod loads
+   * for the first call that is not (a refusal, whose time matters less than a run that never
+   * loads zod at all).
    */
   prepareSchemas(): void {
-    for (const { definition } of this.#tools.values()) {
+    for (const { definition, vouch } of this.#tools.values()) {
+      if (vouch !== undefined) continue;
       try {
         schemaOf(definition).safeParse({});
       } catch {
@@ -78,6 +85,8 @@ export class ToolRegistry {
 interface RegisteredTool {
   readonly definition: ToolDefinition;
   readonly spec: ModelToolSpec;
+  /** From `definition.argumentShape`: the arguments zod would accept, as it returns them. */
+  readonly vouch: Vouch | undefined;
 }
 
 export class ToolRegistrySnapshot {
@@ -109,8 +118,8 @@ export class ToolRegistrySnapshot {
   }
 
   prepare(call: ToolCall): PrepareOutcome {
-    const tool = this.#tools.get(call.name)?.definition;
-    if (tool === undefined) {
+    const registered = this.#tools.get(call.name);
+    if (registered === undefined) {
       return { ok: false, result: unknownTool(call.name, this.names()) };
     }
     // Measured before parsing: a hostile size costs neither a parse nor a journal record.
@@ -118,8 +127,9 @@ export class ToolRegistrySnapshot {
     if (bytes > MAX_ARGUMENTS_BYTES) {
       return { ok: false, result: argumentsTooLarge(call.name, bytes) };
     }
-    const parsed = parseArguments(tool, call.arguments);
+    const parsed = parseArguments(registered, call.arguments);
     if (!parsed.ok) return parsed;
+    const tool = registered.definition;
     return {
       ok: true,
       call: new PreparedToolCall(
@@ -139,9 +149,10 @@ export class ToolRegistrySnapshot {
    * succeed, or `undefined` to go on to the policy. A precheck that fails says nothing.
    */
   async precheck(call: PreparedToolCall): Promise<ToolResult | undefined> {
-    const tool = this.#tools.get(call.toolName)?.definition;
-    if (tool?.precheck === undefined) return undefined;
-    const parsed = parseArguments(tool, call.rawArguments);
+    const registered = this.#tools.get(call.toolName);
+    const tool = registered?.definition;
+    if (registered === undefined || tool?.precheck === undefined) return undefined;
+    const parsed = parseArguments(registered, call.rawArguments);
     if (!parsed.ok) return undefined;
     try {
       const found = await tool.precheck(parsed.value);
@@ -159,11 +170,12 @@ export class ToolRegistrySnapshot {
     call: PreparedToolCall,
     context: Omit<ToolContext, "callId"> = {},
   ): Promise<ToolResult> {
-    const tool = this.#tools.get(call.toolName)?.definition;
-    if (tool === undefined) {
+    const registered = this.#tools.get(call.toolName);
+    if (registered === undefined) {
       return unknownTool(call.toolName, this.names());
     }
-    const parsed = parseArguments(tool, call.rawArguments);
+    const tool = registered.definition;
+    const parsed = parseArguments(registered, call.rawArguments);
     if (!parsed.ok) return parsed.result;
     let result: unknown;
     try {
@@ -219,7 +231,12 @@ type ParseOutcome =
   | { readonly ok: true; readonly value: Record<string, unknown> }
   | { readonly ok: false; readonly result: ToolResult };
 
-function parseArguments(tool: ToolDefinition, raw: string): ParseOutcome {
+/**
+ * The call's arguments as the tool's schema returns them, or the error result the model is sent.
+ * Vouched-for arguments never read `tool.schema` (whose getter may load zod); anything else gets
+ * zod's verdict, so every refusal and its message is zod's.
+ */
+function parseArguments({ definition: tool, vouch }: RegisteredTool, raw: string): ParseOutcome {
   let json: unknown;
   try {
     json = JSON.parse(raw === "" ? "{}" : raw);
@@ -235,6 +252,8 @@ function parseArguments(tool: ToolDefinition, raw: string): ParseOutcome {
       result: toolError("invalid_json", `Arguments for ${tool.name} must be a JSON object`),
     };
   }
+  const vouched = vouch?.(json);
+  if (vouched !== undefined) return { ok: true, value: vouched as Record<string, unknown> };
   let checked: ReturnType<ToolSchema["safeParse"]>;
   try {
     checked = tool.schema.safeParse(json);
@@ -328,6 +347,14 @@ function assertValidDefinition(tool: ToolDefinition): void {
       : isStrictObjectParameters(tool.parameters);
   if (!strict) {
     throw new ToolRegistrationError(`Tool ${tool.name} must use a strict zod object schema`);
+  }
+  // A shape vouches only for what zod accepts: a loose one would pass a key zod refuses.
+  const shape = tool.argumentShape;
+  if (
+    shape !== undefined &&
+    !(typeof shape === "object" && "object" in shape && shape.strict === true)
+  ) {
+    throw new ToolRegistrationError(`Tool ${tool.name} has an argument shape that is not strict`);
   }
   if (typeof tool.handler !== "function") {
     throw new ToolRegistrationError(`Tool ${tool.name} needs a handler`);
