@@ -212,12 +212,23 @@ const bundleRequire = Object.assign(
   },
 );
 
-/** @type {ReturnType<typeof readSource>} */
-let bundle;
-try {
-  bundle = readSource(file);
-} catch (error) {
-  process.stderr.write(`agent: cannot read ${file}: ${String(error)}\n`);
-  process.exit(1);
+/**
+ * Starts the bundle. `npm run agent` (scripts/agent.cjs) has already read it as this file would
+ * and hashed it to see that it is what the build made: it hands those bytes over as `checked`.
+ * @param {ReturnType<typeof readSource>} [checked]
+ */
+function start(checked) {
+  /** @type {ReturnType<typeof readSource>} */
+  let bundle;
+  try {
+    bundle = checked ?? readSource(file);
+  } catch (error) {
+    process.stderr.write(`agent: cannot read ${file}: ${String(error)}\n`);
+    process.exit(1);
+  }
+  runCached(file, bundle, bundleRequire);
 }
-runCached(file, bundle, bundleRequire);
+
+// The `agent` command itself runs this file; `npm run agent` requires it and calls `start`.
+if (require.main === module) start();
+else module.exports = { start };

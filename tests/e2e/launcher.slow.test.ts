@@ -9,7 +9,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, statSync } from "node:fs";
 import {
   appendFile,
   chmod,
@@ -23,6 +23,7 @@ import {
   rm,
   stat,
   symlink,
+  utimes,
   writeFile,
 } from "node:fs/promises";
 import { join } from "node:path";
@@ -422,6 +423,19 @@ describe("npm run agent (scripts/agent.cjs) in a clone", () => {
       expect(await readFile(victim, "utf8")).toBe("host file\n");
     },
   );
+
+  it("rebuilds when a file deep in src/ is newer than the bundle", async () => {
+    const { clone, npmRunAgent } = await cloneForNpmRunAgent();
+    expect(npmRunAgent()).toMatchObject({ status: 0, stdout: "0.1.0\n" });
+    const bundleTime = statSync(join(clone, "dist", "agent-bundle.cjs")).mtime;
+    const later = new Date(bundleTime.getTime() + 60_000);
+    await utimes(join(clone, "src", "adapters", "model", "openai-chat.ts"), later, later);
+
+    const run = npmRunAgent();
+
+    expect(run).toMatchObject({ status: 0, stdout: "0.1.0\n" });
+    expect(run.stderr).toMatch(/^agent: sources changed, rebuilt dist\/agent\.cjs in \d+ ms\n$/);
+  });
 
   it("rebuilds instead of running a zod file changed after its build", async () => {
     const { clone, npmRunAgent } = await cloneForNpmRunAgent();
