@@ -4,10 +4,14 @@
  * returns exactly what zod's parse returns for one it accepts: checked here on a record of every
  * type with every field, and on thousands of mutations of them.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { journalLineShape } from "../../../scripts/journal-line-shape.js";
+import {
+  generatedCodeText,
+  JOURNAL_LINE_VOUCH_FILE,
+  journalLineShape,
+} from "../../../scripts/journal-line-shape.js";
 import { readJournalFile } from "../../../src/adapters/journal/index.js";
 import { vouchedJournalLine } from "../../../src/adapters/journal/journal-line-check.js";
 import { JOURNAL_LINE_SHAPE } from "../../../src/adapters/journal/journal-line-shape.generated.js";
@@ -235,6 +239,10 @@ describe("journal-line-shape.generated.ts", () => {
     expect(JSON.stringify(JOURNAL_LINE_SHAPE)).toBe(JSON.stringify(journalLineShape()));
   });
 
+  it("holds the code the generator writes for that shape (else: npm run journal-line-shape)", async () => {
+    expect(readFileSync(JOURNAL_LINE_VOUCH_FILE, "utf8")).toBe(await generatedCodeText());
+  });
+
   it("the records below have every field of every record type", () => {
     const options = (
       journalLineSchema() as unknown as {
@@ -257,6 +265,28 @@ describe("vouchedJournalLine", () => {
       expect(compare(JSON.parse(JSON.stringify(record)))).toBe("vouched");
     },
   );
+
+  it("gives back a record as it was read when zod's copy would be the same, else a copy", () => {
+    for (const record of FULL_RECORDS) {
+      // As the journal writes it: the schema's keys in the schema's order.
+      const asWritten = JSON.parse(JSON.stringify(journalLineSchema().parse(record))) as unknown;
+      expect(compare(asWritten)).toBe("vouched");
+      expect(vouchedJournalLine(asWritten)).toBe(asWritten);
+
+      // The same record with its keys reversed, and with a key the schema drops: each a copy,
+      // equal to zod's (compare checks the order), and the line read is left as it was.
+      const entries = Object.entries(asWritten as Record<string, unknown>);
+      for (const variant of [
+        Object.fromEntries([...entries].reverse()),
+        Object.fromEntries([...entries, ["unknownKey", 1]]),
+      ]) {
+        const before = JSON.stringify(variant);
+        expect(compare(variant)).toBe("vouched");
+        expect(vouchedJournalLine(variant)).not.toBe(variant);
+        expect(JSON.stringify(variant)).toBe(before);
+      }
+    }
+  });
 
   it("vouches for the smallest record of each type too (optional fields absent)", () => {
     const options = (
