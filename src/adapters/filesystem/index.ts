@@ -53,10 +53,12 @@ export {
   HarnessFileError,
   openHarnessOutput,
   readHarnessInput,
+  readHarnessLines,
   readHarnessInputIn,
   truncateHarnessFile,
   useHarnessInput,
   type HarnessInputFile,
+  type HarnessLineEnds,
   type HarnessInputOptions,
   type HarnessOutput,
 } from "./harness-files.js";

@@ -7,10 +7,11 @@ import type { StoredJournalRecord } from "../../core/journal/journal-records.js"
 import { statusSetBy, type RunStatus } from "../../core/journal/journal-replay.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import {
-  readHarnessInput,
+  readHarnessLines,
   truncateHarnessFile,
   useHarnessInput,
   type HarnessInputFile,
+  type HarnessLineEnds,
 } from "../filesystem/index.js";
 import { vouchedJournalLine } from "./journal-line-check.js";
 import { journalLineSchema, recordOf, type JournalLine } from "./journal-schema.js";
@@ -31,18 +32,15 @@ export interface JournalContents {
 }
 
 export function readJournalFile(path: string): JournalContents {
-  let text: string;
-  try {
-    text = readHarnessInput(path, MAX_JOURNAL_BYTES);
-  } catch (error) {
-    throw new RunJournalError(`cannot read the run journal ${path}: ${firstLineOfError(error)}`);
-  }
-  const end = text.lastIndexOf("\n") + 1;
-  const whole = text.slice(0, end);
-  const tail = text.slice(end);
   const lines: JournalLine[] = [];
-  for (const [index, raw] of whole.split("\n").slice(0, -1).entries()) {
-    lines.push(parseLine(raw, path, index + 1));
+  let ends: HarnessLineEnds;
+  try {
+    ends = readHarnessLines(path, MAX_JOURNAL_BYTES, (text) => {
+      for (const raw of text.split("\n")) lines.push(parseLine(raw, path, lines.length + 1));
+    });
+  } catch (error) {
+    if (error instanceof RunJournalError) throw error;
+    throw new RunJournalError(`cannot read the run journal ${path}: ${firstLineOfError(error)}`);
   }
   const start = lines[0];
   if (start?.type !== "run_started") {
@@ -54,8 +52,8 @@ export function readJournalFile(path: string): JournalContents {
     path,
     records: lines.map(recordOf),
     start,
-    cutBytes: Buffer.byteLength(tail, "utf8"),
-    wholeBytes: Buffer.byteLength(whole, "utf8"),
+    cutBytes: ends.cutBytes,
+    wholeBytes: ends.wholeBytes,
   };
 }
 
