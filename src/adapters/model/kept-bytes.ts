@@ -14,21 +14,29 @@ export class KeptBytes {
     this.#slabBytes = slabBytes;
   }
 
-  /** `text` as UTF-8: a view of exactly its bytes, never written again. */
-  encode(text: string): Buffer {
-    const length = Buffer.byteLength(text);
+  /**
+   * `lead` then `text` as UTF-8: a view of exactly their bytes, never written again. The two are
+   * written one after the other, not joined first (a resume encodes a whole history at once).
+   */
+  encode(text: string, lead = ""): Buffer {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8: when that much fits (and is under half a
+    // slab, which would get a buffer of its own), nothing is measured.
+    const worst = (lead.length + text.length) * 3;
+    const fits = worst < this.#slabBytes / 2 && worst <= this.#slab.length - this.#used;
+    const length = fits ? 0 : Buffer.byteLength(lead) + Buffer.byteLength(text);
     if (length >= this.#slabBytes / 2) {
       const own = Buffer.allocUnsafeSlow(length);
-      own.write(text, 0, length, "utf8");
+      own.write(text, own.write(lead, 0, "utf8"), "utf8");
       return own;
     }
-    if (length > this.#slab.length - this.#used) {
+    if (!fits && length > this.#slab.length - this.#used) {
       // Never filled past what is written: every byte handed out is the text's own.
       this.#slab = Buffer.allocUnsafeSlow(this.#slabBytes);
       this.#used = 0;
     }
     const start = this.#used;
-    this.#used += this.#slab.write(text, start, length, "utf8");
+    this.#used += this.#slab.write(lead, start, "utf8");
+    this.#used += this.#slab.write(text, this.#used, "utf8");
     return this.#slab.subarray(start, this.#used);
   }
 }

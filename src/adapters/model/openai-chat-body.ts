@@ -67,7 +67,7 @@ export class ChatRequestBody {
   #message(message: Message): Buffer {
     let bytes = this.#messages.get(message);
     if (bytes === undefined) {
-      bytes = this.#kept.encode(`,${JSON.stringify(toChatMessages([message])[0])}`);
+      bytes = this.#kept.encode(JSON.stringify(toChatMessages([message])[0]), ",");
       this.#messages.set(message, bytes);
     }
     return bytes;
@@ -76,7 +76,7 @@ export class ChatRequestBody {
   #tool(tool: ModelToolSpec): Buffer {
     let bytes = this.#tools.get(tool);
     if (bytes === undefined) {
-      bytes = this.#kept.encode(`,${JSON.stringify(toChatTools([tool])[0])}`);
+      bytes = this.#kept.encode(JSON.stringify(toChatTools([tool])[0]), ",");
       this.#tools.set(tool, bytes);
     }
     return bytes;

@@ -37,6 +37,29 @@ describe("KeptBytes", () => {
     expect(kept.encode("cd").buffer).toBe(small.buffer);
   });
 
+  it("writes a lead before the text, measuring only where the worst case might not fit", () => {
+    const kept = new KeptBytes(48);
+    kept.encode("x".repeat(24)); // half the slab: a buffer of its own; the slab is still empty
+    kept.encode("y".repeat(6)); // 6 of 48 (worst 18: unmeasured)
+    const first = kept.encode('"é€😀"', ","); // 1 + 11 bytes (worst 21 fits in 42)
+    expect(first).toEqual(Buffer.from(',"é€😀"'));
+    // 30 bytes left: "abcdefghijklmnopq" (worst 54) is measured (17) and fits, then "€€€€"
+    // (12 bytes, worst 12 < 13 left: unmeasured), then "€" (3, worst 3 > 1 left) is measured and
+    // does not fit: a new slab.
+    const second = kept.encode("abcdefghijklmnopq");
+    const third = kept.encode("€€€€");
+    expect([second.toString(), third.toString()]).toEqual(["abcdefghijklmnopq", "€€€€"]);
+    expect(third.buffer).toBe(first.buffer);
+    expect(third.byteOffset + third.length).toBe(47);
+    const fourth = kept.encode("€");
+    expect(fourth.buffer).not.toBe(first.buffer);
+    expect(fourth.byteOffset).toBe(0);
+    // Half a slab or more with its lead: a buffer of its own, the lead first.
+    const large = kept.encode("€".repeat(8), ",");
+    expect(large).toEqual(Buffer.from(`,${"€".repeat(8)}`));
+    expect(large.buffer).not.toBe(fourth.buffer);
+  });
+
   it("keeps the empty string empty", () => {
     expect(new KeptBytes(16).encode("").length).toBe(0);
   });
