@@ -183,26 +183,38 @@ export function readHarnessLines(
   take: (lines: string) => void,
 ): HarnessLineEnds {
   return useHarnessInput(path, maxBytes, (file) => {
-    const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(LINE_CHUNK_BYTES, file.size)));
-    /** The bytes after the last newline seen so far. */
-    let carry: Buffer | undefined;
+    // A fixed size, not the size at open: a file that grows while it is read is still read in
+    // chunks, not a byte at a time.
+    const chunk = Buffer.allocUnsafe(LINE_CHUNK_BYTES);
+    /**
+     * The bytes after the last newline seen so far, as copies of the chunks they came in, joined
+     * once a newline ends them: a line of many chunks (a model reply may be megabytes) is copied
+     * twice, not once per chunk.
+     */
+    const carry: Buffer[] = [];
     let position = 0;
     let wholeBytes = 0;
     for (;;) {
-      const got = file.readInto(chunk, position);
+      let got: number;
+      try {
+        got = file.readInto(chunk, position);
+      } catch (error) {
+        throw harnessFileError(error);
+      }
       if (got === 0) break;
       position += got;
       if (position > maxBytes) throw harnessFileError(tooLarge(maxBytes));
       const read = chunk.subarray(0, got);
       const last = read.lastIndexOf(0x0a);
       if (last < 0) {
-        carry = carry === undefined ? Buffer.from(read) : Buffer.concat([carry, read]);
+        carry.push(Buffer.from(read));
         continue;
       }
       const lines = read.subarray(0, last);
-      take((carry === undefined ? lines : Buffer.concat([carry, lines])).toString("utf8"));
+      take((carry.length === 0 ? lines : Buffer.concat([...carry, lines])).toString("utf8"));
       wholeBytes = position - got + last + 1;
-      carry = last + 1 < got ? Buffer.from(read.subarray(last + 1)) : undefined;
+      carry.length = 0;
+      if (last + 1 < got) carry.push(Buffer.from(read.subarray(last + 1)));
     }
     return { wholeBytes, cutBytes: position - wholeBytes };
   });

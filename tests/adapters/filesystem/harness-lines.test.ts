@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readHarnessInput, readHarnessLines } from "../../../src/adapters/filesystem/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/workspace.js";
 
@@ -44,6 +44,26 @@ describe("readHarnessLines", () => {
     expect(read.text).toBe(whole.subarray(0, whole.length - 1).toString("utf8"));
     expect(read.text.split("\n")).toHaveLength(301);
     expect(read).toMatchObject({ whole: whole.length, cut: tail.length });
+  });
+
+  it("joins a line of many chunks once, not again at every chunk", async () => {
+    // A model reply can be megabytes on one journal line: joined chunk by chunk, an 8 MiB line
+    // was copied ~N²/128 KiB bytes over (327 ms against 79 for the whole file read at once).
+    const line = "x".repeat(40 * 64 * 1024 + 5);
+    const path = join(temp.root, "long.jsonl");
+    await writeFile(path, `${line}\nshort\n`);
+    const concat = vi.spyOn(Buffer, "concat");
+    try {
+      const read = linesOf(path);
+      expect(read.text).toBe(`${line}\nshort`);
+      const copied = concat.mock.calls.reduce(
+        (total, [list]) => total + list.reduce((sum, piece) => sum + piece.length, 0),
+        0,
+      );
+      expect(copied).toBeLessThanOrEqual(line.length + 64 * 1024);
+    } finally {
+      concat.mockRestore();
+    }
   });
 
   it("counts no cut bytes when the input ends with a newline, and hands nothing for none", async () => {
