@@ -113,6 +113,9 @@ function differsFromBuild() {
   });
 }
 
+/** Tells the launcher that `start` is called here, with the bundle checked (scripts/launcher.cjs). */
+Reflect.set(globalThis, Symbol.for("agent-harness.launcher.started-by-caller"), true);
+
 const stale = bundleMs() < newestSourceMs();
 const changed = stale ? undefined : differsFromBuild();
 if (stale || changed !== undefined) {

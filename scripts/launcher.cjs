@@ -229,6 +229,11 @@ function start(checked) {
   runCached(file, bundle, bundleRequire);
 }
 
-// The `agent` command itself runs this file; `npm run agent` requires it and calls `start`.
-if (require.main === module) start();
-else module.exports = { start };
+/**
+ * Set by `npm run agent` (scripts/agent.cjs) before it requires this file, to call `start` with
+ * the bundle it checked. Anything else that loads this file, by running or requiring it (a
+ * process manager's fork mode, `node -e "require(…)"`), starts the agent as before.
+ */
+const STARTED_BY_CALLER = Symbol.for("agent-harness.launcher.started-by-caller");
+module.exports = { start };
+if (Reflect.get(globalThis, STARTED_BY_CALLER) !== true) start();

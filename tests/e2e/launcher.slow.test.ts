@@ -93,6 +93,13 @@ describe("the agent command's code cache", () => {
     expect((await readdir(dist)).sort()).toEqual([CACHE, "agent-bundle.cjs", "agent.cjs"]);
   });
 
+  it("starts the agent when required rather than run (a process manager's fork mode)", () => {
+    const script = `process.argv.splice(1, 0, "agent"); process.argv.push("--version"); require(${JSON.stringify(join(dist, "agent.cjs"))});`;
+    const run = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 10_000 });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual(version());
+    expect(run.stdout).toBe("0.1.0\n");
+  });
+
   it("survives a corrupt cache: the bundle is compiled as usual", async () => {
     version();
     await writeFile(join(dist, CACHE), "not a V8 code cache");
