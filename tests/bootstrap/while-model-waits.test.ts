@@ -15,6 +15,7 @@ function heldModel(): {
   client: ModelClient;
   answer: (text: string) => void;
   sent: () => void;
+  replyStarted: () => void;
   asked: () => number;
 } {
   const pending: { request: ModelRequest; resolve: (reply: ModelReply) => void }[] = [];
@@ -28,6 +29,7 @@ function heldModel(): {
     },
     answer: (text) => pending.shift()?.resolve(textReply(text)),
     sent: () => pending[0]?.request.onSent?.(),
+    replyStarted: () => pending[0]?.request.onReplyStarted?.(),
     asked: () => asked,
   };
 }
@@ -105,6 +107,23 @@ describe("WhileModelWaits", () => {
     expect([started, toldSent]).toEqual([1, 2]);
     model.answer("one");
     await first;
+  });
+
+  it("a reply that has begun to stream before the wait is over starts nothing", async () => {
+    vi.useFakeTimers();
+    const model = heldModel();
+    let started = 0;
+    let toldStarted = 0;
+    const hook = new WhileModelWaits(model.client, () => (started += 1), 50);
+    const first = hook.complete({ ...REQUEST, onReplyStarted: () => (toldStarted += 1) });
+    model.sent();
+    await vi.advanceTimersByTimeAsync(20);
+    model.replyStarted();
+    // Its text takes its time to arrive: the work must not land between its pieces.
+    await vi.advanceTimersByTimeAsync(500);
+    model.answer("streamed");
+    await first;
+    expect([started, toldStarted]).toEqual([0, 1]);
   });
 
   it("a client that never says it has sent starts nothing", async () => {

@@ -144,6 +144,7 @@ export class OpenAIChatModelClient implements ModelClient {
         ),
         signal,
       );
+      request.onReplyStarted?.();
       const readOptions = {
         signal,
         onTextDelta: request.onTextDelta,

@@ -45,8 +45,15 @@ export class WhileModelWaits implements ModelClient {
       }, this.#afterMs);
       timer.unref();
     };
+    // A reply that has begun (a streamed one shows its text as it comes) is not waited on: the
+    // work would land between its pieces.
+    const onReplyStarted = (): void => {
+      request.onReplyStarted?.();
+      settled = true;
+      clearTimeout(timer);
+    };
     try {
-      return await this.#inner.complete({ ...request, onSent });
+      return await this.#inner.complete({ ...request, onSent, onReplyStarted });
     } finally {
       settled = true;
       clearTimeout(timer);

@@ -24,6 +24,11 @@ export interface ModelRequest {
    * calls it.
    */
   readonly onSent?: () => void;
+  /**
+   * Called once the reply has begun to arrive (its headers; a streamed reply's text follows):
+   * from then on the process is busy with it. A client that cannot tell never calls it.
+   */
+  readonly onReplyStarted?: () => void;
 }
 
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "other";

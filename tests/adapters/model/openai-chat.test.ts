@@ -437,11 +437,15 @@ describe("OpenAIChatModelClient failures", () => {
       chatTextReply("recovered"),
     );
     const sentWhen: number[] = [];
+    let replyStarted = 0;
     const reply = await clientFor(srv, { maxRetries: 1 }).complete({
       ...request(),
       onSent: () => sentWhen.push(srv.requests.length),
+      onReplyStarted: () => (replyStarted += 1),
     });
     expect(reply.message.content).toBe("recovered");
+    // Once, for the reply that was read, not for the refused attempt.
+    expect(replyStarted).toBe(1);
     // Each attempt's body was handed over before the server had read it whole and answered.
     expect(sentWhen).toHaveLength(2);
     expect(sentWhen.every((seen, attempt) => seen <= attempt + 1)).toBe(true);
