@@ -22,6 +22,7 @@ import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { errorCode } from "./fs-errors.js";
 import { isGitDirectoryName } from "./git-names.js";
 import { whereItLeads } from "./host-loaded-paths.js";
+import { linksOnTheWay } from "./links-on-the-way.js";
 import { isWithinRoot } from "./safe-path.js";
 
 /** Why a workspace-relative, `/`-separated path is loaded or run later; else undefined. */
@@ -118,9 +119,11 @@ export function loadedLaterEntries(
           // Everything here is bound with the folder; only a link can lead elsewhere.
           if (entry.isSymbolicLink()) {
             const link = linkEntry(workspace, full, within.reason);
+            const outside = (place: string) => !isWithinRoot(within.root, place);
+            link.via.filter((on) => outside(on.path)).forEach(add);
             const lands = link.entry.leadsTo ?? link.entry.wouldLeadTo;
             // Outside the workspace it is read-only to commands and refused to the file tools.
-            if (lands === undefined || isWithinRoot(within.root, lands)) continue;
+            if (lands === undefined || !outside(lands)) continue;
             add(link.entry);
             if (link.folder !== undefined) next.push(wholeFolder(link.folder, name, within.reason));
           } else if (entry.isDirectory()) {
@@ -133,6 +136,7 @@ export function loadedLaterEntries(
           if (reason === undefined) continue;
           const link = linkEntry(workspace, full, reason);
           add(link.entry);
+          link.via.forEach(add);
           if (link.folder !== undefined) next.push(wholeFolder(link.folder, name, reason));
           continue;
         }
@@ -157,8 +161,24 @@ function wholeFolder(root: string, relative: string, reason: string): Folder {
   return { directory: root, relative, within: { root, reason } };
 }
 
-/** A link's entry, and the folder it leads to in the workspace when it leads to one. */
+/**
+ * A link's entry, the folder it leads to in the workspace when it leads to one, and an entry for
+ * each link of the workspace on the way there (`AGENTS.md -> notes.md -> docs/rules.md`): where
+ * it leads is bound, but the way to it could be retargeted, so each is compared too.
+ */
 function linkEntry(
+  workspace: string,
+  link: string,
+  reason: string,
+): { entry: LoadedLaterEntry; folder?: string; via: LoadedLaterEntry[] } {
+  const found = leadsFrom(workspace, link, reason);
+  const via = linksOnTheWay(link)
+    .filter((place) => isWithinRoot(workspace, place) && place !== workspace)
+    .map((place) => ({ ...found.entry, path: place }));
+  return { ...found, via };
+}
+
+function leadsFrom(
   workspace: string,
   link: string,
   reason: string,

@@ -95,6 +95,26 @@ describe("loadedLaterEntries in a folder loaded whole", () => {
   });
 });
 
+describe("loadedLaterEntries on the way to where a link leads", () => {
+  it("names each link of the workspace met on the way, files and folders, with where it all leads", () => {
+    mkdirSync(join(ws, "shared"));
+    writeFileSync(join(ws, "shared", "rules.md"), "rules\n");
+    symlinkSync("shared", join(ws, "common"));
+    symlinkSync(join("common", "rules.md"), join(ws, "hop.md"));
+    symlinkSync("hop.md", join(ws, "CLAUDE.md"));
+    const rules = join(ws, "shared", "rules.md");
+    expect(
+      loadedLaterEntries(ws, loadedLaterReason)
+        .filter((entry) => entry.link === true)
+        .map((entry) => [entry.path, entry.leadsTo]),
+    ).toEqual([
+      [join(ws, "CLAUDE.md"), rules],
+      [join(ws, "hop.md"), rules],
+      [join(ws, "common"), rules],
+    ]);
+  });
+});
+
 describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
   `in real bubblewrap ${BWRAP_REASON}`,
   () => {
@@ -230,6 +250,39 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
         `[sandbox] warning: ${join(ws, "later.yml")} was created during this command, where the link ${join(ws, ".github", "workflows", "later.yml")} leads; ${loadedLaterReason(".github/x") ?? ""}, and no one was asked about it: check it before then`,
       );
     });
+
+    it.each([
+      // A link on the way to where a listed link leads.
+      ["CLAUDE.md", "notes2.md", "notes2.md", "docs/rules.md", "docs/rules.md"],
+      // A folder on the way that is a link.
+      ["CLAUDE.md", "shared/rules.md", "shared", "docs", "docs/rules.md"],
+      // On the way from a link inside a folder loaded whole.
+      [
+        ".github/workflows/release.yml",
+        "../../ci2.yml",
+        "ci2.yml",
+        "docs/rules.md",
+        "docs/rules.md",
+      ],
+    ])(
+      "%s -> %s through the link %s -> %s: retargeting the one on the way is named",
+      async (link, target, way, wayTarget, lands) => {
+        writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
+        symlinkSync(wayTarget, join(ws, way));
+        symlinkSync(target, join(ws, link));
+        const result = await runner(true).run(
+          `echo evil >> ${lands} && echo W1; ln -sfn README.md ${way} && echo DONE`,
+          ws,
+          LIMITS,
+        );
+        expect(result.output).not.toContain("W1");
+        expect(result.output).toContain("DONE");
+        expect(readFileSync(join(ws, "docs", "rules.md"), "utf8")).toBe("rules\n");
+        expect(result.output).toContain(
+          `[sandbox] warning: ${join(ws, way)}, a link to ${JSON.stringify(wayTarget)}, was changed or replaced (it now leads to "README.md") during this command; ${loadedLaterReason(link) ?? loadedLaterReason(`${link}/x`) ?? ""}, and no one was asked about it: check it before then`,
+        );
+      },
+    );
 
     it("a link of a listed name left alone is not named", async () => {
       writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
