@@ -378,8 +378,13 @@ function terminalAnswers(
   deps: AgentDependencies,
   approver: ApprovalProvider,
 ): { readonly rules: PermissionRule[]; readonly approver: ApprovalProvider } {
+  // A personal allow asks the disk whether a loaded-later link reads the file it would write.
+  const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
   const personal = new PersonalRules(
     profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [],
+    {
+      loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
+    },
   );
   const rules = [CONFIRM_FILE_WRITE, CONFIRM_EXTERNAL_CALL, ...personal.policyRules()];
   const prompt = deps.runAnswers?.prompt;

@@ -209,10 +209,14 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
     ["AGENTS.md", "docs/rules.md", "docs/rules.md"],
     // A folder of the list that is a link: what it holds is what CI runs.
     [".github", "ci", "ci/workflows/release.yml"],
+    // A link inside a folder of the list: the folder is loaded whole, and so is what it leads to.
+    [".github/workflows/ci.yml", "../../ci.yml", "ci.yml"],
+    [".vscode/settings.json", "../conf/vs.json", "conf/vs.json"],
   ])(
     "%s -> %s: a write of %s, an ordinary name, asks, and says which link reads it",
     async (link, target, written) => {
       mkdirSync(join(temp.ws, dirname(written)), { recursive: true });
+      mkdirSync(join(temp.ws, dirname(link)), { recursive: true });
       writeFileSync(join(temp.ws, written), "Be careful.\n");
       symlinkSync(target, join(temp.ws, link));
 
@@ -233,10 +237,11 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
     ["AGENTS.md", "docs/rules.md", "docs/rules.md", "docs"],
     ["AGENTS.md", "docs/rules.md", "docs/rules.md", undefined],
     [".github", "ci", "ci/workflows/release.yml", undefined],
+    [".github/workflows/ci.yml", "../../ci.yml", "ci.yml", ".github/workflows"],
   ])(
     "%s -> %s, not made yet: a write of %s asks as a write of a loaded-later file, and makes nothing",
     async (link, target, written, folder) => {
-      if (folder !== undefined) mkdirSync(join(temp.ws, folder));
+      if (folder !== undefined) mkdirSync(join(temp.ws, folder), { recursive: true });
       symlinkSync(target, join(temp.ws, link));
 
       const error = await agent("run-d", new ScriptedModelClient([writeCall(written)]))

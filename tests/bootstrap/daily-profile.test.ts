@@ -2,7 +2,15 @@
  * The daily profile end to end below the terminal: its settings come from the person's file only,
  * its tools add grep, an `a` answer covers exactly the same action, and a personal deny wins.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -18,6 +26,7 @@ import { DAILY, P03 } from "../../src/core/profiles.js";
 import { RecordingAuditSink } from "../support/permission-fakes.js";
 import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
+import { toolMessages } from "../support/tool-messages.js";
 
 let home: string;
 
@@ -152,6 +161,69 @@ describe("buildAgent with the daily profile", () => {
       "deny (personal-rule)",
     ]);
   });
+});
+
+/** A terminal that answers every `[y/N/a]` with `n` and records what it was asked. */
+class AlwaysNo {
+  readonly asked: string[] = [];
+  decide(): Promise<PermissionDecision> {
+    return Promise.reject(new Error("the daily profile asks [y/N/a]"));
+  }
+  decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer> {
+    this.asked.push(JSON.stringify(request.call.arguments));
+    return Promise.resolve({
+      decision: PermissionDecision.deny("User denied this tool call", "terminal-approval"),
+      forRun: false,
+    });
+  }
+}
+
+describe("a personal allow and a file read through a loaded-later link", () => {
+  it.each([
+    // The next session reads docs/rules.md: docs/** was written for documentation.
+    ["AGENTS.md", "docs/rules.md", "docs/rules.md", "docs/**"],
+    // A link inside a folder loaded whole: CI runs ci.yml.
+    [".github/workflows/ci.yml", "../../ci.yml", "ci.yml", "*.yml"],
+  ])(
+    "%s -> %s: a write of %s is asked about though %s allows it",
+    async (link, target, written, glob) => {
+      const workspace = join(home, "project");
+      mkdirSync(join(workspace, "docs"), { recursive: true });
+      mkdirSync(join(workspace, link, ".."), { recursive: true });
+      writeFileSync(join(workspace, written), "Be careful.\n");
+      symlinkSync(target, join(workspace, link));
+      writeFileSync(join(workspace, "docs", "guide.md"), "old\n");
+      const terminal = new AlwaysNo();
+      const model = new ScriptedModelClient([
+        toolCallReply([
+          { id: "w1", name: "write_file", arguments: { path: written, content: "evil\n" } },
+        ]),
+        toolCallReply([
+          { id: "w2", name: "write_file", arguments: { path: "docs/guide.md", content: "new\n" } },
+        ]),
+        textReply("done"),
+      ]);
+      const result = await buildAgent(DAILY, {
+        workspace,
+        model,
+        commandRunner: new RecordingCommandRunner(),
+        approvalProvider: terminal,
+        auditSink: new RecordingAuditSink(),
+        runAnswers: {
+          personalRules: [
+            { behavior: "allow", tool: "write_file", path: glob },
+            { behavior: "allow", tool: "write_file", path: "docs/guide.md" },
+          ],
+        },
+      }).run("go");
+      expect(terminal.asked).toEqual([JSON.stringify({ path: written, content: "evil\n" })]);
+      expect(toolMessages(result.history)).toEqual([
+        { id: "w1", content: "Error [permission_denied]: User denied this tool call" },
+        { id: "w2", content: "Wrote 4 UTF-8 bytes to docs/guide.md" },
+      ]);
+      expect(readFileSync(join(workspace, written), "utf8")).toBe("Be careful.\n");
+    },
+  );
 });
 
 describe("what a run grant binds of a shell command", () => {

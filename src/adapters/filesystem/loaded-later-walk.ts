@@ -11,14 +11,18 @@
  * folder it cannot read throws too: a command could `chmod 000` the folder it hid a file in. A
  * link is reported as a link and not entered; where it leads, in the workspace, is its own entry
  * when its name is on the list too, and else `leadsTo` (`wouldLeadTo` for a dangling link: a
- * write there makes the file the host then loads through it).
+ * write there makes the file the host then loads through it). A folder loaded whole (`.github/`,
+ * or one such a link leads to) is listed within the same bounds (`node_modules` in it too: CI
+ * runs an action's) for the links in it that lead out of it (`.github/workflows/ci.yml ->
+ * ../../ci.yml`): binding the folder keeps the link, not what it leads to.
  */
-import { opendirSync, realpathSync, type Dirent } from "node:fs";
+import { opendirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { errorCode } from "./fs-errors.js";
 import { isGitDirectoryName } from "./git-names.js";
 import { whereItLeads } from "./host-loaded-paths.js";
+import { linksOnTheWay } from "./links-on-the-way.js";
 import { isWithinRoot } from "./safe-path.js";
 
 /** Why a workspace-relative, `/`-separated path is loaded or run later; else undefined. */
@@ -60,63 +64,139 @@ export class LoadedLaterScanError extends WorkspaceFileError {
   }
 }
 
+/** A folder to list: where it is, and, inside a folder whose every file is loaded later, which. */
+interface Folder {
+  readonly directory: string;
+  /** Workspace-relative, `/`-separated: what the list classifies. */
+  readonly relative: string;
+  readonly within?: Within;
+}
+
+/**
+ * A folder loaded later as a whole (`.github/`, or where a link of such a name leads): it is bound
+ * whole, which covers what it holds but not where a link in it leads (`.github/workflows/ci.yml
+ * -> ../../ci.yml`): each such link that leads out of it is an entry of its own.
+ */
+interface Within {
+  /** Its real path. */
+  readonly root: string;
+  readonly reason: string;
+}
+
 /** The loaded-later files and folders that exist in `workspace` (its real path) now. */
 export function loadedLaterEntries(
   workspace: string,
   classify: LoadedLaterClassifier,
   list: FolderListing = listFolder,
 ): LoadedLaterEntry[] {
-  const found: LoadedLaterEntry[] = [];
-  let level = [""];
+  const found = new Map<string, LoadedLaterEntry>();
+  const add = (entry: LoadedLaterEntry): void => {
+    if (!found.has(entry.path)) found.set(entry.path, entry);
+  };
+  let level: Folder[] = [{ directory: workspace, relative: "" }];
   let budget = LOADED_LATER_BUDGET;
   let entries = LOADED_LATER_ENTRIES;
+  // A whole folder is listed once, however many links lead there: its first listing is the
+  // shallowest, and goes deepest.
+  const listed = new Set<string>();
   for (let depth = 0; depth <= LOADED_LATER_DEPTH && level.length > 0; depth += 1) {
-    const next: string[] = [];
-    for (const relative of level) {
+    const next: Folder[] = [];
+    for (const folder of level) {
+      if (folder.within !== undefined) {
+        if (listed.has(folder.directory)) continue;
+        listed.add(folder.directory);
+      }
       if (budget === 0) throw scanLimit(`${String(LOADED_LATER_BUDGET)} directories`);
       budget -= 1;
-      for (const entry of readable(list, path.join(workspace, relative))) {
+      for (const entry of readable(list, folder.directory)) {
         if (entries === 0) throw scanLimit(`${String(LOADED_LATER_ENTRIES)} entries`);
         entries -= 1;
-        const name = relative === "" ? entry.name : `${relative}/${entry.name}`;
         if (isGitDirectoryName(entry.name)) continue;
+        const full = path.join(folder.directory, entry.name);
+        const name = folder.relative === "" ? entry.name : `${folder.relative}/${entry.name}`;
+        const { within } = folder;
+        if (within !== undefined) {
+          // Everything here is bound with the folder; only a link can lead elsewhere.
+          if (entry.isSymbolicLink()) {
+            const link = linkEntry(workspace, full, within.reason);
+            const outside = (place: string) => !isWithinRoot(within.root, place);
+            link.via.filter((on) => outside(on.path)).forEach(add);
+            const lands = link.entry.leadsTo ?? link.entry.wouldLeadTo;
+            // Outside the workspace it is read-only to commands and refused to the file tools.
+            if (lands === undefined || !outside(lands)) continue;
+            add(link.entry);
+            if (link.folder !== undefined) next.push(wholeFolder(link.folder, name, within.reason));
+          } else if (entry.isDirectory()) {
+            next.push({ directory: full, relative: name, within });
+          }
+          continue;
+        }
         if (entry.isSymbolicLink()) {
           const reason = classify(name) ?? classify(`${name}/${ANY_FILE}`);
-          if (reason !== undefined) found.push(linkEntry(workspace, name, reason));
+          if (reason === undefined) continue;
+          const link = linkEntry(workspace, full, reason);
+          add(link.entry);
+          link.via.forEach(add);
+          if (link.folder !== undefined) next.push(wholeFolder(link.folder, name, reason));
           continue;
         }
         if (entry.isDirectory()) {
           const reason = classify(`${name}/${ANY_FILE}`);
-          if (reason !== undefined) found.push({ path: path.join(workspace, name), reason });
-          else if (!UNSCANNED.has(entry.name)) next.push(name);
+          if (reason !== undefined) {
+            add({ path: full, reason });
+            next.push(wholeFolder(full, name, reason));
+          } else if (!UNSCANNED.has(entry.name)) next.push({ directory: full, relative: name });
           continue;
         }
         const reason = classify(name);
-        if (reason !== undefined && entry.isFile()) {
-          found.push({ path: path.join(workspace, name), reason });
-        }
+        if (reason !== undefined && entry.isFile()) add({ path: full, reason });
       }
     }
     level = next;
   }
-  return found;
+  return [...found.values()];
 }
 
-function linkEntry(workspace: string, name: string, reason: string): LoadedLaterEntry {
-  const link = path.join(workspace, name);
+function wholeFolder(root: string, relative: string, reason: string): Folder {
+  return { directory: root, relative, within: { root, reason } };
+}
+
+/**
+ * A link's entry, the folder it leads to in the workspace when it leads to one, and an entry for
+ * each link of the workspace on the way there (`AGENTS.md -> notes.md -> docs/rules.md`): where
+ * it leads is bound, but the way to it could be retargeted, so each is compared too.
+ */
+function linkEntry(
+  workspace: string,
+  link: string,
+  reason: string,
+): { entry: LoadedLaterEntry; folder?: string; via: LoadedLaterEntry[] } {
+  const found = leadsFrom(workspace, link, reason);
+  const via = linksOnTheWay(link)
+    .filter((place) => isWithinRoot(workspace, place) && place !== workspace)
+    .map((place) => ({ ...found.entry, path: place }));
+  return { ...found, via };
+}
+
+function leadsFrom(
+  workspace: string,
+  link: string,
+  reason: string,
+): { entry: LoadedLaterEntry; folder?: string } {
   try {
     const real = realpathSync.native(link);
     if (isWithinRoot(workspace, real) && real !== workspace) {
-      return { path: link, reason, link: true, leadsTo: real };
+      const entry: LoadedLaterEntry = { path: link, reason, link: true, leadsTo: real };
+      return statSync(real).isDirectory() ? { entry, folder: real } : { entry };
     }
   } catch {
     // dangling, or a loop: worked out below as a write would follow it
   }
   const awaited = whereItLeads(link);
   if (awaited !== link && isWithinRoot(workspace, awaited) && awaited !== workspace) {
-    return { path: link, reason, link: true, wouldLeadTo: awaited };
+    return { entry: { path: link, reason, link: true, wouldLeadTo: awaited } };
   }
-  return { path: link, reason, link: true };
+  return { entry: { path: link, reason, link: true } };
 }
 
 /** Entries one by one as the platform reads them, so a walk that stops reads no further. */

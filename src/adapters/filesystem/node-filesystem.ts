@@ -23,6 +23,7 @@ import {
   type WriteResolution,
   type WriteTarget,
 } from "../../core/ports/filesystem.js";
+import type { LoadedThroughLink } from "../../core/policy/loaded-later-files.js";
 import { writeFileAtomically } from "./atomic-write.js";
 import { readBeforeImage, sha256Of } from "./before-image.js";
 import { isDirectory } from "./fs-errors.js";
@@ -398,19 +399,22 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
   }
 
   /**
-   * The link of a loaded-later name (`AGENTS.md -> docs/rules.md`), workspace-relative, that
-   * leads to where a write of `path` lands or to a folder holding it; undefined for none. Throws
-   * when the write is refused or the workspace is too large to look through.
+   * The loaded-later link (`AGENTS.md -> docs/rules.md`, or one in a folder loaded whole:
+   * `.github/workflows/ci.yml -> ../../ci.yml`), workspace-relative, that leads to where a write
+   * of `path` lands or to a folder holding it, and why; undefined for none. Throws when the write
+   * is refused or the workspace is too large to look through.
    */
   loadedThroughNow(
     workspace: string,
     path: string,
     classify: LoadedLaterClassifier,
-  ): string | undefined {
+  ): LoadedThroughLink | undefined {
     const root = this.#memory.realRoot(workspace);
     const target = resolvedTargetNow(workspace, path, this.#protection, this.#memory);
     const entry = loadedThrough(root, target, classify);
-    return entry === undefined ? undefined : relative(root, entry.path).split(sep).join("/");
+    return entry === undefined
+      ? undefined
+      : { link: relative(root, entry.path).split(sep).join("/"), reason: entry.reason };
   }
 
   async isPathWithinWorkspace(workspace: string, path: string): Promise<boolean> {

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { actionDigest } from "../policy/approval-request.js";
-import { loadedLaterReason } from "../policy/loaded-later-files.js";
+import { loadedLaterReason, type LoadedThroughLink } from "../policy/loaded-later-files.js";
 import type { P04Context } from "./policy-context.js";
 import type { ExplainedDecision } from "./policy-decision.js";
 
@@ -39,7 +39,7 @@ export interface LoadedLater {
  */
 export function loadedLater(path: string, context: P04Context): LoadedLater | undefined {
   let landing: string | undefined;
-  let through: string | undefined;
+  let through: LoadedThroughLink | undefined;
   const named = loadedLaterReason(path);
   try {
     landing = context.writeLanding?.(path);
@@ -52,11 +52,7 @@ export function loadedLater(path: string, context: P04Context): LoadedLater | un
   } catch {
     return { reason: "where the write lands could not be told, so it is asked about" };
   }
-  if (through !== undefined) {
-    // A file of the list, or a folder of it (`.github -> ci`) that holds what is written.
-    const reason = loadedLaterReason(through) ?? loadedLaterReason(`${through}/${path}`);
-    return { reason: reason ?? "a link of a listed name leads here", loadedThrough: through };
-  }
+  if (through !== undefined) return { reason: through.reason, loadedThrough: through.link };
   const reason = named ?? (landing === undefined ? undefined : loadedLaterReason(landing));
   if (reason === undefined) return undefined;
   const differs = landing !== undefined && landing !== path.split(/[/\\]+/u).join("/");

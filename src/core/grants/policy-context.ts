@@ -3,6 +3,7 @@
  * to it (`P04Context`).
  */
 import type { ExecutionEnvironmentStatus } from "../policy/execution-environment.js";
+import type { LoadedThroughLink } from "../policy/loaded-later-files.js";
 import type { PathClassifier } from "./workspace-path-policy.js";
 
 /** The seed's context: where the action would run, what may be asked about, and the network. */
@@ -39,11 +40,12 @@ export interface P04Context extends PolicyContext {
    */
   readonly writeLanding?: (path: string) => string;
   /**
-   * The name of a link on the loaded-later list (`AGENTS.md -> docs/rules.md`), workspace-relative,
-   * that leads to where a write of `path` lands, or a folder holding it; undefined for none. It
-   * throws when it cannot say; the write then asks.
+   * The loaded-later link (`AGENTS.md -> docs/rules.md`, or one inside a folder loaded whole:
+   * `.github/workflows/ci.yml -> ../../ci.yml`) that leads to where a write of `path` lands, or a
+   * folder holding it, and why it is loaded; undefined for none. It throws when it cannot say;
+   * the write then asks.
    */
-  readonly loadedThrough?: (path: string) => string | undefined;
+  readonly loadedThrough?: (path: string) => LoadedThroughLink | undefined;
   /**
    * What npm runs for an allowed argv (its script, the scripts around it, the workspace's
    * `.npmrc`), read now and said in words; undefined when it runs no script. It throws when what

@@ -102,6 +102,16 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
 ]);
 
 /**
+ * A link that makes a file the host loads out of one with an ordinary name (`AGENTS.md ->
+ * docs/rules.md`, `.github/workflows/ci.yml -> ../../ci.yml`): the link, workspace-relative and
+ * `/`-separated, and why what it leads to is loaded.
+ */
+export interface LoadedThroughLink {
+  readonly link: string;
+  readonly reason: string;
+}
+
+/**
  * Why a file at `path` (workspace-relative, `/`-separated, as named or as a link makes it land)
  * is loaded or run later, or undefined for an ordinary file. Names compare as a case-blind
  * filesystem may take them (name-key.ts: `AGENTS.MD`, `agentſ.md`, `.gıthub`, `AGENTS.md.`):

@@ -9,12 +9,15 @@
  * - a path only when it is plain (no `.` or `..` segment, no backslash) and no link leads it
  *   elsewhere; a write of a file loaded later (core/policy/loaded-later-files.ts: `AGENTS.md`,
  *   `.vscode/`, …) only when the rule's own glob names such a place (`.vscode/**`,
- *   `docs/AGENTS.md`), not by a wide one (`src/**`, which the person wrote for source files);
+ *   `docs/AGENTS.md`), not by a wide one (`src/**`, which the person wrote for source files); so
+ *   too a file read through a link of such a name (`AGENTS.md -> docs/rules.md` makes
+ *   `docs/rules.md` what the next session reads: `docs/**` does not allow it), which needs the
+ *   disk to tell (`loadedThrough`, asked only when a rule would otherwise allow the write);
  * - a rule that names only a tool, for an MCP server's tool (`mcp__server__tool`): any call of it.
  * A deny is matched generously instead: a command's words anywhere in its text, a path with its
  * `.` and `..` segments resolved, and the file a link leads it to.
  */
-import { loadedLaterReason } from "./loaded-later-files.js";
+import { loadedLaterReason, type LoadedThroughLink } from "./loaded-later-files.js";
 import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import { PermissionRule } from "./permission-rule.js";
@@ -32,6 +35,14 @@ export interface PersonalRuleSpec {
 }
 
 export const PERSONAL_RULE_SOURCE = "personal-rule";
+
+export interface PersonalRulesOptions {
+  /**
+   * The loaded-later link that leads to where a write of `path` lands (the filesystem adapter's
+   * walk); undefined for none. A throw counts as such a link: the write is then asked about.
+   */
+  readonly loadedThrough?: (path: string) => LoadedThroughLink | undefined;
+}
 
 /** The command's text or argv, as the command tools name it. */
 function commandWords(request: PermissionRequest): { words: string[]; plain: boolean } | undefined {
@@ -104,9 +115,11 @@ function isPlainPath(path: string): boolean {
 
 export class PersonalRules {
   readonly #rules: readonly PersonalRuleSpec[];
+  readonly #loadedThrough: PersonalRulesOptions["loadedThrough"];
 
-  constructor(rules: readonly PersonalRuleSpec[]) {
+  constructor(rules: readonly PersonalRuleSpec[], options: PersonalRulesOptions = {}) {
     this.#rules = Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
+    this.#loadedThrough = options.loadedThrough;
     Object.freeze(this);
   }
 
@@ -138,9 +151,15 @@ export class PersonalRules {
     if (this.#rules.some((rule) => rule.behavior !== "allow" && this.#broadMatch(rule, request))) {
       return undefined;
     }
+    let through: boolean | undefined;
+    const readThroughLink = (path: string): boolean => {
+      through ??= this.#readThroughLink(path);
+      return through;
+    };
     const rule = this.#rules.find(
       (candidate) =>
-        candidate.behavior === "allow" && this.#exactMatch(candidate, request, isolated),
+        candidate.behavior === "allow" &&
+        this.#exactMatch(candidate, request, isolated, readThroughLink),
     );
     return rule === undefined
       ? undefined
@@ -168,7 +187,22 @@ export class PersonalRules {
     return true;
   }
 
-  #exactMatch(rule: PersonalRuleSpec, request: PermissionRequest, isolated: boolean): boolean {
+  /** Whether a loaded-later link leads to where a write of `path` lands; a throw says yes. */
+  #readThroughLink(path: string): boolean {
+    if (this.#loadedThrough === undefined) return false;
+    try {
+      return this.#loadedThrough(path) !== undefined;
+    } catch {
+      return true;
+    }
+  }
+
+  #exactMatch(
+    rule: PersonalRuleSpec,
+    request: PermissionRequest,
+    isolated: boolean,
+    readThroughLink: (path: string) => boolean,
+  ): boolean {
     if (rule.tool !== request.toolName) return false;
     if (rule.argv !== undefined) {
       const command = commandWords(request);
@@ -184,8 +218,8 @@ export class PersonalRules {
         request.landsOn === undefined &&
         globToRegExp(rule.path).test(path) &&
         (request.call.effect !== "write" ||
-          loadedLaterReason(path) === undefined ||
-          namesLoadedLater(rule.path))
+          namesLoadedLater(rule.path) ||
+          (loadedLaterReason(path) === undefined && !readThroughLink(path)))
       );
     }
     // A rule that names only the tool allows only a call to another service (an MCP server's

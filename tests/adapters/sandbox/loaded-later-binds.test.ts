@@ -60,6 +60,61 @@ describe("loadedLaterEntries", () => {
   });
 });
 
+describe("loadedLaterEntries in a folder loaded whole", () => {
+  it("names each link in it that leads out of it, and where it leads, through folders it leads to", () => {
+    writeFileSync(join(ws, "ci.yml"), "on: push\n");
+    mkdirSync(join(ws, "conf", "deep"), { recursive: true });
+    writeFileSync(join(ws, "conf", "vs.json"), "{}\n");
+    writeFileSync(join(ws, "shared.json"), "{}\n");
+    mkdirSync(join(ws, ".vscode"));
+    symlinkSync(join("..", "..", "ci.yml"), join(ws, ".github", "workflows", "release.yml"));
+    symlinkSync(join("..", "conf", "vs.json"), join(ws, ".vscode", "settings.json"));
+    // Within the folder: the folder's bind covers it already.
+    symlinkSync("ci.yml", join(ws, ".github", "workflows", "again.yml"));
+    // Not made yet: a write there makes what CI runs.
+    symlinkSync(join("..", "..", "later.yml"), join(ws, ".github", "workflows", "later.yml"));
+    // A folder it leads to is loaded whole too, and so are the links in that one.
+    symlinkSync(join("..", "conf"), join(ws, ".vscode", "conf"));
+    symlinkSync(join("..", "..", "shared.json"), join(ws, "conf", "deep", "shared.json"));
+    const ci = loadedLaterReason(".github/x") ?? "";
+    const editor = loadedLaterReason(".vscode/x") ?? "";
+    expect(
+      loadedLaterEntries(ws, loadedLaterReason)
+        .filter((entry) => entry.link === true)
+        .map((entry) => [entry.path, entry.leadsTo ?? entry.wouldLeadTo, entry.reason])
+        .sort(),
+    ).toEqual(
+      [
+        [join(ws, ".github", "workflows", "release.yml"), join(ws, "ci.yml"), ci],
+        [join(ws, ".github", "workflows", "later.yml"), join(ws, "later.yml"), ci],
+        [join(ws, ".vscode", "settings.json"), join(ws, "conf", "vs.json"), editor],
+        [join(ws, ".vscode", "conf"), join(ws, "conf"), editor],
+        [join(ws, "conf", "deep", "shared.json"), join(ws, "shared.json"), editor],
+      ].sort(),
+    );
+  });
+});
+
+describe("loadedLaterEntries on the way to where a link leads", () => {
+  it("names each link of the workspace met on the way, files and folders, with where it all leads", () => {
+    mkdirSync(join(ws, "shared"));
+    writeFileSync(join(ws, "shared", "rules.md"), "rules\n");
+    symlinkSync("shared", join(ws, "common"));
+    symlinkSync(join("common", "rules.md"), join(ws, "hop.md"));
+    symlinkSync("hop.md", join(ws, "CLAUDE.md"));
+    const rules = join(ws, "shared", "rules.md");
+    expect(
+      loadedLaterEntries(ws, loadedLaterReason)
+        .filter((entry) => entry.link === true)
+        .map((entry) => [entry.path, entry.leadsTo]),
+    ).toEqual([
+      [join(ws, "CLAUDE.md"), rules],
+      [join(ws, "hop.md"), rules],
+      [join(ws, "common"), rules],
+    ]);
+  });
+});
+
 describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
   `in real bubblewrap ${BWRAP_REASON}`,
   () => {
@@ -167,6 +222,64 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
         expect(result.output).toContain("MADE");
         expect(result.output).toContain(
           `[sandbox] warning: ${join(ws, made)} was created during this command, where the link ${join(ws, link)} leads; ${loadedLaterReason(link) ?? loadedLaterReason(`${link}/x`) ?? ""}, and no one was asked about it: check it before then`,
+        );
+      },
+    );
+
+    it("where a link inside a folder bound whole leads is read-only too; a file made where one dangles is named", async () => {
+      writeFileSync(join(ws, "ci.yml"), "on: push\n");
+      mkdirSync(join(ws, "conf"));
+      writeFileSync(join(ws, "conf", "vs.json"), "{}\n");
+      mkdirSync(join(ws, ".vscode"));
+      symlinkSync(join("..", "..", "ci.yml"), join(ws, ".github", "workflows", "release.yml"));
+      symlinkSync(join("..", "conf", "vs.json"), join(ws, ".vscode", "settings.json"));
+      symlinkSync(join("..", "..", "later.yml"), join(ws, ".github", "workflows", "later.yml"));
+      const result = await runner(true).run(
+        "echo evil >> ci.yml && echo W1; echo evil > conf/vs.json && echo W2; " +
+          "echo evil >> .github/workflows/release.yml && echo W3; rm -f ci.yml && echo W4; " +
+          "echo ok >> README.md && echo OK; echo evil > later.yml && echo MADE",
+        ws,
+        LIMITS,
+      );
+      expect(result.output).not.toMatch(/W[1-4]/u);
+      expect(result.output).toContain("OK");
+      expect(readFileSync(join(ws, "ci.yml"), "utf8")).toBe("on: push\n");
+      expect(readFileSync(join(ws, "conf", "vs.json"), "utf8")).toBe("{}\n");
+      expect(result.output).toContain("MADE");
+      expect(result.output).toContain(
+        `[sandbox] warning: ${join(ws, "later.yml")} was created during this command, where the link ${join(ws, ".github", "workflows", "later.yml")} leads; ${loadedLaterReason(".github/x") ?? ""}, and no one was asked about it: check it before then`,
+      );
+    });
+
+    it.each([
+      // A link on the way to where a listed link leads.
+      ["CLAUDE.md", "notes2.md", "notes2.md", "docs/rules.md", "docs/rules.md"],
+      // A folder on the way that is a link.
+      ["CLAUDE.md", "shared/rules.md", "shared", "docs", "docs/rules.md"],
+      // On the way from a link inside a folder loaded whole.
+      [
+        ".github/workflows/release.yml",
+        "../../ci2.yml",
+        "ci2.yml",
+        "docs/rules.md",
+        "docs/rules.md",
+      ],
+    ])(
+      "%s -> %s through the link %s -> %s: retargeting the one on the way is named",
+      async (link, target, way, wayTarget, lands) => {
+        writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
+        symlinkSync(wayTarget, join(ws, way));
+        symlinkSync(target, join(ws, link));
+        const result = await runner(true).run(
+          `echo evil >> ${lands} && echo W1; ln -sfn README.md ${way} && echo DONE`,
+          ws,
+          LIMITS,
+        );
+        expect(result.output).not.toContain("W1");
+        expect(result.output).toContain("DONE");
+        expect(readFileSync(join(ws, "docs", "rules.md"), "utf8")).toBe("rules\n");
+        expect(result.output).toContain(
+          `[sandbox] warning: ${join(ws, way)}, a link to ${JSON.stringify(wayTarget)}, was changed or replaced (it now leads to "README.md") during this command; ${loadedLaterReason(link) ?? loadedLaterReason(`${link}/x`) ?? ""}, and no one was asked about it: check it before then`,
         );
       },
     );

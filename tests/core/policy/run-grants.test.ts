@@ -3,7 +3,15 @@ import { PermissionDecision } from "../../../src/core/policy/permission-decision
 import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
 import { PermissionRule } from "../../../src/core/policy/permission-rule.js";
 import { PermissionPolicy } from "../../../src/core/policy/permissions.js";
-import { PersonalRules, type PersonalRuleSpec } from "../../../src/core/policy/personal-rules.js";
+import {
+  loadedLaterReason,
+  type LoadedThroughLink,
+} from "../../../src/core/policy/loaded-later-files.js";
+import {
+  PersonalRules,
+  type PersonalRulesOptions,
+  type PersonalRuleSpec,
+} from "../../../src/core/policy/personal-rules.js";
 import {
   DailyApprover,
   RunGrants,
@@ -46,6 +54,7 @@ interface Setup {
   readonly workspace?: string;
   readonly rules?: readonly PersonalRuleSpec[];
   readonly answer?: "y" | "n" | "a";
+  readonly loadedThrough?: PersonalRulesOptions["loadedThrough"];
 }
 
 function daily(setup: Setup = {}) {
@@ -56,7 +65,10 @@ function daily(setup: Setup = {}) {
     boundScript: (request) =>
       String(request.call.arguments.command).startsWith("npm test") ? state.script : undefined,
   });
-  const rules = new PersonalRules(setup.rules ?? []);
+  const rules = new PersonalRules(
+    setup.rules ?? [],
+    setup.loadedThrough === undefined ? {} : { loadedThrough: setup.loadedThrough },
+  );
   const environment = new FixedEnvironment(() => ({ kind: "isolated", label: state.label }));
   const audit = new RecordingAuditSink();
   const policy = new PermissionPolicy({
@@ -232,6 +244,69 @@ describe("personal rules", () => {
     const decision = await run.decide("write_file", "write", { path });
     expect([decision.behavior, decision.source]).toEqual(["allow", "personal-rule"]);
     expect(run.prompt.asked).toHaveLength(0);
+  });
+
+  describe("a write read through a loaded-later link (AGENTS.md -> docs/rules.md)", () => {
+    const through = (path: string): LoadedThroughLink | undefined =>
+      path === "docs/rules.md"
+        ? { link: "AGENTS.md", reason: loadedLaterReason("AGENTS.md") ?? "" }
+        : undefined;
+
+    it.each(["docs/**", "docs/rules.md", "**/*.md"])(
+      "is not allowed by %s, which does not name a loaded-later place: the person is asked",
+      async (glob) => {
+        const run = daily({
+          rules: [{ behavior: "allow", tool: "write_file", path: glob }],
+          answer: "n",
+          loadedThrough: through,
+        });
+        const decision = await run.decide("write_file", "write", { path: "docs/rules.md" });
+        expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
+        expect(run.prompt.asked).toHaveLength(1);
+      },
+    );
+
+    it("another file the rule names is still allowed unasked", async () => {
+      const run = daily({
+        rules: [{ behavior: "allow", tool: "write_file", path: "docs/**" }],
+        answer: "n",
+        loadedThrough: through,
+      });
+      const decision = await run.decide("write_file", "write", { path: "docs/guide.md" });
+      expect([decision.behavior, decision.source]).toEqual(["allow", "personal-rule"]);
+      expect(run.prompt.asked).toHaveLength(0);
+    });
+
+    it("when the disk cannot tell (too large to look through), the write is asked about", async () => {
+      const run = daily({
+        rules: [{ behavior: "allow", tool: "write_file", path: "docs/**" }],
+        answer: "n",
+        loadedThrough: () => {
+          throw new Error("the workspace holds more than 8192 directories");
+        },
+      });
+      const decision = await run.decide("write_file", "write", { path: "docs/guide.md" });
+      expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
+      expect(run.prompt.asked).toHaveLength(1);
+    });
+
+    it("is not asked about for a read or a rule that does not match", async () => {
+      let looked = 0;
+      const run = daily({
+        rules: [
+          { behavior: "allow", tool: "read_file", path: "docs/**" },
+          { behavior: "allow", tool: "write_file", path: "src/**" },
+        ],
+        answer: "n",
+        loadedThrough: (path) => {
+          looked += 1;
+          return through(path);
+        },
+      });
+      await run.decide("read_file", "read", { path: "docs/rules.md" });
+      await run.decide("write_file", "write", { path: "docs/rules.md" });
+      expect(looked).toBe(0);
+    });
   });
 
   it("a path deny also refuses a search that names no file (grep may print the files it names)", async () => {
