@@ -63,6 +63,7 @@ export {
   type HarnessOutput,
 } from "./harness-files.js";
 export {
+  closedToThisProcess,
   loadedLaterEntries,
   loadedThrough,
   LoadedLaterScanError,

@@ -16,7 +16,15 @@
  * runs an action's) for the links in it that lead out of it (`.github/workflows/ci.yml ->
  * ../../ci.yml`): binding the folder keeps the link, not what it leads to.
  */
-import { opendirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  opendirSync,
+  realpathSync,
+  statSync,
+  type Dirent,
+} from "node:fs";
 import path from "node:path";
 import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { errorCode } from "./fs-errors.js";
@@ -88,6 +96,7 @@ export function loadedLaterEntries(
   workspace: string,
   classify: LoadedLaterClassifier,
   list: FolderListing = listFolder,
+  closed: (directory: string) => boolean = closedToThisProcess,
 ): LoadedLaterEntry[] {
   const found = new Map<string, LoadedLaterEntry>();
   const add = (entry: LoadedLaterEntry): void => {
@@ -108,7 +117,7 @@ export function loadedLaterEntries(
       }
       if (budget === 0) throw scanLimit(`${String(LOADED_LATER_BUDGET)} directories`);
       budget -= 1;
-      for (const entry of readable(list, folder.directory)) {
+      for (const entry of readable(list, folder.directory, closed)) {
         if (entries === 0) throw scanLimit(`${String(LOADED_LATER_ENTRIES)} entries`);
         entries -= 1;
         if (isGitDirectoryName(entry.name)) continue;
@@ -211,19 +220,44 @@ function* listFolder(directory: string): Generator<Dirent> {
 
 /**
  * A folder's entries. One that vanished (or became a file) since its parent was listed holds
- * nothing; any other error throws: read as empty, an unreadable folder would hide what it holds.
+ * nothing, nor does one this process may not read and could never have written or opened up (a
+ * database's data folder of another user, `lost+found`): no command run here put anything there.
+ * Any other error throws: read as empty, an unreadable folder would hide what it holds (a
+ * command can `chmod 000` a folder of its own after planting a file in it).
  */
-function* readable(list: FolderListing, directory: string): Generator<Dirent> {
+function* readable(
+  list: FolderListing,
+  directory: string,
+  closed: (directory: string) => boolean,
+): Generator<Dirent> {
   try {
     yield* list(directory);
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT" || code === "ENOTDIR") return;
+    if ((code === "EACCES" || code === "EPERM") && closed(directory)) return;
     throw new LoadedLaterScanError(
       `${directory} cannot be read (${code ?? String(error)}), so a file a later session, an ` +
         `editor or CI loads could lie there unseen`,
       "make it readable",
     );
+  }
+}
+
+/**
+ * Whether `directory` belongs to another user and this process may not write in it: then no
+ * command run by this user can have made, filled or shut it. Anything else (our own folder, one
+ * we may write in, a question that fails, a platform without user ids) is not closed.
+ */
+export function closedToThisProcess(directory: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return false;
+  try {
+    if (lstatSync(directory).uid === uid) return false;
+    accessSync(directory, constants.W_OK);
+    return false;
+  } catch (error) {
+    return errorCode(error) === "EACCES";
   }
 }
 

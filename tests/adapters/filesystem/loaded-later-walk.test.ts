@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  closedToThisProcess,
   LOADED_LATER_ENTRIES,
   loadedLaterEntries,
   LoadedLaterScanError,
@@ -67,6 +68,35 @@ describe("loadedLaterEntries on a folder it cannot read", () => {
       `${join(ws, "hidden")} cannot be read (${code}), so a file a later session, an editor or CI loads could lie there unseen`,
     );
     expect(error.remedy).toBe("make it readable");
+  });
+
+  it("reads as empty an unreadable folder another user owns and this process may not write", () => {
+    const asked: string[] = [];
+    const closed = (directory: string): boolean => {
+      asked.push(directory);
+      return true;
+    };
+    const entries = loadedLaterEntries(
+      ws,
+      loadedLaterReason,
+      failingAt(join(ws, "hidden"), "EACCES"),
+      closed,
+    );
+    expect(entries.map((entry) => entry.path)).toEqual([join(ws, "AGENTS.md")]);
+    expect(asked).toEqual([join(ws, "hidden")]);
+    // Not for another error: only a folder closed to this process is known to hold nothing ours.
+    expect(
+      scanError(() =>
+        loadedLaterEntries(ws, loadedLaterReason, failingAt(join(ws, "hidden"), "EIO"), closed),
+      ).message,
+    ).toBe(
+      `${join(ws, "hidden")} cannot be read (EIO), so a file a later session, an editor or CI loads could lie there unseen`,
+    );
+  });
+
+  it("counts a folder of this process's own user as open to it: its own command could shut it", () => {
+    expect(closedToThisProcess(join(ws, "hidden"))).toBe(false);
+    expect(closedToThisProcess(join(ws, "no such folder"))).toBe(false);
   });
 
   it("reads a folder that vanished since its parent was listed as empty: nothing can lie there", () => {
