@@ -49,18 +49,29 @@ const host = (env: Record<string, string>, cwd = home) => ({
   cwd,
 });
 
-/** A terminal that answers every `[y/N/a]` with `a` and counts the questions. */
-class AlwaysForRun {
+/** A terminal that answers every `[y/N/a]` the same way and records what it was asked. */
+class AnswersEvery {
   readonly asked: string[] = [];
+  readonly #answer: "a" | "n";
+  constructor(answer: "a" | "n") {
+    this.#answer = answer;
+  }
   decide(): Promise<PermissionDecision> {
     return Promise.reject(new Error("the daily profile asks [y/N/a]"));
   }
   decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer> {
     this.asked.push(JSON.stringify(request.call.arguments));
-    return Promise.resolve({
-      decision: PermissionDecision.allow("User approved this tool call", "terminal-approval"),
-      forRun: true,
-    });
+    return Promise.resolve(
+      this.#answer === "a"
+        ? {
+            decision: PermissionDecision.allow("User approved this tool call", "terminal-approval"),
+            forRun: true,
+          }
+        : {
+            decision: PermissionDecision.deny("User denied this tool call", "terminal-approval"),
+            forRun: false,
+          },
+    );
   }
 }
 
@@ -112,7 +123,7 @@ describe("buildAgent with the daily profile", () => {
       ...base,
       model,
       commandRunner: new RecordingCommandRunner(),
-      approvalProvider: new AlwaysForRun(),
+      approvalProvider: new AnswersEvery("a"),
       auditSink: new RecordingAuditSink(),
     }).run("hello");
     expect((model.requests[0]?.tools ?? []).map((tool) => tool.name)).toEqual([
@@ -127,7 +138,7 @@ describe("buildAgent with the daily profile", () => {
 
   it("three identical test runs ask once; a personal deny is never asked and never runs", async () => {
     const runner = new RecordingCommandRunner();
-    const terminal = new AlwaysForRun();
+    const terminal = new AnswersEvery("a");
     const audit = new RecordingAuditSink();
     const test = (id: string) => ({ id, name: "shell", arguments: { command: "npx ava" } });
     const model = new ScriptedModelClient([
@@ -163,21 +174,6 @@ describe("buildAgent with the daily profile", () => {
   });
 });
 
-/** A terminal that answers every `[y/N/a]` with `n` and records what it was asked. */
-class AlwaysNo {
-  readonly asked: string[] = [];
-  decide(): Promise<PermissionDecision> {
-    return Promise.reject(new Error("the daily profile asks [y/N/a]"));
-  }
-  decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer> {
-    this.asked.push(JSON.stringify(request.call.arguments));
-    return Promise.resolve({
-      decision: PermissionDecision.deny("User denied this tool call", "terminal-approval"),
-      forRun: false,
-    });
-  }
-}
-
 describe("a personal allow and a file read through a loaded-later link", () => {
   it.each([
     // The next session reads docs/rules.md: docs/** was written for documentation.
@@ -193,7 +189,7 @@ describe("a personal allow and a file read through a loaded-later link", () => {
       writeFileSync(join(workspace, written), "Be careful.\n");
       symlinkSync(target, join(workspace, link));
       writeFileSync(join(workspace, "docs", "guide.md"), "old\n");
-      const terminal = new AlwaysNo();
+      const terminal = new AnswersEvery("n");
       const model = new ScriptedModelClient([
         toolCallReply([
           { id: "w1", name: "write_file", arguments: { path: written, content: "evil\n" } },
