@@ -8,7 +8,9 @@
  * run made holds it as its own instead of taking it for a file of the person's.
  *
  * The ledger lives in this workspace's state directory (hidden from commands), one JSON file
- * changed only under a lock file linked into place (link(2) fails if it exists). Each holder is `pid:token`; one whose process
+ * changed only under the lock a run's journal is locked with (journal/run-lock.ts): a live
+ * holder's lock is waited for, a killed run's is taken over by exactly one of the runs that find
+ * it, never removed from under a live one. Each holder is `pid:token`; one whose process
  * is gone (a killed run) no longer holds anything, so its placeholder is removed by the next run
  * that lets it go.
  */
@@ -16,17 +18,16 @@ import { randomUUID } from "node:crypto";
 import {
   closeSync,
   constants,
-  linkSync,
   mkdirSync,
   lstatSync,
   openSync,
   renameSync,
-  unlinkSync,
-  writeFileSync,
   writeSync,
 } from "node:fs";
 import path from "node:path";
+import { firstLineOfError } from "../../core/common/one-line.js";
 import { errorCode, openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
+import { lockRun, RunLockedError, type RunLock } from "../journal/index.js";
 import { SandboxContentError } from "./sandbox-errors.js";
 
 /** One placeholder the harness made: the empty file's identity and who holds it now. */
@@ -63,9 +64,12 @@ const LOCK_RETRY_MS = 2;
 export class DirectoryPlaceholderLedger implements PlaceholderLedger {
   readonly holder = `${process.pid}:${randomUUID()}`;
   readonly #directory: string;
+  readonly #waitMs: number;
 
-  constructor(directory: string) {
+  /** `waitMs`: how long to wait for a live run's turn with the ledger (shorter in tests). */
+  constructor(directory: string, waitMs: number = LOCK_WAIT_MS) {
     this.#directory = directory;
+    this.#waitMs = waitMs;
   }
 
   update<T>(change: (entries: LedgerEntries) => T): T {
@@ -74,8 +78,7 @@ export class DirectoryPlaceholderLedger implements PlaceholderLedger {
     if (lstatSync(this.#directory, { throwIfNoEntry: false })?.isDirectory() !== true) {
       throw this.#refusal("it is not a folder");
     }
-    const lock = path.join(this.#directory, "lock");
-    this.#acquire(lock);
+    const lock = this.#acquire(path.join(this.#directory, "lock"));
     try {
       const entries = this.#read();
       withoutGoneHolders(entries);
@@ -83,33 +86,24 @@ export class DirectoryPlaceholderLedger implements PlaceholderLedger {
       this.#write(entries);
       return result;
     } finally {
-      unlinkSync(lock);
+      lock.release();
     }
   }
 
-  #acquire(lock: string): void {
-    const deadline = Date.now() + LOCK_WAIT_MS;
+  /**
+   * The run lock's protocol: two runs that find the same killed run's lock could both have
+   * removed it and both gone on (the lock broken by name, not by which file it was).
+   */
+  #acquire(lock: string): RunLock {
+    const deadline = Date.now() + this.#waitMs;
     const pause = new Int32Array(new SharedArrayBuffer(4));
     for (;;) {
-      // Written whole under a name of its own, then linked in: the lock never reads empty.
-      const mine = `${lock}.${this.holder.replace(":", "-")}`;
-      writeFileSync(mine, String(process.pid), { mode: 0o600, flag: "w" });
       try {
-        linkSync(mine, lock);
-        return;
+        return lockRun(lock);
       } catch (error) {
-        if (errorCode(error) !== "EEXIST") throw this.#refusal(errorCode(error) ?? "error");
-      } finally {
-        unlinkSync(mine);
-      }
-      // A run killed inside its turn leaves the lock: its process is gone, so the lock is too.
-      if (!processAlive(lockOwner(lock))) {
-        try {
-          unlinkSync(lock);
-        } catch {
-          // another run took it away first
+        if (!(error instanceof RunLockedError)) {
+          throw this.#refusal(errorCode(error) ?? firstLineOfError(error));
         }
-        continue;
       }
       if (Date.now() > deadline) throw this.#refusal("another run kept it locked");
       Atomics.wait(pause, 0, 0, LOCK_RETRY_MS);
@@ -178,14 +172,6 @@ function withoutGoneHolders(entries: LedgerEntries): void {
   for (const entry of entries.values()) {
     const alive = entry.holders.filter((holder) => processAlive(Number(holder.split(":")[0])));
     entry.holders.splice(0, entry.holders.length, ...alive);
-  }
-}
-
-function lockOwner(lock: string): number {
-  try {
-    return Number(readOwnFile(lock));
-  } catch {
-    return Number.NaN;
   }
 }
 

@@ -4,9 +4,17 @@
  * with the ledger's words, never hangs the run with the lock held, never reads or writes elsewhere.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { lockRun } from "../../../src/adapters/journal/index.js";
 import { DirectoryPlaceholderLedger } from "../../../src/adapters/sandbox/placeholder-ledger.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/temp-workspace.js";
 
@@ -65,6 +73,30 @@ describe("DirectoryPlaceholderLedger", () => {
       expect(readFileSync(elsewhere, "utf8")).toBe('{"x":{"dev":1,"ino":1,"holders":[]}}');
     },
   );
+
+  it("takes over the lock a killed run left, once, and leaves no lock behind", () => {
+    mkdirSync(ledger);
+    // A pid no process has (above Linux's highest): its run was killed inside its turn.
+    writeFileSync(join(ledger, "lock"), "4194399 0123456789abcdef\n");
+    const run = new DirectoryPlaceholderLedger(ledger);
+    run.update((entries) => entries.set("gitconfig", { dev: 1, ino: 2, holders: [run.holder] }));
+    expect(existsSync(join(ledger, "lock"))).toBe(false);
+    expect(readdirSync(ledger).sort()).toEqual(["ledger.json"]);
+  });
+
+  it("waits for nobody but the live run that holds the lock, and says so when it keeps it", () => {
+    mkdirSync(ledger);
+    // This very process holds the run lock's file: a live holder, the way another run would.
+    const held = lockRun(join(ledger, "lock"));
+    try {
+      expect(refusal(() => new DirectoryPlaceholderLedger(ledger, 30).update(() => 0))).toBe(
+        `The sandbox refuses to run this command: it could not read which placeholders other runs in this workspace hold (${join(ledger, "lock")}: another run kept it locked), and without that a placeholder could be removed while another command relies on it; try again, or run with --sandbox off`,
+      );
+    } finally {
+      held.release();
+    }
+    expect(new DirectoryPlaceholderLedger(ledger).update(() => "after")).toBe("after");
+  });
 
   it.skipIf(process.platform === "win32")("refuses a ledger folder that is a link", () => {
     symlinkSync(temp.evil, ledger);
