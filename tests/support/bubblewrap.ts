@@ -21,6 +21,7 @@ export function hostEnvironmentRunner(options: {
   readonly keepUnchanged?: readonly string[];
   readonly keepAbsent?: readonly string[];
   readonly placeholderLedger?: string;
+  readonly loadedLater?: (name: string) => string | undefined;
 }): BubblewrapRunner {
   return new BubblewrapRunner({
     bwrapPath: options.bwrapPath,
@@ -38,5 +39,6 @@ export function hostEnvironmentRunner(options: {
     ...(options.placeholderLedger === undefined
       ? {}
       : { placeholderLedger: options.placeholderLedger }),
+    ...(options.loadedLater === undefined ? {} : { loadedLater: options.loadedLater }),
   });
 }

@@ -5,15 +5,12 @@
  */
 import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BubblewrapRunner } from "../../../src/adapters/sandbox/index.js";
 import { loadedLaterEntries } from "../../../src/adapters/filesystem/index.js";
-import { buildCommandEnvironment } from "../../../src/adapters/shell/index.js";
 import { loadedLaterReason } from "../../../src/core/policy/loaded-later-files.js";
-import { BWRAP_REASON, HAS_BWRAP } from "../../support/bubblewrap.js";
-import { withEnglishMessages } from "../../support/english-messages.js";
+import { BWRAP_REASON, HAS_BWRAP, hostEnvironmentRunner } from "../../support/bubblewrap.js";
 import { BWRAP, hostExecutable } from "../../support/host-executables.js";
 
 const BASH = hostExecutable("bash");
@@ -119,16 +116,10 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
   `in real bubblewrap ${BWRAP_REASON}`,
   () => {
     const runner = (keep: boolean) =>
-      new BubblewrapRunner({
+      hostEnvironmentRunner({
         bwrapPath: BWRAP ?? "",
-        shell: { executable: BASH ?? "", kind: "bash" },
+        bash: BASH ?? "",
         workspace: ws,
-        home: homedir(),
-        network: false,
-        environment: buildCommandEnvironment(withEnglishMessages(process.env), {
-          passEnv: [],
-          platform: "linux",
-        }),
         ...(keep ? { loadedLater: loadedLaterReason } : {}),
       });
 
