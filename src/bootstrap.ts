@@ -24,7 +24,7 @@ export { countStoredRuns, listStoredRuns, openRunStore } from "./bootstrap/open/
 export {
   existingJournal,
   isRunId,
-  lockAndReadRun,
+  lockAndReplayRun,
   newestRun,
   runToResume,
 } from "./bootstrap/open/resume-plan.js";

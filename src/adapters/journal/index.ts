@@ -4,7 +4,14 @@
  * `agent resume` use.
  */
 export { FileRunJournal, GROUP_FLUSH_MS, type RunContext } from "./file-run-journal.js";
-export { dropCutTail, readJournalFile, type JournalContents } from "./journal-file.js";
+export {
+  dropCutTail,
+  readJournalFile,
+  replayJournalFile,
+  type JournalContents,
+  type JournalRead,
+  type ReplayedJournal,
+} from "./journal-file.js";
 export { listRuns, newestRuns, runIdsNewestFirst, type RunSummary } from "./run-list.js";
 export {
   isAlive,

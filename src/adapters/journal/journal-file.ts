@@ -4,7 +4,13 @@
  * file is not a journal the harness can trust, and it is refused with its path, never rewritten.
  */
 import type { StoredJournalRecord } from "../../core/journal/journal-records.js";
-import { statusSetBy, type RunStatus } from "../../core/journal/journal-replay.js";
+import {
+  JournalReplay,
+  JournalReplayError,
+  statusSetBy,
+  type ReplayedRun,
+  type RunStatus,
+} from "../../core/journal/journal-replay.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import {
   readHarnessLines,
@@ -20,9 +26,9 @@ import { RunJournalError } from "./run-files.js";
 /** Journals hold whole conversations; this bounds what one read may take. */
 export const MAX_JOURNAL_BYTES = 64 * 1024 * 1024;
 
-export interface JournalContents {
+/** Where a journal read ended: its first record and what follows the last whole one. */
+export interface JournalRead {
   readonly path: string;
-  readonly records: readonly StoredJournalRecord[];
   /** The first line: the run's context (start time, workspace, chapter). */
   readonly start: Extract<JournalLine, { type: "run_started" }>;
   /** Bytes of a last line cut mid-record by a crash; 0 when the file ends with a whole record. */
@@ -31,30 +37,62 @@ export interface JournalContents {
   readonly wholeBytes: number;
 }
 
+export interface JournalContents extends JournalRead {
+  readonly records: readonly StoredJournalRecord[];
+}
+
+/** A journal replayed as it was read (`replayJournalFile`). */
+export interface ReplayedJournal extends JournalRead {
+  readonly replayed: ReplayedRun;
+}
+
 export function readJournalFile(path: string): JournalContents {
-  const lines: JournalLine[] = [];
+  const records: StoredJournalRecord[] = [];
+  const read = readJournal(path, (record) => records.push(record));
+  return { ...read, records };
+}
+
+/**
+ * The journal replayed record by record as its lines are read: none of its records is kept, only
+ * what the run needs of them (a 999-call run's 5,000 records no longer outlive the read).
+ */
+export function replayJournalFile(path: string): ReplayedJournal {
+  const replay = new JournalReplay();
+  const read = readJournal(path, (record) => {
+    replay.add(record);
+  });
+  return { ...read, replayed: replay.result() };
+}
+
+/** Each record of the journal at `path`, in order, to `take`; the first must be run_started. */
+function readJournal(path: string, take: (record: StoredJournalRecord) => void): JournalRead {
+  let start: Extract<JournalLine, { type: "run_started" }> | undefined;
+  let lineNumber = 0;
   let ends: HarnessLineEnds;
   try {
     ends = readHarnessLines(path, MAX_JOURNAL_BYTES, (text) => {
-      for (const raw of text.split("\n")) lines.push(parseLine(raw, path, lines.length + 1));
+      for (const raw of text.split("\n")) {
+        lineNumber += 1;
+        const line = parseLine(raw, path, lineNumber);
+        if (start === undefined) {
+          if (line.type !== "run_started") throw notStarted(path);
+          start = line;
+        }
+        take(recordOf(line));
+      }
     });
   } catch (error) {
-    if (error instanceof RunJournalError) throw error;
+    if (error instanceof RunJournalError || error instanceof JournalReplayError) throw error;
     throw new RunJournalError(`cannot read the run journal ${path}: ${firstLineOfError(error)}`);
   }
-  const start = lines[0];
-  if (start?.type !== "run_started") {
-    throw new RunJournalError(
-      `the run journal ${path} does not begin with a run_started record; it was left as it is`,
-    );
-  }
-  return {
-    path,
-    records: lines.map(recordOf),
-    start,
-    cutBytes: ends.cutBytes,
-    wholeBytes: ends.wholeBytes,
-  };
+  if (start === undefined) throw notStarted(path);
+  return { path, start, cutBytes: ends.cutBytes, wholeBytes: ends.wholeBytes };
+}
+
+function notStarted(path: string): RunJournalError {
+  return new RunJournalError(
+    `the run journal ${path} does not begin with a run_started record; it was left as it is`,
+  );
 }
 
 function parseLine(raw: string, path: string, lineNumber: number): JournalLine {
@@ -87,7 +125,7 @@ function notAJournal(path: string, lineNumber: number, why: string): RunJournalE
  * Drops a tail cut by a crash, so the next record starts on a line of its own. Only bytes past the
  * last whole record go, and only if the file is still the size it was read at.
  */
-export function dropCutTail(contents: JournalContents): void {
+export function dropCutTail(contents: JournalRead): void {
   if (contents.cutBytes === 0) return;
   let cut: boolean;
   try {

@@ -1,8 +1,8 @@
 /** This workspace's runs, newest first, as `agent runs` shows them and `agent resume` picks them. */
 import { readdirSync } from "node:fs";
-import { replayJournal, type RunStatus } from "../../core/journal/journal-replay.js";
+import type { RunStatus } from "../../core/journal/journal-replay.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import { readJournalEnds, readJournalFile, type JournalEnds } from "./journal-file.js";
+import { readJournalEnds, replayJournalFile, type JournalEnds } from "./journal-file.js";
 import { isRunId, journalPath, lockPath } from "./run-files.js";
 import { liveHolder } from "./run-lock.js";
 
@@ -70,6 +70,6 @@ function summarize(runs: string, runId: string): RunSummary {
 }
 
 function endsOfWhole(path: string): JournalEnds {
-  const contents = readJournalFile(path);
-  return { start: contents.start, status: replayJournal(contents.records).status };
+  const { start, replayed } = replayJournalFile(path);
+  return { start, status: replayed.status };
 }

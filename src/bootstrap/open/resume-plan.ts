@@ -11,7 +11,10 @@ import {
   newestRuns,
   runIdsNewestFirst,
   readJournalFile,
+  replayJournalFile,
   type JournalContents,
+  type JournalRead,
+  type ReplayedJournal,
   type RunLock,
   type RunSummary,
 } from "../../adapters/journal/index.js";
@@ -60,9 +63,9 @@ export function existingJournal(store: RunStore, runId: string): string | undefi
   return existsSync(path) ? path : undefined;
 }
 
-export interface LockedRun {
+export interface LockedRun<Contents extends JournalRead = JournalContents> {
   readonly lock: RunLock;
-  readonly contents: JournalContents;
+  readonly contents: Contents;
 }
 
 /**
@@ -75,9 +78,31 @@ export function lockAndReadRun(
   path: string,
   onCutTail: (cutBytes: number) => void,
 ): LockedRun {
+  return lockedRead(store, runId, () => readJournalFile(path), onCutTail);
+}
+
+/**
+ * `lockAndReadRun` for `agent resume`: the journal replayed as it is read, its records not kept
+ * (a run that does not replay is refused before its cut tail is dropped).
+ */
+export function lockAndReplayRun(
+  store: RunStore,
+  runId: string,
+  path: string,
+  onCutTail: (cutBytes: number) => void,
+): LockedRun<ReplayedJournal> {
+  return lockedRead(store, runId, () => replayJournalFile(path), onCutTail);
+}
+
+function lockedRead<Contents extends JournalRead>(
+  store: RunStore,
+  runId: string,
+  read: () => Contents,
+  onCutTail: (cutBytes: number) => void,
+): LockedRun<Contents> {
   const lock = lockRun(lockPath(store.runs, runId));
   try {
-    const contents = readJournalFile(path);
+    const contents = read();
     if (contents.cutBytes > 0) {
       onCutTail(contents.cutBytes);
       dropCutTail(contents);

@@ -10,13 +10,12 @@ import type { RunLock } from "../../adapters/journal/index.js";
 import {
   existingJournal,
   isRunId,
-  lockAndReadRun,
+  lockAndReplayRun,
   newestRun,
   runToResume,
   openRunStore,
   instructionsChangeNotice,
 } from "../../bootstrap.js";
-import { replayJournal } from "../../core/journal/journal-replay.js";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { keepsAudit, profileForChapter } from "../../core/profiles.js";
 import { CliConfigError } from "../config-error.js";
@@ -95,14 +94,14 @@ export async function resumeCommand(allArgs: readonly string[], io: CliIo): Prom
     if (path === undefined) {
       return fail(`no run ${runId} in ${workspace} (agent runs lists them)`);
     }
-    const locked = lockAndReadRun(store, runId, path, (cutBytes) => {
+    const locked = lockAndReplayRun(store, runId, path, (cutBytes) => {
       say(
         `the journal ${path} ends in a record cut off by a crash (${cutBytes} bytes); going on from the last whole record`,
       );
     });
     lock = locked.lock;
     const contents = locked.contents;
-    const replayed = replayJournal(contents.records);
+    const replayed = contents.replayed;
     // A finished run goes on only as a conversation, on a terminal; piped there is nothing to do.
     if (replayed.status === "completed" && !isInteractive(io)) {
       return fail(`run ${runId} already completed; nothing to resume`);

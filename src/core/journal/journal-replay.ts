@@ -91,139 +91,128 @@ export function statusSetBy(record: StoredJournalRecord): RunStatus | undefined 
 }
 
 export function replayJournal(records: readonly StoredJournalRecord[]): ReplayedRun {
-  const first = records[0];
-  if (first?.type !== "run_started") {
-    throw new JournalReplayError("the journal does not begin with a run_started record");
-  }
-  const history: Message[] = [];
-  let calls: readonly ToolCall[] = [];
-  let results = new Map<string, string>();
-  let started = new Set<string>();
-  let startedOnHost = new Set<string>();
-  let startedReads = new Set<string>();
-  let status: RunStatus = "unfinished";
+  const replay = new JournalReplay();
+  for (const record of records) replay.add(record);
+  return replay.result();
+}
+
+/**
+ * `replayJournal` a record at a time, for a journal read line by line: what a record said is kept
+ * only as far as the run needs it, so a long journal's records die young instead of all being
+ * held (and copied by the collector) until the last one is read.
+ */
+export class JournalReplay {
+  #first: Extract<StoredJournalRecord, { type: "run_started" }> | undefined;
+  readonly #history: Message[] = [];
+  #calls: readonly ToolCall[] = [];
+  // Emptied, not replaced, at each step: a 999-call run's replay made 5,000 of them.
+  readonly #results = new Map<string, string>();
+  readonly #started = new Set<string>();
+  readonly #startedOnHost = new Set<string>();
+  readonly #startedReads = new Set<string>();
+  #status: RunStatus = "unfinished";
   // By grant id, in the order granted.
-  const runGrants = new Map<number, JournaledRunGrant>();
-  let runGrantsIssued = 0;
+  readonly #runGrants = new Map<number, JournaledRunGrant>();
+  #runGrantsIssued = 0;
   // A conversation's failed turn leaves the history as the last finished turn left it (a copy:
   // a compaction during the failed turn replaces the history, not what it goes back to).
-  let lastFinished: Message[] = [];
+  #lastFinished: Message[] = [];
 
-  const answerCalls = (): void => {
-    for (const call of calls) {
-      const content = results.get(call.id);
-      if (content === undefined) {
-        throw new JournalReplayError(`call ${call.id} has no result before the next step`);
+  add(record: StoredJournalRecord): void {
+    const history = this.#history;
+    if (this.#first === undefined) {
+      if (record.type !== "run_started") {
+        throw new JournalReplayError("the journal does not begin with a run_started record");
       }
-      history.push({ role: "tool", toolCallId: call.id, content });
+      this.#first = record;
+    } else if (record.type === "run_started") {
+      throw new JournalReplayError("a second run_started record");
     }
-    calls = [];
-    results = new Map();
-    started = new Set();
-    startedOnHost = new Set();
-    startedReads = new Set();
-  };
-
-  /** Results for the last reply's calls after a Ctrl-C: recorded, else cancelled or unknown. */
-  const answeredAsInterrupted = (): Message[] => {
-    const recorded: Message[] = calls.flatMap((call) => {
-      const content = results.get(call.id);
-      return content === undefined ? [] : [{ role: "tool", toolCallId: call.id, content }];
-    });
-    return withInterruptedResults([...history, ...recorded], started).slice(history.length);
-  };
-
-  for (const record of records) {
     switch (record.type) {
       case "run_started":
-        if (record !== first) throw new JournalReplayError("a second run_started record");
         if (record.systemPrompt !== undefined) {
           history.push({ role: "system", content: record.systemPrompt });
         }
-        lastFinished = [...history];
+        this.#lastFinished = [...history];
         history.push({ role: "user", content: record.prompt });
         break;
       case "user_message":
-        if (status === "failed") {
-          history.splice(0, history.length, ...lastFinished);
-        } else if (status === "cancelled") {
+        if (this.#status === "failed") {
+          history.splice(0, history.length, ...this.#lastFinished);
+        } else if (this.#status === "cancelled") {
           // As live: a stopped turn stays, its last reply's calls answered as they ended.
-          history.push(...answeredAsInterrupted());
+          history.push(...this.#answeredAsInterrupted());
         } else {
-          answerCalls();
+          this.#answerCalls();
         }
-        calls = [];
-        results = new Map();
-        started = new Set();
-        lastFinished = [...history];
+        this.#forgetCalls();
+        this.#lastFinished = [...history];
         history.push({ role: "user", content: record.content });
-        status = "unfinished";
+        this.#status = "unfinished";
         break;
       case "model_reply":
-        answerCalls();
+        this.#answerCalls();
         history.push(record.message);
-        calls = record.message.toolCalls;
+        this.#calls = record.message.toolCalls;
         break;
       case "execution_started":
-        started.add(record.callId);
-        if (isHostLabel(record.environment)) startedOnHost.add(record.callId);
+        this.#started.add(record.callId);
+        if (isHostLabel(record.environment)) this.#startedOnHost.add(record.callId);
         // A read of this machine is run again; a read of another service is not (remote).
-        if (record.effect === "read" && record.remote !== true) startedReads.add(record.callId);
+        if (record.effect === "read" && record.remote !== true) {
+          this.#startedReads.add(record.callId);
+        }
         break;
       case "execution_finished":
-        if (!calls.some((call) => call.id === record.callId)) {
+        if (!this.#asked(record.callId)) {
           throw new JournalReplayError(`a result for call ${record.callId}, which was not asked`);
         }
-        results.set(record.callId, record.content);
+        this.#results.set(record.callId, record.content);
         break;
       case "history_compacted":
         if (record.reason === "command" || record.reason === "clear") {
           // Between turns (`/compact`, `/clear`): what the next turn starts from, whatever the
           // last turn's end was.
-          calls = [];
-          results = new Map();
-          started = new Set();
+          this.#forgetCalls();
           history.splice(0, history.length, ...record.messages);
-          lastFinished = [...history];
+          this.#lastFinished = [...history];
         } else {
-          answerCalls();
+          this.#answerCalls();
           history.splice(0, history.length, ...record.messages);
         }
         break;
       case "run_finished":
-        status = "completed";
-        lastFinished = [...history];
+        this.#status = "completed";
+        this.#lastFinished = [...history];
         break;
       case "run_failed":
-        status = "failed";
+        this.#status = "failed";
         break;
       case "run_cancelled":
-        status = "cancelled";
+        this.#status = "cancelled";
         break;
       case "run_waiting":
-        status = "waiting";
+        this.#status = "waiting";
         break;
       case "run_resumed":
-        status = "unfinished";
+        this.#status = "unfinished";
         break;
       case "conversation_cleared":
         // A legacy `/clear` (journal-records.ts), between turns: what came before stays in the
         // file, not in what the model sees next.
-        calls = [];
-        results = new Map();
-        started = new Set();
+        this.#forgetCalls();
         history.length = 0;
-        if (first.systemPrompt !== undefined) {
-          history.push({ role: "system", content: first.systemPrompt });
+        if (this.#first.systemPrompt !== undefined) {
+          history.push({ role: "system", content: this.#first.systemPrompt });
         }
-        lastFinished = [...history];
-        status = "completed";
+        this.#lastFinished = [...history];
+        this.#status = "completed";
         break;
       case "run_grant":
-        runGrantsIssued = Math.max(runGrantsIssued, record.grant);
-        if (record.action === "revoked") runGrants.delete(record.grant);
+        this.#runGrantsIssued = Math.max(this.#runGrantsIssued, record.grant);
+        if (record.action === "revoked") this.#runGrants.delete(record.grant);
         else if (record.key !== undefined) {
-          runGrants.set(record.grant, {
+          this.#runGrants.set(record.grant, {
             id: record.grant,
             toolName: record.tool,
             arguments: record.arguments,
@@ -242,20 +231,64 @@ export function replayJournal(records: readonly StoredJournalRecord[]): Replayed
         break;
     }
   }
-  return {
-    history,
-    openCalls: calls.map((call): OpenCall => {
-      const content = results.get(call.id);
-      if (content !== undefined) return { call, state: "finished", content };
-      if (!started.has(call.id)) return { call, state: "not_started" };
-      if (startedReads.has(call.id)) return { call, state: "interrupted_read" };
-      return startedOnHost.has(call.id)
-        ? { call, state: "unknown", onHost: true }
-        : { call, state: "unknown" };
-    }),
-    status,
-    prompt: first.prompt,
-    runGrants: [...runGrants.values()],
-    runGrantsIssued,
-  };
+
+  /** The run as the records added so far leave it; at least the run_started record is needed. */
+  result(): ReplayedRun {
+    const first = this.#first;
+    if (first === undefined) {
+      throw new JournalReplayError("the journal does not begin with a run_started record");
+    }
+    const results = this.#results;
+    return {
+      history: this.#history,
+      openCalls: this.#calls.map((call): OpenCall => {
+        const content = results.get(call.id);
+        if (content !== undefined) return { call, state: "finished", content };
+        if (!this.#started.has(call.id)) return { call, state: "not_started" };
+        if (this.#startedReads.has(call.id)) return { call, state: "interrupted_read" };
+        return this.#startedOnHost.has(call.id)
+          ? { call, state: "unknown", onHost: true }
+          : { call, state: "unknown" };
+      }),
+      status: this.#status,
+      prompt: first.prompt,
+      runGrants: [...this.#runGrants.values()],
+      runGrantsIssued: this.#runGrantsIssued,
+    };
+  }
+
+  /** The last reply's calls answered with their results, before the next step. */
+  #answerCalls(): void {
+    for (const { id } of this.#calls) {
+      const content = this.#results.get(id);
+      if (content === undefined) {
+        throw new JournalReplayError(`call ${id} has no result before the next step`);
+      }
+      this.#history.push({ role: "tool", toolCallId: id, content });
+    }
+    this.#forgetCalls();
+  }
+
+  #forgetCalls(): void {
+    this.#calls = [];
+    this.#results.clear();
+    this.#started.clear();
+    this.#startedOnHost.clear();
+    this.#startedReads.clear();
+  }
+
+  #asked(callId: string): boolean {
+    for (const call of this.#calls) if (call.id === callId) return true;
+    return false;
+  }
+
+  /** Results for the last reply's calls after a Ctrl-C: recorded, else cancelled or unknown. */
+  #answeredAsInterrupted(): Message[] {
+    const history = this.#history;
+    const recorded: Message[] = this.#calls.flatMap((call) => {
+      const content = this.#results.get(call.id);
+      return content === undefined ? [] : [{ role: "tool", toolCallId: call.id, content }];
+    });
+    return withInterruptedResults([...history, ...recorded], this.#started).slice(history.length);
+  }
 }

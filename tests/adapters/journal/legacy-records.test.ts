@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readJournalFile } from "../../../src/adapters/journal/index.js";
+import { readJournalFile, replayJournalFile } from "../../../src/adapters/journal/index.js";
 import { replayJournal } from "../../../src/core/journal/journal-replay.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/workspace.js";
 
@@ -57,5 +57,9 @@ describe("a journal with a conversation_cleared line", () => {
       { role: "assistant", content: "Two.", toolCalls: [] },
     ]);
     expect(replayed.status).toBe("completed");
+    // `agent resume` replays while it reads, keeping no record: to the same run.
+    const { replayed: stepped, start, cutBytes } = replayJournalFile(path);
+    expect(stepped).toEqual(replayed);
+    expect({ start, cutBytes }).toEqual({ start: contents.start, cutBytes: 0 });
   });
 });
