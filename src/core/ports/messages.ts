@@ -62,11 +62,15 @@ export class ToolPairingCheck {
     const seen = this.#seenCallIds;
     let unanswered: readonly ToolCall[] = [];
     let answered = 0;
-    const from = this.#checked.length;
-    const added = history.slice(from);
+    const checked = this.#checked;
+    const from = checked.length;
+    // Not a copy's entries(): a resume checks its whole history at once, and two checks of 2,000
+    // messages allocated 1 MB of [index, message] pairs.
+    const added = from === 0 ? history : history.slice(from);
+    let index = from - 1;
     try {
-      for (const [offset, message] of added.entries()) {
-        const index = from + offset;
+      for (const message of added) {
+        index += 1;
         if (message.role === "tool") {
           const expected = unanswered[answered];
           if (expected === undefined) {
@@ -84,11 +88,11 @@ export class ToolPairingCheck {
         }
         throwIfUnanswered(unanswered[answered], index);
         if (message.role === "assistant") {
-          for (const call of message.toolCalls) {
-            if (seen.has(call.id)) {
-              throw new ToolPairingError(`Duplicate tool call id ${JSON.stringify(call.id)}`);
+          for (const { id } of message.toolCalls) {
+            if (seen.has(id)) {
+              throw new ToolPairingError(`Duplicate tool call id ${JSON.stringify(id)}`);
             }
-            seen.add(call.id);
+            seen.add(id);
           }
           unanswered = message.toolCalls;
           answered = 0;
@@ -101,7 +105,7 @@ export class ToolPairingCheck {
       this.#seenCallIds = new Set();
       throw error;
     }
-    for (const message of added) this.#checked.push(message);
+    for (const message of added) checked.push(message);
   }
 
   /**
