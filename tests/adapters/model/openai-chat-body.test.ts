@@ -72,18 +72,63 @@ describe("ChatRequestBody", () => {
     expect(body.bytes(long, []).toString("utf8")).toBe(sdkBody(long, []));
   });
 
-  it("hands on the same bytes as parts, each message's the same buffer turn after turn", () => {
+  it("hands on the same bytes as parts, each batch of messages the same buffer turn after turn", () => {
     const body = new ChatRequestBody("gpt-x");
     const first = body.parts(history.slice(0, 3), tools);
+    const second = body.parts(history.slice(0, 4), tools);
     const later = body.parts(history, tools);
     expect(later.joined().toString("utf8")).toBe(sdkBody(history, tools));
     expect(later.totalBytes).toBe(Buffer.byteLength(sdkBody(history, tools)));
     expect(first.joined().toString("utf8")).toBe(sdkBody(history.slice(0, 3), tools));
-    // head, five messages, the tools' opening, two tools, their end and the tail
-    expect(later.parts).toHaveLength(1 + 5 + 1 + 2 + 1 + 1);
-    // Messages after the first are the very buffers sent before: serialised once, not copied.
-    expect(later.parts[2]).toBe(first.parts[2]);
-    expect(later.parts[3]).toBe(first.parts[3]);
+    expect(second.joined().toString("utf8")).toBe(sdkBody(history.slice(0, 4), tools));
+    // head, a batch per turn (the three messages first sent, then one, then one), the tools'
+    // opening, two tools, their end and the tail
+    expect(later.parts).toHaveLength(1 + 3 + 1 + 2 + 1 + 1);
+    // Batches sent before are the very bytes sent before: serialised once, not copied.
+    expect(later.parts[2]).toBe(second.parts[2]);
+    expect(sameBytes(later.parts[1], first.parts[1])).toBe(true);
     expect(body.parts([], []).joined().toString("utf8")).toBe(sdkBody([], []));
   });
+
+  it("sends a long history given at once in batches, not a part per message", () => {
+    const long: Message[] = [];
+    for (let call = 0; call < 400; call += 1) {
+      const id = `call_${String(call)}`;
+      long.push({
+        role: "assistant",
+        content: null,
+        toolCalls: [{ id, name: "f", arguments: "{}" }],
+      });
+      long.push({ role: "tool", toolCallId: id, content: "line\n".repeat(200) });
+    }
+    const parts = new ChatRequestBody("gpt-x").parts(long, []);
+    expect(parts.joined().toString("utf8")).toBe(sdkBody(long, []));
+    // 400 KB of text in batches of about 16 K characters, with the head, "]" and the tail
+    expect(parts.parts.length).toBeLessThanOrEqual(3 + Math.ceil((400 * 1000) / (16 * 1024)) + 1);
+  });
+
+  it("serialises again from where a history changed: compacted, or cut back to an earlier turn", () => {
+    const body = new ChatRequestBody("gpt-x");
+    const sent = body.parts(history, tools);
+    expect(sent.joined().toString("utf8")).toBe(sdkBody(history, tools));
+    const compacted: Message[] = [
+      ...history.slice(0, 1),
+      { role: "user", content: "summary of what came before" },
+      ...history.slice(4),
+    ];
+    expect(body.bytes(compacted, tools).toString("utf8")).toBe(sdkBody(compacted, tools));
+    const cutBack = history.slice(0, 2);
+    expect(body.bytes(cutBack, tools).toString("utf8")).toBe(sdkBody(cutBack, tools));
+    expect(body.bytes(history, tools).toString("utf8")).toBe(sdkBody(history, tools));
+  });
 });
+
+/** Whether two views are of the same memory (a batch sent first is handed on without its comma). */
+function sameBytes(one: Uint8Array | undefined, other: Uint8Array | undefined): boolean {
+  return (
+    one !== undefined &&
+    one.buffer === other?.buffer &&
+    one.byteOffset === other.byteOffset &&
+    one.byteLength === other.byteLength
+  );
+}
