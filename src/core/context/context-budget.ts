@@ -48,15 +48,15 @@ export function estimateMessageTokens(message: Message): number {
     case "user":
     case "tool":
       return framing + estimateTextTokens(message.content);
-    case "assistant":
-      return (
-        framing +
-        estimateTextTokens(message.content ?? "") +
-        message.toolCalls.reduce(
-          (sum, call) => sum + estimateTextTokens(call.id + call.name + call.arguments) + 4,
-          0,
-        )
-      );
+    case "assistant": {
+      let tokens = framing + estimateTextTokens(message.content ?? "");
+      // Lengths added, not the texts joined: a resume estimates thousands of calls at once.
+      for (const call of message.toolCalls) {
+        const chars = call.id.length + call.name.length + call.arguments.length;
+        tokens += Math.ceil(chars / CHARS_PER_TOKEN) + 4;
+      }
+      return tokens;
+    }
   }
 }
 
