@@ -78,11 +78,18 @@ function readJournal(path: string, take: (record: StoredJournalRecord) => void):
           if (line.type !== "run_started") throw notStarted(path);
           start = line;
         }
-        take(recordOf(line));
+        try {
+          take(recordOf(line));
+        } catch (error) {
+          if (!(error instanceof JournalReplayError)) throw error;
+          throw new RunJournalError(
+            `the run journal ${path} cannot be replayed at line ${lineNumber}: ${error.message}; it was left as it is`,
+          );
+        }
       }
     });
   } catch (error) {
-    if (error instanceof RunJournalError || error instanceof JournalReplayError) throw error;
+    if (error instanceof RunJournalError) throw error;
     throw new RunJournalError(`cannot read the run journal ${path}: ${firstLineOfError(error)}`);
   }
   if (start === undefined) throw notStarted(path);
