@@ -265,6 +265,24 @@ describe("NetworkNoticeGate sends the same rewritten objects every turn", () => 
     });
     expect(third?.messages[0]).toBe(second?.messages[0]);
   });
+
+  it("with a correction and no system prompt: the note is one message, not a new one per request", async () => {
+    // A new object at the front each request made the pairing check and the request body's kept
+    // bytes read the whole history again every turn.
+    const { model, sent } = keepingModel();
+    const gate = new NetworkNoticeGate(model, true, Promise.resolve(false), true);
+    const bare: ModelRequest = { ...TOLD, messages: TOLD.messages.slice(1) };
+    await gate.complete(bare);
+    await gate.complete(bare);
+    await gate.complete({ ...bare, messages: [...bare.messages] });
+    const [remembered, second, third] = sent;
+    expect(remembered?.messages).toEqual(bare.messages);
+    expect(second?.messages).toEqual([
+      { role: "system", content: SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOn },
+      ...bare.messages,
+    ]);
+    expect(third?.messages[0]).toBe(second?.messages[0]);
+  });
 });
 
 /** The gate has seen a decision made just now (a few promise turns later). */

@@ -38,6 +38,12 @@ export class NetworkNoticeGate implements ModelClient {
    */
   readonly #withoutNoticeOf = new WeakMap<object, unknown>();
   readonly #correctedOf = new WeakMap<object, unknown>();
+  /**
+   * The correction as a message of its own, for a history without a system prompt: one object per
+   * setting, not one per request. What keeps what it has seen by identity (the pairing check, the
+   * request body's kept bytes) would otherwise read the whole history again at every request.
+   */
+  readonly #noteMessages = new Map<boolean, Message>();
 
   /**
    * `told`: the agent was built with the notice in its prompt and shell tool. `remembered`: the
@@ -102,7 +108,14 @@ export class NetworkNoticeGate implements ModelClient {
 
   #withCorrection(request: ModelRequest, networkOff: boolean): ModelRequest {
     const first = request.messages[0];
-    if (first?.role !== "system") return withCorrection(request, networkOff);
+    if (first?.role !== "system") {
+      const note: Message = this.#noteMessages.get(networkOff) ?? {
+        role: "system",
+        content: correctionFor(networkOff),
+      };
+      this.#noteMessages.set(networkOff, note);
+      return { ...request, messages: [note, ...request.messages] };
+    }
     const corrected = kept(
       this.#correctedOf,
       first,
@@ -132,13 +145,17 @@ function without(text: string, separator: string): string {
  * the model reads it once, as one statement, and a compaction of the history cannot drop it.
  */
 function withCorrection(request: ModelRequest, networkOff: boolean): ModelRequest {
-  const note = networkOff
-    ? SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOff
-    : SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOn;
+  const note = correctionFor(networkOff);
   const first = request.messages[0];
   const messages: Message[] =
     first?.role === "system"
       ? [{ ...first, content: `${first.content}\n${note}` }, ...request.messages.slice(1)]
       : [{ role: "system", content: note }, ...request.messages];
   return { ...request, messages };
+}
+
+function correctionFor(networkOff: boolean): string {
+  return networkOff
+    ? SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOff
+    : SANDBOX_NETWORK_NOTICE_CORRECTIONS.networkOn;
 }
