@@ -22,8 +22,10 @@ const NO_TOOLS = Buffer.from("]");
 const TAIL = Buffer.from(',"stream":true,"stream_options":{"include_usage":true}}');
 
 /**
- * A batch closes once its messages' text reaches this many characters: its JSON then stays a
- * young object (under V8's 128 KiB for one) and fits a slab of kept bytes (kept-bytes.ts).
+ * A batch closes once its messages' text reaches this many characters, so that its JSON is
+ * usually a young object (V8 keeps larger ones apart, from 128 KiB) that fits a slab of kept bytes
+ * (kept-bytes.ts). Only a resume's first request, or a history changed early on, makes batches
+ * this large: a live run's turn adds one batch of its own new messages.
  */
 const BATCH_CHARS = 16 * 1024;
 
@@ -35,8 +37,8 @@ interface Batch {
 
 export class ChatRequestBody {
   readonly #head: Buffer;
-  /** The batches the last history sent began with, in order. */
-  #batches: Batch[] = [];
+  /** Each batch kept, by its first message: found again wherever a history holds it. */
+  readonly #batchAt = new WeakMap<Message, Batch>();
   readonly #tools = new WeakMap<ModelToolSpec, Buffer>();
   /** Where those bytes live: slabs of kept bytes only, not Node's shared pool. */
   readonly #kept = new KeptBytes();
@@ -82,39 +84,49 @@ export class ChatRequestBody {
   }
 
   /**
-   * The batches that make up `messages`: those kept from before while the history still begins
-   * with their very messages (it grows at its end; a compaction or a failed turn's undoing
-   * changes it from some point on), then the rest serialised in new batches.
+   * The batches that make up `messages`: wherever the history holds a kept batch's very messages
+   * (the same objects, in order) that batch is sent again, and the messages between are
+   * serialised in new batches. A history grows at its end; a compaction, a failed turn's undoing
+   * or a message put in front (a note before a history without a system prompt) changes it at
+   * some point, and only what is new from there is serialised again.
    */
   #batchesFor(messages: readonly Message[]): readonly Batch[] {
-    const batches = this.#batches;
-    let at = 0;
-    let kept = 0;
-    for (const batch of batches) {
-      if (!beginsAt(messages, at, batch.messages)) break;
-      at += batch.messages.length;
-      kept += 1;
-    }
-    batches.length = kept;
+    const batches: Batch[] = [];
     let pending: Message[] = [];
     let chars = 0;
-    for (const message of messages.slice(at)) {
+    const closePending = (): void => {
+      if (pending.length === 0) return;
+      batches.push(this.#batch(pending));
+      pending = [];
+      chars = 0;
+    };
+    let at = 0;
+    while (at < messages.length) {
+      const message = messages[at];
+      if (message === undefined) break; // a history has no holes
+      const kept = this.#batchAt.get(message);
+      if (kept !== undefined && beginsAt(messages, at, kept.messages)) {
+        closePending();
+        batches.push(kept);
+        at += kept.messages.length;
+        continue;
+      }
       pending.push(message);
       chars += textLength(message);
-      if (chars >= BATCH_CHARS) {
-        batches.push(this.#batch(pending));
-        pending = [];
-        chars = 0;
-      }
+      at += 1;
+      if (chars >= BATCH_CHARS) closePending();
     }
-    if (pending.length > 0) batches.push(this.#batch(pending));
+    closePending();
     return batches;
   }
 
   #batch(messages: readonly Message[]): Batch {
     // "[a,b]" without its brackets, after a comma: the string is made flat once, by the slice.
     const json = JSON.stringify(toChatMessages(messages));
-    return { messages, bytes: this.#kept.encode(json.slice(1, -1), ",") };
+    const batch = { messages, bytes: this.#kept.encode(json.slice(1, -1), ",") };
+    const [first] = messages;
+    if (first !== undefined) this.#batchAt.set(first, batch);
+    return batch;
   }
 
   #tool(tool: ModelToolSpec): Buffer {

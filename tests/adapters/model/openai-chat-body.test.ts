@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Message } from "../../../src/core/ports/messages.js";
 import type { ModelToolSpec } from "../../../src/core/ports/model.js";
 import { ChatRequestBody } from "../../../src/adapters/model/openai-chat-body.js";
@@ -120,6 +120,41 @@ describe("ChatRequestBody", () => {
     const cutBack = history.slice(0, 2);
     expect(body.bytes(cutBack, tools).toString("utf8")).toBe(sdkBody(cutBack, tools));
     expect(body.bytes(history, tools).toString("utf8")).toBe(sdkBody(history, tools));
+  });
+});
+
+describe("ChatRequestBody with a message put in front of each request", () => {
+  it("serialises again only up to the first batch it still holds, not the whole history", () => {
+    const long: Message[] = [];
+    for (let call = 0; call < 100; call += 1) {
+      const id = `call_${String(call)}`;
+      long.push({
+        role: "assistant",
+        content: null,
+        toolCalls: [{ id, name: "f", arguments: "{}" }],
+      });
+      long.push({ role: "tool", toolCallId: id, content: "x".repeat(1000) });
+    }
+    const body = new ChatRequestBody("gpt-x");
+    const withNote = (): Message[] => [{ role: "system", content: "a note, made anew" }, ...long];
+    body.parts(withNote(), tools);
+    body.parts(withNote(), tools);
+    const messages = withNote();
+    const stringify = vi.spyOn(JSON, "stringify");
+    let serialised = 0;
+    let third;
+    try {
+      third = body.parts(messages, tools);
+      for (const { value } of stringify.mock.results) {
+        if (typeof value === "string") serialised += value.length;
+      }
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(third.joined().toString("utf8")).toBe(sdkBody(messages, tools));
+    // The note and the messages up to the first batch kept (about 16 K characters of text and
+    // their JSON), not the whole history's 120 KB.
+    expect(serialised).toBeLessThan(30_000);
   });
 });
 
