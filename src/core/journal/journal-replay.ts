@@ -232,7 +232,10 @@ export class JournalReplay {
     }
   }
 
-  /** The run as the records added so far leave it; at least the run_started record is needed. */
+  /**
+   * The run as the records added leave it: called once, after the last one (the history it hands
+   * out is the replay's own). At least the run_started record is needed.
+   */
   result(): ReplayedRun {
     const first = this.#first;
     if (first === undefined) {

@@ -21,8 +21,8 @@ const reply = (id: string): JournalRecord => ({
 });
 
 describe("JournalReplay", () => {
-  it("forgets what a failed turn's calls started: a later call of the same id that writes stays unknown", () => {
-    // The failed turn is dropped from the history, so its call id can come back. Its read that
+  it("keeps no trace of a failed turn's calls: a later call with the same id that writes stays unknown", () => {
+    // The failed turn is dropped from the history, so its call id can come back. That its read
     // started must not make the later call, a write on the host, look like a read to run again.
     const records: JournalRecord[] = [
       { type: "run_started", prompt: "task" },
