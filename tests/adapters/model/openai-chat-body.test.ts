@@ -91,16 +91,7 @@ describe("ChatRequestBody", () => {
   });
 
   it("sends a long history given at once in batches, not a part per message", () => {
-    const long: Message[] = [];
-    for (let call = 0; call < 400; call += 1) {
-      const id = `call_${String(call)}`;
-      long.push({
-        role: "assistant",
-        content: null,
-        toolCalls: [{ id, name: "f", arguments: "{}" }],
-      });
-      long.push({ role: "tool", toolCallId: id, content: "line\n".repeat(200) });
-    }
+    const long = callsAnswered(400, "line\n".repeat(200));
     const parts = new ChatRequestBody("gpt-x").parts(long, []);
     expect(parts.joined().toString("utf8")).toBe(sdkBody(long, []));
     // 400 KB of text in batches of about 16 K characters, with the head, "]" and the tail
@@ -125,16 +116,7 @@ describe("ChatRequestBody", () => {
 
 describe("ChatRequestBody with a message put in front of each request", () => {
   it("serialises again only up to the first batch it still holds, not the whole history", () => {
-    const long: Message[] = [];
-    for (let call = 0; call < 100; call += 1) {
-      const id = `call_${String(call)}`;
-      long.push({
-        role: "assistant",
-        content: null,
-        toolCalls: [{ id, name: "f", arguments: "{}" }],
-      });
-      long.push({ role: "tool", toolCallId: id, content: "x".repeat(1000) });
-    }
+    const long = callsAnswered(100, "x".repeat(1000));
     const body = new ChatRequestBody("gpt-x");
     const withNote = (): Message[] => [{ role: "system", content: "a note, made anew" }, ...long];
     body.parts(withNote(), tools);
@@ -157,6 +139,21 @@ describe("ChatRequestBody with a message put in front of each request", () => {
     expect(serialised).toBeLessThan(30_000);
   });
 });
+
+/** A long run's history: `calls` tool calls, each answered with `content`. */
+function callsAnswered(calls: number, content: string): Message[] {
+  const messages: Message[] = [];
+  for (let call = 0; call < calls; call += 1) {
+    const id = `call_${String(call)}`;
+    messages.push({
+      role: "assistant",
+      content: null,
+      toolCalls: [{ id, name: "f", arguments: "{}" }],
+    });
+    messages.push({ role: "tool", toolCallId: id, content });
+  }
+  return messages;
+}
 
 /** Whether two views are of the same memory (a batch sent first is handed on without its comma). */
 function sameBytes(one: Uint8Array | undefined, other: Uint8Array | undefined): boolean {
