@@ -5,8 +5,9 @@
  * repository, so each named path counts twice: as named, and where its links lead, a link that
  * leads to a file not made yet included (creating that file would change what the host loads).
  */
-import { lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { linkText } from "./link-text.js";
 import { isWithinRoot, MAX_SYMLINK_HOPS, type HostLoadedPath } from "./safe-path.js";
 
 export interface NamedHostPath {
@@ -62,7 +63,7 @@ export function whereItLeads(path: string): string {
     if (parent === candidate) return candidate;
     const realParent = whereItLeads(parent);
     const here = join(realParent, basename(candidate));
-    const target = linkTarget(here);
+    const target = linkText(here);
     if (target === undefined) return here;
     candidate = resolve(realParent, target);
   }
@@ -111,8 +112,7 @@ class LinkFollower {
     let candidate = link;
     for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
       const here = join(this.#realFolder(dirname(candidate)), basename(candidate));
-      // The first hop is a link (the listing said so); after it, lstat answers without a throw.
-      const target = hop === 0 ? readLink(here) : linkTarget(here);
+      const target = linkText(here);
       if (target === undefined) return here;
       // A name in the same folder (`python3 -> python3.12`): the folder holds it, and if it is
       // a link in turn, the folder's listing follows it on its own.
@@ -129,23 +129,6 @@ class LinkFollower {
       this.#folders.set(folder, real);
     }
     return real;
-  }
-}
-
-function readLink(path: string): string | undefined {
-  try {
-    return readlinkSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function linkTarget(path: string): string | undefined {
-  try {
-    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return undefined;
-    return readlinkSync(path);
-  } catch {
-    return undefined;
   }
 }
 

@@ -15,6 +15,7 @@ export {
   type WorkspaceFileSystemOptions,
 } from "./node-filesystem.js";
 export { isWithinRoot } from "./safe-path.js";
+export { linkText } from "./link-text.js";
 export { NodeWorkspaceRestorer } from "./workspace-restorer.js";
 export { prepareFileOperations } from "./prepare-file-operations.js";
 export {

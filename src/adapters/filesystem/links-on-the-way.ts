@@ -6,14 +6,14 @@
  * another file through the same name. None can be bound (a mount follows it), so each is compared
  * before and after a command instead.
  */
-import { readlinkSync } from "node:fs";
 import path from "node:path";
+import { linkText } from "./link-text.js";
 import { MAX_SYMLINK_HOPS } from "./safe-path.js";
 
 /** Each link met resolving `start`'s target, as absolute paths, in the order met; `start` not. */
 export function linksOnTheWay(start: string): string[] {
   const met: string[] = [];
-  const first = readLink(start);
+  const first = linkText(start);
   if (first === undefined) return met;
   let current = path.dirname(start);
   let pending = steps(first);
@@ -27,7 +27,7 @@ export function linksOnTheWay(start: string): string[] {
       continue;
     }
     const next = path.join(current, name);
-    const target = readLink(next);
+    const target = linkText(next);
     if (target === undefined) {
       current = next; // a folder, a file, or nothing yet: the way goes on (or ends) here
       continue;
@@ -42,12 +42,4 @@ export function linksOnTheWay(start: string): string[] {
 
 function steps(target: string): string[] {
   return target.split(path.sep);
-}
-
-function readLink(link: string): string | undefined {
-  try {
-    return readlinkSync(link);
-  } catch {
-    return undefined; // not a link, or nothing there
-  }
 }

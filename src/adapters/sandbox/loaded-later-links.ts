@@ -7,8 +7,7 @@
  * command's output. A dangling one (`AGENTS.md -> docs/rules.md`, no rules.md yet) has nothing to
  * bind where it leads: a file the command makes there is named too.
  */
-import { readlinkSync } from "node:fs";
-import type { LoadedLaterEntry } from "../filesystem/index.js";
+import { linkText, type LoadedLaterEntry } from "../filesystem/index.js";
 import { identitiesOf, type Identity } from "./protected-identity.js";
 
 /** What a loaded-later link was before a command. */
@@ -66,13 +65,5 @@ function awaitedNow(entry: LoadedLaterEntry): Identity {
 }
 
 function linkNow(link: string): { identity: Identity; target: string | undefined } {
-  return { identity: identitiesOf([link], new Map()).get(link), target: readLink(link) };
-}
-
-function readLink(link: string): string | undefined {
-  try {
-    return readlinkSync(link);
-  } catch {
-    return undefined; // gone, or no longer a link
-  }
+  return { identity: identitiesOf([link], new Map()).get(link), target: linkText(link) };
 }
