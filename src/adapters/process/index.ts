@@ -14,3 +14,4 @@ export {
   type StatusPipeResult,
 } from "./process-runner.js";
 export { killTreeStrategyFor, windowsSystemRoot, type KillTreeStrategy } from "./kill-tree.js";
+export { removedAtExit } from "./removed-at-exit.js";

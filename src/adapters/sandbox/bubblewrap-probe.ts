@@ -6,7 +6,7 @@ import path from "node:path";
 import type { CommandResult } from "../../core/ports/command-runner.js";
 import { BubblewrapRunner, type SandboxShell } from "./bubblewrap.js";
 import { errorMessage } from "../../core/common/one-line.js";
-import { unmarked } from "../process/index.js";
+import { removedAtExit, unmarked } from "../process/index.js";
 import { SandboxSetupError } from "./sandbox-errors.js";
 import type { SandboxHardening } from "./sandbox-hardening.js";
 import {
@@ -61,6 +61,8 @@ export async function probeSandbox(options: SandboxProbeOptions): Promise<Sandbo
   } catch (error) {
     return failed(`could not create a temp directory for the probe: ${errorMessage(error)}`);
   }
+  // Ctrl-C leaves with process.exit, which the removal in `finally` would not outlive.
+  const forget = removedAtExit(root);
   const listener = options.network ? undefined : await listenOnLoopback().catch(() => undefined);
   try {
     if (!options.network && listener === undefined) {
@@ -106,6 +108,7 @@ export async function probeSandbox(options: SandboxProbeOptions): Promise<Sandbo
   } finally {
     listener?.close();
     await rm(root, { recursive: true, force: true }).catch(() => undefined);
+    forget();
   }
 }
 
