@@ -3,8 +3,7 @@
  * …): the message names the file in the workspace, not the descriptor path (`/proc/self/fd/N/…`)
  * the harness reads it through.
  */
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
@@ -12,6 +11,7 @@ import {
   loadCommandAllowlist,
 } from "../../../src/adapters/commands/index.js";
 import { readHarnessInputIn } from "../../../src/adapters/filesystem/index.js";
+import { scratchDirectories } from "../../support/scratch-directories.js";
 
 /** Opening a path that ends with this name fails with EACCES, as node words it. */
 const failing = vi.hoisted(() => ({ name: undefined as string | undefined }));
@@ -33,8 +33,9 @@ afterEach(() => {
   failing.name = undefined;
 });
 
+const scratch = scratchDirectories("commands-errors-");
 function workspaceWithCommands(): string {
-  const ws = realpathSync(mkdtempSync(join(tmpdir(), "commands-errors-")));
+  const ws = realpathSync(scratch());
   mkdirSync(join(ws, ".agent"));
   writeFileSync(join(ws, ".agent", "commands.json"), '{"commands": []}');
   return ws;

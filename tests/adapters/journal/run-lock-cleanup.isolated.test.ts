@@ -3,11 +3,11 @@
  * that cannot be listed must not turn the won lock into an exception (the caller would never
  * release a lock it holds).
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { lockRun } from "../../../src/adapters/journal/index.js";
+import { scratchDirectories } from "../../support/scratch-directories.js";
 
 const failing = vi.hoisted(() => ({ readdir: false }));
 
@@ -29,8 +29,9 @@ afterEach(() => {
 });
 
 describe("lockRun when its directory cannot be listed", () => {
+  const scratch = scratchDirectories("run-lock-cleanup-");
   it("still hands out the lock it took over from a dead holder", () => {
-    const dir = mkdtempSync(join(tmpdir(), "run-lock-cleanup-"));
+    const dir = scratch();
     const lock = join(dir, "r.lock");
     writeFileSync(lock, `${String(DEAD_PID)} 00112233445566778899\n`);
     failing.readdir = true;

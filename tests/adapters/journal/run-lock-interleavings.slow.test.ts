@@ -4,8 +4,7 @@
  * for three contenders, and seeded random schedules for more of them, some dying midway. At every
  * step at most one live contender holds the lock, and the lock file is that one's.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,6 +14,7 @@ import {
   type RunLock,
 } from "../../../src/adapters/journal/index.js";
 import { seededRandom } from "../../support/seeded-random.js";
+import { scratchDirectories } from "../../support/scratch-directories.js";
 
 /** No live process has this pid here; it stands for the holder that was killed. */
 const DEAD_HOLDER = 2 ** 22 + 1;
@@ -45,9 +45,11 @@ function lockHolder(path: string): number | undefined {
   }
 }
 
+const scratch = scratchDirectories("lock-steps-");
+
 /** Runs one schedule to the end, checking the invariant after every step. */
 function play(schedule: Schedule): { path: string; contenders: Contender[]; alive: Set<number> } {
-  const path = join(mkdtempSync(join(tmpdir(), "lock-steps-")), "run.lock");
+  const path = join(scratch(), "run.lock");
   writeFileSync(path, schedule.deadLock);
   const alive = new Set<number>();
   const contenders: Contender[] = [];
@@ -180,7 +182,7 @@ describe("lockRunSteps: taking over a dead holder's lock, contenders interleaved
   });
 
   it("a contender delayed before its claim never displaces a newer lock, even one made by the dead holder's reused pid", () => {
-    const path = join(mkdtempSync(join(tmpdir(), "lock-steps-")), "run.lock");
+    const path = join(scratch(), "run.lock");
     const alive = new Set([DEAD_HOLDER, FIRST_PID, FIRST_PID + 1]);
     const isLive = (p: number) => alive.has(p);
     // The holder made the lock the usual way, then was killed.

@@ -5,14 +5,15 @@
  * every order, in run-lock-interleavings.slow.test.ts, and the plain cases in file-run-journal.test.ts.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { scratchDirectories } from "../../support/scratch-directories.js";
 
 describe("lockRun between several live processes taking over dead holders' locks", () => {
+  const scratch = scratchDirectories("lock-race-");
   it("never lets two hold one lock, and the lock file names the one that holds it", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "lock-race-"));
+    const directory = scratch();
     const script = new URL("../../support/lock-run-process.ts", import.meta.url).pathname;
     const count = 80;
     // Each lock was left by a holder that was killed (no live process has this pid here).

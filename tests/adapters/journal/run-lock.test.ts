@@ -7,25 +7,22 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isAlive, lockRun, RunLockedError } from "../../../src/adapters/journal/index.js";
+import { scratchDirectories } from "../../support/scratch-directories.js";
 
 const LOCK_MODULE = new URL("../../../src/adapters/journal/index.ts", import.meta.url).pathname;
 /** No live process has this pid here. */
 const DEAD_PID = 2 ** 22 + 1;
 const linux = process.platform === "linux";
 
-function directory(): string {
-  return mkdtempSync(join(tmpdir(), "run-lock-"));
-}
+const directory = scratchDirectories("run-lock-");
 
 /**
  * lockRun in a child process, so that a lock that blocks forever fails the test (after 10 s)

@@ -1,13 +1,13 @@
-import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startMcpServers, type StartedMcpServers } from "../../../src/adapters/mcp/index.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { NOTES_SERVER_COMMAND, notesServer } from "../../support/mcp-notes-server.js";
+import { scratchDirectories } from "../../support/scratch-directories.js";
 const TOKEN = "tok-secret-1234567";
 
 const opened: StartedMcpServers[] = [];
@@ -17,8 +17,9 @@ afterEach(async () => {
   for (const server of httpServers.splice(0)) server.close();
 });
 
+const scratch = scratchDirectories("mcp-");
 function workspace(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), "mcp-")));
+  return realpathSync(scratch());
 }
 
 async function startNotes(

@@ -2,11 +2,11 @@
  * A directory the state directory's checks cannot inspect (lstat fails: EACCES, EIO, …) is a
  * configuration error like the others, one line naming the path and the code, never a raw error.
  */
-import { mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openWorkspaceState, StateDirectoryError } from "../../../src/adapters/state/index.js";
+import { scratchDirectories } from "../../support/scratch-directories.js";
 
 /** lstat of this path fails with EACCES. */
 const failing = vi.hoisted(() => ({ lstat: undefined as string | undefined }));
@@ -28,8 +28,9 @@ afterEach(() => {
   failing.lstat = undefined;
 });
 
+const scratch = scratchDirectories("state-errors-");
 function places(): { root: string; workspace: string } {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), "state-errors-")));
+  const base = realpathSync(scratch());
   return { root: join(base, "state"), workspace: join(base, "project") };
 }
 

@@ -2,13 +2,11 @@ import {
   chmodSync,
   chownSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   realpathSync,
   statSync,
   symlinkSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -16,6 +14,7 @@ import {
   stateRootPath,
   workspaceDirectoryName,
 } from "../../../src/adapters/state/index.js";
+import { scratchDirectories } from "../../support/scratch-directories.js";
 
 /** chown to another user needs root. */
 const IS_ROOT = process.getuid?.() === 0;
@@ -55,7 +54,8 @@ describe("stateRootPath", () => {
 });
 
 describe("openWorkspaceState", () => {
-  const scratch = (): string => realpathSync(mkdtempSync(join(tmpdir(), "state-dir-")));
+  const made = scratchDirectories("state-dir-");
+  const scratch = (): string => realpathSync(made());
 
   it("creates owner-only directories named by the workspace and labels them", () => {
     const base = scratch();

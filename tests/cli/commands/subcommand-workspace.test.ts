@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
+import { scratchDirectories } from "../../support/scratch-directories.js";
 
 /** Runs one subcommand in-process, as `npm run agent -- <word>` from `project` would. */
 async function underNpm(word: string, project: string, state: string): Promise<string> {
@@ -33,8 +33,9 @@ async function underNpm(word: string, project: string, state: string): Promise<s
 }
 
 describe("subcommands under npm run agent", () => {
+  const scratch = scratchDirectories("subcommand-workspace-");
   it("work on the directory the person ran npm from, as a run does", async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "subcommand-workspace-")));
+    const root = realpathSync(scratch());
     const project = join(root, "project");
     mkdirSync(project);
     const state = join(root, "state");
