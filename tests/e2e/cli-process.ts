@@ -37,7 +37,7 @@ export function testStateDirectory(): string {
 
 /**
  * The base environment of every run: no key, no base URL, no colour, English prompts, and run
- * journals in the test process's own state directory.
+ * journals and temp files in the test process's own state directory.
  */
 export function baseEnv(extra: Env = {}): Env {
   const env: Env = {};
@@ -53,6 +53,10 @@ export function baseEnv(extra: Env = {}): Env {
     AGENT_STATE_DIR: testStateDirectory(),
     // The person's own AGENTS.md (~/.config/agent-harness) must not reach a test's system prompt.
     XDG_CONFIG_HOME: join(testStateDirectory(), "no-personal-config"),
+    // What a run leaves in the temp directory when a test kills it (the sandbox probe's
+    // workspace) goes with the state directory, not into the developer's /tmp. POSIX only:
+    // Windows takes TEMP and TMP.
+    ...(process.platform === "win32" ? {} : { TMPDIR: join(testStateDirectory(), "tmp") }),
     ...extra,
   };
 }

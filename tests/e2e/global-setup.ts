@@ -4,7 +4,7 @@
  * when `dist` is already fresh (for example right after `npm run build` in `npm run check`).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +30,8 @@ export default function setup(): () => void {
     return () => undefined;
   }
   const state = mkdtempSync(join(tmpdir(), "agent-e2e-state-"));
+  // The runs' temp directory (cli-process.ts, baseEnv).
+  mkdirSync(join(state, "tmp"));
   shared[DONE] = state;
   process.env.AGENT_E2E_STATE_DIR = state;
   const teardown = (): void => {
