@@ -54,9 +54,8 @@ export function baseEnv(extra: Env = {}): Env {
     // The person's own AGENTS.md (~/.config/agent-harness) must not reach a test's system prompt.
     XDG_CONFIG_HOME: join(testStateDirectory(), "no-personal-config"),
     // What a run leaves in the temp directory when a test kills it (the sandbox probe's
-    // workspace) goes with the state directory, not into the developer's /tmp. POSIX only:
-    // Windows takes TEMP and TMP.
-    ...(process.platform === "win32" ? {} : { TMPDIR: join(testStateDirectory(), "tmp") }),
+    // workspace, Linux only) goes with the state directory, not into the developer's /tmp.
+    ...(process.platform === "linux" ? { TMPDIR: join(testStateDirectory(), "tmp") } : {}),
     ...extra,
   };
 }

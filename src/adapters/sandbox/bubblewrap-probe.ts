@@ -61,7 +61,9 @@ export async function probeSandbox(options: SandboxProbeOptions): Promise<Sandbo
   } catch (error) {
     return failed(`could not create a temp directory for the probe: ${errorMessage(error)}`);
   }
-  // Ctrl-C leaves with process.exit, which the removal in `finally` would not outlive.
+  // Ctrl-C leaves with process.exit, which the removal in `finally` would not outlive. A
+  // recursive removal is safe here: the directory is private (mkdtemp's 0700) and only the
+  // probe's own script, never a model's command, writes in it.
   const forget = removedAtExit(root);
   const listener = options.network ? undefined : await listenOnLoopback().catch(() => undefined);
   try {

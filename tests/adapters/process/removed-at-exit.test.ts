@@ -1,20 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { scratchDirectories } from "../../support/scratch-directories.js";
 
 const MODULE = new URL("../../../src/adapters/process/removed-at-exit.ts", import.meta.url).href;
 
-let base: string | undefined;
-afterEach(() => {
-  if (base !== undefined) rmSync(base, { recursive: true, force: true });
-  base = undefined;
-});
+const scratch = scratchDirectories("removed-at-exit-");
 
 describe("removedAtExit", () => {
   it("removes the directory, contents and all, at a process.exit that skips pending I/O; not once forgotten", () => {
-    base = mkdtempSync(join(tmpdir(), "removed-at-exit-"));
+    const base = scratch();
     const kept = join(base, "kept");
     const removed = join(base, "removed");
     for (const directory of [kept, removed]) {
