@@ -106,6 +106,11 @@ export class NetworkNoticeGate implements ModelClient {
     };
   }
 
+  /**
+   * The correction at the end of the system prompt (or as one, when the history has none): in
+   * every later request at the same place, so the model reads it once, as one statement, and a
+   * compaction of the history cannot drop it.
+   */
   #withCorrection(request: ModelRequest, networkOff: boolean): ModelRequest {
     const first = request.messages[0];
     if (first?.role !== "system") {
@@ -116,11 +121,10 @@ export class NetworkNoticeGate implements ModelClient {
       this.#noteMessages.set(networkOff, note);
       return { ...request, messages: [note, ...request.messages] };
     }
-    const corrected = kept(
-      this.#correctedOf,
-      first,
-      () => withCorrection(request, networkOff).messages[0] ?? first,
-    );
+    const corrected = kept(this.#correctedOf, first, () => ({
+      ...first,
+      content: `${first.content}\n${correctionFor(networkOff)}`,
+    }));
     return { ...request, messages: [corrected, ...request.messages.slice(1)] };
   }
 }
@@ -138,20 +142,6 @@ function without(text: string, separator: string): string {
   return text
     .replaceAll(`${separator}${SANDBOX_NETWORK_OFF_NOTICE}`, "")
     .replaceAll(SANDBOX_NETWORK_OFF_NOTICE, "");
-}
-
-/**
- * The correction at the end of the system prompt: in every later request at the same place, so
- * the model reads it once, as one statement, and a compaction of the history cannot drop it.
- */
-function withCorrection(request: ModelRequest, networkOff: boolean): ModelRequest {
-  const note = correctionFor(networkOff);
-  const first = request.messages[0];
-  const messages: Message[] =
-    first?.role === "system"
-      ? [{ ...first, content: `${first.content}\n${note}` }, ...request.messages.slice(1)]
-      : [{ role: "system", content: note }, ...request.messages];
-  return { ...request, messages };
 }
 
 function correctionFor(networkOff: boolean): string {
