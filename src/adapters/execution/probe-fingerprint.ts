@@ -7,10 +7,11 @@
  * Reading it costs a few stat and /proc reads, not a process.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, readlinkSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { release } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { ShellExecutionOptions } from "./shell-execution.js";
+import { linkText } from "../filesystem/index.js";
 
 /** Each may say a kernel forbids bwrap's user namespace; absent files are part of the answer too. */
 const USER_NAMESPACE_SYSCTLS = [
@@ -41,7 +42,7 @@ export function sandboxProbeFingerprint(options: ProbeFingerprintOptions): strin
     bwrap: bwrapPath === undefined ? null : { path: bwrapPath, ...fileIdentity(bwrapPath) },
     kernel: release(),
     sysctls: USER_NAMESPACE_SYSCTLS.map((path) => [path, readOrNull(path)]),
-    userNamespace: linkOrNull("/proc/self/ns/user"),
+    userNamespace: linkText("/proc/self/ns/user") ?? null,
     seccomp: seccompMode(),
     uid: process.getuid?.() ?? null,
     // A new install or build of the harness may probe differently: its own code file says so.
@@ -62,14 +63,6 @@ function fileIdentity(path: string): Record<string, number> | null {
 function readOrNull(path: string): string | null {
   try {
     return readFileSync(path, "utf8").trim();
-  } catch {
-    return null;
-  }
-}
-
-function linkOrNull(path: string): string | null {
-  try {
-    return readlinkSync(path);
   } catch {
     return null;
   }
