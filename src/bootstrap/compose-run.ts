@@ -236,7 +236,8 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
         } catch {
           // zod's file could not be loaded: the first call meets the same error and reports it
         }
-        prepareFileOperations(workspace);
+        void prepareFileOperations(workspace);
+        model.prepare?.();
         try {
           hostPaths();
         } catch {

@@ -5,6 +5,7 @@
 import {
   displayURL,
   OpenAIChatModelClient,
+  prepareHttpReply,
   RecordingModelClient,
   ReplayModelClient,
   resolveOpenAIConfig,
@@ -38,6 +39,11 @@ export interface ChosenModel {
   readonly recordingPath?: string;
   /** The provider's model, which `/model` switches; absent for a replay. */
   readonly switchable?: SwitchableModel;
+  /**
+   * Readies, while the model thinks, what handling its first reply needs (node's HTTP client, in
+   * memory: prepare-http-reply.ts); absent for a replay, which sends nothing.
+   */
+  readonly prepare?: () => void;
 }
 
 export function createModelClient(
@@ -65,6 +71,9 @@ export function createModelClient(
     chosen = {
       client: switchable,
       switchable,
+      prepare: () => {
+        void prepareHttpReply();
+      },
       name: config.model,
       description: `model ${config.model} · endpoint ${displayURL(config.baseURL)}`,
     };
