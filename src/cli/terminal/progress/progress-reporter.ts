@@ -168,11 +168,15 @@ export class ProgressReporter implements AgentObserver {
   }
 
   /**
-   * The patterns a call's line is escaped with, built and compiled (their Unicode property
-   * classes expand through ICU: a few ms the first call's line would otherwise take).
+   * The patterns a call's line and its result's line are escaped with, built and compiled (their
+   * Unicode property classes expand through ICU: a few ms the first call's line would otherwise
+   * take). The result's line goes through them twice: V8 compiles a pattern to machine code at
+   * its second use, which would otherwise be the first call's.
    */
   prepare(): void {
     escapeForPrompt("\u200b\u200b");
+    firstLine("\u200b\u200b");
+    firstLine("\u200b\u200b");
   }
 
   onToolCallStart(call: ToolCall): void {
