@@ -175,8 +175,8 @@ export class ProgressReporter implements AgentObserver {
    */
   prepare(): void {
     escapeForPrompt("\u200b\u200b");
-    firstLine("\u200b\u200b");
-    firstLine("\u200b\u200b");
+    summarizeResult("read_file", "\u200b\u200b\n");
+    summarizeResult("read_file", "\u200b\u200b\n");
   }
 
   onToolCallStart(call: ToolCall): void {
@@ -204,7 +204,7 @@ export class ProgressReporter implements AgentObserver {
         this.#commandDetails(result);
       }
     } else {
-      this.#rows(`${this.#paint("32", "✓")} ${summarizeResult(call, result)} ${took}`);
+      this.#rows(`${this.#paint("32", "✓")} ${summarizeResult(call.name, result.content)} ${took}`);
     }
     if (this.#options.verbosity === "verbose") {
       for (const line of result.content.split("\n")) {
@@ -358,16 +358,14 @@ function isArgv(command: unknown, args: unknown): args is string[] {
   );
 }
 
-function summarizeResult(call: ToolCall, result: ToolResult): string {
-  const written = /^Wrote (\d+) UTF-8 bytes/.exec(result.content);
-  if (call.name === "write_file" && written !== null) return `${written[1] ?? "0"} bytes written`;
+function summarizeResult(tool: string, content: string): string {
+  const written = /^Wrote (\d+) UTF-8 bytes/.exec(content);
+  if (tool === "write_file" && written !== null) return `${written[1] ?? "0"} bytes written`;
   // A final newline ends the last line; it does not start another.
-  const more = result.content.replace(/\n$/, "").split("\n").length - 1;
+  const more = content.replace(/\n$/, "").split("\n").length - 1;
   const rest = more === 0 ? "" : ` (+${more} ${more === 1 ? "line" : "lines"})`;
   // A command says how it went at the end (a test runner in its summary), not at the start.
-  const line = isCommandTool(call.name)
-    ? commandSummary(result.content)
-    : firstLine(result.content);
+  const line = isCommandTool(tool) ? commandSummary(content) : firstLine(content);
   return `${line}${rest}`;
 }
 
