@@ -14,7 +14,7 @@ export {
   resolveOpenAIConfig,
   type OpenAIConfig,
 } from "./openai-chat.js";
-export { prepareHttpReply } from "./prepare-http-reply.js";
+export { prepareModelReplies } from "./prepare-model-replies.js";
 export type { ModelRetryNotice } from "./request-retries.js";
 export { ModelRecordingError, RecordingModelClient } from "./recording-model.js";
 export { REPLAY_LIMIT_BYTES, ReplayModelClient, type ReplayOptions } from "./replay-model.js";

@@ -5,7 +5,12 @@
  * chat call: method, headers, a string or byte body (or one in parts), an abort signal; the reply is read whole,
  * except a successful server-sent event stream, whose `body` is handed on as it arrives.
  */
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
+import {
+  request as httpRequest,
+  type Agent,
+  type ClientRequest,
+  type IncomingMessage,
+} from "node:http";
 import { Readable } from "node:stream";
 import { RequestBodyParts } from "./request-body-parts.js";
 
@@ -19,6 +24,8 @@ export interface LiteRequestInit {
   readonly headers?: HeaderInit | null;
   readonly body?: string | Uint8Array | null;
   readonly signal?: AbortSignal | null;
+  /** Node's shared agent unless given (the model client's rehearsal gives one in memory). */
+  readonly agent?: Agent;
 }
 
 /** A Headers with lower-cased names, enough for the SDK (and bundled in place of the global). */
@@ -132,7 +139,11 @@ export function nodeHttpFetch(
       reject(abortError());
       return;
     }
-    const request = send(url, { method: init.method ?? "GET", headers });
+    const request = send(url, {
+      method: init.method ?? "GET",
+      headers,
+      ...(init.agent === undefined ? {} : { agent: init.agent }),
+    });
     const onAbort = (): void => {
       request.destroy(abortError());
     };

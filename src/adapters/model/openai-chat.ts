@@ -47,6 +47,8 @@ export interface OpenAIChatModelClientOptions {
   readonly onRetry?: ((notice: ModelRetryNotice) => void) | undefined;
   /** The wait before a retry (tests pass one that does not sleep). */
   readonly wait?: RetryWait;
+  /** How requests are sent: `nodeHttpFetch` unless given (the rehearsal's goes to memory). */
+  readonly fetch?: typeof nodeHttpFetch;
 }
 
 /** The ModelClient port over the chat-completions API, through the official SDK. */
@@ -97,7 +99,7 @@ export class OpenAIChatModelClient implements ModelClient {
       maxRetries: 0,
       logLevel: "off",
       // node:http instead of Node's fetch: undici would cost every start ~30 ms (node-http-fetch.ts).
-      fetch: nodeHttpFetch as unknown as NonNullable<ClientOptions["fetch"]>,
+      fetch: (options.fetch ?? nodeHttpFetch) as unknown as NonNullable<ClientOptions["fetch"]>,
     });
   }
 

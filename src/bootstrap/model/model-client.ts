@@ -5,7 +5,7 @@
 import {
   displayURL,
   OpenAIChatModelClient,
-  prepareHttpReply,
+  prepareModelReplies,
   RecordingModelClient,
   ReplayModelClient,
   resolveOpenAIConfig,
@@ -40,8 +40,8 @@ export interface ChosenModel {
   /** The provider's model, which `/model` switches; absent for a replay. */
   readonly switchable?: SwitchableModel;
   /**
-   * Readies, while the model thinks, what handling its first reply needs (node's HTTP client, in
-   * memory: prepare-http-reply.ts); absent for a replay, which sends nothing.
+   * Readies, while the model thinks, what handling its first reply needs: the client's reply
+   * path, run in memory (prepare-model-replies.ts); absent for a replay, which sends nothing.
    */
   readonly prepare?: () => void;
 }
@@ -72,7 +72,7 @@ export function createModelClient(
       client: switchable,
       switchable,
       prepare: () => {
-        void prepareHttpReply();
+        void prepareModelReplies();
       },
       name: config.model,
       description: `model ${config.model} · endpoint ${displayURL(config.baseURL)}`,
