@@ -6,8 +6,9 @@
  *   from its first request reaching the server to the process's exit. Target: auto ≤ 1.2× off.
  * - a run of READS `read_file` calls, one per reply, from a server that answers each request after
  *   MODEL_MS, as a hosted model would (the agent uses that wait for the probe and the tools'
- *   schemas): the first read's turn gap (its reply's end to the next request) against a later
- *   read's (the median of the last READS − 2 gaps). Target: ≤ 1.2×. The same figure with
+ *   schemas, and rehearses the client's reply path): the first read's turn gap (its reply's end
+ *   to the next request) against a later read's (the median of the last READS − 2 gaps).
+ *   Target: ≤ 1.2×. The same figure with
  *   `--sandbox off` shows what the first read costs without any probe, and with a server that
  *   answers at once what it costs when the model leaves no wait to use (informative).
  * Each figure is the median of per-round ratios; the variants run round-robin.
@@ -139,7 +140,7 @@ export async function measureFirstReply(): Promise<SectionResult> {
         name: "first `read_file`, `--sandbox auto`, model at once: reply → next request",
         unit: "ms",
         summary: summarize(firstRead.instant),
-        note: `${readRatio("instant").median.toFixed(2)}× a later read (${later("instant")}): no wait to use, so the first read loads zod (informative)`,
+        note: `${readRatio("instant").median.toFixed(2)}× a later read (${later("instant")}): no wait to use, so the first read pays for what the idle step readies (informative)`,
       },
     ];
     return {
