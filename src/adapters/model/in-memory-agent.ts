@@ -1,9 +1,9 @@
 /**
  * An HTTP agent whose connections are in memory, answering each request in turn with the next of
  * the replies it was given (raw HTTP/1.1 responses). For the model client's rehearsal
- * (prepare-model-replies.ts): node's HTTP client runs as it does for a real reply, but nothing
- * leaves the process: its sockets have no handle (no descriptor, no connection, no name lookup)
- * and the shared agent is not touched.
+ * (bootstrap/model/rehearse-replies.ts): node's HTTP client runs as it does for a real reply,
+ * but nothing leaves the process: its sockets have no handle (no descriptor, no connection, no
+ * name lookup) and the shared agent is not touched.
  */
 import { Agent } from "node:http";
 import { Socket } from "node:net";

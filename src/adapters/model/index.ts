@@ -14,7 +14,14 @@ export {
   resolveOpenAIConfig,
   type OpenAIConfig,
 } from "./openai-chat.js";
-export { prepareModelReplies } from "./prepare-model-replies.js";
+export { InMemoryAgent } from "./in-memory-agent.js";
+export {
+  REHEARSAL_BASE_URL,
+  REHEARSAL_MODEL,
+  REHEARSAL_QUESTION,
+  rehearsalAnswer,
+  rehearsalReplies,
+} from "./rehearsal-replies.js";
 export type { ModelRetryNotice } from "./request-retries.js";
 export { ModelRecordingError, RecordingModelClient } from "./recording-model.js";
 export { REPLAY_LIMIT_BYTES, ReplayModelClient, type ReplayOptions } from "./replay-model.js";

@@ -7,7 +7,8 @@ import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/mod
 import { describeRequestFailure, type FailureContext } from "./openai-chat-errors.js";
 import { DEFAULT_BASE_URL } from "./openai-chat-config.js";
 import { linkAbort, type LinkedAbort } from "./linked-abort.js";
-import { nodeHttpFetch } from "./node-http-fetch.js";
+import type { Agent } from "node:http";
+import { nodeHttpFetch, type LiteRequestInit } from "./node-http-fetch.js";
 import { parseChatCompletion } from "./openai-chat-reply.js";
 import { ChatRequestBody } from "./openai-chat-body.js";
 import { readChatStream } from "./openai-chat-stream.js";
@@ -47,8 +48,8 @@ export interface OpenAIChatModelClientOptions {
   readonly onRetry?: ((notice: ModelRetryNotice) => void) | undefined;
   /** The wait before a retry (tests pass one that does not sleep). */
   readonly wait?: RetryWait;
-  /** How requests are sent: `nodeHttpFetch` unless given (the rehearsal's goes to memory). */
-  readonly fetch?: typeof nodeHttpFetch;
+  /** The HTTP agent requests go through: node's shared one unless given (the rehearsal's). */
+  readonly agent?: Agent;
 }
 
 /** The ModelClient port over the chat-completions API, through the official SDK. */
@@ -63,6 +64,7 @@ export class OpenAIChatModelClient implements ModelClient {
 
   constructor(options: OpenAIChatModelClientOptions) {
     const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
+    const { agent } = options;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     if (options.apiKey === "") throw new RangeError("apiKey must not be empty");
@@ -99,7 +101,12 @@ export class OpenAIChatModelClient implements ModelClient {
       maxRetries: 0,
       logLevel: "off",
       // node:http instead of Node's fetch: undici would cost every start ~30 ms (node-http-fetch.ts).
-      fetch: (options.fetch ?? nodeHttpFetch) as unknown as NonNullable<ClientOptions["fetch"]>,
+      fetch: (agent === undefined
+        ? nodeHttpFetch
+        : (input: string | URL, init: LiteRequestInit = {}) =>
+            nodeHttpFetch(input, { ...init, agent })) as unknown as NonNullable<
+        ClientOptions["fetch"]
+      >,
     });
   }
 

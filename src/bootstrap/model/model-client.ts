@@ -5,7 +5,6 @@
 import {
   displayURL,
   OpenAIChatModelClient,
-  prepareModelReplies,
   RecordingModelClient,
   ReplayModelClient,
   resolveOpenAIConfig,
@@ -13,6 +12,7 @@ import {
 } from "../../adapters/model/index.js";
 import type { ModelClient } from "../../core/ports/model.js";
 import type { Host } from "../host.js";
+import { rehearseReplies } from "./rehearse-replies.js";
 import { SwitchableModel } from "./switchable-model.js";
 
 export interface ModelSettings {
@@ -41,7 +41,7 @@ export interface ChosenModel {
   readonly switchable?: SwitchableModel;
   /**
    * Readies, while the model thinks, what handling its first reply needs: the client's reply
-   * path, run in memory (prepare-model-replies.ts); absent for a replay, which sends nothing.
+   * path, run in memory (rehearse-replies.ts); absent for a replay, which sends nothing.
    */
   readonly prepare?: () => void;
 }
@@ -72,7 +72,7 @@ export function createModelClient(
       client: switchable,
       switchable,
       prepare: () => {
-        void prepareModelReplies();
+        void rehearseReplies();
       },
       name: config.model,
       description: `model ${config.model} · endpoint ${displayURL(config.baseURL)}`,

@@ -3,7 +3,7 @@ import { Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ModelReply } from "../../../src/core/ports/model.js";
 import { OpenAIChatModelClient } from "../../../src/adapters/model/openai-chat.js";
-import { prepareModelReplies } from "../../../src/adapters/model/prepare-model-replies.js";
+import { rehearseReplies } from "../../../src/bootstrap/model/rehearse-replies.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -12,14 +12,14 @@ afterEach(() => {
 const TOOL_CALL = { id: "call_0", name: "read_file", arguments: '{"path":"a"}' };
 const USAGE = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
 
-describe("prepareModelReplies", () => {
+describe("rehearseReplies", () => {
   it("reads a whole reply and a streamed one through the model client, in memory", async () => {
     const connect = vi.spyOn(Socket.prototype, "connect");
     const complete = vi.spyOn(OpenAIChatModelClient.prototype, "complete");
     const reused = vi.spyOn(Agent.prototype, "reuseSocket");
     const resourcesBefore = process.getActiveResourcesInfo();
 
-    await prepareModelReplies();
+    await rehearseReplies();
 
     const replies = await Promise.all(
       complete.mock.results.map((result) => result.value as Promise<ModelReply>),
@@ -55,7 +55,7 @@ describe("prepareModelReplies", () => {
       throw new Error("not today");
     });
     const resourcesBefore = process.getActiveResourcesInfo();
-    await expect(prepareModelReplies()).resolves.toBeUndefined();
+    await expect(rehearseReplies()).resolves.toBeUndefined();
     await new Promise((resolve) => setImmediate(resolve));
     expect(process.getActiveResourcesInfo()).toEqual(resourcesBefore);
   });
