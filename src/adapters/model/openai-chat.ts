@@ -1,3 +1,4 @@
+import type { Agent } from "node:http";
 import OpenAI from "openai";
 import type { ClientOptions } from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
@@ -7,7 +8,6 @@ import type { ModelClient, ModelReply, ModelRequest } from "../../core/ports/mod
 import { describeRequestFailure, type FailureContext } from "./openai-chat-errors.js";
 import { DEFAULT_BASE_URL } from "./openai-chat-config.js";
 import { linkAbort, type LinkedAbort } from "./linked-abort.js";
-import type { Agent } from "node:http";
 import { nodeHttpFetch, type LiteRequestInit } from "./node-http-fetch.js";
 import { parseChatCompletion } from "./openai-chat-reply.js";
 import { ChatRequestBody } from "./openai-chat-body.js";
