@@ -3,6 +3,7 @@ import { EXIT_OUTPUT_CLOSED, isClosedOutput, stopsWhenStderrCloses } from "./cli
 import { EXIT } from "./cli/exit-codes.js";
 import { runCli } from "./cli/main.js";
 import { processIo } from "./cli/process-io.js";
+import { exitOnTerminationSignals } from "./cli/termination-signals.js";
 import { failIfLeftUnsettled } from "./cli/unsettled-exit.js";
 
 const argv = process.argv.slice(2);
@@ -22,6 +23,9 @@ process.stderr.on("error", (error: NodeJS.ErrnoException) => {
   if (!isClosedOutput(error)) throw error;
   if (stopsWhenStderrCloses(argv, startedIn.env, startedIn.cwd)) process.exit(EXIT_OUTPUT_CLOSED);
 });
+
+// `timeout`, `docker stop` or a closed terminal: leave as the signal would, clean-up first.
+exitOnTerminationSignals(process);
 
 // A prompt or run left waiting on nothing must never pass for a success (unsettled-exit.ts).
 let finished = false;

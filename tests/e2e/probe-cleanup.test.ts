@@ -1,7 +1,8 @@
 /**
  * The sandbox probe works in a temp workspace of its own (`agent-sandbox-probe-*` under the temp
- * directory). Ctrl-C ends a run at once (`process.exit`), without waiting for the probe's
- * asynchronous clean-up: the directory must still be gone when the process has exited.
+ * directory). Ctrl-C ends a run at once (`process.exit`), and so do SIGTERM and SIGHUP
+ * (src/cli/termination-signals.ts), without waiting for the probe's asynchronous clean-up: the
+ * directory must still be gone when the process has exited, whichever of them ended it.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +18,11 @@ function probeWorkspaces(temp: string): string[] {
 }
 
 describe.skipIf(process.platform !== "linux")("the sandbox probe's temp workspace (Linux)", () => {
-  it("is removed when Ctrl-C ends the run while the probe runs", async () => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const)("is removed when %s ends the run while the probe runs", async (signal, code) => {
     const temp = join(e2e.dir.root, "temp");
     const bin = join(e2e.dir.root, "bin");
     mkdirSync(temp);
@@ -43,10 +48,10 @@ describe.skipIf(process.platform !== "linux")("the sandbox probe's temp workspac
     );
     expect(probeWorkspaces(temp)).toHaveLength(1);
 
-    cli.child.kill("SIGINT");
+    cli.child.kill(signal);
     const run = await cli.done;
 
-    expect(run.exitCode).toBe(130);
+    expect(run.exitCode).toBe(code);
     expect(probeWorkspaces(temp)).toEqual([]);
   });
 });

@@ -4,9 +4,9 @@ import { rmSync } from "node:fs";
  * Removes `directory` (recursively) when the process exits, until the returned `forget` is
  * called. For a temp directory whose asynchronous removal an early exit would skip: Ctrl-C ends a
  * run with `process.exit` at once (src/cli.ts), and node runs no pending I/O after that, only its
- * 'exit' listeners, synchronously. A signal's default action (SIGTERM, SIGHUP, SIGKILL) runs no
- * listener: such a death leaves the directory, as any crash would. Call `forget` once the
- * directory is gone.
+ * 'exit' listeners, synchronously; SIGTERM and SIGHUP end it the same way (src/cli/
+ * termination-signals.ts). SIGKILL runs no listener: it leaves the directory, as any crash would.
+ * Call `forget` once the directory is gone.
  */
 export function removedAtExit(directory: string): () => void {
   const remove = (): void => {
