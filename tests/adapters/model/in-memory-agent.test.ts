@@ -2,6 +2,7 @@ import { Agent, globalAgent, request, type IncomingMessage } from "node:http";
 import { Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InMemoryAgent, keptAliveReply } from "../../../src/adapters/model/in-memory-agent.js";
+import { newResources } from "../../support/new-resources.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -52,7 +53,7 @@ describe("InMemoryAgent", () => {
     expect(Object.keys(globalAgent.sockets)).toEqual([]);
     expect(Object.keys(globalAgent.freeSockets)).toEqual([]);
     await nextTurn();
-    expect(process.getActiveResourcesInfo()).toEqual(resourcesBefore);
+    expect(newResources(resourcesBefore)).toEqual([]);
   });
 
   it("fails a request it has no reply for, rather than leaving it waiting", async () => {
