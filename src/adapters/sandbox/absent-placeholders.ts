@@ -7,8 +7,8 @@
  * - one whose nearest existing folder lies strictly inside the workspace is covered by that folder,
  *   bound read-only (`scripts/` for a missing `scripts/fsmonitor.sh`);
  * - one whose nearest existing folder is the workspace itself gets a placeholder: the harness
- *   makes an empty regular file at its first missing name (never following a link, never over
- *   anything), binds it read-only for the command (which can then neither write it, nor remove or
+ *   makes an empty regular file at its first missing name (an empty directory for `.git`:
+ *   placeholder-shape.ts; never following a link, never over anything), binds it read-only for the command (which can then neither write it, nor remove or
  *   rename it: it is a mount point). Runs in one workspace share a ledger of these
  *   (placeholder-ledger.ts): one that finds a placeholder another run made holds it too, and the
  *   last run to let it go removes it, if it is still the very file that was made. Removing it
@@ -25,13 +25,16 @@ import {
   constants,
   fstatSync,
   lstatSync,
+  mkdirSync,
   openSync,
+  rmdirSync,
   unlinkSync,
   type Stats,
 } from "node:fs";
 import path from "node:path";
 import { errorCode, isWithinRoot } from "../filesystem/index.js";
 import type { LedgerEntries, PlaceholderLedger } from "./placeholder-ledger.js";
+import { hasPlaceholderShape, isDirectoryPlaceholder } from "./placeholder-shape.js";
 import { changedNotes, identitiesOf } from "./protected-identity.js";
 import { SandboxContentError } from "./sandbox-errors.js";
 
@@ -80,7 +83,7 @@ export function emptyAtRoot(workspace: string, readOnly: readonly string[]): str
   return readOnly.filter((entry) => {
     if (path.dirname(entry) !== workspace) return false;
     const stats = lstatSync(entry, { throwIfNoEntry: false });
-    return stats?.isFile() === true && stats.size === 0;
+    return stats !== undefined && hasPlaceholderShape(entry, stats);
   });
 }
 
@@ -110,16 +113,17 @@ export function holdPlaceholders(
       for (const name of names) {
         const entry = entries.get(name);
         const stats = lstatSync(name, { throwIfNoEntry: false });
-        if (entry !== undefined && stats !== undefined && isPlaceholder(stats, entry)) {
+        if (entry !== undefined && stats !== undefined && isPlaceholder(name, stats, entry)) {
           entry.holders.push(ledger.holder);
           held.push({ path: name, dev: entry.dev, ino: entry.ino });
           continue;
         }
         // What the ledger knew there is gone or became something else: it holds nothing now.
         entries.delete(name);
-        // An empty file no run here made (the person's, or held by a run outside this ledger)
-        // is bound as it is; anything else that appeared since the plan refuses the command.
-        if (stats?.isFile() === true && stats.size === 0) continue;
+        // An empty file (or `.git` directory) no run here made (the person's, or held by a run
+        // outside this ledger) is bound as it is; anything else that appeared since the plan
+        // refuses the command.
+        if (stats !== undefined && hasPlaceholderShape(name, stats)) continue;
         const made = makeOne(name);
         entries.set(name, { dev: made.dev, ino: made.ino, holders: [ledger.holder] });
         held.push(made);
@@ -136,11 +140,13 @@ export function holdPlaceholders(
 function makeOne(placeholder: string): HeldPlaceholder {
   let fd: number;
   try {
-    fd = openSync(
-      placeholder,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o644,
-    );
+    fd = isDirectoryPlaceholder(placeholder)
+      ? openMadeDirectory(placeholder)
+      : openSync(
+          placeholder,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+          0o644,
+        );
   } catch (error) {
     throw new SandboxContentError(
       `The sandbox refuses to run this command: it could not hold ${placeholder} empty and ` +
@@ -153,6 +159,23 @@ function makeOne(placeholder: string): HeldPlaceholder {
     return { path: placeholder, dev: stats.dev, ino: stats.ino };
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Makes an empty directory (mkdir never follows a link nor makes over anything) and opens it
+ * without following a link, so its identity is the directory's own even if the name changed.
+ */
+function openMadeDirectory(placeholder: string): number {
+  mkdirSync(placeholder, 0o755);
+  try {
+    return openSync(
+      placeholder,
+      constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
+  } catch (error) {
+    rmdirSync(placeholder);
+    throw error;
   }
 }
 
@@ -185,9 +208,11 @@ function letGo(entries: LedgerEntries, holder: string, held: readonly HeldPlaceh
     }
     const stats = lstatSync(placeholder.path, { throwIfNoEntry: false });
     if (stats === undefined) continue;
-    if (isPlaceholder(stats, placeholder)) {
+    if (isPlaceholder(placeholder.path, stats, placeholder)) {
       try {
-        unlinkSync(placeholder.path);
+        // rmdir removes only an empty directory: one a command filled in the meantime stays.
+        if (stats.isDirectory()) rmdirSync(placeholder.path);
+        else unlinkSync(placeholder.path);
         continue;
       } catch {
         // named below
@@ -202,10 +227,11 @@ function letGo(entries: LedgerEntries, holder: string, held: readonly HeldPlaceh
 }
 
 function isPlaceholder(
+  name: string,
   stats: Stats,
   made: { readonly dev: number; readonly ino: number },
 ): boolean {
-  return stats.isFile() && stats.size === 0 && stats.dev === made.dev && stats.ino === made.ino;
+  return stats.dev === made.dev && stats.ino === made.ino && hasPlaceholderShape(name, stats);
 }
 
 interface Existing {

@@ -8,6 +8,7 @@ import type {
 import { environmentNamesOf } from "../../core/ports/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { gitDelegatedBinds } from "./git-delegated-binds.js";
+import { rootGitNamesToHold } from "./root-git-holds.js";
 import {
   absentCoverage,
   emptyAtRoot,
@@ -226,7 +227,10 @@ export class BubblewrapRunner implements CommandRunner {
    * lets them go and says what changed that should not have.
    */
   async #runPlanned(plan: CommandPlan, options: CommandOptions): Promise<CommandResult> {
-    const result = await this.#runHolding(plan, options);
+    const result = withNotes(
+      await this.#runHolding(plan, options),
+      gitMadeDuringCommand(plan.workspace, plan.gitMetadata),
+    );
     const { loadedLater } = this.#options;
     if (loadedLater === undefined) return result;
     return withNotes(result, madeDuringCommand(plan.workspace, loadedLater, plan.loadedLater));
@@ -323,6 +327,8 @@ export class BubblewrapRunner implements CommandRunner {
       ]),
     ];
     const absent = absentCoverage(workspace, watched);
+    // Made after the scan, so a `.git` held here is not taken for the workspace's own.
+    const rootGit = rootGitNamesToHold(workspace);
     const { cacheDirectory, loadedLater } = this.#options;
     const later = loadedLater === undefined ? [] : loadedLaterBefore(workspace, loadedLater);
     const args = bubblewrapArgs({
@@ -345,6 +351,7 @@ export class BubblewrapRunner implements CommandRunner {
           ]),
           ...absent.readOnly,
           ...absent.placeholders,
+          ...rootGit,
           ...loadedLaterBinds(later),
         ]),
       ],
@@ -357,8 +364,17 @@ export class BubblewrapRunner implements CommandRunner {
       workspace,
       loadedLater: loadedLaterSnapshot(later),
       // An empty file already there may be another run's placeholder: held too.
-      placeholders: [...absent.placeholders, ...emptyAtRoot(workspace, absent.readOnly)],
-      watched: [...watched, ...delegated.binds].filter((p) => isWithinRoot(workspace, p)),
+      placeholders: [
+        ...new Set([
+          ...absent.placeholders,
+          ...emptyAtRoot(workspace, absent.readOnly),
+          ...rootGit,
+        ]),
+      ],
+      watched: [...watched, ...delegated.binds, ...rootGit].filter((p) =>
+        isWithinRoot(workspace, p),
+      ),
+      gitMetadata: metadata,
       afterwards: [],
     };
   }
@@ -410,6 +426,8 @@ interface CommandPlan {
   readonly placeholders: readonly string[];
   /** The protected paths inside the workspace, compared before and after the command. */
   readonly watched: readonly string[];
+  /** The git metadata found in the workspace before the command (gitMetadata). */
+  readonly gitMetadata: readonly string[];
   /** Notes for the result, gathered after the command. */
   readonly afterwards: string[];
 }
@@ -546,6 +564,31 @@ function gitMetadata(workspace: string): string[] {
     ? insideOnly(workspace, pointerFileTarget(candidate, "gitdir: "))
     : [];
   return [candidate, ...linked, ...nestedGitMetadata(workspace)];
+}
+
+/**
+ * A note for each repository a command made inside the workspace (a nested `git init` or `git
+ * clone`, a bare layout): the next command finds it read-only, but this one could already have
+ * written its hooks and config, which the person's next git command there runs on the host. The
+ * workspace's own top is held for the command (root-git-holds.ts). A scan the command made fail
+ * (too many directories) refuses the next command in its own words; nothing is added here.
+ */
+function gitMadeDuringCommand(workspace: string, before: readonly string[]): string[] {
+  let after: string[];
+  try {
+    after = gitMetadata(workspace);
+  } catch (error) {
+    if (error instanceof SandboxContentError) return [];
+    throw error;
+  }
+  const known = new Set(before);
+  return after
+    .filter((found) => !known.has(found))
+    .map(
+      (found) =>
+        `warning: ${found} was made during this command: git runs the hooks and programs its ` +
+        `config names at your next git command there, outside the sandbox: check it before then`,
+    );
 }
 
 function isGitDirectoryLayout(entries: readonly Dirent[]): boolean {

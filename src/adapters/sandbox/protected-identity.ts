@@ -6,6 +6,7 @@
  */
 import { lstatSync, type BigIntStats } from "node:fs";
 import type { LedgerEntries } from "./placeholder-ledger.js";
+import { hasPlaceholderShape } from "./placeholder-shape.js";
 
 /** A path's identity, or undefined for one that is not there (or is only a placeholder). */
 export type Identity = string | undefined;
@@ -14,7 +15,7 @@ export type Identities = ReadonlyMap<string, Identity>;
 
 /**
  * Each path's identity: its kind, device, inode, size and change times. A placeholder in the
- * ledger (an empty file some run holds a name with) counts as absent: it comes and goes with the
+ * ledger (an empty file, or `.git` directory, some run holds a name with) counts as absent: it comes and goes with the
  * runs, and empty, it changes nothing the host loads.
  */
 export function identitiesOf(paths: readonly string[], placeholders: LedgerEntries): Identities {
@@ -52,10 +53,9 @@ function identityOf(protectedPath: string, placeholders: LedgerEntries): Identit
   const entry = placeholders.get(protectedPath);
   if (
     entry !== undefined &&
-    stats.isFile() &&
-    stats.size === 0n &&
     stats.dev === BigInt(entry.dev) &&
-    stats.ino === BigInt(entry.ino)
+    stats.ino === BigInt(entry.ino) &&
+    hasPlaceholderShape(protectedPath, stats)
   ) {
     return undefined;
   }

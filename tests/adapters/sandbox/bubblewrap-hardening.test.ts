@@ -323,7 +323,15 @@ describe.skipIf(!RUNNABLE)(SUITE, () => {
         "git init -q repo && cd repo && echo hi > f && git add f",
         "git -c user.name=t -c user.email=t@example.com commit -qm first && git log --format=%s",
       ].join("\n");
-      expect(await run(script)).toEqual(ok("sh\nnode\nscript\nfirst\n"));
+      // The repository made on the way is named: its hooks would run at the next git command.
+      expect(await run(script)).toEqual(
+        ok(
+          "sh\nnode\nscript\nfirst\n" +
+            `[sandbox] warning: ${join(ws, "repo", ".git")} was made during this command: git ` +
+            "runs the hooks and programs its config names at your next git command there, " +
+            "outside the sandbox: check it before then",
+        ),
+      );
     });
 
     it.skipIf(CC === undefined)(

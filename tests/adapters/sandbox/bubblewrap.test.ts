@@ -345,7 +345,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
         .filter((_, index) => args[index - 1] === "--ro-bind")
         .filter(notProc)
         .filter(notCredentialMask),
-    ).toEqual(["/", log]);
+    ).toEqual(["/", log, ...heldAtTop(ws)]);
     const attack = [
       "{ echo evil >> audit.jsonl; } 2>/dev/null || echo append-refused",
       "rm -f audit.jsonl 2>/dev/null; ln -s /etc/passwd audit.jsonl 2>/dev/null || echo swap-refused",
@@ -389,7 +389,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
         .filter((_, index) => args[index - 1] === "--ro-bind")
         .filter(notProc)
         .filter(notCredentialMask),
-    ).toEqual(["/", dist]);
+    ).toEqual(["/", dist, ...heldAtTop(ws)]);
     const attack = [
       "{ echo evil >> agent/dist/agent-bundle.cjs; } 2>/dev/null || echo append-refused",
       "touch agent/dist/new.cjs 2>/dev/null || echo create-refused",
@@ -408,7 +408,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
         .filter((_, index) => insideArgs[index - 1] === "--ro-bind")
         .filter(notProc)
         .filter(notCredentialMask),
-    ).toEqual(["/", dist]);
+    ).toEqual(["/", dist, ...heldAtTop(dist)]);
     expect(await inside.run("touch x 2>/dev/null || echo refused", dist, LIMITS)).toEqual(
       ok("refused\n"),
     );
@@ -416,7 +416,14 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
 
   it("keeps read-only a repository that an earlier command of the same runner created", async () => {
     const shared = runner();
-    expect(await shared.run("mkdir -p made/.git/hooks", ws, LIMITS)).toEqual(ok(""));
+    // Made during that command, and said so: it could already hold a hook.
+    expect(await shared.run("mkdir -p made/.git/hooks", ws, LIMITS)).toEqual(
+      ok(
+        `[sandbox] warning: ${join(ws, "made", ".git")} was made during this command: git runs ` +
+          "the hooks and programs its config names at your next git command there, outside the " +
+          "sandbox: check it before then",
+      ),
+    );
     const plant = "touch made/.git/hooks/pre-commit 2>/dev/null || echo refused";
     expect(await shared.run(plant, ws, LIMITS)).toEqual(ok("refused\n"));
     expect(existsSync(join(ws, "made/.git/hooks/pre-commit"))).toBe(false);
@@ -433,7 +440,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
         .filter((_, index) => args[index - 1] === "--ro-bind")
         .filter(notProc)
         .filter(notCredentialMask),
-    ).toEqual(["/", join(ws, "inside", ".git")]);
+    ).toEqual(["/", join(ws, "inside", ".git"), ...heldAtTop(ws)]);
   });
 
   it(`re-binds ${String(NESTED_GIT_LIMIT)} nested .git, and refuses a command when there are more`, async () => {
@@ -447,7 +454,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
       .filter((_, index) => args[index - 1] === "--ro-bind")
       .filter(notProc)
       .filter(notCredentialMask);
-    expect(bound).toEqual(["/", ...names.map((name) => join(ws, name, ".git"))]);
+    expect(bound).toEqual(["/", ...names.map((name) => join(ws, name, ".git")), ...heldAtTop(ws)]);
 
     // One more (a decoy a command could make) must not leave a real repository writable.
     await mkdir(join(ws, "zzz", ".git"), { recursive: true });
@@ -835,6 +842,14 @@ function scanLimitMessage(what: string): string {
     `read-only; remove what a command created, run the agent in a smaller directory, or run ` +
     `with --sandbox off`
   );
+}
+
+/**
+ * A workspace that is no repository has its top `.git` and `HEAD` held for each command
+ * (root-git-holds.ts), so a command cannot make it one.
+ */
+function heldAtTop(workspace: string): string[] {
+  return [join(workspace, ".git"), join(workspace, "HEAD")];
 }
 
 /** The person's credential files are covered by an empty file; which exist depends on this machine. */

@@ -86,7 +86,12 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(
         await run(
           "git init -q vendor/lib && mkdir vendor/lib/hooks && git -C vendor/lib config core.hooksPath hooks && echo made",
         ),
-      ).toBe("made\n");
+      ).toBe(
+        "made\n" +
+          `[sandbox] warning: ${join(ws, "vendor", "lib", ".git")} was made during this command: ` +
+          "git runs the hooks and programs its config names at your next git command there, " +
+          "outside the sandbox: check it before then",
+      );
       expect(await run(plant("vendor/lib/hooks/post-checkout"))).toBe(
         "vendor/lib/hooks/post-checkout\n",
       );

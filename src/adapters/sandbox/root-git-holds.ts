@@ -1,0 +1,28 @@
+/**
+ * A command must not turn the workspace into a repository where there was none: the person's next
+ * git command there would run the hooks and programs its config names (`core.fsmonitor`,
+ * `core.pager`, an alias), on the host, outside the sandbox. A workspace that is no repository of
+ * its own (none yet, or a folder inside a larger one) becomes one when a `.git` appears at its top,
+ * or a `HEAD` beside `objects/` and `refs/` (git takes a directory laid out so for a git dir).
+ * Neither exists yet, so neither can be bound read-only: each is held for the command's length
+ * with a placeholder (absent-placeholders.ts), an empty directory for `.git` and an empty file
+ * for `HEAD`, neither of which git takes for a repository.
+ */
+import { lstatSync } from "node:fs";
+import path from "node:path";
+import { hasPlaceholderShape } from "./placeholder-shape.js";
+
+/** git's names, as git on Linux (where the sandbox runs) looks them up. */
+const REPOSITORY_NAMES = [".git", "HEAD"] as const;
+
+/**
+ * The names at the top of `workspace` to hold for one command: each that is not there, and each
+ * that has a placeholder's shape already (another run may hold it: this run holds it too, so that
+ * run does not remove it while this command has it bound; the person's own is bound as it is).
+ */
+export function rootGitNamesToHold(workspace: string): string[] {
+  return REPOSITORY_NAMES.map((name) => path.join(workspace, name)).filter((candidate) => {
+    const stats = lstatSync(candidate, { throwIfNoEntry: false });
+    return stats === undefined || hasPlaceholderShape(candidate, stats);
+  });
+}
