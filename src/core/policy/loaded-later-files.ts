@@ -26,7 +26,7 @@ export interface LoadedLaterEntry {
 export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   {
     pattern:
-      "AGENTS.md, AGENT.md, CLAUDE.md, GEMINI.md, .cursorrules, .windsurfrules, .clinerules (any folder)",
+      "AGENTS.md, AGENT.md, CLAUDE.md, GEMINI.md, .cursorrules, .windsurfrules, .clinerules, .roorules, .goosehints, .rules (any folder)",
     reason:
       "instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents)",
     names: [
@@ -37,20 +37,45 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       ".cursorrules",
       ".windsurfrules",
       ".clinerules",
+      ".roorules",
+      ".roomodes",
+      ".goosehints",
+      ".rules",
     ],
   },
   {
-    pattern: ".cursor/, .claude/, .gemini/, .codex/, .continue/, .aider.conf.yml",
-    reason: "another coding agent's settings, rules and hooks, loaded when it starts here",
-    folders: [".cursor", ".claude", ".gemini", ".codex", ".continue"],
-    names: [".aider.conf.yml"],
+    pattern:
+      ".cursor/, .claude/, .gemini/, .codex/, .continue/, .windsurf/, .kiro/, .roo/, .clinerules/, .amazonq/, .junie/, .augment/, .opencode/, .qwen/, .pi/, .trae/, .aider.conf.yml, .mcp.json, opencode.json",
+    reason:
+      "another coding agent's settings, rules, hooks and MCP servers, loaded or started when it starts here",
+    folders: [
+      ".cursor",
+      ".claude",
+      ".gemini",
+      ".codex",
+      ".continue",
+      ".windsurf",
+      ".kiro",
+      ".roo",
+      ".clinerules",
+      ".amazonq",
+      ".junie",
+      ".augment",
+      ".opencode",
+      ".qwen",
+      ".pi",
+      ".trae",
+    ],
+    names: [".aider.conf.yml", ".mcp.json", "opencode.json", "opencode.jsonc"],
   },
   {
-    pattern: ".vscode/, .idea/, *.code-workspace",
+    pattern:
+      ".vscode/, .idea/, .zed/, .fleet/, .helix/, *.code-workspace, *.sublime-project, .nvim.lua, .nvimrc, .exrc, .lazy.lua",
     reason:
       "editor settings and tasks: an editor opening the folder runs its tasks and the programs its settings name",
-    folders: [".vscode", ".idea"],
-    suffixes: [".code-workspace"],
+    folders: [".vscode", ".idea", ".zed", ".fleet", ".helix"],
+    names: [".nvim.lua", ".nvimrc", ".exrc", ".lazy.lua"],
+    suffixes: [".code-workspace", ".sublime-project"],
   },
   {
     pattern: ".devcontainer/",
@@ -70,9 +95,17 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
     names: [".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml", "jenkinsfile"],
   },
   {
-    pattern: ".envrc, mise.toml, .mise.toml, .tool-versions",
+    pattern: ".envrc, mise.toml, .mise.toml, mise.local.toml, .mise/, .tool-versions",
     reason: "the shell loads them on `cd` into the folder (direnv, mise, asdf)",
-    names: [".envrc", "mise.toml", ".mise.toml", ".tool-versions"],
+    folders: [".mise"],
+    names: [
+      ".envrc",
+      "mise.toml",
+      ".mise.toml",
+      "mise.local.toml",
+      ".mise.local.toml",
+      ".tool-versions",
+    ],
   },
   {
     pattern: ".husky/, .pre-commit-config.yaml, lefthook.yml, .lefthook.yml",
@@ -93,6 +126,58 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
     reason:
       "a package manager runs their scripts and the programs they name at the next install or npm command (the scripts a grant binds among them)",
     names: ["package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"],
+  },
+  {
+    pattern: ".cargo/, rust-toolchain, rust-toolchain.toml",
+    reason:
+      "cargo loads its config (a wrapper for rustc, a runner for what it builds) and rustup the toolchain named here at the next cargo command; an editor's Rust support runs cargo when it opens the folder",
+    folders: [".cargo"],
+    names: ["rust-toolchain", "rust-toolchain.toml"],
+  },
+  {
+    pattern:
+      "Directory.Build.props, Directory.Build.targets, Directory.Build.rsp, Directory.Packages.props, global.json, NuGet.Config",
+    reason:
+      "MSBuild imports them into every project below at the next build or restore (an editor's C# support runs one when it opens the folder); global.json picks the .NET SDK that runs, NuGet.Config where packages come from",
+    names: [
+      "directory.build.props",
+      "directory.build.targets",
+      "directory.build.rsp",
+      "directory.packages.props",
+      "global.json",
+      "nuget.config",
+    ],
+  },
+  {
+    pattern:
+      "gradlew, gradle-wrapper.properties, gradle-wrapper.jar, gradle.properties, mvnw, .mvn/, .sbtopts, .jvmopts",
+    reason:
+      "the Gradle, Maven or sbt launcher, the distribution it downloads and the JVM options it starts with, run at the next build (an IDE runs the wrapper when it opens the folder)",
+    folders: [".mvn"],
+    names: [
+      "gradlew",
+      "gradlew.bat",
+      "gradle-wrapper.properties",
+      "gradle-wrapper.jar",
+      "gradle.properties",
+      "mvnw",
+      "mvnw.cmd",
+      ".sbtopts",
+      ".jvmopts",
+    ],
+  },
+  {
+    pattern: ".pdbrc, .irbrc, .pryrc, .gdbinit, .lldbinit, .bundle/",
+    reason:
+      "a debugger or REPL started in the folder runs the commands in them; bundler takes its settings from .bundle/ at the next bundle command",
+    folders: [".bundle"],
+    names: [".pdbrc", ".irbrc", ".pryrc", ".gdbinit", ".lldbinit"],
+  },
+  {
+    pattern: ".hg/, .jj/, .sl/",
+    reason:
+      "another version control's metadata: Mercurial, Jujutsu and Sapling run the hooks and programs its config names at the next command",
+    folders: [".hg", ".jj", ".sl"],
   },
   {
     pattern: ".gitattributes",
