@@ -332,6 +332,13 @@ export const JOURNAL_LINE_SHAPE: ValueShape = {
           oneOf: ["call_undone"],
         },
         callId: "string",
+        occurrence: {
+          optional: {
+            integer: {
+              above: 0,
+            },
+          },
+        },
         tool: "string",
         result: {
           oneOf: ["restored", "unchanged", "not_undoable", "refused"],

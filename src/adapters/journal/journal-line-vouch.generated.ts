@@ -87,7 +87,16 @@ const K20: readonly string[] = [
 ];
 const P17 = new RegExp("^[0-9a-f]{64}$");
 const K22: readonly string[] = ["v", "time", "type", "callId", "file", "sha256"];
-const K23: readonly string[] = ["v", "time", "type", "callId", "tool", "result", "detail"];
+const K23: readonly string[] = [
+  "v",
+  "time",
+  "type",
+  "callId",
+  "occurrence",
+  "tool",
+  "result",
+  "detail",
+];
 const K27: readonly string[] = ["role", "content"];
 const K28: readonly string[] = ["role", "content"];
 const K31: readonly string[] = ["id", "name", "arguments"];
@@ -1148,33 +1157,41 @@ function v23(value: unknown): unknown {
     present += 1;
   }
   let c4: unknown = NOT;
-  if (!Object.hasOwn(value, "tool")) return NOT;
-  {
-    const f4 = value["tool"];
-    c4 = typeof f4 === "string" ? f4 : NOT;
+  if (Object.hasOwn(value, "occurrence")) {
+    const f4 = value["occurrence"];
+    c4 = typeof f4 === "number" && Number.isSafeInteger(f4) && f4 > 0 ? f4 : NOT;
     if (c4 === NOT) return NOT;
     same &&= c4 === f4;
     present += 1;
   }
   let c5: unknown = NOT;
-  if (!Object.hasOwn(value, "result")) return NOT;
+  if (!Object.hasOwn(value, "tool")) return NOT;
   {
-    const f5 = value["result"];
-    c5 =
-      f5 === "restored" || f5 === "unchanged" || f5 === "not_undoable" || f5 === "refused"
-        ? f5
-        : NOT;
+    const f5 = value["tool"];
+    c5 = typeof f5 === "string" ? f5 : NOT;
     if (c5 === NOT) return NOT;
     same &&= c5 === f5;
     present += 1;
   }
   let c6: unknown = NOT;
-  if (!Object.hasOwn(value, "detail")) return NOT;
+  if (!Object.hasOwn(value, "result")) return NOT;
   {
-    const f6 = value["detail"];
-    c6 = typeof f6 === "string" ? f6 : NOT;
+    const f6 = value["result"];
+    c6 =
+      f6 === "restored" || f6 === "unchanged" || f6 === "not_undoable" || f6 === "refused"
+        ? f6
+        : NOT;
     if (c6 === NOT) return NOT;
     same &&= c6 === f6;
+    present += 1;
+  }
+  let c7: unknown = NOT;
+  if (!Object.hasOwn(value, "detail")) return NOT;
+  {
+    const f7 = value["detail"];
+    c7 = typeof f7 === "string" ? f7 : NOT;
+    if (c7 === NOT) return NOT;
+    same &&= c7 === f7;
     present += 1;
   }
   if (same) {
@@ -1200,9 +1217,10 @@ function v23(value: unknown): unknown {
   if (c1 !== NOT) out["time"] = c1;
   if (c2 !== NOT) out["type"] = c2;
   if (c3 !== NOT) out["callId"] = c3;
-  if (c4 !== NOT) out["tool"] = c4;
-  if (c5 !== NOT) out["result"] = c5;
-  if (c6 !== NOT) out["detail"] = c6;
+  if (c4 !== NOT) out["occurrence"] = c4;
+  if (c5 !== NOT) out["tool"] = c5;
+  if (c6 !== NOT) out["result"] = c6;
+  if (c7 !== NOT) out["detail"] = c7;
   return out;
 }
 function v22(value: unknown): unknown {

@@ -161,6 +161,7 @@ function buildJournalLineSchema() {
       ...envelope,
       type: z.literal("call_undone"),
       callId: z.string(),
+      occurrence: z.number().int().positive().optional(),
       tool: z.string(),
       result: z.enum(UNDO_RESULTS),
       detail: z.string(),

@@ -114,6 +114,12 @@ export type JournalRecord =
   | {
       readonly type: "call_undone";
       readonly callId: string;
+      /**
+       * Which of the run's calls with this id (1: the first `execution_started` naming it): an id
+       * can come back in one run. Absent in records written before it, which mean the newest call
+       * with this id that was not a read, before the record.
+       */
+      readonly occurrence?: number;
       readonly tool: string;
       readonly result: UndoResult;
       readonly detail: string;

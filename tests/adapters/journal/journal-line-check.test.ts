@@ -120,6 +120,7 @@ const FULL_RECORDS: readonly Record<string, unknown>[] = [
     ...envelope,
     type: "call_undone",
     callId: "call_1",
+    occurrence: 1,
     tool: "write_file",
     result: "restored",
     detail: "put back",
