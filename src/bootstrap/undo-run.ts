@@ -61,6 +61,7 @@ export function undoInRun(
       writer.callUndone({
         type: "call_undone",
         callId: decision.callId,
+        occurrence: decision.occurrence,
         tool: decision.tool,
         result: decision.result,
         detail: decision.detail,

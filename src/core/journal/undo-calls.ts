@@ -23,6 +23,8 @@ export interface UndoPorts {
 
 export interface UndoDecision {
   readonly callId: string;
+  /** With the id, names the call (`UndoableCall.occurrence`): the journal's call_undone keeps it. */
+  readonly occurrence: number;
   readonly tool: string;
   readonly result: UndoResult;
   /** The call as a person recognizes it: `write_file (call_2)`, ``shell `npm test` (call_4)``. */
@@ -40,7 +42,14 @@ export async function undoCalls(plan: UndoPlan, ports: UndoPorts): Promise<UndoR
   const decisions: UndoDecision[] = [];
   for (const call of plan.calls) {
     const { result, detail } = await undoCall(call, ports);
-    const decision = { callId: call.callId, tool: call.tool, result, call: nameOf(call), detail };
+    const decision = {
+      callId: call.callId,
+      occurrence: call.occurrence,
+      tool: call.tool,
+      result,
+      call: nameOf(call),
+      detail,
+    };
     await ports.record(decision);
     await ports.audit?.(decision);
     decisions.push(decision);

@@ -3,7 +3,8 @@
  * call with `execution_started` that is not a read), newest first, leaving out the ones an earlier
  * undo already took back or passed over (`call_undone` other than `refused`). A read changed
  * nothing and is not counted; every other call is, and says what became of it, so an undo of N
- * skips nothing silently.
+ * skips nothing silently. A call is its id and its place among the calls with that id (an id can
+ * come back in one run), so a repeated id neither hides a call nor takes another's undo.
  */
 import type { KeptImage, StoredJournalRecord } from "./journal-records.js";
 import type { ToolEffect } from "../tools/tool-definition.js";
@@ -27,6 +28,13 @@ export interface RecordedWrite {
 
 export interface UndoableCall {
   readonly callId: string;
+  /**
+   * Which of the run's calls with this id it is: 1 for the first `execution_started` naming the
+   * id, 2 for the next. An id can come back in one run (after `/clear` or a compaction the
+   * conversation no longer holds it, and some servers number calls per reply), so the id alone
+   * does not name a call; the id and this do.
+   */
+  readonly occurrence: number;
   readonly tool: string;
   readonly effect: ToolEffect | undefined;
   /** The call's arguments as journaled (canonical JSON), to name it: a command's text. */
@@ -45,27 +53,42 @@ export interface UndoPlan {
 }
 
 export function planUndo(records: readonly StoredJournalRecord[], count: number): UndoPlan {
-  const calls = new Map<string, UndoableCall & { writes: RecordedWrite[] }>();
+  type Call = UndoableCall & { writes: RecordedWrite[] };
+  /** Every call that ran and was not a read, in the order they started. */
+  const calls: Call[] = [];
+  /** Per call id, how many `execution_started` records (reads too) name it so far. */
+  const started = new Map<string, number>();
+  /**
+   * Per call id, the newest call under it that was not a read: the writes that follow are its
+   * own, and a call_undone without `occurrence` meant it.
+   */
+  const newest = new Map<string, Call>();
   const prepared = new Map<string, string>();
-  const passed = new Set<string>();
+  const passed = new Set<Call>();
   for (const record of records) {
     switch (record.type) {
       case "call_prepared":
         prepared.set(record.callId, record.canonicalArguments);
         break;
-      case "execution_started":
+      case "execution_started": {
+        const occurrence = (started.get(record.callId) ?? 0) + 1;
+        started.set(record.callId, occurrence);
         if (record.effect === "read") break;
-        calls.set(record.callId, {
+        const call: Call = {
           callId: record.callId,
+          occurrence,
           tool: record.tool,
           effect: record.effect,
           arguments: prepared.get(record.callId),
           beforeImages: record.beforeImages === true,
           writes: [],
-        });
+        };
+        calls.push(call);
+        newest.set(record.callId, call);
         break;
+      }
       case "file_before":
-        calls.get(record.callId)?.writes.push({
+        newest.get(record.callId)?.writes.push({
           file: record.file,
           before: record.existed
             ? {
@@ -80,15 +103,25 @@ export function planUndo(records: readonly StoredJournalRecord[], count: number)
         });
         break;
       case "file_written": {
-        const writes = calls.get(record.callId)?.writes;
+        const writes = newest.get(record.callId)?.writes;
         const index = writes?.findLastIndex((write) => write.file === record.file) ?? -1;
         const write = writes?.[index];
         if (writes !== undefined && write !== undefined) writes[index] = { ...write, landed: true };
         break;
       }
-      case "call_undone":
-        if (record.result !== "refused") passed.add(record.callId);
+      case "call_undone": {
+        if (record.result === "refused") break;
+        // Without `occurrence` (written before ids could be told apart) it meant the newest
+        // call under its id, the only one an undo of that time could see.
+        const call =
+          record.occurrence === undefined
+            ? newest.get(record.callId)
+            : calls.find(
+                (each) => each.callId === record.callId && each.occurrence === record.occurrence,
+              );
+        if (call !== undefined) passed.add(call);
         break;
+      }
       // The rest say nothing of what a call changed.
       case "run_started":
       case "user_message":
@@ -108,6 +141,6 @@ export function planUndo(records: readonly StoredJournalRecord[], count: number)
         break;
     }
   }
-  const open = [...calls.values()].filter((call) => !passed.has(call.callId));
+  const open = calls.filter((call) => !passed.has(call));
   return { calls: open.reverse().slice(0, count), asked: count };
 }
