@@ -96,7 +96,10 @@ export async function undoStoredRun(
   const { workspace, host } = settings;
   const store = openRunStore(settings.stateDir, host, workspace);
   const runId = settings.runId ?? runIdsNewestFirst(store.runs)[0];
-  if (runId === undefined) throw new RunJournalError(`no runs in ${workspace} yet`);
+  if (runId === undefined)
+    throw new RunJournalError(
+      `no runs in ${workspace} yet (runs are kept per workspace: run this in the folder the agent ran in, or give --workspace)`,
+    );
   const path = existingJournal(store, runId);
   if (path === undefined) throw new RunJournalError(`no run ${runId} in ${workspace}`);
   const { lock, contents } = lockAndReadRun(store, runId, path, settings.onCutTail);

@@ -383,7 +383,10 @@ describe("agent runs and resume: usage", () => {
     }).done;
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toBe(`agent: no runs in ${e2e.dir.workspace} yet\n`);
+    expect(run.stderr).toBe(
+      `agent: no runs in ${e2e.dir.workspace} yet (runs are kept per workspace: run this in the ` +
+        "folder the agent ran in, or give --workspace)\n",
+    );
   });
 
   it("agent runs shows a task's control and bidi characters escaped, never raw", async () => {

@@ -24,7 +24,10 @@ const REMOVED_SECOND =
 const NOT_TOLD =
   "agent: the model is not told of the undo; say so in your next message if it matters";
 const CLEARED = "agent: history cleared; the next line starts afresh in this session";
-const NOTHING = "agent: nothing to undo in this run: no call since the last undo changed anything";
+/** What `agent undo` adds when the newest run had nothing left: the person may mean an older one. */
+const OLDER_RUN = "agent: an older run's calls: agent undo --run ID (agent runs lists them)";
+const NOTHING =
+  "agent: nothing to undo in this run: no call in it changed anything, or each that did is undone already";
 
 /** Two turns, each writing one file with the call id `call_0`. */
 function scriptTwoWrites(): void {
@@ -92,7 +95,7 @@ describe.skipIf(!isTmuxAvailable())(`/undo with a call id used again ${TMUX_REAS
     );
     expect(workspaceHas("first.txt")).toBe(false);
     expect(workspaceHas("second.txt")).toBe(false);
-    expect(await undoFromShell()).toEqual([NOTHING]);
+    expect(await undoFromShell()).toEqual([NOTHING, OLDER_RUN]);
   });
 
   it("after /clear, /undo 2 takes back both writes of the id, newest first", async () => {
@@ -116,6 +119,6 @@ describe.skipIf(!isTmuxAvailable())(`/undo with a call id used again ${TMUX_REAS
     );
     expect(workspaceHas("first.txt")).toBe(false);
     expect(workspaceHas("second.txt")).toBe(false);
-    expect(await undoFromShell()).toEqual([NOTHING]);
+    expect(await undoFromShell()).toEqual([NOTHING, OLDER_RUN]);
   });
 });

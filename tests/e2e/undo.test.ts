@@ -73,7 +73,8 @@ describe("agent undo", () => {
     const again = await undo();
     expect(again.exitCode).toBe(0);
     expect(linesOf(again.stderr).slice(1)).toEqual([
-      "agent: nothing to undo in this run: no call since the last undo changed anything",
+      "agent: nothing to undo in this run: no call in it changed anything, or each that did is undone already",
+      "agent: an older run's calls: agent undo --run ID (agent runs lists them)",
     ]);
     expect(await readFile(workspaceFile("notes.txt"))).toEqual(Buffer.from(ORIGINAL));
   });
@@ -117,7 +118,7 @@ describe("agent undo", () => {
     const undone = await undo();
     expect(undone.exitCode).toBe(0);
     expect(undone.stderr).toContain(
-      "agent: nothing to undo in this run: no call since the last undo changed anything",
+      "agent: nothing to undo in this run: no call in it changed anything, or each that did is undone already",
     );
     const bad = await undo(["zero"]);
     expect(bad.exitCode).toBe(2);

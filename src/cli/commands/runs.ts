@@ -74,7 +74,10 @@ export function runsCommand(args: readonly string[], io: CliIo): number {
       return EXIT.ok;
     }
     if (runs.length === 0) {
-      sayAgent(io.stderr, `no runs in ${workspace} yet`);
+      sayAgent(
+        io.stderr,
+        `no runs in ${workspace} yet (runs are kept per workspace: run this in the folder the agent ran in, or give --workspace)`,
+      );
       return EXIT.ok;
     }
     // A person at a terminal reads columns by their names; a script reading stdout gets rows only.

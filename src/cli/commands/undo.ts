@@ -77,6 +77,10 @@ export async function undoCommand(args: readonly string[], io: CliIo): Promise<n
     });
     sayAgent(io.stderr, `undo in run ${runId}`);
     for (const line of undoReportLines(report)) io.stderr.write(line);
+    // The newest run may be a read-only follow-up to the one the person means.
+    if (report.decisions.length === 0 && values.run === undefined) {
+      sayAgent(io.stderr, "an older run's calls: agent undo --run ID (agent runs lists them)");
+    }
     return report.decisions.some((decision) => decision.result === "refused")
       ? EXIT.runFailed
       : EXIT.ok;

@@ -9,7 +9,11 @@ import { agentLine } from "./agent-line.js";
 export function undoReportLines(report: UndoReport): string[] {
   const { decisions, asked } = report;
   if (decisions.length === 0) {
-    return [agentLine("nothing to undo in this run: no call since the last undo changed anything")];
+    return [
+      agentLine(
+        "nothing to undo in this run: no call in it changed anything, or each that did is undone already",
+      ),
+    ];
   }
   const lines = decisions.map((decision) => agentLine(undoLine(decision)));
   if (decisions.length < asked) {
