@@ -191,7 +191,7 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     const newest = await cli(["resume"]);
     expect(newest.exitCode).toBe(2);
     expect(newest.stderr).toBe(
-      `agent: no unfinished run in ${e2e.dir.workspace} to resume (agent runs lists them)\n`,
+      `agent: no unfinished run in ${e2e.dir.workspace} to resume (agent runs lists them; agent resume --last goes on with the newest, whatever its state)\n`,
     );
     expect(e2e.server.requests).toHaveLength(0);
     expect(await timesRun()).toBe(1);

@@ -51,7 +51,7 @@ describe.skipIf(!isTmuxAvailable())(`agent resume --last ${TMUX_REASON}`, () => 
       const plain = await runCli(["resume", "--workspace", e2e.dir.workspace], { env: env() });
       expect(plain.exitCode).toBe(2);
       expect(plain.stderr).toBe(
-        `agent: no unfinished run in ${e2e.dir.workspace} to resume (agent runs lists them)\n`,
+        `agent: no unfinished run in ${e2e.dir.workspace} to resume (agent runs lists them; agent resume --last goes on with the newest, whatever its state)\n`,
       );
 
       const second = TmuxTerminal.start(

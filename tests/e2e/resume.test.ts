@@ -292,7 +292,7 @@ describe("kill -9 after each journal step, then resume", () => {
     const resumed = await agent(["resume"]);
     expect(resumed.exitCode).toBe(2);
     expect(resumed.stderr).toBe(
-      `agent: no unfinished run in ${e2e.dir.workspace} to resume (agent runs lists them)\n`,
+      `agent: no unfinished run in ${e2e.dir.workspace} to resume (agent runs lists them; agent resume --last goes on with the newest, whatever its state)\n`,
     );
   });
 

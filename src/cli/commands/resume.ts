@@ -81,13 +81,13 @@ export async function resumeCommand(allArgs: readonly string[], io: CliIo): Prom
       return fail(
         last
           ? `no run in ${workspace} to resume (agent runs lists them)`
-          : `no unfinished run in ${workspace} to resume (agent runs lists them)`,
+          : `no unfinished run in ${workspace} to resume (agent runs lists them; agent resume --last goes on with the newest, whatever its state)`,
       );
     }
     const { runId, passedOver } = picked;
     if (passedOver !== undefined) {
       say(
-        `the newest run ${passedOver.runId} is ${passedOver.status}, so this goes on with the older run ${runId}`,
+        `the newest run ${passedOver.runId} is ${passedOver.status}, so this goes on with the older run ${runId} (agent resume --last goes on with the newest)`,
       );
     }
     const path = existingJournal(store, runId);
