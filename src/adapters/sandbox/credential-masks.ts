@@ -64,8 +64,8 @@ export function credentialMasks(
 ): CredentialMasks {
   if (home === undefined) return { directories: [], files: [] };
   const skipped = new Set(unmasked.map((entry) => path.resolve(home, entry)));
-  const directories: string[] = [];
-  const files: string[] = [];
+  const directories = new Set<string>();
+  const files = new Set<string>();
   for (const relative of CREDENTIAL_PATHS) {
     const absolute = path.join(home, relative);
     if (skipped.has(absolute)) continue;
@@ -78,10 +78,19 @@ export function credentialMasks(
       continue; // not there (or gone since): nothing to read
     }
     if (skipped.has(real) || overlaps(real, workspace)) continue;
-    if (stats.isDirectory()) directories.push(real);
-    else if (stats.isFile()) files.push(real);
+    if (stats.isDirectory()) directories.add(real);
+    else if (stats.isFile()) files.add(real);
   }
-  return { directories, files };
+  // A mask inside a masked directory (`~/.netrc -> .ssh/netrc`) is covered already, and bwrap could
+  // not make the name to mount it on in the read-only tmpfs: the whole sandbox would fail.
+  const covered = (real: string): boolean =>
+    [...directories].some(
+      (directory) => directory !== real && isWithinRoot(directory, real, "linux"),
+    );
+  return {
+    directories: [...directories].filter((directory) => !covered(directory)),
+    files: [...files].filter((file) => !covered(file)),
+  };
 }
 
 /** Known names the person may un-mask: a typo must not leave them thinking one was un-masked. */

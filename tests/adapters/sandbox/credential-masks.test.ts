@@ -32,6 +32,19 @@ describe.skipIf(process.platform === "win32")("credentialMasks", () => {
     });
   });
 
+  it("masks what links lead to once, and nothing inside a masked directory: bwrap cannot mount there", () => {
+    mkdirSync(join(home, ".ssh"));
+    mkdirSync(join(home, ".ssh", "cloud"));
+    writeFileSync(join(home, ".ssh", "netrc"), "machine x password y");
+    symlinkSync(join(home, ".ssh", "netrc"), join(home, ".netrc"));
+    symlinkSync(join(home, ".ssh", "cloud"), join(home, ".aws"));
+    symlinkSync(join(home, ".ssh"), join(home, ".kube"));
+    expect(credentialMasks(home, [], workspace)).toEqual({
+      directories: [join(home, ".ssh")],
+      files: [],
+    });
+  });
+
   it("leaves un-masked ones readable, and never masks into the workspace", () => {
     writeFileSync(join(home, ".npmrc"), "//registry/:_authToken=x");
     mkdirSync(join(home, ".ssh"));
