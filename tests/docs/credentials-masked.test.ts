@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CREDENTIAL_PATHS } from "../../src/adapters/sandbox/credential-masks.js";
+import { CREDENTIAL_PATHS } from "../../src/adapters/sandbox/credential-paths.js";
 
 const page = readFileSync(fileURLToPath(new URL("../../docs/sandbox.md", import.meta.url)), "utf8");
 

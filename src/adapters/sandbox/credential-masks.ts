@@ -1,49 +1,13 @@
 import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import { isWithinRoot } from "../filesystem/index.js";
+import { CREDENTIAL_PATHS } from "./credential-paths.js";
 
 /**
- * The person's credentials, under the home directory, that a sandboxed command must not read: a
- * command's output reaches the model, so a readable key could be disclosed even with no network.
- * Each that exists is covered by an empty read-only directory, or an empty read-only file
- * (empty-file.ts); the list is in docs/sandbox.md. The state directory is hidden separately.
+ * How the sandbox covers the person's credentials (credential-paths.ts) that exist: each by an
+ * empty read-only directory, or an empty read-only file (empty-file.ts). The state directory is
+ * hidden separately.
  */
-export const CREDENTIAL_PATHS: readonly string[] = Object.freeze([
-  ".ssh",
-  ".gnupg",
-  ".aws",
-  ".azure",
-  ".config/gcloud",
-  ".kube",
-  ".docker/config.json",
-  ".config/containers/auth.json",
-  ".config/gh",
-  ".config/hub",
-  ".config/glab-cli",
-  ".netrc",
-  ".git-credentials",
-  ".config/git/credentials",
-  ".npmrc",
-  ".yarnrc",
-  ".yarnrc.yml",
-  ".pypirc",
-  ".gem/credentials",
-  ".cargo/credentials",
-  ".cargo/credentials.toml",
-  ".nuget/NuGet/NuGet.Config",
-  ".m2/settings-security.xml",
-  ".gradle/gradle.properties",
-  ".terraform.d/credentials.tfrc.json",
-  ".vault-token",
-  ".password-store",
-  ".local/share/keyrings",
-  ".config/op",
-  ".boto",
-  ".s3cfg",
-  ".pgpass",
-  ".my.cnf",
-]);
-
 export interface CredentialMasks {
   /** Real paths of directories to cover with an empty read-only tmpfs. */
   readonly directories: readonly string[];
@@ -54,8 +18,10 @@ export interface CredentialMasks {
 /**
  * The masks for the credentials that exist under `home` now, minus those the person un-masked
  * (`--sandbox-unmask .npmrc`, relative to the home directory or absolute). A link is masked at its
- * real path, where the mount lands; a link that leads into the workspace is left alone (the
- * workspace is the command's anyway, and a mount there could cover its files).
+ * real path, where the mount lands (what is mounted is always empty: nothing is shown there); a
+ * link that leads into the workspace is left alone (the workspace is the command's anyway, and a
+ * mount there could cover its files), and so is one that leads to neither a file nor a directory
+ * (`~/.bash_history -> /dev/null`).
  */
 export function credentialMasks(
   home: string | undefined,

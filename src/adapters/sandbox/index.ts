@@ -15,7 +15,8 @@ export { probeSandbox, type SandboxProbeResult } from "./bubblewrap-probe.js";
 export { SandboxContentError, SandboxSetupError, SandboxWorkspaceError } from "./sandbox-errors.js";
 export { noSeccompTable, sandboxHardening, type SandboxHardening } from "./sandbox-hardening.js";
 export { prepareCacheDirectory, type PreparedCache } from "./cache-directory.js";
-export { CREDENTIAL_PATHS, isCredentialPath } from "./credential-masks.js";
+export { isCredentialPath } from "./credential-masks.js";
+export { CREDENTIAL_PATHS } from "./credential-paths.js";
 export { hostFileReach, type HostFileReachOptions } from "./host-file-reach.js";
 export { NETWORK_OFF_NOTE } from "./failure-notes.js";
 export {

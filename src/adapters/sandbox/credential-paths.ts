@@ -1,0 +1,40 @@
+/**
+ * The person's credentials, under the home directory, that a sandboxed command must not read: a
+ * command's output reaches the model, so a readable key could be disclosed even with no network.
+ * credential-masks.ts covers each that exists; the list is in docs/sandbox.md.
+ */
+export const CREDENTIAL_PATHS: readonly string[] = Object.freeze([
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".azure",
+  ".config/gcloud",
+  ".kube",
+  ".docker/config.json",
+  ".config/containers/auth.json",
+  ".config/gh",
+  ".config/hub",
+  ".config/glab-cli",
+  ".netrc",
+  ".git-credentials",
+  ".config/git/credentials",
+  ".npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  ".gem/credentials",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".nuget/NuGet/NuGet.Config",
+  ".m2/settings-security.xml",
+  ".gradle/gradle.properties",
+  ".terraform.d/credentials.tfrc.json",
+  ".vault-token",
+  ".password-store",
+  ".local/share/keyrings",
+  ".config/op",
+  ".boto",
+  ".s3cfg",
+  ".pgpass",
+  ".my.cnf",
+]);
