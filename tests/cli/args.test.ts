@@ -412,9 +412,9 @@ describe("sandbox settings", () => {
       'AGENT_SANDBOX_LIMITS processes must be from 16 to 1000000 or "unlimited" (got "3")',
     ],
     [
-      ["--sandbox-unmask", ".bashrc", "task"],
+      ["--sandbox-unmask", ".vimrc", "task"],
       {},
-      '--sandbox-unmask takes one of the masked paths (.ssh, .gnupg, .aws, .azure, .config/gcloud, .kube, … see docs/sandbox.md), relative to your home directory (got ".bashrc")',
+      '--sandbox-unmask takes one of the masked paths (.ssh, .gnupg, .aws, .azure, .config/gcloud, .kube, … see docs/sandbox.md), relative to your home directory (got ".vimrc")',
     ],
   ])("refuses %j (%j) as a configuration error", (argv, env, message) => {
     expect(errorOf(argv, env)).toBe(message);

@@ -24,7 +24,7 @@ describe("sandbox settings through the CLI", () => {
       ["--sandbox-limit", "memory=lots"],
       'agent: --sandbox-limit memory must be from 64 MiB to 1 TiB (e.g. 512MiB, 4GiB) or "unlimited" (got "lots")',
     ],
-    [["--sandbox-unmask", "~/.bashrc"], "agent: --sandbox-unmask takes one of the masked paths"],
+    [["--sandbox-unmask", "~/.vimrc"], "agent: --sandbox-unmask takes one of the masked paths"],
   ])("%j is a configuration error (exit 2) before anything runs", async (flags, message) => {
     const run = await e2e.agent([...flags, "--prompt", "hi"]);
     expect(run.exitCode).toBe(2);

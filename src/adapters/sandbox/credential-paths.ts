@@ -1,9 +1,13 @@
 /**
- * The person's credentials, under the home directory, that a sandboxed command must not read: a
- * command's output reaches the model, so a readable key could be disclosed even with no network.
- * credential-masks.ts covers each that exists; the list is in docs/sandbox.md.
+ * Where, under the home directory, people keep what a sandboxed command must not read: a command's
+ * output reaches the model, so a readable key could be disclosed even with no network, and
+ * redaction only replaces a key as it is written (`cat ~/.bashrc | rev` gets past it).
+ * credential-masks.ts covers each that exists; docs/sandbox.md lists them, in these groups.
+ * No entry lies inside another: a mask there would have nothing to be mounted on.
  */
-export const CREDENTIAL_PATHS: readonly string[] = Object.freeze([
+
+/** Tools' own keys and tokens. The first six name the list in `--sandbox-unmask`'s error. */
+const TOOL_CREDENTIALS = [
   ".ssh",
   ".gnupg",
   ".aws",
@@ -37,4 +41,104 @@ export const CREDENTIAL_PATHS: readonly string[] = Object.freeze([
   ".s3cfg",
   ".pgpass",
   ".my.cnf",
+  ".huggingface/token",
+  ".cache/huggingface/token",
+];
+
+/**
+ * What a login or interactive shell reads: where `export OPENAI_API_KEY=…` usually lives. The
+ * harness runs commands without them (`bash --noprofile --norc -c`, `sh -c`, `pwsh -NoProfile`),
+ * so an empty one changes nothing a command relies on. fish keeps `set -Ux` values in its folder.
+ */
+const SHELL_STARTUP = [
+  ".profile",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".bash_aliases",
+  ".bashrc.d",
+  ".bashrc.local",
+  ".zshenv",
+  ".zprofile",
+  ".zshrc",
+  ".zlogin",
+  ".zlogout",
+  ".zshrc.local",
+  ".config/zsh",
+  ".oh-my-zsh/custom",
+  ".kshrc",
+  ".mkshrc",
+  ".cshrc",
+  ".tcshrc",
+  ".login",
+  ".config/fish",
+  ".config/powershell",
+];
+
+/** Variables set for a whole session, and the files people keep their own secrets in. */
+const ENVIRONMENT_FILES = [
+  ".pam_environment",
+  ".config/environment.d",
+  ".xprofile",
+  ".xsessionrc",
+  ".env",
+  ".envrc",
+  ".secrets",
+];
+
+/** Histories: a key typed or pasted at a prompt stays in them. */
+const HISTORIES = [
+  ".bash_history",
+  ".zsh_history",
+  ".zhistory",
+  ".histfile",
+  ".sh_history",
+  ".history",
+  ".local/share/fish",
+  ".local/share/powershell/PSReadLine",
+  ".python_history",
+  ".ipython/profile_default/history.sqlite",
+  ".node_repl_history",
+  ".psql_history",
+  ".mysql_history",
+  ".sqlite_history",
+  ".rediscli_history",
+  ".irb_history",
+  ".lesshst",
+  ".viminfo",
+  ".local/state/nvim/shada",
+];
+
+/** Other coding agents' stored keys, settings (which may hold keys) and conversation logs. */
+const CODING_AGENTS = [
+  ".codex",
+  ".claude",
+  ".claude.json",
+  ".claude.json.backup",
+  ".gemini",
+  ".qwen",
+  ".aider",
+  ".aider.conf.yml",
+  ".continue",
+  ".cursor",
+  ".config/cursor",
+  ".copilot",
+  ".config/github-copilot",
+  ".pi",
+  ".config/opencode",
+  ".local/share/opencode",
+  ".config/goose",
+  ".local/share/amp",
+  ".local/share/crush",
+  ".config/io.datasette.llm",
+];
+
+/** Every path masked, relative to the home directory. */
+export const CREDENTIAL_PATHS: readonly string[] = Object.freeze([
+  ...TOOL_CREDENTIALS,
+  ...SHELL_STARTUP,
+  ...ENVIRONMENT_FILES,
+  ...HISTORIES,
+  ...CODING_AGENTS,
 ]);
