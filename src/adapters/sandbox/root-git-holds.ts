@@ -12,17 +12,16 @@ import { lstatSync } from "node:fs";
 import path from "node:path";
 import { hasPlaceholderShape } from "./placeholder-shape.js";
 
-/** git's names, as git on Linux (where the sandbox runs) looks them up. */
-const REPOSITORY_NAMES = [".git", "HEAD"] as const;
-
 /**
- * The names at the top of `workspace` to hold for one command: each that is not there, and each
- * that has a placeholder's shape already (another run may hold it: this run holds it too, so that
- * run does not remove it while this command has it bound; the person's own is bound as it is).
+ * The names at the top of `workspace` to hold for one command: none when it has a `.git` of its
+ * own (bound read-only as it is, and found before any bare layout); otherwise `.git`, and `HEAD`
+ * unless a file of the person's is there. One with a placeholder's shape already is held too:
+ * another run may hold it, and must not remove it while this command has it bound.
  */
 export function rootGitNamesToHold(workspace: string): string[] {
-  return REPOSITORY_NAMES.map((name) => path.join(workspace, name)).filter((candidate) => {
+  const held = [path.join(workspace, ".git"), path.join(workspace, "HEAD")].filter((candidate) => {
     const stats = lstatSync(candidate, { throwIfNoEntry: false });
     return stats === undefined || hasPlaceholderShape(candidate, stats);
   });
+  return held[0] === path.join(workspace, ".git") ? held : [];
 }

@@ -49,7 +49,18 @@ describe("rootGitNamesToHold", () => {
     writeFileSync(join(ws, "HEAD"), "");
     expect(rootGitNamesToHold(ws)).toEqual([join(ws, ".git"), join(ws, "HEAD")]);
     writeFileSync(join(ws, ".git", "config"), "");
-    expect(rootGitNamesToHold(ws)).toEqual([join(ws, "HEAD")]);
+    expect(rootGitNamesToHold(ws)).toEqual([]);
+  });
+
+  it("holds nothing in a repository of its own: git finds its .git before any bare layout", () => {
+    mkdirSync(join(ws, ".git"));
+    writeFileSync(join(ws, ".git", "HEAD"), "ref: refs/heads/main\n");
+    expect(rootGitNamesToHold(ws)).toEqual([]);
+    // A linked worktree's `.git` file, too.
+    const worktree = join(base, "worktree");
+    mkdirSync(worktree);
+    writeFileSync(join(worktree, ".git"), `gitdir: ${join(ws, ".git")}\n`);
+    expect(rootGitNamesToHold(worktree)).toEqual([]);
   });
 });
 
