@@ -39,6 +39,11 @@ export interface ReplayedRun {
   readonly runGrants: readonly JournaledRunGrant[];
   /** The highest grant number the run gave, revoked ones too (0: none): numbers are not reused. */
   readonly runGrantsIssued: number;
+  /**
+   * The model the last `/model` switch put the run on; undefined when none was journaled (the
+   * model it started with is still the one in use).
+   */
+  readonly switchedModel: string | undefined;
 }
 
 /** A run grant as the journal recorded it (run-grants.ts `RunGrant`). */
@@ -114,6 +119,7 @@ export class JournalReplay {
   // By grant id, in the order granted.
   readonly #runGrants = new Map<number, JournaledRunGrant>();
   #runGrantsIssued = 0;
+  #switchedModel: string | undefined;
   // A conversation's failed turn leaves the history as the last finished turn left it (a copy:
   // a compaction during the failed turn replaces the history, not what it goes back to).
   #lastFinished: Message[] = [];
@@ -221,9 +227,12 @@ export class JournalReplay {
           });
         }
         break;
+      case "model_switched":
+        // Journaled before the switch takes effect: the next request, resumed too, uses it.
+        this.#switchedModel = record.model;
+        break;
       case "call_prepared":
       case "decision":
-      case "model_switched":
       case "process_started":
       case "file_before":
       case "file_written":
@@ -257,6 +266,7 @@ export class JournalReplay {
       prompt: first.prompt,
       runGrants: [...this.#runGrants.values()],
       runGrantsIssued: this.#runGrantsIssued,
+      switchedModel: this.#switchedModel,
     };
   }
 
