@@ -25,6 +25,7 @@ export {
   existingJournal,
   isRunId,
   lockAndReplayRun,
+  modelInUse,
   newestRun,
   runToResume,
 } from "./bootstrap/open/resume-plan.js";

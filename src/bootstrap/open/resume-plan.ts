@@ -57,6 +57,14 @@ export function newestRun(store: RunStore): string | undefined {
   return runIdsNewestFirst(store.runs)[0];
 }
 
+/**
+ * The model a resumed run goes on with: the one its journal says was in use last, the last
+ * `/model` switch, else the model it started with (absent in a journal older than that field).
+ */
+export function modelInUse(journal: ReplayedJournal): string | undefined {
+  return journal.replayed.switchedModel ?? journal.start.model;
+}
+
 /** The run's journal path, when the store has that run. */
 export function existingJournal(store: RunStore, runId: string): string | undefined {
   const path = journalPath(store.runs, runId);

@@ -11,6 +11,7 @@ import {
   existingJournal,
   isRunId,
   lockAndReplayRun,
+  modelInUse,
   newestRun,
   runToResume,
   openRunStore,
@@ -122,7 +123,8 @@ export async function resumeCommand(allArgs: readonly string[], io: CliIo): Prom
     }
     const settings = resolveSettings(args, io, {
       runId,
-      start: { ...contents.start, chapter },
+      // The model is the one the run was on last: a `/model` switch outlives the process.
+      start: { ...contents.start, chapter, model: modelInUse(contents) },
     });
     say(`resuming run ${runId} (${replayed.status}): ${oneLine(replayed.prompt, 60)}`);
     // A change to AGENTS.md is said; the run goes on with the instructions it began with.

@@ -33,7 +33,10 @@ export interface JournalLayer {
     readonly chapter: 1 | 2 | 3 | 4;
     /** The profile's id, when the journal records it (`daily` is resumed as itself). */
     readonly profile?: string | undefined;
-    /** The model the run used; a replayed run's names its recording (`replay of …`). */
+    /**
+     * The model the run was on last (its last `/model` switch, else its start); a replayed run's
+     * names its recording (`replay of …`).
+     */
     readonly model?: string | undefined;
   };
 }
