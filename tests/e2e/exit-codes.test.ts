@@ -102,9 +102,23 @@ describe("exit code 1: the run failed", () => {
     expect(run.stdout).toBe("");
     const lines = stderrLines(run);
     expect(lines.filter((line) => line.startsWith("agent: "))).toHaveLength(1);
-    expect(lines.at(-1)).toMatch(
-      /^agent: The agent reached its limit of 1 turns without a final answer; to go on: agent resume \d{8}T\d{6}Z-[0-9a-f]+ \(a fresh budget of 1 turns\)$/,
+    const runId = /agent resume (\S+)/.exec(lines.at(-1) ?? "")?.[1] ?? "";
+    const limited = `The agent reached its limit of 1 turn without a final answer; to go on: agent resume ${runId} --max-turns 1 (a fresh budget of 1 turn)`;
+    expect(lines.at(-1)).toBe(`agent: ${limited}`);
+    expect(e2e.server.requests).toHaveLength(1);
+
+    // The resume it names gets exactly that budget: one more request, then the same limit.
+    e2e.server.script(
+      chatToolCallsReply([{ id: "call_2", name: "glob", arguments: { pattern: "*" } }]),
+      chatTextReply("never reached"),
     );
+    const words = /to go on: agent (.+) \(/.exec(limited)?.[1]?.split(" ") ?? [];
+    expect(words).toEqual(["resume", runId, "--max-turns", "1"]);
+    const resumed = await runCli([...words, "--workspace", e2e.dir.workspace], {
+      env: serverEnv(e2e.server.baseURL),
+    });
+    expect(resumed.exitCode).toBe(1);
+    expect(stderrLines(resumed).at(-1)).toBe(`agent: ${limited}`);
     expect(e2e.server.requests).toHaveLength(1);
   });
 });

@@ -72,10 +72,14 @@ describe("the ends of a long task", () => {
     const limited = await e2e.agent(["--max-turns", "3", "--prompt", "Read four files"]);
 
     expect(limited.exitCode).toBe(1);
-    const id = /agent resume (\S+) \(a fresh budget of 3 turns\)$/.exec(limited.stderr.trim())?.[1];
-    expect(id).toBeDefined();
+    // The command the line names, as it names it: the same budget again.
+    const command =
+      /to go on: agent (resume \S+ --max-turns 3) \(a fresh budget of 3 turns\)$/.exec(
+        limited.stderr.trim(),
+      )?.[1];
+    expect(command).toBeDefined();
     const resumed = await runCli(
-      ["resume", "--workspace", e2e.dir.workspace, "--max-turns", "3", id ?? ""],
+      [...(command ?? "").split(" "), "--workspace", e2e.dir.workspace],
       { env: serverEnv(e2e.server.baseURL) },
     );
     expect(resumed.exitCode).toBe(0);

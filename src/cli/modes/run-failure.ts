@@ -10,11 +10,24 @@ import {
   RunCancelledError,
   RunWaitingError,
 } from "../../core/common/agent-errors.js";
+import { DEFAULT_MAX_TURNS } from "../../bootstrap.js";
 import { EXIT } from "../exit-codes.js";
 import { sayAgent } from "../terminal/render/agent-line.js";
 import { waitingMessage } from "../terminal/approval/waiting-message.js";
 import type { RunTerminal } from "./run-terminal.js";
 import type { ScriptOutput, ScriptStatus } from "./script-output.js";
+
+/**
+ * The turn limit's words, then how to go on with a fresh budget of the same size. Resume takes
+ * `--max-turns` as given to it (the journal does not record it, docs/settings.md), so a budget
+ * other than the default is part of the command.
+ */
+export function turnLimitMessage(error: AgentLimitError, runId: string): string {
+  const turns = error.maxTurns;
+  const flag = turns === DEFAULT_MAX_TURNS ? "" : ` --max-turns ${String(turns)}`;
+  const budget = `${String(turns)} ${turns === 1 ? "turn" : "turns"}`;
+  return `${firstLineOfError(error)}; to go on: agent resume ${runId}${flag} (a fresh budget of ${budget})`;
+}
 
 export function runFailed(
   error: unknown,
@@ -40,9 +53,7 @@ export function runFailed(
     return ended(EXIT.waiting, "waiting", firstLineOfError(error));
   }
   if (error instanceof AgentLimitError && runId !== undefined) {
-    // Say how to go on: resume continues the same run with a fresh budget of turns.
-    const message = `${firstLineOfError(error)}; to go on: agent resume ${runId} (a fresh budget of ${String(error.maxTurns)} turns)`;
-    return fail(EXIT.runFailed, "failed", message);
+    return fail(EXIT.runFailed, "failed", turnLimitMessage(error, runId));
   }
   const message =
     error instanceof ConfigurationError || error instanceof AgentRunError

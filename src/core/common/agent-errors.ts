@@ -9,7 +9,9 @@ export class AgentRunError extends Error {
 export class AgentLimitError extends AgentRunError {
   override readonly name = "AgentLimitError";
   constructor(readonly maxTurns: number) {
-    super(`The agent reached its limit of ${maxTurns} turns without a final answer`);
+    super(
+      `The agent reached its limit of ${String(maxTurns)} ${maxTurns === 1 ? "turn" : "turns"} without a final answer`,
+    );
   }
 }
 
