@@ -228,6 +228,13 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       },
       ...(mcp === undefined ? {} : { externalTools: mcp.tools }),
     });
+    // The default window is the model's, so it follows a `/model` switch (a resumed run starts
+    // on the switched model's); a window given with --context-window stays.
+    if (settings.contextWindow === undefined) {
+      model.switchable?.whenSwitched((name) => {
+        agent.setContextWindow(defaultContextWindow(name));
+      });
+    }
     whileWaiting = () => {
       execution.startProbe();
       afterThisTurn(() => {

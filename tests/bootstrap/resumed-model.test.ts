@@ -13,7 +13,7 @@ import {
   modelInUse,
 } from "../../src/bootstrap/open/resume-plan.js";
 import { openRunStore } from "../../src/bootstrap/open/run-store.js";
-import type { RunPorts } from "../../src/bootstrap/run-settings.js";
+import type { RunPorts, RunSettings } from "../../src/bootstrap/run-settings.js";
 import { resolveSettings } from "../../src/cli/settings/resolve-settings.js";
 import { composedRunSettings } from "../../src/cli/settings/run-settings.js";
 import { P03 } from "../../src/core/profiles.js";
@@ -21,6 +21,45 @@ import { ChatCompletionsServer, chatTextReply } from "../support/chat-completion
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
 
 let dir: TempWorkspace;
+
+/** A new chapter-3 run's settings; `contextWindow`: as `--context-window` gives it. */
+function newRun(env: Record<string, string | undefined>, contextWindow?: number): RunSettings {
+  return {
+    profile: P03,
+    workspace: dir.workspace,
+    host: { env, platform: process.platform },
+    model: {
+      name: undefined,
+      replay: undefined,
+      replayLenient: false,
+      record: undefined,
+      requestTimeoutMs: 600_000,
+      retries: 0,
+    },
+    sandbox: "auto",
+    network: false,
+    shell: "auto",
+    passEnv: [],
+    sandboxUnmask: [],
+    sandboxLimits: DEFAULT_RESOURCE_LIMITS,
+    auditLog: undefined,
+    stateDir: dir.outside,
+    maxTurns: 5,
+    contextWindow,
+    startDirectory: dir.workspace,
+  };
+}
+
+/** What a run needs of the terminal; `windows` gets each context window a request is measured by. */
+function portsFor(announced: string[], windows: number[]): RunPorts {
+  return {
+    // No call is asked for: nobody is asked anything.
+    approver: () => ({ decide: () => Promise.reject(new Error("nobody is asked here")) }),
+    terminalAudit: { record: () => undefined },
+    announce: (description) => announced.push(description),
+    observer: { onContextUsage: (_tokens, window) => windows.push(window) },
+  };
+}
 beforeEach(async () => {
   dir = await makeTempWorkspace("agent-resumed-model-");
 });
@@ -42,43 +81,13 @@ describe("a resumed run's model", () => {
     };
     const io = { env, platform: process.platform };
     const announced: string[] = [];
-    const ports: RunPorts = {
-      // No call is asked for: nobody is asked anything.
-      approver: () => ({ decide: () => Promise.reject(new Error("nobody is asked here")) }),
-      terminalAudit: { record: () => undefined },
-      announce: (description) => announced.push(description),
-    };
+    const windows: number[] = [];
+    const ports = portsFor(announced, windows);
 
     // A conversation on the default model: its first turn, then `/model gpt-4o` (journaled
     // first, as conversation-setup.ts does), then a line typed and the process killed before
     // the reply (its journal ends with the user_message).
-    const first = await composeRun(
-      {
-        profile: P03,
-        workspace: dir.workspace,
-        host: io,
-        model: {
-          name: undefined,
-          replay: undefined,
-          replayLenient: false,
-          record: undefined,
-          requestTimeoutMs: 600_000,
-          retries: 0,
-        },
-        sandbox: "auto",
-        network: false,
-        shell: "auto",
-        passEnv: [],
-        sandboxUnmask: [],
-        sandboxLimits: DEFAULT_RESOURCE_LIMITS,
-        auditLog: undefined,
-        stateDir: dir.outside,
-        maxTurns: 5,
-        contextWindow: undefined,
-        startDirectory: dir.workspace,
-      },
-      ports,
-    );
+    const first = await composeRun(newRun(env), ports);
     const runId = first.session.runId;
     try {
       await first.agent.run("hello");
@@ -125,5 +134,40 @@ describe("a resumed run's model", () => {
       "gpt-4.1-mini",
       "gpt-4o",
     ]);
+    // The default window is the model's: the resumed run measures by gpt-4o's.
+    expect(new Set(windows)).toEqual(new Set([1_047_576, 128_000]));
+    expect(windows.at(-1)).toBe(128_000);
   }, 30_000);
+
+  it.each([
+    ["the model's default window follows a switch", undefined, [1_047_576, 128_000]],
+    ["a window given with --context-window stays", 50_000, [50_000, 50_000]],
+  ] as const)(
+    "%s, as it does for a resumed run",
+    async (_name, contextWindow, expected) => {
+      const server = await ChatCompletionsServer.start([
+        chatTextReply("first answer"),
+        chatTextReply("second answer"),
+      ]);
+      onTestFinished(() => server.close());
+      const env = {
+        PATH: process.env.PATH,
+        HOME: dir.root,
+        OPENAI_API_KEY: "sk-test-resumed-model",
+        OPENAI_BASE_URL: server.baseURL,
+      };
+      const windows: number[] = [];
+      const run = await composeRun(newRun(env, contextWindow), portsFor([], windows));
+      try {
+        const first = await run.agent.run("hello");
+        const before = windows.at(-1);
+        run.switchableModel?.switchTo("gpt-4o");
+        await run.agent.run("again", undefined, first.history);
+        expect([before, windows.at(-1)]).toEqual(expected);
+      } finally {
+        run.close();
+      }
+    },
+    30_000,
+  );
 });

@@ -8,6 +8,7 @@ export class SwitchableModel implements ModelClient {
   readonly #make: (name: string) => ModelClient;
   #name: string;
   #client: ModelClient;
+  readonly #listeners: ((name: string) => void)[] = [];
 
   constructor(name: string, make: (name: string) => ModelClient) {
     this.#make = make;
@@ -22,6 +23,12 @@ export class SwitchableModel implements ModelClient {
   switchTo(name: string): void {
     this.#client = this.#make(name);
     this.#name = name;
+    for (const listener of this.#listeners) listener(name);
+  }
+
+  /** What else follows the model (its context window): told of each switch, after it. */
+  whenSwitched(listener: (name: string) => void): void {
+    this.#listeners.push(listener);
   }
 
   complete(request: ModelRequest): Promise<ModelReply> {

@@ -52,18 +52,22 @@ const SUMMARY_INPUT_SHARE = 0.5;
 export class ContextKeeper {
   readonly #options: ContextKeeperOptions;
   readonly #meter = new ContextMeter();
+  #window: number;
   /** A summary failed once: say it once, and stop asking before each request. */
   #summaryFailed = false;
 
   constructor(options: ContextKeeperOptions) {
-    if (!Number.isInteger(options.window) || options.window < 1) {
-      throw new RangeError("the context window must be a positive number of tokens");
-    }
     this.#options = options;
+    this.#window = positiveWindow(options.window);
   }
 
   get window(): number {
-    return this.#options.window;
+    return this.#window;
+  }
+
+  /** Another model's window (a `/model` switch): the next request is measured against it. */
+  set window(tokens: number) {
+    this.#window = positiveWindow(tokens);
   }
 
   /**
@@ -89,7 +93,7 @@ export class ContextKeeper {
     signal: AbortSignal | undefined,
     send: (messages: readonly Message[]) => Promise<ModelReply>,
   ): Promise<ModelReply> {
-    const { window } = this.#options;
+    const window = this.#window;
     const tokens = this.measure(history, tools);
     if (tokens > window * COMPACT_AT && !this.#summaryFailed) {
       await this.compact(history, "auto", signal, tools);
@@ -138,9 +142,9 @@ export class ContextKeeper {
     // system message) is.
     const basis =
       reason === "auto"
-        ? this.#options.window
+        ? this.#window
         : Math.min(
-            this.#options.window,
+            this.#window,
             estimateMessagesTokens(history.filter((message) => message.role !== "system")),
           );
     const plan = planCompaction(history, Math.floor(basis * KEEP_SHARE[reason]));
@@ -182,10 +186,17 @@ export class ContextKeeper {
   }
 
   #report(history: readonly Message[], tools: readonly ModelToolSpec[]): void {
-    this.#options.onUsage?.(this.measure(history, tools), this.#options.window);
+    this.#options.onUsage?.(this.measure(history, tools), this.#window);
   }
 
   #notify(event: CompactionEvent): void {
     this.#options.onCompaction?.(event);
   }
+}
+
+function positiveWindow(tokens: number): number {
+  if (!Number.isInteger(tokens) || tokens < 1) {
+    throw new RangeError("the context window must be a positive number of tokens");
+  }
+  return tokens;
 }

@@ -156,6 +156,14 @@ export class AgentRunner {
     this.#notify((observer) => observer.prepare?.());
   }
 
+  /**
+   * The model's window changed (a `/model` switch): compaction and the context report measure
+   * against it from the next request on. Nothing to do for a run that keeps no window.
+   */
+  setContextWindow(tokens: number): void {
+    if (this.#context !== undefined) this.#context.window = tokens;
+  }
+
   /** `/compact`: the history with its older part summarized (unchanged when that cannot be done). */
   async compactHistory(
     history: readonly Message[],
