@@ -1,5 +1,5 @@
 import type { PersonalRuleSpec } from "../core/policy/personal-rules.js";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { errorMessage } from "../core/common/one-line.js";
 import type { SandboxMode } from "../adapters/execution/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
@@ -168,8 +168,10 @@ Commands (chapter 4's approvals; each takes --workspace and --state-dir):
   agent config [options]              Each setting's value and where it came
                                       from (flag > environment > settings
                                       file > default; docs/settings.md)
-  agent explain <tool> '<json>' [--chapter N]
-                                      Dry run of one call through the policy
+  agent explain <tool> '<json>' [options]
+                                      Dry run of one call through the policy;
+                                      takes the run options that decide it
+                                      (--chapter, --profile, --sandbox, ...)
   agent mcp                           Your MCP servers: state and tools
                                       (settings file; docs/mcp.md)
 
@@ -179,6 +181,36 @@ AGENT_RETRIES, AGENT_SANDBOX, AGENT_SANDBOX_LIMITS, AGENT_STATE_DIR, NO_COLOR.
 Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing
 to resume), 3 waiting for an approval (chapter 4), 4 piped run answered but
 every tool call was denied, 130 Ctrl-C, 141 stderr closed.`;
+
+/** Every run option, as `node:util` parses it: a run takes them all, `agent explain` a few. */
+export const RUN_OPTIONS = {
+  prompt: { type: "string", short: "p" },
+  chapter: { type: "string" },
+  profile: { type: "string" },
+  workspace: { type: "string" },
+  model: { type: "string" },
+  "max-turns": { type: "string" },
+  "context-window": { type: "string" },
+  "request-timeout": { type: "string" },
+  retries: { type: "string" },
+  shell: { type: "string" },
+  lang: { type: "string" },
+  sandbox: { type: "string" },
+  network: { type: "boolean" },
+  "pass-env": { type: "string", multiple: true },
+  "sandbox-limit": { type: "string", multiple: true },
+  "sandbox-unmask": { type: "string", multiple: true },
+  "audit-log": { type: "string" },
+  record: { type: "string" },
+  replay: { type: "string" },
+  "replay-lenient": { type: "boolean" },
+  "state-dir": { type: "string" },
+  quiet: { type: "boolean" },
+  verbose: { type: "boolean" },
+  "output-format": { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const satisfies NonNullable<ParseArgsConfig["options"]>;
 
 /**
  * Turns argv and the environment into validated options; every mistake is one readable line. The
@@ -197,34 +229,7 @@ export function parseCliArgs(
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: {
-        prompt: { type: "string", short: "p" },
-        chapter: { type: "string" },
-        profile: { type: "string" },
-        workspace: { type: "string" },
-        model: { type: "string" },
-        "max-turns": { type: "string" },
-        "context-window": { type: "string" },
-        "request-timeout": { type: "string" },
-        retries: { type: "string" },
-        shell: { type: "string" },
-        lang: { type: "string" },
-        sandbox: { type: "string" },
-        network: { type: "boolean" },
-        "pass-env": { type: "string", multiple: true },
-        "sandbox-limit": { type: "string", multiple: true },
-        "sandbox-unmask": { type: "string", multiple: true },
-        "audit-log": { type: "string" },
-        record: { type: "string" },
-        replay: { type: "string" },
-        "replay-lenient": { type: "boolean" },
-        "state-dir": { type: "string" },
-        quiet: { type: "boolean" },
-        verbose: { type: "boolean" },
-        "output-format": { type: "string" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "v" },
-      },
+      options: RUN_OPTIONS,
     });
   } catch (error) {
     throw new CliConfigError(parseErrorLine(error));
@@ -334,8 +339,8 @@ export function parseProfile(raw: string | undefined, name?: string): ChapterPro
 
 /**
  * The one place the sandbox mode is chosen: `--sandbox`, else AGENT_SANDBOX, else `auto`. A run,
- * a resume (which then keeps the journal's, resume-settings.ts) and `agent explain` (which has no
- * flag) all take it from here, so a dry run confines its commands as the run would.
+ * a resume (which then keeps the journal's, resume-settings.ts) and `agent explain` all take it
+ * from here, so a dry run confines its commands as the run would.
  */
 export function sandboxMode(
   flag: string | undefined,

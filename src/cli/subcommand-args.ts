@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { firstLineOfError } from "../core/common/one-line.js";
 import type { CliIo } from "./cli-io.js";
 import { CliConfigError } from "./config-error.js";
+import { RUN_OPTIONS } from "./args.js";
 import { EXIT } from "./exit-codes.js";
 
 /**
@@ -26,11 +27,48 @@ export function parseSubcommandArgs(
       positionals: parsed.positionals,
     };
   } catch (error) {
-    const line = firstLineOfError(error).replace(/\.$/, "");
-    const flag = /'--([a-z-]+)/.exec(line)?.[1];
-    const value = flag === undefined ? undefined : takes[flag];
-    throw new CliConfigError(value === undefined ? line : `${line}: --${flag} takes ${value}`);
+    throw parseError(error, takes);
   }
+}
+
+/**
+ * A subcommand that takes some of the run's options (`agent explain`): those named, parsed as a
+ * run parses them (args.ts), and handed back as flags for `resolveSettings`, beside the
+ * positionals. Any other option is refused as an unknown one.
+ */
+export function parseRunOptionArgs(
+  args: readonly string[],
+  names: readonly (keyof typeof RUN_OPTIONS)[],
+): { flags: string[]; positionals: string[] } {
+  let tokens;
+  try {
+    tokens = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+      options: Object.fromEntries(names.map((name) => [name, RUN_OPTIONS[name]])),
+    }).tokens;
+  } catch (error) {
+    throw parseError(error, {});
+  }
+  const flags: string[] = [];
+  const positionals: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === "positional") positionals.push(token.value);
+    // `--name=value`, so a value that starts with a dash reads as a value again.
+    if (token.kind === "option") {
+      flags.push(token.value === undefined ? token.rawName : `${token.rawName}=${token.value}`);
+    }
+  }
+  return { flags, positionals };
+}
+
+function parseError(error: unknown, takes: Readonly<Record<string, string>>): CliConfigError {
+  const line = firstLineOfError(error).replace(/\.$/, "");
+  const flag = /'--([a-z-]+)/.exec(line)?.[1];
+  const value = flag === undefined ? undefined : takes[flag];
+  return new CliConfigError(value === undefined ? line : `${line}: --${flag} takes ${value}`);
 }
 
 /** Runs a subcommand body; any error becomes one `agent: ` line and exit code 2. */

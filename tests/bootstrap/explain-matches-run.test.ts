@@ -14,9 +14,13 @@ import { journalPath, readJournalFile } from "../../src/adapters/journal/index.j
 import { composeRun } from "../../src/bootstrap/compose-run.js";
 import { openRunStore } from "../../src/bootstrap/open/run-store.js";
 import type { Host } from "../../src/bootstrap/host.js";
-import { explainCall, plainExplainSettings } from "../../src/cli/commands/explain.js";
+import {
+  explainCall,
+  explainCommand,
+  plainExplainSettings,
+} from "../../src/cli/commands/explain.js";
 import { resolveSettings } from "../../src/cli/settings/resolve-settings.js";
-import { composedRunSettings, executionSettings } from "../../src/cli/settings/run-settings.js";
+import { composedRunSettings } from "../../src/cli/settings/run-settings.js";
 import { TERMINAL_APPROVAL_SOURCE } from "../../src/cli/terminal/approval/terminal-approval.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import type { ApprovalProvider } from "../../src/core/policy/approval.js";
@@ -26,6 +30,7 @@ import {
   chatTextReply,
   chatToolCallsReply,
 } from "../support/chat-completions-server.js";
+import { runCapturedSubcommand } from "../support/captured-subcommand.js";
 
 /** Stands in for the person, as explain's recorder does when it shows the `n` answer. */
 const sayNo: ApprovalProvider = {
@@ -47,6 +52,7 @@ const CALLS: readonly (readonly [tool: string, args: Record<string, unknown>])[]
   ["read_file", { path: "../secret.txt" }],
   ["read_file", { path: AUDIT_LOG }],
   ["write_file", { path: "note.txt", content: "hi\n" }],
+  ["write_file", { path: "src/a.ts", content: "x" }],
   ["write_file", { path: "../outside.txt", content: "x" }],
   ["write_file", { path: AUDIT_LOG, content: "forged\n" }],
   ["write_file", { path: ".agent/outputs/forged.txt", content: "x" }],
@@ -56,6 +62,7 @@ const CALLS: readonly (readonly [tool: string, args: Record<string, unknown>])[]
   ["edit_file", { path: AUDIT_LOG, old_string: "{", new_string: "[" }],
   ["glob", { pattern: "**/*.md" }],
   ["glob", { pattern: "../*" }],
+  ["grep", { pattern: "hello" }],
   ["fetch_url", { url: "https://example.com/" }],
 ];
 
@@ -218,10 +225,18 @@ function journaledDecisions(state: string, io: Host, ws: string, runId: string):
   });
 }
 
+/** The person's own rules (daily): an allow and a deny for a file tool, an allow for a command. */
+const PERSONAL_RULES = [
+  { behavior: "allow", tool: "write_file", path: "src/**" },
+  { behavior: "deny", tool: "read_file", path: "README.md" },
+  { behavior: "allow", tool: "shell", argv: ["ls"] },
+];
+
 /**
  * The same table with the settings taken from each place a person can give them: a flag, the
- * environment, the settings file. Explain and the run both start from `resolveSettings`, as the
- * commands do, so a value the file gives (`{"chapter": 4}`) reaches the dry run too.
+ * environment, the settings file. Explain is run as `agent explain TOOL 'JSON' [flags]` and the
+ * run from `resolveSettings` with the same flags, as the commands do, so a value the file gives
+ * (`{"chapter": 4}`, `{"profile": "daily"}`) and a flag explain takes reach the dry run too.
  */
 const SOURCES: readonly (readonly [
   source: string,
@@ -230,22 +245,41 @@ const SOURCES: readonly (readonly [
     readonly env: Readonly<Record<string, string>>;
     readonly file?: object;
   },
-  expected: { readonly chapter: number; readonly sandbox: string; readonly origin: string },
+  expected: {
+    readonly profile: string;
+    readonly sandbox: string;
+    readonly origin: string;
+  },
 ])[] = [
   [
     "flag",
     { argv: ["--chapter", "4"], env: {} },
-    { chapter: 4, sandbox: "auto", origin: "flag --chapter" },
+    { profile: "P04", sandbox: "auto", origin: "flag --chapter" },
   ],
   [
     "environment",
     { argv: [], env: { AGENT_SANDBOX: "off" } },
-    { chapter: 3, sandbox: "off", origin: "default" },
+    { profile: "P03", sandbox: "off", origin: "default" },
   ],
   [
     "settings file",
     { argv: [], env: {}, file: { chapter: 4 } },
-    { chapter: 4, sandbox: "auto", origin: "settings file" },
+    { profile: "P04", sandbox: "auto", origin: "settings file" },
+  ],
+  [
+    "flag --profile daily",
+    { argv: ["--profile", "daily"], env: {}, file: { rules: PERSONAL_RULES } },
+    { profile: "daily", sandbox: "auto", origin: "flag --profile" },
+  ],
+  [
+    "settings file daily",
+    { argv: [], env: {}, file: { profile: "daily", rules: PERSONAL_RULES } },
+    { profile: "daily", sandbox: "auto", origin: "settings file" },
+  ],
+  [
+    "flag --sandbox off",
+    { argv: ["--sandbox", "off", "--profile", "daily"], env: {}, file: { rules: PERSONAL_RULES } },
+    { profile: "daily", sandbox: "off", origin: "flag --profile" },
   ],
 ];
 
@@ -270,44 +304,45 @@ describe("agent explain decides as the run does, wherever the settings come from
         chatTextReply("done"),
       ]);
       onTestFinished(() => server.close());
-      const settings = resolveSettings(
-        [
-          ...given.argv,
-          "--workspace",
-          ws,
-          "--state-dir",
-          state,
-          "--audit-log",
-          join(ws, AUDIT_LOG),
-        ],
-        {
-          env: {
-            PATH: process.env.PATH,
-            HOME: process.env.HOME,
-            XDG_CONFIG_HOME: config,
-            OPENAI_API_KEY: "sk-test-explain",
-            OPENAI_BASE_URL: server.baseURL,
-            ...given.env,
-          },
-          platform: process.platform,
-          cwd: ws,
-        },
-      );
+      const env = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        XDG_CONFIG_HOME: config,
+        OPENAI_API_KEY: "sk-test-explain",
+        OPENAI_BASE_URL: server.baseURL,
+        ...given.env,
+      };
+      const flags = [
+        ...given.argv,
+        "--workspace",
+        ws,
+        "--state-dir",
+        state,
+        "--audit-log",
+        join(ws, AUDIT_LOG),
+      ];
+      const settings = resolveSettings(flags, { env, platform: process.platform, cwd: ws });
       expect({
-        chapter: settings.options.profile.chapter,
+        profile: settings.options.profile.id,
         sandbox: settings.options.sandbox,
-        origin: settings.origins.chapter,
+        // A profile has an origin only when one was given (a named profile beyond the chapters).
+        origin: Object.hasOwn(settings.origins, "profile")
+          ? settings.origins.profile
+          : settings.origins.chapter,
       }).toEqual(expected);
       const host = { env: settings.env, platform: process.platform };
 
+      // The dry run as the person types it, its flags after the call.
       const explainedDecisions: string[] = [];
       for (const [tool, args] of CALLS) {
-        const lines = await explainCall({
-          tool,
-          json: JSON.stringify(args),
-          execution: executionSettings(settings.options, host, ws),
+        const json = JSON.stringify(args);
+        const shown = await runCapturedSubcommand(explainCommand, [tool, json, ...flags], {
+          home: env.HOME ?? base,
+          cwd: ws,
+          env,
         });
-        explainedDecisions.push(`${tool} ${JSON.stringify(args)}: ${explained(lines)}`);
+        expect(shown).toMatchObject({ code: 0, err: "" });
+        explainedDecisions.push(`${tool} ${json}: ${explained(shown.out.split("\n"))}`);
       }
 
       const run = await composeRun(

@@ -15,7 +15,12 @@ export interface CapturedRun {
 export async function runCapturedSubcommand(
   handler: SubcommandHandler,
   args: readonly string[],
-  where: { readonly home: string; readonly cwd: string },
+  where: {
+    readonly home: string;
+    readonly cwd: string;
+    /** More of the environment, beside HOME. */
+    readonly env?: Readonly<Record<string, string | undefined>>;
+  },
 ): Promise<CapturedRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -25,7 +30,7 @@ export async function runCapturedSubcommand(
   stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
   const io = {
     argv: [],
-    env: { HOME: where.home },
+    env: { HOME: where.home, ...where.env },
     cwd: where.cwd,
     platform: "linux",
     stdin: Object.assign(new PassThrough(), { isTTY: false }),

@@ -1,6 +1,7 @@
 /**
- * `agent explain TOOL 'JSON' [--chapter N]`: one call through prepare and the policy of a chapter,
- * with the approver and the audit replaced by recorders and nothing executed. It prints each
+ * `agent explain TOOL 'JSON' [run options]`: one call through prepare and the policy of a chapter,
+ * with the approver and the audit replaced by recorders and nothing executed. It takes the run
+ * options that decide a call (`EXECUTION_FLAGS`) and resolves them as a run does. It prints each
  * boundary's verdict in order, then the decision and the audit line that would result (both
  * answers, when a person would be asked). The walk-through in docs/tool-path.md is generated from it.
  */
@@ -19,29 +20,26 @@ import type { PolicyTrace } from "../../core/policy/permissions.js";
 import { keepsAudit, LATEST_CHAPTER, type ChapterProfile } from "../../core/profiles.js";
 import type { CliIo } from "../cli-io.js";
 import { resolveSettings } from "../settings/resolve-settings.js";
-import { executionSettings } from "../settings/run-settings.js";
+import { EXECUTION_FLAGS, executionSettings } from "../settings/run-settings.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
-import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
+import { guarded, parseRunOptionArgs } from "../subcommand-args.js";
 import { TERMINAL_APPROVAL_SOURCE } from "../terminal/approval/terminal-approval.js";
 import { formatAuditLine } from "../terminal/approval/terminal-audit.js";
 import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 export function explainCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, async () => {
-    const { values, positionals } = parseSubcommandArgs(args, {
-      chapter: { type: "string" },
-      "audit-log": { type: "string" },
-    });
+    // The run options that decide a call, parsed as a run parses them; any other is refused.
+    const { flags, positionals } = parseRunOptionArgs(args, EXECUTION_FLAGS);
     const [tool, json, ...rest] = positionals;
     if (tool === undefined || json === undefined || rest.length > 0) {
-      throw new Error("usage: agent explain TOOL 'JSON' [--chapter N] [--workspace DIR]");
+      throw new Error(
+        "usage: agent explain TOOL 'JSON' [--chapter N | --profile daily] [--sandbox MODE] [--workspace DIR]",
+      );
     }
     // The settings a run with these flags would have: the environment and the settings file
-    // decide the rest (its chapter, sandbox, network) exactly as for the run.
-    const flags = Object.entries(values).flatMap(([name, value]) =>
-      value === undefined ? [] : [`--${name}`, value],
-    );
+    // decide the rest (its profile, sandbox, network) exactly as for the run.
     const { options, env } = resolveSettings(flags, io);
     const host = { env, platform: io.platform };
     const workspace = resolveWorkspace(options.workspace);

@@ -70,12 +70,15 @@ whether it is ready and which tools it offers, then stops it. See docs/mcp.md.
   ],
   [
     "explain",
-    `Usage: agent explain <tool> '<json>' [--chapter N] [--workspace <dir>]
+    `Usage: agent explain <tool> '<json>' [--chapter N | --profile daily] [options]
 
 A dry run of one tool call through the permission policy: how it is prepared,
 which rule decides, and whether it would ask. Nothing runs and no model is
-asked.
+asked. It takes the run options that decide a call, as a run takes them
+(--chapter, --profile, --sandbox, --network, --shell, --pass-env,
+--sandbox-unmask, --sandbox-limit, --audit-log, --workspace, --state-dir),
+and the settings file's.
   agent explain shell '{"command":"rm -rf build"}'
-  agent explain write_file '{"path":"a.txt","content":"x"}' --chapter 3`,
+  agent explain write_file '{"path":"a.txt","content":"x"}' --profile daily`,
   ],
 ]);

@@ -10,7 +10,26 @@ import type {
   ExecutionSettings,
   RunSettings,
 } from "../../bootstrap.js";
-import type { CliOptions } from "../args.js";
+import type { CliOptions, RUN_OPTIONS } from "../args.js";
+
+/**
+ * The run options `executionSettings` is made from: what decides a call (its profile, where
+ * commands run, what the harness protects). `agent explain` takes these and no others, so a dry
+ * run given the run's flags builds the run's tool path.
+ */
+export const EXECUTION_FLAGS = Object.freeze([
+  "chapter",
+  "profile",
+  "workspace",
+  "state-dir",
+  "audit-log",
+  "sandbox",
+  "network",
+  "shell",
+  "pass-env",
+  "sandbox-unmask",
+  "sandbox-limit",
+] as const satisfies readonly (keyof typeof RUN_OPTIONS)[]);
 
 /** `workspace`: the real path (workspace.ts). */
 export function executionSettings(
