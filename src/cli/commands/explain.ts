@@ -1,9 +1,10 @@
 /**
- * `agent explain TOOL 'JSON' [run options]`: one call through prepare and the policy of a chapter,
+ * `agent explain TOOL 'JSON' [run options]`: one call through prepare and the policy of a profile,
  * with the approver and the audit replaced by recorders and nothing executed. It takes the run
  * options that decide a call (`EXECUTION_FLAGS`) and resolves them as a run does. It prints each
- * boundary's verdict in order, then the decision and the audit line that would result (both
- * answers, when a person would be asked). The walk-through in docs/tool-path.md is generated from it.
+ * boundary's verdict in order, then the decision and the audit line that would result (each
+ * answer the prompt takes, when a person would be asked). The walk-through in docs/tool-path.md
+ * is generated from it.
  */
 import { withOutcomeNote } from "../../core/runner/outcome-note.js";
 import type { ToolResult } from "../../core/tools/tool-result.js";
@@ -17,6 +18,7 @@ import type { AuditSink } from "../../core/policy/audit.js";
 import { PermissionDecision } from "../../core/policy/permission-decision.js";
 import { PermissionRequest } from "../../core/policy/permission-request.js";
 import type { PolicyTrace } from "../../core/policy/permissions.js";
+import type { RunApprovalAnswer, RunApprovalPrompt } from "../../core/policy/run-grants.js";
 import { keepsAudit, LATEST_CHAPTER, type ChapterProfile } from "../../core/profiles.js";
 import type { CliIo } from "../cli-io.js";
 import { resolveSettings } from "../settings/resolve-settings.js";
@@ -95,14 +97,12 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
     // A profile that keeps no audit cannot be run with a log (args.ts): none to protect.
     auditLog: keepsAudit(profile) ? input.execution.auditLog : undefined,
   });
-  const build = (answer: "y" | "n" | undefined, audit: AuditSink) => {
+  const build = (answer: Answer, audit: AuditSink) => {
     const approver = new AnswerRecorder(answer);
     return { ...toolPathFor(approver, audit), approver };
   };
 
-  const lines: string[] = [
-    `$ agent explain ${tool} '${json}'${profile.chapter === LATEST_CHAPTER ? "" : ` --chapter ${String(profile.chapter)}`}`,
-  ];
+  const lines: string[] = [`$ agent explain ${tool} '${json}'${profileFlag(profile)}`];
   const first = build("y", new LineRecorder());
   const snapshot = first.registry.snapshot();
   const prepared = snapshot.prepare({ id: "explain_1", name: tool, arguments: json });
@@ -120,24 +120,64 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
   const decidedYes = await yes.policy.decide(new PermissionRequest(call), trace);
   lines.push(...trace.lines);
   if (yes.approver.asked === 0) {
-    lines.push("approval: not asked");
+    // An ask answered before the person is (a personal allow rule): the approval stage says so.
+    lines.push(
+      trace.merge?.behavior === "ask"
+        ? `approval: answered without asking the person: ${describe(decidedYes)}`
+        : "approval: not asked",
+    );
     lines.push(`decision: ${describe(decidedYes)}`);
     lines.push(auditLine(auditY, profile));
   } else {
-    lines.push(
-      profile.approvals === "grants"
-        ? "approval: a grant for exactly this action is looked for; without one a person at a terminal answers [y/N], and with nobody there the run waits (exit 3)"
-        : "approval: the person is asked [y/N]",
-    );
+    lines.push(approvalLine(profile));
+    lines.push(...answered("y", decidedYes, auditY, profile));
+    // `a` where the profile's prompt takes it, through the run's own path for it.
+    if (profile.answers === "once-or-run") {
+      const auditA = new LineRecorder();
+      const decidedA = await build("a", auditA).policy.decide(new PermissionRequest(call));
+      lines.push(...answered("a", decidedA, auditA, profile));
+    }
     const auditN = new LineRecorder();
     const decidedNo = await build("n", auditN).policy.decide(new PermissionRequest(call));
-    lines.push(`decision on y: ${describe(decidedYes)}`);
-    lines.push(auditLine(auditY, profile).replace(/^audit:/, "audit on y:"));
-    lines.push(`decision otherwise: ${describe(decidedNo)}`);
-    lines.push(auditLine(auditN, profile).replace(/^audit:/, "audit otherwise:"));
+    lines.push(...answered("otherwise", decidedNo, auditN, profile));
   }
   lines.push("nothing was executed");
   return lines;
+}
+
+/** The decision and audit line after one answer: `decision on y: …`, `audit on y: …`. */
+function answered(
+  answer: "y" | "a" | "otherwise",
+  decision: PermissionDecision,
+  audit: LineRecorder,
+  profile: ChapterProfile,
+): string[] {
+  const on = answer === "otherwise" ? answer : `on ${answer}`;
+  return [
+    `decision ${on}: ${describe(decision)}`,
+    auditLine(audit, profile).replace(/^audit:/, `audit ${on}:`),
+  ];
+}
+
+/** The flag that chooses the profile, as the person would give it; none for the default chapter. */
+function profileFlag(profile: ChapterProfile): string {
+  if (profile.name !== undefined) return ` --profile ${profile.name}`;
+  return profile.chapter === LATEST_CHAPTER ? "" : ` --chapter ${String(profile.chapter)}`;
+}
+
+/** Who answers an ask, and with what prompt, as the profile's approvals and answers say. */
+function approvalLine(profile: ChapterProfile): string {
+  switch (profile.approvals) {
+    case "grants":
+      return "approval: a grant for exactly this action is looked for; without one a person at a terminal answers [y/N], and with nobody there the run waits (exit 3)";
+    case "terminal":
+      switch (profile.answers) {
+        case "once":
+          return "approval: the person is asked [y/N]";
+        case "once-or-run":
+          return "approval: the person is asked [y/N/a] (a: this exact action, for the rest of this run)";
+      }
+  }
 }
 
 function refusedBeforePolicy(
@@ -166,6 +206,7 @@ function auditLine(audit: LineRecorder, profile: ChapterProfile): string {
 
 class TraceRecorder implements PolicyTrace {
   readonly lines: string[] = [];
+  merge: PermissionDecision | undefined;
 
   stage(name: string, decisions: readonly PermissionDecision[]): void {
     const verdicts = decisions.length === 0 ? "—" : decisions.map(describe).join("; ");
@@ -173,27 +214,55 @@ class TraceRecorder implements PolicyTrace {
   }
 
   merged(decision: PermissionDecision): void {
+    this.merge = decision;
     this.lines.push(`merge: ${describe(decision)}`);
   }
 }
 
-/** Stands in for the person: answers `y` or `n` as told, and counts the questions. */
-class AnswerRecorder implements ApprovalProvider {
-  asked = 0;
-  readonly #answer: "y" | "n" | undefined;
+/** The person's answer: `y`, `a` (this exact action for the rest of the run) or anything else. */
+type Answer = "y" | "a" | "n";
 
-  constructor(answer: "y" | "n" | undefined) {
+/**
+ * Stands in for the person: answers as told, and counts the questions. It takes `[y/N/a]` as the
+ * terminal's prompt does, so a profile that offers `a` reaches it through the run's own path.
+ */
+class AnswerRecorder implements ApprovalProvider, RunApprovalPrompt {
+  asked = 0;
+  readonly #answer: Answer;
+
+  constructor(answer: Answer) {
     this.#answer = answer;
   }
 
-  decide(): Promise<PermissionDecision> {
-    this.asked += 1;
-    return Promise.resolve(
-      this.#answer === "y"
-        ? PermissionDecision.allow("User approved this tool call", TERMINAL_APPROVAL_SOURCE)
-        : PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE),
-    );
+  async decide(): Promise<PermissionDecision> {
+    return (await this.decideForRun()).decision;
   }
+
+  decideForRun(): Promise<RunApprovalAnswer> {
+    this.asked += 1;
+    switch (this.#answer) {
+      case "y":
+        return once(
+          PermissionDecision.allow("User approved this tool call", TERMINAL_APPROVAL_SOURCE),
+        );
+      case "a":
+        return Promise.resolve({
+          decision: PermissionDecision.allow(
+            "User approved this action for the rest of this run",
+            TERMINAL_APPROVAL_SOURCE,
+          ),
+          forRun: true,
+        });
+      case "n":
+        return once(
+          PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE),
+        );
+    }
+  }
+}
+
+function once(decision: PermissionDecision): Promise<RunApprovalAnswer> {
+  return Promise.resolve({ decision, forRun: false });
 }
 
 /** Stands in for the audit: keeps the terminal's `[Permission]` line and writes nothing. */
