@@ -20,26 +20,15 @@ import {
 } from "../adapters/filesystem/index.js";
 import type { SandboxHostFiles } from "../adapters/sandbox/index.js";
 import { settingsPath } from "../adapters/settings/index.js";
+import { SHELL_STARTUP_FILES as SHELLS_READ } from "../adapters/shell/index.js";
 import type { Host } from "./host.js";
 
-/** Read by a login or interactive shell: what they hold runs at the person's next shell. */
+/**
+ * Read by a login or interactive shell, or a graphical session: what they hold runs at the
+ * person's next shell or login.
+ */
 export const SHELL_STARTUP_FILES = Object.freeze([
-  ".profile",
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".bash_aliases",
-  ".zshenv",
-  ".zprofile",
-  ".zshrc",
-  ".zlogin",
-  ".zlogout",
-  ".kshrc",
-  ".mkshrc",
-  ".cshrc",
-  ".tcshrc",
-  ".login",
+  ...SHELLS_READ,
   ".logout",
   ".inputrc",
   ".xprofile",
@@ -47,8 +36,6 @@ export const SHELL_STARTUP_FILES = Object.freeze([
   ".xsession",
   ".xsessionrc",
   ".pam_environment",
-  ".config/fish",
-  ".config/powershell",
   ".config/environment.d",
   ".config/autostart",
   ".config/systemd",

@@ -178,6 +178,17 @@ const CASES: readonly ProtectedCase[] = [
       `a shell start-up file (${home}/.bashrc): it runs at the person's next login or shell`,
   },
   {
+    kind: "~/.bashrc.d, a link into the workspace (a dotfiles checkout)",
+    setup: ({ ws, home }) => {
+      file(join(ws, "dotfiles", "bashrc.d", "aliases.sh"), "alias ll='ls -l'\n");
+      link(join(ws, "dotfiles", "bashrc.d"), join(home, ".bashrc.d"));
+      return {};
+    },
+    path: "dotfiles/bashrc.d/path.sh",
+    why: ({ home }) =>
+      `a shell start-up file (${home}/.bashrc.d): it runs at the person's next login or shell`,
+  },
+  {
     kind: "~/.zshrc through ZDOTDIR in the workspace",
     setup: ({ ws }) => {
       file(join(ws, "zsh", ".zshrc"), "setopt autocd\n");

@@ -5,6 +5,7 @@
  * credential-masks.ts covers each that exists; docs/sandbox.md lists them, in these groups.
  * No entry lies inside another: a mask there would have nothing to be mounted on.
  */
+import { SHELL_STARTUP_FILES } from "../shell/index.js";
 
 /** Tools' own keys and tokens. The first six name the list in `--sandbox-unmask`'s error. */
 const TOOL_CREDENTIALS = [
@@ -46,35 +47,12 @@ const TOOL_CREDENTIALS = [
 ];
 
 /**
- * What a login or interactive shell reads: where `export OPENAI_API_KEY=…` usually lives. The
- * harness runs commands without them (`bash --noprofile --norc -c`, `sh -c`, `pwsh -NoProfile`),
- * so an empty one changes nothing a command relies on. fish keeps `set -Ux` values in its folder.
+ * What a login or interactive shell reads (shell/startup-files.ts): where `export OPENAI_API_KEY=…`
+ * usually lives. The harness runs commands without them (`bash --noprofile --norc -c`, `sh -c`,
+ * `pwsh -NoProfile`), so an empty one changes nothing a command relies on. fish keeps `set -Ux`
+ * values in its folder.
  */
-const SHELL_STARTUP = [
-  ".profile",
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".bash_aliases",
-  ".bashrc.d",
-  ".bashrc.local",
-  ".zshenv",
-  ".zprofile",
-  ".zshrc",
-  ".zlogin",
-  ".zlogout",
-  ".zshrc.local",
-  ".config/zsh",
-  ".oh-my-zsh/custom",
-  ".kshrc",
-  ".mkshrc",
-  ".cshrc",
-  ".tcshrc",
-  ".login",
-  ".config/fish",
-  ".config/powershell",
-];
+const SHELL_STARTUP = SHELL_STARTUP_FILES;
 
 /** Variables set for a whole session, and the files people keep their own secrets in. */
 const ENVIRONMENT_FILES = [

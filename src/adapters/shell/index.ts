@@ -35,3 +35,4 @@ export {
   powerShellEnvironment,
   PowerShellRunner,
 } from "./powershell.js";
+export { SHELL_STARTUP_FILES } from "./startup-files.js";
