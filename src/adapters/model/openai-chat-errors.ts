@@ -19,7 +19,6 @@ export interface FailureContext {
   readonly displayURL: string;
   readonly model: string;
   readonly timeoutMs: number;
-  readonly maxRetries: number;
   /** Never shown, whatever the provider echoes back. */
   readonly apiKey: string;
 }
@@ -32,25 +31,27 @@ export function describeRequestFailure(
   error: unknown,
   context: FailureContext,
   signal: AbortSignal | undefined,
+  /** How many requests were sent: a host that does not resolve is tried once, whatever the retries. */
+  attemptsMade: number,
 ): ModelProviderError | RunCancelledError {
   if (error instanceof APIUserAbortError || signal?.aborted === true) {
     return new RunCancelledError();
   }
   if (error instanceof ModelProviderError) return error;
-  const message = oneLine(redact(messageFor(error, context), [context.apiKey]));
+  const message = oneLine(redact(messageFor(error, context, attemptsMade), [context.apiKey]));
   // Too long for the window: the runner compacts the history and tries once more.
   if (isContextOverflow(error)) return new ContextWindowExceededError(message);
   return new ModelProviderError(message);
 }
 
-function messageFor(error: unknown, context: FailureContext): string {
+function messageFor(error: unknown, context: FailureContext, attemptsMade: number): string {
   const { displayURL, model } = context;
   // Timeout first: it is a subclass of the connection error.
   if (error instanceof APIConnectionTimeoutError) {
-    return `Model request to ${displayURL} timed out after ${formatDuration(context.timeoutMs)}${attempts(context)}`;
+    return `Model request to ${displayURL} timed out after ${formatDuration(context.timeoutMs)}${attempts(attemptsMade)}`;
   }
   if (error instanceof APIConnectionError) {
-    return `Cannot connect to the model provider at ${displayURL}: ${connectionCause(error)}${attempts(context)}`;
+    return `Cannot connect to the model provider at ${displayURL}: ${connectionCause(error)}${attempts(attemptsMade)}`;
   }
   if (error instanceof AuthenticationError) {
     // The provider's own text may quote part of the key, so it is left out.
@@ -85,8 +86,8 @@ function detail(body: unknown): string {
   return "";
 }
 
-function attempts(context: FailureContext): string {
-  return context.maxRetries === 0 ? "" : ` (${context.maxRetries + 1} attempts)`;
+function attempts(made: number): string {
+  return made <= 1 ? "" : ` (${made} attempts)`;
 }
 
 const CONNECTION_CAUSES: ReadonlyMap<string, string> = new Map([

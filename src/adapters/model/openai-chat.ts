@@ -57,6 +57,7 @@ export class OpenAIChatModelClient implements ModelClient {
   readonly #client: OpenAI;
   readonly #model: string;
   readonly #failureContext: FailureContext;
+  readonly #maxRetries: number;
   readonly #onRetry: ((notice: ModelRetryNotice) => void) | undefined;
   readonly #wait: RetryWait | undefined;
   readonly #body: ChatRequestBody;
@@ -84,9 +85,9 @@ export class OpenAIChatModelClient implements ModelClient {
       displayURL: displayURL(baseURL),
       model: options.model,
       timeoutMs,
-      maxRetries,
       apiKey: options.apiKey,
     };
+    this.#maxRetries = maxRetries;
     // Everything explicit, so the SDK reads nothing from process.env behind the caller's back, and
     // its logger stays off: failures reach the person once, through our one-line errors.
     this.#client = new OpenAI({
@@ -128,12 +129,14 @@ export class OpenAIChatModelClient implements ModelClient {
     const bodyOptions = { body, headers: { "content-type": "application/json" } };
     // Each attempt gets a signal of its own, linked to the run's until the reply has been read.
     let attempt: LinkedAbort | undefined;
+    let attemptsMade = 0;
     try {
       // The raw response, so that a server which ignores `stream` and answers with one JSON body
       // (its content type says so) still works: that is the signal to read it whole.
       const response = await settleOrCancel(
         withRetries(
           () => {
+            attemptsMade += 1;
             attempt?.unlink();
             attempt = signal === undefined ? undefined : linkAbort(signal);
             return this.#client.chat.completions
@@ -144,7 +147,7 @@ export class OpenAIChatModelClient implements ModelClient {
               .asResponse();
           },
           {
-            maxRetries: this.#failureContext.maxRetries,
+            maxRetries: this.#maxRetries,
             timeoutMs: this.#failureContext.timeoutMs,
             signal,
             onRetry: this.#onRetry,
@@ -169,7 +172,7 @@ export class OpenAIChatModelClient implements ModelClient {
       }
       return reply;
     } catch (error) {
-      throw describeRequestFailure(error, this.#failureContext, signal);
+      throw describeRequestFailure(error, this.#failureContext, signal, attemptsMade);
     } finally {
       attempt?.unlink();
     }

@@ -1,4 +1,5 @@
-import { createServer, type Server } from "node:net";
+import { Agent } from "node:http";
+import { createServer, type LookupFunction, type Server } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   OpenAIChatModelClient,
@@ -164,6 +165,28 @@ describe("retrying a model request", () => {
       }, options),
     );
     expect(attempts).toBe(3);
+  });
+
+  it("says a host that does not resolve was tried once, not the retries it was allowed", async () => {
+    // The name lookup fails as a mistyped host's would, without asking any resolver.
+    const lookup: LookupFunction = (hostname, _options, callback) => {
+      callback(
+        Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }),
+        "",
+        4,
+      );
+    };
+    const baseURL = "http://no-such-host.invalid/v1";
+    const { client, notices } = recordingClient(baseURL, {
+      maxRetries: 2,
+      agent: new Agent({ lookup }),
+    });
+    const error = await failure(client.complete(REQUEST));
+    expect(notices).toEqual([]);
+    expect(error).toBeInstanceOf(ModelProviderError);
+    expect((error as Error).message).toBe(
+      `Cannot connect to the model provider at ${baseURL}: host not found (agent config shows where the base URL comes from)`,
+    );
   });
 
   it("does not retry what a retry cannot fix", async () => {
