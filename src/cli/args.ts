@@ -1,6 +1,6 @@
 import type { PersonalRuleSpec } from "../core/policy/personal-rules.js";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { errorMessage } from "../core/common/one-line.js";
+import { parseErrorLine } from "./parse-error-line.js";
 import type { SandboxMode } from "../adapters/execution/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
 import { sandboxLimits, sandboxUnmask } from "./settings/sandbox-settings.js";
@@ -401,35 +401,6 @@ function oneOf<T extends string>(flag: string, raw: string, choices: readonly T[
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value;
-}
-
-/** One line; for a value that starts with a dash it keeps node's remedy, which the person needs. */
-function parseErrorLine(error: unknown): string {
-  const message = errorMessage(error);
-  const remedy = /^To specify an option argument starting with a dash use (.*?)\.?$/m.exec(message);
-  const first = firstSentence(message);
-  return remedy?.[1] === undefined ? first : `${first} (write it as ${remedy[1]})`;
-}
-
-/**
- * node:util's parse errors run to several sentences and lines; the first sentence says what is
- * wrong. A full stop inside a quoted flag or value (`'--a.b'`) does not end the sentence.
- */
-function firstSentence(message: string): string {
-  const firstLine = message.split("\n")[0] ?? "";
-  let quoted = false;
-  for (let index = 0; index < firstLine.length; index += 1) {
-    const char = firstLine[index];
-    if (char === "'") quoted = !quoted;
-    if (
-      char === "." &&
-      !quoted &&
-      (index === firstLine.length - 1 || firstLine[index + 1] === " ")
-    ) {
-      return firstLine.slice(0, index);
-    }
-  }
-  return firstLine;
 }
 
 /** Where the person ran the command: under `npm run agent` npm's INIT_CWD, else `cwd`. */

@@ -5,12 +5,15 @@ import type { CliIo } from "./cli-io.js";
 import { CliConfigError } from "./config-error.js";
 import { RUN_OPTIONS } from "./args.js";
 import { EXIT } from "./exit-codes.js";
+import { firstSentence } from "./parse-error-line.js";
 
 /**
  * The flags every approvals subcommand takes; `extra` adds a command's own, and `takes` what a
  * flag's value looks like, said when the value is missing or reads as a flag (`--ttl -5m`).
+ * `command` names the subcommand whose help an error points to.
  */
 export function parseSubcommandArgs(
+  command: string,
   args: readonly string[],
   extra: Record<string, { type: "string" }> = {},
   takes: Readonly<Record<string, string>> = {},
@@ -27,7 +30,7 @@ export function parseSubcommandArgs(
       positionals: parsed.positionals,
     };
   } catch (error) {
-    throw parseError(error, takes);
+    throw new CliConfigError(subcommandParseError(command, error, takes));
   }
 }
 
@@ -37,6 +40,7 @@ export function parseSubcommandArgs(
  * positionals. Any other option is refused as an unknown one.
  */
 export function parseRunOptionArgs(
+  command: string,
   args: readonly string[],
   names: readonly (keyof typeof RUN_OPTIONS)[],
 ): { flags: string[]; positionals: string[] } {
@@ -50,7 +54,7 @@ export function parseRunOptionArgs(
       options: Object.fromEntries(names.map((name) => [name, RUN_OPTIONS[name]])),
     }).tokens;
   } catch (error) {
-    throw parseError(error, {});
+    throw new CliConfigError(subcommandParseError(command, error));
   }
   const flags: string[] = [];
   const positionals: string[] = [];
@@ -64,11 +68,20 @@ export function parseRunOptionArgs(
   return { flags, positionals };
 }
 
-function parseError(error: unknown, takes: Readonly<Record<string, string>>): CliConfigError {
-  const line = firstLineOfError(error).replace(/\.$/, "");
+/**
+ * node's parse error as one clean sentence, what the flag's value looks like when `takes` says,
+ * and the subcommand's own help: `Unknown option '--bogus' (see agent undo --help)`.
+ */
+export function subcommandParseError(
+  command: string,
+  error: unknown,
+  takes: Readonly<Record<string, string>> = {},
+): string {
+  const line = firstSentence(firstLineOfError(error));
   const flag = /'--([a-z-]+)/.exec(line)?.[1];
   const value = flag === undefined ? undefined : takes[flag];
-  return new CliConfigError(value === undefined ? line : `${line}: --${flag} takes ${value}`);
+  const said = value === undefined ? line : `${line}: --${flag} takes ${value}`;
+  return `${said} (see agent ${command} --help)`;
 }
 
 /** Runs a subcommand body; any error becomes one `agent: ` line and exit code 2. */

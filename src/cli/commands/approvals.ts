@@ -14,7 +14,10 @@ import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 export function approvalsCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, () => {
     const json = args.includes("--json");
-    const { values, positionals } = parseSubcommandArgs(args.filter((arg) => arg !== "--json"));
+    const { values, positionals } = parseSubcommandArgs(
+      "approvals",
+      args.filter((arg) => arg !== "--json"),
+    );
     if (positionals.length > 0) throw new Error("agent approvals takes no arguments");
     const workspace = resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const store = openApprovalStore(workspace, values["state-dir"], io.env, io.platform);

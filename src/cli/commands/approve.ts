@@ -22,6 +22,7 @@ function answer(args: readonly string[], io: CliIo, kind: AnswerToken["answer"])
   return guarded(io, async () => {
     const word = kind === "approved" ? "approve" : "deny";
     const { values, positionals } = parseSubcommandArgs(
+      word,
       args,
       kind === "approved"
         ? { ttl: { type: "string" }, "audit-log": { type: "string" } }

@@ -9,7 +9,7 @@ import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 /** `agent commands [--workspace DIR]`: P04's effective allowlist and where each entry came from. */
 export function commandsCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, () => {
-    const { values, positionals } = parseSubcommandArgs(args);
+    const { values, positionals } = parseSubcommandArgs("commands", args);
     if (positionals.length > 0) throw new Error("agent commands takes no arguments");
     const workspace = resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const { commands, notes } = loadCommandAllowlist(workspace);

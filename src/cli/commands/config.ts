@@ -6,6 +6,8 @@
 import { SETTING_NAMES, type SettingName } from "../../bootstrap.js";
 import { maskUrlCredentials } from "../../core/common/url-credentials.js";
 import type { CliIo } from "../cli-io.js";
+import { CliConfigError } from "../config-error.js";
+import { firstLineOfError } from "../../core/common/one-line.js";
 import { EXIT } from "../exit-codes.js";
 import { baseURL, modelName, resolveSettings } from "../settings/resolve-settings.js";
 import { guarded } from "../subcommand-args.js";
@@ -23,7 +25,7 @@ The API key's value is never printed.`;
 export function configCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, () => {
     // The very settings a run with these options decides, not a second reading of them.
-    const settings = resolveSettings(args, io);
+    const settings = runSettings(args, io);
     const { options, file, origins } = settings;
     // A setting that means nothing for this run (no profile beyond the chapters, no rules) has
     // no line.
@@ -58,6 +60,16 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
     io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
     return EXIT.ok;
   });
+}
+
+/** A mistyped run option points to the help that lists them, as it does for a run or a resume. */
+function runSettings(args: readonly string[], io: CliIo): ReturnType<typeof resolveSettings> {
+  try {
+    return resolveSettings(args, io);
+  } catch (error) {
+    if (!(error instanceof CliConfigError)) throw error;
+    throw new CliConfigError(`${firstLineOfError(error)} (see --help)`);
+  }
 }
 
 function nonBlank(value: string | undefined): string | undefined {

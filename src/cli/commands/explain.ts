@@ -33,7 +33,7 @@ import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 export function explainCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, async () => {
     // The run options that decide a call, parsed as a run parses them; any other is refused.
-    const { flags, positionals } = parseRunOptionArgs(args, EXECUTION_FLAGS);
+    const { flags, positionals } = parseRunOptionArgs("explain", args, EXECUTION_FLAGS);
     const [tool, json, ...rest] = positionals;
     if (tool === undefined || json === undefined || rest.length > 0) {
       throw new Error(

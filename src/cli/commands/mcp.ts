@@ -12,7 +12,7 @@ import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 export function mcpCommand(args: readonly string[], io: CliIo): Promise<number> {
   return guarded(io, async () => {
-    const { values, positionals } = parseSubcommandArgs(args);
+    const { values, positionals } = parseSubcommandArgs("mcp", args);
     if (positionals.length > 0) throw new Error("agent mcp takes no arguments");
     const workspace = resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
     const host = { env: io.env, platform: io.platform };

@@ -10,6 +10,7 @@ import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
 import { defaultWorkspace } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
+import { subcommandParseError } from "../subcommand-args.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { countStoredRuns, listStoredRuns, openRunStore } from "../../bootstrap.js";
 import { escapeForPrompt } from "../terminal/render/terminal-text.js";
@@ -58,7 +59,7 @@ export function runsCommand(args: readonly string[], io: CliIo): number {
       },
     }).values;
   } catch (error) {
-    return fail(`${firstLineOfError(error)} (see agent runs --help)`);
+    return fail(subcommandParseError("runs", error));
   }
   const limit = values.all === true ? Number.POSITIVE_INFINITY : parseLimit(values.limit);
   if (limit === undefined) return fail("--limit takes a whole number of runs, 1 or more");

@@ -10,6 +10,7 @@ import { isRunId, undoStoredRun } from "../../bootstrap.js";
 import { defaultWorkspace } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
+import { subcommandParseError } from "../subcommand-args.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { UNDO_COUNT } from "../terminal/input/undo-command.js";
 import { sayAgent } from "../terminal/render/agent-line.js";
@@ -49,7 +50,7 @@ export async function undoCommand(args: readonly string[], io: CliIo): Promise<n
       },
     });
   } catch (error) {
-    return fail(`${firstLineOfError(error)} (see agent undo --help)`);
+    return fail(subcommandParseError("undo", error));
   }
   const { values, positionals } = parsed;
   const [countText, ...extra] = positionals;

@@ -7,8 +7,14 @@ const TTL = "--ttl takes a duration such as 90s, 15m or 2h, at most 24h";
 
 describe("agent approve --ttl", () => {
   it.each([
-    [["req_1", "--ttl", "-5m"], `agent: Option '--ttl' argument is ambiguous: ${TTL}\n`],
-    [["req_1", "--ttl"], `agent: Option '--ttl <value>' argument missing: ${TTL}\n`],
+    [
+      ["req_1", "--ttl", "-5m"],
+      `agent: Option '--ttl' argument is ambiguous: ${TTL} (see agent approve --help)\n`,
+    ],
+    [
+      ["req_1", "--ttl"],
+      `agent: Option '--ttl <value>' argument missing: ${TTL} (see agent approve --help)\n`,
+    ],
     [
       ["req_1", "--ttl=-5m"],
       'agent: --ttl must be a duration such as 90s, 15m or 2h, at most 24h (got "-5m")\n',
