@@ -78,6 +78,8 @@ describe.skipIf(!isPtyAvailable())(`--output-format on a terminal ${PTY_REASON}`
           },
         ],
       });
+      // Nobody was asked, so there is no time spent waiting for a person.
+      expect((resultOf(run) as { calls: object[] }).calls[0]).not.toHaveProperty("waitedMs");
       expect(existsSync(join(e2e.dir.workspace, "note.txt"))).toBe(false);
     },
   );

@@ -73,6 +73,8 @@ describe("--output-format", () => {
       answer: "I could not run it.",
       calls: [{ callId: "s1", status: "denied" }],
     });
+    // Nobody was asked, so there is no time spent waiting for a person.
+    expect((JSON.parse(run.stdout) as { calls: object[] }).calls[0]).not.toHaveProperty("waitedMs");
   });
 
   it("needs a task", async () => {

@@ -19,6 +19,7 @@ export class PermissionRequest {
    * boundary check that decided resolved it: the prompt and the audit name it.
    */
   readonly landsOn: string | undefined;
+  readonly #onAsking: (() => void) | undefined;
 
   constructor(
     call: PreparedToolCall,
@@ -27,6 +28,8 @@ export class PermissionRequest {
       readonly proposedDecision?: PermissionDecision;
       readonly executionEnvironment?: string;
       readonly landsOn?: string;
+      /** Told when an approver puts this call's question to a person. */
+      readonly onAsking?: () => void;
     } = {},
   ) {
     if (!PreparedToolCall.isPrepared(call)) {
@@ -43,6 +46,7 @@ export class PermissionRequest {
     this.proposedDecision = context.proposedDecision;
     this.executionEnvironment = context.executionEnvironment;
     this.landsOn = context.landsOn;
+    this.#onAsking = context.onAsking;
     Object.freeze(this);
   }
 
@@ -50,11 +54,20 @@ export class PermissionRequest {
     return this.call.toolName;
   }
 
+  /**
+   * An approver calls this as it puts the question to a person (a prompt shown); one that answers
+   * without asking anyone (a piped run, a script's run, a grant) does not. The runner keeps the
+   * time of a call that asked apart as `waitedMs`, and only for such a call.
+   */
+  askingPerson(): void {
+    this.#onAsking?.();
+  }
+
   withExecutionEnvironment(label: string): PermissionRequest {
     return new PermissionRequest(
       this.call,
       { recommendations: this.recommendations },
-      { executionEnvironment: label, ...this.#landing() },
+      { executionEnvironment: label, ...this.#landing(), ...this.#asking() },
     );
   }
 
@@ -62,12 +75,16 @@ export class PermissionRequest {
     return new PermissionRequest(
       this.call,
       { recommendations: this.recommendations },
-      { executionEnvironment: this.executionEnvironment, landsOn },
+      { executionEnvironment: this.executionEnvironment, landsOn, ...this.#asking() },
     );
   }
 
   #landing(): { readonly landsOn?: string } {
     return this.landsOn === undefined ? {} : { landsOn: this.landsOn };
+  }
+
+  #asking(): { readonly onAsking?: () => void } {
+    return this.#onAsking === undefined ? {} : { onAsking: this.#onAsking };
   }
 
   withProposedDecision(decision: PermissionDecision): PermissionRequest {
@@ -78,6 +95,7 @@ export class PermissionRequest {
         proposedDecision: decision,
         executionEnvironment: this.executionEnvironment,
         ...this.#landing(),
+        ...this.#asking(),
       },
     );
   }

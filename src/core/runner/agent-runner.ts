@@ -413,21 +413,31 @@ export class AgentRunner {
     if (policy !== undefined) {
       let decision: unknown;
       const asked = report.now();
+      // Rules decide at once; a person (or an approver standing in for one) takes their time. Only
+      // a call whose question reached a person has a wait: a piped or script run's denial has none.
+      let personAsked = false;
+      const request = new PermissionRequest(
+        prepared.call,
+        {},
+        { onAsking: () => (personAsked = true) },
+      );
+      const reportPersonWait = (): void => {
+        if (personAsked) report.reportWait(report.now() - asked);
+      };
       try {
-        decision = await policy.decide(new PermissionRequest(prepared.call));
+        decision = await policy.decide(request);
       } catch (error) {
         // A cancelled prompt (Ctrl-C) ends the run, a wait for a later approval stops it; every
         // other failure denies this call.
         if (error instanceof RunCancelledError || error instanceof RunWaitingError) {
-          report.reportWait(report.now() - asked);
+          reportPersonWait();
           throw error;
         }
         return EVALUATION_FAILED;
       }
       // Only a genuine decision counts; a policy returning anything else fails closed.
       if (!PermissionDecision.isDecision(decision)) return EVALUATION_FAILED;
-      // Rules decide at once; a person (or an approver standing in for one) takes their time.
-      if (policy.boundaryOf(decision) === "confirmation") report.reportWait(report.now() - asked);
+      reportPersonWait();
       await this.#journal.decision(call, prepared.call, decision);
       if (decision.behavior !== "allow") {
         return decision.behavior === "deny"

@@ -35,7 +35,8 @@ describe.skipIf(process.platform === "win32")("AgentRunner: how long a call took
     // The real clock, plus the time the person is said to have spent at the prompt.
     let skew = 0;
     const now = (): number => Date.now() + skew;
-    const approver = new RecordingApprover(() => {
+    const approver = new RecordingApprover((request) => {
+      request.askingPerson();
       skew += PERSON_MS;
       return PermissionDecision.allow("User approved this tool call", "terminal-approval");
     });
@@ -87,6 +88,42 @@ describe.skipIf(process.platform === "win32")("AgentRunner: how long a call took
     expect(finished).toMatchObject({
       outcome: { durationMs: outcome?.durationMs, waitedMs: outcome?.waitedMs },
     });
+  });
+
+  it("a call denied without asking anyone (a piped or script run) has no waitedMs", async () => {
+    // The approver takes its time, as a slow audit would, but puts no question to a person.
+    let skew = 0;
+    const approver = new RecordingApprover(() => {
+      skew += 20;
+      return PermissionDecision.deny(
+        "Interactive approval is unavailable (stdin is not a TTY)",
+        "terminal-approval",
+      );
+    });
+    const runner = new AgentRunner({
+      model: new ScriptedModelClient([
+        toolCallReply([{ id: "t1", name: "shell", arguments: { command: "true" } }]),
+        textReply("Done."),
+      ]),
+      registry: new ToolRegistry([
+        createShellTool({
+          runner: new PosixShellRunner({
+            executable: "/bin/sh",
+            kind: "sh",
+            environment: { PATH: "/usr/bin:/bin" },
+            killTree: { kind: "process-group" },
+          }),
+          workspace,
+        }),
+      ]),
+      policy: new PermissionPolicy({ approver }),
+      maxTurns: 3,
+      now: () => Date.now() + skew,
+    });
+    const [outcome] = (await runner.run("run true")).outcomes;
+    expect(approver.requests).toHaveLength(1);
+    expect(outcome?.status).toBe("denied");
+    expect(outcome).not.toHaveProperty("waitedMs");
   });
 
   it("a call nobody was asked about has no waitedMs", async () => {

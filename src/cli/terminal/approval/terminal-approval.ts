@@ -116,6 +116,7 @@ export class TerminalApprovalProvider implements ApprovalProvider {
     const question = forRunToo
       ? APPROVAL_LABELS[this.#options.lang].questionForRun
       : prompt.question;
+    request.askingPerson();
     const answer = await this.#ask(prompt.details, question);
     switch (answer.kind) {
       case "cancel":
