@@ -10,6 +10,9 @@ import type { ToolCall } from "../../../src/core/ports/messages.js";
 import type { ModelReply, TokenUsage } from "../../../src/core/ports/model.js";
 import type { ToolOutcome } from "../../../src/core/tools/tool-outcome.js";
 import { toolError, toolSuccess } from "../../../src/core/tools/tool-result.js";
+import { CapturedOutput } from "../../../src/adapters/process/captured-output.js";
+import type { OutputSpill } from "../../../src/core/ports/command-runner.js";
+import { shellToolResult } from "../../../src/features/shell-tool.js";
 
 const ESC = String.fromCharCode(0x1b);
 const CLEAR = `\r${ESC}[2K`;
@@ -106,6 +109,38 @@ describe("tool call lines", () => {
         "✓ No files match **/*.md (12 ms)",
         "→ shell ls -la",
         "✓ hello (3 ms)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("counts a long command's whole output, not the shortened text the model got, and says where it is", async () => {
+    /** `seq 1 30000` as the shell tool reports it, through the real capture and its notice. */
+    const seq = (spill: OutputSpill | undefined): string => {
+      const captured = new CapturedOutput(4096, spill);
+      const lines = Array.from({ length: 30000 }, (_, index) => `${String(index + 1)}\n`);
+      captured.append(Buffer.from(lines.join("")));
+      const result = { exitCode: 0, timedOut: false, ...captured.result() };
+      return shellToolResult("bash", 60_000, result).content;
+    };
+    const saved: OutputSpill = {
+      open: () => ({
+        path: ".agent/outputs/call_1.log",
+        write: () => undefined,
+        close: () => undefined,
+      }),
+    };
+    const { progress, text } = reporter("normal");
+    const shell: ToolCall = { id: "c1", name: "shell", arguments: '{"command":"seq 1 30000"}' };
+    progress.onToolCallEnd(shell, toolSuccess(seq(saved)), 400);
+    progress.onToolCallEnd(shell, toolSuccess(seq(undefined)), 400);
+    progress.onToolCallEnd(shell, toolSuccess("1\n2\n[output truncated]\n"), 400);
+    await flushed();
+    expect(text()).toBe(
+      [
+        "✓ 30000 (+29999 lines, shortened; full output in .agent/outputs/call_1.log) (400 ms)",
+        "✓ 30000 (+29999 lines, shortened) (400 ms)",
+        "✓ 2 (output shortened) (400 ms)",
         "",
       ].join("\n"),
     );

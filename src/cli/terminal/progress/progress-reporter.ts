@@ -12,13 +12,8 @@ import { collapseHiddenRuns } from "../render/hidden-characters.js";
 import type { CompactionEvent } from "../../../core/context/context-keeper.js";
 import { compactionLine, contextUsed } from "./context-status.js";
 import { CoalescedText } from "./coalesced-text.js";
-import {
-  commandOutput,
-  commandRan,
-  commandSummary,
-  failureDetails,
-  isCommandTool,
-} from "./command-summary.js";
+import { commandOutput, commandRan, failureDetails, isCommandTool } from "./command-summary.js";
+import { firstLine, summarizeResult } from "./result-summary.js";
 import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedDraft } from "./streamed-draft.js";
 import type { ModelRetryNotice } from "../../../bootstrap.js";
@@ -355,23 +350,6 @@ function isArgv(command: unknown, args: unknown): args is string[] {
     typeof command === "string" &&
     Array.isArray(args) &&
     args.every((arg): arg is string => typeof arg === "string")
-  );
-}
-
-function summarizeResult(tool: string, content: string): string {
-  const written = /^Wrote (\d+) UTF-8 bytes/.exec(content);
-  if (tool === "write_file" && written !== null) return `${written[1] ?? "0"} bytes written`;
-  // A final newline ends the last line; it does not start another.
-  const more = content.replace(/\n$/, "").split("\n").length - 1;
-  const rest = more === 0 ? "" : ` (+${more} ${more === 1 ? "line" : "lines"})`;
-  // A command says how it went at the end (a test runner in its summary), not at the start.
-  const line = isCommandTool(tool) ? commandSummary(content) : firstLine(content);
-  return `${line}${rest}`;
-}
-
-function firstLine(text: string): string {
-  return escapeForTerminal(
-    truncateForDisplay(collapseHiddenRuns(text.split("\n")[0] ?? ""), SUMMARY_CHARS),
   );
 }
 
