@@ -8,6 +8,7 @@ import { defaultWorkspace } from "../args.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseSubcommandArgs } from "../subcommand-args.js";
+import { toolCount } from "../terminal/input/mcp-command.js";
 import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
 export function mcpCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -30,7 +31,7 @@ export function mcpCommand(args: readonly string[], io: CliIo): Promise<number> 
         .map(({ tool, effect }) => `${tool}${effect === "read" ? " (read-only)" : ""}`)
         .join(", ");
       const allowed = server.allow.length === 0 ? "none" : server.allow.join(", ");
-      return `${head}  ready  ${server.tools.length} tools: ${tools === "" ? "none" : tools} · chapter 4 may ask for: ${allowed}`;
+      return `${head}  ready  ${toolCount(server.tools.length)}: ${tools === "" ? "none" : tools} · chapter 4 may ask for: ${allowed}`;
     });
     const all = [
       ...lines,

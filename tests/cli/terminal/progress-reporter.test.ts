@@ -146,6 +146,20 @@ describe("tool call lines", () => {
     );
   });
 
+  it("says one byte and one line in the singular", async () => {
+    const { progress, text } = reporter("normal");
+    const shell: ToolCall = { id: "c1", name: "shell", arguments: '{"command":"ls"}' };
+    progress.onToolCallEnd(writeCall, toolSuccess("Wrote 1 UTF-8 bytes to note.txt"), 3);
+    progress.onToolCallEnd(writeCall, toolSuccess("Wrote 0 UTF-8 bytes to note.txt"), 3);
+    progress.onToolCallEnd(shell, toolSuccess("a\nb\n"), 3);
+    await flushed();
+    expect(text()).toBe(
+      ["✓ 1 byte written (3 ms)", "✓ 0 bytes written (3 ms)", "✓ b (+1 line) (3 ms)", ""].join(
+        "\n",
+      ),
+    );
+  });
+
   it("shows an error by its code and message", async () => {
     const { progress, text } = reporter("normal");
     const outside: ToolCall = {

@@ -49,6 +49,6 @@ describe("truncateForDisplay", () => {
   });
 
   it("counts an astral character as one and never splits its surrogate pair", () => {
-    expect(truncateForDisplay("🙂🙂🙂", 2)).toBe("🙂🙂… (1 more characters not shown)");
+    expect(truncateForDisplay("🙂🙂🙂", 2)).toBe("🙂🙂… (1 more character not shown)");
   });
 });

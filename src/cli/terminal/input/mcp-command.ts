@@ -17,11 +17,16 @@ export function mcpSlashCommand(servers: () => readonly McpServerState[]): Slash
           : listed.map((server) => {
               const head = `${server.name}  ${server.transport}  ${server.state}`;
               return server.state === "ready"
-                ? `${head}  ${server.tools.length} tools: ${server.tools.join(", ")}`
+                ? `${head}  ${toolCount(server.tools.length)}: ${server.tools.join(", ")}`
                 : `${head}: ${server.reason ?? "unknown"}`;
             });
       state.output.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
       return "continue";
     },
   };
+}
+
+/** `1 tool`, `3 tools`: a server's tools, in `/mcp` and `agent mcp`. */
+export function toolCount(count: number): string {
+  return `${String(count)} ${count === 1 ? "tool" : "tools"}`;
 }

@@ -12,7 +12,10 @@ const SUMMARY_CHARS = 80;
 
 export function summarizeResult(tool: string, content: string): string {
   const written = /^Wrote (\d+) UTF-8 bytes/.exec(content);
-  if (tool === "write_file" && written !== null) return `${written[1] ?? "0"} bytes written`;
+  if (tool === "write_file" && written !== null) {
+    const bytes = written[1] ?? "0";
+    return `${bytes} ${bytes === "1" ? "byte" : "bytes"} written`;
+  }
   if (!isCommandTool(tool)) return `${firstLine(content)}${moreLines(extraLines(content))}`;
   const shortened = shortenedOutput(content);
   // A command says how it went at the end (a test runner in its summary), not at the start.

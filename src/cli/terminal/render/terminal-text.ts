@@ -70,7 +70,7 @@ export function truncateForDisplay(text: string, maxChars: number): string {
   const characters = Array.from(text);
   if (characters.length <= maxChars) return text;
   const omitted = characters.length - maxChars;
-  return `${characters.slice(0, maxChars).join("")}… (${omitted} more characters not shown)`;
+  return `${characters.slice(0, maxChars).join("")}… (${moreCharacters(omitted)} not shown)`;
 }
 
 /** Keeps the start and the last `tailChars` of a long text, saying how much of the middle is gone. */
@@ -80,5 +80,9 @@ export function elideMiddle(text: string, maxChars: number, tailChars: number): 
   const head = characters.slice(0, maxChars - tailChars).join("");
   const tail = characters.slice(characters.length - tailChars).join("");
   const omitted = characters.length - maxChars;
-  return `${head} … (${omitted} more characters not shown) … ${tail}`;
+  return `${head} … (${moreCharacters(omitted)} not shown) … ${tail}`;
+}
+
+function moreCharacters(count: number): string {
+  return `${String(count)} more ${count === 1 ? "character" : "characters"}`;
 }

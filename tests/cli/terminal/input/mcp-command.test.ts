@@ -32,6 +32,7 @@ describe("/mcp", () => {
     expect(
       run(() => [
         { name: "notes", transport: "stdio", state: "ready", tools: ["read_note", "write_note"] },
+        { name: "one", transport: "stdio", state: "ready", tools: ["ping"] },
         {
           name: "db",
           transport: "http",
@@ -44,6 +45,7 @@ describe("/mcp", () => {
     ).toBe(
       [
         "notes  stdio  ready  2 tools: read_note, write_note",
+        "one  stdio  ready  1 tool: ping",
         "db  http  stopped: the server stopped",
         "gone  stdio  failed: spawn x ENOENT",
         "",
