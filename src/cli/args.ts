@@ -157,7 +157,7 @@ Runs: every run is journaled (each step on disk before it happens).
                           one is refused)
   agent resume --last     The newest run whatever its state (also -c), such
                           as a conversation killed at its prompt
-  agent undo [N]           Take back the file changes of the newest run's last
+  agent undo [N]          Take back the file changes of the newest run's last
                           call (or last N); a command's cannot be (--run ID)
 
 Commands (chapter 4's approvals; each takes --workspace and --state-dir):

@@ -360,6 +360,21 @@ describe("HELP_TEXT", () => {
     );
   });
 
+  it("starts each runs row's description in the same column", () => {
+    const rows = HELP_TEXT.split("\n").filter((line) =>
+      /^ {2}agent (runs|resume|undo)\b/.test(line),
+    );
+    expect(rows.map((line) => line.slice(0, 26).trimEnd())).toEqual([
+      "  agent runs",
+      "  agent resume [<id>]",
+      "  agent resume --last",
+      "  agent undo [N]",
+    ]);
+    expect(rows.map((line) => /^ {2}\S.*?\s{2,}(?=\S)/.exec(line)?.[0].length)).toEqual([
+      26, 26, 26, 26,
+    ]);
+  });
+
   it("fits an 80-column terminal", () => {
     const wide = HELP_TEXT.split("\n").filter((line) => line.length > 80);
     expect(wide).toEqual([]);
