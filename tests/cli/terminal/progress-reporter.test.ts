@@ -312,10 +312,15 @@ describe("tool call lines", () => {
     };
     progress.onToolCallStart(call);
     progress.onToolCallEnd(call, toolSuccess("y".repeat(90)), 1);
+    progress.onToolCallEnd(call, toolSuccess("z".repeat(200)), 1);
+    progress.onToolCallEnd(call, toolError("shell_start_failed", "e".repeat(101)), 1);
     await flushed();
+    // A part no longer than the marker that would replace it is shown rather than hidden.
     expect(text()).toBe(
-      `→ shell ${"x".repeat(80)}… (20 more characters not shown)\n` +
-        `✓ ${"y".repeat(80)}… (10 more characters not shown) (1 ms)\n`,
+      `→ shell ${"x".repeat(100)}\n` +
+        `✓ ${"y".repeat(90)} (1 ms)\n` +
+        `✓ ${"z".repeat(80)}… (120 more characters not shown) (1 ms)\n` +
+        `✗ shell_start_failed: ${"e".repeat(101)} (1 ms)\n`,
     );
   });
 

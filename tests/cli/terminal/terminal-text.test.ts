@@ -45,10 +45,17 @@ describe("truncateForDisplay", () => {
   });
 
   it("cuts long text and says how many characters were left out", () => {
-    expect(truncateForDisplay("abcdef", 4)).toBe("abcd… (2 more characters not shown)");
+    expect(truncateForDisplay("a".repeat(44), 4)).toBe("aaaa… (40 more characters not shown)");
+  });
+
+  it("does not cut when the marker would be as long as what it hides, or longer", () => {
+    // `… (32 more characters not shown)` is 32 characters: hiding 32 saves nothing.
+    expect(truncateForDisplay("a".repeat(36), 4)).toBe("a".repeat(36));
+    expect(truncateForDisplay("a".repeat(37), 4)).toBe("aaaa… (33 more characters not shown)");
+    expect(truncateForDisplay("abcdef", 4)).toBe("abcdef");
   });
 
   it("counts an astral character as one and never splits its surrogate pair", () => {
-    expect(truncateForDisplay("🙂🙂🙂", 2)).toBe("🙂🙂… (1 more character not shown)");
+    expect(truncateForDisplay("🙂".repeat(42), 2)).toBe("🙂🙂… (40 more characters not shown)");
   });
 });

@@ -65,12 +65,17 @@ const BEYOND_PLAIN = /[^\x20-\x7e\n\t]/u;
 /** Cc control but the line break and tab, bidi embeddings/overrides/isolates, lone surrogates. */
 const DRIVES_TERMINAL = /(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069\p{Cs}]/gu;
 
-/** Shortens for display without cutting a surrogate pair, and says how much was left out. */
+/**
+ * Shortens for display without cutting a surrogate pair, and says how much was left out; a text
+ * whose hidden part would be no longer than the saying of it is shown whole.
+ */
 export function truncateForDisplay(text: string, maxChars: number): string {
   const characters = Array.from(text);
   if (characters.length <= maxChars) return text;
   const omitted = characters.length - maxChars;
-  return `${characters.slice(0, maxChars).join("")}… (${moreCharacters(omitted)} not shown)`;
+  const marker = `… (${moreCharacters(omitted)} not shown)`;
+  if (Array.from(marker).length >= omitted) return text;
+  return `${characters.slice(0, maxChars).join("")}${marker}`;
 }
 
 /** Keeps the start and the last `tailChars` of a long text, saying how much of the middle is gone. */
