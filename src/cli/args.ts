@@ -84,7 +84,7 @@ always refused.
 Quote the task so it is one argument: agent "fix the failing test".
 With no task on a terminal, agent starts a conversation: each message a turn,
 /help lists its commands (/model, /clear, /compact, /context, /usage, /undo,
-/exit).
+/mcp, /exit).
 
 Options:
   -p, --prompt <text>     The task (or give it as the one argument)
@@ -180,7 +180,8 @@ OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_CONTEXT_WINDOW, AGENT_REQUEST_TIMEOUT,
 AGENT_RETRIES, AGENT_SANDBOX, AGENT_SANDBOX_LIMITS, AGENT_STATE_DIR, NO_COLOR.
 Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing
 to resume), 3 waiting for an approval (chapter 4), 4 piped run answered but
-every tool call was denied, 130 Ctrl-C, 141 stderr closed.`;
+every tool call was denied, 129 terminal closed (SIGHUP), 130 Ctrl-C, 141 stderr
+closed, 143 stopped (SIGTERM).`;
 
 /** Every run option, as `node:util` parses it: a run takes them all, `agent explain` a few. */
 export const RUN_OPTIONS = {

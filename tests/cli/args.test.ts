@@ -356,7 +356,7 @@ describe("HELP_TEXT", () => {
     expect(HELP_TEXT).toContain("  agent resume --last     The newest run whatever its state");
     expect(HELP_TEXT).toContain("--state-dir <dir>");
     expect(HELP_TEXT).toContain(
-      "Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing\nto resume), 3 waiting for an approval (chapter 4), 4 piped run answered but\nevery tool call was denied, 130 Ctrl-C, 141 stderr closed.",
+      "Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing\nto resume), 3 waiting for an approval (chapter 4), 4 piped run answered but\nevery tool call was denied, 129 terminal closed (SIGHUP), 130 Ctrl-C, 141 stderr\nclosed, 143 stopped (SIGTERM).",
     );
   });
 

@@ -1,6 +1,6 @@
 /**
  * Our own retry loop around one model request, in place of the SDK's: the person sees each retry
- * as it is decided ("retrying in 4 s (2 of 3): connection reset"), the wait is injected (tests
+ * as it is decided ("retrying in 4 s (2 of 2): connection reset"), the wait is injected (tests
  * never sleep), and Ctrl-C ends a wait at once. What is retried is what the SDK retries: no
  * connection (but a host name that does not resolve), no reply in time, 408, 409, 429 and 5xx,
  * unless the server says `x-should-retry`.

@@ -2,7 +2,7 @@ import type { ModelRetryNotice } from "../../../bootstrap.js";
 import { escapeForPrompt } from "../render/terminal-text.js";
 
 /**
- * `agent: retrying in 4 s (2 of 3): connection reset`: said as the wait begins, so a slow or
+ * `agent: retrying in 4 s (2 of 2): connection reset`: said as the wait begins, so a slow or
  * flaky model server is not mistaken for a hang. The reason may quote the server: escaped.
  */
 export function retryNoticeLine(notice: ModelRetryNotice): string {
