@@ -583,12 +583,25 @@ function gitMadeDuringCommand(workspace: string, before: readonly string[]): str
   }
   const known = new Set(before);
   return after
-    .filter((found) => !known.has(found))
+    .filter((found) => !known.has(found) && !isEmptyDirectory(found))
     .map(
       (found) =>
         `warning: ${found} was made during this command: git runs the hooks and programs its ` +
         `config names at your next git command there, outside the sandbox: check it before then`,
     );
+}
+
+/**
+ * An empty `.git` holds no hook or config for git to run: another run's placeholder (another run
+ * in this workspace holds one while its command runs), or a folder nothing was put in yet, which
+ * the next command finds read-only.
+ */
+function isEmptyDirectory(found: string): boolean {
+  try {
+    return lstatSync(found).isDirectory() && readdirSync(found).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 function isGitDirectoryLayout(entries: readonly Dirent[]): boolean {

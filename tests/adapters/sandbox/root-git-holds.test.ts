@@ -132,6 +132,24 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined || GIT =
       expect(second.output).toBe("done\n");
     });
 
+    it("another run's command holding the top .git meanwhile is not taken for a repository made", async () => {
+      // Two runs, each with a ledger of its own, as a run and the person's own pwsh would be.
+      const waitFor = (name: string) =>
+        vi.waitFor(
+          () => {
+            if (!existsSync(join(ws, name))) throw new Error(`waiting for ${name}`);
+          },
+          { timeout: 20_000, interval: 10 },
+        );
+      const a = runner().run("touch started; until [ -e end ]; do sleep 0.02; done", ws, LIMITS);
+      await waitFor("started");
+      expect(existsSync(join(ws, ".git"))).toBe(true);
+      const b = await runner().run("echo hi", ws, LIMITS);
+      writeFileSync(join(ws, "end"), "");
+      await a;
+      expect(b.output).toBe("hi\n");
+    });
+
     it("an empty .git folder no run made (the person's) is bound as it is and kept", async () => {
       mkdirSync(join(ws, ".git"));
       const result = await runner().run(
