@@ -9,22 +9,14 @@ import { describe, expect, it } from "vitest";
 import { chatTextReply } from "../support/chat-completions-server.js";
 import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
-import { runCli, serverEnv } from "./cli-process.js";
+import { atPrompt, runsDirOf, stateEnv } from "./run-state.js";
+import { runCli } from "./cli-process.js";
 
 const e2e = useAgentFixture();
 
-function env(): Record<string, string> {
-  return serverEnv(e2e.server.baseURL, { AGENT_STATE_DIR: join(e2e.dir.root, "state") });
-}
-
-async function runsDir(): Promise<string> {
-  const workspaces = join(e2e.dir.root, "state", "workspaces");
-  const [only] = await readdir(workspaces);
-  return join(workspaces, only ?? "", "runs");
-}
-
-const prompted = (rows: readonly string[]): boolean =>
-  rows.filter((row) => row !== "").at(-1) === ">";
+const env = (): Record<string, string> => stateEnv(e2e);
+const runsDir = (): Promise<string> => runsDirOf(e2e);
+const prompted = atPrompt;
 
 /** A conversation answers once, then its process is killed with SIGKILL at the `>` prompt. */
 async function killedAtPrompt(): Promise<void> {
