@@ -254,9 +254,12 @@ describe.skipIf(!READY)(SUITE, () => {
           cgroups: recordingCgroups(made),
         });
         const started = performance.now();
-        // `exec perl` waits without forking: a shell's `sleep` would itself retry its fork.
+        // `exec perl` waits without forking: a shell's `sleep` would itself retry its fork. The
+        // command's own shell forks once, before any bomb exists (`bomb &`): `bomb;` forked both
+        // ends of the pipeline itself, and when the first end's children reached the limit before
+        // the second fork, bash retried that fork for up to 15 s (1+2+4+8) before going on.
         const bomb = limited.run(
-          "bomb() { bomb | bomb & }; bomb; exec perl -e 'sleep 3; exit 1'",
+          "bomb() { bomb | bomb & }; bomb & exec perl -e 'sleep 3; exit 1'",
           ws,
           LIMITS,
         );
