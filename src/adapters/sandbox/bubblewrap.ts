@@ -539,7 +539,10 @@ const UNSCANNED_DIRECTORIES = new Set(["node_modules"]);
  * directory that holds one), so a symlinked nested `.git` only has its target bound.
  */
 function gitMetadata(workspace: string): string[] {
-  if (isGitDirectoryLayout(listDirectory(workspace))) {
+  // An empty HEAD is no git dir's (git reads the ref in it first): another run's placeholder
+  // (root-git-holds.ts) beside a project's own objects/ and refs/ must not refuse this command.
+  const entries = listDirectory(workspace).filter((entry) => !isEmptyHead(workspace, entry));
+  if (isGitDirectoryLayout(entries)) {
     throw new SandboxContentError(
       `The sandbox cannot keep the git metadata in ${workspace} read-only: the workspace itself ` +
         `is laid out as a git directory (HEAD, objects, refs); run the agent in a checkout, or ` +
@@ -589,6 +592,15 @@ function gitMadeDuringCommand(workspace: string, before: readonly string[]): str
         `warning: ${found} was made during this command: git runs the hooks and programs its ` +
         `config names at your next git command there, outside the sandbox: check it before then`,
     );
+}
+
+function isEmptyHead(workspace: string, entry: Dirent): boolean {
+  if (entry.name !== "HEAD" || !entry.isFile()) return false;
+  try {
+    return lstatSync(path.join(workspace, entry.name)).size === 0;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -259,6 +259,15 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(() => runner().argsFor("true", ws)).toThrow(/is laid out as a git directory/);
   });
 
+  it("takes an empty HEAD (another run's placeholder) beside objects/ and refs/ for no git directory", async () => {
+    await mkdir(join(ws, "objects"));
+    await mkdir(join(ws, "refs"));
+    await writeFile(join(ws, "HEAD"), "");
+    expect(await runner().run("echo ran", ws, LIMITS)).toEqual(ok("ran\n"));
+    await writeFile(join(ws, "HEAD"), "ref: refs/heads/main\n");
+    expect(() => runner().argsFor("true", ws)).toThrow(/is laid out as a git directory/);
+  });
+
   /** A bash runner for `ws` with an empty environment, plus `extra`. */
   function bareRunner(extra: Partial<BubblewrapRunnerOptions>): BubblewrapRunner {
     return new BubblewrapRunner({
