@@ -539,8 +539,8 @@ const UNSCANNED_DIRECTORIES = new Set(["node_modules"]);
  * directory that holds one), so a symlinked nested `.git` only has its target bound.
  */
 function gitMetadata(workspace: string): string[] {
-  // An empty HEAD is no git dir's (git reads the ref in it first): another run's placeholder
-  // (root-git-holds.ts) beside a project's own objects/ and refs/ must not refuse this command.
+  // An empty HEAD is no git dir's (git reads the ref in it first): one beside a project's own
+  // objects/ and refs/ does not refuse the command.
   const entries = listDirectory(workspace).filter((entry) => !isEmptyHead(workspace, entry));
   if (isGitDirectoryLayout(entries)) {
     throw new SandboxContentError(
@@ -581,8 +581,14 @@ function gitMadeDuringCommand(workspace: string, before: readonly string[]): str
   try {
     after = gitMetadata(workspace);
   } catch (error) {
-    if (error instanceof SandboxContentError) return [];
-    throw error;
+    if (!(error instanceof SandboxContentError)) throw error;
+    // The workspace laid out as a git dir, or too many repositories to look through: the next
+    // command is refused, but this one may already have planted what git runs.
+    return [
+      `warning: after this command the git metadata in ${workspace} could not be kept ` +
+        `read-only (${firstSentenceOf(error.message)}): git may run hooks or config a command ` +
+        `put there at your next git command in it: check it before then`,
+    ];
   }
   const known = new Set(before);
   return after
@@ -592,6 +598,11 @@ function gitMadeDuringCommand(workspace: string, before: readonly string[]): str
         `warning: ${found} was made during this command: git runs the hooks and programs its ` +
         `config names at your next git command there, outside the sandbox: check it before then`,
     );
+}
+
+function firstSentenceOf(message: string): string {
+  const colon = message.indexOf(": ");
+  return colon < 0 ? message : (message.slice(colon + 2).split(";")[0] ?? message);
 }
 
 function isEmptyHead(workspace: string, entry: Dirent): boolean {

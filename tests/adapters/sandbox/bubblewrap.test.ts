@@ -259,7 +259,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     expect(() => runner().argsFor("true", ws)).toThrow(/is laid out as a git directory/);
   });
 
-  it("takes an empty HEAD (another run's placeholder) beside objects/ and refs/ for no git directory", async () => {
+  it("takes an empty HEAD beside objects/ and refs/ for no git directory", async () => {
     await mkdir(join(ws, "objects"));
     await mkdir(join(ws, "refs"));
     await writeFile(join(ws, "HEAD"), "");
@@ -854,11 +854,11 @@ function scanLimitMessage(what: string): string {
 }
 
 /**
- * A workspace that is no repository has its top `.git` and `HEAD` held for each command
+ * A workspace that is no repository has its top `.git` held for each command
  * (root-git-holds.ts), so a command cannot make it one.
  */
 function heldAtTop(workspace: string): string[] {
-  return [join(workspace, ".git"), join(workspace, "HEAD")];
+  return [join(workspace, ".git")];
 }
 
 /** The person's credential files are covered by an empty file; which exist depends on this machine. */

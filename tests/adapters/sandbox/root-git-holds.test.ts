@@ -37,30 +37,22 @@ afterEach(async () => {
 });
 
 describe("rootGitNamesToHold", () => {
-  it("holds .git and HEAD where neither is, and neither where the workspace is a repository", () => {
-    expect(rootGitNamesToHold(ws)).toEqual([join(ws, ".git"), join(ws, "HEAD")]);
+  it("holds .git where there is none, and nothing where the workspace is a repository", () => {
+    expect(rootGitNamesToHold(ws)).toEqual([join(ws, ".git")]);
     mkdirSync(join(ws, ".git", "objects"), { recursive: true });
-    writeFileSync(join(ws, "HEAD"), "ref: refs/heads/main\n");
     expect(rootGitNamesToHold(ws)).toEqual([]);
   });
 
-  it("holds what has a placeholder's shape (another run's): an empty .git folder, an empty HEAD", () => {
+  it("holds an empty .git folder (another run's placeholder), not one with anything in it", () => {
     mkdirSync(join(ws, ".git"));
-    writeFileSync(join(ws, "HEAD"), "");
-    expect(rootGitNamesToHold(ws)).toEqual([join(ws, ".git"), join(ws, "HEAD")]);
+    expect(rootGitNamesToHold(ws)).toEqual([join(ws, ".git")]);
     writeFileSync(join(ws, ".git", "config"), "");
     expect(rootGitNamesToHold(ws)).toEqual([]);
   });
 
-  it("holds nothing in a repository of its own: git finds its .git before any bare layout", () => {
-    mkdirSync(join(ws, ".git"));
-    writeFileSync(join(ws, ".git", "HEAD"), "ref: refs/heads/main\n");
+  it("holds nothing beside a linked worktree's .git file", () => {
+    writeFileSync(join(ws, ".git"), `gitdir: ${join(base, "elsewhere")}\n`);
     expect(rootGitNamesToHold(ws)).toEqual([]);
-    // A linked worktree's `.git` file, too.
-    const worktree = join(base, "worktree");
-    mkdirSync(worktree);
-    writeFileSync(join(worktree, ".git"), `gitdir: ${join(ws, ".git")}\n`);
-    expect(rootGitNamesToHold(worktree)).toEqual([]);
   });
 });
 
@@ -89,21 +81,32 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined || GIT =
     const runner = () =>
       hostEnvironmentRunner({ bwrapPath: BWRAP ?? "", bash: BASH ?? "", workspace: ws });
 
-    it("a workspace that is no repository: a command can make neither .git nor a bare layout", async () => {
+    it("a workspace that is no repository: a command cannot make .git; a bare layout is named", async () => {
       const result = await runner().run(
-        "git init -q . 2>/dev/null && echo INIT; mkdir -p .git/hooks 2>/dev/null && echo HOOKS; " +
-          "mkdir objects refs && echo 'ref: refs/heads/main' > HEAD 2>/dev/null && echo BARE; " +
-          "rmdir .git 2>/dev/null && echo REMOVED; echo ok > notes.txt && echo NOTES",
+        "git init -q . 2>/dev/null && echo INIT; (mkdir -p .git/hooks) 2>/dev/null && echo HOOKS; " +
+          "(rmdir .git) 2>/dev/null && echo REMOVED; echo ok > notes.txt && echo NOTES",
         ws,
         LIMITS,
       );
-      expect(result.output).not.toMatch(/INIT|HOOKS|BARE|REMOVED/u);
-      expect(result.output).toContain("NOTES");
-      // Held for the command only: neither is left behind, and git finds no repository here.
-      expect(readdirSync(ws).sort()).toEqual(["notes.txt", "objects", "refs"]);
+      expect(result.output).toBe("NOTES\n");
+      // Held for the command only: nothing is left behind, and git finds no repository here.
+      expect(readdirSync(ws)).toEqual(["notes.txt"]);
       expect(() =>
         execFileSync("git", ["rev-parse", "--git-dir"], { cwd: ws, stdio: "pipe" }),
       ).toThrow();
+
+      const bare = await runner().run(
+        "mkdir objects refs && echo 'ref: refs/heads/main' > HEAD && echo BARE",
+        ws,
+        LIMITS,
+      );
+      expect(bare.output).toBe(
+        "BARE\n" +
+          `[sandbox] warning: after this command the git metadata in ${ws} could not be kept ` +
+          "read-only (the workspace itself is laid out as a git directory (HEAD, objects, refs)): " +
+          "git may run hooks or config a command put there at your next git command in it: " +
+          "check it before then",
+      );
     });
 
     it("git in the sandbox takes the held .git for no repository, not for a broken one", async () => {
