@@ -136,15 +136,14 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   },
   {
     pattern:
-      "Directory.Build.props, Directory.Build.targets, Directory.Build.rsp, Directory.Packages.props, global.json, NuGet.Config",
+      "Directory.Build.props, Directory.Build.targets, Directory.Build.rsp, Directory.Packages.props, NuGet.Config",
     reason:
-      "MSBuild imports them into every project below at the next build or restore (an editor's C# support runs one when it opens the folder); global.json picks the .NET SDK that runs, NuGet.Config where packages come from",
+      "MSBuild imports them into every project below at the next build or restore (an editor's C# support runs one when it opens the folder); NuGet.Config says where packages come from",
     names: [
       "directory.build.props",
       "directory.build.targets",
       "directory.build.rsp",
       "directory.packages.props",
-      "global.json",
       "nuget.config",
     ],
   },
@@ -167,10 +166,8 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
     ],
   },
   {
-    pattern: ".pdbrc, .irbrc, .pryrc, .gdbinit, .lldbinit, .bundle/",
-    reason:
-      "a debugger or REPL started in the folder runs the commands in them; bundler takes its settings from .bundle/ at the next bundle command",
-    folders: [".bundle"],
+    pattern: ".pdbrc, .irbrc, .pryrc, .gdbinit, .lldbinit",
+    reason: "a debugger or REPL started in the folder runs the commands in them",
     names: [".pdbrc", ".irbrc", ".pryrc", ".gdbinit", ".lldbinit"],
   },
   {
