@@ -8,8 +8,9 @@
  *   bound read-only (`scripts/` for a missing `scripts/fsmonitor.sh`);
  * - one whose nearest existing folder is the workspace itself gets a placeholder: the harness
  *   makes an empty regular file at its first missing name (an empty directory for `.git`:
- *   placeholder-shape.ts; never following a link, never over anything), binds it read-only for the command (which can then neither write it, nor remove or
- *   rename it: it is a mount point). Runs in one workspace share a ledger of these
+ *   placeholder-shape.ts; never following a link, never over anything), binds it read-only for
+ *   the command (which can then neither write it, nor remove or rename it: it is a mount point).
+ *   Runs in one workspace share a ledger of these
  *   (placeholder-ledger.ts): one that finds a placeholder another run made holds it too, and the
  *   last run to let it go removes it, if it is still the very file that was made. Removing it
  *   while another run's command has it bound would detach that bind and let the command create

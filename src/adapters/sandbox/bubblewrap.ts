@@ -8,6 +8,7 @@ import type {
 import { environmentNamesOf } from "../../core/ports/command-runner.js";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { gitDelegatedBinds } from "./git-delegated-binds.js";
+import { hasPlaceholderShape } from "./placeholder-shape.js";
 import { rootGitNamesToHold } from "./root-git-holds.js";
 import {
   absentCoverage,
@@ -327,7 +328,7 @@ export class BubblewrapRunner implements CommandRunner {
       ]),
     ];
     const absent = absentCoverage(workspace, watched);
-    // Made after the scan, so a `.git` held here is not taken for the workspace's own.
+    // Held only while the command runs (#runHolding): the scan above never sees it.
     const rootGit = rootGitNamesToHold(workspace);
     const { cacheDirectory, loadedLater } = this.#options;
     const later = loadedLater === undefined ? [] : loadedLaterBefore(workspace, loadedLater);
@@ -571,10 +572,10 @@ function gitMetadata(workspace: string): string[] {
 
 /**
  * A note for each repository a command made inside the workspace (a nested `git init` or `git
- * clone`, a bare layout): the next command finds it read-only, but this one could already have
- * written its hooks and config, which the person's next git command there runs on the host. The
- * workspace's own top is held for the command (root-git-holds.ts). A scan the command made fail
- * (too many directories) refuses the next command in its own words; nothing is added here.
+ * clone`): the next command finds it read-only, but this one could already have written its hooks
+ * and config, which the person's next git command there runs on the host. The workspace's own top
+ * `.git` is held for the command (root-git-holds.ts); a scan that now fails (the top laid out as a
+ * bare repository, too many repositories) refuses the next command, and is named here too.
  */
 function gitMadeDuringCommand(workspace: string, before: readonly string[]): string[] {
   let after: string[];
@@ -585,24 +586,18 @@ function gitMadeDuringCommand(workspace: string, before: readonly string[]): str
     // The workspace laid out as a git dir, or too many repositories to look through: the next
     // command is refused, but this one may already have planted what git runs.
     return [
-      `warning: after this command the git metadata in ${workspace} could not be kept ` +
-        `read-only (${firstSentenceOf(error.message)}): git may run hooks or config a command ` +
-        `put there at your next git command in it: check it before then`,
+      `warning: after this command: ${error.message}. Git may run hooks or config this command ` +
+        `put there at your next git command in ${workspace}: check it before then`,
     ];
   }
   const known = new Set(before);
   return after
-    .filter((found) => !known.has(found) && !isEmptyDirectory(found))
+    .filter((found) => !known.has(found) && !isEmptyPlaceholderShape(found))
     .map(
       (found) =>
         `warning: ${found} was made during this command: git runs the hooks and programs its ` +
         `config names at your next git command there, outside the sandbox: check it before then`,
     );
-}
-
-function firstSentenceOf(message: string): string {
-  const colon = message.indexOf(": ");
-  return colon < 0 ? message : (message.slice(colon + 2).split(";")[0] ?? message);
 }
 
 function isEmptyHead(workspace: string, entry: Dirent): boolean {
@@ -619,11 +614,12 @@ function isEmptyHead(workspace: string, entry: Dirent): boolean {
  * in this workspace holds one while its command runs), or a folder nothing was put in yet, which
  * the next command finds read-only.
  */
-function isEmptyDirectory(found: string): boolean {
+function isEmptyPlaceholderShape(found: string): boolean {
   try {
-    return lstatSync(found).isDirectory() && readdirSync(found).length === 0;
+    const stats = lstatSync(found, { throwIfNoEntry: false });
+    return stats !== undefined && hasPlaceholderShape(found, stats);
   } catch {
-    return false;
+    return false; // changed since the scan: named, as anything the scan found
   }
 }
 

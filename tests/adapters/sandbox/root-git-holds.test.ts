@@ -102,10 +102,10 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined || GIT =
       );
       expect(bare.output).toBe(
         "BARE\n" +
-          `[sandbox] warning: after this command the git metadata in ${ws} could not be kept ` +
-          "read-only (the workspace itself is laid out as a git directory (HEAD, objects, refs)): " +
-          "git may run hooks or config a command put there at your next git command in it: " +
-          "check it before then",
+          `[sandbox] warning: after this command: The sandbox cannot keep the git metadata in ` +
+          `${ws} read-only: the workspace itself is laid out as a git directory (HEAD, objects, ` +
+          "refs); run the agent in a checkout, or run with --sandbox off. Git may run hooks or " +
+          `config this command put there at your next git command in ${ws}: check it before then`,
       );
     });
 
