@@ -26,7 +26,7 @@ import { EXECUTION_FLAGS, executionSettings } from "../settings/run-settings.js"
 import { resolveWorkspace } from "../settings/workspace.js";
 import { EXIT } from "../exit-codes.js";
 import { guarded, parseRunOptionArgs } from "../subcommand-args.js";
-import { TERMINAL_APPROVAL_SOURCE } from "../terminal/approval/terminal-approval.js";
+import { answerDecision } from "../terminal/approval/terminal-approval.js";
 import { formatAuditLine } from "../terminal/approval/terminal-audit.js";
 import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
@@ -240,29 +240,8 @@ class AnswerRecorder implements ApprovalProvider, RunApprovalPrompt {
 
   decideForRun(): Promise<RunApprovalAnswer> {
     this.asked += 1;
-    switch (this.#answer) {
-      case "y":
-        return once(
-          PermissionDecision.allow("User approved this tool call", TERMINAL_APPROVAL_SOURCE),
-        );
-      case "a":
-        return Promise.resolve({
-          decision: PermissionDecision.allow(
-            "User approved this action for the rest of this run",
-            TERMINAL_APPROVAL_SOURCE,
-          ),
-          forRun: true,
-        });
-      case "n":
-        return once(
-          PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE),
-        );
-    }
+    return Promise.resolve(answerDecision(this.#answer));
   }
-}
-
-function once(decision: PermissionDecision): Promise<RunApprovalAnswer> {
-  return Promise.resolve({ decision, forRun: false });
 }
 
 /** Stands in for the audit: keeps the terminal's `[Permission]` line and writes nothing. */

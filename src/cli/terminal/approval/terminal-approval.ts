@@ -14,6 +14,37 @@ import { MODEL_INDENT, layOutLine } from "../render/terminal-layout.js";
 import { elideMiddle, escapeForPrompt, escapeForTerminal } from "../render/terminal-text.js";
 
 export const TERMINAL_APPROVAL_SOURCE = "terminal-approval";
+
+/**
+ * What the person's answer at the prompt decides: `y`, `a` (this exact action for the rest of the
+ * run, where the prompt offers it) or anything else, which denies. `agent explain` answers
+ * through this too, so its decisions are the run's.
+ */
+export function answerDecision(answer: "y" | "a" | "n"): RunApprovalAnswer {
+  switch (answer) {
+    case "y":
+      return {
+        decision: PermissionDecision.allow(
+          "User approved this tool call",
+          TERMINAL_APPROVAL_SOURCE,
+        ),
+        forRun: false,
+      };
+    case "a":
+      return {
+        decision: PermissionDecision.allow(
+          "User approved this action for the rest of this run",
+          TERMINAL_APPROVAL_SOURCE,
+        ),
+        forRun: true,
+      };
+    case "n":
+      return {
+        decision: PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE),
+        forRun: false,
+      };
+  }
+}
 /**
  * Long file contents are shortened in the middle, so the person still sees how they start and end.
  * A command to execute is never shortened: every character of it would run.
@@ -124,24 +155,10 @@ export class TerminalApprovalProvider implements ApprovalProvider {
         this.#options.onCancel();
         throw new RunCancelledError();
       case "eof":
-        return once(
-          PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE),
-        );
+        return answerDecision("n");
       case "line":
-        if (forRunToo && isForRun(answer.text)) {
-          return {
-            decision: PermissionDecision.allow(
-              "User approved this action for the rest of this run",
-              TERMINAL_APPROVAL_SOURCE,
-            ),
-            forRun: true,
-          };
-        }
-        return once(
-          isYes(answer.text)
-            ? PermissionDecision.allow("User approved this tool call", TERMINAL_APPROVAL_SOURCE)
-            : PermissionDecision.deny("User denied this tool call", TERMINAL_APPROVAL_SOURCE),
-        );
+        if (forRunToo && isForRun(answer.text)) return answerDecision("a");
+        return answerDecision(isYes(answer.text) ? "y" : "n");
     }
   }
 
