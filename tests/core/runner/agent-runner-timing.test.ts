@@ -30,6 +30,27 @@ afterEach(async () => {
 
 const PERSON_MS = 3000;
 
+/** A model that asks for `true` once and then answers, and the shell tool that really runs it. */
+function oneShellCall(): { model: ScriptedModelClient; registry: ToolRegistry } {
+  return {
+    model: new ScriptedModelClient([
+      toolCallReply([{ id: "t1", name: "shell", arguments: { command: "true" } }]),
+      textReply("Done."),
+    ]),
+    registry: new ToolRegistry([
+      createShellTool({
+        runner: new PosixShellRunner({
+          executable: "/bin/sh",
+          kind: "sh",
+          environment: { PATH: "/usr/bin:/bin" },
+          killTree: { kind: "process-group" },
+        }),
+        workspace,
+      }),
+    ]),
+  };
+}
+
 describe.skipIf(process.platform === "win32")("AgentRunner: how long a call took", () => {
   it("approving `true` after 3 s at the prompt records under 1 s, and the 3 s as waitedMs", async () => {
     // The real clock, plus the time the person is said to have spent at the prompt.
@@ -44,21 +65,7 @@ describe.skipIf(process.platform === "win32")("AgentRunner: how long a call took
     const audited: ToolOutcome[] = [];
     const shown: number[] = [];
     const runner = new AgentRunner({
-      model: new ScriptedModelClient([
-        toolCallReply([{ id: "t1", name: "shell", arguments: { command: "true" } }]),
-        textReply("Done."),
-      ]),
-      registry: new ToolRegistry([
-        createShellTool({
-          runner: new PosixShellRunner({
-            executable: "/bin/sh",
-            kind: "sh",
-            environment: { PATH: "/usr/bin:/bin" },
-            killTree: { kind: "process-group" },
-          }),
-          workspace,
-        }),
-      ]),
+      ...oneShellCall(),
       policy: new PermissionPolicy({ approver }),
       maxTurns: 3,
       now,
@@ -92,33 +99,19 @@ describe.skipIf(process.platform === "win32")("AgentRunner: how long a call took
 
   it("a call denied without asking anyone (a piped or script run) has no waitedMs", async () => {
     // The approver takes its time, as a slow audit would, but puts no question to a person.
-    let skew = 0;
+    let clock = 0;
     const approver = new RecordingApprover(() => {
-      skew += 20;
+      clock += 20;
       return PermissionDecision.deny(
         "Interactive approval is unavailable (stdin is not a TTY)",
         "terminal-approval",
       );
     });
     const runner = new AgentRunner({
-      model: new ScriptedModelClient([
-        toolCallReply([{ id: "t1", name: "shell", arguments: { command: "true" } }]),
-        textReply("Done."),
-      ]),
-      registry: new ToolRegistry([
-        createShellTool({
-          runner: new PosixShellRunner({
-            executable: "/bin/sh",
-            kind: "sh",
-            environment: { PATH: "/usr/bin:/bin" },
-            killTree: { kind: "process-group" },
-          }),
-          workspace,
-        }),
-      ]),
+      ...oneShellCall(),
       policy: new PermissionPolicy({ approver }),
       maxTurns: 3,
-      now: () => Date.now() + skew,
+      now: () => clock,
     });
     const [outcome] = (await runner.run("run true")).outcomes;
     expect(approver.requests).toHaveLength(1);
@@ -128,21 +121,7 @@ describe.skipIf(process.platform === "win32")("AgentRunner: how long a call took
 
   it("a call nobody was asked about has no waitedMs", async () => {
     const runner = new AgentRunner({
-      model: new ScriptedModelClient([
-        toolCallReply([{ id: "t1", name: "shell", arguments: { command: "true" } }]),
-        textReply("Done."),
-      ]),
-      registry: new ToolRegistry([
-        createShellTool({
-          runner: new PosixShellRunner({
-            executable: "/bin/sh",
-            kind: "sh",
-            environment: { PATH: "/usr/bin:/bin" },
-            killTree: { kind: "process-group" },
-          }),
-          workspace,
-        }),
-      ]),
+      ...oneShellCall(),
       maxTurns: 3,
     });
     const [outcome] = (await runner.run("run true")).outcomes;
