@@ -57,11 +57,7 @@ describe("agent explain, daily profile from the settings file", () => {
     expect(run).toMatchObject({ code: 0, err: "" });
     expect(run.out).toBe(
       [
-        `$ agent explain write_file '${json}' --profile daily`,
-        `prepare: ok · write_file (effect write) ${json}`,
-        "workspace boundary: —",
-        "execution environment: —",
-        "recommendations: —",
+        ...dailyWriteOpening(json),
         `rules: ${WRITE_ASK_RULE}`,
         `merge: ${WRITE_ASK_RULE}`,
         "approval: the person is asked [y/N/a] (a: this exact action, for the rest of this run)",
@@ -84,11 +80,7 @@ describe("agent explain, daily profile from the settings file", () => {
     expect(run).toMatchObject({ code: 0, err: "" });
     expect(run.out).toBe(
       [
-        `$ agent explain write_file '${json}' --profile daily`,
-        `prepare: ok · write_file (effect write) ${json}`,
-        "workspace boundary: —",
-        "execution environment: —",
-        "recommendations: —",
+        ...dailyWriteOpening(json),
         `rules: ${WRITE_ASK_RULE}`,
         `merge: ${WRITE_ASK_RULE}`,
         `approval: answered without asking the person: ${allow}`,
@@ -107,11 +99,7 @@ describe("agent explain, daily profile from the settings file", () => {
     expect(run).toMatchObject({ code: 0, err: "" });
     expect(run.out).toBe(
       [
-        `$ agent explain write_file '${json}' --profile daily`,
-        `prepare: ok · write_file (effect write) ${json}`,
-        "workspace boundary: —",
-        "execution environment: —",
-        "recommendations: —",
+        ...dailyWriteOpening(json),
         `rules: ${WRITE_ASK_RULE}; ${deny}`,
         `merge: ${deny}`,
         "approval: not asked",
@@ -179,3 +167,14 @@ describe("agent explain takes the run options that decide a call", () => {
     },
   );
 });
+
+/** The lines every daily-profile explain of a plain `write_file` starts with. */
+function dailyWriteOpening(json: string): string[] {
+  return [
+    `$ agent explain write_file '${json}' --profile daily`,
+    `prepare: ok · write_file (effect write) ${json}`,
+    "workspace boundary: —",
+    "execution environment: —",
+    "recommendations: —",
+  ];
+}
