@@ -14,13 +14,16 @@
  *   `docs/rules.md` what the next session reads: `docs/**` does not allow it), which needs the
  *   disk to tell (`loadedThrough`, asked only when a rule would otherwise allow the write);
  * - a rule that names only a tool, for an MCP server's tool (`mcp__server__tool`): any call of it.
- * A deny is matched generously instead: a command's words anywhere in its text, a path with its
- * `.` and `..` segments resolved, and the file a link leads it to.
+ * A deny (or ask) is matched generously instead: a command's words in order within any one of its
+ * commands, whatever stands between them and however they are quoted (command-words.ts), a path
+ * with its `.` and `..` segments resolved, and the file a link leads it to. A text no reading can
+ * see through (`$(echo git) push`) is no allow's either: it is asked.
  */
 import { loadedLaterReason, type LoadedThroughLink } from "./loaded-later-files.js";
 import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import { PermissionRule } from "./permission-rule.js";
+import { commandsInText, runsRule } from "./command-words.js";
 
 export type PersonalBehavior = "allow" | "ask" | "deny";
 
@@ -52,14 +55,28 @@ function commandWords(request: PermissionRequest): { words: string[]; plain: boo
     const words = text.split(/[\s;&|<>()]+/u).filter((word) => word !== "");
     return { words, plain: PLAIN_COMMAND.test(text) };
   }
+  const argv = programWords(args);
+  return argv === undefined ? undefined : { words: argv, plain: true };
+}
+
+/** `run_command`'s program and arguments (or an argv), already one word each. */
+function programWords(args: Readonly<Record<string, unknown>>): string[] | undefined {
   if (typeof args.program === "string") {
     const rest = Array.isArray(args.args) ? args.args.filter((a) => typeof a === "string") : [];
-    return { words: [args.program, ...rest], plain: true };
+    return [args.program, ...rest];
   }
   if (Array.isArray(args.argv) && args.argv.every((word) => typeof word === "string")) {
-    return { words: args.argv, plain: true };
+    return args.argv;
   }
   return undefined;
+}
+
+/** The commands a call's text may run, each as its words, read the way a deny should read them. */
+function commandsOf(request: PermissionRequest): (readonly string[])[] | undefined {
+  const args = request.call.arguments;
+  if (typeof args.command === "string") return commandsInText(args.command);
+  const argv = programWords(args);
+  return argv === undefined ? undefined : [argv];
 }
 
 /** Words of letters, digits and `-_./=:@+,%` separated by spaces: nothing a shell would expand. */
@@ -67,13 +84,6 @@ const PLAIN_COMMAND = /^[ \t]*[\w\-./=:@+,%]+(?:[ \t]+[\w\-./=:@+,%]+)*[ \t]*$/u
 
 function startsWith(words: readonly string[], prefix: readonly string[], at = 0): boolean {
   return prefix.every((word, index) => words[at + index] === word);
-}
-
-function appearsIn(words: readonly string[], prefix: readonly string[]): boolean {
-  for (let at = 0; at + prefix.length <= words.length; at += 1) {
-    if (startsWith(words, prefix, at)) return true;
-  }
-  return false;
 }
 
 /** `*` and `?` within a name, `**` across names; everything else literal. */
@@ -171,9 +181,10 @@ export class PersonalRules {
 
   #broadMatch(rule: PersonalRuleSpec, request: PermissionRequest): boolean {
     if (rule.tool !== "*" && rule.tool !== request.toolName) return false;
-    if (rule.argv !== undefined) {
-      const command = commandWords(request);
-      return command !== undefined && appearsIn(command.words, rule.argv);
+    const { argv } = rule;
+    if (argv !== undefined) {
+      const commands = commandsOf(request);
+      return commands?.some((words) => runsRule(words, argv)) === true;
     }
     if (rule.path !== undefined) {
       const pattern = globToRegExp(rule.path);

@@ -180,6 +180,74 @@ describe("personal rules", () => {
     expect(run.prompt.asked).toEqual([]);
   });
 
+  it.each([
+    "git --no-pager push origin",
+    "git -C . push",
+    "git -c core.sshCommand=./x push",
+    "'git' push",
+    'g"i"t push',
+    "g\\it push",
+    "$'git' push",
+    "/usr/bin/git push",
+    "GIT push",
+    "C:\\Git\\bin\\git.exe push",
+    'bash -c "git push"',
+    "sh -c 'git status; git push'",
+    "git \\\n  push",
+    "g`it push",
+    "git -c alias.p=push p origin",
+    "echo ok && env GIT_TRACE=1 git push",
+  ])(
+    "a deny of `git push` wins over an allow of `git` however the text spells it: %s",
+    async (command) => {
+      const run = daily({
+        rules: [
+          { behavior: "deny", tool: "shell", argv: ["git", "push"] },
+          { behavior: "allow", tool: "shell", argv: ["git"] },
+        ],
+      });
+      const decision = await run.decide("shell", "execute", { command });
+      expect([decision.behavior, decision.source, decision.reason]).toEqual([
+        "deny",
+        "personal-rule",
+        "Your settings file: deny shell git push …",
+      ]);
+      expect(run.prompt.asked).toEqual([]);
+    },
+  );
+
+  it("a text no reading sees through is not denied, but no allow covers it: it is asked", async () => {
+    const run = daily({
+      answer: "n",
+      rules: [
+        { behavior: "deny", tool: "shell", argv: ["git", "push"] },
+        { behavior: "allow", tool: "shell", argv: ["git"] },
+      ],
+    });
+    const decision = await run.decide("shell", "execute", { command: "git $(echo push)" });
+    expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
+    expect(run.prompt.asked.map((request) => request.call.arguments.command)).toEqual([
+      "git $(echo push)",
+    ]);
+  });
+
+  it("a deny of `git push` leaves other git commands to the allow", async () => {
+    const run = daily({
+      rules: [
+        { behavior: "deny", tool: "shell", argv: ["git", "push"] },
+        { behavior: "allow", tool: "shell", argv: ["git"] },
+      ],
+    });
+    for (const command of ["git status", "git pull --rebase", "git log -n 3"]) {
+      const decision = await run.decide("shell", "execute", { command });
+      expect([command, decision.behavior, decision.source]).toEqual([
+        command,
+        "allow",
+        "personal-rule",
+      ]);
+    }
+  });
+
   it("a command allow holds only for plain words in the sandbox", async () => {
     const rules: PersonalRuleSpec[] = [{ behavior: "allow", tool: "shell", argv: ["npm", "test"] }];
     const run = daily({ rules, answer: "n" });
