@@ -109,6 +109,15 @@ export type TerminalAnswers = "once" | "once-or-run";
 
 /** `grep`: the workspace search tool, a read that needs no question; `none`: the shell searches. */
 export type SearchTool = "none" | "grep";
+/**
+ * What a sandboxed command may do to the files the host loads or runs later (`.envrc`,
+ * `.vscode/`, `AGENTS.md`, …; core/policy/loaded-later-files.ts). `writable`: the tutorial's
+ * chapters, where a person approves every command and every write. `read-only`: chapter 4, for
+ * every command. `read-only-unless-approved`: read-only for a command no person approved at the
+ * prompt (a rule of theirs, or an earlier "for this run", let it run), whose words nobody read
+ * this time: a rule `git grep` also lets `git grep --open-files-in-pager=sh` run.
+ */
+export type LoadedLaterToCommands = "writable" | "read-only" | "read-only-unless-approved";
 
 export interface ChapterProfile {
   readonly id: "P01" | "P02" | "P03" | "P04" | "daily";
@@ -139,6 +148,8 @@ export interface ChapterProfile {
   readonly outcomeNotes: boolean;
   readonly answers: TerminalAnswers;
   readonly search: SearchTool;
+  /** What a sandboxed command may do to the files the host loads or runs later. */
+  readonly loadedLaterToCommands: LoadedLaterToCommands;
   /**
    * Whether the person's own rules from their settings file (allow / ask / deny by tool and argv
    * prefix or path glob) join the policy. Never read from the workspace.
@@ -205,6 +216,7 @@ const CHAPTER_TUTORIAL = {
   answers: "once",
   personalRules: false,
   search: "none",
+  loadedLaterToCommands: "writable",
   mcpTools: "none",
 } as const;
 
@@ -255,6 +267,7 @@ export const P04 = profile({
   answers: "once",
   personalRules: false,
   search: "none",
+  loadedLaterToCommands: "read-only",
   mcpTools: "allowlist",
   capabilities: ["loop", "tool_registry", "files", "policy", "fetch_url"],
   systemPrompt: [
@@ -283,6 +296,7 @@ export const DAILY = profile({
   answers: "once-or-run",
   personalRules: true,
   search: "grep",
+  loadedLaterToCommands: "read-only-unless-approved",
   mcpTools: "ask",
   capabilities: ["loop", "powershell", "tool_registry", "files", "policy"],
   systemPrompt: [

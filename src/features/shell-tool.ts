@@ -110,6 +110,7 @@ export async function runAsTool(
       ...(context.signal === undefined ? {} : { signal: context.signal }),
       ...(outputs === undefined ? {} : { spill: outputs.spillFor(context.callId) }),
       ...(context.reportProcess === undefined ? {} : { onSpawn: context.reportProcess }),
+      ...(context.personApproved === true ? {} : { unapproved: true }),
     });
   } catch (error) {
     if (error instanceof CommandStartError) {

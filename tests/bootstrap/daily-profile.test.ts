@@ -23,7 +23,7 @@ import { PermissionDecision } from "../../src/core/policy/permission-decision.js
 import type { PermissionRequest } from "../../src/core/policy/permission-request.js";
 import type { RunApprovalAnswer } from "../../src/core/policy/run-grants.js";
 import { DAILY, P03 } from "../../src/core/profiles.js";
-import { RecordingAuditSink } from "../support/permission-fakes.js";
+import { FixedEnvironment, RecordingAuditSink } from "../support/permission-fakes.js";
 import { RecordingCommandRunner } from "../support/recording-command-runner.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
 import { toolMessages } from "../support/tool-messages.js";
@@ -60,6 +60,7 @@ class AnswersEvery {
     return Promise.reject(new Error("the daily profile asks [y/N/a]"));
   }
   decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer> {
+    request.askingPerson();
     this.asked.push(JSON.stringify(request.call.arguments));
     return Promise.resolve(
       this.#answer === "a"
@@ -171,6 +172,30 @@ describe("buildAgent with the daily profile", () => {
       "allow (run-grant)",
       "deny (personal-rule)",
     ]);
+  });
+
+  it("the one answered at the prompt; not its repeats under `a`, nor one a rule lets run", async () => {
+    const runner = new RecordingCommandRunner();
+    const shell = (id: string, command: string) => ({ id, name: "shell", arguments: { command } });
+    const model = new ScriptedModelClient([
+      toolCallReply([shell("t1", "npx ava")]),
+      toolCallReply([shell("t2", "npx ava")]),
+      toolCallReply([shell("s1", "git status")]),
+      textReply("done"),
+    ]);
+    await buildAgent(DAILY, {
+      ...base,
+      model,
+      commandRunner: runner,
+      approvalProvider: new AnswersEvery("a"),
+      auditSink: new RecordingAuditSink(),
+      runAnswers: { personalRules: [{ behavior: "allow", tool: "shell", argv: ["git"] }] },
+      // A command allow holds only in the sandbox.
+      executionEnvironment: new FixedEnvironment(() => ({ kind: "isolated", label: "sandbox" })),
+    }).run("go");
+    expect(runner.commands).toEqual(["npx ava", "npx ava", "git status"]);
+    // The sandbox keeps the files loaded later read-only to the unapproved ones (daily).
+    expect(runner.unapproved).toEqual([false, true, true]);
   });
 });
 

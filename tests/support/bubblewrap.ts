@@ -22,6 +22,7 @@ export function hostEnvironmentRunner(options: {
   readonly keepAbsent?: readonly string[];
   readonly placeholderLedger?: string;
   readonly loadedLater?: (name: string) => string | undefined;
+  readonly loadedLaterFor?: "every-command" | "unapproved-commands";
 }): BubblewrapRunner {
   return new BubblewrapRunner({
     bwrapPath: options.bwrapPath,
@@ -40,5 +41,6 @@ export function hostEnvironmentRunner(options: {
       ? {}
       : { placeholderLedger: options.placeholderLedger }),
     ...(options.loadedLater === undefined ? {} : { loadedLater: options.loadedLater }),
+    ...(options.loadedLaterFor === undefined ? {} : { loadedLaterFor: options.loadedLaterFor }),
   });
 }

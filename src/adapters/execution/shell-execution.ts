@@ -69,6 +69,8 @@ export interface ShellExecutionOptions extends Omit<ShellSelectionOptions, "choi
   readonly placeholderLedger?: string;
   /** Which files a later session, an editor or CI loads: kept from commands (the runner's option). */
   readonly loadedLater?: (relativePath: string) => string | undefined;
+  /** Which commands `loadedLater` holds back (the runner's option): every one by default. */
+  readonly loadedLaterFor?: "every-command" | "unapproved-commands";
   /**
    * Real paths outside the workspace that sandboxed commands must not see at all: the harness's
    * state directory (run journals hold whole conversations).
@@ -452,6 +454,7 @@ function planSandbox(options: ShellExecutionOptions): SandboxPlan {
       ? {}
       : { placeholderLedger: options.placeholderLedger }),
     ...(options.loadedLater === undefined ? {} : { loadedLater: options.loadedLater }),
+    ...(options.loadedLaterFor === undefined ? {} : { loadedLaterFor: options.loadedLaterFor }),
     hiddenPaths: options.hiddenPaths ?? [],
     ...(cache === undefined ? {} : { cacheDirectory: cache.directory }),
     unmasked: options.unmaskCredentials ?? [],

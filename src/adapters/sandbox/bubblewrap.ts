@@ -144,6 +144,12 @@ export interface BubblewrapRunnerOptions {
    * is told of any it created (loaded-later-binds.ts); absent, commands may write them.
    */
   readonly loadedLater?: LoadedLaterClassifier;
+  /**
+   * Which commands `loadedLater` holds back: every one (chapter 4, the default), or only one no
+   * person approved at the prompt (`CommandOptions.unapproved`: the daily profile, where a rule
+   * or an earlier "for this run" lets a command run unread).
+   */
+  readonly loadedLaterFor?: "every-command" | "unapproved-commands";
   /** Real paths outside the workspace hidden from commands (the harness's state directory). */
   readonly hiddenPaths?: readonly string[];
   /**
@@ -204,7 +210,8 @@ export class BubblewrapRunner implements CommandRunner {
   }
 
   async run(command: string, cwd: string, options: CommandOptions): Promise<CommandResult> {
-    return this.#runPlanned(this.#plan(this.#innerCommand(command), cwd), options);
+    const plan = this.#plan(this.#innerCommand(command), cwd, this.#loadedLaterFor(options));
+    return this.#runPlanned(plan, options);
   }
 
   /**
@@ -220,7 +227,14 @@ export class BubblewrapRunner implements CommandRunner {
     if (program === undefined || !path.isAbsolute(program)) {
       throw new SandboxSetupError("runArgv needs an absolute program path");
     }
-    return this.#runPlanned(this.#plan([...argv], cwd), options);
+    return this.#runPlanned(this.#plan([...argv], cwd, this.#loadedLaterFor(options)), options);
+  }
+
+  /** The files loaded later this command may not write, when it may not write them. */
+  #loadedLaterFor(options: Pick<CommandOptions, "unapproved">): LoadedLaterClassifier | undefined {
+    const { loadedLater, loadedLaterFor } = this.#options;
+    if (loadedLaterFor === "unapproved-commands" && options.unapproved !== true) return undefined;
+    return loadedLater;
   }
 
   /**
@@ -232,9 +246,12 @@ export class BubblewrapRunner implements CommandRunner {
       await this.#runHolding(plan, options),
       gitMadeDuringCommand(plan.workspace, plan.gitMetadata),
     );
-    const { loadedLater } = this.#options;
-    if (loadedLater === undefined) return result;
-    return withNotes(result, madeDuringCommand(plan.workspace, loadedLater, plan.loadedLater));
+    const { loadedLaterClassifier } = plan;
+    if (loadedLaterClassifier === undefined) return result;
+    return withNotes(
+      result,
+      madeDuringCommand(plan.workspace, loadedLaterClassifier, plan.loadedLater),
+    );
   }
 
   async #runHolding(plan: CommandPlan, options: CommandOptions): Promise<CommandResult> {
@@ -287,8 +304,12 @@ export class BubblewrapRunner implements CommandRunner {
    * The full bwrap argv for one command; paths are resolved now, as the workspace is now. A
    * placeholder it binds is made only when the command runs.
    */
-  argsFor(command: string, cwd: string): string[] {
-    return this.#plan(this.#innerCommand(command), cwd).args;
+  argsFor(
+    command: string,
+    cwd: string,
+    options: Pick<CommandOptions, "unapproved"> = {},
+  ): string[] {
+    return this.#plan(this.#innerCommand(command), cwd, this.#loadedLaterFor(options)).args;
   }
 
   /**
@@ -310,7 +331,7 @@ export class BubblewrapRunner implements CommandRunner {
     });
   }
 
-  #plan(inner: string[], cwd: string): CommandPlan {
+  #plan(inner: string[], cwd: string, loadedLater: LoadedLaterClassifier | undefined): CommandPlan {
     const workspace = realWorkspace(this.#options.workspace);
     const realCwd = realDirectory(cwd, "Working directory");
     const common = this.#argsCommonTo(workspace, inner);
@@ -330,7 +351,7 @@ export class BubblewrapRunner implements CommandRunner {
     const absent = absentCoverage(workspace, watched);
     // Held only while the command runs (#runHolding): the scan above never sees it.
     const rootGit = rootGitNamesToHold(workspace);
-    const { cacheDirectory, loadedLater } = this.#options;
+    const { cacheDirectory } = this.#options;
     const later = loadedLater === undefined ? [] : loadedLaterBefore(workspace, loadedLater);
     const args = bubblewrapArgs({
       ...common,
@@ -364,6 +385,7 @@ export class BubblewrapRunner implements CommandRunner {
       args,
       workspace,
       loadedLater: loadedLaterSnapshot(later),
+      ...(loadedLater === undefined ? {} : { loadedLaterClassifier: loadedLater }),
       // An empty file already there may be another run's placeholder: held too.
       placeholders: [
         ...new Set([
@@ -424,6 +446,8 @@ interface CommandPlan {
   readonly workspace: string;
   /** The loaded-later files and folders there before the command, bound read-only. */
   readonly loadedLater: LoadedLaterBefore;
+  /** Which files are loaded later, when this command may not write them. */
+  readonly loadedLaterClassifier?: LoadedLaterClassifier;
   readonly placeholders: readonly string[];
   /** The protected paths inside the workspace, compared before and after the command. */
   readonly watched: readonly string[];

@@ -3,9 +3,14 @@
  * through here, so a dry run decides on the same environment as the run.
  */
 import { CommandCgroups } from "../../adapters/cgroup/index.js";
-import { startShellExecution, type StartedShellExecution } from "../../adapters/execution/index.js";
+import {
+  startShellExecution,
+  type ShellExecutionOptions,
+  type StartedShellExecution,
+} from "../../adapters/execution/index.js";
 import type { SandboxHostFiles } from "../../adapters/sandbox/index.js";
 import { loadedLaterReason } from "../../core/policy/loaded-later-files.js";
+import type { LoadedLaterToCommands } from "../../core/profiles.js";
 import { unboundProcessLimitNotice } from "./process-limit-notice.js";
 import type { ExecutionSettings } from "../run-settings.js";
 
@@ -41,8 +46,7 @@ export async function startRunExecution(
     passEnv: settings.passEnv,
     harnessFiles,
     ...(options.hostFiles === undefined ? {} : { hostFiles: options.hostFiles }),
-    // Where a file tool's write of a file loaded later asks, a command may not write it unasked.
-    ...(settings.profile.approvals === "grants" ? { loadedLater: loadedLaterReason } : {}),
+    ...loadedLaterOptions(settings.profile.loadedLaterToCommands),
     ...(options.placeholderLedger === undefined
       ? {}
       : { placeholderLedger: options.placeholderLedger }),
@@ -78,4 +82,18 @@ export async function startRunExecution(
       started.abandonProbe();
     },
   };
+}
+
+/** What the sandbox holds back of the files the host loads later, as the profile says. */
+function loadedLaterOptions(
+  toCommands: LoadedLaterToCommands,
+): Pick<ShellExecutionOptions, "loadedLater" | "loadedLaterFor"> {
+  switch (toCommands) {
+    case "writable":
+      return {};
+    case "read-only":
+      return { loadedLater: loadedLaterReason, loadedLaterFor: "every-command" };
+    case "read-only-unless-approved":
+      return { loadedLater: loadedLaterReason, loadedLaterFor: "unapproved-commands" };
+  }
 }

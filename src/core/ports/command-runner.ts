@@ -21,6 +21,12 @@ export interface CommandOptions {
    * the command) or the shell on the host. For the journal's recovery record; never decides.
    */
   readonly onSpawn?: (pid: number) => void;
+  /**
+   * No person approved this very command at a prompt (a rule or an earlier "for this run" let it
+   * run): a sandbox that holds more back from such a command (the daily profile keeps the files
+   * the host loads later read-only to it) does so now.
+   */
+  readonly unapproved?: boolean;
 }
 
 /** A file for one command's whole output, opened only when the output overflows. */

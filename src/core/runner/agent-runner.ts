@@ -410,19 +410,19 @@ export class AgentRunner {
     const doomed = await snapshot.precheck(prepared.call);
     if (doomed !== undefined) return rejected(doomed);
     const policy = this.#options.policy;
+    // Rules decide at once; a person (or an approver standing in for one) takes their time. Only
+    // a call whose question reached a person has a wait: a piped or script run's denial has none.
+    const person = { asked: false };
     if (policy !== undefined) {
       let decision: unknown;
       const asked = report.now();
-      // Rules decide at once; a person (or an approver standing in for one) takes their time. Only
-      // a call whose question reached a person has a wait: a piped or script run's denial has none.
-      let personAsked = false;
       const request = new PermissionRequest(
         prepared.call,
         {},
-        { onAsking: () => (personAsked = true) },
+        { onAsking: () => (person.asked = true) },
       );
       const reportPersonWait = (): void => {
-        if (personAsked) report.reportWait(report.now() - asked);
+        if (person.asked) report.reportWait(report.now() - asked);
       };
       try {
         decision = await policy.decide(request);
@@ -457,6 +457,8 @@ export class AgentRunner {
       ...(signal === undefined ? {} : { signal }),
       ...(workspace === undefined ? {} : { workspace }),
       ...(identity === undefined ? {} : { identity }),
+      // Reached only on an explicit allow: a person who was asked approved it.
+      ...(person.asked ? { personApproved: true } : {}),
       idempotencyKey: operationId,
       reportExecution: report.reportExecution,
       reportProcess: (pid) => {

@@ -27,6 +27,12 @@ export interface ToolContext {
    * can ask that service what became of the call, or compensate it, instead of repeating it.
    */
   readonly idempotencyKey?: string;
+  /**
+   * A person approved this very call at a prompt. Absent when a rule, an earlier "for this run"
+   * or no question at all let it run: nobody read these words this time (a command tool's
+   * sandbox may then hold more back: ChapterProfile's `loadedLaterToCommands`).
+   */
+  readonly personApproved?: boolean;
   /** A tool that ran a process tells the loop what happened, for the call's outcome record. */
   readonly reportExecution?: (facts: ExecutionFacts) => void;
   /** A tool that started a process gives its id, for the journal's recovery record. */

@@ -287,5 +287,33 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       expect(result.output).toContain("W1");
       expect(result.output).not.toContain("[sandbox] warning");
     });
+
+    describe("only for a command no person approved (the daily profile)", () => {
+      const daily = () =>
+        hostEnvironmentRunner({
+          bwrapPath: BWRAP ?? "",
+          bash: BASH ?? "",
+          workspace: ws,
+          loadedLater: loadedLaterReason,
+          loadedLaterFor: "unapproved-commands",
+        });
+      const PLANT = "echo evil >> AGENTS.md && echo W1; echo 'export X=1' > .envrc && echo CREATED";
+
+      it("one a rule let run finds them read-only, and one it creates is named", async () => {
+        const result = await daily().run(PLANT, ws, { ...LIMITS, unapproved: true });
+        expect(result.output).not.toContain("W1");
+        expect(readFileSync(join(ws, "AGENTS.md"), "utf8")).toBe("Run the tests.\n");
+        expect(result.output).toContain("CREATED");
+        expect(result.output).toContain(
+          `[sandbox] warning: ${join(ws, ".envrc")} was created during this command; ${loadedLaterReason(".envrc") ?? ""}, and no one was asked about it: check it before then`,
+        );
+      });
+
+      it("one the person approved at the prompt writes them as chapter 3's commands do", async () => {
+        const result = await daily().run(PLANT, ws, LIMITS);
+        expect(result.output).toBe("W1\nCREATED\n");
+        expect(readFileSync(join(ws, "AGENTS.md"), "utf8")).toBe("Run the tests.\nevil\n");
+      });
+    });
   },
 );

@@ -243,6 +243,27 @@ describe("tool call lines", () => {
     );
   });
 
+  it("under a command that succeeded, shows the sandbox's warnings: they are for the person", async () => {
+    const { progress, text } = reporter("normal");
+    const call: ToolCall = { id: "c10", name: "shell", arguments: '{"command":"npm test"}' };
+    const warning =
+      "[sandbox] warning: /ws/.envrc was created during this command; the shell loads it on cd, and no one was asked about it: check it before then";
+    progress.onToolCallStart(call);
+    progress.onToolCallEnd(call, toolSuccess(`ok\n${warning}`), 5);
+    progress.onToolCallEnd(call, toolSuccess("ok\n[sandbox] left alone\nlast"), 5);
+    await flushed();
+    expect(text()).toBe(
+      [
+        "→ shell npm test",
+        "✓ ok (+1 line) (5 ms)",
+        `  ${warning}`,
+        // A note of the sandbox comes after the command's own output, never before its end.
+        "✓ last (+2 lines) (5 ms)",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("shows a failed command's summary once when stderr holds it, and nothing more for other failures", async () => {
     const { progress, text } = reporter("normal");
     const run: ToolCall = { id: "c5", name: "run_command", arguments: '{"command":"npx"}' };

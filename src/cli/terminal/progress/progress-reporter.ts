@@ -12,7 +12,13 @@ import { collapseHiddenRuns } from "../render/hidden-characters.js";
 import type { CompactionEvent } from "../../../core/context/context-keeper.js";
 import { compactionLine, contextUsed } from "./context-status.js";
 import { CoalescedText } from "./coalesced-text.js";
-import { commandOutput, commandRan, failureDetails, isCommandTool } from "./command-summary.js";
+import {
+  commandOutput,
+  commandRan,
+  failureDetails,
+  isCommandTool,
+  sandboxNotes,
+} from "./command-summary.js";
 import { firstLine, summarizeResult } from "./result-summary.js";
 import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedDraft } from "./streamed-draft.js";
@@ -200,6 +206,13 @@ export class ProgressReporter implements AgentObserver {
       }
     } else {
       this.#rows(`${this.#paint("32", "✓")} ${summarizeResult(call.name, result.content)} ${took}`);
+      // A command that succeeded may still have made what the host runs later: the sandbox's
+      // warnings are for the person, who would not see them in the ✓ line.
+      if (this.#options.verbosity === "normal" && isCommandTool(call.name)) {
+        for (const note of sandboxNotes(result.content)) {
+          this.#rows(this.#dim(`${MODEL_INDENT}${note}`));
+        }
+      }
     }
     if (this.#options.verbosity === "verbose") {
       for (const line of result.content.split("\n")) {
