@@ -78,6 +78,60 @@ export function resolveExecutable(name: string, lookup: ExecutableLookup): strin
 }
 
 /**
+ * A program the person named in their own settings (an MCP server's `command`), as the path to
+ * start, or why it may not start: the harness starts it on the host, so nothing the workspace
+ * holds may decide what it is. A bare name is looked up as resolveExecutable does; an absolute
+ * path must be an executable file outside the workspace, by its name and by its real path; a
+ * relative path (`./x`, `bin/x`) is refused, since it names a file in whatever folder the program
+ * starts in.
+ */
+export type ProgramResolution =
+  | { readonly found: string }
+  | { readonly refused: "relative" | "inside-workspace" | "missing" | "not-on-path" };
+
+export function resolveProgram(command: string, lookup: ExecutableLookup): ProgramResolution {
+  if (!/[\\/:]/.test(command)) {
+    const found = command === "" ? undefined : resolveExecutable(command, lookup);
+    return found === undefined ? { refused: "not-on-path" } : { found };
+  }
+  if (!isAbsoluteProgram(command, lookup.platform)) return { refused: "relative" };
+  const probe = lookup.probe ?? nodeFileProbe;
+  const real = probe.isExecutableFile(command) ? probe.realpath(command) : undefined;
+  if (real === undefined) return { refused: "missing" };
+  const workspaces = workspaceForms(lookup.workspace, probe);
+  // A program that links into the workspace is the workspace's, whatever its name.
+  const named = pathApi(lookup.platform).normalize(command);
+  if (isInsideAny(named, workspaces, lookup.platform)) return { refused: "inside-workspace" };
+  if (isInsideAny(real, workspaces, lookup.platform)) return { refused: "inside-workspace" };
+  // As named, not its real path: a venv's python finds its environment by the link's own path.
+  return { found: command };
+}
+
+/**
+ * PATH as a program started on the host should get it: only the absolute entries that exist
+ * outside the workspace, by name and by real path, so neither the program nor anything it starts
+ * by name (`#!/usr/bin/env node`) is found in the workspace. Undefined when there is no PATH.
+ */
+export function trustedPathValue(lookup: ExecutableLookup): string | undefined {
+  if (envValue(lookup.env, "PATH", lookup.platform) === undefined) return undefined;
+  const probe = lookup.probe ?? nodeFileProbe;
+  const workspaces = workspaceForms(lookup.workspace, probe);
+  return absolutePathEntries(lookup, workspaces)
+    .filter((directory) => {
+      // An entry that does not exist yet could be made later through a link into the workspace.
+      const real = probe.realpath(directory);
+      return real !== undefined && !isInsideAny(real, workspaces, lookup.platform);
+    })
+    .join(lookup.platform === "win32" ? ";" : ":");
+}
+
+/** Windows: a drive's path (`C:\…`) or a share's (`\\host\…`); `\x` and `C:x` are relative. */
+function isAbsoluteProgram(command: string, platform: NodeJS.Platform): boolean {
+  if (platform !== "win32") return command.startsWith("/");
+  return /^[A-Za-z]:[\\/]/.test(command) || /^[\\/]{2}[^\\/]/.test(command);
+}
+
+/**
  * Windows PowerShell 5.1 at its fixed System32 location, which is not always on PATH. Undefined
  * unless the file exists there.
  */

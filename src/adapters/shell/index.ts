@@ -27,7 +27,13 @@ export {
   type RealPathCheck,
 } from "./ca-bundle-environment.js";
 export { passEnvNotices } from "./pass-env-notices.js";
-export { resolveExecutable, type ExecutableLookup } from "./executable-resolution.js";
+export {
+  resolveExecutable,
+  resolveProgram,
+  trustedPathValue,
+  type ExecutableLookup,
+  type ProgramResolution,
+} from "./executable-resolution.js";
 export { posixShellArgs, PosixShellRunner, type PosixShellKind } from "./posix-shell.js";
 export {
   powerShellCommandArgs,

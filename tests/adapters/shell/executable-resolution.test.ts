@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   resolveExecutable,
+  resolveProgram,
   resolveWindowsPowerShell,
+  trustedPathValue,
   type FileProbe,
 } from "../../../src/adapters/shell/executable-resolution.js";
 
@@ -79,6 +81,56 @@ describe.skipIf(process.platform === "win32")(
       expect(() => resolve(trusted, "./bash")).toThrow(
         'Expected a bare program name, got "./bash"',
       );
+    });
+
+    it("resolveProgram: a name from a trusted PATH entry, an absolute path outside the workspace as named; the rest refused", async () => {
+      const linkOut = join(root, "bash-link");
+      await symlink(join(trusted, "bash"), linkOut);
+      const linkIn = join(root, "planted-link");
+      await symlink(join(workspace, "bash"), linkIn);
+      const env = { PATH: [join(workspace, "bin"), "", ".", "bin", trusted].join(":") };
+      const program = (command: string) =>
+        resolveProgram(command, { env, workspace, platform: "linux" });
+      expect(
+        [
+          "bash",
+          "planted",
+          "./bash",
+          "bin/bash",
+          join(workspace, "bash"),
+          linkIn,
+          join(root, "gone"),
+          linkOut,
+        ].map(program),
+      ).toEqual([
+        { found: join(trusted, "bash") },
+        { refused: "not-on-path" },
+        { refused: "relative" },
+        { refused: "relative" },
+        { refused: "inside-workspace" },
+        { refused: "inside-workspace" },
+        { refused: "missing" },
+        { found: linkOut },
+      ]);
+    });
+
+    it("trustedPathValue keeps only the absolute entries that exist outside the workspace", async () => {
+      const link = join(root, "innocent-looking");
+      await symlink(join(workspace, "bin"), link);
+      const pathValue = [
+        join(workspace, "bin"),
+        "",
+        ".",
+        "bin",
+        link,
+        join(root, "not-yet"),
+        trusted,
+        workspace,
+      ].join(":");
+      expect(trustedPathValue({ env: { PATH: pathValue }, workspace, platform: "linux" })).toBe(
+        trusted,
+      );
+      expect(trustedPathValue({ env: {}, workspace, platform: "linux" })).toBeUndefined();
     });
   },
 );
@@ -168,6 +220,22 @@ describe("resolveExecutable with Windows paths (runs on every OS)", () => {
       "C:\\Tools7\\pwsh.exe",
     );
     expect(asked).toEqual([workspace, "C:\\Tools7", "C:\\Tools7\\pwsh.exe"]);
+  });
+
+  it("resolveProgram: a drive or share path is absolute; `\\x` and `C:x` are relative", () => {
+    const probe = fakeWindows(["C:\\Users\\ada\\repo\\x.exe", "\\\\server\\tools\\x.exe"]);
+    const program = (command: string) =>
+      resolveProgram(command, { env: { PATH: "" }, workspace, platform: "win32", probe });
+    expect(
+      ["\\x.exe", "C:x.exe", "C:\\USERS\\ada\\repo\\x.exe", "\\\\server\\tools\\x.exe"].map(
+        program,
+      ),
+    ).toEqual([
+      { refused: "relative" },
+      { refused: "relative" },
+      { refused: "inside-workspace" },
+      { found: "\\\\server\\tools\\x.exe" },
+    ]);
   });
 
   it("finds Windows PowerShell at its System32 location", () => {
