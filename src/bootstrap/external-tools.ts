@@ -8,6 +8,7 @@ import type { McpServersSetting } from "../adapters/settings/index.js";
 import type { ExternalTools } from "./build-agent.js";
 import type { Host } from "./host.js";
 import type { RunSettings } from "./run-settings.js";
+import { mcpStdioPlace } from "./mcp-stdio-place.js";
 
 export interface StartedExternalTools {
   readonly tools: ExternalTools;
@@ -25,7 +26,7 @@ export async function startExternalTools(
   if (Object.keys(servers).length === 0) return undefined;
   const started = await startMcpServers(servers, {
     hostEnv: settings.host.env,
-    cwd: settings.workspace,
+    stdio: mcpStdioPlace(settings.workspace, settings.host),
   });
   for (const line of started.notes) notice(line);
   const allow = new Map(
@@ -63,7 +64,10 @@ export async function checkMcpServers(
   host: Host,
   workspace: string,
 ): Promise<{ readonly servers: readonly McpServerReport[]; readonly notes: readonly string[] }> {
-  const started = await startMcpServers(servers, { hostEnv: host.env, cwd: workspace });
+  const started = await startMcpServers(servers, {
+    hostEnv: host.env,
+    stdio: mcpStdioPlace(workspace, host),
+  });
   try {
     const reports = started.states.map((state): McpServerReport => {
       const tools = started.tools

@@ -5,3 +5,4 @@
 export { startMcpServers, type McpServerState, type StartedMcpServers } from "./mcp-servers.js";
 export { mcpToolName, type McpTool } from "./mcp-tools.js";
 export { REDACTED } from "./secrets.js";
+export { WORKSPACE_VARIABLE, type StdioPlace } from "./stdio-launch.js";

@@ -3,6 +3,7 @@
  * HTTP), its tools listed, its calls made, and closed with the run. The SDK is imported when the
  * first server starts, so a run without servers never loads it.
  */
+import { pathToFileURL } from "node:url";
 import type { Client } from "./sdk.js";
 import type { McpServerSetting } from "../settings/index.js";
 import { resultText, type ToolCallResult } from "./mcp-result.js";
@@ -10,6 +11,7 @@ import { EXTERNAL_ERRORS } from "../../core/tools/external-errors.js";
 import { toolError, toolSuccess, type ToolResult } from "../../core/tools/tool-result.js";
 import { redact, resolveSecrets, secretsOf } from "./secrets.js";
 import { oneLine } from "../../core/common/one-line.js";
+import { stdioLaunch, type StdioPlace } from "./stdio-launch.js";
 
 /** A tool as the server lists it. */
 export interface ListedTool {
@@ -26,8 +28,8 @@ const STDERR_KEPT = 2_000;
 
 export interface ConnectOptions {
   readonly hostEnv: Readonly<Record<string, string | undefined>>;
-  /** Where a stdio server starts: the workspace. */
-  readonly cwd: string;
+  /** Where stdio servers start, and the workspace they are told of (stdio-launch.ts). */
+  readonly stdio: StdioPlace;
   readonly startTimeoutMs?: number;
 }
 
@@ -71,9 +73,16 @@ export class McpConnection {
     setting: McpServerSetting,
     options: ConnectOptions,
   ): Promise<McpConnection> {
-    const { Client } = await import("./sdk.js");
     const made = await transportFor(setting, options);
-    const client = new Client({ name: "agent-harness", version: "0.1.0" });
+    const { Client, ListRootsRequestSchema } = await import("./sdk.js");
+    const client = new Client(
+      { name: "agent-harness", version: "0.1.0" },
+      made.roots === undefined ? {} : { capabilities: { roots: {} } },
+    );
+    const roots = made.roots;
+    if (roots !== undefined) {
+      client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [...roots] }));
+    }
     const stderr = made.stderr;
     const timeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
     let tools: ListedTool[];
@@ -202,6 +211,8 @@ interface MadeTransport {
   readonly stderr: () => string;
   /** Ends a stdio server's process at once (nothing to do for HTTP). */
   readonly stopNow: () => void;
+  /** A stdio server's roots (MCP `roots/list`): the workspace, on this machine. */
+  readonly roots?: readonly { readonly uri: string; readonly name: string }[];
 }
 
 async function transportFor(
@@ -210,12 +221,14 @@ async function transportFor(
 ): Promise<MadeTransport> {
   if ("command" in setting) {
     const env = resolveSecrets(setting.env, options.hostEnv, "env");
+    // Refused here, before the SDK is loaded or anything is started.
+    const launch = stdioLaunch(setting, env.values, options.hostEnv, options.stdio);
     const { StdioClientTransport } = await import("./sdk.js");
     const transport = new StdioClientTransport({
-      command: setting.command,
-      args: [...(setting.args ?? [])],
-      env: { ...env.values },
-      cwd: options.cwd,
+      command: launch.command,
+      args: [...launch.args],
+      env: { ...launch.env },
+      cwd: launch.cwd,
       stderr: "pipe",
     });
     let kept = "";
@@ -232,7 +245,14 @@ async function transportFor(
         // Already gone.
       }
     };
-    return { kind: "stdio", transport, secrets: env.secrets, stderr: () => kept, stopNow };
+    return {
+      kind: "stdio",
+      transport,
+      secrets: env.secrets,
+      stderr: () => kept,
+      stopNow,
+      roots: [{ uri: pathToFileURL(options.stdio.workspace).href, name: "workspace" }],
+    };
   }
   const headers = resolveSecrets(setting.headers, options.hostEnv, "header");
   const { StreamableHTTPClientTransport } = await import("./sdk.js");

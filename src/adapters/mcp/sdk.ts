@@ -6,3 +6,4 @@
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
 export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+export { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
