@@ -67,6 +67,11 @@ const LOADED_LATER: readonly (readonly [string, string])[] = [
   [".gitlab-ci.yml", "CI runs them at the next push"],
   [".envrc", "the shell loads them on `cd`"],
   ["sub/.envrc", "the shell loads them on `cd`"],
+  [".env", "variables that direnv's `dotenv`, mise, an editor's run and debug"],
+  [
+    "web/.env.development.local",
+    "variables that direnv's `dotenv`, mise, an editor's run and debug",
+  ],
   [".husky/pre-commit", "git hooks a hook manager installs"],
   ["package.json", "a package manager runs their scripts"],
   [".npmrc", "a package manager runs their scripts"],

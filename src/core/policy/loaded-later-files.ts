@@ -108,6 +108,21 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
     ],
   },
   {
+    pattern: ".env, .env.local, .env.development, .env.test, .env.production (and their .local)",
+    reason:
+      "variables that direnv's `dotenv`, mise, an editor's run and debug and a framework's dev server load into what they start, where NODE_OPTIONS, PYTHONSTARTUP or LD_PRELOAD run code",
+    names: [
+      ".env",
+      ".env.local",
+      ".env.development",
+      ".env.development.local",
+      ".env.test",
+      ".env.test.local",
+      ".env.production",
+      ".env.production.local",
+    ],
+  },
+  {
     pattern: ".husky/, .pre-commit-config.yaml, lefthook.yml, .lefthook.yml",
     reason:
       "git hooks a hook manager installs and runs at the next commit (refused outright once git is configured to run them)",
