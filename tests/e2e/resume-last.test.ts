@@ -72,6 +72,46 @@ describe.skipIf(!isTmuxAvailable())(`agent resume --last ${TMUX_REASON}`, () => 
   }
 });
 
+describe.skipIf(!isTmuxAvailable())(`agent resume -c after /clear ${TMUX_REASON}`, () => {
+  it("goes on at the prompt with an empty history and asks the model nothing", async () => {
+    e2e.server.script(chatTextReply("First answer."), chatTextReply("After the clear."));
+    const first = TmuxTerminal.start(e2e.argv([]), { env: env(), columns: 80, rows: 24 });
+    try {
+      await first.waitForScreen(prompted);
+      first.type("hello", "Enter");
+      await first.waitForScreen((rows) => rows.includes("  First answer.") && prompted(rows));
+      first.type("/clear", "Enter");
+      await first.waitForScreen(
+        (rows) =>
+          rows.includes("agent: history cleared; the next line starts afresh in this session") &&
+          prompted(rows),
+      );
+      first.type("C-d");
+      await first.waitForExit();
+    } finally {
+      first.close();
+    }
+
+    const second = TmuxTerminal.start(
+      [...e2e.argv([]).slice(0, 2), "resume", "-c", "--workspace", e2e.dir.workspace],
+      { env: env(), columns: 80, rows: 24 },
+    );
+    try {
+      const resumedScreen = await second.waitForScreen(prompted);
+      expect(e2e.server.requests).toHaveLength(1);
+      expect(resumedScreen.some((row) => row.startsWith("done in"))).toBe(false);
+      second.type("again", "Enter");
+      await second.waitForScreen((rows) => rows.includes("  After the clear.") && prompted(rows));
+      second.type("/exit", "Enter");
+      await second.waitForExit();
+    } finally {
+      second.close();
+    }
+    expect(e2e.server.requests).toHaveLength(2);
+    expect(e2e.server.requests[1]?.messages.slice(1)).toEqual([{ role: "user", content: "again" }]);
+  }, 60_000);
+});
+
 describe("agent resume --last: usage", () => {
   it("with no run at all says so (exit 2)", async () => {
     const run = await runCli(["resume", "--last", "--workspace", e2e.dir.workspace], {

@@ -25,7 +25,9 @@ export async function conversationMode(run: ComposedRun, terminal: RunTerminal):
   const replayed = session.resumed;
   if (replayed !== undefined) {
     const result = await agent.resume(replayed.history, replayed.openCalls, cancel.signal);
-    showResult(result);
+    // A conversation closed after `/clear` (or before its first line) has no answer to show
+    // again: it goes on at the prompt.
+    if (result.turns > 0 || result.finalText !== "") showResult(result);
     history = result.history;
   }
   // The conversation's slash commands (/model and /clear go into the journal, so a resume sees

@@ -20,11 +20,19 @@ export interface OpenCallPaths {
   run(call: ToolCall): Promise<{ result: ToolResult; outcome: ToolOutcome }>;
 }
 
-/** The run that gave its answer and lost only its closing record: nothing is left to do. */
+/**
+ * A run with nothing waiting for a reply: nothing is left to do, and the model is not asked. Only
+ * a user line or a tool result after the last answer waits for one, and so does a reply whose
+ * calls are still open. Anything else is answered: a run that gave its answer and lost only its
+ * closing record, or a conversation that ended after `/clear` (only the system message is left)
+ * or before its first line; its answer is the last reply's text, if there is one.
+ */
 export function answeredRun(history: Message[]): RunResult | undefined {
   const last = history.at(-1);
-  if (last?.role !== "assistant" || last.toolCalls.length !== 0) return undefined;
-  return { finalText: last.content ?? "", turns: 0, history, usage: undefined, outcomes: [] };
+  if (last?.role === "user" || last?.role === "tool") return undefined;
+  if (last?.role === "assistant" && last.toolCalls.length !== 0) return undefined;
+  const finalText = last?.role === "assistant" ? (last.content ?? "") : "";
+  return { finalText, turns: 0, history, usage: undefined, outcomes: [] };
 }
 
 /** Appends a tool message for each open call, in order; returns the outcomes of those answered now. */

@@ -219,6 +219,52 @@ describe("AgentRunner.resume", () => {
     expect(runs).toHaveLength(expectedRuns);
   });
 
+  it("never asks the model when nothing waits for a reply: a conversation cleared, then closed", async () => {
+    const journal = new MemoryJournal();
+    const live = runnerWith(journal, [], [textReply("Hello.")]);
+    const answered = await live.run("hello");
+    await live.clearHistory(answered.history);
+    const replayed = replayJournal(journal.records);
+    expect(replayed.history).toEqual([{ role: "system", content: "Be brief." }]);
+
+    const resumedJournal = new MemoryJournal();
+    const model = new ScriptedModelClient([textReply("An answer nobody asked for.")]);
+    const result = await new AgentRunner({
+      model,
+      registry: new ToolRegistry([echoTool([])]),
+      maxTurns: 5,
+      journal: resumedJournal,
+    }).resume(replayed.history, replayed.openCalls);
+
+    expect(model.requests).toEqual([]);
+    expect(result).toEqual({
+      finalText: "",
+      turns: 0,
+      history: [{ role: "system", content: "Be brief." }],
+      usage: undefined,
+      outcomes: [],
+    });
+    expect(resumedJournal.records.map((record) => record.type)).toEqual([
+      "run_resumed",
+      "run_finished",
+    ]);
+  });
+
+  it.each([
+    ["an empty history", []],
+    ["only the system message", [{ role: "system", content: "Be brief." }]],
+  ] as const)("never asks the model to go on from %s", async (_, history) => {
+    const model = new ScriptedModelClient([textReply("An answer nobody asked for.")]);
+    const result = await new AgentRunner({
+      model,
+      registry: new ToolRegistry(),
+      maxTurns: 5,
+    }).resume(history, []);
+    expect(model.requests).toEqual([]);
+    expect(result.turns).toBe(0);
+    expect(result.finalText).toBe("");
+  });
+
   it("rolls a conversation back past a failed turn, as the live conversation does", () => {
     const replayed = replayJournal([
       { type: "run_started", prompt: "one" },
