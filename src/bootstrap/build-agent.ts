@@ -35,8 +35,9 @@ import { ToolRegistry } from "../core/tools/tool-registry.js";
 import { createFetchUrlTool } from "../features/fetch-url-tool.js";
 import { createFileTools, createShellTool } from "../features/builtin-tools.js";
 import { createRunCommandTool } from "../features/run-command-tool.js";
-import { createGrepTool } from "../features/grep-tool.js";
+import { createGrepTool, GREP_TOOL_NAME } from "../features/grep-tool.js";
 import { PersonalRules, type PersonalRuleSpec } from "../core/policy/personal-rules.js";
+import { searchPathRules } from "../core/policy/search-path-rules.js";
 import {
   DailyApprover,
   RunGrants,
@@ -380,13 +381,17 @@ function terminalAnswers(
 ): { readonly rules: PermissionRule[]; readonly approver: ApprovalProvider } {
   // A personal allow asks the disk whether a loaded-later link reads the file it would write.
   const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
-  const personal = new PersonalRules(
-    profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [],
-    {
-      loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
-    },
-  );
-  const rules = [CONFIRM_FILE_WRITE, CONFIRM_EXTERNAL_CALL, ...personal.policyRules()];
+  const specs = profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [];
+  const personal = new PersonalRules(specs, {
+    loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
+  });
+  const rules = [
+    CONFIRM_FILE_WRITE,
+    CONFIRM_EXTERNAL_CALL,
+    ...personal.policyRules(),
+    // grep's `path` names where to search, not one file: every path rule covers it.
+    ...searchPathRules(specs, new Set([GREP_TOOL_NAME])),
+  ];
   const prompt = deps.runAnswers?.prompt;
   switch (profile.answers) {
     case "once":

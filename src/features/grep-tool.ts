@@ -21,6 +21,7 @@ import { defineTool } from "../core/tools/tool-definition.js";
 import { toolError, toolSuccess, type ToolResult } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
 
+export const GREP_TOOL_NAME = "grep";
 export const GREP_DEFAULT_RESULTS = 200;
 export const GREP_MAX_RESULTS = 2000;
 export const GREP_MAX_CONTEXT = 20;
@@ -39,6 +40,10 @@ const schema = builtOnce(() =>
       .string()
       .optional()
       .describe("Only files whose workspace-relative paths match this glob, e.g. src/**/*.ts"),
+    path: z
+      .string()
+      .optional()
+      .describe("Workspace-relative folder (or file) to search under, e.g. src; default: all"),
     context: z
       .int()
       .min(0)
@@ -56,11 +61,11 @@ const schema = builtOnce(() =>
 
 export function createGrepTool({ fileSystem }: { fileSystem: WorkspaceFileSystem }) {
   return defineTool({
-    name: "grep",
+    name: GREP_TOOL_NAME,
     description:
       "Search the workspace's text files for a regular expression or fixed text; prints " +
       "path:line:text like grep -rn. Files .gitignore ignores, .git, node_modules (unless the " +
-      "glob names it), binary files and links are not searched.",
+      "glob or path names it), binary files and links are not searched.",
     effect: "read",
     parameters: TOOL_PARAMETERS.grep,
     argumentShape: TOOL_ARGUMENT_SHAPES.grep,
@@ -92,6 +97,7 @@ export function createGrepTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
               fixedStrings,
               ignoreCase: input.ignore_case ?? false,
               ...(input.glob === undefined ? {} : { glob: input.glob }),
+              ...(input.path === undefined ? {} : { path: input.path }),
               context: input.context ?? 0,
               maxResults,
             },

@@ -90,6 +90,9 @@ export const TOOL_ARGUMENT_SHAPES = {
       glob: {
         optional: "string",
       },
+      path: {
+        optional: "string",
+      },
       context: {
         optional: {
           integer: {

@@ -126,6 +126,10 @@ export const TOOL_PARAMETERS = {
         description: "Only files whose workspace-relative paths match this glob, e.g. src/**/*.ts",
         type: "string",
       },
+      path: {
+        description: "Workspace-relative folder (or file) to search under, e.g. src; default: all",
+        type: "string",
+      },
       context: {
         description: "Lines to show before and after each match",
         type: "integer",

@@ -199,6 +199,46 @@ describe("buildAgent with the daily profile", () => {
   });
 });
 
+describe("a personal path rule and grep's path", () => {
+  it("a deny covers every grep, whatever folder it names; without the rule the search runs", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(join(workspace, "src"), { recursive: true });
+    writeFileSync(join(workspace, "src", "secret.ts"), "key = 1\n");
+    const searches = [
+      { pattern: "key", path: "src" },
+      { pattern: "key", path: "." },
+    ];
+    const run = (rules: { behavior: "deny"; tool: string; path: string }[]) =>
+      buildAgent(DAILY, {
+        workspace,
+        model: new ScriptedModelClient([
+          toolCallReply(
+            searches.map((args, index) => ({ id: `g${index}`, name: "grep", arguments: args })),
+          ),
+          textReply("done"),
+        ]),
+        commandRunner: new RecordingCommandRunner(),
+        approvalProvider: new AnswersEvery("n"),
+        auditSink: new RecordingAuditSink(),
+        runAnswers: { personalRules: rules },
+      }).run("go");
+
+    for (const tool of ["grep", "*"]) {
+      const denied = await run([{ behavior: "deny", tool, path: "src/secret.ts" }]);
+      const reason = `Error [permission_denied]: Your settings file: deny ${tool} src/secret.ts`;
+      expect(toolMessages(denied.history)).toEqual([
+        { id: "g0", content: reason },
+        { id: "g1", content: reason },
+      ]);
+    }
+    const other = await run([{ behavior: "deny", tool: "read_file", path: "src/secret.ts" }]);
+    expect(toolMessages(other.history)).toEqual([
+      { id: "g0", content: "src/secret.ts:1:key = 1" },
+      { id: "g1", content: "src/secret.ts:1:key = 1" },
+    ]);
+  });
+});
+
 describe("a personal allow and a file read through a loaded-later link", () => {
   it.each([
     // The next session reads docs/rules.md: docs/** was written for documentation.

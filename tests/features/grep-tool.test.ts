@@ -5,7 +5,12 @@ import { NodeWorkspaceFileSystem } from "../../src/adapters/filesystem/node-file
 import type { ToolResult } from "../../src/core/tools/tool-result.js";
 import { ToolRegistry } from "../../src/core/tools/tool-registry.js";
 import { createGrepTool } from "../../src/features/grep-tool.js";
-import { callTool, errorResult as error, okResult as ok } from "../support/file-tool-calls.js";
+import {
+  callTool,
+  errorResult as error,
+  fileToolRegistry,
+  okResult as ok,
+} from "../support/file-tool-calls.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
 
 let temp: TempWorkspace;
@@ -203,5 +208,60 @@ describe("grep", () => {
     expect(await grep({ pattern: "needle" })).toEqual(
       ok(`a.txt:1:needle${"x".repeat(494)}…[106 more characters]`),
     );
+  });
+});
+
+describe("grep's path", () => {
+  beforeEach(async () => {
+    await put("top.ts", "hit top\n");
+    await put("src/a.ts", "hit a\n");
+    await put("src/deep/b.ts", "hit b\n");
+    await put("srcx/c.ts", "hit c\n");
+  });
+
+  it("searches only the folder it names, by component (src is not srcx)", async () => {
+    expect(await grep({ pattern: "hit", path: "src" })).toEqual(
+      ok("src/a.ts:1:hit a\nsrc/deep/b.ts:1:hit b"),
+    );
+    expect(await grep({ pattern: "hit", path: "src/deep/" })).toEqual(ok("src/deep/b.ts:1:hit b"));
+  });
+
+  it("searches one file it names, and the whole workspace for .", async () => {
+    expect(await grep({ pattern: "hit", path: "src/a.ts" })).toEqual(ok("src/a.ts:1:hit a"));
+    expect(await grep({ pattern: "hit", path: "." })).toEqual(
+      ok("top.ts:1:hit top\nsrc/a.ts:1:hit a\nsrc/deep/b.ts:1:hit b\nsrcx/c.ts:1:hit c"),
+    );
+  });
+
+  it("narrows a glob, which stays workspace-relative", async () => {
+    await put("src/deep/b.md", "hit md\n");
+    expect(await grep({ pattern: "hit", path: "src/deep", glob: "**/*.md" })).toEqual(
+      ok("src/deep/b.md:1:hit md"),
+    );
+  });
+
+  it("searches a node_modules it names", async () => {
+    await put("node_modules/pkg/index.js", "hit dep\n");
+    expect(await grep({ pattern: "hit dep" })).toEqual(ok("No matches for hit dep"));
+    expect(await grep({ pattern: "hit dep", path: "node_modules/pkg" })).toEqual(
+      ok("node_modules/pkg/index.js:1:hit dep"),
+    );
+  });
+
+  it("is refused outside the workspace exactly as read_file refuses it", async () => {
+    await writeFile(join(temp.evil, "secret.txt"), "hit secret\n");
+    await symlink(temp.evil, join(temp.ws, "linked-dir"));
+    const files = fileToolRegistry(temp.ws);
+    const cases = [
+      ["../outside", error("path_escape", "path must not contain parent segments: ../outside")],
+      ["/etc", error("invalid_path", "path must be relative to the workspace, not absolute: /etc")],
+      ["linked-dir", await callTool(files, "read_file", { path: "linked-dir" })],
+      ["missing", error("file_not_found", "file not found: missing")],
+    ] as const;
+    for (const [path, refusal] of cases) {
+      expect(refusal.isError).toBe(true);
+      expect(await grep({ pattern: "hit", path })).toEqual(refusal);
+      expect(await callTool(files, "read_file", { path })).toEqual(refusal);
+    }
   });
 });

@@ -45,6 +45,7 @@ const VALID: Readonly<Record<string, readonly Json[]>> = {
       max_results: 2000,
     },
     { pattern: "x", context: 0, max_results: 1, glob: "" },
+    { pattern: "x", path: "src" },
   ],
   fetch_url: [{ url: "https://example.com/" }],
 };

@@ -52,6 +52,7 @@ import { writeLanding } from "./write-landing.js";
 import { loadedThrough, type LoadedLaterClassifier } from "./loaded-later-walk.js";
 import { globWorkspace } from "./workspace-glob.js";
 import { GREP_DEADLINE_MS, grepInWorker, type GrepWorkerScript } from "./grep-in-worker.js";
+import { grepSearchRoot } from "./grep-search-root.js";
 
 /** `read_file` returns at most this many bytes; larger files are read in line windows. */
 export const READ_LIMIT_BYTES = 256 * 1024;
@@ -285,7 +286,11 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
   ): Promise<GrepResult> {
     // A malformed glob is the model's to fix: said before any worker starts (it compiles again).
     if (request.glob !== undefined) GlobPattern.compile(request.glob);
-    return grepInWorker(await realpathNative(this.root), request, {
+    const root = await realpathNative(this.root);
+    // The worker is given the checked folder's real workspace-relative path, or none at all.
+    const { path, ...whole } = request;
+    const under = path === undefined ? "" : await grepSearchRoot(root, path);
+    return grepInWorker(root, under === "" ? whole : { ...whole, path: under }, {
       deadlineMs: this.#grepDeadlineMs,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(this.#grepWorker === undefined ? {} : { script: this.#grepWorker }),

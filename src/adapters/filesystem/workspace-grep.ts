@@ -77,8 +77,10 @@ interface Directory {
 }
 
 /**
- * `root` must be the workspace's real path; `glob` absent searches every file. `list` lists one
- * directory (tests wrap it to act between the walk seeing a directory and listing it).
+ * `root` must be the workspace's real path; `glob` absent searches every file; `request.path`,
+ * when set, is a real workspace-relative path (grep-search-root.ts): only it, or what is below it,
+ * is searched. `list` lists one directory (tests wrap it to act between the walk seeing a
+ * directory and listing it).
  */
 export async function grepWorkspace(
   root: string,
@@ -88,7 +90,10 @@ export async function grepWorkspace(
 ): Promise<GrepResult> {
   const matcher = lineMatcher(request);
   const readWhole = wholeFileReader();
-  const searchesDependencies = glob?.namesLiterally(DEPENDENCY_DIRECTORY) ?? false;
+  const under = request.path;
+  const searchesDependencies =
+    (glob?.namesLiterally(DEPENDENCY_DIRECTORY) ?? false) ||
+    (under?.split("/").includes(DEPENDENCY_DIRECTORY) ?? false);
   const lines: GrepLine[] = [];
   // Counted by searchFile as it goes.
   const tally = {
@@ -182,6 +187,7 @@ export async function grepWorkspace(
       const relative = directory.relative + name;
       const state = directory.state === undefined ? undefined : glob?.step(directory.state, name);
       if (state?.length === 0) continue;
+      if (under !== undefined && !onTheWayTo(relative, under)) continue;
       // Dirent types are lstat's: a link is neither a directory nor a file, and is never read.
       if (entry.isDirectory()) {
         if (state !== undefined && glob?.canMatchBelow(state) !== true) continue;
@@ -211,6 +217,11 @@ export async function grepWorkspace(
   }
   const { truncated, searchedFiles, skippedBinary, skippedLarge } = tally;
   return { lines, truncated, searchedFiles, skippedBinary, skippedLarge };
+}
+
+/** Whether `relative` is `under`, below it, or a folder on the way down to it. */
+function onTheWayTo(relative: string, under: string): boolean {
+  return relative === under || relative.startsWith(`${under}/`) || under.startsWith(`${relative}/`);
 }
 
 /**

@@ -84,6 +84,11 @@ export interface GrepRequest {
   readonly ignoreCase: boolean;
   /** Only files whose workspace-relative paths match this glob (glob's syntax); absent: all. */
   readonly glob?: string;
+  /**
+   * Only the file, or the files below the folder, this workspace-relative path names (checked as
+   * every file tool's path is); absent: the whole workspace.
+   */
+  readonly path?: string;
   /** Lines shown before and after each match. */
   readonly context: number;
   /** At most this many matching lines are returned. */
