@@ -6,6 +6,10 @@ import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setUpConversation } from "../../src/cli/modes/conversation-setup.js";
 import { contextSlashCommands } from "../../src/cli/terminal/input/context-commands.js";
+import { mcpSlashCommand } from "../../src/cli/terminal/input/mcp-command.js";
+import { permissionCommands } from "../../src/cli/terminal/input/permission-commands.js";
+import { undoSlashCommand } from "../../src/cli/terminal/input/undo-command.js";
+import { RunGrants } from "../../src/core/policy/run-grants.js";
 import type { JournalRecord } from "../../src/core/journal/journal-records.js";
 import type { Message } from "../../src/core/ports/messages.js";
 import { makeTempWorkspace, type TempWorkspace } from "../support/workspace.js";
@@ -53,6 +57,35 @@ describe("setUpConversation", () => {
       expect(clearedBy).toEqual([history]);
       expect(state.history).toEqual([system]);
       expect(journaled).toEqual([]);
+    } finally {
+      conversation.close();
+    }
+  });
+
+  it("/help in a daily conversation lists every command in whole sentences", () => {
+    const conversation = setUpConversation({
+      stateRoot: dir.outside,
+      journal: { append: () => Promise.resolve() },
+      model: undefined,
+      stderr: new PassThrough(),
+      extraCommands: [
+        ...permissionCommands(new RunGrants({ workspace: "/ws" })),
+        mcpSlashCommand(() => []),
+        undoSlashCommand(() => Promise.reject(new Error("not called"))),
+      ],
+    });
+    try {
+      expect(conversation.commands.listing()).toBe(
+        [
+          "  /help                    Show this help",
+          "  /exit                    End the session",
+          "  /model [NAME]            Show the model, or switch to NAME from the next turn on",
+          "  /usage                   Tokens the model reported this session",
+          "  /permissions [revoke N]  What you allowed with `a` for this run; revoke N takes one back",
+          "  /mcp                     This run's MCP servers and their tools",
+          "  /undo [N]                Take back the file changes of the last N calls (default 1); commands cannot be undone",
+        ].join("\n"),
+      );
     } finally {
       conversation.close();
     }

@@ -69,7 +69,7 @@ describe("/permissions", () => {
   it("lists the run's grants and revokes one, after which it is gone", async () => {
     const grants = new RunGrants({ workspace: "/ws" });
     expect(await run(grants, "/permissions")).toBe(
-      "agent: nothing allowed for the rest of this run (answer `a` at [y/N/a] to)\n",
+      "agent: nothing allowed for the rest of this run (answer `a` at [y/N/a] to allow one)\n",
     );
     await grants.grant(request());
     expect(await run(grants, "/permissions")).toBe(

@@ -20,7 +20,9 @@ export function permissionCommands(grants: RunGrants): SlashCommand[] {
           const listed = grants.list();
           const lines =
             listed.length === 0
-              ? ["agent: nothing allowed for the rest of this run (answer `a` at [y/N/a] to)"]
+              ? [
+                  "agent: nothing allowed for the rest of this run (answer `a` at [y/N/a] to allow one)",
+                ]
               : [
                   "agent: allowed for the rest of this run (revoke with /permissions revoke N):",
                   ...listed.map(
