@@ -84,7 +84,7 @@ always refused.
 Quote the task so it is one argument: agent "fix the failing test".
 With no task on a terminal, agent starts a conversation: each message a turn,
 /help lists its commands (/model, /clear, /compact, /context, /usage, /undo,
-/mcp, /exit).
+/mcp, /permissions with --profile daily, /exit).
 
 Options:
   -p, --prompt <text>     The task (or give it as the one argument)

@@ -380,6 +380,12 @@ describe("HELP_TEXT", () => {
     expect(wide).toEqual([]);
   });
 
+  it("names every slash command of a conversation", () => {
+    expect(HELP_TEXT).toContain(
+      "/help lists its commands (/model, /clear, /compact, /context, /usage, /undo,\n/mcp, /permissions with --profile daily, /exit).",
+    );
+  });
+
   it("says which directory is the default workspace", () => {
     expect(HELP_TEXT).toContain("$INIT_CWD under npm, else the");
   });
