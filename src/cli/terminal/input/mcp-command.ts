@@ -12,7 +12,7 @@ export function mcpSlashCommand(servers: () => readonly McpServerState[]): Slash
       const lines =
         listed.length === 0
           ? [
-              "agent: no MCP servers in this run (chapter 4 starts the settings file's mcpServers; chapters 1-3 never do; agent mcp checks them)",
+              "agent: no MCP servers in this run (chapter 4 and --profile daily start the settings file's mcpServers; chapters 1-3 never do; agent mcp checks them)",
             ]
           : listed.map((server) => {
               const head = `${server.name}  ${server.transport}  ${server.state}`;

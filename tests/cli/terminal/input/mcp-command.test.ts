@@ -55,7 +55,7 @@ describe("/mcp", () => {
 
   it("says where servers come from when the run has none", () => {
     expect(run(() => [])).toBe(
-      "agent: no MCP servers in this run (chapter 4 starts the settings file's mcpServers; chapters 1-3 never do; agent mcp checks them)\n",
+      "agent: no MCP servers in this run (chapter 4 and --profile daily start the settings file's mcpServers; chapters 1-3 never do; agent mcp checks them)\n",
     );
   });
 });
