@@ -1,5 +1,5 @@
 /** The settings file end to end: a run uses it, `agent config` shows each value's origin. */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NEVER_ANSWER, chatErrorReply, chatTextReply } from "../support/chat-completions-server.js";
@@ -47,7 +47,7 @@ describe("the settings file", () => {
         "chapter         2  (settings file)",
         "sandbox         off  (flag --sandbox)",
         "network         false  (default)",
-        "language        en  (default (from $LANG))",
+        "language        en  (default, from $LANG)",
         "contextWindow   known from the model's name  (default)",
         "requestTimeout  600 s  (settings file)",
         "retries         5  (settings file)",
@@ -56,6 +56,34 @@ describe("the settings file", () => {
       ].join("\n"),
     );
     expect(run.stdout).not.toContain("test-key");
+  });
+
+  it("agent config lists a file's MCP servers, and says when the file is empty or missing", async () => {
+    const config = await settings({
+      mcpServers: {
+        tracker: { command: "npx", args: ["-y", "@example/tracker-mcp"] },
+        notes: { command: "node", args: ["notes.js"] },
+      },
+    });
+    const file = join(config, "agent-harness", "settings.json");
+    const env = serverEnv(e2e.server.baseURL, { XDG_CONFIG_HOME: config, OPENAI_MODEL: "" });
+    const shown = async (args: string[]): Promise<string[]> => {
+      const run = await runCli(["config", ...args], { env });
+      expect(run.exitCode).toBe(0);
+      return run.stdout.split("\n").filter((line) => /^(settings file:|mcpServers )/.test(line));
+    };
+    expect(await shown([])).toEqual([
+      `settings file: ${file}`,
+      "mcpServers      tracker, notes (2) (not used by this profile)  (settings file)",
+    ]);
+    expect(await shown(["--profile", "daily"])).toEqual([
+      `settings file: ${file}`,
+      "mcpServers      tracker, notes (2)  (settings file)",
+    ]);
+    await settings({});
+    expect(await shown([])).toEqual([`settings file: ${file} (no settings in it)`]);
+    await rm(file);
+    expect(await shown([])).toEqual([`settings file: ${file} (no such file)`]);
   });
 
   it("a broken file stops a run with a configuration error naming the file and field", async () => {

@@ -109,6 +109,8 @@ export interface LoadedSettings {
   readonly path: string;
   /** Empty when there is no file. */
   readonly values: FileSettings;
+  /** Set when there is no file at `path` (an empty one has neither values nor this). */
+  readonly missing?: true;
   /** The file's `mcpServers`, when it has any (mcp-servers-setting.ts). */
   readonly mcpServers?: McpServersSetting;
 }
@@ -118,7 +120,7 @@ export function loadSettingsFile(path: string): LoadedSettings {
   try {
     lstatSync(path);
   } catch (error) {
-    if (errorCode(error) === "ENOENT") return { path, values: {} };
+    if (errorCode(error) === "ENOENT") return { path, values: {}, missing: true };
     throw new SettingsFileError(
       `settings file ${path}: cannot be read (${errorCode(error) ?? "error"})`,
     );

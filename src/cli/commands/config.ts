@@ -49,12 +49,19 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
       retries: String(options.retries),
     };
     const width = Math.max(...SETTING_NAMES.map((name) => name.length));
+    const servers = file.mcpServers === undefined ? undefined : Object.keys(file.mcpServers);
+    const unused = options.profile.mcpTools === "none" ? " (not used by this profile)" : "";
     const lines = [
-      `settings file: ${file.path}${Object.keys(file.values).length === 0 ? " (none)" : ""}`,
+      `settings file: ${file.path}${fileNote(file)}`,
       ...SETTING_NAMES.flatMap((name) => {
         const value = values[name];
         return value === undefined ? [] : [`${name.padEnd(width)}  ${value}  (${origins[name]})`];
       }),
+      ...(servers === undefined
+        ? []
+        : [
+            `${"mcpServers".padEnd(width)}  ${servers.length === 0 ? "none" : `${servers.join(", ")} (${String(servers.length)})`}${unused}  (settings file)`,
+          ]),
       `${"apiKey".padEnd(width)}  ${nonBlank(io.env.OPENAI_API_KEY) === undefined ? "not set" : "set (value not shown)"}  (environment OPENAI_API_KEY)`,
     ];
     io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
@@ -70,6 +77,13 @@ function runSettings(args: readonly string[], io: CliIo): ReturnType<typeof reso
     if (!(error instanceof CliConfigError)) throw error;
     throw new CliConfigError(`${firstLineOfError(error)} (see --help)`);
   }
+}
+
+/** After the file's path: whether it is there, and whether anything is in it. */
+function fileNote(file: ReturnType<typeof resolveSettings>["file"]): string {
+  if (file.missing === true) return " (no such file)";
+  const empty = Object.keys(file.values).length === 0 && file.mcpServers === undefined;
+  return empty ? " (no settings in it)" : "";
 }
 
 function nonBlank(value: string | undefined): string | undefined {

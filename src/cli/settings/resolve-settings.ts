@@ -110,7 +110,7 @@ export function resolveSettings(
     }
     if (journalDecides.has(name)) return "the run's journal";
     if (file.values[name] !== undefined) return "settings file";
-    if (name === "language") return "default (from $LANG)";
+    if (name === "language") return "default, from $LANG";
     return "default";
   };
   // A profile beyond the chapters and the person's rules have no default: no origin unless given.

@@ -38,6 +38,11 @@ describe("settingsPath", () => {
 
 describe("loadSettingsFile", () => {
   it("no file is no settings", () => {
+    expect(loadSettingsFile(file)).toEqual({ path: file, values: {}, missing: true });
+  });
+
+  it("an empty object is a file with no settings in it", async () => {
+    await writeFile(file, "{}");
     expect(loadSettingsFile(file)).toEqual({ path: file, values: {} });
   });
 

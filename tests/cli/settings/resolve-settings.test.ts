@@ -68,7 +68,7 @@ describe("resolveSettings", () => {
       chapter: "the run's journal",
       sandbox: "the run's journal",
       network: "the run's journal",
-      language: "default (from $LANG)",
+      language: "default, from $LANG",
       contextWindow: "default",
       requestTimeout: "settings file",
       retries: "settings file",
