@@ -11,6 +11,8 @@ import { PermissionRequest } from "../../../src/core/policy/permission-request.j
 import { PermissionPolicy } from "../../../src/core/policy/permissions.js";
 import { PermissionRule } from "../../../src/core/policy/permission-rule.js";
 import { RecordingAuditSink } from "../../support/permission-fakes.js";
+import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
+import { createShellTool } from "../../../src/features/shell-tool.js";
 import { preparedCall } from "../../support/prepared-calls.js";
 
 const ASK = PermissionDecision.ask(
@@ -266,6 +268,25 @@ describe("the approval prompt", () => {
       .withProposedDecision(PermissionDecision.ask("Shell execution requires approval", "shell"));
     const { details } = renderApprovalPrompt(request, lang);
     expect(details.split("\n").slice(-2)).toEqual([line, ""]);
+  });
+
+  it.each([
+    ["en", ["Shell: PowerShell 7", "Runs in: sandbox: none — runs on the host"]],
+    ["zh", ["命令解释器: PowerShell 7", "运行环境: sandbox: none — runs on the host"]],
+  ] as const)("names the shell in %s as it names where the command runs", (lang, lines) => {
+    const shell = createShellTool({
+      runner: { shellName: "PowerShell 7", run: () => Promise.reject(new Error("not run")) },
+      workspace: "/ws",
+    });
+    const prepared = new ToolRegistry([shell])
+      .snapshot()
+      .prepare({ id: "call_1", name: "shell", arguments: '{"command":"ls"}' });
+    if (!prepared.ok) throw new Error(prepared.result.content);
+    const request = new PermissionRequest(prepared.call)
+      .withExecutionEnvironment("sandbox: none — runs on the host")
+      .withProposedDecision(PermissionDecision.ask("Shell execution requires approval", "shell"));
+    const { details } = renderApprovalPrompt(request, lang);
+    expect(details.split("\n").slice(-3)).toEqual([...lines, ""]);
   });
 
   it("gives the question text for each language", () => {

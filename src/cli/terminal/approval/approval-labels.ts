@@ -40,7 +40,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     path: "路径",
     startAndEnd: "首尾",
     runsIn: "运行环境",
-    shell: "Shell",
+    shell: "命令解释器",
     change: "拟议修改",
     writes: (bytes, lines) => `写入: 共 ${grouped(bytes)} 字节, ${grouped(lines)} 行 (全部内容)`,
     question: "允许本次调用? [y/N] ",
