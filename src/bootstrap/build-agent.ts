@@ -37,7 +37,6 @@ import { createFileTools, createShellTool } from "../features/builtin-tools.js";
 import { createRunCommandTool } from "../features/run-command-tool.js";
 import { createGrepTool, GREP_TOOL_NAME } from "../features/grep-tool.js";
 import { PersonalRules, type PersonalRuleSpec } from "../core/policy/personal-rules.js";
-import { searchPathRules } from "../core/policy/search-path-rules.js";
 import {
   DailyApprover,
   RunGrants,
@@ -384,14 +383,9 @@ function terminalAnswers(
   const specs = profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [];
   const personal = new PersonalRules(specs, {
     loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
+    searchTools: new Set([GREP_TOOL_NAME]),
   });
-  const rules = [
-    CONFIRM_FILE_WRITE,
-    CONFIRM_EXTERNAL_CALL,
-    ...personal.policyRules(),
-    // grep's `path` names where to search, not one file: every path rule covers it.
-    ...searchPathRules(specs, new Set([GREP_TOOL_NAME])),
-  ];
+  const rules = [CONFIRM_FILE_WRITE, CONFIRM_EXTERNAL_CALL, ...personal.policyRules()];
   const prompt = deps.runAnswers?.prompt;
   switch (profile.answers) {
     case "once":

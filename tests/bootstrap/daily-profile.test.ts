@@ -200,13 +200,17 @@ describe("buildAgent with the daily profile", () => {
 });
 
 describe("a personal path rule and grep's path", () => {
-  it("a deny covers every grep, whatever folder it names; without the rule the search runs", async () => {
+  it("a deny covers a grep of a folder that holds what it names, not one of another folder", async () => {
     const workspace = join(home, "project");
     mkdirSync(join(workspace, "src"), { recursive: true });
+    mkdirSync(join(workspace, "docs"), { recursive: true });
     writeFileSync(join(workspace, "src", "secret.ts"), "key = 1\n");
+    writeFileSync(join(workspace, "docs", "guide.md"), "key = 2\n");
     const searches = [
       { pattern: "key", path: "src" },
       { pattern: "key", path: "." },
+      { pattern: "key", path: "src/secret.ts" },
+      { pattern: "key", path: "docs" },
     ];
     const run = (rules: { behavior: "deny"; tool: string; path: string }[]) =>
       buildAgent(DAILY, {
@@ -229,12 +233,24 @@ describe("a personal path rule and grep's path", () => {
       expect(toolMessages(denied.history)).toEqual([
         { id: "g0", content: reason },
         { id: "g1", content: reason },
+        { id: "g2", content: reason },
+        { id: "g3", content: "docs/guide.md:1:key = 2" },
       ]);
     }
+    // A rule for any depth may name something in every folder.
+    const anywhere = await run([{ behavior: "deny", tool: "grep", path: "**/secret.ts" }]);
+    expect(toolMessages(anywhere.history).map(({ content }) => content)).toEqual(
+      Array.from(
+        { length: 4 },
+        () => "Error [permission_denied]: Your settings file: deny grep **/secret.ts",
+      ),
+    );
     const other = await run([{ behavior: "deny", tool: "read_file", path: "src/secret.ts" }]);
     expect(toolMessages(other.history)).toEqual([
       { id: "g0", content: "src/secret.ts:1:key = 1" },
-      { id: "g1", content: "src/secret.ts:1:key = 1" },
+      { id: "g1", content: "docs/guide.md:1:key = 2\nsrc/secret.ts:1:key = 1" },
+      { id: "g2", content: "src/secret.ts:1:key = 1" },
+      { id: "g3", content: "docs/guide.md:1:key = 2" },
     ]);
   });
 });

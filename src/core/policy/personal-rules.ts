@@ -16,7 +16,8 @@
  * - a rule that names only a tool, for an MCP server's tool (`mcp__server__tool`): any call of it.
  * A deny (or ask) is matched generously instead: a command's words in order within any one of its
  * commands, whatever stands between them and however they are quoted (command-words.ts), a path
- * with its `.` and `..` segments resolved, and the file a link leads it to. A text no reading can
+ * with its `.` and `..` segments resolved, the file a link leads it to, and for a search (grep's
+ * `path`) any folder that may hold what the rule names. A text no reading can
  * see through (`$(echo git) push`) is no allow's either: it is asked.
  */
 import { loadedLaterReason, type LoadedThroughLink } from "./loaded-later-files.js";
@@ -45,6 +46,8 @@ export interface PersonalRulesOptions {
    * walk); undefined for none. A throw counts as such a link: the write is then asked about.
    */
   readonly loadedThrough?: (path: string) => LoadedThroughLink | undefined;
+  /** The tools whose `path` names a folder to search under (grep), not the one file they read. */
+  readonly searchTools?: ReadonlySet<string>;
 }
 
 /** The command's text or argv, as the command tools name it. */
@@ -126,10 +129,12 @@ function isPlainPath(path: string): boolean {
 export class PersonalRules {
   readonly #rules: readonly PersonalRuleSpec[];
   readonly #loadedThrough: PersonalRulesOptions["loadedThrough"];
+  readonly #searchTools: ReadonlySet<string>;
 
   constructor(rules: readonly PersonalRuleSpec[], options: PersonalRulesOptions = {}) {
     this.#rules = Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
     this.#loadedThrough = options.loadedThrough;
+    this.#searchTools = new Set(options.searchTools ?? []);
     Object.freeze(this);
   }
 
@@ -192,6 +197,8 @@ export class PersonalRules {
       // A read that names no one file (grep, glob) may reach the files the rule names: a deny
       // refuses it, an ask asks. Commands are matched by argv rules.
       if (typeof path !== "string") return request.call.effect === "read";
+      // A search under a folder may print any file below it that the rule names.
+      if (this.#searchTools.has(request.toolName)) return mayHoldMatch(rule.path, normalized(path));
       const candidates = [normalized(path), request.landsOn].filter((p) => p !== undefined);
       return candidates.some((candidate) => pattern.test(candidate));
     }
@@ -237,6 +244,24 @@ export class PersonalRules {
     // tool, `mcp__server__tool`): what it sends is the tool's business, not a path or a command.
     return request.call.remote;
   }
+}
+
+/**
+ * Whether `root` (a workspace-relative folder or file; undefined when it climbs out) is, or holds,
+ * something `glob` names: its names are compared one by one with the glob's, and the glob names
+ * something below the root once the root's names run out first, or it reaches a `**`.
+ */
+function mayHoldMatch(glob: string, root: string | undefined): boolean {
+  if (root === undefined) return true;
+  const globNames = glob.split("/");
+  const rootNames = root === "" ? [] : root.split("/");
+  for (const [index, name] of rootNames.entries()) {
+    const globName = globNames[index];
+    if (globName === undefined) return false;
+    if (globName === "**") return true;
+    if (!globToRegExp(globName).test(name)) return false;
+  }
+  return true;
 }
 
 /** Whether a glob, its wildcards taken as ordinary names, names a file or folder loaded later. */
