@@ -127,7 +127,15 @@ export class PermissionPolicy {
     ];
     const audited = landsOn === undefined ? withEnvironment : withEnvironment.withLanding(landsOn);
     for (const [name, decisions] of stages) trace?.stage(name, decisions);
-    const merged = strongestDecision(stages.flatMap(([, decisions]) => decisions));
+    // The same merge; among questions only, a rule's is put first: it says why this very call is
+    // asked (your settings file's deny that this command may run), where the environment's
+    // default would say only that every command is.
+    const merged = strongestDecision([
+      ...stages.flatMap(([name, decisions]) =>
+        name === "rules" ? decisions.filter((decision) => decision.behavior === "ask") : [],
+      ),
+      ...stages.flatMap(([, decisions]) => decisions),
+    ]);
     trace?.merged(merged);
     let final: PermissionDecision;
     try {

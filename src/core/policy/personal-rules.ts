@@ -14,8 +14,9 @@
  *   `docs/rules.md` what the next session reads: `docs/**` does not allow it), which needs the
  *   disk to tell (`loadedThrough`, asked only when a rule would otherwise allow the write);
  * - a rule that names only a tool, for an MCP server's tool (`mcp__server__tool`): any call of it.
- * A deny (or ask) is matched generously instead: a command's words in order within any one of its
- * commands, whatever stands between them and however they are quoted (command-words.ts), a path
+ * A deny (or ask) is matched generously instead: a command's words however they are quoted, and
+ * in order with anything between them (command-words.ts; a deny denies only the exact words, and
+ * asks, naming itself, where only the generous reading matches), a path
  * with its `.` and `..` segments resolved, the file a link leads it to, and for a search (grep's
  * `path`) any folder that may hold what the rule names. A text no reading can
  * see through (`$(echo git) push`) is no allow's either: it is asked.
@@ -24,7 +25,7 @@ import { loadedLaterReason, type LoadedThroughLink } from "./loaded-later-files.
 import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import { PermissionRule } from "./permission-rule.js";
-import { commandsInText, runsRule } from "./command-words.js";
+import { commandsInText, runsRule, runsRuleExactly } from "./command-words.js";
 
 export type PersonalBehavior = "allow" | "ask" | "deny";
 
@@ -144,17 +145,36 @@ export class PersonalRules {
 
   /** The `deny` and `ask` rules, as policy rules: the merge then lets a deny win over all. */
   policyRules(): PermissionRule[] {
-    return this.#rules
-      .filter((rule) => rule.behavior !== "allow")
-      .map(
-        (rule) =>
-          new PermissionRule({
-            name: PERSONAL_RULE_SOURCE,
-            behavior: rule.behavior,
-            reason: `Your settings file: ${rule.behavior} ${describe(rule)}`,
-            matches: (request) => this.#broadMatch(rule, request),
-          }),
-      );
+    return this.#rules.flatMap((rule) => {
+      if (rule.behavior === "allow") return [];
+      const own = new PermissionRule({
+        name: PERSONAL_RULE_SOURCE,
+        behavior: rule.behavior,
+        reason: `Your settings file: ${rule.behavior} ${describe(rule)}`,
+        matches: (request) =>
+          rule.behavior === "deny"
+            ? this.#exactMatchForDeny(rule, request)
+            : this.#broadMatch(rule, request),
+      });
+      if (rule.behavior !== "deny" || rule.argv === undefined) return [own];
+      // A command that may run what a deny names, read generously, is put to the person with
+      // the rule named: `git stash push` is no `git push`, `git --no-pager push` is.
+      const unsure = new PermissionRule({
+        name: PERSONAL_RULE_SOURCE,
+        behavior: "ask",
+        reason: `Your settings file denies ${describe(rule)}, and this command may run it`,
+        matches: (request) => this.#broadMatch(rule, request),
+      });
+      return [own, unsure];
+    });
+  }
+
+  /** A deny's own match: a command's words exactly, anything else as generously as ever. */
+  #exactMatchForDeny(rule: PersonalRuleSpec, request: PermissionRequest): boolean {
+    const { argv } = rule;
+    if (argv === undefined) return this.#broadMatch(rule, request);
+    if (rule.tool !== "*" && rule.tool !== request.toolName) return false;
+    return commandsOf(request)?.some((words) => runsRuleExactly(words, argv)) === true;
   }
 
   /**

@@ -180,10 +180,13 @@ describe("personal rules", () => {
     expect(run.prompt.asked).toEqual([]);
   });
 
+  const PUSH_RULES: PersonalRuleSpec[] = [
+    { behavior: "deny", tool: "shell", argv: ["git", "push"] },
+    { behavior: "allow", tool: "shell", argv: ["git"] },
+  ];
+
   it.each([
-    "git --no-pager push origin",
-    "git -C . push",
-    "git -c core.sshCommand=./x push",
+    "git push origin",
     "'git' push",
     'g"i"t push',
     "g\\it push",
@@ -195,24 +198,59 @@ describe("personal rules", () => {
     "sh -c 'git status; git push'",
     "git \\\n  push",
     "g`it push",
-    "git -c alias.p=push p origin",
     "echo ok && env GIT_TRACE=1 git push",
+  ])("a deny of `git push` denies its words however the text quotes them: %s", async (command) => {
+    const run = daily({ rules: PUSH_RULES });
+    const decision = await run.decide("shell", "execute", { command });
+    expect([decision.behavior, decision.source, decision.reason]).toEqual([
+      "deny",
+      "personal-rule",
+      "Your settings file: deny shell git push …",
+    ]);
+    expect(run.prompt.asked).toEqual([]);
+  });
+
+  it.each([
+    "git --no-pager push origin",
+    "git -C . push",
+    "git -c core.sshCommand=./x push",
+    "git -c alias.p=push p origin",
+    "git -c include.path=/abs/tools/git.cfg p origin",
+    "git --config-env=alias.p=GITCMD p",
+    "git stash push -m wip",
   ])(
-    "a deny of `git push` wins over an allow of `git` however the text spells it: %s",
+    "where it only may run `git push`, the person is asked, the rule named, and no allow answers: %s",
+    async (command) => {
+      const run = daily({ rules: PUSH_RULES, answer: "n" });
+      const decision = await run.decide("shell", "execute", { command });
+      expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
+      expect(run.prompt.asked.map((request) => request.proposedDecision?.reason)).toEqual([
+        "Your settings file denies shell git push …, and this command may run it",
+      ]);
+    },
+  );
+
+  it.each([
+    "rm -r -f build",
+    "rm -fr build",
+    "rm -Rf build",
+    "rm --recursive --force build",
+    "rm -rfv build",
+    "rm -r --force build",
+    "rm --forc -r build",
+  ])(
+    "a deny of `rm -rf` asks for its options in any spelling, and no allow of `rm` answers: %s",
     async (command) => {
       const run = daily({
+        answer: "n",
         rules: [
-          { behavior: "deny", tool: "shell", argv: ["git", "push"] },
-          { behavior: "allow", tool: "shell", argv: ["git"] },
+          { behavior: "deny", tool: "shell", argv: ["rm", "-rf"] },
+          { behavior: "allow", tool: "shell", argv: ["rm"] },
         ],
       });
       const decision = await run.decide("shell", "execute", { command });
-      expect([decision.behavior, decision.source, decision.reason]).toEqual([
-        "deny",
-        "personal-rule",
-        "Your settings file: deny shell git push …",
-      ]);
-      expect(run.prompt.asked).toEqual([]);
+      expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
+      expect(run.prompt.asked).toHaveLength(1);
     },
   );
 
