@@ -384,6 +384,7 @@ function terminalAnswers(
   const personal = new PersonalRules(specs, {
     loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
     searchTools: new Set([GREP_TOOL_NAME]),
+    reaches: (path) => boundary.readingNow(deps.workspace, path),
   });
   const rules = [CONFIRM_FILE_WRITE, CONFIRM_EXTERNAL_CALL, ...personal.policyRules()];
   const prompt = deps.runAnswers?.prompt;

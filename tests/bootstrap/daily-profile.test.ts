@@ -255,6 +255,44 @@ describe("a personal path rule and grep's path", () => {
   });
 });
 
+describe("a personal path deny and a read through a link", () => {
+  it("denies what the link reaches: a read of notes/key.txt or a grep of notes, when notes -> secrets", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(join(workspace, "secrets"), { recursive: true });
+    mkdirSync(join(workspace, "docs"), { recursive: true });
+    writeFileSync(join(workspace, "secrets", "key.txt"), "API_KEY=hunter2\n");
+    writeFileSync(join(workspace, "docs", "guide.md"), "API_KEY is read from the environment\n");
+    symlinkSync("secrets", join(workspace, "notes"));
+    symlinkSync(".", join(workspace, "up"));
+    const calls = [
+      { name: "read_file", arguments: { path: "notes/key.txt" } },
+      { name: "read_file", arguments: { path: "up/secrets/key.txt" } },
+      { name: "grep", arguments: { pattern: "API_KEY", path: "notes" } },
+      { name: "grep", arguments: { pattern: "API_KEY", path: "up/secrets" } },
+      { name: "grep", arguments: { pattern: "API_KEY", path: "docs" } },
+    ];
+    const result = await buildAgent(DAILY, {
+      workspace,
+      model: new ScriptedModelClient([
+        toolCallReply(calls.map((call, index) => ({ id: `c${index}`, ...call }))),
+        textReply("done"),
+      ]),
+      commandRunner: new RecordingCommandRunner(),
+      approvalProvider: new AnswersEvery("n"),
+      auditSink: new RecordingAuditSink(),
+      runAnswers: { personalRules: [{ behavior: "deny", tool: "*", path: "secrets/**" }] },
+    }).run("go");
+    const denied = "Error [permission_denied]: Your settings file: deny * secrets/**";
+    expect(toolMessages(result.history)).toEqual([
+      { id: "c0", content: denied },
+      { id: "c1", content: denied },
+      { id: "c2", content: denied },
+      { id: "c3", content: denied },
+      { id: "c4", content: "docs/guide.md:1:API_KEY is read from the environment" },
+    ]);
+  });
+});
+
 describe("a personal allow and a file read through a loaded-later link", () => {
   it.each([
     // The next session reads docs/rules.md: docs/** was written for documentation.

@@ -404,6 +404,16 @@ export class NodeWorkspaceWriteBoundary implements WorkspaceWriteBoundary {
   }
 
   /**
+   * What a read of `path` reaches, workspace-relative and `/`-separated, links followed as the
+   * tools follow them (`notes/key.txt` when `notes -> secrets` reads `secrets/key.txt`): a
+   * person's deny names the file, not the way to it. Throws what the read would be refused with.
+   */
+  readingNow(workspace: string, path: string): string {
+    const target = resolvedTargetNow(workspace, path, undefined, this.#memory);
+    return relative(this.#memory.realRoot(workspace), target).split(sep).join("/");
+  }
+
+  /**
    * The loaded-later link (`AGENTS.md -> docs/rules.md`, or one in a folder loaded whole:
    * `.github/workflows/ci.yml -> ../../ci.yml`), workspace-relative, that leads to where a write
    * of `path` lands or to a folder holding it, and why; undefined for none. Throws when the write

@@ -49,6 +49,12 @@ export interface PersonalRulesOptions {
   readonly loadedThrough?: (path: string) => LoadedThroughLink | undefined;
   /** The tools whose `path` names a folder to search under (grep), not the one file they read. */
   readonly searchTools?: ReadonlySet<string>;
+  /**
+   * What a call of `path` reaches, links followed (the filesystem adapter's walk),
+   * workspace-relative. A throw (a path that leads nowhere the walk can tell) counts as reaching
+   * what a deny names.
+   */
+  readonly reaches?: (path: string) => string;
 }
 
 /** The command's text or argv, as the command tools name it. */
@@ -131,11 +137,13 @@ export class PersonalRules {
   readonly #rules: readonly PersonalRuleSpec[];
   readonly #loadedThrough: PersonalRulesOptions["loadedThrough"];
   readonly #searchTools: ReadonlySet<string>;
+  readonly #reaches: PersonalRulesOptions["reaches"];
 
   constructor(rules: readonly PersonalRuleSpec[], options: PersonalRulesOptions = {}) {
     this.#rules = Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
     this.#loadedThrough = options.loadedThrough;
     this.#searchTools = new Set(options.searchTools ?? []);
+    this.#reaches = options.reaches;
     Object.freeze(this);
   }
 
@@ -217,12 +225,29 @@ export class PersonalRules {
       // A read that names no one file (grep, glob) may reach the files the rule names: a deny
       // refuses it, an ask asks. Commands are matched by argv rules.
       if (typeof path !== "string") return request.call.effect === "read";
+      // By the name given and by what it reaches: `notes -> secrets` makes `notes/key.txt`
+      // a read of `secrets/key.txt`.
+      const reached = this.#reachedBy(path);
+      if (reached === null) return true;
+      const names = [normalized(path), request.landsOn, reached].filter((p) => p !== undefined);
       // A search under a folder may print any file below it that the rule names.
-      if (this.#searchTools.has(request.toolName)) return mayHoldMatch(rule.path, normalized(path));
-      const candidates = [normalized(path), request.landsOn].filter((p) => p !== undefined);
-      return candidates.some((candidate) => pattern.test(candidate));
+      const glob = rule.path;
+      if (this.#searchTools.has(request.toolName)) {
+        return names.length === 0 || names.some((name) => mayHoldMatch(glob, name));
+      }
+      return names.some((name) => pattern.test(name));
     }
     return true;
+  }
+
+  /** What `path` reaches through links, when the walk is given; null when the walk throws. */
+  #reachedBy(path: string): string | null | undefined {
+    if (this.#reaches === undefined) return undefined;
+    try {
+      return this.#reaches(path);
+    } catch {
+      return null;
+    }
   }
 
   /** Whether a loaded-later link leads to where a write of `path` lands; a throw says yes. */
