@@ -16,6 +16,7 @@ import {
   type ToolDefinition,
 } from "../core/tools/tool-definition.js";
 import { toolError, toolSuccess, type ToolResult } from "../core/tools/tool-result.js";
+import { withNoteLines } from "../core/tools/command-notes.js";
 import { SANDBOX_NETWORK_OFF_NOTICE } from "./sandbox-network-notice.js";
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
@@ -169,15 +170,19 @@ function startFailure(label: string, message: string): string {
     : `${message} ${DID_NOT_RUN}`;
 }
 
+/** The output as the model reads it, the sandbox's notes after it (after the tail when cut). */
 function renderOutput(result: CommandResult): string {
+  const notes = result.notes ?? [];
   if (result.truncated && result.omitted !== undefined) {
     const { output, omitted } = result;
+    const tail = withNoteLines(omitted.tail, notes);
     const separator = output === "" || output.endsWith("\n") ? "" : "\n";
-    const tailSeparator = omitted.tail === "" ? "" : "\n";
-    return `${output}${separator}${truncationNotice(omitted)}${tailSeparator}${omitted.tail}`;
+    const tailSeparator = tail === "" ? "" : "\n";
+    return `${output}${separator}${truncationNotice(omitted)}${tailSeparator}${tail}`;
   }
-  if (result.truncated) return `${result.output}\n[output truncated]`;
-  return result.output === "" ? "(no output)" : result.output;
+  const output = withNoteLines(result.output, notes);
+  if (result.truncated) return `${output}\n[output truncated]`;
+  return output === "" ? "(no output)" : output;
 }
 
 /**

@@ -211,6 +211,62 @@ describe("shellToolResult exact strings", () => {
         isError: false,
       },
     ],
+    [
+      "the sandbox's notes, after the output",
+      ok("boom", { exitCode: 1, notes: ["a", "b"] }),
+      {
+        content:
+          "Error [shell_failed]: PowerShell exited with code 1 (the command ran)\nboom\n[sandbox] a\n[sandbox] b",
+        isError: true,
+        errorCode: "shell_failed",
+      },
+    ],
+    [
+      "the sandbox's notes, after output that ends its line",
+      ok("made\n", { notes: ["warning: /ws/a\nb/AGENTS.md was created"] }),
+      { content: "made\n[sandbox] warning: /ws/a\nb/AGENTS.md was created", isError: false },
+    ],
+    [
+      "the sandbox's notes, alone: they stand for the output",
+      ok("", { exitCode: 152, notes: ["stopped: CPU time limit 2 s reached"] }),
+      {
+        content:
+          "Error [shell_failed]: PowerShell exited with code 152 (the command ran)\n[sandbox] stopped: CPU time limit 2 s reached",
+        isError: true,
+        errorCode: "shell_failed",
+      },
+    ],
+    [
+      "the sandbox's notes, after the tail of a cut output",
+      ok("ab", {
+        truncated: true,
+        omitted: { bytes: 1, lines: 1, tail: "z", totalBytes: 4 },
+        notes: ["a"],
+      }),
+      {
+        content:
+          "ab\n[output truncated: 1 bytes (1 line) left out; the whole output could not be saved]\nz\n[sandbox] a",
+        isError: false,
+      },
+    ],
+    [
+      "the sandbox's notes, as the tail of a cut output that kept none",
+      ok("ab\n", {
+        truncated: true,
+        omitted: { bytes: 1, lines: 1, tail: "", totalBytes: 4 },
+        notes: ["a"],
+      }),
+      {
+        content:
+          "ab\n[output truncated: 1 bytes (1 line) left out; the whole output could not be saved]\n[sandbox] a",
+        isError: false,
+      },
+    ],
+    [
+      "the sandbox's notes, before the bare truncation mark",
+      ok("ab", { truncated: true, notes: ["a"] }),
+      { content: "ab\n[sandbox] a\n[output truncated]", isError: false },
+    ],
   ])("%s", (_name, result, expected) => {
     expect(shellToolResult("PowerShell 7", 1_500, result)).toEqual(expected);
   });

@@ -95,15 +95,11 @@ function oomKilled(exitCode: number | null, cgroup: CgroupEvidence): boolean {
   return cgroup.memoryFailures > 0 && exitCode === SIGKILL_EXIT;
 }
 
-/** The notes as lines after the output (after the tail when it was cut). */
+/**
+ * The result with these notes after any it has: kept apart from the output, so that nothing the
+ * command prints can pass for one, and a note stays whole whatever its path holds.
+ */
 export function withNotes(result: CommandResult, notes: readonly string[]): CommandResult {
   if (notes.length === 0) return result;
-  const lines = notes.map((note) => `[sandbox] ${note}`).join("\n");
-  if (result.omitted !== undefined) {
-    const tail = result.omitted.tail;
-    const separator = tail === "" || tail.endsWith("\n") ? "" : "\n";
-    return { ...result, omitted: { ...result.omitted, tail: `${tail}${separator}${lines}` } };
-  }
-  const separator = result.output === "" || result.output.endsWith("\n") ? "" : "\n";
-  return { ...result, output: `${result.output}${separator}${lines}` };
+  return { ...result, notes: [...(result.notes ?? []), ...notes] };
 }

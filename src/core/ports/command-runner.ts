@@ -80,6 +80,12 @@ export interface CommandResult {
   readonly truncated: boolean;
   readonly omitted?: OmittedOutput;
   readonly timedOut: boolean;
+  /**
+   * What the sandbox says about this run (a limit it hit, a file it saw made), apart from the
+   * output: each note whole, whatever characters it holds (a path may hold a newline). The
+   * command tool adds them to what the model reads; the person is shown them from here.
+   */
+  readonly notes?: readonly string[];
 }
 
 export class CommandStartError extends Error {

@@ -47,8 +47,8 @@ const SUITE =
 const LIMITS = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
 const SECRET = "sk-test-never-inside";
 
-function ok(output: string): CommandResult {
-  return { exitCode: 0, output, truncated: false, timedOut: false };
+function ok(output: string, notes?: readonly string[]): CommandResult {
+  return { exitCode: 0, output, truncated: false, timedOut: false, ...(notes && { notes }) };
 }
 
 describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
@@ -427,11 +427,11 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
     const shared = runner();
     // Made during that command, and said so: it could already hold a hook.
     expect(await shared.run("mkdir -p made/.git/hooks", ws, LIMITS)).toEqual(
-      ok(
-        `[sandbox] warning: ${join(ws, "made", ".git")} was made during this command: git runs ` +
+      ok("", [
+        `warning: ${join(ws, "made", ".git")} was made during this command: git runs ` +
           "the hooks and programs its config names at your next git command there, outside the " +
           "sandbox: check it before then",
-      ),
+      ]),
     );
     const plant = "touch made/.git/hooks/pre-commit 2>/dev/null || echo refused";
     expect(await shared.run(plant, ws, LIMITS)).toEqual(ok("refused\n"));

@@ -159,8 +159,9 @@ describe("failureNotes", () => {
     );
   });
 
-  it("puts the notes after the output, or after the tail of a cut one", () => {
-    expect(withNotes(result(1, "boom"), ["a", "b"]).output).toBe("boom\n[sandbox] a\n[sandbox] b");
+  it("keeps the notes apart from the output, after any the result has, the output untouched", () => {
+    const noted = withNotes(withNotes(result(1, "boom\n[sandbox] b"), ["a"]), ["b\nc"]);
+    expect(noted).toEqual({ ...result(1, "boom\n[sandbox] b"), notes: ["a", "b\nc"] });
     const cut: CommandResult = {
       exitCode: 1,
       output: "head\n",
@@ -168,9 +169,7 @@ describe("failureNotes", () => {
       timedOut: false,
       omitted: { bytes: 10, lines: 1, tail: "tail", totalBytes: 20 },
     };
-    expect(withNotes(cut, ["a"])).toEqual({
-      ...cut,
-      omitted: { ...cut.omitted, tail: "tail\n[sandbox] a" },
-    });
+    expect(withNotes(cut, ["a"])).toEqual({ ...cut, notes: ["a"] });
+    expect(withNotes(cut, [])).toBe(cut);
   });
 });

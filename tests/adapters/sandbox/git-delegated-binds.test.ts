@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BubblewrapRunner } from "../../../src/adapters/sandbox/bubblewrap.js";
 import { buildCommandEnvironment } from "../../../src/adapters/shell/command-environment.js";
+import { withNoteLines } from "../../../src/core/tools/command-notes.js";
 import { BWRAP, hostExecutable } from "../../support/host-executables.js";
 import { initIsolatedRepository } from "../../support/isolated-git.js";
 
@@ -37,6 +38,7 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(
       execFileSync("git", ["-C", directory, ...args], { stdio: "ignore" });
     }
 
+    /** What the model reads of the command's run: its output, then the sandbox's notes. */
     async function run(command: string): Promise<string> {
       const runner = new BubblewrapRunner({
         bwrapPath: BWRAP ?? "",
@@ -46,7 +48,8 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(
         network: false,
         environment: buildCommandEnvironment(process.env, { passEnv: [], platform: "linux" }),
       });
-      return (await runner.run(command, ws, LIMITS)).output;
+      const result = await runner.run(command, ws, LIMITS);
+      return withNoteLines(result.output, result.notes ?? []);
     }
 
     /** A shell line that tries to write `path` and prints `path` when it could not. */

@@ -152,14 +152,14 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       // Not made yet, they could not be held: the command made them, and its result says so.
       expect(result.output).toContain("CREATED");
       expect(result.output).toContain("LINKED");
-      expect(result.output).toContain(
-        `[sandbox] warning: ${join(ws, "GEMINI.md")} was created during this command; instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents), and no one was asked about it: check it before then`,
+      expect(result.notes).toContain(
+        `warning: ${join(ws, "GEMINI.md")} was created during this command; instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents), and no one was asked about it: check it before then`,
       );
-      expect(result.output).toContain(
-        `[sandbox] warning: ${join(ws, ".vscode")} was created during this command; editor settings and tasks: an editor opening the folder runs its tasks and the programs its settings name, and no one was asked about it: check it before then`,
+      expect(result.notes).toContain(
+        `warning: ${join(ws, ".vscode")} was created during this command; editor settings and tasks: an editor opening the folder runs its tasks and the programs its settings name, and no one was asked about it: check it before then`,
       );
-      expect(result.output).toContain(
-        `[sandbox] warning: ${join(ws, "sub", "AGENTS.md")} was created during this command; instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents), and no one was asked about it: check it before then`,
+      expect(result.notes).toContain(
+        `warning: ${join(ws, "sub", "AGENTS.md")} was created during this command; instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents), and no one was asked about it: check it before then`,
       );
     });
 
@@ -167,8 +167,8 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       linkSync(join(ws, "AGENTS.md"), join(ws, "hard.md"));
       const result = await runner(true).run("echo evil >> hard.md && echo THROUGH", ws, LIMITS);
       expect(result.output).toContain("THROUGH");
-      expect(result.output).toContain(
-        `[sandbox] warning: ${join(ws, "AGENTS.md")} was changed during this command through another name (a hard link), though it was read-only; a later session, an editor or CI loads it: check it before then`,
+      expect(result.notes).toContain(
+        `warning: ${join(ws, "AGENTS.md")} was changed during this command through another name (a hard link), though it was read-only; a later session, an editor or CI loads it: check it before then`,
       );
     });
 
@@ -195,8 +195,8 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
         const result = await runner(true).run(`${command} && echo DONE`, ws, LIMITS);
         expect(result.output).toContain("DONE");
         expect(readFileSync(join(ws, "docs", "rules.md"), "utf8")).toBe("rules\n");
-        expect(result.output).toContain(
-          `[sandbox] warning: ${join(ws, "CLAUDE.md")}, a link to "docs/rules.md", ${change} during this command; ${INSTRUCTIONS}, and no one was asked about it: check it before then`,
+        expect(result.notes).toContain(
+          `warning: ${join(ws, "CLAUDE.md")}, a link to "docs/rules.md", ${change} during this command; ${INSTRUCTIONS}, and no one was asked about it: check it before then`,
         );
       },
     );
@@ -211,8 +211,8 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
         symlinkSync(target, join(ws, link));
         const result = await runner(true).run(`${command} && echo MADE`, ws, LIMITS);
         expect(result.output).toContain("MADE");
-        expect(result.output).toContain(
-          `[sandbox] warning: ${join(ws, made)} was created during this command, where the link ${join(ws, link)} leads; ${loadedLaterReason(link) ?? loadedLaterReason(`${link}/x`) ?? ""}, and no one was asked about it: check it before then`,
+        expect(result.notes).toContain(
+          `warning: ${join(ws, made)} was created during this command, where the link ${join(ws, link)} leads; ${loadedLaterReason(link) ?? loadedLaterReason(`${link}/x`) ?? ""}, and no one was asked about it: check it before then`,
         );
       },
     );
@@ -237,8 +237,8 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       expect(readFileSync(join(ws, "ci.yml"), "utf8")).toBe("on: push\n");
       expect(readFileSync(join(ws, "conf", "vs.json"), "utf8")).toBe("{}\n");
       expect(result.output).toContain("MADE");
-      expect(result.output).toContain(
-        `[sandbox] warning: ${join(ws, "later.yml")} was created during this command, where the link ${join(ws, ".github", "workflows", "later.yml")} leads; ${loadedLaterReason(".github/x") ?? ""}, and no one was asked about it: check it before then`,
+      expect(result.notes).toContain(
+        `warning: ${join(ws, "later.yml")} was created during this command, where the link ${join(ws, ".github", "workflows", "later.yml")} leads; ${loadedLaterReason(".github/x") ?? ""}, and no one was asked about it: check it before then`,
       );
     });
 
@@ -269,8 +269,8 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
         expect(result.output).not.toContain("W1");
         expect(result.output).toContain("DONE");
         expect(readFileSync(join(ws, "docs", "rules.md"), "utf8")).toBe("rules\n");
-        expect(result.output).toContain(
-          `[sandbox] warning: ${join(ws, way)}, a link to ${JSON.stringify(wayTarget)}, was changed or replaced (it now leads to "README.md") during this command; ${loadedLaterReason(link) ?? loadedLaterReason(`${link}/x`) ?? ""}, and no one was asked about it: check it before then`,
+        expect(result.notes).toContain(
+          `warning: ${join(ws, way)}, a link to ${JSON.stringify(wayTarget)}, was changed or replaced (it now leads to "README.md") during this command; ${loadedLaterReason(link) ?? loadedLaterReason(`${link}/x`) ?? ""}, and no one was asked about it: check it before then`,
         );
       },
     );
@@ -285,7 +285,7 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
     it("where file tools' writes are not asked about, commands write them as any file", async () => {
       const result = await runner(false).run(ATTACK, ws, LIMITS);
       expect(result.output).toContain("W1");
-      expect(result.output).not.toContain("[sandbox] warning");
+      expect(result.notes).toBeUndefined();
     });
 
     describe("only for a command no person approved (the daily profile)", () => {
@@ -304,8 +304,8 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
         expect(result.output).not.toContain("W1");
         expect(readFileSync(join(ws, "AGENTS.md"), "utf8")).toBe("Run the tests.\n");
         expect(result.output).toContain("CREATED");
-        expect(result.output).toContain(
-          `[sandbox] warning: ${join(ws, ".envrc")} was created during this command; ${loadedLaterReason(".envrc") ?? ""}, and no one was asked about it: check it before then`,
+        expect(result.notes).toContain(
+          `warning: ${join(ws, ".envrc")} was created during this command; ${loadedLaterReason(".envrc") ?? ""}, and no one was asked about it: check it before then`,
         );
       });
 

@@ -100,13 +100,15 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined || GIT =
         ws,
         LIMITS,
       );
-      expect(bare.output).toBe(
-        "BARE\n" +
-          `[sandbox] warning: after this command: The sandbox cannot keep the git metadata in ` +
-          `${ws} read-only: the workspace itself is laid out as a git directory (HEAD, objects, ` +
-          "refs); run the agent in a checkout, or run with --sandbox off. Git may run hooks or " +
-          `config this command put there at your next git command in ${ws}: check it before then`,
-      );
+      expect({ output: bare.output, notes: bare.notes }).toEqual({
+        output: "BARE\n",
+        notes: [
+          `warning: after this command: The sandbox cannot keep the git metadata in ` +
+            `${ws} read-only: the workspace itself is laid out as a git directory (HEAD, objects, ` +
+            "refs); run the agent in a checkout, or run with --sandbox off. Git may run hooks or " +
+            `config this command put there at your next git command in ${ws}: check it before then`,
+        ],
+      });
     });
 
     it("git in the sandbox takes the held .git for no repository, not for a broken one", async () => {
@@ -121,12 +123,14 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined || GIT =
 
     it("a repository made further down is named in the result; the next command finds it read-only", async () => {
       const first = await runner().run("git init -q sub && echo MADE", ws, LIMITS);
-      expect(first.output).toBe(
-        "MADE\n" +
-          `[sandbox] warning: ${join(ws, "sub", ".git")} was made during this command: git runs ` +
-          "the hooks and programs its config names at your next git command there, outside the " +
-          "sandbox: check it before then",
-      );
+      expect({ output: first.output, notes: first.notes }).toEqual({
+        output: "MADE\n",
+        notes: [
+          `warning: ${join(ws, "sub", ".git")} was made during this command: git runs ` +
+            "the hooks and programs its config names at your next git command there, outside the " +
+            "sandbox: check it before then",
+        ],
+      });
       const second = await runner().run(
         "(echo x > sub/.git/hooks/pre-commit) 2>/dev/null && echo WROTE; echo done",
         ws,
