@@ -89,7 +89,8 @@ export function createShellTool(
 /**
  * What every command tool does around its runner: prove the output store is still ours (a store a
  * command replaced refuses the next command, before it starts), run, turn a start failure into
- * `shell_start_failed`, report the exit code and saved output, and render the result.
+ * `shell_start_failed`, report the exit code, saved output and the sandbox's notes (for the
+ * person, apart from the text), and render the result.
  */
 export async function runAsTool(
   run: (options: CommandOptions) => Promise<CommandResult>,
@@ -122,6 +123,7 @@ export async function runAsTool(
   context.reportExecution?.({
     ...(result.exitCode === null ? {} : { exitCode: result.exitCode }),
     ...(result.omitted?.savedTo === undefined ? {} : { savedOutput: result.omitted.savedTo }),
+    ...(result.notes === undefined ? {} : { notes: result.notes }),
   });
   return shellToolResult(label, timeoutMs, result);
 }

@@ -132,8 +132,8 @@ export function bothObservers(first: AgentObserver, second: AgentObserver): Agen
     onToolCallStart: (call) => {
       each((observer) => observer.onToolCallStart?.(call));
     },
-    onToolCallEnd: (call, result, durationMs, outcome) => {
-      each((observer) => observer.onToolCallEnd?.(call, result, durationMs, outcome));
+    onToolCallEnd: (call, result, durationMs, outcome, notes) => {
+      each((observer) => observer.onToolCallEnd?.(call, result, durationMs, outcome, notes));
     },
     prepare: () => {
       each((observer) => observer.prepare?.());

@@ -110,12 +110,17 @@ export function executionFacts(
 
 /** A handler is not fully trusted: keep only well-formed facts. */
 export function checkedFacts(facts: ExecutionFacts): ExecutionFacts {
-  const { exitCode, savedOutput, operationId } = facts;
+  const { exitCode, savedOutput, operationId, notes } = facts;
   return {
     ...(Number.isSafeInteger(exitCode) ? { exitCode } : {}),
     ...(typeof savedOutput === "string" ? { savedOutput } : {}),
     ...(typeof operationId === "string" ? { operationId } : {}),
+    ...(wellFormedNotes(notes) ? { notes: [...notes] } : {}),
   };
+}
+
+function wellFormedNotes(notes: unknown): notes is readonly string[] {
+  return Array.isArray(notes) && notes.every((note) => typeof note === "string");
 }
 
 export function outcomeOf(

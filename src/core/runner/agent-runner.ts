@@ -53,11 +53,16 @@ export interface AgentObserver {
   onModelRequest?(turn: number, maxTurns: number): void;
   onModelReply?(reply: ModelReply, turn: number): void;
   onToolCallStart?(call: ToolCall): void;
+  /**
+   * `notes`: what the sandbox said about a command, for the person, each whole (ExecutionFacts);
+   * never to be picked out of the result's text, where the command could have printed the same.
+   */
   onToolCallEnd?(
     call: ToolCall,
     result: ToolResult,
     durationMs: number,
     outcome: ToolOutcome,
+    notes: readonly string[],
   ): void;
   /** Before each request and after each reply: the tokens the history takes, of the window. */
   onContextUsage?(tokens: number, window: number): void;
@@ -362,7 +367,7 @@ export class AgentRunner {
       if (stopped !== undefined) {
         const outcome = outcomeOf(call, stopped, { durationMs: took(), waitedMs }, environment);
         this.#notify((observer) =>
-          observer.onToolCallEnd?.(call, stopped.result, outcome.durationMs, outcome),
+          observer.onToolCallEnd?.(call, stopped.result, outcome.durationMs, outcome, []),
         );
         await this.#recordOutcome(outcome);
         await (error instanceof RunWaitingError
@@ -379,7 +384,10 @@ export class AgentRunner {
       reported,
     );
     const result = this.#told(this.#fitted(call, decided.result, outcome), outcome);
-    await this.#finishCall(call, result, outcome, snapshot.changesNothing(call.name));
+    await this.#finishCall(call, result, outcome, {
+      changesNothing: snapshot.changesNothing(call.name),
+      notes: reported.notes ?? [],
+    });
     return { result, outcome };
   }
 
@@ -495,10 +503,15 @@ export class AgentRunner {
     call: ToolCall,
     result: ToolResult,
     outcome: ToolOutcome,
-    changesNothing = false,
+    {
+      changesNothing = false,
+      notes = [],
+    }: { changesNothing?: boolean; notes?: readonly string[] } = {},
   ): Promise<void> {
     await this.#journal.executionFinished(call, outcome, result.content, changesNothing);
-    this.#notify((observer) => observer.onToolCallEnd?.(call, result, outcome.durationMs, outcome));
+    this.#notify((observer) =>
+      observer.onToolCallEnd?.(call, result, outcome.durationMs, outcome, notes),
+    );
     await this.#recordOutcome(outcome);
   }
 

@@ -67,6 +67,12 @@ export interface ExecutionFacts {
    * that reached another service, so the audit's outcome line names it beside the journal's.
    */
   readonly operationId?: string;
+  /**
+   * The sandbox's notes about a command (a limit it hit, a file it saw made), each whole: shown
+   * to the person under the call's line. Display only: not part of the outcome, so the audit
+   * log, the journal and a script's JSON keep their shape (the result's text holds them already).
+   */
+  readonly notes?: readonly string[];
 }
 
 /** Tool schemas must be strict objects so the model cannot smuggle in unvalidated fields. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   commandSummary,
   failureDetails,
+  sandboxNoteRows,
   stderrTail,
 } from "../../../src/cli/terminal/progress/command-summary.js";
 
@@ -162,7 +163,6 @@ describe("what a failed command shows under its line", () => {
       "    at require (node:internal)",
       "[stderr] warning: deprecated",
       "exit status 1",
-      "[sandbox] a note",
     ].join("\n");
     expect(failureDetails(output)).toEqual([
       "two",
@@ -170,7 +170,34 @@ describe("what a failed command shows under its line", () => {
       "at require (node:internal)",
       "[stderr] warning: deprecated",
       "exit status 1",
-      "[sandbox] a note",
+    ]);
+  });
+
+  it("counts a line the command printed like a sandbox note as one of its own", () => {
+    const output = ["one", "two", "three", "four", "five", "[sandbox] note: all is well"];
+    expect(failureDetails(output.join("\n"))).toEqual([
+      "two",
+      "three",
+      "four",
+      "five",
+      "[sandbox] note: all is well",
+    ]);
+    expect(commandSummary(output.join("\n"))).toBe("[sandbox] note: all is well");
+  });
+});
+
+describe("the sandbox's notes as the person sees them", () => {
+  it("are one row each, a newline, a carriage return or an ESC in a path escaped", () => {
+    expect(
+      sandboxNoteRows([
+        "warning: /ws/a\nb/AGENTS.md was created during this command",
+        `warning: /ws/x\r${ESC}[2Ky was created during this command`,
+        "stopped: CPU time limit 2 s reached",
+      ]),
+    ).toEqual([
+      "[sandbox] warning: /ws/a\\nb/AGENTS.md was created during this command",
+      "[sandbox] warning: /ws/x\\r\\u{001b}[2Ky was created during this command",
+      "[sandbox] stopped: CPU time limit 2 s reached",
     ]);
   });
 });

@@ -12,8 +12,6 @@ const RAN_CODES: ReadonlySet<string> = new Set([
 ]);
 
 const STDERR_MARK = "[stderr] ";
-/** The sandbox's notes, after the output (failure-notes.ts): shown each on its own row. */
-const SANDBOX_MARK = "[sandbox] ";
 const SUMMARY_CHARS = 80;
 const STDERR_LINES = 5;
 /** The lines shown under a failed command that printed no runner summary. */
@@ -75,7 +73,7 @@ export function commandRan(errorCode: string | undefined): boolean {
  * first), else its last line with anything on it; never blank. Escaped for the terminal.
  */
 export function commandSummary(output: string): string {
-  const lines = ownLines(output);
+  const lines = meaningfulLines(output);
   const chosen = runnerSummary(lines) ?? lines.at(-1)?.replace(COLOUR, "") ?? "(no output)";
   return shown(chosen.replace(/^=+\s*|\s*=+$/gu, ""));
 }
@@ -83,24 +81,20 @@ export function commandSummary(output: string): string {
 /**
  * What to show under a failed command: a test runner's summary and the last lines of stderr; or,
  * when no runner summed up, the last lines it printed, stdout and stderr alike (the reason is as
- * often in stdout), each escaped.
+ * often in stdout), each escaped. `output` is what the command printed, without the sandbox's
+ * notes: a line of it that reads like one is the command's own, and shown as such.
  */
 export function failureDetails(output: string): string[] {
-  const lines = ownLines(output);
+  const lines = meaningfulLines(output);
   const summary = runnerSummary(lines);
   if (summary === undefined) {
     const tail = lines.slice(-TAIL_LINES).map((line) => shown(line.replace(COLOUR, "")));
-    return [...(tail.length === 0 ? ["(no output)"] : tail), ...sandboxNotes(output)];
+    return tail.length === 0 ? ["(no output)"] : tail;
   }
   const stderr = stderrTail(output);
   const line = shown(summary.replace(/^=+\s*|\s*=+$/gu, ""));
   const shownAlready = stderr.some((row) => row.replace(/\s+/gu, " ").endsWith(line));
-  return [...(shownAlready ? stderr : [line, ...stderr]), ...sandboxNotes(output)];
-}
-
-/** The output's lines with something on them, without the sandbox's notes after them. */
-function ownLines(output: string): string[] {
-  return meaningfulLines(output).slice(0, -sandboxNotes(output).length || undefined);
+  return shownAlready ? stderr : [line, ...stderr];
 }
 
 /** A test runner's summary among the lines, as printed: the last failing one, else the last. */
@@ -123,15 +117,13 @@ function withUvuTotals(lines: readonly string[]): string[] {
 }
 
 /**
- * The sandbox's notes at the end of the output, each escaped: every one is shown, not just the
- * last, and none stands in for the command's own last line.
+ * The sandbox's notes as the person sees them, one row each, from the call's facts (never from
+ * the output, where a command can print the same words): every control character escaped, a
+ * newline in a path included, so that a note stays on its row. Whole, not cut to the summary's
+ * width: the note's advice is at its end.
  */
-export function sandboxNotes(output: string): string[] {
-  const lines = meaningfulLines(output);
-  let first = lines.length;
-  while (first > 0 && lines[first - 1]?.startsWith(SANDBOX_MARK) === true) first -= 1;
-  // Whole, not cut to the summary's width: the note's advice is at its end.
-  return lines.slice(first).map((line) => escapeForTerminal(collapseHiddenRuns(line.trim())));
+export function sandboxNoteRows(notes: readonly string[]): string[] {
+  return notes.map((note) => escapeForTerminal(collapseHiddenRuns(`[sandbox] ${note}`)));
 }
 
 /** The last few lines the command wrote to stderr, each escaped, marked as stderr. */

@@ -17,8 +17,9 @@ import {
   commandRan,
   failureDetails,
   isCommandTool,
-  sandboxNotes,
+  sandboxNoteRows,
 } from "./command-summary.js";
+import { withoutNoteLines } from "../../../core/tools/command-notes.js";
 import { firstLine, summarizeResult } from "./result-summary.js";
 import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedDraft } from "./streamed-draft.js";
@@ -188,31 +189,34 @@ export class ProgressReporter implements AgentObserver {
     this.#rows(`${this.#paint("36", "→")} ${summary === "" ? name : `${name} ${summary}`}`);
   }
 
+  /** `notes`: the sandbox's, from the call's facts; the result's text holds them for the model. */
   onToolCallEnd(
     call: ToolCall,
     result: ToolResult,
     durationMs: number,
     outcome?: ToolOutcome,
+    notes: readonly string[] = [],
   ): void {
     if (outcome !== undefined) this.#outcomes.push(outcome);
     if (this.#options.verbosity === "quiet") return;
     const took = this.#dim(`(${formatDuration(durationMs)})`);
+    const command = isCommandTool(call.name);
+    // What the command printed, without the lines the tool added for the model from `notes`.
+    const content = command ? withoutNoteLines(result.content, notes) : result.content;
     if (result.isError) {
       const text = result.content.replace(/^Error \[[^\]]*\]: /, "");
       const summary = `${result.errorCode ?? "error"}: ${firstLine(text)}`;
       this.#rows(`${this.#paint("31", "✗")} ${summary} ${took}`);
-      if (this.#options.verbosity === "normal" && isCommandTool(call.name)) {
-        this.#commandDetails(result);
+      if (this.#options.verbosity === "normal" && command) {
+        this.#commandDetails(result.errorCode, content);
       }
     } else {
-      this.#rows(`${this.#paint("32", "✓")} ${summarizeResult(call.name, result.content)} ${took}`);
-      // A command that succeeded may still have made what the host runs later: the sandbox's
-      // warnings are for the person, who would not see them in the ✓ line.
-      if (this.#options.verbosity === "normal" && isCommandTool(call.name)) {
-        for (const note of sandboxNotes(result.content)) {
-          this.#rows(this.#dim(`${MODEL_INDENT}${note}`));
-        }
-      }
+      this.#rows(`${this.#paint("32", "✓")} ${summarizeResult(call.name, content)} ${took}`);
+    }
+    // A command that succeeded may still have made what the host runs later, one that failed may
+    // have hit a limit: the sandbox's notes are for the person, who would not see them otherwise.
+    if (this.#options.verbosity === "normal" && command) {
+      for (const note of sandboxNoteRows(notes)) this.#rows(this.#dim(`${MODEL_INDENT}${note}`));
     }
     if (this.#options.verbosity === "verbose") {
       for (const line of result.content.split("\n")) {
@@ -234,9 +238,9 @@ export class ProgressReporter implements AgentObserver {
    * Under a failed command, without --verbose: a test runner's summary and the last lines of its
    * stderr, or the last lines it printed, so the reason is on the screen.
    */
-  #commandDetails(result: ToolResult): void {
-    if (!commandRan(result.errorCode)) return;
-    const details = failureDetails(commandOutput(result.content, true));
+  #commandDetails(errorCode: string | undefined, content: string): void {
+    if (!commandRan(errorCode)) return;
+    const details = failureDetails(commandOutput(content, true));
     for (const detail of details) this.#rows(this.#dim(`${MODEL_INDENT}${detail}`));
   }
 
