@@ -309,6 +309,20 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
         );
       });
 
+      it("one it creates under a folder named with a newline is named in one whole note", async () => {
+        const made = "mkdir \"$(printf 'a\\nb')\" && echo x > \"$(printf 'a\\nb')/AGENTS.md\"";
+        const result = await daily().run(`${made} && echo MADE`, ws, {
+          ...LIMITS,
+          unapproved: true,
+        });
+        expect({ output: result.output, notes: result.notes }).toEqual({
+          output: "MADE\n",
+          notes: [
+            `warning: ${join(ws, "a\nb", "AGENTS.md")} was created during this command; ${loadedLaterReason("AGENTS.md") ?? ""}, and no one was asked about it: check it before then`,
+          ],
+        });
+      });
+
       it("one the person approved at the prompt writes them as chapter 3's commands do", async () => {
         const result = await daily().run(PLANT, ws, LIMITS);
         expect(result.output).toBe("W1\nCREATED\n");
