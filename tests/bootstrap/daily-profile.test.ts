@@ -21,6 +21,7 @@ import { CliConfigError } from "../../src/cli/config-error.js";
 import { resolveSettings } from "../../src/cli/settings/resolve-settings.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../src/core/policy/permission-request.js";
+import type { PersonalRuleSpec } from "../../src/core/policy/personal-rules.js";
 import type { RunApprovalAnswer } from "../../src/core/policy/run-grants.js";
 import { DAILY, P03 } from "../../src/core/profiles.js";
 import { FixedEnvironment, RecordingAuditSink } from "../support/permission-fakes.js";
@@ -199,6 +200,25 @@ describe("buildAgent with the daily profile", () => {
   });
 });
 
+/** The daily profile in `workspace`, one reply of `calls` under `rules`; the person says no. */
+function oneReplyUnder(
+  workspace: string,
+  rules: PersonalRuleSpec[],
+  calls: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[],
+) {
+  return buildAgent(DAILY, {
+    workspace,
+    model: new ScriptedModelClient([
+      toolCallReply(calls.map((call, index) => ({ id: `c${index}`, ...call }))),
+      textReply("done"),
+    ]),
+    commandRunner: new RecordingCommandRunner(),
+    approvalProvider: new AnswersEvery("n"),
+    auditSink: new RecordingAuditSink(),
+    runAnswers: { personalRules: rules },
+  }).run("go");
+}
+
 describe("a personal path rule and grep's path", () => {
   it("a deny covers a grep of a folder that holds what it names, not one of another folder", async () => {
     const workspace = join(home, "project");
@@ -206,35 +226,20 @@ describe("a personal path rule and grep's path", () => {
     mkdirSync(join(workspace, "docs"), { recursive: true });
     writeFileSync(join(workspace, "src", "secret.ts"), "key = 1\n");
     writeFileSync(join(workspace, "docs", "guide.md"), "key = 2\n");
-    const searches = [
-      { pattern: "key", path: "src" },
-      { pattern: "key", path: "." },
-      { pattern: "key", path: "src/secret.ts" },
-      { pattern: "key", path: "docs" },
-    ];
-    const run = (rules: { behavior: "deny"; tool: string; path: string }[]) =>
-      buildAgent(DAILY, {
-        workspace,
-        model: new ScriptedModelClient([
-          toolCallReply(
-            searches.map((args, index) => ({ id: `g${index}`, name: "grep", arguments: args })),
-          ),
-          textReply("done"),
-        ]),
-        commandRunner: new RecordingCommandRunner(),
-        approvalProvider: new AnswersEvery("n"),
-        auditSink: new RecordingAuditSink(),
-        runAnswers: { personalRules: rules },
-      }).run("go");
+    const searches = ["src", ".", "src/secret.ts", "docs"].map((path) => ({
+      name: "grep",
+      arguments: { pattern: "key", path },
+    }));
+    const run = (rules: PersonalRuleSpec[]) => oneReplyUnder(workspace, rules, searches);
 
     for (const tool of ["grep", "*"]) {
       const denied = await run([{ behavior: "deny", tool, path: "src/secret.ts" }]);
       const reason = `Error [permission_denied]: Your settings file: deny ${tool} src/secret.ts`;
       expect(toolMessages(denied.history)).toEqual([
-        { id: "g0", content: reason },
-        { id: "g1", content: reason },
-        { id: "g2", content: reason },
-        { id: "g3", content: "docs/guide.md:1:key = 2" },
+        { id: "c0", content: reason },
+        { id: "c1", content: reason },
+        { id: "c2", content: reason },
+        { id: "c3", content: "docs/guide.md:1:key = 2" },
       ]);
     }
     // A rule for any depth may name something in every folder.
@@ -247,10 +252,10 @@ describe("a personal path rule and grep's path", () => {
     );
     const other = await run([{ behavior: "deny", tool: "read_file", path: "src/secret.ts" }]);
     expect(toolMessages(other.history)).toEqual([
-      { id: "g0", content: "src/secret.ts:1:key = 1" },
-      { id: "g1", content: "docs/guide.md:1:key = 2\nsrc/secret.ts:1:key = 1" },
-      { id: "g2", content: "src/secret.ts:1:key = 1" },
-      { id: "g3", content: "docs/guide.md:1:key = 2" },
+      { id: "c0", content: "src/secret.ts:1:key = 1" },
+      { id: "c1", content: "docs/guide.md:1:key = 2\nsrc/secret.ts:1:key = 1" },
+      { id: "c2", content: "src/secret.ts:1:key = 1" },
+      { id: "c3", content: "docs/guide.md:1:key = 2" },
     ]);
   });
 });
@@ -271,17 +276,11 @@ describe("a personal path deny and a read through a link", () => {
       { name: "grep", arguments: { pattern: "API_KEY", path: "up/secrets" } },
       { name: "grep", arguments: { pattern: "API_KEY", path: "docs" } },
     ];
-    const result = await buildAgent(DAILY, {
+    const result = await oneReplyUnder(
       workspace,
-      model: new ScriptedModelClient([
-        toolCallReply(calls.map((call, index) => ({ id: `c${index}`, ...call }))),
-        textReply("done"),
-      ]),
-      commandRunner: new RecordingCommandRunner(),
-      approvalProvider: new AnswersEvery("n"),
-      auditSink: new RecordingAuditSink(),
-      runAnswers: { personalRules: [{ behavior: "deny", tool: "*", path: "secrets/**" }] },
-    }).run("go");
+      [{ behavior: "deny", tool: "*", path: "secrets/**" }],
+      calls,
+    );
     const denied = "Error [permission_denied]: Your settings file: deny * secrets/**";
     expect(toolMessages(result.history)).toEqual([
       { id: "c0", content: denied },
