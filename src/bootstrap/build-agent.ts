@@ -34,6 +34,7 @@ import type { ToolDefinition } from "../core/tools/tool-definition.js";
 import { ToolRegistry } from "../core/tools/tool-registry.js";
 import { createFetchUrlTool } from "../features/fetch-url-tool.js";
 import { createFileTools, createShellTool } from "../features/builtin-tools.js";
+import { GLOB_TOOL_NAME } from "../features/glob-tool.js";
 import { createRunCommandTool } from "../features/run-command-tool.js";
 import { createGrepTool, GREP_TOOL_NAME } from "../features/grep-tool.js";
 import { PersonalRules, type PersonalRuleSpec } from "../core/policy/personal-rules.js";
@@ -220,8 +221,10 @@ export function buildToolPath(
   // With grants, the policy and `run_command` share what was approved: the tool checks it again
   // against what would run, just before the spawn.
   const grants = profile.approvals === "grants" ? grantPath(profile, deps) : undefined;
-  const policy = buildPolicy(profile, deps, grants);
-  return { registry: new ToolRegistry(buildTools(profile, deps, grants)), policy };
+  // The policy decides by the person's rules; grep and glob leave out what they deny or ask.
+  const personal = personalRulesOf(profile, deps);
+  const policy = buildPolicy(profile, deps, grants, personal);
+  return { registry: new ToolRegistry(buildTools(profile, deps, grants, personal)), policy };
 }
 
 /**
@@ -246,6 +249,7 @@ function buildTools(
   profile: ChapterProfile,
   deps: AgentDependencies,
   grants: GrantPath | undefined,
+  personal: PersonalRules,
 ): ToolDefinition[] {
   const run = {
     workspace: deps.workspace,
@@ -286,6 +290,7 @@ function buildTools(
     tools.push(
       ...createFileTools({
         fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)),
+        withheldFromGlob: personal.withheldFrom(GLOB_TOOL_NAME),
       }),
     );
   }
@@ -293,6 +298,7 @@ function buildTools(
     tools.push(
       createGrepTool({
         fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)),
+        withheld: personal.withheldFrom(GREP_TOOL_NAME),
       }),
     );
   }
@@ -338,6 +344,7 @@ function buildPolicy(
   profile: ChapterProfile,
   deps: AgentDependencies,
   grants: GrantPath | undefined,
+  personal: PersonalRules,
 ): PermissionPolicy {
   const environment =
     deps.executionEnvironment === undefined
@@ -359,13 +366,26 @@ function buildPolicy(
       }
       return new PermissionPolicy({
         workspaceBoundary: workspaceBoundary(deps),
-        ...terminalAnswers(profile, deps, deps.approvalProvider),
+        ...terminalAnswers(profile, deps, deps.approvalProvider, personal),
         audit: auditSinkOf(deps),
         ...environment,
       });
     case "grants":
       return buildDefaultDenyPolicy(deps, grants ?? grantPath(profile, deps));
   }
+}
+
+/** The person's own rules, as the profile takes them (none for the tutorial's chapters). */
+function personalRulesOf(profile: ChapterProfile, deps: AgentDependencies): PersonalRules {
+  // A personal allow asks the disk whether a loaded-later link reads the file it would write; a
+  // deny, what a read reaches through links.
+  const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
+  const specs = profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [];
+  return new PersonalRules(specs, {
+    loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
+    withholdingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
+    reaches: (path) => boundary.readingNow(deps.workspace, path),
+  });
 }
 
 /**
@@ -377,15 +397,8 @@ function terminalAnswers(
   profile: ChapterProfile,
   deps: AgentDependencies,
   approver: ApprovalProvider,
+  personal: PersonalRules,
 ): { readonly rules: PermissionRule[]; readonly approver: ApprovalProvider } {
-  // A personal allow asks the disk whether a loaded-later link reads the file it would write.
-  const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
-  const specs = profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [];
-  const personal = new PersonalRules(specs, {
-    loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
-    searchTools: new Set([GREP_TOOL_NAME]),
-    reaches: (path) => boundary.readingNow(deps.workspace, path),
-  });
   const rules = [CONFIRM_FILE_WRITE, CONFIRM_EXTERNAL_CALL, ...personal.policyRules()];
   const prompt = deps.runAnswers?.prompt;
   switch (profile.answers) {

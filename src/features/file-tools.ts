@@ -8,13 +8,16 @@ import { createWriteFileTool } from "./write-file-tool.js";
 /** The four file tools of profile P02, in the order the model sees them. */
 export function createFileTools({
   fileSystem,
+  withheldFromGlob,
 }: {
   fileSystem: WorkspaceFileSystem;
+  /** The paths glob leaves out (the person's deny and ask rules); absent: none. */
+  withheldFromGlob?: ((path: string) => boolean) | undefined;
 }): ToolDefinition[] {
   return [
     createReadFileTool({ fileSystem }),
     createWriteFileTool({ fileSystem }),
     createEditFileTool({ fileSystem }),
-    createGlobTool({ fileSystem }),
+    createGlobTool({ fileSystem, withheld: withheldFromGlob }),
   ];
 }

@@ -27,9 +27,18 @@ const schema = builtOnce(() =>
   }),
 );
 
-export function createGlobTool({ fileSystem }: { fileSystem: WorkspaceFileSystem }) {
+export const GLOB_TOOL_NAME = "glob";
+
+export function createGlobTool({
+  fileSystem,
+  withheld,
+}: {
+  fileSystem: WorkspaceFileSystem;
+  /** The paths left out of the listing (the person's deny and ask rules); absent: none. */
+  withheld?: ((path: string) => boolean) | undefined;
+}) {
   return defineTool({
-    name: "glob",
+    name: GLOB_TOOL_NAME,
     description:
       "List files in the workspace whose paths match a glob pattern, sorted. Symlinked " +
       "directories are not followed and .git is never listed; at most 1000 paths are shown.",
@@ -41,12 +50,13 @@ export function createGlobTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
     },
     handler: ({ pattern }) =>
       withFileErrors(async () => {
-        const {
-          paths,
-          omitted,
-          unsearchedDependencyDirectories = 0,
-        } = await fileSystem.glob(pattern);
+        const listed = await fileSystem.glob(pattern);
+        const { omitted, unsearchedDependencyDirectories = 0 } = listed;
+        const paths =
+          withheld === undefined ? listed.paths : listed.paths.filter((p) => !withheld(p));
+        const left = listed.paths.length - paths.length;
         const notes = [
+          ...(left === 0 ? [] : [withheldNote(left)]),
           ...(omitted === 0 ? [] : [`[${omitted} more matches not shown]`]),
           ...(unsearchedDependencyDirectories === 0
             ? []
@@ -59,6 +69,12 @@ export function createGlobTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
   });
 }
 
+/** Said when the person's own rules kept paths out: the model is told why they are missing. */
+export function withheldNote(count: number): string {
+  const files = count === 1 ? "1 file" : `${count} files`;
+  return `[${files} not shown: your settings deny or ask about ${count === 1 ? "it" : "them"}]`;
+}
+
 function unsearchedNote(count: number): string {
   const directories = count === 1 ? "directory" : "directories";
   return `[${count} node_modules ${directories} not searched: put node_modules in the pattern to list them]`;
@@ -69,7 +85,7 @@ const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u;
 // What JSON.stringify leaves as it is of the above.
 const UNESCAPED_BY_JSON = /[\u007f-\u009f\u2028\u2029]/gu;
 const LOOKS_LIKE_A_NOTE =
-  /^(?:\[\d+ more matches not shown\]$|\[\d+ node_modules director(?:y|ies) not searched|No files match )/u;
+  /^(?:\[\d+ more matches not shown\]$|\[\d+ node_modules director(?:y|ies) not searched|\[\d+ files? not shown: |No files match )/u;
 
 /** A file name is the workspace's text, not ours: it must not forge further result lines. */
 function displayPath(path: string): string {

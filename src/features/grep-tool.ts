@@ -20,6 +20,7 @@ import {
 import { defineTool } from "../core/tools/tool-definition.js";
 import { toolError, toolSuccess, type ToolResult } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
+import { withheldNote } from "./glob-tool.js";
 
 export const GREP_TOOL_NAME = "grep";
 export const GREP_DEFAULT_RESULTS = 200;
@@ -59,7 +60,14 @@ const schema = builtOnce(() =>
   }),
 );
 
-export function createGrepTool({ fileSystem }: { fileSystem: WorkspaceFileSystem }) {
+export function createGrepTool({
+  fileSystem,
+  withheld,
+}: {
+  fileSystem: WorkspaceFileSystem;
+  /** The files whose lines are left out (the person's deny and ask rules); absent: none. */
+  withheld?: ((path: string) => boolean) | undefined;
+}) {
   return defineTool({
     name: GREP_TOOL_NAME,
     description:
@@ -107,9 +115,26 @@ export function createGrepTool({ fileSystem }: { fileSystem: WorkspaceFileSystem
           if (error instanceof GrepStoppedError) return stopped(error);
           throw error;
         }
-        return toolSuccess(formatGrep(input.pattern, result, maxResults, input.context ?? 0));
+        const shown = withheldLeftOut(result, withheld);
+        const text = formatGrep(input.pattern, shown.result, maxResults, input.context ?? 0);
+        return toolSuccess(shown.left === 0 ? text : `${text}\n${withheldNote(shown.left)}`);
       }),
   });
+}
+
+/** The result without the lines of withheld files, and how many files that left out. */
+function withheldLeftOut(
+  result: GrepResult,
+  withheld: ((path: string) => boolean) | undefined,
+): { readonly result: GrepResult; readonly left: number } {
+  if (withheld === undefined) return { result, left: 0 };
+  const left = new Set<string>();
+  const lines = result.lines.filter((line) => {
+    if (!withheld(line.path)) return true;
+    left.add(line.path);
+    return false;
+  });
+  return { result: { ...result, lines }, left: left.size };
 }
 
 function stopped(error: GrepStoppedError): ToolResult {

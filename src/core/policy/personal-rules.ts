@@ -16,10 +16,11 @@
  * - a rule that names only a tool, for an MCP server's tool (`mcp__server__tool`): any call of it.
  * A deny (or ask) is matched generously instead: a command's words however they are quoted, and
  * in order with anything between them (command-words.ts; a deny denies only the exact words, and
- * asks, naming itself, where only the generous reading matches), a path
- * with its `.` and `..` segments resolved, the file a link leads it to, and for a search (grep's
- * `path`) any folder that may hold what the rule names. A text no reading can
- * see through (`$(echo git) push`) is no allow's either: it is asked.
+ * asks, naming itself, where only the generous reading matches); a path with its `.` and `..`
+ * segments resolved, by the file a link leads it to (`reaches`), and by any folder it lies in. A
+ * text no reading can see through (`$(echo git) push`) is no allow's either: it is asked. A search
+ * (grep, glob) is not refused for what it may find: it leaves out what a deny or ask names
+ * (`withheldFrom`).
  */
 import { loadedLaterReason, type LoadedThroughLink } from "./loaded-later-files.js";
 import { PermissionDecision } from "./permission-decision.js";
@@ -47,8 +48,12 @@ export interface PersonalRulesOptions {
    * walk); undefined for none. A throw counts as such a link: the write is then asked about.
    */
   readonly loadedThrough?: (path: string) => LoadedThroughLink | undefined;
-  /** The tools whose `path` names a folder to search under (grep), not the one file they read. */
-  readonly searchTools?: ReadonlySet<string>;
+  /**
+   * The tools that leave out of their results what a deny or ask path rule names (grep, glob:
+   * `withheldFrom`): a search of the whole workspace, or of a folder, then runs without it, and
+   * only a call that names such a file or folder itself is denied or asked.
+   */
+  readonly withholdingTools?: ReadonlySet<string>;
   /**
    * What a call of `path` reaches, links followed (the filesystem adapter's walk),
    * workspace-relative. A throw (a path that leads nowhere the walk can tell) counts as reaching
@@ -136,13 +141,13 @@ function isPlainPath(path: string): boolean {
 export class PersonalRules {
   readonly #rules: readonly PersonalRuleSpec[];
   readonly #loadedThrough: PersonalRulesOptions["loadedThrough"];
-  readonly #searchTools: ReadonlySet<string>;
+  readonly #withholdingTools: ReadonlySet<string>;
   readonly #reaches: PersonalRulesOptions["reaches"];
 
   constructor(rules: readonly PersonalRuleSpec[], options: PersonalRulesOptions = {}) {
     this.#rules = Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
     this.#loadedThrough = options.loadedThrough;
-    this.#searchTools = new Set(options.searchTools ?? []);
+    this.#withholdingTools = new Set(options.withholdingTools ?? []);
     this.#reaches = options.reaches;
     Object.freeze(this);
   }
@@ -175,6 +180,22 @@ export class PersonalRules {
       });
       return [own, unsure];
     });
+  }
+
+  /**
+   * What a withholding tool (grep, glob) leaves out of its results: each file or folder a deny or
+   * ask path rule for it names, by its workspace-relative path. Undefined when no rule does.
+   */
+  withheldFrom(tool: string): ((path: string) => boolean) | undefined {
+    const patterns = this.#rules.flatMap((rule) =>
+      rule.behavior !== "allow" &&
+      rule.path !== undefined &&
+      (rule.tool === "*" || rule.tool === tool)
+        ? [globToRegExp(rule.path)]
+        : [],
+    );
+    if (patterns.length === 0) return undefined;
+    return (path) => patterns.some((pattern) => namesPathOrFolder(pattern, path));
   }
 
   /** A deny's own match: a command's words exactly, anything else as generously as ever. */
@@ -222,20 +243,19 @@ export class PersonalRules {
     if (rule.path !== undefined) {
       const pattern = globToRegExp(rule.path);
       const path = request.call.arguments.path;
-      // A read that names no one file (grep, glob) may reach the files the rule names: a deny
-      // refuses it, an ask asks. Commands are matched by argv rules.
-      if (typeof path !== "string") return request.call.effect === "read";
+      // A read that names no one file (grep, glob) may reach the files the rule names: one that
+      // leaves them out of its results runs, any other is denied or asked. Commands are matched
+      // by argv rules.
+      if (typeof path !== "string") {
+        return request.call.effect === "read" && !this.#withholdingTools.has(request.toolName);
+      }
       // By the name given and by what it reaches: `notes -> secrets` makes `notes/key.txt`
       // a read of `secrets/key.txt`.
       const reached = this.#reachedBy(path);
       if (reached === null) return true;
       const names = [normalized(path), request.landsOn, reached].filter((p) => p !== undefined);
-      // A search under a folder may print any file below it that the rule names.
-      const glob = rule.path;
-      if (this.#searchTools.has(request.toolName)) {
-        return names.length === 0 || names.some((name) => mayHoldMatch(glob, name));
-      }
-      return names.some((name) => pattern.test(name));
+      if (names.length === 0) return true;
+      return names.some((name) => namesPathOrFolder(pattern, name));
     }
     return true;
   }
@@ -291,22 +311,10 @@ export class PersonalRules {
   }
 }
 
-/**
- * Whether `root` (a workspace-relative folder or file; undefined when it climbs out) is, or holds,
- * something `glob` names: its names are compared one by one with the glob's, and the glob names
- * something below the root once the root's names run out first, or it reaches a `**`.
- */
-function mayHoldMatch(glob: string, root: string | undefined): boolean {
-  if (root === undefined) return true;
-  const globNames = glob.split("/");
-  const rootNames = root === "" ? [] : root.split("/");
-  for (const [index, name] of rootNames.entries()) {
-    const globName = globNames[index];
-    if (globName === undefined) return false;
-    if (globName === "**") return true;
-    if (!globToRegExp(globName).test(name)) return false;
-  }
-  return true;
+/** Whether `pattern` names `path` or a folder it lies in (`secrets` covers `secrets/key.txt`). */
+function namesPathOrFolder(pattern: RegExp, path: string): boolean {
+  const names = path.split("/");
+  return names.some((_, index) => pattern.test(names.slice(0, index + 1).join("/")));
 }
 
 /** Whether a glob, its wildcards taken as ordinary names, names a file or folder loaded later. */
