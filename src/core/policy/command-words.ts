@@ -41,48 +41,104 @@ function unquoted(word: string, backslash: string): string {
 }
 
 /**
- * Whether `words` run exactly what `rule` names: its first word as a program (by name, wherever
- * it lies and however its case is written, `.exe` or not: `sudo git push`, `bash -c "git push"`),
- * then the rule's other words right after it. A deny that matches so denies.
+ * Whether `words` surely run what `rule` names: its program (by name, wherever it stands and
+ * however its case is written, `.exe` or not, or glued to an option: `env -Sgit`), then the
+ * rule's other words as the first words after it that are not options (`git --no-pager push`,
+ * `git -C . push`: an option may take the next word as its value, and either reading counts; an
+ * alias given with `-c alias.p=push` stands for what it names), and the rule's options among the
+ * command's (`-rf` as letters of any cluster: `rm -v -fr`). A deny that matches so denies.
  */
 export function runsRuleExactly(words: readonly string[], rule: readonly string[]): boolean {
-  const [program, ...rest] = rule;
-  if (program === undefined) return false;
-  return programsAt(words, program).some((at) =>
-    rest.every((word, index) => words[at + 1 + index] === word),
-  );
-}
-
-/**
- * Whether `words` may run what `rule` names, read generously: after the program, the rule's
- * other words in order with anything between them (`git --no-pager push`, `git stash push`), a
- * setting that holds one (`alias.p=push`), and its options in any spelling (an option of a rule
- * stands for its letters in any cluster, `-rf` for `-r -f`, `-fr` or `-Rf`, and a long option for
- * any prefix of it; a short option may be a long one's alias and the other way round, so either
- * kind covers the other). Configuration set on the command line (`git -c include.path=…`,
- * `--config-env`) may make any word run anything: a rule for that program matches. A deny that
- * matches only so asks (personal-rules.ts): the person sees what runs.
- */
-export function runsRule(words: readonly string[], rule: readonly string[]): boolean {
   const [program, ...rest] = rule;
   if (program === undefined) return false;
   const names = rest.filter((word) => !isOption(word));
   const options = rest.filter(isOption);
   return programsAt(words, program).some((at) => {
     const after = words.slice(at + 1);
-    if (after.some(setsConfiguration)) return true;
-    return inOrder(after, names) && options.every((option) => hasOption(after, option));
+    return firstNamesAre(after, names) && options.every((option) => hasOption(after, option));
   });
 }
 
-/** Where `program` stands among `words`, by name: `git`, `/usr/bin/git`, `GIT`, `git.exe`. */
+/**
+ * Whether `words` may run what `rule` names, read generously: its program, then the rule's
+ * other words in order with anything between them (`git stash push` too), or a setting that holds
+ * one (`alias.p=push`); configuration given on the command line (`git -c include.path=…`,
+ * `--config-env`) may make any word run anything, so it matches too. A rule's options do not
+ * count here: they narrow what it denies, so a command they might not describe (`git push
+ * origin +main` for `git push --force`) is still one that may run it. A deny that matches only so
+ * asks, naming itself, and no allow answers (personal-rules.ts).
+ */
+export function runsRule(words: readonly string[], rule: readonly string[]): boolean {
+  const [program, ...rest] = rule;
+  if (program === undefined) return false;
+  const names = rest.filter((word) => !isOption(word));
+  return programsAt(words, program).some((at) => {
+    const after = words.slice(at + 1);
+    return after.some(setsConfiguration) || inOrder(after, names);
+  });
+}
+
+/** Where `program` stands among `words`, by name, or as the value glued to an option. */
 function programsAt(words: readonly string[], program: string): number[] {
   const found: number[] = [];
   for (const [at, word] of words.entries()) {
-    const name = (word.split("/").pop() ?? word).toLowerCase().replace(/\.exe$/u, "");
-    if (name === program.toLowerCase() || word === program) found.push(at);
+    if (spellings(word).some((spelt) => namesProgram(spelt, program))) found.push(at);
   }
   return found;
+}
+
+/** A word as itself, and an option's glued value: `-Sgit`, `--split-string=git`. */
+function spellings(word: string): string[] {
+  if (!isOption(word)) return [word];
+  const equals = word.indexOf("=");
+  return [
+    word,
+    ...(equals > 0 ? [word.slice(equals + 1)] : []),
+    ...(isLong(word) ? [] : [word.slice(2)]),
+  ];
+}
+
+function namesProgram(word: string, program: string): boolean {
+  const name = (word.split("/").pop() ?? word).toLowerCase().replace(/\.exe$/u, "");
+  return name === program.toLowerCase() || word === program;
+}
+
+/**
+ * Whether the first words of `words` that are not options are `names`. An option without a glued
+ * value (`-C`, `--git-dir`) may take the next word as its value: both readings are tried.
+ */
+function firstNamesAre(words: readonly string[], names: readonly string[]): boolean {
+  const aliases = aliasesIn(words);
+  const tried = new Set<string>();
+  const from = (at: number, matched: number): boolean => {
+    if (matched === names.length) return true;
+    const key = `${at}:${matched}`;
+    if (tried.has(key)) return false;
+    tried.add(key);
+    const word = words[at];
+    if (word === undefined) return false;
+    if (isOption(word)) {
+      return from(at + 1, matched) || (mayTakeValue(word) && from(at + 2, matched));
+    }
+    return (aliases.get(word) ?? word) === names[matched] && from(at + 1, matched + 1);
+  };
+  return from(0, 0);
+}
+
+/** `-c alias.p=push` (or `-calias.p=push`): `p` runs `push`. */
+function aliasesIn(words: readonly string[]): Map<string, string> {
+  const aliases = new Map<string, string>();
+  for (const [at, word] of words.entries()) {
+    const setting =
+      word === "-c" ? words[at + 1] : word.startsWith("-c") ? word.slice(2) : undefined;
+    const alias = /^alias\.([^=]+)=([^\s!]\S*)/u.exec(setting ?? "");
+    if (alias?.[1] !== undefined && alias[2] !== undefined) aliases.set(alias[1], alias[2]);
+  }
+  return aliases;
+}
+
+function mayTakeValue(option: string): boolean {
+  return !option.includes("=") && (isLong(option) || option.length === 2);
 }
 
 /** Whether `wanted` appear in `words`, in order (other words between them). */
@@ -105,29 +161,20 @@ function isOption(word: string): boolean {
 
 const isLong = (word: string): boolean => word.startsWith("--");
 
-/** The letters of the short-option clusters among `words`, in lower case (`-Rf` gives r, f). */
-function shortLetters(words: readonly string[]): Set<string> {
-  const letters = new Set<string>();
-  for (const word of words) {
-    if (!isOption(word) || isLong(word)) continue;
-    for (const letter of word.slice(1).toLowerCase()) letters.add(letter);
-  }
-  return letters;
-}
-
+/**
+ * Whether the command gives `option`: a long one by its name (`--force`, `--force=…`), a short
+ * cluster by its letters among the command's clusters, whatever their case (`-rf` in `-v -Fr`).
+ */
 function hasOption(words: readonly string[], option: string): boolean {
   const options = words.filter(isOption);
   if (isLong(option)) {
     const name = option.split("=")[0] ?? option;
-    return options.some((word) => {
-      if (!isLong(word)) return true;
-      const given = word.split("=")[0] ?? word;
-      // getopt takes any unambiguous prefix: `--forc` is `--force`.
-      return given.length > 2 && name.startsWith(given);
-    });
+    return options.some((word) => (word.split("=")[0] ?? word) === name);
   }
-  if (options.some(isLong)) return true;
-  const letters = shortLetters(options);
+  const letters = new Set<string>();
+  for (const word of options) {
+    if (!isLong(word)) for (const letter of word.slice(1).toLowerCase()) letters.add(letter);
+  }
   return Array.from(option.slice(1).toLowerCase()).every((letter) => letters.has(letter));
 }
 

@@ -199,7 +199,13 @@ describe("personal rules", () => {
     "git \\\n  push",
     "g`it push",
     "echo ok && env GIT_TRACE=1 git push",
-  ])("a deny of `git push` denies its words however the text quotes them: %s", async (command) => {
+    "git --no-pager push origin",
+    "git -C . push",
+    "git -c core.sshCommand=./x push",
+    "git -c alias.p=push p origin",
+    "env -Sgit push origin",
+    "env --split-string='git push'",
+  ])("a deny of `git push` denies what surely runs it, however spelt: %s", async (command) => {
     const run = daily({ rules: PUSH_RULES });
     const decision = await run.decide("shell", "execute", { command });
     expect([decision.behavior, decision.source, decision.reason]).toEqual([
@@ -211,13 +217,10 @@ describe("personal rules", () => {
   });
 
   it.each([
-    "git --no-pager push origin",
-    "git -C . push",
-    "git -c core.sshCommand=./x push",
-    "git -c alias.p=push p origin",
     "git -c include.path=/abs/tools/git.cfg p origin",
     "git --config-env=alias.p=GITCMD p",
     "git stash push -m wip",
+    "git log --grep push",
   ])(
     "where it only may run `git push`, the person is asked, the rule named, and no allow answers: %s",
     async (command) => {
@@ -230,22 +233,49 @@ describe("personal rules", () => {
     },
   );
 
+  const RM_RULES: PersonalRuleSpec[] = [
+    { behavior: "deny", tool: "shell", argv: ["rm", "-rf"] },
+    { behavior: "allow", tool: "shell", argv: ["rm"] },
+  ];
+
   it.each([
+    "rm -rf /",
     "rm -r -f build",
     "rm -fr build",
     "rm -Rf build",
-    "rm --recursive --force build",
+    "rm -v -rf /",
     "rm -rfv build",
-    "rm -r --force build",
-    "rm --forc -r build",
+  ])("a deny of `rm -rf` denies its letters in any cluster: %s", async (command) => {
+    const run = daily({ rules: RM_RULES });
+    const decision = await run.decide("shell", "execute", { command });
+    expect([decision.behavior, decision.source]).toEqual(["deny", "personal-rule"]);
+    expect(run.prompt.asked).toEqual([]);
+  });
+
+  it.each(["rm --recursive --force build", "rm -r --force build", "rm build"])(
+    "a deny's options only narrow it: no allow of `rm` answers `%s`, the person is asked",
+    async (command) => {
+      const run = daily({ rules: RM_RULES, answer: "n" });
+      const decision = await run.decide("shell", "execute", { command });
+      expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
+      expect(run.prompt.asked.map((request) => request.proposedDecision?.reason)).toEqual([
+        "Your settings file denies shell rm -rf …, and this command may run it",
+      ]);
+    },
+  );
+
+  it.each([
+    "git push origin +main",
+    "git push --force-with-lease origin main",
+    "git push --mirror",
   ])(
-    "a deny of `rm -rf` asks for its options in any spelling, and no allow of `rm` answers: %s",
+    "a deny of `git push --force` leaves no plain push to an allow of `git push`: %s is asked",
     async (command) => {
       const run = daily({
         answer: "n",
         rules: [
-          { behavior: "deny", tool: "shell", argv: ["rm", "-rf"] },
-          { behavior: "allow", tool: "shell", argv: ["rm"] },
+          { behavior: "deny", tool: "shell", argv: ["git", "push", "--force"] },
+          { behavior: "allow", tool: "shell", argv: ["git", "push"] },
         ],
       });
       const decision = await run.decide("shell", "execute", { command });
