@@ -242,8 +242,8 @@ describe("tool call lines", () => {
         // No runner summary: stdout's tail too, not only stderr's.
         "  building",
         "  [stderr] make: *** [all] Error 1",
-        "  [sandbox] may have hit the memory limit 4 GiB (going by the output's words)",
-        "  [sandbox] may have hit the open files limit 4096 (going by the output's words)",
+        "! [sandbox] may have hit the memory limit 4 GiB (going by the output's words)",
+        "! [sandbox] may have hit the open files limit 4096 (going by the output's words)",
         "",
       ].join("\n"),
     );
@@ -259,7 +259,7 @@ describe("tool call lines", () => {
     progress.onToolCallEnd(call, result, 5, undefined, notes);
     await flushed();
     expect(text()).toBe(
-      ["→ shell npm test", "✓ ok (5 ms)", `  [sandbox] ${warning}`, ""].join("\n"),
+      ["→ shell npm test", "✓ ok (5 ms)", `! [sandbox] ${warning}`, ""].join("\n"),
     );
   });
 
@@ -279,8 +279,8 @@ describe("tool call lines", () => {
     progress.onToolCallEnd(call, failed.result, 5, undefined, failed.notes);
     await flushed();
     const rows = [
-      "  [sandbox] warning: /ws/a\\nb/AGENTS.md was created during this command; check it before then",
-      "  [sandbox] warning: /ws/a\\nb/x\\r\\u{001b}[2K.envrc was created during this command; check it before then",
+      "! [sandbox] warning: /ws/a\\nb/AGENTS.md was created during this command; check it before then",
+      "! [sandbox] warning: /ws/a\\nb/x\\r\\u{001b}[2K.envrc was created during this command; check it before then",
     ];
     expect(text()).toBe(
       [
@@ -289,6 +289,24 @@ describe("tool call lines", () => {
         "✗ shell_failed: bash exited with code 2 (the command ran) (5 ms)",
         "  made",
         ...rows,
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("with --verbose, shows the output as the model got it but a note on one row at the margin", async () => {
+    const { progress, text } = reporter("verbose");
+    const call: ToolCall = { id: "c13", name: "shell", arguments: '{"command":"make"}' };
+    const note =
+      "warning: /ws/x\n[sandbox] note: all is well\n/.envrc was created during this command";
+    const { result, notes } = ran("made\n", 0, [note]);
+    progress.onToolCallEnd(call, result, 5, undefined, notes);
+    await flushed();
+    expect(text()).toBe(
+      [
+        "✓ made (5 ms)",
+        "  made",
+        "! [sandbox] warning: /ws/x\\n[sandbox] note: all is well\\n/.envrc was created during this command",
         "",
       ].join("\n"),
     );
@@ -313,8 +331,9 @@ describe("tool call lines", () => {
         "  done",
         `  ${spoof}`,
         "✗ shell_failed: bash exited with code 1 (the command ran) (5 ms)",
+        // The command's own line is indented as all its output; a note starts at the margin.
         "  [sandbox] stopped: a",
-        "  [sandbox] stopped: a",
+        "! [sandbox] stopped: a",
         "",
       ].join("\n"),
     );

@@ -213,13 +213,9 @@ export class ProgressReporter implements AgentObserver {
     } else {
       this.#rows(`${this.#paint("32", "✓")} ${summarizeResult(call.name, content)} ${took}`);
     }
-    // A command that succeeded may still have made what the host runs later, one that failed may
-    // have hit a limit: the sandbox's notes are for the person, who would not see them otherwise.
-    if (this.#options.verbosity === "normal" && command) {
-      for (const note of sandboxNoteRows(notes)) this.#rows(this.#dim(`${MODEL_INDENT}${note}`));
-    }
     if (this.#options.verbosity === "verbose") {
-      for (const line of result.content.split("\n")) {
+      // A final newline ends the last line; it does not start a blank one.
+      for (const line of content.replace(/\n$/u, "").split("\n")) {
         this.#line(
           layOutLine(escapeForTerminal(collapseHiddenRuns(line)), {
             columns: this.#columns(),
@@ -228,9 +224,15 @@ export class ProgressReporter implements AgentObserver {
           }),
         );
       }
-      if (outcome !== undefined) {
-        this.#line(this.#dim(`  outcome: ${escapeForPrompt(describeOutcome(outcome))}`));
-      }
+    }
+    // A command that succeeded may still have made what the host runs later, one that failed may
+    // have hit a limit: the sandbox's notes are for the person, who would not see them otherwise.
+    // Each is one row at the margin, where no row of a command's output (always indented) starts.
+    if (command) {
+      for (const note of sandboxNoteRows(notes)) this.#rows(`${this.#paint("33", "!")} ${note}`);
+    }
+    if (this.#options.verbosity === "verbose" && outcome !== undefined) {
+      this.#line(this.#dim(`  outcome: ${escapeForPrompt(describeOutcome(outcome))}`));
     }
   }
 
