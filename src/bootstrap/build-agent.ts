@@ -37,7 +37,11 @@ import { createFileTools, createShellTool } from "../features/builtin-tools.js";
 import { GLOB_TOOL_NAME } from "../features/glob-tool.js";
 import { createRunCommandTool } from "../features/run-command-tool.js";
 import { createGrepTool, GREP_TOOL_NAME } from "../features/grep-tool.js";
-import { PersonalRules, type PersonalRuleSpec } from "../core/policy/personal-rules.js";
+import {
+  PersonalRules,
+  unusableRule,
+  type PersonalRuleSpec,
+} from "../core/policy/personal-rules.js";
 import {
   DailyApprover,
   RunGrants,
@@ -224,7 +228,25 @@ export function buildToolPath(
   // The policy decides by the person's rules; grep and glob leave out what they deny or ask.
   const personal = personalRulesOf(profile, deps);
   const policy = buildPolicy(profile, deps, grants, personal);
-  return { registry: new ToolRegistry(buildTools(profile, deps, grants, personal)), policy };
+  const tools = buildTools(profile, deps, grants, personal);
+  refuseUnusableRules(profile, deps, tools);
+  return { registry: new ToolRegistry(tools), policy };
+}
+
+/** A rule of the person's that could never decide a call is a wrong setting: said at once. */
+function refuseUnusableRules(
+  profile: ChapterProfile,
+  deps: AgentDependencies,
+  tools: readonly ToolDefinition[],
+): void {
+  if (!profile.personalRules) return;
+  const effects = new Map(tools.map((tool) => [tool.name, tool.effect]));
+  for (const [index, rule] of (deps.runAnswers?.personalRules ?? []).entries()) {
+    const problem = unusableRule(rule, effects);
+    if (problem === undefined) continue;
+    const said = [rule.behavior, rule.tool, ...(rule.argv ?? []), rule.path ?? ""].join(" ").trim();
+    throw new BootstrapError(`your settings file's rules[${index}] (${said}): ${problem}`);
+  }
 }
 
 /**

@@ -11,8 +11,8 @@ export function createFileTools({
   withheldFromGlob,
 }: {
   fileSystem: WorkspaceFileSystem;
-  /** The paths glob leaves out (the person's deny and ask rules); absent: none. */
-  withheldFromGlob?: ((path: string) => boolean) | undefined;
+  /** Globs of paths glob never lists (the person's deny and ask rules); absent: none. */
+  withheldFromGlob?: readonly string[] | undefined;
 }): ToolDefinition[] {
   return [
     createReadFileTool({ fileSystem }),

@@ -34,8 +34,8 @@ export function createGlobTool({
   withheld,
 }: {
   fileSystem: WorkspaceFileSystem;
-  /** The paths left out of the listing (the person's deny and ask rules); absent: none. */
-  withheld?: ((path: string) => boolean) | undefined;
+  /** Globs of paths never listed (the person's deny and ask path rules); absent: none. */
+  withheld?: readonly string[] | undefined;
 }) {
   return defineTool({
     name: GLOB_TOOL_NAME,
@@ -50,13 +50,14 @@ export function createGlobTool({
     },
     handler: ({ pattern }) =>
       withFileErrors(async () => {
-        const listed = await fileSystem.glob(pattern);
-        const { omitted, unsearchedDependencyDirectories = 0 } = listed;
-        const paths =
-          withheld === undefined ? listed.paths : listed.paths.filter((p) => !withheld(p));
-        const left = listed.paths.length - paths.length;
+        const {
+          paths,
+          omitted,
+          unsearchedDependencyDirectories = 0,
+        } = await fileSystem.glob(pattern, withheld);
         const notes = [
-          ...(left === 0 ? [] : [withheldNote(left)]),
+          // Said whatever matched, so that it tells nothing about the paths left out.
+          ...(withheld === undefined ? [] : [WITHHELD_NOTE]),
           ...(omitted === 0 ? [] : [`[${omitted} more matches not shown]`]),
           ...(unsearchedDependencyDirectories === 0
             ? []
@@ -69,11 +70,11 @@ export function createGlobTool({
   });
 }
 
-/** Said when the person's own rules kept paths out: the model is told why they are missing. */
-export function withheldNote(count: number): string {
-  const files = count === 1 ? "1 file" : `${count} files`;
-  return `[${files} not shown: your settings deny or ask about ${count === 1 ? "it" : "them"}]`;
-}
+/**
+ * Under every search while the person's rules keep paths out of it, whatever was found: a note
+ * that came only when something was left out would tell the model what the files hold.
+ */
+export const WITHHELD_NOTE = "[files your settings deny or ask about are not searched]";
 
 function unsearchedNote(count: number): string {
   const directories = count === 1 ? "directory" : "directories";
@@ -85,7 +86,7 @@ const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u;
 // What JSON.stringify leaves as it is of the above.
 const UNESCAPED_BY_JSON = /[\u007f-\u009f\u2028\u2029]/gu;
 const LOOKS_LIKE_A_NOTE =
-  /^(?:\[\d+ more matches not shown\]$|\[\d+ node_modules director(?:y|ies) not searched|\[\d+ files? not shown: |No files match )/u;
+  /^(?:\[\d+ more matches not shown\]$|\[\d+ node_modules director(?:y|ies) not searched|\[files your settings deny |No files match )/u;
 
 /** A file name is the workspace's text, not ours: it must not forge further result lines. */
 function displayPath(path: string): string {

@@ -20,7 +20,7 @@ import {
 import { defineTool } from "../core/tools/tool-definition.js";
 import { toolError, toolSuccess, type ToolResult } from "../core/tools/tool-result.js";
 import { withFileErrors } from "./file-tool-errors.js";
-import { withheldNote } from "./glob-tool.js";
+import { WITHHELD_NOTE } from "./glob-tool.js";
 
 export const GREP_TOOL_NAME = "grep";
 export const GREP_DEFAULT_RESULTS = 200;
@@ -65,8 +65,8 @@ export function createGrepTool({
   withheld,
 }: {
   fileSystem: WorkspaceFileSystem;
-  /** The files whose lines are left out (the person's deny and ask rules); absent: none. */
-  withheld?: ((path: string) => boolean) | undefined;
+  /** Globs of files never searched (the person's deny and ask path rules); absent: none. */
+  withheld?: readonly string[] | undefined;
 }) {
   return defineTool({
     name: GREP_TOOL_NAME,
@@ -106,6 +106,7 @@ export function createGrepTool({
               ignoreCase: input.ignore_case ?? false,
               ...(input.glob === undefined ? {} : { glob: input.glob }),
               ...(input.path === undefined ? {} : { path: input.path }),
+              ...(withheld === undefined ? {} : { withheld }),
               context: input.context ?? 0,
               maxResults,
             },
@@ -115,26 +116,11 @@ export function createGrepTool({
           if (error instanceof GrepStoppedError) return stopped(error);
           throw error;
         }
-        const shown = withheldLeftOut(result, withheld);
-        const text = formatGrep(input.pattern, shown.result, maxResults, input.context ?? 0);
-        return toolSuccess(shown.left === 0 ? text : `${text}\n${withheldNote(shown.left)}`);
+        const text = formatGrep(input.pattern, result, maxResults, input.context ?? 0);
+        // Said whatever was found, so that it tells nothing about the files left out.
+        return toolSuccess(withheld === undefined ? text : `${text}\n${WITHHELD_NOTE}`);
       }),
   });
-}
-
-/** The result without the lines of withheld files, and how many files that left out. */
-function withheldLeftOut(
-  result: GrepResult,
-  withheld: ((path: string) => boolean) | undefined,
-): { readonly result: GrepResult; readonly left: number } {
-  if (withheld === undefined) return { result, left: 0 };
-  const left = new Set<string>();
-  const lines = result.lines.filter((line) => {
-    if (!withheld(line.path)) return true;
-    left.add(line.path);
-    return false;
-  });
-  return { result: { ...result, lines }, left: left.size };
 }
 
 function stopped(error: GrepStoppedError): ToolResult {

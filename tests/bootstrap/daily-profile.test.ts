@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildAgent } from "../../src/bootstrap/build-agent.js";
+import { BootstrapError, buildAgent } from "../../src/bootstrap/build-agent.js";
 import { shellCommandBinding, UnboundCommandError } from "../../src/bootstrap/shell-binding.js";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { CliConfigError } from "../../src/cli/config-error.js";
@@ -219,7 +219,7 @@ function oneReplyUnder(
   }).run("go");
 }
 
-const WITHHELD = "[1 file not shown: your settings deny or ask about it]";
+const WITHHELD = "[files your settings deny or ask about are not searched]";
 
 describe("a personal path rule, grep and glob", () => {
   it("grep and glob leave out what a deny names; a grep naming it is denied", async () => {
@@ -244,7 +244,7 @@ describe("a personal path rule, grep and glob", () => {
         { id: "c0", content: rule === "src" ? reason : `No matches for key\n${WITHHELD}` },
         { id: "c1", content: `docs/guide.md:1:key = 2\n${WITHHELD}` },
         { id: "c2", content: reason },
-        { id: "c3", content: "docs/guide.md:1:key = 2" },
+        { id: "c3", content: `docs/guide.md:1:key = 2\n${WITHHELD}` },
         { id: "c4", content: `docs/guide.md\n${WITHHELD}` },
       ]);
     }
@@ -259,8 +259,102 @@ describe("a personal path rule, grep and glob", () => {
   });
 });
 
+describe("what a search says under a path rule", () => {
+  it("the same whatever the withheld files hold or are named: nothing to guess them by", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(join(workspace, "my-secrets"), { recursive: true });
+    writeFileSync(join(workspace, "my-secrets", "key.txt"), "API_KEY=hunter2\n");
+    const result = await oneReplyUnder(
+      workspace,
+      [{ behavior: "deny", tool: "*", path: "my-secrets/**" }],
+      [
+        { name: "grep", arguments: { pattern: "^API_KEY=h", glob: "my-secrets/**" } },
+        { name: "grep", arguments: { pattern: "^API_KEY=z", glob: "my-secrets/**" } },
+        { name: "grep", arguments: { pattern: "A", max_results: 1 } },
+        { name: "glob", arguments: { pattern: "my-secrets/k*" } },
+        { name: "glob", arguments: { pattern: "my-secrets/z*" } },
+        { name: "read_file", arguments: { path: "my-secrets/key.txt" } },
+      ],
+    );
+    expect(toolMessages(result.history)).toEqual([
+      { id: "c0", content: `No matches for ^API_KEY=h\n${WITHHELD}` },
+      { id: "c1", content: `No matches for ^API_KEY=z\n${WITHHELD}` },
+      { id: "c2", content: `No matches for A\n${WITHHELD}` },
+      { id: "c3", content: `No files match my-secrets/k*\n${WITHHELD}` },
+      { id: "c4", content: `No files match my-secrets/z*\n${WITHHELD}` },
+      { id: "c5", content: "Error [permission_denied]: Your settings file: deny * my-secrets/**" },
+    ]);
+  });
+});
+
+describe("a rule that could never decide a call", () => {
+  it.each([
+    [
+      { behavior: "deny", tool: "read-file", path: "secrets/**" },
+      'there is no tool "read-file" in this profile (its tools: shell, read_file, write_file, edit_file, glob, grep)',
+    ],
+    [
+      { behavior: "allow", tool: "Shell", argv: ["ls"] },
+      'there is no tool "Shell" in this profile (its tools: shell, read_file, write_file, edit_file, glob, grep)',
+    ],
+    [
+      { behavior: "deny", tool: "shell", path: "secrets/**" },
+      "path is for a file tool; a command reads and writes what it runs, so name its words with argv",
+    ],
+    [
+      { behavior: "deny", tool: "read_file", argv: ["cat"] },
+      "argv is for a command tool; read_file takes a path",
+    ],
+    [
+      { behavior: "allow", tool: "*", argv: ["ls"] },
+      "an allow of a command names its tool (one of shell, read_file, write_file, edit_file, glob, grep), not *",
+    ],
+  ] as const)("is refused before the run: %j", (rule, problem) => {
+    const said = [
+      rule.behavior,
+      rule.tool,
+      ...("argv" in rule ? rule.argv : []),
+      "path" in rule ? rule.path : "",
+    ]
+      .join(" ")
+      .trim();
+    expect(() =>
+      buildAgent(DAILY, {
+        workspace: "/nonexistent-workspace-for-offline-tests",
+        model: new ScriptedModelClient([textReply("hi")]),
+        commandRunner: new RecordingCommandRunner(),
+        approvalProvider: new AnswersEvery("n"),
+        auditSink: new RecordingAuditSink(),
+        runAnswers: { personalRules: [{ behavior: "allow", tool: "shell", argv: ["git"] }, rule] },
+      }),
+    ).toThrow(new BootstrapError(`your settings file's rules[1] (${said}): ${problem}`));
+  });
+
+  it("an allow of * with a path covers write_file and edit_file alike", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(join(workspace, "src"), { recursive: true });
+    writeFileSync(join(workspace, "src", "a.ts"), "old\n");
+    const result = await oneReplyUnder(
+      workspace,
+      [{ behavior: "allow", tool: "*", path: "src/**" }],
+      [
+        { name: "write_file", arguments: { path: "src/b.ts", content: "new\n" } },
+        {
+          name: "edit_file",
+          arguments: { path: "src/a.ts", old_string: "old", new_string: "new" },
+        },
+      ],
+    );
+    expect(toolMessages(result.history).map(({ content }) => content.split(" ")[0])).toEqual([
+      "Wrote",
+      "Replaced",
+    ]);
+    expect(readFileSync(join(workspace, "src", "a.ts"), "utf8")).toBe("new\n");
+  });
+});
+
 describe("a personal path deny and a read through a link", () => {
-  it("denies a read of what the link reaches, and grep leaves it out: notes -> secrets", async () => {
+  it("denies a read or a search of what the link reaches: notes -> secrets", async () => {
     const workspace = join(home, "project");
     mkdirSync(join(workspace, "secrets"), { recursive: true });
     mkdirSync(join(workspace, "docs"), { recursive: true });
@@ -284,9 +378,10 @@ describe("a personal path deny and a read through a link", () => {
     expect(toolMessages(result.history)).toEqual([
       { id: "c0", content: denied },
       { id: "c1", content: denied },
-      { id: "c2", content: `No matches for API_KEY\n${WITHHELD}` },
-      { id: "c3", content: `No matches for API_KEY\n${WITHHELD}` },
-      { id: "c4", content: "docs/guide.md:1:API_KEY is read from the environment" },
+      // The folder itself, reached through the links: `secrets/**` names it too.
+      { id: "c2", content: denied },
+      { id: "c3", content: denied },
+      { id: "c4", content: `docs/guide.md:1:API_KEY is read from the environment\n${WITHHELD}` },
     ]);
   });
 });

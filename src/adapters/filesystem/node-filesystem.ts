@@ -274,10 +274,11 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     }
   }
 
-  async glob(pattern: string): Promise<GlobResult> {
+  async glob(pattern: string, withheld?: readonly string[]): Promise<GlobResult> {
     const compiled = GlobPattern.compile(pattern);
     const listing = this.#noProcessRunsAlongside() ? "by-path" : "held";
-    return globWorkspace(await realpathNative(this.root), compiled, GLOB_RESULT_LIMIT, listing);
+    const root = await realpathNative(this.root);
+    return globWorkspace(root, compiled, GLOB_RESULT_LIMIT, listing, withheld);
   }
 
   async grep(

@@ -25,6 +25,7 @@
 import { readdir, readdirSync, type Dirent } from "node:fs";
 import { sep } from "node:path";
 import type { GlobResult } from "../../core/ports/filesystem.js";
+import { withheldPaths } from "../../core/policy/path-globs.js";
 import { isGitDirectoryName } from "./git-names.js";
 import type { GlobPattern, GlobState } from "./glob-pattern.js";
 import { heldDirectoryLister } from "./held-listing.js";
@@ -57,7 +58,9 @@ export function globWorkspace(
   pattern: GlobPattern,
   maxResults: number,
   listing: DirectoryListing = "held",
+  withheld: readonly string[] = [],
 ): Promise<GlobResult> {
+  const isWithheld = withheldPaths(withheld);
   return new Promise((resolve, reject) => {
     const searchesDependencies = pattern.namesLiterally(DEPENDENCY_DIRECTORY);
     let unsearched = 0;
@@ -162,6 +165,8 @@ export function globWorkspace(
       for (const entry of entries) {
         const name = entry.name;
         if (isGitDirectoryName(name)) continue;
+        // Neither listed nor counted: the person's rules keep it from every search.
+        if (isWithheld(into.base + name)) continue;
         const next = pattern.step(state, name);
         if (next.length === 0) continue;
         let key: string;

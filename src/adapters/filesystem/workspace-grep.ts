@@ -19,6 +19,7 @@ import { constants } from "node:fs";
 import { sep } from "node:path";
 import type { GrepLine, GrepRequest, GrepResult } from "../../core/ports/filesystem.js";
 import { O_NOFOLLOW, O_NONBLOCK } from "./fs-errors.js";
+import { withheldPaths } from "../../core/policy/path-globs.js";
 import { isGitDirectoryName } from "./git-names.js";
 import type { GlobPattern, GlobState } from "./glob-pattern.js";
 import { ignoredBy, repositoryExcludes, withGitignore, type IgnoreLevel } from "./grep-ignores.js";
@@ -91,6 +92,8 @@ export async function grepWorkspace(
   const matcher = lineMatcher(request);
   const readWhole = wholeFileReader();
   const under = request.path;
+  // Never opened nor counted: a search must not tell what is in them, not even by a count.
+  const isWithheld = withheldPaths(request.withheld ?? []);
   const searchesDependencies =
     (glob?.namesLiterally(DEPENDENCY_DIRECTORY) ?? false) ||
     (under?.split("/").includes(DEPENDENCY_DIRECTORY) ?? false);
@@ -185,6 +188,7 @@ export async function grepWorkspace(
       const name = entry.name;
       if (isGitDirectoryName(name)) continue;
       const relative = directory.relative + name;
+      if (isWithheld(relative)) continue;
       const state = directory.state === undefined ? undefined : glob?.step(directory.state, name);
       if (state?.length === 0) continue;
       if (under !== undefined && !onTheWayTo(relative, under)) continue;

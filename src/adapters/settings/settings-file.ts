@@ -52,7 +52,22 @@ function buildSettingsSchema() {
               behavior: z.enum(["allow", "ask", "deny"]),
               tool: z.string().trim().min(1),
               argv: z.array(z.string().min(1)).min(1).optional(),
-              path: z.string().trim().min(1).optional(),
+              // As the workspace-relative paths it is matched against: `./secrets/` is `secrets`.
+              path: z
+                .string()
+                .trim()
+                .min(1)
+                .transform((path) => path.replaceAll("\\", "/").replace(/\/{2,}/gu, "/"))
+                .transform((path) => path.replace(/^(?:\.\/)+/u, "").replace(/(?<=.)\/$/u, ""))
+                .refine(
+                  (path) => !path.startsWith("/") && !/^[A-Za-z]:/u.test(path),
+                  "a rule's path is workspace-relative, not absolute",
+                )
+                .refine(
+                  (path) => path.split("/").every((name) => name !== ".." && name !== "."),
+                  "a rule's path has no . or .. in it",
+                )
+                .optional(),
             })
             .refine(
               (rule) =>

@@ -27,6 +27,7 @@ import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import { PermissionRule } from "./permission-rule.js";
 import { commandsInText, runsRule, runsRuleExactly } from "./command-words.js";
+import { globToRegExp, namesPathOrFolder } from "./path-globs.js";
 
 export type PersonalBehavior = "allow" | "ask" | "deny";
 
@@ -101,22 +102,6 @@ function startsWith(words: readonly string[], prefix: readonly string[], at = 0)
   return prefix.every((word, index) => words[at + index] === word);
 }
 
-/** `*` and `?` within a name, `**` across names; everything else literal. */
-export function globToRegExp(glob: string): RegExp {
-  let source = "";
-  for (let index = 0; index < glob.length; index += 1) {
-    const character = glob[index] ?? "";
-    if (character === "*" && glob[index + 1] === "*") {
-      const slash = glob[index + 2] === "/";
-      source += slash ? "(?:.*/)?" : ".*";
-      index += slash ? 2 : 1;
-    } else if (character === "*") source += "[^/]*";
-    else if (character === "?") source += "[^/]";
-    else source += character.replace(/[.+^${}()|[\]\\/-]/gu, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "u");
-}
-
 /** `a/./b/../c` as `a/c`; undefined when it climbs out or is absolute. */
 function normalized(path: string): string | undefined {
   if (path.startsWith("/") || /^[A-Za-z]:/u.test(path)) return undefined;
@@ -183,19 +168,18 @@ export class PersonalRules {
   }
 
   /**
-   * What a withholding tool (grep, glob) leaves out of its results: each file or folder a deny or
-   * ask path rule for it names, by its workspace-relative path. Undefined when no rule does.
+   * What a withholding tool (grep, glob) must not look at: the globs of each deny or ask path
+   * rule for it (`withheldPaths` reads them). Undefined when no rule names any.
    */
-  withheldFrom(tool: string): ((path: string) => boolean) | undefined {
-    const patterns = this.#rules.flatMap((rule) =>
+  withheldFrom(tool: string): readonly string[] | undefined {
+    const globs = this.#rules.flatMap((rule) =>
       rule.behavior !== "allow" &&
       rule.path !== undefined &&
       (rule.tool === "*" || rule.tool === tool)
-        ? [globToRegExp(rule.path)]
+        ? [rule.path]
         : [],
     );
-    if (patterns.length === 0) return undefined;
-    return (path) => patterns.some((pattern) => namesPathOrFolder(pattern, path));
+    return globs.length === 0 ? undefined : globs;
   }
 
   /** A deny's own match: a command's words exactly, anything else as generously as ever. */
@@ -286,7 +270,10 @@ export class PersonalRules {
     isolated: boolean,
     readThroughLink: (path: string) => boolean,
   ): boolean {
-    if (rule.tool !== request.toolName) return false;
+    // `*` with a path allows the writes of every file tool (write_file and edit_file alike).
+    if (rule.tool !== request.toolName && !(rule.tool === "*" && rule.path !== undefined)) {
+      return false;
+    }
     if (rule.argv !== undefined) {
       const command = commandWords(request);
       return (
@@ -311,10 +298,35 @@ export class PersonalRules {
   }
 }
 
-/** Whether `pattern` names `path` or a folder it lies in (`secrets` covers `secrets/key.txt`). */
-function namesPathOrFolder(pattern: RegExp, path: string): boolean {
-  const names = path.split("/");
-  return names.some((_, index) => pattern.test(names.slice(0, index + 1).join("/")));
+/**
+ * Why a rule can never decide anything in a run whose tools are `tools` (name → effect), or
+ * undefined when it can: a tool the run does not have (`read-file`), `argv` for a file tool or
+ * `path` for a command (a command's reads are its own), an allow for every tool's command. Said
+ * before the run, as a wrong setting is, rather than leaving the person to trust a rule that is
+ * never consulted.
+ */
+export function unusableRule(
+  rule: PersonalRuleSpec,
+  tools: ReadonlyMap<string, string>,
+): string | undefined {
+  if (rule.tool.startsWith("mcp__")) return undefined;
+  const names = [...tools.keys()].join(", ");
+  if (rule.tool === "*") {
+    return rule.behavior === "allow" && rule.argv !== undefined
+      ? `an allow of a command names its tool (one of ${names}), not *`
+      : undefined;
+  }
+  const effect = tools.get(rule.tool);
+  if (effect === undefined) {
+    return `there is no tool "${rule.tool}" in this profile (its tools: ${names})`;
+  }
+  if (rule.argv !== undefined && effect !== "execute") {
+    return `argv is for a command tool; ${rule.tool} takes a path`;
+  }
+  if (rule.path !== undefined && effect === "execute") {
+    return `path is for a file tool; a command reads and writes what it runs, so name its words with argv`;
+  }
+  return undefined;
 }
 
 /** Whether a glob, its wildcards taken as ordinary names, names a file or folder loaded later. */

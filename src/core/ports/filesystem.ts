@@ -89,6 +89,11 @@ export interface GrepRequest {
    * every file tool's path is); absent: the whole workspace.
    */
   readonly path?: string;
+  /**
+   * Workspace-relative globs of files never opened nor counted (the person's deny and ask path
+   * rules): a search must not tell what is in them, not even by a count.
+   */
+  readonly withheld?: readonly string[];
   /** Lines shown before and after each match. */
   readonly context: number;
   /** At most this many matching lines are returned. */
@@ -174,7 +179,8 @@ export interface WorkspaceFileSystem {
    * the edit would apply, or fails for another reason (the path: the policy's to judge first).
    */
   editProblem?(path: string, edit: EditFileRequest): Promise<WorkspaceFileError | undefined>;
-  glob(pattern: string): Promise<GlobResult>;
+  /** `withheld`: globs of paths neither listed nor counted (the person's deny and ask rules). */
+  glob(pattern: string, withheld?: readonly string[]): Promise<GlobResult>;
   /**
    * Searches the workspace's text files: what `.gitignore` ignores, `.git`, binary files and
    * links are never read. Throws `invalid_path` for a malformed glob, and `GrepStoppedError` when

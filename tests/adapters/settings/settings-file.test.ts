@@ -112,6 +112,24 @@ describe("loadSettingsFile", () => {
     }
   });
 
+  it("a rule's path is kept as the workspace-relative paths it is matched against", async () => {
+    const rule = (path: string) => ({ behavior: "deny", tool: "*", path });
+    await writeFile(
+      file,
+      JSON.stringify({ rules: ["./secrets/", "secrets//key.txt", ".env-prod"].map(rule) }),
+    );
+    expect(loadSettingsFile(file).values.rules).toEqual(
+      ["secrets", "secrets/key.txt", ".env-prod"].map(rule),
+    );
+    for (const [path, said] of [
+      ["/etc/passwd", "a rule's path is workspace-relative, not absolute"],
+      ["secrets/../src", "a rule's path has no . or .. in it"],
+    ] as const) {
+      await writeFile(file, JSON.stringify({ rules: [rule(path)] }));
+      expect(() => loadSettingsFile(file)).toThrow(said);
+    }
+  });
+
   it.skipIf(posixOnly)("a symbolic link is refused, naming the file", async () => {
     const target = join(root, "real.json");
     await writeFile(target, '{"model":"x"}');

@@ -1,0 +1,42 @@
+/**
+ * How a person's path rule names workspace paths (personal-rules.ts), in one small module that
+ * the search walks (grep's worker, glob) share without the rest of the policy.
+ */
+
+/**
+ * `*` and `?` within a name, `**` across names; everything else literal. A final `/**` also
+ * names the folder itself (`secrets/**` is `secrets` and all it holds).
+ */
+export function globToRegExp(glob: string): RegExp {
+  let source = "";
+  for (let index = 0; index < glob.length; index += 1) {
+    const character = glob[index] ?? "";
+    if (character === "/" && index === glob.length - 3 && glob.endsWith("/**")) {
+      source += "(?:/.*)?";
+      break;
+    }
+    if (character === "*" && glob[index + 1] === "*") {
+      const slash = glob[index + 2] === "/";
+      source += slash ? "(?:.*/)?" : ".*";
+      index += slash ? 2 : 1;
+    } else if (character === "*") source += "[^/]*";
+    else if (character === "?") source += "[^/]";
+    else source += character.replace(/[.+^${}()|[\]\\/]/gu, "\\$&");
+  }
+  return new RegExp(`^${source}$`, "u");
+}
+
+/**
+ * Whether a workspace-relative path is one `globs` (a person's path rules) name, or lies in a
+ * folder they name: what a search walk skips before it opens anything.
+ */
+export function withheldPaths(globs: readonly string[]): (path: string) => boolean {
+  const patterns = globs.map(globToRegExp);
+  return (path) => patterns.some((pattern) => namesPathOrFolder(pattern, path));
+}
+
+/** Whether `pattern` names `path` or a folder it lies in (`secrets` covers `secrets/key.txt`). */
+export function namesPathOrFolder(pattern: RegExp, path: string): boolean {
+  const names = path.split("/");
+  return names.some((_, index) => pattern.test(names.slice(0, index + 1).join("/")));
+}
