@@ -50,7 +50,7 @@ function unquoted(word: string, backslash: string): string {
  */
 export function runsRuleExactly(words: readonly string[], rule: readonly string[]): boolean {
   const [program, ...rest] = rule;
-  if (program === undefined) return false;
+  if (program === undefined || words.length > MOST_WORDS_READ) return false;
   const names = rest.filter((word) => !isOption(word));
   const options = rest.filter(isOption);
   return programsAt(words, program).some((at) => {
@@ -71,6 +71,7 @@ export function runsRuleExactly(words: readonly string[], rule: readonly string[
 export function runsRule(words: readonly string[], rule: readonly string[]): boolean {
   const [program, ...rest] = rule;
   if (program === undefined) return false;
+  if (words.length > MOST_WORDS_READ) return true;
   const names = rest.filter((word) => !isOption(word));
   return programsAt(words, program).some((at) => {
     const after = words.slice(at + 1);
@@ -178,7 +179,29 @@ function hasOption(words: readonly string[], option: string): boolean {
   return Array.from(option.slice(1).toLowerCase()).every((letter) => letters.has(letter));
 }
 
-/** Configuration given on the command line, which may make any word run anything. */
+/**
+ * Configuration given on the command line, or another place to read it from, which may make any
+ * word run anything: git's `-c`, `--config-env`, `--config`, and `-C`, `--git-dir`,
+ * `--work-tree` and `--exec-path`, which point it at a repository (and its aliases) or programs
+ * of the command's choosing.
+ */
 function setsConfiguration(word: string): boolean {
-  return word === "-c" || word === "--config-env" || word.startsWith("--config-env=");
+  const name = word.split("=")[0] ?? word;
+  return CONFIGURING.has(name);
 }
+
+const CONFIGURING: ReadonlySet<string> = new Set([
+  "-c",
+  "-C",
+  "--config",
+  "--config-env",
+  "--git-dir",
+  "--work-tree",
+  "--exec-path",
+]);
+
+/**
+ * More words than a rule is read against: such a command is taken as one that may run what any
+ * rule names (asked, never allowed by a rule), and the reading stays quick and shallow.
+ */
+export const MOST_WORDS_READ = 512;

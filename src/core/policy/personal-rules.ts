@@ -207,7 +207,8 @@ export class PersonalRules {
     const rule = this.#rules.find(
       (candidate) =>
         candidate.behavior === "allow" &&
-        this.#exactMatch(candidate, request, isolated, readThroughLink),
+        this.#exactMatch(candidate, request, isolated, readThroughLink) &&
+        !this.#optionBeforeADeniedWord(candidate, request),
     );
     return rule === undefined
       ? undefined
@@ -215,6 +216,26 @@ export class PersonalRules {
           `Your settings file: allow ${describe(rule)}`,
           PERSONAL_RULE_SOURCE,
         );
+  }
+
+  /**
+   * Whether an allow's words (`git`) are the start of a deny's or ask's (`git push`) and the
+   * command puts an option right after them (`git --no-pager …`, `git -C x …`): an option there may
+   * change which word runs, so the allow does not answer.
+   */
+  #optionBeforeADeniedWord(allow: PersonalRuleSpec, request: PermissionRequest): boolean {
+    const words = allow.argv;
+    if (words === undefined) return false;
+    const longer = this.#rules.some(
+      (rule) =>
+        rule.behavior !== "allow" &&
+        rule.argv !== undefined &&
+        rule.argv.length > words.length &&
+        words.every((word, index) => rule.argv?.[index] === word),
+    );
+    if (!longer) return false;
+    const next = commandWords(request)?.words[words.length];
+    return next?.startsWith("-") === true;
   }
 
   #broadMatch(rule: PersonalRuleSpec, request: PermissionRequest): boolean {

@@ -221,6 +221,10 @@ describe("personal rules", () => {
     "git --config-env=alias.p=GITCMD p",
     "git stash push -m wip",
     "git log --grep push",
+    "git -C x psuh origin HEAD:main",
+    "git --git-dir=x psuh origin",
+    "git --exec-path=tools p",
+    "git --config=alias.p=push p",
   ])(
     "where it only may run `git push`, the person is asked, the rule named, and no allow answers: %s",
     async (command) => {
@@ -297,6 +301,21 @@ describe("personal rules", () => {
     expect(run.prompt.asked.map((request) => request.call.arguments.command)).toEqual([
       "git $(echo push)",
     ]);
+  });
+
+  it("a command of more words than a rule is read against is asked, never allowed by a rule", async () => {
+    const run = daily({ rules: PUSH_RULES, answer: "n" });
+    const command = `git ${"-v ".repeat(20_000)}status`;
+    const decision = await run.decide("shell", "execute", { command });
+    expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
+    expect(run.prompt.asked).toHaveLength(1);
+  });
+
+  it("an option right after an allow's words, where a deny's next word would stand, is asked", async () => {
+    const run = daily({ rules: PUSH_RULES, answer: "n" });
+    const decision = await run.decide("shell", "execute", { command: "git --no-pager log" });
+    expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
+    expect(run.prompt.asked).toHaveLength(1);
   });
 
   it("a deny of `git push` leaves other git commands to the allow", async () => {
