@@ -15,6 +15,14 @@ import { describeLimit, type ResourceLimitName, type ResourceLimits } from "./re
 export const NETWORK_OFF_NOTE =
   "network is off in the sandbox: downloads and package installs cannot work here; ask the person to re-run the agent with --network if this needs the network";
 
+/** Read by the model and the person: why `git add`, `commit` or `stash` failed here. */
+export const GIT_READ_ONLY_NOTE =
+  "the repository's .git is read-only in the sandbox (git runs the hooks and config in it), so git commands that change it (add, commit, stash, checkout) cannot work here; ask the person to run them";
+
+/** git's own words when it cannot write its lock or objects, with the path under `.git`. */
+const GIT_WRITE_REFUSED =
+  /\.git\/\S*[^\n]*(?:Read-only file system|Permission denied)|(?:Read-only file system|insufficient permission)[^\n]*\.git\//u;
+
 const SIGXCPU_EXIT = 128 + 24;
 const SIGXFSZ_EXIT = 128 + 25;
 const SIGKILL_EXIT = 128 + 9;
@@ -70,6 +78,7 @@ export function failureNotes(result: CommandResult, context: FailureContext): st
     notes.push(`may have hit the ${describeLimit(name, value)} (going by the output's words)`);
   }
   if (!context.network && NETWORK_SIGNS.test(text)) notes.push(NETWORK_OFF_NOTE);
+  if (GIT_WRITE_REFUSED.test(text)) notes.push(GIT_READ_ONLY_NOTE);
   return notes;
 }
 

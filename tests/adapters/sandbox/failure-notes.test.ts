@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CommandResult } from "../../../src/core/ports/command-runner.js";
 import {
   failureNotes,
+  GIT_READ_ONLY_NOTE,
   NETWORK_OFF_NOTE,
   withNotes,
 } from "../../../src/adapters/sandbox/failure-notes.js";
@@ -92,6 +93,22 @@ describe("failureNotes", () => {
   ])("a failed %s connection with the network off gets the network note", (_, output) => {
     expect(failureNotes(result(1, output), { network: false, limits })).toEqual([NETWORK_OFF_NOTE]);
     expect(failureNotes(result(1, output), { network: true, limits })).toEqual([]);
+  });
+
+  it.each([
+    "[stderr] fatal: Unable to create '/ws/.git/index.lock': Read-only file system",
+    "[stderr] error: insufficient permission for adding an object to repository database .git/objects",
+  ])("git refused its own .git gets the read-only note: %s", (output) => {
+    expect(failureNotes(result(128, output), { network: true, limits })).toEqual([
+      GIT_READ_ONLY_NOTE,
+    ]);
+    expect(failureNotes(result(0, output), { network: true, limits })).toEqual([]);
+    expect(
+      failureNotes(result(1, "[stderr] cp: cannot create 'x': Read-only file system"), {
+        network: true,
+        limits,
+      }),
+    ).toEqual([]);
   });
 
   it.each([
