@@ -291,10 +291,14 @@ export class PersonalRules {
     isolated: boolean,
     readThroughLink: (path: string) => boolean,
   ): boolean {
-    // `*` with a path allows the writes of every file tool (write_file and edit_file alike).
-    if (rule.tool !== request.toolName && !(rule.tool === "*" && rule.path !== undefined)) {
-      return false;
-    }
+    // `*` with a path allows the writes of this machine's file tools (write_file and edit_file
+    // alike), nothing else: not a call to another service that happens to take a `path`.
+    const everyFileWrite =
+      rule.tool === "*" &&
+      rule.path !== undefined &&
+      request.call.effect === "write" &&
+      !request.call.remote;
+    if (rule.tool !== request.toolName && !everyFileWrite) return false;
     if (rule.argv !== undefined) {
       const command = commandWords(request);
       return (

@@ -480,12 +480,12 @@ describe("personal rules", () => {
 
 describe("a personal rule that names only a tool", () => {
   /** A call of a tool that acts on another service, as an MCP server's tool is registered. */
-  function remoteCall(name: string): PermissionRequest {
+  function remoteCall(name: string, args: object = { content: "x" }): PermissionRequest {
     const tool = { ...probeTool(name, "external"), remote: true as const };
     const prepared = new ToolRegistry([tool]).snapshot().prepare({
       id: "call_1",
       name,
-      arguments: JSON.stringify({ content: "x" }),
+      arguments: JSON.stringify(args),
     });
     if (!prepared.ok) throw new Error(prepared.result.content);
     return new PermissionRequest(prepared.call);
@@ -502,6 +502,19 @@ describe("a personal rule that names only a tool", () => {
     expect(rules.allowFor(remoteCall("mcp__notes__read_note"), false)).toBeUndefined();
     const shell = new PermissionRequest(preparedCall("shell", "execute", { command: "ls" }));
     expect(rules.allowFor(shell, true)).toBeUndefined();
+  });
+
+  it("an allow of * with a path covers this machine's file writes, not a call to another service", () => {
+    const rules = new PersonalRules([{ behavior: "allow", tool: "*", path: "src/**" }]);
+    const write = (name: string) =>
+      new PermissionRequest(preparedCall(name, "write", { path: "src/a.ts", content: "x" }));
+    expect(rules.allowFor(write("write_file"), false)?.source).toBe("personal-rule");
+    expect(rules.allowFor(write("edit_file"), false)?.source).toBe("personal-rule");
+    expect(
+      rules.allowFor(remoteCall("mcp__files__put", { path: "src/a.ts" }), false),
+    ).toBeUndefined();
+    const read = new PermissionRequest(preparedCall("read_file", "read", { path: "src/a.ts" }));
+    expect(rules.allowFor(read, false)).toBeUndefined();
   });
 });
 
