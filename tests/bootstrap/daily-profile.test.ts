@@ -287,6 +287,24 @@ describe("what a search says under a path rule", () => {
   });
 });
 
+describe("a withheld .gitignore", () => {
+  it("is not read: what it leaves out of a search would tell what it says", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(join(workspace, ".gitignore"), "probe-b\n");
+    writeFileSync(join(workspace, "probe-a"), "NEEDLE\n");
+    writeFileSync(join(workspace, "probe-b"), "NEEDLE\n");
+    const result = await oneReplyUnder(
+      workspace,
+      [{ behavior: "deny", tool: "*", path: ".gitignore" }],
+      [{ name: "grep", arguments: { pattern: "NEEDLE" } }],
+    );
+    expect(toolMessages(result.history)).toEqual([
+      { id: "c0", content: `probe-a:1:NEEDLE\nprobe-b:1:NEEDLE\n${WITHHELD}` },
+    ]);
+  });
+});
+
 describe("a rule that could never decide a call", () => {
   it.each([
     [

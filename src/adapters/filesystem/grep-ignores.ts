@@ -48,16 +48,18 @@ export function repositoryExcludes(root: string): readonly IgnoreLevel[] {
 
 /**
  * `levels` with the directory's own `.gitignore` added, when `entries` (its listing) holds one.
- * `absolute` is the directory's real path with a trailing separator.
+ * `absolute` is the directory's real path with a trailing separator. A `.gitignore` the person's
+ * rules withhold is not read: what it leaves out of a search would tell what it says.
  */
 export function withGitignore(
   levels: readonly IgnoreLevel[],
   absolute: string,
   relative: string,
   entries: readonly Dirent[],
+  isWithheld: (path: string) => boolean = () => false,
 ): readonly IgnoreLevel[] {
   const file = entries.find((entry) => entry.name === ".gitignore" && entry.isFile());
-  if (file === undefined) return levels;
+  if (file === undefined || isWithheld(`${relative}${file.name}`)) return levels;
   const rules = readRules(absolute + file.name);
   return rules === undefined ? levels : [...levels, { base: relative, rules }];
 }

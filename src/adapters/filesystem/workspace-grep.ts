@@ -181,6 +181,7 @@ export async function grepWorkspace(
       directory.absolute,
       directory.relative,
       entries,
+      isWithheld,
     );
     const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirectories: Directory[] = [];

@@ -17,11 +17,14 @@ export const NETWORK_OFF_NOTE =
 
 /** Read by the model and the person: why `git add`, `commit` or `stash` failed here. */
 export const GIT_READ_ONLY_NOTE =
-  "the repository's .git is read-only in the sandbox (git runs the hooks and config in it), so git commands that change it (add, commit, stash, checkout) cannot work here; ask the person to run them";
+  "git may have been refused the repository's .git, which is read-only in the sandbox (git runs the hooks and config in it), going by the output's words: git commands that change it (add, commit, stash, checkout) cannot work here; ask the person to run them";
 
-/** git's own words when it cannot write its lock or objects, with the path under `.git`. */
+/**
+ * git's own words on stderr when it cannot write its lock or objects: a `fatal:` or `error:`
+ * line naming a path in a `.git` folder.
+ */
 const GIT_WRITE_REFUSED =
-  /\.git\/\S*[^\n]*(?:Read-only file system|Permission denied)|(?:Read-only file system|insufficient permission)[^\n]*\.git\//u;
+  /^\[stderr\] (?:fatal|error): [^\n]*(?:^|[\s'"/])\.git\/[^\n]*(?:Read-only file system|Permission denied|insufficient permission)|^\[stderr\] (?:fatal|error): [^\n]*insufficient permission[^\n]*(?:^|[\s'"/])\.git\//mu;
 
 const SIGXCPU_EXIT = 128 + 24;
 const SIGXFSZ_EXIT = 128 + 25;

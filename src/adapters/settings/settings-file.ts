@@ -60,6 +60,10 @@ function buildSettingsSchema() {
                 .transform((path) => path.replaceAll("\\", "/").replace(/\/{2,}/gu, "/"))
                 .transform((path) => path.replace(/^(?:\.\/)+/u, "").replace(/(?<=.)\/$/u, ""))
                 .refine(
+                  (path) => path !== "" && path !== ".",
+                  "a rule's path names something in the workspace (`**` for all of it)",
+                )
+                .refine(
                   (path) => !path.startsWith("/") && !/^[A-Za-z]:/u.test(path),
                   "a rule's path is workspace-relative, not absolute",
                 )

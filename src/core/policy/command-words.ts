@@ -50,7 +50,9 @@ function unquoted(word: string, backslash: string): string {
  */
 export function runsRuleExactly(words: readonly string[], rule: readonly string[]): boolean {
   const [program, ...rest] = rule;
-  if (program === undefined || words.length > MOST_WORDS_READ) return false;
+  if (program === undefined) return false;
+  // Too long to read further: its program named is enough for a deny.
+  if (words.length > MOST_WORDS_READ) return programsAt(words, program).length > 0;
   const names = rest.filter((word) => !isOption(word));
   const options = rest.filter(isOption);
   return programsAt(words, program).some((at) => {
@@ -75,8 +77,21 @@ export function runsRule(words: readonly string[], rule: readonly string[]): boo
   const names = rest.filter((word) => !isOption(word));
   return programsAt(words, program).some((at) => {
     const after = words.slice(at + 1);
-    return after.some(setsConfiguration) || inOrder(after, names);
+    const before = words.slice(0, at);
+    return (
+      before.some(setsConfigurationByEnvironment) ||
+      after.some(setsConfiguration) ||
+      inOrder(after, names)
+    );
   });
+}
+
+/**
+ * A variable set before the program (`GIT_CONFIG_GLOBAL=p.cfg git p`, `env HOME=x git p`) that
+ * points it at other configuration: git's own, and the home and config folders it reads.
+ */
+function setsConfigurationByEnvironment(word: string): boolean {
+  return /^(?:GIT_[A-Z0-9_]*|HOME|XDG_CONFIG_HOME)=/u.test(word);
 }
 
 /** Where `program` stands among `words`, by name, or as the value glued to an option. */
@@ -201,7 +216,8 @@ const CONFIGURING: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * More words than a rule is read against: such a command is taken as one that may run what any
- * rule names (asked, never allowed by a rule), and the reading stays quick and shallow.
+ * More words than a rule is read against: such a command naming a deny's program is denied, any
+ * other is taken as one that may run what a rule names (asked, never allowed by a rule), and the
+ * reading stays quick and shallow.
  */
 export const MOST_WORDS_READ = 512;

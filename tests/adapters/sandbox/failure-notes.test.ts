@@ -103,12 +103,14 @@ describe("failureNotes", () => {
       GIT_READ_ONLY_NOTE,
     ]);
     expect(failureNotes(result(0, output), { network: true, limits })).toEqual([]);
-    expect(
-      failureNotes(result(1, "[stderr] cp: cannot create 'x': Read-only file system"), {
-        network: true,
-        limits,
-      }),
-    ).toEqual([]);
+    // Not git's own complaint about its .git: a copy's, a printed line, another folder's.
+    for (const other of [
+      "[stderr] cp: cannot create 'x': Read-only file system",
+      "fatal: Unable to create '/ws/.git/index.lock': Read-only file system",
+      "[stderr] fatal: Unable to create '/ws/vendor.git/index.lock': Read-only file system",
+    ]) {
+      expect(failureNotes(result(1, other), { network: true, limits })).toEqual([]);
+    }
   });
 
   it.each([

@@ -124,6 +124,7 @@ describe("loadSettingsFile", () => {
     for (const [path, said] of [
       ["/etc/passwd", "a rule's path is workspace-relative, not absolute"],
       ["secrets/../src", "a rule's path has no . or .. in it"],
+      ["./", "a rule's path names something in the workspace (`**` for all of it)"],
     ] as const) {
       await writeFile(file, JSON.stringify({ rules: [rule(path)] }));
       expect(() => loadSettingsFile(file)).toThrow(said);

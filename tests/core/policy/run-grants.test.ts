@@ -225,6 +225,9 @@ describe("personal rules", () => {
     "git --git-dir=x psuh origin",
     "git --exec-path=tools p",
     "git --config=alias.p=push p",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0=push git p origin",
+    "GIT_CONFIG_GLOBAL=p.cfg git p origin",
+    "env HOME=elsewhere git p origin",
   ])(
     "where it only may run `git push`, the person is asked, the rule named, and no allow answers: %s",
     async (command) => {
@@ -303,12 +306,12 @@ describe("personal rules", () => {
     ]);
   });
 
-  it("a command of more words than a rule is read against is asked, never allowed by a rule", async () => {
+  it("a command of more words than a rule is read against is denied when it names the program", async () => {
     const run = daily({ rules: PUSH_RULES, answer: "n" });
-    const command = `git ${"-v ".repeat(20_000)}status`;
+    const command = `git push ${"-o x ".repeat(300)}origin HEAD:main`;
     const decision = await run.decide("shell", "execute", { command });
-    expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
-    expect(run.prompt.asked).toHaveLength(1);
+    expect([decision.behavior, decision.source]).toEqual(["deny", "personal-rule"]);
+    expect(run.prompt.asked).toEqual([]);
   });
 
   it("an option right after an allow's words, where a deny's next word would stand, is asked", async () => {
