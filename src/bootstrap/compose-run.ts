@@ -18,6 +18,7 @@ import type { AgentRunner } from "../core/runner/agent-runner.js";
 import { openApprovalStore } from "./open/approval-state.js";
 import { shellCommandBinding } from "./shell-binding.js";
 import type { RunGrants } from "../core/policy/run-grants.js";
+import type { PersonalRuleSpec } from "../core/policy/personal-rules.js";
 import { runGrantJournal } from "./run-grant-journal.js";
 import { buildAgent } from "./build-agent.js";
 import { withCrashHook } from "./crash-hook.js";
@@ -62,6 +63,8 @@ export interface ComposedRun {
    * `/permissions`; absent otherwise.
    */
   readonly runGrants: RunGrants | undefined;
+  /** The person's own rules this run decides by (`/permissions` lists them); none for chapters. */
+  readonly personalRules: readonly PersonalRuleSpec[];
   /**
    * `/undo [N]`: takes back the file changes of this run's last N calls (undo-run.ts), each
    * decision journaled and audited.
@@ -267,6 +270,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       stateRoot: store.stateRoot,
       switchableModel: model.switchable,
       runGrants,
+      personalRules: profile.personalRules ? (settings.personalRules ?? []) : [],
       mcpServers: () => servers?.states() ?? [],
       undo: (count) =>
         undoInRun(

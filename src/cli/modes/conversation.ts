@@ -39,7 +39,7 @@ export async function conversationMode(run: ComposedRun, terminal: RunTerminal):
     stderr: io.stderr,
     extraCommands: [
       ...contextSlashCommands(contextCommandsOf(agent)),
-      ...(run.runGrants === undefined ? [] : permissionCommands(run.runGrants)),
+      ...(run.runGrants === undefined ? [] : permissionCommands(run.runGrants, run.personalRules)),
       mcpSlashCommand(() => run.mcpServers()),
       undoSlashCommand((count) => run.undo(count)),
     ],

@@ -148,7 +148,7 @@ export class PersonalRules {
       const own = new PermissionRule({
         name: PERSONAL_RULE_SOURCE,
         behavior: rule.behavior,
-        reason: `Your settings file: ${rule.behavior} ${describe(rule)}`,
+        reason: `Your settings file: ${rule.behavior} ${describeRule(rule)}`,
         matches: (request) =>
           rule.behavior === "deny"
             ? this.#exactMatchForDeny(rule, request)
@@ -160,7 +160,7 @@ export class PersonalRules {
       const unsure = new PermissionRule({
         name: PERSONAL_RULE_SOURCE,
         behavior: "ask",
-        reason: `Your settings file denies ${describe(rule)}, and this command may run it`,
+        reason: `Your settings file denies ${describeRule(rule)}, and this command may run it`,
         matches: (request) => this.#broadMatch(rule, request),
       });
       return [own, unsure];
@@ -213,7 +213,7 @@ export class PersonalRules {
     return rule === undefined
       ? undefined
       : PermissionDecision.allow(
-          `Your settings file: allow ${describe(rule)}`,
+          `Your settings file: allow ${describeRule(rule)}`,
           PERSONAL_RULE_SOURCE,
         );
   }
@@ -359,7 +359,8 @@ function namesLoadedLater(glob: string): boolean {
   return loadedLaterReason(glob.replace(/\*+|\?/gu, "x")) !== undefined;
 }
 
-function describe(rule: PersonalRuleSpec): string {
+/** How a rule is named in reasons and in `/permissions`: `shell git push …`, `* secrets/**`. */
+export function describeRule(rule: PersonalRuleSpec): string {
   if (rule.argv !== undefined) return `${rule.tool} ${rule.argv.join(" ")} …`;
   if (rule.path !== undefined) return `${rule.tool} ${rule.path}`;
   return rule.tool;

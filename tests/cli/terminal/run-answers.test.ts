@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { TerminalApprovalProvider } from "../../../src/cli/terminal/approval/terminal-approval.js";
 import { permissionCommands } from "../../../src/cli/terminal/input/permission-commands.js";
+import type { PersonalRuleSpec } from "../../../src/core/policy/personal-rules.js";
 import {
   SlashCommands,
   type ConversationState,
@@ -48,13 +49,17 @@ describe("[y/N/a] at the terminal", () => {
 });
 
 describe("/permissions", () => {
-  function run(grants: RunGrants, line: string): Promise<string> {
+  function run(
+    grants: RunGrants,
+    line: string,
+    rules: readonly PersonalRuleSpec[] = [],
+  ): Promise<string> {
     const output = new PassThrough();
     let text = "";
     output.on("data", (chunk: Buffer) => {
       text += chunk.toString("utf8");
     });
-    const commands = new SlashCommands(permissionCommands(grants));
+    const commands = new SlashCommands(permissionCommands(grants, rules));
     const state: ConversationState = {
       output,
       history: undefined,
@@ -84,5 +89,23 @@ describe("/permissions", () => {
     );
     expect(grants.covers(request())).toBe(false);
     expect(await run(grants, "/permissions revoke 1")).toBe("agent: no grant 1 in this run\n");
+  });
+
+  it("lists the settings file's rules after the grants: they decide before anyone is asked", async () => {
+    const rules: PersonalRuleSpec[] = [
+      { behavior: "deny", tool: "shell", argv: ["git", "push"] },
+      { behavior: "allow", tool: "*", path: "src/**" },
+      { behavior: "allow", tool: "mcp__tracker__get_issue" },
+    ];
+    expect(await run(new RunGrants({ workspace: "/ws" }), "/permissions", rules)).toBe(
+      [
+        "agent: nothing allowed for the rest of this run (answer `a` at [y/N/a] to allow one)",
+        "agent: your settings file's rules, which decide before you are asked (change them there):",
+        "  deny shell git push …",
+        "  allow * src/**",
+        "  allow mcp__tracker__get_issue",
+        "",
+      ].join("\n"),
+    );
   });
 });

@@ -1,15 +1,20 @@
 /**
  * `/permissions` in a conversation of a profile with `[y/N/a]`: what the person allowed for the
- * rest of this run, and `/permissions revoke N` to take one back (the next such call asks again).
- * Grants live in the run's memory only, so there is nothing to clean up after it.
+ * rest of this run, and `/permissions revoke N` to take one back (the next such call asks again);
+ * then the rules of their settings file, which decide before anyone is asked. Grants live in the
+ * run's memory only, so there is nothing to clean up after it.
  */
+import { describeRule, type PersonalRuleSpec } from "../../../core/policy/personal-rules.js";
 import type { RunGrants } from "../../../core/policy/run-grants.js";
 import { escapeForPrompt } from "../render/terminal-text.js";
 import type { SlashCommand, SlashCommandEnd } from "./slash-commands.js";
 
 const REVOKE = /^revoke\s+(\d{1,9})$/u;
 
-export function permissionCommands(grants: RunGrants): SlashCommand[] {
+export function permissionCommands(
+  grants: RunGrants,
+  rules: readonly PersonalRuleSpec[] = [],
+): SlashCommand[] {
   return [
     {
       name: "permissions",
@@ -30,7 +35,15 @@ export function permissionCommands(grants: RunGrants): SlashCommand[] {
                       `  ${String(grant.id)}  ${grant.toolName} ${grant.arguments}${grant.environment === undefined ? "" : ` [${grant.environment}]`}`,
                   ),
                 ];
-          state.output.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
+          const ruled =
+            rules.length === 0
+              ? []
+              : [
+                  "agent: your settings file's rules, which decide before you are asked (change them there):",
+                  ...rules.map((rule) => `  ${rule.behavior} ${describeRule(rule)}`),
+                ];
+          const all = [...lines, ...ruled];
+          state.output.write(`${all.map((line) => escapeForPrompt(line)).join("\n")}\n`);
           return "continue";
         }
         const match = REVOKE.exec(args);
