@@ -128,12 +128,22 @@ export class PersonalRules {
   readonly #loadedThrough: PersonalRulesOptions["loadedThrough"];
   readonly #withholdingTools: ReadonlySet<string>;
   readonly #reaches: PersonalRulesOptions["reaches"];
+  /** Each path rule's glob, compiled once. */
+  readonly #patterns = new Map<string, RegExp>();
+  /**
+   * What each call's path reaches, walked once per call however many path rules ask (null: the
+   * walk threw). Keyed by the request, so a call's answer goes with it.
+   */
+  readonly #reached = new WeakMap<PermissionRequest, string | null>();
 
   constructor(rules: readonly PersonalRuleSpec[], options: PersonalRulesOptions = {}) {
     this.#rules = Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
     this.#loadedThrough = options.loadedThrough;
     this.#withholdingTools = new Set(options.withholdingTools ?? []);
     this.#reaches = options.reaches;
+    for (const rule of this.#rules) {
+      if (rule.path !== undefined) this.#patterns.set(rule.path, globToRegExp(rule.path));
+    }
     Object.freeze(this);
   }
 
@@ -246,7 +256,7 @@ export class PersonalRules {
       return commands?.some((words) => runsRule(words, argv)) === true;
     }
     if (rule.path !== undefined) {
-      const pattern = globToRegExp(rule.path);
+      const pattern = this.#patterns.get(rule.path) ?? globToRegExp(rule.path);
       const path = request.call.arguments.path;
       // A read that names no one file (grep, glob) may reach the files the rule names: one that
       // leaves them out of its results runs, any other is denied or asked. Commands are matched
@@ -256,7 +266,7 @@ export class PersonalRules {
       }
       // By the name given and by what it reaches: `notes -> secrets` makes `notes/key.txt`
       // a read of `secrets/key.txt`.
-      const reached = this.#reachedBy(path);
+      const reached = this.#reachedBy(request, path);
       if (reached === null) return true;
       const names = [normalized(path), request.landsOn, reached].filter((p) => p !== undefined);
       if (names.length === 0) return true;
@@ -266,13 +276,18 @@ export class PersonalRules {
   }
 
   /** What `path` reaches through links, when the walk is given; null when the walk throws. */
-  #reachedBy(path: string): string | null | undefined {
+  #reachedBy(request: PermissionRequest, path: string): string | null | undefined {
     if (this.#reaches === undefined) return undefined;
+    const known = this.#reached.get(request);
+    if (known !== undefined) return known;
+    let reached: string | null;
     try {
-      return this.#reaches(path);
+      reached = this.#reaches(path);
     } catch {
-      return null;
+      reached = null;
     }
+    this.#reached.set(request, reached);
+    return reached;
   }
 
   /** Whether a loaded-later link leads to where a write of `path` lands; a throw says yes. */

@@ -467,6 +467,28 @@ describe("personal rules", () => {
     });
   });
 
+  it("walks a call's path once, however many path rules look at what it reaches", () => {
+    const walked: string[] = [];
+    const rules = new PersonalRules(
+      [
+        { behavior: "deny", tool: "*", path: "secrets/**" },
+        { behavior: "ask", tool: "*", path: "**/.env" },
+        { behavior: "deny", tool: "read_file", path: "keys" },
+      ],
+      {
+        reaches: (path) => {
+          walked.push(path);
+          return "secrets/key.txt";
+        },
+      },
+    );
+    const request = new PermissionRequest(
+      preparedCall("read_file", "read", { path: "notes/key.txt" }),
+    );
+    expect(rules.policyRules().map((rule) => rule.matches(request))).toEqual([true, false, false]);
+    expect(walked).toEqual(["notes/key.txt"]);
+  });
+
   it("a path deny also refuses a search that names no file (grep may print the files it names)", async () => {
     const run = daily({ rules: [{ behavior: "deny", tool: "*", path: "secrets/**" }] });
     const search = await run.decide("grep", "read", { pattern: ".", glob: "secrets/**" });
