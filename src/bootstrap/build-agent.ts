@@ -38,6 +38,7 @@ import { GLOB_TOOL_NAME } from "../features/glob-tool.js";
 import { createRunCommandTool } from "../features/run-command-tool.js";
 import { createGrepTool, GREP_TOOL_NAME } from "../features/grep-tool.js";
 import {
+  describeRule,
   PersonalRules,
   unusableRule,
   type PersonalRuleSpec,
@@ -244,8 +245,9 @@ function refuseUnusableRules(
   for (const [index, rule] of (deps.runAnswers?.personalRules ?? []).entries()) {
     const problem = unusableRule(rule, effects);
     if (problem === undefined) continue;
-    const said = [rule.behavior, rule.tool, ...(rule.argv ?? []), rule.path ?? ""].join(" ").trim();
-    throw new BootstrapError(`your settings file's rules[${index}] (${said}): ${problem}`);
+    throw new BootstrapError(
+      `your settings file's rules[${index}] (${rule.behavior} ${describeRule(rule)}): ${problem}`,
+    );
   }
 }
 

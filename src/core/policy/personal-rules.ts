@@ -135,6 +135,8 @@ export class PersonalRules {
    * walk threw). Keyed by the request, so a call's answer goes with it.
    */
   readonly #reached = new WeakMap<PermissionRequest, string | null>();
+  /** The commands a call's text may run, read once per call however many command rules ask. */
+  readonly #commands = new WeakMap<PermissionRequest, (readonly string[])[] | undefined>();
 
   constructor(rules: readonly PersonalRuleSpec[], options: PersonalRulesOptions = {}) {
     this.#rules = Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
@@ -197,7 +199,7 @@ export class PersonalRules {
     const { argv } = rule;
     if (argv === undefined) return this.#broadMatch(rule, request);
     if (rule.tool !== "*" && rule.tool !== request.toolName) return false;
-    return commandsOf(request)?.some((words) => runsRuleExactly(words, argv)) === true;
+    return this.#commandsOf(request)?.some((words) => runsRuleExactly(words, argv)) === true;
   }
 
   /**
@@ -252,8 +254,7 @@ export class PersonalRules {
     if (rule.tool !== "*" && rule.tool !== request.toolName) return false;
     const { argv } = rule;
     if (argv !== undefined) {
-      const commands = commandsOf(request);
-      return commands?.some((words) => runsRule(words, argv)) === true;
+      return this.#commandsOf(request)?.some((words) => runsRule(words, argv)) === true;
     }
     if (rule.path !== undefined) {
       const pattern = this.#patterns.get(rule.path) ?? globToRegExp(rule.path);
@@ -273,6 +274,11 @@ export class PersonalRules {
       return names.some((name) => namesPathOrFolder(pattern, name));
     }
     return true;
+  }
+
+  #commandsOf(request: PermissionRequest): (readonly string[])[] | undefined {
+    if (!this.#commands.has(request)) this.#commands.set(request, commandsOf(request));
+    return this.#commands.get(request);
   }
 
   /** What `path` reaches through links, when the walk is given; null when the walk throws. */
