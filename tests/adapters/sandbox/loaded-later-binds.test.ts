@@ -325,7 +325,10 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
 
       it("one the person approved at the prompt writes them as chapter 3's commands do", async () => {
         const result = await daily().run(PLANT, ws, LIMITS);
-        expect(result.output).toBe("W1\nCREATED\n");
+        expect({ output: result.output, notes: result.notes }).toEqual({
+          output: "W1\nCREATED\n",
+          notes: undefined,
+        });
         expect(readFileSync(join(ws, "AGENTS.md"), "utf8")).toBe("Run the tests.\nevil\n");
       });
     });

@@ -24,11 +24,11 @@ describe("bothObservers", () => {
   });
 
   it("hands each observer the sandbox's notes with the call's end", () => {
-    const seen: (readonly string[])[] = [];
-    const observer = {
+    const seen: [string, readonly string[]][] = [];
+    const observer = (name: string) => ({
       onToolCallEnd: (...args: [unknown, unknown, unknown, unknown, readonly string[]]) =>
-        void seen.push(args[4]),
-    };
+        void seen.push([name, args[4]]),
+    });
     const outcome: ToolOutcome = {
       callId: "c1",
       tool: "shell",
@@ -38,7 +38,16 @@ describe("bothObservers", () => {
       durationMs: 1,
     };
     const call = { id: "c1", name: "shell", arguments: "{}" };
-    bothObservers(observer, observer).onToolCallEnd?.(call, toolSuccess("x"), 1, outcome, ["a"]);
-    expect(seen).toEqual([["a"], ["a"]]);
+    bothObservers(observer("first"), observer("second")).onToolCallEnd?.(
+      call,
+      toolSuccess("x"),
+      1,
+      outcome,
+      ["a"],
+    );
+    expect(seen).toEqual([
+      ["first", ["a"]],
+      ["second", ["a"]],
+    ]);
   });
 });

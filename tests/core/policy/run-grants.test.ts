@@ -287,18 +287,14 @@ describe("personal rules", () => {
       });
       const decision = await run.decide("shell", "execute", { command });
       expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
-      expect(run.prompt.asked).toHaveLength(1);
+      expect(run.prompt.asked.map((request) => request.proposedDecision?.reason)).toEqual([
+        "Your settings file denies shell git push --force …, and this command may run it",
+      ]);
     },
   );
 
   it("a text no reading sees through is not denied, but no allow covers it: it is asked", async () => {
-    const run = daily({
-      answer: "n",
-      rules: [
-        { behavior: "deny", tool: "shell", argv: ["git", "push"] },
-        { behavior: "allow", tool: "shell", argv: ["git"] },
-      ],
-    });
+    const run = daily({ answer: "n", rules: PUSH_RULES });
     const decision = await run.decide("shell", "execute", { command: "git $(echo push)" });
     expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
     expect(run.prompt.asked.map((request) => request.call.arguments.command)).toEqual([
@@ -318,16 +314,13 @@ describe("personal rules", () => {
     const run = daily({ rules: PUSH_RULES, answer: "n" });
     const decision = await run.decide("shell", "execute", { command: "git --no-pager log" });
     expect([decision.behavior, decision.source]).toEqual(["deny", "terminal-approval"]);
-    expect(run.prompt.asked).toHaveLength(1);
+    expect(run.prompt.asked.map((request) => request.proposedDecision?.reason)).toEqual([
+      "Shell execution requires approval",
+    ]);
   });
 
   it("a deny of `git push` leaves other git commands to the allow", async () => {
-    const run = daily({
-      rules: [
-        { behavior: "deny", tool: "shell", argv: ["git", "push"] },
-        { behavior: "allow", tool: "shell", argv: ["git"] },
-      ],
-    });
+    const run = daily({ rules: PUSH_RULES });
     for (const command of ["git status", "git pull --rebase", "git log -n 3"]) {
       const decision = await run.decide("shell", "execute", { command });
       expect([command, decision.behavior, decision.source]).toEqual([
