@@ -27,12 +27,13 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 /**
- * Whether a workspace-relative path is one `globs` (a person's path rules) name, or lies in a
- * folder they name: what a search walk skips before it opens anything.
+ * What a search walk skips before it opens anything: each entry `globs` (a person's path rules)
+ * name. The walk goes down from the top and never enters a folder it skips, so an entry's folders
+ * were tested already as the walk met them; only the entry itself is.
  */
 export function withheldPaths(globs: readonly string[]): (path: string) => boolean {
   const patterns = globs.map(globToRegExp);
-  return (path) => patterns.some((pattern) => namesPathOrFolder(pattern, path));
+  return (path) => patterns.some((pattern) => pattern.test(path));
 }
 
 /** Whether `pattern` names `path` or a folder it lies in (`secrets` covers `secrets/key.txt`). */
