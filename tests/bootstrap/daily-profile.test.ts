@@ -399,6 +399,55 @@ describe("a personal path deny and a read through a link", () => {
   });
 });
 
+describe("a personal path rule and a case-blind filesystem's spellings", () => {
+  it("a deny names every spelling of its path; an allow only its own", async () => {
+    const workspace = join(home, "project");
+    // On macOS or Windows each of these is `secrets/…`; here they are folders of their own.
+    for (const folder of ["Secrets", "SECRETS.", "src"]) {
+      mkdirSync(join(workspace, folder), { recursive: true });
+    }
+    writeFileSync(join(workspace, "Secrets", "key.txt"), "API_KEY=hunter2\n");
+    writeFileSync(join(workspace, "SECRETS.", "KEY.TXT"), "API_KEY=hunter3\n");
+    writeFileSync(join(workspace, "src", "main.ts"), "const API_KEY = process.env.KEY;\n");
+    const approver = new AnswersEvery("n");
+    const result = await buildAgent(DAILY, {
+      workspace,
+      model: new ScriptedModelClient([
+        toolCallReply([
+          { id: "c0", name: "read_file", arguments: { path: "Secrets/key.txt" } },
+          { id: "c1", name: "read_file", arguments: { path: "SECRETS./KEY.TXT" } },
+          { id: "c2", name: "grep", arguments: { pattern: "API_KEY" } },
+          { id: "c3", name: "glob", arguments: { pattern: "**/*" } },
+          { id: "c4", name: "write_file", arguments: { path: "SRC/b.ts", content: "b\n" } },
+          { id: "c5", name: "write_file", arguments: { path: "src/a.ts", content: "a\n" } },
+        ]),
+        textReply("done"),
+      ]),
+      commandRunner: new RecordingCommandRunner(),
+      approvalProvider: approver,
+      auditSink: new RecordingAuditSink(),
+      runAnswers: {
+        personalRules: [
+          { behavior: "deny", tool: "*", path: "secrets/**" },
+          { behavior: "allow", tool: "write_file", path: "src/**" },
+        ],
+      },
+    }).run("go");
+
+    const denied = "Error [permission_denied]: Your settings file: deny * secrets/**";
+    expect(toolMessages(result.history)).toEqual([
+      { id: "c0", content: denied },
+      { id: "c1", content: denied },
+      { id: "c2", content: `src/main.ts:1:const API_KEY = process.env.KEY;\n${WITHHELD}` },
+      { id: "c3", content: `src/main.ts\n${WITHHELD}` },
+      { id: "c4", content: "Error [permission_denied]: User denied this tool call" },
+      { id: "c5", content: "Wrote 2 UTF-8 bytes to src/a.ts" },
+    ]);
+    // `SRC/b.ts` is another folder here, and the person wrote `src/**`: asked, not allowed.
+    expect(approver.asked).toEqual([JSON.stringify({ path: "SRC/b.ts", content: "b\n" })]);
+  });
+});
+
 describe("a personal allow and a file read through a loaded-later link", () => {
   it.each([
     // The next session reads docs/rules.md: docs/** was written for documentation.

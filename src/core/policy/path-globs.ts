@@ -2,6 +2,7 @@
  * How a person's path rule names workspace paths (personal-rules.ts), in one small module that
  * the search walks (grep's worker, glob) share without the rest of the policy.
  */
+import { nameKey } from "../common/name-key.js";
 
 /**
  * `*` and `?` within a name, `**` across names; everything else literal. A final `/**` also
@@ -27,13 +28,34 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 /**
- * What a search walk skips before it opens anything: each entry `globs` (a person's path rules)
- * name. The walk goes down from the top and never enters a folder it skips, so an entry's folders
- * were tested already as the walk met them; only the entry itself is.
+ * A path name by name as a case-blind filesystem may take it (name-key.ts): on macOS or Windows
+ * `Secrets/KEY.txt`, `secrets./key.txt` and `secrets/key.txt` are one file.
+ */
+export function foldedPath(path: string): string {
+  return path.split("/").map(nameKey).join("/");
+}
+
+/**
+ * A deny's or ask's glob, to be tested against `foldedPath`s: it names a file however a
+ * filesystem the workspace may sit on spells it. Over-matching costs a refusal or a question;
+ * an allow is matched exactly (`globToRegExp`), as folding it would cover files nobody named.
+ */
+export function foldedGlobToRegExp(glob: string): RegExp {
+  return globToRegExp(foldedPath(glob));
+}
+
+/**
+ * What a search walk skips before it opens anything: each entry `globs` (a person's deny and ask
+ * path rules) name, however its name is spelt. The walk goes down from the top and never enters a
+ * folder it skips, so an entry's folders were tested already as the walk met them; only the entry
+ * itself is.
  */
 export function withheldPaths(globs: readonly string[]): (path: string) => boolean {
-  const patterns = globs.map(globToRegExp);
-  return (path) => patterns.some((pattern) => pattern.test(path));
+  const patterns = globs.map(foldedGlobToRegExp);
+  return (path) => {
+    const folded = foldedPath(path);
+    return patterns.some((pattern) => pattern.test(folded));
+  };
 }
 
 /** Whether `pattern` names `path` or a folder it lies in (`secrets` covers `secrets/key.txt`). */

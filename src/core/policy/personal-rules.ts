@@ -17,7 +17,8 @@
  * A deny (or ask) is matched generously instead: a command's words however they are quoted, and
  * in order with anything between them (command-words.ts; a deny denies only the exact words, and
  * asks, naming itself, where only the generous reading matches); a path with its `.` and `..`
- * segments resolved, by the file a link leads it to (`reaches`), and by any folder it lies in. A
+ * segments resolved, by the file a link leads it to (`reaches`), by any folder it lies in, and
+ * however a case-blind filesystem spells it (`Secrets/KEY.txt` for `secrets/**`). A
  * text no reading can see through (`$(echo git) push`) is no allow's either: it is asked. A search
  * (grep, glob) is not refused for what it may find: it leaves out what a deny or ask names
  * (`withheldFrom`).
@@ -27,7 +28,7 @@ import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import { PermissionRule } from "./permission-rule.js";
 import { commandsInText, runsRule, runsRuleExactly } from "./command-words.js";
-import { globToRegExp, namesPathOrFolder } from "./path-globs.js";
+import { foldedGlobToRegExp, foldedPath, globToRegExp, namesPathOrFolder } from "./path-globs.js";
 
 export type PersonalBehavior = "allow" | "ask" | "deny";
 
@@ -128,8 +129,8 @@ export class PersonalRules {
   readonly #loadedThrough: PersonalRulesOptions["loadedThrough"];
   readonly #withholdingTools: ReadonlySet<string>;
   readonly #reaches: PersonalRulesOptions["reaches"];
-  /** Each path rule's glob, compiled once. */
-  readonly #patterns = new Map<string, RegExp>();
+  /** Each path rule's glob, compiled once: an allow's exactly, a deny's or ask's folded. */
+  readonly #patterns = new Map<PersonalRuleSpec, RegExp>();
   /**
    * What each call's path reaches, walked once per call however many path rules ask (null: the
    * walk threw). Keyed by the request, so a call's answer goes with it.
@@ -144,7 +145,9 @@ export class PersonalRules {
     this.#withholdingTools = new Set(options.withholdingTools ?? []);
     this.#reaches = options.reaches;
     for (const rule of this.#rules) {
-      if (rule.path !== undefined) this.#patterns.set(rule.path, globToRegExp(rule.path));
+      if (rule.path === undefined) continue;
+      const compile = rule.behavior === "allow" ? globToRegExp : foldedGlobToRegExp;
+      this.#patterns.set(rule, compile(rule.path));
     }
     Object.freeze(this);
   }
@@ -257,7 +260,7 @@ export class PersonalRules {
       return this.#commandsOf(request)?.some((words) => runsRule(words, argv)) === true;
     }
     if (rule.path !== undefined) {
-      const pattern = this.#patterns.get(rule.path) ?? globToRegExp(rule.path);
+      const pattern = this.#patterns.get(rule) ?? foldedGlobToRegExp(rule.path);
       const path = request.call.arguments.path;
       // A read that names no one file (grep, glob) may reach the files the rule names: one that
       // leaves them out of its results runs, any other is denied or asked. Commands are matched
@@ -266,12 +269,12 @@ export class PersonalRules {
         return request.call.effect === "read" && !this.#withholdingTools.has(request.toolName);
       }
       // By the name given and by what it reaches: `notes -> secrets` makes `notes/key.txt`
-      // a read of `secrets/key.txt`.
+      // a read of `secrets/key.txt`; each as a case-blind filesystem may spell it.
       const reached = this.#reachedBy(request, path);
       if (reached === null) return true;
       const names = [normalized(path), request.landsOn, reached].filter((p) => p !== undefined);
       if (names.length === 0) return true;
-      return names.some((name) => namesPathOrFolder(pattern, name));
+      return names.some((name) => namesPathOrFolder(pattern, foldedPath(name)));
     }
     return true;
   }
@@ -332,7 +335,7 @@ export class PersonalRules {
         typeof path === "string" &&
         isPlainPath(path) &&
         request.landsOn === undefined &&
-        globToRegExp(rule.path).test(path) &&
+        (this.#patterns.get(rule) ?? globToRegExp(rule.path)).test(path) &&
         (request.call.effect !== "write" ||
           namesLoadedLater(rule.path) ||
           (loadedLaterReason(path) === undefined && !readThroughLink(path)))
