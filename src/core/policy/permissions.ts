@@ -123,17 +123,16 @@ export class PermissionPolicy {
           ]),
       ["execution environment", executionDecisions(request, environment)],
       ["recommendations", [...request.recommendations]],
-      ["rules", this.#ruleDecisions(request)],
     ];
+    const ruleDecisions = this.#ruleDecisions(request);
+    stages.push(["rules", ruleDecisions]);
     const audited = landsOn === undefined ? withEnvironment : withEnvironment.withLanding(landsOn);
     for (const [name, decisions] of stages) trace?.stage(name, decisions);
     // The same merge; among questions only, a rule's is put first: it says why this very call is
     // asked (your settings file's deny that this command may run), where the environment's
     // default would say only that every command is.
     const merged = strongestDecision([
-      ...stages.flatMap(([name, decisions]) =>
-        name === "rules" ? decisions.filter((decision) => decision.behavior === "ask") : [],
-      ),
+      ...ruleDecisions.filter((decision) => decision.behavior === "ask"),
       ...stages.flatMap(([, decisions]) => decisions),
     ]);
     trace?.merged(merged);
