@@ -448,6 +448,66 @@ describe("a personal path rule and a case-blind filesystem's spellings", () => {
   });
 });
 
+describe("an edit of a file a path rule keeps", () => {
+  it("learns nothing of its text: whether old_string occurs is not looked at", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(join(workspace, "secrets"), { recursive: true });
+    mkdirSync(join(workspace, "docs"), { recursive: true });
+    writeFileSync(join(workspace, "secrets", "key.txt"), "API_KEY=hunter2\n");
+    writeFileSync(join(workspace, "docs", "guide.md"), "Read the key.\n");
+    const edit = (path: string, old: string) => ({
+      name: "edit_file",
+      arguments: { path, old_string: old, new_string: "x" },
+    });
+    const calls = [
+      edit("secrets/key.txt", "hunter2"),
+      edit("secrets/key.txt", "hunter3"),
+      edit("docs/guide.md", "hunter3"),
+    ];
+    const run = async (behavior: "deny" | "ask") => {
+      const approver = new AnswersEvery("n");
+      const result = await buildAgent(DAILY, {
+        workspace,
+        model: new ScriptedModelClient([
+          toolCallReply(calls.map((call, index) => ({ id: `c${index}`, ...call }))),
+          textReply("done"),
+        ]),
+        commandRunner: new RecordingCommandRunner(),
+        approvalProvider: approver,
+        auditSink: new RecordingAuditSink(),
+        runAnswers: { personalRules: [{ behavior, tool: "*", path: "secrets/**" }] },
+      }).run("go");
+      return { messages: toolMessages(result.history), asked: approver.asked };
+    };
+    const noMatch =
+      "Error [edit_no_match]: old_string was not found in docs/guide.md; read the file and copy the text exactly, including whitespace and indentation";
+
+    const denied = await run("deny");
+    const deny = "Error [permission_denied]: Your settings file: deny * secrets/**";
+    expect(denied.messages).toEqual([
+      { id: "c0", content: deny },
+      { id: "c1", content: deny },
+      { id: "c2", content: noMatch },
+    ]);
+    expect(denied.asked).toEqual([]);
+
+    // The person's own question is put whatever the file holds; an edit elsewhere that cannot
+    // apply is still refused before anyone is asked.
+    const asked = await run("ask");
+    const refused = "Error [permission_denied]: User denied this tool call";
+    expect(asked.messages).toEqual([
+      { id: "c0", content: refused },
+      { id: "c1", content: refused },
+      { id: "c2", content: noMatch },
+    ]);
+    expect(asked.asked).toEqual([
+      JSON.stringify(calls[0]?.arguments),
+      JSON.stringify(calls[1]?.arguments),
+    ]);
+    expect(readFileSync(join(workspace, "secrets", "key.txt"), "utf8")).toBe("API_KEY=hunter2\n");
+  });
+});
+
 describe("a personal allow and a file read through a loaded-later link", () => {
   it.each([
     // The next session reads docs/rules.md: docs/** was written for documentation.

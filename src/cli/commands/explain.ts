@@ -8,6 +8,7 @@
  */
 import { withOutcomeNote } from "../../core/runner/outcome-note.js";
 import type { ToolResult } from "../../core/tools/tool-result.js";
+import { CallCannotSucceedError } from "../../core/tools/call-cannot-succeed.js";
 import {
   composeExplain,
   type ExecutionSettings,
@@ -107,9 +108,6 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
   const snapshot = first.registry.snapshot();
   const prepared = snapshot.prepare({ id: "explain_1", name: tool, arguments: json });
   if (!prepared.ok) return refusedBeforePolicy(lines, prepared.result, profile);
-  // A call that cannot succeed (an edit whose old_string occurs twice) is refused as the run does.
-  const doomed = await snapshot.precheck(prepared.call);
-  if (doomed !== undefined) return refusedBeforePolicy(lines, doomed, profile);
   const call = prepared.call;
   lines.push(
     `prepare: ok · ${call.toolName} (effect ${call.effect}) ${JSON.stringify(call.arguments)}`,
@@ -117,7 +115,19 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
   const trace = new TraceRecorder();
   const auditY = new LineRecorder();
   const yes = build("y", auditY);
-  const decidedYes = await yes.policy.decide(new PermissionRequest(call), trace);
+  // A call that cannot succeed (an edit whose old_string occurs twice) is put to nobody, as in
+  // the run: the policy runs the tool's precheck just before it would ask.
+  const beforeAsking = async (): Promise<void> => {
+    const doomed = await snapshot.precheck(call);
+    if (doomed !== undefined) throw new CallCannotSucceedError(doomed);
+  };
+  let decidedYes: PermissionDecision;
+  try {
+    decidedYes = await yes.policy.decide(new PermissionRequest(call, {}, { beforeAsking }), trace);
+  } catch (error) {
+    if (!(error instanceof CallCannotSucceedError)) throw error;
+    return cannotSucceed([...lines, ...trace.lines], error.result, profile);
+  }
   lines.push(...trace.lines);
   if (yes.approver.asked === 0) {
     // An ask answered before the person is (a personal allow rule): the approval stage says so.
@@ -192,6 +202,16 @@ function refusedBeforePolicy(
     : result;
   lines.push(`prepare: ${refused.content}`);
   lines.push("the call is refused before the policy; nothing was executed");
+  return lines;
+}
+
+function cannotSucceed(lines: string[], result: ToolResult, profile: ChapterProfile): string[] {
+  const refused = profile.outcomeNotes
+    ? withOutcomeNote(result, { executed: "no", status: "invalid_arguments" })
+    : result;
+  lines.push(`approval: not asked, the call cannot succeed: ${refused.content}`);
+  lines.push("audit: none (no decision is made for a call that cannot succeed)");
+  lines.push("nothing was executed");
   return lines;
 }
 

@@ -20,6 +20,7 @@ export class PermissionRequest {
    */
   readonly landsOn: string | undefined;
   readonly #onAsking: (() => void) | undefined;
+  readonly #beforeAsking: (() => Promise<void>) | undefined;
 
   constructor(
     call: PreparedToolCall,
@@ -30,6 +31,8 @@ export class PermissionRequest {
       readonly landsOn?: string;
       /** Told when an approver puts this call's question to a person. */
       readonly onAsking?: () => void;
+      /** Run by the policy before it hands a question to the approver (see `beforeAsking`). */
+      readonly beforeAsking?: () => Promise<void>;
     } = {},
   ) {
     if (!PreparedToolCall.isPrepared(call)) {
@@ -47,6 +50,7 @@ export class PermissionRequest {
     this.executionEnvironment = context.executionEnvironment;
     this.landsOn = context.landsOn;
     this.#onAsking = context.onAsking;
+    this.#beforeAsking = context.beforeAsking;
     Object.freeze(this);
   }
 
@@ -63,11 +67,21 @@ export class PermissionRequest {
     this.#onAsking?.();
   }
 
+  /**
+   * The policy calls this once it would put the call to the approver, after every deny has had its
+   * say: the runner's check that the call can succeed at all (the tool's precheck, which may read
+   * the file the call names), throwing `CallCannotSucceedError` when it cannot. Run there, not
+   * before the policy, so a call the policy denies learns nothing from it.
+   */
+  async beforeAsking(): Promise<void> {
+    await this.#beforeAsking?.();
+  }
+
   withExecutionEnvironment(label: string): PermissionRequest {
     return new PermissionRequest(
       this.call,
       { recommendations: this.recommendations },
-      { executionEnvironment: label, ...this.#landing(), ...this.#asking() },
+      { executionEnvironment: label, ...this.#landing(), ...this.#hooks() },
     );
   }
 
@@ -75,7 +89,7 @@ export class PermissionRequest {
     return new PermissionRequest(
       this.call,
       { recommendations: this.recommendations },
-      { executionEnvironment: this.executionEnvironment, landsOn, ...this.#asking() },
+      { executionEnvironment: this.executionEnvironment, landsOn, ...this.#hooks() },
     );
   }
 
@@ -83,8 +97,11 @@ export class PermissionRequest {
     return this.landsOn === undefined ? {} : { landsOn: this.landsOn };
   }
 
-  #asking(): { readonly onAsking?: () => void } {
-    return this.#onAsking === undefined ? {} : { onAsking: this.#onAsking };
+  #hooks(): { readonly onAsking?: () => void; readonly beforeAsking?: () => Promise<void> } {
+    return {
+      ...(this.#onAsking === undefined ? {} : { onAsking: this.#onAsking }),
+      ...(this.#beforeAsking === undefined ? {} : { beforeAsking: this.#beforeAsking }),
+    };
   }
 
   withProposedDecision(decision: PermissionDecision): PermissionRequest {
@@ -95,7 +112,7 @@ export class PermissionRequest {
         proposedDecision: decision,
         executionEnvironment: this.executionEnvironment,
         ...this.#landing(),
-        ...this.#asking(),
+        ...this.#hooks(),
       },
     );
   }

@@ -10,6 +10,7 @@ import type { WorkspaceWriteBoundary } from "../ports/filesystem.js";
 import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import { evaluateRule, type PermissionRule } from "./permission-rule.js";
+import { PERSONAL_RULE_SOURCE } from "./personal-rules.js";
 
 export interface WorkspaceBoundaryCheck {
   readonly workspace: string;
@@ -136,6 +137,13 @@ export class PermissionPolicy {
       ...stages.flatMap(([, decisions]) => decisions),
     ]);
     trace?.merged(merged);
+    // A call that cannot succeed (an edit whose old_string occurs twice) is put to nobody. Finding
+    // that out may read the file, so only once nothing denies the call, and not where the person's
+    // own rule asks about it: the answer would tell the model what that rule keeps for the person.
+    const personAsks = ruleDecisions.some(
+      (decision) => decision.behavior === "ask" && decision.source === PERSONAL_RULE_SOURCE,
+    );
+    if (merged.behavior === "ask" && !personAsks) await request.beforeAsking();
     let final: PermissionDecision;
     try {
       final =

@@ -23,6 +23,8 @@ import type { ExecutionFacts, ToolIdentity } from "../tools/tool-definition.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { ToolRegistry, ToolRegistrySnapshot } from "../tools/tool-registry.js";
 import type { ToolResult } from "../tools/tool-result.js";
+import { CallCannotSucceedError } from "../tools/call-cannot-succeed.js";
+import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
 import {
   checkedFacts,
   denied,
@@ -401,8 +403,9 @@ export class AgentRunner {
   }
 
   /**
-   * prepare (lookup, JSON, strict schema) → precheck (a call that cannot succeed) → policy (workspace boundary, rules, merge, approval,
-   * audit: only an explicit allow passes) → invoke. Each step is journaled before it happens.
+   * prepare (lookup, JSON, strict schema) → policy (workspace boundary, rules, merge; before an
+   * approver is asked, the tool's precheck: a call that cannot succeed; approval, audit: only an
+   * explicit allow passes) → invoke. Each step is journaled before it happens.
    */
   async #decideAndInvoke(
     snapshot: ToolRegistrySnapshot,
@@ -414,9 +417,6 @@ export class AgentRunner {
     const prepared = snapshot.prepare(call);
     if (!prepared.ok) return rejected(prepared.result);
     await this.#journal.callPrepared(call, prepared.call);
-    // A call that cannot succeed fails now, before a person is asked to approve it in vain.
-    const doomed = await snapshot.precheck(prepared.call);
-    if (doomed !== undefined) return rejected(doomed);
     const policy = this.#options.policy;
     // Rules decide at once; a person (or an approver standing in for one) takes their time. Only
     // a call whose question reached a person has a wait: a piped or script run's denial has none.
@@ -427,7 +427,11 @@ export class AgentRunner {
       const request = new PermissionRequest(
         prepared.call,
         {},
-        { onAsking: () => (person.asked = true) },
+        {
+          onAsking: () => (person.asked = true),
+          // A call that cannot succeed fails before a person is asked to approve it in vain.
+          beforeAsking: () => failIfDoomed(snapshot, prepared.call),
+        },
       );
       const reportPersonWait = (): void => {
         if (person.asked) report.reportWait(report.now() - asked);
@@ -441,6 +445,7 @@ export class AgentRunner {
           reportPersonWait();
           throw error;
         }
+        if (error instanceof CallCannotSucceedError) return rejected(error.result);
         return EVALUATION_FAILED;
       }
       // Only a genuine decision counts; a policy returning anything else fails closed.
@@ -534,6 +539,12 @@ export class AgentRunner {
       // Nothing to do: the display is best effort, the decision path is not affected.
     }
   }
+}
+
+/** The tool's precheck, as the policy's `beforeAsking`: a call that cannot succeed throws. */
+async function failIfDoomed(snapshot: ToolRegistrySnapshot, call: PreparedToolCall): Promise<void> {
+  const doomed = await snapshot.precheck(call);
+  if (doomed !== undefined) throw new CallCannotSucceedError(doomed);
 }
 
 function randomOperationId(): string {

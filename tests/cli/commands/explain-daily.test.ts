@@ -92,6 +92,28 @@ describe("agent explain, daily profile from the settings file", () => {
     );
   });
 
+  it("an edit that cannot apply is put to nobody, after the rules, as the run does", async () => {
+    await writeFile(join(temp.ws, "list.txt"), "item\nitem\n");
+    const json = '{"path":"list.txt","old_string":"item","new_string":"x"}';
+    const run = await explain(["edit_file", json]);
+    expect(run).toMatchObject({ code: 0, err: "" });
+    expect(run.out).toBe(
+      [
+        `$ agent explain edit_file '${json}' --profile daily`,
+        `prepare: ok · edit_file (effect write) ${json}`,
+        "workspace boundary: —",
+        "execution environment: —",
+        "recommendations: —",
+        `rules: ${WRITE_ASK_RULE}`,
+        `merge: ${WRITE_ASK_RULE}`,
+        "approval: not asked, the call cannot succeed: Error [edit_ambiguous]: old_string occurs 2 times in list.txt; add surrounding lines to make it unique, or set replace_all to true to replace every occurrence",
+        "audit: none (no decision is made for a call that cannot succeed)",
+        "nothing was executed",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("a personal deny is one of the rules, and wins the merge", async () => {
     const json = '{"path":"secret/a","content":"x"}';
     const deny = "deny (personal-rule) - Your settings file: deny write_file secret/**";

@@ -1,0 +1,16 @@
+import type { ToolResult } from "./tool-result.js";
+
+/**
+ * Thrown by a permission request's `beforeAsking` when the tool's precheck finds the call cannot
+ * succeed (an edit whose old_string occurs four times): nobody is asked, nothing runs, and the
+ * model reads the tool's own error. It passes through the policy as a cancelled prompt does.
+ */
+export class CallCannotSucceedError extends Error {
+  override readonly name = "CallCannotSucceedError";
+  readonly result: ToolResult;
+
+  constructor(result: ToolResult) {
+    super(result.content);
+    this.result = result;
+  }
+}
