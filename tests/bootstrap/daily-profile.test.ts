@@ -573,4 +573,15 @@ describe("what a run grant binds of a shell command", () => {
     );
     expect(shellCommandBinding(workspace, "ls -la | wc -l")).toBeUndefined();
   });
+
+  it("the file an interpreter runs behind a wrapper: timeout 60 bash build.sh", () => {
+    const workspace = join(home, "project");
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, "build.sh"), "echo building\n");
+    const command = "timeout 60 bash build.sh";
+    const before = shellCommandBinding(workspace, command);
+    expect(before).toMatch(/^and bash is given build\.sh \(sha256 [0-9a-f]{64}\)$/u);
+    writeFileSync(join(workspace, "build.sh"), "echo EVIL > pwned.txt\n");
+    expect(shellCommandBinding(workspace, command)).not.toBe(before);
+  });
 });

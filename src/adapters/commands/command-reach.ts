@@ -66,11 +66,49 @@ class Reach {
   readonly rows: string[] = [];
   readonly #scriptsSeen = new Set<string>();
   readonly #filesSeen = new Set<string>();
+  /** package.json's scripts, read when npm is first reached (null: not yet). */
+  #scripts: Readonly<Record<string, unknown>> | undefined | null = null;
+  /** The workspace's .npmrc, once npm is reached and it is there. */
+  #npmrc: string | undefined;
 
   constructor(
     readonly workspace: string,
-    readonly scripts: Readonly<Record<string, unknown>> | undefined,
+    readonly readProjectFile: (name: string) => string | undefined,
   ) {}
+
+  /**
+   * package.json's scripts, read the first time npm is reached, wherever that is (the allowed
+   * argv, a script, `timeout 60 npm test`, `sh -c "npm run x"`); the .npmrc first, as npm reads it.
+   */
+  get scripts(): Readonly<Record<string, unknown>> | undefined {
+    if (this.#scripts !== null) return this.#scripts;
+    // Checked first: with `workspaces=true` npm runs other packages' scripts even when the root
+    // package.json has none by that name.
+    const npmrc = this.readProjectFile(".npmrc");
+    const redirect = npmrc === undefined ? undefined : redirectingNpmrcKey(npmrc);
+    if (redirect !== undefined) {
+      throw new UnbindableCommandError(
+        `the workspace's .npmrc sets ${JSON.stringify(redirect)}, which makes npm run code from other workspaces or folders that the harness does not bind; remove it from .npmrc to run npm here`,
+      );
+    }
+    this.#npmrc = npmrc;
+    const manifest = this.readProjectFile("package.json");
+    this.#scripts = manifest === undefined ? undefined : scriptsOf(manifest);
+    return this.#scripts;
+  }
+
+  /** What npm reads besides the scripts, bound once npm was reached: the .npmrc and its files. */
+  npmSettings(): void {
+    const npmrc = this.#npmrc;
+    if (npmrc === undefined) return;
+    this.rows.push(`under the workspace's .npmrc ${JSON.stringify(npmrc)}`);
+    for (const shell of npmrcValues(npmrc, "script-shell")) {
+      if (/[/\\]/u.test(shell)) this.file(shell, false, "npm's script-shell");
+    }
+    for (const options of npmrcValues(npmrc, "node-options")) {
+      this.nodeOptions(options, "npm's node-options");
+    }
+  }
 
   /** The script the allowed argv names: said plainly first, as requests always have. */
   top(name: string, text: string): void {
@@ -186,6 +224,12 @@ class Reach {
     }
     // A program named by a path runs that file; a workspace file is bound like a script's.
     if (/[/\\]/u.test(program)) this.file(program, expands[0] === true, "the shell");
+    // A program that runs the rest of its words as a command (`timeout 60 bash f.sh`, `nice`,
+    // `setsid`, `stdbuf -oL`, `env -u X node f.js`, `flock LOCK npm test`): whatever options of
+    // its own come first, the command from the first word that runs workspace code is bound as
+    // if it stood alone. A word that only looks like one (`grep -r npm .`) binds more, never less.
+    const nested = args.findIndex((_, index) => runsWorkspaceCode(args.slice(index)));
+    if (nested >= 0) this.argv(args.slice(nested), expands.slice(nested + 1));
     // Command text given to another program (`concurrently "npm run a"`) is read as a script.
     for (const arg of args) {
       const first = arg.trim().split(/\s+/u)[0] ?? "";
@@ -314,6 +358,16 @@ class Reach {
   }
 }
 
+/** Whether `words` start a command whose code the workspace may hold: npm, a runner, an interpreter. */
+function runsWorkspaceCode(words: readonly string[]): boolean {
+  const [first = ""] = words;
+  return (
+    packageManagerForm(words).kind !== "other" ||
+    SCRIPT_RUNNERS.has(basename(first)) ||
+    interpreterSpec(first) !== undefined
+  );
+}
+
 /**
  * What an allowed argv runs that the workspace holds, in words (one row for each thing run), read
  * now; undefined when it runs nothing of the workspace's (no package.json or no such script for npm, a
@@ -326,37 +380,16 @@ export function commandReachRows(
 ): readonly string[] | undefined {
   const form = packageManagerForm(argv);
   if (form.kind === "unbindable") throw new UnbindableCommandError(form.reason);
+  const reach = new Reach(workspace, readProjectFile);
   if (form.kind === "other") {
-    const reach = new Reach(workspace, undefined);
     reach.argv(argv);
-    return reach.rows.length === 0 ? undefined : reach.rows;
+  } else {
+    const script = reach.scripts?.[form.name];
+    if (typeof script !== "string") return undefined;
+    reach.top(form.name, script);
   }
-  // Checked first: with `workspaces=true` npm runs other packages' scripts even when the root
-  // package.json has none by that name.
-  const npmrc = readProjectFile(".npmrc");
-  const redirect = npmrc === undefined ? undefined : redirectingNpmrcKey(npmrc);
-  if (redirect !== undefined) {
-    throw new UnbindableCommandError(
-      `the workspace's .npmrc sets ${JSON.stringify(redirect)}, which makes npm run code from other workspaces or folders that the harness does not bind; remove it from .npmrc to run npm here`,
-    );
-  }
-  const manifest = readProjectFile("package.json");
-  if (manifest === undefined) return undefined;
-  const scripts = scriptsOf(manifest);
-  const script = scripts?.[form.name];
-  if (typeof script !== "string") return undefined;
-  const reach = new Reach(workspace, scripts);
-  reach.top(form.name, script);
-  if (npmrc !== undefined) {
-    reach.rows.push(`under the workspace's .npmrc ${JSON.stringify(npmrc)}`);
-    for (const shell of npmrcValues(npmrc, "script-shell")) {
-      if (/[/\\]/u.test(shell)) reach.file(shell, false, "npm's script-shell");
-    }
-    for (const options of npmrcValues(npmrc, "node-options")) {
-      reach.nodeOptions(options, "npm's node-options");
-    }
-  }
-  return reach.rows;
+  reach.npmSettings();
+  return reach.rows.length === 0 ? undefined : reach.rows;
 }
 
 function scriptsOf(manifest: string): Record<string, unknown> | undefined {

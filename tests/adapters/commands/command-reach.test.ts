@@ -1,5 +1,6 @@
 /** Scripts that hide what they run are refused as unbindable, with the reason, exactly. */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -41,6 +42,47 @@ describe("a script that hides what it runs is refused", () => {
   it("a plain chain is bound, each script once, a cycle included", () => {
     expect(npmScriptText(workspace("npm run x && npm test"), ["npm", "test"])).toBe(
       'runs the script "npm run x && npm test" · and through npm the script x "tsc"',
+    );
+  });
+});
+
+describe("a program that runs the rest of its words as a command", () => {
+  function withScript(dir: string, content: string): string {
+    mkdirSync(join(dir, "scripts"), { recursive: true });
+    writeFileSync(join(dir, "scripts", "build.sh"), content);
+    return `sha256 ${createHash("sha256").update(content).digest("hex")}`;
+  }
+
+  it.each([
+    ["timeout", "60"],
+    ["timeout", "-s", "KILL", "60"],
+    ["nice", "-n", "5"],
+    ["setsid"],
+    ["stdbuf", "-oL"],
+    ["env", "-u", "X"],
+    ["flock", "/tmp/build.lock"],
+    ["ionice", "-c", "3", "nice"],
+  ])("%s … bash scripts/build.sh binds the file it runs", (...wrapper) => {
+    const dir = workspace("tsc");
+    const before = withScript(dir, "echo building\n");
+    const argv = [...wrapper, "bash", "scripts/build.sh"];
+    expect(npmScriptText(dir, argv)).toBe(`and bash is given scripts/build.sh (${before})`);
+    const after = withScript(dir, "echo EVIL > pwned.txt\n");
+    expect(npmScriptText(dir, argv)).toBe(`and bash is given scripts/build.sh (${after})`);
+  });
+
+  it("timeout 60 npm test binds the script npm runs, and the .npmrc npm reads", () => {
+    const dir = workspace("vitest run");
+    writeFileSync(join(dir, ".npmrc"), "fund=false\n");
+    expect(npmScriptText(dir, ["timeout", "60", "npm", "test"])).toBe(
+      'and through npm the script test "vitest run" · under the workspace\'s .npmrc "fund=false\\n"',
+    );
+    expect(() => npmScriptText(dir, ["nice", "npm", "install"])).toThrow(UnbindableCommandError);
+  });
+
+  it("npm reached through sh -c reads package.json's scripts, not an empty list", () => {
+    expect(npmScriptText(workspace("tsc"), ["sh", "-c", "npm run x"])).toBe(
+      'and through npm the script x "tsc"',
     );
   });
 });
