@@ -77,7 +77,7 @@ export async function measureDecisionOverhead(): Promise<SectionResult> {
       new PermissionPolicy({
         workspaceBoundary: { workspace, boundary: new NodeWorkspaceWriteBoundary() },
         rules: [CONFIRM_FILE_WRITE],
-        approver: scriptedApprover,
+        approval: scriptedApprover,
         audit,
       });
     const pipelines: readonly { label: string; pipeline: Pipeline; calls: number }[] = [

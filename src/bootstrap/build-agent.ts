@@ -379,7 +379,7 @@ function buildPolicy(
     // required sandbox that cannot be had denies) and the person at the prompt. There is always a
     // policy: without an approver, the shell default's `ask` becomes a denial, never a free pass.
     return new PermissionPolicy({
-      ...(deps.approvalProvider === undefined ? {} : { approver: deps.approvalProvider }),
+      ...(deps.approvalProvider === undefined ? {} : { approval: deps.approvalProvider }),
       ...environment,
     });
   }
@@ -422,12 +422,12 @@ function terminalAnswers(
   deps: AgentDependencies,
   approver: ApprovalProvider,
   personal: PersonalRules,
-): { readonly rules: PermissionRule[]; readonly approver: ApprovalProvider } {
+): { readonly rules: PermissionRule[]; readonly approval: ApprovalProvider } {
   const rules = [CONFIRM_FILE_WRITE, CONFIRM_EXTERNAL_CALL, ...personal.policyRules()];
   const prompt = deps.runAnswers?.prompt;
   switch (profile.answers) {
     case "once":
-      return { rules, approver };
+      return { rules, approval: approver };
     case "once-or-run": {
       const bound = deps.runAnswers?.boundScript;
       const grants = new RunGrants({
@@ -451,7 +451,7 @@ function terminalAnswers(
       deps.runAnswers?.onGrants?.(grants);
       return {
         rules,
-        approver: new DailyApprover({
+        approval: new DailyApprover({
           prompt: prompt ?? runPromptOf(approver),
           grants,
           rules: personal,
@@ -530,7 +530,7 @@ function buildDefaultDenyPolicy(deps: AgentDependencies, path: GrantPath): Permi
     // The seed's authorizeWorkspacePath applies to reads too: a read outside is denied here.
     workspaceBoundary: { workspace: deps.workspace, boundary: path.boundary, reads: true },
     authorizer: new P04Authorizer(path.context),
-    approver: new GrantApprovalProvider({
+    approval: new GrantApprovalProvider({
       grants: grants.grants,
       runId: grants.runId,
       grantTtlMs: grants.grantTtlMs,

@@ -7,7 +7,7 @@ import {
   type ExecutionEnvironmentStatus,
 } from "./execution-environment.js";
 import type { WorkspaceWriteBoundary } from "../ports/filesystem.js";
-import { PermissionDecision } from "./permission-decision.js";
+import { PermissionContractError, PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import { evaluateRule, type PermissionRule } from "./permission-rule.js";
 import { PERSONAL_RULE_SOURCE } from "./personal-rules.js";
@@ -26,7 +26,8 @@ export interface PermissionPolicyOptions {
   /** The hard write limit. Without it no write is checked against the workspace here. */
   readonly workspaceBoundary?: WorkspaceBoundaryCheck;
   readonly rules?: readonly PermissionRule[];
-  readonly approver?: ApprovalProvider;
+  /** Who answers an `ask` (the seed's `approval`); absent, every question is denied. */
+  readonly approval?: ApprovalProvider;
   readonly audit?: AuditSink;
   /** Where `execute` tools run; an unavailable environment denies every execution. */
   readonly executionEnvironment?: ExecutionEnvironment;
@@ -48,6 +49,18 @@ export interface PolicyTrace {
   stage(name: string, decisions: readonly PermissionDecision[]): void;
   merged(decision: PermissionDecision): void;
 }
+
+/** Every option's name, each once (the record's type makes the list complete). */
+const POLICY_OPTIONS: ReadonlySet<string> = new Set(
+  Object.keys({
+    workspaceBoundary: true,
+    rules: true,
+    approval: true,
+    audit: true,
+    executionEnvironment: true,
+    authorizer: true,
+  } satisfies Record<keyof PermissionPolicyOptions, true>),
+);
 
 export const SOURCES = Object.freeze({
   boundary: "workspace-boundary",
@@ -79,6 +92,14 @@ export class PermissionPolicy {
   readonly #options: PermissionPolicyOptions;
 
   constructor(options: PermissionPolicyOptions = {}) {
+    // A misnamed option (the seed's `writeBoundary`, a stale `approver`) would be left out without
+    // a word, and with it a boundary or the person: refused instead.
+    const unknown = Object.keys(options).filter((key) => !POLICY_OPTIONS.has(key));
+    if (unknown.length > 0) {
+      throw new PermissionContractError(
+        `PermissionPolicy has no option ${unknown.join(", ")} (its options: ${[...POLICY_OPTIONS].join(", ")})`,
+      );
+    }
     this.#options = Object.freeze({ ...options, rules: Object.freeze([...(options.rules ?? [])]) });
     Object.freeze(this);
   }
@@ -89,8 +110,8 @@ export class PermissionPolicy {
    * (`@path`), which must not raise a prompt of their own before the model is even asked.
    */
   withoutApprover(): PermissionPolicy {
-    const { approver, ...rest } = this.#options;
-    return approver === undefined ? this : new PermissionPolicy(rest);
+    const { approval, ...rest } = this.#options;
+    return approval === undefined ? this : new PermissionPolicy(rest);
   }
 
   async decide(request: PermissionRequest, trace?: PolicyTrace): Promise<PermissionDecision> {
@@ -278,7 +299,7 @@ export class PermissionPolicy {
         `Approval was not explicitly granted: ${proposed.reason}`,
         SOURCES.approval,
       );
-    const approver = this.#options.approver;
+    const approver = this.#options.approval;
     if (approver === undefined) return implicitDenial();
     let answer: unknown;
     try {

@@ -35,7 +35,7 @@ async function decideWrite(tool: string, path: string) {
   const audit = new RecordingAuditSink();
   const policy = new PermissionPolicy({
     workspaceBoundary: { workspace: temp.workspace, boundary: new NodeWorkspaceWriteBoundary() },
-    approver,
+    approval: approver,
     audit,
   });
   const request = new PermissionRequest(preparedCall(tool, "write", { path, content: "x" }), {

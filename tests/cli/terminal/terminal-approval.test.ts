@@ -193,7 +193,7 @@ describe("TerminalApprovalProvider answers", () => {
           matches: () => true,
         }),
       ],
-      approver: terminal.provider,
+      approval: terminal.provider,
       audit,
     });
     const decision = policy.decide(new PermissionRequest(preparedCall("write_file", "write")));

@@ -41,7 +41,7 @@ describe("a P04 call that waits", () => {
         newRequestId: () => "req_00000000000000bb",
         classifyPath: () => "outside",
       })),
-      approver: new GrantApprovalProvider({
+      approval: new GrantApprovalProvider({
         grants: {
           saveApprovalRequest: (_runId, request) => saved.push(request.id),
           approve: () => undefined,

@@ -119,7 +119,7 @@ describe.skipIf(!CAN_SYMLINK_FILES)("P04 checks each path where it lands", () =>
         reads: true,
       },
       authorizer: new P04Authorizer(context),
-      approver,
+      approval: approver,
       audit,
     });
     const denied = await policy.decide(new PermissionRequest(read("../package.json")));

@@ -222,7 +222,7 @@ describe("P04 inside the one PermissionPolicy", () => {
   function policy(approver: RecordingApprover, audit: RecordingAuditSink): PermissionPolicy {
     return new PermissionPolicy({
       authorizer: new P04Authorizer(() => context()),
-      approver,
+      approval: approver,
       audit,
       executionEnvironment: { status: () => ISOLATED },
     });
@@ -274,7 +274,7 @@ describe("P04 inside the one PermissionPolicy", () => {
           throw new Error("boom");
         },
       },
-      approver,
+      approval: approver,
     });
     const decision = await subject.decide(
       new PermissionRequest(prepared("read_thing", { path: "a" })),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RunCancelledError } from "../../../src/core/common/agent-errors.js";
 import {
+  PermissionContractError,
   PermissionDecision,
   type PermissionBehavior,
 } from "../../../src/core/policy/permission-decision.js";
@@ -87,7 +88,7 @@ function harness(
   approver: RecordingApprover = approving(),
 ): Harness {
   const audit = new RecordingAuditSink();
-  const policy = new PermissionPolicy({ ...options, approver, audit });
+  const policy = new PermissionPolicy({ ...options, approval: approver, audit });
   return {
     approver,
     audit,
@@ -672,5 +673,16 @@ describe("audit", () => {
 describe("PermissionPolicy object", () => {
   it("is frozen", () => {
     expect(Object.isFrozen(new PermissionPolicy())).toBe(true);
+  });
+
+  it("takes the seed's approval and audit, and refuses an option it does not have", () => {
+    const approval = new RecordingApprover(() => PermissionDecision.allow("yes", "person"));
+    expect(() => new PermissionPolicy({ approval, audit: new RecordingAuditSink() })).not.toThrow();
+    const options = { approval, writeBoundary: {}, approver: approval };
+    const misnamed = () => new PermissionPolicy(options as PermissionPolicyOptions);
+    expect(misnamed).toThrow(PermissionContractError);
+    expect(misnamed).toThrow(
+      "PermissionPolicy has no option writeBoundary, approver (its options: workspaceBoundary, rules, approval, audit, executionEnvironment, authorizer)",
+    );
   });
 });

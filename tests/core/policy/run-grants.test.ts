@@ -73,7 +73,7 @@ function daily(setup: Setup = {}) {
   const audit = new RecordingAuditSink();
   const policy = new PermissionPolicy({
     rules: [CONFIRM_WRITE, ...rules.policyRules()],
-    approver: new DailyApprover({ prompt, grants, rules, executionEnvironment: environment }),
+    approval: new DailyApprover({ prompt, grants, rules, executionEnvironment: environment }),
     audit,
     executionEnvironment: environment,
   });
@@ -566,7 +566,7 @@ describe("journaling a run grant", () => {
       observer: { granted: () => Promise.reject(new Error("disk full")) },
     });
     const policy = new PermissionPolicy({
-      approver: new DailyApprover({ prompt: new ScriptedPrompt("a"), grants }),
+      approval: new DailyApprover({ prompt: new ScriptedPrompt("a"), grants }),
     });
     const decision = await policy.decide(request());
     expect([decision.behavior, decision.reason]).toEqual([

@@ -87,7 +87,7 @@ describe("a cancelled run's history", () => {
       ]),
       registry: new ToolRegistry([shellTool()]),
       policy: new PermissionPolicy({
-        approver: new RecordingApprover(() => Promise.reject(new RunCancelledError())),
+        approval: new RecordingApprover(() => Promise.reject(new RunCancelledError())),
       }),
       maxTurns: 3,
     });

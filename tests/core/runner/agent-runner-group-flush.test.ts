@@ -70,7 +70,7 @@ function runnerOf(journal: RunJournal, replies: ReturnType<typeof textReply>[], 
       }),
     ]),
     policy: new PermissionPolicy({
-      approver: new RecordingApprover(() =>
+      approval: new RecordingApprover(() =>
         PermissionDecision.allow("User approved this tool call", "terminal-approval"),
       ),
     }),

@@ -66,7 +66,7 @@ describe.skipIf(process.platform === "win32")("AgentRunner: how long a call took
     const shown: number[] = [];
     const runner = new AgentRunner({
       ...oneShellCall(),
-      policy: new PermissionPolicy({ approver }),
+      policy: new PermissionPolicy({ approval: approver }),
       maxTurns: 3,
       now,
       outcomes: { recordOutcome: (outcome) => void audited.push(outcome) },
@@ -109,7 +109,7 @@ describe.skipIf(process.platform === "win32")("AgentRunner: how long a call took
     });
     const runner = new AgentRunner({
       ...oneShellCall(),
-      policy: new PermissionPolicy({ approver }),
+      policy: new PermissionPolicy({ approval: approver }),
       maxTurns: 3,
       now: () => clock,
     });

@@ -325,7 +325,7 @@ describe("AgentRunner with a permission policy", () => {
     const audit = new RecordingAuditSink();
     const policy = new PermissionPolicy({
       workspaceBoundary: { workspace: "/ws", boundary: new FakeWriteBoundary(() => false) },
-      approver,
+      approval: approver,
       audit,
     });
     const { result, writer } = await writeUnder(policy, "../outside.txt", "write outside");
@@ -361,7 +361,7 @@ describe("AgentRunner with a permission policy", () => {
     const runner = new AgentRunner({
       model,
       registry: new ToolRegistry([shell.tool]),
-      policy: new PermissionPolicy({ approver, audit }),
+      policy: new PermissionPolicy({ approval: approver, audit }),
       maxTurns: 3,
     });
     const result = await runner.run("shell twice");
@@ -461,7 +461,7 @@ describe("AgentRunner cancellation", () => {
         textReply("never"),
       ]),
       registry: new ToolRegistry([shell.tool]),
-      policy: new PermissionPolicy({ approver }),
+      policy: new PermissionPolicy({ approval: approver }),
       maxTurns: 3,
     });
     await expect(runner.run("go", controller.signal)).rejects.toBeInstanceOf(RunCancelledError);
@@ -478,7 +478,7 @@ describe("AgentRunner cancellation", () => {
       ]),
       registry: new ToolRegistry([shell.tool]),
       policy: new PermissionPolicy({
-        approver: new RecordingApprover(() => Promise.reject(new RunCancelledError())),
+        approval: new RecordingApprover(() => Promise.reject(new RunCancelledError())),
         audit,
       }),
       maxTurns: 3,

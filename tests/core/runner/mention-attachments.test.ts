@@ -103,7 +103,7 @@ describe("attachMentions", () => {
         matches: (request) => request.call.arguments.path === path,
       });
     const policy = new PermissionPolicy({
-      approver,
+      approval: approver,
       rules: [rule("ask", "a.txt"), rule("deny", "b.txt")],
     });
     const attached = await attachMentions(
@@ -206,7 +206,7 @@ describe("AgentRunner with @path mentions", () => {
       const runner = new AgentRunner({
         model,
         registry: new ToolRegistry([createReadFileTool({ fileSystem })]),
-        policy: new PermissionPolicy({ approver, rules: [asks] }),
+        policy: new PermissionPolicy({ approval: approver, rules: [asks] }),
         maxTurns: 2,
         workspace: dir.workspace,
         journal: {
