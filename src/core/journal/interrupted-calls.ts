@@ -5,7 +5,7 @@
  */
 import { RunCancelledError, RunWaitingError } from "../common/agent-errors.js";
 import type { Decided } from "./call-facts.js";
-import type { Message } from "../ports/messages.js";
+import { toolMessage, type Message } from "../ports/messages.js";
 import { toolError } from "../tools/tool-result.js";
 
 export const CANCELLED_BEFORE_RUNNING = toolError(
@@ -48,7 +48,7 @@ export function withInterruptedResults(
   for (const call of reply.toolCalls) {
     if (answered.has(call.id)) continue;
     const result = started.has(call.id) ? EXECUTION_UNKNOWN : CANCELLED_BEFORE_RUNNING;
-    paired.push({ role: "tool", toolCallId: call.id, content: result.content });
+    paired.push(toolMessage(result.content, call.id));
   }
   return paired;
 }

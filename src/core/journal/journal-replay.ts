@@ -6,7 +6,7 @@
 import type { StoredJournalRecord } from "./journal-records.js";
 import { isHostLabel } from "../policy/execution-environment.js";
 import { withInterruptedResults } from "./interrupted-calls.js";
-import type { Message, ToolCall } from "../ports/messages.js";
+import { toolMessage, type Message, type ToolCall } from "../ports/messages.js";
 
 /** `unfinished`: the journal stops mid-run (the process died, or still runs). */
 export type RunStatus = "unfinished" | "completed" | "failed" | "cancelled" | "waiting";
@@ -277,7 +277,7 @@ export class JournalReplay {
       if (content === undefined) {
         throw new JournalReplayError(`call ${id} has no result before the next step`);
       }
-      this.#history.push({ role: "tool", toolCallId: id, content });
+      this.#history.push(toolMessage(content, id));
     }
     this.#forgetCalls();
   }
@@ -300,7 +300,7 @@ export class JournalReplay {
     const history = this.#history;
     const recorded: Message[] = this.#calls.flatMap((call) => {
       const content = this.#results.get(call.id);
-      return content === undefined ? [] : [{ role: "tool", toolCallId: call.id, content }];
+      return content === undefined ? [] : [toolMessage(content, call.id)];
     });
     return withInterruptedResults([...history, ...recorded], this.#started).slice(history.length);
   }

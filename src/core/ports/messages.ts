@@ -31,6 +31,11 @@ export interface ToolMessage {
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 
+/** The answer to one tool call, paired to it by id (the seed's `toolMessage(content, id)`). */
+export function toolMessage(content: string, toolCallId: string): ToolMessage {
+  return { role: "tool", toolCallId, content };
+}
+
 export class ToolPairingError extends Error {
   override readonly name = "ToolPairingError";
 }

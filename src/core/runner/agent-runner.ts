@@ -7,8 +7,8 @@ import {
 import type { RunJournal } from "../journal/journal-records.js";
 import type { OpenCall } from "../journal/journal-replay.js";
 import { stoppedAtConfirmation } from "../journal/interrupted-calls.js";
-import type { Message, ToolCall, ToolMessage } from "../ports/messages.js";
-import { ToolPairingCheck } from "../ports/messages.js";
+import type { Message, ToolCall } from "../ports/messages.js";
+import { toolMessage, ToolPairingCheck } from "../ports/messages.js";
 import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "../ports/model.js";
 import { PermissionDecision } from "../policy/permission-decision.js";
 import { PermissionRequest } from "../policy/permission-request.js";
@@ -308,12 +308,7 @@ export class AgentRunner {
         const tooLarge = refused.get(call.id);
         const { result, outcome } = await this.#runToolCall(snapshot, call, signal, tooLarge);
         outcomes.push(outcome);
-        const toolMessage: ToolMessage = {
-          role: "tool",
-          toolCallId: call.id,
-          content: result.content,
-        };
-        history.push(toolMessage);
+        history.push(toolMessage(result.content, call.id));
       }
     }
     throw new AgentLimitError(maxTurns);

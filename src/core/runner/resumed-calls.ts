@@ -8,7 +8,7 @@ import { throwIfCancelled } from "../common/agent-errors.js";
 import { outcomeOf } from "../journal/call-facts.js";
 import { EXECUTION_UNKNOWN, EXECUTION_UNKNOWN_ON_HOST } from "../journal/interrupted-calls.js";
 import type { OpenCall } from "../journal/journal-replay.js";
-import type { Message, ToolCall } from "../ports/messages.js";
+import { toolMessage, type Message, type ToolCall } from "../ports/messages.js";
 import type { RunResult } from "./run-result.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { ToolResult } from "../tools/tool-result.js";
@@ -57,7 +57,7 @@ export async function answerOpenCalls(
       outcomes.push(outcome);
       content = result.content;
     }
-    history.push({ role: "tool", toolCallId: open.call.id, content });
+    history.push(toolMessage(content, open.call.id));
   }
   return outcomes;
 }

@@ -1,6 +1,7 @@
 /** Chapter 3's names where the tutorial states them: each is importable under that name. */
 import { describe, expect, it } from "vitest";
 import { NodeWorkspaceWriteBoundary } from "../../../src/adapters/filesystem/index.js";
+import { toolMessage, validateToolPairing } from "../../../src/core/ports/messages.js";
 import type { BuildDependencies } from "../../../src/bootstrap/build-agent.js";
 import { strongestDecision } from "../../../src/core/policy/permissions.js";
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
@@ -23,6 +24,19 @@ describe("chapter 3's names", () => {
       "No permission participant made a decision",
       "default",
     ]);
+  });
+
+  it("toolMessage(content, id) answers the call with that id", () => {
+    const answer = toolMessage("Error [permission_denied]: no", "call_1");
+    expect(answer).toEqual({
+      role: "tool",
+      toolCallId: "call_1",
+      content: "Error [permission_denied]: no",
+    });
+    const call = { id: "call_1", name: "shell", arguments: "{}" };
+    expect(() =>
+      validateToolPairing([{ role: "assistant", content: null, toolCalls: [call] }, answer]),
+    ).not.toThrow();
   });
 
   it("the write boundary answers isPathWithinWorkspace", async () => {
