@@ -230,19 +230,45 @@ export function buildToolPath(
   const personal = personalRulesOf(profile, deps);
   const policy = buildPolicy(profile, deps, grants, personal);
   const tools = buildTools(profile, deps, grants, personal);
-  refuseUnusableRules(profile, deps, tools);
+  refuseUnusableRules(profile, deps.runAnswers?.personalRules ?? [], tools);
   return { registry: new ToolRegistry(tools), policy };
+}
+
+/**
+ * What a run of `profile` would refuse of the person's rules before it starts, refused the same
+ * way (`agent config`): the profile's own tools are made to be named, nothing is read or run. An
+ * MCP server's tool is not started here, and a rule that names one is never refused.
+ */
+export function refuseUnusablePersonalRules(
+  profile: ChapterProfile,
+  rules: readonly PersonalRuleSpec[],
+): void {
+  if (!profile.personalRules || rules.length === 0) return;
+  const deps: AgentDependencies = {
+    model: { complete: () => Promise.reject(new Error("only the tools' names are asked for")) },
+    workspace: ".",
+    commandRunner: {
+      shellName: "none",
+      run: () => Promise.reject(new Error("only the tools' names are asked for")),
+    },
+    runAnswers: { personalRules: rules },
+  };
+  refuseUnusableRules(
+    profile,
+    rules,
+    buildTools(profile, deps, undefined, personalRulesOf(profile, deps)),
+  );
 }
 
 /** A rule of the person's that could never decide a call is a wrong setting: said at once. */
 function refuseUnusableRules(
   profile: ChapterProfile,
-  deps: AgentDependencies,
+  rules: readonly PersonalRuleSpec[],
   tools: readonly ToolDefinition[],
 ): void {
   if (!profile.personalRules) return;
   const effects = new Map(tools.map((tool) => [tool.name, tool.effect]));
-  for (const [index, rule] of (deps.runAnswers?.personalRules ?? []).entries()) {
+  for (const [index, rule] of rules.entries()) {
     const problem = unusableRule(rule, effects);
     if (problem === undefined) continue;
     throw new BootstrapError(

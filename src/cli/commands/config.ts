@@ -3,7 +3,7 @@
  * the environment, the settings file or the default), as a run with the same options would use
  * it. The API key is only ever said to be set or not: its value is never printed.
  */
-import { SETTING_NAMES, type SettingName } from "../../bootstrap.js";
+import { refuseUnusablePersonalRules, SETTING_NAMES, type SettingName } from "../../bootstrap.js";
 import { maskUrlCredentials } from "../../core/common/url-credentials.js";
 import type { CliIo } from "../cli-io.js";
 import { CliConfigError } from "../config-error.js";
@@ -27,6 +27,8 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
     // The very settings a run with these options decides, not a second reading of them.
     const settings = runSettings(args, io);
     const { options, file, origins } = settings;
+    // A rule the run would refuse before it starts is refused here too, in the run's words.
+    refuseUnusablePersonalRules(options.profile, options.personalRules ?? []);
     // A setting that means nothing for this run (no profile beyond the chapters, no rules) has
     // no line.
     const values: Record<SettingName, string | undefined> = {

@@ -1,0 +1,113 @@
+/**
+ * `agent config` decides the settings as a run does, and says what the run would refuse of them
+ * the way the run says it: a personal rule that could never decide a call is the run's own
+ * configuration error, exit 2, before anything is printed.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { configCommand } from "../../../src/cli/commands/config.js";
+import { runCapturedSubcommand } from "../../support/captured-subcommand.js";
+import { makeTempWorkspace, type TempWorkspace } from "../../support/temp-workspace.js";
+
+let temp: TempWorkspace;
+let home: string;
+let file: string;
+beforeEach(async () => {
+  temp = await makeTempWorkspace();
+  home = join(temp.base, "home");
+  await mkdir(join(home, ".config", "agent-harness"), { recursive: true });
+  file = join(home, ".config", "agent-harness", "settings.json");
+});
+afterEach(async () => {
+  await temp.cleanup();
+});
+
+async function config(
+  settings: object,
+  args: readonly string[] = [],
+): Promise<{ code: number; out: string; err: string }> {
+  await writeFile(file, JSON.stringify(settings));
+  return runCapturedSubcommand(configCommand, args, { home, cwd: temp.ws });
+}
+
+describe("agent config and the person's rules", () => {
+  it("refuses a rule the run would refuse, in the run's words, exit 2", async () => {
+    const run = await config({
+      profile: "daily",
+      rules: [{ behavior: "allow", tool: "Shell", argv: ["ls"] }],
+    });
+    expect(run).toEqual({
+      code: 2,
+      out: "",
+      err: `agent: your settings file's rules[0] (allow Shell ls …): there is no tool "Shell" in this profile (its tools: shell, read_file, write_file, edit_file, glob, grep)\n`,
+    });
+  });
+
+  it("names the rule by its place in the file, after a usable one", async () => {
+    const run = await config({
+      profile: "daily",
+      rules: [
+        { behavior: "allow", tool: "shell", argv: ["ls"] },
+        { behavior: "deny", tool: "read_file", argv: ["cat"] },
+      ],
+    });
+    expect(run).toEqual({
+      code: 2,
+      out: "",
+      err: "agent: your settings file's rules[1] (deny read_file cat …): argv is for a command tool; read_file takes a path\n",
+    });
+  });
+
+  it("counts usable rules, and rules a profile without them does not use", async () => {
+    const daily = await config({
+      profile: "daily",
+      rules: [{ behavior: "allow", tool: "shell", argv: ["ls"] }],
+    });
+    expect(daily).toEqual({
+      code: 0,
+      out: shown([
+        "chapter         3  (default)",
+        "profile         daily  (settings file)",
+        ...SANDBOX_TO_RETRIES,
+        "rules           1 of your own  (settings file)",
+      ]),
+      err: "",
+    });
+    // Chapter 2 takes no rules: the run does not refuse them, and neither does config.
+    const unused = await config({ rules: [{ behavior: "allow", tool: "Shell", argv: ["ls"] }] }, [
+      "--chapter",
+      "2",
+    ]);
+    expect(unused).toEqual({
+      code: 0,
+      out: shown([
+        "chapter         2  (flag --chapter)",
+        ...SANDBOX_TO_RETRIES,
+        "rules           1 of your own (not used by this profile)  (settings file)",
+      ]),
+      err: "",
+    });
+  });
+});
+
+const SANDBOX_TO_RETRIES = [
+  "sandbox         auto  (default)",
+  "network         false  (default)",
+  "language        en  (default, from $LANG)",
+  "contextWindow   known from the model's name  (default)",
+  "requestTimeout  600 s  (default)",
+  "retries         2  (default)",
+];
+
+/** The whole of what config prints, `middle` between the model's lines and the API key's. */
+function shown(middle: readonly string[]): string {
+  return [
+    `settings file: ${file}`,
+    "model           gpt-4.1-mini  (default)",
+    "baseURL         https://api.openai.com/v1  (default)",
+    ...middle,
+    "apiKey          not set  (environment OPENAI_API_KEY)",
+    "",
+  ].join("\n");
+}
