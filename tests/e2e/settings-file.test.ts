@@ -48,7 +48,7 @@ describe("the settings file", () => {
         "sandbox         off  (flag --sandbox)",
         "network         false  (default)",
         "language        en  (default, from $LANG)",
-        "contextWindow   known from the model's name  (default)",
+        "contextWindow   32768 tokens  (default, for a model name it does not know)",
         "requestTimeout  600 s  (settings file)",
         "retries         5  (settings file)",
         "apiKey          set (value not shown)  (environment OPENAI_API_KEY)",

@@ -4,6 +4,7 @@
  * it. The API key is only ever said to be set or not: its value is never printed.
  */
 import { refuseUnusablePersonalRules, SETTING_NAMES, type SettingName } from "../../bootstrap.js";
+import { defaultContextWindow, knownContextWindow } from "../../core/context/context-budget.js";
 import { maskUrlCredentials } from "../../core/common/url-credentials.js";
 import type { CliIo } from "../cli-io.js";
 import { CliConfigError } from "../config-error.js";
@@ -31,8 +32,10 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
     refuseUnusablePersonalRules(options.profile, options.personalRules ?? []);
     // A setting that means nothing for this run (no profile beyond the chapters, no rules) has
     // no line.
+    const model = modelName(settings);
+    const window = contextWindow(options.contextWindow, model, origins.contextWindow);
     const values: Record<SettingName, string | undefined> = {
-      model: modelName(settings),
+      model,
       baseURL: maskUrlCredentials(baseURL(settings)),
       chapter: String(options.profile.chapter),
       profile: options.profile.name,
@@ -43,10 +46,7 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
       sandbox: options.sandbox,
       network: String(options.network),
       language: options.lang,
-      contextWindow:
-        options.contextWindow === undefined
-          ? "known from the model's name"
-          : `${String(options.contextWindow)} tokens`,
+      contextWindow: `${String(window.tokens)} tokens`,
       requestTimeout: `${String(options.requestTimeoutMs / 1000)} s`,
       retries: String(options.retries),
     };
@@ -57,7 +57,8 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
       `settings file: ${file.path}${fileNote(file)}`,
       ...SETTING_NAMES.flatMap((name) => {
         const value = values[name];
-        return value === undefined ? [] : [`${name.padEnd(width)}  ${value}  (${origins[name]})`];
+        const origin = name === "contextWindow" ? window.origin : origins[name];
+        return value === undefined ? [] : [`${name.padEnd(width)}  ${value}  (${origin})`];
       }),
       ...(servers === undefined
         ? []
@@ -69,6 +70,25 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
     io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
     return EXIT.ok;
   });
+}
+
+/**
+ * The window the run's context budget uses (compose-run.ts): the one given, else the model's by
+ * its name, else the default for a name the table does not know; the origin says which.
+ */
+function contextWindow(
+  given: number | undefined,
+  model: string,
+  origin: string,
+): { readonly tokens: number; readonly origin: string } {
+  if (given !== undefined) return { tokens: given, origin };
+  const known = knownContextWindow(model);
+  return known === undefined
+    ? {
+        tokens: defaultContextWindow(model),
+        origin: `${origin}, for a model name it does not know`,
+      }
+    : { tokens: known, origin: `${origin}, from the model's name` };
 }
 
 /** A mistyped run option points to the help that lists them, as it does for a run or a resume. */

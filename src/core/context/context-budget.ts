@@ -32,8 +32,13 @@ const KNOWN_WINDOWS: readonly (readonly [prefix: string, tokens: number])[] = [
 
 /** The window of a model by its name (a provider prefix such as `openai/` is ignored). */
 export function defaultContextWindow(model: string): number {
+  return knownContextWindow(model) ?? DEFAULT_CONTEXT_WINDOW;
+}
+
+/** The window the table above knows for a model's name; undefined for a name it does not know. */
+export function knownContextWindow(model: string): number | undefined {
   const name = model.toLowerCase().replace(/^.*\//, "");
-  return KNOWN_WINDOWS.find(([prefix]) => name.startsWith(prefix))?.[1] ?? DEFAULT_CONTEXT_WINDOW;
+  return KNOWN_WINDOWS.find(([prefix]) => name.startsWith(prefix))?.[1];
 }
 
 export function estimateTextTokens(text: string): number {

@@ -1,7 +1,8 @@
 /**
  * `agent config` decides the settings as a run does, and says what the run would refuse of them
  * the way the run says it: a personal rule that could never decide a call is the run's own
- * configuration error, exit 2, before anything is printed.
+ * configuration error, exit 2, before anything is printed. The context window it shows is the
+ * number the run's budget uses, and where that came from.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -91,11 +92,61 @@ describe("agent config and the person's rules", () => {
   });
 });
 
+describe("agent config's context window", () => {
+  // What /context says it is `of`: the run's budget uses the same number.
+  it.each([
+    [
+      "an unknown model name's: the default",
+      { model: "fake-1" },
+      [],
+      "contextWindow   32768 tokens  (default, for a model name it does not know)",
+    ],
+    [
+      "a known model name's",
+      { model: "qwen2.5-coder:7b" },
+      [],
+      "contextWindow   32768 tokens  (default, from the model's name)",
+    ],
+    [
+      "the one given",
+      { model: "fake-1", contextWindow: 50_000 },
+      ["--context-window", "2048"],
+      "contextWindow   2048 tokens  (flag --context-window)",
+    ],
+    [
+      "the settings file's",
+      { model: "fake-1", contextWindow: 50_000 },
+      [],
+      "contextWindow   50000 tokens  (settings file)",
+    ],
+  ] as const)("is the number the run uses: %s", async (_, settings, args, line) => {
+    const run = await config(settings, args);
+    expect(run).toEqual({
+      code: 0,
+      out: [
+        `settings file: ${file}`,
+        `model           ${settings.model}  (settings file)`,
+        "baseURL         https://api.openai.com/v1  (default)",
+        "chapter         3  (default)",
+        "sandbox         auto  (default)",
+        "network         false  (default)",
+        "language        en  (default, from $LANG)",
+        line,
+        "requestTimeout  600 s  (default)",
+        "retries         2  (default)",
+        "apiKey          not set  (environment OPENAI_API_KEY)",
+        "",
+      ].join("\n"),
+      err: "",
+    });
+  });
+});
+
 const SANDBOX_TO_RETRIES = [
   "sandbox         auto  (default)",
   "network         false  (default)",
   "language        en  (default, from $LANG)",
-  "contextWindow   known from the model's name  (default)",
+  "contextWindow   1047576 tokens  (default, from the model's name)",
   "requestTimeout  600 s  (default)",
   "retries         2  (default)",
 ];
