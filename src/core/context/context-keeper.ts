@@ -28,7 +28,12 @@ export type CompactionEvent =
   /** The summary request failed or came back empty: the run goes on uncompacted. */
   | { readonly kind: "summary_failed"; readonly cause: string }
   /** Nothing older than the kept turns: there is nothing to summarize. */
-  | { readonly kind: "nothing_to_compact"; readonly reason: CompactionReason };
+  | { readonly kind: "nothing_to_compact"; readonly reason: CompactionReason }
+  /**
+   * The summary (or the note that holds it, whatever it says) is no smaller than the turns it
+   * would replace: the history stays as it is, at `tokens`.
+   */
+  | { readonly kind: "not_smaller"; readonly reason: CompactionReason; readonly tokens: number };
 
 export interface ContextKeeperOptions {
   readonly model: ModelClient;
@@ -128,7 +133,8 @@ export class ContextKeeper {
 
   /**
    * Replaces the older part of `history` (in place) with a summary; `false` when there was nothing
-   * to summarize or the summary failed (the history is then unchanged, and the person told).
+   * to summarize, when the result would be no smaller, or when the summary failed (the history is
+   * then unchanged, and the person told).
    */
   async compact(
     history: Message[],
@@ -152,6 +158,11 @@ export class ContextKeeper {
       this.#notify({ kind: "nothing_to_compact", reason });
       return false;
     }
+    // The summary's note is at least its heading: when that alone leaves the history no smaller,
+    // no summary can, and the model is not asked for one.
+    if (this.estimate(compactedHistory(plan, ""), tools) >= before) {
+      return this.#notSmaller(reason, before);
+    }
     let summary: string;
     try {
       summary = await requestSummary(
@@ -167,6 +178,7 @@ export class ContextKeeper {
     }
     if (summary === "") return this.#summaryFailedWith("the model wrote no summary");
     const compacted = compactedHistory(plan, summary);
+    if (this.estimate(compacted, tools) >= before) return this.#notSmaller(reason, before);
     await this.#options.record(compacted, reason);
     history.splice(0, history.length, ...compacted);
     this.#notify({
@@ -177,6 +189,11 @@ export class ContextKeeper {
     });
     this.#summaryFailed = false;
     return true;
+  }
+
+  #notSmaller(reason: Exclude<CompactionReason, "clear">, tokens: number): false {
+    this.#notify({ kind: "not_smaller", reason, tokens });
+    return false;
   }
 
   #summaryFailedWith(cause: string): false {

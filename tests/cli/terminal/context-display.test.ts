@@ -48,7 +48,7 @@ describe("the status and closing lines", () => {
     expect(text()).toBe("done in 1 turn\n");
   });
 
-  it("a compaction is one line; a failed summary a warning; nothing to do is said only when asked", () => {
+  it("a compaction is one line; a failed summary a warning; nothing to do or to gain is said only when asked", () => {
     const { stream, text } = output(false);
     const progress = new ProgressReporter({ output: stream, verbosity: "normal", color: false });
     progress.onCompaction({
@@ -60,10 +60,13 @@ describe("the status and closing lines", () => {
     progress.onCompaction({ kind: "summary_failed", cause: "HTTP 500\u001b[2J" });
     progress.onCompaction({ kind: "nothing_to_compact", reason: "auto" });
     progress.onCompaction({ kind: "nothing_to_compact", reason: "command" });
+    progress.onCompaction({ kind: "not_smaller", reason: "auto", tokens: 30_000 });
+    progress.onCompaction({ kind: "not_smaller", reason: "command", tokens: 1_045 });
     expect(text().split("\n")).toEqual([
       "context compacted before the window filled: ~13200 → ~4100 tokens (older turns summarized)",
       "agent: warning: the summary for compaction failed (HTTP 500\\u{001b}[2J); going on uncompacted",
       "context: nothing older to compact",
+      "context: compacting would not make the history smaller (~1045 tokens); left as it is",
       "",
     ]);
   });

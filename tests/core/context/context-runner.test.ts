@@ -219,3 +219,43 @@ describe("/compact and /clear", () => {
     expect(next.history[1]).toEqual({ role: "user", content: "Again" });
   });
 });
+
+describe("/compact that would not make the history smaller", () => {
+  /** A conversation of `lines`, each answered with `reply`; summary requests get `summary`. */
+  async function conversation(lines: readonly string[], reply: string, summary: string) {
+    const model = new FunctionModel((request) =>
+      textReply(request.purpose === "summary" ? summary : reply),
+    );
+    const journal: JournalRecord[] = [];
+    const events: CompactionEvent[] = [];
+    const agent = runner(model, 1_000_000, journal, events);
+    let history: readonly Message[] | undefined;
+    for (const line of lines) history = (await agent.run(line, undefined, history)).history;
+    if (history === undefined) throw new Error("no line was run");
+    const before = structuredClone([...history]);
+    const compacted = await agent.compactHistory(history);
+    return { model, journal, events, history, before, compacted };
+  }
+
+  it("older turns smaller than the summary's own heading: the model is not asked", async () => {
+    const run = await conversation(["hi", "and again", "once more"], "Sure.", "unused");
+    expect(run.model.summaries).toHaveLength(0);
+    expect(run.events).toEqual([{ kind: "not_smaller", reason: "command", tokens: 84 }]);
+    expect(run.compacted).toBe(run.history);
+    expect(run.history).toEqual(run.before);
+    expect(run.journal.filter((record) => record.type === "history_compacted")).toEqual([]);
+  });
+
+  it("a summary longer than the turns it would replace: the history stays as it was", async () => {
+    const run = await conversation(
+      ["hi", "and again", "once more"],
+      "A short answer of a few words, but longer than the heading of a summary note is.".repeat(3),
+      "A summary that says far more than the turns it summarizes. ".repeat(40),
+    );
+    expect(run.model.summaries).toHaveLength(1);
+    expect(run.events).toEqual([{ kind: "not_smaller", reason: "command", tokens: 258 }]);
+    expect(run.compacted).toBe(run.history);
+    expect(run.history).toEqual(run.before);
+    expect(run.journal.filter((record) => record.type === "history_compacted")).toEqual([]);
+  });
+});

@@ -26,5 +26,10 @@ export function compactionLine(event: CompactionEvent): string | undefined {
     case "nothing_to_compact":
       // Said only when asked for: before a request it is routine.
       return event.reason === "command" ? "context: nothing older to compact" : undefined;
+    case "not_smaller":
+      // Said only when asked for, as above; the history is left as it was.
+      return event.reason === "command"
+        ? `context: compacting would not make the history smaller (~${String(event.tokens)} tokens); left as it is`
+        : undefined;
   }
 }
