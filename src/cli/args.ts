@@ -148,9 +148,11 @@ Options:
 Runs: every run is journaled (each step on disk before it happens).
   agent runs              This workspace's runs, newest first: id, start,
                           status, task
-  agent resume [<id>]     Go on with a run (default: the newest unfinished one)
-                          after a crash or kill; a call that was running is
-                          reported unknown to the model, never run again.
+  agent resume [<id>]     Go on with a run after a crash or kill (default: the
+                          newest if it is unfinished, waiting or failed, else
+                          the newest unfinished or waiting one); a call that
+                          was running is reported unknown to the model, never
+                          run again.
                           Takes the run options above except --prompt,
                           --chapter and --model (the run's own); --sandbox
                           and --network are kept as the run began (another

@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { SUBCOMMAND_HELP } from "../../src/cli/commands/subcommand-help.js";
 import { HELP_TEXT, parseCliArgs, type CliOptions } from "../../src/cli/args.js";
 import { CliConfigError } from "../../src/cli/config-error.js";
 import { DEFAULT_RESOURCE_LIMITS } from "../../src/adapters/sandbox/index.js";
@@ -357,6 +359,26 @@ describe("HELP_TEXT", () => {
     expect(HELP_TEXT).toContain("--state-dir <dir>");
     expect(HELP_TEXT).toContain(
       "Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing\nto resume), 3 waiting for an approval (chapter 4), 4 piped run answered but\nevery tool call was denied, 129 terminal closed (SIGHUP), 130 Ctrl-C, 141 stderr\nclosed, 143 stopped (SIGTERM).",
+    );
+  });
+
+  it("says which run agent resume takes by default, as the README and agent resume --help do", () => {
+    // What runToResume (src/bootstrap/open/resume-plan.ts) picks.
+    const said =
+      "the newest if it is unfinished, waiting or failed, else the newest unfinished or waiting one";
+    const oneLine = (text: string | undefined): string => (text ?? "").replace(/\s+/gu, " ");
+    expect(HELP_TEXT).toContain(
+      [
+        "  agent resume [<id>]     Go on with a run after a crash or kill (default: the",
+        "                          newest if it is unfinished, waiting or failed, else",
+        "                          the newest unfinished or waiting one); a call that",
+        "                          was running is reported unknown to the model, never",
+        "                          run again.",
+      ].join("\n"),
+    );
+    expect(oneLine(SUBCOMMAND_HELP.get("resume"))).toContain(`(default: ${said}).`);
+    expect(oneLine(readFileSync(new URL("../../README.md", import.meta.url), "utf8"))).toContain(
+      "`agent resume` goes on with the newest run if it is unfinished, waiting or failed, else the newest unfinished or waiting one, saying so",
     );
   });
 

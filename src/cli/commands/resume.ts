@@ -1,9 +1,9 @@
 /**
  * `agent resume [RUN_ID | --last] [run options]`: goes on with a run from its journal, by default
- * this workspace's newest when it is unfinished or failed, else its newest unfinished one; with
- * `--last` (`-c`) its newest whatever its state (resume-plan.ts). The chapter, the model, the workspace, the sandbox and
- * the network are the run's own (resume-settings.ts); the other run options (audit log, endpoint,
- * …) are given again as for a new run.
+ * this workspace's newest when it is unfinished, waiting or failed, else its newest unfinished or
+ * waiting one; with `--last` (`-c`) its newest whatever its state (resume-plan.ts). The chapter,
+ * the model, the workspace, the sandbox and the network are the run's own (resume-settings.ts);
+ * the other run options (audit log, endpoint, …) are given again as for a new run.
  */
 import { sayAgent } from "../terminal/render/agent-line.js";
 import type { RunLock } from "../../adapters/journal/index.js";
