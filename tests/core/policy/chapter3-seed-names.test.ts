@@ -34,9 +34,9 @@ describe("chapter 3's names", () => {
       content: "Error [permission_denied]: no",
     });
     const call = { id: "call_1", name: "shell", arguments: "{}" };
-    expect(() =>
-      validateToolPairing([{ role: "assistant", content: null, toolCalls: [call] }, answer]),
-    ).not.toThrow();
+    expect(() => {
+      validateToolPairing([{ role: "assistant", content: null, toolCalls: [call] }, answer]);
+    }).not.toThrow();
   });
 
   it("the write boundary answers isPathWithinWorkspace", async () => {

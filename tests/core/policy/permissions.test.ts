@@ -679,7 +679,7 @@ describe("PermissionPolicy object", () => {
     const approval = new RecordingApprover(() => PermissionDecision.allow("yes", "person"));
     expect(() => new PermissionPolicy({ approval, audit: new RecordingAuditSink() })).not.toThrow();
     const options = { approval, writeBoundary: {}, approver: approval };
-    const misnamed = () => new PermissionPolicy(options as PermissionPolicyOptions);
+    const misnamed = () => new PermissionPolicy(options);
     expect(misnamed).toThrow(PermissionContractError);
     expect(misnamed).toThrow(
       "PermissionPolicy has no option writeBoundary, approver (its options: workspaceBoundary, rules, approval, audit, executionEnvironment, authorizer)",
