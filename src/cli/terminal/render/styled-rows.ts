@@ -60,6 +60,8 @@ function rowsOf(line: StyledLine, usable: number, color: boolean): string[] {
   let used = start(line.first);
   let rowStart = 0;
   let rowEnd = 0;
+  // Whether the row holds more than blanks (a line may start with some, a code block's indent).
+  let worded = false;
   const breakRow = (next: number): void => {
     // Blanks that end a row are dropped rather than carried to the start of the next one.
     while (rowEnd > rowStart && text.charCodeAt(rowEnd - 1) === SPACE) rowEnd -= 1;
@@ -68,6 +70,7 @@ function rowsOf(line: StyledLine, usable: number, color: boolean): string[] {
     used = start(line.rest);
     rowStart = next;
     rowEnd = next;
+    worded = false;
   };
   let index = 0;
   while (index < text.length) {
@@ -76,7 +79,9 @@ function rowsOf(line: StyledLine, usable: number, color: boolean): string[] {
     if (wordEnd === -1) wordEnd = text.length;
     let end = wordEnd;
     while (end < text.length && text.charCodeAt(end) === SPACE) end += 1;
-    if (rowEnd > rowStart && used + cellsOfRange(text, index, wordEnd) > usable) {
+    // A word too long for what is left of a row starts the next, unless this one holds only the
+    // line's leading blanks: it would be left empty. It is then broken inside, as on a row alone.
+    if (worded && used + cellsOfRange(text, index, wordEnd) > usable) {
       breakRow(index);
     }
     while (index < end) {
@@ -90,6 +95,7 @@ function rowsOf(line: StyledLine, usable: number, color: boolean): string[] {
         }
         breakRow(index);
       }
+      if (text.charCodeAt(index) !== SPACE) worded = true;
       index += size;
       rowEnd = index;
       used += cells;

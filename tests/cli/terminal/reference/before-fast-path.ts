@@ -467,7 +467,8 @@ function rowsOf(line: StyledLine, usable: number, color: boolean): string[] {
     while (end < chars.length && chars[end]?.char !== " ") end += 1;
     const wordCells = chars.slice(index, end).reduce((sum, cell) => sum + cell.cells, 0);
     while (end < chars.length && chars[end]?.char === " ") end += 1;
-    if (placed.length > 0 && row.used + wordCells > usable) {
+    // A row holding only the line's leading blanks is not ended: it would show empty.
+    if (placed.some((cell) => cell.char !== " ") && row.used + wordCells > usable) {
       breakRow();
     }
     for (const cell of chars.slice(index, end)) {
