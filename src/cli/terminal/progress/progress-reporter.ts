@@ -28,6 +28,7 @@ import { retryNoticeLine } from "./retry-notice.js";
 import { mentionLine } from "./mention-lines.js";
 import type { MentionReport } from "../../../core/runner/mention-attachments.js";
 import { MODEL_INDENT, indentModelText, layOutLine } from "../render/terminal-layout.js";
+import { layOutHarnessLine, plain, type Run } from "../render/styled-rows.js";
 import {
   escapeControlsKeepingLines,
   escapeForPrompt,
@@ -51,6 +52,13 @@ export interface ProgressReporterOptions {
   readonly color: boolean;
   readonly now?: () => number;
 }
+
+/** SGR parameters of the harness's marks and of what it dims. */
+const CYAN = ["36"];
+const RED = ["31"];
+const GREEN = ["32"];
+const YELLOW = ["33"];
+const DIM = ["2"];
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const CLEAR_LINE = "\r\u001b[2K";
@@ -166,7 +174,7 @@ export class ProgressReporter implements AgentObserver {
   onMention(report: MentionReport): void {
     this.#stopSpinner();
     const line = mentionLine(report);
-    this.#rows(report.kind === "attached" ? this.#dim(line) : line);
+    this.#rows([report.kind === "attached" ? { text: line, style: DIM } : plain(line)]);
   }
 
   /**
@@ -186,7 +194,10 @@ export class ProgressReporter implements AgentObserver {
     if (this.#options.verbosity === "quiet") return;
     const summary = summarizeArguments(call);
     const name = escapeForPrompt(call.name);
-    this.#rows(`${this.#paint("36", "→")} ${summary === "" ? name : `${name} ${summary}`}`);
+    this.#rows([
+      { text: "→", style: CYAN },
+      plain(` ${summary === "" ? name : `${name} ${summary}`}`),
+    ]);
   }
 
   /** `notes`: the sandbox's, from the call's facts; the result's text holds them for the model. */
@@ -199,19 +210,21 @@ export class ProgressReporter implements AgentObserver {
   ): void {
     if (outcome !== undefined) this.#outcomes.push(outcome);
     if (this.#options.verbosity === "quiet") return;
-    const took = this.#dim(`(${formatDuration(durationMs)})`);
+    // Kept on one row: `(3.5` at the end of one and `s)` at the start of the next reads badly.
+    const took: Run = { text: `(${formatDuration(durationMs)})`, style: DIM, whole: true };
     const command = isCommandTool(call.name);
     // What the command printed, without the lines the tool added for the model from `notes`.
     const content = command ? withoutNoteLines(result.content, notes) : result.content;
     if (result.isError) {
       const text = result.content.replace(/^Error \[[^\]]*\]: /, "");
       const summary = `${result.errorCode ?? "error"}: ${firstLine(text)}`;
-      this.#rows(`${this.#paint("31", "✗")} ${summary} ${took}`);
+      this.#rows([{ text: "✗", style: RED }, plain(` ${summary} `), took]);
       if (this.#options.verbosity === "normal" && command) {
         this.#commandDetails(result.errorCode, content);
       }
     } else {
-      this.#rows(`${this.#paint("32", "✓")} ${summarizeResult(call.name, content)} ${took}`);
+      const summary = summarizeResult(call.name, content);
+      this.#rows([{ text: "✓", style: GREEN }, plain(` ${summary} `), took]);
     }
     if (this.#options.verbosity === "verbose") {
       // A final newline ends the last line; it does not start a blank one.
@@ -229,7 +242,9 @@ export class ProgressReporter implements AgentObserver {
     // have hit a limit: the sandbox's notes are for the person, who would not see them otherwise.
     // Each is one row at the margin, where no row of a command's output (always indented) starts.
     if (command) {
-      for (const note of sandboxNoteRows(notes)) this.#rows(`${this.#paint("33", "!")} ${note}`);
+      for (const note of sandboxNoteRows(notes)) {
+        this.#rows([{ text: "!", style: YELLOW }, plain(` ${note}`)]);
+      }
     }
     if (this.#options.verbosity === "verbose" && outcome !== undefined) {
       this.#line(this.#dim(`  outcome: ${escapeForPrompt(describeOutcome(outcome))}`));
@@ -243,7 +258,7 @@ export class ProgressReporter implements AgentObserver {
   #commandDetails(errorCode: string | undefined, content: string): void {
     if (!commandRan(errorCode)) return;
     const details = failureDetails(commandOutput(content, true));
-    for (const detail of details) this.#rows(this.#dim(`${MODEL_INDENT}${detail}`));
+    for (const detail of details) this.#rows([{ text: `${MODEL_INDENT}${detail}`, style: DIM }]);
   }
 
   /** The closing line: turns, and token usage per turn and in total when the provider reported it. */
@@ -319,9 +334,13 @@ export class ProgressReporter implements AgentObserver {
     this.#write(`${text}\n`);
   }
 
-  /** A harness line that holds model text: its wrapped rows are indented, never at column 0. */
-  #rows(text: string): void {
-    this.#line(layOutLine(text, { columns: this.#columns(), first: "", rest: MODEL_INDENT }));
+  /**
+   * A harness line that holds model text: its wrapped rows are indented, never at column 0. The
+   * plain text is broken into rows first (between words), and each row coloured after: breaking
+   * coloured text would cut its escape sequences and count them as cells.
+   */
+  #rows(runs: readonly Run[]): void {
+    this.#line(layOutHarnessLine(runs, { columns: this.#columns(), color: this.#options.color }));
   }
 
   #columns(): number | undefined {

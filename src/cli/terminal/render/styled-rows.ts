@@ -8,6 +8,11 @@ import { cellsOf, cellsOfText, usableCells } from "./terminal-cells.js";
 export interface Run {
   readonly text: string;
   readonly style: readonly string[];
+  /**
+   * Kept on one row where it fits on one, blanks and all (a duration like `(3.5 s)`): a row is
+   * then broken before it rather than at a blank inside it.
+   */
+  readonly whole?: boolean;
 }
 
 /**
@@ -38,7 +43,19 @@ export function plain(text: string): Run {
  */
 export function layOutStyledLines(lines: readonly StyledLine[], options: RowOptions): string {
   const usable = usableCells(options.columns);
-  return lines.flatMap((line) => rowsOf(line, usable, options.color)).join("\n");
+  return lines.flatMap((line) => rowsOf(line, usable, options.color, MODEL_INDENT)).join("\n");
+}
+
+/**
+ * One of the harness's own lines (`✓ …`, `→ …`) as terminal rows: its first row starts at column
+ * 0, the rows it wraps onto are indented like model text, so none of them passes for a harness
+ * line. Broken as `layOutStyledLines` breaks, between words, and painted row by row after that:
+ * an escape sequence is never cut, never counted as cells, and closed on the row it opened on.
+ * Width unknown: one row, the runs painted as they are.
+ */
+export function layOutHarnessLine(runs: readonly Run[], options: RowOptions): string {
+  const line: StyledLine = { first: [], rest: [plain(MODEL_INDENT)], runs };
+  return rowsOf(line, usableCells(options.columns), options.color, "").join("\n");
 }
 
 /** A run of the line, placed by code-unit offsets in the line's whole text. */
@@ -46,14 +63,17 @@ interface Span {
   readonly start: number;
   readonly end: number;
   readonly style: readonly string[];
+  readonly whole: boolean;
 }
 
-function rowsOf(line: StyledLine, usable: number, color: boolean): string[] {
+/** `indent`: what starts every row, before the line's own `first` or `rest`. */
+function rowsOf(line: StyledLine, usable: number, color: boolean, indent: string): string[] {
   const { text, spans } = joined(line.runs);
+  const kept = spans.filter((span) => span.whole);
   const start = (prefix: readonly Run[]): number =>
-    MODEL_INDENT.length + prefix.reduce((sum, run) => sum + cellsOfText(run.text), 0);
+    cellsOfText(indent) + prefix.reduce((sum, run) => sum + cellsOfText(run.text), 0);
   const prefixText = (prefix: readonly Run[]): string =>
-    MODEL_INDENT + prefix.map((run) => paint(run.text, run.style, color)).join("");
+    indent + prefix.map((run) => paint(run.text, run.style, color)).join("");
   const rows: string[] = [];
   // The row being filled is text[rowStart, rowEnd), after its prefix.
   let prefix = prefixText(line.first);
@@ -75,8 +95,7 @@ function rowsOf(line: StyledLine, usable: number, color: boolean): string[] {
   let index = 0;
   while (index < text.length) {
     // A word and the blanks after it.
-    let wordEnd = text.indexOf(" ", index);
-    if (wordEnd === -1) wordEnd = text.length;
+    const wordEnd = wordEndFrom(text, kept, index);
     let end = wordEnd;
     while (end < text.length && text.charCodeAt(end) === SPACE) end += 1;
     // A word too long for what is left of a row starts the next, unless this one holds only the
@@ -118,11 +137,24 @@ function joined(runs: readonly Run[]): { text: string; spans: Span[] } {
     if (run.text === "") continue;
     const last = spans.at(-1);
     const end = text.length + run.text.length;
-    if (last?.style === run.style) spans[spans.length - 1] = { ...last, end };
-    else spans.push({ start: text.length, end, style: run.style });
+    const whole = run.whole === true;
+    if (last?.style === run.style && !whole && !last.whole) {
+      spans[spans.length - 1] = { ...last, end };
+    } else spans.push({ start: text.length, end, style: run.style, whole });
     text += run.text;
   }
   return { text, spans };
+}
+
+/** Where the word at `from` ends: at the next blank that is not inside a run kept whole. */
+function wordEndFrom(text: string, kept: readonly Span[], from: number): number {
+  let end = text.indexOf(" ", from);
+  while (end !== -1) {
+    const inside = kept.find((span) => span.start < end && end < span.end);
+    if (inside === undefined) return end;
+    end = text.indexOf(" ", inside.end);
+  }
+  return text.length;
 }
 
 /** text[from, to) painted run by run. */
