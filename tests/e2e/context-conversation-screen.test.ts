@@ -31,7 +31,8 @@ const refused = () =>
 describe.skipIf(!isTmuxAvailable())(`context in a conversation ${TMUX_REASON}`, () => {
   it("/context shows the window, /compact summarizes older turns, /clear starts afresh", async () => {
     e2e.server.script(
-      chatTextReply("First answer."),
+      // Long enough that a summary makes the history smaller: a short one is left as it is.
+      chatTextReply(`First answer. ${"Some detail about the first question. ".repeat(40)}`),
       chatTextReply("Second answer."),
       chatTextReply("They asked twice."),
       chatTextReply("Third answer."),
