@@ -35,9 +35,9 @@ export function describeContext(
   measured: { readonly window?: number; readonly tokens?: number },
 ): ContextReport {
   const rows = new Map<string, { count: number; tokens: number }>();
-  const add = (label: string, tokens: number): void => {
+  const add = (label: string, tokens: number, count = 1): void => {
     const row = rows.get(label) ?? { count: 0, tokens: 0 };
-    rows.set(label, { count: row.count + 1, tokens: row.tokens + tokens });
+    rows.set(label, { count: row.count + count, tokens: row.tokens + tokens });
   };
   for (const message of history) {
     if (message.role === "system") {
@@ -57,7 +57,8 @@ export function describeContext(
       add("tool results", estimateMessageTokens(message));
     }
   }
-  add("tool definitions", estimateToolsTokens(tools));
+  // Sent as one block, counted by the tools it defines.
+  add("tool definitions", estimateToolsTokens(tools), tools.length);
   const listed = [...rows].map(([label, row]) => ({ label, ...row }));
   const estimated = listed.reduce((sum, row) => sum + row.tokens, 0);
   return {

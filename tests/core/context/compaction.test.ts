@@ -80,7 +80,7 @@ describe("describeContext", () => {
   it("splits the system message from the instructions, and counts each kind", () => {
     const report = describeContext(
       [{ role: "system", content: `sys\n\n${INSTRUCTIONS_HEADING}\n\nrules` }, ...history.slice(1)],
-      [],
+      ["shell", "read_file"].map((name) => ({ name, description: name, parameters: {} })),
       { window: 16_384, tokens: 5_000 },
     );
     expect(report.rows.map((row) => [row.label, row.count])).toEqual([
@@ -89,7 +89,7 @@ describe("describeContext", () => {
       ["user lines", 2],
       ["model replies", 6],
       ["tool results", 12],
-      ["tool definitions", 1],
+      ["tool definitions", 2],
     ]);
     expect(report.tokens).toBe(5_000);
   });
