@@ -207,6 +207,7 @@ function oneReplyUnder(
   workspace: string,
   rules: PersonalRuleSpec[],
   calls: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[],
+  approver = new AnswersEvery("n"),
 ) {
   return buildAgent(DAILY, {
     workspace,
@@ -215,7 +216,7 @@ function oneReplyUnder(
       textReply("done"),
     ]),
     commandRunner: new RecordingCommandRunner(),
-    approvalProvider: new AnswersEvery("n"),
+    approvalProvider: approver,
     auditSink: new RecordingAuditSink(),
     runAnswers: { personalRules: rules },
   }).run("go");
@@ -410,29 +411,22 @@ describe("a personal path rule and a case-blind filesystem's spellings", () => {
     writeFileSync(join(workspace, "SECRETS.", "KEY.TXT"), "API_KEY=hunter3\n");
     writeFileSync(join(workspace, "src", "main.ts"), "const API_KEY = process.env.KEY;\n");
     const approver = new AnswersEvery("n");
-    const result = await buildAgent(DAILY, {
+    const result = await oneReplyUnder(
       workspace,
-      model: new ScriptedModelClient([
-        toolCallReply([
-          { id: "c0", name: "read_file", arguments: { path: "Secrets/key.txt" } },
-          { id: "c1", name: "read_file", arguments: { path: "SECRETS./KEY.TXT" } },
-          { id: "c2", name: "grep", arguments: { pattern: "API_KEY" } },
-          { id: "c3", name: "glob", arguments: { pattern: "**/*" } },
-          { id: "c4", name: "write_file", arguments: { path: "SRC/b.ts", content: "b\n" } },
-          { id: "c5", name: "write_file", arguments: { path: "src/a.ts", content: "a\n" } },
-        ]),
-        textReply("done"),
-      ]),
-      commandRunner: new RecordingCommandRunner(),
-      approvalProvider: approver,
-      auditSink: new RecordingAuditSink(),
-      runAnswers: {
-        personalRules: [
-          { behavior: "deny", tool: "*", path: "secrets/**" },
-          { behavior: "allow", tool: "write_file", path: "src/**" },
-        ],
-      },
-    }).run("go");
+      [
+        { behavior: "deny", tool: "*", path: "secrets/**" },
+        { behavior: "allow", tool: "write_file", path: "src/**" },
+      ],
+      [
+        { name: "read_file", arguments: { path: "Secrets/key.txt" } },
+        { name: "read_file", arguments: { path: "SECRETS./KEY.TXT" } },
+        { name: "grep", arguments: { pattern: "API_KEY" } },
+        { name: "glob", arguments: { pattern: "**/*" } },
+        { name: "write_file", arguments: { path: "SRC/b.ts", content: "b\n" } },
+        { name: "write_file", arguments: { path: "src/a.ts", content: "a\n" } },
+      ],
+      approver,
+    );
 
     const denied = "Error [permission_denied]: Your settings file: deny * secrets/**";
     expect(toolMessages(result.history)).toEqual([
@@ -466,17 +460,8 @@ describe("an edit of a file a path rule keeps", () => {
     ];
     const run = async (behavior: "deny" | "ask") => {
       const approver = new AnswersEvery("n");
-      const result = await buildAgent(DAILY, {
-        workspace,
-        model: new ScriptedModelClient([
-          toolCallReply(calls.map((call, index) => ({ id: `c${index}`, ...call }))),
-          textReply("done"),
-        ]),
-        commandRunner: new RecordingCommandRunner(),
-        approvalProvider: approver,
-        auditSink: new RecordingAuditSink(),
-        runAnswers: { personalRules: [{ behavior, tool: "*", path: "secrets/**" }] },
-      }).run("go");
+      const rules: PersonalRuleSpec[] = [{ behavior, tool: "*", path: "secrets/**" }];
+      const result = await oneReplyUnder(workspace, rules, calls, approver);
       return { messages: toolMessages(result.history), asked: approver.asked };
     };
     const noMatch =
