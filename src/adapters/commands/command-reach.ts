@@ -22,6 +22,22 @@ import { simpleCommands, type SimpleCommand } from "./script-words.js";
 
 /** Bound files are hashed, not shown; a bigger one is refused rather than bound in part. */
 const MAX_BOUND_FILE_BYTES = 16 * 1024 * 1024;
+/** What node and tsx try after a name that is not there, in their order (and tsx's TypeScript). */
+const NODE_ENTRY_ENDINGS = [
+  ".js",
+  ".json",
+  ".node",
+  ".mjs",
+  ".cjs",
+  ".ts",
+  ".mts",
+  ".cts",
+  ".tsx",
+  "/index.js",
+  "/index.json",
+  "/index.node",
+  "/index.ts",
+];
 /** Programs that run npm scripts named in their arguments (npm-run-all and its short forms). */
 const SCRIPT_RUNNERS = new Set(["npm-run-all", "npm-run-all2", "run-s", "run-p"]);
 const RUNNER_FLAGS = new Set([
@@ -215,8 +231,11 @@ class Reach {
     if (spec !== undefined) {
       const given = interpreterArgs(program, spec, args);
       const shown = basename(program);
-      if (given.file !== undefined) this.file(given.file, expands.slice(1).some(Boolean), shown);
-      for (const load of given.loads) this.file(load, false, shown);
+      const addsExtensions = spec === interpreterSpec("node");
+      if (given.file !== undefined) {
+        this.entry(given.file, expands.slice(1).some(Boolean), shown, addsExtensions);
+      }
+      for (const load of given.loads) this.entry(load, false, shown, addsExtensions);
       if (given.module !== undefined) this.pythonModule(given.module, shown);
       for (const other of given.others) this.fileIfThere(other, shown);
       if (given.shellText !== undefined) this.shellText(given.shellText);
@@ -230,6 +249,11 @@ class Reach {
     // if it stood alone. A word that only looks like one (`grep -r npm .`) binds more, never less.
     const nested = args.findIndex((_, index) => runsWorkspaceCode(args.slice(index)));
     if (nested >= 0) this.argv(args.slice(nested), expands.slice(nested + 1));
+    // So may any workspace file named by a path among its words (`timeout 60 ./f.sh`, `nohup
+    // scripts/f.sh`, `pytest tests/test_a.py`): bound by content, whatever the program makes of it.
+    for (const [index, arg] of args.entries()) {
+      if (/[/\\]/u.test(arg) && expands[index + 1] !== true) this.fileIfThere(arg, name);
+    }
     // Command text given to another program (`concurrently "npm run a"`) is read as a script.
     for (const arg of args) {
       const first = arg.trim().split(/\s+/u)[0] ?? "";
@@ -288,6 +312,18 @@ class Reach {
     for (const candidate of [`${path}.py`, `${path}/__main__.py`, `${path}/__init__.py`]) {
       this.fileIfThere(candidate, shown);
     }
+  }
+
+  /**
+   * A file an interpreter runs or loads. Node (and tsx) add an extension to a name that is not
+   * there (`node scripts/f` runs `scripts/f.js`): each file it would take is bound as well, so
+   * one written later makes the binding differ.
+   */
+  entry(word: string, expands: boolean, shown: string, addsExtensions: boolean): void {
+    this.file(word, expands, shown);
+    const inside = this.inside(word);
+    if (!addsExtensions || inside === undefined || existsNow(inside.path)) return;
+    for (const ending of NODE_ENTRY_ENDINGS) this.fileIfThere(`${word}${ending}`, shown);
   }
 
   /** A word that may or may not name a file: bound when it is a workspace file now. */
@@ -355,6 +391,15 @@ class Reach {
     } finally {
       closeSync(fd);
     }
+  }
+}
+
+function existsNow(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 

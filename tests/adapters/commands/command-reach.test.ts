@@ -86,3 +86,36 @@ describe("a program that runs the rest of its words as a command", () => {
     );
   });
 });
+
+describe("a workspace file a command names by a path", () => {
+  it.each([["timeout", "60"], ["nohup"], ["env", "-u", "X"], ["stdbuf", "-oL"]])(
+    "%s … ./scripts/f.sh binds the file run behind the wrapper",
+    (program, ...options) => {
+      const wrapper = [program, ...options];
+      const dir = workspace("tsc");
+      mkdirSync(join(dir, "scripts"), { recursive: true });
+      const argv = [...wrapper, "./scripts/f.sh"];
+      writeFileSync(join(dir, "scripts", "f.sh"), "echo one\n");
+      const before = npmScriptText(dir, argv);
+      expect(before).toBe(`and ${program} is given scripts/f.sh (${sha("echo one\n")})`);
+      writeFileSync(join(dir, "scripts", "f.sh"), "echo CHANGED\n");
+      expect(npmScriptText(dir, argv)).not.toBe(before);
+    },
+  );
+
+  it("node scripts/f binds the file node takes for it once one is written", () => {
+    const dir = workspace("tsc");
+    mkdirSync(join(dir, "scripts"), { recursive: true });
+    const argv = ["node", "scripts/f"];
+    const absent = npmScriptText(dir, argv);
+    expect(absent).toBe("and node is given scripts/f, which is not there now");
+    writeFileSync(join(dir, "scripts", "f.js"), "console.log(1)\n");
+    expect(npmScriptText(dir, argv)).toBe(
+      `${absent ?? ""} · and node is given scripts/f.js (${sha("console.log(1)\n")})`,
+    );
+  });
+});
+
+function sha(text: string): string {
+  return `sha256 ${createHash("sha256").update(text).digest("hex")}`;
+}
