@@ -417,6 +417,7 @@ function buildPolicy(
       return new PermissionPolicy({
         workspaceBoundary: workspaceBoundary(deps),
         ...terminalAnswers(profile, deps, deps.approvalProvider, personal),
+        keepsContent: (request) => personal.keepsContent(request),
         audit: auditSinkOf(deps),
         ...environment,
       });
@@ -434,6 +435,7 @@ function personalRulesOf(profile: ChapterProfile, deps: AgentDependencies): Pers
   return new PersonalRules(specs, {
     loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
     withholdingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
+    readingTools: new Set([GREP_TOOL_NAME]),
     reaches: (path) => boundary.readingNow(deps.workspace, path),
   });
 }
@@ -449,7 +451,8 @@ function terminalAnswers(
   approver: ApprovalProvider,
   personal: PersonalRules,
 ): { readonly rules: PermissionRule[]; readonly approval: ApprovalProvider } {
-  const rules = [CONFIRM_FILE_WRITE, CONFIRM_EXTERNAL_CALL, ...personal.policyRules()];
+  // The person's own first: where theirs and the profile's both ask, the prompt gives their reason.
+  const rules = [...personal.policyRules(), CONFIRM_FILE_WRITE, CONFIRM_EXTERNAL_CALL];
   const prompt = deps.runAnswers?.prompt;
   switch (profile.answers) {
     case "once":

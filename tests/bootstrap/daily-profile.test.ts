@@ -53,6 +53,8 @@ const host = (env: Record<string, string>, cwd = home) => ({
 /** A terminal that answers every `[y/N/a]` the same way and records what it was asked. */
 class AnswersEvery {
   readonly asked: string[] = [];
+  /** The reason each question gave the person. */
+  readonly reasons: string[] = [];
   readonly #answer: "a" | "n";
   constructor(answer: "a" | "n") {
     this.#answer = answer;
@@ -63,6 +65,7 @@ class AnswersEvery {
   decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer> {
     request.askingPerson();
     this.asked.push(JSON.stringify(request.call.arguments));
+    this.reasons.push(request.proposedDecision?.reason ?? "");
     return Promise.resolve(
       this.#answer === "a"
         ? {
@@ -251,13 +254,26 @@ describe("a personal path rule, grep and glob", () => {
         { id: "c4", content: `docs/guide.md\n${WITHHELD}` },
       ]);
     }
-    const other = await run([{ behavior: "deny", tool: "read_file", path: "src/secret.ts" }]);
+    // A rule for read_file keeps the text from grep too (it reads the same text); glob lists
+    // names only, so it is not held to it.
+    const reads = await run([{ behavior: "deny", tool: "read_file", path: "src/secret.ts" }]);
+    expect(toolMessages(reads.history)).toEqual([
+      { id: "c0", content: `No matches for key\n${WITHHELD}` },
+      { id: "c1", content: `docs/guide.md:1:key = 2\n${WITHHELD}` },
+      {
+        id: "c2",
+        content: "Error [permission_denied]: Your settings file: deny read_file src/secret.ts",
+      },
+      { id: "c3", content: `docs/guide.md:1:key = 2\n${WITHHELD}` },
+      { id: "c4", content: "docs/guide.md\nsrc/secret.ts" },
+    ]);
+    const other = await run([{ behavior: "deny", tool: "glob", path: "src/secret.ts" }]);
     expect(toolMessages(other.history)).toEqual([
       { id: "c0", content: "src/secret.ts:1:key = 1" },
       { id: "c1", content: "docs/guide.md:1:key = 2\nsrc/secret.ts:1:key = 1" },
       { id: "c2", content: "src/secret.ts:1:key = 1" },
       { id: "c3", content: "docs/guide.md:1:key = 2" },
-      { id: "c4", content: "docs/guide.md\nsrc/secret.ts" },
+      { id: "c4", content: `docs/guide.md\n${WITHHELD}` },
     ]);
   });
 });
@@ -490,6 +506,67 @@ describe("an edit of a file a path rule keeps", () => {
       JSON.stringify(calls[1]?.arguments),
     ]);
     expect(readFileSync(join(workspace, "secrets", "key.txt"), "utf8")).toBe("API_KEY=hunter2\n");
+  });
+});
+
+describe("a read_file rule keeps the text from every tool that would show it", () => {
+  it("grep leaves it out, and an edit's precheck does not look inside", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(join(workspace, "secrets"), { recursive: true });
+    writeFileSync(join(workspace, "secrets", "key.txt"), "API_KEY=hunter2\n");
+    const approver = new AnswersEvery("n");
+    const result = await oneReplyUnder(
+      workspace,
+      [{ behavior: "deny", tool: "read_file", path: "secrets/**" }],
+      [
+        { name: "grep", arguments: { pattern: "API_KEY" } },
+        {
+          name: "edit_file",
+          arguments: { path: "secrets/key.txt", old_string: "hunter3", new_string: "x" },
+        },
+      ],
+      approver,
+    );
+    expect(toolMessages(result.history)).toEqual([
+      { id: "c0", content: `No matches for API_KEY\n${WITHHELD}` },
+      { id: "c1", content: "Error [permission_denied]: User denied this tool call" },
+    ]);
+    expect(approver.reasons).toEqual([
+      "File writes require explicit approval from chapter 3 onward",
+    ]);
+  });
+
+  it("a person's ask gives its own reason where the profile's write rule asks too", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(join(workspace, "secrets"), { recursive: true });
+    const approver = new AnswersEvery("n");
+    await oneReplyUnder(
+      workspace,
+      [{ behavior: "ask", tool: "*", path: "secrets/**" }],
+      [{ name: "write_file", arguments: { path: "secrets/new.txt", content: "x" } }],
+      approver,
+    );
+    expect(approver.reasons).toEqual(["Your settings file: ask * secrets/**"]);
+  });
+});
+
+describe("a path rule's ? against a name a case-blind filesystem folds longer", () => {
+  it("stra?e/** still names straße/: read denied, search leaves it out", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(join(workspace, "straße"), { recursive: true });
+    writeFileSync(join(workspace, "straße", "key.txt"), "S3CRET\n");
+    const result = await oneReplyUnder(
+      workspace,
+      [{ behavior: "deny", tool: "*", path: "stra?e/**" }],
+      [
+        { name: "read_file", arguments: { path: "straße/key.txt" } },
+        { name: "grep", arguments: { pattern: "S3CRET" } },
+      ],
+    );
+    expect(toolMessages(result.history)).toEqual([
+      { id: "c0", content: "Error [permission_denied]: Your settings file: deny * stra?e/**" },
+      { id: "c1", content: `No matches for S3CRET\n${WITHHELD}` },
+    ]);
   });
 });
 

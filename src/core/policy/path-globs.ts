@@ -31,17 +31,36 @@ export function globToRegExp(glob: string): RegExp {
  * A path name by name as a case-blind filesystem may take it (name-key.ts): on macOS or Windows
  * `Secrets/KEY.txt`, `secrets./key.txt` and `secrets/key.txt` are one file.
  */
-export function foldedPath(path: string): string {
+function foldedPath(path: string): string {
   return path.split("/").map(nameKey).join("/");
 }
 
 /**
- * A deny's or ask's glob, to be tested against `foldedPath`s: it names a file however a
- * filesystem the workspace may sit on spells it. Over-matching costs a refusal or a question;
- * an allow is matched exactly (`globToRegExp`), as folding it would cover files nobody named.
+ * A deny's or ask's glob, matched generously: a path as written, or as a filesystem the
+ * workspace may sit on spells it (folded on both sides). Either names it: folding alone would
+ * lose `?` against a name whose folded form is longer (`stra?e` and `straße`). Over-matching
+ * costs a refusal or a question; an allow is matched exactly (`globToRegExp`), as folding it
+ * would cover files nobody named.
  */
-export function foldedGlobToRegExp(glob: string): RegExp {
-  return globToRegExp(foldedPath(glob));
+export class GenerousGlob {
+  readonly #exact: RegExp;
+  readonly #folded: RegExp;
+
+  constructor(glob: string) {
+    this.#exact = globToRegExp(glob);
+    this.#folded = globToRegExp(foldedPath(glob));
+  }
+
+  /** Whether it names `path` itself. */
+  names(path: string): boolean {
+    return this.#exact.test(path) || this.#folded.test(foldedPath(path));
+  }
+
+  /** Whether it names `path` or a folder it lies in (`secrets` covers `secrets/key.txt`). */
+  namesPathOrFolder(path: string): boolean {
+    const names = path.split("/");
+    return names.some((_, index) => this.names(names.slice(0, index + 1).join("/")));
+  }
 }
 
 /**
@@ -51,15 +70,6 @@ export function foldedGlobToRegExp(glob: string): RegExp {
  * itself is.
  */
 export function withheldPaths(globs: readonly string[]): (path: string) => boolean {
-  const patterns = globs.map(foldedGlobToRegExp);
-  return (path) => {
-    const folded = foldedPath(path);
-    return patterns.some((pattern) => pattern.test(folded));
-  };
-}
-
-/** Whether `pattern` names `path` or a folder it lies in (`secrets` covers `secrets/key.txt`). */
-export function namesPathOrFolder(pattern: RegExp, path: string): boolean {
-  const names = path.split("/");
-  return names.some((_, index) => pattern.test(names.slice(0, index + 1).join("/")));
+  const patterns = globs.map((glob) => new GenerousGlob(glob));
+  return (path) => patterns.some((pattern) => pattern.names(path));
 }

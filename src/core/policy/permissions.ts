@@ -10,7 +10,6 @@ import type { WorkspaceWriteBoundary } from "../ports/filesystem.js";
 import { PermissionContractError, PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import { evaluateRule, type PermissionRule } from "./permission-rule.js";
-import { PERSONAL_RULE_SOURCE } from "./personal-rules.js";
 
 export interface WorkspaceBoundaryCheck {
   readonly workspace: string;
@@ -36,6 +35,11 @@ export interface PermissionPolicyOptions {
    * call, and its `ask` comes before the shell default's so the person sees its request.
    */
   readonly authorizer?: PolicyAuthorizer;
+  /**
+   * Whether a rule keeps what the call names (a person's deny or ask of the path, for any tool):
+   * then nothing looks inside it before the approver is asked. A throw counts as yes.
+   */
+  readonly keepsContent?: (request: PermissionRequest) => boolean;
 }
 
 /** One participant that answers for every call; a throw or a non-decision denies. */
@@ -59,6 +63,7 @@ const POLICY_OPTIONS: ReadonlySet<string> = new Set(
     audit: true,
     executionEnvironment: true,
     authorizer: true,
+    keepsContent: true,
   } satisfies Record<keyof PermissionPolicyOptions, true>),
 );
 
@@ -159,12 +164,9 @@ export class PermissionPolicy {
     ]);
     trace?.merged(merged);
     // A call that cannot succeed (an edit whose old_string occurs twice) is put to nobody. Finding
-    // that out may read the file, so only once nothing denies the call, and not where the person's
-    // own rule asks about it: the answer would tell the model what that rule keeps for the person.
-    const personAsks = ruleDecisions.some(
-      (decision) => decision.behavior === "ask" && decision.source === PERSONAL_RULE_SOURCE,
-    );
-    if (merged.behavior === "ask" && !personAsks) await request.beforeAsking();
+    // that out may read the file, so only once nothing denies the call, and not where a rule keeps
+    // what it names: the answer would tell the model what the rule keeps.
+    if (merged.behavior === "ask" && !this.#keepsContent(request)) await request.beforeAsking();
     let final: PermissionDecision;
     try {
       final =
@@ -186,6 +188,16 @@ export class PermissionPolicy {
       if (recording !== undefined) await recording;
     }
     return final;
+  }
+
+  #keepsContent(request: PermissionRequest): boolean {
+    const keeps = this.#options.keepsContent;
+    if (keeps === undefined) return false;
+    try {
+      return keeps(request);
+    } catch {
+      return true;
+    }
   }
 
   #authorizerDecisions(request: PermissionRequest): PermissionDecision[] {

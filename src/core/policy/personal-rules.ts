@@ -28,7 +28,7 @@ import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import { PermissionRule } from "./permission-rule.js";
 import { commandsInText, runsRule, runsRuleExactly } from "./command-words.js";
-import { foldedGlobToRegExp, foldedPath, globToRegExp, namesPathOrFolder } from "./path-globs.js";
+import { GenerousGlob, globToRegExp } from "./path-globs.js";
 
 export type PersonalBehavior = "allow" | "ask" | "deny";
 
@@ -43,6 +43,7 @@ export interface PersonalRuleSpec {
 }
 
 export const PERSONAL_RULE_SOURCE = "personal-rule";
+const READ_FILE = "read_file";
 
 export interface PersonalRulesOptions {
   /**
@@ -56,6 +57,11 @@ export interface PersonalRulesOptions {
    * only a call that names such a file or folder itself is denied or asked.
    */
   readonly withholdingTools?: ReadonlySet<string>;
+  /**
+   * Tools that read a file's text as `read_file` does (grep): a deny or ask of `read_file` for a
+   * path keeps it from them too, since the person wrote it to keep the text.
+   */
+  readonly readingTools?: ReadonlySet<string>;
   /**
    * What a call of `path` reaches, links followed (the filesystem adapter's walk),
    * workspace-relative. A throw (a path that leads nowhere the walk can tell) counts as reaching
@@ -128,9 +134,12 @@ export class PersonalRules {
   readonly #rules: readonly PersonalRuleSpec[];
   readonly #loadedThrough: PersonalRulesOptions["loadedThrough"];
   readonly #withholdingTools: ReadonlySet<string>;
+  readonly #readingTools: ReadonlySet<string>;
   readonly #reaches: PersonalRulesOptions["reaches"];
-  /** Each path rule's glob, compiled once: an allow's exactly, a deny's or ask's folded. */
-  readonly #patterns = new Map<PersonalRuleSpec, RegExp>();
+  /** Each allow path rule's glob, compiled once (matched exactly). */
+  readonly #exact = new Map<PersonalRuleSpec, RegExp>();
+  /** Each deny or ask path rule's glob, compiled once (matched generously). */
+  readonly #generous = new Map<PersonalRuleSpec, GenerousGlob>();
   /**
    * What each call's path reaches, walked once per call however many path rules ask (null: the
    * walk threw). Keyed by the request, so a call's answer goes with it.
@@ -143,11 +152,12 @@ export class PersonalRules {
     this.#rules = Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
     this.#loadedThrough = options.loadedThrough;
     this.#withholdingTools = new Set(options.withholdingTools ?? []);
+    this.#readingTools = new Set(options.readingTools ?? []);
     this.#reaches = options.reaches;
     for (const rule of this.#rules) {
       if (rule.path === undefined) continue;
-      const compile = rule.behavior === "allow" ? globToRegExp : foldedGlobToRegExp;
-      this.#patterns.set(rule, compile(rule.path));
+      if (rule.behavior === "allow") this.#exact.set(rule, globToRegExp(rule.path));
+      else this.#generous.set(rule, new GenerousGlob(rule.path));
     }
     Object.freeze(this);
   }
@@ -188,13 +198,33 @@ export class PersonalRules {
    */
   withheldFrom(tool: string): readonly string[] | undefined {
     const globs = this.#rules.flatMap((rule) =>
-      rule.behavior !== "allow" &&
-      rule.path !== undefined &&
-      (rule.tool === "*" || rule.tool === tool)
+      rule.behavior !== "allow" && rule.path !== undefined && this.#keepsFrom(rule, tool)
         ? [rule.path]
         : [],
     );
     return globs.length === 0 ? undefined : globs;
+  }
+
+  /**
+   * Whether a deny or ask path rule, for any tool, names what the call names: then nothing may
+   * look inside it before the person is asked (an edit's precheck would tell the model whether
+   * a text is there). A walk that throws counts as naming it.
+   */
+  keepsContent(request: PermissionRequest): boolean {
+    if (typeof request.call.arguments.path !== "string") return false;
+    return this.#rules.some(
+      (rule) =>
+        rule.behavior !== "allow" && rule.path !== undefined && this.#namesPath(rule, request),
+    );
+  }
+
+  /** Whether a deny or ask `rule` speaks for `tool`: its own, every tool's, or read_file's reads. */
+  #keepsFrom(rule: PersonalRuleSpec, tool: string): boolean {
+    return (
+      rule.tool === "*" ||
+      rule.tool === tool ||
+      (rule.tool === READ_FILE && this.#readingTools.has(tool))
+    );
   }
 
   /** A deny's own match: a command's words exactly, anything else as generously as ever. */
@@ -254,29 +284,37 @@ export class PersonalRules {
   }
 
   #broadMatch(rule: PersonalRuleSpec, request: PermissionRequest): boolean {
-    if (rule.tool !== "*" && rule.tool !== request.toolName) return false;
+    if (!this.#keepsFrom(rule, request.toolName)) return false;
     const { argv } = rule;
     if (argv !== undefined) {
       return this.#commandsOf(request)?.some((words) => runsRule(words, argv)) === true;
     }
     if (rule.path !== undefined) {
-      const pattern = this.#patterns.get(rule) ?? foldedGlobToRegExp(rule.path);
-      const path = request.call.arguments.path;
       // A read that names no one file (grep, glob) may reach the files the rule names: one that
       // leaves them out of its results runs, any other is denied or asked. Commands are matched
       // by argv rules.
-      if (typeof path !== "string") {
+      if (typeof request.call.arguments.path !== "string") {
         return request.call.effect === "read" && !this.#withholdingTools.has(request.toolName);
       }
-      // By the name given and by what it reaches: `notes -> secrets` makes `notes/key.txt`
-      // a read of `secrets/key.txt`; each as a case-blind filesystem may spell it.
-      const reached = this.#reachedBy(request, path);
-      if (reached === null) return true;
-      const names = [normalized(path), request.landsOn, reached].filter((p) => p !== undefined);
-      if (names.length === 0) return true;
-      return names.some((name) => namesPathOrFolder(pattern, foldedPath(name)));
+      return this.#namesPath(rule, request);
     }
     return true;
+  }
+
+  /**
+   * Whether a deny's or ask's glob names the call's path: by the name given and by what it
+   * reaches (`notes -> secrets` makes `notes/key.txt` a read of `secrets/key.txt`), each in any
+   * spelling a case-blind filesystem takes for it.
+   */
+  #namesPath(rule: PersonalRuleSpec, request: PermissionRequest): boolean {
+    const path = request.call.arguments.path;
+    if (rule.path === undefined || typeof path !== "string") return false;
+    const glob = this.#generous.get(rule) ?? new GenerousGlob(rule.path);
+    const reached = this.#reachedBy(request, path);
+    if (reached === null) return true;
+    const names = [normalized(path), request.landsOn, reached].filter((p) => p !== undefined);
+    if (names.length === 0) return true;
+    return names.some((name) => glob.namesPathOrFolder(name));
   }
 
   #commandsOf(request: PermissionRequest): (readonly string[])[] | undefined {
@@ -335,7 +373,7 @@ export class PersonalRules {
         typeof path === "string" &&
         isPlainPath(path) &&
         request.landsOn === undefined &&
-        (this.#patterns.get(rule) ?? globToRegExp(rule.path)).test(path) &&
+        (this.#exact.get(rule) ?? globToRegExp(rule.path)).test(path) &&
         (request.call.effect !== "write" ||
           namesLoadedLater(rule.path) ||
           (loadedLaterReason(path) === undefined && !readThroughLink(path)))

@@ -122,7 +122,7 @@ describe("agent explain, daily profile from the settings file", () => {
     expect(run.out).toBe(
       [
         ...dailyWriteOpening(json),
-        `rules: ${WRITE_ASK_RULE}; ${deny}`,
+        `rules: ${deny}; ${WRITE_ASK_RULE}`,
         `merge: ${deny}`,
         "approval: not asked",
         `decision: ${deny}`,

@@ -682,7 +682,7 @@ describe("PermissionPolicy object", () => {
     const misnamed = () => new PermissionPolicy(options);
     expect(misnamed).toThrow(PermissionContractError);
     expect(misnamed).toThrow(
-      "PermissionPolicy has no option writeBoundary, approver (its options: workspaceBoundary, rules, approval, audit, executionEnvironment, authorizer)",
+      "PermissionPolicy has no option writeBoundary, approver (its options: workspaceBoundary, rules, approval, audit, executionEnvironment, authorizer, keepsContent)",
     );
   });
 });
