@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import {
   MessageReader,
   type HistoryStore,
@@ -139,5 +139,89 @@ describe("MessageReader", () => {
     expect(await first).toMatchObject({ text: "one\ntwo", pasted: false });
     expect(await reader.read()).toMatchObject({ text: "p\nq", pasted: true });
     expect(await reader.read()).toMatchObject({ text: "last", pasted: false });
+  });
+
+  describe("text in one read, on a terminal that moves its cursor", () => {
+    // Under TERM=dumb (an editor's shell, say) Node's readline has no cursor keys at all.
+    beforeEach(() => {
+      vi.stubEnv("TERM", "xterm-256color");
+    });
+    afterEach(() => {
+      vi.unstubAllEnvs();
+    });
+
+    // An input method hands over its text as one read, and so does a paste where the terminal has
+    // no bracketed paste: it goes in at the cursor, as the same characters typed one by one would.
+    it.each([
+      { typed: "fix the bug", move: "\u001b[D", chunk: "ab", text: "fix the buabg" },
+      { typed: "abc def", move: "\u001b[H", chunk: "XYZ", text: "XYZabc def" },
+      { typed: "修复这个函数", move: "\u001b[H", chunk: "请你", text: "请你修复这个函数" },
+    ])(
+      "$chunk sent as one read after a cursor move goes in at the cursor: $text",
+      async (input) => {
+        const terminal = fakeTerminal();
+        const read = new MessageReader(terminal).read();
+        terminal.input.write(input.typed);
+        terminal.input.write(input.move);
+        terminal.input.write(input.chunk);
+        terminal.input.write("\r");
+        expect(await read).toEqual({ text: input.text, typed: input.text, pasted: false });
+      },
+    );
+
+    it("keys and text in the same read keep their order: a move, text, Backspace, more text", async () => {
+      const terminal = fakeTerminal();
+      const read = new MessageReader(terminal).read();
+      terminal.input.write("world\u001b[Hhelo\u007flo \u001b[1;5C!\r");
+      expect(await read).toMatchObject({ text: "hello world!" });
+    });
+
+    it("an escape sequence cut in two by the reads still moves the cursor", async () => {
+      const terminal = fakeTerminal();
+      const read = new MessageReader(terminal).read();
+      terminal.input.write("bd");
+      terminal.input.write("\u001b[1;");
+      terminal.input.write("5Dac\u001b[");
+      terminal.input.write("Dx\r");
+      // Ctrl-Left goes to the word's start; Left then steps back over the c.
+      expect(await read).toMatchObject({ text: "axcbd" });
+    });
+
+    it("a bracketed paste goes in at the cursor too, as text or as its placeholder", async () => {
+      const terminal = fakeTerminal();
+      const reader = new MessageReader(terminal);
+      const first = reader.read();
+      terminal.input.write(`fix the bug\u001b[D${PASTE_START}ab${PASTE_END}\r`);
+      expect(await first).toMatchObject({ text: "fix the buabg", pasted: true });
+      const second = reader.read();
+      terminal.input.write(`see  here${"\u001b[D".repeat(5)}${PASTE_START}a\rb${PASTE_END}\r`);
+      expect(await second).toEqual({
+        text: "see a\nb here",
+        typed: "see [pasted 2 lines] here",
+        pasted: true,
+      });
+    });
+
+    it("a long line that wraps is redrawn from its first row when Home moves back to it", async () => {
+      const terminal = fakeTerminal();
+      Object.assign(terminal.output, { columns: 80 });
+      const read = new MessageReader(terminal).read();
+      const long = "word ".repeat(20);
+      terminal.input.write(long);
+      await vi.waitFor(() => {
+        expect(terminal.shown()).toContain(long);
+      });
+      const before = terminal.shown().length;
+      terminal.input.write("\u001b[H");
+      await vi.waitFor(() => {
+        expect(terminal.shown().length).toBeGreaterThan(before);
+      });
+      // Up the row the wrap took, then to the left edge, clear, and the prompt and line again.
+      expect(terminal.shown().slice(before)).toBe(
+        `\u001b[1A\u001b[1G\u001b[0J> ${long}\u001b[3G\u001b[1A`,
+      );
+      terminal.input.write("\r");
+      expect(await read).toMatchObject({ text: long });
+    });
   });
 });

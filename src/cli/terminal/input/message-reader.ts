@@ -1,19 +1,21 @@
 /**
  * The conversation's input line: one message from the person, read with Node's readline (editing,
- * Up/Down history) on keys that `PasteDecoder` has already told apart from pasted text. A message
- * may span lines: a paste keeps its newlines (shown as `[pasted 3 lines]`), and a line ending in
- * `\` or sent with Alt-Enter goes on on the next line. Each Enter ends a message: lines that arrive
- * together (typed ahead, or pasted where the terminal has no bracketed paste) are the next messages,
- * in order, shown at their own prompt when their turn comes.
+ * Up/Down history) on keys that `PasteDecoder` has already told apart from pasted text, and
+ * `TypedText` from plain text, which goes in at the cursor however many characters a read holds. A
+ * message may span lines: a paste keeps its newlines (shown as `[pasted 3 lines]`), and a line
+ * ending in `\` or sent with Alt-Enter goes on on the next line. Each Enter ends a message: lines
+ * that arrive together (typed ahead, or pasted where the terminal has no bracketed paste) are the
+ * next messages, in order, shown at their own prompt when their turn comes.
  */
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { reapplyRawMode, stopAndContinue } from "./job-control.js";
 import { splitAtLineEnds } from "./line-ends.js";
-import { DEFAULT_PASTE_LIMIT, PasteDecoder, type TerminalInputEvent } from "./paste-decoder.js";
+import { DEFAULT_PASTE_LIMIT, PasteDecoder } from "./paste-decoder.js";
 import { needsPlaceholder, PastedTexts } from "./pasted-texts.js";
 import type { TerminalInput } from "./terminal-input.js";
+import { TypedText, type PromptInputEvent } from "./typed-text.js";
 
 export interface ReadMessage {
   /** What the model receives: pastes in full, continued lines joined by newlines. */
@@ -52,8 +54,10 @@ export class MessageReader {
   /** One decoder for the whole session: a paste's markers may fall either side of a message. */
   readonly #decoder: PasteDecoder;
   readonly #utf8 = new StringDecoder("utf8");
+  /** For the whole session too: a key's escape sequence may fall either side of a read. */
+  readonly #typed = new TypedText();
   /** Read from the terminal, not yet given to a prompt: the next messages' keys. */
-  readonly #unread: TerminalInputEvent[] = [];
+  readonly #unread: PromptInputEvent[] = [];
   /** Newest first, as readline keeps it. */
   #history: string[];
 
@@ -117,21 +121,27 @@ export class MessageReader {
         resolve(message);
       };
       /** Hands one event to readline; true when keys went its way (it takes them later). */
-      const give = (event: TerminalInputEvent): boolean => {
+      const give = (event: PromptInputEvent): boolean => {
         switch (event.kind) {
           case "keys":
             keys.write(event.text);
             return true;
+          // Text is inserted at the cursor, never sent as keys: readline would put all but the
+          // last character of a read of several at the end of the line (see typed-text.ts).
+          case "text":
+            reader.write(event.text);
+            return false;
           case "newline":
             newlineKey = true;
             keys.write("\r");
             return true;
           case "paste":
             pasted = true;
-            keys.write(
+            // Text as well: a placeholder or a line without control characters.
+            reader.write(
               needsPlaceholder(event.text) ? this.#pastes.placeholder(event.text) : event.text,
             );
-            return true;
+            return false;
           case "paste-refused":
             output.write(`\n${pasteRefused(event.characters, this.#decoder.limit)}\n`);
             reader.prompt(true);
@@ -139,14 +149,23 @@ export class MessageReader {
         }
       };
       // One event at a time: an Enter that sends the message settles it before readline sees
-      // the next line, which stays unread for the next message.
+      // the next line, which stays unread for the next message. Readline takes keys as they are
+      // written, so the next event is given by the loop already running, not from inside `give`
+      // one call deeper per event (a line of text and keys cut apart is many events).
+      let giving = false;
       const giveNext = (): void => {
-        while (!settled && !inFlight) {
-          const event = this.#unread.shift();
-          if (event === undefined) return;
-          // Set first: readline may take the keys (and clear it) before `give` returns.
-          inFlight = true;
-          if (!give(event)) inFlight = false;
+        if (giving) return;
+        giving = true;
+        try {
+          while (!settled && !inFlight) {
+            const event = this.#unread.shift();
+            if (event === undefined) return;
+            // Set first: readline may take the keys (and clear it) before `give` returns.
+            inFlight = true;
+            if (!give(event)) inFlight = false;
+          }
+        } finally {
+          giving = false;
         }
       };
       // Added after readline's own listener: by now readline has taken the keys.
@@ -156,7 +175,7 @@ export class MessageReader {
       });
       const onData = (chunk: Buffer | string): void => {
         const text = typeof chunk === "string" ? chunk : this.#utf8.write(chunk);
-        this.#unread.push(...splitAtLineEnds(this.#decoder.feed(text)));
+        this.#unread.push(...this.#typed.split(splitAtLineEnds(this.#decoder.feed(text))));
         giveNext();
       };
       const onEnd = (): void => {
