@@ -95,11 +95,29 @@ export class TmuxTerminal {
       .map((line) => line.trimEnd());
   }
 
-  async waitForScreen(done: (rows: readonly string[]) => boolean): Promise<string[]> {
+  /** Where the cursor is: a zero-based column, and a row of `rows()`. */
+  cursor(): { readonly column: number; readonly row: number } {
+    const [column, row] = this.#tmux([
+      "display-message",
+      "-p",
+      "-t",
+      "0",
+      "#{cursor_x} #{cursor_y}",
+    ])
+      .trim()
+      .split(" ")
+      .map(Number);
+    return { column: column ?? -1, row: row ?? -1 };
+  }
+
+  /** Waits until `done` holds for the screen and the cursor, read one after the other. */
+  async waitForScreen(
+    done: (rows: readonly string[], cursor: { column: number; row: number }) => boolean,
+  ): Promise<string[]> {
     const deadline = Date.now() + this.#timeoutMs;
     for (;;) {
       const rows = this.rows();
-      if (done(rows)) return rows;
+      if (done(rows, this.cursor())) return rows;
       if (Date.now() > deadline) {
         throw new Error(`timed out waiting for the screen; it shows:\n${rows.join("\n")}`);
       }
