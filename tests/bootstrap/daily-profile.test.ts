@@ -536,6 +536,32 @@ describe("a read_file rule keeps the text from every tool that would show it", (
     ]);
   });
 
+  it("an allow of edits does not answer for a file whose reads a rule denies", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(join(workspace, "config"), { recursive: true });
+    writeFileSync(join(workspace, "config", "secrets.json"), '{"token":"tk-9Q7Z"}\n');
+    const probe = (old: string) => ({
+      name: "edit_file",
+      arguments: { path: "config/secrets.json", old_string: old, new_string: old },
+    });
+    const approver = new AnswersEvery("n");
+    const result = await oneReplyUnder(
+      workspace,
+      [
+        { behavior: "deny", tool: "read_file", path: "config/secrets.json" },
+        { behavior: "allow", tool: "edit_file", path: "config/**" },
+      ],
+      [probe("tk-8"), probe("tk-9")],
+      approver,
+    );
+    const refused = "Error [permission_denied]: User denied this tool call";
+    expect(toolMessages(result.history)).toEqual([
+      { id: "c0", content: refused },
+      { id: "c1", content: refused },
+    ]);
+    expect(approver.asked).toHaveLength(2);
+  });
+
   it("a person's ask gives its own reason where the profile's write rule asks too", async () => {
     const workspace = join(home, "project");
     mkdirSync(join(workspace, "secrets"), { recursive: true });

@@ -240,10 +240,13 @@ export class PersonalRules {
    * would run in the sandbox now (an allow for a command holds only there).
    */
   allowFor(request: PermissionRequest, isolated: boolean): PermissionDecision | undefined {
-    // A deny or ask matching too keeps the question (deny has already won in the merge).
+    // A deny or ask matching too keeps the question (deny has already won in the merge), and so
+    // does one for another tool that names the same path: an allowed edit of a file whose reads
+    // are denied would answer, old_string by old_string, what the file holds.
     if (this.#rules.some((rule) => rule.behavior !== "allow" && this.#broadMatch(rule, request))) {
       return undefined;
     }
+    if (this.keepsContent(request)) return undefined;
     let through: boolean | undefined;
     const readThroughLink = (path: string): boolean => {
       through ??= this.#readThroughLink(path);
