@@ -3,9 +3,9 @@
  * the workspace files an interpreter is given, read now (adapters/commands, as P04 binds its
  * approvals). A grant keyed by this text asks again once any of it changes. A command whose text
  * is not plain words but names a runner of workspace scripts cannot be bound, and throws: it then
- * gets no grant (its `a` counts as `y`).
+ * gets no grant (its `a` counts as `y`); any other is read as a script's text is, its files bound.
  */
-import { npmScriptText } from "../adapters/commands/index.js";
+import { npmScriptText, shellTextReach } from "../adapters/commands/index.js";
 
 /** Words of letters, digits and `-_./=:@+,%` separated by spaces: nothing a shell would expand. */
 const PLAIN = /^[ \t]*[\w\-./=:@+,%]+(?:[ \t]+[\w\-./=:@+,%]+)*[ \t]*$/u;
@@ -22,7 +22,8 @@ export function shellCommandBinding(workspace: string, command: string): string 
     if (RUNNERS.test(command)) {
       throw new UnboundCommandError("the command's text hides which scripts it runs");
     }
-    return undefined;
+    // Read as a script's text is: `./f.sh | tail -5` binds f.sh as `./f.sh` alone does.
+    return shellTextReach(workspace, command);
   }
   return npmScriptText(workspace, command.trim().split(/[ \t]+/u));
 }

@@ -662,6 +662,20 @@ describe("what a run grant binds of a shell command", () => {
     expect(shellCommandBinding(workspace, "ls -la | wc -l")).toBeUndefined();
   });
 
+  it.each([
+    ["./f.sh | tail -5", "the shell is given f.sh"],
+    ["python3.12 f.sh 2>&1 | tail", "python3.12 is given f.sh"],
+    ["jest --config=./f.sh && echo ok", "jest is given f.sh"],
+  ])("a command that is not plain words binds its files too: %s", (command, said) => {
+    const workspace = join(home, "project");
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, "f.sh"), "echo one\n");
+    const before = shellCommandBinding(workspace, command);
+    expect(before?.replace(/[0-9a-f]{64}/u, "…")).toBe(`and ${said} (sha256 …)`);
+    writeFileSync(join(workspace, "f.sh"), "echo CHANGED\n");
+    expect(shellCommandBinding(workspace, command)).not.toBe(before);
+  });
+
   it("the file an interpreter runs behind a wrapper: timeout 60 bash build.sh", () => {
     const workspace = join(home, "project");
     mkdirSync(workspace);

@@ -33,10 +33,17 @@ const NODE_ENTRY_ENDINGS = [
   ".mts",
   ".cts",
   ".tsx",
+  ".jsx",
   "/index.js",
   "/index.json",
   "/index.node",
+  "/index.mjs",
+  "/index.cjs",
   "/index.ts",
+  "/index.mts",
+  "/index.cts",
+  "/index.tsx",
+  "/index.jsx",
 ];
 /** Programs that run npm scripts named in their arguments (npm-run-all and its short forms). */
 const SCRIPT_RUNNERS = new Set(["npm-run-all", "npm-run-all2", "run-s", "run-p"]);
@@ -252,7 +259,9 @@ class Reach {
     // So may any workspace file named by a path among its words (`timeout 60 ./f.sh`, `nohup
     // scripts/f.sh`, `pytest tests/test_a.py`): bound by content, whatever the program makes of it.
     for (const [index, arg] of args.entries()) {
-      if (/[/\\]/u.test(arg) && expands[index + 1] !== true) this.fileIfThere(arg, name);
+      // `--config=scripts/f.js` names its file after the `=`.
+      const word = /^-[^=]*=/u.test(arg) ? arg.slice(arg.indexOf("=") + 1) : arg;
+      if (/[/\\]/u.test(word) && expands[index + 1] !== true) this.fileIfThere(word, name);
     }
     // Command text given to another program (`concurrently "npm run a"`) is read as a script.
     for (const arg of args) {
@@ -433,6 +442,22 @@ export function commandReachRows(
     if (typeof script !== "string") return undefined;
     reach.top(form.name, script);
   }
+  reach.npmSettings();
+  return reach.rows.length === 0 ? undefined : reach.rows;
+}
+
+/**
+ * What a shell command's text runs that the workspace holds, read as a script's text is (each
+ * simple command of `./f.sh | tail -5`, `npm test && echo ok`); undefined when nothing. A form
+ * that hides what it runs throws UnbindableCommandError.
+ */
+export function commandTextReachRows(
+  workspace: string,
+  text: string,
+  readProjectFile: (name: string) => string | undefined,
+): readonly string[] | undefined {
+  const reach = new Reach(workspace, readProjectFile);
+  reach.shellText(text);
   reach.npmSettings();
   return reach.rows.length === 0 ? undefined : reach.rows;
 }

@@ -12,4 +12,4 @@ export {
   type AllowedCommand,
   type CommandAllowlist,
 } from "./command-allowlist.js";
-export { NpmScriptError, npmScriptRows, npmScriptText } from "./npm-script.js";
+export { NpmScriptError, npmScriptRows, npmScriptText, shellTextReach } from "./npm-script.js";

@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { errorCode, readHarnessInput } from "../filesystem/index.js";
-import { commandReachRows } from "./command-reach.js";
+import { commandReachRows, commandTextReachRows } from "./command-reach.js";
 import { NpmScriptError } from "./npm-script-error.js";
 
 export { NpmScriptError } from "./npm-script-error.js";
@@ -52,4 +52,11 @@ function readProjectFile(workspace: string, name: string): string | undefined {
 /** readHarnessInput reports a missing file in its message (it never follows a link). */
 function isMissing(error: unknown): boolean {
   return /^ENOENT\b/.test(firstLineOfError(error));
+}
+
+/** A shell command's text, read as a script's (command-reach.ts), as one text like npmScriptText. */
+export function shellTextReach(workspace: string, text: string): string | undefined {
+  return commandTextReachRows(workspace, text, (name) => readProjectFile(workspace, name))?.join(
+    " · ",
+  );
 }

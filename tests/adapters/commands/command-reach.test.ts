@@ -103,6 +103,15 @@ describe("a workspace file a command names by a path", () => {
     },
   );
 
+  it("tsx scripts/g binds scripts/g.jsx once it is written", () => {
+    const dir = workspace("tsc");
+    mkdirSync(join(dir, "scripts"), { recursive: true });
+    writeFileSync(join(dir, "scripts", "g.jsx"), "console.log(1)\n");
+    expect(npmScriptText(dir, ["tsx", "scripts/g"])).toBe(
+      `and tsx is given scripts/g, which is not there now · and tsx is given scripts/g.jsx (${sha("console.log(1)\n")})`,
+    );
+  });
+
   it("node scripts/f binds the file node takes for it once one is written", () => {
     const dir = workspace("tsc");
     mkdirSync(join(dir, "scripts"), { recursive: true });
