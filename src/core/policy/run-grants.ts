@@ -138,6 +138,10 @@ export interface DailyApproverOptions {
  * Answers the policy's `ask` (every deny has already won by then): a personal allow rule that
  * fits exactly, else a grant of this run for exactly this action, else the person at `[y/N/a]`.
  */
+/** An `a` whose action cannot be kept for the run: allowed once, said so. */
+export const NOT_KEPT_FOR_RUN =
+  "User approved this tool call (only this once: what the command runs cannot be bound to a grant for the rest of this run, so it is asked again)";
+
 export class DailyApprover implements ApprovalProvider {
   readonly #options: DailyApproverOptions;
 
@@ -156,8 +160,11 @@ export class DailyApprover implements ApprovalProvider {
       );
     }
     const answer = await prompt.decideForRun(request);
-    if (answer.forRun && answer.decision.behavior === "allow") await grants.grant(request);
-    return answer.decision;
+    if (!answer.forRun || answer.decision.behavior !== "allow") return answer.decision;
+    if ((await grants.grant(request)) !== undefined) return answer.decision;
+    // No grant could be kept (what the command runs cannot be bound): this call runs, and the
+    // audit must not say the next one will.
+    return PermissionDecision.allow(NOT_KEPT_FOR_RUN, answer.decision.source);
   }
 
   #isolated(): boolean {

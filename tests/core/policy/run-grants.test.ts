@@ -160,6 +160,32 @@ describe("a run grant (`a` at [y/N/a])", () => {
     await run.decide("shell", "execute", { command: "npm test" });
     expect(run.prompt.asked).toHaveLength(2);
   });
+
+  it("an a for a command that cannot be bound allows it once, and the audit says so", async () => {
+    const prompt = new ScriptedPrompt("a");
+    const grants = new RunGrants({
+      workspace: "/ws",
+      boundScript: () => {
+        throw new Error("what the command runs hides itself");
+      },
+    });
+    const audit = new RecordingAuditSink();
+    const policy = new PermissionPolicy({ approval: new DailyApprover({ prompt, grants }), audit });
+    const decide = () =>
+      policy.decide(
+        new PermissionRequest(preparedCall("shell", "execute", { command: "./f.sh | tail" })),
+      );
+    const first = await decide();
+    expect([first.behavior, first.reason, first.source]).toEqual([
+      "allow",
+      "User approved this tool call (only this once: what the command runs cannot be bound to a grant for the rest of this run, so it is asked again)",
+      "terminal-approval",
+    ]);
+    expect(audit.entries.map((entry) => entry.decision)).toEqual([first]);
+    await decide();
+    expect(prompt.asked).toHaveLength(2);
+    expect(grants.list()).toEqual([]);
+  });
 });
 
 describe("personal rules", () => {
