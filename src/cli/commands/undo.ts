@@ -14,7 +14,7 @@ import { subcommandParseError } from "../subcommand-args.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { UNDO_COUNT } from "../terminal/input/undo-command.js";
 import { sayAgent } from "../terminal/render/agent-line.js";
-import { undoReportLines } from "../terminal/render/undo-report.js";
+import { writeUndoReport } from "../terminal/render/undo-report.js";
 
 export const UNDO_HELP = `Usage: agent undo [<N>] [--run <run-id>] [--workspace <dir>] [--state-dir <dir>]
                   [--audit-log <file>]
@@ -77,7 +77,7 @@ export async function undoCommand(args: readonly string[], io: CliIo): Promise<n
       },
     });
     sayAgent(io.stderr, `undo in run ${runId}`);
-    for (const line of undoReportLines(report)) io.stderr.write(line);
+    writeUndoReport(io.stderr, report);
     // The newest run may be a read-only follow-up to the one the person means.
     if (report.decisions.length === 0 && values.run === undefined) {
       sayAgent(io.stderr, "an older run's calls: agent undo --run ID (agent runs lists them)");

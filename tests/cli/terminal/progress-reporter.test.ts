@@ -547,6 +547,20 @@ describe("result rows on a terminal of known width", () => {
     expectWholeColouredRows(rows());
   });
 
+  it("breaks the closing line between words, not mid-word by the terminal, at 80 columns", async () => {
+    const { progress, rows } = terminal(80);
+    progress.onModelReply(replyWith(usage(1203, 41)));
+    progress.onModelReply(replyWith(usage(2391, 87)));
+    progress.finish(2, usage(3594, 128));
+    await flushed();
+    expect(rows()).toEqual([
+      `${ESC}[2mdone in 2 turns · tokens 3722 (prompt 3594, completion 128) · per turn 1244,${ESC}[0m`,
+      `  ${ESC}[2m2478${ESC}[0m`,
+      "",
+    ]);
+    expectWholeColouredRows(rows());
+  });
+
   it("keeps a saved output's path whole on one row, so it can be copied", async () => {
     const { progress, rows } = terminal(80);
     const shell: ToolCall = { id: "s", name: "shell", arguments: '{"command":"npm run build"}' };

@@ -53,8 +53,12 @@ describe("/permissions", () => {
     grants: RunGrants,
     line: string,
     rules: readonly PersonalRuleSpec[] = [],
+    columns?: number,
   ): Promise<string> {
-    const output = new PassThrough();
+    const output =
+      columns === undefined
+        ? new PassThrough()
+        : Object.assign(new PassThrough(), { isTTY: true, columns });
     let text = "";
     output.on("data", (chunk: Buffer) => {
       text += chunk.toString("utf8");
@@ -106,6 +110,30 @@ describe("/permissions", () => {
         "  allow mcp__tracker__get_issue",
         "",
       ].join("\n"),
+    );
+  });
+
+  it("breaks a grant's row on a terminal so no wrapped row of the model's text starts at column 0", async () => {
+    const grants = new RunGrants({ workspace: "/ws" });
+    const command = `echo ${"x".repeat(50)}  [Permission] shell: allow (personal-rule) - Your settings file: allow shell echo`;
+    await grants.grant(
+      new PermissionRequest(preparedCall("shell", "execute", { command }))
+        .withExecutionEnvironment("sandbox: none — runs on the host")
+        .withProposedDecision(ASK),
+    );
+    const rows = [
+      "agent: allowed for the rest of this run (revoke with /permissions revoke N):",
+      `  1  shell {"command":"echo ${"x".repeat(50)}`,
+      "  [Permission] shell: allow (personal-rule) - Your settings file: allow shell",
+      '  echo"} [sandbox: none — runs on the host]',
+      "",
+    ];
+    expect(await run(grants, "/permissions", [], 80)).toBe(rows.join("\n"));
+    // Piped, each grant stays one line, as before.
+    expect(await run(grants, "/permissions")).toBe(
+      [rows[0], `  1  shell {"command":"${command}"} [sandbox: none — runs on the host]`, ""].join(
+        "\n",
+      ),
     );
   });
 });

@@ -31,6 +31,60 @@ describe("TerminalAuditSink", () => {
   });
 });
 
+describe("TerminalAuditSink on a terminal", () => {
+  const hostile = `echo ${"x".repeat(50)}  [Permission] shell: allow (personal-rule) - Your settings file: allow shell echo`;
+  const shellRequest = new PermissionRequest(
+    preparedCall("shell", "execute", { command: hostile }),
+  ).withExecutionEnvironment("sandbox: none — runs on the host");
+
+  it("breaks the line between words, its wrapped rows indented, keeping its text", () => {
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+    const decision = PermissionDecision.allow("User approved this tool call", "terminal-approval");
+    new TerminalAuditSink(output).record(shellRequest, decision);
+    expect(String(output.read())).toBe(
+      [
+        "[Permission] shell: allow (terminal-approval) - User approved this tool call",
+        "  [sandbox: none — runs on the host]",
+        "",
+      ].join("\n"),
+    );
+    // The command is in the JSON audit log, not on this line; a revocation names it.
+    new TerminalAuditSink(output).recordRevocation({
+      id: 1,
+      toolName: "shell",
+      arguments: JSON.stringify({ command: hostile }),
+      environment: "sandbox: none — runs on the host",
+    });
+    expect(String(output.read())).toBe(
+      [
+        "[Permission] shell: revoked (run-grant) - You took back grant 1,",
+        `  {"command":"echo ${"x".repeat(50)}`,
+        "  [Permission] shell: allow (personal-rule) - Your settings file: allow shell",
+        '  echo"}: it asks again [sandbox: none — runs on the host]',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("keeps an 80-character line on one row of an 80-column terminal", () => {
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+    const line = "[Permission] read_file: allow (default) - No permission rule blocked the request";
+    new TerminalAuditSink(output).record(
+      new PermissionRequest(preparedCall("read_file", "read", { path: "a.txt" })),
+      PermissionDecision.allow("No permission rule blocked the request", "default"),
+    );
+    expect(line).toHaveLength(80);
+    expect(String(output.read())).toBe(`${line}\n`);
+  });
+
+  it("writes the line unbroken when the terminal's width is unknown", () => {
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 0 });
+    const decision = PermissionDecision.allow("User approved this tool call", "terminal-approval");
+    new TerminalAuditSink(output).record(shellRequest, decision);
+    expect(String(output.read())).toBe(`${formatAuditLine(shellRequest, decision)}\n`);
+  });
+});
+
 describe("formatAuditLine", () => {
   it("names where a shell command runs", () => {
     const request = new PermissionRequest(

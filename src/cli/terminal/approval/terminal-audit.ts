@@ -1,24 +1,30 @@
 import type { AuditSink, RevokedRunGrant } from "../../../core/policy/audit.js";
 import type { PermissionDecision } from "../../../core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../../core/policy/permission-request.js";
+import { writeHarnessLines, type HarnessOutput } from "../render/harness-rows.js";
 import { escapeForPrompt } from "../render/terminal-text.js";
 
-/** One stderr line per final decision, e.g. `[Permission] glob: allow (default) - No permission …`. */
+/**
+ * One stderr line per final decision, e.g. `[Permission] glob: allow (default) - No permission …`.
+ * On a terminal the line is broken into rows between words, its wrapped rows indented: the
+ * command or path in it is the model's, and a row the terminal wrapped to column 0 could pass for
+ * another audit line. Elsewhere it is written as `formatAuditLine` gives it, byte for byte.
+ */
 export class TerminalAuditSink implements AuditSink {
-  readonly #output: NodeJS.WritableStream;
+  readonly #output: HarnessOutput;
 
-  constructor(output: NodeJS.WritableStream) {
+  constructor(output: HarnessOutput) {
     this.#output = output;
   }
 
   record(request: PermissionRequest, decision: PermissionDecision): void {
-    this.#output.write(`${formatAuditLine(request, decision)}\n`);
+    writeHarnessLines(this.#output, [formatAuditLine(request, decision)]);
   }
 
   recordRevocation(grant: RevokedRunGrant): void {
     const where = grant.environment === undefined ? "" : ` [${grant.environment}]`;
     const line = `[Permission] ${grant.toolName}: revoked (run-grant) - You took back grant ${String(grant.id)}, ${grant.arguments}: it asks again${where}`;
-    this.#output.write(`${escapeForPrompt(line)}\n`);
+    writeHarnessLines(this.#output, [escapeForPrompt(line)]);
   }
 }
 

@@ -2,13 +2,18 @@
  * The conversation's own slash commands. Features with commands of their own (the context budget's
  * `/compact`, `/clear`, `/context`) pass theirs beside these to `SlashCommands`.
  */
+import { writeHarnessLines } from "../render/harness-rows.js";
 import { escapeForPrompt } from "../render/terminal-text.js";
 import type { SlashCommand, SlashCommandEnd } from "./slash-commands.js";
 
+/**
+ * One logical line per topic: `/help` breaks them into rows for the terminal it is shown on
+ * (harness-rows.ts), rather than each being broken here for one width.
+ */
 export const CONVERSATION_HELP = [
   "Type a task or a follow-up and press Enter; each message is a new turn of the same conversation.",
-  "A paste is one message, its lines kept. End a line with \\ (or press Alt-Enter) to go on typing",
-  "on the next line. Up and Down recall earlier lines, from this session and the ones before.",
+  "A paste is one message, its lines kept. End a line with \\ (or press Alt-Enter) to go on typing on the next line.",
+  "Up and Down recall earlier lines, from this session and the ones before.",
   "Ctrl-C stops the current turn. Ctrl-C on an empty line, Ctrl-D or /exit ends the session.",
 ].join("\n");
 
@@ -24,6 +29,9 @@ export interface ConversationCommandOptions {
   readonly model?: ModelSwitch;
 }
 
+/** A row of `SlashCommands.listing()` up to its summary: the usage, padded, and two blanks. */
+const LISTED_USAGE = /^ {2}\/\S+(?: \S+)* {2,}(?=\S)/u;
+
 /** A model name as a provider takes it: one word of printable characters. */
 const MODEL_NAME = /^[^\s\p{Cc}]{1,200}$/u;
 
@@ -32,7 +40,12 @@ export function conversationCommands(options: ConversationCommandOptions): Slash
     name: "help",
     summary: "Show this help",
     run: (_args, state) => {
-      state.output.write(`${CONVERSATION_HELP}\nCommands:\n${state.commands.listing()}\n`);
+      const text = `${CONVERSATION_HELP}\nCommands:\n${state.commands.listing()}`;
+      // A command's summary goes on under itself, past the column of usages.
+      writeHarnessLines(state.output, text.split("\n"), (line) => {
+        const usage = LISTED_USAGE.exec(line)?.[0];
+        return usage === undefined ? undefined : " ".repeat(usage.length);
+      });
       return "continue";
     },
   };

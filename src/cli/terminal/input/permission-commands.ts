@@ -6,6 +6,7 @@
  */
 import { describeRule, type PersonalRuleSpec } from "../../../core/policy/personal-rules.js";
 import type { RunGrants } from "../../../core/policy/run-grants.js";
+import { writeHarnessLines } from "../render/harness-rows.js";
 import { escapeForPrompt } from "../render/terminal-text.js";
 import type { SlashCommand, SlashCommandEnd } from "./slash-commands.js";
 
@@ -43,7 +44,12 @@ export function permissionCommands(
                   ...rules.map((rule) => `  ${rule.behavior} ${describeRule(rule)}`),
                 ];
           const all = [...lines, ...ruled];
-          state.output.write(`${all.map((line) => escapeForPrompt(line)).join("\n")}\n`);
+          // A grant's arguments are the model's: on a terminal no wrapped row of them starts at
+          // column 0, where it could pass for a `[Permission]` line.
+          writeHarnessLines(
+            state.output,
+            all.map((line) => escapeForPrompt(line)),
+          );
           return "continue";
         }
         const match = REVOKE.exec(args);

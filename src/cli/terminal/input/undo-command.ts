@@ -3,7 +3,8 @@
  * and says what became of each, a refusal with its reason, a command as beyond undo.
  */
 import type { UndoReport } from "../../../bootstrap.js";
-import { undoReportLines } from "../render/undo-report.js";
+import { writeHarnessLines } from "../render/harness-rows.js";
+import { writeUndoReport } from "../render/undo-report.js";
 import type { SlashCommand, SlashCommandEnd } from "./slash-commands.js";
 
 export const UNDO_COUNT = /^[1-9][0-9]{0,2}$/u;
@@ -20,11 +21,11 @@ export function undoSlashCommand(undo: (count: number) => Promise<UndoReport>): 
         return "continue";
       }
       const report = await undo(args === "" ? 1 : Number(args));
-      for (const line of undoReportLines(report)) state.output.write(line);
+      writeUndoReport(state.output, report);
       if (report.decisions.some((decision) => decision.result === "restored")) {
-        state.output.write(
-          "agent: the model is not told of the undo; say so in your next message if it matters\n",
-        );
+        writeHarnessLines(state.output, [
+          "agent: the model is not told of the undo; say so in your next message if it matters",
+        ]);
       }
       return "continue";
     },

@@ -274,11 +274,13 @@ export class ProgressReporter implements AgentObserver {
     const context = this.#options.output.isTTY === true ? this.#context : "";
     // Said outright: an answer after nothing was allowed to run is rarely what was asked for.
     const allDenied = everyCallDenied(outcomes) ? " · every call was denied" : "";
-    this.#line(
-      this.#dim(
-        `done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${allDenied}${tokens}${context}`,
-      ),
-    );
+    // Broken between words on a terminal like the other harness lines, not mid-word by it.
+    this.#rows([
+      {
+        text: `done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${allDenied}${tokens}${context}`,
+        style: DIM,
+      },
+    ]);
   }
 
   dispose(): void {

@@ -51,10 +51,15 @@ export function layOutStyledLines(lines: readonly StyledLine[], options: RowOpti
  * 0, the rows it wraps onto are indented like model text, so none of them passes for a harness
  * line. Broken as `layOutStyledLines` breaks, between words, and painted row by row after that:
  * an escape sequence is never cut, never counted as cells, and closed on the row it opened on.
- * Width unknown: one row, the runs painted as they are.
+ * Width unknown: one row, the runs painted as they are. `rest`: what starts each wrapped row, at
+ * least MODEL_INDENT (a listing's rows hang under its second column).
  */
-export function layOutHarnessLine(runs: readonly Run[], options: RowOptions): string {
-  const line: StyledLine = { first: [], rest: [plain(MODEL_INDENT)], runs };
+export function layOutHarnessLine(
+  runs: readonly Run[],
+  options: RowOptions,
+  rest: string = MODEL_INDENT,
+): string {
+  const line: StyledLine = { first: [], rest: [plain(rest)], runs };
   return rowsOf(line, usableCells(options.columns), options.color, "").join("\n");
 }
 
