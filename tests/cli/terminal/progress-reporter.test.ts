@@ -114,6 +114,27 @@ describe("tool call lines", () => {
     );
   });
 
+  it("summarises a search by its pattern, and the path it names after `in`", async () => {
+    const { progress, text } = reporter("normal");
+    const calls: ToolCall[] = [
+      { id: "g1", name: "grep", arguments: '{"pattern":"def total_value","path":"."}' },
+      { id: "g2", name: "grep", arguments: '{"pattern":"hunter2"}' },
+      { id: "g3", name: "glob", arguments: '{"pattern":"**/*.py","path":"src"}' },
+      { id: "r1", name: "read_file", arguments: '{"path":"src/cart.py"}' },
+    ];
+    for (const call of calls) progress.onToolCallStart(call);
+    await flushed();
+    expect(text()).toBe(
+      [
+        "→ grep def total_value in .",
+        "→ grep hunter2",
+        "→ glob **/*.py in src",
+        "→ read_file src/cart.py",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("counts a long command's whole output, not the shortened text the model got, and says where it is", async () => {
     /** `seq 1 30000` as the shell tool reports it, through the real capture and its notice. */
     const seq = (spill: OutputSpill | undefined): string => {

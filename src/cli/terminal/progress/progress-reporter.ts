@@ -378,11 +378,20 @@ function summarizeArguments(call: ToolCall): string {
   const main = isArgv(record.command, record.args)
     ? // run_command: the argv as the approval shows it; a flat list of strings, safe to encode.
       JSON.stringify([record.command, ...record.args])
-    : (record.command ?? record.path ?? record.pattern);
+    : (record.command ?? searched(record.pattern, record.path) ?? record.path);
   // The model's own text, not a re-encoding of it: re-encoding deeply nested hostile JSON could
   // overflow the stack.
   const text = typeof main === "string" ? main : call.arguments;
   return escapeForTerminal(truncateForDisplay(collapseHiddenRuns(text), SUMMARY_CHARS));
+}
+
+/**
+ * A search (grep, glob) by what it looks for, then where when the call says: `def total in src`.
+ * The path alone would hide the pattern, and `grep .` says nothing.
+ */
+function searched(pattern: unknown, path: unknown): string | undefined {
+  if (typeof pattern !== "string" || pattern === "") return undefined;
+  return typeof path === "string" && path !== "" ? `${pattern} in ${path}` : pattern;
 }
 
 function isArgv(command: unknown, args: unknown): args is string[] {
