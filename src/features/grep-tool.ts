@@ -3,7 +3,8 @@
  * `path-line-text` for a context line, `--` between groups that do not touch; then
  * `[more matches not shown: the cap of N was reached]` when it was; then what was not searched
  * (`[N binary files not searched]`, `[N files over 4 MiB not searched]`). None:
- * `No matches for PATTERN` (then the notes).
+ * `No matches for PATTERN` (then the notes). A `path` an ignore file leaves out (`.env` in
+ * `.gitignore`) is not searched, and the result says so instead: `[.env was not searched: …]`.
  * A path that could pass for another line or another field (a control character, a leading `"`,
  * a `:`) is shown JSON-quoted; a line over 500 characters is cut, saying how much was left out.
  */
@@ -72,8 +73,9 @@ export function createGrepTool({
     name: GREP_TOOL_NAME,
     description:
       "Search the workspace's text files for a regular expression or fixed text; prints " +
-      "path:line:text like grep -rn. Files .gitignore ignores, .git, node_modules (unless the " +
-      "glob or path names it), binary files and links are not searched.",
+      "path:line:text like grep -rn. node_modules is searched only when the glob or path names " +
+      "it. Files .gitignore or .git/info/exclude ignore are never searched, even when path " +
+      "names them (the result then says so); nor are .git, binary files and links.",
     effect: "read",
     parameters: TOOL_PARAMETERS.grep,
     argumentShape: TOOL_ARGUMENT_SHAPES.grep,
@@ -116,11 +118,22 @@ export function createGrepTool({
           if (error instanceof GrepStoppedError) return stopped(error);
           throw error;
         }
-        const text = formatGrep(input.pattern, result, maxResults, input.context ?? 0);
+        const text =
+          result.ignoredPath === undefined || input.path === undefined
+            ? formatGrep(input.pattern, result, maxResults, input.context ?? 0)
+            : ignoredNote(input.path, result.ignoredPath);
         // Said whatever was found, so that it tells nothing about the files left out.
         return toolSuccess(withheld === undefined ? text : `${text}\n${WITHHELD_NOTE}`);
       }),
   });
+}
+
+/** Said instead of `No matches`: nothing under the named path was searched. */
+function ignoredNote(named: string, ignored: string): string {
+  return (
+    `[${displayPath(named)} was not searched: .gitignore or .git/info/exclude ignores ` +
+    `${displayPath(ignored)}, and grep leaves out ignored files even when path names them]`
+  );
 }
 
 function stopped(error: GrepStoppedError): ToolResult {

@@ -108,6 +108,40 @@ describe("grep", () => {
     );
   });
 
+  it("says a path it names is ignored and was not searched, rather than that nothing matched", async () => {
+    await put(".gitignore", ".env\n.venv/\n");
+    await put(".git/info/exclude", "build/\n");
+    await put(".env", "PASSWORD=hunter2\n");
+    await put(".venv/lib/site.py", "hunter2\n");
+    await put("build/out.txt", "hunter2\n");
+    const notSearched = (path: string, named = path) =>
+      ok(
+        `[${named} was not searched: .gitignore or .git/info/exclude ignores ${path}, and grep ` +
+          "leaves out ignored files even when path names them]",
+      );
+    expect(await grep({ pattern: "hunter2", path: ".env" })).toEqual(notSearched(".env"));
+    expect(await grep({ pattern: "hunter2", path: ".venv" })).toEqual(notSearched(".venv"));
+    expect(await grep({ pattern: "hunter2", path: ".venv/lib" })).toEqual(
+      notSearched(".venv", ".venv/lib"),
+    );
+    expect(await grep({ pattern: "hunter2", path: "build/out.txt" })).toEqual(
+      notSearched("build", "build/out.txt"),
+    );
+    // A folder that is not ignored is searched, its ignored files left out as ever.
+    expect(await grep({ pattern: "hunter2", path: "." })).toEqual(ok("No matches for hunter2"));
+  });
+
+  it("says nothing of ignore files for a path the person's rules withhold", async () => {
+    await put(".gitignore", ".env\n");
+    await put(".env", "PASSWORD=hunter2\n");
+    const withheld = new ToolRegistry([
+      createGrepTool({ fileSystem: new NodeWorkspaceFileSystem(temp.ws), withheld: [".env"] }),
+    ]);
+    expect(await callTool(withheld, "grep", { pattern: "hunter2", path: ".env" })).toEqual(
+      ok("No matches for hunter2\n[files your settings deny or ask about are not searched]"),
+    );
+  });
+
   it("reads .git/info/exclude only through real directories, never through a link", async () => {
     await mkdir(join(temp.evil, "info"), { recursive: true });
     await writeFile(join(temp.evil, "info", "exclude"), "*.ts\n");

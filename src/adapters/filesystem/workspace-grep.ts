@@ -7,7 +7,7 @@
  *   directory a running command swaps for a link mid-walk is not entered, and a file that matched
  *   is checked to be at the path the walk expected before its lines are shown;
  * - what `.git/info/exclude` or a `.gitignore` in the workspace ignores is neither entered nor
- *   read (grep-ignores.ts);
+ *   read (grep-ignores.ts), even when the request's path names it: `ignoredPath` then says so;
  * - a file with a NUL byte in its first 8 KiB is binary and left out, and so is one over
  *   GREP_FILE_LIMIT_BYTES; both are counted.
  * Each directory's files are searched in name order (code units), then its subdirectories, so
@@ -106,6 +106,13 @@ export async function grepWorkspace(
     skippedBinary: 0,
     skippedLarge: 0,
   };
+  // The named path, or a folder on the way to it, that an ignore file left out: nothing was
+  // searched. Never said of a path the person's rules withhold: that stays as it is.
+  let ignoredPath: string | undefined;
+  const leftOut = (relative: string): void => {
+    if (under === undefined || isWithheld(under)) return;
+    if (relative === under || under.startsWith(`${relative}/`)) ignoredPath = relative;
+  };
 
   const searchFile = (absolute: string, relative: string): void => {
     let fd: number;
@@ -197,7 +204,10 @@ export async function grepWorkspace(
       if (entry.isDirectory()) {
         if (state !== undefined && glob?.canMatchBelow(state) !== true) continue;
         if (name === DEPENDENCY_DIRECTORY && !searchesDependencies) continue;
-        if (ignoredBy(ignores, relative, true)) continue;
+        if (ignoredBy(ignores, relative, true)) {
+          leftOut(relative);
+          continue;
+        }
         subdirectories.push({
           absolute: directory.absolute + name + sep,
           relative: `${relative}/`,
@@ -206,7 +216,10 @@ export async function grepWorkspace(
         });
       } else if (entry.isFile()) {
         if (state !== undefined && glob?.accepts(state) !== true) continue;
-        if (ignoredBy(ignores, relative, false)) continue;
+        if (ignoredBy(ignores, relative, false)) {
+          leftOut(relative);
+          continue;
+        }
         if (!searchedAndGoesOn(directory.absolute + name, relative)) break;
       }
     }
@@ -221,7 +234,14 @@ export async function grepWorkspace(
     }
   }
   const { truncated, searchedFiles, skippedBinary, skippedLarge } = tally;
-  return { lines, truncated, searchedFiles, skippedBinary, skippedLarge };
+  return {
+    lines,
+    truncated,
+    searchedFiles,
+    skippedBinary,
+    skippedLarge,
+    ...(ignoredPath === undefined ? {} : { ignoredPath }),
+  };
 }
 
 /** Whether `relative` is `under`, below it, or a folder on the way down to it. */

@@ -119,6 +119,11 @@ export interface GrepResult {
   readonly searchedFiles: number;
   readonly skippedBinary: number;
   readonly skippedLarge: number;
+  /**
+   * Set when the request's `path`, or a folder on the way to it, is ignored (`.gitignore`,
+   * `.git/info/exclude`) and so was not searched at all: that ignored path, workspace-relative.
+   */
+  readonly ignoredPath?: string;
 }
 
 export interface EditPreview {
