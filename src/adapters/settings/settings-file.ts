@@ -163,9 +163,8 @@ export function loadSettingsFile(path: string): LoadedSettings {
   // The input in each issue, so that a wrong choice can be quoted back.
   const parsed = fileSchema().safeParse(raw, { reportInput: true });
   if (!parsed.success) {
-    const known = [...SETTING_NAMES, "mcpServers"];
     throw new SettingsFileError(
-      `settings file ${path}: ${describeSettingsIssue(parsed.error.issues[0], known)}`,
+      `settings file ${path}: ${describeSettingsIssue(parsed.error.issues[0], fileSchema())}`,
     );
   }
   const { mcpServers, ...values } = parsed.data;

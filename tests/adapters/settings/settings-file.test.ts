@@ -81,6 +81,30 @@ describe("loadSettingsFile", () => {
   });
 
   it.each([
+    [
+      '{"apiKey": "sk-123"}',
+      "unknown field apiKey (known: model, baseURL, chapter, profile, sandbox, network, language, contextWindow, requestTimeout, retries, rules, mcpServers)",
+    ],
+    [
+      '{"rules":[{"behavior":"allow","tool":"shell","command":"python3 -m unittest"}]}',
+      "rules[0]: unknown field command (known: behavior, tool, argv, path)",
+    ],
+    [
+      '{"rules":[{"behavior":"deny","tool":"shell","argv":["git","push"]},{"behavior":"allow","tool":"read_file","glob":"src/**"}]}',
+      "rules[1]: unknown field glob (known: behavior, tool, argv, path)",
+    ],
+    [
+      '{"mcpServers":{"docs":{"command":"docs-server","cwd":"/tmp"}}}',
+      "mcpServers.docs: unknown field cwd (known: command, args, env, allow, timeout, url, headers)",
+    ],
+  ])("%s names where the unknown field is, and the fields known there", async (text, message) => {
+    await writeFile(file, text);
+    expect(() => loadSettingsFile(file)).toThrow(
+      new SettingsFileError(`settings file ${file}: ${message}`),
+    );
+  });
+
+  it.each([
     ['{"chapter": 5}', "field chapter: must be 1, 2, 3 or 4, got 5"],
     ['{"sandbox": "maybe"}', 'field sandbox: must be "auto", "required" or "off", got "maybe"'],
     ['{"language": "fr"}', 'field language: must be "en" or "zh", got "fr"'],
