@@ -82,7 +82,7 @@ describe.skipIf(!HAS_BWRAP)(`P04: approvals that wait ${BWRAP_REASON}`, () => {
     expect(first.stderr).toContain(
       `approve: agent approve ${id} [--ttl 15m]    deny: agent deny ${id}`,
     );
-    expect(first.stderr).toContain("risk: npm and node run arbitrary code");
+    expect(first.stderr).toContain("risk: npm runs arbitrary code");
     expect(first.stderr).toContain(
       `[Permission] run_command: ask (p04-policy) - Waiting for approval: request ${id}`,
     );
@@ -317,7 +317,7 @@ describe.skipIf(!HAS_BWRAP)(`P04: approvals that wait ${BWRAP_REASON}`, () => {
       expect(request).toBeGreaterThanOrEqual(0);
       // The request's wrapped rows are indented; the next row at the margin is its first risk.
       const next = screen.slice(request + 1).findIndex((line) => !line.startsWith("  "));
-      expect(screen[request + 1 + next]).toMatch(/^Risk: npm and node run arbitrary code/);
+      expect(screen[request + 1 + next]).toMatch(/^Risk: npm runs arbitrary code/);
       expect(
         screen.some((line) =>
           line.startsWith(
@@ -370,7 +370,7 @@ describe.skipIf(!HAS_BWRAP)(`P04: approvals that wait ${BWRAP_REASON}`, () => {
         "  ┌─ what it runs or writes, as written (any character but printable ASCII shown as \\uXXXX):",
         `  │ runs the script ${JSON.stringify(test)}`,
         "  └─ end of the block",
-        expect.stringMatching(/^ {2}risk: npm and node run arbitrary code/u),
+        expect.stringMatching(/^ {2}risk: npm runs arbitrary code/u),
         expect.stringMatching(/^ {2}risk: it can create, change or delete any file/u),
         "",
       ]);

@@ -13,10 +13,14 @@ import { commandArgv, sameArgv } from "./run-command-input.js";
  * Said with every command request: a program on the allowlist is not thereby safe. The person
  * approves what the scripts do, and only the sandbox limits it.
  */
-export const COMMAND_RISKS = Object.freeze([
-  "npm and node run arbitrary code: the program being on the allowlist is not a safety boundary; what the script does is what you approve",
-  "it can create, change or delete any file in the workspace (not its git metadata nor the harness's own files)",
-]);
+export function commandRisks(argv: readonly string[]): readonly string[] {
+  // Named as allowlisted (`python3`, `npm`): any of them runs whatever code it is given.
+  const program = argv[0] ?? "the program";
+  return Object.freeze([
+    `${program} runs arbitrary code: the program being on the allowlist is not a safety boundary; what the code it runs does is what you approve`,
+    "it can create, change or delete any file in the workspace (not its git metadata nor the harness's own files)",
+  ]);
+}
 
 /** How long a request made under a bare seed context may wait (P04 passes its own). */
 export const SEED_REQUEST_TTL_MS = 15 * 60 * 1000;
@@ -70,7 +74,7 @@ export function authorizeCommand(
       summary: `run_command ${JSON.stringify(argv)} in ${context.cwd} · effect execute · ${environmentLabel(where.sandbox)}`,
       // Apart from the summary: script text is shown in a block of its own, never as a row.
       ...(rows === undefined ? {} : { scriptRows: rows }),
-      risks: COMMAND_RISKS,
+      risks: commandRisks(argv),
       expiresAt: new Date(where.now + where.requestTtlMs).toISOString(),
     },
   };

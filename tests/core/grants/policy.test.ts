@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { actionDigest, actionPreimage } from "../../../src/core/policy/approval-request.js";
 import type { ExecutionEnvironmentStatus } from "../../../src/core/policy/execution-environment.js";
 import { P04Authorizer } from "../../../src/core/grants/p04-authorizer.js";
-import { COMMAND_RISKS } from "../../../src/core/grants/authorize-command.js";
 import type { P04Context } from "../../../src/core/grants/policy-context.js";
 import { authorizeP04 } from "../../../src/core/grants/policy.js";
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
@@ -81,11 +80,24 @@ describe("the seed's checks: authorizeP04", () => {
         actionDigest: digest,
         summary:
           'run_command ["npm","test"] in /ws · effect execute · sandbox: bwrap (network off, writable: /ws)',
-        risks: COMMAND_RISKS,
+        risks: [
+          "npm runs arbitrary code: the program being on the allowlist is not a safety boundary; what the code it runs does is what you approve",
+          "it can create, change or delete any file in the workspace (not its git metadata nor the harness's own files)",
+        ],
         expiresAt: "2026-01-01T00:01:00.000Z",
       },
     });
-    expect(COMMAND_RISKS[0]).toMatch(/npm and node run arbitrary code/);
+  });
+
+  it("names the program a request runs in its risk, not npm and node for every one", () => {
+    const decision = authorizeP04(
+      prepared("run_command", { command: "python3", args: ["-m", "unittest"] }),
+      context({ allowedArgv: [["python3", "-m", "unittest"]] }),
+    );
+    expect(decision.behavior).toBe("ask");
+    expect(decision.behavior === "ask" ? decision.request.risks[0] : undefined).toBe(
+      "python3 runs arbitrary code: the program being on the allowlist is not a safety boundary; what the code it runs does is what you approve",
+    );
   });
 
   it.each([[["test", "--", "--watch"]], [["run", "lint", "--fix"]], [["run"]], [["TEST"]]])(
