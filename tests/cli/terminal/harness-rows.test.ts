@@ -1,36 +1,17 @@
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { conversationCommands } from "../../../src/cli/terminal/input/conversation-commands.js";
-import {
-  SlashCommands,
-  type ConversationState,
-} from "../../../src/cli/terminal/input/slash-commands.js";
+import { SlashCommands } from "../../../src/cli/terminal/input/slash-commands.js";
+import { slashCommandOutput } from "../../support/slash-command-output.js";
 import { undoSlashCommand } from "../../../src/cli/terminal/input/undo-command.js";
 import type { UndoReport } from "../../../src/bootstrap.js";
 
 /** Runs `/name` against a terminal `columns` wide (or a pipe): what it wrote. */
-async function typed(
+function typed(
   commands: SlashCommands,
   name: string,
   columns: number | undefined,
 ): Promise<string> {
-  const output =
-    columns === undefined
-      ? new PassThrough()
-      : Object.assign(new PassThrough(), { isTTY: true, columns });
-  let text = "";
-  output.on("data", (chunk: Buffer) => {
-    text += chunk.toString("utf8");
-  });
-  const state: ConversationState = {
-    output,
-    history: undefined,
-    usage: undefined,
-    commands,
-    signal: new AbortController().signal,
-  };
-  await commands.run({ name, args: "" }, state);
-  return text;
+  return slashCommandOutput(commands, `/${name}`, columns);
 }
 
 describe("/help on a terminal", () => {

@@ -3,14 +3,12 @@ import { describe, expect, it } from "vitest";
 import { TerminalApprovalProvider } from "../../../src/cli/terminal/approval/terminal-approval.js";
 import { permissionCommands } from "../../../src/cli/terminal/input/permission-commands.js";
 import type { PersonalRuleSpec } from "../../../src/core/policy/personal-rules.js";
-import {
-  SlashCommands,
-  type ConversationState,
-} from "../../../src/cli/terminal/input/slash-commands.js";
+import { SlashCommands } from "../../../src/cli/terminal/input/slash-commands.js";
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
 import { RunGrants } from "../../../src/core/policy/run-grants.js";
 import { preparedCall } from "../../support/prepared-calls.js";
+import { slashCommandOutput } from "../../support/slash-command-output.js";
 
 const ASK = PermissionDecision.ask("Shell execution requires approval", "shell-default");
 const request = (): PermissionRequest =>
@@ -55,24 +53,7 @@ describe("/permissions", () => {
     rules: readonly PersonalRuleSpec[] = [],
     columns?: number,
   ): Promise<string> {
-    const output =
-      columns === undefined
-        ? new PassThrough()
-        : Object.assign(new PassThrough(), { isTTY: true, columns });
-    let text = "";
-    output.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-    });
-    const commands = new SlashCommands(permissionCommands(grants, rules));
-    const state: ConversationState = {
-      output,
-      history: undefined,
-      usage: undefined,
-      commands,
-      signal: new AbortController().signal,
-    };
-    const [name, ...rest] = line.slice(1).split(" ");
-    return commands.run({ name: name ?? "", args: rest.join(" ") }, state).then(() => text);
+    return slashCommandOutput(new SlashCommands(permissionCommands(grants, rules)), line, columns);
   }
 
   it("lists the run's grants and revokes one, after which it is gone", async () => {
