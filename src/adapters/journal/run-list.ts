@@ -11,8 +11,11 @@ export interface RunSummary {
   readonly path: string;
   /** ISO time of run_started; absent for a journal that cannot be read. */
   readonly startedAt?: string;
-  /** `running`: unfinished and a live process holds it. `unreadable`: see `problem`. */
-  readonly status: RunStatus | "running" | "unreadable";
+  /**
+   * `running`: unfinished and a live process holds it. `open`: a conversation between turns (its
+   * last turn completed) that a live process still holds. `unreadable`: see `problem`.
+   */
+  readonly status: RunStatus | "running" | "open" | "unreadable";
   readonly prompt: string;
   readonly problem?: string;
 }
@@ -56,12 +59,14 @@ function summarize(runs: string, runId: string): RunSummary {
   try {
     // A long journal is read at its ends (its first record, its last status), a short one whole.
     const ends = readJournalEnds(path) ?? endsOfWhole(path);
-    const running = ends.status === "unfinished" && liveHolder(lockPath(runs, runId)) !== undefined;
+    const held =
+      (ends.status === "unfinished" || ends.status === "completed") &&
+      liveHolder(lockPath(runs, runId)) !== undefined;
     return {
       runId,
       path,
       startedAt: ends.start.time,
-      status: running ? "running" : ends.status,
+      status: held ? (ends.status === "unfinished" ? "running" : "open") : ends.status,
       prompt: ends.start.prompt,
     };
   } catch (error) {

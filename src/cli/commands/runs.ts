@@ -22,7 +22,7 @@ export const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <di
                   [--limit <n> | --all] [--json]
 
 Lists this workspace's runs, newest first: id, start time (UTC), status
-(running, unfinished, completed, failed, cancelled, waiting) and the task,
+(running, open, unfinished, completed, failed, cancelled, waiting) and the task,
 under a header line on a terminal (rows only when stdout is piped).
 The newest ${DEFAULT_LIMIT} unless --limit or --all asks for more.
 Go on with an unfinished one: agent resume [<id>].
