@@ -13,7 +13,7 @@ const RUNS_HELP = `Usage: agent runs [--workspace <dir>] [--state-dir <dir>]
                   [--limit <n> | --all] [--json]
 
 Lists this workspace's runs, newest first: id, start time (UTC), status
-(running, unfinished, completed, failed, cancelled, waiting) and the task,
+(running, open, unfinished, completed, failed, cancelled, waiting) and the task,
 under a header line on a terminal (rows only when stdout is piped).
 The newest 20 unless --limit or --all asks for more.
 Go on with an unfinished one: agent resume [<id>].
