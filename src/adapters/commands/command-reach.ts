@@ -214,9 +214,10 @@ class Reach {
         `the command changes directory (${program}), after which the harness cannot tell which workspace files its paths name, so it cannot be bound to an approval; name the files from the workspace's top`,
       );
     }
-    if (program === "find" && args.some((arg) => /^-(exec|execdir|ok|okdir)$/u.test(arg))) {
+    const runsOnFound = args.find((arg) => /^-(exec|execdir|ok|okdir)$/u.test(arg));
+    if (program === "find" && runsOnFound !== undefined) {
       throw new UnbindableCommandError(
-        `find ${args.find((arg) => arg.startsWith("-exec") || arg.startsWith("-ok")) ?? "-exec"} runs commands on the files it finds, which the harness cannot read from its text, so it cannot be bound to an approval`,
+        `find ${runsOnFound} runs commands on the files it finds, which the harness cannot read from its text, so it cannot be bound to an approval`,
       );
     }
     if (program === "." || program === "source") {

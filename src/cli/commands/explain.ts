@@ -8,7 +8,10 @@
  */
 import { withOutcomeNote } from "../../core/runner/outcome-note.js";
 import type { ToolResult } from "../../core/tools/tool-result.js";
-import { CallCannotSucceedError } from "../../core/tools/call-cannot-succeed.js";
+import {
+  CallCannotSucceedError,
+  failIfCannotSucceed,
+} from "../../core/tools/call-cannot-succeed.js";
 import {
   composeExplain,
   type ExecutionSettings,
@@ -117,10 +120,7 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
   const yes = build("y", auditY);
   // A call that cannot succeed (an edit whose old_string occurs twice) is put to nobody, as in
   // the run: the policy runs the tool's precheck just before it would ask.
-  const beforeAsking = async (): Promise<void> => {
-    const doomed = await snapshot.precheck(call);
-    if (doomed !== undefined) throw new CallCannotSucceedError(doomed);
-  };
+  const beforeAsking = () => failIfCannotSucceed(snapshot, call);
   let decidedYes: PermissionDecision;
   try {
     decidedYes = await yes.policy.decide(new PermissionRequest(call, {}, { beforeAsking }), trace);
@@ -195,24 +195,26 @@ function refusedBeforePolicy(
   result: ToolResult,
   profile: ChapterProfile,
 ): string[] {
-  // What the model would read: with the profile's outcome note, as the run adds it. A refusal
-  // before the policy is no denial, so the note only says that nothing ran.
-  const refused = profile.outcomeNotes
-    ? withOutcomeNote(result, { executed: "no", status: "invalid_arguments" })
-    : result;
-  lines.push(`prepare: ${refused.content}`);
+  lines.push(`prepare: ${asTheModelReadsIt(result, profile)}`);
   lines.push("the call is refused before the policy; nothing was executed");
   return lines;
 }
 
 function cannotSucceed(lines: string[], result: ToolResult, profile: ChapterProfile): string[] {
-  const refused = profile.outcomeNotes
-    ? withOutcomeNote(result, { executed: "no", status: "invalid_arguments" })
-    : result;
-  lines.push(`approval: not asked, the call cannot succeed: ${refused.content}`);
+  lines.push(`approval: not asked, the call cannot succeed: ${asTheModelReadsIt(result, profile)}`);
   lines.push("audit: none (no decision is made for a call that cannot succeed)");
   lines.push("nothing was executed");
   return lines;
+}
+
+/**
+ * A call refused before any decision, as the model would read it: with the profile's outcome
+ * note, as the run adds it. Such a refusal is no denial, so the note only says that nothing ran.
+ */
+function asTheModelReadsIt(result: ToolResult, profile: ChapterProfile): string {
+  return profile.outcomeNotes
+    ? withOutcomeNote(result, { executed: "no", status: "invalid_arguments" }).content
+    : result.content;
 }
 
 function describe(decision: PermissionDecision): string {

@@ -23,8 +23,7 @@ import type { ExecutionFacts, ToolIdentity } from "../tools/tool-definition.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { ToolRegistry, ToolRegistrySnapshot } from "../tools/tool-registry.js";
 import type { ToolResult } from "../tools/tool-result.js";
-import { CallCannotSucceedError } from "../tools/call-cannot-succeed.js";
-import type { PreparedToolCall } from "../tools/prepared-tool-call.js";
+import { CallCannotSucceedError, failIfCannotSucceed } from "../tools/call-cannot-succeed.js";
 import {
   checkedFacts,
   denied,
@@ -425,7 +424,7 @@ export class AgentRunner {
         {
           onAsking: () => (person.asked = true),
           // A call that cannot succeed fails before a person is asked to approve it in vain.
-          beforeAsking: () => failIfDoomed(snapshot, prepared.call),
+          beforeAsking: () => failIfCannotSucceed(snapshot, prepared.call),
         },
       );
       const reportPersonWait = (): void => {
@@ -534,12 +533,6 @@ export class AgentRunner {
       // Nothing to do: the display is best effort, the decision path is not affected.
     }
   }
-}
-
-/** The tool's precheck, as the policy's `beforeAsking`: a call that cannot succeed throws. */
-async function failIfDoomed(snapshot: ToolRegistrySnapshot, call: PreparedToolCall): Promise<void> {
-  const doomed = await snapshot.precheck(call);
-  if (doomed !== undefined) throw new CallCannotSucceedError(doomed);
 }
 
 function randomOperationId(): string {

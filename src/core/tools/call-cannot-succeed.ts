@@ -1,3 +1,5 @@
+import type { PreparedToolCall } from "./prepared-tool-call.js";
+import type { ToolRegistrySnapshot } from "./tool-registry.js";
 import type { ToolResult } from "./tool-result.js";
 
 /**
@@ -13,4 +15,16 @@ export class CallCannotSucceedError extends Error {
     super(result.content);
     this.result = result;
   }
+}
+
+/**
+ * The tool's precheck, as a permission request's `beforeAsking` (the run's and `agent explain`'s
+ * alike): a call that cannot succeed throws CallCannotSucceedError with the tool's own error.
+ */
+export async function failIfCannotSucceed(
+  snapshot: ToolRegistrySnapshot,
+  call: PreparedToolCall,
+): Promise<void> {
+  const doomed = await snapshot.precheck(call);
+  if (doomed !== undefined) throw new CallCannotSucceedError(doomed);
 }
