@@ -79,6 +79,11 @@ function rowsOf(line: StyledLine, usable: number, color: boolean, indent: string
     cellsOfText(indent) + prefix.reduce((sum, run) => sum + cellsOfText(run.text), 0);
   const prefixText = (prefix: readonly Run[]): string =>
     indent + prefix.map((run) => paint(run.text, run.style, color)).join("");
+  // Width unknown (a pipe, a log): one row, as the loop below would make it, without its walk
+  // over every character of every audit and result line.
+  if (usable === Number.POSITIVE_INFINITY) {
+    return [prefixText(line.first) + paintRange(text, spans, 0, text.length, color)];
+  }
   const rows: string[] = [];
   // The row being filled is text[rowStart, rowEnd), after its prefix.
   let prefix = prefixText(line.first);
