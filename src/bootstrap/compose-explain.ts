@@ -13,8 +13,9 @@ import type { ToolRegistry } from "../core/tools/tool-registry.js";
 import { buildToolPath, DEFAULT_MAX_TURNS } from "./build-agent.js";
 import { DryRunGrants } from "./dry-run-grants.js";
 import { existingRealPath, harnessPaths, plannedRealPath } from "./harness-paths.js";
+import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
 import { hostFilesOnce, sandboxHostFiles } from "./host-files.js";
-import { p04Dependencies } from "./p04-run.js";
+import { allowedArgvOf, p04Dependencies } from "./p04-run.js";
 import { startRunExecution } from "./execution/run-execution.js";
 import { stateRootFor } from "./open/run-store.js";
 import type { ExecutionSettings } from "./run-settings.js";
@@ -31,6 +32,10 @@ const DRY_RUN_GRANT_TTL_MS = 60_000;
 
 export async function composeExplain(settings: ExecutionSettings): Promise<ToolPathFor> {
   const { profile, workspace, host } = settings;
+  // Where the run would refuse to start, so does its dry run.
+  if (profile.homeWorkspace === "refused") {
+    assertHomeWorkspaceAllowed(workspace, host, settings.stateDir);
+  }
   const stateRoot = existingRealPath(stateRootFor(settings.stateDir, host));
   const harnessFiles = harnessPaths({
     auditLog: settings.auditLog === undefined ? undefined : plannedRealPath(settings.auditLog),
@@ -44,11 +49,13 @@ export async function composeExplain(settings: ExecutionSettings): Promise<ToolP
       hostFiles: sandboxHostFiles(workspace, hostPaths),
     })
   ).ready;
+  const allowedArgv = profile.approvals === "grants" ? allowedArgvOf(workspace) : [];
   return (approver, audit) => {
     const grants =
       profile.approvals === "grants"
         ? p04Dependencies({
             workspace,
+            allowedArgv,
             network: settings.network,
             execution,
             runId: "explain",

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { JsonlAuditLog } from "../adapters/audit/index.js";
+import { ensureHarnessDirectory } from "../adapters/commands/index.js";
 import type { StartedShellExecution } from "../adapters/execution/index.js";
 import {
   NodeWorkspaceFileSystem,
@@ -28,7 +29,7 @@ import { hostFilesOnce, sandboxHostFiles } from "./host-files.js";
 import { assertHomeWorkspaceAllowed } from "./home-workspace.js";
 import { openJournalSession, type JournalSession } from "./open/journal-session.js";
 import { createModelClient } from "./model/model-client.js";
-import { p04Dependencies } from "./p04-run.js";
+import { allowedArgvOf, p04Dependencies } from "./p04-run.js";
 import { networkNoticeGateFor, openProbeVerdictCache } from "./open/probe-verdict-cache.js";
 import { loadRunInstructions } from "./open/project-instructions.js";
 import { defaultContextWindow } from "../core/context/context-budget.js";
@@ -156,11 +157,14 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       profile.approvals,
       new NodeWorkspaceFileSystem(workspace, { harnessFiles, hostFiles: hostPaths }),
     );
-    // Grants: an allowlist and a grant store; with nobody at a terminal, an ask waits.
+    // Grants: an allowlist and a grant store; with nobody at a terminal, an ask waits. `.agent`
+    // exists before any command runs, so the sandbox binds it read-only (command-allowlist.ts).
+    if (profile.approvals === "grants") ensureHarnessDirectory(workspace);
     const grants =
       profile.approvals === "grants"
         ? p04Dependencies({
             workspace,
+            allowedArgv: allowedArgvOf(workspace),
             network: settings.network,
             execution: await execution.ready,
             runId: session.runId,

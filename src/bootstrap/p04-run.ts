@@ -1,13 +1,10 @@
 /**
  * What a run whose approvals are grants (P04) needs beyond chapter 3, assembled in one place so that
  * a run, a resumed run and `agent explain` build the same thing: the allowlist, the grant store,
- * and the sandbox-only argv runner.
+ * and the sandbox-only argv runner. It reads and creates nothing in the workspace: a run makes
+ * `.agent` first (`ensureHarnessDirectory`), a dry run leaves the workspace as it is.
  */
-import {
-  ensureHarnessDirectory,
-  loadCommandAllowlist,
-  npmScriptRows,
-} from "../adapters/commands/index.js";
+import { loadCommandAllowlist, npmScriptRows } from "../adapters/commands/index.js";
 import type { ShellExecution } from "../adapters/execution/index.js";
 import type { GrantDependencies } from "./build-agent.js";
 import type { ApprovalGrants } from "../core/grants/grant-approval.js";
@@ -23,13 +20,19 @@ export interface P04RunInput {
   /** The grant store: the workspace's own (adapters/state), or a dry run's in memory. */
   readonly grants: ApprovalGrants;
   readonly grantTtlMs: number;
+  /** The allowlist's argvs, read once per run (`allowedArgvOf`). */
+  readonly allowedArgv: readonly (readonly string[])[];
+}
+
+/** The argvs of the workspace's allowlist (package.json scripts and `.agent/commands.json`). */
+export function allowedArgvOf(workspace: string): readonly (readonly string[])[] {
+  return loadCommandAllowlist(workspace).commands.map((entry) => entry.argv);
 }
 
 export function p04Dependencies(input: P04RunInput): GrantDependencies {
-  ensureHarnessDirectory(input.workspace);
   return {
     argvRunner: input.execution.argvRunner,
-    allowedArgv: loadCommandAllowlist(input.workspace).commands.map((entry) => entry.argv),
+    allowedArgv: input.allowedArgv,
     grants: input.grants,
     runId: input.runId,
     network: input.network,

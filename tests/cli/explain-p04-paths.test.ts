@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { explainCall, plainExplainSettings } from "../../src/cli/commands/explain.js";
@@ -50,5 +50,35 @@ describe("agent explain read_file '../package.json' --chapter 4", () => {
     expect(lines).toContain(
       `decision: allow (p04-policy) - Allowed by P04: read inside the workspace ${temp.ws}`,
     );
+  });
+});
+
+describe("agent explain --chapter 4 in a workspace with no .agent", () => {
+  it("leaves the workspace as it found it: no .agent is created", async () => {
+    const before = await readdir(temp.ws);
+    expect(before).not.toContain(".agent");
+    const lines = await explain("read_file", { path: "package.json" });
+    expect(lines).toContain(
+      `decision: allow (p04-policy) - Allowed by P04: read inside the workspace ${temp.ws}`,
+    );
+    expect(await readdir(temp.ws)).toEqual(before);
+  });
+});
+
+describe("agent explain --chapter 4 where the run would refuse to start", () => {
+  it("refuses as the run does: the home directory is no workspace for chapter 4", async () => {
+    const explained = explainCall({
+      tool: "read_file",
+      json: JSON.stringify({ path: "package.json" }),
+      execution: plainExplainSettings({
+        profile: P04,
+        workspace: temp.ws,
+        host: { env: { PATH: process.env.PATH ?? "", HOME: temp.ws }, platform: process.platform },
+      }),
+    });
+    await expect(explained).rejects.toThrow(
+      `chapter 4 refuses to work in ${temp.ws}: it is your home directory`,
+    );
+    expect(await readdir(temp.ws)).not.toContain(".agent");
   });
 });
