@@ -5,8 +5,9 @@ import { deny, P04_DENIALS, type ExplainedDecision } from "./policy-decision.js"
 import { workspacePathVerdict } from "./workspace-path-policy.js";
 
 /**
- * Reads and writes by where their path lands. A tool without a `path` (glob's pattern) is
- * confined by the tool itself and allowed for the workspace as a whole.
+ * Reads and writes by where their path lands. A read without a `path` (glob's pattern, grep's
+ * whole workspace) is confined by the tool itself and allowed for the workspace as a whole; a
+ * write without one is denied, since nothing shows where it lands.
  */
 export function authorizeWorkspacePath(
   toolName: string,
@@ -18,7 +19,14 @@ export function authorizeWorkspacePath(
     type: "allow",
     scope: `${effect} inside the workspace ${context.realWorkspaceRoot}`,
   };
-  if (!Object.hasOwn(input, "path")) return inside;
+  if (!Object.hasOwn(input, "path")) {
+    if (effect === "read") return inside;
+    return deny(
+      P04_DENIALS.pathOutsideWorkspace,
+      "the write names no path, so nothing shows it lands inside the workspace",
+      `write by ${toolName}`,
+    );
+  }
   const path = input.path;
   const scope = `${effect} of ${JSON.stringify(path)} by ${toolName}`;
   if (typeof path !== "string") {

@@ -247,14 +247,17 @@ export class PermissionPolicy {
     }
   }
 
-  /** Only a write (in P04 a read too) that names a path meets the workspace boundary. */
+  /**
+   * Every write meets the workspace boundary (one that names no path is invalid there); in P04 a
+   * read that names a path does too (a read without one, glob's pattern, is confined by its tool).
+   */
   #boundaryApplies(request: PermissionRequest): boolean {
     const check = this.#options.workspaceBoundary;
     const { effect } = request.call;
+    if (check === undefined) return false;
+    if (effect === "write") return true;
     return (
-      check !== undefined &&
-      (effect === "write" || (effect === "read" && check.reads === true)) &&
-      Object.hasOwn(request.call.arguments, "path")
+      effect === "read" && check.reads === true && Object.hasOwn(request.call.arguments, "path")
     );
   }
 

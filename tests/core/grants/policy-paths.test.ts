@@ -96,6 +96,21 @@ describe.skipIf(!CAN_SYMLINK_FILES)("P04 checks each path where it lands", () =>
     });
   });
 
+  it("a write that names no path is denied: only a path shown to land inside is allowed", () => {
+    for (const args of [{ content: "x" }, { pattern: "a", content: "x" }]) {
+      expect(authorizeP04(preparedCall("apply_patch", "write", args), context())).toEqual({
+        behavior: "deny",
+        reason: "path_outside_workspace",
+        detail: "the write names no path, so nothing shows it lands inside the workspace",
+      });
+    }
+    // A read with no path (glob's pattern) is confined by its tool, as before.
+    expect(authorizeP04(preparedCall("glob", "read", { pattern: "*" }), context())).toEqual({
+      behavior: "allow",
+      scope: `read inside the workspace ${temp.ws}`,
+    });
+  });
+
   it("a resolver that throws denies: not known to be inside", () => {
     const broken: P04Context = {
       ...context(),

@@ -315,6 +315,24 @@ describe("workspace boundary", () => {
     expect(approver.requests).toEqual([]);
   });
 
+  it.each<[string, Record<string, unknown>]>([
+    ["no path at all", { content: "x" }],
+    ["its target under another name", { pattern: "inside/x", content: "x" }],
+  ])("a write with %s is invalid: no write passes the boundary unnamed", async (_label, args) => {
+    const boundary = insideOnlyBoundary();
+    const { approver, decide } = harness({
+      workspaceBoundary: { workspace: WORKSPACE, boundary },
+      rules: [alwaysRule("allow-all", "allow")],
+    });
+    expect(summary(await decide("apply_patch", "write", args))).toEqual({
+      behavior: "deny",
+      reason: "Write path is invalid",
+      source: "workspace-boundary",
+    });
+    expect(boundary.questions).toEqual([]);
+    expect(approver.requests).toEqual([]);
+  });
+
   it.each<[string, (path: string) => unknown]>([
     [
       "throws",
