@@ -47,7 +47,9 @@ export default tseslint.config(
     },
   },
   {
-    // The core is contracts and logic: nothing from outside it, and no Node I/O.
+    // The core is contracts and logic: nothing from outside it, and no Node I/O. Of Node's
+    // modules only hashing (node:crypto) is pure enough; the process (its env, cwd, platform) is
+    // what bootstrap reads once and hands down.
     files: ["src/core/**/*.ts"],
     rules: {
       "no-restricted-imports": [
@@ -55,11 +57,22 @@ export default tseslint.config(
         {
           patterns: [
             {
+              regex: "^(\\.\\./)+(adapters|features|cli|bootstrap)(/|\\.js$)",
+              message: "core/ depends on nothing outside it.",
+            },
+            {
               regex:
-                "^(\\.\\./)+(adapters|features|cli|bootstrap)(/|\\.js$)|^node:(fs|child_process|net|http|https|dgram|worker_threads)(/|$)",
-              message: "core/ depends on nothing outside it and does no I/O.",
+                "^(?!node:crypto$)(node:.*|fs|fs/.*|os|path|child_process|process|net|http|https|url|worker_threads)$",
+              message: "core/ does no I/O: of Node's modules only node:crypto (hashing).",
             },
           ],
+        },
+      ],
+      "no-restricted-globals": [
+        "error",
+        {
+          name: "process",
+          message: "core/ reads no process state: bootstrap reads it once and passes it down.",
         },
       ],
     },
