@@ -18,7 +18,11 @@ import { ScriptedModelClient, textReply, toolCallReply } from "../support/script
 import { makeTempWorkspace, type TempWorkspace } from "../support/temp-workspace.js";
 import { toolMessages } from "../support/tool-messages.js";
 
-const SANDBOX = { kind: "isolated", label: "sandbox: bwrap (network off)" } as const;
+const SANDBOX = {
+  kind: "isolated",
+  network: "disabled",
+  label: "sandbox: bwrap (network off)",
+} as const;
 
 let temp: TempWorkspace;
 let store: ApprovalStore;

@@ -197,7 +197,11 @@ describe("buildAgent with the daily profile", () => {
       auditSink: new RecordingAuditSink(),
       runAnswers: { personalRules: [{ behavior: "allow", tool: "shell", argv: ["git"] }] },
       // A command allow holds only in the sandbox.
-      executionEnvironment: new FixedEnvironment(() => ({ kind: "isolated", label: "sandbox" })),
+      executionEnvironment: new FixedEnvironment(() => ({
+        kind: "isolated",
+        network: "disabled",
+        label: "sandbox",
+      })),
     }).run("go");
     expect(runner.commands).toEqual(["npx ava", "npx ava", "git status"]);
     expect(terminal.asked).toEqual(['{"command":"npx ava"}']);

@@ -69,7 +69,7 @@ const runner = new RecordingCommandRunner();
 const SANDBOXED: ShellExecution = {
   runner,
   argvRunner: { run: () => Promise.reject(new Error("not in this test")) },
-  environment: { status: () => ({ kind: "isolated", label: "sandbox" }) },
+  environment: { status: () => ({ kind: "isolated", network: "disabled", label: "sandbox" }) },
   networkOff: true,
 };
 const ON_HOST: ShellExecution = {

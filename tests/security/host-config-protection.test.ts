@@ -402,6 +402,7 @@ async function runChapter(
           executionEnvironment: new FixedEnvironment(() => ({
             kind: "isolated",
             label: "sandbox: bwrap (network off)",
+            network: "disabled",
           })),
         }),
   }).run("set up my machine");

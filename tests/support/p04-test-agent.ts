@@ -15,6 +15,7 @@ import type { ScriptedModelClient } from "./scripted-model.js";
 
 export const P04_TEST_SANDBOX = {
   kind: "isolated",
+  network: "disabled",
   label: "sandbox: bwrap (network off)",
 } as const;
 

@@ -10,6 +10,7 @@ import type { ToolResult } from "../../src/core/tools/tool-result.js";
 
 export const TEST_SANDBOX = Object.freeze({
   kind: "isolated",
+  network: "disabled",
   label: "sandbox: test (network off)",
 } as const);
 

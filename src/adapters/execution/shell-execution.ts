@@ -303,7 +303,11 @@ async function probeThenDecide(
       workspace: options.workspace,
       platform: options.platform,
     }),
-    environment: fixed({ kind: "isolated", label: plan.label }),
+    environment: fixed({
+      kind: "isolated",
+      label: plan.label,
+      network: options.network ? "enabled" : "disabled",
+    }),
     ...(plan.notices.length === 0 ? {} : { notices: plan.notices }),
     networkOff: !options.network,
   };

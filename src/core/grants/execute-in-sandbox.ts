@@ -1,21 +1,22 @@
 /**
  * The second seed's last step, `executeInSandbox(() => prepared.execute(toolContext), { network:
- * "disabled" })`: an approved command runs only in an isolated sandbox whose network is off. The
- * policy already denied it without one; this is asked again just before the spawn, because the
- * environment may have changed while the person answered. Nothing runs when it says no.
+ * "disabled" })`: an approved command runs only in an isolated sandbox whose network is as
+ * required (off). The policy already denied it otherwise; both are asked again just before the
+ * spawn, because the environment may have changed while the person answered. Nothing runs when
+ * either says no.
  */
 import { environmentLabel, type ExecutionEnvironment } from "../policy/execution-environment.js";
 import { toolError, type ToolResult } from "../tools/tool-result.js";
 import { P04_DENIALS } from "./policy-decision.js";
 
-/** What the seed asks of the sandbox: no network. P04's sandbox has none (bubblewrap-args.ts). */
+/** What the seed asks of the sandbox: no network (P04's policy denies a run with `--network`). */
 export interface SandboxRequirement {
   readonly network: "disabled";
 }
 
 export async function executeInSandbox(
   execute: () => Promise<ToolResult>,
-  _requirement: SandboxRequirement,
+  requirement: SandboxRequirement,
   environment: ExecutionEnvironment,
 ): Promise<ToolResult> {
   let status;
@@ -28,6 +29,12 @@ export async function executeInSandbox(
     return toolError(
       P04_DENIALS.sandboxUnavailable,
       `commands run only in the sandbox, and there is none (${environmentLabel(status)})`,
+    );
+  }
+  if (status.network !== requirement.network) {
+    return toolError(
+      P04_DENIALS.sandboxUnavailable,
+      `commands run only in a sandbox with the network ${requirement.network}, and this one has it ${status.network} (${status.label})`,
     );
   }
   return execute();

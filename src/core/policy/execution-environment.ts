@@ -4,7 +4,12 @@
  */
 export type ExecutionEnvironmentStatus =
   /** A working OS sandbox; `label` e.g. `sandbox: bwrap (network off, writable: /ws)`. */
-  | { readonly kind: "isolated"; readonly label: string }
+  | {
+      readonly kind: "isolated";
+      readonly label: string;
+      /** Whether its commands can reach the network (`--network`). */
+      readonly network: "disabled" | "enabled";
+    }
   /** No isolation, by choice or by fallback; `label` e.g. `sandbox: none — runs on the host`. */
   | { readonly kind: "host"; readonly label: string }
   /** Isolation was required and cannot be had: nothing may run. */

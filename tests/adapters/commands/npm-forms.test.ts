@@ -101,7 +101,7 @@ describe("npm forms: bound to all the code npm runs, or refused", () => {
       realWorkspaceRoot: ws,
       allowedArgv: [["npm", "install"]],
       network: "disabled",
-      sandbox: { kind: "isolated", label: "sandbox: bwrap" },
+      sandbox: { kind: "isolated", network: "disabled", label: "sandbox: bwrap" },
       now: 0,
       requestTtlMs: 1000,
       newRequestId: () => "req_0000000000000001",

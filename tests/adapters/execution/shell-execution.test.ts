@@ -258,6 +258,7 @@ describe("createShellExecution", () => {
       expect(execution.environment.status()).toEqual({
         kind: "isolated",
         label: `sandbox: bwrap (network off, writable: ${ws})`,
+        network: "disabled",
       });
       const runner = execution.runner;
       if (!(runner instanceof BubblewrapRunner)) throw new Error("expected the sandbox runner");
@@ -339,6 +340,7 @@ describe("createShellExecution", () => {
           expect(execution.environment.status()).toEqual({
             kind: "isolated",
             label: `sandbox: bwrap (${words}, writable: ${ws})`,
+            network: network ? "enabled" : "disabled",
           });
           expect(execution.runner.shellName).toBe("bash");
           const result = await execution.runner.run(
@@ -510,6 +512,7 @@ describe.skipIf(ON_WINDOWS)(
       expect(decided.environment.status()).toEqual({
         kind: "isolated",
         label: `sandbox: bwrap (network off, writable: ${ws})`,
+        network: "disabled",
       });
       expect(started.environment.status()).toEqual(decided.environment.status());
       expect(decided.fallbackReason).toBeUndefined();
@@ -562,6 +565,7 @@ describe.skipIf(ON_WINDOWS)(
       expect((await started.ready).environment.status()).toEqual({
         kind: "isolated",
         label: `sandbox: bwrap (network off, writable: ${ws})`,
+        network: "disabled",
       });
       expect(probe.started()).toBe(1);
     });

@@ -18,6 +18,7 @@ describe("executeInSandbox(() => prepared.execute(context), { network: 'disabled
       { network: "disabled" },
       environment(() => ({
         kind: "isolated",
+        network: "disabled",
         label: "sandbox: bwrap (network off, writable: /ws)",
       })),
     );
@@ -35,6 +36,15 @@ describe("executeInSandbox(() => prepared.execute(context), { network: 'disabled
       "when the sandbox is unavailable",
       () => ({ kind: "unavailable", reason: "bwrap is not installed" }),
       "Error [sandbox_unavailable]: commands run only in the sandbox, and there is none (sandbox: unavailable — bwrap is not installed)",
+    ],
+    [
+      "in a sandbox that reaches the network",
+      () => ({
+        kind: "isolated",
+        network: "enabled",
+        label: "sandbox: bwrap (network on, writable: /ws)",
+      }),
+      "Error [sandbox_unavailable]: commands run only in a sandbox with the network disabled, and this one has it enabled (sandbox: bwrap (network on, writable: /ws))",
     ],
     [
       "when the status throws",

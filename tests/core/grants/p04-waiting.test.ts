@@ -27,6 +27,7 @@ describe("a P04 call that waits", () => {
     const audit = new RecordingAuditSink();
     const sandbox = {
       kind: "isolated",
+      network: "disabled",
       label: "sandbox: bwrap (network off, writable: /ws)",
     } as const;
     const policy = new PermissionPolicy({

@@ -44,7 +44,7 @@ function context(): P04Context {
     realWorkspaceRoot: temp.ws,
     allowedArgv: [],
     network: "disabled",
-    sandbox: { kind: "isolated", label: "sandbox: bwrap" },
+    sandbox: { kind: "isolated", network: "disabled", label: "sandbox: bwrap" },
     now: 0,
     requestTtlMs: 1000,
     newRequestId: () => "req_0000000000000001",

@@ -16,6 +16,7 @@ import { RecordingApprover, RecordingAuditSink } from "../../support/permission-
 
 const ISOLATED: ExecutionEnvironmentStatus = {
   kind: "isolated",
+  network: "disabled",
   label: "sandbox: bwrap (network off, writable: /ws)",
 };
 

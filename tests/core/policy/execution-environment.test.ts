@@ -12,7 +12,9 @@ const reporting = (status: ExecutionEnvironmentStatus): ExecutionEnvironment => 
 describe("commandsEndWithTheirCalls", () => {
   it("is yes only for a working sandbox", () => {
     expect(
-      commandsEndWithTheirCalls(reporting({ kind: "isolated", label: "sandbox: bwrap" })),
+      commandsEndWithTheirCalls(
+        reporting({ kind: "isolated", network: "disabled", label: "sandbox: bwrap" }),
+      ),
     ).toBe(true);
     expect(commandsEndWithTheirCalls(reporting({ kind: "host", label: "sandbox: none" }))).toBe(
       false,

@@ -607,7 +607,11 @@ describe("execution environment", () => {
   });
 
   it("is not consulted for reads and leaves them unlabelled", async () => {
-    const environment = new FixedEnvironment(() => ({ kind: "isolated", label: "sandbox: bwrap" }));
+    const environment = new FixedEnvironment(() => ({
+      kind: "isolated",
+      network: "disabled",
+      label: "sandbox: bwrap",
+    }));
     const { audit, decide } = harness({ executionEnvironment: environment });
     await decide("glob", "read");
     expect(environment.calls).toBe(0);

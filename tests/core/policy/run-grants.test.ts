@@ -69,7 +69,11 @@ function daily(setup: Setup = {}) {
     setup.rules ?? [],
     setup.loadedThrough === undefined ? {} : { loadedThrough: setup.loadedThrough },
   );
-  const environment = new FixedEnvironment(() => ({ kind: "isolated", label: state.label }));
+  const environment = new FixedEnvironment(() => ({
+    kind: "isolated",
+    network: "disabled",
+    label: state.label,
+  }));
   const audit = new RecordingAuditSink();
   const policy = new PermissionPolicy({
     rules: [CONFIRM_WRITE, ...rules.policyRules()],
