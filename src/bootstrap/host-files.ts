@@ -20,15 +20,15 @@ import {
 } from "../adapters/filesystem/index.js";
 import type { SandboxHostFiles } from "../adapters/sandbox/index.js";
 import { settingsPath } from "../adapters/settings/index.js";
-import { SHELL_STARTUP_FILES as SHELLS_READ } from "../adapters/shell/index.js";
+import { SHELL_STARTUP_FILES } from "../adapters/shell/index.js";
 import type { Host } from "./host.js";
 
 /**
- * Read by a login or interactive shell, or a graphical session: what they hold runs at the
- * person's next shell or login.
+ * Read by a login or interactive shell (SHELL_STARTUP_FILES), or by a login or graphical session
+ * (the rest): what they hold runs at the person's next shell or login.
  */
-export const SHELL_STARTUP_FILES = Object.freeze([
-  ...SHELLS_READ,
+export const SESSION_STARTUP_FILES = Object.freeze([
+  ...SHELL_STARTUP_FILES,
   ".logout",
   ".inputrc",
   ".xprofile",
@@ -120,7 +120,7 @@ export function namedHostPaths(host: Host): NamedHostPath[] {
   }
   // fish, pwsh and systemd read ~/.config through XDG_CONFIG_HOME when it is set.
   const xdgConfig = env.XDG_CONFIG_HOME?.startsWith("/") === true ? env.XDG_CONFIG_HOME : undefined;
-  for (const name of SHELL_STARTUP_FILES) {
+  for (const name of SESSION_STARTUP_FILES) {
     const paths = [join(home, name)];
     if (xdgConfig !== undefined && name.startsWith(".config/")) {
       paths.push(join(xdgConfig, name.slice(".config/".length)));
