@@ -180,7 +180,26 @@ export function readJournalEnds(path: string): JournalEnds | undefined {
   }
 }
 
-function endsOf(file: HarnessInputFile, path: string): JournalEnds | undefined {
+/**
+ * When the run started, to the millisecond, from its first record alone; undefined when that
+ * cannot be read. Two runs started in the same second have ids of that second: this orders them.
+ */
+export function readJournalStartTime(path: string): number | undefined {
+  try {
+    const time = useHarnessInput(path, MAX_JOURNAL_BYTES, (file) => firstRecord(file, path))?.start
+      .time;
+    const parsed = time === undefined ? Number.NaN : Date.parse(time);
+    return Number.isNaN(parsed) ? undefined : parsed;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The run_started record and where the line after it begins; undefined for anything else. */
+function firstRecord(
+  file: HarnessInputFile,
+  path: string,
+): { start: JournalEnds["start"]; bodyStart: number } | undefined {
   // The first line, however long (it carries the system prompt).
   let head = Buffer.alloc(0);
   let firstEnd = -1;
@@ -193,8 +212,13 @@ function endsOf(file: HarnessInputFile, path: string): JournalEnds | undefined {
   }
   if (firstEnd < 0) return undefined;
   const start = parseLine(head.subarray(0, firstEnd).toString("utf8"), path, 1);
-  if (start.type !== "run_started") return undefined;
-  const bodyStart = firstEnd + 1;
+  return start.type === "run_started" ? { start, bodyStart: firstEnd + 1 } : undefined;
+}
+
+function endsOf(file: HarnessInputFile, path: string): JournalEnds | undefined {
+  const first = firstRecord(file, path);
+  if (first === undefined) return undefined;
+  const { start, bodyStart } = first;
   // The end of the last whole record: bytes after the last newline are a cut tail.
   let position = file.size;
   let wholeEnd = -1;

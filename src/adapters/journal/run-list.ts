@@ -2,7 +2,12 @@
 import { readdirSync } from "node:fs";
 import type { RunStatus } from "../../core/journal/journal-replay.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import { readJournalEnds, replayJournalFile, type JournalEnds } from "./journal-file.js";
+import {
+  readJournalEnds,
+  readJournalStartTime,
+  replayJournalFile,
+  type JournalEnds,
+} from "./journal-file.js";
 import { isRunId, journalPath, lockPath } from "./run-files.js";
 import { liveHolder } from "./run-lock.js";
 
@@ -42,16 +47,41 @@ export function* newestRuns(runs: string): Generator<RunSummary> {
 }
 
 /**
- * Every run id, newest first, from the directory's names alone: an id starts with its run's UTC
- * start time (`20261130T234000Z-1a2b3c4d`), so sorting the names sorts by it. No journal is opened.
+ * Every run id, newest first. An id starts with its run's UTC start time to the second
+ * (`20261130T234000Z-1a2b3c4d`), so sorting the names sorts by it, and no journal is opened; only
+ * runs that share a second are ordered by the start their journals record, to the millisecond
+ * (one that cannot be read last), since the rest of the id is random.
  */
 export function runIdsNewestFirst(runs: string): string[] {
-  return readdirSync(runs)
+  const ids = readdirSync(runs)
     .filter((name) => name.endsWith(".jsonl"))
     .map((name) => name.slice(0, -".jsonl".length))
     .filter(isRunId)
     .sort()
     .reverse();
+  const ordered: string[] = [];
+  for (let at = 0; at < ids.length;) {
+    const second = startSecond(ids[at] ?? "");
+    let end = at + 1;
+    while (end < ids.length && startSecond(ids[end] ?? "") === second) end += 1;
+    const sameSecond = ids.slice(at, end);
+    ordered.push(...(sameSecond.length === 1 ? sameSecond : byRecordedStart(runs, sameSecond)));
+    at = end;
+  }
+  return ordered;
+}
+
+/** `20261130T234000Z` of `20261130T234000Z-1a2b3c4d`. */
+function startSecond(runId: string): string {
+  return runId.slice(0, runId.indexOf("-"));
+}
+
+/** Newest recorded start first; an unreadable start last; ties keep the ids' order. */
+function byRecordedStart(runs: string, runIds: readonly string[]): string[] {
+  const starts = new Map(
+    runIds.map((runId) => [runId, readJournalStartTime(journalPath(runs, runId)) ?? -Infinity]),
+  );
+  return [...runIds].sort((a, b) => (starts.get(b) ?? -Infinity) - (starts.get(a) ?? -Infinity));
 }
 
 function summarize(runs: string, runId: string): RunSummary {
