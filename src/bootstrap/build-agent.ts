@@ -499,15 +499,19 @@ function terminalAnswers(
  */
 function runPromptOf(approver: ApprovalProvider): RunApprovalPrompt {
   const candidate = approver as Partial<RunApprovalPrompt>;
+  const decideOnce =
+    typeof candidate.decideOnce === "function"
+      ? candidate.decideOnce.bind(approver)
+      : (request: PermissionRequest) => approver.decide(request);
   if (typeof candidate.decideForRun === "function") {
-    const decideForRun = candidate.decideForRun.bind(approver);
-    return { decideForRun };
+    return { decideForRun: candidate.decideForRun.bind(approver), decideOnce };
   }
   return {
     decideForRun: async (request: PermissionRequest): Promise<RunApprovalAnswer> => ({
       decision: await approver.decide(request),
       forRun: false,
     }),
+    decideOnce,
   };
 }
 

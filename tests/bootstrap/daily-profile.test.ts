@@ -166,6 +166,12 @@ describe("buildAgent with the daily profile", () => {
           { behavior: "deny", tool: "shell", argv: ["git", "push"] },
         ],
       },
+      // A command is kept for the run only where it runs in the sandbox.
+      executionEnvironment: new FixedEnvironment(() => ({
+        kind: "isolated",
+        network: "disabled",
+        label: "sandbox",
+      })),
     }).run("go");
     expect(terminal.asked).toEqual(['{"command":"npx ava"}']);
     expect(runner.commands).toEqual(["npx ava", "npx ava", "npx ava"]);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
 import { PTY_REASON, isPtyAvailable, runInPty, terminalScreenLines } from "../support/pty.js";
+import { BWRAP_REASON, HAS_BWRAP } from "../support/bubblewrap.js";
 import { serverEnv } from "./cli-process.js";
 import { useAgentFixture } from "./agent-fixture.js";
 
@@ -49,19 +50,40 @@ async function promptsOf(args: readonly string[], prompt: string, answers: reado
 const count = (haystack: string, needle: string): number => haystack.split(needle).length - 1;
 
 describe.skipIf(!isPtyAvailable())(`the 10-turn task through a real terminal ${PTY_REASON}`, () => {
-  it("the daily profile asks twice: the first test run (answered a) and the edit", async () => {
+  it.skipIf(!HAS_BWRAP)(
+    `the daily profile asks twice: the first test run (answered a) and the edit ${BWRAP_REASON}`,
+    async () => {
+      e2e.server.script(...tenTurns("grep"));
+      const run = await promptsOf(
+        ["--profile", "daily", "--sandbox", "required", "--prompt", "Fix it"],
+        "[y/N/a] ",
+        ["a\r", "y\r"],
+      );
+      expect(run.exitCode).toBe(0);
+      expect(count(run.output, "Allow this call? [y/N/a]")).toBe(2);
+      expect(run.screen.filter((line) => line.includes("allow (run-grant)"))).toHaveLength(2);
+      expect(run.screen.some((line) => line.startsWith("[Permission] grep: allow (default)"))).toBe(
+        true,
+      );
+    },
+  );
+
+  it("with commands on the host, daily asks each test run [y/N] and says why; the edit still takes a", async () => {
     e2e.server.script(...tenTurns("grep"));
     const run = await promptsOf(
       ["--profile", "daily", "--sandbox", "off", "--prompt", "Fix it"],
-      "[y/N/a] ",
-      ["a\r", "y\r"],
+      "Allow this call? [y/N",
+      ["a\r", "y\r", "y\r", "y\r"],
     );
     expect(run.exitCode).toBe(0);
-    expect(count(run.output, "Allow this call? [y/N/a]")).toBe(2);
-    expect(run.screen.filter((line) => line.includes("allow (run-grant)"))).toHaveLength(2);
-    expect(run.screen.some((line) => line.startsWith("[Permission] grep: allow (default)"))).toBe(
-      true,
-    );
+    expect(count(run.output, "Allow this call? [y/N] ")).toBe(3);
+    expect(count(run.output, "Allow this call? [y/N/a]")).toBe(1);
+    expect(count(run.output, "No a (for the rest of this run) here: commands run outside")).toBe(3);
+    // The first `a` was typed at a [y/N] question: no yes, and nothing kept.
+    expect(run.screen.filter((line) => line.includes("allow (run-grant)"))).toHaveLength(0);
+    expect(
+      run.screen.filter((line) => line.startsWith("[Permission] shell: deny (terminal-approval)")),
+    ).toHaveLength(1);
   });
 
   it("chapter 3 asks as it always has: every command and the edit", async () => {

@@ -139,10 +139,15 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
     lines.push(`decision: ${describe(decidedYes)}`);
     lines.push(auditLine(auditY, profile));
   } else {
-    lines.push(approvalLine(profile));
+    const notForRun = yes.approver.notForRun;
+    lines.push(
+      notForRun === undefined
+        ? approvalLine(profile)
+        : `approval: the person is asked [y/N] (no a here: ${notForRun})`,
+    );
     lines.push(...answered("y", decidedYes, auditY, profile));
     // `a` where the profile's prompt takes it, through the run's own path for it.
-    if (profile.answers === "once-or-run") {
+    if (profile.answers === "once-or-run" && notForRun === undefined) {
       const auditA = new LineRecorder();
       const decidedA = await build("a", auditA).policy.decide(new PermissionRequest(call));
       lines.push(...answered("a", decidedA, auditA, profile));
@@ -250,6 +255,8 @@ type Answer = "y" | "a" | "n";
  */
 class AnswerRecorder implements ApprovalProvider, RunApprovalPrompt {
   asked = 0;
+  /** Why `a` was not offered, when the question was `[y/N]` where it could have been. */
+  notForRun: string | undefined;
   readonly #answer: Answer;
 
   constructor(answer: Answer) {
@@ -263,6 +270,13 @@ class AnswerRecorder implements ApprovalProvider, RunApprovalPrompt {
   decideForRun(): Promise<RunApprovalAnswer> {
     this.asked += 1;
     return Promise.resolve(answerDecision(this.#answer));
+  }
+
+  /** `[y/N]`: an `a` there is no `y`, as at the terminal. */
+  decideOnce(_request: PermissionRequest, whyNotForRun: string): Promise<PermissionDecision> {
+    this.asked += 1;
+    this.notForRun = whyNotForRun;
+    return Promise.resolve(answerDecision(this.#answer === "a" ? "n" : this.#answer).decision);
   }
 }
 

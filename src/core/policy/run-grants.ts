@@ -8,6 +8,7 @@
  * did not revoke, each by the key it was granted under (`restored`).
  */
 import { canonicalJson } from "../common/canonical-json.js";
+import { firstLineOfError } from "../common/one-line.js";
 import type { ApprovalProvider } from "./approval.js";
 import type { ExecutionEnvironment } from "./execution-environment.js";
 import { PermissionDecision } from "./permission-decision.js";
@@ -26,6 +27,11 @@ export interface RunApprovalAnswer {
 /** A prompt that can also be answered "for this run". */
 export interface RunApprovalPrompt {
   decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer>;
+  /**
+   * The same question without `a` (`[y/N]`), for an action no grant could keep; `whyNotForRun`
+   * says why, to the person.
+   */
+  decideOnce(request: PermissionRequest, whyNotForRun: string): Promise<PermissionDecision>;
 }
 
 export interface RunGrant {
@@ -73,24 +79,39 @@ export class RunGrants {
 
   /** What makes this action this action; a throw (unhashable arguments) means no key, no grant. */
   keyOf(request: PermissionRequest): string | undefined {
+    const keyed = this.keyOrWhyNot(request);
+    return "key" in keyed ? keyed.key : undefined;
+  }
+
+  /** The action's key, or why it has none (what the command runs cannot be bound, say). */
+  keyOrWhyNot(request: PermissionRequest): { key: string } | { whyNot: string } {
     try {
-      return canonicalJson({
-        tool: request.toolName,
-        arguments: request.call.arguments,
-        workspace: this.#options.workspace,
-        environment: request.executionEnvironment ?? null,
-        // Where a write lands through a link: a link swapped in later is another action.
-        landsOn: request.landsOn ?? null,
-        script: this.#options.boundScript?.(request) ?? null,
-      });
-    } catch {
-      return undefined;
+      return {
+        key: canonicalJson({
+          tool: request.toolName,
+          arguments: request.call.arguments,
+          workspace: this.#options.workspace,
+          environment: request.executionEnvironment ?? null,
+          // Where a write lands through a link: a link swapped in later is another action.
+          landsOn: request.landsOn ?? null,
+          script: this.#options.boundScript?.(request) ?? null,
+        }),
+      };
+    } catch (error) {
+      return {
+        whyNot: `what the command runs cannot be bound to a grant (${firstLineOfError(error)})`,
+      };
     }
   }
 
   covers(request: PermissionRequest): boolean {
     const key = this.keyOf(request);
-    return key !== undefined && this.#grants.has(key);
+    return key !== undefined && this.holds(key);
+  }
+
+  /** Whether a grant of this run holds the action of that key. */
+  holds(key: string): boolean {
+    return this.#grants.has(key);
   }
 
   async grant(request: PermissionRequest): Promise<RunGrant | undefined> {
@@ -134,14 +155,22 @@ export interface DailyApproverOptions {
   readonly executionEnvironment?: ExecutionEnvironment;
 }
 
-/**
- * Answers the policy's `ask` (every deny has already won by then): a personal allow rule that
- * fits exactly, else a grant of this run for exactly this action, else the person at `[y/N/a]`.
- */
 /** An `a` whose action cannot be kept for the run: allowed once, said so. */
 export const NOT_KEPT_FOR_RUN =
   "User approved this tool call (only this once: what the command runs cannot be bound to a grant for the rest of this run, so it is asked again)";
 
+/** Why a command is not kept for the run where commands run on the host. */
+export const HOST_COMMANDS_NOT_KEPT =
+  "commands run outside the sandbox here, where one allowed again could change files that later sessions, editors or shells load";
+
+/**
+ * Answers the policy's `ask` (every deny has already won by then): a personal allow rule that
+ * fits exactly, else a grant of this run for exactly this action, else the person at `[y/N/a]`.
+ * A command is kept for the run only where it runs in the sandbox, as a personal allow of a
+ * command holds only there: what a command allowed again runs may have changed since (its
+ * imports, its Makefile's includes), and only the sandbox keeps what the host loads later out
+ * of its reach. An action no grant can keep is asked `[y/N]`, saying why.
+ */
 export class DailyApprover implements ApprovalProvider {
   readonly #options: DailyApproverOptions;
 
@@ -151,9 +180,15 @@ export class DailyApprover implements ApprovalProvider {
 
   async decide(request: PermissionRequest): Promise<PermissionDecision> {
     const { prompt, grants, rules } = this.#options;
-    const personal = rules?.allowFor(request, this.#isolated());
+    const isolated = this.#isolated();
+    const personal = rules?.allowFor(request, isolated);
     if (personal !== undefined) return personal;
-    if (grants.covers(request)) {
+    if (request.call.effect === "execute" && !isolated) {
+      return prompt.decideOnce(request, HOST_COMMANDS_NOT_KEPT);
+    }
+    const keyed = grants.keyOrWhyNot(request);
+    if ("whyNot" in keyed) return prompt.decideOnce(request, keyed.whyNot);
+    if (grants.holds(keyed.key)) {
       return PermissionDecision.allow(
         "You allowed exactly this action for the rest of this run",
         RUN_GRANT_SOURCE,
@@ -162,8 +197,8 @@ export class DailyApprover implements ApprovalProvider {
     const answer = await prompt.decideForRun(request);
     if (!answer.forRun || answer.decision.behavior !== "allow") return answer.decision;
     if ((await grants.grant(request)) !== undefined) return answer.decision;
-    // No grant could be kept (what the command runs cannot be bound): this call runs, and the
-    // audit must not say the next one will.
+    // No grant could be kept (what the command runs changed while the person read it, so it
+    // cannot be bound now): this call runs, and the audit must not say the next one will.
     return PermissionDecision.allow(NOT_KEPT_FOR_RUN, answer.decision.source);
   }
 

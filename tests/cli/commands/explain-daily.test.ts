@@ -150,13 +150,27 @@ describe("agent explain takes the run options that decide a call", () => {
     );
   });
 
-  it("--profile daily on a shell command: [y/N/a]", async () => {
+  it("--profile daily on a shell command run on the host: [y/N], no a, and why", async () => {
     const run = await explain([...shell, "--profile", "daily", "--sandbox", "off"]);
     expect(run).toMatchObject({ code: 0, err: "" });
     const lines = run.out.split("\n");
     expect(lines[0]).toBe(`$ agent explain shell '{"command":"echo hi"}' --profile daily`);
     expect(lines).toContain(
+      "approval: the person is asked [y/N] (no a here: commands run outside the sandbox here, where one allowed again could change files that later sessions, editors or shells load)",
+    );
+    expect(lines.filter((line) => line.startsWith("decision on a:"))).toEqual([]);
+  });
+
+  it("--profile daily on a write, with commands on the host: [y/N/a] as before", async () => {
+    const write = ["write_file", '{"path":"notes.txt","content":"x"}'];
+    const run = await explain([...write, "--profile", "daily", "--sandbox", "off"]);
+    expect(run).toMatchObject({ code: 0, err: "" });
+    const lines = run.out.split("\n");
+    expect(lines).toContain(
       "approval: the person is asked [y/N/a] (a: this exact action, for the rest of this run)",
+    );
+    expect(lines).toContain(
+      "decision on a: allow (terminal-approval) - User approved this action for the rest of this run",
     );
   });
 

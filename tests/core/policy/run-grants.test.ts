@@ -46,6 +46,16 @@ class ScriptedPrompt {
       forRun: this.answer === "a",
     });
   }
+  /** `[y/N]` only: an `a` there is no `y`. */
+  readonly once: { request: PermissionRequest; why: string }[] = [];
+  decideOnce(request: PermissionRequest, why: string): Promise<PermissionDecision> {
+    this.once.push({ request, why });
+    return Promise.resolve(
+      this.answer === "y"
+        ? PermissionDecision.allow("User approved this tool call", "terminal-approval")
+        : PermissionDecision.deny("User denied this tool call", "terminal-approval"),
+    );
+  }
 }
 
 interface Setup {
@@ -165,16 +175,25 @@ describe("a run grant (`a` at [y/N/a])", () => {
     expect(run.prompt.asked).toHaveLength(2);
   });
 
-  it("an a for a command that cannot be bound allows it once, and the audit says so", async () => {
-    const prompt = new ScriptedPrompt("a");
+  it("a command that cannot be bound is asked [y/N], saying why: no a is offered, no grant kept", async () => {
+    const prompt = new ScriptedPrompt("y");
     const grants = new RunGrants({
       workspace: "/ws",
       boundScript: () => {
         throw new Error("what the command runs hides itself");
       },
     });
+    const environment = new FixedEnvironment(() => ({
+      kind: "isolated",
+      network: "disabled",
+      label: SANDBOX_OFF,
+    }));
     const audit = new RecordingAuditSink();
-    const policy = new PermissionPolicy({ approval: new DailyApprover({ prompt, grants }), audit });
+    const policy = new PermissionPolicy({
+      approval: new DailyApprover({ prompt, grants, executionEnvironment: environment }),
+      audit,
+      executionEnvironment: environment,
+    });
     const decide = () =>
       policy.decide(
         new PermissionRequest(preparedCall("shell", "execute", { command: "./f.sh | tail" })),
@@ -182,13 +201,87 @@ describe("a run grant (`a` at [y/N/a])", () => {
     const first = await decide();
     expect([first.behavior, first.reason, first.source]).toEqual([
       "allow",
-      "User approved this tool call (only this once: what the command runs cannot be bound to a grant for the rest of this run, so it is asked again)",
+      "User approved this tool call",
       "terminal-approval",
     ]);
-    expect(audit.entries.map((entry) => entry.decision)).toEqual([first]);
+    expect(prompt.asked).toEqual([]);
+    expect(prompt.once.map((asked) => asked.why)).toEqual([
+      "what the command runs cannot be bound to a grant (what the command runs hides itself)",
+    ]);
     await decide();
-    expect(prompt.asked).toHaveLength(2);
+    expect(prompt.once).toHaveLength(2);
     expect(grants.list()).toEqual([]);
+  });
+
+  it("where commands run on the host, a command is asked [y/N]: only the sandbox keeps a re-run from what loads later", async () => {
+    const prompt = new ScriptedPrompt("a");
+    const grants = new RunGrants({ workspace: "/ws", boundScript: () => "node ." });
+    const environment = new FixedEnvironment(() => ({
+      kind: "host",
+      label: "sandbox: none — runs on the host (sandbox off)",
+    }));
+    const audit = new RecordingAuditSink();
+    const policy = new PermissionPolicy({
+      rules: [CONFIRM_WRITE],
+      approval: new DailyApprover({ prompt, grants, executionEnvironment: environment }),
+      audit,
+      executionEnvironment: environment,
+    });
+    const command = () =>
+      policy.decide(new PermissionRequest(preparedCall("shell", "execute", { command: "node ." })));
+    // An `a` typed at a [y/N] prompt is no yes.
+    expect((await command()).behavior).toBe("deny");
+    expect((await command()).behavior).toBe("deny");
+    expect(prompt.asked).toEqual([]);
+    expect(prompt.once.map((asked) => asked.why)).toEqual([
+      "commands run outside the sandbox here, where one allowed again could change files that later sessions, editors or shells load",
+      "commands run outside the sandbox here, where one allowed again could change files that later sessions, editors or shells load",
+    ]);
+    expect(grants.list()).toEqual([]);
+    // A write is the same bytes to the same file whatever runs commands: its `a` still holds.
+    const write = () =>
+      policy.decide(
+        new PermissionRequest(
+          preparedCall("write_file", "write", { path: "notes.txt", content: "hi" }),
+        ),
+      );
+    expect((await write()).source).toBe("terminal-approval");
+    expect((await write()).source).toBe("run-grant");
+    expect(prompt.asked).toHaveLength(1);
+  });
+
+  it("a grant restored from before holds no command once commands run on the host", async () => {
+    const prompt = new ScriptedPrompt("y");
+    const environment = new FixedEnvironment(() => ({
+      kind: "host",
+      label: "sandbox: none — runs on the host (sandbox off)",
+    }));
+    const request = new PermissionRequest(
+      preparedCall("shell", "execute", { command: "node ." }),
+    ).withExecutionEnvironment("sandbox: none — runs on the host (sandbox off)");
+    const key = new RunGrants({ workspace: "/ws" }).keyOf(request) ?? "";
+    const grants = new RunGrants({
+      workspace: "/ws",
+      restored: [
+        {
+          id: 1,
+          toolName: "shell",
+          arguments: '{"command":"node ."}',
+          environment: undefined,
+          key,
+        },
+      ],
+    });
+    const policy = new PermissionPolicy({
+      approval: new DailyApprover({ prompt, grants, executionEnvironment: environment }),
+      audit: new RecordingAuditSink(),
+      executionEnvironment: environment,
+    });
+    const decided = await policy.decide(
+      new PermissionRequest(preparedCall("shell", "execute", { command: "node ." })),
+    );
+    expect(decided.source).toBe("terminal-approval");
+    expect(prompt.once).toHaveLength(1);
   });
 });
 
@@ -595,10 +688,17 @@ describe("journaling a run grant", () => {
       workspace: "/ws",
       observer: { granted: () => Promise.reject(new Error("disk full")) },
     });
+    const executionEnvironment = new FixedEnvironment(() => ({
+      kind: "isolated",
+      network: "disabled",
+      label: SANDBOX_OFF,
+    }));
+    const prompt = new ScriptedPrompt("a");
     const policy = new PermissionPolicy({
-      approval: new DailyApprover({ prompt: new ScriptedPrompt("a"), grants }),
+      approval: new DailyApprover({ prompt, grants, executionEnvironment }),
     });
     const decision = await policy.decide(request());
+    expect(prompt.asked).toHaveLength(1);
     expect([decision.behavior, decision.reason]).toEqual([
       "deny",
       "Approval provider failed; request denied",

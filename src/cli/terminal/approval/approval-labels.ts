@@ -15,6 +15,8 @@ export interface ApprovalLabels {
   readonly question: string;
   /** The question where `a` may answer for the rest of the run. */
   readonly questionForRun: string;
+  /** Said above `[y/N]` where `a` would be offered but no grant could keep this action. */
+  readonly notForRun: string;
 }
 
 /** The Chinese labels follow the tutorial the harness is built from. */
@@ -32,6 +34,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
       `Writes: ${grouped(bytes)} ${bytes === 1 ? "byte" : "bytes"} in ${grouped(lines)} ${lines === 1 ? "line" : "lines"} (the whole content)`,
     question: "Allow this call? [y/N] ",
     questionForRun: "Allow this call? [y/N/a] (a: this exact action, for the rest of this run) ",
+    notForRun: "No a (for the rest of this run) here",
   },
   zh: {
     title: "工具调用需要批准",
@@ -45,6 +48,7 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     writes: (bytes, lines) => `写入: 共 ${grouped(bytes)} 字节, ${grouped(lines)} 行 (全部内容)`,
     question: "允许本次调用? [y/N] ",
     questionForRun: "允许本次调用? [y/N/a] (a: 本次运行中允许完全相同的操作) ",
+    notForRun: "此处不提供 a (本次运行中一直允许)",
   },
 });
 

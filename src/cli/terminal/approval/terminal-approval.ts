@@ -118,7 +118,16 @@ export class TerminalApprovalProvider implements ApprovalProvider {
     return this.#decide(request, true);
   }
 
-  async #decide(request: PermissionRequest, forRunToo: boolean): Promise<RunApprovalAnswer> {
+  /** `[y/N]` where `a` would be offered, with a line saying why it is not. */
+  async decideOnce(request: PermissionRequest, whyNotForRun: string): Promise<PermissionDecision> {
+    return (await this.#decide(request, false, whyNotForRun)).decision;
+  }
+
+  async #decide(
+    request: PermissionRequest,
+    forRunToo: boolean,
+    whyNotForRun?: string,
+  ): Promise<RunApprovalAnswer> {
     const once = (decision: PermissionDecision): RunApprovalAnswer => ({ decision, forRun: false });
     if (this.#options.input.isTTY !== true) {
       return once(
@@ -144,11 +153,14 @@ export class TerminalApprovalProvider implements ApprovalProvider {
                 : UNKNOWN_ROWS) - PROMPT_ROWS,
           });
     const prompt = renderApprovalPrompt(request, this.#options.lang, columns, diff);
-    const question = forRunToo
-      ? APPROVAL_LABELS[this.#options.lang].questionForRun
-      : prompt.question;
+    const labels = APPROVAL_LABELS[this.#options.lang];
+    const question = forRunToo ? labels.questionForRun : prompt.question;
+    const notForRun =
+      whyNotForRun === undefined
+        ? ""
+        : `${layOutLine(`${labels.notForRun}: ${escapeForTerminal(whyNotForRun)}`, { columns, first: "", rest: MODEL_INDENT })}\n`;
     request.askingPerson();
-    const answer = await this.#ask(prompt.details, question);
+    const answer = await this.#ask(`${prompt.details}${notForRun}`, question);
     switch (answer.kind) {
       case "cancel":
         // Nobody decided this call: the run ends here, and the policy records no decision for it.
