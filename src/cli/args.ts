@@ -154,9 +154,9 @@ Runs: every run is journaled (each step on disk before it happens).
                           was running is reported unknown to the model, never
                           run again.
                           Takes the run options above except --prompt,
-                          --chapter and --model (the run's own); --sandbox
-                          and --network are kept as the run began (another
-                          one is refused)
+                          --chapter, --profile and --model (the run's own);
+                          --sandbox and --network are kept as the run began
+                          (another one is refused)
   agent resume --last     The newest run whatever its state (also -c), such
                           as a conversation killed at its prompt
   agent undo [N]          Take back the file changes of the newest run's last

@@ -382,6 +382,15 @@ describe("HELP_TEXT", () => {
     );
   });
 
+  it("names every run option agent resume refuses (resume.ts takes them from the journal)", () => {
+    const oneLine = (text: string | undefined): string => (text ?? "").replace(/\s+/gu, " ");
+    const refused = "except --prompt, --chapter, --profile and --model (the run's own)";
+    expect(oneLine(HELP_TEXT)).toContain(`Takes the run options above ${refused}`);
+    expect(oneLine(SUBCOMMAND_HELP.get("resume"))).toContain(
+      `Takes the run options (agent --help) ${refused}`,
+    );
+  });
+
   it("starts each runs row's description in the same column", () => {
     const rows = HELP_TEXT.split("\n").filter((line) =>
       /^ {2}agent (runs|resume|undo)\b/.test(line),
