@@ -126,8 +126,8 @@ Options:
                           Let sandboxed commands read one masked credential,
                           e.g. ~/.npmrc (repeatable; see docs/sandbox.md)
       --lang <en|zh>      Language of the approval prompt (default: from $LANG)
-      --audit-log <file>  Append one JSON line per decision (chapter 3;
-                          $AGENT_AUDIT_LOG)
+      --audit-log <file>  Append one JSON line per decision (chapter 3 or 4,
+                          or --profile daily; $AGENT_AUDIT_LOG)
       --record <file>     Save each model request and reply (never the API key)
       --replay <file>     Serve model replies from a recording, not a provider
       --replay-lenient    With --replay: tool results and the system prompt may
@@ -263,8 +263,10 @@ export function parseCliArgs(
   // would stay empty while calls ran, so the run is refused rather than silently unaudited.
   if (auditLog !== undefined && !keepsAudit(profile)) {
     const flag = values["audit-log"] === undefined ? "AGENT_AUDIT_LOG" : "--audit-log";
+    const chosen =
+      profile.name === undefined ? `chapter ${profile.chapter}` : `--profile ${profile.name}`;
     throw new CliConfigError(
-      `${flag} needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit`,
+      `${flag} needs a profile that audits its decisions (chapter 3, chapter 4 or --profile daily), not ${chosen}`,
     );
   }
   return {

@@ -4,7 +4,15 @@ import { SUBCOMMAND_HELP } from "../../src/cli/commands/subcommand-help.js";
 import { HELP_TEXT, parseCliArgs, type CliOptions } from "../../src/cli/args.js";
 import { CliConfigError } from "../../src/cli/config-error.js";
 import { DEFAULT_RESOURCE_LIMITS } from "../../src/adapters/sandbox/index.js";
-import { P01, P02, P03, P04 } from "../../src/core/profiles.js";
+import {
+  ALL_PROFILES,
+  keepsAudit,
+  NAMED_PROFILES,
+  P01,
+  P02,
+  P03,
+  P04,
+} from "../../src/core/profiles.js";
 import { SYSTEM_LANGUAGE } from "../support/system-language.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -214,14 +222,28 @@ describe("parseCliArgs environment", () => {
 
   it("refuses an audit log in chapters 1 and 2, which keep no audit, naming where it came from", () => {
     const refused =
-      "needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit";
-    expect(errorOf(["--chapter", "1", "--audit-log", "a.jsonl"])).toBe(`--audit-log ${refused}`);
-    expect(errorOf(["--chapter", "2", "--audit-log", "a.jsonl"])).toBe(`--audit-log ${refused}`);
+      "needs a profile that audits its decisions (chapter 3, chapter 4 or --profile daily), not chapter";
+    expect(errorOf(["--chapter", "1", "--audit-log", "a.jsonl"])).toBe(`--audit-log ${refused} 1`);
+    expect(errorOf(["--chapter", "2", "--audit-log", "a.jsonl"])).toBe(`--audit-log ${refused} 2`);
     expect(errorOf(["--chapter", "2"], { AGENT_AUDIT_LOG: "a.jsonl" })).toBe(
-      `AGENT_AUDIT_LOG ${refused}`,
+      `AGENT_AUDIT_LOG ${refused} 2`,
     );
     expect(parse(["--chapter", "2"], { AGENT_AUDIT_LOG: "" }).auditLog).toBeUndefined();
     expect(parse(["--chapter", "3", "--audit-log", "a.jsonl"]).auditLog).toBe("a.jsonl");
+    expect(parse(["--chapter", "4", "--audit-log", "a.jsonl"]).auditLog).toBe("a.jsonl");
+    expect(parse(["--profile", "daily", "--audit-log", "a.jsonl"]).auditLog).toBe("a.jsonl");
+  });
+
+  it("names in the refusal exactly the profiles that keep an audit", () => {
+    const keeping = [
+      ...ALL_PROFILES.filter(keepsAudit).map((profile) => `chapter ${String(profile.chapter)}`),
+      ...NAMED_PROFILES.filter(keepsAudit).map((profile) => `--profile ${profile.name ?? ""}`),
+    ];
+    const named = `${keeping.slice(0, -1).join(", ")} or ${keeping.at(-1) ?? ""}`;
+    expect(errorOf(["--chapter", "1", "--audit-log", "a.jsonl"])).toContain(`(${named})`);
+    expect(HELP_TEXT).toContain(
+      "(chapter 3 or 4,\n                          or --profile daily; $AGENT_AUDIT_LOG)",
+    );
   });
 
   it("reads AGENT_CONTEXT_WINDOW, and the flag wins over it", () => {

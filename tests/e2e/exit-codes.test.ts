@@ -130,11 +130,11 @@ describe("exit code 2: configuration", () => {
     [["--chapter", "5", "--prompt", "x"], '--chapter must be 1, 2, 3 or 4 (got "5") (see --help)'],
     [
       ["--chapter", "1", "--audit-log", "audit.jsonl", "--prompt", "x"],
-      "--audit-log needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit (see --help)",
+      "--audit-log needs a profile that audits its decisions (chapter 3, chapter 4 or --profile daily), not chapter 1 (see --help)",
     ],
     [
       ["--chapter", "2", "--audit-log", "audit.jsonl", "--prompt", "x"],
-      "--audit-log needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit (see --help)",
+      "--audit-log needs a profile that audits its decisions (chapter 3, chapter 4 or --profile daily), not chapter 2 (see --help)",
     ],
   ])("%j → one line, no request", async (args, message) => {
     e2e.server.script(chatTextReply("unused"));
@@ -157,8 +157,7 @@ describe("exit code 2: configuration", () => {
         exitCode: 2,
         signal: null,
         stdout: "",
-        stderr:
-          "agent: AGENT_AUDIT_LOG needs --chapter 3: chapters 1 and 2 have no permission policy and keep no audit (see --help)\n",
+        stderr: `agent: AGENT_AUDIT_LOG needs a profile that audits its decisions (chapter 3, chapter 4 or --profile daily), not chapter ${chapter} (see --help)\n`,
       });
       expect(e2e.server.rawRequests).toEqual([]);
       expect(existsSync(log)).toBe(false);
