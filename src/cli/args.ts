@@ -76,6 +76,7 @@ export interface CliOptions {
 export const HELP_TEXT = `Usage: agent [options] "<task>"
        agent [options] --prompt "<task>"
        agent runs [--workspace <dir>] [--state-dir <dir>]
+                  [--limit <n> | --all] [--json]
        agent resume [<run-id>] [options]
 
 A coding agent that asks before it acts. Every shell command, and from chapter 3
@@ -136,7 +137,8 @@ Options:
                           the workspace
                           (default: $AGENT_STATE_DIR, else
                           $XDG_STATE_HOME/agent-harness or
-                          ~/.local/state/agent-harness)
+                          ~/.local/state/agent-harness; on Windows
+                          %LOCALAPPDATA%\\agent-harness)
       --output-format <f> text | json | stream-json: the answer as text, or one
                           JSON object at the end, or one JSON line per event
                           (docs/output-format.md)

@@ -373,7 +373,9 @@ describe("parseCliArgs: the default workspace is where the person ran the comman
 
 describe("HELP_TEXT", () => {
   it("names agent runs and agent resume, the state directory and every exit code", () => {
-    expect(HELP_TEXT).toContain("       agent runs [--workspace <dir>] [--state-dir <dir>]\n");
+    expect(HELP_TEXT).toContain(
+      "       agent runs [--workspace <dir>] [--state-dir <dir>]\n                  [--limit <n> | --all] [--json]\n",
+    );
     expect(HELP_TEXT).toContain("       agent resume [<run-id>] [options]\n");
     expect(HELP_TEXT).toContain("  agent runs              This workspace's runs, newest first");
     expect(HELP_TEXT).toContain("  agent resume [<id>]     Go on with a run");

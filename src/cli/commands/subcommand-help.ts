@@ -2,9 +2,16 @@
  * `agent <command> --help`: each command's own usage, not the whole program's. `runs` and `config`
  * keep theirs beside their code; these are the rest.
  */
-const WHERE = `  --workspace <dir>   The workspace (default: the current directory)
+const WORKSPACE = `  --workspace <dir>   The workspace (default: the directory you ran the command
+                      from: $INIT_CWD under npm, else the current directory)`;
+const WHERE = `${WORKSPACE}
   --state-dir <dir>   Where runs and approvals are kept (default:
-                      $AGENT_STATE_DIR, else $XDG_STATE_HOME/agent-harness)`;
+                      $AGENT_STATE_DIR, else $XDG_STATE_HOME/agent-harness or
+                      ~/.local/state/agent-harness; on Windows
+                      %LOCALAPPDATA%\\agent-harness)`;
+/** approve and deny write the answer to the audit log too (approve.ts). */
+const AUDIT = `  --audit-log <file>  Also append the answer to this audit log (default:
+                      $AGENT_AUDIT_LOG)`;
 
 export const SUBCOMMAND_HELP: ReadonlyMap<string, string> = new Map([
   [
@@ -35,21 +42,25 @@ ${WHERE}`,
   [
     "approve",
     `Usage: agent approve <request-id> [--ttl 15m] [--workspace <dir>]
+                     [--state-dir <dir>] [--audit-log <file>]
 
 Grants one run of exactly the action in the request (same tool, arguments,
 directory, sandbox); the waiting run gets it at agent resume. --ttl says how
 long the grant counts (default 15m).
   agent approve req_0123abcd
-${WHERE}`,
+${WHERE}
+${AUDIT}`,
   ],
   [
     "deny",
-    `Usage: agent deny <request-id> [--workspace <dir>]
+    `Usage: agent deny <request-id> [--workspace <dir>] [--state-dir <dir>]
+                  [--audit-log <file>]
 
 Refuses the request: at agent resume the waiting call returns a denial to the
 model, and nothing of it runs.
   agent deny req_0123abcd
-${WHERE}`,
+${WHERE}
+${AUDIT}`,
   ],
   [
     "commands",
@@ -61,12 +72,16 @@ ${WHERE}`,
   ],
   [
     "mcp",
-    `Usage: agent mcp [--workspace <dir>]
+    `Usage: agent mcp [--workspace <dir>] [--state-dir <dir>]
 
 Starts each MCP server of your settings file (mcpServers) as a run would, says
 whether it is ready and which tools it offers, then stops it. See docs/mcp.md.
   agent mcp
-  --workspace <dir>   Where stdio servers start (default: the current directory)`,
+  --workspace <dir>   Where stdio servers start (default: the directory you ran
+                      the command from: $INIT_CWD under npm, else the current
+                      directory)
+  --state-dir <dir>   Taken as the other commands take it; agent mcp keeps
+                      nothing there`,
   ],
   [
     "explain",
