@@ -29,6 +29,7 @@ import type { PermissionRequest } from "./permission-request.js";
 import { PermissionRule } from "./permission-rule.js";
 import { commandsInText, runsRule, runsRuleExactly } from "./command-words.js";
 import { GenerousGlob, globToRegExp } from "./path-globs.js";
+import { namesAPlaceOutside } from "../grants/workspace-path-policy.js";
 
 export type PersonalBehavior = "allow" | "ask" | "deny";
 
@@ -68,6 +69,12 @@ export interface PersonalRulesOptions {
    * what a deny names.
    */
   readonly reaches?: (path: string) => string;
+  /**
+   * The harness's own file tools (read_file, write_file, edit_file, grep): they refuse any path
+   * that leaves the workspace by its text (absolute, or a `..`), whatever the disk holds, so no
+   * rule names such a path for them. An MCP tool's `path` is the server's to read: not among them.
+   */
+  readonly confinedTools?: ReadonlySet<string>;
 }
 
 /** The command's text or argv, as the command tools name it. */
@@ -136,6 +143,7 @@ export class PersonalRules {
   readonly #withholdingTools: ReadonlySet<string>;
   readonly #readingTools: ReadonlySet<string>;
   readonly #reaches: PersonalRulesOptions["reaches"];
+  readonly #confinedTools: ReadonlySet<string>;
   /** Each allow path rule's glob, compiled once (matched exactly). */
   readonly #exact = new Map<PersonalRuleSpec, RegExp>();
   /** Each deny or ask path rule's glob, compiled once (matched generously). */
@@ -154,6 +162,7 @@ export class PersonalRules {
     this.#withholdingTools = new Set(options.withholdingTools ?? []);
     this.#readingTools = new Set(options.readingTools ?? []);
     this.#reaches = options.reaches;
+    this.#confinedTools = new Set(options.confinedTools ?? []);
     for (const rule of this.#rules) {
       if (rule.path === undefined) continue;
       if (rule.behavior === "allow") this.#exact.set(rule, globToRegExp(rule.path));
@@ -312,6 +321,11 @@ export class PersonalRules {
   #namesPath(rule: PersonalRuleSpec, request: PermissionRequest): boolean {
     const path = request.call.arguments.path;
     if (rule.path === undefined || typeof path !== "string") return false;
+    // A rule names workspace paths. One that leaves the workspace by its text alone (`/etc/x`,
+    // `../other/x`) is none of them, and the harness's file tools refuse it whatever the disk
+    // holds: the refusal then speaks with its own reason, and nobody is asked about a call that
+    // cannot run.
+    if (this.#confinedTools.has(request.toolName) && namesAPlaceOutside(path)) return false;
     const glob = this.#generous.get(rule) ?? new GenerousGlob(rule.path);
     const reached = this.#reachedBy(request, path);
     if (reached === null) return true;

@@ -416,6 +416,80 @@ describe("personal rules", () => {
     },
   );
 
+  it.each(["/etc/hostname", "../other/.env", "docs/../../x/.env", "C:/x/.env"])(
+    "a path that leaves the workspace by its text (%s) is no rule's: nobody is asked, the tool's refusal speaks",
+    async (path) => {
+      const prompt = new ScriptedPrompt("y");
+      const rules = new PersonalRules(
+        [
+          { behavior: "deny", tool: "read_file", path: ".env" },
+          { behavior: "deny", tool: "read_file", path: "**/.env" },
+          { behavior: "ask", tool: "read_file", path: "docs/**" },
+        ],
+        {
+          // As the filesystem adapter's walk does for such a path: it cannot say what it reaches.
+          reaches: () => {
+            throw new Error("path_escape");
+          },
+          confinedTools: new Set(["read_file"]),
+        },
+      );
+      const policy = new PermissionPolicy({
+        rules: rules.policyRules(),
+        approval: new DailyApprover({ prompt, grants: new RunGrants({ workspace: "/ws" }), rules }),
+        audit: new RecordingAuditSink(),
+      });
+      const decision = await policy.decide(
+        new PermissionRequest(preparedCall("read_file", "read", { path })),
+      );
+      expect([decision.behavior, decision.source]).toEqual(["allow", "default"]);
+      expect(prompt.asked).toEqual([]);
+    },
+  );
+
+  it("an MCP tool's path is the server's to read: one outside by its text is still what a deny names", async () => {
+    const rules = new PersonalRules([{ behavior: "deny", tool: "*", path: "**/.env" }], {
+      reaches: () => {
+        throw new Error("path_escape");
+      },
+      confinedTools: new Set(["read_file"]),
+    });
+    const policy = new PermissionPolicy({
+      rules: rules.policyRules(),
+      approval: new DailyApprover({
+        prompt: new ScriptedPrompt("y"),
+        grants: new RunGrants({ workspace: "/ws" }),
+        rules,
+      }),
+      audit: new RecordingAuditSink(),
+    });
+    const decision = await policy.decide(
+      new PermissionRequest(preparedCall("mcp__files__read", "read", { path: "/ws/app/.env" })),
+    );
+    expect([decision.behavior, decision.source]).toEqual(["deny", "personal-rule"]);
+  });
+
+  it("a path inside that the walk cannot follow still counts as what a deny names", async () => {
+    const rules = new PersonalRules([{ behavior: "deny", tool: "read_file", path: ".env" }], {
+      reaches: () => {
+        throw new Error("ELOOP");
+      },
+    });
+    const policy = new PermissionPolicy({
+      rules: rules.policyRules(),
+      approval: new DailyApprover({
+        prompt: new ScriptedPrompt("y"),
+        grants: new RunGrants({ workspace: "/ws" }),
+        rules,
+      }),
+      audit: new RecordingAuditSink(),
+    });
+    const decision = await policy.decide(
+      new PermissionRequest(preparedCall("read_file", "read", { path: "loop/x" })),
+    );
+    expect([decision.behavior, decision.source]).toEqual(["deny", "personal-rule"]);
+  });
+
   it("a text no reading sees through is not denied, but no allow covers it: it is asked", async () => {
     const run = daily({ answer: "n", rules: PUSH_RULES });
     const decision = await run.decide("shell", "execute", { command: "git $(echo push)" });
