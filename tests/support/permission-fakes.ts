@@ -5,8 +5,10 @@ import type {
   ExecutionEnvironmentStatus,
 } from "../../src/core/policy/execution-environment.js";
 import type { WorkspaceWriteBoundary, WriteTarget } from "../../src/core/ports/filesystem.js";
-import type { PermissionDecision } from "../../src/core/policy/permission-decision.js";
+import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../src/core/policy/permission-request.js";
+import { PermissionRule } from "../../src/core/policy/permission-rule.js";
+import { PermissionPolicy } from "../../src/core/policy/permissions.js";
 
 /** Records every request and answers with whatever `answer` gives, even a non-decision. */
 export class RecordingApprover implements ApprovalProvider {
@@ -82,4 +84,32 @@ export class FixedEnvironment implements ExecutionEnvironment {
     this.calls += 1;
     return this.#status() as ExecutionEnvironmentStatus;
   }
+}
+
+/** The source of every decision `allowEveryCall` makes, as its audit lines name it. */
+export const ALLOWS_EVERY_CALL = "test-allows-every-call";
+
+/**
+ * A real policy for a runner test whose subject is not the policy: every call is allowed, and
+ * every decision audited into `audit`. A rule allows each call; the one question no rule can
+ * answer, the shell default's `ask` of every command, goes to an approver that allows it without
+ * putting it to a person (it never calls `askingPerson`): no call then has a wait or
+ * `personApproved`. A runner has no policy of its own to fall back on; a test says it allows.
+ */
+export function allowEveryCall(audit: AuditSink = new RecordingAuditSink()): PermissionPolicy {
+  const reason = "This test allows every call";
+  return new PermissionPolicy({
+    rules: [
+      new PermissionRule({
+        name: ALLOWS_EVERY_CALL,
+        behavior: "allow",
+        reason,
+        matches: () => true,
+      }),
+    ],
+    approval: {
+      decide: () => Promise.resolve(PermissionDecision.allow(reason, ALLOWS_EVERY_CALL)),
+    },
+    audit,
+  });
 }

@@ -39,6 +39,7 @@ import {
   chatUsage,
 } from "../../support/chat-completions-server.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+import { allowEveryCall } from "../../support/permission-fakes.js";
 
 const API_KEY = "sk-test-NEVER-WRITTEN-42";
 
@@ -117,6 +118,7 @@ describe("RecordingModelClient", () => {
       maxRetries: 0,
     });
     const recorded = await new AgentRunner({
+      policy: allowEveryCall(),
       model: new RecordingModelClient(live, path),
       registry: echoRegistry(),
       maxTurns: 5,
@@ -166,6 +168,7 @@ describe("RecordingModelClient", () => {
 
     const replay = ReplayModelClient.fromFile(path);
     const replayed = await new AgentRunner({
+      policy: allowEveryCall(),
       model: replay,
       registry: echoRegistry(),
       maxTurns: 5,

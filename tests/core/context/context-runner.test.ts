@@ -21,6 +21,7 @@ import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { toolSuccess } from "../../../src/core/tools/tool-result.js";
 import { textReply, toolCallReply } from "../../support/scripted-model.js";
 import { runError } from "../../support/run-error.js";
+import { allowEveryCall } from "../../support/permission-fakes.js";
 
 const BIG = "x".repeat(4096);
 
@@ -79,6 +80,7 @@ function runner(
   events: CompactionEvent[],
 ) {
   return new AgentRunner({
+    policy: allowEveryCall(),
     model,
     registry: registry(),
     maxTurns: 200,

@@ -8,7 +8,7 @@ import { PermissionPolicy } from "../../../src/core/policy/permissions.js";
 import type { ToolDefinition } from "../../../src/core/tools/tool-definition.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { toolSuccess } from "../../../src/core/tools/tool-result.js";
-import { RecordingApprover } from "../../support/permission-fakes.js";
+import { RecordingApprover, allowEveryCall } from "../../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
 
 const CANCELLED = "Error [cancelled]: The run was cancelled before this call ran";
@@ -47,6 +47,7 @@ describe("a cancelled run's history", () => {
       textReply("Next turn."),
     ]);
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model,
       // The first command runs; Ctrl-C comes while it does, so the second never starts.
       registry: new ToolRegistry([
@@ -108,7 +109,12 @@ describe("a cancelled run's history", () => {
         return Promise.reject(new Error("Request was aborted."));
       },
     };
-    const runner = new AgentRunner({ model, registry: new ToolRegistry(), maxTurns: 2 });
+    const runner = new AgentRunner({
+      policy: allowEveryCall(),
+      model,
+      registry: new ToolRegistry(),
+      maxTurns: 2,
+    });
     const previous = [
       { role: "user", content: "Hi" },
       { role: "assistant", content: "Hello.", toolCalls: [] },

@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 import { AgentRunner } from "../../../src/core/runner/agent-runner.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { ScriptedModelClient, textReply } from "../../support/scripted-model.js";
+import { allowEveryCall } from "../../support/permission-fakes.js";
 
 describe("AgentRunner.run with a previous history (a conversation's next turn)", () => {
   it("goes on from it: the system prompt once, the first answer in the second request", async () => {
     const model = new ScriptedModelClient([textReply("First."), textReply("Second.")]);
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model,
       registry: new ToolRegistry([]),
       maxTurns: 3,

@@ -8,6 +8,7 @@ import type { ToolDefinition, ToolEffect } from "../../../src/core/tools/tool-de
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { toolSuccess } from "../../../src/core/tools/tool-result.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+import { ALLOWS_EVERY_CALL, allowEveryCall } from "../../support/permission-fakes.js";
 
 /** Keeps records in memory; `failOn` makes the append of that record type throw. */
 class MemoryJournal implements RunJournal {
@@ -46,6 +47,7 @@ function runnerWith(
   effect: ToolEffect = "execute",
 ) {
   return new AgentRunner({
+    policy: allowEveryCall(),
     model: new ScriptedModelClient(replies),
     registry: new ToolRegistry([echoTool(runs, effect)]),
     maxTurns: 5,
@@ -64,6 +66,7 @@ describe("AgentRunner: the write-ahead journal", () => {
       "run_started",
       "model_reply",
       "call_prepared",
+      "decision",
       "execution_started",
       "execution_finished",
       "model_reply",
@@ -75,7 +78,14 @@ describe("AgentRunner: the write-ahead journal", () => {
       tool: "echo",
       canonicalArguments: '{"text":"hi"}',
     });
-    expect(journal.records[4]).toMatchObject({
+    // Every call is decided before it starts: here by the test's policy, which allows it.
+    expect(journal.records[3]).toMatchObject({
+      type: "decision",
+      callId: "call_1",
+      behavior: "allow",
+      source: ALLOWS_EVERY_CALL,
+    });
+    expect(journal.records[5]).toMatchObject({
       type: "execution_finished",
       callId: "call_1",
       content: "echo: hi",
@@ -112,7 +122,10 @@ describe("AgentRunner: the write-ahead journal", () => {
 });
 
 describe("AgentRunner.resume", () => {
-  /** The journal of a run that died after the step `after`. */
+  /**
+   * The journal of a run that died after the step `after`: run_started, model_reply,
+   * call_prepared, decision, execution_started, execution_finished, model_reply, run_finished.
+   */
   async function journalCutAfter(after: number): Promise<JournalRecord[]> {
     const journal = new MemoryJournal();
     await runnerWith(journal, []).run("Say hi");
@@ -120,7 +133,7 @@ describe("AgentRunner.resume", () => {
   }
 
   it("reports a call that started and never finished as unknown, and never runs it again", async () => {
-    const records = await journalCutAfter(3); // … execution_started
+    const records = await journalCutAfter(4); // … execution_started
     const replayed = replayJournal(records);
     expect(replayed.openCalls).toEqual([
       { call: { ...CALL, arguments: '{"text":"hi"}' }, state: "unknown" },
@@ -130,6 +143,7 @@ describe("AgentRunner.resume", () => {
     const journal = new MemoryJournal();
     const model = new ScriptedModelClient([textReply("Checked; done.")]);
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model,
       registry: new ToolRegistry([echoTool(runs)]),
       maxTurns: 5,
@@ -160,7 +174,7 @@ describe("AgentRunner.resume", () => {
   it("a read that started and never finished is run again, not reported unknown (seed 004)", async () => {
     const journal = new MemoryJournal();
     await runnerWith(journal, [], undefined, "read").run("Say hi");
-    const cut = journal.records.slice(0, 4);
+    const cut = journal.records.slice(0, 5);
     expect(cut.at(-1)).toMatchObject({ type: "execution_started", effect: "read" });
     const replayed = replayJournal(cut);
     expect(replayed.openCalls).toEqual([
@@ -171,6 +185,7 @@ describe("AgentRunner.resume", () => {
     const resumedJournal = new MemoryJournal();
     const model = new ScriptedModelClient([textReply("Read; done.")]);
     const result = await new AgentRunner({
+      policy: allowEveryCall(),
       model,
       registry: new ToolRegistry([echoTool(runs, "read")]),
       maxTurns: 5,
@@ -189,7 +204,7 @@ describe("AgentRunner.resume", () => {
   it("an interrupted call of an older journal, which names no effect, stays unknown", async () => {
     const journal = new MemoryJournal();
     await runnerWith(journal, [], undefined, "read").run("Say hi");
-    const cut = journal.records.slice(0, 4).map((record) => {
+    const cut = journal.records.slice(0, 5).map((record) => {
       if (record.type !== "execution_started") return record;
       const older: JournalRecord = { ...record };
       delete (older as { effect?: unknown }).effect;
@@ -202,8 +217,9 @@ describe("AgentRunner.resume", () => {
     [0, 1],
     [1, 1],
     [2, 1],
-    [4, 0],
+    [3, 1],
     [5, 0],
+    [6, 0],
   ])("resumes a journal cut after record %i to the answer", async (after, expectedRuns) => {
     const replayed = replayJournal(await journalCutAfter(after));
     const runs: string[] = [];
@@ -230,6 +246,7 @@ describe("AgentRunner.resume", () => {
     const resumedJournal = new MemoryJournal();
     const model = new ScriptedModelClient([textReply("An answer nobody asked for.")]);
     const result = await new AgentRunner({
+      policy: allowEveryCall(),
       model,
       registry: new ToolRegistry([echoTool([])]),
       maxTurns: 5,
@@ -256,6 +273,7 @@ describe("AgentRunner.resume", () => {
   ] as const)("never asks the model to go on from %s", async (_, history) => {
     const model = new ScriptedModelClient([textReply("An answer nobody asked for.")]);
     const result = await new AgentRunner({
+      policy: allowEveryCall(),
       model,
       registry: new ToolRegistry(),
       maxTurns: 5,
@@ -297,6 +315,7 @@ describe("AgentRunner: a conversation's journal", () => {
       },
     };
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model: failing,
       registry: new ToolRegistry(),
       maxTurns: 3,
@@ -324,6 +343,7 @@ describe("AgentRunner: a stopped conversation turn in the journal", () => {
     const runs: string[] = [];
     const tool = echoTool(runs);
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model: new ScriptedModelClient([
         toolCallReply([
           { id: "a", name: "echo", arguments: { text: "one" } },

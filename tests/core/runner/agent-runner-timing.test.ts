@@ -15,7 +15,7 @@ import { AgentRunner } from "../../../src/core/runner/agent-runner.js";
 import type { ToolOutcome } from "../../../src/core/tools/tool-outcome.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { createShellTool } from "../../../src/features/shell-tool.js";
-import { RecordingApprover } from "../../support/permission-fakes.js";
+import { RecordingApprover, allowEveryCall } from "../../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
 
 let workspace: string;
@@ -120,10 +120,7 @@ describe.skipIf(process.platform === "win32")("AgentRunner: how long a call took
   });
 
   it("a call nobody was asked about has no waitedMs", async () => {
-    const runner = new AgentRunner({
-      ...oneShellCall(),
-      maxTurns: 3,
-    });
+    const runner = new AgentRunner({ policy: allowEveryCall(), ...oneShellCall(), maxTurns: 3 });
     const [outcome] = (await runner.run("run true")).outcomes;
     expect(outcome?.status).toBe("ok");
     expect(outcome).not.toHaveProperty("waitedMs");

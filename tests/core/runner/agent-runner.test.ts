@@ -19,6 +19,7 @@ import {
   FakeWriteBoundary,
   RecordingApprover,
   RecordingAuditSink,
+  allowEveryCall,
 } from "../../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
 import { runError } from "../../support/run-error.js";
@@ -63,6 +64,7 @@ describe("AgentRunner: answers and the tool loop", () => {
   it("returns a final text answer in one turn", async () => {
     const model = new ScriptedModelClient([textReply("Hello!")]);
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model,
       registry: new ToolRegistry(),
       maxTurns: 3,
@@ -92,6 +94,7 @@ describe("AgentRunner: answers and the tool loop", () => {
       textReply("Done."),
     ]);
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model,
       registry: new ToolRegistry([echo.tool]),
       maxTurns: 5,
@@ -141,7 +144,12 @@ describe("AgentRunner: answers and the tool loop", () => {
       ]),
       textReply("Recovered."),
     ]);
-    const runner = new AgentRunner({ model, registry: new ToolRegistry([echo.tool]), maxTurns: 3 });
+    const runner = new AgentRunner({
+      policy: allowEveryCall(),
+      model,
+      registry: new ToolRegistry([echo.tool]),
+      maxTurns: 3,
+    });
     const result = await runner.run("go");
     expect(toolMessages(result.history)).toEqual([
       {
@@ -168,6 +176,7 @@ describe("AgentRunner: answers and the tool loop", () => {
       textReply("ok", { promptTokens: 20, completionTokens: 3, totalTokens: 23 }),
     ]);
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model,
       registry: new ToolRegistry([recordingTool("echo", "read").tool]),
       maxTurns: 3,
@@ -197,6 +206,7 @@ describe("AgentRunner: answers and the tool loop", () => {
       textReply("done"),
     ]);
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model,
       registry: new ToolRegistry([recordingTool("echo", "read").tool]),
       maxTurns: 4,
@@ -208,7 +218,8 @@ describe("AgentRunner: answers and the tool loop", () => {
       "request 1/4",
       "reply 1 tool_calls",
       "start a",
-      "end a echo: {} 5ms",
+      // The clock is read at the start, before the decision (a person's wait) and at the end.
+      "end a echo: {} 10ms",
       "start b",
       "end b Error [unknown_tool]: Unknown tool: nope (available tools: echo) 5ms",
       "request 2/4",
@@ -223,6 +234,7 @@ describe("AgentRunner: run errors", () => {
       expect(
         () =>
           new AgentRunner({
+            policy: allowEveryCall(),
             model: new ScriptedModelClient([]),
             registry: new ToolRegistry(),
             maxTurns,
@@ -238,7 +250,12 @@ describe("AgentRunner: run errors", () => {
       toolCallReply([{ id: "b", name: "echo", arguments: {} }]),
       textReply("too late"),
     ]);
-    const runner = new AgentRunner({ model, registry: new ToolRegistry([echo.tool]), maxTurns: 2 });
+    const runner = new AgentRunner({
+      policy: allowEveryCall(),
+      model,
+      registry: new ToolRegistry([echo.tool]),
+      maxTurns: 2,
+    });
     const error = await runError(runner.run("loop"));
     expect(error).toBeInstanceOf(AgentLimitError);
     expect(error).toBeInstanceOf(AgentRunError);
@@ -276,6 +293,7 @@ describe("AgentRunner: run errors", () => {
     async (_label, modelReply, message) => {
       const echo = recordingTool("echo", "read");
       const runner = new AgentRunner({
+        policy: allowEveryCall(),
         model: new ScriptedModelClient([modelReply]),
         registry: new ToolRegistry([echo.tool]),
         maxTurns: 3,
@@ -290,6 +308,7 @@ describe("AgentRunner: run errors", () => {
 
   it("passes a model failure through unchanged when the run was not cancelled", async () => {
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model: new ScriptedModelClient([]),
       registry: new ToolRegistry(),
       maxTurns: 1,
@@ -417,7 +436,12 @@ describe("AgentRunner cancellation", () => {
     const controller = new AbortController();
     controller.abort();
     const model = new ScriptedModelClient([textReply("never")]);
-    const runner = new AgentRunner({ model, registry: new ToolRegistry(), maxTurns: 2 });
+    const runner = new AgentRunner({
+      policy: allowEveryCall(),
+      model,
+      registry: new ToolRegistry(),
+      maxTurns: 2,
+    });
     const error = await runError(runner.run("go", controller.signal));
     expect(error).toBeInstanceOf(RunCancelledError);
     expect(error).toMatchObject({ message: "Run cancelled" });
@@ -438,6 +462,7 @@ describe("AgentRunner cancellation", () => {
       textReply("never"),
     ]);
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model,
       registry: new ToolRegistry([first.tool, second.tool]),
       maxTurns: 3,
@@ -498,7 +523,12 @@ describe("AgentRunner cancellation", () => {
         );
       },
     };
-    const runner = new AgentRunner({ model, registry: new ToolRegistry(), maxTurns: 2 });
+    const runner = new AgentRunner({
+      policy: allowEveryCall(),
+      model,
+      registry: new ToolRegistry(),
+      maxTurns: 2,
+    });
     await expect(runner.run("go", controller.signal)).rejects.toBeInstanceOf(RunCancelledError);
   });
 });
@@ -525,6 +555,7 @@ describe("prepareTools", () => {
     const model = new ScriptedModelClient([]);
     let prepared = 0;
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model,
       registry: new ToolRegistry([tool]),
       maxTurns: 1,
@@ -542,6 +573,7 @@ describe("prepareTools", () => {
 
   it("is not stopped by an observer that fails to prepare", () => {
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model: new ScriptedModelClient([]),
       registry: new ToolRegistry(),
       maxTurns: 1,

@@ -10,6 +10,7 @@ import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { toolSuccess } from "../../../src/core/tools/tool-result.js";
 import { LimitedJournal } from "../../support/limited-journal.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+import { allowEveryCall } from "../../support/permission-fakes.js";
 
 function writeTool(writes: string[]): ToolDefinition {
   return {
@@ -29,6 +30,7 @@ const MiB = 1024 * 1024;
 function run(replies: Parameters<typeof toolCallReply>[0][], journal = new LimitedJournal()) {
   const writes: string[] = [];
   const runner = new AgentRunner({
+    policy: allowEveryCall(),
     model: new ScriptedModelClient([
       ...replies.map((calls) => toolCallReply(calls)),
       textReply("Done."),
@@ -131,6 +133,7 @@ describe("a model reply too large to journal", () => {
     const text = "w".repeat(3 * MAX_REPLY_TEXT_BYTES);
     const journal = new LimitedJournal();
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model: new ScriptedModelClient([textReply(text)]),
       registry: new ToolRegistry([writeTool(writes)]),
       maxTurns: 2,

@@ -19,6 +19,7 @@ import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { toolSuccess } from "../../../src/core/tools/tool-result.js";
 import { LimitedJournal } from "../../support/limited-journal.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+import { allowEveryCall } from "../../support/permission-fakes.js";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -98,6 +99,7 @@ describe("one reply with 300 reads of a 256 KiB file, on the real 64 MiB journal
     });
     const done: string[] = [];
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model: new ScriptedModelClient([reads(300), reads(300, 2), textReply("Done.")]),
       registry: new ToolRegistry([readTool(done)]),
       maxTurns: 5,
@@ -137,6 +139,7 @@ describe("results bounded by what the journal has left", () => {
     const journal = new LimitedJournal(MiB);
     const done: string[] = [];
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model: new ScriptedModelClient([reads(3), reads(3, 2), textReply("Done.")]),
       registry: new ToolRegistry([readTool(done, "r".repeat(256 * KiB))]),
       maxTurns: 5,
@@ -158,6 +161,7 @@ describe("results bounded by what the journal has left", () => {
     const journal = new LimitedJournal();
     const done: string[] = [];
     const runner = new AgentRunner({
+      policy: allowEveryCall(),
       model: new ScriptedModelClient([reads(1002)]),
       registry: new ToolRegistry([readTool(done)]),
       maxTurns: 2,

@@ -14,6 +14,7 @@ import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { toolSuccess } from "../../../src/core/tools/tool-result.js";
 import { LimitedJournal } from "../../support/limited-journal.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+import { allowEveryCall } from "../../support/permission-fakes.js";
 
 function noteTool(notes: string[]): ToolDefinition {
   return {
@@ -36,6 +37,7 @@ function run(replies: ModelReply[]) {
   const written: string[] = [];
   const journal = new LimitedJournal();
   const runner = new AgentRunner({
+    policy: allowEveryCall(),
     model: new ScriptedModelClient(replies),
     registry: new ToolRegistry([noteTool(written)]),
     maxTurns: 5,

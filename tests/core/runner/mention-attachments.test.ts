@@ -22,7 +22,11 @@ import type { JournalRecord } from "../../../src/core/journal/journal-records.js
 import { ScriptedModelClient, textReply } from "../../support/scripted-model.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { createReadFileTool } from "../../../src/features/read-file-tool.js";
-import { RecordingApprover, RecordingAuditSink } from "../../support/permission-fakes.js";
+import {
+  allowEveryCall,
+  RecordingApprover,
+  RecordingAuditSink,
+} from "../../support/permission-fakes.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/workspace.js";
 
 describe("attachMentions", () => {
@@ -42,6 +46,7 @@ describe("attachMentions", () => {
     const fileSystem = new NodeWorkspaceFileSystem(dir.workspace);
     return {
       snapshot: new ToolRegistry([createReadFileTool({ fileSystem })]).snapshot(),
+      policy: allowEveryCall().withoutApprover(),
       workspace: dir.workspace,
       newCallId: () => `mention_${++ids}`,
       ...extra,

@@ -14,6 +14,7 @@ import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { toolSuccess } from "../../../src/core/tools/tool-result.js";
 import { createShellTool } from "../../../src/features/shell-tool.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+import { allowEveryCall } from "../../support/permission-fakes.js";
 
 class MemoryJournal implements RunJournal {
   readonly records: JournalRecord[] = [];
@@ -27,6 +28,7 @@ function runner(tools: ToolDefinition[], calls: { id: string; name: string; argu
   const journal = new MemoryJournal();
   let next = 0;
   const agent = new AgentRunner({
+    policy: allowEveryCall(),
     model: new ScriptedModelClient([toolCallReply(calls), textReply("done")]),
     registry: new ToolRegistry(tools),
     maxTurns: 3,

@@ -12,6 +12,7 @@ import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import type { ToolResult } from "../../../src/core/tools/tool-result.js";
 import { createShellTool } from "../../../src/features/shell-tool.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+import { allowEveryCall } from "../../support/permission-fakes.js";
 
 const NOTE = "warning: /ws/a\nb/AGENTS.md was created during this command; check it before then";
 
@@ -25,6 +26,7 @@ async function runOnce(result: CommandResult) {
   const audited: ToolOutcome[] = [];
   const journal: JournalRecord[] = [];
   const runner = new AgentRunner({
+    policy: allowEveryCall(),
     model: new ScriptedModelClient([
       toolCallReply([{ id: "t1", name: "shell", arguments: { command: "make" } }]),
       textReply("Done."),

@@ -16,6 +16,7 @@ import type { ToolDefinition } from "../../../src/core/tools/tool-definition.js"
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { toolSuccess } from "../../../src/core/tools/tool-result.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../../support/scripted-model.js";
+import { allowEveryCall } from "../../support/permission-fakes.js";
 
 class MemoryJournal implements RunJournal {
   readonly records: JournalRecord[] = [];
@@ -57,6 +58,7 @@ function noteTool(journal: MemoryJournal, written: string[]): ToolDefinition {
 
 function run(journal: MemoryJournal, written: string[]): Promise<unknown> {
   return new AgentRunner({
+    policy: allowEveryCall(),
     model: new ScriptedModelClient([
       toolCallReply([{ id: "call_1", name: "note", arguments: { text: "hi" } }]),
       textReply("Done."),
@@ -79,6 +81,7 @@ describe("AgentRunner: a write's before-image", () => {
       "run_started",
       "model_reply",
       "call_prepared",
+      "decision",
       "execution_started",
       "file_before",
       "file_written",
@@ -86,8 +89,8 @@ describe("AgentRunner: a write's before-image", () => {
       "model_reply",
       "run_finished",
     ]);
-    expect(journal.records[3]).toMatchObject({ beforeImages: true, effect: "write" });
-    expect(journal.records[4]).toEqual({
+    expect(journal.records[4]).toMatchObject({ beforeImages: true, effect: "write" });
+    expect(journal.records[5]).toEqual({
       type: "file_before",
       callId: "call_1",
       file: "note.txt",
@@ -112,6 +115,7 @@ describe("AgentRunner: a write's before-image", () => {
       "run_started",
       "model_reply",
       "call_prepared",
+      "decision",
       "execution_started",
       "run_failed",
     ]);
