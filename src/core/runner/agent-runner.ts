@@ -12,7 +12,7 @@ import { toolMessage, ToolPairingCheck } from "../ports/messages.js";
 import type { ModelClient, ModelReply, ModelRequest, TokenUsage } from "../ports/model.js";
 import { PermissionDecision } from "../policy/permission-decision.js";
 import { PermissionRequest } from "../policy/permission-request.js";
-import type { PermissionPolicy } from "../policy/permissions.js";
+import { PermissionPolicy } from "../policy/permissions.js";
 import {
   currentEnvironmentLabel,
   untilDecided,
@@ -81,10 +81,12 @@ export interface AgentRunnerOptions {
   readonly model: ModelClient;
   readonly registry: ToolRegistry;
   /**
-   * Absent only when bootstrap got, before chapter 3, neither an approver nor an execution
-   * environment (offline tests): every call then runs unasked.
+   * Decides every call (and every `@path` mention's read) before it runs. Required: a runner has
+   * no default that allows, so one built without a policy does not compile, and is refused at
+   * construction where the type was got round, rather than run every call unasked. Bootstrap
+   * always builds one (chapters 1 and 2 too, where a question nobody can answer is a denial).
    */
-  readonly policy?: PermissionPolicy;
+  readonly policy: PermissionPolicy;
   readonly maxTurns: number;
   readonly systemPrompt?: string;
   readonly observer?: AgentObserver;
@@ -132,6 +134,11 @@ export class AgentRunner {
   constructor(options: AgentRunnerOptions) {
     if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) {
       throw new RangeError("maxTurns must be a positive integer");
+    }
+    // The type requires it; a caller that got round the type (plain JavaScript, a cast) is refused
+    // here, before any call could reach a runner with nothing to decide it.
+    if (!((options.policy as unknown) instanceof PermissionPolicy)) {
+      throw new TypeError("AgentRunner needs a PermissionPolicy: no call runs undecided");
     }
     this.#options = options;
     this.#journal = new RunJournalWriter(options.journal);
@@ -227,7 +234,7 @@ export class AgentRunner {
     const { workspace, policy } = this.#options;
     const attached = await attachMentions(text, {
       snapshot: this.#options.registry.snapshot(),
-      ...(policy === undefined ? {} : { policy: policy.withoutApprover() }),
+      policy: policy.withoutApprover(),
       ...(workspace === undefined ? {} : { workspace }),
       ...(signal === undefined ? {} : { signal }),
       newCallId: () => `mention_${globalThis.crypto.randomUUID().slice(0, 8)}`,
@@ -415,42 +422,40 @@ export class AgentRunner {
     // Rules decide at once; a person (or an approver standing in for one) takes their time. Only
     // a call whose question reached a person has a wait: a piped or script run's denial has none.
     const person = { asked: false };
-    if (policy !== undefined) {
-      let decision: unknown;
-      const asked = report.now();
-      const request = new PermissionRequest(
-        prepared.call,
-        {},
-        {
-          onAsking: () => (person.asked = true),
-          // A call that cannot succeed fails before a person is asked to approve it in vain.
-          beforeAsking: () => failIfCannotSucceed(snapshot, prepared.call),
-        },
-      );
-      const reportPersonWait = (): void => {
-        if (person.asked) report.reportWait(report.now() - asked);
-      };
-      try {
-        decision = await policy.decide(request);
-      } catch (error) {
-        // A cancelled prompt (Ctrl-C) ends the run, a wait for a later approval stops it; every
-        // other failure denies this call.
-        if (error instanceof RunCancelledError || error instanceof RunWaitingError) {
-          reportPersonWait();
-          throw error;
-        }
-        if (error instanceof CallCannotSucceedError) return rejected(error.result);
-        return EVALUATION_FAILED;
+    let decision: unknown;
+    const asked = report.now();
+    const request = new PermissionRequest(
+      prepared.call,
+      {},
+      {
+        onAsking: () => (person.asked = true),
+        // A call that cannot succeed fails before a person is asked to approve it in vain.
+        beforeAsking: () => failIfCannotSucceed(snapshot, prepared.call),
+      },
+    );
+    const reportPersonWait = (): void => {
+      if (person.asked) report.reportWait(report.now() - asked);
+    };
+    try {
+      decision = await policy.decide(request);
+    } catch (error) {
+      // A cancelled prompt (Ctrl-C) ends the run, a wait for a later approval stops it; every
+      // other failure denies this call.
+      if (error instanceof RunCancelledError || error instanceof RunWaitingError) {
+        reportPersonWait();
+        throw error;
       }
-      // Only a genuine decision counts; a policy returning anything else fails closed.
-      if (!PermissionDecision.isDecision(decision)) return EVALUATION_FAILED;
-      reportPersonWait();
-      await this.#journal.decision(call, prepared.call, decision);
-      if (decision.behavior !== "allow") {
-        return decision.behavior === "deny"
-          ? denied(decision, policy.boundaryOf(decision))
-          : EVALUATION_FAILED;
-      }
+      if (error instanceof CallCannotSucceedError) return rejected(error.result);
+      return EVALUATION_FAILED;
+    }
+    // Only a genuine decision counts; a policy returning anything else fails closed.
+    if (!PermissionDecision.isDecision(decision)) return EVALUATION_FAILED;
+    reportPersonWait();
+    await this.#journal.decision(call, prepared.call, decision);
+    if (decision.behavior !== "allow") {
+      return decision.behavior === "deny"
+        ? denied(decision, policy.boundaryOf(decision))
+        : EVALUATION_FAILED;
     }
     throwIfCancelled(signal);
     const operationId = (this.#options.newOperationId ?? randomOperationId)();

@@ -34,8 +34,8 @@ export interface AttachedMessage {
 
 export interface MentionReader {
   readonly snapshot: ToolRegistrySnapshot;
-  /** The run's policy, without its approver; absent where a run has none (every call runs). */
-  readonly policy?: PermissionPolicy;
+  /** The run's policy, without its approver: every mention is decided, as every call is. */
+  readonly policy: PermissionPolicy;
   readonly workspace?: string;
   readonly signal?: AbortSignal;
   /** A call id for each read's audit line, apart from every model call's. */
@@ -123,17 +123,15 @@ async function readMention(mention: Mention, reader: MentionReader): Promise<Too
     arguments: JSON.stringify({ path: mention.path }),
   });
   if (!prepared.ok) return prepared.result;
-  if (policy !== undefined) {
-    let decision: unknown;
-    try {
-      decision = await policy.decide(new PermissionRequest(prepared.call));
-    } catch {
-      return toolError("permission_evaluation_error", "the permission check failed");
-    }
-    if (!PermissionDecision.isDecision(decision) || decision.behavior !== "allow") {
-      const reason = PermissionDecision.isDecision(decision) ? decision.reason : "no decision";
-      return toolError("permission_denied", reason);
-    }
+  let decision: unknown;
+  try {
+    decision = await policy.decide(new PermissionRequest(prepared.call));
+  } catch {
+    return toolError("permission_evaluation_error", "the permission check failed");
+  }
+  if (!PermissionDecision.isDecision(decision) || decision.behavior !== "allow") {
+    const reason = PermissionDecision.isDecision(decision) ? decision.reason : "no decision";
+    return toolError("permission_denied", reason);
   }
   const { workspace, signal } = reader;
   return snapshot.invoke(prepared.call, {

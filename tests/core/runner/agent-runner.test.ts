@@ -6,7 +6,11 @@ import {
   IncompleteModelReplyError,
   RunCancelledError,
 } from "../../../src/core/common/agent-errors.js";
-import { AgentRunner, type AgentObserver } from "../../../src/core/runner/agent-runner.js";
+import {
+  AgentRunner,
+  type AgentObserver,
+  type AgentRunnerOptions,
+} from "../../../src/core/runner/agent-runner.js";
 import type { Message } from "../../../src/core/ports/messages.js";
 import { validateToolPairing } from "../../../src/core/ports/messages.js";
 import type { ModelClient, ModelReply, ModelRequest } from "../../../src/core/ports/model.js";
@@ -240,6 +244,22 @@ describe("AgentRunner: run errors", () => {
             maxTurns,
           }),
       ).toThrow(new RangeError("maxTurns must be a positive integer"));
+    }
+  });
+
+  it("cannot be built without a policy: no runner runs its calls undecided", () => {
+    const echo = recordingTool("echo", "read");
+    const unchecked = {
+      model: new ScriptedModelClient([]),
+      registry: new ToolRegistry([echo.tool]),
+    };
+    // @ts-expect-error: `policy` is required, so this does not compile.
+    expect(() => new AgentRunner({ ...unchecked, maxTurns: 2 })).toThrow(
+      new TypeError("AgentRunner needs a PermissionPolicy: no call runs undecided"),
+    );
+    for (const policy of [undefined, null, { decide: () => Promise.resolve(undefined) }]) {
+      const options = { ...unchecked, maxTurns: 2, policy } as unknown as AgentRunnerOptions;
+      expect(() => new AgentRunner(options)).toThrow(TypeError);
     }
   });
 
