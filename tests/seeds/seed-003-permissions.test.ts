@@ -20,6 +20,7 @@ import { registeredTool } from "../../src/core/tools/registered-tool.js";
 import { createRunCommandTool } from "../../src/features/run-command-tool.js";
 import { externalTool } from "../support/seed-tools.js";
 import { executeInSandbox, observation } from "../support/seed-runtime.js";
+import { commandChecksThatPass } from "../support/permission-fakes.js";
 
 const context: PolicyContext = {
   cwd: "/workspace",
@@ -48,6 +49,8 @@ const runCommandTool: RegisteredTool = registeredTool(
       },
     },
     workspace: "/workspace",
+    // The seed's own steps decide and sandbox it here; the tool's last checks pass.
+    ...commandChecksThatPass(),
   }),
 );
 

@@ -5,6 +5,8 @@ import type {
   ExecutionEnvironmentStatus,
 } from "../../src/core/policy/execution-environment.js";
 import type { WorkspaceWriteBoundary, WriteTarget } from "../../src/core/ports/filesystem.js";
+import { RECHECK_ERRORS } from "../../src/core/grants/p04-recheck.js";
+import { toolError, type ToolResult } from "../../src/core/tools/tool-result.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../src/core/policy/permission-request.js";
 import { PermissionRule } from "../../src/core/policy/permission-rule.js";
@@ -84,6 +86,37 @@ export class FixedEnvironment implements ExecutionEnvironment {
     this.calls += 1;
     return this.#status() as ExecutionEnvironmentStatus;
   }
+}
+
+/** A sandbox a test assumes is there: `executeInSandbox` lets a command run in it. */
+export const ASSUMED_SANDBOX = {
+  kind: "isolated",
+  label: "sandbox: assumed by the test (network off)",
+} as const;
+
+/** What run_command asks just before the spawn: where it would run, and whether it is as approved. */
+export interface CommandChecks {
+  readonly environment: ExecutionEnvironment;
+  readonly recheck: () => ToolResult | undefined;
+}
+
+/**
+ * run_command's checks as a test about something else passes them: a sandbox that is there, and a
+ * recheck that finds the command as it was approved. The tool has no default for either.
+ */
+export function commandChecksThatPass(): CommandChecks {
+  return { environment: new FixedEnvironment(() => ASSUMED_SANDBOX), recheck: () => undefined };
+}
+
+/** run_command's checks for a tool that must never run a command: both refuse. */
+export function commandChecksThatRefuse(): CommandChecks {
+  return {
+    environment: new FixedEnvironment(() => ({
+      kind: "unavailable",
+      reason: "this test runs no command",
+    })),
+    recheck: () => toolError(RECHECK_ERRORS.notApproved, "this test runs no command"),
+  };
 }
 
 /** The source of every decision `allowEveryCall` makes, as its audit lines name it. */

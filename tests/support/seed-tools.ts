@@ -6,11 +6,13 @@ import { registeredTool, type RegisteredTool } from "../../src/core/tools/regist
 import { createFetchUrlTool } from "../../src/features/fetch-url-tool.js";
 import { createRunCommandTool } from "../../src/features/run-command-tool.js";
 import { probeTool } from "./prepared-calls.js";
+import { commandChecksThatRefuse } from "./permission-fakes.js";
 
 export const runCommandTool: RegisteredTool = registeredTool(
   createRunCommandTool({
     runner: { run: () => Promise.reject(new Error("the seed's policy tests never run it")) },
     workspace: "/workspace",
+    ...commandChecksThatRefuse(),
   }),
 );
 

@@ -8,6 +8,7 @@ import { authorizeP04 } from "../../../src/core/grants/policy.js";
 import { UnbindableCommandError } from "../../../src/core/grants/unbindable-command.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { createRunCommandTool } from "../../../src/features/run-command-tool.js";
+import { commandChecksThatRefuse } from "../../support/permission-fakes.js";
 
 const made: string[] = [];
 function workspace(npmrc?: string): string {
@@ -111,6 +112,7 @@ describe("npm forms: bound to all the code npm runs, or refused", () => {
     const tool = createRunCommandTool({
       runner: { run: () => Promise.reject(new Error("never runs here")) },
       workspace: ws,
+      ...commandChecksThatRefuse(),
     });
     const prepared = new ToolRegistry([tool]).snapshot().prepare({
       id: "call_1",

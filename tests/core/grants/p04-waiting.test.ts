@@ -6,7 +6,7 @@ import { P04Authorizer } from "../../../src/core/grants/p04-authorizer.js";
 import { PermissionPolicy } from "../../../src/core/policy/permissions.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { createRunCommandTool } from "../../../src/features/run-command-tool.js";
-import { RecordingAuditSink } from "../../support/permission-fakes.js";
+import { RecordingAuditSink, commandChecksThatPass } from "../../support/permission-fakes.js";
 import { ScriptedModelClient, toolCallReply } from "../../support/scripted-model.js";
 
 describe("a P04 call that waits", () => {
@@ -21,6 +21,8 @@ describe("a P04 call that waits", () => {
           },
         },
         workspace: "/ws",
+        // The checks pass: what keeps the command from starting is the policy's wait alone.
+        ...commandChecksThatPass(),
       }),
     ]);
     const saved: string[] = [];

@@ -12,7 +12,11 @@ import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { createFetchUrlTool } from "../../../src/features/fetch-url-tool.js";
 import { createRunCommandTool } from "../../../src/features/run-command-tool.js";
 import { probeTool } from "../../support/prepared-calls.js";
-import { RecordingApprover, RecordingAuditSink } from "../../support/permission-fakes.js";
+import {
+  RecordingApprover,
+  RecordingAuditSink,
+  commandChecksThatRefuse,
+} from "../../support/permission-fakes.js";
 
 const ISOLATED: ExecutionEnvironmentStatus = {
   kind: "isolated",
@@ -44,6 +48,7 @@ const registry = new ToolRegistry([
   createRunCommandTool({
     runner: { run: () => Promise.reject(new Error("never runs here")) },
     workspace: "/ws",
+    ...commandChecksThatRefuse(),
   }),
   createFetchUrlTool(),
   probeTool("read_thing", "read"),
