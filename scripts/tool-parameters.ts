@@ -11,7 +11,9 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
 import { z } from "zod";
+import { RECHECK_ERRORS } from "../src/core/grants/p04-recheck.js";
 import type { ToolDefinition } from "../src/core/tools/tool-definition.js";
+import { toolError } from "../src/core/tools/tool-result.js";
 import { createFetchUrlTool } from "../src/features/fetch-url-tool.js";
 import { createFileTools } from "../src/features/file-tools.js";
 import { createGrepTool } from "../src/features/grep-tool.js";
@@ -33,7 +35,12 @@ export function builtinTools(): ToolDefinition[] {
   const refuse = (): Promise<never> => Promise.reject(new Error("a stand-in runs nothing"));
   return [
     createShellTool({ runner: { shellName: "bash", run: refuse }, workspace: "/workspace" }),
-    createRunCommandTool({ runner: { run: refuse }, workspace: "/workspace" }),
+    createRunCommandTool({
+      runner: { run: refuse },
+      workspace: "/workspace",
+      environment: { status: () => ({ kind: "unavailable", reason: "a stand-in runs nothing" }) },
+      recheck: () => toolError(RECHECK_ERRORS.notApproved, "a stand-in runs nothing"),
+    }),
     ...createFileTools({ fileSystem: {} as WorkspaceFileSystem }),
     createGrepTool({ fileSystem: {} as WorkspaceFileSystem }),
     createFetchUrlTool(),

@@ -317,24 +317,23 @@ function buildTools(
         }),
       );
       break;
-    case "run_command":
-      // Argv commands run in the sandbox only: the runner refuses when there is none.
+    case "run_command": {
+      // Argv commands run in the sandbox only, and only as a grant approved them: the tool asks
+      // both again just before the spawn, so it is built with both checks or not at all.
+      if (grants === undefined) {
+        throw new BootstrapError(`${profile.id}: run_command runs only what a grant approved`);
+      }
       tools.push(
         createRunCommandTool({
           runner: grantsOf(deps).argvRunner,
           ...run,
-          ...(deps.executionEnvironment === undefined
-            ? {}
-            : { environment: deps.executionEnvironment }),
-          ...(grants === undefined
-            ? {}
-            : {
-                recheck: (callId, input) =>
-                  recheckApprovedCommand(callId, input, grants.approved, grants.context()),
-              }),
+          environment: commandEnvironmentOf(deps),
+          recheck: (callId, input) =>
+            recheckApprovedCommand(callId, input, grants.approved, grants.context()),
         }),
       );
       break;
+    }
   }
   if (profile.capabilities.has("files")) {
     tools.push(
@@ -530,17 +529,14 @@ function grantPath(profile: ChapterProfile, deps: AgentDependencies): GrantPath 
   const grants = grantsOf(deps);
   const externalTools = externalToolFacts(profile, deps);
   const now = grants.now ?? Date.now;
-  const environment = deps.executionEnvironment;
+  const environment = commandEnvironmentOf(deps);
   const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
   const context = (): P04Context => ({
     cwd: deps.workspace,
     realWorkspaceRoot: deps.workspace,
     allowedArgv: grants.allowedArgv,
     network: grants.network ? "enabled" : "disabled",
-    sandbox: environment?.status() ?? {
-      kind: "unavailable",
-      reason: "no execution environment was given",
-    },
+    sandbox: environment.status(),
     now: now(),
     requestTtlMs: grants.requestTtlMs ?? DEFAULT_REQUEST_TTL_MS,
     newRequestId: () => `req_${randomBytes(8).toString("hex")}`,
@@ -574,6 +570,15 @@ function buildDefaultDenyPolicy(deps: AgentDependencies, path: GrantPath): Permi
     audit: auditSinkOf(deps),
     ...(environment === undefined ? {} : { executionEnvironment: environment }),
   });
+}
+
+/** Where none was given, commands have nowhere to run: the P04 policy and run_command both see it. */
+const NO_EXECUTION_ENVIRONMENT: ExecutionEnvironment = Object.freeze({
+  status: () => ({ kind: "unavailable", reason: "no execution environment was given" }) as const,
+});
+
+function commandEnvironmentOf(deps: AgentDependencies): ExecutionEnvironment {
+  return deps.executionEnvironment ?? NO_EXECUTION_ENVIRONMENT;
 }
 
 function grantsOf(deps: AgentDependencies): GrantDependencies {

@@ -23,16 +23,16 @@ export interface RunCommandToolOptions {
   readonly maxOutputBytes?: number;
   readonly outputs?: OutputSpillStore;
   /**
+   * Where the command would run, asked again just before the spawn (the seed's
+   * `executeInSandbox`): anything but an isolated sandbox runs nothing. Required, as `recheck`
+   * is: a tool built without them would run a command with neither check.
+   */
+  readonly environment: ExecutionEnvironment;
+  /**
    * Asked just before the spawn, with the call's id and input: a refusal (paired to the call,
    * with its code) when what would run now is not what was approved; undefined to run it.
    */
-  /**
-   * Where the command would run, asked again just before the spawn (the seed's
-   * `executeInSandbox`): anything but an isolated sandbox runs nothing. Absent in tests whose
-   * runner is a fake.
-   */
-  readonly environment?: ExecutionEnvironment;
-  readonly recheck?: (
+  readonly recheck: (
     callId: string,
     input: { command: string; args: string[] },
   ) => ToolResult | undefined;
@@ -81,7 +81,7 @@ export function createRunCommandTool(
       ...environmentArgument(runner.environmentNames),
     }),
     handler: async ({ command, args }, context) => {
-      const refused = options.recheck?.(context.callId, { command, args });
+      const refused = options.recheck(context.callId, { command, args });
       if (refused !== undefined) return refused;
       const run = (): Promise<ToolResult> =>
         runAsTool(
@@ -90,9 +90,7 @@ export function createRunCommandTool(
           { timeoutMs, maxOutputBytes, outputs: options.outputs },
           context,
         );
-      return options.environment === undefined
-        ? run()
-        : executeInSandbox(run, { network: "disabled" }, options.environment);
+      return executeInSandbox(run, { network: "disabled" }, options.environment);
     },
   });
 }
