@@ -89,10 +89,11 @@ export class FixedEnvironment implements ExecutionEnvironment {
 }
 
 /** A sandbox a test assumes is there: `executeInSandbox` lets a command run in it. */
-export const ASSUMED_SANDBOX = {
+export const ASSUMED_SANDBOX: ExecutionEnvironmentStatus = {
   kind: "isolated",
   label: "sandbox: assumed by the test (network off)",
-} as const;
+  network: "disabled",
+};
 
 /** What run_command asks just before the spawn: where it would run, and whether it is as approved. */
 export interface CommandChecks {
