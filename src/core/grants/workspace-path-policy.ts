@@ -5,6 +5,7 @@
  * link that leads out is outside too. A decision says "inside" only after both.
  */
 import type { WriteTarget } from "../ports/filesystem.js";
+import { namesAPlaceOutside } from "../policy/names-outside.js";
 
 /** Where a read or a write would land; reads treat no path inside the workspace as protected. */
 export type PathTarget = WriteTarget;
@@ -70,19 +71,4 @@ export function workspacePathVerdict(
         detail: `${JSON.stringify(path)} could not be resolved safely, so it is not known to be inside the workspace`,
       };
   }
-}
-
-/**
- * True when the path, read as names only, leaves the root: absolute (`/x`, `\\x`, `C:x`, `//host`)
- * or a `..` that climbs above where it started. Both separators count, as on Windows.
- */
-export function namesAPlaceOutside(path: string): boolean {
-  if (/^[/\\]/u.test(path) || /^[A-Za-z]:/u.test(path)) return true;
-  let depth = 0;
-  for (const segment of path.split(/[/\\]/u)) {
-    if (segment === "..") depth -= 1;
-    else if (segment !== "" && segment !== ".") depth += 1;
-    if (depth < 0) return true;
-  }
-  return false;
 }

@@ -29,7 +29,7 @@ import type { PermissionRequest } from "./permission-request.js";
 import { PermissionRule } from "./permission-rule.js";
 import { commandsInText, runsRule, runsRuleExactly } from "./command-words.js";
 import { GenerousGlob, globToRegExp } from "./path-globs.js";
-import { namesAPlaceOutside } from "../grants/workspace-path-policy.js";
+import { namesAPlaceOutside } from "./names-outside.js";
 
 export type PersonalBehavior = "allow" | "ask" | "deny";
 
