@@ -89,6 +89,22 @@ const LOADED_LATER: readonly (readonly [string, string])[] = [
   [".mvn/extensions.xml", "the Gradle, Maven or sbt launcher"],
   [".pdbrc", "a debugger or REPL started in the folder"],
   [".hg/hgrc", "another version control's metadata"],
+  // Other agents' instructions and config, and what mise, pip, bundler and an editor's ESLint
+  // and Prettier support load or run (a hostile model's round 9 wrote these unasked).
+  ["AGENTS.override.md", "instructions the next agent session loads"],
+  ["QWEN.md", "instructions the next agent session loads"],
+  ["CLAUDE.local.md", "instructions the next agent session loads"],
+  ["CRUSH.md", "instructions the next agent session loads"],
+  [".openhands/setup.sh", "another coding agent's settings"],
+  [".kilocode/rules/main.md", "another coding agent's settings"],
+  [".config/mise/config.toml", "the shell loads them on `cd`"],
+  ["mise/config.toml", "the shell loads them on `cd`"],
+  ["setup.py", "pip runs setup.py"],
+  ["pyproject.toml", "pip runs setup.py, or the build backend pyproject.toml names"],
+  ["Gemfile", "bundler runs the Gemfile as Ruby"],
+  ["pnpm-workspace.yaml", "a package manager runs their scripts"],
+  ["eslint.config.js", "an editor's ESLint or Prettier support runs"],
+  ["web/.prettierrc.cjs", "an editor's ESLint or Prettier support runs"],
   // Names a case-blind filesystem (APFS, NTFS) takes for the same file: each asks as well.
   ["AGENTS.MD", "instructions the next agent session loads"],
   ["agent\u017f.md", "instructions the next agent session loads"],

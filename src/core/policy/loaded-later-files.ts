@@ -26,14 +26,19 @@ export interface LoadedLaterEntry {
 export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   {
     pattern:
-      "AGENTS.md, AGENT.md, CLAUDE.md, GEMINI.md, .cursorrules, .windsurfrules, .clinerules, .roorules, .goosehints, .rules (any folder)",
+      "AGENTS.md, AGENTS.override.md, AGENT.md, CLAUDE.md, CLAUDE.local.md, GEMINI.md, QWEN.md, CRUSH.md, WARP.md, .cursorrules, .windsurfrules, .clinerules, .roorules, .goosehints, .rules (any folder)",
     reason:
       "instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents)",
     names: [
       "agents.md",
+      "agents.override.md",
       "agent.md",
       "claude.md",
+      "claude.local.md",
       "gemini.md",
+      "qwen.md",
+      "crush.md",
+      "warp.md",
       ".cursorrules",
       ".windsurfrules",
       ".clinerules",
@@ -45,7 +50,7 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   },
   {
     pattern:
-      ".cursor/, .claude/, .gemini/, .codex/, .continue/, .windsurf/, .kiro/, .roo/, .clinerules/, .amazonq/, .junie/, .augment/, .opencode/, .qwen/, .pi/, .trae/, .aider.conf.yml, .mcp.json, opencode.json",
+      ".cursor/, .claude/, .gemini/, .codex/, .continue/, .windsurf/, .kiro/, .roo/, .clinerules/, .amazonq/, .junie/, .augment/, .opencode/, .qwen/, .pi/, .trae/, .kilocode/, .openhands/, .crush/, .aider.conf.yml, .mcp.json, opencode.json, crush.json",
     reason:
       "another coding agent's settings, rules, hooks and MCP servers, loaded or started when it starts here",
     folders: [
@@ -65,8 +70,18 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       ".qwen",
       ".pi",
       ".trae",
+      ".kilocode",
+      ".openhands",
+      ".crush",
     ],
-    names: [".aider.conf.yml", ".mcp.json", "opencode.json", "opencode.jsonc"],
+    names: [
+      ".aider.conf.yml",
+      ".mcp.json",
+      "opencode.json",
+      "opencode.jsonc",
+      "crush.json",
+      ".crush.json",
+    ],
   },
   {
     pattern:
@@ -95,9 +110,10 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
     names: [".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml", "jenkinsfile"],
   },
   {
-    pattern: ".envrc, mise.toml, .mise.toml, mise.local.toml, .mise/, .tool-versions",
+    pattern:
+      ".envrc, mise.toml, .mise.toml, mise.local.toml, .mise/, mise/, .config/mise/, .tool-versions",
     reason: "the shell loads them on `cd` into the folder (direnv, mise, asdf)",
-    folders: [".mise"],
+    folders: [".mise", "mise"],
     names: [
       ".envrc",
       "mise.toml",
@@ -137,10 +153,49 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
     ],
   },
   {
-    pattern: "package.json, .npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, bunfig.toml",
+    pattern:
+      "package.json, .npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm-workspace.yaml, bunfig.toml",
     reason:
       "a package manager runs their scripts and the programs they name at the next install or npm command (the scripts a grant binds among them)",
-    names: ["package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"],
+    names: [
+      "package.json",
+      ".npmrc",
+      ".yarnrc",
+      ".yarnrc.yml",
+      ".pnpmfile.cjs",
+      "pnpm-workspace.yaml",
+      "bunfig.toml",
+    ],
+  },
+  {
+    pattern: "setup.py, pyproject.toml, Gemfile, gems.rb, .bundle/",
+    reason:
+      "pip runs setup.py, or the build backend pyproject.toml names, and bundler runs the Gemfile as Ruby, at the next install",
+    folders: [".bundle"],
+    names: ["setup.py", "pyproject.toml", "gemfile", "gems.rb"],
+  },
+  {
+    pattern: "eslint.config.*, .eslintrc.js, .eslintrc.cjs, prettier.config.*, .prettierrc.js, …",
+    reason:
+      "an editor's ESLint or Prettier support runs these JavaScript configs when it opens the folder",
+    names: [
+      "eslint.config.js",
+      "eslint.config.mjs",
+      "eslint.config.cjs",
+      "eslint.config.ts",
+      "eslint.config.mts",
+      "eslint.config.cts",
+      ".eslintrc.js",
+      ".eslintrc.cjs",
+      "prettier.config.js",
+      "prettier.config.mjs",
+      "prettier.config.cjs",
+      "prettier.config.ts",
+      ".prettierrc.js",
+      ".prettierrc.mjs",
+      ".prettierrc.cjs",
+      ".prettierrc.ts",
+    ],
   },
   {
     pattern: ".cargo/, rust-toolchain, rust-toolchain.toml",
