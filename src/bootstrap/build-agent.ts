@@ -434,7 +434,7 @@ function personalRulesOf(profile: ChapterProfile, deps: AgentDependencies): Pers
   return new PersonalRules(specs, {
     loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
     withholdingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
-    readingTools: new Set([GREP_TOOL_NAME]),
+    readingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
     reaches: (path) => boundary.readingNow(deps.workspace, path),
     confinedTools: new Set(["read_file", "write_file", "edit_file", GREP_TOOL_NAME]),
   });

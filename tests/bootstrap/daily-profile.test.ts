@@ -265,8 +265,8 @@ describe("a personal path rule, grep and glob", () => {
         { id: "c4", content: `docs/guide.md\n${WITHHELD}` },
       ]);
     }
-    // A rule for read_file keeps the text from grep too (it reads the same text); glob lists
-    // names only, so it is not held to it.
+    // A rule for read_file keeps the file from grep (it reads the same text) and from glob (it
+    // lists the name of a file the model may not read) too.
     const reads = await run([{ behavior: "deny", tool: "read_file", path: "src/secret.ts" }]);
     expect(toolMessages(reads.history)).toEqual([
       { id: "c0", content: `No matches for key\n${WITHHELD}` },
@@ -276,7 +276,7 @@ describe("a personal path rule, grep and glob", () => {
         content: "Error [permission_denied]: Your settings file: deny read_file src/secret.ts",
       },
       { id: "c3", content: `docs/guide.md:1:key = 2\n${WITHHELD}` },
-      { id: "c4", content: "docs/guide.md\nsrc/secret.ts" },
+      { id: "c4", content: `docs/guide.md\n${WITHHELD}` },
     ]);
     const other = await run([{ behavior: "deny", tool: "glob", path: "src/secret.ts" }]);
     expect(toolMessages(other.history)).toEqual([
@@ -545,6 +545,25 @@ describe("a read_file rule keeps the text from every tool that would show it", (
     expect(approver.reasons).toEqual([
       "File writes require explicit approval from chapter 3 onward",
     ]);
+  });
+
+  it("glob leaves out the names of the files it keeps, as grep leaves out their text", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(join(workspace, "secrets"), { recursive: true });
+    mkdirSync(join(workspace, "pub"), { recursive: true });
+    writeFileSync(join(workspace, "secrets", "prod.env"), "API_KEY=hunter2\n");
+    writeFileSync(join(workspace, "pub", "id.key"), "k\n");
+    writeFileSync(join(workspace, "README.md"), "hi\n");
+    const result = await oneReplyUnder(
+      workspace,
+      [
+        { behavior: "deny", tool: "read_file", path: "secrets/**" },
+        { behavior: "ask", tool: "read_file", path: "**/*.key" },
+      ],
+      [{ name: "glob", arguments: { pattern: "**/*" } }],
+      new AnswersEvery("n"),
+    );
+    expect(toolMessages(result.history)).toEqual([{ id: "c0", content: `README.md\n${WITHHELD}` }]);
   });
 
   it("an allow of edits does not answer for a file whose reads a rule denies", async () => {

@@ -59,8 +59,9 @@ export interface PersonalRulesOptions {
    */
   readonly withholdingTools?: ReadonlySet<string>;
   /**
-   * Tools that read a file's text as `read_file` does (grep): a deny or ask of `read_file` for a
-   * path keeps it from them too, since the person wrote it to keep the text.
+   * Tools that show what `read_file` would (grep its text, glob the names of what it may read): a
+   * deny or ask of `read_file` for a path keeps the path from them too, since the person wrote
+   * it to keep that file from the model.
    */
   readonly readingTools?: ReadonlySet<string>;
   /**
