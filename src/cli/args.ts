@@ -288,7 +288,7 @@ export function parseCliArgs(
     network: values.network ?? false,
     passEnv: parsePassEnv(values["pass-env"] ?? []),
     sandboxLimits: sandboxLimits(values["sandbox-limit"], env.AGENT_SANDBOX_LIMITS),
-    sandboxUnmask: sandboxUnmask(values["sandbox-unmask"] ?? []),
+    sandboxUnmask: sandboxUnmask(values["sandbox-unmask"] ?? [], env),
     auditLog,
     record: values.record,
     replay: values.replay,

@@ -471,6 +471,19 @@ describe("sandbox settings", () => {
     expect(options.sandboxUnmask).toEqual([".npmrc", ".config/gh"]);
   });
 
+  it("takes ~/.npmrc as the shell hands it over, expanded to $HOME/.npmrc", () => {
+    const options = parse(["--sandbox-unmask", "/home/me/.npmrc", "task"], { HOME: "/home/me/" });
+    expect(options.sandboxUnmask).toEqual([".npmrc"]);
+    expect(
+      parse(["--sandbox-unmask", "C:\\Users\\me\\.config\\gh", "task"], {
+        USERPROFILE: "C:\\Users\\me",
+      }).sandboxUnmask,
+    ).toEqual([".config/gh"]);
+    expect(errorOf(["--sandbox-unmask", "/home/other/.npmrc", "task"], { HOME: "/home/me" })).toBe(
+      '--sandbox-unmask takes one of the masked paths (.ssh, .gnupg, .aws, .azure, .config/gcloud, .kube, … see docs/sandbox.md), relative to your home directory (got "/home/other/.npmrc")',
+    );
+  });
+
   it.each([
     [
       ["--sandbox-limit", "memory=lots", "task"],

@@ -37,11 +37,22 @@ function limitsOrConfigError(source: string, parse: () => ResourceLimits): Resou
 
 /**
  * `~/.npmrc`, `.npmrc` or `.config/gh`: one of the masked paths, relative to the home directory.
- * A name not on the list is refused, so a typo cannot leave the person believing it was un-masked.
+ * An unquoted `~/.npmrc` reaches us as the shell expanded it, `$HOME/.npmrc` (`$USERPROFILE` on
+ * Windows), and is taken as written. A name not on the list is refused, so a typo cannot leave
+ * the person believing it was un-masked.
  */
-export function sandboxUnmask(entries: readonly string[]): string[] {
+export function sandboxUnmask(
+  entries: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): string[] {
+  const homes = [env.HOME, env.USERPROFILE]
+    .filter((home): home is string => home !== undefined && home.trim() !== "")
+    .map((home) => home.replaceAll("\\", "/").replace(/\/+$/, ""));
   return entries.map((entry) => {
-    const relative = entry.replace(/^~\//, "").replace(/\/+$/, "");
+    const slashed = entry.replaceAll("\\", "/");
+    const home = homes.find((candidate) => slashed.startsWith(`${candidate}/`));
+    const underHome = home === undefined ? slashed : slashed.slice(home.length + 1);
+    const relative = underHome.replace(/^~\//, "").replace(/\/+$/, "");
     if (!CREDENTIAL_PATHS.includes(relative)) {
       throw new CliConfigError(
         `--sandbox-unmask takes one of the masked paths (${CREDENTIAL_PATHS.slice(0, 6).join(", ")}, … see docs/sandbox.md), relative to your home directory (got ${JSON.stringify(entry)})`,
