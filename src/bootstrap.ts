@@ -20,7 +20,12 @@ export type {
 export type { SwitchableModel } from "./bootstrap/model/switchable-model.js";
 
 // What a run keeps: journals, their locks, grants and the conversation's input history.
-export { countStoredRuns, listStoredRuns, openRunStore } from "./bootstrap/open/run-store.js";
+export {
+  countStoredRuns,
+  listStoredRuns,
+  openRunStore,
+  stateRootFor,
+} from "./bootstrap/open/run-store.js";
 export {
   existingJournal,
   isRunId,
@@ -66,6 +71,7 @@ export {
 export {
   CREDENTIAL_PATHS,
   DEFAULT_RESOURCE_LIMITS,
+  describeLimits,
   parseResourceLimits,
   ResourceLimitError,
   type ResourceLimits,

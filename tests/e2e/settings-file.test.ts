@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NEVER_ANSWER, chatErrorReply, chatTextReply } from "../support/chat-completions-server.js";
 import { useAgentFixture } from "./agent-fixture.js";
-import { runCli, serverEnv, stderrLines } from "./cli-process.js";
+import { runCli, serverEnv, stderrLines, testStateDirectory } from "./cli-process.js";
 
 const e2e = useAgentFixture();
 
@@ -51,6 +51,9 @@ describe("the settings file", () => {
         "contextWindow   32768 tokens  (default, for a model name it does not know)",
         "requestTimeout  600 s  (settings file)",
         "retries         5  (settings file)",
+        `stateDir        ${testStateDirectory()}  (environment AGENT_STATE_DIR)`,
+        "auditLog        none  (default)",
+        "sandboxLimits   memory 4 GiB, processes 1024, file-size 2 GiB, cpu-time 600 s, open-files 4096  (default)",
         "apiKey          set (value not shown)  (environment OPENAI_API_KEY)",
         "",
       ].join("\n"),

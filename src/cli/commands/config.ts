@@ -3,7 +3,13 @@
  * the environment, the settings file or the default), as a run with the same options would use
  * it. The API key is only ever said to be set or not: its value is never printed.
  */
-import { refuseUnusablePersonalRules, SETTING_NAMES, type SettingName } from "../../bootstrap.js";
+import {
+  describeLimits,
+  refuseUnusablePersonalRules,
+  SETTING_NAMES,
+  stateRootFor,
+  type SettingName,
+} from "../../bootstrap.js";
 import { defaultContextWindow, knownContextWindow } from "../../core/context/context-budget.js";
 import { maskUrlCredentials } from "../../core/common/url-credentials.js";
 import type { CliIo } from "../cli-io.js";
@@ -11,6 +17,7 @@ import { CliConfigError } from "../config-error.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { EXIT } from "../exit-codes.js";
 import { baseURL, modelName, resolveSettings } from "../settings/resolve-settings.js";
+import { givesFlag } from "../settings/settings-layers.js";
 import { guarded } from "../subcommand-args.js";
 import { escapeForPrompt } from "../terminal/render/terminal-text.js";
 
@@ -65,11 +72,51 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
         : [
             `${"mcpServers".padEnd(width)}  ${servers.length === 0 ? "none" : `${servers.join(", ")} (${String(servers.length)})`}${unused}  (settings file)`,
           ]),
+      ...runOnlySettings(args, io, options).map(
+        ([name, value, origin]) => `${name.padEnd(width)}  ${value}  (${origin})`,
+      ),
       `${"apiKey".padEnd(width)}  ${nonBlank(io.env.OPENAI_API_KEY) === undefined ? "not set" : "set (value not shown)"}  (environment OPENAI_API_KEY)`,
     ];
     io.stdout.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
     return EXIT.ok;
   });
+}
+
+/**
+ * What a run takes only from a flag or the environment, never from the settings file: where its
+ * state is kept, its audit log, and the sandbox's resource limits.
+ */
+function runOnlySettings(
+  args: readonly string[],
+  io: CliIo,
+  options: ReturnType<typeof resolveSettings>["options"],
+): (readonly [name: string, value: string, origin: string])[] {
+  const fromEnv = (name: string): boolean => nonBlank(io.env[name]) !== undefined;
+  const stateOrigin = givesFlag(args, "--state-dir")
+    ? "flag --state-dir"
+    : fromEnv("AGENT_STATE_DIR")
+      ? "environment AGENT_STATE_DIR"
+      : io.platform !== "win32" && fromEnv("XDG_STATE_HOME")
+        ? "environment XDG_STATE_HOME"
+        : "default";
+  const auditOrigin = givesFlag(args, "--audit-log")
+    ? "flag --audit-log"
+    : fromEnv("AGENT_AUDIT_LOG")
+      ? "environment AGENT_AUDIT_LOG"
+      : "default";
+  const limitOrigins = [
+    ...(fromEnv("AGENT_SANDBOX_LIMITS") ? ["environment AGENT_SANDBOX_LIMITS"] : []),
+    ...(givesFlag(args, "--sandbox-limit") ? ["flag --sandbox-limit"] : []),
+  ];
+  return [
+    ["stateDir", stateRootFor(options.stateDir, io), stateOrigin],
+    ["auditLog", options.auditLog ?? "none", auditOrigin],
+    [
+      "sandboxLimits",
+      describeLimits(options.sandboxLimits) || "none",
+      limitOrigins.length === 0 ? "default" : limitOrigins.join(" and "),
+    ],
+  ];
 }
 
 /**

@@ -102,6 +102,11 @@ export function resolveSettings(
   // The person's own rules come from their settings file and from nowhere else.
   if (file.values.rules !== undefined) options = { ...options, personalRules: file.values.rules };
   const origin = (name: SettingName): string => {
+    // A named profile says its chapter, and beats a chapter given anywhere (settings.md).
+    const profileName = options.profile.name;
+    if (name === "chapter" && profileName !== undefined) {
+      return `from profile ${profileName}, ${origin("profile")}`;
+    }
     const flag = SETTING_FLAG[name];
     if (flag !== undefined && givesFlag(argv, flag)) return `flag ${flag}`;
     const variable = SETTING_ENV[name];

@@ -68,7 +68,7 @@ describe("agent config and the person's rules", () => {
     expect(daily).toEqual({
       code: 0,
       out: shown([
-        "chapter         3  (default)",
+        "chapter         3  (from profile daily, settings file)",
         "profile         daily  (settings file)",
         ...SANDBOX_TO_RETRIES,
         "rules           1 of your own  (settings file)",
@@ -134,6 +134,7 @@ describe("agent config's context window", () => {
         line,
         "requestTimeout  600 s  (default)",
         "retries         2  (default)",
+        ...runOnly(),
         "apiKey          not set  (environment OPENAI_API_KEY)",
         "",
       ].join("\n"),
@@ -158,7 +159,47 @@ function shown(middle: readonly string[]): string {
     "model           gpt-4.1-mini  (default)",
     "baseURL         https://api.openai.com/v1  (default)",
     ...middle,
+    ...runOnly(),
     "apiKey          not set  (environment OPENAI_API_KEY)",
     "",
   ].join("\n");
 }
+
+/** The settings a run takes only from a flag or the environment, as they are by default. */
+function runOnly(): string[] {
+  return [
+    `stateDir        ${join(home, ".local", "state", "agent-harness")}  (default)`,
+    "auditLog        none  (default)",
+    "sandboxLimits   memory 4 GiB, processes 1024, file-size 2 GiB, cpu-time 600 s, open-files 4096  (default)",
+  ];
+}
+
+describe("agent config names every setting a run decides, and where it came from", () => {
+  it("a chapter a named profile decides says so, whatever chapter the file names", async () => {
+    const run = await config({ chapter: 4 }, ["--profile", "daily"]);
+    expect(run.out).toContain("\nchapter         3  (from profile daily, flag --profile)\n");
+    expect(run.out).toContain("\nprofile         daily  (flag --profile)\n");
+  });
+
+  it("the state directory, the audit log and the sandbox's limits, from flags or the environment", async () => {
+    const state = join(temp.base, "state");
+    await writeFile(file, "{}");
+    const run = await runCapturedSubcommand(
+      configCommand,
+      ["--state-dir", state, "--sandbox-limit", "memory=1GiB"],
+      {
+        home,
+        cwd: temp.ws,
+        env: { AGENT_AUDIT_LOG: "/tmp/audit.jsonl", AGENT_SANDBOX_LIMITS: "processes=64" },
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(`\nstateDir        ${state}  (flag --state-dir)\n`);
+    expect(run.out).toContain(
+      "\nauditLog        /tmp/audit.jsonl  (environment AGENT_AUDIT_LOG)\n",
+    );
+    expect(run.out).toContain(
+      "\nsandboxLimits   memory 1 GiB, processes 64, file-size 2 GiB, cpu-time 600 s, open-files 4096  (environment AGENT_SANDBOX_LIMITS and flag --sandbox-limit)\n",
+    );
+  });
+});
