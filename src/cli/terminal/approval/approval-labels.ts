@@ -17,6 +17,11 @@ export interface ApprovalLabels {
   readonly questionForRun: string;
   /** Said above `[y/N]` where `a` would be offered but no grant could keep this action. */
   readonly notForRun: string;
+  /** The questions where the diff above could not show the whole change: `v` shows it. */
+  readonly questionWithView: string;
+  readonly questionForRunWithView: string;
+  /** Above the whole change, once `v` asked for it. */
+  readonly wholeChange: string;
 }
 
 /** The Chinese labels follow the tutorial the harness is built from. */
@@ -35,6 +40,10 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     question: "Allow this call? [y/N] ",
     questionForRun: "Allow this call? [y/N/a] (a: this exact action, for the rest of this run) ",
     notForRun: "No a (for the rest of this run) here",
+    questionWithView: "Allow this call? [y/N/v] (v: view the whole change) ",
+    questionForRunWithView:
+      "Allow this call? [y/N/a/v] (a: this exact action, for the rest of this run; v: view the whole change) ",
+    wholeChange: "The whole change",
   },
   zh: {
     title: "工具调用需要批准",
@@ -49,6 +58,10 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     question: "允许本次调用? [y/N] ",
     questionForRun: "允许本次调用? [y/N/a] (a: 本次运行中允许完全相同的操作) ",
     notForRun: "此处不提供 a (本次运行中一直允许)",
+    questionWithView: "允许本次调用? [y/N/v] (v: 查看完整修改) ",
+    questionForRunWithView:
+      "允许本次调用? [y/N/a/v] (a: 本次运行中允许完全相同的操作; v: 查看完整修改) ",
+    wholeChange: "完整修改",
   },
 });
 

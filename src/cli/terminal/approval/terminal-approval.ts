@@ -141,36 +141,62 @@ export class TerminalApprovalProvider implements ApprovalProvider {
     const columns = output.isTTY === true ? output.columns : undefined;
     const change = await this.#previewChange(request);
     // The `diff` library is loaded at the first diff shown, not by every start.
+    const view = change === undefined ? undefined : await import("./diff-view.js");
+    const color = this.#options.color ?? false;
     const diff =
-      change === undefined
+      change === undefined || view === undefined
         ? undefined
-        : (await import("./diff-view.js")).renderFileDiff(change, {
-            color: this.#options.color ?? false,
+        : view.renderFileDiff(change, {
+            color,
             columns,
             maxRows:
               (output.isTTY === true && output.rows !== undefined && output.rows > 0
                 ? output.rows
                 : UNKNOWN_ROWS) - PROMPT_ROWS,
           });
-    const prompt = renderApprovalPrompt(request, this.#options.lang, columns, diff);
+    // Fitted to the screen, a diff may cut a long row or leave out its middle lines: the person
+    // may then ask for every line whole (`v`) before answering, so nothing approved goes unread.
+    const whole =
+      change === undefined || view === undefined
+        ? undefined
+        : view.renderFileDiff(change, { color, columns: undefined, maxRows: Infinity });
+    const cut = diff !== undefined && whole !== undefined && !sameRows(diff, whole);
     const labels = APPROVAL_LABELS[this.#options.lang];
-    const question = forRunToo ? labels.questionForRun : prompt.question;
     const notForRun =
       whyNotForRun === undefined
         ? ""
         : `${layOutLine(`${labels.notForRun}: ${escapeForTerminal(whyNotForRun)}`, { columns, first: "", rest: MODEL_INDENT })}\n`;
+    const questionOf = (offersView: boolean): string =>
+      forRunToo
+        ? offersView
+          ? labels.questionForRunWithView
+          : labels.questionForRun
+        : offersView
+          ? labels.questionWithView
+          : labels.question;
+    let details = `${renderApprovalPrompt(request, this.#options.lang, columns, diff).details}${notForRun}`;
+    let offersView = cut;
     request.askingPerson();
-    const answer = await this.#ask(`${prompt.details}${notForRun}`, question);
-    switch (answer.kind) {
-      case "cancel":
-        // Nobody decided this call: the run ends here, and the policy records no decision for it.
-        this.#options.onCancel();
-        throw new RunCancelledError();
-      case "eof":
-        return answerDecision("n");
-      case "line":
-        if (forRunToo && isForRun(answer.text)) return answerDecision("a");
-        return answerDecision(isYes(answer.text) ? "y" : "n");
+    for (;;) {
+      const answer = await this.#ask(details, questionOf(offersView));
+      switch (answer.kind) {
+        case "cancel":
+          // Nobody decided this call: the run ends here, and the policy records no decision.
+          this.#options.onCancel();
+          throw new RunCancelledError();
+        case "eof":
+          return answerDecision("n");
+        case "line":
+          if (offersView && isView(answer.text) && whole !== undefined) {
+            // Every line of the change, each whole (the terminal wraps it), then the prompt again.
+            const rows = renderApprovalPrompt(request, this.#options.lang, columns, whole);
+            details = `\n${labels.wholeChange}:\n${rows.details}${notForRun}`;
+            offersView = false;
+            continue;
+          }
+          if (forRunToo && isForRun(answer.text)) return answerDecision("a");
+          return answerDecision(isYes(answer.text) ? "y" : "n");
+      }
     }
   }
 
@@ -341,6 +367,16 @@ const shown = escapeForPrompt;
 export function isForRun(answer: string): boolean {
   const normalized = answer.trim().toLowerCase();
   return normalized === "a" || normalized === "always";
+}
+
+/** `v` (or `view`): show the whole change before answering. */
+export function isView(answer: string): boolean {
+  const normalized = answer.trim().toLowerCase();
+  return normalized === "v" || normalized === "view";
+}
+
+function sameRows(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((row, index) => row === b[index]);
 }
 
 export function isYes(answer: string): boolean {
