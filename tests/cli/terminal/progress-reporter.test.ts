@@ -167,6 +167,22 @@ describe("tool call lines", () => {
     );
   });
 
+  it("does not call a saved output full when its middle was cut there too", async () => {
+    const { progress, text } = reporter("normal");
+    const shell: ToolCall = { id: "c2", name: "shell", arguments: '{"command":"seq 1 3000000"}' };
+    const content = [
+      "1",
+      "[output truncated: 22842818 bytes (2992291 lines) left out; the output (22888896 bytes) is in .agent/outputs/call_2.log without its middle 14500288 bytes, over the harness's cap on a saved output]",
+      "3000000",
+      "",
+    ].join("\n");
+    progress.onToolCallEnd(shell, toolSuccess(content), 400);
+    await flushed();
+    expect(text()).toBe(
+      "✓ 3000000 (+2992292 lines, shortened; output in .agent/outputs/call_2.log, its middle cut there too) (400 ms)\n",
+    );
+  });
+
   it("says one byte and one line in the singular", async () => {
     const { progress, text } = reporter("normal");
     const shell: ToolCall = { id: "c1", name: "shell", arguments: '{"command":"ls"}' };

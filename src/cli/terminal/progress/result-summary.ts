@@ -23,10 +23,16 @@ export function summarizeResult(tool: string, content: string): string {
   if (shortened === undefined) return `${line}${moreLines(extraLines(content))}`;
   if (shortened.omittedLines === undefined) return `${line} (output shortened)`;
   const more = extraLines(shortened.kept) + shortened.omittedLines;
-  const saved =
+  const where =
     shortened.savedTo === undefined
+      ? undefined
+      : escapeForTerminal(collapseHiddenRuns(shortened.savedTo));
+  const saved =
+    where === undefined
       ? ""
-      : `; full output in ${escapeForTerminal(collapseHiddenRuns(shortened.savedTo))}`;
+      : shortened.savedCut === true
+        ? `; output in ${where}, its middle cut there too`
+        : `; full output in ${where}`;
   return `${line} (+${more} ${more === 1 ? "line" : "lines"}, shortened${saved})`;
 }
 
@@ -52,7 +58,7 @@ function moreLines(more: number): string {
  * bare `[output truncated]`, on a line of its own between the head and the tail.
  */
 const NOTICE =
-  /^\[output truncated: \d+ bytes \((\d+) lines?\) left out; (?:the whole output could not be saved|the (?:whole )?output \(\d+ bytes\) is in (.+?)(?: without its middle \d+ bytes, over the harness's cap on a saved output)?)\]$/mu;
+  /^\[output truncated: \d+ bytes \((\d+) lines?\) left out; (?:the whole output could not be saved|the (?:whole )?output \(\d+ bytes\) is in (.+?)( without its middle \d+ bytes, over the harness's cap on a saved output)?)\]$/mu;
 const BARE_NOTICE = /^\[output truncated\]$/mu;
 
 interface ShortenedOutput {
@@ -61,6 +67,8 @@ interface ShortenedOutput {
   /** Lines left out between the head and the tail, when the notice says. */
   readonly omittedLines?: number;
   readonly savedTo?: string;
+  /** The saved file lacks its middle too (over the cap on a saved output). */
+  readonly savedCut?: true;
 }
 
 function shortenedOutput(content: string): ShortenedOutput | undefined {
@@ -72,5 +80,6 @@ function shortenedOutput(content: string): ShortenedOutput | undefined {
     kept,
     ...(omitted === undefined ? {} : { omittedLines: omitted }),
     ...(notice[2] === undefined ? {} : { savedTo: notice[2] }),
+    ...(notice[3] === undefined ? {} : { savedCut: true }),
   };
 }
