@@ -121,6 +121,7 @@ describe("tool call lines", () => {
       { id: "g2", name: "grep", arguments: '{"pattern":"hunter2"}' },
       { id: "g3", name: "glob", arguments: '{"pattern":"**/*.py","path":"src"}' },
       { id: "r1", name: "read_file", arguments: '{"path":"src/cart.py"}' },
+      { id: "g4", name: "grep", arguments: '{"pattern":"def "}' },
     ];
     for (const call of calls) progress.onToolCallStart(call);
     await flushed();
@@ -130,6 +131,7 @@ describe("tool call lines", () => {
         "→ grep hunter2",
         "→ glob **/*.py in src",
         "→ read_file src/cart.py",
+        '→ grep "def "',
         "",
       ].join("\n"),
     );

@@ -387,11 +387,13 @@ function summarizeArguments(call: ToolCall): string {
 
 /**
  * A search (grep, glob) by what it looks for, then where when the call says: `def total in src`.
- * The path alone would hide the pattern, and `grep .` says nothing.
+ * The path alone would hide the pattern, and `grep .` says nothing. A pattern that starts or ends
+ * with a blank is quoted (`"def "`): a blank at a line's end cannot be seen.
  */
 function searched(pattern: unknown, path: unknown): string | undefined {
   if (typeof pattern !== "string" || pattern === "") return undefined;
-  return typeof path === "string" && path !== "" ? `${pattern} in ${path}` : pattern;
+  const shown = pattern.trim() === pattern ? pattern : JSON.stringify(pattern);
+  return typeof path === "string" && path !== "" ? `${shown} in ${path}` : shown;
 }
 
 function isArgv(command: unknown, args: unknown): args is string[] {
