@@ -96,11 +96,17 @@ describe.skipIf(!isPtyAvailable())(`--output-format on a terminal ${PTY_REASON}`
         },
       );
       expect(run.exitCode).toBe(3);
-      expect(resultOf(run)).toMatchObject({
+      const result = resultOf(run);
+      expect(result).toMatchObject({
         status: "waiting",
         exitCode: 3,
         calls: [{ callId: "call_a", status: "waiting" }],
+        waiting: { callId: "call_a" },
       });
+      // The request a script approves, without reading it out of the error's words.
+      const waiting = (result as { waiting: { requestId: string } }).waiting;
+      expect(waiting.requestId).toMatch(/^req_[0-9a-f]{16}$/u);
+      expect((result as { error: string }).error).toContain(waiting.requestId);
       expect(existsSync(join(e2e.dir.workspace, "marker.txt"))).toBe(false);
     },
   );

@@ -36,6 +36,7 @@ describe("--output-format", () => {
       error: null,
       turns: 2,
       calls: [{ callId: "g1", tool: "glob", executed: "yes", status: "ok" }],
+      waiting: null,
     });
     expect(result.runId).toMatch(/\S/);
   });

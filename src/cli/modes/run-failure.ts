@@ -50,7 +50,14 @@ export function runFailed(
   }
   if (error instanceof RunWaitingError) {
     io.stderr.write(waitingMessage(error, runId));
-    return ended(EXIT.waiting, "waiting", firstLineOfError(error));
+    script?.finish({
+      runId,
+      status: "waiting",
+      exitCode: EXIT.waiting,
+      error: firstLineOfError(error),
+      waiting: { requestId: error.waiting.requestId, callId: error.callId },
+    });
+    return EXIT.waiting;
   }
   if (error instanceof AgentLimitError && runId !== undefined) {
     return fail(EXIT.runFailed, "failed", turnLimitMessage(error, runId));

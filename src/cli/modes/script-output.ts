@@ -30,6 +30,8 @@ export interface ScriptResult {
   readonly turns: number;
   readonly calls: readonly ToolOutcome[];
   readonly usage: TokenUsage | null;
+  /** A waiting run's request (`agent approve REQUEST_ID`, then `agent resume RUN_ID`); else null. */
+  readonly waiting: { readonly requestId: string; readonly callId: string } | null;
 }
 
 export class ScriptOutput implements AgentObserver {
@@ -88,6 +90,7 @@ export class ScriptOutput implements AgentObserver {
     readonly exitCode: number;
     readonly answer?: string;
     readonly error?: string;
+    readonly waiting?: { readonly requestId: string; readonly callId: string };
   }): void {
     const result: ScriptResult = {
       type: "result",
@@ -99,6 +102,7 @@ export class ScriptOutput implements AgentObserver {
       turns: this.#turns,
       calls: [...this.#calls],
       usage: this.#usage ?? null,
+      waiting: ending.waiting ?? null,
     };
     this.#stdout.write(`${JSON.stringify(result)}\n`);
   }
