@@ -23,6 +23,7 @@ import { CliConfigError } from "../config-error.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
 import { runAgent } from "./run.js";
+import { ScriptOutput } from "../modes/script-output.js";
 import { isInteractive } from "../modes/run-terminal.js";
 import { resolveSettings, type RunSettings } from "../settings/resolve-settings.js";
 import { resolveWorkspace } from "../settings/workspace.js";
@@ -38,8 +39,13 @@ export async function resumeCommand(allArgs: readonly string[], io: CliIo): Prom
   const say = (message: string): void => {
     sayAgent(io.stderr, message);
   };
+  // Once the options are read, a script that asked for JSON gets its result object, as a run's
+  // configuration error gives it (docs/output-format.md).
+  let script: ScriptOutput | undefined;
+  let failedRun: string | undefined;
   const fail = (message: string): number => {
     say(message);
+    script?.finish({ runId: failedRun, status: "failed", exitCode: EXIT.config, error: message });
     return EXIT.config;
   };
   const last = allArgs.some((arg) => LAST.includes(arg));
@@ -61,6 +67,7 @@ export async function resumeCommand(allArgs: readonly string[], io: CliIo): Prom
   }
   // Enough to find the run: its workspace and state directory. The journal then fixes the rest.
   const options = first.options;
+  if (options.outputFormat !== "text") script = new ScriptOutput(io.stdout, options.outputFormat);
   const requested = options.prompt;
   if (requested !== undefined && !isRunId(requested)) {
     return fail(`not a run id: ${JSON.stringify(requested)} (agent runs lists them)`);
@@ -86,6 +93,7 @@ export async function resumeCommand(allArgs: readonly string[], io: CliIo): Prom
       );
     }
     const { runId, passedOver } = picked;
+    failedRun = runId;
     if (passedOver !== undefined) {
       say(
         `the newest run ${passedOver.runId} is ${passedOver.status}, so this goes on with the older run ${runId} (agent resume --last goes on with the newest)`,
@@ -137,6 +145,7 @@ export async function resumeCommand(allArgs: readonly string[], io: CliIo): Prom
     if (changed !== undefined) say(changed);
     const plan = { runId, path, lock, replayed };
     handedOver = true; // runAgent releases the lock from here on
+    script = undefined; // and prints the run's own result object
     return await runAgent(
       { ...settings.options, prompt: undefined },
       { ...io, env: settings.env },
