@@ -2,6 +2,7 @@
 import { readdirSync } from "node:fs";
 import type { RunStatus } from "../../core/journal/journal-replay.js";
 import { firstLineOfError } from "../../core/common/one-line.js";
+import { typedPart } from "../../core/runner/mention-attachments.js";
 import {
   readJournalEnds,
   readJournalStartTime,
@@ -97,7 +98,8 @@ function summarize(runs: string, runId: string): RunSummary {
       path,
       startedAt: ends.start.time,
       status: held ? (ends.status === "unfinished" ? "running" : "open") : ends.status,
-      prompt: ends.start.prompt,
+      // The person's words: a mention's attached file is the model's to read, not the list's.
+      prompt: typedPart(ends.start.prompt),
     };
   } catch (error) {
     return { runId, path, status: "unreadable", prompt: "", problem: firstLineOfError(error) };

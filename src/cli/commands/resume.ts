@@ -18,6 +18,7 @@ import {
   instructionsChangeNotice,
 } from "../../bootstrap.js";
 import { firstLineOfError, oneLine } from "../../core/common/one-line.js";
+import { typedPart } from "../../core/runner/mention-attachments.js";
 import { keepsAudit, profileForChapter } from "../../core/profiles.js";
 import { CliConfigError } from "../config-error.js";
 import type { CliIo } from "../cli-io.js";
@@ -134,7 +135,7 @@ export async function resumeCommand(allArgs: readonly string[], io: CliIo): Prom
       // The model is the one the run was on last: a `/model` switch outlives the process.
       start: { ...contents.start, chapter, model: modelInUse(contents) },
     });
-    say(`resuming run ${runId} (${replayed.status}): ${oneLine(replayed.prompt, 60)}`);
+    say(`resuming run ${runId} (${replayed.status}): ${oneLine(typedPart(replayed.prompt), 60)}`);
     // A change to AGENTS.md is said; the run goes on with the instructions it began with.
     const changed = instructionsChangeNotice(
       contents.start.instructionsDigest,

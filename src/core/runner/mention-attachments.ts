@@ -159,7 +159,19 @@ function attachment(path: string, text: string, lines: number): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/gu)].map((run) => run[0].length));
   const fence = "`".repeat(Math.max(3, longest + 1));
   const size = `${lines} ${lines === 1 ? "line" : "lines"}`;
-  return `Attached by the person, the text of ${path} (${size}) as read_file returns it:\n${fence}\n${text.replace(/\n$/u, "")}\n${fence}`;
+  return `${ATTACHED}${path} (${size}) as read_file returns it:\n${fence}\n${text.replace(/\n$/u, "")}\n${fence}`;
+}
+
+/** How each attachment begins, after the blank line that ends the text before it. */
+const ATTACHED = "Attached by the person, the text of ";
+
+/**
+ * The person's own words of a message, without the files its mentions attached: what a list of
+ * runs shows of a prompt (the journal keeps the whole message, which the model read).
+ */
+export function typedPart(message: string): string {
+  const at = message.indexOf(`\n\n${ATTACHED}`);
+  return at === -1 ? message : message.slice(0, at);
 }
 
 /** A final newline ends the last line; it does not start another. */

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { journalPath, runIdsNewestFirst } from "../../../src/adapters/journal/index.js";
+import { journalPath, listRuns, runIdsNewestFirst } from "../../../src/adapters/journal/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../support/workspace.js";
 
 let dir: TempWorkspace;
@@ -50,5 +50,26 @@ describe("runIdsNewestFirst", () => {
     journal(readable, "2026-12-07T19:38:42.100Z");
     writeFileSync(journalPath(runs, broken), "not json\n");
     expect(runIdsNewestFirst(runs)).toEqual([readable, broken]);
+  });
+});
+
+describe("listRuns' prompt", () => {
+  it("is the person's words, without the files a mention attached", () => {
+    const runId = "20261207T193842Z-0a0b0c0d";
+    const prompt =
+      "fix the failing test in @tests/test_ops.py\n\nAttached by the person, the text of tests/test_ops.py (2 lines) as read_file returns it:\n```\nimport unittest\nSECRET = 1\n```";
+    const started = {
+      v: 1,
+      time: "2026-12-07T19:38:42.100Z",
+      type: "run_started",
+      prompt,
+      runId,
+      workspace: "/ws",
+      chapter: 3,
+    };
+    writeFileSync(journalPath(runs, runId), `${JSON.stringify(started)}\n`);
+    expect(listRuns(runs).map((run) => run.prompt)).toEqual([
+      "fix the failing test in @tests/test_ops.py",
+    ]);
   });
 });
