@@ -131,6 +131,21 @@ describe("grep", () => {
     expect(await grep({ pattern: "hunter2", path: "." })).toEqual(ok("No matches for hunter2"));
   });
 
+  it("searches a saved output the harness pointed to, though .agent/.gitignore ignores it", async () => {
+    await put(".agent/.gitignore", "*\n!/commands.json\n");
+    await put(".agent/outputs/call_1.log", "1\n123456\n3\n");
+    await put(".agent/outputs/call_2.log", "123456 again\n");
+    await put(".agent/notes.txt", "123456\n");
+    expect(await grep({ pattern: "^123456$", path: ".agent/outputs/call_1.log" })).toEqual(
+      ok(".agent/outputs/call_1.log:2:123456"),
+    );
+    expect(await grep({ pattern: "123456", path: ".agent/outputs" })).toEqual(
+      ok(".agent/outputs/call_1.log:2:123456\n.agent/outputs/call_2.log:1:123456 again"),
+    );
+    // Elsewhere in .agent, and in a search of the whole workspace, the ignore file still holds.
+    expect(await grep({ pattern: "123456" })).toEqual(ok("No matches for 123456"));
+  });
+
   it("says nothing of ignore files for a path the person's rules withhold", async () => {
     await put(".gitignore", ".env\n");
     await put(".env", "PASSWORD=hunter2\n");

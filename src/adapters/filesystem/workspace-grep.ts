@@ -8,6 +8,8 @@
  *   is checked to be at the path the walk expected before its lines are shown;
  * - what `.git/info/exclude` or a `.gitignore` in the workspace ignores is neither entered nor
  *   read (grep-ignores.ts), even when the request's path names it: `ignoredPath` then says so;
+ *   but for the harness's saved outputs (`.agent/outputs`), which it ignores itself and points
+ *   the model to: a path naming them is searched;
  * - a file with a NUL byte in its first 8 KiB is binary and left out, and so is one over
  *   GREP_FILE_LIMIT_BYTES; both are counted.
  * Each directory's files are searched in name order (code units), then its subdirectories, so
@@ -24,6 +26,7 @@ import { isGitDirectoryName } from "./git-names.js";
 import type { GlobPattern, GlobState } from "./glob-pattern.js";
 import { ignoredBy, repositoryExcludes, withGitignore, type IgnoreLevel } from "./grep-ignores.js";
 import { heldDirectoryLister, type ListDirectory } from "./held-listing.js";
+import { OUTPUTS_DIRECTORY } from "./output-store-layout.js";
 import { isOpenedAt } from "./safe-open.js";
 
 /** A file larger than this is not searched (counted as skipped). */
@@ -109,6 +112,13 @@ export async function grepWorkspace(
   // The named path, or a folder on the way to it, that an ignore file left out: nothing was
   // searched. Never said of a path the person's rules withhold: that stays as it is.
   let ignoredPath: string | undefined;
+  // The harness's own saved outputs, which its truncation notice tells the model to read, are
+  // git-ignored by the harness itself (`.agent/.gitignore`): a search that names them reads them.
+  const namesSavedOutputs =
+    under !== undefined &&
+    (under === OUTPUTS_DIRECTORY || under.startsWith(`${OUTPUTS_DIRECTORY}/`));
+  const ignored = (ignores: readonly IgnoreLevel[], relative: string, isDirectory: boolean) =>
+    !namesSavedOutputs && ignoredBy(ignores, relative, isDirectory);
   const leftOut = (relative: string): void => {
     if (under === undefined || isWithheld(under)) return;
     if (relative === under || under.startsWith(`${relative}/`)) ignoredPath = relative;
@@ -204,7 +214,7 @@ export async function grepWorkspace(
       if (entry.isDirectory()) {
         if (state !== undefined && glob?.canMatchBelow(state) !== true) continue;
         if (name === DEPENDENCY_DIRECTORY && !searchesDependencies) continue;
-        if (ignoredBy(ignores, relative, true)) {
+        if (ignored(ignores, relative, true)) {
           leftOut(relative);
           continue;
         }
@@ -216,7 +226,7 @@ export async function grepWorkspace(
         });
       } else if (entry.isFile()) {
         if (state !== undefined && glob?.accepts(state) !== true) continue;
-        if (ignoredBy(ignores, relative, false)) {
+        if (ignored(ignores, relative, false)) {
           leftOut(relative);
           continue;
         }
