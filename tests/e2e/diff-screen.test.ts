@@ -10,9 +10,9 @@ import { TMUX_REASON, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
 
 const e2e = useAgentFixture();
-const QUESTION = "Allow this call? [y/N]";
-const showsQuestion = (rows: readonly string[]): boolean =>
-  rows.some((row) => row.startsWith(QUESTION));
+/** `[y/N/v]` where the diff on screen leaves part of the change out (`v` shows it whole). */
+const QUESTION = /^Allow this call\? \[y\/N(?:\/v)?\]/u;
+const showsQuestion = (rows: readonly string[]): boolean => rows.some((row) => QUESTION.test(row));
 
 describe.skipIf(!isTmuxAvailable())(`diffs in the approval prompt ${TMUX_REASON}`, () => {
   it("an edit shows -old and +new lines and the path", async () => {

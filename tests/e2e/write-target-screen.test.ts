@@ -12,7 +12,8 @@ import { useAgentFixture } from "./agent-fixture.js";
 
 const e2e = useAgentFixture();
 
-const QUESTION = "Allow this call? [y/N]";
+/** `[y/N/v]` where the diff on screen leaves part of the change out (`v` shows it whole). */
+const QUESTION = /^Allow this call\? \[y\/N(?:\/v)?\]/u;
 
 describe.skipIf(!isTmuxAvailable())(`a write's target on a real terminal ${TMUX_REASON}`, () => {
   it("80x24: a path of 3,400 slashes then .envrc is named whole, beside the question", async () => {
@@ -29,9 +30,9 @@ describe.skipIf(!isTmuxAvailable())(`a write's target on a real terminal ${TMUX_
     );
     await e2e.inTerminal(["--prompt", "Tidy up"], async (terminal) => {
       const screen = await terminal.waitForScreen((shown) =>
-        shown.some((row) => row.startsWith(QUESTION)),
+        shown.some((row) => QUESTION.test(row)),
       );
-      const question = screen.findIndex((row) => row.startsWith(QUESTION));
+      const question = screen.findIndex((row) => QUESTION.test(row));
       expect(screen[question - 1]).toBe('Path: "a⟨3400 slashes⟩.envrc"');
       terminal.type("n", "Enter");
       await terminal.waitForScreen((shown) => shown.some((row) => row === "  Finished."));
@@ -51,9 +52,9 @@ describe.skipIf(!isTmuxAvailable())(`a write's target on a real terminal ${TMUX_
     );
     await e2e.inTerminal(["--prompt", "Take notes"], async (terminal) => {
       const screen = await terminal.waitForScreen((shown) =>
-        shown.some((row) => row.startsWith(QUESTION)),
+        shown.some((row) => QUESTION.test(row)),
       );
-      const question = screen.findIndex((row) => row.startsWith(QUESTION));
+      const question = screen.findIndex((row) => QUESTION.test(row));
       expect(screen[question - 1]).toBe('Path: "notes.txt" → "src/a.ts"');
       expect(screen.some((row) => row.includes("-export const a = 1;"))).toBe(true);
       terminal.type("y", "Enter");

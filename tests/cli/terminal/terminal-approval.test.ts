@@ -471,8 +471,11 @@ describe("a change too long for the screen can be read whole before it is approv
   it("offers v where a row was cut; v shows every character, then asks again", async () => {
     const terminal = terminalAt80();
     const decision = terminal.provider.decide(editRequest());
-    const question = "Allow this call? [y/N/v] (v: view the whole change) ";
+    const question = "Allow this call? [y/N/v] ";
     await questionShown(terminal, question, 1);
+    expect(terminal.written()).toContain(
+      "\nv: view the whole change (the diff above leaves part of it out)\n",
+    );
     // Cut to the screen's width, the row does not show what the model added.
     expect(terminal.written()).not.toContain("NPM_TOKEN");
     terminal.input.write("v\r");

@@ -20,6 +20,8 @@ export interface ApprovalLabels {
   /** The questions where the diff above could not show the whole change: `v` shows it. */
   readonly questionWithView: string;
   readonly questionForRunWithView: string;
+  /** Said above such a question: what `v` does. */
+  readonly viewNote: string;
   /** Above the whole change, once `v` asked for it. */
   readonly wholeChange: string;
 }
@@ -40,9 +42,10 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     question: "Allow this call? [y/N] ",
     questionForRun: "Allow this call? [y/N/a] (a: this exact action, for the rest of this run) ",
     notForRun: "No a (for the rest of this run) here",
-    questionWithView: "Allow this call? [y/N/v] (v: view the whole change) ",
+    questionWithView: "Allow this call? [y/N/v] ",
     questionForRunWithView:
-      "Allow this call? [y/N/a/v] (a: this exact action, for the rest of this run; v: view the whole change) ",
+      "Allow this call? [y/N/a/v] (a: this exact action, for the rest of this run) ",
+    viewNote: "v: view the whole change (the diff above leaves part of it out)",
     wholeChange: "The whole change",
   },
   zh: {
@@ -58,9 +61,9 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     question: "允许本次调用? [y/N] ",
     questionForRun: "允许本次调用? [y/N/a] (a: 本次运行中允许完全相同的操作) ",
     notForRun: "此处不提供 a (本次运行中一直允许)",
-    questionWithView: "允许本次调用? [y/N/v] (v: 查看完整修改) ",
-    questionForRunWithView:
-      "允许本次调用? [y/N/a/v] (a: 本次运行中允许完全相同的操作; v: 查看完整修改) ",
+    questionWithView: "允许本次调用? [y/N/v] ",
+    questionForRunWithView: "允许本次调用? [y/N/a/v] (a: 本次运行中允许完全相同的操作) ",
+    viewNote: "v: 查看完整修改 (上面的差异省略了一部分)",
     wholeChange: "完整修改",
   },
 });

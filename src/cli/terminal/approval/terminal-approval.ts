@@ -174,7 +174,9 @@ export class TerminalApprovalProvider implements ApprovalProvider {
         : offersView
           ? labels.questionWithView
           : labels.question;
-    let details = `${renderApprovalPrompt(request, this.#options.lang, columns, diff).details}${notForRun}`;
+    // Under the diff, beside what it left out: what `v` shows.
+    const shownDiff = cut ? [...diff, labels.viewNote] : diff;
+    let details = `${renderApprovalPrompt(request, this.#options.lang, columns, shownDiff).details}${notForRun}`;
     let offersView = cut;
     request.askingPerson();
     for (;;) {
