@@ -72,6 +72,25 @@ describe("the status and closing lines", () => {
   });
 });
 
+describe("the compaction line on an 80-column terminal", () => {
+  it("wraps between words, its wrapped row indented", () => {
+    const { stream, text } = output(true);
+    Object.assign(stream, { columns: 80 });
+    const progress = new ProgressReporter({ output: stream, verbosity: "normal", color: false });
+    progress.onCompaction({
+      kind: "compacted",
+      reason: "auto",
+      tokensBefore: 4793,
+      tokensAfter: 3646,
+    });
+    expect(text().split("\n")).toEqual([
+      "context compacted before the window filled: ~4793 → ~3646 tokens (older turns",
+      "  summarized)",
+      "",
+    ]);
+  });
+});
+
 describe("/compact, /clear and /context", () => {
   const history: Message[] = [
     { role: "system", content: "sys" },

@@ -167,7 +167,8 @@ export class ProgressReporter implements AgentObserver {
     const line = compactionLine(event);
     if (line === undefined || this.#options.verbosity === "quiet") return;
     this.#stopSpinner();
-    this.#line(event.kind === "compacted" ? this.#dim(line) : line);
+    // Broken between words, as every harness line is, rather than by the terminal mid-word.
+    this.#rows([{ text: line, style: event.kind === "compacted" ? ["2"] : [] }]);
   }
 
   /** Shown whatever the verbosity: the person should know what their message carries. */
