@@ -6,6 +6,7 @@
  * answer the prompt takes, when a person would be asked). The walk-through in docs/tool-path.md
  * is generated from it.
  */
+import { rejected } from "../../core/journal/call-facts.js";
 import { withOutcomeNote } from "../../core/runner/outcome-note.js";
 import type { ToolResult } from "../../core/tools/tool-result.js";
 import {
@@ -217,9 +218,7 @@ function cannotSucceed(lines: string[], result: ToolResult, profile: ChapterProf
  * note, as the run adds it. Such a refusal is no denial, so the note only says that nothing ran.
  */
 function asTheModelReadsIt(result: ToolResult, profile: ChapterProfile): string {
-  return profile.outcomeNotes
-    ? withOutcomeNote(result, { executed: "no", status: "invalid_arguments" }).content
-    : result.content;
+  return profile.outcomeNotes ? withOutcomeNote(result, rejected(result)).content : result.content;
 }
 
 function describe(decision: PermissionDecision): string {
