@@ -2,7 +2,9 @@
  * Which words of an interpreter's argv name code it will load: the file it is given (`node FILE`,
  * `python FILE`, `sh FILE`, `pwsh -File FILE`, `perl FILE`, `ruby FILE`), the modules an option
  * makes it load first (`node -r X`, `--import X`), and the inline code it runs (`sh -c TEXT`,
- * which is a script of its own). Pure: the caller reads the files (command-reach.ts).
+ * which is a script of its own). `node --test` finds its test files itself (its words are files,
+ * directories or patterns), and `-` as the file means stdin. Pure: the caller reads the files
+ * (command-reach.ts).
  */
 import { basename } from "node:path";
 import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
@@ -20,6 +22,11 @@ export interface InterpreterArgs {
   readonly module?: string;
   /** Given no file, code or module: it reads its program from stdin (`sh < f.sh`, `… | node`). */
   readonly fromStdin?: true;
+  /**
+   * `node --test`: it runs the test files it finds (under the directory, or those its words name,
+   * each in `others`), never its stdin, like any other test runner.
+   */
+  readonly runsTests?: true;
 }
 
 interface InterpreterSpec {
@@ -36,6 +43,8 @@ interface InterpreterSpec {
   /** Options that make it run from elsewhere or run code the harness cannot read. */
   readonly refused: ReadonlySet<string>;
   readonly module: ReadonlySet<string>;
+  /** Options that make it a test runner whose words are test files, directories or patterns. */
+  readonly tests: ReadonlySet<string>;
   /** Option names compared case-blind, `/x` taken as `-x` (PowerShell). */
   readonly caseBlind: boolean;
 }
@@ -53,9 +62,46 @@ const NODE: InterpreterSpec = {
     "--test-reporter",
     "--test-reporter-destination",
     "--test-name-pattern",
+    "--test-skip-pattern",
+    "--test-concurrency",
+    "--test-timeout",
+    "--test-shard",
+    "--test-isolation",
+    "--test-coverage-include",
+    "--test-coverage-exclude",
+    "--test-coverage-branches",
+    "--test-coverage-functions",
+    "--test-coverage-lines",
     "--watch-path",
     "--stack-size",
     "--max-old-space-size",
+    "--max-semi-space-size",
+    "--disable-warning",
+    "--experimental-default-type",
+    "--unhandled-rejections",
+    "--dns-result-order",
+    "--redirect-warnings",
+    "--diagnostic-dir",
+    "--report-dir",
+    "--report-directory",
+    "--report-filename",
+    "--report-signal",
+    "--heapsnapshot-signal",
+    "--heap-prof-dir",
+    "--heap-prof-name",
+    "--cpu-prof-dir",
+    "--cpu-prof-name",
+    "--icu-data-dir",
+    "--openssl-config",
+    "--secure-heap",
+    "--secure-heap-min",
+    "--localstorage-file",
+    "--snapshot-blob",
+    "--trace-event-categories",
+    "--trace-event-file-pattern",
+    "--allow-fs-read",
+    "--allow-fs-write",
+    "--watch-kill-signal",
   ),
   loads: set(
     "-r",
@@ -65,12 +111,15 @@ const NODE: InterpreterSpec = {
     "--experimental-loader",
     "--env-file",
     "--env-file-if-exists",
+    "--test-global-setup",
+    "--experimental-config-file",
   ),
   code: set("-e", "--eval", "-p", "--print"),
   shell: none,
   fileNext: none,
   refused: none,
   module: none,
+  tests: set("--test"),
   caseBlind: false,
 };
 
@@ -82,6 +131,7 @@ const PYTHON: InterpreterSpec = {
   fileNext: none,
   refused: none,
   module: set("-m"),
+  tests: none,
   caseBlind: false,
 };
 
@@ -93,6 +143,7 @@ const SHELL: InterpreterSpec = {
   fileNext: none,
   refused: none,
   module: none,
+  tests: none,
   caseBlind: false,
 };
 
@@ -127,6 +178,7 @@ const POWERSHELL: InterpreterSpec = {
     "-cwa",
   ),
   module: none,
+  tests: none,
   caseBlind: true,
 };
 
@@ -138,6 +190,7 @@ const PERL: InterpreterSpec = {
   fileNext: none,
   refused: none,
   module: none,
+  tests: none,
   caseBlind: false,
 };
 
@@ -149,6 +202,7 @@ const RUBY: InterpreterSpec = {
   fileNext: none,
   refused: set("-C"),
   module: none,
+  tests: none,
   caseBlind: false,
 };
 
@@ -174,16 +228,20 @@ export function interpreterArgs(
 ): InterpreterArgs {
   const loads: string[] = [];
   const others: string[] = [];
+  let tests = false;
+  /** The words from `at` on are the program's: its file first, unless it is a test runner. */
+  const positional = (at: number): InterpreterArgs => {
+    const [file, ...rest] = args.slice(at);
+    if (tests) return { loads, others: [...others, ...args.slice(at)], runsTests: true };
+    // `-` as the file is stdin (`node -`, `python -`, `sh -`).
+    if (file === undefined || file === "-") return { loads, others, fromStdin: true };
+    return { file, loads, others: [...others, ...rest] };
+  };
   for (let at = 0; at < args.length; at += 1) {
     const word = args[at] ?? "";
-    if (word === "--") {
-      const [file, ...rest] = args.slice(at + 1);
-      return file === undefined
-        ? { loads, others, fromStdin: true }
-        : { file, loads, others: [...others, ...rest] };
-    }
+    if (word === "--") return positional(at + 1);
     if (!/^[-+]./u.test(word) && !(spec.caseBlind && /^\/[A-Za-z]/u.test(word))) {
-      return { file: word, loads, others: [...others, ...args.slice(at + 1)] };
+      return positional(at);
     }
     const equals = word.indexOf("=");
     const raw = equals < 0 ? word : word.slice(0, equals);
@@ -215,11 +273,14 @@ export function interpreterArgs(
       const file = value();
       return { file, loads, others: [...others, ...args.slice(at + 1)] };
     }
-    if (spec.loads.has(name)) loads.push(value());
+    if (spec.tests.has(name)) tests = true;
+    else if (spec.loads.has(name)) loads.push(value());
     else if (spec.values.has(name)) others.push(value());
     else if (attached !== undefined) others.push(attached);
   }
-  // `node --version` prints and exits; anything else given no program reads one from stdin.
+  // `node --test` finds its own files; `node --version` prints and exits; anything else given no
+  // program reads one from stdin.
+  if (tests) return positional(args.length);
   const printsOnly = args.some((word) => INFO_OPTIONS.has(word));
   return printsOnly ? { loads, others } : { loads, others, fromStdin: true };
 }
