@@ -1,11 +1,13 @@
 /**
  * What a shell command binds for a run grant (`a` at `[y/N/a]`): the npm scripts it reaches and
- * the workspace files an interpreter is given, read now (adapters/commands, as P04 binds its
- * approvals). A grant keyed by this text asks again once any of it changes. A command whose text
- * is not plain words but names a runner of workspace scripts cannot be bound, and throws: it then
- * gets no grant (its `a` counts as `y`); any other is read as a script's text is, its files bound.
+ * the workspace files it runs or names, read now (adapters/commands, as P04 binds its approvals).
+ * A grant keyed by this text asks again once any of it changes. Every command is read as a
+ * script's text is, by the one reader (plain words too: `NODE_OPTIONS=… node t.js` binds what
+ * NODE_OPTIONS loads, `xargs …` is refused, as in a script). A command whose text is not
+ * plain words but names a runner of workspace scripts cannot be bound, and throws: it then gets
+ * no grant (its `a` counts as `y`).
  */
-import { npmScriptText, shellTextReach } from "../adapters/commands/index.js";
+import { shellTextReach } from "../adapters/commands/index.js";
 
 /** Words of letters, digits and `-_./=:@+,%` separated by spaces: nothing a shell would expand. */
 const PLAIN = /^[ \t]*[\w\-./=:@+,%]+(?:[ \t]+[\w\-./=:@+,%]+)*[ \t]*$/u;
@@ -18,12 +20,9 @@ export class UnboundCommandError extends Error {
 }
 
 export function shellCommandBinding(workspace: string, command: string): string | undefined {
-  if (!PLAIN.test(command)) {
-    if (RUNNERS.test(command)) {
-      throw new UnboundCommandError("the command's text hides which scripts it runs");
-    }
-    // Read as a script's text is: `./f.sh | tail -5` binds f.sh as `./f.sh` alone does.
-    return shellTextReach(workspace, command);
+  if (!PLAIN.test(command) && RUNNERS.test(command)) {
+    throw new UnboundCommandError("the command's text hides which scripts it runs");
   }
-  return npmScriptText(workspace, command.trim().split(/[ \t]+/u));
+  // `./f.sh | tail -5` binds f.sh as `./f.sh` alone does; `npm test` binds its script as P04 does.
+  return shellTextReach(workspace, command);
 }

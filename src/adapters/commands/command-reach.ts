@@ -451,9 +451,12 @@ export function commandReachRows(
   argv: readonly string[],
   readProjectFile: (name: string) => string | undefined,
 ): readonly string[] | undefined {
+  return argvRows(new Reach(workspace, readProjectFile), argv);
+}
+
+function argvRows(reach: Reach, argv: readonly string[]): readonly string[] | undefined {
   const form = packageManagerForm(argv);
   if (form.kind === "unbindable") throw new UnbindableCommandError(form.reason);
-  const reach = new Reach(workspace, readProjectFile);
   if (form.kind === "other") {
     reach.argv(argv);
   } else {
@@ -467,8 +470,10 @@ export function commandReachRows(
 
 /**
  * What a shell command's text runs that the workspace holds, read as a script's text is (each
- * simple command of `./f.sh | tail -5`, `npm test && echo ok`); undefined when nothing. A form
- * that hides what it runs throws UnbindableCommandError.
+ * simple command of `./f.sh | tail -5`, `npm test && echo ok`, `NODE_OPTIONS=… node t.js`);
+ * undefined when nothing. A text that is one npm script form alone (`npm test`) is bound as the
+ * argv is, from the script's own row. A form that hides what it runs throws
+ * UnbindableCommandError.
  */
 export function commandTextReachRows(
   workspace: string,
@@ -476,7 +481,17 @@ export function commandTextReachRows(
   readProjectFile: (name: string) => string | undefined,
 ): readonly string[] | undefined {
   const reach = new Reach(workspace, readProjectFile);
-  reach.shellText(text);
+  const commands = simpleCommands(text);
+  const [only] = commands;
+  if (
+    commands.length === 1 &&
+    only !== undefined &&
+    !only.expands.some(Boolean) &&
+    packageManagerForm(only.words).kind === "script"
+  ) {
+    return argvRows(reach, only.words);
+  }
+  for (const command of commands) reach.command(command);
   reach.npmSettings();
   return reach.rows.length === 0 ? undefined : reach.rows;
 }

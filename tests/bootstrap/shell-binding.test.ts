@@ -1,0 +1,69 @@
+/**
+ * A daily run grant's binding of a shell command (shellCommandBinding): plain words and any other
+ * text are read by the one script reader, so a command binds the same files, and is refused for
+ * the same reasons, however it is written.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { shellTextReach } from "../../src/adapters/commands/index.js";
+import { shellCommandBinding } from "../../src/bootstrap/shell-binding.js";
+import { UnbindableCommandError } from "../../src/core/grants/unbindable-command.js";
+
+let workspace: string;
+beforeEach(() => {
+  workspace = realpathSync(mkdtempSync(join(tmpdir(), "shell-binding-")));
+});
+afterEach(() => {
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+function write(path: string, content: string): string {
+  mkdirSync(join(workspace, path, ".."), { recursive: true });
+  writeFileSync(join(workspace, path), content);
+  return `sha256 ${createHash("sha256").update(content).digest("hex")}`;
+}
+
+describe("plain words are read as a script's text is", () => {
+  it("NODE_OPTIONS=--require=FILE before node binds the module it loads, as in a script", () => {
+    const hook = write("src/hook.js", "require('x')\n");
+    const test = write("t.js", "console.log(1)\n");
+    const command = "NODE_OPTIONS=--require=./src/hook.js node t.js";
+    expect(shellCommandBinding(workspace, command)).toBe(
+      `and NODE_OPTIONS is given src/hook.js (${hook}) · and node is given t.js (${test})`,
+    );
+    // As the same text in a package.json script is read.
+    expect(shellCommandBinding(workspace, command)).toBe(shellTextReach(workspace, command));
+  });
+
+  it("xargs, which runs commands read from a file or stdin, gets no grant", () => {
+    write("cmds.txt", "touch pwned\n");
+    const call = (): unknown => shellCommandBinding(workspace, "xargs -a cmds.txt -I@ sh -c @");
+    expect(call).toThrow(UnbindableCommandError);
+    expect(call).toThrow("the script uses xargs, which runs commands the harness cannot read");
+  });
+
+  it("cd in plain words is refused as it is in a script", () => {
+    expect(() => shellCommandBinding(workspace, "cd sub")).toThrow(
+      "the command changes directory (cd)",
+    );
+  });
+
+  it("npm test and npm run X are bound as the allowed argv is, from the script's own row", () => {
+    write("package.json", JSON.stringify({ scripts: { test: "ava", lint: "eslint ." } }));
+    expect(shellCommandBinding(workspace, "npm test")).toBe('runs the script "ava"');
+    expect(shellCommandBinding(workspace, " npm  run lint ")).toBe('runs the script "eslint ."');
+    expect(shellCommandBinding(workspace, "npm run missing")).toBeUndefined();
+    // A prefix makes it a command of a script like any other: npm's script is still bound.
+    expect(shellCommandBinding(workspace, "CI=1 npm test")).toBe(
+      'and through npm the script test "ava"',
+    );
+  });
+
+  it("a plain command that names no workspace file binds nothing", () => {
+    expect(shellCommandBinding(workspace, "ls -la")).toBeUndefined();
+    expect(shellCommandBinding(workspace, "git status")).toBeUndefined();
+  });
+});
