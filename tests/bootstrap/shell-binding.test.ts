@@ -62,6 +62,14 @@ describe("plain words are read as a script's text is", () => {
     );
   });
 
+  it("a VAR=value assignment naming a workspace file binds it: BASH_ENV=src/env.sh bash check.sh", () => {
+    const env = write("src/env.sh", "export X=1\n");
+    const check = write("check.sh", "echo ok\n");
+    expect(shellCommandBinding(workspace, "BASH_ENV=src/env.sh bash check.sh")).toBe(
+      `and BASH_ENV is given src/env.sh (${env}) · and bash is given check.sh (${check})`,
+    );
+  });
+
   it("a plain command that names no workspace file binds nothing", () => {
     expect(shellCommandBinding(workspace, "ls -la")).toBeUndefined();
     expect(shellCommandBinding(workspace, "git status")).toBeUndefined();

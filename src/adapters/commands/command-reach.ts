@@ -4,24 +4,41 @@
  * reach in turn (`npm test`, `npm run X`, `run-s X Y`, … recursively, each once), every file an
  * interpreter is given on the way (`node FILE`, `sh FILE`, `python -m MOD`, `pwsh -File FILE`, a
  * `./script` run by path, the modules `node -r` loads, and those `.npmrc`'s `node-options` and
- * `script-shell` name), by content, and the workspace's `.npmrc` as npm parses it. What cannot be
- * said is refused: UnbindableCommandError (`command_unbindable`) for a form that hides what it
- * runs, NpmScriptError (`script_unreadable`) for a file the harness cannot read as npm would.
+ * `script-shell` name), by content, and the workspace's `.npmrc` as npm parses it. Any other word of a command
+ * (an argument, an `--opt=value`'s value, a `VAR=value` before it) that names a workspace file is
+ * bound too, whatever the program makes of it. What cannot be said is refused:
+ * UnbindableCommandError (`command_unbindable`) for a form that hides what it runs, NpmScriptError
+ * (`script_unreadable`) for a file it runs that the harness cannot read as npm would.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, lstatSync } from "node:fs";
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  readdirSync,
+  readlinkSync,
+  type BigIntStats,
+  type Stats,
+} from "node:fs";
+import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
 import { errorCode, openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
 import { interpreterArgs, interpreterSpec } from "./interpreter-args.js";
 import { npmrcValues, redirectingNpmrcKey } from "./npm-config.js";
-import { packageManagerForm } from "./npm-forms.js";
+import { isPackageRunner, packageManagerForm } from "./npm-forms.js";
 import { NpmScriptError } from "./npm-script-error.js";
 import { simpleCommands, type SimpleCommand } from "./script-words.js";
 
 /** Bound files are hashed, not shown; a bigger one is refused rather than bound in part. */
 const MAX_BOUND_FILE_BYTES = 16 * 1024 * 1024;
+/**
+ * What one binding hashes at most in all. A file a word only names (not one a program is known to
+ * run) beyond it, or beyond MAX_BOUND_FILE_BYTES, or one the harness may not read, is bound by
+ * what lstat says of it (size, inode, change time: a write changes the change time), so a command
+ * that names many or large files stays cheap and is never refused for them.
+ */
+const MAX_HASHED_BYTES = 64 * 1024 * 1024;
 /** What node and tsx try after a name that is not there, in their order (and tsx's TypeScript). */
 const NODE_ENTRY_ENDINGS = [
   ".js",
@@ -88,11 +105,17 @@ const PREFIXES = new Set([
 class Reach {
   readonly rows: string[] = [];
   readonly #scriptsSeen = new Set<string>();
+  /** Files bound as run (by content, or refused). */
   readonly #filesSeen = new Set<string>();
+  /** Files bound as only named by a word (by content, link target or lstat). */
+  readonly #namedSeen = new Set<string>();
   /** package.json's scripts, read when npm is first reached (null: not yet). */
   #scripts: Readonly<Record<string, unknown>> | undefined | null = null;
   /** The workspace's .npmrc, once npm is reached and it is there. */
   #npmrc: string | undefined;
+  /** The workspace's top entries, lower-cased (null: not read yet; undefined: unreadable). */
+  #topNames: ReadonlySet<string> | undefined | null = null;
+  #hashedBytes = 0;
 
   constructor(
     readonly workspace: string,
@@ -180,8 +203,12 @@ class Reach {
       const word = words[at] ?? "";
       const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/su.exec(word);
       if (assignment !== null) {
-        if (assignment[1]?.toUpperCase() === "NODE_OPTIONS") {
-          this.nodeOptions(assignment[2] ?? "", "NODE_OPTIONS");
+        const [, variable = "", value = ""] = assignment;
+        if (variable.toUpperCase() === "NODE_OPTIONS") {
+          this.nodeOptions(value, "NODE_OPTIONS");
+        } else if (expands[at] !== true) {
+          // `BASH_ENV=f.sh`, `MAKEFILES="a.mk b.mk"`: a file the value names is bound.
+          for (const named of new Set([value, ...value.split(/\s+/u)])) this.named(named, variable);
         }
         continue;
       }
@@ -260,7 +287,9 @@ class Reach {
       }
       for (const load of given.loads) this.entry(load, false, shown, addsExtensions);
       if (given.module !== undefined) this.pythonModule(given.module, shown);
-      for (const other of given.others) this.fileIfThere(other, shown);
+      // `node --test`'s words are its test files, directories or patterns: the files there are
+      // bound like any named file; the rest, like a test runner's (`vitest run`), are its own.
+      for (const other of given.others) this.named(other, shown);
       if (given.shellText !== undefined) this.shellText(given.shellText);
       return;
     }
@@ -270,26 +299,26 @@ class Reach {
     // `setsid`, `stdbuf -oL`, `env -u X node f.js`, `flock LOCK npm test`): whatever options of
     // its own come first, the command from the first word that runs workspace code is bound as
     // if it stood alone. A word that only looks like one (`grep -r npm .`) binds more, never less.
-    const nested = args.findIndex((_, index) => runsWorkspaceCode(args.slice(index)));
+    const nested = args.findIndex(startsWorkspaceCode);
     if (nested >= 0) this.argv(args.slice(nested), expands.slice(nested + 1));
-    // So may any workspace file named by a path among its words (`timeout 60 ./f.sh`, `nohup
-    // scripts/f.sh`, `pytest tests/test_a.py`): bound by content, whatever the program makes of it.
+    // So may any workspace file named among its words (`timeout 60 ./f.sh`, `pytest
+    // tests/test_a.py`, `awk -f prog.awk`, `--config=f.js`): bound, whatever the program makes of it.
     for (const [index, arg] of args.entries()) {
-      // `--config=scripts/f.js` names its file after the `=`.
-      const word = /^-[^=]*=/u.test(arg) ? arg.slice(arg.indexOf("=") + 1) : arg;
-      if (/[/\\]/u.test(word) && expands[index + 1] !== true) this.fileIfThere(word, name);
+      if (expands[index + 1] === true) continue;
+      for (const word of namedWords(arg)) this.named(word, name);
     }
     // Command text given to another program (`concurrently "npm run a"`, `env -S "sh f.sh"`, a
     // git alias's `!sh f.sh`) is read as a script from the word that starts workspace code.
     for (const arg of [program, ...args]) {
+      const npmShort = /^npm:(.+)$/u.exec(arg);
+      if (npmShort !== null) this.script(npmShort[1] ?? "", `through ${name}`);
+      if (!/\S\s+\S/u.test(arg)) continue;
       const tokens = arg
         .trim()
         .split(/\s+/u)
         .map((token) => token.replace(/^.*[=!]/u, ""));
-      const from = tokens.findIndex((_, index) => runsWorkspaceCode(tokens.slice(index)));
-      if (tokens.length > 1 && from >= 0) this.shellText(tokens.slice(from).join(" "));
-      const npmShort = /^npm:(.+)$/u.exec(arg);
-      if (npmShort !== null) this.script(npmShort[1] ?? "", `through ${name}`);
+      const from = tokens.findIndex(startsWorkspaceCode);
+      if (from >= 0) this.shellText(tokens.slice(from).join(" "));
     }
   }
 
@@ -338,7 +367,7 @@ class Reach {
   pythonModule(module: string, shown: string): void {
     const path = module.replaceAll(".", "/");
     for (const candidate of [`${path}.py`, `${path}/__main__.py`, `${path}/__init__.py`]) {
-      this.fileIfThere(candidate, shown);
+      this.runIfThere(candidate, shown);
     }
   }
 
@@ -350,21 +379,74 @@ class Reach {
   entry(word: string, expands: boolean, shown: string, addsExtensions: boolean): void {
     this.file(word, expands, shown);
     const inside = this.inside(word);
-    if (!addsExtensions || inside === undefined || existsNow(inside.path)) return;
-    for (const ending of NODE_ENTRY_ENDINGS) this.fileIfThere(`${word}${ending}`, shown);
+    if (!addsExtensions || inside === undefined || this.#lstat(inside.path) !== undefined) return;
+    for (const ending of NODE_ENTRY_ENDINGS) this.runIfThere(`${word}${ending}`, shown);
   }
 
-  /** A word that may or may not name a file: bound when it is a workspace file now. */
-  fileIfThere(word: string, shown: string): void {
+  /** A file a program may run: bound when it is a workspace file (or link) now. */
+  runIfThere(word: string, shown: string): void {
     const inside = this.inside(word);
     if (inside === undefined) return;
+    const stats = this.#lstat(inside.path);
+    if (stats === undefined || (!stats.isFile() && !stats.isSymbolicLink())) return;
+    this.file(word, false, shown);
+  }
+
+  /**
+   * A word that may name a workspace file the program reads (data, a config, a program for awk or
+   * deno, …): a regular file is bound by content (or, over the limits or unreadable, by what
+   * lstat says of it), a link by where it points and, when that is in the workspace, by that too.
+   * It never refuses: a word that names nothing, a directory or a FIFO binds nothing.
+   */
+  named(word: string, shown: string): void {
+    if (word === "" || word === "." || word === "..") return;
+    if (!/[/\\]/u.test(word)) {
+      // Cheap for any number of words: a plain name is looked up among the top entries first.
+      const names = this.#names();
+      if (names !== undefined && !names.has(word.toLowerCase())) return;
+    }
+    const inside = this.inside(word);
+    if (inside === undefined) return;
+    if (this.#filesSeen.has(inside.relative) || this.#namedSeen.has(inside.relative)) return;
+    const stats = this.#lstat(inside.path);
+    if (stats === undefined) return;
+    if (stats.isSymbolicLink()) {
+      let target: string;
+      try {
+        target = readlinkSync(inside.path);
+      } catch {
+        return; // gone since: nothing there
+      }
+      this.#namedSeen.add(inside.relative);
+      this.rows.push(
+        `and ${shown} is given ${inside.relative}, a symbolic link to ${JSON.stringify(target)}`,
+      );
+      this.named(resolve(dirname(inside.path), target), shown);
+      return;
+    }
+    if (!stats.isFile()) return;
+    this.#namedSeen.add(inside.relative);
+    let digest: string | undefined;
+    if (stats.size <= MAX_BOUND_FILE_BYTES && this.#hashedBytes + stats.size <= MAX_HASHED_BYTES) {
+      try {
+        digest = this.#sha256(inside.path);
+      } catch {
+        digest = undefined; // unreadable or grown past the limit: bound by lstat below
+      }
+    }
+    if (digest !== undefined) {
+      this.rows.push(`and ${shown} is given ${inside.relative} (sha256 ${digest})`);
+      return;
+    }
+    let big: BigIntStats;
     try {
-      const stats = lstatSync(inside.path);
-      if (!stats.isFile() && !stats.isSymbolicLink()) return;
+      big = lstatSync(inside.path, { bigint: true });
     } catch {
       return;
     }
-    this.file(word, false, shown);
+    this.rows.push(
+      `and ${shown} is given ${inside.relative} (not hashed: ${String(big.size)} bytes, inode ${String(big.ino)}, changed ${String(big.ctimeNs)} ns)`,
+    );
   }
 
   /** A file the command will run: bound by its content, or by its absence. */
@@ -378,7 +460,7 @@ class Reach {
     const inside = this.inside(word);
     if (inside === undefined || this.#filesSeen.has(inside.relative)) return;
     this.#filesSeen.add(inside.relative);
-    const digest = this.#digest(inside.path, inside.relative, shown);
+    const digest = this.#digest(inside.relative, shown, inside.path);
     this.rows.push(
       digest === undefined
         ? `and ${shown} is given ${inside.relative}, which is not there now`
@@ -388,56 +470,108 @@ class Reach {
 
   /** Where a word lands, when it is inside the workspace (outside, the workspace holds nothing). */
   inside(word: string): { path: string; relative: string } | undefined {
-    const path = resolve(this.workspace, word.replace(/^~(?=\/|$)/u, "/nonexistent-home"));
+    const path = this.#resolve(word);
     const relativePath = relative(this.workspace, path);
-    if (relativePath === "") return undefined;
-    if (relativePath === ".." || relativePath.startsWith(`..${sep}`) || isAbsolute(relativePath)) {
-      return undefined;
-    }
+    if (relativePath === "" || !isWithin(relativePath)) return undefined;
     return { path, relative: relativePath.split(sep).join("/") };
   }
 
-  #digest(path: string, shownPath: string, shown: string): string | undefined {
+  #resolve(word: string): string {
+    return resolve(this.workspace, word.replace(/^~(?=\/|$)/u, "/nonexistent-home"));
+  }
+
+  #lstat(path: string): Stats | undefined {
+    try {
+      return lstatSync(path);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #names(): ReadonlySet<string> | undefined {
+    if (this.#topNames === null) {
+      try {
+        const names = readdirSync(this.workspace);
+        this.#topNames = new Set(names.map((name) => name.toLowerCase()));
+      } catch {
+        this.#topNames = undefined; // each word is looked up on its own
+      }
+    }
+    return this.#topNames;
+  }
+
+  /** A file that will run: its sha256, undefined when it is not there, or the refusal. */
+  #digest(shownPath: string, shown: string, path: string): string | undefined {
+    try {
+      return this.#sha256(path);
+    } catch (error) {
+      throw new NpmScriptError(
+        error instanceof OverLimitError
+          ? `${shown} would run the workspace's ${shownPath}, which is over the limit the harness reads to bind it`
+          : `${shown} would run the workspace's ${shownPath}, and the harness cannot read it to bind it: ${firstLineOfError(error)}`,
+      );
+    }
+  }
+
+  /** The file's sha256; undefined when nothing is there; throws when it cannot be read whole. */
+  #sha256(path: string): string | undefined {
+    const bytes = this.#bytes(path);
+    if (bytes === undefined) return undefined;
+    this.#hashedBytes += bytes.length;
+    return createHash("sha256").update(bytes).digest("hex");
+  }
+
+  /** The file's bytes, read as a small regular file; undefined when nothing is there. */
+  #bytes(path: string): Buffer | undefined {
     let fd: number;
     try {
-      const opened = openRegularFileSync(path, constants.O_RDONLY);
-      fd = opened.handle;
+      fd = openRegularFileSync(path, constants.O_RDONLY).handle;
     } catch (error) {
       if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR") return undefined;
-      throw new NpmScriptError(
-        `${shown} would run the workspace's ${shownPath}, and the harness cannot read it to bind it: ${firstLineOfError(error)}`,
-      );
+      throw error;
     }
     try {
       const bytes = readAtMostSync(fd, MAX_BOUND_FILE_BYTES);
-      if (bytes === undefined) {
-        throw new NpmScriptError(
-          `${shown} would run the workspace's ${shownPath}, which is over the limit the harness reads to bind it`,
-        );
-      }
-      return createHash("sha256").update(bytes).digest("hex");
+      if (bytes === undefined) throw new OverLimitError();
+      return bytes;
     } finally {
       closeSync(fd);
     }
   }
 }
 
-function existsNow(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+class OverLimitError extends Error {
+  override readonly name = "OverLimitError";
 }
 
-/** Whether `words` start a command whose code the workspace may hold: npm, a runner, an interpreter. */
-function runsWorkspaceCode(words: readonly string[]): boolean {
-  const [first = ""] = words;
+/** Whether a relative path stays inside (not `..`, not another root). */
+function isWithin(relativePath: string): boolean {
+  return !(
+    relativePath === ".." ||
+    relativePath.startsWith(`..${sep}`) ||
+    isAbsolute(relativePath)
+  );
+}
+
+/** The words of an argument that may name a file: itself, an `=`'s value, `-fFILE`'s FILE. */
+function namedWords(arg: string): string[] {
+  const equals = arg.indexOf("=");
+  if (arg.startsWith("-")) {
+    if (equals >= 0) return [arg.slice(equals + 1)];
+    return /^-[A-Za-z0-9]./u.test(arg) ? [arg.slice(2)] : [];
+  }
+  return equals > 0 ? [arg, arg.slice(equals + 1)] : [arg];
+}
+
+/**
+ * Whether `word` starts a command whose code the workspace may hold: a package manager, a script
+ * runner, an interpreter.
+ */
+function startsWorkspaceCode(word: string): boolean {
   return (
-    packageManagerForm(words).kind !== "other" ||
-    SCRIPT_RUNNERS.has(basename(first)) ||
-    interpreterSpec(first) !== undefined
+    isPackageRunner(word) ||
+    SCRIPT_RUNNERS.has(basename(word)) ||
+    interpreterSpec(word) !== undefined
   );
 }
 

@@ -72,6 +72,11 @@ const INSTALLS = new Set([
 
 const EXECS = new Set(["exec", "x"]);
 
+/** Whether `program` is a package manager (whose every form is bound or refused, never passed). */
+export function isPackageRunner(program: string): boolean {
+  return PACKAGE_RUNNERS.has(program);
+}
+
 export function packageManagerForm(argv: readonly string[]): PackageManagerForm {
   const [program = "", ...args] = argv;
   if (program === "node" && args.some((arg) => arg === "--run" || arg.startsWith("--run="))) {

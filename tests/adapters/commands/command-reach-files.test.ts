@@ -1,9 +1,17 @@
 /**
- * The workspace files a command reaches without naming them by a path: the files of node's test
- * runner, which never reads its stdin.
+ * The workspace files a command reaches without naming them by a path with a slash: a word that
+ * names a file, and the files of node's test runner.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -33,6 +41,74 @@ function write(path: string, content: string): string {
 function sha(content: string): string {
   return `sha256 ${createHash("sha256").update(content).digest("hex")}`;
 }
+const words = (text: string): string[] => text.split(" ");
+
+describe("a word that names a workspace file is bound, slash or not", () => {
+  it.each([
+    ["awk -f prog.awk data.txt", "awk", "prog.awk"],
+    ["sed -f edit.sed notes.txt", "sed", "edit.sed"],
+    ["deno run t.ts", "deno", "t.ts"],
+    ["php t.php", "php", "t.php"],
+    ["lua t.lua", "lua", "t.lua"],
+    ["uv run t.py", "uv", "t.py"],
+    ["make -f build.mk", "make", "build.mk"],
+    ["jest --config=jest.config.js", "jest", "jest.config.js"],
+    ["awk -fprog.awk", "awk", "prog.awk"],
+  ])("%s binds %s's %s by content", (command, shown, file) => {
+    const digest = write(file, "one\n");
+    const rows = (npmScriptText(ws, words(command)) ?? "").split(" · ");
+    expect(rows).toContain(`and ${shown} is given ${file} (${digest})`);
+    write(file, "two\n");
+    expect((npmScriptText(ws, words(command)) ?? "").split(" · ")).toContain(
+      `and ${shown} is given ${file} (${sha("two\n")})`,
+    );
+  });
+
+  it("a word naming nothing, a directory or a file outside binds nothing", () => {
+    mkdirSync(join(ws, "src"));
+    expect(npmScriptText(ws, ["grep", "-rn", "TODO", "src", "..", "/etc/hostname"])).toBe(
+      undefined,
+    );
+  });
+
+  it("an assignment's value before a command, in a script: MAKEFILES and BASH_ENV", () => {
+    const extra = write("extra.mk", "x:\n");
+    const env = write("env.sh", "X=1\n");
+    expect(shellTextReach(ws, "MAKEFILES=extra.mk BASH_ENV=env.sh true")).toBe(
+      `and MAKEFILES is given extra.mk (${extra}) · and BASH_ENV is given env.sh (${env})`,
+    );
+  });
+
+  it("a link a word names is bound by where it points, and what it points at in the workspace", () => {
+    const target = write("real.txt", "data\n");
+    symlinkSync("real.txt", join(ws, "link.txt"));
+    expect(npmScriptText(ws, ["cat", "link.txt"])).toBe(
+      `and cat is given link.txt, a symbolic link to "real.txt" · and cat is given real.txt (${target})`,
+    );
+    symlinkSync("/etc/hostname", join(ws, "out.txt"));
+    expect(npmScriptText(ws, ["cat", "out.txt"])).toBe(
+      'and cat is given out.txt, a symbolic link to "/etc/hostname"',
+    );
+  });
+
+  it("a file over the hashing limit a word names is bound by its size and change time, not refused", () => {
+    writeFileSync(join(ws, "big.bin"), Buffer.alloc(16 * 1024 * 1024 + 1));
+    const stats = statSync(join(ws, "big.bin"), { bigint: true });
+    expect(npmScriptText(ws, ["gzip", "-k", "big.bin"])).toBe(
+      `and gzip is given big.bin (not hashed: ${String(stats.size)} bytes, inode ${String(stats.ino)}, changed ${String(stats.ctimeNs)} ns)`,
+    );
+  });
+
+  it("many words stay cheap", () => {
+    write("a.txt", "a\n");
+    const many = Array.from({ length: 200_000 }, (_, index) => `w${String(index % 5000)}`);
+    const started = performance.now();
+    expect(npmScriptText(ws, ["echo", ...many, "a.txt"])).toBe(
+      `and echo is given a.txt (${sha("a\n")})`,
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
 
 describe("node's test runner finds its own files and never reads stdin", () => {
   it("npm test with node --test test/ binds the script, and no error for the directory", () => {
