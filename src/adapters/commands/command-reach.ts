@@ -4,7 +4,7 @@
  * reach in turn (`npm test`, `npm run X`, `run-s X Y`, … recursively, each once), every file an
  * interpreter is given on the way (`node FILE`, `sh FILE`, `python -m MOD`, `pwsh -File FILE`, a
  * `./script` run by path, the modules `node -r` loads, and those `.npmrc`'s `node-options` and
- * `script-shell` name), by content, and the workspace's `.npmrc` as npm parses it. Any other word of a command
+ * `script-shell` name, the makefile `make` reads), by content, and the workspace's `.npmrc` as npm parses it. Any other word of a command
  * (an argument, an `--opt=value`'s value, a `VAR=value` before it) that names a workspace file is
  * bound too, whatever the program makes of it. What cannot be said is refused:
  * UnbindableCommandError (`command_unbindable`) for a form that hides what it runs, NpmScriptError
@@ -20,7 +20,7 @@ import {
   type BigIntStats,
   type Stats,
 } from "node:fs";
-import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
 import { errorCode, openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
@@ -39,6 +39,9 @@ const MAX_BOUND_FILE_BYTES = 16 * 1024 * 1024;
  * that names many or large files stays cheap and is never refused for them.
  */
 const MAX_HASHED_BYTES = 64 * 1024 * 1024;
+/** The makefiles GNU make reads when it is given none, in its order: the first there is read. */
+const DEFAULT_MAKEFILES = ["GNUmakefile", "makefile", "Makefile"];
+const MAKE = /^g?make$/u;
 /** What node and tsx try after a name that is not there, in their order (and tsx's TypeScript). */
 const NODE_ENTRY_ENDINGS = [
   ".js",
@@ -231,22 +234,12 @@ class Reach {
       );
     }
     if (["eval", "case", "function", "select", "coproc", "trap", "xargs"].includes(program)) {
-      throw new UnbindableCommandError(
-        `the script uses ${program}, which runs commands the harness cannot read from its text, so it cannot be bound to an approval; write it as plain commands`,
-      );
+      throw runsUnreadCommands(program);
     }
     if (program === "for") return; // its words are data; its body is the next command
-    if (["cd", "pushd", "popd"].includes(program)) {
-      throw new UnbindableCommandError(
-        `the command changes directory (${program}), after which the harness cannot tell which workspace files its paths name, so it cannot be bound to an approval; name the files from the workspace's top`,
-      );
-    }
+    if (["cd", "pushd", "popd"].includes(program)) throw changesDirectory(program);
     const runsOnFound = args.find((arg) => /^-(exec|execdir|ok|okdir)$/u.test(arg));
-    if (program === "find" && runsOnFound !== undefined) {
-      throw new UnbindableCommandError(
-        `find ${runsOnFound} runs commands on the files it finds, which the harness cannot read from its text, so it cannot be bound to an approval`,
-      );
-    }
+    if (program === "find" && runsOnFound !== undefined) throw runsOnFiles(runsOnFound);
     if (program === "." || program === "source") {
       this.file(args[0], expands[at + 1] === true, program);
       return;
@@ -293,6 +286,7 @@ class Reach {
       if (given.shellText !== undefined) this.shellText(given.shellText);
       return;
     }
+    if (MAKE.test(name)) this.make(args, expands.slice(1), name);
     // A program named by a path runs that file; a workspace file is bound like a script's.
     if (/[/\\]/u.test(program)) this.file(program, expands[0] === true, "the shell");
     // A program that runs the rest of its words as a command (`timeout 60 bash f.sh`, `nice`,
@@ -319,6 +313,62 @@ class Reach {
         .map((token) => token.replace(/^.*[=!]/u, ""));
       const from = tokens.findIndex(startsWorkspaceCode);
       if (from >= 0) this.shellText(tokens.slice(from).join(" "));
+    }
+  }
+
+  /**
+   * `make`: the makefiles `-f` names, else the one it picks of GNUmakefile, makefile, Makefile
+   * (those before it bound as absent: one written later is read instead). `-C DIR` changes
+   * directory, which is refused as `cd` is.
+   */
+  make(args: readonly string[], expands: readonly boolean[], shown: string): void {
+    const files: { word: string; expands: boolean }[] = [];
+    for (let at = 0; at < args.length; at += 1) {
+      const word = args[at] ?? "";
+      if (word === "--") break;
+      const next = (): { word: string; expands: boolean } => {
+        at += 1;
+        return { word: args[at] ?? "", expands: expands[at] === true };
+      };
+      if (word.startsWith("--")) {
+        const equals = word.indexOf("=");
+        const long = word.slice(2, equals < 0 ? undefined : equals);
+        // Long options may be cut short while they stay unambiguous (`--dir`, `--file`, `--mak`).
+        if (long.length >= 2 && "directory".startsWith(long)) throw changesDirectory("make -C");
+        if ("file".startsWith(long) || (long.length >= 3 && "makefile".startsWith(long))) {
+          files.push(
+            equals < 0 ? next() : { word: word.slice(equals + 1), expands: expands[at] === true },
+          );
+        }
+        continue;
+      }
+      if (!/^-./u.test(word)) continue;
+      // A cluster of one-letter options (`-kC dir`, `-fbuild.mk`): the first that takes a value
+      // takes the rest of the word, or the next word.
+      for (let letter = 1; letter < word.length; letter += 1) {
+        const option = word[letter] ?? "";
+        if (option === "C") throw changesDirectory("make -C");
+        if ("fIoWE".includes(option)) {
+          const rest = word.slice(letter + 1);
+          const value = rest === "" ? next() : { word: rest, expands: expands[at] === true };
+          if (option === "f") files.push(value);
+          break;
+        }
+        if ("jlO".includes(option)) break;
+      }
+    }
+    for (const file of files) {
+      if (file.word === "-") {
+        throw new UnbindableCommandError(
+          `${shown} -f - reads its makefile from stdin (a redirect or a pipe), which the harness cannot bind to an approval; give it the file by name`,
+        );
+      }
+      this.file(file.word, file.expands, shown);
+    }
+    if (files.length > 0) return;
+    for (const makefile of DEFAULT_MAKEFILES) {
+      this.file(makefile, false, shown);
+      if (this.#lstat(join(this.workspace, makefile)) !== undefined) return;
     }
   }
 
@@ -565,13 +615,33 @@ function namedWords(arg: string): string[] {
 
 /**
  * Whether `word` starts a command whose code the workspace may hold: a package manager, a script
- * runner, an interpreter.
+ * runner, an interpreter, make.
  */
 function startsWorkspaceCode(word: string): boolean {
+  const name = basename(word);
   return (
     isPackageRunner(word) ||
-    SCRIPT_RUNNERS.has(basename(word)) ||
+    SCRIPT_RUNNERS.has(name) ||
+    MAKE.test(name) ||
     interpreterSpec(word) !== undefined
+  );
+}
+
+function runsUnreadCommands(program: string): UnbindableCommandError {
+  return new UnbindableCommandError(
+    `the script uses ${program}, which runs commands the harness cannot read from its text, so it cannot be bound to an approval; write it as plain commands`,
+  );
+}
+
+function runsOnFiles(option: string): UnbindableCommandError {
+  return new UnbindableCommandError(
+    `find ${option} runs commands on the files it finds, which the harness cannot read from its text, so it cannot be bound to an approval`,
+  );
+}
+
+function changesDirectory(how: string): UnbindableCommandError {
+  return new UnbindableCommandError(
+    `the command changes directory (${how}), after which the harness cannot tell which workspace files its paths name, so it cannot be bound to an approval; name the files from the workspace's top`,
   );
 }
 

@@ -1,6 +1,6 @@
 /**
  * The workspace files a command reaches without naming them by a path with a slash: a word that
- * names a file, and the files of node's test runner.
+ * names a file, the makefile make reads, and the files of node's test runner.
  */
 import { createHash } from "node:crypto";
 import {
@@ -22,6 +22,7 @@ import {
 } from "../../../src/adapters/commands/index.js";
 import type { P04Context } from "../../../src/core/grants/policy-context.js";
 import { authorizeP04 } from "../../../src/core/grants/policy.js";
+import { UnbindableCommandError } from "../../../src/core/grants/unbindable-command.js";
 import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
 import { createRunCommandTool } from "../../../src/features/run-command-tool.js";
 
@@ -107,6 +108,47 @@ describe("a word that names a workspace file is bound, slash or not", () => {
       `and echo is given a.txt (${sha("a\n")})`,
     );
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("make reads a makefile it is not given by name", () => {
+  it("make with no -f binds the makefile make picks, and the absence of those it would pick first", () => {
+    const makefile = write("Makefile", "all:\n\techo hi\n");
+    expect(npmScriptText(ws, ["make", "test"])).toBe(
+      `and make is given GNUmakefile, which is not there now · and make is given makefile, which is not there now · and make is given Makefile (${makefile})`,
+    );
+    const gnu = write("GNUmakefile", "all:\n\techo gnu\n");
+    expect(npmScriptText(ws, ["make", "test"])).toBe(`and make is given GNUmakefile (${gnu})`);
+  });
+
+  it("make -f FILE binds that file, not the default makefiles", () => {
+    const mk = write("build.mk", "all:\n");
+    write("Makefile", "all:\n");
+    expect(npmScriptText(ws, ["make", "-f", "build.mk"])).toBe(
+      `and make is given build.mk (${mk})`,
+    );
+    expect(npmScriptText(ws, ["make", "--file=build.mk"])).toBe(
+      `and make is given build.mk (${mk})`,
+    );
+  });
+
+  it.each([
+    ["make", "-C", "sub"],
+    ["make", "-Csub"],
+    ["make", "-kC", "sub"],
+    ["make", "--directory=sub"],
+    ["make", "--directory", "sub"],
+  ])("%j changes directory and is refused like cd", (...argv) => {
+    const call = (): unknown => npmScriptText(ws, argv);
+    expect(call).toThrow(UnbindableCommandError);
+    expect(call).toThrow("the command changes directory (make -C)");
+  });
+
+  it("make behind a wrapper in a script binds its makefile too", () => {
+    const makefile = write("Makefile", "all:\n");
+    expect(shellTextReach(ws, "timeout 600 make all")).toBe(
+      `and make is given GNUmakefile, which is not there now · and make is given makefile, which is not there now · and make is given Makefile (${makefile})`,
+    );
   });
 });
 
