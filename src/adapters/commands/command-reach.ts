@@ -4,7 +4,8 @@
  * reach in turn (`npm test`, `npm run X`, `run-s X Y`, … recursively, each once), every file an
  * interpreter is given on the way (`node FILE`, `sh FILE`, `python -m MOD`, `pwsh -File FILE`, a
  * `./script` run by path, the modules `node -r` loads, and those `.npmrc`'s `node-options` and
- * `script-shell` name, the makefile `make` reads), by content, and the workspace's `.npmrc` as npm parses it. Any other word of a command
+ * `script-shell` name, the entry `node DIR` takes from DIR's package.json, the makefile `make`
+ * reads), by content, and the workspace's `.npmrc` as npm parses it. Any other word of a command
  * (an argument, an `--opt=value`'s value, a `VAR=value` before it) that names a workspace file is
  * bound too, whatever the program makes of it. What cannot be said is refused:
  * UnbindableCommandError (`command_unbindable`) for a form that hides what it runs, NpmScriptError
@@ -276,7 +277,14 @@ class Reach {
       }
       const addsExtensions = spec === interpreterSpec("node");
       if (given.file !== undefined) {
-        this.entry(given.file, expands.slice(1).some(Boolean), shown, addsExtensions);
+        const fileExpands = expands.slice(1).some(Boolean);
+        // `python DIR` runs DIR/__main__.py.
+        const directory =
+          spec === interpreterSpec("python") && !fileExpands
+            ? this.#directoryInside(given.file)
+            : undefined;
+        if (directory === undefined) this.entry(given.file, fileExpands, shown, addsExtensions);
+        else this.file(join(directory, "__main__.py"), false, shown);
       }
       for (const load of given.loads) this.entry(load, false, shown, addsExtensions);
       if (given.module !== undefined) this.pythonModule(given.module, shown);
@@ -427,10 +435,38 @@ class Reach {
    * one written later makes the binding differ.
    */
   entry(word: string, expands: boolean, shown: string, addsExtensions: boolean): void {
+    const directory = addsExtensions && !expands ? this.#directoryInside(word) : undefined;
+    if (directory !== undefined) {
+      this.nodeDirectory(directory, shown);
+      return;
+    }
     this.file(word, expands, shown);
     const inside = this.inside(word);
     if (!addsExtensions || inside === undefined || this.#lstat(inside.path) !== undefined) return;
     for (const ending of NODE_ENTRY_ENDINGS) this.runIfThere(`${word}${ending}`, shown);
+  }
+
+  /**
+   * `node DIR` (`node .`): node resolves DIR, tries DIR.js (and the other endings) first, then
+   * DIR/package.json's `main` (as a file, with the endings, as a directory's index), then
+   * DIR/index.js and the like. Each file it would take that is there now is bound, with the
+   * package.json; one written later makes the binding differ.
+   */
+  nodeDirectory(directory: string, shown: string): void {
+    const [siblings, indexes] = [
+      NODE_ENTRY_ENDINGS.filter((ending) => !ending.startsWith("/")),
+      NODE_ENTRY_ENDINGS.filter((ending) => ending.startsWith("/")),
+    ];
+    for (const ending of siblings) this.runIfThere(`${directory}${ending}`, shown);
+    const manifest = join(directory, "package.json");
+    this.runIfThere(manifest, shown);
+    const main = this.#mainOf(manifest);
+    if (main !== undefined && main !== "") {
+      const entry = resolve(directory, main);
+      this.runIfThere(entry, shown);
+      for (const ending of NODE_ENTRY_ENDINGS) this.runIfThere(`${entry}${ending}`, shown);
+    }
+    for (const ending of indexes) this.runIfThere(`${directory}${ending}`, shown);
   }
 
   /** A file a program may run: bound when it is a workspace file (or link) now. */
@@ -530,6 +566,14 @@ class Reach {
     return resolve(this.workspace, word.replace(/^~(?=\/|$)/u, "/nonexistent-home"));
   }
 
+  /** The directory a word names, the workspace itself (`.`) included, when it is one now. */
+  #directoryInside(word: string): string | undefined {
+    const path = this.#resolve(word);
+    const relativePath = relative(this.workspace, path);
+    if (relativePath !== "" && !isWithin(relativePath)) return undefined;
+    return this.#lstat(path)?.isDirectory() === true ? path : undefined;
+  }
+
   #lstat(path: string): Stats | undefined {
     try {
       return lstatSync(path);
@@ -548,6 +592,20 @@ class Reach {
       }
     }
     return this.#topNames;
+  }
+
+  /** package.json's `main`, when it has one node would read (else undefined). */
+  #mainOf(manifest: string): string | undefined {
+    let raw: unknown;
+    try {
+      const bytes = this.#bytes(manifest);
+      if (bytes === undefined) return undefined;
+      raw = JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/u, ""));
+    } catch {
+      return undefined; // node stops on it; its content is bound as it is
+    }
+    if (typeof raw !== "object" || raw === null || !("main" in raw)) return undefined;
+    return typeof raw.main === "string" ? raw.main : undefined;
   }
 
   /** A file that will run: its sha256, undefined when it is not there, or the refusal. */

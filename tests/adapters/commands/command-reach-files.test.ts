@@ -1,6 +1,7 @@
 /**
  * The workspace files a command reaches without naming them by a path with a slash: a word that
- * names a file, the makefile make reads, and the files of node's test runner.
+ * names a file, the makefile make reads, the entry node takes for a directory, and the files of
+ * node's test runner.
  */
 import { createHash } from "node:crypto";
 import {
@@ -148,6 +149,43 @@ describe("make reads a makefile it is not given by name", () => {
     const makefile = write("Makefile", "all:\n");
     expect(shellTextReach(ws, "timeout 600 make all")).toBe(
       `and make is given GNUmakefile, which is not there now · and make is given makefile, which is not there now · and make is given Makefile (${makefile})`,
+    );
+  });
+});
+
+describe("node given a directory runs the entry its package.json names", () => {
+  it.each([["."], ["./"]])("node %s binds package.json and its main", (dir) => {
+    const manifest = write("package.json", JSON.stringify({ main: "src/main" }));
+    const main = write("src/main.js", "console.log(1)\n");
+    expect(npmScriptText(ws, ["node", dir])).toBe(
+      `and node is given package.json (${manifest}) · and node is given src/main.js (${main})`,
+    );
+  });
+
+  it("node DIR with no main binds DIR/index.js, and a DIR.js node would take first", () => {
+    const index = write("app/index.js", "1\n");
+    expect(npmScriptText(ws, ["node", "app"])).toBe(`and node is given app/index.js (${index})`);
+    const sibling = write("app.js", "2\n");
+    expect(npmScriptText(ws, ["node", "app"])).toBe(
+      `and node is given app.js (${sibling}) · and node is given app/index.js (${index})`,
+    );
+    // With a trailing slash too: node resolves the path first, which drops it.
+    expect(npmScriptText(ws, ["node", "app/"])).toBe(npmScriptText(ws, ["node", "app"]));
+  });
+
+  it("a main written later, or changed, changes the binding", () => {
+    write("package.json", JSON.stringify({ main: "a.js" }));
+    write("a.js", "1\n");
+    const before = npmScriptText(ws, ["node", "."]);
+    write("package.json", JSON.stringify({ main: "b.js" }));
+    write("b.js", "1\n");
+    expect(npmScriptText(ws, ["node", "."])).not.toBe(before);
+  });
+
+  it("python DIR runs DIR/__main__.py", () => {
+    const main = write("tool/__main__.py", "print(1)\n");
+    expect(npmScriptText(ws, ["python3", "tool"])).toBe(
+      `and python3 is given tool/__main__.py (${main})`,
     );
   });
 });
