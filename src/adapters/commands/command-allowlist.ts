@@ -16,7 +16,8 @@ import {
   readHarnessInputIn,
 } from "../filesystem/index.js";
 import { ConfigurationError } from "../../core/common/configuration-error.js";
-import { packageManagerForm } from "./npm-forms.js";
+import { argvRefusal } from "./command-reach.js";
+import { npmScriptRows } from "./npm-script.js";
 
 export interface AllowedCommand {
   readonly argv: readonly string[];
@@ -61,7 +62,26 @@ export const commandsFileSchema = builtOnce(buildCommandsFileSchema);
 export function loadCommandAllowlist(workspace: string): CommandAllowlist {
   const notes: string[] = [];
   const commands = [...fromPackageJson(workspace, notes), ...fromCommandsFile(workspace, notes)];
+  // An entry the binding refuses for what the workspace holds now (a script that runs `npx …`,
+  // a file it cannot read) is listed, since a change can make it run; a note says why not yet.
+  for (const entry of commands) {
+    const refusal = refusalNow(workspace, entry.argv);
+    if (refusal !== undefined) {
+      notes.push(
+        `${entry.source} ${JSON.stringify(entry.argv)} is refused at every call while the workspace is as it is now: ${refusal}`,
+      );
+    }
+  }
   return Object.freeze({ commands: Object.freeze(commands), notes: Object.freeze(notes) });
+}
+
+function refusalNow(workspace: string, argv: readonly string[]): string | undefined {
+  try {
+    npmScriptRows(workspace, argv);
+    return undefined;
+  } catch (error) {
+    return firstLineOfError(error);
+  }
 }
 
 function fromPackageJson(workspace: string, notes: string[]): AllowedCommand[] {
@@ -126,13 +146,14 @@ function fromCommandsFile(workspace: string, notes: string[]): AllowedCommand[] 
       `${COMMANDS_FILE} is invalid${where}: ${issue?.message ?? "unknown"} (expected {"commands": [{"argv": ["npm", "run", "lint"], "note"?: "…"}]})`,
     );
   }
-  // An entry the policy would refuse at every call (`npx …`, `npm install`) is refused now, with
-  // the policy's own reason, rather than listed as if it could ever run.
+  // An entry the policy would refuse at every call whatever the workspace holds (`npx …`, `npm
+  // install`, `["node"]`, `sh -c "eval …"`, `find … -exec`) is refused now, with the policy's own
+  // reason, rather than listed as if it could ever run.
   for (const [index, entry] of parsed.data.commands.entries()) {
-    const form = packageManagerForm(entry.argv);
-    if (form.kind === "unbindable") {
+    const reason = argvRefusal(entry.argv);
+    if (reason !== undefined) {
       throw new CommandAllowlistError(
-        `${COMMANDS_FILE} #${String(index + 1)} ${JSON.stringify(entry.argv)} can never run: ${form.reason}`,
+        `${COMMANDS_FILE} #${String(index + 1)} ${JSON.stringify(entry.argv)} can never run: ${reason}`,
       );
     }
   }

@@ -43,6 +43,8 @@ const MAX_HASHED_BYTES = 64 * 1024 * 1024;
 /** The makefiles GNU make reads when it is given none, in its order: the first there is read. */
 const DEFAULT_MAKEFILES = ["GNUmakefile", "makefile", "Makefile"];
 const MAKE = /^g?make$/u;
+/** Where a probe of an argv alone looks: a workspace that holds nothing (argvRefusal). */
+const NOWHERE = resolve("/nonexistent-workspace");
 /** What node and tsx try after a name that is not there, in their order (and tsx's TypeScript). */
 const NODE_ENTRY_ENDINGS = [
   ".js",
@@ -124,6 +126,8 @@ class Reach {
   constructor(
     readonly workspace: string,
     readonly readProjectFile: (name: string) => string | undefined,
+    /** A probe of the argv alone: every file is taken to be absent, none is read. */
+    readonly nothingThere = false,
   ) {}
 
   /**
@@ -234,13 +238,11 @@ class Reach {
         `the script runs a program whose name the shell expands (${JSON.stringify(program)}), which hides what it runs from the harness, so it cannot be bound to an approval; name the program plainly`,
       );
     }
-    if (["eval", "case", "function", "select", "coproc", "trap", "xargs"].includes(program)) {
+    if (["eval", "case", "function", "select", "coproc", "trap"].includes(program)) {
       throw runsUnreadCommands(program);
     }
     if (program === "for") return; // its words are data; its body is the next command
     if (["cd", "pushd", "popd"].includes(program)) throw changesDirectory(program);
-    const runsOnFound = args.find((arg) => /^-(exec|execdir|ok|okdir)$/u.test(arg));
-    if (program === "find" && runsOnFound !== undefined) throw runsOnFiles(runsOnFound);
     if (program === "." || program === "source") {
       this.file(args[0], expands[at + 1] === true, program);
       return;
@@ -262,6 +264,9 @@ class Reach {
         break;
     }
     const name = basename(program);
+    if (name === "xargs") throw runsUnreadCommands(name);
+    const runsOnFound = args.find((arg) => /^-(exec|execdir|ok|okdir)$/u.test(arg));
+    if (name === "find" && runsOnFound !== undefined) throw runsOnFiles(runsOnFound);
     if (SCRIPT_RUNNERS.has(name)) {
       this.scriptRunner(name, args);
       return;
@@ -302,7 +307,13 @@ class Reach {
     // its own come first, the command from the first word that runs workspace code is bound as
     // if it stood alone. A word that only looks like one (`grep -r npm .`) binds more, never less.
     const nested = args.findIndex(startsWorkspaceCode);
-    if (nested >= 0) this.argv(args.slice(nested), expands.slice(nested + 1));
+    if (nested >= 0) {
+      // …unless xargs or find -exec stands before it: they run it on words read elsewhere.
+      const before = args.slice(0, nested).map((word) => basename(word));
+      if (before.includes("xargs")) throw runsUnreadCommands("xargs");
+      if (before.includes("find") && runsOnFound !== undefined) throw runsOnFiles(runsOnFound);
+      this.argv(args.slice(nested), expands.slice(nested + 1));
+    }
     // So may any workspace file named among its words (`timeout 60 ./f.sh`, `pytest
     // tests/test_a.py`, `awk -f prog.awk`, `--config=f.js`): bound, whatever the program makes of it.
     for (const [index, arg] of args.entries()) {
@@ -575,6 +586,7 @@ class Reach {
   }
 
   #lstat(path: string): Stats | undefined {
+    if (this.nothingThere) return undefined;
     try {
       return lstatSync(path);
     } catch {
@@ -585,7 +597,7 @@ class Reach {
   #names(): ReadonlySet<string> | undefined {
     if (this.#topNames === null) {
       try {
-        const names = readdirSync(this.workspace);
+        const names = this.nothingThere ? [] : readdirSync(this.workspace);
         this.#topNames = new Set(names.map((name) => name.toLowerCase()));
       } catch {
         this.#topNames = undefined; // each word is looked up on its own
@@ -631,6 +643,7 @@ class Reach {
 
   /** The file's bytes, read as a small regular file; undefined when nothing is there. */
   #bytes(path: string): Buffer | undefined {
+    if (this.nothingThere) return undefined;
     let fd: number;
     try {
       fd = openRegularFileSync(path, constants.O_RDONLY).handle;
@@ -756,6 +769,20 @@ export function commandTextReachRows(
   for (const command of commands) reach.command(command);
   reach.npmSettings();
   return reach.rows.length === 0 ? undefined : reach.rows;
+}
+
+/**
+ * Why an argv is refused whatever the workspace holds (`["node"]`, `["sh","-c","eval $X"]`,
+ * `["npx","eslint"]`), or undefined when it may be bound: read as if every file were absent, so
+ * only what the argv itself says can refuse it. An allowlist entry refused so can never run.
+ */
+export function argvRefusal(argv: readonly string[]): string | undefined {
+  try {
+    argvRows(new Reach(NOWHERE, () => undefined, true), argv);
+    return undefined;
+  } catch (error) {
+    return error instanceof UnbindableCommandError ? error.message : undefined;
+  }
 }
 
 function scriptsOf(manifest: string): Record<string, unknown> | undefined {

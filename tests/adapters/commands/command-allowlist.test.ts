@@ -90,4 +90,57 @@ describe("loadCommandAllowlist", () => {
       /Cannot read \.agent\/commands\.json: it is a symbolic link/,
     );
   });
+
+  it.each([
+    [["node"], "node is given no file or code of its own, so it runs what reaches its stdin"],
+    [["sh", "-c", "eval $X"], "the script uses eval"],
+    [["find", ".", "-name", "*.js", "-exec", "node", "{}", ";"], "find -exec runs commands"],
+    [["xargs", "-a", "list.txt", "node"], "xargs, which runs commands the harness cannot read"],
+    [["make", "-C", "sub"], "the command changes directory (make -C)"],
+    [["timeout", "60", "npx", "vitest"], "npx runs package scripts or fetched packages"],
+  ])(
+    "a .agent/commands.json entry refused whatever the workspace holds can never run: %j",
+    (argv, reason) => {
+      const ws = workspace();
+      mkdirSync(join(ws, ".agent"));
+      writeFileSync(join(ws, ".agent", "commands.json"), JSON.stringify({ commands: [{ argv }] }));
+      const call = (): unknown => loadCommandAllowlist(ws);
+      expect(call).toThrow(CommandAllowlistError);
+      expect(call).toThrow(`.agent/commands.json #1 ${JSON.stringify(argv)} can never run: `);
+      expect(call).toThrow(reason);
+    },
+  );
+
+  it("an entry whose files are not there, or are directories, is listed: nothing in its argv refuses it", () => {
+    const ws = workspace();
+    mkdirSync(join(ws, ".agent"));
+    mkdirSync(join(ws, "scripts"));
+    writeFileSync(join(ws, "scripts", "check.sh"), "echo ok\n");
+    const argv = ["node", "--test", "test/"];
+    writeFileSync(
+      join(ws, ".agent", "commands.json"),
+      JSON.stringify({ commands: [{ argv }, { argv: ["bash", "scripts/check.sh"] }] }),
+    );
+    expect(loadCommandAllowlist(ws).commands.map((entry) => entry.argv)).toEqual([
+      argv,
+      ["bash", "scripts/check.sh"],
+    ]);
+  });
+
+  it("a package.json script every call would refuse now is listed with a note saying why", () => {
+    const ws = workspace();
+    writeFileSync(
+      join(ws, "package.json"),
+      JSON.stringify({ scripts: { test: "node --test test/", lint: "npx eslint ." } }),
+    );
+    expect(loadCommandAllowlist(ws)).toEqual({
+      commands: [
+        { argv: ["npm", "test"], source: "package.json scripts.test" },
+        { argv: ["npm", "run", "lint"], source: "package.json scripts.lint" },
+      ],
+      notes: [
+        'package.json scripts.lint ["npm","run","lint"] is refused at every call while the workspace is as it is now: npx runs package scripts or fetched packages that the harness cannot show or bind to an approval; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run',
+      ],
+    });
+  });
 });

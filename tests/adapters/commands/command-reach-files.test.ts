@@ -112,6 +112,18 @@ describe("a word that names a workspace file is bound, slash or not", () => {
   });
 });
 
+describe("xargs runs commands it reads, which the harness cannot bind", () => {
+  it.each([
+    ["xargs", "-a", "cmds.txt", "-I@", "sh", "-c", "@"],
+    ["timeout", "60", "xargs", "-I@", "node", "@"],
+  ])("%j is refused", (...argv) => {
+    write("cmds.txt", "touch pwned\n");
+    const call = (): unknown => npmScriptText(ws, argv);
+    expect(call).toThrow(UnbindableCommandError);
+    expect(call).toThrow("xargs, which runs commands the harness cannot read from its text");
+  });
+});
+
 describe("make reads a makefile it is not given by name", () => {
   it("make with no -f binds the makefile make picks, and the absence of those it would pick first", () => {
     const makefile = write("Makefile", "all:\n\techo hi\n");
