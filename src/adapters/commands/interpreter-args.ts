@@ -286,4 +286,12 @@ export function interpreterArgs(
 }
 
 /** Options with which an interpreter says something about itself and runs nothing. */
-const INFO_OPTIONS: ReadonlySet<string> = new Set(["--version", "-v", "-V", "--help", "-h"]);
+const INFO_OPTIONS: ReadonlySet<string> = new Set([
+  "--version",
+  "-v",
+  "-V",
+  "--help",
+  "-h",
+  "--v8-options",
+  "--completion-bash",
+]);

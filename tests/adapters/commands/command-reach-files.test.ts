@@ -223,6 +223,11 @@ describe("node's test runner finds its own files and never reads stdin", () => {
     expect(npmScriptText(ws, ["npm", "test"])).toBe('runs the script "node --test test/*.test.js"');
   });
 
+  it("node --v8-options and --completion-bash print and run nothing", () => {
+    expect(npmScriptText(ws, ["node", "--v8-options"])).toBeUndefined();
+    expect(npmScriptText(ws, ["node", "--completion-bash"])).toBeUndefined();
+  });
+
   it("node - and python - read their program from stdin, as a bare node does", () => {
     for (const argv of [
       ["node", "-"],
