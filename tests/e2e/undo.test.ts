@@ -154,6 +154,7 @@ describe.skipIf(!isPtyAvailable())(`agent undo after approved calls ${PTY_REASON
     expect(first.exitCode).toBe(0);
     expect(linesOf(first.stderr).slice(1)).toEqual([
       `agent: cannot undo shell \`${command}\` (call_sh): it ran a command, and a command's effects cannot be undone; nothing was changed`,
+      "agent: undo again to take back the call before it",
     ]);
     expect(await readFile(workspaceFile("shell-made.txt"), "utf8")).toBe("from-the-shell\n");
     const second = await undo();

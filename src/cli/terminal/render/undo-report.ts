@@ -18,6 +18,10 @@ export function undoReportLines(report: UndoReport): string[] {
     ];
   }
   const lines = decisions.map((decision) => agentLine(undoLine(decision)));
+  // The last call is often a test run after an edit: say where the edit is, or it looks lost.
+  if (decisions.every((decision) => decision.result === "not_undoable")) {
+    lines.push(agentLine("undo again to take back the call before it"));
+  }
   if (decisions.length < asked) {
     lines.push(
       agentLine(
