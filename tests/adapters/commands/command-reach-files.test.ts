@@ -21,11 +21,8 @@ import {
   npmScriptText,
   shellTextReach,
 } from "../../../src/adapters/commands/index.js";
-import type { P04Context } from "../../../src/core/grants/policy-context.js";
-import { authorizeP04 } from "../../../src/core/grants/policy.js";
 import { UnbindableCommandError } from "../../../src/core/grants/unbindable-command.js";
-import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
-import { createRunCommandTool } from "../../../src/features/run-command-tool.js";
+import { authorizeRunCommand } from "../../support/p04-authorize.js";
 
 let ws: string;
 beforeEach(() => {
@@ -242,29 +239,9 @@ describe("chapter 4 runs an allowlisted npm test whose script is node --test", (
   it("authorizeP04 asks about it, showing the script, instead of refusing every call", () => {
     write("package.json", JSON.stringify({ scripts: { test: "node --test test/" } }));
     write("test/a.test.js", "1\n");
-    const context: P04Context = {
-      cwd: ws,
-      realWorkspaceRoot: ws,
-      allowedArgv: [["npm", "test"]],
-      network: "disabled",
-      sandbox: { kind: "isolated", network: "disabled", label: "sandbox: bwrap" },
-      now: 0,
-      requestTtlMs: 1000,
-      newRequestId: () => "req_0000000000000001",
-      classifyPath: () => "outside",
-      scriptOf: (argv) => npmScriptRows(ws, argv),
-    };
-    const tool = createRunCommandTool({
-      runner: { run: () => Promise.reject(new Error("never runs here")) },
-      workspace: ws,
-    });
-    const prepared = new ToolRegistry([tool]).snapshot().prepare({
-      id: "call_1",
-      name: "run_command",
-      arguments: JSON.stringify({ command: "npm", args: ["test"] }),
-    });
-    if (!prepared.ok) throw new Error(prepared.result.content);
-    const decision = authorizeP04(prepared.call, context);
+    const decision = authorizeRunCommand(ws, ["npm", "test"], [["npm", "test"]], (argv) =>
+      npmScriptRows(ws, argv),
+    );
     expect(decision.behavior).toBe("ask");
     expect(decision.behavior === "ask" ? decision.request.scriptRows : undefined).toEqual([
       'runs the script "node --test test/"',

@@ -3,12 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { npmScriptText } from "../../../src/adapters/commands/index.js";
-import type { P04Context } from "../../../src/core/grants/policy-context.js";
-import { authorizeP04 } from "../../../src/core/grants/policy.js";
 import { UnbindableCommandError } from "../../../src/core/grants/unbindable-command.js";
-import { ToolRegistry } from "../../../src/core/tools/tool-registry.js";
-import { createRunCommandTool } from "../../../src/features/run-command-tool.js";
-import { commandChecksThatRefuse } from "../../support/permission-fakes.js";
+import { authorizeRunCommand } from "../../support/p04-authorize.js";
 
 const made: string[] = [];
 function workspace(npmrc?: string): string {
@@ -97,30 +93,9 @@ describe("npm forms: bound to all the code npm runs, or refused", () => {
 
   it("P04 denies an allowlisted unbindable form with command_unbindable, before anyone is asked", () => {
     const ws = workspace();
-    const context: P04Context = {
-      cwd: ws,
-      realWorkspaceRoot: ws,
-      allowedArgv: [["npm", "install"]],
-      network: "disabled",
-      sandbox: { kind: "isolated", network: "disabled", label: "sandbox: bwrap" },
-      now: 0,
-      requestTtlMs: 1000,
-      newRequestId: () => "req_0000000000000001",
-      classifyPath: () => "outside",
-      scriptOf: (argv) => npmScriptText(ws, argv),
-    };
-    const tool = createRunCommandTool({
-      runner: { run: () => Promise.reject(new Error("never runs here")) },
-      workspace: ws,
-      ...commandChecksThatRefuse(),
-    });
-    const prepared = new ToolRegistry([tool]).snapshot().prepare({
-      id: "call_1",
-      name: "run_command",
-      arguments: JSON.stringify({ command: "npm", args: ["install"] }),
-    });
-    if (!prepared.ok) throw new Error(prepared.result.content);
-    const decision = authorizeP04(prepared.call, context);
+    const decision = authorizeRunCommand(ws, ["npm", "install"], [["npm", "install"]], (argv) =>
+      npmScriptText(ws, argv),
+    );
     expect(decision).toEqual({
       behavior: "deny",
       reason: "command_unbindable",

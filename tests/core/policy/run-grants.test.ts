@@ -416,78 +416,60 @@ describe("personal rules", () => {
     },
   );
 
-  it.each(["/etc/hostname", "../other/.env", "docs/../../x/.env", "C:/x/.env"])(
-    "a path that leaves the workspace by its text (%s) is no rule's: nobody is asked, the tool's refusal speaks",
-    async (path) => {
-      const prompt = new ScriptedPrompt("y");
-      const rules = new PersonalRules(
-        [
-          { behavior: "deny", tool: "read_file", path: ".env" },
-          { behavior: "deny", tool: "read_file", path: "**/.env" },
-          { behavior: "ask", tool: "read_file", path: "docs/**" },
-        ],
-        {
-          // As the filesystem adapter's walk does for such a path: it cannot say what it reaches.
-          reaches: () => {
-            throw new Error("path_escape");
-          },
-          confinedTools: new Set(["read_file"]),
-        },
-      );
-      const policy = new PermissionPolicy({
-        rules: rules.policyRules(),
-        approval: new DailyApprover({ prompt, grants: new RunGrants({ workspace: "/ws" }), rules }),
-        audit: new RecordingAuditSink(),
-      });
-      const decision = await policy.decide(
-        new PermissionRequest(preparedCall("read_file", "read", { path })),
-      );
-      expect([decision.behavior, decision.source]).toEqual(["allow", "default"]);
-      expect(prompt.asked).toEqual([]);
-    },
-  );
-
-  it("an MCP tool's path is the server's to read: one outside by its text is still what a deny names", async () => {
-    const rules = new PersonalRules([{ behavior: "deny", tool: "*", path: "**/.env" }], {
+  /**
+   * The decision on one call under `specs`, with a walk that cannot say what a path reaches (as
+   * the filesystem adapter's for a path outside, or a link loop: `walkFails`), read_file confined.
+   */
+  async function decidedUnder(
+    specs: readonly PersonalRuleSpec[],
+    call: ReturnType<typeof preparedCall>,
+    walkFails: string,
+  ) {
+    const prompt = new ScriptedPrompt("y");
+    const rules = new PersonalRules(specs, {
       reaches: () => {
-        throw new Error("path_escape");
+        throw new Error(walkFails);
       },
       confinedTools: new Set(["read_file"]),
     });
     const policy = new PermissionPolicy({
       rules: rules.policyRules(),
-      approval: new DailyApprover({
-        prompt: new ScriptedPrompt("y"),
-        grants: new RunGrants({ workspace: "/ws" }),
-        rules,
-      }),
+      approval: new DailyApprover({ prompt, grants: new RunGrants({ workspace: "/ws" }), rules }),
       audit: new RecordingAuditSink(),
     });
-    const decision = await policy.decide(
-      new PermissionRequest(preparedCall("mcp__files__read", "read", { path: "/ws/app/.env" })),
-    );
-    expect([decision.behavior, decision.source]).toEqual(["deny", "personal-rule"]);
+    const decision = await policy.decide(new PermissionRequest(call));
+    return { decision: [decision.behavior, decision.source], asked: prompt.asked.length };
+  }
+
+  it.each(["/etc/hostname", "../other/.env", "docs/../../x/.env", "C:/x/.env"])(
+    "a path that leaves the workspace by its text (%s) is no rule's: nobody is asked, the tool's refusal speaks",
+    async (path) => {
+      const specs: PersonalRuleSpec[] = [
+        { behavior: "deny", tool: "read_file", path: ".env" },
+        { behavior: "deny", tool: "read_file", path: "**/.env" },
+        { behavior: "ask", tool: "read_file", path: "docs/**" },
+      ];
+      const read = preparedCall("read_file", "read", { path });
+      expect(await decidedUnder(specs, read, "path_escape")).toEqual({
+        decision: ["allow", "default"],
+        asked: 0,
+      });
+    },
+  );
+
+  it("an MCP tool's path is the server's to read: one outside by its text is still what a deny names", async () => {
+    const specs: PersonalRuleSpec[] = [{ behavior: "deny", tool: "*", path: "**/.env" }];
+    const read = preparedCall("mcp__files__read", "read", { path: "/ws/app/.env" });
+    expect((await decidedUnder(specs, read, "path_escape")).decision).toEqual([
+      "deny",
+      "personal-rule",
+    ]);
   });
 
   it("a path inside that the walk cannot follow still counts as what a deny names", async () => {
-    const rules = new PersonalRules([{ behavior: "deny", tool: "read_file", path: ".env" }], {
-      reaches: () => {
-        throw new Error("ELOOP");
-      },
-    });
-    const policy = new PermissionPolicy({
-      rules: rules.policyRules(),
-      approval: new DailyApprover({
-        prompt: new ScriptedPrompt("y"),
-        grants: new RunGrants({ workspace: "/ws" }),
-        rules,
-      }),
-      audit: new RecordingAuditSink(),
-    });
-    const decision = await policy.decide(
-      new PermissionRequest(preparedCall("read_file", "read", { path: "loop/x" })),
-    );
-    expect([decision.behavior, decision.source]).toEqual(["deny", "personal-rule"]);
+    const specs: PersonalRuleSpec[] = [{ behavior: "deny", tool: "read_file", path: ".env" }];
+    const read = preparedCall("read_file", "read", { path: "loop/x" });
+    expect((await decidedUnder(specs, read, "ELOOP")).decision).toEqual(["deny", "personal-rule"]);
   });
 
   it("a text no reading sees through is not denied, but no allow covers it: it is asked", async () => {
