@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderFileDiff } from "../../../src/cli/terminal/approval/diff-view.js";
+import { fileDiffView, renderFileDiff } from "../../../src/cli/terminal/approval/diff-view.js";
 
 const plain = { color: false, columns: undefined, maxRows: 40 };
 
@@ -92,5 +92,29 @@ describe("renderFileDiff", () => {
       { ...plain, columns: 30 },
     );
     expect(rows[1]).toBe(`  +${"界".repeat(8)}…界界tail`);
+  });
+});
+
+describe("fileDiffView", () => {
+  it("says whether the fitted rows leave anything out, and gives every line whole, wrapped", () => {
+    const long = `${"a".repeat(100)}END`;
+    const view = fileDiffView(
+      { path: "n", before: undefined, after: `${long}\nshort\n` },
+      { color: false, columns: 40, maxRows: 40 },
+    );
+    expect(view?.cut).toBe(true);
+    expect(view?.rows.some((row) => row.includes("END"))).toBe(true);
+    const whole = view?.whole() ?? [];
+    expect(whole.join("").replaceAll(/\s/gu, "")).toContain(`+${long}+short`);
+    for (const row of whole) expect(row.startsWith("  ")).toBe(true);
+    expect(fileDiffView({ path: "n", before: "a\n", after: "b\n" }, plain)?.cut).toBe(false);
+  });
+
+  it("gives up on a diff too costly to work out, rather than hold the prompt", () => {
+    const lines = (prefix: string) =>
+      Array.from({ length: 8000 }, (_, index) => `${prefix}${String(index)}`).join("\n");
+    expect(
+      fileDiffView({ path: "n", before: lines("a"), after: lines("b") }, plain),
+    ).toBeUndefined();
   });
 });

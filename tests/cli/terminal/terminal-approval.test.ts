@@ -474,15 +474,65 @@ describe("a change too long for the screen can be read whole before it is approv
     const question = "Allow this call? [y/N/v] ";
     await questionShown(terminal, question, 1);
     expect(terminal.written()).toContain(
-      "\nv: view the whole change (the diff above leaves part of it out)\n",
+      "\nv: view the whole change (what is shown above leaves part of it out)\n",
     );
     // Cut to the screen's width, the row does not show what the model added.
     expect(terminal.written()).not.toContain("NPM_TOKEN");
     terminal.input.write("v\r");
     await questionShown(terminal, "Allow this call? [y/N] ", 1);
-    expect(withoutCursorMoves(terminal.written())).toContain(`+${after.trimEnd()}`);
+    // Every character, in rows of the screen's width whose wrapped ones are indented.
+    expect(withoutCursorMoves(terminal.written()).replaceAll("\n   ", "")).toContain(
+      `+${after.trimEnd()}`,
+    );
     terminal.input.write("y\r");
     expect(await decision).toMatchObject(approved);
+  });
+
+  it("v's rows of model text never start at column 0, however long the line", async () => {
+    const terminal = terminalAt80();
+    const decision = terminal.provider.decide(editRequest());
+    await questionShown(terminal, "Allow this call? [y/N/v] ", 1);
+    terminal.input.write("v\r");
+    await questionShown(terminal, "Allow this call? [y/N] ", 1);
+    const whole = withoutCursorMoves(terminal.written()).split("The whole change:\n")[1] ?? "";
+    const diffRows = whole.split("\nTool call needs approval")[0]?.split("\n") ?? [];
+    expect(diffRows.length).toBeGreaterThan(2);
+    // The blank row before the prompt's labels is the only one not indented.
+    expect(diffRows.filter((row) => !row.startsWith("  "))).toEqual([""]);
+    expect(whole).not.toContain("Proposed change:");
+    terminal.input.write("n\r");
+    expect(await decision).toMatchObject({ behavior: "deny" });
+  });
+
+  it("where no diff can be shown (a file too large to read), shortened arguments offer v too", async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80, rows: 24 });
+    let text = "";
+    output.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    const provider = new TerminalApprovalProvider({
+      input,
+      output,
+      lang: "en",
+      onCancel: () => undefined,
+      previewChange: () => Promise.resolve(undefined),
+    });
+    const content = `safe start\n${"x".repeat(3500)}\n${payload}\n${"y".repeat(1500)}\nsafe end\n`;
+    const decision = provider.decide(writeRequest({ path: "big.txt", content }));
+    while (!text.includes("Allow this call? [y/N/v] ")) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(text).not.toContain("NPM_TOKEN");
+    input.write("v\r");
+    while (!text.includes("Allow this call? [y/N] ")) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const whole = withoutCursorMoves(text).split("The whole arguments:\n")[1] ?? "";
+    expect(whole).toContain(payload.slice(0, 40));
+    expect(whole).toContain("NPM_TOKEN");
+    input.write("n\r");
+    expect(await decision).toMatchObject({ behavior: "deny" });
   });
 
   it("a change shown whole offers no v", async () => {

@@ -24,6 +24,8 @@ export interface ApprovalLabels {
   readonly viewNote: string;
   /** Above the whole change, once `v` asked for it. */
   readonly wholeChange: string;
+  /** Above every argument whole, once `v` asked for them where no diff could be shown. */
+  readonly wholeArguments: string;
 }
 
 /** The Chinese labels follow the tutorial the harness is built from. */
@@ -45,8 +47,9 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     questionWithView: "Allow this call? [y/N/v] ",
     questionForRunWithView:
       "Allow this call? [y/N/a/v] (a: this exact action, for the rest of this run) ",
-    viewNote: "v: view the whole change (the diff above leaves part of it out)",
+    viewNote: "v: view the whole change (what is shown above leaves part of it out)",
     wholeChange: "The whole change",
+    wholeArguments: "The whole arguments",
   },
   zh: {
     title: "工具调用需要批准",
@@ -63,8 +66,9 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     notForRun: "此处不提供 a (本次运行中一直允许)",
     questionWithView: "允许本次调用? [y/N/v] ",
     questionForRunWithView: "允许本次调用? [y/N/a/v] (a: 本次运行中允许完全相同的操作) ",
-    viewNote: "v: 查看完整修改 (上面的差异省略了一部分)",
+    viewNote: "v: 查看完整修改 (上面显示的内容省略了一部分)",
     wholeChange: "完整修改",
+    wholeArguments: "完整参数",
   },
 });
 

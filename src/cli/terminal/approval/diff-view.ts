@@ -2,7 +2,7 @@ import { structuredPatch } from "diff";
 import type { FileChange } from "./file-change-preview.js";
 import { collapseHiddenRuns } from "../render/hidden-characters.js";
 import { cellsOf, usableCells } from "../render/terminal-cells.js";
-import { MODEL_INDENT } from "../render/terminal-layout.js";
+import { layOutLine, MODEL_INDENT } from "../render/terminal-layout.js";
 import { escapeForTerminal } from "../render/terminal-text.js";
 
 export interface DiffViewOptions {
@@ -13,20 +13,63 @@ export interface DiffViewOptions {
   readonly columns: number | undefined;
 }
 
+/** The diff of one change as the prompt shows it, and the whole of it for `v`. */
+export interface DiffView {
+  /** Fitted to the screen: rows cut to its width, a long diff's middle left out. */
+  readonly rows: string[];
+  /** Whether `rows` leave anything of the change out. */
+  readonly cut: boolean;
+  /** Every line whole, broken into rows with the wrapped ones indented (never at column 0). */
+  whole(): string[];
+}
+
 const CONTEXT_LINES = 3;
 const MIN_ROWS = 6;
 const TAB_WIDTH = 4;
+/**
+ * Working out a diff costs time that grows with the product of the lengths (10,000 lines
+ * replaced took ~13 s): past this the prompt shows no diff, and `v` the content, rather than
+ * keep the person waiting with Ctrl-C unheard.
+ */
+const DIFF_TIMEOUT_MS = 1500;
+
+interface DiffLine {
+  readonly kind: " " | "-" | "+" | "@";
+  readonly text: string;
+}
 
 /**
  * A unified diff of the change as terminal rows: hunk headers, then ` `, `-` and `+` lines, every
  * line's tabs shown as indentation and the rest of its text escaped (and runs of hidden characters counted) like the rest of the prompt, and
- * indented, since it is model text. A new file is all `+` lines.
+ * indented, since it is model text. A new file is all `+` lines. Undefined when the diff would
+ * take too long to work out.
  */
+export function fileDiffView(change: FileChange, options: DiffViewOptions): DiffView | undefined {
+  const lines = diffLines(change);
+  if (lines === undefined) return undefined;
+  const fitted = fit(lines, options);
+  return {
+    ...fitted,
+    whole: () => lines.flatMap((line) => wrapped(line, options)),
+  };
+}
+
+/** The fitted rows alone (`fileDiffView`), or a note when the diff is too costly to show. */
 export function renderFileDiff(change: FileChange, options: DiffViewOptions): string[] {
+  return (
+    fileDiffView(change, options)?.rows ?? [
+      row(" ", "(the diff would take too long to show)", options).text,
+    ]
+  );
+}
+
+function diffLines(change: FileChange): DiffLine[] | undefined {
   const patch = structuredPatch("a", "b", change.before ?? "", change.after, undefined, undefined, {
     context: CONTEXT_LINES,
+    timeout: DIFF_TIMEOUT_MS,
   });
-  const lines: { kind: " " | "-" | "+" | "@"; text: string }[] = [];
+  if (patch === undefined) return undefined;
+  const lines: DiffLine[] = [];
   for (const hunk of patch.hunks) {
     lines.push({
       kind: "@",
@@ -39,9 +82,19 @@ export function renderFileDiff(change: FileChange, options: DiffViewOptions): st
       if (kind === " " || kind === "-" || kind === "+") lines.push({ kind, text: line.slice(1) });
     }
   }
-  if (lines.length === 0) return [row(" ", "(no change)", options)];
+  return lines;
+}
+
+function fit(
+  lines: readonly DiffLine[],
+  options: DiffViewOptions,
+): { rows: string[]; cut: boolean } {
+  if (lines.length === 0) return { rows: [row(" ", "(no change)", options).text], cut: false };
   const budget = Math.max(options.maxRows, MIN_ROWS);
-  if (lines.length <= budget) return lines.map((line) => render(line, options));
+  if (lines.length <= budget) {
+    const shown = lines.map((line) => render(line, options));
+    return { rows: shown.map((one) => one.text), cut: shown.some((one) => one.cut) };
+  }
   const headCount = Math.ceil((budget - 1) * 0.6);
   const tailCount = budget - 1 - headCount;
   const head = lines.slice(0, headCount);
@@ -50,22 +103,43 @@ export function renderFileDiff(change: FileChange, options: DiffViewOptions): st
   const removed = hidden.filter((line) => line.kind === "-").length;
   const added = hidden.filter((line) => line.kind === "+").length;
   const summary = `… ${hidden.length} more diff lines not shown (${removed} removed, ${added} added) …`;
-  return [
-    ...head.map((line) => render(line, options)),
-    row(" ", summary, { ...options, color: false }),
-    ...tail.map((line) => render(line, options)),
-  ];
+  return {
+    rows: [
+      ...head.map((line) => render(line, options).text),
+      row(" ", summary, { ...options, color: false }).text,
+      ...tail.map((line) => render(line, options).text),
+    ],
+    cut: true,
+  };
 }
 
-function render(line: { kind: string; text: string }, options: DiffViewOptions): string {
-  if (line.kind === "@") return paint("36", `${MODEL_INDENT}${line.text}`, options.color);
+/** One diff line whole: broken into rows between cells, the wrapped ones indented past the mark. */
+function wrapped(line: DiffLine, options: DiffViewOptions): string[] {
+  const code =
+    line.kind === "@" ? "36" : line.kind === "-" ? "31" : line.kind === "+" ? "32" : undefined;
+  const text =
+    line.kind === "@"
+      ? line.text
+      : `${line.kind}${escapeForTerminal(expandTabs(collapseHiddenRuns(line.text)))}`;
+  const rows = layOutLine(text, {
+    columns: options.columns,
+    first: MODEL_INDENT,
+    rest: `${MODEL_INDENT} `,
+  }).split("\n");
+  return code === undefined ? rows : rows.map((one) => paint(code, one, options.color));
+}
+
+function render(line: DiffLine, options: DiffViewOptions): { text: string; cut: boolean } {
+  if (line.kind === "@") {
+    return { text: paint("36", `${MODEL_INDENT}${line.text}`, options.color), cut: false };
+  }
   const shown = row(
     line.kind,
     escapeForTerminal(expandTabs(collapseHiddenRuns(line.text))),
     options,
   );
-  if (line.kind === "-") return paint("31", shown, options.color);
-  if (line.kind === "+") return paint("32", shown, options.color);
+  if (line.kind === "-") return { ...shown, text: paint("31", shown.text, options.color) };
+  if (line.kind === "+") return { ...shown, text: paint("32", shown.text, options.color) };
   return shown;
 }
 
@@ -96,20 +170,22 @@ function expandTabs(text: string): string {
  * and its last third around `…`: what a line ends with (after padding of visible characters, say)
  * stays in view, as a command's end does in the prompt.
  */
-function row(mark: string, text: string, options: DiffViewOptions): string {
+function row(mark: string, text: string, options: DiffViewOptions): { text: string; cut: boolean } {
   const prefix = `${MODEL_INDENT}${mark}`;
   const width = usableCells(options.columns);
-  if (width === Number.POSITIVE_INFINITY) return `${prefix}${text}`;
+  if (width === Number.POSITIVE_INFINITY) return { text: `${prefix}${text}`, cut: false };
   const usable = width - prefix.length;
   const chars = Array.from(text);
   const cells = chars.map(cellsOf);
-  if (cells.reduce((sum, cell) => sum + cell, 0) <= usable) return `${prefix}${text}`;
+  if (cells.reduce((sum, cell) => sum + cell, 0) <= usable) {
+    return { text: `${prefix}${text}`, cut: false };
+  }
   // One cell for the `…`; the rest shared two to one between the start and the end.
   const room = Math.max(usable - 1, 0);
   const tailRoom = Math.floor(room / 3);
   const tail = fitFrom(chars.toReversed(), cells.toReversed(), tailRoom).reverse();
   const head = fitFrom(chars, cells, room - cellCount(tail));
-  return `${prefix}${head.join("")}…${tail.join("")}`;
+  return { text: `${prefix}${head.join("")}…${tail.join("")}`, cut: true };
 }
 
 /** The leading characters that fit in `room` cells; a wide one that would overflow is left out. */

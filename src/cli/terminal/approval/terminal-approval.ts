@@ -140,13 +140,13 @@ export class TerminalApprovalProvider implements ApprovalProvider {
     const { output } = this.#options;
     const columns = output.isTTY === true ? output.columns : undefined;
     const change = await this.#previewChange(request);
-    // The `diff` library is loaded at the first diff shown, not by every start.
-    const view = change === undefined ? undefined : await import("./diff-view.js");
     const color = this.#options.color ?? false;
+    // The `diff` library is loaded at the first diff shown, not by every start. A diff too costly
+    // to work out is not shown: the arguments are, as for a change that cannot be read.
     const diff =
-      change === undefined || view === undefined
+      change === undefined
         ? undefined
-        : view.renderFileDiff(change, {
+        : (await import("./diff-view.js")).fileDiffView(change, {
             color,
             columns,
             maxRows:
@@ -154,13 +154,6 @@ export class TerminalApprovalProvider implements ApprovalProvider {
                 ? output.rows
                 : UNKNOWN_ROWS) - PROMPT_ROWS,
           });
-    // Fitted to the screen, a diff may cut a long row or leave out its middle lines: the person
-    // may then ask for every line whole (`v`) before answering, so nothing approved goes unread.
-    const whole =
-      change === undefined || view === undefined
-        ? undefined
-        : view.renderFileDiff(change, { color, columns: undefined, maxRows: Infinity });
-    const cut = diff !== undefined && whole !== undefined && !sameRows(diff, whole);
     const labels = APPROVAL_LABELS[this.#options.lang];
     const notForRun =
       whyNotForRun === undefined
@@ -174,10 +167,18 @@ export class TerminalApprovalProvider implements ApprovalProvider {
         : offersView
           ? labels.questionWithView
           : labels.question;
-    // Under the diff, beside what it left out: what `v` shows.
-    const shownDiff = cut ? [...diff, labels.viewNote] : diff;
-    let details = `${renderApprovalPrompt(request, this.#options.lang, columns, shownDiff).details}${notForRun}`;
-    let offersView = cut;
+    // Fitted to the screen, a diff may cut a long row or leave out its middle lines, and the
+    // arguments shown without one are shortened: the person may then ask for every line whole
+    // (`v`) before answering, so nothing approved goes unread. The note sits under the diff.
+    const first = renderApprovalPrompt(
+      request,
+      this.#options.lang,
+      columns,
+      diff?.cut === true ? [...diff.rows, labels.viewNote] : diff?.rows,
+    );
+    let offersView = diff === undefined ? first.argumentsCut : diff.cut;
+    const viewNote = diff === undefined && offersView ? `${labels.viewNote}\n` : "";
+    let details = `${first.details}${notForRun}${viewNote}`;
     request.askingPerson();
     for (;;) {
       const answer = await this.#ask(details, questionOf(offersView));
@@ -189,10 +190,12 @@ export class TerminalApprovalProvider implements ApprovalProvider {
         case "eof":
           return answerDecision("n");
         case "line":
-          if (offersView && isView(answer.text) && whole !== undefined) {
-            // Every line of the change, each whole (the terminal wraps it), then the prompt again.
-            const rows = renderApprovalPrompt(request, this.#options.lang, columns, whole);
-            details = `\n${labels.wholeChange}:\n${rows.details}${notForRun}`;
+          if (offersView && isView(answer.text)) {
+            // Every line whole, its wrapped rows indented, then the prompt again.
+            details =
+              diff === undefined
+                ? `\n${labels.wholeArguments}:\n${wholeArgumentRows(request, columns).join("\n")}\n${first.details}${notForRun}`
+                : `${renderApprovalPrompt(request, this.#options.lang, columns, diff.whole(), labels.wholeChange).details}${notForRun}`;
             offersView = false;
             continue;
           }
@@ -377,10 +380,6 @@ export function isView(answer: string): boolean {
   return normalized === "v" || normalized === "view";
 }
 
-function sameRows(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((row, index) => row === b[index]);
-}
-
 export function isYes(answer: string): boolean {
   const normalized = answer.trim().toLowerCase();
   return normalized === "y" || normalized === "yes";
@@ -395,7 +394,8 @@ export function renderApprovalPrompt(
   lang: Language,
   columns?: number,
   diff?: readonly string[],
-): { details: string; question: string } {
+  changeLabel?: string,
+): { details: string; question: string; argumentsCut: boolean } {
   const labels = APPROVAL_LABELS[lang];
   const reason = request.proposedDecision?.reason ?? "";
   // With a diff above, the arguments are only a reminder: shortened further, so the tool, the
@@ -413,9 +413,8 @@ export function renderApprovalPrompt(
   // Arguments cut short (or their blank runs counted) no longer show how much a write writes:
   // then its whole size is said. Shown whole, they need no such line (the tutorial's prompt).
   const size = writeSize(request);
-  if (size !== undefined && shownArguments !== JSON.stringify(request.call.arguments)) {
-    lines.push(labels.writes(size.bytes, size.lines));
-  }
+  const argumentsCut = shownArguments !== JSON.stringify(request.call.arguments);
+  if (size !== undefined && argumentsCut) lines.push(labels.writes(size.bytes, size.lines));
   // A command is shown whole, so a long one could still push its own start off the screen (padded
   // with sparse visible characters, say): its start and end are repeated beside the question.
   const recap = commandRecap(request, shownArguments);
@@ -438,6 +437,31 @@ export function renderApprovalPrompt(
   }
   // Wrapped rows of a long value are indented: only the harness's labels start at column 0.
   const rows = lines.map((line) => layOutLine(line, { columns, first: "", rest: MODEL_INDENT }));
-  const above = diff === undefined ? [] : ["", `${labels.change}:`, ...diff];
-  return { details: `${[...above, ...rows].join("\n")}\n`, question: labels.question };
+  const above = diff === undefined ? [] : ["", `${changeLabel ?? labels.change}:`, ...diff];
+  return {
+    details: `${[...above, ...rows].join("\n")}\n`,
+    question: labels.question,
+    argumentsCut,
+  };
+}
+
+/**
+ * Every argument whole, for `v` where no diff could be shown: a string line by line under its
+ * key, escaped, its wrapped rows indented; anything else as JSON.
+ */
+function wholeArgumentRows(request: PermissionRequest, columns: number | undefined): string[] {
+  return Object.entries(request.call.arguments).flatMap(([key, value]) => {
+    const lines =
+      typeof value === "string"
+        ? [`${key}:`, ...value.split("\n").map((line) => `${MODEL_INDENT}${line}`)]
+        : [`${key}: ${JSON.stringify(value)}`];
+    return lines.map((line, index) =>
+      // The key, the schema's own word, starts at column 0; the value's lines are indented.
+      layOutLine(escapeForTerminal(collapseHiddenRuns(line)), {
+        columns,
+        first: "",
+        rest: index === 0 ? MODEL_INDENT : `${MODEL_INDENT} `,
+      }),
+    );
+  });
 }
