@@ -52,11 +52,13 @@ const LIMIT_WORDS: readonly (readonly [ResourceLimitName, RegExp])[] = [
 
 /**
  * The usual ways a client says it could not reach a host (curl, wget, npm, pip, git, node, Go…),
- * and the package managers' own "offline" words. A failed command printing one of these while the
- * network is off gets the note; with the network on, none of this is the sandbox's doing.
+ * and the package managers' own "offline" words, pip's under the sandbox's PIP_NO_INDEX=1 among
+ * them (`No matching distribution found`: no index was asked). A failed command printing one of
+ * these while the network is off gets the note; with the network on, none of this is the
+ * sandbox's doing.
  */
 const NETWORK_SIGNS =
-  /ENOTFOUND|EAI_AGAIN|ENOTCACHED|ENETUNREACH|EHOSTUNREACH|ECONNREFUSED|ECONNRESET|ETIMEDOUT|Could not resolve host|Couldn't resolve host|Couldn't connect to server|Failed to connect to|Could not connect|Connection refused|Connection timed out|Connection reset|Network is unreachable|No route to host|unable to resolve host|Temporary failure in name resolution|Name or service not known|nodename nor servname|getaddrinfo|NewConnectionError|Failed to establish a new connection|Max retries exceeded|unable to access '|fetch failed|socket hang up|dial tcp|only-if-cached|GOPROXY=off|network-related errors|--offline|offline mode/i;
+  /ENOTFOUND|EAI_AGAIN|ENOTCACHED|ENETUNREACH|EHOSTUNREACH|ECONNREFUSED|ECONNRESET|ETIMEDOUT|Could not resolve host|Couldn't resolve host|Couldn't connect to server|Failed to connect to|Could not connect|Connection refused|Connection timed out|Connection reset|Network is unreachable|No route to host|unable to resolve host|Temporary failure in name resolution|Name or service not known|nodename nor servname|getaddrinfo|NewConnectionError|Failed to establish a new connection|Max retries exceeded|unable to access '|fetch failed|socket hang up|dial tcp|only-if-cached|GOPROXY=off|network-related errors|--offline|offline mode|No matching distribution found/i;
 
 export interface FailureContext {
   readonly network: boolean;

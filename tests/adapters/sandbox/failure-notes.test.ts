@@ -90,6 +90,11 @@ describe("failureNotes", () => {
     ],
     ["node http", "[stderr] Error: getaddrinfo EAI_AGAIN registry.npmjs.org"],
     ["go", "[stderr] dial tcp 127.0.0.1:8765: connect: connection refused"],
+    // The sandbox sets PIP_NO_INDEX=1 (network off): pip then says no version exists.
+    [
+      "pip, with no index",
+      "[stderr] ERROR: Could not find a version that satisfies the requirement requests-mock (from versions: none)\n[stderr] ERROR: No matching distribution found for requests-mock",
+    ],
   ])("a failed %s connection with the network off gets the network note", (_, output) => {
     expect(failureNotes(result(1, output), { network: false, limits })).toEqual([NETWORK_OFF_NOTE]);
     expect(failureNotes(result(1, output), { network: true, limits })).toEqual([]);
