@@ -69,7 +69,7 @@ describe("setUpConversation", () => {
       model: undefined,
       stderr: new PassThrough(),
       extraCommands: [
-        ...permissionCommands(new RunGrants({ workspace: "/ws" })),
+        ...permissionCommands(new RunGrants({ workspace: "/ws" }), [], () => true),
         mcpSlashCommand(() => []),
         undoSlashCommand(() => Promise.reject(new Error("not called"))),
       ],

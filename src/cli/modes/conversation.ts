@@ -39,7 +39,9 @@ export async function conversationMode(run: ComposedRun, terminal: RunTerminal):
     stderr: io.stderr,
     extraCommands: [
       ...contextSlashCommands(contextCommandsOf(agent)),
-      ...(run.runGrants === undefined ? [] : permissionCommands(run.runGrants, run.personalRules)),
+      ...(run.runGrants === undefined
+        ? []
+        : permissionCommands(run.runGrants, run.personalRules, () => commandsIsolated(run))),
       mcpSlashCommand(() => run.mcpServers()),
       undoSlashCommand((count) => run.undo(count)),
     ],
@@ -64,4 +66,13 @@ export async function conversationMode(run: ComposedRun, terminal: RunTerminal):
     conversation.close();
   }
   return EXIT.ok;
+}
+
+/** Whether the run's commands run in the sandbox now; a status that throws says no. */
+function commandsIsolated(run: ComposedRun): boolean {
+  try {
+    return run.execution.environment.status().kind === "isolated";
+  } catch {
+    return false;
+  }
 }

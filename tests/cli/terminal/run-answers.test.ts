@@ -52,8 +52,13 @@ describe("/permissions", () => {
     line: string,
     rules: readonly PersonalRuleSpec[] = [],
     columns?: number,
+    isolated = true,
   ): Promise<string> {
-    return slashCommandOutput(new SlashCommands(permissionCommands(grants, rules)), line, columns);
+    return slashCommandOutput(
+      new SlashCommands(permissionCommands(grants, rules, () => isolated)),
+      line,
+      columns,
+    );
   }
 
   it("lists the run's grants and revokes one, after which it is gone", async () => {
@@ -89,6 +94,24 @@ describe("/permissions", () => {
         "  deny shell git push …",
         "  allow * src/**",
         "  allow mcp__tracker__get_issue",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("says where commands run on the host: no a for a command, and a command's allow not used", async () => {
+    const rules: PersonalRuleSpec[] = [
+      { behavior: "allow", tool: "shell", argv: ["seq"] },
+      { behavior: "allow", tool: "*", path: "src/**" },
+    ];
+    expect(
+      await run(new RunGrants({ workspace: "/ws" }), "/permissions", rules, undefined, false),
+    ).toBe(
+      [
+        "agent: nothing allowed for the rest of this run (answer `a` at [y/N/a] to allow one; commands run outside the sandbox here, so a command is asked [y/N])",
+        "agent: your settings file's rules, which decide before you are asked (change them there):",
+        "  allow shell seq … (not used now: commands run outside the sandbox here, and a command's allow holds only in the sandbox)",
+        "  allow * src/**",
         "",
       ].join("\n"),
     );

@@ -12,9 +12,14 @@ import type { SlashCommand, SlashCommandEnd } from "./slash-commands.js";
 
 const REVOKE = /^revoke\s+(\d{1,9})$/u;
 
+/** Said where commands run on the host: an `a` and an allow rule for a command hold only in the sandbox. */
+const ON_THE_HOST = "commands run outside the sandbox here";
+
 export function permissionCommands(
   grants: RunGrants,
-  rules: readonly PersonalRuleSpec[] = [],
+  rules: readonly PersonalRuleSpec[],
+  /** Whether commands run in the sandbox now. */
+  commandsIsolated: () => boolean,
 ): SlashCommand[] {
   return [
     {
@@ -24,10 +29,13 @@ export function permissionCommands(
       run: async (args, state): Promise<SlashCommandEnd> => {
         if (args === "") {
           const listed = grants.list();
+          const isolated = commandsIsolated();
           const lines =
             listed.length === 0
               ? [
-                  "agent: nothing allowed for the rest of this run (answer `a` at [y/N/a] to allow one)",
+                  isolated
+                    ? "agent: nothing allowed for the rest of this run (answer `a` at [y/N/a] to allow one)"
+                    : `agent: nothing allowed for the rest of this run (answer \`a\` at [y/N/a] to allow one; ${ON_THE_HOST}, so a command is asked [y/N])`,
                 ]
               : [
                   "agent: allowed for the rest of this run (revoke with /permissions revoke N):",
@@ -41,7 +49,10 @@ export function permissionCommands(
               ? []
               : [
                   "agent: your settings file's rules, which decide before you are asked (change them there):",
-                  ...rules.map((rule) => `  ${rule.behavior} ${describeRule(rule)}`),
+                  ...rules.map(
+                    (rule) =>
+                      `  ${rule.behavior} ${describeRule(rule)}${rule.behavior === "allow" && rule.argv !== undefined && !isolated ? ` (not used now: ${ON_THE_HOST}, and a command's allow holds only in the sandbox)` : ""}`,
+                  ),
                 ];
           const all = [...lines, ...ruled];
           // A grant's arguments are the model's: on a terminal no wrapped row of them starts at
