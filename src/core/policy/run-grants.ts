@@ -184,7 +184,14 @@ export class DailyApprover implements ApprovalProvider {
     const personal = rules?.allowFor(request, isolated);
     if (personal !== undefined) return personal;
     if (request.call.effect === "execute" && !isolated) {
-      return prompt.decideOnce(request, HOST_COMMANDS_NOT_KEPT);
+      // A rule of the person's that would allow it in the sandbox is named: it looks ignored.
+      const inSandbox = rules?.allowFor(request, true);
+      return prompt.decideOnce(
+        request,
+        inSandbox === undefined
+          ? HOST_COMMANDS_NOT_KEPT
+          : `${HOST_COMMANDS_NOT_KEPT}; "${inSandbox.reason}" holds only in the sandbox`,
+      );
     }
     const keyed = grants.keyOrWhyNot(request);
     if ("whyNot" in keyed) return prompt.decideOnce(request, keyed.whyNot);

@@ -250,6 +250,32 @@ describe("a run grant (`a` at [y/N/a])", () => {
     expect(prompt.asked).toHaveLength(1);
   });
 
+  it("on the host, the [y/N] line names a command allow rule that holds only in the sandbox", async () => {
+    const prompt = new ScriptedPrompt("n");
+    const rules = new PersonalRules([{ behavior: "allow", tool: "shell", argv: ["seq"] }]);
+    const environment = new FixedEnvironment(() => ({
+      kind: "host",
+      label: "sandbox: none — runs on the host (sandbox off)",
+    }));
+    const policy = new PermissionPolicy({
+      rules: rules.policyRules(),
+      approval: new DailyApprover({
+        prompt,
+        grants: new RunGrants({ workspace: "/ws" }),
+        rules,
+        executionEnvironment: environment,
+      }),
+      audit: new RecordingAuditSink(),
+      executionEnvironment: environment,
+    });
+    await policy.decide(
+      new PermissionRequest(preparedCall("shell", "execute", { command: "seq 1 3" })),
+    );
+    expect(prompt.once.map((asked) => asked.why)).toEqual([
+      'commands run outside the sandbox here, where one allowed again could change files that later sessions, editors or shells load; "Your settings file: allow shell seq …" holds only in the sandbox',
+    ]);
+  });
+
   it("a grant restored from before holds no command once commands run on the host", async () => {
     const prompt = new ScriptedPrompt("y");
     const environment = new FixedEnvironment(() => ({
