@@ -570,7 +570,7 @@ describe("result rows on a terminal of known width", () => {
   }
   const edit: ToolCall = { id: "e", name: "edit_file", arguments: '{"path":"index.js"}' };
 
-  it("breaks a long ✗ line between words, then colours each row, at 80 columns", async () => {
+  it("breaks a long ✗ line between words, whole to its fix, then colours each row, at 80 columns", async () => {
     const { progress, rows } = terminal(80);
     const message =
       "old_string was not found in index.js; read the file and copy the text exactly, including its whitespace and indentation, then try the edit again";
@@ -580,7 +580,8 @@ describe("result rows on a terminal of known width", () => {
     expect(rows()).toEqual([
       `${ESC}[36m→${ESC}[0m edit_file index.js`,
       `${ESC}[31m✗${ESC}[0m edit_no_match: old_string was not found in index.js; read the file and copy`,
-      `  the text exactly, i… (64 more characters not shown) ${ESC}[2m(3 ms)${ESC}[0m`,
+      "  the text exactly, including its whitespace and indentation, then try the edit",
+      `  again ${ESC}[2m(3 ms)${ESC}[0m`,
       "",
     ]);
     expectWholeColouredRows(rows());

@@ -20,7 +20,7 @@ import {
   sandboxNoteRows,
 } from "./command-summary.js";
 import { withoutNoteLines } from "../../../core/tools/command-notes.js";
-import { firstLine, summarizeResult } from "./result-summary.js";
+import { errorLine, summarizeResult } from "./result-summary.js";
 import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedDraft } from "./streamed-draft.js";
 import type { ModelRetryNotice } from "../../../bootstrap.js";
@@ -218,7 +218,7 @@ export class ProgressReporter implements AgentObserver {
     const content = command ? withoutNoteLines(result.content, notes) : result.content;
     if (result.isError) {
       const text = result.content.replace(/^Error \[[^\]]*\]: /, "");
-      const summary = `${result.errorCode ?? "error"}: ${firstLine(text)}`;
+      const summary = `${result.errorCode ?? "error"}: ${errorLine(text)}`;
       this.#rows([{ text: "✗", style: RED }, plain(` ${summary} `), took]);
       if (this.#options.verbosity === "normal" && command) {
         this.#commandDetails(result.errorCode, content);

@@ -37,11 +37,22 @@ export function summarizeResult(tool: string, content: string): string {
 }
 
 /** The first line, cut to the summary's width and escaped. */
-export function firstLine(text: string): string {
+export function firstLine(text: string, maxChars = SUMMARY_CHARS): string {
   return escapeForTerminal(
-    truncateForDisplay(collapseHiddenRuns(text.split("\n")[0] ?? ""), SUMMARY_CHARS),
+    truncateForDisplay(collapseHiddenRuns(text.split("\n")[0] ?? ""), maxChars),
   );
 }
+
+/**
+ * A failed call's first line: its reason ends with what to do about it (`…; add surrounding
+ * lines to make it unique`), so it is shown to the end, broken into rows, up to a bound that
+ * keeps a model's long text from filling the screen.
+ */
+export function errorLine(text: string): string {
+  return firstLine(text, ERROR_LINE_CHARS);
+}
+
+const ERROR_LINE_CHARS = 400;
 
 /** Lines after the first; a final newline ends the last line, it does not start another. */
 function extraLines(text: string): number {
