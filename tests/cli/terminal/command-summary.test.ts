@@ -62,6 +62,27 @@ describe("a command's one-line summary", () => {
     ],
     ["pytest -q", ["..F", "1 failed, 2 passed in 0.03s"], "1 failed, 2 passed in 0.03s"],
     [
+      "python -m unittest, passing (it writes to stderr)",
+      [
+        "[stderr] ....",
+        "[stderr] " + "-".repeat(70),
+        "[stderr] Ran 4 tests in 0.001s",
+        "[stderr] OK",
+      ],
+      "Ran 4 tests in 0.001s: OK",
+    ],
+    [
+      "python -m unittest, failing",
+      [
+        "[stderr] .F",
+        "[stderr] FAIL: test_add (test_ops.TestOps.test_add)",
+        "[stderr] AssertionError: 1 != 2",
+        "[stderr] Ran 2 tests in 0.002s",
+        "[stderr] FAILED (failures=1)",
+      ],
+      "Ran 2 tests in 0.002s: FAILED (failures=1)",
+    ],
+    [
       "go test, several packages",
       [
         "--- FAIL: TestAdd (0.00s)",

@@ -24,8 +24,8 @@ const TAIL_LINES = 5;
  * cargo test (`test result: FAILED. 1 passed; 1 failed; …`), ava (`1 test failed`,
  * `✔ 3 tests passed`), node:test (`ℹ pass 3`, `ℹ fail 1`; `# pass 3` with the TAP reporter, as
  * tape prints it), tap (`# failed 1 of 3 tests`, `Asserts:  1 failed, 2 passed, of 3`), uvu
- * (`Passed:  2`, after `Total:  3`), bun (`1 fail`, `Ran 3 tests across 1 file.`) and deno
- * (`FAILED | 1 passed | 1 failed (15ms)`). A count of zero failures is no summary of its own (the
+ * (`Passed:  2`, after `Total:  3`), bun (`1 fail`, `Ran 3 tests across 1 file.`), deno
+ * (`FAILED | 1 passed | 1 failed (15ms)`) and unittest (`Ran 4 tests in 0.001s`, then `OK`). A count of zero failures is no summary of its own (the
  * passes are). `npm test` prints one of these before its own lines, which is why the summary is
  * searched for rather than taken from the end.
  */
@@ -50,6 +50,8 @@ const RUNNER_SUMMARIES: readonly RegExp[] = [
   /^Ran \d+ tests? across \d+ files?\./u,
   // deno
   /^(ok|FAILED) \| \d+ passed\b/u,
+  // python -m unittest (made `Ran 4 tests in 0.001s: OK` below)
+  /^Ran \d+ tests? in [\d.]+s: (OK|FAILED)\b/u,
 ];
 const SAYS_FAILED =
   /\b([1-9]\d* (failed|failing|fail|errors?)|(fail|failed) [1-9]\d*|FAIL|FAILED)\b|^\u2718/u;
@@ -102,10 +104,21 @@ function runnerSummary(lines: readonly string[]): string | undefined {
   const plainLines = lines.map((line) =>
     plain(line.startsWith(STDERR_MARK) ? line.slice(STDERR_MARK.length) : line),
   );
-  const summaries = withUvuTotals(plainLines).filter((line) =>
+  const summaries = withUnittestResults(withUvuTotals(plainLines)).filter((line) =>
     RUNNER_SUMMARIES.some((pattern) => pattern.test(line)),
   );
   return summaries.findLast((line) => SAYS_FAILED.test(line)) ?? summaries.at(-1);
+}
+
+/**
+ * unittest prints `Ran 4 tests in 0.001s`, then `OK` or `FAILED (failures=1)` after a blank line:
+ * read together, `Ran 4 tests in 0.001s: FAILED (failures=1)`.
+ */
+function withUnittestResults(lines: readonly string[]): string[] {
+  return lines.map((line, index) => {
+    const ran = /^Ran \d+ tests? in [\d.]+s$/u.exec(lines[index - 1] ?? "");
+    return ran !== null && /^(OK|FAILED)\b/u.test(line) ? `${ran[0]}: ${line}` : line;
+  });
 }
 
 /** uvu prints `Total: 3` then `Passed: 2` (no failure count): read together, `Passed: 2 of 3`. */
