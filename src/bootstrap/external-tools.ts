@@ -5,7 +5,7 @@
  */
 import { startMcpServers, type McpServerState } from "../adapters/mcp/index.js";
 import type { McpServersSetting } from "../adapters/settings/index.js";
-import type { ExternalTools } from "./build-agent.js";
+import type { ExternalTools } from "./agent-dependencies.js";
 import type { Host } from "./host.js";
 import type { RunSettings } from "./run-settings.js";
 import { mcpStdioPlace } from "./mcp-stdio-place.js";

@@ -6,7 +6,7 @@
  */
 import { loadCommandAllowlist, npmScriptRows } from "../adapters/commands/index.js";
 import type { ShellExecution } from "../adapters/execution/index.js";
-import type { GrantDependencies } from "./build-agent.js";
+import type { GrantDependencies } from "./agent-dependencies.js";
 import type { ApprovalGrants } from "../core/grants/grant-approval.js";
 
 export interface P04RunInput {

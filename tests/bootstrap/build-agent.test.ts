@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BootstrapError, buildAgent } from "../../src/bootstrap/build-agent.js";
+import { BootstrapError } from "../../src/bootstrap/bootstrap-error.js";
+import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import { CapabilitySet, P01, P02, P03 } from "../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";

@@ -14,7 +14,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BootstrapError, buildAgent } from "../../src/bootstrap/build-agent.js";
+import { BootstrapError } from "../../src/bootstrap/bootstrap-error.js";
+import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import { shellCommandBinding, UnboundCommandError } from "../../src/bootstrap/shell-binding.js";
 import { UnbindableCommandError } from "../../src/core/grants/unbindable-command.js";
 import { parseCliArgs } from "../../src/cli/args.js";

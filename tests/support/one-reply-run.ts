@@ -3,7 +3,8 @@
  * then says "done". `deps` name the workspace and whatever the test adds (an approver, an audit
  * sink, its own command runner); by default commands go to a runner that only records them.
  */
-import { buildAgent, type AgentDependencies } from "../../src/bootstrap/build-agent.js";
+import type { AgentDependencies } from "../../src/bootstrap/agent-dependencies.js";
+import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import type { RunResult } from "../../src/core/runner/agent-runner.js";
 import type { ChapterProfile } from "../../src/core/profiles.js";
 import { RecordingCommandRunner } from "./recording-command-runner.js";

@@ -5,7 +5,7 @@ import { RunJournalError, RunLockedError } from "../../../src/adapters/journal/i
 import { ModelConfigError } from "../../../src/adapters/model/index.js";
 import { ShellUnavailableError } from "../../../src/adapters/shell/index.js";
 import { ApprovalStoreError, StateDirectoryError } from "../../../src/adapters/state/index.js";
-import { BootstrapError } from "../../../src/bootstrap/build-agent.js";
+import { BootstrapError } from "../../../src/bootstrap/bootstrap-error.js";
 import { CliConfigError } from "../../../src/cli/config-error.js";
 import { ConfigurationError } from "../../../src/core/common/configuration-error.js";
 import { AgentRunError } from "../../../src/core/common/agent-errors.js";

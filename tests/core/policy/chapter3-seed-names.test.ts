@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { NodeWorkspaceWriteBoundary } from "../../../src/adapters/filesystem/index.js";
 import { toolMessage, validateToolPairing } from "../../../src/core/ports/messages.js";
-import type { BuildDependencies } from "../../../src/bootstrap/build-agent.js";
+import type { BuildDependencies } from "../../../src/bootstrap/agent-dependencies.js";
 import { strongestDecision } from "../../../src/core/policy/permissions.js";
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
 import { TerminalApprovalProvider } from "../../../src/cli/terminal/approval/terminal-approval.js";
