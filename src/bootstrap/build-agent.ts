@@ -17,7 +17,7 @@ import { GrantApprovalProvider } from "../core/grants/grant-approval.js";
 import { ApprovedActions } from "../core/grants/approved-actions.js";
 import { P04Authorizer } from "../core/grants/p04-authorizer.js";
 import { recheckApprovedCommand } from "../core/grants/p04-recheck.js";
-import type { ExternalToolFacts, P04Context } from "../core/grants/policy-context.js";
+import type { P04Context } from "../core/grants/policy-context.js";
 import { loadedLaterReason } from "../core/policy/loaded-later-files.js";
 import {
   commandsEndWithTheirCalls,
@@ -45,16 +45,10 @@ import {
   type RunApprovalAnswer,
   type RunApprovalPrompt,
 } from "../core/policy/run-grants.js";
-import { SANDBOX_NETWORK_OFF_NOTICE } from "../features/sandbox-network-notice.js";
 import { BootstrapError } from "./bootstrap-error.js";
-import type { AgentDependencies, ExternalTools, GrantDependencies } from "./agent-dependencies.js";
-
-/** Said to the model when a profile lists MCP tools and decides them by the allowlist (P04). */
-export const EXTERNAL_TOOLS_PROMPT =
-  "Tools named mcp__<server>__<tool> act through the person's MCP servers, outside this machine: each call is refused unless the person's allowlist names it, and then a person approves it.";
-/** Said to the model when a profile lists MCP tools and asks the person about each call. */
-export const EXTERNAL_TOOLS_ASK_PROMPT =
-  "Tools named mcp__<server>__<tool> act through the person's MCP servers, outside this machine: each call is shown to the person for approval first, unless they allowed it before.";
+import type { AgentDependencies, GrantDependencies } from "./agent-dependencies.js";
+import { externalToolFacts, listedExternalTools } from "./listed-external-tools.js";
+import { systemPromptFor, withInstructions } from "./system-prompt.js";
 
 export const DEFAULT_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -173,23 +167,6 @@ function refuseUnusableRules(
   }
 }
 
-/**
- * The profile's system prompt for this run: the shell's name filled in and, when shell commands
- * run in the sandbox with the network off, the model told so once.
- */
-function systemPromptFor(profile: ChapterProfile, deps: AgentDependencies): string {
-  const lines = [...profile.systemPrompt];
-  if (profile.commandTool === "shell" && deps.sandboxNetworkOff === true) {
-    lines.splice(lines.length - 1, 0, SANDBOX_NETWORK_OFF_NOTICE);
-  }
-  const external = listedExternalTools(profile, deps);
-  if (external !== undefined && (external.tools.length > 0 || external.notes.length > 0)) {
-    const said = profile.mcpTools === "ask" ? EXTERNAL_TOOLS_ASK_PROMPT : EXTERNAL_TOOLS_PROMPT;
-    lines.splice(lines.length - 1, 0, said, ...external.notes);
-  }
-  return lines.join("\n").replace("{shell}", deps.commandRunner.shellName);
-}
-
 /** In the order the model sees them: the command tool, the four file tools, then `fetch_url`. */
 function buildTools(
   profile: ChapterProfile,
@@ -252,37 +229,6 @@ function buildTools(
     tools.push(external.definition);
   }
   return tools;
-}
-
-/**
- * The MCP tools this profile lists: none for the tutorial's chapters, whatever is configured;
- * P04 decides them by the allowlist, the daily profile asks each call.
- */
-function listedExternalTools(
-  profile: ChapterProfile,
-  deps: AgentDependencies,
-): ExternalTools | undefined {
-  switch (profile.mcpTools) {
-    case "none":
-      return undefined;
-    case "allowlist":
-    case "ask":
-      return deps.externalTools;
-  }
-}
-
-/** Each listed MCP tool by its registered name, for the policy: external, allowlisted or not. */
-function externalToolFacts(
-  profile: ChapterProfile,
-  deps: AgentDependencies,
-): ReadonlyMap<string, ExternalToolFacts> {
-  const external = listedExternalTools(profile, deps);
-  return new Map(
-    (external?.tools ?? []).map(({ definition, server, tool }) => [
-      definition.name,
-      Object.freeze({ server, tool, allowed: external?.allowed(server, tool) === true }),
-    ]),
-  );
 }
 
 function buildPolicy(
@@ -520,11 +466,4 @@ function workspaceFiles(deps: AgentDependencies): WorkspaceFileSystemOptions {
     ...protectedFiles(deps),
     noProcessRunsAlongside: () => commandsEndWithTheirCalls(deps.executionEnvironment),
   };
-}
-
-/** The project's instructions come after the harness's own prompt, under their own heading. */
-function withInstructions(prompt: string, instructions: string | undefined): string {
-  return instructions === undefined || instructions === ""
-    ? prompt
-    : `${prompt}\n\n${instructions}`;
 }

@@ -12,11 +12,11 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../../src/adapters/state/index.js";
 import type { McpServersSetting } from "../../src/adapters/settings/index.js";
+import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import {
-  buildAgent,
   EXTERNAL_TOOLS_ASK_PROMPT,
   EXTERNAL_TOOLS_PROMPT,
-} from "../../src/bootstrap/build-agent.js";
+} from "../../src/bootstrap/system-prompt.js";
 import {
   startExternalTools,
   type StartedExternalTools,
