@@ -5,24 +5,17 @@
 import {
   NodeWorkspaceFileSystem,
   NodeWorkspaceWriteBoundary,
-  type ProtectedFiles,
   type WorkspaceFileSystemOptions,
 } from "../adapters/filesystem/index.js";
-import { randomBytes } from "node:crypto";
 import { AgentRunner } from "../core/runner/agent-runner.js";
 import type { ApprovalProvider } from "../core/policy/approval.js";
 import type { PermissionRequest } from "../core/policy/permission-request.js";
 import type { AuditSink } from "../core/policy/audit.js";
 import { GrantApprovalProvider } from "../core/grants/grant-approval.js";
-import { ApprovedActions } from "../core/grants/approved-actions.js";
 import { P04Authorizer } from "../core/grants/p04-authorizer.js";
 import { recheckApprovedCommand } from "../core/grants/p04-recheck.js";
-import type { P04Context } from "../core/grants/policy-context.js";
 import { loadedLaterReason } from "../core/policy/loaded-later-files.js";
-import {
-  commandsEndWithTheirCalls,
-  type ExecutionEnvironment,
-} from "../core/policy/execution-environment.js";
+import { commandsEndWithTheirCalls } from "../core/policy/execution-environment.js";
 import { PermissionPolicy } from "../core/policy/permissions.js";
 import { PermissionRule } from "../core/policy/permission-rule.js";
 import { isCanonicalProfile, type ChapterProfile } from "../core/profiles.js";
@@ -46,11 +39,11 @@ import {
   type RunApprovalPrompt,
 } from "../core/policy/run-grants.js";
 import { BootstrapError } from "./bootstrap-error.js";
-import type { AgentDependencies, GrantDependencies } from "./agent-dependencies.js";
-import { externalToolFacts, listedExternalTools } from "./listed-external-tools.js";
+import type { AgentDependencies } from "./agent-dependencies.js";
+import { listedExternalTools } from "./listed-external-tools.js";
 import { systemPromptFor, withInstructions } from "./system-prompt.js";
-
-export const DEFAULT_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
+import { protectedFiles } from "./protected-files.js";
+import { commandEnvironmentOf, grantPath, grantsOf, type GrantPath } from "./grant-path.js";
 
 /** Model replies per task: a real fix-and-test task takes 30–150 tool calls. */
 export const DEFAULT_MAX_TURNS = 200;
@@ -357,40 +350,6 @@ function runPromptOf(approver: ApprovalProvider): RunApprovalPrompt {
   };
 }
 
-/** What the default-deny policy and `run_command` share within one run. */
-interface GrantPath {
-  /** The policy's view of the run, taken afresh at each decision. */
-  readonly context: () => P04Context;
-  /** Each consumed grant's digest, checked again against what would run just before the spawn. */
-  readonly approved: ApprovedActions;
-  /** One boundary for the policy's path checks and the seed's `classifyPath`: reads included. */
-  readonly boundary: NodeWorkspaceWriteBoundary;
-}
-
-function grantPath(profile: ChapterProfile, deps: AgentDependencies): GrantPath {
-  const grants = grantsOf(deps);
-  const externalTools = externalToolFacts(profile, deps);
-  const now = grants.now ?? Date.now;
-  const environment = commandEnvironmentOf(deps);
-  const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
-  const context = (): P04Context => ({
-    cwd: deps.workspace,
-    realWorkspaceRoot: deps.workspace,
-    allowedArgv: grants.allowedArgv,
-    network: grants.network ? "enabled" : "disabled",
-    sandbox: environment.status(),
-    now: now(),
-    requestTtlMs: grants.requestTtlMs ?? DEFAULT_REQUEST_TTL_MS,
-    newRequestId: () => `req_${randomBytes(8).toString("hex")}`,
-    classifyPath: (effect, path) => boundary.classifyNow(deps.workspace, effect, path),
-    writeLanding: (path) => boundary.landingNow(deps.workspace, path),
-    loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
-    ...(grants.scriptOf === undefined ? {} : { scriptOf: grants.scriptOf }),
-    ...(externalTools.size === 0 ? {} : { externalTools }),
-  });
-  return { context, approved: new ApprovedActions(), boundary };
-}
-
 /**
  * The seed's default deny, asked right after the workspace boundary; an `ask` is answered by a
  * grant for exactly that action, or waits.
@@ -414,22 +373,6 @@ function buildDefaultDenyPolicy(deps: AgentDependencies, path: GrantPath): Permi
   });
 }
 
-/** Where none was given, commands have nowhere to run: the P04 policy and run_command both see it. */
-const NO_EXECUTION_ENVIRONMENT: ExecutionEnvironment = Object.freeze({
-  status: () => ({ kind: "unavailable", reason: "no execution environment was given" }) as const,
-});
-
-function commandEnvironmentOf(deps: AgentDependencies): ExecutionEnvironment {
-  return deps.executionEnvironment ?? NO_EXECUTION_ENVIRONMENT;
-}
-
-function grantsOf(deps: AgentDependencies): GrantDependencies {
-  if (deps.grants === undefined) {
-    throw new BootstrapError("P04 needs its dependencies (deps.grants)");
-  }
-  return deps.grants;
-}
-
 function auditSinkOf(deps: AgentDependencies): AuditSink {
   if (deps.auditSink === undefined) {
     throw new BootstrapError("auditSink is required for chapter 3 or later");
@@ -444,13 +387,6 @@ function workspaceBoundary(deps: AgentDependencies): {
   return {
     workspace: deps.workspace,
     boundary: new NodeWorkspaceWriteBoundary(protectedFiles(deps)),
-  };
-}
-
-function protectedFiles(deps: AgentDependencies): ProtectedFiles {
-  return {
-    harnessFiles: deps.harnessFiles ?? [],
-    ...(deps.hostFiles === undefined ? {} : { hostFiles: deps.hostFiles }),
   };
 }
 
