@@ -2,30 +2,21 @@
  * The composition root: the one place that turns a chapter profile into a running agent. It builds
  * the permission policy itself, so no caller can hand in a looser one.
  */
-import {
-  NodeWorkspaceFileSystem,
-  NodeWorkspaceWriteBoundary,
-  type WorkspaceFileSystemOptions,
-} from "../adapters/filesystem/index.js";
+import { NodeWorkspaceWriteBoundary } from "../adapters/filesystem/index.js";
 import { AgentRunner } from "../core/runner/agent-runner.js";
 import type { ApprovalProvider } from "../core/policy/approval.js";
 import type { PermissionRequest } from "../core/policy/permission-request.js";
 import type { AuditSink } from "../core/policy/audit.js";
 import { GrantApprovalProvider } from "../core/grants/grant-approval.js";
 import { P04Authorizer } from "../core/grants/p04-authorizer.js";
-import { recheckApprovedCommand } from "../core/grants/p04-recheck.js";
 import { loadedLaterReason } from "../core/policy/loaded-later-files.js";
-import { commandsEndWithTheirCalls } from "../core/policy/execution-environment.js";
 import { PermissionPolicy } from "../core/policy/permissions.js";
 import { PermissionRule } from "../core/policy/permission-rule.js";
 import { isCanonicalProfile, type ChapterProfile } from "../core/profiles.js";
 import type { ToolDefinition } from "../core/tools/tool-definition.js";
 import { ToolRegistry } from "../core/tools/tool-registry.js";
-import { createFetchUrlTool } from "../features/fetch-url-tool.js";
-import { createFileTools, createShellTool } from "../features/builtin-tools.js";
 import { GLOB_TOOL_NAME } from "../features/glob-tool.js";
-import { createRunCommandTool } from "../features/run-command-tool.js";
-import { createGrepTool, GREP_TOOL_NAME } from "../features/grep-tool.js";
+import { GREP_TOOL_NAME } from "../features/grep-tool.js";
 import {
   describeRule,
   PersonalRules,
@@ -40,10 +31,10 @@ import {
 } from "../core/policy/run-grants.js";
 import { BootstrapError } from "./bootstrap-error.js";
 import type { AgentDependencies } from "./agent-dependencies.js";
-import { listedExternalTools } from "./listed-external-tools.js";
 import { systemPromptFor, withInstructions } from "./system-prompt.js";
 import { protectedFiles } from "./protected-files.js";
-import { commandEnvironmentOf, grantPath, grantsOf, type GrantPath } from "./grant-path.js";
+import { buildTools } from "./build-tools.js";
+import { grantPath, grantsOf, type GrantPath } from "./grant-path.js";
 
 /** Model replies per task: a real fix-and-test task takes 30–150 tool calls. */
 export const DEFAULT_MAX_TURNS = 200;
@@ -158,70 +149,6 @@ function refuseUnusableRules(
       `your settings file's rules[${index}] (${rule.behavior} ${describeRule(rule)}): ${problem}`,
     );
   }
-}
-
-/** In the order the model sees them: the command tool, the four file tools, then `fetch_url`. */
-function buildTools(
-  profile: ChapterProfile,
-  deps: AgentDependencies,
-  grants: GrantPath | undefined,
-  personal: PersonalRules,
-): ToolDefinition[] {
-  const run = {
-    workspace: deps.workspace,
-    ...(deps.shellTimeoutMs === undefined ? {} : { timeoutMs: deps.shellTimeoutMs }),
-    ...(deps.outputs === undefined ? {} : { outputs: deps.outputs }),
-  };
-  const tools: ToolDefinition[] = [];
-  switch (profile.commandTool) {
-    case "shell":
-      tools.push(
-        createShellTool({
-          runner: deps.commandRunner,
-          ...run,
-          ...(deps.sandboxNetworkOff === true ? { networkOff: true } : {}),
-        }),
-      );
-      break;
-    case "run_command": {
-      // Argv commands run in the sandbox only, and only as a grant approved them: the tool asks
-      // both again just before the spawn, so it is built with both checks or not at all.
-      if (grants === undefined) {
-        throw new BootstrapError(`${profile.id}: run_command runs only what a grant approved`);
-      }
-      tools.push(
-        createRunCommandTool({
-          runner: grantsOf(deps).argvRunner,
-          ...run,
-          environment: commandEnvironmentOf(deps),
-          recheck: (callId, input) =>
-            recheckApprovedCommand(callId, input, grants.approved, grants.context()),
-        }),
-      );
-      break;
-    }
-  }
-  if (profile.capabilities.has("files")) {
-    tools.push(
-      ...createFileTools({
-        fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)),
-        withheldFromGlob: personal.withheldFrom(GLOB_TOOL_NAME),
-      }),
-    );
-  }
-  if (profile.search === "grep") {
-    tools.push(
-      createGrepTool({
-        fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)),
-        withheld: personal.withheldFrom(GREP_TOOL_NAME),
-      }),
-    );
-  }
-  if (profile.capabilities.has("fetch_url")) tools.push(createFetchUrlTool());
-  for (const external of listedExternalTools(profile, deps)?.tools ?? []) {
-    tools.push(external.definition);
-  }
-  return tools;
 }
 
 function buildPolicy(
@@ -387,19 +314,5 @@ function workspaceBoundary(deps: AgentDependencies): {
   return {
     workspace: deps.workspace,
     boundary: new NodeWorkspaceWriteBoundary(protectedFiles(deps)),
-  };
-}
-
-/**
- * A command run in the sandbox ends with its call, processes and all; a command on the host (or
- * a runner handed in without an execution environment) may leave one running that swaps
- * directories while glob walks, so glob then lists through held descriptors. The answer is asked
- * at each glob and covers this run's commands only: a process left by an earlier unsandboxed run
- * has the user's rights anyway.
- */
-function workspaceFiles(deps: AgentDependencies): WorkspaceFileSystemOptions {
-  return {
-    ...protectedFiles(deps),
-    noProcessRunsAlongside: () => commandsEndWithTheirCalls(deps.executionEnvironment),
   };
 }
