@@ -8,7 +8,8 @@
 // Runs and dry runs.
 export { composeRun, type ComposedRun } from "./bootstrap/compose-run.js";
 export { composeExplain } from "./bootstrap/compose-explain.js";
-export { DEFAULT_MAX_TURNS, refuseUnusablePersonalRules } from "./bootstrap/build-agent.js";
+export { DEFAULT_MAX_TURNS } from "./bootstrap/build-agent.js";
+export { refuseUnusablePersonalRules } from "./bootstrap/unusable-personal-rules.js";
 export type { Host } from "./bootstrap/host.js";
 export type { ResumePlan } from "./bootstrap/open/journal-session.js";
 export type {

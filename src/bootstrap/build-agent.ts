@@ -9,20 +9,11 @@ import type { PermissionRequest } from "../core/policy/permission-request.js";
 import type { AuditSink } from "../core/policy/audit.js";
 import { GrantApprovalProvider } from "../core/grants/grant-approval.js";
 import { P04Authorizer } from "../core/grants/p04-authorizer.js";
-import { loadedLaterReason } from "../core/policy/loaded-later-files.js";
 import { PermissionPolicy } from "../core/policy/permissions.js";
 import { PermissionRule } from "../core/policy/permission-rule.js";
 import { isCanonicalProfile, type ChapterProfile } from "../core/profiles.js";
-import type { ToolDefinition } from "../core/tools/tool-definition.js";
 import { ToolRegistry } from "../core/tools/tool-registry.js";
-import { GLOB_TOOL_NAME } from "../features/glob-tool.js";
-import { GREP_TOOL_NAME } from "../features/grep-tool.js";
-import {
-  describeRule,
-  PersonalRules,
-  unusableRule,
-  type PersonalRuleSpec,
-} from "../core/policy/personal-rules.js";
+import { PersonalRules } from "../core/policy/personal-rules.js";
 import {
   DailyApprover,
   RunGrants,
@@ -34,6 +25,8 @@ import type { AgentDependencies } from "./agent-dependencies.js";
 import { systemPromptFor, withInstructions } from "./system-prompt.js";
 import { protectedFiles } from "./protected-files.js";
 import { buildTools } from "./build-tools.js";
+import { personalRulesOf } from "./personal-rules-of.js";
+import { refuseUnusableRules } from "./unusable-personal-rules.js";
 import { grantPath, grantsOf, type GrantPath } from "./grant-path.js";
 
 /** Model replies per task: a real fix-and-test task takes 30–150 tool calls. */
@@ -108,49 +101,6 @@ export function buildToolPath(
   return { registry: new ToolRegistry(tools), policy };
 }
 
-/**
- * What a run of `profile` would refuse of the person's rules before it starts, refused the same
- * way (`agent config`): the profile's own tools are made to be named, nothing is read or run. An
- * MCP server's tool is not started here, and a rule that names one is never refused.
- */
-export function refuseUnusablePersonalRules(
-  profile: ChapterProfile,
-  rules: readonly PersonalRuleSpec[],
-): void {
-  if (!profile.personalRules || rules.length === 0) return;
-  const deps: AgentDependencies = {
-    model: { complete: () => Promise.reject(new Error("only the tools' names are asked for")) },
-    workspace: ".",
-    commandRunner: {
-      shellName: "none",
-      run: () => Promise.reject(new Error("only the tools' names are asked for")),
-    },
-    runAnswers: { personalRules: rules },
-  };
-  refuseUnusableRules(
-    profile,
-    rules,
-    buildTools(profile, deps, undefined, personalRulesOf(profile, deps)),
-  );
-}
-
-/** A rule of the person's that could never decide a call is a wrong setting: said at once. */
-function refuseUnusableRules(
-  profile: ChapterProfile,
-  rules: readonly PersonalRuleSpec[],
-  tools: readonly ToolDefinition[],
-): void {
-  if (!profile.personalRules) return;
-  const effects = new Map(tools.map((tool) => [tool.name, tool.effect]));
-  for (const [index, rule] of rules.entries()) {
-    const problem = unusableRule(rule, effects);
-    if (problem === undefined) continue;
-    throw new BootstrapError(
-      `your settings file's rules[${index}] (${rule.behavior} ${describeRule(rule)}): ${problem}`,
-    );
-  }
-}
-
 function buildPolicy(
   profile: ChapterProfile,
   deps: AgentDependencies,
@@ -185,21 +135,6 @@ function buildPolicy(
     case "grants":
       return buildDefaultDenyPolicy(deps, grants ?? grantPath(profile, deps));
   }
-}
-
-/** The person's own rules, as the profile takes them (none for the tutorial's chapters). */
-function personalRulesOf(profile: ChapterProfile, deps: AgentDependencies): PersonalRules {
-  // A personal allow asks the disk whether a loaded-later link reads the file it would write; a
-  // deny, what a read reaches through links.
-  const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
-  const specs = profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [];
-  return new PersonalRules(specs, {
-    loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
-    withholdingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
-    readingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
-    reaches: (path) => boundary.readingNow(deps.workspace, path),
-    confinedTools: new Set(["read_file", "write_file", "edit_file", GREP_TOOL_NAME]),
-  });
 }
 
 /**
