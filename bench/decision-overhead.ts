@@ -11,7 +11,7 @@ import {
   NodeWorkspaceFileSystem,
   NodeWorkspaceWriteBoundary,
 } from "../src/adapters/filesystem/node-filesystem.js";
-import { CONFIRM_FILE_WRITE } from "../src/bootstrap/build-agent.js";
+import { CONFIRM_FILE_WRITE } from "../src/bootstrap/confirm-rules.js";
 import type { ApprovalProvider } from "../src/core/policy/approval.js";
 import type { AuditSink } from "../src/core/policy/audit.js";
 import type { ToolCall } from "../src/core/ports/messages.js";
