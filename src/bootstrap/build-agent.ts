@@ -52,7 +52,9 @@ export function buildToolPath(
   deps: AgentDependencies,
 ): { readonly registry: ToolRegistry; readonly policy: PermissionPolicy } {
   if (!isCanonicalProfile(profile)) {
-    throw new BootstrapError("Unknown profile: use P01, P02, P03 or P04 from src/core/profiles.ts");
+    throw new BootstrapError(
+      "Unknown profile: use P01, P02, P03, P04 or daily from src/core/profiles.ts",
+    );
   }
   if (!profile.capabilities.has("loop") || !profile.capabilities.has("tool_registry")) {
     throw new BootstrapError(`${profile.id} has no agent loop or tool registry to build`);

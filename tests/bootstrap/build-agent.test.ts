@@ -77,7 +77,9 @@ describe("buildAgent", () => {
     const wider = { ...P01, capabilities: new CapabilitySet([...P01.capabilities, "policy"]) };
     for (const profile of [copy, wider]) {
       expect(() => buildAgent(profile, { ...base, model })).toThrow(
-        new BootstrapError("Unknown profile: use P01, P02, P03 or P04 from src/core/profiles.ts"),
+        new BootstrapError(
+          "Unknown profile: use P01, P02, P03, P04 or daily from src/core/profiles.ts",
+        ),
       );
     }
   });
