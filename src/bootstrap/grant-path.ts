@@ -22,7 +22,13 @@ export interface GrantPath {
   readonly context: () => P04Context;
   /** Each consumed grant's digest, checked again against what would run just before the spawn. */
   readonly approved: ApprovedActions;
-  /** One boundary for the policy's path checks and the seed's `classifyPath`: reads included. */
+  /**
+   * Shared by the default-deny policy's workspace check (reads included) and the context's
+   * `classifyPath`, `writeLanding` and `loadedThrough`, so they resolve against one kept workspace
+   * root. One per grant path, not per tool path: the person's rules build their own boundary
+   * (personal-rules-of.ts) and the file tools their own NodeWorkspaceFileSystem, each from the
+   * same protected files.
+   */
   readonly boundary: NodeWorkspaceWriteBoundary;
 }
 
