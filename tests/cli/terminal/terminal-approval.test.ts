@@ -5,6 +5,7 @@ import {
   renderApprovalPrompt,
   TerminalApprovalProvider,
 } from "../../../src/cli/terminal/approval/terminal-approval.js";
+import type { FileChange } from "../../../src/cli/terminal/approval/file-change-preview.js";
 import { RunCancelledError } from "../../../src/core/common/agent-errors.js";
 import { PermissionDecision } from "../../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../../src/core/policy/permission-request.js";
@@ -441,7 +442,10 @@ describe("a change too long for the screen can be read whole before it is approv
   const before = 'test("basic", () => { assert.equal(slugify("Hello World"), "hello-world"); });\n';
   const after = `test("basic", () => { ${"const padding = 1; ".repeat(4)}${payload} ${"const more = 2; ".repeat(4)}assert.equal(slugify("Hello World"), "hello-world"); });\n`;
 
-  function terminalAt80(): FakeTerminal & { requests: number } {
+  /** An 80 × 24 terminal whose prompt previews `change` (null: none can be shown). */
+  function terminalAt80(
+    change: FileChange | null = { path: "test/slug.test.js", before, after },
+  ): FakeTerminal & { requests: number } {
     const input = Object.assign(new PassThrough(), { isTTY: true });
     const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80, rows: 24 });
     let text = "";
@@ -453,7 +457,7 @@ describe("a change too long for the screen can be read whole before it is approv
       output,
       lang: "en",
       onCancel: () => undefined,
-      previewChange: () => Promise.resolve({ path: "test/slug.test.js", before, after }),
+      previewChange: () => Promise.resolve(change ?? undefined),
     });
     return { input, output, provider, cancels: [], written: () => text, requests: 0 };
   }
@@ -505,33 +509,17 @@ describe("a change too long for the screen can be read whole before it is approv
   });
 
   it("where no diff can be shown (a file too large to read), shortened arguments offer v too", async () => {
-    const input = Object.assign(new PassThrough(), { isTTY: true });
-    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80, rows: 24 });
-    let text = "";
-    output.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-    });
-    const provider = new TerminalApprovalProvider({
-      input,
-      output,
-      lang: "en",
-      onCancel: () => undefined,
-      previewChange: () => Promise.resolve(undefined),
-    });
+    const terminal = terminalAt80(null);
     const content = `safe start\n${"x".repeat(3500)}\n${payload}\n${"y".repeat(1500)}\nsafe end\n`;
-    const decision = provider.decide(writeRequest({ path: "big.txt", content }));
-    while (!text.includes("Allow this call? [y/N/v] ")) {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    expect(text).not.toContain("NPM_TOKEN");
-    input.write("v\r");
-    while (!text.includes("Allow this call? [y/N] ")) {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    const whole = withoutCursorMoves(text).split("The whole arguments:\n")[1] ?? "";
+    const decision = terminal.provider.decide(writeRequest({ path: "big.txt", content }));
+    await questionShown(terminal, "Allow this call? [y/N/v] ", 1);
+    expect(terminal.written()).not.toContain("NPM_TOKEN");
+    terminal.input.write("v\r");
+    await questionShown(terminal, "Allow this call? [y/N] ", 1);
+    const whole = withoutCursorMoves(terminal.written()).split("The whole arguments:\n")[1] ?? "";
     expect(whole).toContain(payload.slice(0, 40));
     expect(whole).toContain("NPM_TOKEN");
-    input.write("n\r");
+    terminal.input.write("n\r");
     expect(await decision).toMatchObject({ behavior: "deny" });
   });
 
