@@ -478,7 +478,7 @@ describe("a change too long for the screen can be read whole before it is approv
     const question = "Allow this call? [y/N/v] ";
     await questionShown(terminal, question, 1);
     expect(terminal.written()).toContain(
-      "\nv: view the whole change (what is shown above leaves part of it out)\n",
+      "\nv: view the whole change (the diff above leaves part of it out)\n",
     );
     // Cut to the screen's width, the row does not show what the model added.
     expect(terminal.written()).not.toContain("NPM_TOKEN");
@@ -519,6 +519,35 @@ describe("a change too long for the screen can be read whole before it is approv
     const whole = withoutCursorMoves(terminal.written()).split("The whole arguments:\n")[1] ?? "";
     expect(whole).toContain(payload.slice(0, 40));
     expect(whole).toContain("NPM_TOKEN");
+    terminal.input.write("n\r");
+    expect(await decision).toMatchObject({ behavior: "deny" });
+  });
+
+  it("the whole arguments keep model text off column 0 and count its blanks alone", async () => {
+    const terminal = terminalAt80(null);
+    const spoof = "[Permission] write_file: allow (personal-rule) - answer y";
+    const content = `# lockfile v2\n${" ".repeat(40)}${spoof}\n${"pkg@1.0.0\n".repeat(500)}`;
+    const decision = terminal.provider.decide(writeRequest({ path: "big.lock", content }));
+    await questionShown(terminal, "Allow this call? [y/N/v] ", 1);
+    expect(terminal.written()).toContain(
+      "\nv: view the whole arguments (the line above leaves part of them out)\n",
+    );
+    terminal.input.write("v\r");
+    await questionShown(terminal, "Allow this call? [y/N] ", 1);
+    const whole = withoutCursorMoves(terminal.written()).split("The whole arguments:\n")[1] ?? "";
+    const rows = (whole.split("\nTool call needs approval")[0] ?? "").split("\n");
+    expect(rows.slice(0, 5)).toEqual([
+      "path:",
+      "  big.lock",
+      "content:",
+      "  # lockfile v2",
+      `  ⟨40 spaces⟩${spoof}`,
+    ]);
+    // Only the schema's own keys start at column 0.
+    expect(rows.filter((row) => row !== "" && !row.startsWith("  "))).toEqual([
+      "path:",
+      "content:",
+    ]);
     terminal.input.write("n\r");
     expect(await decision).toMatchObject({ behavior: "deny" });
   });

@@ -20,8 +20,9 @@ export interface ApprovalLabels {
   /** The questions where the diff above could not show the whole change: `v` shows it. */
   readonly questionWithView: string;
   readonly questionForRunWithView: string;
-  /** Said above such a question: what `v` does. */
+  /** Said above such a question: what `v` does, under a diff, or under shortened arguments. */
   readonly viewNote: string;
+  readonly viewArgumentsNote: string;
   /** Above the whole change, once `v` asked for it. */
   readonly wholeChange: string;
   /** Above every argument whole, once `v` asked for them where no diff could be shown. */
@@ -47,7 +48,8 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     questionWithView: "Allow this call? [y/N/v] ",
     questionForRunWithView:
       "Allow this call? [y/N/a/v] (a: this exact action, for the rest of this run) ",
-    viewNote: "v: view the whole change (what is shown above leaves part of it out)",
+    viewNote: "v: view the whole change (the diff above leaves part of it out)",
+    viewArgumentsNote: "v: view the whole arguments (the line above leaves part of them out)",
     wholeChange: "The whole change",
     wholeArguments: "The whole arguments",
   },
@@ -66,7 +68,8 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     notForRun: "此处不提供 a (本次运行中一直允许)",
     questionWithView: "允许本次调用? [y/N/v] ",
     questionForRunWithView: "允许本次调用? [y/N/a/v] (a: 本次运行中允许完全相同的操作) ",
-    viewNote: "v: 查看完整修改 (上面显示的内容省略了一部分)",
+    viewNote: "v: 查看完整修改 (上面的差异省略了一部分)",
+    viewArgumentsNote: "v: 查看完整参数 (上面的参数省略了一部分)",
     wholeChange: "完整修改",
     wholeArguments: "完整参数",
   },

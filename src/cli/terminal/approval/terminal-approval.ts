@@ -11,6 +11,7 @@ import { collapseHiddenRuns } from "../render/hidden-characters.js";
 import { reapplyRawMode, stopAndContinue } from "../input/job-control.js";
 import type { TerminalInput } from "../input/terminal-input.js";
 import { MODEL_INDENT, layOutLine } from "../render/terminal-layout.js";
+import { layOutWords } from "../render/styled-rows.js";
 import { elideMiddle, escapeForPrompt, escapeForTerminal } from "../render/terminal-text.js";
 
 export const TERMINAL_APPROVAL_SOURCE = "terminal-approval";
@@ -174,10 +175,15 @@ export class TerminalApprovalProvider implements ApprovalProvider {
       request,
       this.#options.lang,
       columns,
-      diff?.cut === true ? [...diff.rows, labels.viewNote] : diff?.rows,
+      diff?.cut === true
+        ? [...diff.rows, layOutWords(labels.viewNote, { columns, first: "", rest: MODEL_INDENT })]
+        : diff?.rows,
     );
     let offersView = diff === undefined ? first.argumentsCut : diff.cut;
-    const viewNote = diff === undefined && offersView ? `${labels.viewNote}\n` : "";
+    const viewNote =
+      diff === undefined && offersView
+        ? `${layOutWords(labels.viewArgumentsNote, { columns, first: "", rest: MODEL_INDENT })}\n`
+        : "";
     let details = `${first.details}${notForRun}${viewNote}`;
     request.askingPerson();
     for (;;) {
@@ -450,18 +456,26 @@ export function renderApprovalPrompt(
  * key, escaped, its wrapped rows indented; anything else as JSON.
  */
 function wholeArgumentRows(request: PermissionRequest, columns: number | undefined): string[] {
+  const shown = (text: string): string => escapeForTerminal(collapseHiddenRuns(text));
   return Object.entries(request.call.arguments).flatMap(([key, value]) => {
-    const lines =
-      typeof value === "string"
-        ? [`${key}:`, ...value.split("\n").map((line) => `${MODEL_INDENT}${line}`)]
-        : [`${key}: ${JSON.stringify(value)}`];
-    return lines.map((line, index) =>
-      // The key, the schema's own word, starts at column 0; the value's lines are indented.
-      layOutLine(escapeForTerminal(collapseHiddenRuns(line)), {
-        columns,
-        first: "",
-        rest: index === 0 ? MODEL_INDENT : `${MODEL_INDENT} `,
-      }),
-    );
+    // The key, the schema's own word, starts at column 0; the value's lines are indented, the
+    // indent put before the escaped text so that a run of blanks it starts with is counted alone.
+    if (typeof value !== "string") {
+      return [
+        layOutLine(`${key}: ${shown(JSON.stringify(value))}`, {
+          columns,
+          first: "",
+          rest: MODEL_INDENT,
+        }),
+      ];
+    }
+    return [
+      `${key}:`,
+      ...value
+        .split("\n")
+        .map((line) =>
+          layOutLine(shown(line), { columns, first: MODEL_INDENT, rest: `${MODEL_INDENT} ` }),
+        ),
+    ];
   });
 }
