@@ -419,8 +419,12 @@ export function renderApprovalPrompt(
   // Arguments cut short (or their blank runs counted) no longer show how much a write writes:
   // then its whole size is said. Shown whole, they need no such line (the tutorial's prompt).
   const size = writeSize(request);
-  const argumentsCut = shownArguments !== JSON.stringify(request.call.arguments);
-  if (size !== undefined && argumentsCut) lines.push(labels.writes(size.bytes, size.lines));
+  if (size !== undefined && shownArguments !== JSON.stringify(request.call.arguments)) {
+    lines.push(labels.writes(size.bytes, size.lines));
+  }
+  // Left out, not only counted: a run of blanks shown as `⟨40 spaces⟩` is shown whole already.
+  const argumentsCut =
+    shownArguments !== JSON.stringify(collapseHiddenValues(request.call.arguments));
   // A command is shown whole, so a long one could still push its own start off the screen (padded
   // with sparse visible characters, say): its start and end are repeated beside the question.
   const recap = commandRecap(request, shownArguments);
