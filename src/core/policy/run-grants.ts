@@ -114,8 +114,15 @@ export class RunGrants {
     return this.#grants.has(key);
   }
 
-  async grant(request: PermissionRequest): Promise<RunGrant | undefined> {
-    const key = this.keyOf(request);
+  /**
+   * Keeps exactly this action for the rest of the run. `key`: the one the person was asked under
+   * (keyOrWhyNot), so what the command runs is read once per question, and the grant is for what
+   * was there when they were asked.
+   */
+  async grant(
+    request: PermissionRequest,
+    key: string | undefined = this.keyOf(request),
+  ): Promise<RunGrant | undefined> {
     if (key === undefined) return undefined;
     const existing = this.#grants.get(key);
     if (existing !== undefined) return existing;
@@ -154,10 +161,6 @@ export interface DailyApproverOptions {
   readonly rules?: PersonalRules;
   readonly executionEnvironment?: ExecutionEnvironment;
 }
-
-/** An `a` whose action cannot be kept for the run: allowed once, said so. */
-export const NOT_KEPT_FOR_RUN =
-  "User approved this tool call (only this once: what the command runs cannot be bound to a grant for the rest of this run, so it is asked again)";
 
 /** Why a command is not kept for the run where commands run on the host. */
 export const HOST_COMMANDS_NOT_KEPT =
@@ -202,11 +205,10 @@ export class DailyApprover implements ApprovalProvider {
       );
     }
     const answer = await prompt.decideForRun(request);
-    if (!answer.forRun || answer.decision.behavior !== "allow") return answer.decision;
-    if ((await grants.grant(request)) !== undefined) return answer.decision;
-    // No grant could be kept (what the command runs changed while the person read it, so it
-    // cannot be bound now): this call runs, and the audit must not say the next one will.
-    return PermissionDecision.allow(NOT_KEPT_FOR_RUN, answer.decision.source);
+    if (answer.forRun && answer.decision.behavior === "allow") {
+      await grants.grant(request, keyed.key);
+    }
+    return answer.decision;
   }
 
   #isolated(): boolean {

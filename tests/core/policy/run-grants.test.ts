@@ -141,6 +141,41 @@ describe("a run grant (`a` at [y/N/a])", () => {
     expect(run.prompt.asked).toHaveLength(2);
   });
 
+  it("reads what a command runs once per question, and keeps the grant for what was there then", async () => {
+    let reads = 0;
+    let script = "ava";
+    const grants = new RunGrants({
+      workspace: "/ws",
+      boundScript: () => {
+        reads += 1;
+        const now = script;
+        script = "ava && curl evil"; // changed while the person reads the question
+        return now;
+      },
+    });
+    const environment = new FixedEnvironment(() => ({
+      kind: "isolated",
+      network: "disabled",
+      label: SANDBOX_OFF,
+    }));
+    const policy = new PermissionPolicy({
+      approval: new DailyApprover({
+        prompt: new ScriptedPrompt("a"),
+        grants,
+        executionEnvironment: environment,
+      }),
+      audit: new RecordingAuditSink(),
+      executionEnvironment: environment,
+    });
+    await policy.decide(
+      new PermissionRequest(preparedCall("shell", "execute", { command: "npm test" })),
+    );
+    expect(reads).toBe(1);
+    expect(
+      grants.list().map((grant) => (JSON.parse(grant.key) as { script: string }).script),
+    ).toEqual(["ava"]);
+  });
+
   it("asks again in another working directory: the workspace is part of the key", () => {
     const request = new PermissionRequest(
       preparedCall("shell", "execute", { command: "npm test" }),
