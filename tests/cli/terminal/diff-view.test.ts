@@ -112,9 +112,10 @@ describe("fileDiffView", () => {
 
   it("gives up on a diff too costly to work out, rather than hold the prompt", () => {
     const lines = (prefix: string) =>
-      Array.from({ length: 8000 }, (_, index) => `${prefix}${String(index)}`).join("\n");
-    expect(
-      fileDiffView({ path: "n", before: lines("a"), after: lines("b") }, plain),
-    ).toBeUndefined();
+      Array.from({ length: 500 }, (_, index) => `${prefix}${String(index)}`).join("\n");
+    const change = { path: "n", before: lines("a"), after: lines("b") };
+    // A limit already past: given up before the first step (by default 1.5 s, DIFF_TIMEOUT_MS).
+    expect(fileDiffView(change, { ...plain, timeoutMs: -1 })).toBeUndefined();
+    expect(fileDiffView(change, plain)?.cut).toBe(true);
   });
 });

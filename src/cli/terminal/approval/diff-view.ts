@@ -11,6 +11,8 @@ export interface DiffViewOptions {
   readonly maxRows: number;
   /** The terminal's width; each row is cut to fit it, so one row is one screen row. */
   readonly columns: number | undefined;
+  /** How long working out the diff may take (default DIFF_TIMEOUT_MS). */
+  readonly timeoutMs?: number;
 }
 
 /** The diff of one change as the prompt shows it, and the whole of it for `v`. */
@@ -45,7 +47,7 @@ interface DiffLine {
  * take too long to work out.
  */
 export function fileDiffView(change: FileChange, options: DiffViewOptions): DiffView | undefined {
-  const lines = diffLines(change);
+  const lines = diffLines(change, options.timeoutMs ?? DIFF_TIMEOUT_MS);
   if (lines === undefined) return undefined;
   const fitted = fit(lines, options);
   return {
@@ -63,10 +65,10 @@ export function renderFileDiff(change: FileChange, options: DiffViewOptions): st
   );
 }
 
-function diffLines(change: FileChange): DiffLine[] | undefined {
+function diffLines(change: FileChange, timeoutMs: number): DiffLine[] | undefined {
   const patch = structuredPatch("a", "b", change.before ?? "", change.after, undefined, undefined, {
     context: CONTEXT_LINES,
-    timeout: DIFF_TIMEOUT_MS,
+    timeout: timeoutMs,
   });
   if (patch === undefined) return undefined;
   const lines: DiffLine[] = [];
