@@ -92,11 +92,18 @@ function runOnlySettings(
   options: ReturnType<typeof resolveSettings>["options"],
 ): (readonly [name: string, value: string, origin: string])[] {
   const fromEnv = (name: string): boolean => nonBlank(io.env[name]) !== undefined;
+  const stateDir = stateRootFor(options.stateDir, io);
+  // XDG_STATE_HOME counts where the run's own rule takes it (not on Windows, not relative):
+  // asked of that rule, not worked out again here.
+  const withoutXdg = stateRootFor(options.stateDir, {
+    ...io,
+    env: { ...io.env, XDG_STATE_HOME: undefined },
+  });
   const stateOrigin = givesFlag(args, "--state-dir")
     ? "flag --state-dir"
     : fromEnv("AGENT_STATE_DIR")
       ? "environment AGENT_STATE_DIR"
-      : io.platform !== "win32" && fromEnv("XDG_STATE_HOME")
+      : stateDir !== withoutXdg
         ? "environment XDG_STATE_HOME"
         : "default";
   const auditOrigin = givesFlag(args, "--audit-log")
@@ -109,7 +116,7 @@ function runOnlySettings(
     ...(givesFlag(args, "--sandbox-limit") ? ["flag --sandbox-limit"] : []),
   ];
   return [
-    ["stateDir", stateRootFor(options.stateDir, io), stateOrigin],
+    ["stateDir", stateDir, stateOrigin],
     ["auditLog", options.auditLog ?? "none", auditOrigin],
     [
       "sandboxLimits",

@@ -181,6 +181,24 @@ describe("agent config names every setting a run decides, and where it came from
     expect(run.out).toContain("\nprofile         daily  (flag --profile)\n");
   });
 
+  it.each([
+    [
+      "an absolute XDG_STATE_HOME",
+      "/var/state",
+      "/var/state/agent-harness  (environment XDG_STATE_HOME)",
+    ],
+    ["a relative one, which the run ignores", "state", "/.local/state/agent-harness  (default)"],
+  ])("the state directory's origin is the run's rule: %s", async (_, xdg, shown) => {
+    await writeFile(file, "{}");
+    const run = await runCapturedSubcommand(configCommand, [], {
+      home,
+      cwd: temp.ws,
+      env: { XDG_STATE_HOME: xdg },
+    });
+    const line = run.out.split("\n").find((row) => row.startsWith("stateDir"));
+    expect(line?.endsWith(shown)).toBe(true);
+  });
+
   it("the state directory, the audit log and the sandbox's limits, from flags or the environment", async () => {
     const state = join(temp.base, "state");
     await writeFile(file, "{}");
