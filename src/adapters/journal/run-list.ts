@@ -82,7 +82,11 @@ function byRecordedStart(runs: string, runIds: readonly string[]): string[] {
   const starts = new Map(
     runIds.map((runId) => [runId, readJournalStartTime(journalPath(runs, runId)) ?? -Infinity]),
   );
-  return [...runIds].sort((a, b) => (starts.get(b) ?? -Infinity) - (starts.get(a) ?? -Infinity));
+  const startOf = (runId: string): number => starts.get(runId) ?? -Infinity;
+  // Compared, not subtracted: two unreadable starts (-Infinity each) would give NaN.
+  return [...runIds].sort((a, b) =>
+    startOf(a) === startOf(b) ? 0 : startOf(b) > startOf(a) ? 1 : -1,
+  );
 }
 
 function summarize(runs: string, runId: string): RunSummary {

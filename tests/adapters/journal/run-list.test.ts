@@ -81,9 +81,12 @@ describe("runIdsNewestFirst", () => {
   it("a journal of that second that cannot be read goes after those that can", () => {
     const readable = "20261207T193842Z-00000000";
     const broken = "20261207T193842Z-ffffffff";
+    const alsoBroken = "20261207T193842Z-88888888";
     startedAt(readable, "2026-12-07T19:38:42.100Z");
     writeFileSync(journalPath(runs, broken), "not json\n");
-    expect(runIdsNewestFirst(runs)).toEqual([readable, broken]);
+    writeFileSync(journalPath(runs, alsoBroken), "");
+    // Two unreadable ones keep the ids' order among themselves.
+    expect(runIdsNewestFirst(runs)).toEqual([readable, broken, alsoBroken]);
   });
 });
 
