@@ -48,7 +48,7 @@ export {
   type UndoReport,
 } from "./bootstrap/undo-run.js";
 export { instructionsChangeNotice } from "./bootstrap/open/project-instructions.js";
-export { loadCommandAllowlist } from "./bootstrap/p04-run.js";
+export { loadCommandAllowlist, refusedNowNotes } from "./bootstrap/p04-run.js";
 export { checkMcpServers, type McpServerReport } from "./bootstrap/external-tools.js";
 export type { McpServerState } from "./adapters/mcp/index.js";
 

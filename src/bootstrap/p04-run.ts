@@ -42,4 +42,4 @@ export function p04Dependencies(input: P04RunInput): GrantDependencies {
 }
 
 /** The workspace's command allowlist and where each entry came from (`agent commands`). */
-export { loadCommandAllowlist } from "../adapters/commands/index.js";
+export { loadCommandAllowlist, refusedNowNotes } from "../adapters/commands/index.js";

@@ -62,26 +62,25 @@ export const commandsFileSchema = builtOnce(buildCommandsFileSchema);
 export function loadCommandAllowlist(workspace: string): CommandAllowlist {
   const notes: string[] = [];
   const commands = [...fromPackageJson(workspace, notes), ...fromCommandsFile(workspace, notes)];
-  // An entry the binding refuses for what the workspace holds now (a script that runs `npx …`,
-  // a file it cannot read) is listed, since a change can make it run; a note says why not yet.
-  for (const entry of commands) {
-    const refusal = refusalNow(workspace, entry.argv);
-    if (refusal !== undefined) {
-      notes.push(
-        `${entry.source} ${JSON.stringify(entry.argv)} is refused at every call while the workspace is as it is now: ${refusal}`,
-      );
-    }
-  }
   return Object.freeze({ commands: Object.freeze(commands), notes: Object.freeze(notes) });
 }
 
-function refusalNow(workspace: string, argv: readonly string[]): string | undefined {
-  try {
-    npmScriptRows(workspace, argv);
-    return undefined;
-  } catch (error) {
-    return firstLineOfError(error);
-  }
+/**
+ * For `agent commands`: each entry the binding refuses for what the workspace holds now (a
+ * script that runs `npx …`, a file it cannot read), which is listed, since a change can make it
+ * run, with why not yet. A run does not ask: the binding is read again at each call anyway.
+ */
+export function refusedNowNotes(workspace: string, commands: readonly AllowedCommand[]): string[] {
+  return commands.flatMap((entry) => {
+    try {
+      npmScriptRows(workspace, entry.argv);
+      return [];
+    } catch (error) {
+      return [
+        `${entry.source} ${JSON.stringify(entry.argv)} is refused at every call while the workspace is as it is now: ${firstLineOfError(error)}`,
+      ];
+    }
+  });
 }
 
 function fromPackageJson(workspace: string, notes: string[]): AllowedCommand[] {

@@ -8,6 +8,7 @@ export {
   commandsFileSchema,
   ensureHarnessDirectory,
   loadCommandAllowlist,
+  refusedNowNotes,
   VERIFICATION_SCRIPTS,
   type AllowedCommand,
   type CommandAllowlist,

@@ -1,4 +1,4 @@
-import { loadCommandAllowlist } from "../../bootstrap.js";
+import { loadCommandAllowlist, refusedNowNotes } from "../../bootstrap.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
 import { resolveWorkspace } from "../settings/workspace.js";
@@ -20,7 +20,10 @@ export function commandsCommand(args: readonly string[], io: CliIo): Promise<num
             (entry) =>
               `${JSON.stringify(entry.argv)}  ${entry.source}${entry.note === undefined ? "" : ` · ${entry.note}`}`,
           );
-    const all = [...lines, ...notes.map((note) => `note: ${note}`)];
+    const all = [
+      ...lines,
+      ...[...notes, ...refusedNowNotes(workspace, commands)].map((note) => `note: ${note}`),
+    ];
     io.stdout.write(`${all.map((line) => escapeForPrompt(line)).join("\n")}\n`);
     return EXIT.ok;
   });

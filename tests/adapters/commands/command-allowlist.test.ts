@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   CommandAllowlistError,
   loadCommandAllowlist,
+  refusedNowNotes,
 } from "../../../src/adapters/commands/index.js";
 
 const made: string[] = [];
@@ -133,14 +134,17 @@ describe("loadCommandAllowlist", () => {
       join(ws, "package.json"),
       JSON.stringify({ scripts: { test: "node --test test/", lint: "npx eslint ." } }),
     );
-    expect(loadCommandAllowlist(ws)).toEqual({
+    const allowlist = loadCommandAllowlist(ws);
+    expect(allowlist).toEqual({
       commands: [
         { argv: ["npm", "test"], source: "package.json scripts.test" },
         { argv: ["npm", "run", "lint"], source: "package.json scripts.lint" },
       ],
-      notes: [
-        'package.json scripts.lint ["npm","run","lint"] is refused at every call while the workspace is as it is now: npx runs package scripts or fetched packages that the harness cannot show or bind to an approval; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run',
-      ],
+      notes: [],
     });
+    // Said by `agent commands`; a run reads the binding again at each call, not at start.
+    expect(refusedNowNotes(ws, allowlist.commands)).toEqual([
+      'package.json scripts.lint ["npm","run","lint"] is refused at every call while the workspace is as it is now: npx runs package scripts or fetched packages that the harness cannot show or bind to an approval; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run',
+    ]);
   });
 });
