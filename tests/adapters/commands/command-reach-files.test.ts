@@ -98,14 +98,14 @@ describe("a word that names a workspace file is bound, slash or not", () => {
     );
   });
 
+  // Not timed (a timed unit test fails on a loaded machine): a search per word over the words
+  // after it, or a look at the disk for each plain name, runs past the test's own 30 s timeout.
   it("many words stay cheap", () => {
     write("a.txt", "a\n");
     const many = Array.from({ length: 200_000 }, (_, index) => `w${String(index % 5000)}`);
-    const started = performance.now();
     expect(npmScriptText(ws, ["echo", ...many, "a.txt"])).toBe(
       `and echo is given a.txt (${sha("a\n")})`,
     );
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
 
