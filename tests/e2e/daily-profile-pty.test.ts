@@ -73,17 +73,20 @@ describe.skipIf(!isPtyAvailable())(`the 10-turn task through a real terminal ${P
     const run = await promptsOf(
       ["--profile", "daily", "--sandbox", "off", "--prompt", "Fix it"],
       "Allow this call? [y/N",
-      ["a\r", "y\r", "y\r", "y\r"],
+      ["a\r", "y\r", "y\r", "y\r", "y\r"],
     );
     expect(run.exitCode).toBe(0);
-    expect(count(run.output, "Allow this call? [y/N] ")).toBe(3);
+    // The first `a` was typed at a [y/N] question: it decides nothing, keeps nothing, and the
+    // question comes again.
+    expect(count(run.output, "a is not an answer here: y allows this call once")).toBe(1);
+    expect(count(run.output, "Allow this call? [y/N] ")).toBe(4);
     expect(count(run.output, "Allow this call? [y/N/a]")).toBe(1);
     expect(count(run.output, "No a (for the rest of this run) here: commands run outside")).toBe(3);
-    // The first `a` was typed at a [y/N] question: no yes, and nothing kept.
     expect(run.screen.filter((line) => line.includes("allow (run-grant)"))).toHaveLength(0);
     expect(
-      run.screen.filter((line) => line.startsWith("[Permission] shell: deny (terminal-approval)")),
-    ).toHaveLength(1);
+      run.screen.filter((line) => line.startsWith("[Permission] shell: allow (terminal-approval)")),
+    ).toHaveLength(3);
+    expect(run.screen.some((line) => line.includes("deny (terminal-approval)"))).toBe(false);
   });
 
   it("chapter 3 asks as it always has: every command and the edit", async () => {

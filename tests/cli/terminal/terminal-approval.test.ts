@@ -584,3 +584,67 @@ describe("a change too long for the screen can be read whole before it is approv
     expect(await decision).toMatchObject({ behavior: "deny" });
   });
 });
+
+describe("an `a` typed where the prompt said it is not offered", () => {
+  async function questions(terminal: FakeTerminal, times: number): Promise<void> {
+    while (promptCount(terminal) < times) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  const command = () =>
+    new PermissionRequest(
+      preparedCall("shell", "execute", { command: "npm test" }),
+    ).withProposedDecision(
+      PermissionDecision.ask("Shell execution requires approval", "shell-default"),
+    );
+
+  it.each(["a\r", "always\r", " A \r"])(
+    "%j decides nothing: the question comes again, saying what y and Enter do",
+    async (typed) => {
+      const terminal = fakeTerminal();
+      const decision = terminal.provider.decideOnce(command(), "commands run outside the sandbox");
+      await questions(terminal, 1);
+      expect(terminal.written()).toContain(
+        "No a (for the rest of this run) here: commands run outside the sandbox\n",
+      );
+      terminal.input.write(typed);
+      await questions(terminal, 2);
+      expect(withoutCursorMoves(terminal.written())).toMatch(
+        /\na is not an answer here: y allows this call once, Enter denies it\n\S*Allow this call\? \[y\/N\] $/u,
+      );
+      terminal.input.write("y\r");
+      expect(await decision).toMatchObject(approved);
+    },
+  );
+
+  it("Enter after it still denies, and so does the end of input", async () => {
+    const terminal = fakeTerminal();
+    const first = terminal.provider.decideOnce(command(), "why");
+    await questions(terminal, 1);
+    terminal.input.write("a\r");
+    await questions(terminal, 2);
+    terminal.input.write("\r");
+    expect(await first).toMatchObject(denied);
+    const second = terminal.provider.decideOnce(command(), "why");
+    await questions(terminal, 3);
+    terminal.input.write("a\r");
+    await questions(terminal, 4);
+    terminal.input.end();
+    expect(await second).toMatchObject(denied);
+  });
+
+  it("at chapter 3's plain [y/N], which says nothing of a, an `a` denies as any other word", async () => {
+    expect(await answer(fakeTerminal(), "a\n")).toMatchObject(denied);
+  });
+
+  it("in Chinese too", async () => {
+    const terminal = fakeTerminal("zh");
+    const decision = terminal.provider.decideOnce(command(), "why");
+    await questions(terminal, 1);
+    terminal.input.write("a\r");
+    await questions(terminal, 2);
+    expect(terminal.written()).toContain("此处不能回答 a: y 仅允许本次调用, 回车拒绝\n");
+    terminal.input.write("n\r");
+    expect(await decision).toMatchObject(denied);
+  });
+});

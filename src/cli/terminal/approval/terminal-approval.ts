@@ -206,6 +206,12 @@ export class TerminalApprovalProvider implements ApprovalProvider {
             continue;
           }
           if (forRunToo && isForRun(answer.text)) return answerDecision("a");
+          // The line above the question said `a` is not offered; an `a` typed anyway meant
+          // "allow", so it is neither taken as a yes nor quietly as a no: the question comes again.
+          if (whyNotForRun !== undefined && isForRun(answer.text)) {
+            details = `${layOutWords(labels.forRunNotAnAnswer, { columns, first: "", rest: MODEL_INDENT })}\n`;
+            continue;
+          }
           return answerDecision(isYes(answer.text) ? "y" : "n");
       }
     }
