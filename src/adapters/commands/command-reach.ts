@@ -337,11 +337,20 @@ class Reach {
 
   /**
    * `make`: the makefiles `-f` names, else the one it picks of GNUmakefile, makefile, Makefile
-   * (those before it bound as absent: one written later is read instead). `-C DIR` changes
-   * directory, which is refused as `cd` is.
+   * (those before it bound as absent: one written later is read instead). `-C DIR` (each one
+   * from the last) is where make reads them: `make -C docs html` binds docs/Makefile.
    */
   make(args: readonly string[], expands: readonly boolean[], shown: string): void {
     const files: { word: string; expands: boolean }[] = [];
+    let directory = "";
+    const enter = (value: { word: string; expands: boolean }): void => {
+      if (value.expands) {
+        throw new UnbindableCommandError(
+          `${shown} -C is given ${JSON.stringify(value.word)}, a name the shell expands, so the harness cannot say which makefile it reads; name the folder plainly`,
+        );
+      }
+      directory = isAbsolute(value.word) ? value.word : join(directory, value.word);
+    };
     for (let at = 0; at < args.length; at += 1) {
       const word = args[at] ?? "";
       if (word === "--") break;
@@ -352,12 +361,12 @@ class Reach {
       if (word.startsWith("--")) {
         const equals = word.indexOf("=");
         const long = word.slice(2, equals < 0 ? undefined : equals);
+        const value = (): { word: string; expands: boolean } =>
+          equals < 0 ? next() : { word: word.slice(equals + 1), expands: expands[at] === true };
         // Long options may be cut short while they stay unambiguous (`--dir`, `--file`, `--mak`).
-        if (long.length >= 2 && "directory".startsWith(long)) throw changesDirectory("make -C");
-        if ("file".startsWith(long) || (long.length >= 3 && "makefile".startsWith(long))) {
-          files.push(
-            equals < 0 ? next() : { word: word.slice(equals + 1), expands: expands[at] === true },
-          );
+        if (long.length >= 2 && "directory".startsWith(long)) enter(value());
+        else if ("file".startsWith(long) || (long.length >= 3 && "makefile".startsWith(long))) {
+          files.push(value());
         }
         continue;
       }
@@ -366,28 +375,30 @@ class Reach {
       // takes the rest of the word, or the next word.
       for (let letter = 1; letter < word.length; letter += 1) {
         const option = word[letter] ?? "";
-        if (option === "C") throw changesDirectory("make -C");
-        if ("fIoWE".includes(option)) {
+        if ("CfIoWE".includes(option)) {
           const rest = word.slice(letter + 1);
           const value = rest === "" ? next() : { word: rest, expands: expands[at] === true };
+          // make reads its makefiles from the last -C's folder, wherever -f stood.
+          if (option === "C") enter(value);
           if (option === "f") files.push(value);
           break;
         }
         if ("jlO".includes(option)) break;
       }
     }
+    const from = (word: string): string => (isAbsolute(word) ? word : join(directory, word));
     for (const file of files) {
       if (file.word === "-") {
         throw new UnbindableCommandError(
           `${shown} -f - reads its makefile from stdin (a redirect or a pipe), which the harness cannot bind to an approval; give it the file by name`,
         );
       }
-      this.file(file.word, file.expands, shown);
+      this.file(file.expands ? file.word : from(file.word), file.expands, shown);
     }
     if (files.length > 0) return;
     for (const makefile of DEFAULT_MAKEFILES) {
-      this.file(makefile, false, shown);
-      if (this.#lstat(join(this.workspace, makefile)) !== undefined) return;
+      this.file(from(makefile), false, shown);
+      if (this.#lstat(this.#resolve(from(makefile))) !== undefined) return;
     }
   }
 

@@ -97,7 +97,7 @@ describe("loadCommandAllowlist", () => {
     [["sh", "-c", "eval $X"], "the script uses eval"],
     [["find", ".", "-name", "*.js", "-exec", "node", "{}", ";"], "find -exec runs commands"],
     [["xargs", "-a", "list.txt", "node"], "xargs, which runs commands the harness cannot read"],
-    [["make", "-C", "sub"], "the command changes directory (make -C)"],
+    [["make", "-f", "-"], "make -f - reads its makefile from stdin"],
     [["timeout", "60", "npx", "vitest"], "npx runs package scripts or fetched packages"],
   ])(
     "a .agent/commands.json entry refused whatever the workspace holds can never run: %j",

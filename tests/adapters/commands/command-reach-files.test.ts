@@ -148,10 +148,40 @@ describe("make reads a makefile it is not given by name", () => {
     ["make", "-kC", "sub"],
     ["make", "--directory=sub"],
     ["make", "--directory", "sub"],
-  ])("%j changes directory and is refused like cd", (...argv) => {
-    const call = (): unknown => npmScriptText(ws, argv);
+    ["make", "--dir", "sub", "html"],
+    ["make", "-C", "./", "-C", "sub"],
+  ])("%j binds the makefile make reads in that folder, not the workspace's", (...argv) => {
+    write("Makefile", "all:\n\techo top\n");
+    const makefile = write("sub/Makefile", "all:\n\techo sub\n");
+    expect(npmScriptText(ws, argv)).toBe(
+      `and make is given sub/GNUmakefile, which is not there now · and make is given sub/makefile, which is not there now · and make is given sub/Makefile (${makefile})`,
+    );
+  });
+
+  it("-f names a makefile in the -C folder, wherever it stands; a makefile changed there asks again", () => {
+    const mk = write("sub/build.mk", "all:\n");
+    write("build.mk", "all:\n");
+    const bound = npmScriptText(ws, ["make", "-f", "build.mk", "-C", "sub"]);
+    // (build.mk of the workspace is bound too, as any file a command's words name is.)
+    expect(bound?.startsWith(`and make is given sub/build.mk (${mk}) · `)).toBe(true);
+    write("sub/build.mk", "all:\n\ttouch pwned\n");
+    expect(npmScriptText(ws, ["make", "-f", "build.mk", "-C", "sub"])).not.toBe(bound);
+  });
+
+  it("a folder outside the workspace binds nothing there, as -f ../x.mk does", () => {
+    expect(npmScriptText(ws, ["make", "-C", "/"])).toBeUndefined();
+    expect(npmScriptText(ws, ["make", "-C", ".."])).toBeUndefined();
+  });
+
+  it("a -C folder the shell expands is refused: which makefile it reads cannot be said", () => {
+    const call = (): unknown => shellTextReach(ws, "make -C $DIR");
     expect(call).toThrow(UnbindableCommandError);
-    expect(call).toThrow("the command changes directory (make -C)");
+    expect(call).toThrow('make -C is given "$DIR", a name the shell expands');
+  });
+
+  it("a search for the word make is not taken for make -C (it binds more, never refuses)", () => {
+    write("src/a.c", "make\n");
+    expect(() => shellTextReach(ws, "grep -rn make -C 2 src")).not.toThrow();
   });
 
   it("make behind a wrapper in a script binds its makefile too", () => {
