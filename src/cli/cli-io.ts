@@ -8,6 +8,11 @@ export interface CliIo {
   readonly cwd: string;
   readonly platform: NodeJS.Platform;
   readonly stdin: TerminalInput;
+  /**
+   * stdin is a shell's pipe or a redirected file with something in it (`git diff | agent …`),
+   * whose text the agent does not read: said once, so nobody thinks the model saw it.
+   */
+  readonly stdinPiped?: boolean;
   readonly stdout: ProgressOutput;
   readonly stderr: ProgressOutput;
   /** Fires when the person presses Ctrl-C outside the approval prompt. */

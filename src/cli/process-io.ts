@@ -1,3 +1,4 @@
+import { fstatSync } from "node:fs";
 import type { CliIo } from "./main.js";
 
 /** The real process as the CLI sees it: its terminal, environment and Ctrl-C. */
@@ -8,8 +9,22 @@ export function processIo(argv: readonly string[]): CliIo {
     cwd: process.cwd(),
     platform: process.platform,
     stdin: process.stdin,
+    stdinPiped: isPipedByShell(0),
     stdout: process.stdout,
     stderr: process.stderr,
     interrupts: process,
   };
+}
+
+/**
+ * A FIFO (`… | agent`) or a non-empty regular file (`agent … < notes.txt`). A socket is not: that
+ * is how a program, not a person's shell, starts the agent (Node's `spawn`, an editor).
+ */
+function isPipedByShell(fd: number): boolean {
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFIFO() || (stats.isFile() && stats.size > 0);
+  } catch {
+    return false;
+  }
 }

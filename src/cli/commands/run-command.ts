@@ -13,7 +13,7 @@ import { resolveSettings, type RunSettings } from "../settings/resolve-settings.
 import { SUBCOMMAND_NAMES } from "./index.js";
 import { lookalikeCommand, lookalikeMessage, positionalTask } from "./lookalike.js";
 import { runAgent } from "./run.js";
-import { isInteractive } from "../modes/run-terminal.js";
+import { PIPED_NOT_READ, isInteractive } from "../modes/run-terminal.js";
 
 export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const fail = (code: number, message: string): number => {
@@ -53,7 +53,9 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   if (options.prompt === undefined && !isInteractive(io)) {
     return fail(
       EXIT.config,
-      `no task given: agent "<task>" or agent --prompt "<task>" (see --help)`,
+      io.stdinPiped === true
+        ? `no task given: agent "<task>" or agent --prompt "<task>" (see --help); ${PIPED_NOT_READ}`
+        : `no task given: agent "<task>" or agent --prompt "<task>" (see --help)`,
     );
   }
   return runAgent(options, { ...io, env: settings.env }, undefined, settings.file.mcpServers);

@@ -21,6 +21,10 @@ import { TerminalApprovalProvider } from "../terminal/approval/terminal-approval
 import { TerminalAuditSink } from "../terminal/approval/terminal-audit.js";
 import { scriptApproval } from "../terminal/approval/script-approval.js";
 
+/** The task is the command line's; what a shell pipes in is neither task nor context. */
+export const PIPED_NOT_READ =
+  'text piped to the agent is not read: save it to a file and mention it (agent "review @changes.diff")';
+
 export class RunTerminal {
   readonly reporter: ProgressReporter;
   /** Ctrl-C: ends the turn in flight (and the run, outside a conversation). */
@@ -58,6 +62,7 @@ export class RunTerminal {
       // or endpoint is caught before anything happens. Never on stdout: that is the answer's.
       announce: (model, instructions) => {
         if (options.quiet) return;
+        if (io.stdinPiped === true) sayAgent(io.stderr, `warning: ${PIPED_NOT_READ}`);
         if (io.stderr.isTTY === true) {
           const first = `workspace ${workspace} · ${model}`;
           sayAgent(io.stderr, instructions === undefined ? first : `${first} · ${instructions}`);
