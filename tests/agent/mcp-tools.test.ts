@@ -243,6 +243,9 @@ describe("chapter 4 and MCP tools", () => {
       'mcp__notes__write_note {"name":"a","text":"b"} · effect external · MCP server "notes", tool "write_note"',
     );
     expect(ask?.actionDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(asked[0]?.proposedDecision?.reason).toBe(
+      'A person approves each exact call: the tool reaches outside this machine (MCP server "notes")',
+    );
     const [outcome] = audit.outcomes;
     expect(outcome).toMatchObject({
       tool: "mcp__notes__write_note",

@@ -155,6 +155,10 @@ describe("chapter 4 asks before writing a file that is loaded or run later", () 
 
     expect(person.requests).toHaveLength(1);
     const asked: PermissionRequest | undefined = person.requests[0];
+    // The prompt's reason is the write's, never the allowlist's words for a command.
+    expect(asked?.proposedDecision?.reason).toBe(
+      `A person approves each exact write here: ${loadedLaterReason("AGENTS.md") ?? ""}`,
+    );
     expect(asked?.proposedDecision?.approvalRequest?.summary).toBe(
       `write_file "AGENTS.md" in ${temp.ws} · effect write · loaded later: ${loadedLaterReason("AGENTS.md") ?? ""} · content ${JSON.stringify(PAYLOAD)}`,
     );

@@ -88,6 +88,7 @@ export function askToWrite(
   const rows = contentRows(input);
   return {
     type: "ask",
+    why: `A person approves each exact write here: ${later.reason}`,
     request: {
       id: context.newRequestId(),
       actionDigest: digest,

@@ -68,6 +68,7 @@ export function authorizeCommand(
   const digest = commandDigest(input, where, script);
   return {
     type: "ask",
+    why: "The command is on the allowlist; a person still approves each run (the allowlist is not a safety boundary)",
     request: {
       id: where.newRequestId(),
       actionDigest: digest,

@@ -52,6 +52,7 @@ export function authorizeExternal(
   });
   return {
     type: "ask",
+    why: `A person approves each exact call: the tool reaches outside this machine (${where})`,
     request: {
       id: context.newRequestId(),
       actionDigest: digest,

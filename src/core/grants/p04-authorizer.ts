@@ -10,9 +10,6 @@ import type { P04Context } from "./policy-context.js";
 
 export const P04_POLICY_SOURCE = "p04-policy";
 
-export const P04_ASK_REASON =
-  "The command is on the allowlist; a person still approves each run (the allowlist is not a safety boundary)";
-
 export class P04Authorizer implements PolicyAuthorizer {
   readonly name = P04_POLICY_SOURCE;
   /** Read per call: the sandbox decision and the clock may change during a run. */
@@ -47,7 +44,7 @@ export class P04Authorizer implements PolicyAuthorizer {
           decision.scope,
         );
       case "ask":
-        return PermissionDecision.ask(P04_ASK_REASON, P04_POLICY_SOURCE, decision.request);
+        return PermissionDecision.ask(decision.why, P04_POLICY_SOURCE, decision.request);
     }
   }
 }

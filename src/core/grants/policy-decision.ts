@@ -27,10 +27,11 @@ export type PolicyDecision =
 /**
  * The seed's decision as the harness uses it: a denial also says, in words, why (`detail`) and
  * what it covers (`scope`), because the model and the audit hear source, reason and scope of
- * every denial.
+ * every denial; a question says why a person must answer it (`why`: the prompt's reason).
  */
 export type ExplainedDecision =
-  | Exclude<PolicyDecision, { readonly type: "deny" }>
+  | { readonly type: "allow"; readonly scope: string }
+  | { readonly type: "ask"; readonly request: ApprovalRequest; readonly why: string }
   | {
       readonly type: "deny";
       readonly reason: P04DenialCode;

@@ -43,7 +43,14 @@ export function authorize(
   context: PolicyContext | P04Context,
 ): PolicyDecision {
   const decision = authorizeExplained(tool, input, context);
-  return decision.type === "deny" ? { type: "deny", reason: decision.reason } : decision;
+  switch (decision.type) {
+    case "allow":
+      return decision;
+    case "deny":
+      return { type: "deny", reason: decision.reason };
+    case "ask":
+      return { type: "ask", request: decision.request };
+  }
 }
 
 /** `authorize`, with each denial's detail and scope, which the P04 path passes to the model. */

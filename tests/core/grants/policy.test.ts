@@ -257,6 +257,9 @@ describe("P04 inside the one PermissionPolicy", () => {
     expect(decision.behavior).toBe("allow");
     expect(approver.requests).toHaveLength(1);
     expect(approver.requests[0]?.proposedDecision?.source).toBe("p04-policy");
+    expect(approver.requests[0]?.proposedDecision?.reason).toBe(
+      "The command is on the allowlist; a person still approves each run (the allowlist is not a safety boundary)",
+    );
     expect(approver.requests[0]?.proposedDecision?.approvalRequest?.id).toBe(
       "req_0123456789abcdef",
     );
