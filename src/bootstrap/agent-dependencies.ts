@@ -9,6 +9,7 @@ import type { AuditSink } from "../core/policy/audit.js";
 import type { ArgvRunner, CommandRunner, OutputSpillStore } from "../core/ports/command-runner.js";
 import type { ApprovalGrants } from "../core/grants/grant-approval.js";
 import type { ExecutionEnvironment } from "../core/policy/execution-environment.js";
+import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import type { ModelClient } from "../core/ports/model.js";
 import type { RunJournal } from "../core/journal/journal-records.js";
 import type { ToolDefinition } from "../core/tools/tool-definition.js";
@@ -35,6 +36,12 @@ export interface AgentDependencies {
    */
   readonly hostFiles?: HostFilesSource;
   readonly commandRunner: CommandRunner;
+  /**
+   * What the file tools (and `grep`) read and write through; absent, the workspace on disk
+   * (NodeWorkspaceFileSystem, refusing the files above). Offline tests inject a double here, as
+   * they do the approver and the audit sink. The boundary still judges every path first.
+   */
+  readonly fileSystem?: WorkspaceFileSystem;
   readonly approvalProvider?: ApprovalProvider;
   readonly auditSink?: AuditSink;
   readonly executionEnvironment?: ExecutionEnvironment;

@@ -9,6 +9,7 @@ import {
 import { recheckApprovedCommand } from "../core/grants/p04-recheck.js";
 import { commandsEndWithTheirCalls } from "../core/policy/execution-environment.js";
 import type { PersonalRules } from "../core/policy/personal-rules.js";
+import type { WorkspaceFileSystem } from "../core/ports/filesystem.js";
 import type { ChapterProfile } from "../core/profiles.js";
 import type { ToolDefinition } from "../core/tools/tool-definition.js";
 import { createFileTools, createShellTool } from "../features/builtin-tools.js";
@@ -66,7 +67,7 @@ export function buildTools(
   if (profile.capabilities.has("files")) {
     tools.push(
       ...createFileTools({
-        fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)),
+        fileSystem: fileSystemOf(deps),
         withheldFromGlob: personal.withheldFrom(GLOB_TOOL_NAME),
       }),
     );
@@ -74,7 +75,7 @@ export function buildTools(
   if (profile.search === "grep") {
     tools.push(
       createGrepTool({
-        fileSystem: new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps)),
+        fileSystem: fileSystemOf(deps),
         withheld: personal.withheldFrom(GREP_TOOL_NAME),
       }),
     );
@@ -84,6 +85,10 @@ export function buildTools(
     tools.push(external.definition);
   }
   return tools;
+}
+
+function fileSystemOf(deps: AgentDependencies): WorkspaceFileSystem {
+  return deps.fileSystem ?? new NodeWorkspaceFileSystem(deps.workspace, workspaceFiles(deps));
 }
 
 /**

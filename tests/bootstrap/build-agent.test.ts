@@ -5,6 +5,7 @@ import { CapabilitySet, P01, P02, P03 } from "../../src/core/profiles.js";
 import { RecordingApprover, RecordingAuditSink } from "../support/permission-fakes.js";
 import { ScriptedModelClient, textReply, toolCallReply } from "../support/scripted-model.js";
 import { RecordingCommandRunner } from "../support/recording-command-runner.js";
+import type { WorkspaceFileSystem } from "../../src/core/ports/filesystem.js";
 
 const base = {
   workspace: "/nonexistent-workspace-for-offline-tests",
@@ -82,5 +83,48 @@ describe("buildAgent", () => {
         ),
       );
     }
+  });
+});
+
+describe("BuildDependencies.fileSystem", () => {
+  it("the file tools read through the injected double, as the seed's offline tests do", async () => {
+    const reads: string[] = [];
+    const fileSystem: WorkspaceFileSystem = {
+      root: base.workspace,
+      readFile: (path) => {
+        reads.push(path);
+        return Promise.resolve({
+          text: "from the double\n",
+          firstLine: 1,
+          lastLine: 1,
+          totalLines: 1,
+        });
+      },
+      writeFile: () => Promise.reject(new Error("unused")),
+      editFile: () => Promise.reject(new Error("unused")),
+      glob: () => Promise.resolve({ paths: ["only-in-the-double.txt"], omitted: 0 }),
+    };
+    for (const profile of [P02, P03]) {
+      const model = new ScriptedModelClient([
+        toolCallReply([
+          { id: "r1", name: "read_file", arguments: { path: "notes.txt" } },
+          { id: "g1", name: "glob", arguments: { pattern: "*" } },
+        ]),
+        textReply("done"),
+      ]);
+      const agent = buildAgent(profile, {
+        ...base,
+        model,
+        fileSystem,
+        approvalProvider: new RecordingApprover(() => undefined),
+        auditSink: new RecordingAuditSink(),
+      });
+      const result = await agent.run("read");
+      expect(result.history.filter((message) => message.role === "tool")).toEqual([
+        { role: "tool", toolCallId: "r1", content: expect.stringContaining("from the double") },
+        { role: "tool", toolCallId: "g1", content: "only-in-the-double.txt" },
+      ]);
+    }
+    expect(reads).toEqual(["notes.txt", "notes.txt"]);
   });
 });
