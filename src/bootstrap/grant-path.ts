@@ -7,7 +7,7 @@ import { NodeWorkspaceWriteBoundary } from "../adapters/filesystem/index.js";
 import { ApprovedActions } from "../core/grants/approved-actions.js";
 import type { P04Context } from "../core/grants/policy-context.js";
 import type { ExecutionEnvironment } from "../core/policy/execution-environment.js";
-import { loadedLaterReason } from "../core/policy/loaded-later-files.js";
+import { reasonOutsideInstalledCode } from "../core/policy/loaded-later-files.js";
 import type { ChapterProfile } from "../core/profiles.js";
 import type { AgentDependencies, GrantDependencies } from "./agent-dependencies.js";
 import { BootstrapError } from "./bootstrap-error.js";
@@ -49,7 +49,8 @@ export function grantPath(profile: ChapterProfile, deps: AgentDependencies): Gra
     newRequestId: () => `req_${randomBytes(8).toString("hex")}`,
     classifyPath: (effect, path) => boundary.classifyNow(deps.workspace, effect, path),
     writeLanding: (path) => boundary.landingNow(deps.workspace, path),
-    loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
+    loadedThrough: (path) =>
+      boundary.loadedThroughNow(deps.workspace, path, reasonOutsideInstalledCode),
     ...(grants.scriptOf === undefined ? {} : { scriptOf: grants.scriptOf }),
     ...(externalTools.size === 0 ? {} : { externalTools }),
   });

@@ -3,7 +3,7 @@
  * disk (where a write lands, what a read reaches) answered by a boundary of their own.
  */
 import { NodeWorkspaceWriteBoundary } from "../adapters/filesystem/index.js";
-import { loadedLaterReason } from "../core/policy/loaded-later-files.js";
+import { reasonOutsideInstalledCode } from "../core/policy/loaded-later-files.js";
 import { PersonalRules } from "../core/policy/personal-rules.js";
 import type { ChapterProfile } from "../core/profiles.js";
 import { GLOB_TOOL_NAME } from "../features/glob-tool.js";
@@ -18,7 +18,8 @@ export function personalRulesOf(profile: ChapterProfile, deps: AgentDependencies
   const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
   const specs = profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [];
   return new PersonalRules(specs, {
-    loadedThrough: (path) => boundary.loadedThroughNow(deps.workspace, path, loadedLaterReason),
+    loadedThrough: (path) =>
+      boundary.loadedThroughNow(deps.workspace, path, reasonOutsideInstalledCode),
     withholdingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
     readingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
     reaches: (path) => boundary.readingNow(deps.workspace, path),

@@ -21,6 +21,16 @@ export interface LoadedLaterEntry {
   readonly folders?: readonly string[];
   /** Lower-case name suffixes matched in any folder (`.code-workspace`). */
   readonly suffixes?: readonly string[];
+  /**
+   * Lower-case name starts matched in any folder, for a tool that reads every form of its config
+   * (`.eslintrc`, `.eslintrc.json`, `.eslintrc.yml`, …: each can name code it loads).
+   */
+  readonly prefixes?: readonly string[];
+  /**
+   * Installed code (`node_modules/`, `.venv/`): a file tool's write is asked, but a command may
+   * write there, as every install does, so the sandbox leaves it writable.
+   */
+  readonly commandsWrite?: true;
 }
 
 export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
@@ -85,17 +95,27 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   },
   {
     pattern:
-      ".vscode/, .idea/, .zed/, .fleet/, .helix/, *.code-workspace, *.sublime-project, .nvim.lua, .nvimrc, .exrc, .lazy.lua",
+      ".vscode/, .idea/, .zed/, .fleet/, .helix/, *.code-workspace, *.sublime-project, .nvim.lua, .nvimrc, .exrc, .vimrc, .lvimrc, .lazy.lua, .dir-locals.el",
     reason:
       "editor settings and tasks: an editor opening the folder runs its tasks and the programs its settings name",
     folders: [".vscode", ".idea", ".zed", ".fleet", ".helix"],
-    names: [".nvim.lua", ".nvimrc", ".exrc", ".lazy.lua"],
+    names: [
+      ".nvim.lua",
+      ".nvimrc",
+      ".exrc",
+      ".vimrc",
+      ".lvimrc",
+      ".lazy.lua",
+      ".dir-locals.el",
+      ".dir-locals-2.el",
+    ],
     suffixes: [".code-workspace", ".sublime-project"],
   },
   {
-    pattern: ".devcontainer/",
+    pattern: ".devcontainer/, .devcontainer.json",
     reason: "a dev container's commands run when an editor or CI opens the folder",
     folders: [".devcontainer"],
+    names: [".devcontainer.json"],
   },
   {
     pattern: ".github/ (workflows, actions, Copilot instructions)",
@@ -104,18 +124,43 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   },
   {
     pattern:
-      ".gitlab-ci.yml, .circleci/, .buildkite/, .travis.yml, azure-pipelines.yml, Jenkinsfile",
-    reason: "CI runs them at the next push",
-    folders: [".circleci", ".buildkite"],
-    names: [".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml", "jenkinsfile"],
+      ".gitlab-ci.yml, .gitlab/, .gitea/, .forgejo/, .circleci/, .buildkite/, .woodpecker/, .semaphore/, .travis.yml, azure-pipelines.yml, bitbucket-pipelines.yml, .drone.yml, .woodpecker.yml, appveyor.yml, .cirrus.yml, .gitpod.yml, Jenkinsfile",
+    reason: "CI runs them at the next push (a cloud workspace when it opens the repository)",
+    folders: [
+      ".gitlab",
+      ".gitea",
+      ".forgejo",
+      ".circleci",
+      ".buildkite",
+      ".woodpecker",
+      ".semaphore",
+    ],
+    names: [
+      ".gitlab-ci.yml",
+      ".travis.yml",
+      "azure-pipelines.yml",
+      "bitbucket-pipelines.yml",
+      ".drone.yml",
+      ".woodpecker.yml",
+      ".woodpecker.yaml",
+      "appveyor.yml",
+      ".appveyor.yml",
+      ".cirrus.yml",
+      ".gitpod.yml",
+      ".gitpod.dockerfile",
+      "jenkinsfile",
+    ],
   },
   {
     pattern:
-      ".envrc, mise.toml, .mise.toml, mise.local.toml, .mise/, mise/, .config/mise/, .tool-versions",
-    reason: "the shell loads them on `cd` into the folder (direnv, mise, asdf)",
+      ".envrc, mise.toml, .mise.toml, mise.local.toml, .mise/, mise/, .config/mise/, .tool-versions, .rvmrc, .autoenv",
+    reason: "the shell loads them on `cd` into the folder (direnv, mise, asdf, rvm, autoenv)",
     folders: [".mise", "mise"],
     names: [
       ".envrc",
+      ".rvmrc",
+      ".autoenv",
+      ".autoenv.zsh",
       "mise.toml",
       ".mise.toml",
       "mise.local.toml",
@@ -175,40 +220,72 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
     names: ["setup.py", "pyproject.toml", "gemfile", "gems.rb"],
   },
   {
-    pattern: "eslint.config.*, .eslintrc.js, .eslintrc.cjs, prettier.config.*, .prettierrc.js, …",
+    pattern:
+      "eslint.config.*, .eslintrc*, prettier.config.*, .prettierrc*, stylelint.config.*, .stylelintrc*, tailwind.config.*, babel.config.*, .babelrc*",
     reason:
-      "an editor's ESLint or Prettier support runs these JavaScript configs when it opens the folder",
-    names: [
-      "eslint.config.js",
-      "eslint.config.mjs",
-      "eslint.config.cjs",
-      "eslint.config.ts",
-      "eslint.config.mts",
-      "eslint.config.cts",
-      ".eslintrc.js",
-      ".eslintrc.cjs",
-      "prettier.config.js",
-      "prettier.config.mjs",
-      "prettier.config.cjs",
-      "prettier.config.ts",
-      ".prettierrc.js",
-      ".prettierrc.mjs",
-      ".prettierrc.cjs",
-      ".prettierrc.ts",
+      "an editor's ESLint, Prettier, Stylelint or Tailwind support loads these configs, and the parsers, plugins and code they name, when it opens the folder",
+    prefixes: [
+      "eslint.config.",
+      ".eslintrc",
+      "prettier.config.",
+      ".prettierrc",
+      "stylelint.config.",
+      ".stylelintrc",
+      "tailwind.config.",
+      "babel.config.",
+      ".babelrc",
     ],
   },
   {
-    pattern: ".cargo/, rust-toolchain, rust-toolchain.toml",
+    pattern:
+      "conftest.py, pytest.ini, tox.ini, setup.cfg, .pylintrc, pylintrc, mypy.ini, .mypy.ini, .flake8",
     reason:
-      "cargo loads its config (a wrapper for rustc, a runner for what it builds) and rustup the toolchain named here at the next cargo command; an editor's Rust support runs cargo when it opens the folder",
+      "an editor's Python support (test discovery, pylint, mypy, flake8) imports them, and the plugins and hooks they name, when it opens the folder",
+    names: [
+      "conftest.py",
+      "pytest.ini",
+      ".pytest.ini",
+      "tox.ini",
+      "setup.cfg",
+      ".pylintrc",
+      "pylintrc",
+      "mypy.ini",
+      ".mypy.ini",
+      ".flake8",
+    ],
+  },
+  {
+    pattern: "node_modules/, .yarn/, .venv/, venv/ (commands write them; the file tools ask)",
+    reason:
+      "installed packages: an editor runs the linters, formatters and language servers there, yarn the release yarnPath names, and a virtual environment's interpreter its .pth files and activate script",
+    folders: ["node_modules", ".yarn", ".venv", "venv"],
+    commandsWrite: true,
+  },
+  {
+    pattern: "Makefile, makefile, GNUmakefile, *.mk, CMakeLists.txt, *.cmake, CMakePresets.json",
+    reason:
+      "an editor's Makefile or CMake support runs make --dry-run (which runs $(shell …)) or configures CMake (execute_process) when it opens the folder",
+    names: [
+      "makefile",
+      "gnumakefile",
+      "cmakelists.txt",
+      "cmakepresets.json",
+      "cmakeuserpresets.json",
+    ],
+    suffixes: [".mk", ".cmake"],
+  },
+  {
+    pattern: ".cargo/, rust-toolchain, rust-toolchain.toml, build.rs",
+    reason:
+      "cargo loads its config (a wrapper for rustc, a runner for what it builds) and rustup the toolchain named here at the next cargo command; an editor's Rust support runs cargo, and the build scripts, when it opens the folder",
     folders: [".cargo"],
-    names: ["rust-toolchain", "rust-toolchain.toml"],
+    names: ["rust-toolchain", "rust-toolchain.toml", "build.rs"],
   },
   {
     pattern:
-      "Directory.Build.props, Directory.Build.targets, Directory.Build.rsp, Directory.Packages.props, NuGet.Config",
+      "Directory.Build.props, Directory.Build.targets, Directory.Build.rsp, Directory.Packages.props, NuGet.Config, *.csproj, *.fsproj, *.vbproj, *.proj, *.props, *.targets",
     reason:
-      "MSBuild imports them into every project below at the next build or restore (an editor's C# support runs one when it opens the folder); NuGet.Config says where packages come from",
+      "MSBuild runs the projects and imports these into every project below at the next build or restore (an editor's C# support runs one when it opens the folder); NuGet.Config says where packages come from",
     names: [
       "directory.build.props",
       "directory.build.targets",
@@ -216,14 +293,24 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       "directory.packages.props",
       "nuget.config",
     ],
+    suffixes: [".csproj", ".fsproj", ".vbproj", ".proj", ".props", ".targets"],
   },
   {
     pattern:
-      "gradlew, gradle-wrapper.properties, gradle-wrapper.jar, gradle.properties, mvnw, .mvn/, .sbtopts, .jvmopts",
+      "gradlew, gradle-wrapper.properties, gradle-wrapper.jar, gradle.properties, build.gradle(.kts), settings.gradle(.kts), pom.xml, build.sbt, mvnw, .mvn/, .sbtopts, .jvmopts, .bazelrc, .bazelversion, tools/bazel",
     reason:
-      "the Gradle, Maven or sbt launcher, the distribution it downloads and the JVM options it starts with, run at the next build (an IDE runs the wrapper when it opens the folder)",
+      "the Gradle, Maven, sbt or Bazel launcher, the build it runs, the distribution it downloads and the JVM options it starts with, run at the next build (an IDE runs the build when it opens the folder)",
     folders: [".mvn"],
     names: [
+      "build.gradle",
+      "build.gradle.kts",
+      "settings.gradle",
+      "settings.gradle.kts",
+      "pom.xml",
+      "build.sbt",
+      ".bazelrc",
+      ".bazelversion",
+      "bazel",
       "gradlew",
       "gradlew.bat",
       "gradle-wrapper.properties",
@@ -270,18 +357,43 @@ export interface LoadedThroughLink {
  * some loaders and filesystems do, and asking once too often costs a question, not a file.
  */
 export function loadedLaterReason(path: string): string | undefined {
-  const parts = path
+  return loadedLaterEntry(namesOf(path))?.reason;
+}
+
+/**
+ * `loadedLaterReason`, but nothing inside installed code (`node_modules/`, `.venv/`, `.yarn/`):
+ * what the sandbox holds read-only from a command (every install writes there), and what the
+ * links the scan follows may name (a monorepo links each of its packages from `node_modules`,
+ * which would make every write in them a question). A file tool's write there is still asked.
+ */
+export function reasonOutsideInstalledCode(path: string): string | undefined {
+  const parts = namesOf(path);
+  const installed = parts.slice(0, -1).some((folder) => COMMANDS_WRITE_FOLDERS.has(folder));
+  return installed ? undefined : loadedLaterEntry(parts)?.reason;
+}
+
+const COMMANDS_WRITE_FOLDERS: ReadonlySet<string> = new Set(
+  LOADED_LATER_FILES.flatMap((entry) =>
+    entry.commandsWrite === true ? (entry.folders ?? []) : [],
+  ),
+);
+
+function namesOf(path: string): string[] {
+  return path
     .split(/[/\\]+/u)
     .map(nameKey)
     .filter((part) => part !== "" && part !== ".");
+}
+
+function loadedLaterEntry(parts: readonly string[]): LoadedLaterEntry | undefined {
   const name = parts.at(-1);
   if (name === undefined) return undefined;
   const folders = parts.slice(0, -1);
-  const entry = LOADED_LATER_FILES.find(
+  return LOADED_LATER_FILES.find(
     (candidate) =>
       candidate.names?.includes(name) === true ||
       candidate.suffixes?.some((suffix) => name.endsWith(suffix)) === true ||
+      candidate.prefixes?.some((prefix) => name.startsWith(prefix)) === true ||
       folders.some((folder) => candidate.folders?.includes(folder) === true),
   );
-  return entry?.reason;
 }

@@ -23,7 +23,7 @@ import {
   LoadedLaterScanError,
   type FolderListing,
 } from "../../../src/adapters/filesystem/index.js";
-import { loadedLaterReason } from "../../../src/core/policy/loaded-later-files.js";
+import { reasonOutsideInstalledCode } from "../../../src/core/policy/loaded-later-files.js";
 
 let ws: string;
 
@@ -61,7 +61,7 @@ function scanError(run: () => unknown): LoadedLaterScanError {
 describe("loadedLaterEntries on a folder it cannot read", () => {
   it.each(["EACCES", "EPERM", "EIO"])("refuses (%s) instead of reading it as empty", (code) => {
     const error = scanError(() =>
-      loadedLaterEntries(ws, loadedLaterReason, failingAt(join(ws, "hidden"), code)),
+      loadedLaterEntries(ws, reasonOutsideInstalledCode, failingAt(join(ws, "hidden"), code)),
     );
     expect(error.code).toBe("path_escape");
     expect(error.message).toBe(
@@ -78,7 +78,7 @@ describe("loadedLaterEntries on a folder it cannot read", () => {
     };
     const entries = loadedLaterEntries(
       ws,
-      loadedLaterReason,
+      reasonOutsideInstalledCode,
       failingAt(join(ws, "hidden"), "EACCES"),
       closed,
     );
@@ -87,7 +87,12 @@ describe("loadedLaterEntries on a folder it cannot read", () => {
     // Not for another error: only a folder closed to this process is known to hold nothing ours.
     expect(
       scanError(() =>
-        loadedLaterEntries(ws, loadedLaterReason, failingAt(join(ws, "hidden"), "EIO"), closed),
+        loadedLaterEntries(
+          ws,
+          reasonOutsideInstalledCode,
+          failingAt(join(ws, "hidden"), "EIO"),
+          closed,
+        ),
       ).message,
     ).toBe(
       `${join(ws, "hidden")} cannot be read (EIO), so a file a later session, an editor or CI loads could lie there unseen`,
@@ -102,7 +107,7 @@ describe("loadedLaterEntries on a folder it cannot read", () => {
   it("reads a folder that vanished since its parent was listed as empty: nothing can lie there", () => {
     const entries = loadedLaterEntries(
       ws,
-      loadedLaterReason,
+      reasonOutsideInstalledCode,
       failingAt(join(ws, "hidden"), "ENOENT"),
     );
     expect(entries.map((entry) => entry.path)).toEqual([join(ws, "AGENTS.md")]);
@@ -112,7 +117,7 @@ describe("loadedLaterEntries on a folder it cannot read", () => {
     "refuses a real chmod 000 folder (only where the tests do not run as root)",
     () => {
       chmodSync(join(ws, "hidden"), 0o000);
-      const error = scanError(() => loadedLaterEntries(ws, loadedLaterReason));
+      const error = scanError(() => loadedLaterEntries(ws, reasonOutsideInstalledCode));
       expect(error.message).toBe(
         `${join(ws, "hidden")} cannot be read (EACCES), so a file a later session, an editor or CI loads could lie there unseen`,
       );
@@ -138,7 +143,7 @@ describe("loadedLaterEntries in a folder of very many entries", () => {
         yield file;
       }
     };
-    const error = scanError(() => loadedLaterEntries(ws, loadedLaterReason, huge));
+    const error = scanError(() => loadedLaterEntries(ws, reasonOutsideInstalledCode, huge));
     expect(error.message).toBe(
       `the workspace holds more than ${String(LOADED_LATER_ENTRIES)} entries within 4 levels, too many to find every file a later session, an editor or CI loads`,
     );
@@ -160,7 +165,7 @@ describe("loadedLaterEntries in a folder of very many entries", () => {
       for (let i = 0; i < LOADED_LATER_ENTRIES - 4; i += 1) yield file;
     };
     expect(
-      loadedLaterEntries(ws, loadedLaterReason, many)
+      loadedLaterEntries(ws, reasonOutsideInstalledCode, many)
         .map((entry) => entry.path)
         .sort(),
     ).toEqual([join(ws, "AGENTS.md"), join(ws, "hidden", "AGENTS.md")]);
@@ -172,7 +177,7 @@ describe("loadedLaterEntries on a dangling link of a listed name", () => {
     symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
     symlinkSync("ci", join(ws, ".github"));
     symlinkSync(join(tmpdir(), "outside-rules.md"), join(ws, "GEMINI.md"));
-    const links = loadedLaterEntries(ws, loadedLaterReason)
+    const links = loadedLaterEntries(ws, reasonOutsideInstalledCode)
       .filter((entry) => entry.link === true)
       .map((entry) => [entry.path, entry.leadsTo, entry.wouldLeadTo])
       .sort();

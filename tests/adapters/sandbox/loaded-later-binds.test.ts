@@ -9,7 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadedLaterEntries } from "../../../src/adapters/filesystem/index.js";
-import { loadedLaterReason } from "../../../src/core/policy/loaded-later-files.js";
+import {
+  loadedLaterReason,
+  reasonOutsideInstalledCode,
+} from "../../../src/core/policy/loaded-later-files.js";
 import { BWRAP_REASON, HAS_BWRAP, hostEnvironmentRunner } from "../../support/bubblewrap.js";
 import { BWRAP, hostExecutable } from "../../support/host-executables.js";
 
@@ -42,7 +45,7 @@ describe("loadedLaterEntries", () => {
     symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
     writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
     expect(
-      loadedLaterEntries(ws, loadedLaterReason)
+      loadedLaterEntries(ws, reasonOutsideInstalledCode)
         .map((entry) => [entry.path, entry.leadsTo])
         .sort(),
     ).toEqual(
@@ -76,7 +79,7 @@ describe("loadedLaterEntries in a folder loaded whole", () => {
     const ci = loadedLaterReason(".github/x") ?? "";
     const editor = loadedLaterReason(".vscode/x") ?? "";
     expect(
-      loadedLaterEntries(ws, loadedLaterReason)
+      loadedLaterEntries(ws, reasonOutsideInstalledCode)
         .filter((entry) => entry.link === true)
         .map((entry) => [entry.path, entry.leadsTo ?? entry.wouldLeadTo, entry.reason])
         .sort(),
@@ -101,7 +104,7 @@ describe("loadedLaterEntries on the way to where a link leads", () => {
     symlinkSync("hop.md", join(ws, "CLAUDE.md"));
     const rules = join(ws, "shared", "rules.md");
     expect(
-      loadedLaterEntries(ws, loadedLaterReason)
+      loadedLaterEntries(ws, reasonOutsideInstalledCode)
         .filter((entry) => entry.link === true)
         .map((entry) => [entry.path, entry.leadsTo]),
     ).toEqual([
@@ -120,7 +123,7 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
         bwrapPath: BWRAP ?? "",
         bash: BASH ?? "",
         workspace: ws,
-        ...(keep ? { loadedLater: loadedLaterReason } : {}),
+        ...(keep ? { loadedLater: reasonOutsideInstalledCode } : {}),
       });
 
     const ATTACK =
@@ -161,6 +164,30 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       expect(result.notes).toContain(
         `warning: ${join(ws, "sub", "AGENTS.md")} was created during this command; instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents), and no one was asked about it: check it before then`,
       );
+    });
+
+    it("installed code stays writable to a command, as an install needs; a linter's config does not", async () => {
+      mkdirSync(join(ws, ".venv", "bin"), { recursive: true });
+      writeFileSync(join(ws, ".venv", "bin", "activate"), "# activate\n");
+      writeFileSync(join(ws, ".venv", "setup.cfg"), "[x]\n");
+      writeFileSync(join(ws, ".eslintrc.json"), "{}\n");
+      writeFileSync(join(ws, "conftest.py"), "\n");
+      const result = await runner(true).run(
+        "echo x >> .venv/bin/activate && echo V1; echo x >> .venv/setup.cfg && echo V2; " +
+          "echo x > node_modules/x/index.js && echo N1; " +
+          'echo \'{"parser":"./p.cjs"}\' > .eslintrc.json && echo E1; echo x >> conftest.py && echo P1; ' +
+          "echo '{}' > .devcontainer.json && echo D1",
+        ws,
+        LIMITS,
+      );
+      expect(result.output).toMatch(/V1[\s\S]*V2[\s\S]*N1/u);
+      expect(result.output).not.toMatch(/E1|P1/u);
+      expect(readFileSync(join(ws, ".eslintrc.json"), "utf8")).toBe("{}\n");
+      expect(readFileSync(join(ws, "conftest.py"), "utf8")).toBe("\n");
+      expect(result.notes).toContain(
+        `warning: ${join(ws, ".devcontainer.json")} was created during this command; ${loadedLaterReason(".devcontainer.json") ?? ""}, and no one was asked about it: check it before then`,
+      );
+      expect(result.notes.join("\n")).not.toMatch(/\.venv|node_modules/u);
     });
 
     it("one changed through a hard link made before the run is named: a bind covers a name, not the file", async () => {
@@ -294,7 +321,7 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
           bwrapPath: BWRAP ?? "",
           bash: BASH ?? "",
           workspace: ws,
-          loadedLater: loadedLaterReason,
+          loadedLater: reasonOutsideInstalledCode,
           loadedLaterFor: "unapproved-commands",
         });
       const PLANT = "echo evil >> AGENTS.md && echo W1; echo 'export X=1' > .envrc && echo CREATED";
