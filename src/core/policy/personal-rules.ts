@@ -431,7 +431,18 @@ export function unusableRule(
   if (rule.path !== undefined && effect === "execute") {
     return `path is for a file tool; a command reads and writes what it runs, so name its words with argv`;
   }
-  return undefined;
+  return rule.argv === undefined ? undefined : spacedWord(rule.argv);
+}
+
+/**
+ * `["git push"]` reads as the command `git push` but is one word, and a rule compares a command
+ * word by word (its text split at blanks, however it quotes them): it would never decide a call.
+ */
+function spacedWord(argv: readonly string[]): string | undefined {
+  const spaced = argv.find((word) => /\s/u.test(word));
+  if (spaced === undefined) return undefined;
+  const apart = JSON.stringify(argv.flatMap((word) => word.split(/\s+/u).filter(Boolean)));
+  return `argv's word ${JSON.stringify(spaced)} holds a blank, and a rule compares a command word by word: write the words apart, ${apart}`;
 }
 
 /** Whether a glob, its wildcards taken as ordinary names, names a file or folder loaded later. */
@@ -441,7 +452,13 @@ function namesLoadedLater(glob: string): boolean {
 
 /** How a rule is named in reasons and in `/permissions`: `shell git push …`, `* secrets/**`. */
 export function describeRule(rule: PersonalRuleSpec): string {
-  if (rule.argv !== undefined) return `${rule.tool} ${rule.argv.join(" ")} …`;
+  if (rule.argv !== undefined) {
+    // A word with a blank in it is shown quoted, so `["git push"]` never reads as `["git","push"]`.
+    const words = rule.argv.some((word) => /\s|^$/u.test(word))
+      ? JSON.stringify(rule.argv)
+      : rule.argv.join(" ");
+    return `${rule.tool} ${words} …`;
+  }
   if (rule.path !== undefined) return `${rule.tool} ${rule.path}`;
   return rule.tool;
 }

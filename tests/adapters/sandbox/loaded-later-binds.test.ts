@@ -187,7 +187,7 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       expect(result.notes).toContain(
         `warning: ${join(ws, ".devcontainer.json")} was created during this command; ${loadedLaterReason(".devcontainer.json") ?? ""}, and no one was asked about it: check it before then`,
       );
-      expect(result.notes.join("\n")).not.toMatch(/\.venv|node_modules/u);
+      expect((result.notes ?? []).join("\n")).not.toMatch(/\.venv|node_modules/u);
     });
 
     it("one changed through a hard link made before the run is named: a bind covers a name, not the file", async () => {

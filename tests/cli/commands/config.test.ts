@@ -60,6 +60,34 @@ describe("agent config and the person's rules", () => {
     });
   });
 
+  it.each([
+    [
+      { behavior: "deny", tool: "shell", argv: ["git push"] },
+      '(deny shell ["git push"] …): argv\'s word "git push"',
+      '["git","push"]',
+    ],
+    [
+      { behavior: "allow", tool: "shell", argv: ["npm test"] },
+      '(allow shell ["npm test"] …): argv\'s word "npm test"',
+      '["npm","test"]',
+    ],
+    [
+      { behavior: "deny", tool: "shell", argv: ["git", "commit", "-m", "WIP stuff"] },
+      '(deny shell ["git","commit","-m","WIP stuff"] …): argv\'s word "WIP stuff"',
+      '["git","commit","-m","WIP","stuff"]',
+    ],
+  ])(
+    "refuses a command rule whose words run together: %j would never decide a call",
+    async (rule, named, apart) => {
+      const run = await config({ profile: "daily", rules: [rule] });
+      expect(run).toEqual({
+        code: 2,
+        out: "",
+        err: `agent: your settings file's rules[0] ${named} holds a blank, and a rule compares a command word by word: write the words apart, ${apart}\n`,
+      });
+    },
+  );
+
   it("counts usable rules, and rules a profile without them does not use", async () => {
     const daily = await config({
       profile: "daily",
