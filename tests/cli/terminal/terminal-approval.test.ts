@@ -308,6 +308,18 @@ describe("the approval prompt", () => {
     );
   });
 
+  it("beside a diff, counts every character not shown, not those of a first cut", () => {
+    const content = `${"a".repeat(4000)}${"z".repeat(9000)}`;
+    const request = writeRequest({ path: "big.txt", content });
+    const json = `{"path":"big.txt","content":"${content}"}`;
+    const { details } = renderApprovalPrompt(request, "en", undefined, ["+a", "+z"]);
+    const argumentsLine = details.split("\n").find((line) => line.startsWith("Arguments: "));
+    // 200 shown of 13,031: 140 from the start, 60 from the end.
+    expect(argumentsLine).toBe(
+      `Arguments: ${json.slice(0, 140)} … (${String(json.length - 200)} more characters not shown) … ${json.slice(-60)}`,
+    );
+  });
+
   it("shows the target path whole on its own line, however long the contents", () => {
     const path = `a${"/".repeat(3400)}.envrc`;
     const request = writeRequest({ path, content: "x".repeat(5000) });
@@ -645,6 +657,46 @@ describe("an `a` typed where the prompt said it is not offered", () => {
     await questions(terminal, 2);
     expect(terminal.written()).toContain("此处不能回答 a: y 仅允许本次调用, 回车拒绝\n");
     terminal.input.write("n\r");
+    expect(await decision).toMatchObject(denied);
+  });
+});
+
+describe("the line saying why a is not offered", () => {
+  it("breaks between words on a narrow terminal, its wrapped rows indented", async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 50, rows: 24 });
+    let text = "";
+    output.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    const provider = new TerminalApprovalProvider({
+      input,
+      output,
+      lang: "en",
+      onCancel: () => undefined,
+    });
+    const decision = provider.decideOnce(
+      new PermissionRequest(
+        preparedCall("shell", "execute", { command: "npm test" }),
+      ).withProposedDecision(
+        PermissionDecision.ask("Shell execution requires approval", "shell-default"),
+      ),
+      "the command's text hides which scripts it runs, so it cannot be bound to an approval",
+    );
+    while (!text.includes("[y/N] ")) await new Promise((resolve) => setImmediate(resolve));
+    const rows = text.split("\n");
+    const start = rows.findIndex((row) => row.startsWith("No a (for the rest of this run) here"));
+    const note = rows.slice(
+      start,
+      rows.findIndex((row, at) => at > start && !row.startsWith(" ")),
+    );
+    expect(note.length).toBeGreaterThan(1);
+    for (const row of note) expect(row.length).toBeLessThanOrEqual(50);
+    // Joined at single blanks, the rows give the text back: no row ends inside a word.
+    expect(note.map((row) => row.trim()).join(" ")).toBe(
+      "No a (for the rest of this run) here: the command's text hides which scripts it runs, so it cannot be bound to an approval",
+    );
+    input.write("n\r");
     expect(await decision).toMatchObject(denied);
   });
 });

@@ -159,7 +159,7 @@ export class TerminalApprovalProvider implements ApprovalProvider {
     const notForRun =
       whyNotForRun === undefined
         ? ""
-        : `${layOutLine(`${labels.notForRun}: ${escapeForTerminal(whyNotForRun)}`, { columns, first: "", rest: MODEL_INDENT })}\n`;
+        : `${layOutWords(`${labels.notForRun}: ${escapeForTerminal(whyNotForRun)}`, { columns, first: "", rest: MODEL_INDENT })}\n`;
     const questionOf = (offersView: boolean): string =>
       forRunToo
         ? offersView
@@ -312,11 +312,14 @@ async function discardTypeAhead(input: TerminalInput): Promise<"cancel" | undefi
   return dropped.ctrlC ? "cancel" : undefined;
 }
 
-function displayArguments(request: PermissionRequest): string {
+/** Cut once, from the whole arguments, so the count of characters not shown is all of them. */
+function displayArguments(
+  request: PermissionRequest,
+  maxChars = MAX_ARGUMENT_CHARS,
+  tailChars = KEPT_TAIL_CHARS,
+): string {
   const json = JSON.stringify(collapseHiddenValues(request.call.arguments));
-  return request.call.effect === "execute"
-    ? json
-    : elideMiddle(json, MAX_ARGUMENT_CHARS, KEPT_TAIL_CHARS);
+  return request.call.effect === "execute" ? json : elideMiddle(json, maxChars, tailChars);
 }
 
 /**
@@ -415,7 +418,7 @@ export function renderApprovalPrompt(
   const shownArguments =
     diff === undefined
       ? displayArguments(request)
-      : elideMiddle(displayArguments(request), ARGUMENTS_BESIDE_DIFF_CHARS, KEPT_TAIL_BESIDE_DIFF);
+      : displayArguments(request, ARGUMENTS_BESIDE_DIFF_CHARS, KEPT_TAIL_BESIDE_DIFF);
   const lines = [
     "",
     `${labels.title}: ${shown(request.toolName)}`,
