@@ -1,5 +1,6 @@
 /** `/mcp` in a conversation: this run's MCP servers, each with its state and tools now. */
 import type { McpServerState } from "../../../bootstrap.js";
+import { writeHarnessLines } from "../render/harness-rows.js";
 import { escapeForPrompt } from "../render/terminal-text.js";
 import type { SlashCommand } from "./slash-commands.js";
 
@@ -20,7 +21,11 @@ export function mcpSlashCommand(servers: () => readonly McpServerState[]): Slash
                 ? `${head}  ${toolCount(server.tools.length)}: ${server.tools.join(", ")}`
                 : `${head}: ${server.reason ?? "unknown"}`;
             });
-      state.output.write(`${lines.map((line) => escapeForPrompt(line)).join("\n")}\n`);
+      // Broken between words on a terminal, as /permissions is: a long tool list or reason.
+      writeHarnessLines(
+        state.output,
+        lines.map((line) => escapeForPrompt(line)),
+      );
       return "continue";
     },
   };
