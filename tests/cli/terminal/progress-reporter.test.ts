@@ -906,7 +906,37 @@ describe("the model's text as it streams in", () => {
     progress.onTextDelta("\nnext line is long enough to wrap");
     progress.onModelReply(answer("…", [writeCall]));
     await flushed();
-    expect(text()).toBe("  Hello wor\\u{001b}[2Jld\n  next line is long enough to\n   wrap\n");
+    // Streamed, the rows break at the column; a row was wrapped, so the text, which stays beside
+    // the tool call, is erased and written again broken between words.
+    expect(text()).toBe(
+      "  Hello wor\\u{001b}[2Jld\n  next line is long enough to\n   wrap\n" +
+        `\r${ESC}[3A${ESC}[J` +
+        "  Hello wor\\u{001b}[2Jld\n  next line is long enough to\n  wrap\n",
+    );
+  });
+
+  it("text beside a tool call that streamed in rows cut mid-word stays broken between words", async () => {
+    const { progress, text } = ttyReporter(24);
+    for (const piece of [
+      "I will look at which mod",
+      "ules exist and then decide what to change.",
+    ]) {
+      progress.onTextDelta(piece);
+    }
+    progress.onModelReply(answer("…", [writeCall]));
+    await flushed();
+    const kept = text().split(`${ESC}[J`).at(-1) ?? "";
+    expect(kept).toBe(
+      "  I will look at which\n  modules exist and then\n  decide what to change.\n",
+    );
+  });
+
+  it("text whose rows were never wrapped is not written again", async () => {
+    const { progress, text } = ttyReporter(24);
+    progress.onTextDelta("Short.\nLines.");
+    progress.onModelReply(answer("…", [writeCall]));
+    await flushed();
+    expect(text()).toBe("  Short.\n  Lines.\n");
   });
 
   it("is written once per turn of the event loop, and before anything else the reporter writes", async () => {

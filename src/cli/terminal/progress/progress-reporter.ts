@@ -27,8 +27,8 @@ import type { ModelRetryNotice } from "../../../bootstrap.js";
 import { retryNoticeLine } from "./retry-notice.js";
 import { mentionLine } from "./mention-lines.js";
 import type { MentionReport } from "../../../core/runner/mention-attachments.js";
-import { MODEL_INDENT, indentModelText, layOutLine } from "../render/terminal-layout.js";
-import { layOutHarnessLine, plain, type Run } from "../render/styled-rows.js";
+import { MODEL_INDENT, layOutLine } from "../render/terminal-layout.js";
+import { layOutHarnessLine, layOutModelWords, plain, type Run } from "../render/styled-rows.js";
 import {
   escapeControlsKeepingLines,
   escapeForPrompt,
@@ -305,7 +305,7 @@ export class ProgressReporter implements AgentObserver {
       // Piped, nothing streamed: the text beside tool calls is shown here, once, not dropped.
       if (withTools && text.trim() !== "" && verbosity !== "quiet") {
         const shown = escapeControlsKeepingLines(collapseHiddenRuns(text));
-        this.#line(this.#dim(indentModelText(shown, this.#columns())));
+        this.#line(this.#dim(layOutModelWords(shown, this.#columns())));
       }
       return;
     }

@@ -6,6 +6,7 @@
  * out (for the answer's view) and, when the reply is complete, the draft is erased: the final
  * answer takes its place, or text beside tool calls is written again whole, to stay.
  */
+import { layOutModelWords } from "../render/styled-rows.js";
 import { MODEL_INDENT } from "../render/terminal-layout.js";
 import type { StreamedLayout } from "./streamed-layout.js";
 import { StreamedText } from "./streamed-text.js";
@@ -14,6 +15,7 @@ export class StreamedDraft {
   readonly #text: StreamedText;
   readonly #maxRows: number;
   readonly #dim: (text: string) => string;
+  readonly #columns: number | undefined;
   /** Every row the text gave, undimmed, whether shown or not. */
   #all = "";
   /** Line breaks written on the screen: how many rows up the draft's first one is. */
@@ -22,6 +24,7 @@ export class StreamedDraft {
 
   constructor(columns: number | undefined, screenRows: number, dim: (text: string) => string) {
     this.#text = new StreamedText(columns);
+    this.#columns = columns;
     // With the row after it, the draft takes at most all rows but one: erasing it then never
     // clears the whole screen, which some terminals (tmux's scroll-on-clear) keep in scrollback.
     this.#maxRows = Math.max(1, screenRows - 3);
@@ -59,12 +62,19 @@ export class StreamedDraft {
     const rest = this.#text.end();
     this.#all += rest;
     if (!this.#text.started) return "";
+    // Text that stays is written again broken between words where a row was cut mid-word.
+    const wrapped = stays ? this.#text.wrappedText() : undefined;
+    const kept =
+      wrapped === undefined ? this.#all : `${layOutModelWords(wrapped, this.#columns)}\n`;
     if (!this.#cut) {
       this.#rows += countBreaks(rest);
-      return stays ? this.#dim(rest) : `${this.#dim(rest)}${erase(this.#rows)}`;
+      if (!stays) return `${this.#dim(rest)}${erase(this.#rows)}`;
+      return wrapped === undefined
+        ? this.#dim(rest)
+        : `${this.#dim(rest)}${erase(this.#rows)}${this.#dim(kept)}`;
     }
     const rows = this.#rows + 1;
-    return stays ? `\n${erase(rows)}${this.#dim(this.#all)}` : `\n${erase(rows)}`;
+    return stays ? `\n${erase(rows)}${this.#dim(kept)}` : `\n${erase(rows)}`;
   }
 
   /** After `end()`: the text and its rows as laid out (streamed-layout.ts). */

@@ -33,6 +33,9 @@ export class StreamedText {
   /** What was written for it, in the same order: the rows it is shown in. */
   readonly #written: string[] = [];
   #escapedChars = 0;
+  /** The text as shown, escaped, before it was broken into rows. */
+  readonly #escaped: string[] = [];
+  #lineBreaks = 0;
   /** False once a long run was shown in counted parts: the whole text would count it as one. */
   #inOnePiece = true;
 
@@ -74,6 +77,14 @@ export class StreamedText {
   }
 
   /**
+   * After `end()`: the text as shown (escaped) when a row of it was wrapped, which a streamed row
+   * does at the column, mid-word, as the next word has not come yet; undefined when none was.
+   */
+  wrappedText(): string | undefined {
+    return this.#rows - 1 > this.#lineBreaks ? this.#escaped.join("") : undefined;
+  }
+
+  /**
    * After `end()`: the text and the rows it was shown in, the same as for the whole text escaped
    * and laid out at once (the differential test in escaping-fast-path.test.ts checks it);
    * `undefined` when a long run was counted in parts.
@@ -91,6 +102,7 @@ export class StreamedText {
   #show(text: string): string {
     const escaped = escapeControlsKeepingLines(collapseHiddenRuns(text));
     this.#escapedChars += escaped.length;
+    this.#escaped.push(escaped);
     const shown = this.#write(escaped);
     this.#written.push(shown);
     return shown;
@@ -110,6 +122,7 @@ export class StreamedText {
       if (index > 0) {
         out += `\n${MODEL_INDENT}`;
         this.#rows += 1;
+        this.#lineBreaks += 1;
         row.used = MODEL_INDENT.length;
         row.empty = true;
       }

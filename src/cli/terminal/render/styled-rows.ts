@@ -79,6 +79,14 @@ export function layOutWords(
   return rowsOf(line, usableCells(layout.columns), false, "").join("\n");
 }
 
+/** Every line of a model text (escaped already) indented, and broken into rows between words. */
+export function layOutModelWords(text: string, columns: number | undefined): string {
+  return text
+    .split("\n")
+    .map((line) => layOutWords(line, { columns, first: MODEL_INDENT, rest: MODEL_INDENT }))
+    .join("\n");
+}
+
 /** A run of the line, placed by code-unit offsets in the line's whole text. */
 interface Span {
   readonly start: number;
