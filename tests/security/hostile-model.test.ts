@@ -18,7 +18,7 @@ import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import { runCli } from "../../src/cli/main.js";
 import { ProgressReporter } from "../../src/cli/terminal/progress/progress-reporter.js";
 import { renderApprovalPrompt } from "../../src/cli/terminal/approval/terminal-approval.js";
-import { AgentRunError } from "../../src/core/common/agent-errors.js";
+import { validateToolPairing } from "../../src/core/ports/messages.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../src/core/policy/permission-request.js";
 import { P01, P02, P03 } from "../../src/core/profiles.js";
@@ -160,13 +160,17 @@ describe("tool-call pairing", () => {
   // the next turn (validateToolPairing); checkedReply did not. A model that reused an earlier
   // turn's id got its call approved and run, and only then did the run die with a
   // ToolPairingError that is not an AgentRunError (CLI: "unexpected error"). Some
-  // OpenAI-compatible servers number ids per reply (call_0, call_1, ...). Now checkedReply's
-  // assertFreshCallIds refuses the reply before anything runs.
-  it("a call id reused from an earlier turn is refused before anything runs", async () => {
+  // OpenAI-compatible servers number ids per reply (call_0, call_1, ...). Then checkedReply
+  // refused such a reply before anything ran, which stopped every run against those servers;
+  // now it gives the call a fresh id, so each result still pairs with its own call.
+  it("a call id reused from an earlier turn gets a fresh one before anything runs: each result pairs with its own call", async () => {
     const runner = new RecordingCommandRunner();
     const model = new ScriptedModelClient([
       toolCallReply([{ id: "call_1", name: "shell", arguments: { command: "echo one" } }]),
-      toolCallReply([{ id: "call_1", name: "shell", arguments: { command: "echo two" } }]),
+      toolCallReply([
+        { id: "call_1", name: "shell", arguments: { command: "echo two" } },
+        { id: "call_1_2", name: "shell", arguments: { command: "echo three" } },
+      ]),
       textReply("done"),
     ]);
     const agent = buildAgent(P01, {
@@ -175,15 +179,19 @@ describe("tool-call pairing", () => {
       commandRunner: runner,
       approvalProvider: new RecordingApprover(() => ALLOW),
     });
-    const outcome = await agent.run("go").then(
-      () => "resolved",
-      (error: unknown) =>
-        error instanceof AgentRunError ? `AgentRunError: ${error.message}` : String(error),
+    const result = await agent.run("go");
+    expect(runner.commands).toEqual(["echo one", "echo two", "echo three"]);
+    const ids = result.history.flatMap((message) =>
+      message.role === "assistant" ? message.toolCalls.map((call) => call.id) : [],
     );
-    expect(runner.commands).toEqual(["echo one"]);
-    expect(outcome).toBe(
-      'AgentRunError: Malformed model reply: tool call id "call_1" was already used in this conversation',
-    );
+    // call_1_2 was the model's own id in that reply, so the reused call_1 takes call_1_3.
+    expect(ids).toEqual(["call_1", "call_1_3", "call_1_2"]);
+    expect(
+      result.history.flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])),
+    ).toEqual(ids);
+    expect(() => {
+      validateToolPairing(result.history);
+    }).not.toThrow();
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Checks on a model reply before anything in it runs: cut-off or filtered replies, empty ones,
- * more calls than a reply may hold, and call ids that are empty or already used; and the running
- * token count.
+ * more calls than a reply may hold, and call ids that are empty or already used (given fresh
+ * ones); and the running token count.
  */
 import { IncompleteModelReplyError, ModelProviderError } from "../common/agent-errors.js";
 import { withShortIdAndName } from "./long-call-ids.js";
@@ -35,30 +35,38 @@ export function checkedReply(
       `Malformed model reply: ${String(message.toolCalls.length)} tool calls, more than the ${String(MAX_CALLS_IN_REPLY)} a reply may hold`,
     );
   }
-  // Shortened before the check, so it compares the ids the history keeps (long-call-ids.ts).
-  const toolCalls = message.toolCalls.map((call) => withShortIdAndName(call));
-  assertFreshCallIds(toolCalls, usedCallIds);
+  // Shortened first, so fresh ids are judged on the ids the history keeps (long-call-ids.ts).
+  const toolCalls = withFreshCallIds(
+    message.toolCalls.map((call) => withShortIdAndName(call)),
+    usedCallIds,
+  );
   return { role: "assistant", content: message.content, toolCalls };
 }
 
 /**
- * Every call id must be new to the conversation before anything runs: a reused id (some servers
- * number calls per reply) would pair a result with the wrong call, and the provider would reject
- * the next request only after the call had already run.
+ * Every call gets an id new to the conversation before anything runs. Some OpenAI-compatible
+ * servers number calls per reply (`call_0` in every reply): such an id (or an empty one) is
+ * replaced by a fresh one (`call_0_2`, `call_2`), in the history, the journal and the result alike, so each
+ * result pairs with its own call and the provider accepts the next request. Refusing the reply
+ * instead would stop every run against such a server at its second tool call.
  */
-function assertFreshCallIds(calls: readonly ToolCall[], used: ReadonlySet<string>): void {
-  const inReply = new Set<string>();
-  for (const call of calls) {
-    if (call.id === "") {
-      throw new ModelProviderError("Malformed model reply: a tool call has an empty id");
-    }
-    if (used.has(call.id) || inReply.has(call.id)) {
-      throw new ModelProviderError(
-        `Malformed model reply: tool call id ${JSON.stringify(call.id)} was already used in this conversation`,
-      );
-    }
-    inReply.add(call.id);
-  }
+function withFreshCallIds(calls: readonly ToolCall[], used: ReadonlySet<string>): ToolCall[] {
+  // The reply's own new ids are kept first, so a replacement never takes one of them.
+  const taken = new Set(used);
+  const keeps = calls.map((call) => {
+    const fresh = call.id !== "" && !taken.has(call.id);
+    taken.add(call.id);
+    return fresh;
+  });
+  return calls.map((call, index) => {
+    if (keeps[index] === true) return call;
+    const base = call.id === "" ? "call" : call.id;
+    let suffix = 2;
+    while (taken.has(`${base}_${String(suffix)}`)) suffix += 1;
+    const id = `${base}_${String(suffix)}`;
+    taken.add(id);
+    return { ...call, id };
+  });
 }
 
 export function addUsage(
