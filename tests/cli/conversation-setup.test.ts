@@ -83,7 +83,7 @@ describe("setUpConversation", () => {
           "  /usage                   Tokens the model reported this session",
           "  /permissions [revoke N]  What you allowed with `a` for this run; revoke N takes one back",
           "  /mcp                     This run's MCP servers and their tools",
-          "  /undo [N]                Take back the file changes of the last N calls (default 1); commands cannot be undone",
+          "  /undo [N]                Take back the last N calls that changed files (default 1); commands cannot be undone",
         ].join("\n"),
       );
     } finally {

@@ -1,6 +1,6 @@
 /**
- * `agent undo [N]`: takes back the file changes of the last call (or the last N) of this
- * workspace's newest run, or of `--run ID`, from the before-images its journal kept. The run is
+ * `agent undo [N]`: takes back the file changes of the last call (or the last N) that changed
+ * files in this workspace's newest run, or of `--run ID`, from the before-images its journal kept. The run is
  * locked while it is undone (a conversation still working on it refuses). Exit 0 when nothing was
  * refused, 1 when a file was left as it is (it changed since the call, or leads elsewhere now).
  */
@@ -19,10 +19,11 @@ import { writeUndoReport } from "../terminal/render/undo-report.js";
 export const UNDO_HELP = `Usage: agent undo [<N>] [--run <run-id>] [--workspace <dir>] [--state-dir <dir>]
                   [--audit-log <file>]
 
-Takes back the file changes of the last call (or the last N calls) of this
-workspace's newest run, or of --run, from the before-images its journal kept.
-A file changed since the call is left as it is, with the reason; a command's
-effects cannot be undone, and undo says so. Each decision is journaled (a
+Takes back the file changes of the last call (or the last N calls) that
+changed files in this workspace's newest run, or in --run, from the
+before-images its journal kept. A file changed since the call is left as it
+is, with the reason; a command's effects cannot be undone: one that ran after
+them is named, and left as it ran. Each decision is journaled (a
 second undo goes on to the call before) and, with --audit-log, audited.
 Exit 0, or 1 when a file was left as it is.
   agent undo

@@ -35,6 +35,8 @@ export interface UndoDecision {
 
 export interface UndoReport {
   readonly decisions: readonly UndoDecision[];
+  /** How many of the calls changed files (`UndoPlan.changes`). */
+  readonly changes: number;
   readonly asked: number;
 }
 
@@ -54,7 +56,7 @@ export async function undoCalls(plan: UndoPlan, ports: UndoPorts): Promise<UndoR
     await ports.audit?.(decision);
     decisions.push(decision);
   }
-  return { decisions, asked: plan.asked };
+  return { decisions, changes: plan.changes, asked: plan.asked };
 }
 
 /** One line per decision, as the person reads it. */

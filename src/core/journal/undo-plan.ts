@@ -1,9 +1,9 @@
 /**
- * Which calls an undo takes back, read from the run's journal: the newest calls that ran (any
- * call with `execution_started` that is not a read), newest first, leaving out the ones an earlier
- * undo already took back or passed over (`call_undone` other than `refused`). A read changed
- * nothing and is not counted; every other call is, and says what became of it, so an undo of N
- * skips nothing silently. A call is its id and its place among the calls with that id (an id can
+ * Which calls an undo takes back, read from the run's journal: the newest calls that changed
+ * files, newest first, leaving out the ones an earlier undo already took back or passed over
+ * (`call_undone` other than `refused`). A read is not looked at; a call newer than those that
+ * cannot be undone (a command) or wrote nothing is not counted but named, and says what became of
+ * it, so an undo skips nothing silently. A call is its id and its place among the calls with that id (an id can
  * come back in one run), so a repeated id neither hides a call nor takes another's undo.
  */
 import type { KeptImage, StoredJournalRecord } from "./journal-records.js";
@@ -46,8 +46,14 @@ export interface UndoableCall {
 }
 
 export interface UndoPlan {
-  /** Newest first, at most the count asked for. */
+  /**
+   * Newest first: the newest calls that changed files, as many as asked for, and every call newer
+   * than the last of them that cannot be undone or changed nothing (a test run after an edit), to
+   * be named on the way.
+   */
   readonly calls: readonly UndoableCall[];
+  /** How many of `calls` changed files: what the undo counts. */
+  readonly changes: number;
   /** How many the undo asked for. */
   readonly asked: number;
 }
@@ -141,6 +147,18 @@ export function planUndo(records: readonly StoredJournalRecord[], count: number)
         break;
     }
   }
-  const open = calls.filter((call) => !passed.has(call));
-  return { calls: open.reverse().slice(0, count), asked: count };
+  // `/undo` after an edit and a test run means the edit: the run is named and passed over.
+  const chosen: UndoableCall[] = [];
+  let changes = 0;
+  for (const call of calls.filter((each) => !passed.has(each)).reverse()) {
+    if (changes === count) break;
+    chosen.push(call);
+    if (changesFiles(call)) changes += 1;
+  }
+  return { calls: chosen, changes, asked: count };
+}
+
+/** A call whose writes an undo can take back: a file tool that recorded what it wrote. */
+function changesFiles(call: UndoableCall): boolean {
+  return call.beforeImages && call.writes.length > 0;
 }

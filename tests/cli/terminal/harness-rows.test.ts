@@ -75,6 +75,7 @@ describe("/help on a terminal", () => {
 describe("/undo on a terminal", () => {
   const report: UndoReport = {
     asked: 1,
+    changes: 1,
     decisions: [
       {
         callId: "call_2",

@@ -94,6 +94,29 @@ describe("planUndo", () => {
   });
 });
 
+describe("planUndo counts the calls that changed files", () => {
+  const undone = (callId: string) =>
+    ({ type: "call_undone", callId, tool: "t", result: "restored", detail: "" }) as const;
+
+  it("an undo after an edit and a test run takes the edit, naming the run on the way", () => {
+    const plan = planUndo([...RUN, undone("c4")], 1);
+    expect(plan.calls.map((call) => call.callId)).toEqual(["c3", "c1"]);
+    expect(plan.changes).toBe(1);
+  });
+
+  it("stops at the count: an older command waits for the undo that reaches it", () => {
+    const plan = planUndo(RUN, 1);
+    expect(plan.calls.map((call) => call.callId)).toEqual(["c4"]);
+    expect(plan.changes).toBe(1);
+  });
+
+  it("only commands left: each is named, and none counts", () => {
+    const plan = planUndo([...RUN, undone("c4"), undone("c1")], 1);
+    expect(plan.calls.map((call) => call.callId)).toEqual(["c3"]);
+    expect(plan.changes).toBe(0);
+  });
+});
+
 describe("decideWrite", () => {
   const edit: RecordedWrite = {
     file: "b.txt",

@@ -9,7 +9,7 @@ import { agentLine } from "./agent-line.js";
 import { writeHarnessLines, type HarnessOutput } from "./harness-rows.js";
 
 export function undoReportLines(report: UndoReport): string[] {
-  const { decisions, asked } = report;
+  const { decisions, changes, asked } = report;
   if (decisions.length === 0) {
     return [
       agentLine(
@@ -18,14 +18,12 @@ export function undoReportLines(report: UndoReport): string[] {
     ];
   }
   const lines = decisions.map((decision) => agentLine(undoLine(decision)));
-  // The last call is often a test run after an edit: say where the edit is, or it looks lost.
-  if (decisions.every((decision) => decision.result === "not_undoable")) {
-    lines.push(agentLine("undo again to take back the call before it"));
-  }
-  if (decisions.length < asked) {
+  if (changes === 0) {
+    lines.push(agentLine("no call before these in this run changed a file"));
+  } else if (changes < asked) {
     lines.push(
       agentLine(
-        `only ${String(decisions.length)} call${decisions.length === 1 ? "" : "s"} to undo in this run (asked for ${String(asked)})`,
+        `only ${String(changes)} call${changes === 1 ? "" : "s"} that changed files to undo in this run (asked for ${String(asked)})`,
       ),
     );
   }
