@@ -9,8 +9,12 @@
  */
 import { shellTextReach } from "../adapters/commands/index.js";
 
-/** Words of letters, digits and `-_./=:@+,%` separated by spaces: nothing a shell would expand. */
-const PLAIN = /^[ \t]*[\w\-./=:@+,%]+(?:[ \t]+[\w\-./=:@+,%]+)*[ \t]*$/u;
+/**
+ * Words of letters, digits and `-_./=:@+,%`, and the operators between commands (`|`, `&&`, `;`,
+ * `2>&1`, `> out.txt`), which the script reader takes apart as a script's: nothing a shell would
+ * expand (no quote, variable, glob, brace, `~`, substitution, subshell or here-document).
+ */
+const PLAIN = /^(?!.*<<)[\w\-./=:@+,%|&;<> \t]+$/u;
 /** Programs that run what the workspace says (its scripts or files). */
 const RUNNERS =
   /(?:^|[\s;&|()`$])(?:npm|npx|pnpm|yarn|node|deno|bun|python3?|ruby|perl|bash|sh|zsh|pwsh|make|tsx|ts-node)(?=$|[\s;&|()`])/u;
@@ -21,7 +25,9 @@ export class UnboundCommandError extends Error {
 
 export function shellCommandBinding(workspace: string, command: string): string | undefined {
   if (!PLAIN.test(command) && RUNNERS.test(command)) {
-    throw new UnboundCommandError("the command's text hides which scripts it runs");
+    throw new UnboundCommandError(
+      "the command's text has quotes, variables, globs or substitutions, which hide which scripts it runs",
+    );
   }
   // `./f.sh | tail -5` binds f.sh as `./f.sh` alone does; `npm test` binds its script as P04 does.
   return shellTextReach(workspace, command);

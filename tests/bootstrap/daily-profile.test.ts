@@ -676,7 +676,7 @@ describe("a personal allow and a file read through a loaded-later link", () => {
 });
 
 describe("what a run grant binds of a shell command", () => {
-  it("the npm script it reaches, read now; a command that hides its scripts binds nothing", () => {
+  it("the npm script it reaches, read now, operators and all; a command that hides its scripts gets no grant", () => {
     const workspace = join(home, "project");
     mkdirSync(workspace);
     const scripts = (test: string) => {
@@ -687,9 +687,14 @@ describe("what a run grant binds of a shell command", () => {
     expect(before).toContain("ava");
     scripts("ava && node evil.js");
     expect(shellCommandBinding(workspace, "npm test")).not.toBe(before);
-    expect(() => shellCommandBinding(workspace, "npm test && echo ok")).toThrow(
-      UnboundCommandError,
+    // Operators between commands are read as a script's: npm's script is still bound.
+    expect(shellCommandBinding(workspace, "npm test && echo ok")).toContain("ava && node evil.js");
+    expect(shellCommandBinding(workspace, "npm test 2>&1 | tail -3")).toContain(
+      "ava && node evil.js",
     );
+    for (const hidden of ['npm test "$X"', "npm run $(cat name)", "npm test *", "npm test <<EOF"]) {
+      expect(() => shellCommandBinding(workspace, hidden)).toThrow(UnboundCommandError);
+    }
     expect(shellCommandBinding(workspace, "ls -la | wc -l")).toBeUndefined();
   });
 
