@@ -33,6 +33,7 @@ import { allowedArgvOf, p04Dependencies } from "./p04-run.js";
 import { networkNoticeGateFor, openProbeVerdictCache } from "./open/probe-verdict-cache.js";
 import { loadRunInstructions } from "./open/project-instructions.js";
 import { defaultContextWindow } from "../core/context/context-budget.js";
+import { profileLabel } from "../core/profiles.js";
 import { startRunExecution } from "./execution/run-execution.js";
 import type { RunPorts, RunSettings } from "./run-settings.js";
 import { openRunStore } from "./open/run-store.js";
@@ -129,6 +130,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
     const hostPaths = hostFilesOnce(host, workspace);
     // A resumed run keeps the instructions its journal recorded (resume says if they changed).
     ports.announce?.(
+      profileLabel(settings.profile),
       model.description,
       session.resumed === undefined ? instructions.status : undefined,
     );

@@ -61,8 +61,12 @@ export interface RunSettings extends ExecutionSettings {
 
 /** The terminal's pieces, handed in: bootstrap never imports the CLI. */
 export interface RunPorts {
-  /** Where the agent works and which model it asks, said before anything starts. */
-  readonly announce?: (modelDescription: string, instructions: string | undefined) => void;
+  /** Where the agent works, under which profile and which model it asks, said before anything starts. */
+  readonly announce?: (
+    profile: string,
+    modelDescription: string,
+    instructions: string | undefined,
+  ) => void;
   /** Once the sandbox check has decided where commands run (e.g. to warn of a fallback). */
   readonly onExecutionDecided?: (
     fallbackReason: string | undefined,

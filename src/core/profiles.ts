@@ -311,6 +311,13 @@ export const DAILY = profile({
   ],
 });
 
+/** How a person names the profile: `chapter 3`, `profile daily`. */
+export function profileLabel(profile: ChapterProfile): string {
+  return profile.name === undefined
+    ? `chapter ${String(profile.chapter)}`
+    : `profile ${profile.name}`;
+}
+
 /** The profiles `--profile NAME` names. */
 export const NAMED_PROFILES = Object.freeze([DAILY] as const);
 

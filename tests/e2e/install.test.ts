@@ -128,7 +128,7 @@ describe("the workspace is where the person ran the command", () => {
 });
 
 describe.skipIf(!isPtyAvailable())(`on a terminal ${PTY_REASON}`, () => {
-  it("the first line names workspace, model and endpoint, escaped; piped, it is not there", async () => {
+  it("the first line names workspace, profile, model and endpoint, escaped; piped, it is not there", async () => {
     // A directory name with an escape sequence must not colour (or clear) the terminal.
     const project = await freshProject("red\u001b[31mproject");
     server.script(chatTextReply("ok"));
@@ -141,7 +141,7 @@ describe.skipIf(!isPtyAvailable())(`on a terminal ${PTY_REASON}`, () => {
     expect(exitCode).toBe(0);
     expect(output).not.toContain("\u001b[31m");
     expect(terminalScreenLines(output)[0]).toBe(
-      `agent: workspace ${join(dir.root, "red\\u{001b}[31mproject")} · model gpt-4.1-mini · endpoint ${server.baseURL}`,
+      `agent: workspace ${join(dir.root, "red\\u{001b}[31mproject")} · chapter 3 · model gpt-4.1-mini · endpoint ${server.baseURL}`,
     );
 
     server.script(chatTextReply("ok"));
@@ -157,7 +157,7 @@ describe.skipIf(!isPtyAvailable())(`on a terminal ${PTY_REASON}`, () => {
     });
     expect(withKey.output).not.toContain("querysecret123");
     expect(terminalScreenLines(withKey.output)[0]).toBe(
-      `agent: workspace ${join(dir.root, "red\\u{001b}[31mproject")} · model gpt-4.1-mini · endpoint ${server.baseURL}`,
+      `agent: workspace ${join(dir.root, "red\\u{001b}[31mproject")} · chapter 3 · model gpt-4.1-mini · endpoint ${server.baseURL}`,
     );
   });
 });

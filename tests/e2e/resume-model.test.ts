@@ -51,7 +51,7 @@ describe.skipIf(!isTmuxAvailable())(`agent resume after /model ${TMUX_REASON}`, 
         (rows) => rows.includes("  First answer.") && prompted(rows),
       );
       expect(screen).toContain(
-        `agent: workspace ${e2e.dir.workspace} · model gpt-4o · endpoint ${e2e.server.baseURL}`,
+        `agent: workspace ${e2e.dir.workspace} · chapter 3 · model gpt-4o · endpoint ${e2e.server.baseURL}`,
       );
       second.type("again", "Enter");
       await second.waitForScreen((rows) => rows.includes("  Second answer.") && prompted(rows));

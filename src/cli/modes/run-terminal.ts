@@ -60,11 +60,11 @@ export class RunTerminal {
     return {
       // On a terminal, say first where the agent works and whom it asks, so a wrong directory
       // or endpoint is caught before anything happens. Never on stdout: that is the answer's.
-      announce: (model, instructions) => {
+      announce: (profile, model, instructions) => {
         if (options.quiet) return;
         if (io.stdinPiped === true) sayAgent(io.stderr, `warning: ${PIPED_NOT_READ}`);
         if (io.stderr.isTTY === true) {
-          const first = `workspace ${workspace} · ${model}`;
+          const first = `workspace ${workspace} · ${profile} · ${model}`;
           sayAgent(io.stderr, instructions === undefined ? first : `${first} · ${instructions}`);
         } else if (instructions !== undefined) {
           sayAgent(io.stderr, instructions);
