@@ -13,9 +13,16 @@ import { DEMO_PROMPT, DEMO_RECORDING, makeDemoWorkspace } from "./demo-session.j
 
 const AGENT = fileURLToPath(new URL("./agent.cjs", import.meta.url));
 
-/** Runs the CLI with this terminal; Ctrl-C reaches it directly, and its exit code is ours. */
-function runAgent(args: readonly string[]): Promise<number> {
-  const child = spawn(process.execPath, [AGENT, ...args], { stdio: "inherit" });
+/**
+ * Runs the CLI with this terminal; Ctrl-C reaches it directly, and its exit code is ours. The
+ * person's own settings file and AGENTS.md are not read (an empty config folder in their place):
+ * a `"profile": "daily"` there would offer other tools than the recording's, and the replay stop.
+ */
+function runAgent(args: readonly string[], configHome: string): Promise<number> {
+  const child = spawn(process.execPath, [AGENT, ...args], {
+    stdio: "inherit",
+    env: { ...process.env, XDG_CONFIG_HOME: configHome, APPDATA: configHome },
+  });
   const ignore = (): void => undefined;
   process.on("SIGINT", ignore);
   return new Promise((resolve, reject) => {
@@ -32,23 +39,27 @@ const workspace = await makeDemoWorkspace();
 // with the workspace: a journal left in the person's state directory would name a workspace that
 // no longer exists. mkdtemp makes it owner-only, as the agent requires.
 const stateDir = await realpath(await mkdtemp(join(tmpdir(), "agent-demo-state-")));
+const configHome = await realpath(await mkdtemp(join(tmpdir(), "agent-demo-config-")));
 process.stderr.write(`Demo workspace (a scratch copy, removed afterwards): ${workspace}\n`);
 process.stderr.write(`Prompt: ${DEMO_PROMPT}\n`);
 
 let exitCode: number;
 try {
-  exitCode = await runAgent([
-    "--replay",
-    DEMO_RECORDING,
-    "--replay-lenient",
-    "--workspace",
-    workspace,
-    "--state-dir",
-    stateDir,
-    "--prompt",
-    DEMO_PROMPT,
-    ...process.argv.slice(2),
-  ]);
+  exitCode = await runAgent(
+    [
+      "--replay",
+      DEMO_RECORDING,
+      "--replay-lenient",
+      "--workspace",
+      workspace,
+      "--state-dir",
+      stateDir,
+      "--prompt",
+      DEMO_PROMPT,
+      ...process.argv.slice(2),
+    ],
+    configHome,
+  );
   const files = (await readdir(workspace, { recursive: true }))
     .map((file) => file.split(sep).join("/"))
     .sort();
@@ -60,5 +71,6 @@ try {
 } finally {
   await rm(workspace, { recursive: true, force: true });
   await rm(stateDir, { recursive: true, force: true });
+  await rm(configHome, { recursive: true, force: true });
 }
 process.exitCode = exitCode;

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +19,11 @@ interface Finished {
  * What `npm run demo` runs (`tsx scripts/demo.ts`), as a fresh clone runs it, with no key and stdin
  * that is not a terminal. Node is spawned directly: `npm` is a .cmd script on Windows.
  */
-function runDemo(stateDir: string): Promise<Finished> {
+function runDemo(
+  stateDir: string,
+  configHome = join(testStateDirectory(), "no-personal-config"),
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
     // Nothing of the developer's own configuration: no key, and no AGENT_* setting (an
     // AGENT_AUDIT_LOG, say, would have the demo append to their log).
@@ -32,7 +36,8 @@ function runDemo(stateDir: string): Promise<Finished> {
     env.AGENT_STATE_DIR = stateDir;
     // Nor the developer's settings.json or AGENTS.md: a `chapter` there changes the tools the
     // replay offers, and the recording then diverges (as baseEnv in cli-process.ts does).
-    env.XDG_CONFIG_HOME = join(testStateDirectory(), "no-personal-config");
+    env.XDG_CONFIG_HOME = configHome;
+    Object.assign(env, extraEnv);
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/demo.ts"], {
       cwd: repo,
       env,
@@ -87,6 +92,23 @@ describe("npm run demo", () => {
     expect(existsSync(workspace ?? "")).toBe(false);
     expect(await readdir(stateDir)).toEqual([]);
     expect(await demoStateDirs()).toEqual(scratchBefore);
+  });
+});
+
+describe("npm run demo for a person with settings of their own", () => {
+  it("replays green whatever their settings file, AGENTS.md and OPENAI_MODEL say", async () => {
+    const stateDir = await mkdtemp(join(testStateDirectory(), "demo-state-"));
+    const configHome = await mkdtemp(join(testStateDirectory(), "demo-config-"));
+    await mkdir(join(configHome, "agent-harness"));
+    await writeFile(
+      join(configHome, "agent-harness", "settings.json"),
+      JSON.stringify({ profile: "daily", model: "gpt-5" }),
+    );
+    await writeFile(join(configHome, "agent-harness", "AGENTS.md"), "Answer in French.\n");
+    const { code, stderr } = await runDemo(stateDir, configHome, { OPENAI_MODEL: "other" });
+    expect(stderr).not.toContain("Replay diverged");
+    expect(code).toBe(0);
+    expect(stderr.split("\n").filter((line) => line.startsWith("[Permission]"))).toHaveLength(4);
   });
 });
 
