@@ -6,7 +6,9 @@
 export const SANDBOX_NETWORK_OFF_NOTICE =
   "Commands run in a sandbox with the network off: package installs, downloads and other network " +
   "access will fail (package tools are set to work offline, from their cache). Do not retry them; " +
-  "ask the person to re-run the agent with --network if the task needs the network.";
+  "ask the person to re-run the agent with --network if the task needs the network. The " +
+  "repository's git metadata is read-only there: git add, commit and other commands that write " +
+  "it fail; leave them to the person.";
 
 /**
  * Said in every request after the sandbox probe decided, when the requests before went out with a

@@ -30,6 +30,11 @@ describe("the model is told once that the sandbox's network is off", () => {
     expect(system.split(SANDBOX_NETWORK_OFF_NOTICE)).toHaveLength(2);
     expect(shell.endsWith(` ${SANDBOX_NETWORK_OFF_NOTICE}`)).toBe(true);
     expect(SANDBOX_NETWORK_OFF_NOTICE).toContain("re-run the agent with --network");
+    // git add and commit fail there (.git is read-only): the model leaves them to the person
+    // instead of asking for a command that cannot work.
+    expect(SANDBOX_NETWORK_OFF_NOTICE).toContain(
+      "git metadata is read-only there: git add, commit and other commands that write it fail",
+    );
   });
 
   it.each([false, undefined])("not at all when it is not off (%s)", async (networkOff) => {

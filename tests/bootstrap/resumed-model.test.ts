@@ -56,7 +56,7 @@ function portsFor(announced: string[], windows: number[]): RunPorts {
     // No call is asked for: nobody is asked anything.
     approver: () => ({ decide: () => Promise.reject(new Error("nobody is asked here")) }),
     terminalAudit: { record: () => undefined },
-    announce: (description) => announced.push(description),
+    announce: (_profile, description) => announced.push(description),
     observer: { onContextUsage: (_tokens, window) => windows.push(window) },
   };
 }

@@ -18,7 +18,7 @@ export function commandRisks(argv: readonly string[]): readonly string[] {
   const program = argv[0] ?? "the program";
   return Object.freeze([
     `${program} runs arbitrary code: the program being on the allowlist is not a safety boundary; what the code it runs does is what you approve`,
-    "it can create, change or delete any file in the workspace (not its git metadata nor the harness's own files)",
+    "it can create, change or delete any file in the workspace (not its git metadata nor the harness's own files; a new git repository it makes, whose config and hooks git runs there, is reported after it)",
   ]);
 }
 

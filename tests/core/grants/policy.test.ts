@@ -88,7 +88,7 @@ describe("the seed's checks: authorizeP04", () => {
           'run_command ["npm","test"] in /ws · effect execute · sandbox: bwrap (network off, writable: /ws)',
         risks: [
           "npm runs arbitrary code: the program being on the allowlist is not a safety boundary; what the code it runs does is what you approve",
-          "it can create, change or delete any file in the workspace (not its git metadata nor the harness's own files)",
+          "it can create, change or delete any file in the workspace (not its git metadata nor the harness's own files; a new git repository it makes, whose config and hooks git runs there, is reported after it)",
         ],
         expiresAt: "2026-01-01T00:01:00.000Z",
       },
