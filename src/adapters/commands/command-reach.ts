@@ -119,15 +119,23 @@ class Reach {
   #scripts: Readonly<Record<string, unknown>> | undefined | null = null;
   /** The workspace's .npmrc, once npm is reached and it is there. */
   #npmrc: string | undefined;
-  /** The workspace's top entries, lower-cased (null: not read yet; undefined: unreadable). */
+  /** The top entries where the command runs, lower-cased (null: not read yet; undefined: unreadable). */
   #topNames: ReadonlySet<string> | undefined | null = null;
   #hashedBytes = 0;
+  /**
+   * Every workspace file (workspace-relative, `/`-separated) the command runs, may run (each
+   * name node would try) or names by a word, there now or not: what a write must not change
+   * unasked when the command runs later (commandTextFiles).
+   */
+  readonly touched = new Set<string>();
 
   constructor(
     readonly workspace: string,
     readonly readProjectFile: (name: string) => string | undefined,
     /** A probe of the argv alone: every file is taken to be absent, none is read. */
     readonly nothingThere = false,
+    /** Where the command runs, and its relative names start: the workspace, or a package in it. */
+    readonly cwd: string = workspace,
   ) {}
 
   /**
@@ -495,6 +503,7 @@ class Reach {
   runIfThere(word: string, shown: string): void {
     const inside = this.inside(word);
     if (inside === undefined) return;
+    this.touched.add(inside.relative);
     const stats = this.#lstat(inside.path);
     if (stats === undefined || (!stats.isFile() && !stats.isSymbolicLink())) return;
     this.file(word, false, shown);
@@ -508,13 +517,14 @@ class Reach {
    */
   named(word: string, shown: string): void {
     if (word === "" || word === "." || word === "..") return;
+    const inside = this.inside(word);
+    if (inside === undefined) return;
+    this.touched.add(inside.relative);
     if (!/[/\\]/u.test(word)) {
       // Cheap for any number of words: a plain name is looked up among the top entries first.
       const names = this.#names();
       if (names !== undefined && !names.has(word.toLowerCase())) return;
     }
-    const inside = this.inside(word);
-    if (inside === undefined) return;
     if (this.#filesSeen.has(inside.relative) || this.#namedSeen.has(inside.relative)) return;
     const stats = this.#lstat(inside.path);
     if (stats === undefined) return;
@@ -566,7 +576,9 @@ class Reach {
       );
     }
     const inside = this.inside(word);
-    if (inside === undefined || this.#filesSeen.has(inside.relative)) return;
+    if (inside === undefined) return;
+    this.touched.add(inside.relative);
+    if (this.#filesSeen.has(inside.relative)) return;
     this.#filesSeen.add(inside.relative);
     const digest = this.#digest(inside.relative, shown, inside.path);
     this.rows.push(
@@ -585,7 +597,7 @@ class Reach {
   }
 
   #resolve(word: string): string {
-    return resolve(this.workspace, word.replace(/^~(?=\/|$)/u, "/nonexistent-home"));
+    return resolve(this.cwd, word.replace(/^~(?=\/|$)/u, "/nonexistent-home"));
   }
 
   /** The directory a word names, the workspace itself (`.`) included, when it is one now. */
@@ -608,7 +620,7 @@ class Reach {
   #names(): ReadonlySet<string> | undefined {
     if (this.#topNames === null) {
       try {
-        const names = this.nothingThere ? [] : readdirSync(this.workspace);
+        const names = this.nothingThere ? [] : readdirSync(this.cwd);
         this.#topNames = new Set(names.map((name) => name.toLowerCase()));
       } catch {
         this.#topNames = undefined; // each word is looked up on its own
@@ -783,6 +795,25 @@ export function commandTextReachRows(
 }
 
 /**
+ * The workspace files (workspace-relative, `/`-separated) that a script's text, run in `cwd` (the
+ * workspace or a package folder in it), runs, may run or names, there now or not: the same
+ * reading as commandTextReachRows, each npm script it reaches through npm included. Throws as
+ * that does where the text hides what it runs (UnbindableCommandError) or a file it runs cannot
+ * be read (NpmScriptError).
+ */
+export function commandTextFiles(
+  workspace: string,
+  cwd: string,
+  text: string,
+  readProjectFile: (name: string) => string | undefined,
+): readonly string[] {
+  const reach = new Reach(workspace, readProjectFile, false, cwd);
+  for (const command of simpleCommands(text)) reach.command(command);
+  reach.npmSettings();
+  return [...reach.touched];
+}
+
+/**
  * Why an argv is refused whatever the workspace holds (`["node"]`, `["sh","-c","eval $X"]`,
  * `["npx","eslint"]`), or undefined when it may be bound: read as if every file were absent, so
  * only what the argv itself says can refuse it. An allowlist entry refused so can never run.
@@ -796,7 +827,8 @@ export function argvRefusal(argv: readonly string[]): string | undefined {
   }
 }
 
-function scriptsOf(manifest: string): Record<string, unknown> | undefined {
+/** A package.json's `scripts`; NpmScriptError when it is not JSON. */
+export function scriptsOf(manifest: string): Record<string, unknown> | undefined {
   let raw: unknown;
   try {
     // npm strips a byte-order mark before parsing; so must the harness, or it would see nothing.

@@ -7,15 +7,10 @@
  * no text to bind, so the request is refused (NpmScriptError) instead of being taken for one that
  * runs no script.
  */
-import { join } from "node:path";
-import { firstLineOfError } from "../../core/common/one-line.js";
-import { errorCode, readHarnessInput } from "../filesystem/index.js";
 import { commandReachRows, commandTextReachRows } from "./command-reach.js";
-import { NpmScriptError } from "./npm-script-error.js";
+import { readProjectFile } from "./project-file.js";
 
 export { NpmScriptError } from "./npm-script-error.js";
-
-const MAX_BYTES = 256 * 1024;
 
 /**
  * `npm test` → scripts.test, `npm run X` → scripts.X (each perhaps with `-- args`), with their
@@ -35,23 +30,6 @@ export function npmScriptRows(
 /** npmScriptRows as one text, the rows joined by ` · `: what the approval's digest binds. */
 export function npmScriptText(workspace: string, argv: readonly string[]): string | undefined {
   return npmScriptRows(workspace, argv)?.join(" · ");
-}
-
-/** The file's text, undefined when nothing is there at all (not even a dangling link). */
-function readProjectFile(workspace: string, name: string): string | undefined {
-  try {
-    return readHarnessInput(join(workspace, name), MAX_BYTES);
-  } catch (error) {
-    if (errorCode(error) === "ENOENT" || isMissing(error)) return undefined;
-    throw new NpmScriptError(
-      `npm would read the workspace's ${name}, and the harness cannot: ${firstLineOfError(error)}`,
-    );
-  }
-}
-
-/** readHarnessInput reports a missing file in its message (it never follows a link). */
-function isMissing(error: unknown): boolean {
-  return /^ENOENT\b/.test(firstLineOfError(error));
 }
 
 /** A shell command's text, read as a script's (command-reach.ts), as one text like npmScriptText. */
