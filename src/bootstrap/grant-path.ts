@@ -3,6 +3,7 @@
  * `run_command` tool within one run, and the dependencies only that path needs.
  */
 import { randomBytes } from "node:crypto";
+import { installScriptRun } from "../adapters/commands/index.js";
 import { NodeWorkspaceWriteBoundary } from "../adapters/filesystem/index.js";
 import { ApprovedActions } from "../core/grants/approved-actions.js";
 import type { P04Context } from "../core/grants/policy-context.js";
@@ -24,7 +25,7 @@ export interface GrantPath {
   readonly approved: ApprovedActions;
   /**
    * Shared by the default-deny policy's workspace check (reads included) and the context's
-   * `classifyPath`, `writeLanding` and `loadedThrough`, so they resolve against one kept workspace
+   * `classifyPath`, `writeLanding`, `loadedThrough` and `installRun`, so they resolve against one kept workspace
    * root. One per grant path, not per tool path: the person's rules build their own boundary
    * (personal-rules-of.ts) and the file tools their own NodeWorkspaceFileSystem, each from the
    * same protected files.
@@ -51,6 +52,8 @@ export function grantPath(profile: ChapterProfile, deps: AgentDependencies): Gra
     writeLanding: (path) => boundary.landingNow(deps.workspace, path),
     loadedThrough: (path) =>
       boundary.loadedThroughNow(deps.workspace, path, reasonOutsideInstalledCode),
+    installRun: (path) =>
+      installScriptRun(deps.workspace, boundary.landingNow(deps.workspace, path)),
     ...(grants.scriptOf === undefined ? {} : { scriptOf: grants.scriptOf }),
     ...(externalTools.size === 0 ? {} : { externalTools }),
   });

@@ -2,6 +2,7 @@
  * The person's own rules as the policy and the search tools read them, with what they ask of the
  * disk (where a write lands, what a read reaches) answered by a boundary of their own.
  */
+import { installScriptRun } from "../adapters/commands/index.js";
 import { NodeWorkspaceWriteBoundary } from "../adapters/filesystem/index.js";
 import { reasonOutsideInstalledCode } from "../core/policy/loaded-later-files.js";
 import { PersonalRules } from "../core/policy/personal-rules.js";
@@ -13,13 +14,15 @@ import { protectedFiles } from "./protected-files.js";
 
 /** The person's own rules, as the profile takes them (none for the tutorial's chapters). */
 export function personalRulesOf(profile: ChapterProfile, deps: AgentDependencies): PersonalRules {
-  // A personal allow asks the disk whether a loaded-later link reads the file it would write; a
-  // deny, what a read reaches through links.
+  // A personal allow asks the disk whether a loaded-later link reads, or an install-time script
+  // runs, the file it would write; a deny, what a read reaches through links.
   const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
   const specs = profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [];
   return new PersonalRules(specs, {
     loadedThrough: (path) =>
       boundary.loadedThroughNow(deps.workspace, path, reasonOutsideInstalledCode),
+    installRun: (path) =>
+      installScriptRun(deps.workspace, boundary.landingNow(deps.workspace, path)),
     withholdingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
     readingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
     reaches: (path) => boundary.readingNow(deps.workspace, path),

@@ -13,4 +13,5 @@ export {
   type AllowedCommand,
   type CommandAllowlist,
 } from "./command-allowlist.js";
+export { installScriptRun } from "./install-script-files.js";
 export { NpmScriptError, npmScriptRows, npmScriptText, shellTextReach } from "./npm-script.js";

@@ -1,10 +1,11 @@
 /**
- * Chapter 4's one question about a write: a file that a later session, an editor, CI or the shell
- * loads or runs (loaded-later-files.ts) is asked about, with the exact content bound into the
+ * Chapter 4's one question about a write: a file that a later session, an editor, CI, the shell
+ * or a package manager loads or runs (loaded-later-files.ts, install-scripts.ts) is asked about, with the exact content bound into the
  * request's digest, instead of being written as an ordinary workspace file.
  */
 import { createHash } from "node:crypto";
 import { actionDigest } from "../policy/approval-request.js";
+import { installRunReason, type InstallScriptRun } from "../policy/install-scripts.js";
 import { loadedLaterReason, type LoadedThroughLink } from "../policy/loaded-later-files.js";
 import type { P04Context } from "./policy-context.js";
 import type { ExplainedDecision } from "./policy-decision.js";
@@ -33,13 +34,15 @@ export interface LoadedLater {
 }
 
 /**
- * Why a write of `path` is loaded later: by its name, by where it lands, or by a link of a listed
+ * Why a write of `path` is loaded later: by its name, by where it lands, by a link of a listed
  * name that leads there (`AGENTS.md -> docs/rules.md` makes `docs/rules.md` what the next
- * session reads); else undefined.
+ * session reads), or by a package.json's install-time script that runs or names it
+ * (`"postinstall": "node scripts/post.js"`); else undefined.
  */
 export function loadedLater(path: string, context: P04Context): LoadedLater | undefined {
   let landing: string | undefined;
   let through: LoadedThroughLink | undefined;
+  let run: InstallScriptRun | undefined;
   const named = loadedLaterReason(path);
   try {
     landing = context.writeLanding?.(path);
@@ -48,12 +51,16 @@ export function loadedLater(path: string, context: P04Context): LoadedLater | un
       (landing === undefined || loadedLaterReason(landing) === undefined)
     ) {
       through = context.loadedThrough?.(path);
+      run = through === undefined ? context.installRun?.(path) : undefined;
     }
   } catch {
     return { reason: "where the write lands could not be told, so it is asked about" };
   }
   if (through !== undefined) return { reason: through.reason, loadedThrough: through.link };
-  const reason = named ?? (landing === undefined ? undefined : loadedLaterReason(landing));
+  const reason =
+    named ??
+    (landing === undefined ? undefined : loadedLaterReason(landing)) ??
+    (run === undefined ? undefined : installRunReason(run));
   if (reason === undefined) return undefined;
   const differs = landing !== undefined && landing !== path.split(/[/\\]+/u).join("/");
   return differs ? { reason, landsOn: landing } : { reason };

@@ -3,6 +3,7 @@
  * to it (`P04Context`).
  */
 import type { ExecutionEnvironmentStatus } from "../policy/execution-environment.js";
+import type { InstallScriptRun } from "../policy/install-scripts.js";
 import type { LoadedThroughLink } from "../policy/loaded-later-files.js";
 import type { PathClassifier } from "./workspace-path-policy.js";
 
@@ -46,6 +47,12 @@ export interface P04Context extends PolicyContext {
    * the write then asks.
    */
   readonly loadedThrough?: (path: string) => LoadedThroughLink | undefined;
+  /**
+   * The install-time script of a package.json in the workspace (`postinstall`, …) that runs or
+   * names where a write of `path` lands, so the next `npm install` runs it; undefined for none.
+   * It throws when it cannot say; the write then asks.
+   */
+  readonly installRun?: (path: string) => InstallScriptRun | undefined;
   /**
    * What npm runs for an allowed argv (its script, the scripts around it, the workspace's
    * `.npmrc`), read now and said in words; undefined when it runs no script. It throws when what

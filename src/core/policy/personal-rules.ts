@@ -11,8 +11,10 @@
  *   `.vscode/`, …) only when the rule's own glob names such a place (`.vscode/**`,
  *   `docs/AGENTS.md`), not by a wide one (`src/**`, which the person wrote for source files); so
  *   too a file read through a link of such a name (`AGENTS.md -> docs/rules.md` makes
- *   `docs/rules.md` what the next session reads: `docs/**` does not allow it), which needs the
- *   disk to tell (`loadedThrough`, asked only when a rule would otherwise allow the write);
+ *   `docs/rules.md` what the next session reads: `docs/**` does not allow it), and a file a
+ *   package.json's install-time script runs or names (`"postinstall": "node src/post.js"`:
+ *   `src/**` does not allow `src/post.js`), which need the disk to tell (`loadedThrough`,
+ *   `installRun`, asked only when a rule would otherwise allow the write);
  * - a rule that names only a tool, for an MCP server's tool (`mcp__server__tool`): any call of it.
  * A deny (or ask) is matched generously instead: a command's words however they are quoted, and
  * in order with anything between them (command-words.ts; a deny denies only the exact words, and
@@ -23,6 +25,7 @@
  * (grep, glob) is not refused for what it may find: it leaves out what a deny or ask names
  * (`withheldFrom`).
  */
+import type { InstallScriptRun } from "./install-scripts.js";
 import { loadedLaterReason, type LoadedThroughLink } from "./loaded-later-files.js";
 import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
@@ -52,6 +55,11 @@ export interface PersonalRulesOptions {
    * walk); undefined for none. A throw counts as such a link: the write is then asked about.
    */
   readonly loadedThrough?: (path: string) => LoadedThroughLink | undefined;
+  /**
+   * The install-time script of a package.json (`postinstall`, …) that runs or names where a write
+   * of `path` lands; undefined for none. A throw counts as one: the write is then asked about.
+   */
+  readonly installRun?: (path: string) => InstallScriptRun | undefined;
   /**
    * The tools that leave out of their results what a deny or ask path rule names (grep, glob:
    * `withheldFrom`): a search of the whole workspace, or of a folder, then runs without it, and
@@ -141,6 +149,7 @@ function isPlainPath(path: string): boolean {
 export class PersonalRules {
   readonly #rules: readonly PersonalRuleSpec[];
   readonly #loadedThrough: PersonalRulesOptions["loadedThrough"];
+  readonly #installRun: PersonalRulesOptions["installRun"];
   readonly #withholdingTools: ReadonlySet<string>;
   readonly #readingTools: ReadonlySet<string>;
   readonly #reaches: PersonalRulesOptions["reaches"];
@@ -160,6 +169,7 @@ export class PersonalRules {
   constructor(rules: readonly PersonalRuleSpec[], options: PersonalRulesOptions = {}) {
     this.#rules = Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
     this.#loadedThrough = options.loadedThrough;
+    this.#installRun = options.installRun;
     this.#withholdingTools = new Set(options.withholdingTools ?? []);
     this.#readingTools = new Set(options.readingTools ?? []);
     this.#reaches = options.reaches;
@@ -257,15 +267,15 @@ export class PersonalRules {
       return undefined;
     }
     if (this.keepsContent(request)) return undefined;
-    let through: boolean | undefined;
-    const readThroughLink = (path: string): boolean => {
-      through ??= this.#readThroughLink(path);
-      return through;
+    let indirectly: boolean | undefined;
+    const loadedIndirectly = (path: string): boolean => {
+      indirectly ??= this.#readThroughLink(path) || this.#runAtInstall(path);
+      return indirectly;
     };
     const rule = this.#rules.find(
       (candidate) =>
         candidate.behavior === "allow" &&
-        this.#exactMatch(candidate, request, isolated, readThroughLink) &&
+        this.#exactMatch(candidate, request, isolated, loadedIndirectly) &&
         !this.#optionBeforeADeniedWord(candidate, request),
     );
     return rule === undefined
@@ -365,11 +375,25 @@ export class PersonalRules {
     }
   }
 
+  /** Whether an install-time script runs or names where a write of `path` lands; a throw says yes. */
+  #runAtInstall(path: string): boolean {
+    if (this.#installRun === undefined) return false;
+    try {
+      return this.#installRun(path) !== undefined;
+    } catch {
+      return true;
+    }
+  }
+
+  /**
+   * `loadedIndirectly`: whether a loaded-later link reads, or an install-time script runs, where
+   * a write of a path lands (asked of the disk once per call, only when a rule would allow it).
+   */
   #exactMatch(
     rule: PersonalRuleSpec,
     request: PermissionRequest,
     isolated: boolean,
-    readThroughLink: (path: string) => boolean,
+    loadedIndirectly: (path: string) => boolean,
   ): boolean {
     // `*` with a path allows the writes of this machine's file tools (write_file and edit_file
     // alike), nothing else: not a call to another service that happens to take a `path`.
@@ -394,7 +418,7 @@ export class PersonalRules {
         (this.#exact.get(rule) ?? globToRegExp(rule.path)).test(path) &&
         (request.call.effect !== "write" ||
           namesLoadedLater(rule.path) ||
-          (loadedLaterReason(path) === undefined && !readThroughLink(path)))
+          (loadedLaterReason(path) === undefined && !loadedIndirectly(path)))
       );
     }
     // A rule that names only the tool allows only a call to another service (an MCP server's
