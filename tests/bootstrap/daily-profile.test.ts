@@ -675,6 +675,42 @@ describe("a personal allow and a file read through a loaded-later link", () => {
   );
 });
 
+describe("a personal allow and a file an install-time script runs", () => {
+  it("allow src/** does not cover src/post.js, which postinstall runs at the next npm install", async () => {
+    const workspace = join(home, "project");
+    mkdirSync(join(workspace, "src"), { recursive: true });
+    writeFileSync(
+      join(workspace, "package.json"),
+      JSON.stringify({ scripts: { postinstall: "node src/post.js", test: "node src/check.js" } }),
+    );
+    writeFileSync(join(workspace, "src", "post.js"), "console.log('post');\n");
+    const terminal = new AnswersEvery("n");
+    const model = new ScriptedModelClient([
+      toolCallReply([
+        { id: "w1", name: "write_file", arguments: { path: "src/post.js", content: "evil\n" } },
+      ]),
+      toolCallReply([
+        { id: "w2", name: "write_file", arguments: { path: "src/check.js", content: "ok\n" } },
+      ]),
+      textReply("done"),
+    ]);
+    const result = await buildAgent(DAILY, {
+      workspace,
+      model,
+      commandRunner: new RecordingCommandRunner(),
+      approvalProvider: terminal,
+      auditSink: new RecordingAuditSink(),
+      runAnswers: { personalRules: [{ behavior: "allow", tool: "write_file", path: "src/**" }] },
+    }).run("go");
+    expect(terminal.asked).toEqual([JSON.stringify({ path: "src/post.js", content: "evil\n" })]);
+    expect(toolMessages(result.history)).toEqual([
+      { id: "w1", content: "Error [permission_denied]: User denied this tool call" },
+      { id: "w2", content: "Wrote 3 UTF-8 bytes to src/check.js" },
+    ]);
+    expect(readFileSync(join(workspace, "src", "post.js"), "utf8")).toBe("console.log('post');\n");
+  });
+});
+
 describe("what a run grant binds of a shell command", () => {
   it("the npm script it reaches, read now, operators and all; a command that hides its scripts gets no grant", () => {
     const workspace = join(home, "project");
