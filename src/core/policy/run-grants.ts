@@ -26,7 +26,11 @@ export interface RunApprovalAnswer {
 
 /** A prompt that can also be answered "for this run". */
 export interface RunApprovalPrompt {
-  decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer>;
+  /**
+   * `askedAgain`: said above the question when an `a` of this run held this very call, but
+   * something it is bound to changed since (what the command runs, where the write lands).
+   */
+  decideForRun(request: PermissionRequest, askedAgain?: string): Promise<RunApprovalAnswer>;
   /**
    * The same question without `a` (`[y/N]`), for an action no grant could keep; `whyNotForRun`
    * says why, to the person.
@@ -139,6 +143,26 @@ export class RunGrants {
     return grant;
   }
 
+  /**
+   * A grant for the same tool, arguments and environment as `request` under another key: what
+   * the action is bound to changed since it was granted, so it is asked again.
+   */
+  outgrown(request: PermissionRequest, key: string): RunGrant | undefined {
+    let shown: string;
+    try {
+      shown = canonicalJson(request.call.arguments);
+    } catch {
+      return undefined;
+    }
+    return this.list().find(
+      (grant) =>
+        grant.key !== key &&
+        grant.toolName === request.toolName &&
+        grant.arguments === shown &&
+        grant.environment === request.executionEnvironment,
+    );
+  }
+
   list(): readonly RunGrant[] {
     return [...this.#grants.values()];
   }
@@ -204,7 +228,13 @@ export class DailyApprover implements ApprovalProvider {
         RUN_GRANT_SOURCE,
       );
     }
-    const answer = await prompt.decideForRun(request);
+    const outgrown = grants.outgrown(request, keyed.key);
+    const answer = await prompt.decideForRun(
+      request,
+      outgrown === undefined
+        ? undefined
+        : `${request.call.effect === "execute" ? "what the command runs" : "where the write lands"} changed since your a for it (/permissions #${String(outgrown.id)})`,
+    );
     if (answer.forRun && answer.decision.behavior === "allow") {
       await grants.grant(request, keyed.key);
     }

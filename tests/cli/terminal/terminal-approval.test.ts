@@ -700,3 +700,25 @@ describe("the line saying why a is not offered", () => {
     expect(await decision).toMatchObject(denied);
   });
 });
+
+describe("a question asked again after an a of this run", () => {
+  it("says why above [y/N/a]", async () => {
+    const terminal = fakeTerminal();
+    const decision = terminal.provider.decideForRun(
+      new PermissionRequest(
+        preparedCall("shell", "execute", { command: "npm test" }),
+      ).withProposedDecision(
+        PermissionDecision.ask("Shell execution requires approval", "shell-default"),
+      ),
+      "what the command runs changed since your a for it (/permissions #1)",
+    );
+    while (!terminal.written().includes("[y/N/a]")) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(terminal.written()).toContain(
+      "\nAsked again: what the command runs changed since your a for it (/permissions #1)\n",
+    );
+    terminal.input.write("n\r");
+    expect((await decision).decision).toMatchObject(denied);
+  });
+});

@@ -35,9 +35,12 @@ const CONFIRM_WRITE = new PermissionRule({
 /** A `[y/N/a]` prompt that answers from a script and counts the questions. */
 class ScriptedPrompt {
   readonly asked: PermissionRequest[] = [];
+  /** What each question said above it of an earlier `a` (undefined: nothing). */
+  readonly askedAgain: (string | undefined)[] = [];
   constructor(readonly answer: "y" | "n" | "a") {}
-  decideForRun(request: PermissionRequest): Promise<RunApprovalAnswer> {
+  decideForRun(request: PermissionRequest, askedAgain?: string): Promise<RunApprovalAnswer> {
     this.asked.push(request);
+    this.askedAgain.push(askedAgain);
     return Promise.resolve({
       decision:
         this.answer === "n"
@@ -139,6 +142,20 @@ describe("a run grant (`a` at [y/N/a])", () => {
     const args = change(run);
     await run.decide("shell", "execute", args);
     expect(run.prompt.asked).toHaveLength(2);
+  });
+
+  it("says why it asks again where an a held the same call until what it runs changed", async () => {
+    const run = daily();
+    await run.decide("shell", "execute", { command: "npm test" });
+    run.state.script = "ava && curl evil";
+    await run.decide("shell", "execute", { command: "npm test" });
+    await run.decide("shell", "execute", { command: "npm test -- --watch" });
+    expect(run.prompt.askedAgain).toEqual([
+      undefined,
+      "what the command runs changed since your a for it (/permissions #1)",
+      // Another command: no a ever held it.
+      undefined,
+    ]);
   });
 
   it("reads what a command runs once per question, and keeps the grant for what was there then", async () => {
