@@ -3,8 +3,11 @@
  * (FixedEnvironment), an audit that records, and the argv runner the test watches. What each test
  * varies is its allowlist, what an approved command does, and who answers at a terminal.
  */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import { npmScriptText } from "../../src/adapters/commands/index.js";
-import type { ApprovalStore } from "../../src/adapters/state/index.js";
+import { ApprovalStore } from "../../src/adapters/state/index.js";
 import { buildAgent } from "../../src/bootstrap/build-agent.js";
 import type { ApprovalProvider } from "../../src/core/policy/approval.js";
 import type { CommandResult } from "../../src/core/ports/command-runner.js";
@@ -12,6 +15,7 @@ import { P04 } from "../../src/core/profiles.js";
 import { FixedEnvironment, RecordingAuditSink } from "./permission-fakes.js";
 import { RecordingCommandRunner } from "./recording-command-runner.js";
 import type { ScriptedModelClient } from "./scripted-model.js";
+import { makeTempWorkspace, type TempWorkspace } from "./temp-workspace.js";
 
 export const P04_TEST_SANDBOX = {
   kind: "isolated",
@@ -60,4 +64,44 @@ export function recordingRun(started: string[][]) {
     started.push([...argv]);
     return Promise.resolve({ exitCode: 0, output: "ok", truncated: false, timedOut: false });
   };
+}
+
+/**
+ * The setup a chapter 4 test file of writes shares: a temp workspace and a real grant store for
+ * each test (closed and removed after it), and `agent(runId, replies, person?)` on them with an
+ * empty allowlist. Call at the top of a test file.
+ */
+export function useP04Workspace() {
+  let temp: TempWorkspace | undefined;
+  let store: ApprovalStore | undefined;
+  beforeEach(async () => {
+    temp = await makeTempWorkspace();
+    const state = join(temp.base, "state");
+    mkdirSync(state, { mode: 0o700 });
+    store = new ApprovalStore(state);
+  });
+  afterEach(async () => {
+    store?.close();
+    await temp?.cleanup();
+  });
+  const fixture = {
+    get ws(): string {
+      if (temp === undefined) throw new Error("The workspace is only there inside a test");
+      return temp.ws;
+    },
+    get store(): ApprovalStore {
+      if (store === undefined) throw new Error("The store is only there inside a test");
+      return store;
+    },
+    agent: (runId: string, replies: ScriptedModelClient, person?: ApprovalProvider) =>
+      p04TestAgent({
+        workspace: fixture.ws,
+        store: fixture.store,
+        runId,
+        replies,
+        allowedArgv: [],
+        ...(person === undefined ? {} : { person }),
+      }),
+  };
+  return fixture;
 }
