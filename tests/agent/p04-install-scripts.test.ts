@@ -160,16 +160,48 @@ describe("chapter 4 asks before writing what a package.json's install-time scrip
     );
   });
 
-  it("a script the reader cannot read fully asks about every write rather than none", async () => {
-    manifest("package.json", { postinstall: "cd tools && node post.js" });
+  it.each([
+    ["cd tools && node post.js", "tools/post.js"],
+    ["npx husky install && node scripts/setup", "scripts/setup.js"],
+    ["cd client && npm install && node ../tools/post.js", "tools/post.js"],
+  ])(
+    "a script the reader will not bind still names its files: %s asks about %s",
+    async (postinstall, path) => {
+      manifest("package.json", { postinstall });
 
-    const waiting = await waitsOn(new ScriptedModelClient([writeCall("tools/post.js")]));
+      const waiting = await waitsOn(new ScriptedModelClient([writeCall(path)]));
 
-    const summary = String(waiting.request.summary);
-    expect(summary).toContain(
-      "loaded later: package.json's postinstall cannot be read fully (the command changes directory (cd), ",
+      expect(String(waiting.request.summary)).toContain(
+        "loaded later: package.json's postinstall runs it at the next npm install · content ",
+      );
+      expect(existsSync(join(p04.ws, path))).toBe(false);
+    },
+  );
+
+  it.each(["cd client && npm install", "npx husky install"])(
+    "%s leaves the other files of the workspace to be written without a question",
+    async (postinstall) => {
+      manifest("package.json", { postinstall });
+
+      const result = await agent(
+        "run-o",
+        new ScriptedModelClient([writeCall("src/app.js", "ok;\n"), textReply("done")]),
+        never(),
+      ).run("write");
+
+      expect(toolMessages(result.history)[0]?.content).toContain("Wrote");
+      expect(readFileSync(join(p04.ws, "src", "app.js"), "utf8")).toBe("ok;\n");
+    },
+  );
+
+  it("a script whose words the shell expands asks about every write rather than none", async () => {
+    manifest("package.json", { postinstall: "node $ENTRY" });
+
+    const waiting = await waitsOn(new ScriptedModelClient([writeCall("src/app.js")]));
+
+    expect(String(waiting.request.summary)).toContain(
+      "loaded later: package.json's postinstall cannot be read fully (",
     );
-    expect(summary).toContain("), so it may run it at the next npm install · content ");
-    expect(existsSync(join(p04.ws, "tools", "post.js"))).toBe(false);
+    expect(existsSync(join(p04.ws, "src", "app.js"))).toBe(false);
   });
 });

@@ -46,7 +46,7 @@ const MAKE = /^g?make$/u;
 /** Where a probe of an argv alone looks: a workspace that holds nothing (argvRefusal). */
 const NOWHERE = resolve("/nonexistent-workspace");
 /** What node and tsx try after a name that is not there, in their order (and tsx's TypeScript). */
-const NODE_ENTRY_ENDINGS = [
+export const NODE_ENTRY_ENDINGS = [
   ".js",
   ".json",
   ".node",

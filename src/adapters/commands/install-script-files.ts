@@ -5,13 +5,13 @@
  * read by the command reader (command-reach.ts) from that package's folder, as npm runs it. One
  * hop: the files a script runs or names (and the npm scripts it runs), not what those import.
  */
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { realpathSync } from "node:fs";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { INSTALL_TIME_SCRIPTS, type InstallScriptRun } from "../../core/policy/install-scripts.js";
 import { reasonOutsideInstalledCode } from "../../core/policy/loaded-later-files.js";
 import { loadedLaterEntries, whereItLeads } from "../filesystem/index.js";
-import { commandTextFiles, scriptsOf } from "./command-reach.js";
+import { commandTextFiles, NODE_ENTRY_ENDINGS, scriptsOf } from "./command-reach.js";
 import { readProjectFile } from "./project-file.js";
 
 /**
@@ -39,10 +39,14 @@ export function installScriptRun(workspace: string, landing: string): InstallScr
       try {
         files = commandTextFiles(root, folder, command, (name) => readProjectFile(folder, name));
       } catch (error) {
-        // A script the reader cannot read fully (`cd`, `eval`, a program the shell expands, a
-        // file it runs that cannot be read) may run any file: taking it to run none would let
-        // the write through unasked, so it is taken to run this one, and the write is asked.
-        return { manifest, script, unread: firstLineOfError(error) };
+        // A script the reader will not bind (`cd client && npm install`, `npx husky install`,
+        // `eval`) still names its files in its words: each is taken as run, from the package's
+        // folder and from every folder a `cd` names. Only one whose words the shell expands
+        // (`$X`, a glob, a substitution) may run any file: that one is taken to run this one, and
+        // the write is asked, rather than let through unasked.
+        const named = wordsNamedFiles(root, folder, command);
+        if (named === undefined) return { manifest, script, unread: firstLineOfError(error) };
+        files = named;
       }
       if (files.some((file) => whereItLeads(join(root, file)) === target)) {
         return { manifest, script };
@@ -50,6 +54,41 @@ export function installScriptRun(workspace: string, landing: string): InstallScr
     }
   }
   return undefined;
+}
+
+/** Characters whose meaning the shell decides when it runs: no word scan can say what they name. */
+const EXPANDS = /[$`*?{}~]/u;
+
+/**
+ * Every workspace path a word of `text` may name (node's endings too: `node scripts/post` runs
+ * scripts/post.js), from `folder` and from every folder a `cd` or `pushd` in it names; undefined
+ * when the shell expands part of it.
+ */
+function wordsNamedFiles(root: string, folder: string, text: string): string[] | undefined {
+  if (EXPANDS.test(text)) return undefined;
+  const words = text
+    .split(/[\s;&|()<>'"=]+/u)
+    .filter((word) => word !== "" && !word.startsWith("-"));
+  const folders = [folder];
+  for (const [at, word] of words.entries()) {
+    const next = words[at + 1];
+    if ((word === "cd" || word === "pushd") && next !== undefined) {
+      folders.push(...folders.map((from) => resolve(from, next)));
+    }
+  }
+  const files = new Set<string>();
+  for (const word of words) {
+    for (const from of folders) {
+      const path = resolve(from, word);
+      for (const candidate of [path, ...NODE_ENTRY_ENDINGS.map((ending) => `${path}${ending}`)]) {
+        const inside = relative(root, candidate);
+        if (inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) {
+          files.add(toSlashes(inside));
+        }
+      }
+    }
+  }
+  return [...files];
 }
 
 /** The folders holding a package.json the walk finds, each once, the root's first. */
