@@ -47,7 +47,12 @@ export interface AgentDependencies {
   readonly executionEnvironment?: ExecutionEnvironment;
   readonly maxTurns?: number;
   readonly observer?: AgentObserver;
-  readonly shellTimeoutMs?: number;
+  /**
+   * How long one `shell` or `run_command` call may run (`--command-timeout`); absent, the tools'
+   * default. The tool's description, its final arguments (what an approval binds) and the kill
+   * all take this one value.
+   */
+  readonly commandTimeoutMs?: number;
   /** Where long shell outputs are saved whole (`.agent/outputs`); absent: they are only cut. */
   readonly outputs?: OutputSpillStore;
   /** A profile whose approvals are grants (P04): what it needs beyond chapter 3. */

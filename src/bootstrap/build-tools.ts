@@ -32,7 +32,7 @@ export function buildTools(
 ): ToolDefinition[] {
   const run = {
     workspace: deps.workspace,
-    ...(deps.shellTimeoutMs === undefined ? {} : { timeoutMs: deps.shellTimeoutMs }),
+    ...(deps.commandTimeoutMs === undefined ? {} : { timeoutMs: deps.commandTimeoutMs }),
     ...(deps.outputs === undefined ? {} : { outputs: deps.outputs }),
   };
   const tools: ToolDefinition[] = [];

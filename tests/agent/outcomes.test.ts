@@ -42,7 +42,7 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
 
   async function agentFor(
     calls: { id: string; name: string; arguments: unknown }[],
-    options: { shellTimeoutMs?: number; onApprove?: () => void; outputs?: boolean } = {},
+    options: { commandTimeoutMs?: number; onApprove?: () => void; outputs?: boolean } = {},
   ) {
     const execution = await hostShell();
     const observed: ToolOutcome[] = [];
@@ -61,7 +61,7 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
       approvalProvider: approver,
       auditSink: new RecordingAuditSink(),
       observer: { onToolCallEnd: (_call, _result, _ms, outcome) => observed.push(outcome) },
-      ...(options.shellTimeoutMs === undefined ? {} : { shellTimeoutMs: options.shellTimeoutMs }),
+      ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
       ...(options.outputs === true ? { outputs: WorkspaceOutputStore.open(temp.workspace) } : {}),
     });
     return { agent, observed };
@@ -201,7 +201,7 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
   it("a command that timed out ran: executed yes, status timed_out", async () => {
     const { agent } = await agentFor(
       [{ id: "slow", name: "shell", arguments: { command: "sleep 10" } }],
-      { shellTimeoutMs: 300 },
+      { commandTimeoutMs: 300 },
     );
     const result = await agent.run("go");
     expect(result.outcomes.map(facts)).toEqual([
