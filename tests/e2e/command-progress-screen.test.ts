@@ -29,7 +29,7 @@ describe.skipIf(!isTmuxAvailable())(`a running command ${TMUX_REASON}`, () => {
         );
         terminal.type("y", "Enter");
         const screen = await terminal.waitForScreen((rows) =>
-          rows.some((row) => /^ {2}… running \d+\.\ds · step-one$/u.test(row)),
+          rows.some((row) => /^ {2}… running \d+\.\ds of 120 s · step-one$/u.test(row)),
         );
         // Still running: no result line yet.
         expect(screen.filter((row) => row.startsWith("✓"))).toEqual([]);

@@ -26,7 +26,8 @@ function slowRunner(lines: string[]): CommandRunner {
   };
 }
 
-const OPTIONS = { timeoutMs: 1000, maxOutputBytes: 1000 };
+/** The limit is the command's own (`--command-timeout`), shown after the time it has run. */
+const OPTIONS = { timeoutMs: 90_000, maxOutputBytes: 1000 };
 
 /** Runs `runner` under the status on the fake clock, `ms` of it, and waits for its output. */
 async function runFor(status: CommandStatus, runner: CommandRunner, ms: number): Promise<string> {
@@ -63,14 +64,14 @@ describe("CommandStatus", () => {
     const captured = await runFor(status, slowRunner(["one\n", "two\u001b[2J\n"]), 120);
     expect(captured).toBe("one\ntwo\u001b[2J\n");
     // A line at 50 ms (after "one") and at 100 ms (after "two"); the clock adds a second a call.
-    expect(text()).toBe("  … running 1s · one\n  … running 2s · two\\u{001b}[2J\n");
+    expect(text()).toBe("  … running 1s of 90 s · one\n  … running 2s of 90 s · two\\u{001b}[2J\n");
   });
 
   it("on a terminal: one row drawn at once, redrawn in place, and cleared at the end", async () => {
     const { stream, text } = output(true);
     const status = new CommandStatus({ output: stream, verbosity: "normal", color: false });
     await runFor(status, slowRunner(["building\n"]), 60);
-    expect(text().startsWith("\r\u001b[2K  … running 0.0s")).toBe(true);
+    expect(text().startsWith("\r\u001b[2K  … running 0.0s of 90 s")).toBe(true);
     expect(text().endsWith("\r\u001b[2K")).toBe(true);
     expect(text()).not.toContain("\n");
   });
@@ -99,7 +100,7 @@ describe("CommandStatus", () => {
     const lines = text()
       .split("\n")
       .filter((line) => line !== "");
-    expect(lines.at(-1)).toMatch(/^ {2}… running \d+s · long tail$/u);
+    expect(lines.at(-1)).toMatch(/^ {2}… running \d+s of 90 s · long tail$/u);
   });
 
   it("shows nothing with --quiet", async () => {

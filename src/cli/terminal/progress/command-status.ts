@@ -24,7 +24,8 @@ const PIPED_EVERY_MS = 10_000;
 const TAIL_CHARS = 4096;
 
 /**
- * While a command runs: how long it has been running and the last line it printed. On a terminal
+ * While a command runs: how long it has been running out of how long it may (`--command-timeout`),
+ * and the last line it printed. On a terminal
  * one row, redrawn in place (indented: it holds the command's output); piped, a plain line every
  * ten seconds, so a long command is never silent.
  */
@@ -44,7 +45,7 @@ export class CommandStatus {
         cwd: string,
         options: CommandOptions,
       ): Promise<CommandResult> => {
-        const watch = this.#start();
+        const watch = this.#start(options.timeoutMs);
         try {
           return await runner.run(command, cwd, { ...options, onOutput: watch.onOutput });
         } finally {
@@ -54,7 +55,7 @@ export class CommandStatus {
     };
   }
 
-  #start(): { onOutput: (text: string) => void; stop: () => void } {
+  #start(timeoutMs: number): { onOutput: (text: string) => void; stop: () => void } {
     const { output, verbosity } = this.#options;
     let tail = "";
     const onOutput = (text: string): void => {
@@ -64,10 +65,11 @@ export class CommandStatus {
     const now = this.#options.now ?? Date.now;
     const started = now();
     const tty = output.isTTY === true;
+    const limit = `${String(timeoutMs / 1000)} s`;
     const draw = (): void => {
       const seconds = ((now() - started) / 1000).toFixed(tty ? 1 : 0);
       const line = lastLine(tail);
-      const text = `${MODEL_INDENT}… running ${seconds}s${line === "" ? "" : ` · ${line}`}`;
+      const text = `${MODEL_INDENT}… running ${seconds}s of ${limit}${line === "" ? "" : ` · ${line}`}`;
       if (tty) output.write(`${CLEAR_LINE}${this.#dim(fit(text, output.columns))}`);
       else output.write(`${text}\n`);
     };
