@@ -9,6 +9,8 @@
 export { composeRun, type ComposedRun } from "./bootstrap/compose-run.js";
 export { composeExplain } from "./bootstrap/compose-explain.js";
 export { DEFAULT_MAX_TURNS } from "./bootstrap/build-agent.js";
+// How long one command may run when the person sets no limit (`--command-timeout`).
+export { DEFAULT_SHELL_TIMEOUT_MS as DEFAULT_COMMAND_TIMEOUT_MS } from "./features/shell-tool.js";
 export { refuseUnusablePersonalRules } from "./bootstrap/unusable-personal-rules.js";
 export type { Host } from "./bootstrap/host.js";
 export type { ResumePlan } from "./bootstrap/open/journal-session.js";

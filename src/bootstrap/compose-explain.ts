@@ -71,6 +71,7 @@ export async function composeExplain(settings: ExecutionSettings): Promise<ToolP
       commandRunner: execution.runner,
       executionEnvironment: execution.environment,
       maxTurns: DEFAULT_MAX_TURNS,
+      commandTimeoutMs: settings.commandTimeoutMs,
       approvalProvider: approver,
       auditSink: audit,
       ...(grants === undefined ? {} : { grants }),

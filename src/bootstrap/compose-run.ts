@@ -212,6 +212,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       ...(grants === undefined ? {} : { grants }),
       auditSink,
       maxTurns: settings.maxTurns,
+      commandTimeoutMs: settings.commandTimeoutMs,
       ...(ports.observer === undefined ? {} : { observer: ports.observer }),
       outputs,
       journal: withCrashHook(session.journal, host.env),

@@ -35,6 +35,11 @@ export interface ExecutionSettings {
   readonly sandboxUnmask: readonly string[];
   /** `--sandbox-limit` / AGENT_SANDBOX_LIMITS: every sandboxed command's resource limits. */
   readonly sandboxLimits: ResourceLimits | undefined;
+  /**
+   * `--command-timeout` or the settings file, in ms: how long one shell or run_command call may
+   * run. The tool states it, an approval binds it, and the kill uses it.
+   */
+  readonly commandTimeoutMs: number;
   /** `--audit-log` or AGENT_AUDIT_LOG, as given. */
   readonly auditLog: string | undefined;
   /** `--state-dir`; else AGENT_STATE_DIR or the platform default. */

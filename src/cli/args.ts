@@ -5,8 +5,14 @@ import type { SandboxMode } from "../adapters/execution/index.js";
 import type { ShellChoice } from "../adapters/shell/index.js";
 import { sandboxLimits, sandboxUnmask } from "./settings/sandbox-settings.js";
 import type { ResourceLimits } from "../adapters/sandbox/index.js";
-import { DEFAULT_MAX_TURNS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../bootstrap.js";
+import {
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  DEFAULT_MAX_TURNS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+} from "../bootstrap.js";
 import { parseRequestTimeout, parseRetries } from "./settings/model-connection-settings.js";
+import { parseCommandTimeout } from "./settings/command-timeout-setting.js";
 import {
   keepsAudit,
   LATEST_CHAPTER,
@@ -47,6 +53,8 @@ export interface CliOptions {
   readonly requestTimeoutMs: number;
   /** `--retries`, AGENT_RETRIES or the settings file: how often a failed request is sent again. */
   readonly retries: number;
+  /** `--command-timeout` or the settings file, in ms: how long one shell or run_command call runs. */
+  readonly commandTimeoutMs: number;
   readonly shell: ShellChoice;
   readonly lang: Language;
   readonly sandbox: SandboxMode;
@@ -111,6 +119,9 @@ Options:
       --retries <n>       Send a failed model request again up to n times
                           (0-10, default ${DEFAULT_MAX_RETRIES}; $AGENT_RETRIES); each retry is
                           said on stderr, and Ctrl-C ends its wait
+      --command-timeout <seconds>
+                          Kill a command (and all it started) after this long
+                          (1-86400, default ${DEFAULT_COMMAND_TIMEOUT_MS / 1000}); the model is told the limit
       --shell <kind>      auto | powershell | posix (default auto: bash, else
                           sh; on Windows PowerShell first)
       --sandbox <mode>    auto | required | off: run shell commands in
@@ -198,6 +209,7 @@ export const RUN_OPTIONS = {
   "context-window": { type: "string" },
   "request-timeout": { type: "string" },
   retries: { type: "string" },
+  "command-timeout": { type: "string" },
   shell: { type: "string" },
   lang: { type: "string" },
   sandbox: { type: "string" },
@@ -282,6 +294,7 @@ export function parseCliArgs(
     contextWindow: parseContextWindow(values["context-window"], env.AGENT_CONTEXT_WINDOW),
     requestTimeoutMs: parseRequestTimeout(values["request-timeout"], env.AGENT_REQUEST_TIMEOUT),
     retries: parseRetries(values.retries, env.AGENT_RETRIES),
+    commandTimeoutMs: parseCommandTimeout(values["command-timeout"]),
     shell: oneOf("--shell", values.shell ?? "auto", SHELL_CHOICES),
     lang: oneOf("--lang", values.lang ?? languageFromLocale(env), LANGUAGES),
     sandbox: sandboxMode(values.sandbox, env),

@@ -6,6 +6,7 @@
  * is the composition root's own (composeRun) against a local chat-completions server.
  */
 import { DEFAULT_RESOURCE_LIMITS } from "../../src/adapters/sandbox/index.js";
+import { DEFAULT_SHELL_TIMEOUT_MS } from "../../src/features/shell-tool.js";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -167,6 +168,7 @@ describe("agent explain decides as the run does", () => {
           // What a run with no sandbox flags gets, as explain assumes.
           sandboxUnmask: [],
           sandboxLimits: DEFAULT_RESOURCE_LIMITS,
+          commandTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
           auditLog,
           stateDir: state,
           maxTurns: 5,

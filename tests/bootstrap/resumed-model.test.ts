@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { DEFAULT_RESOURCE_LIMITS } from "../../src/adapters/sandbox/index.js";
+import { DEFAULT_SHELL_TIMEOUT_MS } from "../../src/features/shell-tool.js";
 import { composeRun } from "../../src/bootstrap/compose-run.js";
 import {
   existingJournal,
@@ -42,6 +43,7 @@ function newRun(env: Record<string, string | undefined>, contextWindow?: number)
     passEnv: [],
     sandboxUnmask: [],
     sandboxLimits: DEFAULT_RESOURCE_LIMITS,
+    commandTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
     auditLog: undefined,
     stateDir: dir.outside,
     maxTurns: 5,

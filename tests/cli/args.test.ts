@@ -47,6 +47,7 @@ describe("parseCliArgs defaults", () => {
       contextWindow: undefined,
       requestTimeoutMs: 600_000,
       retries: 2,
+      commandTimeoutMs: 120_000,
       shell: "auto",
       lang: SYSTEM_LANGUAGE,
       sandbox: "auto",
@@ -112,6 +113,8 @@ describe("parseCliArgs flags", () => {
       "90.5",
       "--retries",
       "0",
+      "--command-timeout",
+      "300",
     ]);
     expect(options).toEqual({
       help: false,
@@ -124,6 +127,7 @@ describe("parseCliArgs flags", () => {
       contextWindow: 16384,
       requestTimeoutMs: 90_500,
       retries: 0,
+      commandTimeoutMs: 300_000,
       shell: "posix",
       lang: "zh",
       sandbox: "required",
@@ -149,6 +153,14 @@ describe("parseCliArgs flags", () => {
     [["--chapter", "4"], P04],
   ] as const)("accepts %j as profile %#", (argv, profile) => {
     expect(parse(argv).profile).toBe(profile);
+  });
+
+  it.each([
+    [["--command-timeout", "1"], 1000],
+    [["--command-timeout=86400"], 86_400_000],
+    [["--command-timeout", "600", "--command-timeout", "30"], 30_000],
+  ] as const)("accepts %j as %i ms", (argv, ms) => {
+    expect(parse(argv).commandTimeoutMs).toBe(ms);
   });
 
   it.each([
@@ -283,6 +295,10 @@ describe("parseCliArgs errors are one exact line", () => {
     [["--max-turns", "2.5"], '--max-turns must be a whole number from 1 to 1000 (got "2.5")'],
     [["--max-turns", " 5"], '--max-turns must be a whole number from 1 to 1000 (got " 5")'],
     [["--max-turns=-1"], '--max-turns must be a whole number from 1 to 1000 (got "-1")'],
+    ...["0", "86401", "1.5", "2m", "1e3", "-1", " 5", ""].map((raw): [string[], string] => [
+      [`--command-timeout=${raw}`],
+      `--command-timeout must be a whole number of seconds from 1 to 86400 (got ${JSON.stringify(raw)})`,
+    ]),
     [["--shell", "cmd"], '--shell must be one of auto, powershell, posix (got "cmd")'],
     [["--lang", "fr"], '--lang must be one of en, zh (got "fr")'],
     [["--sandbox", "on"], '--sandbox must be one of auto, required, off (got "on")'],

@@ -149,6 +149,29 @@ describe("the model connection's precedence", () => {
   });
 });
 
+describe("the command timeout's layers: flag > settings file > default", () => {
+  const timeoutOf = (argv: string[], file: object): number => {
+    const layered = withFileSettings([...argv, "--prompt", "task"], {}, file);
+    return parseCliArgs(layered.argv, layered.env, "/work").commandTimeoutMs;
+  };
+
+  it.each([
+    ["default: two minutes", [], {}, 120_000],
+    ["file", [], { commandTimeout: 900 }, 900_000],
+    ["flag over file", ["--command-timeout", "30"], { commandTimeout: 900 }, 30_000],
+    ["flag over file, --flag=value", ["--command-timeout=45"], { commandTimeout: 900 }, 45_000],
+    ["flag, no file", ["--command-timeout", "7200"], {}, 7_200_000],
+  ])("%s", (_name, argv, file, expected) => {
+    expect(timeoutOf(argv, file)).toBe(expected);
+  });
+
+  it("a bad flag is refused even when the file's value is good", () => {
+    expect(() => timeoutOf(["--command-timeout", "90s"], { commandTimeout: 900 })).toThrow(
+      '--command-timeout must be a whole number of seconds from 1 to 86400 (got "90s")',
+    );
+  });
+});
+
 describe("the context window's layers", () => {
   const windowOf = (argv: string[], env: Record<string, string>, file: object): unknown => {
     const layered = withFileSettings([...argv, "--prompt", "task"], env, file);

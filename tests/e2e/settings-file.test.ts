@@ -51,6 +51,7 @@ describe("the settings file", () => {
         "contextWindow   32768 tokens  (default, for a model name it does not know)",
         "requestTimeout  600 s  (settings file)",
         "retries         5  (settings file)",
+        "commandTimeout  120 s  (default)",
         `stateDir        ${testStateDirectory()}  (environment AGENT_STATE_DIR)`,
         "auditLog        none  (default)",
         "sandboxLimits   memory 4 GiB, processes 1024, file-size 2 GiB, cpu-time 600 s, open-files 4096  (default)",

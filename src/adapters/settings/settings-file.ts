@@ -40,6 +40,8 @@ function buildSettingsSchema() {
       requestTimeout: z.number().min(1).max(86_400),
       /** How often a failed model request is sent again (the bounds of `--retries`). */
       retries: z.number().int().min(0).max(10),
+      /** Whole seconds one shell or run_command call may run (the bounds of `--command-timeout`). */
+      commandTimeout: z.number().int().min(1).max(86_400),
       /**
        * The person's own rules (profiles with personal rules): a tool and either the words a
        * command starts with or a workspace-relative path glob; an MCP server's tool
@@ -107,6 +109,7 @@ export const SETTING_NAMES: readonly SettingName[] = [
   "contextWindow",
   "requestTimeout",
   "retries",
+  "commandTimeout",
   "rules",
 ];
 

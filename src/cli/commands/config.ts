@@ -56,6 +56,7 @@ export function configCommand(args: readonly string[], io: CliIo): Promise<numbe
       contextWindow: `${String(window.tokens)} tokens`,
       requestTimeout: `${String(options.requestTimeoutMs / 1000)} s`,
       retries: String(options.retries),
+      commandTimeout: `${String(options.commandTimeoutMs / 1000)} s`,
     };
     const width = Math.max(...SETTING_NAMES.map((name) => name.length));
     const servers = file.mcpServers === undefined ? undefined : Object.keys(file.mcpServers);

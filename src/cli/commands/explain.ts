@@ -16,6 +16,7 @@ import {
 import {
   composeExplain,
   type ExecutionSettings,
+  DEFAULT_COMMAND_TIMEOUT_MS,
   DEFAULT_RESOURCE_LIMITS,
 } from "../../bootstrap.js";
 import type { ApprovalProvider } from "../../core/policy/approval.js";
@@ -88,6 +89,7 @@ export function plainExplainSettings(input: {
     passEnv: [],
     sandboxUnmask: [],
     sandboxLimits: DEFAULT_RESOURCE_LIMITS,
+    commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS,
     auditLog: input.auditLog,
     stateDir: input.stateDir,
   };

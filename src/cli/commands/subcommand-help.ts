@@ -91,8 +91,8 @@ A dry run of one tool call through the permission policy: how it is prepared,
 which rule decides, and whether it would ask. Nothing runs and no model is
 asked. It takes the run options that decide a call, as a run takes them
 (--chapter, --profile, --sandbox, --network, --shell, --pass-env,
---sandbox-unmask, --sandbox-limit, --audit-log, --workspace, --state-dir),
-and the settings file's.
+--sandbox-unmask, --sandbox-limit, --command-timeout, --audit-log,
+--workspace, --state-dir), and the settings file's.
   agent explain shell '{"command":"rm -rf build"}'
   agent explain write_file '{"path":"a.txt","content":"x"}' --profile daily`,
   ],

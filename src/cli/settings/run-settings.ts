@@ -29,6 +29,7 @@ export const EXECUTION_FLAGS = Object.freeze([
   "pass-env",
   "sandbox-unmask",
   "sandbox-limit",
+  "command-timeout",
 ] as const satisfies readonly (keyof typeof RUN_OPTIONS)[]);
 
 /** `workspace`: the real path (workspace.ts). */
@@ -47,6 +48,7 @@ export function executionSettings(
     passEnv: options.passEnv,
     sandboxUnmask: options.sandboxUnmask,
     sandboxLimits: options.sandboxLimits,
+    commandTimeoutMs: options.commandTimeoutMs,
     auditLog: options.auditLog,
     stateDir: options.stateDir,
     ...(options.personalRules === undefined ? {} : { personalRules: options.personalRules }),

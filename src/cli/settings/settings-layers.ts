@@ -31,6 +31,7 @@ export const SETTING_FLAG: Partial<Record<SettingName, string>> = {
   contextWindow: "--context-window",
   requestTimeout: "--request-timeout",
   retries: "--retries",
+  commandTimeout: "--command-timeout",
 };
 
 /**
@@ -58,6 +59,9 @@ export function withFileSettings(
   }
   if (file.network === true) flags.push("--network");
   if (file.language !== undefined) flags.push("--lang", file.language);
+  if (file.commandTimeout !== undefined) {
+    flags.push("--command-timeout", String(file.commandTimeout));
+  }
   return { argv: [...flags, ...argv], env: layered };
 }
 

@@ -57,6 +57,7 @@ describe("loadSettingsFile", () => {
       contextWindow: 32768,
       requestTimeout: 600,
       retries: 3,
+      commandTimeout: 900,
     };
     await writeFile(file, JSON.stringify(values));
     expect(loadSettingsFile(file)).toEqual({ path: file, values });
@@ -74,6 +75,10 @@ describe("loadSettingsFile", () => {
     ['{"retries": 11}', "field retries:"],
     ['{"retries": 1.5}', "field retries:"],
     ['{"retries": "2"}', "field retries:"],
+    ['{"commandTimeout": 0}', "field commandTimeout:"],
+    ['{"commandTimeout": 86401}', "field commandTimeout:"],
+    ['{"commandTimeout": 1.5}', "field commandTimeout:"],
+    ['{"commandTimeout": "600"}', "field commandTimeout:"],
     ['{"apiKey": "sk-123"}', "unknown field apiKey (known: model, baseURL"],
   ])("%s is an error naming the file and the field", async (text, message) => {
     await writeFile(file, text);
@@ -83,7 +88,7 @@ describe("loadSettingsFile", () => {
   it.each([
     [
       '{"apiKey": "sk-123"}',
-      "unknown field apiKey (known: model, baseURL, chapter, profile, sandbox, network, language, contextWindow, requestTimeout, retries, rules, mcpServers)",
+      "unknown field apiKey (known: model, baseURL, chapter, profile, sandbox, network, language, contextWindow, requestTimeout, retries, commandTimeout, rules, mcpServers)",
     ],
     [
       '{"rules":[{"behavior":"allow","tool":"shell","command":"python3 -m unittest"}]}',

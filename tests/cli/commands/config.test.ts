@@ -162,6 +162,7 @@ describe("agent config's context window", () => {
         line,
         "requestTimeout  600 s  (default)",
         "retries         2  (default)",
+        "commandTimeout  120 s  (default)",
         ...runOnly(),
         "apiKey          not set  (environment OPENAI_API_KEY)",
         "",
@@ -178,6 +179,7 @@ const SANDBOX_TO_RETRIES = [
   "contextWindow   1047576 tokens  (default, from the model's name)",
   "requestTimeout  600 s  (default)",
   "retries         2  (default)",
+  "commandTimeout  120 s  (default)",
 ];
 
 /** The whole of what config prints, `middle` between the model's lines and the API key's. */
@@ -207,6 +209,31 @@ describe("agent config names every setting a run decides, and where it came from
     const run = await config({ chapter: 4 }, ["--profile", "daily"]);
     expect(run.out).toContain("\nchapter         3  (from profile daily, flag --profile)\n");
     expect(run.out).toContain("\nprofile         daily  (flag --profile)\n");
+  });
+
+  it.each([
+    ["the default", {}, [], "120 s  (default)"],
+    ["the settings file's", { commandTimeout: 900 }, [], "900 s  (settings file)"],
+    [
+      "a flag over the settings file's",
+      { commandTimeout: 900 },
+      ["--command-timeout", "30"],
+      "30 s  (flag --command-timeout)",
+    ],
+    ["a flag's", {}, ["--command-timeout=3600"], "3600 s  (flag --command-timeout)"],
+  ] as const)("the command timeout and its origin: %s", async (_, settings, args, shown) => {
+    const run = await config(settings, args);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(`\ncommandTimeout  ${shown}\n`);
+  });
+
+  it("a bad --command-timeout is the run's configuration error, exit 2, one line", async () => {
+    const run = await config({}, ["--command-timeout", "0"]);
+    expect(run).toEqual({
+      code: 2,
+      out: "",
+      err: 'agent: --command-timeout must be a whole number of seconds from 1 to 86400 (got "0") (see --help)\n',
+    });
   });
 
   it.each([

@@ -72,6 +72,7 @@ describe("resolveSettings", () => {
       contextWindow: "default",
       requestTimeout: "settings file",
       retries: "settings file",
+      commandTimeout: "default",
     });
   });
 
