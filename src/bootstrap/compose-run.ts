@@ -104,6 +104,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
         policy: `chapter ${profile.chapter}; sandbox ${settings.sandbox}${settings.network ? " with network" : ""}`,
         sandbox: settings.sandbox,
         network: settings.network,
+        commandTimeoutMs: settings.commandTimeoutMs,
         ...(instructions.loaded.digest === undefined
           ? {}
           : { instructionsDigest: instructions.loaded.digest }),

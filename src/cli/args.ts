@@ -168,8 +168,8 @@ Runs: every run is journaled (each step on disk before it happens).
                           run again.
                           Takes the run options above except --prompt,
                           --chapter, --profile and --model (the run's own);
-                          --sandbox and --network are kept as the run began
-                          (another one is refused)
+                          --sandbox, --network and --command-timeout are kept
+                          as the run began (another one is refused)
   agent resume --last     The newest run whatever its state (also -c), such
                           as a conversation killed at its prompt
   agent undo [N]          Take back the file changes of the newest run's last

@@ -4,7 +4,7 @@
  * call's final arguments) and to the runner that kills the command. The runner here is a fake
  * that records what it was asked and reports a timeout, so nothing waits.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { composeRun } from "../../src/bootstrap/compose-run.js";
@@ -48,7 +48,7 @@ describe("the command timeout a run is given", () => {
     ["the settings file", [], { commandTimeout: 45 }, 45_000],
     ["neither: the default", [], undefined, 120_000],
   ] as const)(
-    "from %s: the tool says it, the approval binds it, the runner is given it",
+    "from %s: the tool says it, the approval binds it, the runner is given it, the journal keeps it",
     async (_, flags, file, timeoutMs) => {
       const server = await ChatCompletionsServer.start([
         chatToolCallsReply([{ id: "call_1", name: "shell", arguments: { command: "sleep 600" } }]),
@@ -103,6 +103,9 @@ describe("the command timeout a run is given", () => {
       expect(second?.messages.at(-1)?.content).toMatch(
         new RegExp(`^Error \\[shell_timeout\\]: Command timed out after ${seconds} and was killed`),
       );
+      const journal = await readFile(run.session.journal.path, "utf8");
+      const started = JSON.parse(journal.split("\n")[0] ?? "") as { commandTimeoutMs?: number };
+      expect(started.commandTimeoutMs).toBe(timeoutMs);
     },
   );
 });

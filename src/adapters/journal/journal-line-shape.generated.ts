@@ -34,6 +34,9 @@ export const JOURNAL_LINE_SHAPE: ValueShape = {
         network: {
           optional: "boolean",
         },
+        commandTimeoutMs: {
+          optional: "number",
+        },
         instructionsDigest: {
           optional: "string",
         },

@@ -18,6 +18,7 @@ const K2: readonly string[] = [
   "model",
   "sandbox",
   "network",
+  "commandTimeoutMs",
   "instructionsDigest",
 ];
 const K3: readonly string[] = ["v", "time", "type", "content"];
@@ -2681,11 +2682,19 @@ function v2(value: unknown): unknown {
     present += 1;
   }
   let c12: unknown = NOT;
-  if (Object.hasOwn(value, "instructionsDigest")) {
-    const f12 = value["instructionsDigest"];
-    c12 = typeof f12 === "string" ? f12 : NOT;
+  if (Object.hasOwn(value, "commandTimeoutMs")) {
+    const f12 = value["commandTimeoutMs"];
+    c12 = typeof f12 === "number" && Number.isFinite(f12) ? f12 : NOT;
     if (c12 === NOT) return NOT;
     same &&= c12 === f12;
+    present += 1;
+  }
+  let c13: unknown = NOT;
+  if (Object.hasOwn(value, "instructionsDigest")) {
+    const f13 = value["instructionsDigest"];
+    c13 = typeof f13 === "string" ? f13 : NOT;
+    if (c13 === NOT) return NOT;
+    same &&= c13 === f13;
     present += 1;
   }
   if (same) {
@@ -2719,6 +2728,7 @@ function v2(value: unknown): unknown {
   if (c9 !== NOT) out["model"] = c9;
   if (c10 !== NOT) out["sandbox"] = c10;
   if (c11 !== NOT) out["network"] = c11;
-  if (c12 !== NOT) out["instructionsDigest"] = c12;
+  if (c12 !== NOT) out["commandTimeoutMs"] = c12;
+  if (c13 !== NOT) out["instructionsDigest"] = c13;
   return out;
 }

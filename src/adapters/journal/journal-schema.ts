@@ -81,6 +81,8 @@ function buildJournalLineSchema() {
       model: z.string().optional(),
       sandbox: z.string().optional(),
       network: z.boolean().optional(),
+      // `--command-timeout` in ms: what the run's command calls bound and were killed after.
+      commandTimeoutMs: z.number().optional(),
       // The SHA-256 of the AGENTS.md text loaded into the system prompt, when any was.
       instructionsDigest: z.string().optional(),
     }),

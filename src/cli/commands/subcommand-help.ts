@@ -24,8 +24,8 @@ unfinished or waiting one). --last (or -c) takes the newest run whatever its
 state, such as a conversation killed at its prompt. A call that was running is
 reported unknown to the model, never run again. Takes the run options
 (agent --help) except --prompt, --chapter, --profile and --model (the run's
-own); --sandbox and --network stay as the run began. On a terminal the run goes
-on as a conversation once it has answered.
+own); --sandbox, --network and --command-timeout stay as the run began. On a
+terminal the run goes on as a conversation once it has answered.
   agent resume
   agent resume --last
   agent resume 20260101T120000Z-1a2b3c4d`,

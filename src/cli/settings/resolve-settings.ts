@@ -4,8 +4,9 @@
  * all call `resolveSettings`, so a dry run, a resumed run and the printed configuration cannot
  * disagree with the run about the same value.
  *
- * The journal fixes what a resumed run is (its chapter, its provider's model, its sandbox and
- * network): a flag that would change one is refused, and a settings file's value gives way to it.
+ * The journal fixes what a resumed run is (its chapter, its provider's model, its sandbox, network
+ * and command time limit): a flag that would change one is refused, and a settings file's value
+ * gives way to it.
  * It records nothing of the connection (endpoint, timeout, retries), which the other layers decide
  * for a resume as for a new run.
  */
@@ -89,9 +90,11 @@ export function resolveSettings(
     const kept = keepRunSettings(journal.runId, journal.start, options, {
       sandbox: sandboxSource(argv, host.env),
       network: givesFlag(argv, "--network"),
+      commandTimeout: givesFlag(argv, "--command-timeout"),
     });
     if (journal.start.sandbox !== undefined) journalDecides.add("sandbox");
     if (journal.start.network !== undefined) journalDecides.add("network");
+    if (journal.start.commandTimeoutMs !== undefined) journalDecides.add("commandTimeout");
     // The provider's model the run used (a replayed run's "model" names a file, not a model).
     const model = journal.start.model;
     const providerModel =

@@ -1,8 +1,9 @@
 /**
- * `agent resume` goes on with a run where it was started: the same `--sandbox` and `--network`,
- * read from its journal. A P04 grant is bound to where the command runs, so a resume elsewhere
- * would make its approved call ask again (or be denied outright); a chapter-3 run must not go on
- * less confined than it began. A setting given for the resume that differs is refused, not obeyed.
+ * `agent resume` goes on with a run where it was started: the same `--sandbox`, `--network` and
+ * `--command-timeout`, read from its journal. A P04 grant is bound to where the command runs and
+ * to its time limit, so a resume elsewhere would make its approved call ask again (or be denied
+ * outright); a chapter-3 run must not go on less confined than it began. A setting given for the
+ * resume that differs is refused, not obeyed.
  */
 import { SANDBOX_MODES, type CliOptions } from "../args.js";
 import { CliConfigError } from "../config-error.js";
@@ -11,7 +12,10 @@ import { CliConfigError } from "../config-error.js";
 export interface RecordedSettings {
   readonly sandbox?: string;
   readonly network?: boolean;
+  readonly commandTimeoutMs?: number;
 }
+
+type KeptSettings = Pick<CliOptions, "sandbox" | "network" | "commandTimeoutMs">;
 
 /** Where the resume's own sandbox setting came from, when it was given at all. */
 export type SandboxSource = "--sandbox" | "AGENT_SANDBOX" | undefined;
@@ -19,9 +23,13 @@ export type SandboxSource = "--sandbox" | "AGENT_SANDBOX" | undefined;
 export function keepRunSettings(
   runId: string,
   recorded: RecordedSettings,
-  options: Pick<CliOptions, "sandbox" | "network">,
-  given: { readonly sandbox: SandboxSource; readonly network: boolean },
-): Pick<CliOptions, "sandbox" | "network"> {
+  options: KeptSettings,
+  given: {
+    readonly sandbox: SandboxSource;
+    readonly network: boolean;
+    readonly commandTimeout: boolean;
+  },
+): KeptSettings {
   const sandbox = recorded.sandbox === undefined ? options.sandbox : recordedMode(runId, recorded);
   if (given.sandbox !== undefined && options.sandbox !== sandbox) {
     const fix =
@@ -38,7 +46,14 @@ export function keepRunSettings(
       `run ${runId} was started without --network, and resume keeps it: leave out --network`,
     );
   }
-  return { sandbox, network: recorded.network ?? options.network };
+  const commandTimeoutMs = recorded.commandTimeoutMs ?? options.commandTimeoutMs;
+  if (given.commandTimeout && options.commandTimeoutMs !== commandTimeoutMs) {
+    const seconds = String(commandTimeoutMs / 1000);
+    throw new CliConfigError(
+      `run ${runId} was started with --command-timeout ${seconds}, and resume keeps it: leave out --command-timeout (or give --command-timeout ${seconds})`,
+    );
+  }
+  return { sandbox, network: recorded.network ?? options.network, commandTimeoutMs };
 }
 
 function recordedMode(runId: string, recorded: RecordedSettings): CliOptions["sandbox"] {

@@ -36,6 +36,7 @@ const FULL_RECORDS: readonly Record<string, unknown>[] = [
     model: "m",
     sandbox: "off",
     network: false,
+    commandTimeoutMs: 120_000,
     instructionsDigest: sha,
     policy: "chapter 3; sandbox off",
   },

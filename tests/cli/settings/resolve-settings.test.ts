@@ -76,6 +76,37 @@ describe("resolveSettings", () => {
     });
   });
 
+  it("a resume keeps the run's command timeout over the file's, and refuses another one given", () => {
+    const env = withFile({ commandTimeout: 900 });
+    const start = {
+      chapter: 4,
+      sandbox: "auto",
+      network: false,
+      commandTimeoutMs: 300_000,
+    } as const;
+    const kept = resolveSettings([], host(env), { runId: "run-1", start });
+    expect([kept.options.commandTimeoutMs, kept.origins.commandTimeout]).toEqual([
+      300_000,
+      "the run's journal",
+    ]);
+    const same = resolveSettings(["--command-timeout", "300"], host(env), {
+      runId: "run-1",
+      start,
+    });
+    expect(same.options.commandTimeoutMs).toBe(300_000);
+    expect(() =>
+      resolveSettings(["--command-timeout", "900"], host(env), { runId: "run-1", start }),
+    ).toThrow(
+      "run run-1 was started with --command-timeout 300, and resume keeps it: leave out --command-timeout (or give --command-timeout 300)",
+    );
+    // A journal written before the limit was kept: the limit decided now, as for a new run.
+    const old = resolveSettings([], host(env), { runId: "run-0", start: { chapter: 3 } });
+    expect([old.options.commandTimeoutMs, old.origins.commandTimeout]).toEqual([
+      900_000,
+      "settings file",
+    ]);
+  });
+
   it("a resume of a run of a named profile is that profile again, whatever the file's chapter", () => {
     const settings = resolveSettings([], host(withFile({ chapter: 4 })), {
       runId: "run-d",
