@@ -49,7 +49,7 @@ export interface AgentDependencies {
   readonly observer?: AgentObserver;
   /**
    * How long one `shell` or `run_command` call may run (`--command-timeout`); absent, the tools'
-   * default. The tool's description, its final arguments (what an approval binds) and the kill
+   * default. The tool's description, its final arguments (what the approval and the audit show) and the kill
    * all take this one value.
    */
   readonly commandTimeoutMs?: number;

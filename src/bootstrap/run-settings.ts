@@ -37,7 +37,7 @@ export interface ExecutionSettings {
   readonly sandboxLimits: ResourceLimits | undefined;
   /**
    * `--command-timeout` or the settings file, in ms: how long one shell or run_command call may
-   * run. The tool states it, an approval binds it, and the kill uses it.
+   * run. The tool states it, the call's final arguments carry it, and the kill uses it.
    */
   readonly commandTimeoutMs: number;
   /** `--audit-log` or AGENT_AUDIT_LOG, as given. */

@@ -48,8 +48,8 @@ export interface RunContext {
   readonly sandbox: string;
   readonly network: boolean;
   /**
-   * `--command-timeout` in ms, as the run was started: part of what an approved command binds, so
-   * `agent resume` keeps it too. Absent only where the journal is reopened, not started (undo).
+   * `--command-timeout` in ms, as the run was started: `agent resume` keeps it too, so a resumed
+   * run's commands run under the limit its earlier ones did. Absent only where the journal is reopened, not started (undo).
    */
   readonly commandTimeoutMs?: number;
   /** The SHA-256 of the project instructions (AGENTS.md) in the system prompt, when any. */

@@ -1,9 +1,10 @@
 /**
  * `agent resume` goes on with a run where it was started: the same `--sandbox`, `--network` and
- * `--command-timeout`, read from its journal. A P04 grant is bound to where the command runs and
- * to its time limit, so a resume elsewhere would make its approved call ask again (or be denied
- * outright); a chapter-3 run must not go on less confined than it began. A setting given for the
- * resume that differs is refused, not obeyed.
+ * `--command-timeout`, read from its journal. A P04 grant is bound to where the command runs, so a
+ * resume elsewhere would make its approved call ask again (or be denied outright); a chapter-3 run
+ * must not go on less confined than it began; and its commands run under the time limit its
+ * earlier calls ran (and were recorded) under. A setting given for the resume that differs is
+ * refused, not obeyed.
  */
 import { SANDBOX_MODES, type CliOptions } from "../args.js";
 import { CliConfigError } from "../config-error.js";

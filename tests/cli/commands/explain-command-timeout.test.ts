@@ -1,7 +1,7 @@
 /**
  * `agent explain` builds its tool path from the same settings as the run: the command timeout a
- * flag or the settings file gives is the one the dry run's audit line shows the approval binding,
- * for chapter 3's shell and chapter 4's run_command alike.
+ * flag or the settings file gives is the one the dry run's audit line shows in the call's final
+ * arguments, for chapter 3's shell and chapter 4's run_command alike.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
