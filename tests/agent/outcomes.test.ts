@@ -61,7 +61,9 @@ describe.runIf(POSIX)("tool outcomes through the real loop", () => {
       approvalProvider: approver,
       auditSink: new RecordingAuditSink(),
       observer: { onToolCallEnd: (_call, _result, _ms, outcome) => observed.push(outcome) },
-      ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
+      ...(options.commandTimeoutMs === undefined
+        ? {}
+        : { commandTimeoutMs: options.commandTimeoutMs }),
       ...(options.outputs === true ? { outputs: WorkspaceOutputStore.open(temp.workspace) } : {}),
     });
     return { agent, observed };
