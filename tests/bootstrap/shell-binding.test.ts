@@ -75,3 +75,55 @@ describe("plain words are read as a script's text is", () => {
     expect(shellCommandBinding(workspace, "git status")).toBeUndefined();
   });
 });
+
+describe("what a command reads through the system or from a redirect is bound or refused", () => {
+  it.each([
+    "sh /dev/stdin < tools/check.sh",
+    "bash /dev/fd/3 3< tools/check.sh",
+    "sh /proc/self/cwd/tools/check.sh",
+    "node /proc/self/cwd/x.js",
+    "make -f /dev/stdin < Makefile",
+    "make -C /proc/self/cwd/sub",
+    "awk -f /proc/self/cwd/tools/check.sh",
+  ])("%s names a file through the system's view: no grant", (command) => {
+    write("tools/check.sh", "echo tests ok\n");
+    const call = (): unknown => shellCommandBinding(workspace, command);
+    expect(call).toThrow(UnbindableCommandError);
+    expect(call).toThrow("which the system maps to another file");
+  });
+
+  it.each([
+    ["rbash < tools/check.sh", "a command's stdin is given tools/check.sh"],
+    ["tclsh < tools/check.sh", "a command's stdin is given tools/check.sh"],
+    ["node x.js < tools/check.sh", "a command's stdin is given tools/check.sh"],
+    ["awk -f /dev/stdin < tools/check.sh", "a command's stdin is given tools/check.sh"],
+  ])("%s binds the file < feeds it, by content", (command, said) => {
+    write("x.js", "1\n");
+    const check = write("tools/check.sh", "echo tests ok\n");
+    const before = shellCommandBinding(workspace, command);
+    expect(before).toContain(`and ${said} (${check})`);
+    write("tools/check.sh", "echo tests ok; touch pwned\n");
+    expect(shellCommandBinding(workspace, command)).not.toBe(before);
+  });
+
+  it("/dev/null holds nothing to bind", () => {
+    write("x.js", "1\n");
+    expect(() => shellCommandBinding(workspace, "node x.js < /dev/null")).not.toThrow();
+  });
+
+  it.each(["env -C pkg npm test", "env --chdir=pkg npm test", "env -i -C pkg sh run.sh"])(
+    "%s runs in another folder, where its names lead elsewhere: no grant",
+    (command) => {
+      const call = (): unknown => shellCommandBinding(workspace, command);
+      expect(call).toThrow(UnbindableCommandError);
+      expect(call).toThrow("the command changes directory (env -C)");
+    },
+  );
+
+  it("env -u NAME: the name is env's; the command after it is bound", () => {
+    const test = write("t.js", "1\n");
+    expect(shellCommandBinding(workspace, "env -u FOO -i node t.js")).toBe(
+      `and node is given t.js (${test})`,
+    );
+  });
+});

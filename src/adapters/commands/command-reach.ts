@@ -213,10 +213,32 @@ class Reach {
   }
 
   command(command: SimpleCommand): void {
+    // What `<` feeds a program is what it reads, and an interpreter may run it (`sh /dev/stdin <
+    // f.sh`, `tclsh < x.tcl`): bound by its content, as a file the program is given.
+    for (const input of command.inputs) this.file(input.word, input.expands, "a command's stdin");
     let at = 0;
     const { words, expands } = command;
+    /** Reading env's own options (`env -i -u X node f.js`), which come before its command. */
+    let envOptions = false;
     for (; at < words.length; at += 1) {
       const word = words[at] ?? "";
+      if (envOptions && word.startsWith("-") && word !== "-") {
+        if (word === "--") {
+          envOptions = false;
+          continue;
+        }
+        // `env -C DIR` / `--chdir=DIR` runs the command in DIR, where its names lead elsewhere.
+        if (
+          /^-[^-]*C/u.test(word) ||
+          (word.length > 4 && "--chdir".startsWith(word.split("=")[0] ?? ""))
+        ) {
+          throw changesDirectory("env -C");
+        }
+        // `-u NAME` / `--unset NAME`: the name is env's, not the command's first word.
+        if (word === "-u" || word === "--unset") at += 1;
+        continue;
+      }
+      envOptions = false;
       const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/su.exec(word);
       if (assignment !== null) {
         const [, variable = "", value = ""] = assignment;
@@ -228,12 +250,12 @@ class Reach {
         }
         continue;
       }
-      if (PREFIXES.has(word) || (word === "env" && words.length > at + 1)) continue;
-      if (
-        word.startsWith("-") &&
-        at > 0 &&
-        ["env", "command", "nohup"].includes(words[at - 1] ?? "")
-      ) {
+      if (word === "env" && words.length > at + 1) {
+        envOptions = true;
+        continue;
+      }
+      if (PREFIXES.has(word)) continue;
+      if (word.startsWith("-") && at > 0 && ["command", "nohup"].includes(words[at - 1] ?? "")) {
         continue;
       }
       break;
@@ -517,6 +539,10 @@ class Reach {
    */
   named(word: string, shown: string): void {
     if (word === "" || word === "." || word === "..") return;
+    // `/proc/self/cwd/f.awk` is the workspace's f.awk under another name, which a path cannot bind.
+    if (/^\/proc\/[^/]+\/(?:cwd|root)(?:\/|$)/u.test(this.#resolve(word))) {
+      refuseSystemView(this.#resolve(word), shown, word);
+    }
     const inside = this.inside(word);
     if (inside === undefined) return;
     this.touched.add(inside.relative);
@@ -575,6 +601,7 @@ class Reach {
         `${shown} is given ${JSON.stringify(word)}, a name the shell expands, so the harness cannot say which file runs; name the file plainly`,
       );
     }
+    refuseSystemView(this.#resolve(word), shown, word);
     const inside = this.inside(word);
     if (inside === undefined) return;
     this.touched.add(inside.relative);
@@ -730,6 +757,18 @@ function runsUnreadCommands(program: string): UnbindableCommandError {
 function runsOnFiles(option: string): UnbindableCommandError {
   return new UnbindableCommandError(
     `find ${option} runs commands on the files it finds, which the harness cannot read from its text, so it cannot be bound to an approval`,
+  );
+}
+
+/**
+ * `/dev/stdin`, `/dev/fd/3`, `/proc/self/cwd/f.sh`: names the system maps to another file (what a
+ * descriptor holds, the process's own view of the workspace), which a path cannot bind.
+ * `/dev/null` holds nothing.
+ */
+function refuseSystemView(path: string, shown: string, word: string): void {
+  if (path === "/dev/null" || !/^\/(?:dev|proc)(?:\/|$)/u.test(path)) return;
+  throw new UnbindableCommandError(
+    `${shown} is given ${JSON.stringify(word)}, which the system maps to another file (a descriptor, or the process's own view of the folders), so the harness cannot say which file runs; name the file plainly`,
   );
 }
 

@@ -12,6 +12,8 @@ export interface SimpleCommand {
   readonly words: readonly string[];
   /** Parallel to `words`: true where the word had an unquoted or double-quoted `$`, `*`, `?`, `[`. */
   readonly expands: readonly boolean[];
+  /** The files `<` (or `N<`) feeds it: what it reads, and may run (`sh /dev/stdin < f.sh`). */
+  readonly inputs: readonly { readonly word: string; readonly expands: boolean }[];
 }
 
 const OPERATORS = new Set(["&&", "||", ";", "|", "&", "\n", "(", ")", ";;", "|&"]);
@@ -102,26 +104,29 @@ function tokens(text: string): { word: string; expands: boolean; operator: boole
   return out;
 }
 
-/** The simple commands of a script, redirection targets left out. */
+/** The simple commands of a script; an output redirection's target left out, an input's kept apart. */
 export function simpleCommands(text: string): SimpleCommand[] {
   const commands: SimpleCommand[] = [];
   let words: string[] = [];
   let expands: boolean[] = [];
-  let skipNext = false;
+  let inputs: { word: string; expands: boolean }[] = [];
+  let target: "input" | "output" | undefined;
   const flush = (): void => {
-    if (words.length > 0) commands.push({ words, expands });
+    if (words.length > 0 || inputs.length > 0) commands.push({ words, expands, inputs });
     words = [];
     expands = [];
+    inputs = [];
   };
   for (const token of tokens(text)) {
     if (token.operator && REDIRECTS.test(token.word)) {
-      skipNext = true;
+      target = /^[0-9]*<$/u.test(token.word) ? "input" : "output";
     } else if (token.operator) {
       if (!OPERATORS.has(token.word))
         throw hidden(`has the operator ${JSON.stringify(token.word)}`);
       flush();
-    } else if (skipNext) {
-      skipNext = false;
+    } else if (target !== undefined) {
+      if (target === "input") inputs.push({ word: token.word, expands: token.expands });
+      target = undefined;
     } else {
       words.push(token.word);
       expands.push(token.expands);
