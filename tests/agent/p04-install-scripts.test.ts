@@ -150,6 +150,16 @@ describe("chapter 4 asks before writing what a package.json's install-time scrip
     ]);
   });
 
+  it("the dependencies script, which npm runs once an install changed node_modules, asks too", async () => {
+    manifest("package.json", { dependencies: "node dd.js" });
+
+    const waiting = await waitsOn(new ScriptedModelClient([writeCall("dd.js")]));
+
+    expect(String(waiting.request.summary)).toContain(
+      "loaded later: package.json's dependencies runs it at the next npm install",
+    );
+  });
+
   it("what node adds to a name (`node scripts/post` runs scripts/post.js) asks too", async () => {
     manifest("package.json", { preinstall: "node scripts/post" });
 

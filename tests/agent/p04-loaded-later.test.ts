@@ -116,6 +116,16 @@ const LOADED_LATER: readonly (readonly [string, string])[] = [
   [".dir-locals.el", "editor settings and tasks"],
   [".lvimrc", "editor settings and tasks"],
   [".rvmrc", "the shell loads them on `cd`"],
+  // Round 11: what npm's node-gyp, cargo, an editor's test runner or a framework's install runs.
+  ["binding.gyp", "a package manager runs their scripts"],
+  ["composer.json", "a package manager runs their scripts"],
+  ["patches/lodash+4.17.21.patch", "a package manager runs their scripts"],
+  ["Cargo.toml", "an editor's Rust support runs cargo"],
+  ["vitest.config.ts", "an editor's test runner (Vitest, Jest, Playwright)"],
+  ["vite.config.ts", "an editor's test runner (Vitest, Jest, Playwright)"],
+  ["jest.config.js", "an editor's test runner (Vitest, Jest, Playwright)"],
+  ["nuxt.config.ts", "an editor's test runner (Vitest, Jest, Playwright)"],
+  ["prisma/schema.prisma", "an editor's test runner (Vitest, Jest, Playwright)"],
   // Names a case-blind filesystem (APFS, NTFS) takes for the same file: each asks as well.
   ["AGENTS.MD", "instructions the next agent session loads"],
   ["agent\u017f.md", "instructions the next agent session loads"],

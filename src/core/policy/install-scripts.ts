@@ -14,6 +14,8 @@ export const INSTALL_TIME_SCRIPTS: readonly string[] = Object.freeze([
   "prepare",
   "postprepare",
   "prepublish",
+  // Run after an install changed node_modules (a `file:` dependency, say).
+  "dependencies",
 ]);
 
 /** The install-time script that runs or names the file a write lands on. */

@@ -199,10 +199,13 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   },
   {
     pattern:
-      "package.json, .npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm-workspace.yaml, bunfig.toml",
+      "package.json, .npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm-workspace.yaml, bunfig.toml, binding.gyp, composer.json, patches/",
     reason:
-      "a package manager runs their scripts and the programs they name at the next install or npm command (the scripts a grant binds among them)",
+      "a package manager runs their scripts and the programs they name at the next install or npm command (the scripts a grant binds among them; node-gyp a binding.gyp; the patches it applies)",
+    folders: ["patches"],
     names: [
+      "binding.gyp",
+      "composer.json",
       "package.json",
       ".npmrc",
       ".yarnrc",
@@ -234,6 +237,23 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       "tailwind.config.",
       "babel.config.",
       ".babelrc",
+    ],
+  },
+  {
+    pattern:
+      "vitest.config.*, vite.config.*, jest.config.*, playwright.config.*, nuxt.config.*, svelte.config.*, astro.config.*, schema.prisma",
+    reason:
+      "an editor's test runner (Vitest, Jest, Playwright) loads these configs to find the tests when it opens the folder, and a framework's install step (nuxt prepare, svelte-kit sync, prisma generate) runs what they name",
+    names: ["schema.prisma"],
+    prefixes: [
+      "vitest.config.",
+      "vitest.workspace.",
+      "vite.config.",
+      "jest.config.",
+      "playwright.config.",
+      "nuxt.config.",
+      "svelte.config.",
+      "astro.config.",
     ],
   },
   {
@@ -275,11 +295,11 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
     suffixes: [".mk", ".cmake"],
   },
   {
-    pattern: ".cargo/, rust-toolchain, rust-toolchain.toml, build.rs",
+    pattern: ".cargo/, rust-toolchain, rust-toolchain.toml, build.rs, Cargo.toml",
     reason:
       "cargo loads its config (a wrapper for rustc, a runner for what it builds) and rustup the toolchain named here at the next cargo command; an editor's Rust support runs cargo, and the build scripts, when it opens the folder",
     folders: [".cargo"],
-    names: ["rust-toolchain", "rust-toolchain.toml", "build.rs"],
+    names: ["rust-toolchain", "rust-toolchain.toml", "build.rs", "cargo.toml"],
   },
   {
     pattern:
