@@ -23,6 +23,11 @@ import {
 } from "./placeholder-ledger.js";
 import { changedNotes, identitiesOf, type Identities } from "./protected-identity.js";
 import {
+  installedProgramsBefore,
+  installedProgramsMade,
+  type InstalledPrograms,
+} from "./installed-programs.js";
+import {
   loadedLaterBefore,
   loadedLaterBinds,
   loadedLaterSnapshot,
@@ -246,12 +251,14 @@ export class BubblewrapRunner implements CommandRunner {
       await this.#runHolding(plan, options),
       gitMadeDuringCommand(plan.workspace, plan.gitMetadata),
     );
-    const { loadedLaterClassifier } = plan;
+    const { loadedLaterClassifier, installedPrograms } = plan;
     if (loadedLaterClassifier === undefined) return result;
-    return withNotes(
-      result,
-      madeDuringCommand(plan.workspace, loadedLaterClassifier, plan.loadedLater),
-    );
+    return withNotes(result, [
+      ...madeDuringCommand(plan.workspace, loadedLaterClassifier, plan.loadedLater),
+      ...(installedPrograms === undefined
+        ? []
+        : installedProgramsMade(plan.workspace, installedPrograms)),
+    ]);
   }
 
   async #runHolding(plan: CommandPlan, options: CommandOptions): Promise<CommandResult> {
@@ -385,7 +392,12 @@ export class BubblewrapRunner implements CommandRunner {
       args,
       workspace,
       loadedLater: loadedLaterSnapshot(later),
-      ...(loadedLater === undefined ? {} : { loadedLaterClassifier: loadedLater }),
+      ...(loadedLater === undefined
+        ? {}
+        : {
+            loadedLaterClassifier: loadedLater,
+            installedPrograms: installedProgramsBefore(workspace),
+          }),
       // An empty file already there may be another run's placeholder: held too.
       placeholders: [
         ...new Set([
@@ -448,6 +460,8 @@ interface CommandPlan {
   readonly loadedLater: LoadedLaterBefore;
   /** Which files are loaded later, when this command may not write them. */
   readonly loadedLaterClassifier?: LoadedLaterClassifier;
+  /** With it: the programs of installed code before the command, which it may write. */
+  readonly installedPrograms?: InstalledPrograms;
   readonly placeholders: readonly string[];
   /** The protected paths inside the workspace, compared before and after the command. */
   readonly watched: readonly string[];

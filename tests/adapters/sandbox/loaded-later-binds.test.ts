@@ -175,19 +175,27 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       const result = await runner(true).run(
         "echo x >> .venv/bin/activate && echo V1; echo x >> .venv/setup.cfg && echo V2; " +
           "echo x > node_modules/x/index.js && echo N1; " +
+          "mkdir -p node_modules/.bin && echo x > node_modules/.bin/eslint && echo N2; " +
           'echo \'{"parser":"./p.cjs"}\' > .eslintrc.json && echo E1; echo x >> conftest.py && echo P1; ' +
           "echo '{}' > .devcontainer.json && echo D1",
         ws,
         LIMITS,
       );
-      expect(result.output).toMatch(/V1[\s\S]*V2[\s\S]*N1/u);
+      expect(result.output).toMatch(/V1[\s\S]*V2[\s\S]*N1[\s\S]*N2/u);
       expect(result.output).not.toMatch(/E1|P1/u);
       expect(readFileSync(join(ws, ".eslintrc.json"), "utf8")).toBe("{}\n");
       expect(readFileSync(join(ws, "conftest.py"), "utf8")).toBe("\n");
       expect(result.notes).toContain(
         `warning: ${join(ws, ".devcontainer.json")} was created during this command; ${loadedLaterReason(".devcontainer.json") ?? ""}, and no one was asked about it: check it before then`,
       );
-      expect((result.notes ?? []).join("\n")).not.toMatch(/\.venv|node_modules/u);
+      // Writable, but the programs an editor or npm runs later are named after the command.
+      expect(result.notes).toContain(
+        `warning: ${join(ws, "node_modules/.bin")} was created during this command, with 1 program (eslint); an editor, npm scripts or the shell run them later: check them before then`,
+      );
+      expect(result.notes).toContain(
+        `warning: ${join(ws, ".venv/bin")} got 1 program made or changed during this command (activate); an editor, npm scripts or the shell run them later: check them before then`,
+      );
+      expect((result.notes ?? []).join("\n")).not.toMatch(/node_modules\/x|setup\.cfg/u);
     });
 
     it("one changed through a hard link made before the run is named: a bind covers a name, not the file", async () => {
