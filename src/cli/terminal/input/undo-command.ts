@@ -13,8 +13,7 @@ export function undoSlashCommand(undo: (count: number) => Promise<UndoReport>): 
   return {
     name: "undo",
     usage: "/undo [N]",
-    summary:
-      "Take back the last N calls that changed files (default 1); commands cannot be undone",
+    summary: "Take back the last N calls that changed files (default 1); commands cannot be undone",
     run: async (args, state): Promise<SlashCommandEnd> => {
       if (args !== "" && !UNDO_COUNT.test(args)) {
         state.output.write("agent: /undo takes nothing, or a number of calls from 1 to 999\n");
