@@ -127,3 +127,23 @@ describe("what a command reads through the system or from a redirect is bound or
     );
   });
 });
+
+describe("words the script reader used to take for expansions", () => {
+  it("a lone [ is the test command, not a glob", () => {
+    expect(() => shellTextReach(workspace, '[ -n "$CI" ] || npm test')).not.toThrow("expands");
+  });
+
+  it("a glob after the file node runs is the script's own argument: the file is bound", () => {
+    const post = write("scripts/post.js", "1\n");
+    expect(shellTextReach(workspace, "node scripts/post.js --out=dist/*.js")).toBe(
+      `and node is given scripts/post.js (${post})`,
+    );
+  });
+
+  it("one before it may change which file runs: refused", () => {
+    write("scripts/post.js", "1\n");
+    expect(() => shellTextReach(workspace, "node $OPTS scripts/post.js")).toThrow(
+      UnbindableCommandError,
+    );
+  });
+});

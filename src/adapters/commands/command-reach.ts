@@ -312,7 +312,10 @@ class Reach {
       }
       const addsExtensions = spec === interpreterSpec("node");
       if (given.file !== undefined) {
-        const fileExpands = expands.slice(1).some(Boolean);
+        // A word the shell expands before the file may change which file runs (`node $OPTS x.js`);
+        // one after it is the program's own argument (`node x.js --out=dist/*.js`).
+        const at = args.indexOf(given.file);
+        const fileExpands = expands.slice(1, at < 0 ? undefined : at + 2).some(Boolean);
         // `python DIR` runs DIR/__main__.py.
         const directory =
           spec === interpreterSpec("python") && !fileExpands

@@ -36,6 +36,7 @@ export function installScriptRun(workspace: string, landing: string): InstallScr
       const command = scripts?.[script];
       if (typeof command !== "string") continue;
       let files: readonly string[];
+      let byWords = false;
       try {
         files = commandTextFiles(root, folder, command, (name) => readProjectFile(folder, name));
       } catch (error) {
@@ -47,28 +48,35 @@ export function installScriptRun(workspace: string, landing: string): InstallScr
         const named = wordsNamedFiles(root, folder, command);
         if (named === undefined) return { manifest, script, unread: firstLineOfError(error) };
         files = named;
+        byWords = true;
       }
       if (files.some((file) => whereItLeads(join(root, file)) === target)) {
-        return { manifest, script };
+        return byWords ? { manifest, script, named: true } : { manifest, script };
       }
     }
   }
   return undefined;
 }
 
-/** Characters whose meaning the shell decides when it runs: no word scan can say what they name. */
-const EXPANDS = /[$`*?{}~]/u;
+/**
+ * What no word scan can say: a command substitution (`$(cat list)`, backquotes), which may read
+ * a file the model wrote, and a glob or brace in a word (`node scripts/*.js`), which matches one
+ * it adds. A variable (`[ -n "$CI" ]`) is the person's environment's, not the workspace's.
+ */
+const UNKNOWABLE = /\$\(|`/u;
+const PATTERN = /[*?{}]/u;
 
 /**
  * Every workspace path a word of `text` may name (node's endings too: `node scripts/post` runs
  * scripts/post.js), from `folder` and from every folder a `cd` or `pushd` in it names; undefined
- * when the shell expands part of it.
+ * when a substitution or a pattern hides what it names.
  */
 function wordsNamedFiles(root: string, folder: string, text: string): string[] | undefined {
-  if (EXPANDS.test(text)) return undefined;
+  if (UNKNOWABLE.test(text)) return undefined;
   const words = text
     .split(/[\s;&|()<>'"=]+/u)
-    .filter((word) => word !== "" && !word.startsWith("-"));
+    .filter((word) => word !== "" && !word.startsWith("-") && !word.includes("$"));
+  if (words.some((word) => PATTERN.test(word))) return undefined;
   const folders = [folder];
   for (const [at, word] of words.entries()) {
     const next = words[at + 1];

@@ -32,6 +32,8 @@ function tokens(text: string): { word: string; expands: boolean; operator: boole
   let expands = false;
   let inWord = false;
   const end = (): void => {
+    // A lone `[` is the test command (`[ -n "$CI" ]`), not a glob: a glob's `[` closes in its word.
+    if (word === "[" || word === "[[") expands = false;
     if (inWord) out.push({ word, expands, operator: false });
     word = "";
     expands = false;

@@ -29,12 +29,17 @@ export interface InstallScriptRun {
    * runs that cannot be read): it may then run any file, so this one counts as run.
    */
   readonly unread?: string;
+  /** Named by a word of a script the reader would not bind: it may be run, or only mentioned. */
+  readonly named?: true;
 }
 
 /** What the request says of it: `package.json's postinstall runs it at the next npm install`. */
 export function installRunReason(run: InstallScriptRun): string {
   const script = `${run.manifest}'s ${run.script}`;
-  return run.unread === undefined
-    ? `${script} runs it at the next npm install`
-    : `${script} cannot be read fully (${run.unread}), so it may run it at the next npm install`;
+  if (run.unread !== undefined) {
+    return `${script} cannot be read fully (${run.unread}), so it may run it at the next npm install`;
+  }
+  return run.named === true
+    ? `${script} names it, and may run it at the next npm install`
+    : `${script} runs it at the next npm install`;
 }
