@@ -9,7 +9,8 @@ export interface CliIo {
   readonly platform: NodeJS.Platform;
   readonly stdin: TerminalInput;
   /**
-   * stdin is a shell's pipe or a redirected file with something in it (`git diff | agent …`),
+   * stdin is a shell's pipe (empty or not: it cannot be told without reading it) or a redirected
+   * file with something in it (`git diff | agent …`),
    * whose text the agent does not read: said once, so nobody thinks the model saw it.
    */
   readonly stdinPiped?: boolean;

@@ -11,7 +11,7 @@ import { useAgentFixture } from "./agent-fixture.js";
 
 const e2e = useAgentFixture();
 const WARNING =
-  'agent: warning: text piped to the agent is not read: save it to a file and mention it (agent "review @changes.diff")';
+  'agent: warning: standard input is a pipe or a file, which the agent does not read: save text for it to a file and mention it (agent "review @changes.diff")';
 
 /** `printf TEXT | node dist/agent.cjs …` through a real shell pipe. */
 function throughShellPipe(text: string, args: readonly string[]) {
@@ -52,7 +52,7 @@ describe.skipIf(process.platform === "win32")("text piped by a shell", () => {
     const run = await throughShellPipe("fix the bug", ["--chapter", "2"]);
     expect(run.exitCode).toBe(2);
     expect(linesOf(run.stderr)).toEqual([
-      'agent: no task given: agent "<task>" or agent --prompt "<task>" (see --help); text piped to the agent is not read: save it to a file and mention it (agent "review @changes.diff")',
+      'agent: no task given: agent "<task>" or agent --prompt "<task>" (see --help); standard input is a pipe or a file, which the agent does not read: save text for it to a file and mention it (agent "review @changes.diff")',
     ]);
     expect(e2e.server.requests).toHaveLength(0);
   });

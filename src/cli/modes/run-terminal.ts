@@ -23,7 +23,7 @@ import { scriptApproval } from "../terminal/approval/script-approval.js";
 
 /** The task is the command line's; what a shell pipes in is neither task nor context. */
 export const PIPED_NOT_READ =
-  'text piped to the agent is not read: save it to a file and mention it (agent "review @changes.diff")';
+  'standard input is a pipe or a file, which the agent does not read: save text for it to a file and mention it (agent "review @changes.diff")';
 
 export class RunTerminal {
   readonly reporter: ProgressReporter;
