@@ -33,7 +33,9 @@ export function lookalikeCommand(word: string, subcommands: readonly string[]): 
   let best: { name: string; distance: number } | undefined;
   for (const name of subcommands) {
     const distance = editDistance(lower, name);
-    if (distance <= MAX_DISTANCE && (best === undefined || distance < best.distance)) {
+    // Two edits turn "ci" into "mcp": a short name takes one edit per three of its letters.
+    const allowed = Math.min(MAX_DISTANCE, Math.floor(name.length / 3));
+    if (distance <= allowed && (best === undefined || distance < best.distance)) {
       best = { name, distance };
     }
   }
@@ -44,15 +46,24 @@ export function lookalikeMessage(word: string, meant: string): string {
   return `"${word}" looks like a command, not a task: did you mean ${meant}? (a one-word task: agent --prompt "${word}")`;
 }
 
-/** Levenshtein distance: insertions, deletions and substitutions, one each. */
+/**
+ * Edits from `a` to `b`: insertions, deletions, substitutions and swaps of two neighbours
+ * (`mpc` for `mcp`), one each (optimal string alignment).
+ */
 export function editDistance(a: string, b: string): number {
+  let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];
     for (let j = 1; j <= b.length; j += 1) {
       const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+      let best = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, (beforePrevious[j - 2] ?? 0) + 1);
+      }
+      current.push(best);
     }
+    beforePrevious = previous;
     previous = current;
   }
   return previous[b.length] ?? 0;

@@ -13,6 +13,8 @@ describe("lookalikeCommand", () => {
     ["explian", "agent explain"],
     ["commnds", "agent commands"],
     ["version", "agent --version"],
+    ["mpc", "agent mcp"],
+    ["undi", "agent undo"],
   ])("%s: did you mean %s", (word, meant) => {
     expect(lookalikeCommand(word, SUBCOMMAND_NAMES)).toBe(meant);
   });
@@ -28,6 +30,10 @@ describe("lookalikeCommand", () => {
     "run the tests",
     "ls -la",
     "résumé",
+    // Two edits from mcp, but two letters: a short name takes one edit per three of its letters.
+    "ci",
+    "go",
+    "doc",
   ])("%j is a task", (word) => {
     expect(lookalikeCommand(word, SUBCOMMAND_NAMES)).toBeUndefined();
   });
@@ -36,6 +42,7 @@ describe("lookalikeCommand", () => {
     expect(editDistance("resme", "resume")).toBe(1);
     expect(editDistance("", "abc")).toBe(3);
     expect(editDistance("kitten", "sitting")).toBe(3);
+    expect(editDistance("mpc", "mcp")).toBe(1);
   });
 });
 
