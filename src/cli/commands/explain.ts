@@ -142,12 +142,13 @@ export async function explainCall(input: ExplainInput): Promise<string[]> {
     lines.push(`decision: ${describe(decidedYes)}`);
     lines.push(auditLine(auditY, profile));
   } else {
-    const notForRun = yes.approver.notForRun;
+    const { notForRun, note } = yes.approver;
     lines.push(
       notForRun === undefined
         ? approvalLine(profile)
         : `approval: the person is asked [y/N] (no a here: ${notForRun})`,
     );
+    if (note !== undefined) lines.push(`note: ${note}`);
     lines.push(...answered("y", decidedYes, auditY, profile));
     // `a` where the profile's prompt takes it, through the run's own path for it.
     if (profile.answers === "once-or-run" && notForRun === undefined) {
@@ -258,6 +259,8 @@ class AnswerRecorder implements ApprovalProvider, RunApprovalPrompt {
   asked = 0;
   /** Why `a` was not offered, when the question was `[y/N]` where it could have been. */
   notForRun: string | undefined;
+  /** The line said above `[y/N/a]` (an allow rule that does not cover the file, say). */
+  note: string | undefined;
   readonly #answer: Answer;
 
   constructor(answer: Answer) {
@@ -268,8 +271,9 @@ class AnswerRecorder implements ApprovalProvider, RunApprovalPrompt {
     return (await this.decideForRun()).decision;
   }
 
-  decideForRun(): Promise<RunApprovalAnswer> {
+  decideForRun(_request?: PermissionRequest, note?: string): Promise<RunApprovalAnswer> {
     this.asked += 1;
+    this.note = note;
     return Promise.resolve(answerDecision(this.#answer));
   }
 

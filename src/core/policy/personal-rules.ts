@@ -386,6 +386,37 @@ export class PersonalRules {
   }
 
   /**
+   * Why an allow rule whose glob matches this write's path does not answer it (the file is loaded
+   * later, by its name, through a link, or by an install script), said above the question so the
+   * rule does not look ignored; undefined when no such rule is there.
+   */
+  uncovered(request: PermissionRequest): string | undefined {
+    const path = request.call.arguments.path;
+    if (request.call.effect !== "write" || typeof path !== "string" || !isPlainPath(path)) {
+      return undefined;
+    }
+    const rule = this.#rules.find(
+      (candidate) =>
+        candidate.behavior === "allow" &&
+        candidate.path !== undefined &&
+        (candidate.tool === request.toolName || candidate.tool === "*") &&
+        !namesLoadedLater(candidate.path) &&
+        (this.#exact.get(candidate) ?? globToRegExp(candidate.path)).test(path),
+    );
+    if (rule === undefined) return undefined;
+    const why =
+      loadedLaterReason(path) ??
+      (this.#readThroughLink(path)
+        ? "a link of a name the host loads later leads to it"
+        : this.#runAtInstall(path)
+          ? "an install-time script of a package.json runs or names it"
+          : undefined);
+    return why === undefined
+      ? undefined
+      : `Your rule allow ${describeRule(rule)} does not cover it: ${why}; a rule of its own that names it would`;
+  }
+
+  /**
    * `loadedIndirectly`: whether a loaded-later link reads, or an install-time script runs, where
    * a write of a path lands (asked of the disk once per call, only when a rule would allow it).
    */

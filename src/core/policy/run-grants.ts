@@ -27,10 +27,11 @@ export interface RunApprovalAnswer {
 /** A prompt that can also be answered "for this run". */
 export interface RunApprovalPrompt {
   /**
-   * `askedAgain`: said above the question when an `a` of this run held this very call, but
-   * something it is bound to changed since (what the command runs, where the write lands).
+   * `note`: a line said above the question, why this call is asked where the person may think it
+   * was not to be: an `a` of this run held it until what it is bound to changed, or an allow rule
+   * of theirs matches its path but does not cover a file the host loads later.
    */
-  decideForRun(request: PermissionRequest, askedAgain?: string): Promise<RunApprovalAnswer>;
+  decideForRun(request: PermissionRequest, note?: string): Promise<RunApprovalAnswer>;
   /**
    * The same question without `a` (`[y/N]`), for an action no grant could keep; `whyNotForRun`
    * says why, to the person.
@@ -232,8 +233,8 @@ export class DailyApprover implements ApprovalProvider {
     const answer = await prompt.decideForRun(
       request,
       outgrown === undefined
-        ? undefined
-        : `${request.call.effect === "execute" ? "what the command runs" : "where the write lands"} changed since your a for it (/permissions #${String(outgrown.id)})`,
+        ? rules?.uncovered(request)
+        : `Asked again: ${request.call.effect === "execute" ? "what the command runs" : "where the write lands"} changed since your a for it (/permissions #${String(outgrown.id)})`,
     );
     if (answer.forRun && answer.decision.behavior === "allow") {
       await grants.grant(request, keyed.key);

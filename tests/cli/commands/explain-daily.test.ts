@@ -51,6 +51,15 @@ const WRITE_ASK_RULE =
 describe("agent explain, daily profile from the settings file", () => {
   beforeEach(() => settingsFile({ profile: "daily", rules: RULES }));
 
+  it("says why an allow rule whose glob matches does not cover a file loaded later", async () => {
+    const run = await explain(["write_file", '{"path":"src/AGENTS.md","content":"x"}']);
+    expect(run.out).toContain(
+      "\nnote: Your rule allow write_file src/** does not cover it: instructions the next agent session loads into its prompt",
+    );
+    const plain = await explain(["write_file", '{"path":"b.ts","content":"x"}']);
+    expect(plain.out).not.toContain("note:");
+  });
+
   it("names the profile and asks [y/N/a], with the decision of each answer", async () => {
     const json = '{"path":"b.ts","content":"x"}';
     const run = await explain(["write_file", json]);

@@ -710,7 +710,7 @@ describe("a question asked again after an a of this run", () => {
       ).withProposedDecision(
         PermissionDecision.ask("Shell execution requires approval", "shell-default"),
       ),
-      "what the command runs changed since your a for it (/permissions #1)",
+      "Asked again: what the command runs changed since your a for it (/permissions #1)",
     );
     while (!terminal.written().includes("[y/N/a]")) {
       await new Promise((resolve) => setImmediate(resolve));

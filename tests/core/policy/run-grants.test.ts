@@ -152,9 +152,21 @@ describe("a run grant (`a` at [y/N/a])", () => {
     await run.decide("shell", "execute", { command: "npm test -- --watch" });
     expect(run.prompt.askedAgain).toEqual([
       undefined,
-      "what the command runs changed since your a for it (/permissions #1)",
+      "Asked again: what the command runs changed since your a for it (/permissions #1)",
       // Another command: no a ever held it.
       undefined,
+    ]);
+  });
+
+  it("says why an allow rule whose glob matches a write does not cover it", async () => {
+    const run = daily({
+      rules: [{ behavior: "allow", tool: "write_file", path: "**" }],
+      answer: "n",
+    });
+    await run.decide("write_file", "write", { path: "src/app.ts", content: "x" });
+    await run.decide("write_file", "write", { path: ".github/workflows/ci.yml", content: "x" });
+    expect(run.prompt.askedAgain).toEqual([
+      `Your rule allow write_file ** does not cover it: ${loadedLaterReason(".github/workflows/ci.yml") ?? ""}; a rule of its own that names it would`,
     ]);
   });
 

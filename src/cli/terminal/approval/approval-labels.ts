@@ -17,8 +17,6 @@ export interface ApprovalLabels {
   readonly questionForRun: string;
   /** Said above `[y/N]` where `a` would be offered but no grant could keep this action. */
   readonly notForRun: string;
-  /** Said above `[y/N/a]` where an `a` of this run held this call until what it binds changed. */
-  readonly askedAgain: string;
   /** Said when `a` is typed at that `[y/N]`: the question is asked again, nothing decided. */
   readonly forRunNotAnAnswer: string;
   /** The questions where the diff above could not show the whole change: `v` shows it. */
@@ -50,7 +48,6 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     questionForRun: "Allow this call? [y/N/a] (a: this exact action, for the rest of this run) ",
     notForRun: "No a (for the rest of this run) here",
     forRunNotAnAnswer: "a is not an answer here: y allows this call once, Enter denies it",
-    askedAgain: "Asked again",
     questionWithView: "Allow this call? [y/N/v] ",
     questionForRunWithView:
       "Allow this call? [y/N/a/v] (a: this exact action, for the rest of this run) ",
@@ -73,7 +70,6 @@ export const APPROVAL_LABELS: Readonly<Record<Language, ApprovalLabels>> = Objec
     questionForRun: "允许本次调用? [y/N/a] (a: 本次运行中允许完全相同的操作) ",
     notForRun: "此处不提供 a (本次运行中一直允许)",
     forRunNotAnAnswer: "此处不能回答 a: y 仅允许本次调用, 回车拒绝",
-    askedAgain: "再次询问",
     questionWithView: "允许本次调用? [y/N/v] ",
     questionForRunWithView: "允许本次调用? [y/N/a/v] (a: 本次运行中允许完全相同的操作) ",
     viewNote: "v: 查看完整修改 (上面的差异省略了一部分)",

@@ -115,8 +115,8 @@ export class TerminalApprovalProvider implements ApprovalProvider {
    * `[y/N/a]`: as `decide`, and `a` (or `always`) allows this call and says the person allows
    * exactly this action again for the rest of the run.
    */
-  decideForRun(request: PermissionRequest, askedAgain?: string): Promise<RunApprovalAnswer> {
-    return this.#decide(request, true, undefined, askedAgain);
+  decideForRun(request: PermissionRequest, note?: string): Promise<RunApprovalAnswer> {
+    return this.#decide(request, true, undefined, note);
   }
 
   /** `[y/N]` where `a` would be offered, with a line saying why it is not. */
@@ -128,7 +128,7 @@ export class TerminalApprovalProvider implements ApprovalProvider {
     request: PermissionRequest,
     forRunToo: boolean,
     whyNotForRun?: string,
-    askedAgain?: string,
+    note?: string,
   ): Promise<RunApprovalAnswer> {
     const once = (decision: PermissionDecision): RunApprovalAnswer => ({ decision, forRun: false });
     if (this.#options.input.isTTY !== true) {
@@ -159,9 +159,9 @@ export class TerminalApprovalProvider implements ApprovalProvider {
     const labels = APPROVAL_LABELS[this.#options.lang];
     const notForRun =
       whyNotForRun === undefined
-        ? askedAgain === undefined
+        ? note === undefined
           ? ""
-          : `${layOutWords(`${labels.askedAgain}: ${escapeForTerminal(askedAgain)}`, { columns, first: "", rest: MODEL_INDENT })}\n`
+          : `${layOutWords(escapeForTerminal(note), { columns, first: "", rest: MODEL_INDENT })}\n`
         : `${layOutWords(`${labels.notForRun}: ${escapeForTerminal(whyNotForRun)}`, { columns, first: "", rest: MODEL_INDENT })}\n`;
     const questionOf = (offersView: boolean): string =>
       forRunToo
