@@ -427,11 +427,40 @@ class Reach {
         );
       }
       this.file(file.expands ? file.word : from(file.word), file.expands, shown);
+      if (!file.expands) this.#makeIncludes(from(file.word), from, shown);
     }
     if (files.length > 0) return;
     for (const makefile of DEFAULT_MAKEFILES) {
       this.file(from(makefile), false, shown);
-      if (this.#lstat(this.#resolve(from(makefile))) !== undefined) return;
+      if (this.#lstat(this.#resolve(from(makefile))) !== undefined) {
+        this.#makeIncludes(from(makefile), from, shown);
+        return;
+      }
+    }
+  }
+
+  /**
+   * The makefiles a makefile includes by plain name (`include rules.mk`, `-include local.mk`), from
+   * make's folder, each bound like the makefile and read for its own includes, so a recipe added
+   * there asks again. An include the shell or make expands (`-include $(OBJS:.o=.d)`) is not bound:
+   * it names generated files, as a makefile's recipes name the files they run.
+   */
+  #makeIncludes(makefile: string, from: (word: string) => string, shown: string): void {
+    let text: string;
+    try {
+      text = this.#bytes(this.#resolve(makefile))?.toString("utf8") ?? "";
+    } catch {
+      return; // bound above by what lstat says of it
+    }
+    for (const match of text.matchAll(/^[ \t]*-?s?include[ \t]+(.+)$/gmu)) {
+      for (const word of (match[1] ?? "").split(/\s+/u)) {
+        if (word === "" || /[$*?[]/u.test(word)) continue;
+        const included = from(word);
+        const inside = this.inside(included);
+        if (inside === undefined || this.#filesSeen.has(inside.relative)) continue;
+        this.file(included, false, shown);
+        this.#makeIncludes(included, from, shown);
+      }
     }
   }
 

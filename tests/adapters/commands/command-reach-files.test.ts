@@ -278,3 +278,28 @@ describe("chapter 4 runs an allowlisted npm test whose script is node --test", (
     ]);
   });
 });
+
+describe("make binds the makefiles a makefile includes by name", () => {
+  it("include and -include, from make's folder, and what those include in turn", () => {
+    const makefile = write("src/Makefile", "include rules.mk\n-include local.mk\nall:\n");
+    const rules = write("src/rules.mk", "include deep.mk\n");
+    const deep = write("src/deep.mk", "X = 1\n");
+    const bound = npmScriptText(ws, ["make", "-C", "src"]);
+    expect(bound).toContain(`and make is given src/Makefile (${makefile})`);
+    expect(bound).toContain(`and make is given src/rules.mk (${rules})`);
+    expect(bound).toContain(`and make is given src/deep.mk (${deep})`);
+    expect(bound).toContain("and make is given src/local.mk, which is not there now");
+    write("src/deep.mk", "all:\n\ttouch pwned\n");
+    expect(npmScriptText(ws, ["make", "-C", "src"])).not.toBe(bound);
+  });
+
+  it("an include make expands names generated files: not bound, and not refused", () => {
+    write("Makefile", "-include $(OBJS:.o=.d)\nall:\n");
+    expect(npmScriptText(ws, ["make"])).toContain("and make is given Makefile");
+  });
+
+  it("a makefile that includes itself is read once", () => {
+    write("Makefile", "include Makefile\nall:\n");
+    expect(npmScriptText(ws, ["make"])).toContain("and make is given Makefile");
+  });
+});
