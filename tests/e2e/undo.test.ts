@@ -154,7 +154,7 @@ describe.skipIf(!isPtyAvailable())(`agent undo after approved calls ${PTY_REASON
     const first = await undo();
     expect(first.exitCode).toBe(0);
     expect(linesOf(first.stderr).slice(1)).toEqual([
-      `agent: cannot undo shell \`${command}\` (call_sh): it ran a command, and a command's effects cannot be undone; nothing was changed`,
+      `agent: cannot undo shell \`${command}\` (call_sh): it ran a command, and a command's effects cannot be undone; it is left as it ran`,
       "agent: undid write_file (call_w): removed a.txt, which the call created",
     ]);
     expect(await readFile(workspaceFile("shell-made.txt"), "utf8")).toBe("from-the-shell\n");

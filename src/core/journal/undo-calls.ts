@@ -84,8 +84,8 @@ async function undoCall(call: UndoableCall, ports: UndoPorts): Promise<CallUndo>
       result: "not_undoable",
       detail:
         call.effect === "execute"
-          ? "it ran a command, and a command's effects cannot be undone; nothing was changed"
-          : "its effects cannot be undone (the tool keeps no before-images); nothing was changed",
+          ? "it ran a command, and a command's effects cannot be undone; it is left as it ran"
+          : "its effects cannot be undone (the tool keeps no before-images); it is left as it ran",
     };
   }
   if (call.writes.length === 0) {

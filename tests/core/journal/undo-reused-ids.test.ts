@@ -200,7 +200,7 @@ describe("undo with a call id used again in the run", () => {
     expect(workspace.files.get("a.txt")).toBe(H("y"));
     expect(await undo(journal, workspace, 5)).toEqual({
       lines: [
-        "cannot undo shell `make` (call_2): it ran a command, and a command's effects cannot be undone; nothing was changed",
+        "cannot undo shell `make` (call_2): it ran a command, and a command's effects cannot be undone; it is left as it ran",
         "undid edit_file (call_1): a.txt holds again what it held before the call",
       ],
       asked: 5,

@@ -246,7 +246,7 @@ describe("undoCalls", () => {
     });
     expect(report.decisions.map(undoLine)).toEqual([
       "undid edit_file (e2): a.txt holds again what it held before the call",
-      "cannot undo shell `rm -rf build && make` (s1): it ran a command, and a command's effects cannot be undone; nothing was changed",
+      "cannot undo shell `rm -rf build && make` (s1): it ran a command, and a command's effects cannot be undone; it is left as it ran",
       "undid write_file (w1): removed n.txt, which the call created",
       "undid edit_file (e1): a.txt holds again what it held before the call",
     ]);
