@@ -41,7 +41,7 @@ export function buildMcpServersSchema() {
   return z.record(
     z
       .string()
-      .max(MAX_SERVER_NAME)
+      .max(MAX_SERVER_NAME, `a server's name is at most ${String(MAX_SERVER_NAME)} characters`)
       .regex(MCP_SERVER_NAME, "a server's name is letters and digits, single _ between them"),
     z.union([stdio, http]),
   );

@@ -21,6 +21,11 @@ export function describeSettingsIssue(
   }
   const field = issue.path.join(".");
   if (field === "") return `must be a JSON object of settings (${issue.message})`;
+  // A record's key, such as a server's name: zod says only "Invalid key in record".
+  if (issue.code === "invalid_key") {
+    const why = issue.issues[0]?.message ?? issue.message;
+    return `field ${field}: ${why}`;
+  }
   if (issue.code === "invalid_value") {
     return `field ${field}: must be ${oneOf(issue.values.map((value) => JSON.stringify(value)))}, got ${oneLine(JSON.stringify(issue.input), 40)}`;
   }

@@ -118,6 +118,14 @@ describe("loadSettingsFile", () => {
       '{"baseURL": "http://user:hunter2secret@127.0.0.1:8080/v1"}',
       "field baseURL: must not contain a user name or password",
     ],
+    [
+      '{"mcpServers":{"broken-server":{"command":"x"}}}',
+      "field mcpServers.broken-server: a server's name is letters and digits, single _ between them",
+    ],
+    [
+      '{"mcpServers":{"a_server_name_of_many_letters":{"command":"x"}}}',
+      "field mcpServers.a_server_name_of_many_letters: a server's name is at most 24 characters",
+    ],
   ])("%s says what the field takes, never a password", async (text, message) => {
     await writeFile(file, text);
     let thrown: unknown;
