@@ -728,9 +728,14 @@ describe("what a run grant binds of a shell command", () => {
     expect(shellCommandBinding(workspace, "npm test 2>&1 | tail -3")).toContain(
       "ava && node evil.js",
     );
-    for (const hidden of ['npm test "$X"', "npm run $(cat name)", "npm test *", "npm test <<EOF"]) {
+    for (const hidden of ['npm test "$X"', "npm test *", "awk -f prog.aw?", "tclsh ~/x.tcl"]) {
       expect(() => shellCommandBinding(workspace, hidden)).toThrow(UnboundCommandError);
     }
+    for (const hidden of ["npm run $(cat name)", "npm test <<EOF"]) {
+      expect(() => shellCommandBinding(workspace, hidden)).toThrow(UnbindableCommandError);
+    }
+    // Quotes hide nothing: the words are read as the shell reads them.
+    expect(shellCommandBinding(workspace, 'npm test -- "a b"')).toContain("ava && node evil.js");
     expect(shellCommandBinding(workspace, "ls -la | wc -l")).toBeUndefined();
   });
 

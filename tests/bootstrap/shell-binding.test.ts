@@ -85,6 +85,8 @@ describe("what a command reads through the system or from a redirect is bound or
     "make -f /dev/stdin < Makefile",
     "make -C /proc/self/cwd/sub",
     "awk -f /proc/self/cwd/tools/check.sh",
+    "awk -f /dev/stdin < tools/check.sh",
+    "awk -f /dev/fd/3 3<>tools/check.sh",
   ])("%s names a file through the system's view: no grant", (command) => {
     write("tools/check.sh", "echo tests ok\n");
     const call = (): unknown => shellCommandBinding(workspace, command);
@@ -96,7 +98,8 @@ describe("what a command reads through the system or from a redirect is bound or
     ["rbash < tools/check.sh", "a command's stdin is given tools/check.sh"],
     ["tclsh < tools/check.sh", "a command's stdin is given tools/check.sh"],
     ["node x.js < tools/check.sh", "a command's stdin is given tools/check.sh"],
-    ["awk -f /dev/stdin < tools/check.sh", "a command's stdin is given tools/check.sh"],
+    ["tclsh <>tools/check.sh", "a command's stdin is given tools/check.sh"],
+    ["tclsh 0<>tools/check.sh", "a command's stdin is given tools/check.sh"],
   ])("%s binds the file < feeds it, by content", (command, said) => {
     write("x.js", "1\n");
     const check = write("tools/check.sh", "echo tests ok\n");
@@ -106,9 +109,18 @@ describe("what a command reads through the system or from a redirect is bound or
     expect(shellCommandBinding(workspace, command)).not.toBe(before);
   });
 
-  it("/dev/null holds nothing to bind", () => {
+  it("/dev/null, /dev/urandom or /proc/cpuinfo on stdin hold no workspace file: nothing to bind", () => {
     write("x.js", "1\n");
     expect(() => shellCommandBinding(workspace, "node x.js < /dev/null")).not.toThrow();
+    expect(shellCommandBinding(workspace, "head -c 16 < /dev/urandom")).toBeUndefined();
+    expect(shellCommandBinding(workspace, "wc -l < /proc/cpuinfo")).toBeUndefined();
+  });
+
+  it("a file < would feed that is not there yet is bound by its absence", () => {
+    const before = shellCommandBinding(workspace, "tclsh < later.tcl");
+    expect(before).toBe("and a command's stdin is given later.tcl, which is not there now");
+    write("later.tcl", "puts hi\n");
+    expect(shellCommandBinding(workspace, "tclsh < later.tcl")).not.toBe(before);
   });
 
   it.each(["env -C pkg npm test", "env --chdir=pkg npm test", "env -i -C pkg sh run.sh"])(
@@ -145,5 +157,26 @@ describe("words the script reader used to take for expansions", () => {
     expect(() => shellTextReach(workspace, "node $OPTS scripts/post.js")).toThrow(
       UnbindableCommandError,
     );
+  });
+});
+
+describe("env's own options", () => {
+  it.each(["env --ch pkg npm test", "env --c pkg npm test", "env -iCpkg npm test"])(
+    "%s changes directory however it is spelled: no grant",
+    (command) => {
+      expect(() => shellCommandBinding(workspace, command)).toThrow(
+        "the command changes directory (env -C)",
+      );
+    },
+  );
+
+  it.each([
+    ["env -S'sh evil.sh'", "sh"],
+    ["env --split-string='sh evil.sh'", "sh"],
+    ["env -S 'sh evil.sh'", "sh"],
+    ["env -iu FOO sh evil.sh", "sh"],
+  ])("%s binds the file the command it runs is given", (command, shell) => {
+    const evil = write("evil.sh", "echo hi\n");
+    expect(shellTextReach(workspace, command)).toBe(`and ${shell} is given evil.sh (${evil})`);
   });
 });

@@ -215,7 +215,7 @@ class Reach {
   command(command: SimpleCommand): void {
     // What `<` feeds a program is what it reads, and an interpreter may run it (`sh /dev/stdin <
     // f.sh`, `tclsh < x.tcl`): bound by its content, as a file the program is given.
-    for (const input of command.inputs) this.file(input.word, input.expands, "a command's stdin");
+    for (const input of command.inputs) this.fed(input.word, input.expands);
     let at = 0;
     const { words, expands } = command;
     /** Reading env's own options (`env -i -u X node f.js`), which come before its command. */
@@ -227,15 +227,18 @@ class Reach {
           envOptions = false;
           continue;
         }
-        // `env -C DIR` / `--chdir=DIR` runs the command in DIR, where its names lead elsewhere.
-        if (
-          /^-[^-]*C/u.test(word) ||
-          (word.length > 4 && "--chdir".startsWith(word.split("=")[0] ?? ""))
-        ) {
-          throw changesDirectory("env -C");
+        const option = envOption(word);
+        // `env -C DIR` runs the command in DIR, where its names lead elsewhere.
+        if (option.kind === "chdir") throw changesDirectory("env -C");
+        if (option.kind === "split") {
+          // `env -S 'sh f.sh' x`: the string is split into the command, the words after it join it.
+          const text = option.value ?? words[at + 1] ?? "";
+          const after = words.slice(at + (option.value === undefined ? 2 : 1));
+          this.shellText([text, ...after].join(" "));
+          return;
         }
-        // `-u NAME` / `--unset NAME`: the name is env's, not the command's first word.
-        if (word === "-u" || word === "--unset") at += 1;
+        // `-u NAME`: the name is env's, not the command's first word.
+        if (option.kind === "takesValue" && option.value === undefined) at += 1;
         continue;
       }
       envOptions = false;
@@ -571,10 +574,10 @@ class Reach {
    */
   named(word: string, shown: string): void {
     if (word === "" || word === "." || word === "..") return;
-    // `/proc/self/cwd/f.awk` is the workspace's f.awk under another name, which a path cannot bind.
-    if (/^\/proc\/[^/]+\/(?:cwd|root)(?:\/|$)/u.test(this.#resolve(word))) {
+    // `/proc/self/cwd/f.awk` is the workspace's f.awk under another name, `awk -f /dev/fd/3` what
+    // a descriptor holds: a path binds neither.
+    if (DESCRIPTOR_ALIAS.test(this.#resolve(word)))
       refuseSystemView(this.#resolve(word), shown, word);
-    }
     const inside = this.inside(word);
     if (inside === undefined) return;
     this.touched.add(inside.relative);
@@ -623,6 +626,22 @@ class Reach {
     this.rows.push(
       `and ${shown} is given ${inside.relative} (not hashed: ${String(big.size)} bytes, inode ${String(big.ino)}, changed ${String(big.ctimeNs)} ns)`,
     );
+  }
+
+  /**
+   * A file `<` feeds a command: bound by its content (by lstat when large) as a named file is, by
+   * its absence when it is not there, and refused only where the name is an alias the system
+   * resolves (`/dev/stdin`, `/dev/fd/3`, `/proc/self/cwd/f`); `/dev/urandom` holds no file here.
+   */
+  fed(word: string, expands: boolean): void {
+    const shown = "a command's stdin";
+    if (expands) this.file(word, true, shown);
+    if (DESCRIPTOR_ALIAS.test(this.#resolve(word)))
+      refuseSystemView(this.#resolve(word), shown, word);
+    const inside = this.inside(word);
+    if (inside === undefined) return;
+    if (this.#lstat(inside.path) === undefined) this.file(word, false, shown);
+    else this.named(word, shown);
   }
 
   /** A file the command will run: bound by its content, or by its absence. */
@@ -797,6 +816,44 @@ function runsOnFiles(option: string): UnbindableCommandError {
  * descriptor holds, the process's own view of the workspace), which a path cannot bind.
  * `/dev/null` holds nothing.
  */
+type EnvOption =
+  | { readonly kind: "chdir" }
+  | { readonly kind: "split"; readonly value: string | undefined }
+  | { readonly kind: "takesValue"; readonly value: string | undefined }
+  | { readonly kind: "flag" };
+
+/**
+ * One of env's own options, as GNU env reads it: a long one may be cut short while it stays
+ * unambiguous (`--ch` is `--chdir`), short ones cluster (`-iC DIR`, `-iu NAME`), and a value is the
+ * rest of the word or the next word.
+ */
+function envOption(word: string): EnvOption {
+  if (word.startsWith("--")) {
+    const equals = word.indexOf("=");
+    const name = word.slice(0, equals < 0 ? undefined : equals);
+    const value = equals < 0 ? undefined : word.slice(equals + 1);
+    const is = (long: string): boolean => name.length >= 3 && long.startsWith(name);
+    if (is("--chdir")) return { kind: "chdir" };
+    if (is("--split-string")) return { kind: "split", value };
+    if (is("--unset") || is("--argv0") || is("--block-signal") || is("--default-signal")) {
+      return { kind: "takesValue", value };
+    }
+    return { kind: "flag" };
+  }
+  for (let letter = 1; letter < word.length; letter += 1) {
+    const rest = word.slice(letter + 1);
+    const value = rest === "" ? undefined : rest;
+    const letterOf = word[letter];
+    if (letterOf === "C") return { kind: "chdir" };
+    if (letterOf === "S") return { kind: "split", value };
+    if (letterOf === "u" || letterOf === "a") return { kind: "takesValue", value };
+  }
+  return { kind: "flag" };
+}
+
+/** Names the system resolves to another file: a descriptor's, or the process's folders. */
+const DESCRIPTOR_ALIAS = /^\/dev\/(?:stdin|fd(?:\/|$))|^\/proc\/[^/]+\/(?:fd|cwd|root)(?:\/|$)/u;
+
 function refuseSystemView(path: string, shown: string, word: string): void {
   if (path === "/dev/null" || !/^\/(?:dev|proc)(?:\/|$)/u.test(path)) return;
   throw new UnbindableCommandError(

@@ -15,3 +15,4 @@ export {
 } from "./command-allowlist.js";
 export { installScriptRun } from "./install-script-files.js";
 export { NpmScriptError, npmScriptRows, npmScriptText, shellTextReach } from "./npm-script.js";
+export { expandedWord } from "./script-words.js";

@@ -17,7 +17,7 @@ export interface SimpleCommand {
 }
 
 const OPERATORS = new Set(["&&", "||", ";", "|", "&", "\n", "(", ")", ";;", "|&"]);
-const REDIRECTS = /^[0-9]*(?:>>?|<|>&|<&|&>>?|>\|)$/u;
+const REDIRECTS = /^[0-9]*(?:>>?|<>?|>&|<&|&>>?|>\|)$/u;
 
 function hidden(why: string): UnbindableCommandError {
   return new UnbindableCommandError(
@@ -85,7 +85,7 @@ function tokens(text: string): { word: string; expands: boolean; operator: boole
       word = "";
       inWord = false;
       const pair = char + next;
-      if (["&&", "||", ";;", "|&", ">>", "&>", ">&", "<&", ">|"].includes(pair)) {
+      if (["&&", "||", ";;", "|&", ">>", "&>", ">&", "<&", ">|", "<>"].includes(pair)) {
         operator += next;
         at += 1;
         if (operator.endsWith("&>") && text[at + 1] === ">") {
@@ -121,7 +121,8 @@ export function simpleCommands(text: string): SimpleCommand[] {
   };
   for (const token of tokens(text)) {
     if (token.operator && REDIRECTS.test(token.word)) {
-      target = /^[0-9]*<$/u.test(token.word) ? "input" : "output";
+      // `<>` opens the file for reading too: what it feeds is read, and may be run.
+      target = /^[0-9]*<>?$/u.test(token.word) ? "input" : "output";
     } else if (token.operator) {
       if (!OPERATORS.has(token.word))
         throw hidden(`has the operator ${JSON.stringify(token.word)}`);
@@ -136,4 +137,15 @@ export function simpleCommands(text: string): SimpleCommand[] {
   }
   flush();
   return commands;
+}
+
+/** The first word (or `<` target) of `text` the shell expands, or undefined when none does. */
+export function expandedWord(text: string): string | undefined {
+  for (const command of simpleCommands(text)) {
+    const at = command.expands.findIndex(Boolean);
+    if (at >= 0) return command.words[at];
+    const input = command.inputs.find((each) => each.expands);
+    if (input !== undefined) return input.word;
+  }
+  return undefined;
 }
