@@ -126,6 +126,7 @@ const LOADED_LATER: readonly (readonly [string, string])[] = [
   ["jest.config.js", "an editor's test runner (Vitest, Jest, Playwright)"],
   ["nuxt.config.ts", "an editor's test runner (Vitest, Jest, Playwright)"],
   ["prisma/schema.prisma", "an editor's test runner (Vitest, Jest, Playwright)"],
+  ["rollup.config.mjs", "an editor's test runner (Vitest, Jest, Playwright)"],
   // Names a case-blind filesystem (APFS, NTFS) takes for the same file: each asks as well.
   ["AGENTS.MD", "instructions the next agent session loads"],
   ["agent\u017f.md", "instructions the next agent session loads"],

@@ -6,7 +6,7 @@
  * hop: the files a script runs or names (and the npm scripts it runs), not what those import.
  */
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { INSTALL_TIME_SCRIPTS, type InstallScriptRun } from "../../core/policy/install-scripts.js";
 import { reasonOutsideInstalledCode } from "../../core/policy/loaded-later-files.js";
@@ -31,28 +31,32 @@ export function installScriptRun(workspace: string, landing: string): InstallScr
       // npm would read it (through a link, say) where the harness cannot: any script may be there.
       return { manifest, script: "scripts", unread: firstLineOfError(error) };
     }
+    const manifestJson = text === undefined ? undefined : jsonOrNone(text);
     const scripts = text === undefined ? undefined : scriptsOrNone(text);
     for (const script of INSTALL_TIME_SCRIPTS) {
-      const command = scripts?.[script];
-      if (typeof command !== "string") continue;
-      let files: readonly string[];
-      let byWords = false;
+      const written = scripts?.[script];
+      if (typeof written !== "string") continue;
+      // npm sets these for the script: what they hold is the package's, not the person's.
+      const command = withNpmVariables(written, manifestJson, root, folder);
+      let read: readonly string[] | undefined;
+      let refusal: unknown;
       try {
-        files = commandTextFiles(root, folder, command, (name) => readProjectFile(folder, name));
+        read = commandTextFiles(root, folder, command, (name) => readProjectFile(folder, name));
       } catch (error) {
-        // A script the reader will not bind (`cd client && npm install`, `npx husky install`,
-        // `eval`) still names its files in its words: each is taken as run, from the package's
-        // folder and from every folder a `cd` names. Only one whose words the shell expands
-        // (`$X`, a glob, a substitution) may run any file: that one is taken to run this one, and
-        // the write is asked, rather than let through unasked.
-        const named = wordsNamedFiles(root, folder, command);
-        if (named === undefined) return { manifest, script, unread: firstLineOfError(error) };
-        files = named;
-        byWords = true;
+        refusal = error;
       }
-      if (files.some((file) => whereItLeads(join(root, file)) === target)) {
-        return byWords ? { manifest, script, named: true } : { manifest, script };
+      // Every word is taken as a file too, from the package's folder and from every folder a
+      // `cd` or `--prefix` names: code given inline (`node -e "require('./lib/setup')"`) names
+      // its files in its words, and so does a script the reader will not bind (`cd client && npm
+      // install`, `npx husky install`). Only one of those whose words a glob or a substitution
+      // hides may run any file: this one is then taken as run, and the write is asked.
+      const named = wordsNamedFiles(root, folder, command, 0);
+      if (read === undefined && named === undefined) {
+        return { manifest, script, unread: firstLineOfError(refusal) };
       }
+      const lands = (file: string): boolean => landsOn(root, file, landing, target);
+      if (read?.some(lands) === true) return { manifest, script };
+      if (named?.some(lands) === true) return { manifest, script, named: true };
     }
   }
   return undefined;
@@ -61,42 +65,143 @@ export function installScriptRun(workspace: string, landing: string): InstallScr
 /**
  * What no word scan can say: a command substitution (`$(cat list)`, backquotes), which may read
  * a file the model wrote, and a glob or brace in a word (`node scripts/*.js`), which matches one
- * it adds. A variable (`[ -n "$CI" ]`) is the person's environment's, not the workspace's.
+ * it adds; so is a variable in a path (`$DIR/x.js`). A variable alone (`[ -n "$CI" ]`) is the
+ * person's environment's, not the workspace's.
  */
 const UNKNOWABLE = /\$\(|`/u;
-const PATTERN = /[*?{}]/u;
+const PATTERN = /[*?{}]|\$.*\/|\/.*\$/u;
+/** Folders a script may work from (`cd a && cd b`), at most: past it, what it names is unknown. */
+const MAX_FOLDERS = 64;
+/** `npm run X` read through to X's own text, this many scripts deep. */
+const MAX_DEPTH = 3;
+/** Words after which the next one is a folder the rest works from. */
+const FOLDER_OPTIONS = new Set(["cd", "pushd", "--prefix", "-C", "--cwd", "--dir"]);
 
 /**
  * Every workspace path a word of `text` may name (node's endings too: `node scripts/post` runs
- * scripts/post.js), from `folder` and from every folder a `cd` or `pushd` in it names; undefined
- * when a substitution or a pattern hides what it names.
+ * scripts/post.js; a dotted module, `python -m tools.setup`, its file), from `folder` and from
+ * every folder a `cd` or `--prefix` in it names, and through `npm run X` to X's text in those
+ * folders; undefined when a substitution or a pattern hides what it names.
  */
-function wordsNamedFiles(root: string, folder: string, text: string): string[] | undefined {
+function wordsNamedFiles(
+  root: string,
+  folder: string,
+  text: string,
+  depth: number,
+): string[] | undefined {
   if (UNKNOWABLE.test(text)) return undefined;
   const words = text
-    .split(/[\s;&|()<>'"=]+/u)
-    .filter((word) => word !== "" && !word.startsWith("-") && !word.includes("$"));
+    .split(/[\s;&|()<>'"=,`]+/u)
+    .map((word) => (/^-[A-Za-z]./u.test(word) && !word.startsWith("--") ? word.slice(2) : word))
+    .filter((word) => word !== "" && !word.startsWith("-") && !/^\$\w+$/u.test(word));
   if (words.some((word) => PATTERN.test(word))) return undefined;
-  const folders = [folder];
-  for (const [at, word] of words.entries()) {
-    const next = words[at + 1];
-    if ((word === "cd" || word === "pushd") && next !== undefined) {
-      folders.push(...folders.map((from) => resolve(from, next)));
-    }
+  const folders = new Set([folder]);
+  for (const [at, word] of text.split(/[\s;&|()<>'"=]+/u).entries()) {
+    const next = text.split(/[\s;&|()<>'"=]+/u)[at + 1];
+    if (!FOLDER_OPTIONS.has(word) || next === undefined) continue;
+    for (const from of [...folders]) folders.add(resolve(from, next));
+    if (folders.size > MAX_FOLDERS) return undefined;
   }
   const files = new Set<string>();
+  const add = (path: string): void => {
+    const inside = relative(root, path);
+    if (inside !== "" && inside !== ".." && !inside.startsWith(`..${sep}`) && !isAbsolute(inside)) {
+      files.add(toSlashes(inside));
+    }
+  };
   for (const word of words) {
+    const module = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/u.test(word)
+      ? word.split(".").join("/")
+      : undefined;
     for (const from of folders) {
       const path = resolve(from, word);
-      for (const candidate of [path, ...NODE_ENTRY_ENDINGS.map((ending) => `${path}${ending}`)]) {
-        const inside = relative(root, candidate);
-        if (inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) {
-          files.add(toSlashes(inside));
-        }
+      add(path);
+      for (const ending of NODE_ENTRY_ENDINGS) add(`${path}${ending}`);
+      if (module !== undefined) {
+        for (const ending of [".py", "/__init__.py", "/__main__.py"])
+          add(resolve(from, `${module}${ending}`));
+      }
+    }
+  }
+  // `npm run gen` (or `npm --prefix tools run gen`): gen's own text, in the folder npm runs it in.
+  if (depth < MAX_DEPTH) {
+    for (const [at, word] of words.entries()) {
+      const name = words[at + 1];
+      if ((word !== "run" && word !== "run-script") || name === undefined) continue;
+      for (const from of folders) {
+        const manifest = jsonOrNone(readOrNone(from));
+        const scriptText = scriptNamed(manifest, name);
+        if (scriptText === undefined) continue;
+        const more = wordsNamedFiles(root, from, scriptText, depth + 1);
+        if (more === undefined) return undefined;
+        for (const file of more) files.add(file);
       }
     }
   }
   return [...files];
+}
+
+/** `$npm_package_config_hook`, `$npm_package_main`, `$PWD`, `$INIT_CWD`: what npm gives them. */
+function withNpmVariables(text: string, manifest: unknown, root: string, folder: string): string {
+  const fields = isObject(manifest) ? manifest : {};
+  const config = isObject(fields.config) ? fields.config : {};
+  return text.replace(/\$\{?(\w+)\}?/gu, (whole, name: string) => {
+    if (name === "PWD" || name === "npm_config_local_prefix") return folder;
+    if (name === "INIT_CWD") return root;
+    const configured = /^npm_package_config_(\w+)$/u.exec(name)?.[1];
+    const value =
+      configured !== undefined ? config[configured] : /^npm_package_(\w+)$/u.exec(name)?.[1];
+    if (configured !== undefined) return typeof value === "string" ? value : whole;
+    const field = typeof value === "string" ? fields[value] : undefined;
+    return typeof field === "string" ? field : whole;
+  });
+}
+
+function readOrNone(folder: string): string | undefined {
+  try {
+    return readProjectFile(folder, "package.json");
+  } catch {
+    return undefined;
+  }
+}
+
+function jsonOrNone(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function scriptNamed(manifest: unknown, name: string): string | undefined {
+  if (!isObject(manifest) || !isObject(manifest.scripts)) return undefined;
+  const text = manifest.scripts[name];
+  return typeof text === "string" ? text : undefined;
+}
+
+function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Whether `file` (workspace-relative) is where the write lands: by name, or through a link on the
+ * way. Only a file of the same name, or a link, can lead there, so only those are resolved: a
+ * script's words give hundreds of candidates.
+ */
+function landsOn(root: string, file: string, landing: string, target: string): boolean {
+  if (file === landing) return true;
+  const path = join(root, file);
+  const sameName = basename(file).toLowerCase() === basename(landing).toLowerCase();
+  return (sameName || isLink(path)) && whereItLeads(path) === target;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** The folders holding a package.json the walk finds, each once, the root's first. */

@@ -241,9 +241,9 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   },
   {
     pattern:
-      "vitest.config.*, vite.config.*, jest.config.*, playwright.config.*, nuxt.config.*, svelte.config.*, astro.config.*, schema.prisma",
+      "vitest.config.*, vite.config.*, jest.config.*, playwright.config.*, nuxt.config.*, svelte.config.*, astro.config.*, rollup.config.*, webpack.config.*, tsup.config.*, schema.prisma",
     reason:
-      "an editor's test runner (Vitest, Jest, Playwright) loads these configs to find the tests when it opens the folder, and a framework's install step (nuxt prepare, svelte-kit sync, prisma generate) runs what they name",
+      "an editor's test runner (Vitest, Jest, Playwright) loads these configs to find the tests when it opens the folder, and a framework's install step or the build a prepare script runs (nuxt prepare, svelte-kit sync, prisma generate, rollup -c) runs what they name",
     names: ["schema.prisma"],
     prefixes: [
       "vitest.config.",
@@ -254,6 +254,9 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       "nuxt.config.",
       "svelte.config.",
       "astro.config.",
+      "rollup.config.",
+      "webpack.config.",
+      "tsup.config.",
     ],
   },
   {

@@ -72,3 +72,50 @@ describe("installScriptRun", () => {
     });
   });
 });
+
+describe("installScriptRun finds what a script names in its words too (hostile round 12)", () => {
+  it.each([
+    [{ preinstall: "node -e \"require('./lib/setup')\"" }, "lib/setup.js", true],
+    [{ postinstall: "node $npm_package_config_hook" }, "lib/hook.js", undefined],
+    [{ postinstall: "node ${npm_package_config_hook}" }, "lib/hook.js", undefined],
+    [{ postinstall: "cd x; node $PWD/scripts/post.js" }, "scripts/post.js", true],
+    [{ postinstall: "cd x; node ..post.js" }, "..post.js", true],
+    [{ postinstall: "cd tools && python -m tools.setup" }, "tools/setup.py", true],
+    [{ postinstall: "npx foo -r./hook.js" }, "hook.js", true],
+  ])("%j asks before a write of %s", (scripts, path, named) => {
+    const ws = workspace({ "package.json": { scripts, config: { hook: "lib/hook.js" } } });
+    expect(installScriptRun(ws, path)).toEqual({
+      manifest: "package.json",
+      script: Object.keys(scripts)[0],
+      ...(named === true ? { named: true } : {}),
+    });
+  });
+
+  it("npm --prefix DIR run X: the file X runs in DIR", () => {
+    const ws = workspace({
+      "package.json": { scripts: { postinstall: "npm --prefix tools run gen" } },
+      "tools/package.json": { scripts: { gen: "node gen.js" } },
+    });
+    expect(installScriptRun(ws, "tools/gen.js")).toEqual({
+      manifest: "package.json",
+      script: "postinstall",
+      named: true,
+    });
+    expect(installScriptRun(ws, "src/app.js")).toBeUndefined();
+  });
+
+  it("a variable alone is the person's, not a file: other writes stay unasked", () => {
+    const ws = workspace({
+      "package.json": { scripts: { prepare: '[ -n "$CI" ] || cd client && npm install' } },
+    });
+    expect(installScriptRun(ws, "src/app.js")).toBeUndefined();
+  });
+
+  it("many cds are not worked through without end: past the cap, every write asks", () => {
+    const text = Array.from({ length: 12 }, (_, index) => `cd d${String(index)} && eval x`).join(
+      "; ",
+    );
+    const ws = workspace({ "package.json": { scripts: { postinstall: text } } });
+    expect(installScriptRun(ws, "src/app.js")?.unread).toBeDefined();
+  });
+});
