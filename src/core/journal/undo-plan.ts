@@ -147,7 +147,8 @@ export function planUndo(records: readonly StoredJournalRecord[], count: number)
         break;
     }
   }
-  // `/undo` after an edit and a test run means the edit: the run is named and passed over.
+  // `/undo` after an edit and a test run means the edit: the run is named and passed over. A call
+  // no change comes before is not named (nor journaled as passed over): nothing is undone there.
   const chosen: UndoableCall[] = [];
   let changes = 0;
   for (const call of calls.filter((each) => !passed.has(each)).reverse()) {
@@ -155,7 +156,8 @@ export function planUndo(records: readonly StoredJournalRecord[], count: number)
     chosen.push(call);
     if (changesFiles(call)) changes += 1;
   }
-  return { calls: chosen, changes, asked: count };
+  const lastChange = chosen.findLastIndex(changesFiles);
+  return { calls: chosen.slice(0, lastChange + 1), changes, asked: count };
 }
 
 /** A call whose writes an undo can take back: a file tool that recorded what it wrote. */

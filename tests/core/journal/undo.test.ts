@@ -110,10 +110,17 @@ describe("planUndo counts the calls that changed files", () => {
     expect(plan.changes).toBe(1);
   });
 
-  it("only commands left: each is named, and none counts", () => {
+  it("only commands left: nothing to undo, and none of them is passed over for nothing", () => {
     const plan = planUndo([...RUN, undone("c4"), undone("c1")], 1);
-    expect(plan.calls.map((call) => call.callId)).toEqual(["c3"]);
+    expect(plan.calls).toEqual([]);
     expect(plan.changes).toBe(0);
+  });
+
+  it("commands older than the last change taken are left for no undo to name", () => {
+    const plan = planUndo([...RUN, undone("c4")], 5);
+    expect(plan.calls.map((call) => call.callId)).toEqual(["c3", "c1"]);
+    const onlyNewer = planUndo(RUN.slice(0, 5), 5);
+    expect(onlyNewer.calls.map((call) => call.callId)).toEqual(["c1"]);
   });
 });
 

@@ -18,9 +18,7 @@ export function undoReportLines(report: UndoReport): string[] {
     ];
   }
   const lines = decisions.map((decision) => agentLine(undoLine(decision)));
-  if (changes === 0) {
-    lines.push(agentLine("no call before these in this run changed a file"));
-  } else if (changes < asked) {
+  if (changes < asked) {
     lines.push(
       agentLine(
         `only ${String(changes)} call${changes === 1 ? "" : "s"} that changed files to undo in this run (asked for ${String(asked)})`,
