@@ -111,6 +111,16 @@ describe("keepRunSettings: resume goes on where the run started", () => {
       { sandbox: undefined, network: false, commandTimeout: true },
       `run ${RUN} was started with --command-timeout 120, and resume keeps it: leave out --command-timeout (or give --command-timeout 120)`,
     ],
+    ...[0, -1000, 1500, 86_401_000, Number.MAX_SAFE_INTEGER].map(
+      (ms) =>
+        [
+          `a journal's command timeout of ${String(ms)} ms`,
+          { sandbox: "auto", network: false, commandTimeoutMs: ms },
+          DEFAULTS,
+          NOTHING_GIVEN,
+          `run ${RUN}'s journal records a command timeout of ${String(ms)} ms, which no --command-timeout gives (whole seconds from 1 to 86400): the journal is damaged`,
+        ] as const,
+    ),
   ] as const)("refuses %s", (_name, recorded, options, given, message) => {
     expect(() => keepRunSettings(RUN, recorded, options, given)).toThrow(message);
   });

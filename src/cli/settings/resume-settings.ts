@@ -6,6 +6,7 @@
  * earlier calls ran (and were recorded) under. A setting given for the resume that differs is
  * refused, not obeyed.
  */
+import { LONGEST_COMMAND_TIMEOUT_S } from "./command-timeout-setting.js";
 import { SANDBOX_MODES, type CliOptions } from "../args.js";
 import { CliConfigError } from "../config-error.js";
 
@@ -47,7 +48,7 @@ export function keepRunSettings(
       `run ${runId} was started without --network, and resume keeps it: leave out --network`,
     );
   }
-  const commandTimeoutMs = recorded.commandTimeoutMs ?? options.commandTimeoutMs;
+  const commandTimeoutMs = recordedTimeout(runId, recorded) ?? options.commandTimeoutMs;
   if (given.commandTimeout && options.commandTimeoutMs !== commandTimeoutMs) {
     const seconds = String(commandTimeoutMs / 1000);
     throw new CliConfigError(
@@ -55,6 +56,20 @@ export function keepRunSettings(
     );
   }
   return { sandbox, network: recorded.network ?? options.network, commandTimeoutMs };
+}
+
+/**
+ * The journal's limit, held to the flag's bounds: a journal is a file on disk, and 0, a fraction
+ * or more than Node's timers take would kill every command at once.
+ */
+function recordedTimeout(runId: string, recorded: RecordedSettings): number | undefined {
+  const ms = recorded.commandTimeoutMs;
+  if (ms === undefined) return undefined;
+  if (Number.isInteger(ms / 1000) && ms >= 1000 && ms <= LONGEST_COMMAND_TIMEOUT_S * 1000)
+    return ms;
+  throw new CliConfigError(
+    `run ${runId}'s journal records a command timeout of ${String(ms)} ms, which no --command-timeout gives (whole seconds from 1 to ${String(LONGEST_COMMAND_TIMEOUT_S)}): the journal is damaged`,
+  );
 }
 
 function recordedMode(runId: string, recorded: RecordedSettings): CliOptions["sandbox"] {

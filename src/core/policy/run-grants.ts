@@ -155,7 +155,8 @@ export class RunGrants {
     } catch {
       return undefined;
     }
-    return this.list().find(
+    // The newest: after a second a, the question names the grant that held last.
+    return this.list().findLast(
       (grant) =>
         grant.key !== key &&
         grant.toolName === request.toolName &&

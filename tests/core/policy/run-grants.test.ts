@@ -158,6 +158,18 @@ describe("a run grant (`a` at [y/N/a])", () => {
     ]);
   });
 
+  it("after a second a, asking again names the grant that held last", async () => {
+    const run = daily();
+    await run.decide("shell", "execute", { command: "npm test" });
+    run.state.script = "ava --second";
+    await run.decide("shell", "execute", { command: "npm test" });
+    run.state.script = "ava --third";
+    await run.decide("shell", "execute", { command: "npm test" });
+    expect(run.prompt.askedAgain.at(-1)).toBe(
+      "Asked again: what the command runs changed since your a for it (/permissions #2)",
+    );
+  });
+
   it("says why an allow rule whose glob matches a write does not cover it", async () => {
     const run = daily({
       rules: [{ behavior: "allow", tool: "write_file", path: "**" }],
