@@ -7,7 +7,7 @@
  *
  * So a long id is replaced by a SHA-256 digest of it, never by a short hash a model can collide:
  * two different long ids stay different, and a long id repeated in a later reply becomes the same
- * short one, which the fresh-id check (model-reply-checks.ts) refuses like any repeated id.
+ * short one, which the fresh-id check (model-reply-checks.ts) replaces like any repeated id.
  */
 import { createHash } from "node:crypto";
 import type { ToolCall } from "../ports/messages.js";
@@ -17,9 +17,14 @@ export const MAX_CALL_ID_CHARS = 256;
 /** A tool's name is at most 64 characters (tool-registry.ts); a longer one is cut and unknown. */
 const MAX_TOOL_NAME_CHARS = 64;
 
+/** An id as the harness keeps it: itself when short, else its digest. */
+export function shortCallId(id: string): string {
+  return id.length <= MAX_CALL_ID_CHARS ? id : longIdDigest(id);
+}
+
 /** The call with its id and name as the harness keeps them; unchanged when both are short. */
 export function withShortIdAndName(call: ToolCall): ToolCall {
-  const id = call.id.length <= MAX_CALL_ID_CHARS ? call.id : longIdDigest(call.id);
+  const id = shortCallId(call.id);
   // Cut, not replaced: the name stays unknown to the registry, and the model reads which it sent.
   const name =
     call.name.length <= MAX_TOOL_NAME_CHARS

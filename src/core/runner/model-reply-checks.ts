@@ -4,7 +4,7 @@
  * ones); and the running token count.
  */
 import { IncompleteModelReplyError, ModelProviderError } from "../common/agent-errors.js";
-import { withShortIdAndName } from "./long-call-ids.js";
+import { shortCallId, withShortIdAndName } from "./long-call-ids.js";
 import type { AssistantMessage, ToolCall } from "../ports/messages.js";
 import type { ModelReply, TokenUsage } from "../ports/model.js";
 
@@ -61,9 +61,11 @@ function withFreshCallIds(calls: readonly ToolCall[], used: ReadonlySet<string>)
   return calls.map((call, index) => {
     if (keeps[index] === true) return call;
     const base = call.id === "" ? "call" : call.id;
+    // Kept short too: a 256-character id with `_2` after it is digested, as a long one is.
+    const fresh = (suffix: number): string => shortCallId(`${base}_${String(suffix)}`);
     let suffix = 2;
-    while (taken.has(`${base}_${String(suffix)}`)) suffix += 1;
-    const id = `${base}_${String(suffix)}`;
+    while (taken.has(fresh(suffix))) suffix += 1;
+    const id = fresh(suffix);
     taken.add(id);
     return { ...call, id };
   });

@@ -37,3 +37,12 @@ describe("fresh call ids", () => {
     expect(call).toEqual({ id: "x_2", name: "read_file", arguments: '{"path":"a.txt"}' });
   });
 });
+
+describe("a fresh id for a repeated long one", () => {
+  it("stays within the length ids are kept at", () => {
+    const long = "c".repeat(256);
+    const [, second] = ids([], [long, long]);
+    expect(second?.length).toBeLessThanOrEqual(256);
+    expect(second).not.toBe(long);
+  });
+});
