@@ -378,6 +378,8 @@ class Reach {
    */
   make(args: readonly string[], expands: readonly boolean[], shown: string): void {
     const files: { word: string; expands: boolean }[] = [];
+    /** `-I DIR`: where make also looks for a makefile an include names. */
+    const includeDirs: string[] = [];
     let directory = "";
     const enter = (value: { word: string; expands: boolean }): void => {
       if (value.expands) {
@@ -403,6 +405,8 @@ class Reach {
         if (long.length >= 2 && "directory".startsWith(long)) enter(value());
         else if ("file".startsWith(long) || (long.length >= 3 && "makefile".startsWith(long))) {
           files.push(value());
+        } else if (long.length >= 3 && "include-dir".startsWith(long)) {
+          includeDirs.push(value().word);
         }
         continue;
       }
@@ -417,12 +421,15 @@ class Reach {
           // make reads its makefiles from the last -C's folder, wherever -f stood.
           if (option === "C") enter(value);
           if (option === "f") files.push(value);
+          if (option === "I") includeDirs.push(value.word);
           break;
         }
         if ("jlO".includes(option)) break;
       }
     }
     const from = (word: string): string => (isAbsolute(word) ? word : join(directory, word));
+    const included = (word: string): string[] =>
+      isAbsolute(word) ? [word] : [from(word), ...includeDirs.map((dir) => join(from(dir), word))];
     for (const file of files) {
       if (file.word === "-") {
         throw new UnbindableCommandError(
@@ -430,39 +437,47 @@ class Reach {
         );
       }
       this.file(file.expands ? file.word : from(file.word), file.expands, shown);
-      if (!file.expands) this.#makeIncludes(from(file.word), from, shown);
+      if (!file.expands) this.#makeIncludes(from(file.word), included, shown);
     }
     if (files.length > 0) return;
     for (const makefile of DEFAULT_MAKEFILES) {
       this.file(from(makefile), false, shown);
       if (this.#lstat(this.#resolve(from(makefile))) !== undefined) {
-        this.#makeIncludes(from(makefile), from, shown);
+        this.#makeIncludes(from(makefile), included, shown);
         return;
       }
     }
   }
 
   /**
-   * The makefiles a makefile includes by plain name (`include rules.mk`, `-include local.mk`), from
-   * make's folder, each bound like the makefile and read for its own includes, so a recipe added
-   * there asks again. An include the shell or make expands (`-include $(OBJS:.o=.d)`) is not bound:
-   * it names generated files, as a makefile's recipes name the files they run.
+   * The makefiles a makefile includes by plain name (`include rules.mk`, `-include local.mk`, over
+   * continued lines), from make's folder and each `-I` folder, each bound like the makefile and
+   * read for its own includes, so a recipe added there asks again. An include make expands from a
+   * variable (`-include $(OBJS:.o=.d)`) names generated files and is left out; one it expands as a
+   * pattern (`include rules/*.mk`) matches files a command may add, and is refused.
    */
-  #makeIncludes(makefile: string, from: (word: string) => string, shown: string): void {
+  #makeIncludes(makefile: string, candidates: (word: string) => string[], shown: string): void {
     let text: string;
     try {
       text = this.#bytes(this.#resolve(makefile))?.toString("utf8") ?? "";
     } catch {
       return; // bound above by what lstat says of it
     }
-    for (const match of text.matchAll(/^[ \t]*-?s?include[ \t]+(.+)$/gmu)) {
+    const lines = text.replace(/\\\r?\n/gu, " ");
+    for (const match of lines.matchAll(/^[ \t]*-?s?include[ \t]+(.+)$/gmu)) {
       for (const word of (match[1] ?? "").split(/\s+/u)) {
-        if (word === "" || /[$*?[]/u.test(word)) continue;
-        const included = from(word);
-        const inside = this.inside(included);
-        if (inside === undefined || this.#filesSeen.has(inside.relative)) continue;
-        this.file(included, false, shown);
-        this.#makeIncludes(included, from, shown);
+        if (word === "" || word.includes("$")) continue;
+        if (/[*?[]/u.test(word)) {
+          throw new UnbindableCommandError(
+            `${shown}'s ${makefile} includes ${JSON.stringify(word)}, a pattern make matches against the files there, so the harness cannot say which makefiles it reads; include them by name`,
+          );
+        }
+        for (const path of candidates(word)) {
+          const inside = this.inside(path);
+          if (inside === undefined || this.#filesSeen.has(inside.relative)) continue;
+          this.file(path, false, shown);
+          this.#makeIncludes(path, candidates, shown);
+        }
       }
     }
   }

@@ -303,3 +303,28 @@ describe("make binds the makefiles a makefile includes by name", () => {
     expect(npmScriptText(ws, ["make"])).toContain("and make is given Makefile");
   });
 });
+
+describe("make's includes through -I, continued lines and patterns", () => {
+  it("-I DIR: the included makefile there is bound, with the one make would take first", () => {
+    write("Makefile", "include rules.inc\nall:\n");
+    const rules = write("inc/rules.inc", "all:\n\techo hi\n");
+    const bound = npmScriptText(ws, ["make", "-I", "inc"]);
+    expect(bound).toContain("and make is given rules.inc, which is not there now");
+    expect(bound).toContain(`and make is given inc/rules.inc (${rules})`);
+    write("inc/rules.inc", "all:\n\ttouch pwned\n");
+    expect(npmScriptText(ws, ["make", "-I", "inc"])).not.toBe(bound);
+  });
+
+  it("an include continued over a line break names the makefile on the next line", () => {
+    write("Makefile", "include \\\n  rules2.mk\nall:\n");
+    const rules = write("rules2.mk", "X = 1\n");
+    expect(npmScriptText(ws, ["make"])).toContain(`and make is given rules2.mk (${rules})`);
+  });
+
+  it("an include of a pattern matches files a command may add: refused", () => {
+    write("Makefile", "include rules/*.mk\nall:\n");
+    const call = (): unknown => npmScriptText(ws, ["make"]);
+    expect(call).toThrow(UnbindableCommandError);
+    expect(call).toThrow('includes "rules/*.mk", a pattern make matches');
+  });
+});
