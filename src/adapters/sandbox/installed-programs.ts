@@ -1,15 +1,26 @@
 /**
- * Installed code a sandboxed command may write (node_modules/, .venv/: every install does, so
- * they are not held read-only, core/policy/loaded-later-files.ts) but whose programs the host runs
- * later: an editor takes `.venv` for the project's Python and runs its interpreter, npm scripts
- * and editors run `node_modules/.bin`. What a command made or changed there is named after it,
- * as a loaded-later file it made is, so nobody finds it only when it runs.
+ * Installed code a sandboxed command may write (node_modules/, .venv/, .yarn/: every install does,
+ * so they are not held read-only, core/policy/loaded-later-files.ts) but whose programs the host
+ * runs later: an editor takes `.venv` for the project's Python and runs its interpreter (and the
+ * `.pth` files of its site-packages), npm scripts and editors run `node_modules/.bin`, yarn the
+ * release `yarnPath` names. What a command made or changed there is named after it, as a
+ * loaded-later file it made is, so nobody finds it only when it runs.
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 
 /** Folders whose entries the host runs as programs, workspace-relative. */
-const PROGRAM_FOLDERS = ["node_modules/.bin", ".venv/bin", "venv/bin", ".venv/Scripts"];
+const PROGRAM_FOLDERS = [
+  "node_modules/.bin",
+  ".venv/bin",
+  "venv/bin",
+  ".venv/Scripts",
+  ".yarn/releases",
+];
+/** Virtual environments whose site-packages' start-up files every interpreter there runs. */
+const VENVS = [".venv", "venv"];
+/** In site-packages, what Python runs at every start: `.pth` lines, sitecustomize. */
+const START_UP = /\.pth$|^(?:site|user)customize\.py$/u;
 /** A command's note names at most this many programs of a folder, then counts the rest. */
 const NAMED = 5;
 
@@ -18,8 +29,8 @@ export type InstalledPrograms = ReadonlyMap<string, ReadonlyMap<string, string>>
 
 export function installedProgramsBefore(workspace: string): InstalledPrograms {
   const folders = new Map<string, ReadonlyMap<string, string>>();
-  for (const folder of PROGRAM_FOLDERS) {
-    const programs = programsIn(join(workspace, folder));
+  for (const folder of watchedFolders(workspace)) {
+    const programs = programsIn(workspace, folder);
     if (programs !== undefined) folders.set(folder, programs);
   }
   return folders;
@@ -28,13 +39,16 @@ export function installedProgramsBefore(workspace: string): InstalledPrograms {
 /** A note for each program folder in which the command made or changed programs. */
 export function installedProgramsMade(workspace: string, before: InstalledPrograms): string[] {
   const notes: string[] = [];
-  for (const folder of PROGRAM_FOLDERS) {
-    const now = programsIn(join(workspace, folder));
+  const folders = new Set([...before.keys(), ...watchedFolders(workspace)]);
+  for (const folder of folders) {
+    const now = programsIn(workspace, folder);
     if (now === undefined) continue;
     const earlier = before.get(folder);
     const made = [...now].filter(([name, identity]) => earlier?.get(name) !== identity);
     if (made.length === 0) continue;
-    const names = made.slice(0, NAMED).map(([name]) => name);
+    const names = made
+      .slice(0, NAMED)
+      .map(([name]) => (name === FOLDER ? "the folder itself" : name));
     const more = made.length > NAMED ? `, and ${String(made.length - NAMED)} more` : "";
     const count = `${String(made.length)} ${made.length === 1 ? "program" : "programs"}`;
     const what =
@@ -42,24 +56,49 @@ export function installedProgramsMade(workspace: string, before: InstalledProgra
         ? `was created during this command, with ${count}`
         : `got ${count} made or changed during this command`;
     notes.push(
-      `warning: ${join(workspace, folder)} ${what} (${names.join(", ")}${more}); an editor, npm scripts or the shell run them later: check them before then`,
+      `warning: ${join(workspace, folder)} ${what} (${names.join(", ")}${more}); an editor, npm scripts, Python or the shell run them later: check them before then`,
     );
   }
   return notes;
 }
 
-function programsIn(folder: string): Map<string, string> | undefined {
+/** The watched folders there now: the fixed ones, and each venv's site-packages. */
+function watchedFolders(workspace: string): string[] {
+  const folders = [...PROGRAM_FOLDERS];
+  for (const venv of VENVS) {
+    let versions: string[];
+    try {
+      versions = readdirSync(join(workspace, venv, "lib")).filter((name) =>
+        name.startsWith("python"),
+      );
+    } catch {
+      continue;
+    }
+    for (const version of versions) folders.push(`${venv}/lib/${version}/site-packages`);
+  }
+  return folders;
+}
+
+/** The folder's own entry, where it is a link: where it leads is part of what runs. */
+const FOLDER = "\u0000folder";
+
+function programsIn(workspace: string, folder: string): Map<string, string> | undefined {
+  const path = join(workspace, folder);
+  const programs = new Map<string, string>();
   let names: string[];
   try {
-    if (!lstatSync(folder).isDirectory()) return undefined;
-    names = readdirSync(folder);
+    const stats = lstatSync(path);
+    // A link in place of the folder (`.bin -> ../tools`) runs what it leads to: named by its target.
+    if (stats.isSymbolicLink()) programs.set(FOLDER, `link:${readlinkSync(path)}`);
+    names = readdirSync(path);
   } catch {
-    return undefined;
+    return programs.size === 0 ? undefined : programs;
   }
-  const programs = new Map<string, string>();
+  const siteStartUp = folder.endsWith("/site-packages");
   for (const name of names) {
+    if (siteStartUp && !START_UP.test(name)) continue;
     try {
-      const stats = lstatSync(join(folder, name), { bigint: true });
+      const stats = lstatSync(join(path, name), { bigint: true });
       programs.set(name, `${String(stats.ino)}:${String(stats.size)}:${String(stats.ctimeNs)}`);
     } catch {
       // gone since it was listed: nothing there to name

@@ -190,12 +190,35 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       );
       // Writable, but the programs an editor or npm runs later are named after the command.
       expect(result.notes).toContain(
-        `warning: ${join(ws, "node_modules/.bin")} was created during this command, with 1 program (eslint); an editor, npm scripts or the shell run them later: check them before then`,
+        `warning: ${join(ws, "node_modules/.bin")} was created during this command, with 1 program (eslint); an editor, npm scripts, Python or the shell run them later: check them before then`,
       );
       expect(result.notes).toContain(
-        `warning: ${join(ws, ".venv/bin")} got 1 program made or changed during this command (activate); an editor, npm scripts or the shell run them later: check them before then`,
+        `warning: ${join(ws, ".venv/bin")} got 1 program made or changed during this command (activate); an editor, npm scripts, Python or the shell run them later: check them before then`,
       );
       expect((result.notes ?? []).join("\n")).not.toMatch(/node_modules\/x|setup\.cfg/u);
+    });
+
+    it("a venv's start-up files and a .bin swapped for a link are named too", async () => {
+      mkdirSync(join(ws, ".venv", "lib", "python3.11", "site-packages"), { recursive: true });
+      mkdirSync(join(ws, "tools"), { recursive: true });
+      writeFileSync(join(ws, "tools", "foo"), "#!/bin/sh\n");
+      mkdirSync(join(ws, "node_modules", ".bin"), { recursive: true });
+      const result = await runner(true).run(
+        "echo 'import os' > .venv/lib/python3.11/site-packages/zz.pth && " +
+          "echo x > .venv/lib/python3.11/site-packages/plain.py && " +
+          "rm -r node_modules/.bin && ln -s ../tools node_modules/.bin && echo DONE",
+        ws,
+        LIMITS,
+      );
+      expect(result.output).toContain("DONE");
+      const notes = (result.notes ?? []).join("\n");
+      expect(notes).toContain(
+        `${join(ws, ".venv/lib/python3.11/site-packages")} got 1 program made or changed during this command (zz.pth)`,
+      );
+      expect(notes).toContain(
+        `${join(ws, "node_modules/.bin")} got 2 programs made or changed during this command (the folder itself, foo)`,
+      );
+      expect(notes).not.toContain("plain.py");
     });
 
     it("one changed through a hard link made before the run is named: a bind covers a name, not the file", async () => {
