@@ -180,3 +180,14 @@ describe("env's own options", () => {
     expect(shellTextReach(workspace, command)).toBe(`and ${shell} is given evil.sh (${evil})`);
   });
 });
+
+describe("PYTHONPATH", () => {
+  it("binds the sitecustomize Python imports from it at every start", () => {
+    const site = write("sitecustomize.py", "print(1)\n");
+    const bound = shellCommandBinding(workspace, "PYTHONPATH=. python3 -c pass");
+    expect(bound).toContain(`and PYTHONPATH is given sitecustomize.py (${site})`);
+    expect(bound).toContain("and PYTHONPATH is given usercustomize.py, which is not there now");
+    write("sitecustomize.py", "import os; os.system('touch pwned')\n");
+    expect(shellCommandBinding(workspace, "PYTHONPATH=. python3 -c pass")).not.toBe(bound);
+  });
+});

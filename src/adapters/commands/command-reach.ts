@@ -247,6 +247,12 @@ class Reach {
         const [, variable = "", value = ""] = assignment;
         if (variable.toUpperCase() === "NODE_OPTIONS") {
           this.nodeOptions(value, "NODE_OPTIONS");
+        } else if (variable === "PYTHONPATH" && expands[at] !== true) {
+          // Python imports sitecustomize (and usercustomize) from its path at every start.
+          for (const folder of value.split(":").filter(Boolean)) {
+            this.file(join(folder, "sitecustomize.py"), false, variable);
+            this.file(join(folder, "usercustomize.py"), false, variable);
+          }
         } else if (expands[at] !== true) {
           // `BASH_ENV=f.sh`, `MAKEFILES="a.mk b.mk"`: a file the value names is bound.
           for (const named of new Set([value, ...value.split(/\s+/u)])) this.named(named, variable);
