@@ -157,7 +157,8 @@ export class TerminalApprovalProvider implements ApprovalProvider {
                 : UNKNOWN_ROWS) - PROMPT_ROWS,
           });
     const labels = APPROVAL_LABELS[this.#options.lang];
-    const notForRun =
+    // The line above the question: why `a` is not offered here, or a note the approver gave.
+    const aboveQuestion =
       whyNotForRun === undefined
         ? note === undefined
           ? ""
@@ -187,7 +188,7 @@ export class TerminalApprovalProvider implements ApprovalProvider {
       diff === undefined && offersView
         ? `${layOutWords(labels.viewArgumentsNote, { columns, first: "", rest: MODEL_INDENT })}\n`
         : "";
-    let details = `${first.details}${notForRun}${viewNote}`;
+    let details = `${first.details}${aboveQuestion}${viewNote}`;
     request.askingPerson();
     for (;;) {
       const answer = await this.#ask(details, questionOf(offersView));
@@ -203,8 +204,8 @@ export class TerminalApprovalProvider implements ApprovalProvider {
             // Every line whole, its wrapped rows indented, then the prompt again.
             details =
               diff === undefined
-                ? `\n${labels.wholeArguments}:\n${wholeArgumentRows(request, columns).join("\n")}\n${first.details}${notForRun}`
-                : `${renderApprovalPrompt(request, this.#options.lang, columns, diff.whole(), labels.wholeChange).details}${notForRun}`;
+                ? `\n${labels.wholeArguments}:\n${wholeArgumentRows(request, columns).join("\n")}\n${first.details}${aboveQuestion}`
+                : `${renderApprovalPrompt(request, this.#options.lang, columns, diff.whole(), labels.wholeChange).details}${aboveQuestion}`;
             offersView = false;
             continue;
           }
