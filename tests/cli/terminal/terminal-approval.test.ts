@@ -50,6 +50,24 @@ function fakeTerminal(lang: "en" | "zh" = "en", isTTY = true): FakeTerminal {
   return { input, output, provider, cancels, written: () => text };
 }
 
+/** A terminal of `columns` × 24 whose prompt previews `change` (null: none can be shown). */
+function terminalOfWidth(columns: number, change: FileChange | null): FakeTerminal {
+  const input = Object.assign(new PassThrough(), { isTTY: true });
+  const output = Object.assign(new PassThrough(), { isTTY: true, columns, rows: 24 });
+  let text = "";
+  output.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+  });
+  const provider = new TerminalApprovalProvider({
+    input,
+    output,
+    lang: "en",
+    onCancel: () => undefined,
+    previewChange: () => Promise.resolve(change ?? undefined),
+  });
+  return { input, output, provider, cancels: [], written: () => text };
+}
+
 /** Types into the fake terminal (`null`: end of input) once the prompt's question has been written. */
 async function answer(terminal: FakeTerminal, typed: string | null): Promise<PermissionDecision> {
   const earlierPrompts = promptCount(terminal);
@@ -458,20 +476,7 @@ describe("a change too long for the screen can be read whole before it is approv
   function terminalAt80(
     change: FileChange | null = { path: "test/slug.test.js", before, after },
   ): FakeTerminal & { requests: number } {
-    const input = Object.assign(new PassThrough(), { isTTY: true });
-    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80, rows: 24 });
-    let text = "";
-    output.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-    });
-    const provider = new TerminalApprovalProvider({
-      input,
-      output,
-      lang: "en",
-      onCancel: () => undefined,
-      previewChange: () => Promise.resolve(change ?? undefined),
-    });
-    return { input, output, provider, cancels: [], written: () => text, requests: 0 };
+    return { ...terminalOfWidth(80, change), requests: 0 };
   }
 
   function editRequest(): PermissionRequest {
@@ -663,18 +668,9 @@ describe("an `a` typed where the prompt said it is not offered", () => {
 
 describe("the line saying why a is not offered", () => {
   it("breaks between words on a narrow terminal, its wrapped rows indented", async () => {
-    const input = Object.assign(new PassThrough(), { isTTY: true });
-    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 50, rows: 24 });
-    let text = "";
-    output.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-    });
-    const provider = new TerminalApprovalProvider({
-      input,
-      output,
-      lang: "en",
-      onCancel: () => undefined,
-    });
+    const terminal = terminalOfWidth(50, null);
+    const { input, provider } = terminal;
+    const written = (): string => terminal.written();
     const decision = provider.decideOnce(
       new PermissionRequest(
         preparedCall("shell", "execute", { command: "npm test" }),
@@ -683,8 +679,8 @@ describe("the line saying why a is not offered", () => {
       ),
       "the command's text hides which scripts it runs, so it cannot be bound to an approval",
     );
-    while (!text.includes("[y/N] ")) await new Promise((resolve) => setImmediate(resolve));
-    const rows = text.split("\n");
+    while (!written().includes("[y/N] ")) await new Promise((resolve) => setImmediate(resolve));
+    const rows = written().split("\n");
     const start = rows.findIndex((row) => row.startsWith("No a (for the rest of this run) here"));
     const note = rows.slice(
       start,
