@@ -181,13 +181,67 @@ describe("env's own options", () => {
   });
 });
 
-describe("PYTHONPATH", () => {
-  it("binds the sitecustomize Python imports from it at every start", () => {
-    const site = write("sitecustomize.py", "print(1)\n");
-    const bound = shellCommandBinding(workspace, "PYTHONPATH=. python3 -c pass");
-    expect(bound).toContain(`and PYTHONPATH is given sitecustomize.py (${site})`);
-    expect(bound).toContain("and PYTHONPATH is given usercustomize.py, which is not there now");
-    write("sitecustomize.py", "import os; os.system('touch pwned')\n");
-    expect(shellCommandBinding(workspace, "PYTHONPATH=. python3 -c pass")).not.toBe(bound);
+describe("variables that choose where a program finds its code", () => {
+  it.each([
+    "PYTHONPATH=. python3 -c pass",
+    "PYTHONPATH=: python3 -c pass",
+    "PYTHONUSERBASE=. python3 -c pass",
+    "PERL5LIB=. PERL5OPT=-Mevil perl -e 1",
+    "RUBYLIB=. RUBYOPT=-revil ruby -e 1",
+    "PATH=bin:/usr/bin:/bin tool",
+    "LD_PRELOAD=./x.so ls",
+    "MAKEFLAGS=-Iinc make",
+    "env PYTHONPATH=. python3 -c pass",
+  ])("%s gets no grant", (command) => {
+    const call = (): unknown => shellCommandBinding(workspace, command);
+    expect(call).toThrow(UnbindableCommandError);
+    expect(call).toThrow("which makes a program find its code (or itself) in folders");
   });
+});
+
+describe("the class of round 13", () => {
+  it.each(["bash {evil,}.sh", "awk -f prog.{awk,x} /dev/null", "cat {1..3}.txt"])(
+    "%s: brace expansion is a word the shell expands",
+    (command) => {
+      expect(() => shellCommandBinding(workspace, command)).toThrow("is one the shell expands");
+    },
+  );
+
+  it("a brace that does not expand is an ordinary word", () => {
+    expect(() => shellCommandBinding(workspace, "echo {} x")).not.toThrow();
+  });
+
+  it.each(["env --block-signal sh evil.sh", "env --default-signal bash evil.sh"])(
+    "%s: the option takes no value without =, so the script is bound",
+    (command) => {
+      const evil = write("evil.sh", "echo hi\n");
+      expect(shellCommandBinding(workspace, command)).toContain(`evil.sh (${evil})`);
+    },
+  );
+
+  it.each(["unshare --wd=sub sh x.sh", "nsenter --wd=sub sh x.sh", "chroot . sh x.sh"])(
+    "%s runs in another folder or root: no grant",
+    (command) => {
+      expect(() => shellCommandBinding(workspace, command)).toThrow(
+        "the command changes directory",
+      );
+    },
+  );
+
+  it("a file URL names the file it points at", () => {
+    const hook = write("hook.mjs", "1\n");
+    expect(shellTextReach(workspace, `node --import file://${workspace}/hook.mjs -e 1`)).toContain(
+      `hook.mjs (${hook})`,
+    );
+  });
+
+  it.each(["make --in inc", "make --eval='include evil.mk'", "make -E 'include evil.mk'"])(
+    "%s",
+    (command) => {
+      write("Makefile", "include rules.mk\nall:\n");
+      const reach = (): unknown => shellTextReach(workspace, command);
+      if (command.includes("--in ")) expect(reach()).toContain("inc/rules.mk");
+      else expect(reach).toThrow("--eval adds makefile text");
+    },
+  );
 });

@@ -22,6 +22,7 @@ import {
   type Stats,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
 import { errorCode, openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
@@ -247,12 +248,10 @@ class Reach {
         const [, variable = "", value = ""] = assignment;
         if (variable.toUpperCase() === "NODE_OPTIONS") {
           this.nodeOptions(value, "NODE_OPTIONS");
-        } else if (variable === "PYTHONPATH" && expands[at] !== true) {
-          // Python imports sitecustomize (and usercustomize) from its path at every start.
-          for (const folder of value.split(":").filter(Boolean)) {
-            this.file(join(folder, "sitecustomize.py"), false, variable);
-            this.file(join(folder, "usercustomize.py"), false, variable);
-          }
+        } else if (LOADER_VARIABLES.has(variable)) {
+          throw new UnbindableCommandError(
+            `the command sets ${variable}, which makes a program find its code (or itself) in folders the harness does not bind; run it without ${variable}`,
+          );
         } else if (expands[at] !== true) {
           // `BASH_ENV=f.sh`, `MAKEFILES="a.mk b.mk"`: a file the value names is bound.
           for (const named of new Set([value, ...value.split(/\s+/u)])) this.named(named, variable);
@@ -281,7 +280,9 @@ class Reach {
       throw runsUnreadCommands(program);
     }
     if (program === "for") return; // its words are data; its body is the next command
-    if (["cd", "pushd", "popd"].includes(program)) throw changesDirectory(program);
+    if (["cd", "pushd", "popd", "unshare", "nsenter", "chroot"].includes(basename(program))) {
+      throw changesDirectory(basename(program));
+    }
     if (program === "." || program === "source") {
       this.file(args[0], expands[at + 1] === true, program);
       return;
@@ -411,8 +412,10 @@ class Reach {
         if (long.length >= 2 && "directory".startsWith(long)) enter(value());
         else if ("file".startsWith(long) || (long.length >= 3 && "makefile".startsWith(long))) {
           files.push(value());
-        } else if (long.length >= 3 && "include-dir".startsWith(long)) {
+        } else if (long.length >= 2 && "include-dir".startsWith(long)) {
           includeDirs.push(value().word);
+        } else if (long.length >= 2 && "eval".startsWith(long)) {
+          throw makeEval(shown);
         }
         continue;
       }
@@ -428,6 +431,7 @@ class Reach {
           if (option === "C") enter(value);
           if (option === "f") files.push(value);
           if (option === "I") includeDirs.push(value.word);
+          if (option === "E") throw makeEval(shown);
           break;
         }
         if ("jlO".includes(option)) break;
@@ -696,6 +700,14 @@ class Reach {
   }
 
   #resolve(word: string): string {
+    // `--import file:///ws/hook.mjs`: a file URL names the file it points at.
+    if (word.startsWith("file:")) {
+      try {
+        return fileURLToPath(word);
+      } catch {
+        // not a file URL node would take either: read as a name, as any other word
+      }
+    }
     return resolve(this.cwd, word.replace(/^~(?=\/|$)/u, "/nonexistent-home"));
   }
 
@@ -856,9 +868,9 @@ function envOption(word: string): EnvOption {
     const is = (long: string): boolean => name.length >= 3 && long.startsWith(name);
     if (is("--chdir")) return { kind: "chdir" };
     if (is("--split-string")) return { kind: "split", value };
-    if (is("--unset") || is("--argv0") || is("--block-signal") || is("--default-signal")) {
-      return { kind: "takesValue", value };
-    }
+    if (is("--unset") || is("--argv0")) return { kind: "takesValue", value };
+    // `--block-signal[=SIG]`, `--default-signal[=SIG]`, `--ignore-signal[=SIG]`: a value only after
+    // `=`; the next word is the command.
     return { kind: "flag" };
   }
   for (let letter = 1; letter < word.length; letter += 1) {
@@ -872,6 +884,32 @@ function envOption(word: string): EnvOption {
   return { kind: "flag" };
 }
 
+/**
+ * Variables that choose where a program finds its code, or which program a name runs: what
+ * they lead to is not in the command's words (`PYTHONPATH=. python3 -c pass` imports
+ * ./sitecustomize, `PATH=bin:$PATH tool` runs bin/tool), so a command setting one gets no grant.
+ * (NODE_OPTIONS, BASH_ENV and MAKEFILES name files, and are bound.)
+ */
+const LOADER_VARIABLES: ReadonlySet<string> = new Set([
+  "PATH",
+  "PYTHONPATH",
+  "PYTHONHOME",
+  "PYTHONUSERBASE",
+  "PYTHONSTARTUP",
+  "PERL5LIB",
+  "PERLLIB",
+  "PERL5OPT",
+  "RUBYLIB",
+  "RUBYOPT",
+  "NODE_PATH",
+  "LD_PRELOAD",
+  "LD_LIBRARY_PATH",
+  "LD_AUDIT",
+  "MAKEFLAGS",
+  "GNUMAKEFLAGS",
+  "MFLAGS",
+]);
+
 /** Names the system resolves to another file: a descriptor's, or the process's folders. */
 const DESCRIPTOR_ALIAS = /^\/dev\/(?:stdin|fd(?:\/|$))|^\/proc\/[^/]+\/(?:fd|cwd|root)(?:\/|$)/u;
 
@@ -879,6 +917,12 @@ function refuseSystemView(path: string, shown: string, word: string): void {
   if (path === "/dev/null" || !/^\/(?:dev|proc)(?:\/|$)/u.test(path)) return;
   throw new UnbindableCommandError(
     `${shown} is given ${JSON.stringify(word)}, which the system maps to another file (a descriptor, or the process's own view of the folders), so the harness cannot say which file runs; name the file plainly`,
+  );
+}
+
+function makeEval(shown: string): UnbindableCommandError {
+  return new UnbindableCommandError(
+    `${shown} --eval adds makefile text the harness cannot bind to an approval; put it in a makefile`,
   );
 }
 

@@ -31,9 +31,13 @@ function tokens(text: string): { word: string; expands: boolean; operator: boole
   let word = "";
   let expands = false;
   let inWord = false;
+  /** An unquoted `{` in the word: with a `,` or `..` after it, bash expands it (`{evil,}.sh`). */
+  let brace = false;
   const end = (): void => {
     // A lone `[` is the test command (`[ -n "$CI" ]`), not a glob: a glob's `[` closes in its word.
     if (word === "[" || word === "[[") expands = false;
+    if (brace && /\{[^{}]*(?:,|\.\.)[^{}]*\}/u.test(word)) expands = true;
+    brace = false;
     if (inWord) out.push({ word, expands, operator: false });
     word = "";
     expands = false;
@@ -98,6 +102,7 @@ function tokens(text: string): { word: string; expands: boolean; operator: boole
       if (char === "$" || char === "*" || char === "?" || char === "[" || char === "~") {
         expands = true;
       }
+      if (char === "{") brace = true;
       word += char;
       inWord = true;
     }
