@@ -75,7 +75,16 @@ const MAX_FOLDERS = 64;
 /** `npm run X` read through to X's own text, this many scripts deep. */
 const MAX_DEPTH = 3;
 /** Words after which the next one is a folder the rest works from. */
-const FOLDER_OPTIONS = new Set(["cd", "pushd", "--prefix", "-C", "--cwd", "--dir"]);
+const FOLDER_OPTIONS = new Set([
+  "cd",
+  "pushd",
+  "--prefix",
+  "-C",
+  "--cwd",
+  "--dir",
+  "-w",
+  "--workspace",
+]);
 
 /**
  * Every workspace path a word of `text` may name (node's endings too: `node scripts/post` runs
@@ -123,38 +132,63 @@ function wordsNamedFiles(
       }
     }
   }
-  // `npm run gen` (or `npm --prefix tools run gen`): gen's own text, in the folder npm runs it in.
+  // `npm run gen`, `npm test` (or `npm --prefix tools run gen`): the script's own text and its
+  // pre- and post- hooks, in each folder npm may run it in.
   if (depth < MAX_DEPTH) {
     for (const [at, word] of words.entries()) {
-      const name = words[at + 1];
-      if ((word !== "run" && word !== "run-script") || name === undefined) continue;
+      const name = LIFECYCLE_NAMES.has(word)
+        ? word
+        : word === "run" || word === "run-script"
+          ? words[at + 1]
+          : undefined;
+      if (name === undefined) continue;
       for (const from of folders) {
         const manifest = jsonOrNone(readOrNone(from));
-        const scriptText = scriptNamed(manifest, name);
-        if (scriptText === undefined) continue;
-        const more = wordsNamedFiles(root, from, scriptText, depth + 1);
-        if (more === undefined) return undefined;
-        for (const file of more) files.add(file);
+        for (const hooked of [`pre${name}`, name, `post${name}`]) {
+          const scriptText = scriptNamed(manifest, hooked);
+          if (scriptText === undefined) continue;
+          const more = wordsNamedFiles(
+            root,
+            from,
+            withNpmVariables(scriptText, manifest, root, from),
+            depth + 1,
+          );
+          if (more === undefined) return undefined;
+          for (const file of more) files.add(file);
+        }
       }
     }
   }
   return [...files];
 }
 
-/** `$npm_package_config_hook`, `$npm_package_main`, `$PWD`, `$INIT_CWD`: what npm gives them. */
+/** Script names npm runs by their own word (`npm test`, `npm start`). */
+const LIFECYCLE_NAMES: ReadonlySet<string> = new Set(["test", "start", "stop", "restart"]);
+
+/**
+ * `$npm_package_config_hook`, `$npm_package_bin_setup`, `$npm_package_config_hooks_0`, `$PWD`,
+ * `$INIT_CWD`: what npm gives them (it flattens the package.json into such variables).
+ */
 function withNpmVariables(text: string, manifest: unknown, root: string, folder: string): string {
-  const fields = isObject(manifest) ? manifest : {};
-  const config = isObject(fields.config) ? fields.config : {};
+  const variables = new Map<string, string>();
+  flatten(manifest, "npm_package", variables);
   return text.replace(/\$\{?(\w+)\}?/gu, (whole, name: string) => {
     if (name === "PWD" || name === "npm_config_local_prefix") return folder;
     if (name === "INIT_CWD") return root;
-    const configured = /^npm_package_config_(\w+)$/u.exec(name)?.[1];
-    const value =
-      configured !== undefined ? config[configured] : /^npm_package_(\w+)$/u.exec(name)?.[1];
-    if (configured !== undefined) return typeof value === "string" ? value : whole;
-    const field = typeof value === "string" ? fields[value] : undefined;
-    return typeof field === "string" ? field : whole;
+    return variables.get(name) ?? whole;
   });
+}
+
+function flatten(value: unknown, prefix: string, into: Map<string, string>): void {
+  if (typeof value === "string" || typeof value === "number") {
+    into.set(prefix, String(value));
+  } else if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) flatten(item, `${prefix}_${String(index)}`, into);
+  } else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      flatten(item, `${prefix}_${key.replace(/\W/gu, "_")}`, into);
+    }
+  }
 }
 
 function readOrNone(folder: string): string | undefined {

@@ -119,3 +119,40 @@ describe("installScriptRun finds what a script names in its words too (hostile r
     expect(installScriptRun(ws, "src/app.js")?.unread).toBeDefined();
   });
 });
+
+describe("installScriptRun, round 13", () => {
+  it.each([
+    [
+      { postinstall: "node $npm_package_config_hook_path" },
+      { config: { hook: { path: "lib/hook.js" } } },
+      "lib/hook.js",
+    ],
+    [
+      { postinstall: "node $npm_package_config_hooks_0" },
+      { config: { hooks: ["lib/hook.js"] } },
+      "lib/hook.js",
+    ],
+    [
+      { postinstall: "node $npm_package_bin_setup" },
+      { bin: { setup: "bin/setup.js" } },
+      "bin/setup.js",
+    ],
+  ])("%j with %j asks before a write of %s", (scripts, fields, path) => {
+    const ws = workspace({ "package.json": { scripts, ...fields } });
+    expect(installScriptRun(ws, path)?.script).toBe("postinstall");
+  });
+
+  it.each([
+    ["cd tools && npm test", { test: "node check.js" }, "tools/check.js"],
+    ["npm --prefix tools start", { start: "node srv.js" }, "tools/srv.js"],
+    ["npm --prefix tools run gen", { pregen: "node pre.js", gen: "node gen.js" }, "tools/pre.js"],
+    ["npm run gen -w tools", { gen: "node gen.js" }, "tools/gen.js"],
+    ["npm run gen --workspace=tools", { gen: "node gen.js" }, "tools/gen.js"],
+  ])("%s reaches %s through tools' own scripts", (postinstall, toolsScripts, path) => {
+    const ws = workspace({
+      "package.json": { scripts: { postinstall } },
+      "tools/package.json": { scripts: toolsScripts },
+    });
+    expect(installScriptRun(ws, path)?.script).toBe("postinstall");
+  });
+});
