@@ -343,6 +343,11 @@ class Reach {
       return;
     }
     if (MAKE.test(name)) this.make(args, expands.slice(1), name);
+    // cargo builds and runs the crate's build script (and the build its manifest names) first.
+    if (name === "cargo") {
+      this.file("Cargo.toml", false, name);
+      this.file("build.rs", false, name);
+    }
     // A program named by a path runs that file; a workspace file is bound like a script's.
     if (/[/\\]/u.test(program)) this.file(program, expands[0] === true, "the shell");
     // A program that runs the rest of its words as a command (`timeout 60 bash f.sh`, `nice`,

@@ -126,6 +126,14 @@ function wordsNamedFiles(
       const path = resolve(from, word);
       add(path);
       for (const ending of NODE_ENTRY_ENDINGS) add(`${path}${ending}`);
+      // `python -m setup` runs setup.py (or the package's __main__); `node .` the package's main.
+      for (const ending of PYTHON_MODULE_ENDINGS) add(`${path}${ending}`);
+      const main = word === "." ? mainOf(jsonOrNone(readOrNone(from))) : undefined;
+      if (main !== undefined) {
+        const entry = resolve(from, main);
+        add(entry);
+        for (const ending of NODE_ENTRY_ENDINGS) add(`${entry}${ending}`);
+      }
       if (module !== undefined) {
         for (const ending of [".py", "/__init__.py", "/__main__.py"])
           add(resolve(from, `${module}${ending}`));
@@ -160,6 +168,15 @@ function wordsNamedFiles(
     }
   }
   return [...files];
+}
+
+const PYTHON_MODULE_ENDINGS = [".py", "/__init__.py", "/__main__.py"];
+
+/** package.json's `main`, when it names one. */
+function mainOf(manifest: unknown): string | undefined {
+  return isObject(manifest) && typeof manifest.main === "string" && manifest.main !== ""
+    ? manifest.main
+    : undefined;
 }
 
 /** Script names npm runs by their own word (`npm test`, `npm start`). */

@@ -328,3 +328,15 @@ describe("make's includes through -I, continued lines and patterns", () => {
     expect(call).toThrow('includes "rules/*.mk", a pattern make matches');
   });
 });
+
+describe("cargo runs the crate's build script first", () => {
+  it("binds Cargo.toml and build.rs, so a build script written later asks again", () => {
+    const manifest = write("Cargo.toml", '[package]\nname = "x"\n');
+    const bound = npmScriptText(ws, ["cargo", "test"]);
+    expect(bound).toBe(
+      `and cargo is given Cargo.toml (${manifest}) · and cargo is given build.rs, which is not there now`,
+    );
+    write("build.rs", "fn main() {}\n");
+    expect(npmScriptText(ws, ["cargo", "test"])).not.toBe(bound);
+  });
+});

@@ -156,3 +156,21 @@ describe("installScriptRun, round 13", () => {
     expect(installScriptRun(ws, path)?.script).toBe("postinstall");
   });
 });
+
+describe("installScriptRun: a package's main and an undotted python module", () => {
+  it("cd tools && node . runs tools' main", () => {
+    const ws = workspace({
+      "package.json": { scripts: { postinstall: "cd tools && node ." } },
+      "tools/package.json": { main: "lib/main.js" },
+    });
+    expect(installScriptRun(ws, "tools/lib/main.js")?.script).toBe("postinstall");
+  });
+
+  it("cd tools && python3 -m setup runs tools/setup.py", () => {
+    const ws = workspace({
+      "package.json": { scripts: { postinstall: "cd tools && python3 -m setup" } },
+    });
+    expect(installScriptRun(ws, "tools/setup.py")?.script).toBe("postinstall");
+    expect(installScriptRun(ws, "src/app.py")).toBeUndefined();
+  });
+});
