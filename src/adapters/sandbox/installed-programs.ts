@@ -6,7 +6,8 @@
  * release `yarnPath` names. What a command made or changed there is named after it, as a
  * loaded-later file it made is, so nobody finds it only when it runs.
  */
-import { lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { closeSync, constants, lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
 import { join } from "node:path";
 
 /** Folders whose entries the host runs as programs, workspace-relative. */
@@ -20,7 +21,11 @@ const PROGRAM_FOLDERS = [
 /** Virtual environments whose site-packages' start-up files every interpreter there runs. */
 const VENVS = [".venv", "venv"];
 /** In site-packages, what Python runs at every start: `.pth` lines, sitecustomize. */
-const START_UP = /\.pth$|^(?:site|user)customize\.py$/u;
+const START_UP = /\.pth$|^(?:site|user)customize\.pyc?$/u;
+/** Packages Python imports at start by these names, as files are. */
+const START_UP_PACKAGES = ["sitecustomize/__init__.py", "usercustomize/__init__.py"];
+/** A `.pth` file larger than this is not read for the modules it imports. */
+const MAX_PTH_BYTES = 64 * 1024;
 /** A command's note names at most this many programs of a folder, then counts the rest. */
 const NAMED = 5;
 
@@ -95,14 +100,46 @@ function programsIn(workspace: string, folder: string): Map<string, string> | un
     return programs.size === 0 ? undefined : programs;
   }
   const siteStartUp = folder.endsWith("/site-packages");
-  for (const name of names) {
-    if (siteStartUp && !START_UP.test(name)) continue;
+  const watched = siteStartUp
+    ? [
+        ...names.filter((name) => START_UP.test(name)),
+        ...START_UP_PACKAGES,
+        // A `.pth` line `import _distutils_hack` runs that module at every start.
+        ...names
+          .filter((name) => name.endsWith(".pth"))
+          .flatMap((name) => importedBy(join(path, name))),
+      ]
+    : names;
+  for (const name of watched) {
     try {
       const stats = lstatSync(join(path, name), { bigint: true });
       programs.set(name, `${String(stats.ino)}:${String(stats.size)}:${String(stats.ctimeNs)}`);
     } catch {
-      // gone since it was listed: nothing there to name
+      // not there (or gone since it was listed): nothing there to name
     }
   }
   return programs;
+}
+
+/** The module files a `.pth` file's `import` lines run, relative to its folder. */
+function importedBy(pth: string): string[] {
+  let text: string;
+  try {
+    // Never through a link, never a FIFO a command left in its place: a regular file, bounded.
+    const { handle } = openRegularFileSync(pth, constants.O_RDONLY);
+    try {
+      text = readAtMostSync(handle, MAX_PTH_BYTES)?.toString("utf8") ?? "";
+    } finally {
+      closeSync(handle);
+    }
+  } catch {
+    return [];
+  }
+  const modules = [...text.matchAll(/^import\s+([\w.]+(?:\s*,\s*[\w.]+)*)/gmu)].flatMap((match) =>
+    (match[1] ?? "").split(",").map((name) => name.trim().split(".")[0] ?? ""),
+  );
+  return [...new Set(modules.filter(Boolean))].flatMap((name) => [
+    `${name}.py`,
+    `${name}/__init__.py`,
+  ]);
 }

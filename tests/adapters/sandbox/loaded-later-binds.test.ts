@@ -221,6 +221,24 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       expect(notes).not.toContain("plain.py");
     });
 
+    it("a module a venv's .pth imports, and a sitecustomize package, are named when a command changes them", async () => {
+      const site = join(ws, ".venv", "lib", "python3.11", "site-packages");
+      mkdirSync(join(site, "_hack"), { recursive: true });
+      writeFileSync(join(site, "distutils-precedence.pth"), "import _hack; _hack.add()\n");
+      writeFileSync(join(site, "_hack", "__init__.py"), "def add(): pass\n");
+      const result = await runner(true).run(
+        "echo 'import os' >> .venv/lib/python3.11/site-packages/_hack/__init__.py && " +
+          "mkdir .venv/lib/python3.11/site-packages/sitecustomize && " +
+          "echo x > .venv/lib/python3.11/site-packages/sitecustomize/__init__.py && echo DONE",
+        ws,
+        LIMITS,
+      );
+      expect(result.output).toContain("DONE");
+      expect((result.notes ?? []).join("\n")).toContain(
+        `${site} got 2 programs made or changed during this command (sitecustomize/__init__.py, _hack/__init__.py)`,
+      );
+    });
+
     it("one changed through a hard link made before the run is named: a bind covers a name, not the file", async () => {
       linkSync(join(ws, "AGENTS.md"), join(ws, "hard.md"));
       const result = await runner(true).run("echo evil >> hard.md && echo THROUGH", ws, LIMITS);
