@@ -163,6 +163,8 @@ export class PersonalRules {
    * walk threw). Keyed by the request, so a call's answer goes with it.
    */
   readonly #reached = new WeakMap<PermissionRequest, string | null>();
+  /** `#whyLoadedLater`'s answer per call (null: not loaded later). */
+  readonly #loadedLater = new WeakMap<PermissionRequest, string | null>();
   /** The commands a call's text may run, read once per call however many command rules ask. */
   readonly #commands = new WeakMap<PermissionRequest, (readonly string[])[] | undefined>();
 
@@ -267,15 +269,10 @@ export class PersonalRules {
       return undefined;
     }
     if (this.keepsContent(request)) return undefined;
-    let indirectly: boolean | undefined;
-    const loadedIndirectly = (path: string): boolean => {
-      indirectly ??= this.#readThroughLink(path) || this.#runAtInstall(path);
-      return indirectly;
-    };
     const rule = this.#rules.find(
       (candidate) =>
         candidate.behavior === "allow" &&
-        this.#exactMatch(candidate, request, isolated, loadedIndirectly) &&
+        this.#exactMatch(candidate, request, isolated) &&
         !this.#optionBeforeADeniedWord(candidate, request),
     );
     return rule === undefined
@@ -391,40 +388,37 @@ export class PersonalRules {
    * rule does not look ignored; undefined when no such rule is there.
    */
   uncovered(request: PermissionRequest): string | undefined {
-    const path = request.call.arguments.path;
-    if (request.call.effect !== "write" || typeof path !== "string" || !isPlainPath(path)) {
-      return undefined;
-    }
+    if (request.call.effect !== "write") return undefined;
     const rule = this.#rules.find(
       (candidate) =>
         candidate.behavior === "allow" &&
         candidate.path !== undefined &&
-        (candidate.tool === request.toolName || candidate.tool === "*") &&
         !namesLoadedLater(candidate.path) &&
-        (this.#exact.get(candidate) ?? globToRegExp(candidate.path)).test(path),
+        this.#matchesBeforeLoadedLater(candidate, request, true),
     );
-    if (rule === undefined) return undefined;
-    const why =
-      loadedLaterReason(path) ??
-      (this.#readThroughLink(path)
-        ? "a link of a name the host loads later leads to it"
-        : this.#runAtInstall(path)
-          ? "an install-time script of a package.json runs or names it"
-          : undefined);
-    return why === undefined
+    const why = rule === undefined ? undefined : this.#whyLoadedLater(request);
+    return rule === undefined || why === undefined
       ? undefined
       : `Your rule allow ${describeRule(rule)} does not cover it: ${why}; a rule of its own that names it would`;
   }
 
-  /**
-   * `loadedIndirectly`: whether a loaded-later link reads, or an install-time script runs, where
-   * a write of a path lands (asked of the disk once per call, only when a rule would allow it).
-   */
-  #exactMatch(
+  /** Whether an allow rule answers this call (what is loaded later only by a rule naming it). */
+  #exactMatch(rule: PersonalRuleSpec, request: PermissionRequest, isolated: boolean): boolean {
+    if (!this.#matchesBeforeLoadedLater(rule, request, isolated)) return false;
+    // A write of a file loaded later is allowed only by a rule that names that place itself.
+    return (
+      rule.path === undefined ||
+      request.call.effect !== "write" ||
+      namesLoadedLater(rule.path) ||
+      this.#whyLoadedLater(request) === undefined
+    );
+  }
+
+  /** Whether the rule matches the call by tool, words or path, before what is loaded later. */
+  #matchesBeforeLoadedLater(
     rule: PersonalRuleSpec,
     request: PermissionRequest,
     isolated: boolean,
-    loadedIndirectly: (path: string) => boolean,
   ): boolean {
     // `*` with a path allows the writes of this machine's file tools (write_file and edit_file
     // alike), nothing else: not a call to another service that happens to take a `path`.
@@ -446,15 +440,34 @@ export class PersonalRules {
         typeof path === "string" &&
         isPlainPath(path) &&
         request.landsOn === undefined &&
-        (this.#exact.get(rule) ?? globToRegExp(rule.path)).test(path) &&
-        (request.call.effect !== "write" ||
-          namesLoadedLater(rule.path) ||
-          (loadedLaterReason(path) === undefined && !loadedIndirectly(path)))
+        (this.#exact.get(rule) ?? globToRegExp(rule.path)).test(path)
       );
     }
     // A rule that names only the tool allows only a call to another service (an MCP server's
     // tool, `mcp__server__tool`): what it sends is the tool's business, not a path or a command.
     return request.call.remote;
+  }
+
+  /**
+   * Why the file a write names is loaded later: by its name, through a link of such a name, or
+   * run by an install-time script; undefined when it is not. Asked of the disk at most once per
+   * call (the rule check and the note above the question share it), and only when needed.
+   */
+  #whyLoadedLater(request: PermissionRequest): string | undefined {
+    const known = this.#loadedLater.get(request);
+    if (known !== undefined) return known ?? undefined;
+    const path = request.call.arguments.path;
+    const why =
+      typeof path !== "string"
+        ? undefined
+        : (loadedLaterReason(path) ??
+          (this.#readThroughLink(path)
+            ? "a link of a name the host loads later leads to it"
+            : this.#runAtInstall(path)
+              ? "an install-time script of a package.json runs or names it"
+              : undefined));
+    this.#loadedLater.set(request, why ?? null);
+    return why;
   }
 }
 

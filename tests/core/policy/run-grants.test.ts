@@ -763,6 +763,24 @@ describe("personal rules", () => {
     expect(walked).toEqual(["notes/key.txt"]);
   });
 
+  it("asks the disk what runs a write at install once per call, for the rule and the note alike", () => {
+    const asked: string[] = [];
+    const rules = new PersonalRules([{ behavior: "allow", tool: "write_file", path: "**" }], {
+      installRun: (path) => {
+        asked.push(path);
+        return { manifest: "package.json", script: "postinstall" };
+      },
+    });
+    const request = new PermissionRequest(
+      preparedCall("write_file", "write", { path: "scripts/post.js", content: "x" }),
+    );
+    expect(rules.allowFor(request, true)).toBeUndefined();
+    expect(rules.uncovered(request)).toBe(
+      "Your rule allow write_file ** does not cover it: an install-time script of a package.json runs or names it; a rule of its own that names it would",
+    );
+    expect(asked).toEqual(["scripts/post.js"]);
+  });
+
   it("a path deny also refuses a search that names no file (grep may print the files it names)", async () => {
     const run = daily({ rules: [{ behavior: "deny", tool: "*", path: "secrets/**" }] });
     const search = await run.decide("grep", "read", { pattern: ".", glob: "secrets/**" });
