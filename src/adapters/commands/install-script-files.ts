@@ -105,8 +105,9 @@ function wordsNamedFiles(
     .filter((word) => word !== "" && !word.startsWith("-") && !/^\$\w+$/u.test(word));
   if (words.some((word) => PATTERN.test(word))) return undefined;
   const folders = new Set([folder]);
-  for (const [at, word] of text.split(/[\s;&|()<>'"=]+/u).entries()) {
-    const next = text.split(/[\s;&|()<>'"=]+/u)[at + 1];
+  const all = text.split(/[\s;&|()<>'"=]+/u);
+  for (const [at, word] of all.entries()) {
+    const next = all[at + 1];
     if (!FOLDER_OPTIONS.has(word) || next === undefined) continue;
     for (const from of [...folders]) folders.add(resolve(from, next));
     if (folders.size > MAX_FOLDERS) return undefined;

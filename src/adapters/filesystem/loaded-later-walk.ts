@@ -7,7 +7,7 @@
  * Breadth first, LOADED_LATER_DEPTH levels down, at most LOADED_LATER_BUDGET folders and
  * LOADED_LATER_ENTRIES entries in all (more throws LoadedLaterScanError, so decoys cannot hide a
  * real one; a folder is read only as far as the entries bound, never whole), never into
- * `node_modules` or `.git` (whose names count as entries). A
+ * installed code (`node_modules`, `.venv`, …) or `.git` (whose names count as entries). A
  * folder it cannot read throws too: a command could `chmod 000` the folder it hid a file in. A
  * link is reported as a link and not entered; where it leads, in the workspace, is its own entry
  * when its name is on the list too, and else `leadsTo` (`wouldLeadTo` for a dangling link: a
@@ -26,6 +26,7 @@ import {
   type Dirent,
 } from "node:fs";
 import path from "node:path";
+import { COMMANDS_WRITE_FOLDERS } from "../../core/policy/loaded-later-files.js";
 import { WorkspaceFileError } from "../../core/ports/filesystem.js";
 import { errorCode } from "./fs-errors.js";
 import { isGitDirectoryName } from "./git-names.js";
@@ -40,7 +41,11 @@ export const LOADED_LATER_DEPTH = 4;
 export const LOADED_LATER_BUDGET = 8192;
 /** Entries read in all (files, folders, links): one folder of millions is not read whole. */
 export const LOADED_LATER_ENTRIES = 100_000;
-const UNSCANNED = new Set(["node_modules"]);
+/**
+ * Never entered: installed code, which the classifiers the walk is given take as holding nothing
+ * loaded later (a venv's site-packages alone would spend the entry budget).
+ */
+const UNSCANNED: ReadonlySet<string> = COMMANDS_WRITE_FOLDERS;
 /** A name no entry of the list has: a folder whose every file is loaded later answers for it. */
 const ANY_FILE = "\u0000any";
 

@@ -395,7 +395,8 @@ export function reasonOutsideInstalledCode(path: string): string | undefined {
   return installed ? undefined : loadedLaterEntry(parts)?.reason;
 }
 
-const COMMANDS_WRITE_FOLDERS: ReadonlySet<string> = new Set(
+/** Folders of installed code (`node_modules`, `.venv`, …): nothing below them is held from commands. */
+export const COMMANDS_WRITE_FOLDERS: ReadonlySet<string> = new Set(
   LOADED_LATER_FILES.flatMap((entry) =>
     entry.commandsWrite === true ? (entry.folders ?? []) : [],
   ),

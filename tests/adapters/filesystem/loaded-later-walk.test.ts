@@ -190,3 +190,18 @@ describe("loadedLaterEntries on a dangling link of a listed name", () => {
     );
   });
 });
+
+describe("installed code is not walked", () => {
+  it("node_modules, .venv, venv and .yarn are not entered: nothing below them is listed", () => {
+    for (const folder of ["node_modules", ".venv", "venv", ".yarn"]) {
+      mkdirSync(join(ws, folder, "lib"), { recursive: true });
+      writeFileSync(join(ws, folder, "lib", "AGENTS.md"), "x\n");
+    }
+    writeFileSync(join(ws, "AGENTS.md"), "x\n");
+    const names = (path: string): string | undefined =>
+      path.endsWith("AGENTS.md") ? "an agent's instructions" : undefined;
+    const listed = loadedLaterEntries(ws, names).map((entry) => entry.path);
+    expect(listed).toContain(join(ws, "AGENTS.md"));
+    expect(listed.filter((path) => /node_modules|venv|\.yarn/u.test(path))).toEqual([]);
+  });
+});
