@@ -53,7 +53,7 @@ export interface CliOptions {
   readonly requestTimeoutMs: number;
   /** `--retries`, AGENT_RETRIES or the settings file: how often a failed request is sent again. */
   readonly retries: number;
-  /** `--command-timeout` or the settings file, in ms: how long one shell or run_command call runs. */
+  /** `--command-timeout`, AGENT_COMMAND_TIMEOUT or the settings file, in ms: how long one shell or run_command call runs. */
   readonly commandTimeoutMs: number;
   readonly shell: ShellChoice;
   readonly lang: Language;
@@ -121,7 +121,8 @@ Options:
                           said on stderr, and Ctrl-C ends its wait
       --command-timeout <seconds>
                           Kill a command (and all it started) after this long
-                          (1-86400, default ${DEFAULT_COMMAND_TIMEOUT_MS / 1000}); the model is told the limit
+                          (1-86400, default ${DEFAULT_COMMAND_TIMEOUT_MS / 1000}; $AGENT_COMMAND_TIMEOUT); the
+                          model is told the limit
       --shell <kind>      auto | powershell | posix (default auto: bash, else
                           sh; on Windows PowerShell first)
       --sandbox <mode>    auto | required | off: run shell commands in
@@ -191,8 +192,9 @@ Commands (chapter 4's approvals; each takes --workspace and --state-dir):
                                       (settings file; docs/mcp.md)
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server),
-OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_CONTEXT_WINDOW, AGENT_REQUEST_TIMEOUT,
-AGENT_RETRIES, AGENT_SANDBOX, AGENT_SANDBOX_LIMITS, AGENT_STATE_DIR, NO_COLOR.
+OPENAI_MODEL, AGENT_AUDIT_LOG, AGENT_COMMAND_TIMEOUT, AGENT_CONTEXT_WINDOW,
+AGENT_REQUEST_TIMEOUT, AGENT_RETRIES, AGENT_SANDBOX, AGENT_SANDBOX_LIMITS,
+AGENT_STATE_DIR, NO_COLOR.
 Exit codes: 0 answer printed, 1 run failed, 2 configuration error (or nothing
 to resume), 3 waiting for an approval (chapter 4), 4 piped run answered but
 every tool call was denied, 129 terminal closed (SIGHUP), 130 Ctrl-C, 141 stderr
@@ -294,7 +296,7 @@ export function parseCliArgs(
     contextWindow: parseContextWindow(values["context-window"], env.AGENT_CONTEXT_WINDOW),
     requestTimeoutMs: parseRequestTimeout(values["request-timeout"], env.AGENT_REQUEST_TIMEOUT),
     retries: parseRetries(values.retries, env.AGENT_RETRIES),
-    commandTimeoutMs: parseCommandTimeout(values["command-timeout"]),
+    commandTimeoutMs: parseCommandTimeout(values["command-timeout"], env.AGENT_COMMAND_TIMEOUT),
     shell: oneOf("--shell", values.shell ?? "auto", SHELL_CHOICES),
     lang: oneOf("--lang", values.lang ?? languageFromLocale(env), LANGUAGES),
     sandbox: sandboxMode(values.sandbox, env),

@@ -149,26 +149,46 @@ describe("the model connection's precedence", () => {
   });
 });
 
-describe("the command timeout's layers: flag > settings file > default", () => {
-  const timeoutOf = (argv: string[], file: object): number => {
-    const layered = withFileSettings([...argv, "--prompt", "task"], {}, file);
+describe("the command timeout's layers: flag > environment > settings file > default", () => {
+  const timeoutOf = (argv: string[], file: object, env: Record<string, string> = {}): number => {
+    const layered = withFileSettings([...argv, "--prompt", "task"], env, file);
     return parseCliArgs(layered.argv, layered.env, "/work").commandTimeoutMs;
   };
+  const ENV_600 = { AGENT_COMMAND_TIMEOUT: "600" };
 
   it.each([
-    ["default: two minutes", [], {}, 120_000],
-    ["file", [], { commandTimeout: 900 }, 900_000],
-    ["flag over file", ["--command-timeout", "30"], { commandTimeout: 900 }, 30_000],
-    ["flag over file, --flag=value", ["--command-timeout=45"], { commandTimeout: 900 }, 45_000],
-    ["flag, no file", ["--command-timeout", "7200"], {}, 7_200_000],
-  ])("%s", (_name, argv, file, expected) => {
-    expect(timeoutOf(argv, file)).toBe(expected);
+    ["default: two minutes", [], {}, {}, 120_000],
+    ["file", [], { commandTimeout: 900 }, {}, 900_000],
+    ["flag over file", ["--command-timeout", "30"], { commandTimeout: 900 }, {}, 30_000],
+    ["flag over file, --flag=value", ["--command-timeout=45"], { commandTimeout: 900 }, {}, 45_000],
+    ["flag, no file", ["--command-timeout", "7200"], {}, {}, 7_200_000],
+    ["environment", [], {}, ENV_600, 600_000],
+    ["environment over file", [], { commandTimeout: 900 }, ENV_600, 600_000],
+    ["flag over environment", ["--command-timeout", "30"], {}, ENV_600, 30_000],
+    [
+      "a blank variable is unset",
+      [],
+      { commandTimeout: 900 },
+      { AGENT_COMMAND_TIMEOUT: " " },
+      900_000,
+    ],
+    ["spaces around the variable's number", [], {}, { AGENT_COMMAND_TIMEOUT: " 60 " }, 60_000],
+  ])("%s", (_name, argv, file, env, expected) => {
+    expect(timeoutOf(argv, file, env)).toBe(expected);
   });
 
   it("a bad flag is refused even when the file's value is good", () => {
     expect(() => timeoutOf(["--command-timeout", "90s"], { commandTimeout: 900 })).toThrow(
       '--command-timeout must be a whole number of seconds from 1 to 86400 (got "90s")',
     );
+  });
+
+  it("a bad variable is refused by its own name, and a flag given passes over it", () => {
+    const bad = { AGENT_COMMAND_TIMEOUT: "2m" };
+    expect(() => timeoutOf([], {}, bad)).toThrow(
+      'AGENT_COMMAND_TIMEOUT must be a whole number of seconds from 1 to 86400 (got "2m")',
+    );
+    expect(timeoutOf(["--command-timeout", "5"], {}, bad)).toBe(5_000);
   });
 });
 

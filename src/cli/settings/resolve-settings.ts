@@ -112,11 +112,13 @@ export function resolveSettings(
     }
     const flag = SETTING_FLAG[name];
     if (flag !== undefined && givesFlag(argv, flag)) return `flag ${flag}`;
+    // A resume keeps what its journal recorded over the environment (a differing AGENT_SANDBOX
+    // is refused before this).
+    if (journalDecides.has(name)) return "the run's journal";
     const variable = SETTING_ENV[name];
     if (variable !== undefined && nonBlank(host.env[variable]) !== undefined) {
       return `environment ${variable}`;
     }
-    if (journalDecides.has(name)) return "the run's journal";
     if (file.values[name] !== undefined) return "settings file";
     if (name === "language") return "default, from $LANG";
     return "default";

@@ -2,7 +2,7 @@
  * The settings file as the lowest layer under flags and the environment: flag > environment >
  * file > default. A file value fills in the environment variable that already carries the same
  * setting (OPENAI_MODEL, OPENAI_BASE_URL, AGENT_SANDBOX, AGENT_CONTEXT_WINDOW,
- * AGENT_REQUEST_TIMEOUT, AGENT_RETRIES) only when that variable is not set, and goes before the
+ * AGENT_REQUEST_TIMEOUT, AGENT_RETRIES, AGENT_COMMAND_TIMEOUT) only when that variable is not set, and goes before the
  * command line as a flag for the others, so any flag given later wins. The
  * language from `$LANG` is a guess from the locale, not a choice: the file's `language` beats it.
  */
@@ -18,6 +18,7 @@ export const SETTING_ENV: Partial<Record<SettingName, string>> = {
   contextWindow: "AGENT_CONTEXT_WINDOW",
   requestTimeout: "AGENT_REQUEST_TIMEOUT",
   retries: "AGENT_RETRIES",
+  commandTimeout: "AGENT_COMMAND_TIMEOUT",
 };
 
 /** The flag that sets each setting, where one does. */
@@ -59,9 +60,6 @@ export function withFileSettings(
   }
   if (file.network === true) flags.push("--network");
   if (file.language !== undefined) flags.push("--lang", file.language);
-  if (file.commandTimeout !== undefined) {
-    flags.push("--command-timeout", String(file.commandTimeout));
-  }
   return { argv: [...flags, ...argv], env: layered };
 }
 

@@ -99,6 +99,15 @@ describe("resolveSettings", () => {
     ).toThrow(
       "run run-1 was started with --command-timeout 300, and resume keeps it: leave out --command-timeout (or give --command-timeout 300)",
     );
+    // The environment is ambient, like the file: the journal's limit stays, and is named.
+    const ambient = resolveSettings([], host({ ...env, AGENT_COMMAND_TIMEOUT: "60" }), {
+      runId: "run-1",
+      start,
+    });
+    expect([ambient.options.commandTimeoutMs, ambient.origins.commandTimeout]).toEqual([
+      300_000,
+      "the run's journal",
+    ]);
     // A journal written before the limit was kept: the limit decided now, as for a new run.
     const old = resolveSettings([], host(env), { runId: "run-0", start: { chapter: 3 } });
     expect([old.options.commandTimeoutMs, old.origins.commandTimeout]).toEqual([
