@@ -165,6 +165,20 @@ export class RunGrants {
     );
   }
 
+  /**
+   * The newest later grant of the same tool, arguments and environment: the person answered `a`
+   * again after what this one is bound to changed, so this one holds only if that changes back.
+   */
+  replacedBy(grant: RunGrant): RunGrant | undefined {
+    return this.list().findLast(
+      (later) =>
+        later.id > grant.id &&
+        later.toolName === grant.toolName &&
+        later.arguments === grant.arguments &&
+        later.environment === grant.environment,
+    );
+  }
+
   list(): readonly RunGrant[] {
     return [...this.#grants.values()];
   }

@@ -81,6 +81,33 @@ describe("/permissions", () => {
     expect(await run(grants, "/permissions revoke 1")).toBe("agent: no grant 1 in this run\n");
   });
 
+  it("marks a grant replaced by a later a for the same action, once what it was bound to changed", async () => {
+    let script = "ava";
+    const grants = new RunGrants({ workspace: "/ws", boundScript: () => script });
+    await grants.grant(request());
+    script = "ava --serial";
+    await grants.grant(request());
+    await grants.grant(
+      new PermissionRequest(preparedCall("shell", "execute", { command: "npm test" }))
+        .withExecutionEnvironment("sandbox: bwrap (network off, writable: /ws)")
+        .withProposedDecision(ASK),
+    );
+    expect(await run(grants, "/permissions")).toBe(
+      [
+        "agent: allowed for the rest of this run (revoke with /permissions revoke N):",
+        '  1  shell {"command":"npx ava"} [sandbox: bwrap (network off, writable: /ws)] (replaced by 2: what it was bound to changed)',
+        '  2  shell {"command":"npx ava"} [sandbox: bwrap (network off, writable: /ws)]',
+        '  3  shell {"command":"npm test"} [sandbox: bwrap (network off, writable: /ws)]',
+        "",
+      ].join("\n"),
+    );
+    // Revoking the newer one leaves the older unmarked: it holds again if the script changes back.
+    await run(grants, "/permissions revoke 2");
+    expect(await run(grants, "/permissions")).toContain(
+      '  1  shell {"command":"npx ava"} [sandbox: bwrap (network off, writable: /ws)]\n',
+    );
+  });
+
   it("lists the settings file's rules after the grants: they decide before anyone is asked", async () => {
     const rules: PersonalRuleSpec[] = [
       { behavior: "deny", tool: "shell", argv: ["git", "push"] },

@@ -39,10 +39,14 @@ export function permissionCommands(
                 ]
               : [
                   "agent: allowed for the rest of this run (revoke with /permissions revoke N):",
-                  ...listed.map(
-                    (grant) =>
-                      `  ${String(grant.id)}  ${grant.toolName} ${grant.arguments}${grant.environment === undefined ? "" : ` [${grant.environment}]`}`,
-                  ),
+                  ...listed.map((grant) => {
+                    const replacement = grants.replacedBy(grant);
+                    const replaced =
+                      replacement === undefined
+                        ? ""
+                        : ` (replaced by ${String(replacement.id)}: what it was bound to changed)`;
+                    return `  ${String(grant.id)}  ${grant.toolName} ${grant.arguments}${grant.environment === undefined ? "" : ` [${grant.environment}]`}${replaced}`;
+                  }),
                 ];
           const ruled =
             rules.length === 0
