@@ -239,13 +239,15 @@ function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
 /**
  * Whether `file` (workspace-relative) is where the write lands: by name, or through a link on the
  * way. Only a file of the same name, or a link, can lead there, so only those are resolved: a
- * script's words give hundreds of candidates.
+ * script's words give hundreds of candidates. Names are compared without case: on a workspace
+ * that ignores it (macOS, Windows, a FAT or NTFS mount) `Scripts/Setup.js`, not made yet, is the
+ * `scripts/setup.js` a script runs, and no real path can say so before it exists.
  */
 function landsOn(root: string, file: string, landing: string, target: string): boolean {
-  if (file === landing) return true;
+  if (file.toLowerCase() === landing.toLowerCase()) return true;
   const path = join(root, file);
   const sameName = basename(file).toLowerCase() === basename(landing).toLowerCase();
-  return (sameName || isLink(path)) && whereItLeads(path) === target;
+  return (sameName || isLink(path)) && whereItLeads(path).toLowerCase() === target.toLowerCase();
 }
 
 function isLink(path: string): boolean {

@@ -62,6 +62,15 @@ describe("installScriptRun", () => {
     });
   });
 
+  it("a file a script names, not made yet, is asked in any case: a workspace may ignore case", () => {
+    const ws = workspace({ "package.json": { scripts: { postinstall: "node scripts/setup.js" } } });
+    const run = { manifest: "package.json", script: "postinstall" };
+    expect(installScriptRun(ws, "Scripts/Setup.js")).toEqual(run);
+    mkdirSync(join(ws, "scripts"));
+    expect(installScriptRun(ws, "scripts/SETUP.JS")).toEqual(run);
+    expect(installScriptRun(ws, "scripts/setup.cjs")).toBeUndefined();
+  });
+
   it("a script it cannot read fully counts as running any file, and says why", () => {
     const ws = workspace({ "package.json": { scripts: { preinstall: "eval $(cat x)" } } });
     expect(installScriptRun(ws, "src/app.js")).toEqual({
