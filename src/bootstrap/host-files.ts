@@ -6,7 +6,6 @@
  * covered. docs/sandbox.md lists them in one table.
  */
 import { homeDirectory } from "../adapters/home/index.js";
-import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import {
   globalConfigDelegates,
@@ -238,14 +237,4 @@ function wholePaths(paths: readonly HostLoadedPath[]): string[] {
  */
 export function hostFilesToKeep(workspace: string, paths: readonly HostLoadedPath[]): string[] {
   return wholePaths(paths).filter((path) => path !== workspace && isWithinRoot(workspace, path));
-}
-
-/**
- * Those of `hostFilesToKeep` that do not exist now (a dangling `~/.gitconfig` link into the
- * workspace): what a report or a test names as not made yet. A run passes `hostFilesToKeep`.
- */
-export function hostFilesNotMade(workspace: string, paths: readonly HostLoadedPath[]): string[] {
-  return hostFilesToKeep(workspace, paths).filter(
-    (path) => lstatSync(path, { throwIfNoEntry: false }) === undefined,
-  );
 }

@@ -155,14 +155,13 @@ export class RunGrants {
     } catch {
       return undefined;
     }
+    const action = {
+      toolName: request.toolName,
+      arguments: shown,
+      environment: request.executionEnvironment,
+    };
     // The newest: after a second a, the question names the grant that held last.
-    return this.list().findLast(
-      (grant) =>
-        grant.key !== key &&
-        grant.toolName === request.toolName &&
-        grant.arguments === shown &&
-        grant.environment === request.executionEnvironment,
-    );
+    return this.list().findLast((grant) => grant.key !== key && sameAction(grant, action));
   }
 
   /**
@@ -170,13 +169,7 @@ export class RunGrants {
    * again after what this one is bound to changed, so this one holds only if that changes back.
    */
   replacedBy(grant: RunGrant): RunGrant | undefined {
-    return this.list().findLast(
-      (later) =>
-        later.id > grant.id &&
-        later.toolName === grant.toolName &&
-        later.arguments === grant.arguments &&
-        later.environment === grant.environment,
-    );
+    return this.list().findLast((later) => later.id > grant.id && sameAction(later, grant));
   }
 
   list(): readonly RunGrant[] {
@@ -193,6 +186,15 @@ export class RunGrants {
     }
     return false;
   }
+}
+
+type Action = Pick<RunGrant, "toolName" | "arguments" | "environment">;
+
+/** The same tool, arguments and environment: what the person saw, whatever it was bound to. */
+function sameAction(a: Action, b: Action): boolean {
+  return (
+    a.toolName === b.toolName && a.arguments === b.arguments && a.environment === b.environment
+  );
 }
 
 export interface DailyApproverOptions {
