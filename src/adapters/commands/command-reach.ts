@@ -30,6 +30,7 @@ import { interpreterArgs, interpreterSpec } from "./interpreter-args.js";
 import { npmrcValues, redirectingNpmrcKey } from "./npm-config.js";
 import { isPackageRunner, packageManagerForm } from "./npm-forms.js";
 import { NpmScriptError } from "./npm-script-error.js";
+import { mainIn, manifestOrNone, scriptsOf } from "./package-manifest.js";
 import { simpleCommands, type SimpleCommand } from "./script-words.js";
 
 /** Bound files are hashed, not shown; a bigger one is refused rather than bound in part. */
@@ -578,7 +579,7 @@ class Reach {
     const manifest = join(directory, "package.json");
     this.runIfThere(manifest, shown);
     const main = this.#mainOf(manifest);
-    if (main !== undefined && main !== "") {
+    if (main !== undefined) {
       const entry = resolve(directory, main);
       this.runIfThere(entry, shown);
       for (const ending of NODE_ENTRY_ENDINGS) this.runIfThere(`${entry}${ending}`, shown);
@@ -747,16 +748,13 @@ class Reach {
 
   /** package.json's `main`, when it has one node would read (else undefined). */
   #mainOf(manifest: string): string | undefined {
-    let raw: unknown;
     try {
       const bytes = this.#bytes(manifest);
-      if (bytes === undefined) return undefined;
-      raw = JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/u, ""));
+      // node stops on one that is not JSON; its content is bound as it is
+      return bytes === undefined ? undefined : mainIn(manifestOrNone(bytes.toString("utf8")));
     } catch {
-      return undefined; // node stops on it; its content is bound as it is
+      return undefined;
     }
-    if (typeof raw !== "object" || raw === null || !("main" in raw)) return undefined;
-    return typeof raw.main === "string" ? raw.main : undefined;
   }
 
   /** A file that will run: its sha256, undefined when it is not there, or the refusal. */
@@ -1023,22 +1021,4 @@ export function argvRefusal(argv: readonly string[]): string | undefined {
   } catch (error) {
     return error instanceof UnbindableCommandError ? error.message : undefined;
   }
-}
-
-/** A package.json's `scripts`; NpmScriptError when it is not JSON. */
-export function scriptsOf(manifest: string): Record<string, unknown> | undefined {
-  let raw: unknown;
-  try {
-    // npm strips a byte-order mark before parsing; so must the harness, or it would see nothing.
-    raw = JSON.parse(manifest.replace(/^\uFEFF/, ""));
-  } catch {
-    throw new NpmScriptError(
-      "the workspace's package.json is not valid JSON, so the harness cannot say what npm would run",
-    );
-  }
-  if (typeof raw !== "object" || raw === null || !("scripts" in raw)) return undefined;
-  const scripts = raw.scripts;
-  return typeof scripts === "object" && scripts !== null
-    ? (scripts as Record<string, unknown>)
-    : undefined;
 }

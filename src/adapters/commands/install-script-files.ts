@@ -11,7 +11,8 @@ import { firstLineOfError } from "../../core/common/one-line.js";
 import { INSTALL_TIME_SCRIPTS, type InstallScriptRun } from "../../core/policy/install-scripts.js";
 import { reasonOutsideInstalledCode } from "../../core/policy/loaded-later-files.js";
 import { loadedLaterEntries, whereItLeads } from "../filesystem/index.js";
-import { commandTextFiles, NODE_ENTRY_ENDINGS, scriptsOf } from "./command-reach.js";
+import { commandTextFiles, NODE_ENTRY_ENDINGS } from "./command-reach.js";
+import { isObject, mainIn, manifestOrNone, scriptNamed, scriptsIn } from "./package-manifest.js";
 import { readProjectFile } from "./project-file.js";
 
 /**
@@ -31,8 +32,9 @@ export function installScriptRun(workspace: string, landing: string): InstallScr
       // npm would read it (through a link, say) where the harness cannot: any script may be there.
       return { manifest, script: "scripts", unread: firstLineOfError(error) };
     }
-    const manifestJson = text === undefined ? undefined : jsonOrNone(text);
-    const scripts = text === undefined ? undefined : scriptsOrNone(text);
+    // npm stops on one that is not JSON and runs nothing of it (a fixture's, often on purpose).
+    const manifestJson = manifestOrNone(text);
+    const scripts = scriptsIn(manifestJson);
     for (const script of INSTALL_TIME_SCRIPTS) {
       const written = scripts?.[script];
       if (typeof written !== "string") continue;
@@ -129,7 +131,7 @@ function wordsNamedFiles(
       for (const ending of NODE_ENTRY_ENDINGS) add(`${path}${ending}`);
       // `python -m setup` runs setup.py (or the package's __main__); `node .` the package's main.
       for (const ending of PYTHON_MODULE_ENDINGS) add(`${path}${ending}`);
-      const main = word === "." ? mainOf(jsonOrNone(readOrNone(from))) : undefined;
+      const main = word === "." ? mainIn(manifestOrNone(readOrNone(from))) : undefined;
       if (main !== undefined) {
         const entry = resolve(from, main);
         add(entry);
@@ -152,7 +154,7 @@ function wordsNamedFiles(
           : undefined;
       if (name === undefined) continue;
       for (const from of folders) {
-        const manifest = jsonOrNone(readOrNone(from));
+        const manifest = manifestOrNone(readOrNone(from));
         for (const hooked of [`pre${name}`, name, `post${name}`]) {
           const scriptText = scriptNamed(manifest, hooked);
           if (scriptText === undefined) continue;
@@ -172,13 +174,6 @@ function wordsNamedFiles(
 }
 
 const PYTHON_MODULE_ENDINGS = [".py", "/__init__.py", "/__main__.py"];
-
-/** package.json's `main`, when it names one. */
-function mainOf(manifest: unknown): string | undefined {
-  return isObject(manifest) && typeof manifest.main === "string" && manifest.main !== ""
-    ? manifest.main
-    : undefined;
-}
 
 /** Script names npm runs by their own word (`npm test`, `npm start`). */
 const LIFECYCLE_NAMES: ReadonlySet<string> = new Set(["test", "start", "stop", "restart"]);
@@ -217,25 +212,6 @@ function readOrNone(folder: string): string | undefined {
   }
 }
 
-function jsonOrNone(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function scriptNamed(manifest: unknown, name: string): string | undefined {
-  if (!isObject(manifest) || !isObject(manifest.scripts)) return undefined;
-  const text = manifest.scripts[name];
-  return typeof text === "string" ? text : undefined;
-}
-
-function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * Whether `file` (workspace-relative) is where the write lands: by name, or through a link on the
  * way. Only a file of the same name, or a link, can lead there, so only those are resolved: a
@@ -264,18 +240,6 @@ function packageFolders(root: string): string[] {
     .filter((entry) => basename(entry.path).toLowerCase() === "package.json")
     .map((entry) => dirname(entry.path));
   return [...new Set(folders)];
-}
-
-/**
- * Its scripts; none when it is not JSON: npm stops on such a package.json and runs nothing of it,
- * and a project's fixtures often hold one on purpose.
- */
-function scriptsOrNone(text: string): Readonly<Record<string, unknown>> | undefined {
-  try {
-    return scriptsOf(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function toSlashes(path: string): string {

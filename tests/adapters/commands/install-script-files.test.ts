@@ -166,6 +166,34 @@ describe("installScriptRun, round 13", () => {
   });
 });
 
+describe("installScriptRun: a package.json that starts with a byte-order mark, as npm reads it", () => {
+  const BOM = "\uFEFF";
+  it("its config variables name the file a script runs", () => {
+    const manifest = {
+      scripts: { postinstall: "node $npm_package_config_hook" },
+      config: { hook: "lib/hook.js" },
+    };
+    const ws = workspace({ "package.json": `${BOM}${JSON.stringify(manifest)}` });
+    expect(installScriptRun(ws, "lib/hook.js")?.script).toBe("postinstall");
+  });
+
+  it("its main is what node . runs", () => {
+    const ws = workspace({
+      "package.json": { scripts: { postinstall: "cd tools && node ." } },
+      "tools/package.json": `${BOM}${JSON.stringify({ main: "lib/main.js" })}`,
+    });
+    expect(installScriptRun(ws, "tools/lib/main.js")?.script).toBe("postinstall");
+  });
+
+  it("its npm run targets are read through", () => {
+    const ws = workspace({
+      "package.json": { scripts: { postinstall: "npm --prefix tools run gen" } },
+      "tools/package.json": `${BOM}${JSON.stringify({ scripts: { gen: "node gen/x.js" } })}`,
+    });
+    expect(installScriptRun(ws, "tools/gen/x.js")?.script).toBe("postinstall");
+  });
+});
+
 describe("installScriptRun: a package's main and an undotted python module", () => {
   it("cd tools && node . runs tools' main", () => {
     const ws = workspace({
