@@ -3,16 +3,15 @@
  * `run_command` tool within one run, and the dependencies only that path needs.
  */
 import { randomBytes } from "node:crypto";
-import { installScriptRun } from "../adapters/commands/index.js";
 import { NodeWorkspaceWriteBoundary } from "../adapters/filesystem/index.js";
 import { ApprovedActions } from "../core/grants/approved-actions.js";
 import type { P04Context } from "../core/grants/policy-context.js";
 import type { ExecutionEnvironment } from "../core/policy/execution-environment.js";
-import { reasonOutsideInstalledCode } from "../core/policy/loaded-later-files.js";
 import type { ChapterProfile } from "../core/profiles.js";
 import type { AgentDependencies, GrantDependencies } from "./agent-dependencies.js";
 import { BootstrapError } from "./bootstrap-error.js";
 import { externalToolFacts } from "./listed-external-tools.js";
+import { loadedLaterProbes } from "./loaded-later-probes.js";
 import { protectedFiles } from "./protected-files.js";
 
 export const DEFAULT_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
@@ -49,11 +48,7 @@ export function grantPath(profile: ChapterProfile, deps: AgentDependencies): Gra
     requestTtlMs: grants.requestTtlMs ?? DEFAULT_REQUEST_TTL_MS,
     newRequestId: () => `req_${randomBytes(8).toString("hex")}`,
     classifyPath: (effect, path) => boundary.classifyNow(deps.workspace, effect, path),
-    writeLanding: (path) => boundary.landingNow(deps.workspace, path),
-    loadedThrough: (path) =>
-      boundary.loadedThroughNow(deps.workspace, path, reasonOutsideInstalledCode),
-    installRun: (path) =>
-      installScriptRun(deps.workspace, boundary.landingNow(deps.workspace, path)),
+    ...loadedLaterProbes(boundary, deps.workspace),
     ...(grants.scriptOf === undefined ? {} : { scriptOf: grants.scriptOf }),
     ...(externalTools.size === 0 ? {} : { externalTools }),
   });

@@ -2,14 +2,13 @@
  * The person's own rules as the policy and the search tools read them, with what they ask of the
  * disk (where a write lands, what a read reaches) answered by a boundary of their own.
  */
-import { installScriptRun } from "../adapters/commands/index.js";
 import { NodeWorkspaceWriteBoundary } from "../adapters/filesystem/index.js";
-import { reasonOutsideInstalledCode } from "../core/policy/loaded-later-files.js";
 import { PersonalRules } from "../core/policy/personal-rules.js";
 import type { ChapterProfile } from "../core/profiles.js";
 import { GLOB_TOOL_NAME } from "../features/glob-tool.js";
 import { GREP_TOOL_NAME } from "../features/grep-tool.js";
 import type { AgentDependencies } from "./agent-dependencies.js";
+import { loadedLaterProbes } from "./loaded-later-probes.js";
 import { protectedFiles } from "./protected-files.js";
 
 /** The person's own rules, as the profile takes them (none for the tutorial's chapters). */
@@ -19,10 +18,7 @@ export function personalRulesOf(profile: ChapterProfile, deps: AgentDependencies
   const boundary = new NodeWorkspaceWriteBoundary(protectedFiles(deps));
   const specs = profile.personalRules ? (deps.runAnswers?.personalRules ?? []) : [];
   return new PersonalRules(specs, {
-    loadedThrough: (path) =>
-      boundary.loadedThroughNow(deps.workspace, path, reasonOutsideInstalledCode),
-    installRun: (path) =>
-      installScriptRun(deps.workspace, boundary.landingNow(deps.workspace, path)),
+    ...loadedLaterProbes(boundary, deps.workspace),
     withholdingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
     readingTools: new Set([GREP_TOOL_NAME, GLOB_TOOL_NAME]),
     reaches: (path) => boundary.readingNow(deps.workspace, path),

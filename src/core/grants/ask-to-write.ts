@@ -1,12 +1,11 @@
 /**
  * Chapter 4's one question about a write: a file that a later session, an editor, CI, the shell
- * or a package manager loads or runs (loaded-later-files.ts, install-scripts.ts) is asked about, with the exact content bound into the
- * request's digest, instead of being written as an ordinary workspace file.
+ * or a package manager loads or runs (write-loaded-later.ts) is asked about, with the exact
+ * content bound into the request's digest, instead of being written as an ordinary workspace file.
  */
 import { createHash } from "node:crypto";
 import { actionDigest } from "../policy/approval-request.js";
-import { installRunReason, type InstallScriptRun } from "../policy/install-scripts.js";
-import { loadedLaterReason, type LoadedThroughLink } from "../policy/loaded-later-files.js";
+import type { LoadedLater } from "../policy/write-loaded-later.js";
 import type { P04Context } from "./policy-context.js";
 import type { ExplainedDecision } from "./policy-decision.js";
 
@@ -24,47 +23,6 @@ const WRITTEN_BY_FILE_TOOL = "file tool: no command runs";
  * it whole. The person approves only what they can read.
  */
 const SHOWN_CONTENT_CHARS = 500;
-
-export interface LoadedLater {
-  readonly reason: string;
-  /** The file a link makes the write land on, when it is not the named one. */
-  readonly landsOn?: string;
-  /** The loaded-later link that leads to the file written, when neither name is on the list. */
-  readonly loadedThrough?: string;
-}
-
-/**
- * Why a write of `path` is loaded later: by its name, by where it lands, by a link of a listed
- * name that leads there (`AGENTS.md -> docs/rules.md` makes `docs/rules.md` what the next
- * session reads), or by a package.json's install-time script that runs or names it
- * (`"postinstall": "node scripts/post.js"`); else undefined.
- */
-export function loadedLater(path: string, context: P04Context): LoadedLater | undefined {
-  let landing: string | undefined;
-  let through: LoadedThroughLink | undefined;
-  let run: InstallScriptRun | undefined;
-  const named = loadedLaterReason(path);
-  try {
-    landing = context.writeLanding?.(path);
-    if (
-      named === undefined &&
-      (landing === undefined || loadedLaterReason(landing) === undefined)
-    ) {
-      through = context.loadedThrough?.(path);
-      run = through === undefined ? context.installRun?.(path) : undefined;
-    }
-  } catch {
-    return { reason: "where the write lands could not be told, so it is asked about" };
-  }
-  if (through !== undefined) return { reason: through.reason, loadedThrough: through.link };
-  const reason =
-    named ??
-    (landing === undefined ? undefined : loadedLaterReason(landing)) ??
-    (run === undefined ? undefined : installRunReason(run));
-  if (reason === undefined) return undefined;
-  const differs = landing !== undefined && landing !== path.split(/[/\\]+/u).join("/");
-  return differs ? { reason, landsOn: landing } : { reason };
-}
 
 export function askToWrite(
   toolName: string,

@@ -1,5 +1,6 @@
 /** The policy for reads and writes: by where their path lands. */
-import { askToWrite, loadedLater } from "./ask-to-write.js";
+import { whyWriteIsLoadedLater } from "../policy/write-loaded-later.js";
+import { askToWrite } from "./ask-to-write.js";
 import { isP04Context, type P04Context, type PolicyContext } from "./policy-context.js";
 import { deny, P04_DENIALS, type ExplainedDecision } from "./policy-decision.js";
 import { workspacePathVerdict } from "./workspace-path-policy.js";
@@ -37,7 +38,7 @@ export function authorizeWorkspacePath(
   switch (verdict.target) {
     case "inside":
       if (effect === "write" && isP04Context(context)) {
-        const later = loadedLater(path, context);
+        const later = whyWriteIsLoadedLater(path, context);
         if (later !== undefined) return askToWrite(toolName, path, input, later, context);
       }
       return verdict.checked === "on disk"

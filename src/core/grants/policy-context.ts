@@ -3,8 +3,7 @@
  * to it (`P04Context`).
  */
 import type { ExecutionEnvironmentStatus } from "../policy/execution-environment.js";
-import type { InstallScriptRun } from "../policy/install-scripts.js";
-import type { LoadedThroughLink } from "../policy/loaded-later-files.js";
+import type { LoadedLaterProbes } from "../policy/write-loaded-later.js";
 import type { PathClassifier } from "./workspace-path-policy.js";
 
 /** The seed's context: where the action would run, what may be asked about, and the network. */
@@ -21,7 +20,7 @@ export interface PolicyContext {
  * What the harness adds to the seed's context on the P04 path. A bare `PolicyContext` is the
  * seed's policy alone (names checked, no sandbox stated); the P04 path always passes all of this.
  */
-export interface P04Context extends PolicyContext {
+export interface P04Context extends PolicyContext, LoadedLaterProbes {
   /** Where an approved command would run; anything but an isolated sandbox refuses it. */
   readonly sandbox: ExecutionEnvironmentStatus;
   /** Milliseconds since the epoch, for the request's expiry. */
@@ -34,25 +33,6 @@ export interface P04Context extends PolicyContext {
    * resolve it (the adapter's boundary); a throw denies.
    */
   readonly classifyPath: PathClassifier;
-  /**
-   * Where a write of `path` lands, workspace-relative and `/`-separated, links followed as the
-   * file tools follow them: a link named `notes.md` may land on `AGENTS.md`. It throws when it
-   * cannot say; the write then asks.
-   */
-  readonly writeLanding?: (path: string) => string;
-  /**
-   * The loaded-later link (`AGENTS.md -> docs/rules.md`, or one inside a folder loaded whole:
-   * `.github/workflows/ci.yml -> ../../ci.yml`) that leads to where a write of `path` lands, or a
-   * folder holding it, and why it is loaded; undefined for none. It throws when it cannot say;
-   * the write then asks.
-   */
-  readonly loadedThrough?: (path: string) => LoadedThroughLink | undefined;
-  /**
-   * The install-time script of a package.json in the workspace (`postinstall`, …) that runs or
-   * names where a write of `path` lands, so the next `npm install` runs it; undefined for none.
-   * It throws when it cannot say; the write then asks.
-   */
-  readonly installRun?: (path: string) => InstallScriptRun | undefined;
   /**
    * What npm runs for an allowed argv (its script, the scripts around it, the workspace's
    * `.npmrc`), read now and said in words; undefined when it runs no script. It throws when what

@@ -13,8 +13,8 @@
  *   too a file read through a link of such a name (`AGENTS.md -> docs/rules.md` makes
  *   `docs/rules.md` what the next session reads: `docs/**` does not allow it), and a file a
  *   package.json's install-time script runs or names (`"postinstall": "node src/post.js"`:
- *   `src/**` does not allow `src/post.js`), which need the disk to tell (`loadedThrough`,
- *   `installRun`, asked only when a rule would otherwise allow the write);
+ *   `src/**` does not allow `src/post.js`), which need the disk to tell (write-loaded-later.ts's
+ *   probes, asked only when a rule would otherwise allow the write);
  * - a rule that names only a tool, for an MCP server's tool (`mcp__server__tool`): any call of it.
  * A deny (or ask) is matched generously instead: a command's words however they are quoted, and
  * in order with anything between them (command-words.ts; a deny denies only the exact words, and
@@ -25,8 +25,8 @@
  * (grep, glob) is not refused for what it may find: it leaves out what a deny or ask names
  * (`withheldFrom`).
  */
-import type { InstallScriptRun } from "./install-scripts.js";
-import { loadedLaterReason, type LoadedThroughLink } from "./loaded-later-files.js";
+import { loadedLaterReason } from "./loaded-later-files.js";
+import { whyWriteIsLoadedLater, type LoadedLaterProbes } from "./write-loaded-later.js";
 import { PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
 import { PermissionRule } from "./permission-rule.js";
@@ -49,17 +49,7 @@ export interface PersonalRuleSpec {
 export const PERSONAL_RULE_SOURCE = "personal-rule";
 const READ_FILE = "read_file";
 
-export interface PersonalRulesOptions {
-  /**
-   * The loaded-later link that leads to where a write of `path` lands (the filesystem adapter's
-   * walk); undefined for none. A throw counts as such a link: the write is then asked about.
-   */
-  readonly loadedThrough?: (path: string) => LoadedThroughLink | undefined;
-  /**
-   * The install-time script of a package.json (`postinstall`, …) that runs or names where a write
-   * of `path` lands; undefined for none. A throw counts as one: the write is then asked about.
-   */
-  readonly installRun?: (path: string) => InstallScriptRun | undefined;
+export interface PersonalRulesOptions extends LoadedLaterProbes {
   /**
    * The tools that leave out of their results what a deny or ask path rule names (grep, glob:
    * `withheldFrom`): a search of the whole workspace, or of a folder, then runs without it, and
@@ -148,8 +138,8 @@ function isPlainPath(path: string): boolean {
 
 export class PersonalRules {
   readonly #rules: readonly PersonalRuleSpec[];
-  readonly #loadedThrough: PersonalRulesOptions["loadedThrough"];
-  readonly #installRun: PersonalRulesOptions["installRun"];
+  /** Where the disk says a write lands, what reads it through a link, what runs it at install. */
+  readonly #probes: LoadedLaterProbes;
   readonly #withholdingTools: ReadonlySet<string>;
   readonly #readingTools: ReadonlySet<string>;
   readonly #reaches: PersonalRulesOptions["reaches"];
@@ -170,8 +160,7 @@ export class PersonalRules {
 
   constructor(rules: readonly PersonalRuleSpec[], options: PersonalRulesOptions = {}) {
     this.#rules = Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
-    this.#loadedThrough = options.loadedThrough;
-    this.#installRun = options.installRun;
+    this.#probes = options;
     this.#withholdingTools = new Set(options.withholdingTools ?? []);
     this.#readingTools = new Set(options.readingTools ?? []);
     this.#reaches = options.reaches;
@@ -362,26 +351,6 @@ export class PersonalRules {
     return reached;
   }
 
-  /** Whether a loaded-later link leads to where a write of `path` lands; a throw says yes. */
-  #readThroughLink(path: string): boolean {
-    if (this.#loadedThrough === undefined) return false;
-    try {
-      return this.#loadedThrough(path) !== undefined;
-    } catch {
-      return true;
-    }
-  }
-
-  /** Whether an install-time script runs or names where a write of `path` lands; a throw says yes. */
-  #runAtInstall(path: string): boolean {
-    if (this.#installRun === undefined) return false;
-    try {
-      return this.#installRun(path) !== undefined;
-    } catch {
-      return true;
-    }
-  }
-
   /**
    * Why an allow rule whose glob matches this write's path does not answer it (the file is loaded
    * later, by its name, through a link, or by an install script), said above the question so the
@@ -397,9 +366,12 @@ export class PersonalRules {
         this.#matchesBeforeLoadedLater(candidate, request, true),
     );
     const why = rule === undefined ? undefined : this.#whyLoadedLater(request);
-    return rule === undefined || why === undefined
-      ? undefined
-      : `Your rule allow ${describeRule(rule)} does not cover it: ${why}; a rule of its own that names it would`;
+    if (rule === undefined || why === undefined) return undefined;
+    // Only a place on the list by its own name can have a rule of its own (`.vscode/**`); a file
+    // read through a link, or run by an install script, is asked whatever rule names it.
+    const path = request.call.arguments.path;
+    const byName = typeof path === "string" && loadedLaterReason(path) !== undefined;
+    return `Your rule allow ${describeRule(rule)} does not cover it: ${why}; ${byName ? "a rule of its own that names it would" : "no rule can, so it is asked each time"}`;
   }
 
   /** Whether an allow rule answers this call (what is loaded later only by a rule naming it). */
@@ -449,23 +421,16 @@ export class PersonalRules {
   }
 
   /**
-   * Why the file a write names is loaded later: by its name, through a link of such a name, or
-   * run by an install-time script; undefined when it is not. Asked of the disk at most once per
-   * call (the rule check and the note above the question share it), and only when needed.
+   * Why the file a write names is loaded later (write-loaded-later.ts: the reason chapter 4 gives
+   * too); undefined when it is not. Asked of the disk at most once per call (the rule check and
+   * the note above the question share it), and only when needed.
    */
   #whyLoadedLater(request: PermissionRequest): string | undefined {
     const known = this.#loadedLater.get(request);
     if (known !== undefined) return known ?? undefined;
     const path = request.call.arguments.path;
     const why =
-      typeof path !== "string"
-        ? undefined
-        : (loadedLaterReason(path) ??
-          (this.#readThroughLink(path)
-            ? "a link of a name the host loads later leads to it"
-            : this.#runAtInstall(path)
-              ? "an install-time script of a package.json runs or names it"
-              : undefined));
+      typeof path !== "string" ? undefined : whyWriteIsLoadedLater(path, this.#probes)?.reason;
     this.#loadedLater.set(request, why ?? null);
     return why;
   }

@@ -776,9 +776,39 @@ describe("personal rules", () => {
     );
     expect(rules.allowFor(request, true)).toBeUndefined();
     expect(rules.uncovered(request)).toBe(
-      "Your rule allow write_file ** does not cover it: an install-time script of a package.json runs or names it; a rule of its own that names it would",
+      "Your rule allow write_file ** does not cover it: package.json's postinstall runs it at the next npm install; no rule can, so it is asked each time",
     );
     expect(asked).toEqual(["scripts/post.js"]);
+    // Not even a rule naming the file itself: what the next npm install runs is asked each time.
+    const named = new PersonalRules(
+      [{ behavior: "allow", tool: "write_file", path: "scripts/post.js" }],
+      { installRun: () => ({ manifest: "package.json", script: "postinstall" }) },
+    );
+    expect(named.allowFor(request, true)).toBeUndefined();
+  });
+
+  it("says why a write is loaded later in chapter 4's words: the link and what loads it, or that the disk could not tell", () => {
+    const allowAll = [{ behavior: "allow", tool: "write_file", path: "**" }] as const;
+    const write = (path: string) =>
+      new PermissionRequest(preparedCall("write_file", "write", { path, content: "x" }));
+    const linked = new PersonalRules(allowAll, {
+      loadedThrough: () => ({
+        link: "AGENTS.md",
+        reason: "instructions the next agent session loads",
+      }),
+    });
+    expect(linked.uncovered(write("docs/rules.md"))).toBe(
+      "Your rule allow write_file ** does not cover it: instructions the next agent session loads; no rule can, so it is asked each time",
+    );
+    const blind = new PersonalRules(allowAll, {
+      writeLanding: () => {
+        throw new Error("EACCES");
+      },
+    });
+    expect(blind.allowFor(write("src/a.ts"), true)).toBeUndefined();
+    expect(blind.uncovered(write("src/a.ts"))).toBe(
+      "Your rule allow write_file ** does not cover it: where the write lands could not be told, so it is asked about; no rule can, so it is asked each time",
+    );
   });
 
   it("a path deny also refuses a search that names no file (grep may print the files it names)", async () => {
