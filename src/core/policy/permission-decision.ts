@@ -81,8 +81,9 @@ export class PermissionDecision {
     Object.freeze(this);
   }
 
-  static allow(reason: string, source: string): PermissionDecision {
-    return new PermissionDecision("allow", reason, source);
+  /** `scope`: what the allow covers beyond this call, when it does (a run grant, a rule). */
+  static allow(reason: string, source: string, scope?: string): PermissionDecision {
+    return new PermissionDecision("allow", reason, source, undefined, scope);
   }
 
   static deny(reason: string, source: string, scope?: string): PermissionDecision {

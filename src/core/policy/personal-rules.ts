@@ -269,6 +269,7 @@ export class PersonalRules {
       : PermissionDecision.allow(
           `Your settings file: allow ${describeRule(rule)}`,
           PERSONAL_RULE_SOURCE,
+          `every call your settings file's allow ${describeRule(rule)} answers`,
         );
   }
 

@@ -17,6 +17,13 @@ import type { PersonalRules } from "./personal-rules.js";
 
 export const RUN_GRANT_SOURCE = "run-grant";
 
+/** The scope of an `a` answer and of each call its grant allows (the audit log's `scope`). */
+export const FOR_THE_REST_OF_THE_RUN = "this exact action, for the rest of this run";
+
+function grantScope(grant: RunGrant): string {
+  return `${FOR_THE_REST_OF_THE_RUN} (grant ${String(grant.id)})`;
+}
+
 /** The person's answer at a `[y/N/a]` prompt. */
 export interface RunApprovalAnswer {
   readonly decision: PermissionDecision;
@@ -117,6 +124,11 @@ export class RunGrants {
   /** Whether a grant of this run holds the action of that key. */
   holds(key: string): boolean {
     return this.#grants.has(key);
+  }
+
+  /** The grant that holds the action of that key, if one does. */
+  heldBy(key: string): RunGrant | undefined {
+    return this.#grants.get(key);
   }
 
   /**
@@ -240,10 +252,12 @@ export class DailyApprover implements ApprovalProvider {
     }
     const keyed = grants.keyOrWhyNot(request);
     if ("whyNot" in keyed) return prompt.decideOnce(request, keyed.whyNot);
-    if (grants.holds(keyed.key)) {
+    const held = grants.heldBy(keyed.key);
+    if (held !== undefined) {
       return PermissionDecision.allow(
         "You allowed exactly this action for the rest of this run",
         RUN_GRANT_SOURCE,
+        grantScope(held),
       );
     }
     const outgrown = grants.outgrown(request, keyed.key);
@@ -254,7 +268,11 @@ export class DailyApprover implements ApprovalProvider {
         : `Asked again: ${request.call.effect === "execute" ? "what the command runs" : "where the write lands"} changed since your a for it (/permissions #${String(outgrown.id)})`,
     );
     if (answer.forRun && answer.decision.behavior === "allow") {
-      await grants.grant(request, keyed.key);
+      const grant = await grants.grant(request, keyed.key);
+      if (grant !== undefined) {
+        const { reason, source } = answer.decision;
+        return PermissionDecision.allow(reason, source, grantScope(grant));
+      }
     }
     return answer.decision;
   }

@@ -40,6 +40,9 @@ describe("[y/N/a] at the terminal", () => {
   ] as const)("%j → %s, for the run: %s", async (typed, behavior, forRun) => {
     const { answer, text } = await answerForRun(typed);
     expect([answer.decision.behavior, answer.forRun]).toEqual([behavior, forRun]);
+    expect(answer.decision.scope).toBe(
+      forRun ? "this exact action, for the rest of this run" : undefined,
+    );
     expect(text).toContain(
       "Allow this call? [y/N/a] (a: this exact action, for the rest of this run) ",
     );

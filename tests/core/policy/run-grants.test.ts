@@ -120,6 +120,30 @@ describe("a run grant (`a` at [y/N/a])", () => {
     ]);
   });
 
+  it("audits the a and each call its grant allows with the grant as their scope, a y as this call only", async () => {
+    const run = daily();
+    await run.decide("shell", "execute", { command: "npm test" });
+    await run.decide("shell", "execute", { command: "npm test" });
+    const once = daily({ answer: "y" });
+    await once.decide("shell", "execute", { command: "npm test" });
+    expect(
+      [...run.audit.entries, ...once.audit.entries].map((entry) => entry.decision.scope),
+    ).toEqual([
+      "this exact action, for the rest of this run (grant 1)",
+      "this exact action, for the rest of this run (grant 1)",
+      undefined,
+    ]);
+  });
+
+  it("audits an allow of the person's rule with the rule as its scope", async () => {
+    const run = daily({ rules: [{ behavior: "allow", tool: "write_file", path: "src/**" }] });
+    const decision = await run.decide("write_file", "write", { path: "src/a.ts", content: "x" });
+    expect([decision.source, decision.scope]).toEqual([
+      "personal-rule",
+      "every call your settings file's allow write_file src/** answers",
+    ]);
+  });
+
   it.each([
     ["a changed argument", (): Record<string, unknown> => ({ command: "npm test -- --watch" })],
     [

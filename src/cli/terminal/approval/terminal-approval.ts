@@ -3,7 +3,10 @@ import { RunCancelledError } from "../../../core/common/agent-errors.js";
 import type { ApprovalProvider } from "../../../core/policy/approval.js";
 import { PermissionDecision } from "../../../core/policy/permission-decision.js";
 import type { PermissionRequest } from "../../../core/policy/permission-request.js";
-import type { RunApprovalAnswer } from "../../../core/policy/run-grants.js";
+import {
+  FOR_THE_REST_OF_THE_RUN,
+  type RunApprovalAnswer,
+} from "../../../core/policy/run-grants.js";
 import { APPROVAL_LABELS } from "./approval-labels.js";
 import type { Language } from "../../args.js";
 import type { FileChange } from "./file-change-preview.js";
@@ -36,6 +39,7 @@ export function answerDecision(answer: "y" | "a" | "n"): RunApprovalAnswer {
         decision: PermissionDecision.allow(
           "User approved this action for the rest of this run",
           TERMINAL_APPROVAL_SOURCE,
+          FOR_THE_REST_OF_THE_RUN,
         ),
         forRun: true,
       };
