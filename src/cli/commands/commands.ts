@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { loadCommandAllowlist, refusedNowNotes } from "../../bootstrap.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultWorkspace } from "../args.js";
@@ -15,7 +16,10 @@ export function commandsCommand(args: readonly string[], io: CliIo): Promise<num
     const { commands, notes } = loadCommandAllowlist(workspace);
     const lines =
       commands.length === 0
-        ? [`no allowed commands in ${workspace}: run_command will refuse every command`]
+        ? [
+            `no allowed commands in ${workspace}: run_command will refuse every command`,
+            `to allow some, give package.json a test, lint, typecheck or build script, or write ${join(workspace, ".agent", "commands.json")} yourself: {"commands": [{"argv": ["make", "test"], "note": "why"}]} (docs/p04-approvals.md)`,
+          ]
         : commands.map(
             (entry) =>
               `${JSON.stringify(entry.argv)}  ${entry.source}${entry.note === undefined ? "" : ` · ${entry.note}`}`,

@@ -41,7 +41,7 @@ describe("subcommands under npm run agent", () => {
     const state = join(root, "state");
     expect(await underNpm("approvals", project, state)).toBe(`no pending requests in ${project}\n`);
     expect(await underNpm("commands", project, state)).toBe(
-      `no allowed commands in ${project}: run_command will refuse every command\n`,
+      `no allowed commands in ${project}: run_command will refuse every command\nto allow some, give package.json a test, lint, typecheck or build script, or write ${join(project, ".agent", "commands.json")} yourself: {"commands": [{"argv": ["make", "test"], "note": "why"}]} (docs/p04-approvals.md)\n`,
     );
   });
 });
