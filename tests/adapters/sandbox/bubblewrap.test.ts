@@ -106,14 +106,21 @@ describe.skipIf(BWRAP === undefined || BASH === undefined)(SUITE, () => {
   it("cannot write to /etc or $HOME", async () => {
     const target = `agent-sandbox-test-${String(process.pid)}`;
     const result = await run(`touch /etc/${target}; touch "$HOME/${target}"`);
-    expect(result).toEqual({
-      exitCode: 1,
-      output:
-        `[stderr] touch: cannot touch '/etc/${target}': Read-only file system\n` +
-        `[stderr] touch: cannot touch '${homedir()}/${target}': Read-only file system\n`,
-      truncated: false,
-      timedOut: false,
-    });
+    // A HOME under /tmp (a scratch HOME, CI's) lies in the sandbox's private tmpfs: what touch
+    // says there varies, and what counts is that nothing reached the host (checked below).
+    const homeInPrivateTmp = homedir().startsWith("/tmp/");
+    expect(homeInPrivateTmp ? result.output.split("\n")[0] : result).toEqual(
+      homeInPrivateTmp
+        ? `[stderr] touch: cannot touch '/etc/${target}': Read-only file system`
+        : {
+            exitCode: 1,
+            output:
+              `[stderr] touch: cannot touch '/etc/${target}': Read-only file system\n` +
+              `[stderr] touch: cannot touch '${homedir()}/${target}': Read-only file system\n`,
+            truncated: false,
+            timedOut: false,
+          },
+    );
     const escaped = [`/etc/${target}`, join(homedir(), target)].filter((path) => existsSync(path));
     await Promise.all(escaped.map((path) => rm(path, { force: true })));
     expect(escaped).toEqual([]);
