@@ -101,7 +101,7 @@ describe.skipIf(!isPtyAvailable())(`--output-format on a terminal ${PTY_REASON}`
         status: "waiting",
         exitCode: 3,
         calls: [{ callId: "call_a", status: "waiting" }],
-        waiting: { callId: "call_a" },
+        waiting: { type: "waiting", reason: "approval_required", callId: "call_a" },
       });
       // The request a script approves, without reading it out of the error's words.
       const waiting = (result as { waiting: { requestId: string } }).waiting;

@@ -55,7 +55,7 @@ export function runFailed(
       status: "waiting",
       exitCode: EXIT.waiting,
       error: firstLineOfError(error),
-      waiting: { requestId: error.waiting.requestId, callId: error.callId },
+      waiting: { ...error.waiting, callId: error.callId },
     });
     return EXIT.waiting;
   }

@@ -9,6 +9,7 @@ import type { ModelReply, TokenUsage } from "../../core/ports/model.js";
 import { addUsage } from "../../core/runner/model-reply-checks.js";
 import type { ToolOutcome } from "../../core/tools/tool-outcome.js";
 import type { ToolResult } from "../../core/tools/tool-result.js";
+import type { WaitingResult } from "../../core/common/tool-execution-result.js";
 import type { ComposedRun } from "../../bootstrap.js";
 import type { OutputFormat } from "../args.js";
 import { EXIT } from "../exit-codes.js";
@@ -16,6 +17,8 @@ import { exitCodeOf, runToAnswer } from "./one-shot.js";
 import type { RunTerminal } from "./run-terminal.js";
 
 /** How the run ended, as the result object says it. */
+export type WaitingCall = WaitingResult & { readonly callId: string };
+
 export type ScriptStatus = "completed" | "all_denied" | "failed" | "cancelled" | "waiting";
 
 export interface ScriptResult {
@@ -30,8 +33,11 @@ export interface ScriptResult {
   readonly turns: number;
   readonly calls: readonly ToolOutcome[];
   readonly usage: TokenUsage | null;
-  /** A waiting run's request (`agent approve REQUEST_ID`, then `agent resume RUN_ID`); else null. */
-  readonly waiting: { readonly requestId: string; readonly callId: string } | null;
+  /**
+   * A waiting run's request (`agent approve REQUEST_ID`, then `agent resume RUN_ID`): the seed's
+   * waiting result (`type`, `requestId`, `reason`) and the call that waits; else null.
+   */
+  readonly waiting: WaitingCall | null;
 }
 
 export class ScriptOutput implements AgentObserver {
@@ -90,7 +96,7 @@ export class ScriptOutput implements AgentObserver {
     readonly exitCode: number;
     readonly answer?: string;
     readonly error?: string;
-    readonly waiting?: { readonly requestId: string; readonly callId: string };
+    readonly waiting?: WaitingCall;
   }): void {
     const result: ScriptResult = {
       type: "result",
