@@ -9,7 +9,11 @@ import {
 import type { WorkspaceWriteBoundary } from "../ports/filesystem.js";
 import { PermissionContractError, PermissionDecision } from "./permission-decision.js";
 import type { PermissionRequest } from "./permission-request.js";
+import { firstLineOfError } from "../common/one-line.js";
 import { evaluateRule, type PermissionRule } from "./permission-rule.js";
+
+/** The source of the deny audited for a call its tool's precheck refused (an edit that cannot apply). */
+export const PRECHECK_SOURCE = "precheck";
 
 export interface WorkspaceBoundaryCheck {
   readonly workspace: string;
@@ -166,7 +170,21 @@ export class PermissionPolicy {
     // A call that cannot succeed (an edit whose old_string occurs twice) is put to nobody. Finding
     // that out may read the file, so only once nothing denies the call, and not where a rule keeps
     // what it names: the answer would tell the model what the rule keeps.
-    if (merged.behavior === "ask" && !this.#keepsContent(request)) await request.beforeAsking();
+    if (merged.behavior === "ask" && !this.#keepsContent(request)) {
+      try {
+        await request.beforeAsking();
+      } catch (error) {
+        // Refused before anyone is asked, the call still has a final decision: audited as such.
+        await this.#options.audit?.record(
+          audited,
+          PermissionDecision.deny(
+            `The call cannot succeed, so nobody is asked: ${firstLineOfError(error)}`,
+            PRECHECK_SOURCE,
+          ),
+        );
+        throw error;
+      }
+    }
     let final: PermissionDecision;
     try {
       final =

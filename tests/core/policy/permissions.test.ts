@@ -13,6 +13,7 @@ import {
   type PermissionPolicyOptions,
 } from "../../../src/core/policy/permissions.js";
 import type { ToolEffect } from "../../../src/core/tools/tool-definition.js";
+import { CallCannotSucceedError } from "../../../src/core/tools/call-cannot-succeed.js";
 import { toolError } from "../../../src/core/tools/tool-result.js";
 import {
   FakeWriteBoundary,
@@ -678,6 +679,29 @@ describe("audit", () => {
       "glob: allow (default) - No permission rule blocked the request",
       "write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden",
       "shell: allow (test-approver) - Approved in test",
+    ]);
+  });
+
+  it("audits a call its precheck refuses as a deny, and asks nobody", async () => {
+    const approver = approving();
+    const audit = new RecordingAuditSink();
+    const policy = new PermissionPolicy({
+      rules: [alwaysRule("confirm-file-write", "ask")],
+      approval: approver,
+      audit,
+    });
+    const cannot = new CallCannotSucceedError(
+      toolError("edit_no_match", "old_string was not found in a.ts"),
+    );
+    const request = new PermissionRequest(
+      preparedCall("edit_file", "write", { path: "a.ts", content: "y" }),
+      {},
+      { beforeAsking: () => Promise.reject(cannot) },
+    );
+    await expect(policy.decide(request)).rejects.toBe(cannot);
+    expect(approver.requests).toEqual([]);
+    expect(audit.lines()).toEqual([
+      "edit_file: deny (precheck) - The call cannot succeed, so nobody is asked: Error [edit_no_match]: old_string was not found in a.ts",
     ]);
   });
 
