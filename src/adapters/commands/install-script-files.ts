@@ -10,7 +10,7 @@ import { lstatSync, realpathSync } from "node:fs";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { INSTALL_TIME_SCRIPTS, type InstallScriptRun } from "../../core/policy/install-scripts.js";
 import { reasonOutsideInstalledCode } from "../../core/policy/loaded-later-files.js";
-import { loadedLaterEntries, whereItLeads } from "../filesystem/index.js";
+import { loadedLaterPlaces, whereItLeads } from "../filesystem/index.js";
 import { commandTextFiles, NODE_ENTRY_ENDINGS } from "./command-reach.js";
 import { isObject, mainIn, manifestOrNone, scriptNamed, scriptsIn } from "./package-manifest.js";
 import { readProjectFile } from "./project-file.js";
@@ -236,7 +236,7 @@ function isLink(path: string): boolean {
 
 /** The folders holding a package.json the walk finds, each once, the root's first. */
 function packageFolders(root: string): string[] {
-  const folders = loadedLaterEntries(root, reasonOutsideInstalledCode)
+  const folders = loadedLaterPlaces(root, reasonOutsideInstalledCode)
     .filter((entry) => basename(entry.path).toLowerCase() === "package.json")
     .map((entry) => dirname(entry.path));
   return [...new Set(folders)];

@@ -65,7 +65,7 @@ export {
 } from "./harness-files.js";
 export {
   closedToThisProcess,
-  loadedLaterEntries,
+  loadedLaterPlaces,
   loadedThrough,
   LoadedLaterScanError,
   LOADED_LATER_BUDGET,
@@ -73,5 +73,5 @@ export {
   LOADED_LATER_ENTRIES,
   type FolderListing,
   type LoadedLaterClassifier,
-  type LoadedLaterEntry,
+  type LoadedLaterPlace,
 } from "./loaded-later-walk.js";

@@ -49,7 +49,11 @@ const UNSCANNED: ReadonlySet<string> = COMMANDS_WRITE_FOLDERS;
 /** A name no entry of the list has: a folder whose every file is loaded later answers for it. */
 const ANY_FILE = "\u0000any";
 
-export interface LoadedLaterEntry {
+/**
+ * One place in the workspace the walk found loaded later (a file, a folder, a link), not to be
+ * confused with core's LoadedLaterEntry, a row of the list that says which names are.
+ */
+export interface LoadedLaterPlace {
   /** Absolute path of the file, folder or link. */
   readonly path: string;
   readonly reason: string;
@@ -97,14 +101,14 @@ interface Within {
 }
 
 /** The loaded-later files and folders that exist in `workspace` (its real path) now. */
-export function loadedLaterEntries(
+export function loadedLaterPlaces(
   workspace: string,
   classify: LoadedLaterClassifier,
   list: FolderListing = listFolder,
   closed: (directory: string) => boolean = closedToThisProcess,
-): LoadedLaterEntry[] {
-  const found = new Map<string, LoadedLaterEntry>();
-  const add = (entry: LoadedLaterEntry): void => {
+): LoadedLaterPlace[] {
+  const found = new Map<string, LoadedLaterPlace>();
+  const add = (entry: LoadedLaterPlace): void => {
     if (!found.has(entry.path)) found.set(entry.path, entry);
   };
   let level: Folder[] = [{ directory: workspace, relative: "" }];
@@ -184,7 +188,7 @@ function linkEntry(
   workspace: string,
   link: string,
   reason: string,
-): { entry: LoadedLaterEntry; folder?: string; via: LoadedLaterEntry[] } {
+): { entry: LoadedLaterPlace; folder?: string; via: LoadedLaterPlace[] } {
   const found = leadsFrom(workspace, link, reason);
   const via = linksOnTheWay(link)
     .filter((place) => isWithinRoot(workspace, place) && place !== workspace)
@@ -196,11 +200,11 @@ function leadsFrom(
   workspace: string,
   link: string,
   reason: string,
-): { entry: LoadedLaterEntry; folder?: string } {
+): { entry: LoadedLaterPlace; folder?: string } {
   try {
     const real = realpathSync.native(link);
     if (isWithinRoot(workspace, real) && real !== workspace) {
-      const entry: LoadedLaterEntry = { path: link, reason, link: true, leadsTo: real };
+      const entry: LoadedLaterPlace = { path: link, reason, link: true, leadsTo: real };
       return statSync(real).isDirectory() ? { entry, folder: real } : { entry };
     }
   } catch {
@@ -284,8 +288,8 @@ export function loadedThrough(
   target: string,
   classify: LoadedLaterClassifier,
   list: FolderListing = listFolder,
-): LoadedLaterEntry | undefined {
-  return loadedLaterEntries(workspace, classify, list).find((entry) => {
+): LoadedLaterPlace | undefined {
+  return loadedLaterPlaces(workspace, classify, list).find((entry) => {
     const leadsTo = entry.leadsTo ?? entry.wouldLeadTo;
     return leadsTo !== undefined && isWithinRoot(leadsTo, target);
   });

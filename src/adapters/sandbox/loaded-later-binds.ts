@@ -10,23 +10,23 @@
  */
 import {
   LoadedLaterScanError,
-  loadedLaterEntries,
+  loadedLaterPlaces,
   type LoadedLaterClassifier,
-  type LoadedLaterEntry,
+  type LoadedLaterPlace,
 } from "../filesystem/index.js";
 import { identitiesOf, type Identities } from "./protected-identity.js";
 import { changedLinks, linksBefore, type LinkBefore } from "./loaded-later-links.js";
 import { SandboxContentError } from "./sandbox-errors.js";
 
-export type { LoadedLaterClassifier, LoadedLaterEntry };
+export type { LoadedLaterClassifier, LoadedLaterPlace };
 
 /** What exists now, to bind and to compare with after the command; throws SandboxContentError. */
 export function loadedLaterBefore(
   workspace: string,
   classify: LoadedLaterClassifier,
-): LoadedLaterEntry[] {
+): LoadedLaterPlace[] {
   try {
-    return loadedLaterEntries(workspace, classify);
+    return loadedLaterPlaces(workspace, classify);
   } catch (error) {
     if (!(error instanceof LoadedLaterScanError)) throw error;
     throw new SandboxContentError(
@@ -37,7 +37,7 @@ export function loadedLaterBefore(
 }
 
 /** What to bind read-only: each file or folder, and where each link leads in the workspace. */
-export function loadedLaterBinds(entries: readonly LoadedLaterEntry[]): string[] {
+export function loadedLaterBinds(entries: readonly LoadedLaterPlace[]): string[] {
   return entries.flatMap((entry) =>
     entry.leadsTo !== undefined ? [entry.leadsTo] : entry.link === true ? [] : [entry.path],
   );
@@ -45,14 +45,14 @@ export function loadedLaterBinds(entries: readonly LoadedLaterEntry[]): string[]
 
 /** What was there before a command, to say after it what the command made or changed. */
 export interface LoadedLaterBefore {
-  readonly entries: readonly LoadedLaterEntry[];
+  readonly entries: readonly LoadedLaterPlace[];
   /** The identity of each bound file: a hard link, another name, can still change it. */
   readonly identities: Identities;
   /** Each link of a listed name as it was: never bound, so the command could change it. */
   readonly links: readonly LinkBefore[];
 }
 
-export function loadedLaterSnapshot(entries: readonly LoadedLaterEntry[]): LoadedLaterBefore {
+export function loadedLaterSnapshot(entries: readonly LoadedLaterPlace[]): LoadedLaterBefore {
   return {
     entries,
     identities: identitiesOf(loadedLaterBinds(entries), new Map()),
@@ -81,9 +81,9 @@ export function madeDuringCommand(
         `though it was read-only; a later session, an editor or CI loads it: check it before then`,
     );
   changed.push(...changedLinks(snapshot.links));
-  let after: LoadedLaterEntry[];
+  let after: LoadedLaterPlace[];
   try {
-    after = loadedLaterEntries(workspace, classify);
+    after = loadedLaterPlaces(workspace, classify);
   } catch (error) {
     if (!(error instanceof LoadedLaterScanError)) throw error;
     return [

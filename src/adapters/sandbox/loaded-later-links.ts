@@ -7,12 +7,12 @@
  * command's output. A dangling one (`AGENTS.md -> docs/rules.md`, no rules.md yet) has nothing to
  * bind where it leads: a file the command makes there is named too.
  */
-import { linkText, type LoadedLaterEntry } from "../filesystem/index.js";
+import { linkText, type LoadedLaterPlace } from "../filesystem/index.js";
 import { identitiesOf, type Identity } from "./protected-identity.js";
 
 /** What a loaded-later link was before a command. */
 export interface LinkBefore {
-  readonly entry: LoadedLaterEntry;
+  readonly entry: LoadedLaterPlace;
   readonly identity: Identity;
   /** The text the link holds, as readlink gives it. */
   readonly target: string | undefined;
@@ -20,7 +20,7 @@ export interface LinkBefore {
   readonly awaited: Identity;
 }
 
-export function linksBefore(entries: readonly LoadedLaterEntry[]): LinkBefore[] {
+export function linksBefore(entries: readonly LoadedLaterPlace[]): LinkBefore[] {
   return entries
     .filter((entry) => entry.link === true)
     .map((entry) => ({ entry, ...linkNow(entry.path), awaited: awaitedNow(entry) }));
@@ -59,7 +59,7 @@ function awaitedMade({ entry, awaited }: LinkBefore): string[] {
   ];
 }
 
-function awaitedNow(entry: LoadedLaterEntry): Identity {
+function awaitedNow(entry: LoadedLaterPlace): Identity {
   const target = entry.wouldLeadTo;
   return target === undefined ? undefined : identitiesOf([target], new Map()).get(target);
 }

@@ -19,7 +19,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   closedToThisProcess,
   LOADED_LATER_ENTRIES,
-  loadedLaterEntries,
+  loadedLaterPlaces,
   LoadedLaterScanError,
   type FolderListing,
 } from "../../../src/adapters/filesystem/index.js";
@@ -58,10 +58,10 @@ function scanError(run: () => unknown): LoadedLaterScanError {
   throw new Error("the walk did not throw");
 }
 
-describe("loadedLaterEntries on a folder it cannot read", () => {
+describe("loadedLaterPlaces on a folder it cannot read", () => {
   it.each(["EACCES", "EPERM", "EIO"])("refuses (%s) instead of reading it as empty", (code) => {
     const error = scanError(() =>
-      loadedLaterEntries(ws, reasonOutsideInstalledCode, failingAt(join(ws, "hidden"), code)),
+      loadedLaterPlaces(ws, reasonOutsideInstalledCode, failingAt(join(ws, "hidden"), code)),
     );
     expect(error.code).toBe("path_escape");
     expect(error.message).toBe(
@@ -76,7 +76,7 @@ describe("loadedLaterEntries on a folder it cannot read", () => {
       asked.push(directory);
       return true;
     };
-    const entries = loadedLaterEntries(
+    const entries = loadedLaterPlaces(
       ws,
       reasonOutsideInstalledCode,
       failingAt(join(ws, "hidden"), "EACCES"),
@@ -87,7 +87,7 @@ describe("loadedLaterEntries on a folder it cannot read", () => {
     // Not for another error: only a folder closed to this process is known to hold nothing ours.
     expect(
       scanError(() =>
-        loadedLaterEntries(
+        loadedLaterPlaces(
           ws,
           reasonOutsideInstalledCode,
           failingAt(join(ws, "hidden"), "EIO"),
@@ -105,7 +105,7 @@ describe("loadedLaterEntries on a folder it cannot read", () => {
   });
 
   it("reads a folder that vanished since its parent was listed as empty: nothing can lie there", () => {
-    const entries = loadedLaterEntries(
+    const entries = loadedLaterPlaces(
       ws,
       reasonOutsideInstalledCode,
       failingAt(join(ws, "hidden"), "ENOENT"),
@@ -117,7 +117,7 @@ describe("loadedLaterEntries on a folder it cannot read", () => {
     "refuses a real chmod 000 folder (only where the tests do not run as root)",
     () => {
       chmodSync(join(ws, "hidden"), 0o000);
-      const error = scanError(() => loadedLaterEntries(ws, reasonOutsideInstalledCode));
+      const error = scanError(() => loadedLaterPlaces(ws, reasonOutsideInstalledCode));
       expect(error.message).toBe(
         `${join(ws, "hidden")} cannot be read (EACCES), so a file a later session, an editor or CI loads could lie there unseen`,
       );
@@ -125,7 +125,7 @@ describe("loadedLaterEntries on a folder it cannot read", () => {
   );
 });
 
-describe("loadedLaterEntries in a folder of very many entries", () => {
+describe("loadedLaterPlaces in a folder of very many entries", () => {
   it("stops at the entries bound and refuses, without reading the folder whole", () => {
     mkdirSync(join(ws, "huge"));
     writeFileSync(join(ws, "huge", "x.txt"), "");
@@ -143,7 +143,7 @@ describe("loadedLaterEntries in a folder of very many entries", () => {
         yield file;
       }
     };
-    const error = scanError(() => loadedLaterEntries(ws, reasonOutsideInstalledCode, huge));
+    const error = scanError(() => loadedLaterPlaces(ws, reasonOutsideInstalledCode, huge));
     expect(error.message).toBe(
       `the workspace holds more than ${String(LOADED_LATER_ENTRIES)} entries within 4 levels, too many to find every file a later session, an editor or CI loads`,
     );
@@ -165,19 +165,19 @@ describe("loadedLaterEntries in a folder of very many entries", () => {
       for (let i = 0; i < LOADED_LATER_ENTRIES - 4; i += 1) yield file;
     };
     expect(
-      loadedLaterEntries(ws, reasonOutsideInstalledCode, many)
+      loadedLaterPlaces(ws, reasonOutsideInstalledCode, many)
         .map((entry) => entry.path)
         .sort(),
     ).toEqual([join(ws, "AGENTS.md"), join(ws, "hidden", "AGENTS.md")]);
   });
 });
 
-describe("loadedLaterEntries on a dangling link of a listed name", () => {
+describe("loadedLaterPlaces on a dangling link of a listed name", () => {
   it("says where a write would make the file the link leads to, inside the workspace only", () => {
     symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
     symlinkSync("ci", join(ws, ".github"));
     symlinkSync(join(tmpdir(), "outside-rules.md"), join(ws, "GEMINI.md"));
-    const links = loadedLaterEntries(ws, reasonOutsideInstalledCode)
+    const links = loadedLaterPlaces(ws, reasonOutsideInstalledCode)
       .filter((entry) => entry.link === true)
       .map((entry) => [entry.path, entry.leadsTo, entry.wouldLeadTo])
       .sort();
@@ -200,7 +200,7 @@ describe("installed code is not walked", () => {
     writeFileSync(join(ws, "AGENTS.md"), "x\n");
     const names = (path: string): string | undefined =>
       path.endsWith("AGENTS.md") ? "an agent's instructions" : undefined;
-    const listed = loadedLaterEntries(ws, names).map((entry) => entry.path);
+    const listed = loadedLaterPlaces(ws, names).map((entry) => entry.path);
     expect(listed).toContain(join(ws, "AGENTS.md"));
     expect(listed.filter((path) => /node_modules|venv|\.yarn/u.test(path))).toEqual([]);
   });

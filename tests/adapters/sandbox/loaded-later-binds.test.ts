@@ -8,7 +8,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadedLaterEntries } from "../../../src/adapters/filesystem/index.js";
+import { loadedLaterPlaces } from "../../../src/adapters/filesystem/index.js";
 import {
   loadedLaterReason,
   reasonOutsideInstalledCode,
@@ -40,12 +40,12 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-describe("loadedLaterEntries", () => {
+describe("loadedLaterPlaces", () => {
   it("finds each file and folder on the list, by name at any depth, and where a link of such a name leads", () => {
     symlinkSync(join("docs", "rules.md"), join(ws, "CLAUDE.md"));
     writeFileSync(join(ws, "docs", "rules.md"), "rules\n");
     expect(
-      loadedLaterEntries(ws, reasonOutsideInstalledCode)
+      loadedLaterPlaces(ws, reasonOutsideInstalledCode)
         .map((entry) => [entry.path, entry.leadsTo])
         .sort(),
     ).toEqual(
@@ -60,7 +60,7 @@ describe("loadedLaterEntries", () => {
   });
 });
 
-describe("loadedLaterEntries in a folder loaded whole", () => {
+describe("loadedLaterPlaces in a folder loaded whole", () => {
   it("names each link in it that leads out of it, and where it leads, through folders it leads to", () => {
     writeFileSync(join(ws, "ci.yml"), "on: push\n");
     mkdirSync(join(ws, "conf", "deep"), { recursive: true });
@@ -79,7 +79,7 @@ describe("loadedLaterEntries in a folder loaded whole", () => {
     const ci = loadedLaterReason(".github/x") ?? "";
     const editor = loadedLaterReason(".vscode/x") ?? "";
     expect(
-      loadedLaterEntries(ws, reasonOutsideInstalledCode)
+      loadedLaterPlaces(ws, reasonOutsideInstalledCode)
         .filter((entry) => entry.link === true)
         .map((entry) => [entry.path, entry.leadsTo ?? entry.wouldLeadTo, entry.reason])
         .sort(),
@@ -95,7 +95,7 @@ describe("loadedLaterEntries in a folder loaded whole", () => {
   });
 });
 
-describe("loadedLaterEntries on the way to where a link leads", () => {
+describe("loadedLaterPlaces on the way to where a link leads", () => {
   it("names each link of the workspace met on the way, files and folders, with where it all leads", () => {
     mkdirSync(join(ws, "shared"));
     writeFileSync(join(ws, "shared", "rules.md"), "rules\n");
@@ -104,7 +104,7 @@ describe("loadedLaterEntries on the way to where a link leads", () => {
     symlinkSync("hop.md", join(ws, "CLAUDE.md"));
     const rules = join(ws, "shared", "rules.md");
     expect(
-      loadedLaterEntries(ws, reasonOutsideInstalledCode)
+      loadedLaterPlaces(ws, reasonOutsideInstalledCode)
         .filter((entry) => entry.link === true)
         .map((entry) => [entry.path, entry.leadsTo]),
     ).toEqual([
