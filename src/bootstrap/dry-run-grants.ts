@@ -34,6 +34,11 @@ export class DryRunGrants implements ApprovalGrants {
     return undefined;
   }
 
+  waitingRequest(): undefined {
+    // A dry run resumes nothing: no request of it waits from before.
+    return undefined;
+  }
+
   grantForCall(): undefined {
     // A dry run resumes nothing: no call of it was approved before.
     return undefined;

@@ -206,6 +206,21 @@ export class ApprovalStore {
     return token.data;
   }
 
+  /**
+   * This run's newest request for this call when it still waits for an answer about exactly this
+   * action (not answered, not expired): a resume before the answer waits on it again, so the id
+   * the person copied stays the one to answer.
+   */
+  waitingRequest(runId: string, callId: string, actionDigest: string): ApprovalRequest | undefined {
+    const stored = newestPerCall(this.#allRequests()).get(
+      callKey({ runId, callId, createdAt: "", request: { id: "" } }),
+    );
+    if (stored?.request.actionDigest !== actionDigest) return undefined;
+    if (Date.parse(stored.request.expiresAt) <= this.#now()) return undefined;
+    if (entryExists(this.#path("answers", `${stored.request.id}.json`))) return undefined;
+    return stored.request;
+  }
+
   /** Takes a recorded denial of this run's request for this action, once, the same way. */
   consumeDenial(runId: string, actionDigest: string): AnswerToken | undefined {
     return this.#take("denials", runId, actionDigest);

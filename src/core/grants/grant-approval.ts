@@ -22,6 +22,8 @@ export interface ApprovalGrants {
     actionDigest: string,
   ): { readonly requestId: string } | undefined;
   consumeDenial(runId: string, actionDigest: string): { readonly requestId: string } | undefined;
+  /** This run's request for this call that still waits for an answer about this action. */
+  waitingRequest(runId: string, callId: string, actionDigest: string): ApprovalRequest | undefined;
   /** The unused grant given to this run's request for this call, whatever action it names. */
   grantForCall(
     runId: string,
@@ -85,11 +87,14 @@ export class GrantApprovalProvider implements ApprovalProvider {
     const call = { callId: request.call.callId, tool: request.toolName };
     const interactive = this.#options.interactive;
     if (interactive === undefined) {
-      grants.saveApprovalRequest(runId, ask, call);
+      // Resumed before the person answered: the same request waits on, under the id they have.
+      const waiting =
+        grants.waitingRequest(runId, call.callId, ask.actionDigest) ??
+        (grants.saveApprovalRequest(runId, ask, call), ask);
       throw new RunWaitingError(
         request.call.callId,
-        { ...ask, risks: [...ask.risks] },
-        `Waiting for approval: request ${ask.id} (agent approve ${ask.id}, or agent deny ${ask.id})`,
+        { ...waiting, risks: [...waiting.risks] },
+        `Waiting for approval: request ${waiting.id} (agent approve ${waiting.id}, or agent deny ${waiting.id})`,
       );
     }
     let answer: PermissionDecision;

@@ -41,6 +41,12 @@ class LoggingGrants implements ApprovalGrants {
     this.log.push("consume denial");
     return this.denials.delete(digest) ? { requestId: ASK.id } : undefined;
   }
+  /** Requests still waiting, by call id: a read, so it is not logged. */
+  readonly waiting = new Map<string, ApprovalRequest>();
+  waitingRequest(_runId: string, callId: string, digest: string): ApprovalRequest | undefined {
+    const request = this.waiting.get(callId);
+    return request?.actionDigest === digest ? request : undefined;
+  }
   /** Grants given to a call before, by call id: a read, so it is not logged. */
   readonly byCall = new Map<string, { requestId: string; actionDigest: string }>();
   grantForCall(_runId: string, callId: string) {
@@ -81,6 +87,27 @@ describe("GrantApprovalProvider", () => {
       actionDigest: ASK.actionDigest,
     });
     expect(grants.log).toEqual(["consume denial", "consume grant", `save ${ASK.id}`]);
+  });
+
+  it("resumed before the answer, waits again on the request still waiting: its id, nothing saved", async () => {
+    const grants = new LoggingGrants();
+    const earlier = { ...ASK, id: "req_00000000000000ee" };
+    grants.waiting.set("call_1", earlier);
+    const error = await providerFor(grants)
+      .decide(askRequest())
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RunWaitingError);
+    expect((error as RunWaitingError).request.id).toBe(earlier.id);
+    expect((error as RunWaitingError).message).toBe(
+      `Waiting for approval: request ${earlier.id} (agent approve ${earlier.id}, or agent deny ${earlier.id})`,
+    );
+    expect(grants.log).toEqual(["consume denial", "consume grant"]);
+    // A request for another action than the call is now does not count: a new one is saved.
+    grants.waiting.set("call_1", { ...earlier, actionDigest: "e".repeat(64) });
+    const again = await providerFor(grants)
+      .decide(askRequest())
+      .catch((caught: unknown) => caught);
+    expect((again as RunWaitingError).request.id).toBe(ASK.id);
   });
 
   it("an existing grant allows without asking anyone", async () => {

@@ -51,6 +51,7 @@ describe("a P04 call that waits", () => {
           deny: () => undefined,
           consumeApprovalGrant: () => undefined,
           consumeDenial: () => undefined,
+          waitingRequest: () => undefined,
           grantForCall: () => undefined,
         },
         runId: "run",
