@@ -494,7 +494,7 @@ describe.skipIf(!HAS_BWRAP)(`P04: approvals that wait ${BWRAP_REASON}`, () => {
     expect(run.stderr).not.toContain("waiting for approval");
     expect(e2e.server.requests).toHaveLength(0);
     expect(stderrLines(run).at(-1)).toBe(
-      'agent: .agent/commands.json #1 ["npm","install"] can never run: `npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run',
+      'agent: .agent/commands.json #1 ["npm","install"] can never run: `npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally with `-w`/`--workspace`, `-ws` or `--include-workspace-root`, and followed by `--` and arguments for the script) are bound to what they run',
     );
     // agent commands says the same, and lists nothing as if it could run.
     const listed = await cli(["commands"]);

@@ -1,6 +1,7 @@
 /**
  * Everything an allowed command will run that the workspace holds, said in words for the approval
- * and bound into its digest: the npm script and its `pre`/`post` hooks, every npm script they
+ * and bound into its digest: the npm script and its `pre`/`post` hooks (in each npm workspace
+ * `-w`/`-ws` selects, with the root package.json that names them), every npm script they
  * reach in turn (`npm test`, `npm run X`, `run-s X Y`, … recursively, each once), every file an
  * interpreter is given on the way (`node FILE`, `sh FILE`, `python -m MOD`, `pwsh -File FILE`, a
  * `./script` run by path, the modules `node -r` loads, and those `.npmrc`'s `node-options` and
@@ -28,8 +29,9 @@ import { UnbindableCommandError } from "../../core/grants/unbindable-command.js"
 import { errorCode, openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
 import { interpreterArgs, interpreterSpec } from "./interpreter-args.js";
 import { npmrcValues, redirectingNpmrcKey } from "./npm-config.js";
-import { isPackageRunner, packageManagerForm } from "./npm-forms.js";
+import { isPackageRunner, packageManagerForm, type WorkspaceFlags } from "./npm-forms.js";
 import { NpmScriptError } from "./npm-script-error.js";
+import { selectWorkspaces } from "./npm-workspaces.js";
 import { mainIn, manifestOrNone, scriptsOf } from "./package-manifest.js";
 import { simpleCommands, type SimpleCommand } from "./script-words.js";
 
@@ -138,6 +140,8 @@ class Reach {
     readonly nothingThere = false,
     /** Where the command runs, and its relative names start: the workspace, or a package in it. */
     readonly cwd: string = workspace,
+    /** Each package and script run through npm's workspace flags, shared with the packages' reaches. */
+    readonly workspaceRuns = new Set<string>(),
   ) {}
 
   /**
@@ -171,6 +175,43 @@ class Reach {
     }
     for (const options of npmrcValues(npmrc, "node-options")) {
       this.nodeOptions(options, "npm's node-options");
+    }
+  }
+
+  /**
+   * `npm test -w @mono/core`, `npm run build -ws`: the script, its hooks and what they run in
+   * each package the flags select (npm-workspaces.ts), read in that package's folder with the
+   * root's .npmrc (npm ignores a workspace's own), after the root package.json and the
+   * workspaces it names now. npm resolves the flags from the folder it runs in, so only where
+   * that is the workspace's top.
+   */
+  workspaceScripts(name: string, flags: WorkspaceFlags): void {
+    if (this.cwd !== this.workspace) {
+      throw new UnbindableCommandError(
+        `a script of ${relative(this.workspace, this.cwd)} runs npm with workspace flags, which npm resolves from that folder, so the harness does not bind it; run the workspaces' scripts from the workspace's top`,
+      );
+    }
+    if (this.nothingThere) return; // which packages run depends on the workspace: never refused
+    const selection = selectWorkspaces(this.workspace, flags, this.readProjectFile);
+    this.rows.push(...selection.rows);
+    for (const chosen of selection.selected) {
+      const run = `${chosen.folder}\0${name}`;
+      if (this.workspaceRuns.has(run)) continue;
+      this.workspaceRuns.add(run);
+      const read = (file: string): string | undefined =>
+        file === "package.json" ? chosen.packageJson : this.readProjectFile(file);
+      const folder = join(this.workspace, chosen.folder);
+      const reach = new Reach(this.workspace, read, false, folder, this.workspaceRuns);
+      const text = reach.scripts?.[name];
+      if (typeof text !== "string") {
+        this.rows.push(`in ${chosen.shown}, whose package.json has no script ${name} now`);
+        continue;
+      }
+      this.rows.push(`in ${chosen.shown}`);
+      reach.top(name, text);
+      reach.npmSettings();
+      this.rows.push(...reach.rows);
+      for (const file of reach.touched) this.touched.add(file);
     }
   }
 
@@ -300,6 +341,9 @@ class Reach {
         throw new UnbindableCommandError(form.reason);
       case "script":
         this.script(form.name, `through npm`);
+        return;
+      case "workspaceScript":
+        this.workspaceScripts(form.name, form.select);
         return;
       case "other":
         break;
@@ -950,13 +994,21 @@ export function commandReachRows(
 
 function argvRows(reach: Reach, argv: readonly string[]): readonly string[] | undefined {
   const form = packageManagerForm(argv);
-  if (form.kind === "unbindable") throw new UnbindableCommandError(form.reason);
-  if (form.kind === "other") {
-    reach.argv(argv);
-  } else {
-    const script = reach.scripts?.[form.name];
-    if (typeof script !== "string") return undefined;
-    reach.top(form.name, script);
+  switch (form.kind) {
+    case "unbindable":
+      throw new UnbindableCommandError(form.reason);
+    case "other":
+      reach.argv(argv);
+      break;
+    case "workspaceScript":
+      reach.workspaceScripts(form.name, form.select);
+      break;
+    case "script": {
+      const script = reach.scripts?.[form.name];
+      if (typeof script !== "string") return undefined;
+      reach.top(form.name, script);
+      break;
+    }
   }
   reach.npmSettings();
   return reach.rows.length === 0 ? undefined : reach.rows;
@@ -981,7 +1033,7 @@ export function commandTextReachRows(
     commands.length === 1 &&
     only !== undefined &&
     !only.expands.some(Boolean) &&
-    packageManagerForm(only.words).kind === "script"
+    ["script", "workspaceScript"].includes(packageManagerForm(only.words).kind)
   ) {
     return argvRows(reach, only.words);
   }

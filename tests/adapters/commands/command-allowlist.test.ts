@@ -144,7 +144,7 @@ describe("loadCommandAllowlist", () => {
     });
     // Said by `agent commands`; a run reads the binding again at each call, not at start.
     expect(refusedNowNotes(ws, allowlist.commands)).toEqual([
-      'package.json scripts.lint ["npm","run","lint"] is refused at every call while the workspace is as it is now: npx runs package scripts or fetched packages that the harness cannot show or bind to an approval; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run',
+      'package.json scripts.lint ["npm","run","lint"] is refused at every call while the workspace is as it is now: npx runs package scripts or fetched packages that the harness cannot show or bind to an approval; only `npm test` and `npm run <name>` (optionally with `-w`/`--workspace`, `-ws` or `--include-workspace-root`, and followed by `--` and arguments for the script) are bound to what they run',
     ]);
   });
 });

@@ -49,8 +49,14 @@ describe("npm forms: bound to all the code npm runs, or refused", () => {
     [["npm", "i"], /`npm i` runs the install scripts/],
     [["npm", "run", "lint", "--if-present"], /npm flags such as "--if-present"/],
     [["npm", "--prefix", "../other", "test"], /npm flags such as "--prefix"/],
-    [["npm", "-w", "pkg", "test"], /npm flags such as "-w"/],
-    [["npm", "test", "--workspace=pkg"], /npm flags such as "--workspace=pkg"/],
+    // This package.json names no workspaces: npm would run nothing (npm-workspaces.test.ts).
+    [["npm", "-w", "pkg", "test"], /^package.json names no npm workspace now/],
+    [["npm", "test", "--workspace=pkg"], /^package.json names no npm workspace now/],
+    [["npm", "test", "-w"], /^npm's -w is given "", not a workspace's name or folder/],
+    [["npm", "test", "-w", "--silent"], /^npm's -w is given "--silent"/],
+    [["npm", "test", "-w=pkg"], /npm flags such as "-w=pkg"/],
+    [["npm", "test", "-iwr", "-ws"], /npm flags such as "-iwr"/],
+    [["npm", "test", "--include-workspace-root"], /^--include-workspace-root does nothing without/],
     [["npm", "run", "lint", "--script-shell=./x.sh"], /npm flags such as "--script-shell=.\/x.sh"/],
     [["npm", "test", "--ignore-scripts"], /npm flags such as "--ignore-scripts"/],
     [["npm", "--userconfig=./rc", "test"], /npm flags such as "--userconfig=.\/rc"/],
@@ -100,7 +106,7 @@ describe("npm forms: bound to all the code npm runs, or refused", () => {
       behavior: "deny",
       reason: "command_unbindable",
       detail:
-        "`npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run",
+        "`npm install` runs the install scripts of the project and of every package it installs, code the harness cannot show or bind; only `npm test` and `npm run <name>` (optionally with `-w`/`--workspace`, `-ws` or `--include-workspace-root`, and followed by `--` and arguments for the script) are bound to what they run",
     });
   });
 });

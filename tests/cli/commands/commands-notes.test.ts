@@ -32,7 +32,7 @@ describe("agent commands", () => {
       out: [
         '["npm","test"]  package.json scripts.test',
         '["npm","run","lint"]  package.json scripts.lint',
-        'note: package.json scripts.lint ["npm","run","lint"] is refused at every call while the workspace is as it is now: npx runs package scripts or fetched packages that the harness cannot show or bind to an approval; only `npm test` and `npm run <name>` (optionally followed by `--` and arguments for the script) are bound to what they run',
+        'note: package.json scripts.lint ["npm","run","lint"] is refused at every call while the workspace is as it is now: npx runs package scripts or fetched packages that the harness cannot show or bind to an approval; only `npm test` and `npm run <name>` (optionally with `-w`/`--workspace`, `-ws` or `--include-workspace-root`, and followed by `--` and arguments for the script) are bound to what they run',
         "",
       ].join("\n"),
       err: "",
