@@ -46,6 +46,40 @@ describe("renderFileDiff", () => {
     ]);
   });
 
+  it("marks the blanks of a line pair that differ only in them: a tab as →, a space as ·", () => {
+    const before = "func f() int {\n\treturn x\n}\n";
+    const after = "func f() int {\n    return x\n}\n";
+    expect(renderFileDiff({ path: "main.go", before, after }, plain)).toEqual([
+      "  @@ -1,3 +1,3 @@",
+      "   func f() int {",
+      "  -→   return·x",
+      "  +····return·x",
+      "   }",
+    ]);
+  });
+
+  it("marks trailing blanks on any removed or added line, and a tab's padding to its stop", () => {
+    const before = "x = 1\n";
+    const after = "x = 2 \t\n";
+    expect(renderFileDiff({ path: "n", before, after }, plain)).toEqual([
+      "  @@ -1,1 +1,1 @@",
+      "  -x = 1",
+      "  +x = 2·→ ",
+    ]);
+  });
+
+  it("leaves a tab-indented file's changes drawn as the editor shows them", () => {
+    const before = "\tfoo\n\tbar\n\tbaz\n";
+    const after = "\tfoo\n\tbar()\n\tbaz\n";
+    expect(renderFileDiff({ path: "n", before, after }, plain)).toEqual([
+      "  @@ -1,3 +1,3 @@",
+      "       foo",
+      "  -    bar",
+      "  +    bar()",
+      "       baz",
+    ]);
+  });
+
   it("shows a long diff's head and tail with counts", () => {
     const after = Array.from({ length: 100 }, (_, index) => `line ${index + 1}`).join("\n");
     const rows = renderFileDiff({ path: "n", before: undefined, after }, { ...plain, maxRows: 11 });
@@ -108,6 +142,14 @@ describe("fileDiffView", () => {
     expect(whole.join("").replaceAll(/\s/gu, "")).toContain(`+${long}+short`);
     for (const row of whole) expect(row.startsWith("  ")).toBe(true);
     expect(fileDiffView({ path: "n", before: "a\n", after: "b\n" }, plain)?.cut).toBe(false);
+  });
+
+  it("marks the same blanks in the whole change shown for `v`", () => {
+    const view = fileDiffView(
+      { path: "main.go", before: "\treturn x\n", after: "    return x\n" },
+      plain,
+    );
+    expect(view?.whole()).toEqual(["  @@ -1,1 +1,1 @@", "  -→   return·x", "  +····return·x"]);
   });
 
   it("gives up on a diff too costly to work out, rather than hold the prompt", () => {

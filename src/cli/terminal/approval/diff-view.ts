@@ -1,6 +1,11 @@
 import { structuredPatch } from "diff";
 import type { FileChange } from "./file-change-preview.js";
-import { collapseHiddenRuns } from "../render/hidden-characters.js";
+import {
+  diffLineText,
+  withWhitespaceShown,
+  type DiffLine,
+  type ShownDiffLine,
+} from "./diff-whitespace.js";
 import { cellsOf, usableCells } from "../render/terminal-cells.js";
 import { layOutLine, MODEL_INDENT } from "../render/terminal-layout.js";
 import { escapeForTerminal } from "../render/terminal-text.js";
@@ -27,7 +32,6 @@ export interface DiffView {
 
 const CONTEXT_LINES = 3;
 const MIN_ROWS = 6;
-const TAB_WIDTH = 4;
 /**
  * Working out a diff costs time that grows with the product of the lengths (10,000 lines
  * replaced took ~13 s): past this the prompt shows no diff, and `v` the content, rather than
@@ -35,16 +39,12 @@ const TAB_WIDTH = 4;
  */
 const DIFF_TIMEOUT_MS = 1500;
 
-interface DiffLine {
-  readonly kind: " " | "-" | "+" | "@";
-  readonly text: string;
-}
-
 /**
  * A unified diff of the change as terminal rows: hunk headers, then ` `, `-` and `+` lines, every
- * line's tabs shown as indentation and the rest of its text escaped (and runs of hidden characters counted) like the rest of the prompt, and
- * indented, since it is model text. A new file is all `+` lines. Undefined when the diff would
- * take too long to work out.
+ * line's tabs shown as indentation (and blanks that alone tell lines apart as marks:
+ * diff-whitespace.ts) and the rest of its text escaped (and runs of hidden characters counted)
+ * like the rest of the prompt, and indented, since it is model text. A new file is all `+` lines.
+ * Undefined when the diff would take too long to work out.
  */
 export function fileDiffView(change: FileChange, options: DiffViewOptions): DiffView | undefined {
   const lines = diffLines(change, options.timeoutMs ?? DIFF_TIMEOUT_MS);
@@ -65,7 +65,7 @@ export function renderFileDiff(change: FileChange, options: DiffViewOptions): st
   );
 }
 
-function diffLines(change: FileChange, timeoutMs: number): DiffLine[] | undefined {
+function diffLines(change: FileChange, timeoutMs: number): ShownDiffLine[] | undefined {
   const patch = structuredPatch("a", "b", change.before ?? "", change.after, undefined, undefined, {
     context: CONTEXT_LINES,
     timeout: timeoutMs,
@@ -84,11 +84,11 @@ function diffLines(change: FileChange, timeoutMs: number): DiffLine[] | undefine
       if (kind === " " || kind === "-" || kind === "+") lines.push({ kind, text: line.slice(1) });
     }
   }
-  return lines;
+  return withWhitespaceShown(lines);
 }
 
 function fit(
-  lines: readonly DiffLine[],
+  lines: readonly ShownDiffLine[],
   options: DiffViewOptions,
 ): { rows: string[]; cut: boolean } {
   if (lines.length === 0) return { rows: [row(" ", "(no change)", options).text], cut: false };
@@ -116,13 +116,13 @@ function fit(
 }
 
 /** One diff line whole: broken into rows between cells, the wrapped ones indented past the mark. */
-function wrapped(line: DiffLine, options: DiffViewOptions): string[] {
+function wrapped(line: ShownDiffLine, options: DiffViewOptions): string[] {
   const code =
     line.kind === "@" ? "36" : line.kind === "-" ? "31" : line.kind === "+" ? "32" : undefined;
   const text =
     line.kind === "@"
       ? line.text
-      : `${line.kind}${escapeForTerminal(expandTabs(collapseHiddenRuns(line.text)))}`;
+      : `${line.kind}${escapeForTerminal(diffLineText(line.text, line.whitespace))}`;
   const rows = layOutLine(text, {
     columns: options.columns,
     first: MODEL_INDENT,
@@ -131,40 +131,18 @@ function wrapped(line: DiffLine, options: DiffViewOptions): string[] {
   return code === undefined ? rows : rows.map((one) => paint(code, one, options.color));
 }
 
-function render(line: DiffLine, options: DiffViewOptions): { text: string; cut: boolean } {
+function render(line: ShownDiffLine, options: DiffViewOptions): { text: string; cut: boolean } {
   if (line.kind === "@") {
     return { text: paint("36", `${MODEL_INDENT}${line.text}`, options.color), cut: false };
   }
   const shown = row(
     line.kind,
-    escapeForTerminal(expandTabs(collapseHiddenRuns(line.text))),
+    escapeForTerminal(diffLineText(line.text, line.whitespace)),
     options,
   );
   if (line.kind === "-") return { ...shown, text: paint("31", shown.text, options.color) };
   if (line.kind === "+") return { ...shown, text: paint("32", shown.text, options.color) };
   return shown;
-}
-
-/**
- * Tab-indented code read as the editor shows it: each tab up to the next stop of TAB_WIDTH
- * columns (counted from the line's own start, after the mark), as spaces, so a row still has a
- * known width. Every other control character stays for `escapeForTerminal` to show.
- */
-function expandTabs(text: string): string {
-  if (!text.includes("\t")) return text;
-  let expanded = "";
-  let column = 0;
-  for (const char of text) {
-    if (char === "\t") {
-      const spaces = TAB_WIDTH - (column % TAB_WIDTH);
-      expanded += " ".repeat(spaces);
-      column += spaces;
-    } else {
-      expanded += char;
-      column += cellsOf(char);
-    }
-  }
-  return expanded;
 }
 
 /**
