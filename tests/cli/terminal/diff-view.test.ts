@@ -98,6 +98,39 @@ describe("renderFileDiff", () => {
     ]);
   });
 
+  it("shows a diff whole when leaving lines out would hide no more than it costs", () => {
+    const numbered = (changed: readonly number[]) =>
+      Array.from({ length: 40 }, (_, index) =>
+        changed.includes(index + 1) ? `new ${index + 1}` : `line ${index + 1}`,
+      ).join("\n");
+    const change = { path: "n", before: numbered([]), after: numbered([5, 35]) };
+    // 18 lines: 17 rows would leave 2 out, and the note of that plus the `v` note cost 2 rows.
+    const whole = fileDiffView(change, { ...plain, maxRows: 17 });
+    expect(whole?.cut).toBe(false);
+    expect(whole?.rows).toEqual([
+      "  @@ -2,7 +2,7 @@",
+      "   line 2",
+      "   line 3",
+      "   line 4",
+      "  -line 5",
+      "  +new 5",
+      "   line 6",
+      "   line 7",
+      "   line 8",
+      "  @@ -32,7 +32,7 @@",
+      "   line 32",
+      "   line 33",
+      "   line 34",
+      "  -line 35",
+      "  +new 35",
+      "   line 36",
+      "   line 37",
+      "   line 38",
+    ]);
+    const shortened = fileDiffView(change, { ...plain, maxRows: 16 });
+    expect(shortened?.rows[9]).toBe("   … 3 more diff lines not shown (0 removed, 0 added) …");
+  });
+
   it("cuts a line to the terminal's width, so one line is one row, keeping its end", () => {
     const rows = renderFileDiff(
       { path: "n", before: undefined, after: "x".repeat(100) },

@@ -33,6 +33,12 @@ export interface DiffView {
 const CONTEXT_LINES = 3;
 const MIN_ROWS = 6;
 /**
+ * Rows that leaving lines out costs: the `… N more diff lines not shown …` row and the note under
+ * the diff that offers `v`. Hiding no more lines than this saves no row, and only sends the
+ * person to `v` for lines that would have fit.
+ */
+const ELISION_COST_ROWS = 2;
+/**
  * Working out a diff costs time that grows with the product of the lengths (10,000 lines
  * replaced took ~13 s): past this the prompt shows no diff, and `v` the content, rather than
  * keep the person waiting with Ctrl-C unheard.
@@ -93,7 +99,8 @@ function fit(
 ): { rows: string[]; cut: boolean } {
   if (lines.length === 0) return { rows: [row(" ", "(no change)", options).text], cut: false };
   const budget = Math.max(options.maxRows, MIN_ROWS);
-  if (lines.length <= budget) {
+  // With one row of the budget for the count, `lines.length - (budget - 1)` lines would be hidden.
+  if (lines.length - (budget - 1) <= ELISION_COST_ROWS) {
     const shown = lines.map((line) => render(line, options));
     return { rows: shown.map((one) => one.text), cut: shown.some((one) => one.cut) };
   }
