@@ -7,8 +7,14 @@ import {
   type ConversationState,
 } from "../../../src/cli/terminal/input/slash-commands.js";
 
-function stateWith(commands: SlashCommands): { state: ConversationState; shown: () => string } {
-  const output = new PassThrough();
+function stateWith(
+  commands: SlashCommands,
+  terminal?: { readonly columns: number },
+): { state: ConversationState; shown: () => string } {
+  const output =
+    terminal === undefined
+      ? new PassThrough()
+      : Object.assign(new PassThrough(), { isTTY: true, columns: terminal.columns });
   let text = "";
   output.on("data", (chunk: Buffer) => (text += chunk.toString()));
   const state: ConversationState = {
@@ -52,6 +58,27 @@ describe("SlashCommands", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("on a terminal, an unknown command's listing wraps under the summaries, as /help's does", async () => {
+    const commands = new SlashCommands(conversationCommands({}));
+    const unknown = stateWith(commands, { columns: 50 });
+    await commands.run({ name: "nonsense", args: "" }, unknown.state);
+    const listing = [
+      "  /help          Show this help",
+      "  /exit          End the session",
+      "  /model [NAME]  Show the model, or switch to NAME",
+      "                 from the next turn on",
+      "  /usage         Tokens the model reported this",
+      "                 session",
+      "",
+    ].join("\n");
+    expect(unknown.shown()).toBe(
+      `agent: unknown command /nonsense; nothing was sent\n  to the model. Commands:\n${listing}`,
+    );
+    const help = stateWith(commands, { columns: 50 });
+    await commands.run({ name: "help", args: "" }, help.state);
+    expect(help.shown().endsWith(`\nCommands:\n${listing}`)).toBe(true);
   });
 
   it("a feature adds its own command as an entry; a name used twice is refused", async () => {

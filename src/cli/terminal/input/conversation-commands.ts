@@ -2,7 +2,6 @@
  * The conversation's own slash commands. Features with commands of their own (the context budget's
  * `/compact`, `/clear`, `/context`) pass theirs beside these to `SlashCommands`.
  */
-import { writeHarnessLines } from "../render/harness-rows.js";
 import { escapeForPrompt } from "../render/terminal-text.js";
 import type { SlashCommand, SlashCommandEnd } from "./slash-commands.js";
 
@@ -29,9 +28,6 @@ export interface ConversationCommandOptions {
   readonly model?: ModelSwitch;
 }
 
-/** A row of `SlashCommands.listing()` up to its summary: the usage, padded, and two blanks. */
-const LISTED_USAGE = /^ {2}\/\S+(?: \S+)* {2,}(?=\S)/u;
-
 /** A model name as a provider takes it: one word of printable characters. */
 const MODEL_NAME = /^[^\s\p{Cc}]{1,200}$/u;
 
@@ -40,12 +36,7 @@ export function conversationCommands(options: ConversationCommandOptions): Slash
     name: "help",
     summary: "Show this help",
     run: (_args, state) => {
-      const text = `${CONVERSATION_HELP}\nCommands:\n${state.commands.listing()}`;
-      // A command's summary goes on under itself, past the column of usages.
-      writeHarnessLines(state.output, text.split("\n"), (line) => {
-        const usage = LISTED_USAGE.exec(line)?.[0];
-        return usage === undefined ? undefined : " ".repeat(usage.length);
-      });
+      state.commands.writeListing(state.output, [...CONVERSATION_HELP.split("\n"), "Commands:"]);
       return "continue";
     },
   };

@@ -6,6 +6,7 @@
  */
 import type { Message } from "../../../core/ports/messages.js";
 import type { TokenUsage } from "../../../core/ports/model.js";
+import { writeHarnessLines, type HarnessOutput } from "../render/harness-rows.js";
 
 /** What a command may see and change of the conversation between two turns. */
 export interface ConversationState {
@@ -66,20 +67,36 @@ export class SlashCommands {
 
   /** One line per command, its usage padded so the summaries line up. */
   listing(): string {
+    return this.#listed().lines.join("\n");
+  }
+
+  /**
+   * `before` (escaped already), then the listing, as rows for `output` (harness-rows.ts): on a
+   * terminal a summary too long for its row goes on under itself, past the column of usages, the
+   * same wherever the list is shown (`/help`, an unknown command).
+   */
+  writeListing(output: HarnessOutput, before: readonly string[]): void {
+    const { lines, hang } = this.#listed();
+    writeHarnessLines(output, before);
+    writeHarnessLines(output, lines, () => hang);
+  }
+
+  #listed(): { lines: string[]; hang: string } {
     const commands = [...this.#commands.values()];
     const width = Math.max(...commands.map((command) => usageOf(command).length));
-    return commands
-      .map((command) => `  ${usageOf(command).padEnd(width)}  ${command.summary}`)
-      .join("\n");
+    return {
+      lines: commands.map((command) => `  ${usageOf(command).padEnd(width)}  ${command.summary}`),
+      hang: " ".repeat(width + 4),
+    };
   }
 
   /** Runs a parsed command line: an unknown name is an error that lists the known ones. */
   async run(parsed: ParsedCommand, state: ConversationState): Promise<SlashCommandEnd> {
     const command = this.#commands.get(parsed.name);
     if (command === undefined) {
-      state.output.write(
-        `agent: unknown command /${parsed.name}; nothing was sent to the model. Commands:\n${this.listing()}\n`,
-      );
+      this.writeListing(state.output, [
+        `agent: unknown command /${parsed.name}; nothing was sent to the model. Commands:`,
+      ]);
       return "continue";
     }
     return command.run(parsed.args, state);
