@@ -13,9 +13,14 @@ import type { FileChange } from "./file-change-preview.js";
 import { collapseHiddenRuns } from "../render/hidden-characters.js";
 import { reapplyRawMode, stopAndContinue } from "../input/job-control.js";
 import type { TerminalInput } from "../input/terminal-input.js";
-import { MODEL_INDENT, layOutLine } from "../render/terminal-layout.js";
+import {
+  MODEL_INDENT,
+  layOutLine,
+  layOutPieces,
+  type LinePiece,
+} from "../render/terminal-layout.js";
 import { layOutWords } from "../render/styled-rows.js";
-import { elideMiddle, escapeForPrompt, escapeForTerminal } from "../render/terminal-text.js";
+import { elideMiddleParts, escapeForPrompt, escapeForTerminal } from "../render/terminal-text.js";
 
 export const TERMINAL_APPROVAL_SOURCE = "terminal-approval";
 
@@ -320,14 +325,24 @@ async function discardTypeAhead(input: TerminalInput): Promise<"cancel" | undefi
   return dropped.ctrlC ? "cancel" : undefined;
 }
 
-/** Cut once, from the whole arguments, so the count of characters not shown is all of them. */
+/**
+ * Cut once, from the whole arguments, so the count of characters not shown is all of them. In
+ * pieces: the note of what is left out is kept whole on a row.
+ */
 function displayArguments(
   request: PermissionRequest,
   maxChars = MAX_ARGUMENT_CHARS,
   tailChars = KEPT_TAIL_CHARS,
-): string {
+): LinePiece[] {
   const json = JSON.stringify(collapseHiddenValues(request.call.arguments));
-  return request.call.effect === "execute" ? json : elideMiddle(json, maxChars, tailChars);
+  const parts =
+    request.call.effect === "execute" ? undefined : elideMiddleParts(json, maxChars, tailChars);
+  if (parts === undefined) return [{ text: json }];
+  return [
+    { text: `${parts.head} ` },
+    { text: parts.note, whole: true },
+    { text: ` ${parts.tail}` },
+  ];
 }
 
 /**
@@ -408,6 +423,11 @@ export function isYes(answer: string): boolean {
   return normalized === "y" || normalized === "yes";
 }
 
+/** One line of the prompt and how it may be broken into rows. */
+type Row =
+  | { readonly kind: "words"; readonly line: string }
+  | { readonly kind: "pieces"; readonly pieces: readonly LinePiece[] };
+
 /**
  * Every model-supplied value is JSON-encoded, then escaped, so it cannot repaint the terminal; runs
  * of blank or invisible characters are counted first, so they cannot push text off the screen.
@@ -423,21 +443,29 @@ export function renderApprovalPrompt(
   const reason = request.proposedDecision?.reason ?? "";
   // With a diff above, the arguments are only a reminder: shortened further, so the tool, the
   // path and the question stay on the screen with the end of the diff.
-  const shownArguments =
+  const argumentPieces =
     diff === undefined
       ? displayArguments(request)
       : displayArguments(request, ARGUMENTS_BESIDE_DIFF_CHARS, KEPT_TAIL_BESIDE_DIFF);
-  const lines = [
-    "",
-    `${labels.title}: ${shown(request.toolName)}`,
-    `${labels.reason}: ${shown(reason)}`,
-    `${labels.arguments}: ${escapeForTerminal(shownArguments)}`,
+  const shownArguments = argumentPieces.map((piece) => piece.text).join("");
+  // Prose (the harness's words, a reason) breaks between words; the model's JSON, a path and a
+  // command anywhere (a blank dropped at a row's end would be a character of theirs unseen).
+  const inWords = (line: string): Row => ({ kind: "words", line });
+  const anywhere = (...pieces: LinePiece[]): Row => ({ kind: "pieces", pieces });
+  const lines: Row[] = [
+    inWords(""),
+    inWords(`${labels.title}: ${shown(request.toolName)}`),
+    inWords(`${labels.reason}: ${shown(reason)}`),
+    anywhere(
+      { text: `${labels.arguments}: ` },
+      ...argumentPieces.map((piece) => ({ ...piece, text: escapeForTerminal(piece.text) })),
+    ),
   ];
   // Arguments cut short (or their blank runs counted) no longer show how much a write writes:
   // then its whole size is said. Shown whole, they need no such line (the tutorial's prompt).
   const size = writeSize(request);
   if (size !== undefined && shownArguments !== JSON.stringify(request.call.arguments)) {
-    lines.push(labels.writes(size.bytes, size.lines));
+    lines.push(inWords(labels.writes(size.bytes, size.lines)));
   }
   // Left out, not only counted: a run of blanks shown as `⟨40 spaces⟩` is shown whole already.
   const argumentsCut =
@@ -445,7 +473,9 @@ export function renderApprovalPrompt(
   // A command is shown whole, so a long one could still push its own start off the screen (padded
   // with sparse visible characters, say): its start and end are repeated beside the question.
   const recap = commandRecap(request, shownArguments);
-  if (recap !== undefined) lines.push(`${labels.startAndEnd}: ${escapeForTerminal(recap)}`);
+  if (recap !== undefined) {
+    lines.push(anywhere({ text: `${labels.startAndEnd}: ${escapeForTerminal(recap)}` }));
+  }
   // Contents may be shortened in the middle; the file they go to never is.
   const path = targetPath(request);
   if (path !== undefined) {
@@ -454,16 +484,28 @@ export function renderApprovalPrompt(
       request.landsOn === undefined
         ? ""
         : ` → ${escapeForTerminal(JSON.stringify(displayPath(request.landsOn)))}`;
-    lines.push(`${labels.path}: ${escapeForTerminal(JSON.stringify(displayPath(path)))}${lands}`);
+    lines.push(
+      anywhere({
+        text: `${labels.path}: ${escapeForTerminal(JSON.stringify(displayPath(path)))}${lands}`,
+      }),
+    );
   }
   // A line of its own after the tutorial's lines: `Remove-Item x` or `rm x` may be either shell's.
   const shell = request.call.finalArguments?.shell;
-  if (typeof shell === "string") lines.push(`${labels.shell}: ${shown(shell)}`);
+  if (typeof shell === "string") lines.push(inWords(`${labels.shell}: ${shown(shell)}`));
   if (request.executionEnvironment !== undefined) {
-    lines.push(`${labels.runsIn}: ${shown(request.executionEnvironment)}`);
+    lines.push(inWords(`${labels.runsIn}: ${shown(request.executionEnvironment)}`));
   }
   // Wrapped rows of a long value are indented: only the harness's labels start at column 0.
-  const rows = lines.map((line) => layOutLine(line, { columns, first: "", rest: MODEL_INDENT }));
+  const layout = { columns, first: "", rest: MODEL_INDENT };
+  const rows = lines.map((row) => {
+    switch (row.kind) {
+      case "words":
+        return layOutWords(row.line, layout);
+      case "pieces":
+        return layOutPieces(row.pieces, layout);
+    }
+  });
   const above = diff === undefined ? [] : ["", `${changeLabel ?? labels.change}:`, ...diff];
   return {
     details: `${[...above, ...rows].join("\n")}\n`,

@@ -33,6 +33,46 @@ export function layOutLine(line: string, layout: RowLayout): string {
     .join("\n");
 }
 
+/** A piece of a line; a `whole` one (a note of what is left out) is kept on one row if it fits. */
+export interface LinePiece {
+  readonly text: string;
+  readonly whole?: boolean;
+}
+
+/**
+ * As `layOutLine` for the pieces joined, but a `whole` piece that would be broken starts a new row
+ * instead, where one row holds it: `(31 more characters not shown)` is read at one glance.
+ */
+export function layOutPieces(pieces: readonly LinePiece[], layout: RowLayout): string {
+  const usable = usableCells(layout.columns);
+  if (usable === Number.POSITIVE_INFINITY) {
+    return `${layout.first}${pieces.map((piece) => piece.text).join("")}`;
+  }
+  const restCells = cellsOfText(layout.rest);
+  const row = { used: cellsOfText(layout.first), empty: true };
+  const rows: string[] = [];
+  let open = "";
+  for (const piece of pieces) {
+    const cells = cellsOfText(piece.text);
+    const wouldBreak = !row.empty && row.used + cells > usable;
+    if (piece.whole === true && wouldBreak && restCells + cells <= usable) {
+      rows.push(open);
+      open = "";
+      row.used = restCells;
+      row.empty = true;
+    }
+    const [first = "", ...more] = breakIntoRows(piece.text, row, usable, restCells);
+    if (more.length === 0) {
+      open += first;
+      continue;
+    }
+    rows.push(open + first, ...more.slice(0, -1));
+    open = more.at(-1) ?? "";
+  }
+  rows.push(open);
+  return rows.map((one, index) => `${index === 0 ? layout.first : layout.rest}${one}`).join("\n");
+}
+
 /** Every line of a model text indented, and broken into rows that keep the indent. */
 export function indentModelText(text: string, columns: number | undefined): string {
   return text

@@ -78,14 +78,22 @@ export function truncateForDisplay(text: string, maxChars: number): string {
   return `${characters.slice(0, maxChars).join("")}${marker}`;
 }
 
-/** Keeps the start and the last `tailChars` of a long text, saying how much of the middle is gone. */
-export function elideMiddle(text: string, maxChars: number, tailChars: number): string {
+/**
+ * The start and the last `tailChars` of a long text, and a note of how much of the middle is gone
+ * (`… (N more characters not shown) …`), apart, so the note can be kept on one row; `undefined`
+ * when the text is short enough to show whole.
+ */
+export function elideMiddleParts(
+  text: string,
+  maxChars: number,
+  tailChars: number,
+): { head: string; note: string; tail: string } | undefined {
   const characters = Array.from(text);
-  if (characters.length <= maxChars) return text;
+  if (characters.length <= maxChars) return undefined;
   const head = characters.slice(0, maxChars - tailChars).join("");
   const tail = characters.slice(characters.length - tailChars).join("");
   const omitted = characters.length - maxChars;
-  return `${head} … (${moreCharacters(omitted)} not shown) … ${tail}`;
+  return { head, note: `… (${moreCharacters(omitted)} not shown) …`, tail };
 }
 
 function moreCharacters(count: number): string {
