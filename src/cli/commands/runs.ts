@@ -14,6 +14,7 @@ import { subcommandParseError } from "../subcommand-args.js";
 import { resolveWorkspace } from "../settings/workspace.js";
 import { countStoredRuns, listStoredRuns, openRunStore } from "../../bootstrap.js";
 import { escapeForPrompt } from "../terminal/render/terminal-text.js";
+import { cutToCells, usableCells } from "../terminal/render/terminal-cells.js";
 
 /** Runs shown unless asked for more. */
 const DEFAULT_LIMIT = 20;
@@ -82,14 +83,16 @@ export function runsCommand(args: readonly string[], io: CliIo): number {
       return EXIT.ok;
     }
     // A person at a terminal reads columns by their names; a script reading stdout gets rows only.
-    if (io.stdout.isTTY === true) io.stdout.write(`${RUNS_HEADER}\n`);
+    const terminal = io.stdout.isTTY === true;
+    if (terminal) io.stdout.write(`${RUNS_HEADER}\n`);
+    // One row per run on a terminal too: a task the terminal wrapped would start a row at column 0.
+    const rowCells = terminal ? usableCells(io.stdout.columns) : Number.POSITIVE_INFINITY;
     for (const run of runs) {
       const start = run.startedAt?.replace(/\.\d+Z$/, "Z") ?? "-";
       const what = run.problem ?? oneLine(run.prompt, PROMPT_WIDTH);
       // The whole row, not only the task: every field but the id comes from the journal's text.
-      io.stdout.write(
-        `${escapeForPrompt(`${run.runId}  ${start}  ${run.status.padEnd(10)}  ${what}`)}\n`,
-      );
+      const row = escapeForPrompt(`${run.runId}  ${start}  ${run.status.padEnd(10)}  ${what}`);
+      io.stdout.write(`${cutToCells(row, rowCells)}\n`);
     }
     const total = runs.length < limit ? runs.length : countStoredRuns(store);
     if (total > runs.length) {

@@ -31,3 +31,22 @@ export function usableCells(columns: number | undefined): number {
   if (columns === undefined || columns <= 0) return Number.POSITIVE_INFINITY;
   return Math.max(columns - 1, MIN_ROW_CELLS);
 }
+
+/**
+ * `text` cut to fit `cells` (by the rule of `cellsOf`), its end replaced by `…` when cut: a listing
+ * row that stays one row on the screen, as a piped one is cut to one line. Unbounded: as it is.
+ */
+export function cutToCells(text: string, cells: number): string {
+  if (cellsOfText(text) <= cells) return text;
+  const room = cells - cellsOf(ELLIPSIS);
+  let kept = "";
+  let used = 0;
+  for (const char of text) {
+    used += cellsOf(char);
+    if (used > room) break;
+    kept += char;
+  }
+  return `${kept}${ELLIPSIS}`;
+}
+
+const ELLIPSIS = "…";
