@@ -253,11 +253,20 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     expect(await consumedGrants()).toEqual([]);
   }, 60_000);
 
-  it("a resume that waits again replaces the run's request: agent approvals lists only the new one, the old cannot be approved", async () => {
+  it("a resume before the answer waits on the same request; one for a changed action replaces it", async () => {
     await setUp();
     const { run, request } = await waitingRun();
 
-    // Nobody answered; the resume asks again for the same call, with a new request.
+    // Nobody answered; the resume asks again for the same action: the id the person has holds.
+    const same = await cli(["resume", run]);
+    expect(same.exitCode).toBe(3);
+    expect(requestId(same)).toBe(request);
+    expect((await cli(["approvals"])).stdout.match(/^req_[0-9a-f]{16}/gmu)).toEqual([request]);
+
+    // What npm test runs changed: the call is another action now, asked with a new request.
+    const changed = { ...PACKAGE_JSON, scripts: { ...PACKAGE_JSON.scripts } };
+    changed.scripts.test = `${PACKAGE_JSON.scripts.test} `;
+    await setUp(changed);
     const again = await cli(["resume", run]);
     expect(again.exitCode).toBe(3);
     const current = requestId(again);
