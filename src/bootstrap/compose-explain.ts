@@ -4,7 +4,7 @@
  * only in what it is handed: an approver and an audit that record, and a grant store in memory.
  * Nothing is executed, and no harness file, journal or grant is created.
  */
-import { shellCommandBinding } from "./shell-binding.js";
+import { shellCommandBinding } from "../adapters/commands/index.js";
 import { WorkspaceOutputStore } from "../adapters/filesystem/index.js";
 import type { ApprovalProvider } from "../core/policy/approval.js";
 import type { AuditSink } from "../core/policy/audit.js";

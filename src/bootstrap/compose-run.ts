@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { JsonlAuditLog } from "../adapters/audit/index.js";
-import { ensureHarnessDirectory } from "../adapters/commands/index.js";
+import { ensureHarnessDirectory, shellCommandBinding } from "../adapters/commands/index.js";
 import type { StartedShellExecution } from "../adapters/execution/index.js";
 import {
   NodeWorkspaceFileSystem,
@@ -17,7 +17,6 @@ import type { AuditSink } from "../core/policy/audit.js";
 import { CompositeAuditSink } from "../core/policy/composite-audit-sink.js";
 import type { AgentRunner } from "../core/runner/agent-runner.js";
 import { openApprovalStore } from "./open/approval-state.js";
-import { shellCommandBinding } from "./shell-binding.js";
 import type { RunGrants } from "../core/policy/run-grants.js";
 import type { PersonalRuleSpec } from "../core/policy/personal-rules.js";
 import { runGrantJournal } from "./run-grant-journal.js";

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BootstrapError } from "../../src/bootstrap/bootstrap-error.js";
 import { buildAgent } from "../../src/bootstrap/build-agent.js";
-import { shellCommandBinding, UnboundCommandError } from "../../src/bootstrap/shell-binding.js";
+import { shellCommandBinding } from "../../src/adapters/commands/index.js";
 import { UnbindableCommandError } from "../../src/core/grants/unbindable-command.js";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { CliConfigError } from "../../src/cli/config-error.js";
@@ -728,10 +728,14 @@ describe("what a run grant binds of a shell command", () => {
     expect(shellCommandBinding(workspace, "npm test 2>&1 | tail -3")).toContain(
       "ava && node evil.js",
     );
-    for (const hidden of ['npm test "$X"', "npm test *", "awk -f prog.aw?", "tclsh ~/x.tcl"]) {
-      expect(() => shellCommandBinding(workspace, hidden)).toThrow(UnboundCommandError);
-    }
-    for (const hidden of ["npm run $(cat name)", "npm test <<EOF"]) {
+    for (const hidden of [
+      'npm test "$X"',
+      "npm test *",
+      "awk -f prog.aw?",
+      "tclsh ~/x.tcl",
+      "npm run $(cat name)",
+      "npm test <<EOF",
+    ]) {
       expect(() => shellCommandBinding(workspace, hidden)).toThrow(UnbindableCommandError);
     }
     // Quotes hide nothing: the words are read as the shell reads them.

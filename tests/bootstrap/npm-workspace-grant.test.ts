@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { shellCommandBinding } from "../../src/bootstrap/shell-binding.js";
+import { shellCommandBinding } from "../../src/adapters/commands/index.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../src/core/policy/permission-request.js";
 import { PermissionPolicy } from "../../src/core/policy/permissions.js";

@@ -1,6 +1,8 @@
 /**
- * The workspace's command allowlist (P04's `allowedArgv`): its package.json verification scripts
- * and a checked-in `.agent/commands.json`, read safely once at start.
+ * What a command reads and runs in the workspace, said by one reader (command-reach.ts): P04's
+ * allowlist (its package.json verification scripts and a checked-in `.agent/commands.json`, read
+ * safely once at start) and what its approvals bind, what a daily `a` binds for a shell command
+ * (shell-binding.ts), and which file a package's install-time script runs (install-script-files.ts).
  */
 export {
   COMMANDS_FILE,
@@ -16,3 +18,4 @@ export {
 export { installScriptRun } from "./install-script-files.js";
 export { NpmScriptError, npmScriptRows, npmScriptText, shellTextReach } from "./npm-script.js";
 export { expandedWord } from "./script-words.js";
+export { shellCommandBinding } from "./shell-binding.js";

@@ -8,9 +8,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { shellTextReach } from "../../src/adapters/commands/index.js";
-import { shellCommandBinding } from "../../src/bootstrap/shell-binding.js";
-import { UnbindableCommandError } from "../../src/core/grants/unbindable-command.js";
+import { shellCommandBinding, shellTextReach } from "../../../src/adapters/commands/index.js";
+import { UnbindableCommandError } from "../../../src/core/grants/unbindable-command.js";
 
 let workspace: string;
 beforeEach(() => {
