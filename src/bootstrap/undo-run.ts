@@ -9,6 +9,7 @@ import { JsonlAuditLog } from "../adapters/audit/index.js";
 import {
   FileRunJournal,
   imagesPath,
+  journalPath,
   readJournalFile,
   readKeptImage,
   runIdsNewestFirst,
@@ -89,13 +90,39 @@ export interface StoredRunUndo {
   readonly onCutTail: (cutBytes: number) => void;
 }
 
+/** How many older runs `agent undo` looks through for one with changes to take back. */
+const RUNS_LOOKED_BACK = 20;
+
+/**
+ * The newest of the runs before `runId` (at most RUNS_LOOKED_BACK) with a call whose file changes
+ * can still be taken back: the run the person likely means when the newest changed nothing (a
+ * question asked after the edits). Read only, without the lock: it only names the run.
+ */
+function olderRunToUndo(runs: string, ids: readonly string[], runId: string): string | undefined {
+  for (const older of ids.slice(
+    ids.indexOf(runId) + 1,
+    ids.indexOf(runId) + 1 + RUNS_LOOKED_BACK,
+  )) {
+    try {
+      if (planUndo(readJournalFile(journalPath(runs, older)).records, 1).changes > 0) return older;
+    } catch {
+      // A journal that does not read names nothing.
+    }
+  }
+  return undefined;
+}
+
 /** `agent undo`: the newest run of the workspace (or the one named), locked while it is undone. */
-export async function undoStoredRun(
-  settings: StoredRunUndo,
-): Promise<{ readonly runId: string; readonly report: UndoReport }> {
+export async function undoStoredRun(settings: StoredRunUndo): Promise<{
+  readonly runId: string;
+  readonly report: UndoReport;
+  /** With no run named and nothing to undo in the newest: an older run that has something. */
+  readonly olderRunToUndo?: string;
+}> {
   const { workspace, host } = settings;
   const store = openRunStore(settings.stateDir, host, workspace);
-  const runId = settings.runId ?? runIdsNewestFirst(store.runs)[0];
+  const ids = runIdsNewestFirst(store.runs);
+  const runId = settings.runId ?? ids[0];
   if (runId === undefined)
     throw new RunJournalError(
       `no runs in ${workspace} yet (runs are kept per workspace: run this in the folder the agent ran in, or give --workspace)`,
@@ -137,7 +164,11 @@ export async function undoStoredRun(
       contents.records,
       settings.count,
     );
-    return { runId, report };
+    const older =
+      settings.runId === undefined && report.decisions.length === 0
+        ? olderRunToUndo(store.runs, ids, runId)
+        : undefined;
+    return { runId, report, ...(older === undefined ? {} : { olderRunToUndo: older }) };
   } finally {
     auditLog?.close();
     journal?.close();

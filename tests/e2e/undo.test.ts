@@ -113,6 +113,26 @@ describe("agent undo", () => {
     expect(await readFile(join(outside, "sub", "a.txt"), "utf8")).toBe("model\n");
   });
 
+  it("names the newest older run with changes to undo when the newest changed nothing", async () => {
+    await runTask([
+      { id: "call_w", name: "write_file", arguments: { path: "a.txt", content: "x" } },
+    ]);
+    await runTask([{ id: "call_r", name: "read_file", arguments: { path: "a.txt" } }]);
+    const runs = await runCli(["runs", "--workspace", e2e.dir.workspace], {
+      env: serverEnv(e2e.server.baseURL),
+    });
+    // Newest first: the reading run, then the writing one.
+    const [, older] = [...runs.stdout.matchAll(/^(\d{8}T\d{6}Z-[0-9a-f]{8})/gmu)].map(
+      (match) => match[1],
+    );
+    const undone = await undo();
+    expect(undone.exitCode).toBe(0);
+    expect(linesOf(undone.stderr).slice(1)).toEqual([
+      "agent: nothing to undo in this run: no call in it changed anything, or each that did is undone already",
+      `agent: run ${String(older)} has changes to undo: agent undo --run ${String(older)}`,
+    ]);
+  });
+
   it("says so when the run changed nothing, and refuses a count that is not one", async () => {
     await runTask([{ id: "call_r", name: "read_file", arguments: { path: "missing.txt" } }]);
     const undone = await undo();

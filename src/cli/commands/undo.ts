@@ -63,7 +63,7 @@ export async function undoCommand(args: readonly string[], io: CliIo): Promise<n
   }
   try {
     const workspace = resolveWorkspace(values.workspace ?? defaultWorkspace(io.env, io.cwd));
-    const { runId, report } = await undoStoredRun({
+    const { runId, report, olderRunToUndo } = await undoStoredRun({
       workspace,
       stateDir: values["state-dir"],
       host: io,
@@ -80,7 +80,12 @@ export async function undoCommand(args: readonly string[], io: CliIo): Promise<n
     sayAgent(io.stderr, `undo in run ${runId}`);
     writeUndoReport(io.stderr, report);
     // The newest run may be a read-only follow-up to the one the person means.
-    if (report.decisions.length === 0 && values.run === undefined) {
+    if (olderRunToUndo !== undefined) {
+      sayAgent(
+        io.stderr,
+        `run ${olderRunToUndo} has changes to undo: agent undo --run ${olderRunToUndo}`,
+      );
+    } else if (report.decisions.length === 0 && values.run === undefined) {
       sayAgent(io.stderr, "an older run's calls: agent undo --run ID (agent runs lists them)");
     }
     return report.decisions.some((decision) => decision.result === "refused")
