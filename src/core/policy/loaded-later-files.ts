@@ -216,6 +216,47 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
     ],
   },
   {
+    pattern:
+      "package-lock.json, npm-shrinkwrap.json, yarn.lock, pnpm-lock.yaml, bun.lock(b), .pnp.cjs, .pnp.loader.mjs, poetry.lock, Pipfile(.lock), uv.lock, pdm.lock, requirements*.txt, constraints.txt, requirements/, Gemfile.lock, Cargo.lock, composer.lock, flake.lock (commands write them; the file tools ask)",
+    reason:
+      "the next install fetches the packages they pin, from the URLs they name, and runs their install scripts (a lockfile holds both the URL and the checksum it is checked against); Yarn's PnP loader runs at every yarn command and in the editor",
+    folders: ["requirements"],
+    names: [
+      "package-lock.json",
+      "npm-shrinkwrap.json",
+      "yarn.lock",
+      "pnpm-lock.yaml",
+      "bun.lock",
+      "bun.lockb",
+      ".pnp.cjs",
+      ".pnp.js",
+      ".pnp.loader.mjs",
+      "poetry.lock",
+      "pipfile",
+      "pipfile.lock",
+      "uv.lock",
+      "pdm.lock",
+      "requirements.txt",
+      "requirements-dev.txt",
+      "requirements-test.txt",
+      "dev-requirements.txt",
+      "test-requirements.txt",
+      "constraints.txt",
+      "gemfile.lock",
+      "gems.locked",
+      "cargo.lock",
+      "composer.lock",
+      "flake.lock",
+    ],
+    commandsWrite: true,
+  },
+  {
+    pattern: "shell.nix, default.nix, flake.nix, devenv.nix, devenv.yaml",
+    reason:
+      "direnv's use nix or use flake (and nix-shell, nix develop) evaluate them and run their shellHook on entering the folder",
+    names: ["shell.nix", "default.nix", "flake.nix", "devenv.nix", "devenv.yaml"],
+  },
+  {
     pattern: "setup.py, pyproject.toml, Gemfile, gems.rb, .bundle/",
     reason:
       "pip runs setup.py, or the build backend pyproject.toml names, and bundler runs the Gemfile as Ruby, at the next install",
@@ -224,9 +265,9 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   },
   {
     pattern:
-      "eslint.config.*, .eslintrc*, prettier.config.*, .prettierrc*, stylelint.config.*, .stylelintrc*, tailwind.config.*, babel.config.*, .babelrc*",
+      "eslint.config.*, .eslintrc*, prettier.config.*, .prettierrc*, stylelint.config.*, .stylelintrc*, tailwind.config.*, babel.config.*, .babelrc*, postcss.config.*, .postcssrc*, .rubocop*.yml",
     reason:
-      "an editor's ESLint, Prettier, Stylelint or Tailwind support loads these configs, and the parsers, plugins and code they name, when it opens the folder",
+      "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads these configs, and the parsers, plugins and code they name (RuboCop's require:), when it opens the folder",
     prefixes: [
       "eslint.config.",
       ".eslintrc",
@@ -237,13 +278,16 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       "tailwind.config.",
       "babel.config.",
       ".babelrc",
+      "postcss.config.",
+      ".postcssrc",
+      ".rubocop",
     ],
   },
   {
     pattern:
-      "vitest.config.*, vite.config.*, jest.config.*, playwright.config.*, nuxt.config.*, svelte.config.*, astro.config.*, rollup.config.*, webpack.config.*, tsup.config.*, schema.prisma",
+      "vitest.config.*, vite.config.*, jest.config.*, playwright.config.*, .mocharc*, karma.conf.*, cypress.config.*, nuxt.config.*, svelte.config.*, astro.config.*, rollup.config.*, webpack.config.*, tsup.config.*, schema.prisma",
     reason:
-      "an editor's test runner (Vitest, Jest, Playwright) loads these configs to find the tests when it opens the folder, and a framework's install step or the build a prepare script runs (nuxt prepare, svelte-kit sync, prisma generate, rollup -c) runs what they name",
+      "an editor's test runner (Vitest, Jest, Playwright, Mocha, Karma, Cypress) loads these configs to find the tests when it opens the folder, and a framework's install step or the build a prepare script runs (nuxt prepare, svelte-kit sync, prisma generate, rollup -c) runs what they name",
     names: ["schema.prisma"],
     prefixes: [
       "vitest.config.",
@@ -251,6 +295,9 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       "vite.config.",
       "jest.config.",
       "playwright.config.",
+      ".mocharc",
+      "karma.conf.",
+      "cypress.config.",
       "nuxt.config.",
       "svelte.config.",
       "astro.config.",
@@ -320,7 +367,7 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   },
   {
     pattern:
-      "gradlew, gradle-wrapper.properties, gradle-wrapper.jar, gradle.properties, build.gradle(.kts), settings.gradle(.kts), pom.xml, build.sbt, mvnw, .mvn/, .sbtopts, .jvmopts, .bazelrc, .bazelversion, tools/bazel",
+      "gradlew, gradle-wrapper.properties, gradle-wrapper.jar, gradle.properties, build.gradle(.kts), settings.gradle(.kts), pom.xml, build.sbt, mvnw, .mvn/, .sbtopts, .jvmopts, .bazelrc, .bazelversion, tools/bazel, WORKSPACE(.bazel), MODULE.bazel, BUILD(.bazel), *.bzl",
     reason:
       "the Gradle, Maven, sbt or Bazel launcher, the build it runs, the distribution it downloads and the JVM options it starts with, run at the next build (an IDE runs the build when it opens the folder)",
     folders: [".mvn"],
@@ -334,6 +381,11 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       ".bazelrc",
       ".bazelversion",
       "bazel",
+      "workspace",
+      "workspace.bazel",
+      "module.bazel",
+      "build",
+      "build.bazel",
       "gradlew",
       "gradlew.bat",
       "gradle-wrapper.properties",
@@ -344,6 +396,7 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       ".sbtopts",
       ".jvmopts",
     ],
+    suffixes: [".bzl"],
   },
   {
     pattern: ".pdbrc, .irbrc, .pryrc, .gdbinit, .lldbinit",
@@ -393,6 +446,17 @@ export function reasonOutsideInstalledCode(path: string): string | undefined {
   const parts = namesOf(path);
   const installed = parts.slice(0, -1).some((folder) => COMMANDS_WRITE_FOLDERS.has(folder));
   return installed ? undefined : loadedLaterEntry(parts)?.reason;
+}
+
+/**
+ * `reasonOutsideInstalledCode`, but not what commands write as they install (lockfiles,
+ * requirement lists: `commandsWrite`): what the sandbox holds read-only from a command.
+ */
+export function reasonHeldFromCommands(path: string): string | undefined {
+  const parts = namesOf(path);
+  const installed = parts.slice(0, -1).some((folder) => COMMANDS_WRITE_FOLDERS.has(folder));
+  const entry = installed ? undefined : loadedLaterEntry(parts);
+  return entry?.commandsWrite === true ? undefined : entry?.reason;
 }
 
 /** Folders of installed code (`node_modules`, `.venv`, …): nothing below them is held from commands. */

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadedLaterPlaces } from "../../../src/adapters/filesystem/index.js";
 import {
   loadedLaterReason,
+  reasonHeldFromCommands,
   reasonOutsideInstalledCode,
 } from "../../../src/core/policy/loaded-later-files.js";
 import { BWRAP_REASON, HAS_BWRAP, hostEnvironmentRunner } from "../../support/bubblewrap.js";
@@ -123,7 +124,7 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
         bwrapPath: BWRAP ?? "",
         bash: BASH ?? "",
         workspace: ws,
-        ...(keep ? { loadedLater: reasonOutsideInstalledCode } : {}),
+        ...(keep ? { loadedLater: reasonHeldFromCommands } : {}),
       });
 
     const ATTACK =
@@ -164,6 +165,26 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       expect(result.notes).toContain(
         `warning: ${join(ws, "sub", "AGENTS.md")} was created during this command; instructions the next agent session loads into its prompt, in any chapter (this harness and other coding agents), and no one was asked about it: check it before then`,
       );
+    });
+
+    it("a lockfile stays writable to a command, as an install rewrites it; the package.json does not", async () => {
+      writeFileSync(join(ws, "package-lock.json"), "{}\n");
+      writeFileSync(join(ws, "requirements.txt"), "flask\n");
+      const result = await runner(true).run(
+        "echo x >> package-lock.json && echo L1; echo x >> requirements.txt && echo L2; " +
+          "echo x > yarn.lock && echo L3; echo '{}' > package.json && echo J1",
+        ws,
+        LIMITS,
+      );
+      expect(result.output).toMatch(/L1[\s\S]*L2[\s\S]*L3/u);
+      expect(result.output).not.toContain("J1");
+      expect(readFileSync(join(ws, "package-lock.json"), "utf8")).toBe("{}\nx\n");
+      expect(readFileSync(join(ws, "package.json"), "utf8")).toBe(
+        '{"scripts":{"test":"node test.js"}}\n',
+      );
+      // Asked of the file tools all the same.
+      expect(loadedLaterReason("package-lock.json")).toContain("the next install fetches");
+      expect(reasonHeldFromCommands("package-lock.json")).toBeUndefined();
     });
 
     it("installed code stays writable to a command, as an install needs; a linter's config does not", async () => {
@@ -370,7 +391,7 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
           bwrapPath: BWRAP ?? "",
           bash: BASH ?? "",
           workspace: ws,
-          loadedLater: reasonOutsideInstalledCode,
+          loadedLater: reasonHeldFromCommands,
           loadedLaterFor: "unapproved-commands",
         });
       const PLANT = "echo evil >> AGENTS.md && echo W1; echo 'export X=1' > .envrc && echo CREATED";
