@@ -187,8 +187,8 @@ export class PersonalRules {
         reason: `Your settings file: ${rule.behavior} ${describeRule(rule)}`,
         matches: (request) =>
           rule.behavior === "deny"
-            ? this.#exactMatchForDeny(rule, request)
-            : this.#broadMatch(rule, request),
+            ? this.#denyMatchesWords(rule, request)
+            : this.#matchesGenerously(rule, request),
       });
       if (rule.behavior !== "deny" || rule.argv === undefined) return [own];
       // A command that may run what a deny names, read generously, is put to the person with
@@ -197,7 +197,7 @@ export class PersonalRules {
         name: PERSONAL_RULE_SOURCE,
         behavior: "ask",
         reason: `Your settings file denies ${describeRule(rule)}, and this command may run it`,
-        matches: (request) => this.#broadMatch(rule, request),
+        matches: (request) => this.#matchesGenerously(rule, request),
       });
       return [own, unsure];
     });
@@ -209,7 +209,7 @@ export class PersonalRules {
    */
   withheldFrom(tool: string): readonly string[] | undefined {
     const globs = this.#rules.flatMap((rule) =>
-      rule.behavior !== "allow" && rule.path !== undefined && this.#keepsFrom(rule, tool)
+      rule.behavior !== "allow" && rule.path !== undefined && this.#speaksFor(rule, tool)
         ? [rule.path]
         : [],
     );
@@ -230,7 +230,7 @@ export class PersonalRules {
   }
 
   /** Whether a deny or ask `rule` speaks for `tool`: its own, every tool's, or read_file's reads. */
-  #keepsFrom(rule: PersonalRuleSpec, tool: string): boolean {
+  #speaksFor(rule: PersonalRuleSpec, tool: string): boolean {
     return (
       rule.tool === "*" ||
       rule.tool === tool ||
@@ -239,9 +239,9 @@ export class PersonalRules {
   }
 
   /** A deny's own match: a command's words exactly, anything else as generously as ever. */
-  #exactMatchForDeny(rule: PersonalRuleSpec, request: PermissionRequest): boolean {
+  #denyMatchesWords(rule: PersonalRuleSpec, request: PermissionRequest): boolean {
     const { argv } = rule;
-    if (argv === undefined) return this.#broadMatch(rule, request);
+    if (argv === undefined) return this.#matchesGenerously(rule, request);
     if (rule.tool !== "*" && rule.tool !== request.toolName) return false;
     return this.#commandsOf(request)?.some((words) => runsRuleExactly(words, argv)) === true;
   }
@@ -254,14 +254,18 @@ export class PersonalRules {
     // A deny or ask matching too keeps the question (deny has already won in the merge), and so
     // does one for another tool that names the same path: an allowed edit of a file whose reads
     // are denied would answer, old_string by old_string, what the file holds.
-    if (this.#rules.some((rule) => rule.behavior !== "allow" && this.#broadMatch(rule, request))) {
+    if (
+      this.#rules.some(
+        (rule) => rule.behavior !== "allow" && this.#matchesGenerously(rule, request),
+      )
+    ) {
       return undefined;
     }
     if (this.keepsContent(request)) return undefined;
     const rule = this.#rules.find(
       (candidate) =>
         candidate.behavior === "allow" &&
-        this.#exactMatch(candidate, request, isolated) &&
+        this.#allowAnswers(candidate, request, isolated) &&
         !this.#optionBeforeADeniedWord(candidate, request),
     );
     return rule === undefined
@@ -293,8 +297,8 @@ export class PersonalRules {
     return next?.startsWith("-") === true;
   }
 
-  #broadMatch(rule: PersonalRuleSpec, request: PermissionRequest): boolean {
-    if (!this.#keepsFrom(rule, request.toolName)) return false;
+  #matchesGenerously(rule: PersonalRuleSpec, request: PermissionRequest): boolean {
+    if (!this.#speaksFor(rule, request.toolName)) return false;
     const { argv } = rule;
     if (argv !== undefined) {
       return this.#commandsOf(request)?.some((words) => runsRule(words, argv)) === true;
@@ -324,7 +328,9 @@ export class PersonalRules {
     // holds: the refusal then speaks with its own reason, and nobody is asked about a call that
     // cannot run.
     if (this.#confinedTools.has(request.toolName) && namesAPlaceOutside(path)) return false;
-    const glob = this.#generous.get(rule) ?? new GenerousGlob(rule.path);
+    const glob = this.#generous.get(rule);
+    // Compiled for every deny and ask rule with a path; one missing names everything.
+    if (glob === undefined) return true;
     const reached = this.#reachedBy(request, path);
     if (reached === null) return true;
     const names = [normalized(path), request.landsOn, reached].filter((p) => p !== undefined);
@@ -364,7 +370,7 @@ export class PersonalRules {
         candidate.behavior === "allow" &&
         candidate.path !== undefined &&
         !namesLoadedLater(candidate.path) &&
-        this.#matchesBeforeLoadedLater(candidate, request, true),
+        this.#allowMatchesIgnoringLoadedLater(candidate, request, true),
     );
     const why = rule === undefined ? undefined : this.#whyLoadedLater(request);
     if (rule === undefined || why === undefined) return undefined;
@@ -376,8 +382,8 @@ export class PersonalRules {
   }
 
   /** Whether an allow rule answers this call (what is loaded later only by a rule naming it). */
-  #exactMatch(rule: PersonalRuleSpec, request: PermissionRequest, isolated: boolean): boolean {
-    if (!this.#matchesBeforeLoadedLater(rule, request, isolated)) return false;
+  #allowAnswers(rule: PersonalRuleSpec, request: PermissionRequest, isolated: boolean): boolean {
+    if (!this.#allowMatchesIgnoringLoadedLater(rule, request, isolated)) return false;
     // A write of a file loaded later is allowed only by a rule that names that place itself.
     return (
       rule.path === undefined ||
@@ -388,7 +394,7 @@ export class PersonalRules {
   }
 
   /** Whether the rule matches the call by tool, words or path, before what is loaded later. */
-  #matchesBeforeLoadedLater(
+  #allowMatchesIgnoringLoadedLater(
     rule: PersonalRuleSpec,
     request: PermissionRequest,
     isolated: boolean,
@@ -413,7 +419,7 @@ export class PersonalRules {
         typeof path === "string" &&
         isPlainPath(path) &&
         request.landsOn === undefined &&
-        (this.#exact.get(rule) ?? globToRegExp(rule.path)).test(path)
+        this.#exact.get(rule)?.test(path) === true
       );
     }
     // A rule that names only the tool allows only a call to another service (an MCP server's
