@@ -804,6 +804,13 @@ describe("the closing line", () => {
     expect(none.text()).toBe("done in 1 turn\n");
   });
 
+  it("says a resume that sent nothing showed the run's last answer, not that it took 0 turns", async () => {
+    const resumed = reporter("normal");
+    resumed.progress.finish(0, undefined);
+    await flushed();
+    expect(resumed.text()).toBe("no new turn: the answer above is the run's last\n");
+  });
+
   it("shows each turn's tokens as it happens when verbose", async () => {
     const { progress, text } = reporter("verbose");
     progress.onModelReply(replyWith(usage(8, 4)));

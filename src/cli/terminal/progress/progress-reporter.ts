@@ -275,13 +275,13 @@ export class ProgressReporter implements AgentObserver {
     const context = this.#options.output.isTTY === true ? this.#context : "";
     // Said outright: an answer after nothing was allowed to run is rarely what was asked for.
     const allDenied = everyCallDenied(outcomes) ? " · every call was denied" : "";
+    // A resume of a run that had answered sends nothing: the answer above is the one from before.
+    const done =
+      turns === 0 && outcomes.length === 0
+        ? "no new turn: the answer above is the run's last"
+        : `done in ${turns} ${turns === 1 ? "turn" : "turns"}`;
     // Broken between words on a terminal like the other harness lines, not mid-word by it.
-    this.#rows([
-      {
-        text: `done in ${turns} ${turns === 1 ? "turn" : "turns"}${calls}${allDenied}${tokens}${context}`,
-        style: DIM,
-      },
-    ]);
+    this.#rows([{ text: `${done}${calls}${allDenied}${tokens}${context}`, style: DIM }]);
   }
 
   dispose(): void {
