@@ -132,7 +132,17 @@ const LAZY_ZOD = {
 const LAZY_BUILTINS = {
   "node:child_process": ["spawn"],
   // ~1 ms with what it loads (readline's interface among them); the tools need it, start-up not.
-  "node:fs/promises": ["access", "lstat", "mkdir", "mkdtemp", "open", "realpath", "rename", "rm"],
+  "node:fs/promises": [
+    "access",
+    "lstat",
+    "mkdir",
+    "mkdtemp",
+    "open",
+    "realpath",
+    "rename",
+    "rm",
+    "rmdir",
+  ],
   "node:readline": ["createInterface"],
 };
 

@@ -57,10 +57,10 @@ describe("agent undo", () => {
     expect(undone.exitCode).toBe(0);
     expect(linesOf(undone.stderr).slice(1)).toEqual([
       "agent: undid edit_file (call_edit): notes.txt holds again what it held before the call",
-      "agent: undid write_file (call_write): removed new/made.txt, which the call created",
+      "agent: undid write_file (call_write): removed new/made.txt, which the call created, and the folders it made for it, left empty (new)",
     ]);
     expect(await readFile(workspaceFile("notes.txt"))).toEqual(Buffer.from(ORIGINAL));
-    expect(existsSync(workspaceFile("new/made.txt"))).toBe(false);
+    expect(existsSync(workspaceFile("new"))).toBe(false);
     const lines = linesOf(await readFile(audit, "utf8")).map(
       (line) => JSON.parse(line) as { callId: string; undo: { result: string } },
     );

@@ -195,7 +195,13 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     const written =
       recorder === undefined
         ? undefined
-        : await this.#recordBefore(recorder, target, data, await readBeforeImage(target, path));
+        : await this.#recordBefore(
+            recorder,
+            target,
+            data,
+            await readBeforeImage(target, path),
+            await this.#foldersToMake(target),
+          );
     await this.#createParentDirectories(target, path);
     await writeFileAtomically(await this.#recheck(target, path), data, path);
     if (written !== undefined) await recorder?.afterWrite(written.file, written.afterSha256);
@@ -237,6 +243,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
     target: string,
     data: Uint8Array,
     before: BeforeImage | undefined,
+    madeFolders: readonly string[] = [],
   ): Promise<PlannedWrite> {
     const planned: PlannedWrite = {
       file: relative(await realpathNative(this.root), target)
@@ -245,6 +252,7 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
       before,
       afterSha256: sha256Of(data),
       afterSize: data.byteLength,
+      ...(madeFolders.length === 0 ? {} : { madeFolders }),
     };
     await recorder.beforeWrite(planned);
     return planned;
@@ -296,6 +304,23 @@ export class NodeWorkspaceFileSystem implements WorkspaceFileSystem {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(this.#grepWorker === undefined ? {} : { script: this.#grepWorker }),
     });
+  }
+
+  /**
+   * The folders between the workspace and `target` that are not there yet, workspace-relative,
+   * outermost first: what the write will make for the file, recorded for an undo.
+   */
+  async #foldersToMake(target: string): Promise<string[]> {
+    const root = await realpathNative(this.root);
+    const missing: string[] = [];
+    for (let folder = dirname(target); folder !== root && isWithinRoot(root, folder);) {
+      if ((await lstat(folder).catch(() => undefined)) !== undefined) break;
+      missing.unshift(relative(root, folder).split(sep).join("/"));
+      const parent = dirname(folder);
+      if (parent === folder) break;
+      folder = parent;
+    }
+    return missing;
   }
 
   async #createParentDirectories(target: string, path: string): Promise<void> {

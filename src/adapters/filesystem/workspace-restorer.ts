@@ -4,7 +4,7 @@
  * name that now leads elsewhere through a link (planted since the call) is refused, never
  * followed, so an undo can only put bytes back where the call wrote them, inside the workspace.
  */
-import { rm } from "node:fs/promises";
+import { lstat, rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import {
   WorkspaceFileError,
@@ -55,6 +55,23 @@ export class NodeWorkspaceRestorer implements WorkspaceRestorer {
       await rm(target);
     } catch (error) {
       throw toWorkspaceError(error, file);
+    }
+  }
+
+  async removeEmptyFolder(folder: string): Promise<boolean> {
+    let target: string;
+    try {
+      target = await this.#resolve(folder);
+    } catch {
+      return false;
+    }
+    // A folder, not a link to one; rmdir refuses one that holds anything.
+    if ((await lstat(target).catch(() => undefined))?.isDirectory() !== true) return false;
+    try {
+      await rmdir(target);
+      return true;
+    } catch {
+      return false;
     }
   }
 

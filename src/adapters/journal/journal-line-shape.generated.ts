@@ -307,6 +307,11 @@ export const JOURNAL_LINE_SHAPE: ValueShape = {
             min: 0,
           },
         },
+        madeFolders: {
+          optional: {
+            array: "string",
+          },
+        },
       },
     },
     file_written: {

@@ -85,10 +85,11 @@ const K20: readonly string[] = [
   "notKept",
   "afterSha256",
   "afterSize",
+  "madeFolders",
 ];
 const P17 = new RegExp("^[0-9a-f]{64}$");
-const K22: readonly string[] = ["v", "time", "type", "callId", "file", "sha256"];
-const K23: readonly string[] = [
+const K23: readonly string[] = ["v", "time", "type", "callId", "file", "sha256"];
+const K24: readonly string[] = [
   "v",
   "time",
   "type",
@@ -98,15 +99,15 @@ const K23: readonly string[] = [
   "result",
   "detail",
 ];
-const K27: readonly string[] = ["role", "content"];
 const K28: readonly string[] = ["role", "content"];
-const K31: readonly string[] = ["id", "name", "arguments"];
-const K29: readonly string[] = ["role", "content", "toolCalls"];
-const K32: readonly string[] = ["role", "toolCallId", "content"];
-const K24: readonly string[] = ["v", "time", "type", "reason", "messages"];
-const K33: readonly string[] = ["v", "time", "type"];
-const K34: readonly string[] = ["v", "time", "type", "model"];
-const K35: readonly string[] = [
+const K29: readonly string[] = ["role", "content"];
+const K32: readonly string[] = ["id", "name", "arguments"];
+const K30: readonly string[] = ["role", "content", "toolCalls"];
+const K33: readonly string[] = ["role", "toolCallId", "content"];
+const K25: readonly string[] = ["v", "time", "type", "reason", "messages"];
+const K34: readonly string[] = ["v", "time", "type"];
+const K35: readonly string[] = ["v", "time", "type", "model"];
+const K36: readonly string[] = [
   "v",
   "time",
   "type",
@@ -117,11 +118,11 @@ const K35: readonly string[] = [
   "environment",
   "key",
 ];
-const K36: readonly string[] = ["v", "time", "type"];
-const K37: readonly string[] = ["v", "time", "type", "finalText"];
-const K38: readonly string[] = ["v", "time", "type", "error"];
-const K39: readonly string[] = ["v", "time", "type"];
-const K40: readonly string[] = ["v", "time", "type", "callId", "request"];
+const K37: readonly string[] = ["v", "time", "type"];
+const K38: readonly string[] = ["v", "time", "type", "finalText"];
+const K39: readonly string[] = ["v", "time", "type", "error"];
+const K40: readonly string[] = ["v", "time", "type"];
+const K41: readonly string[] = ["v", "time", "type", "callId", "request"];
 
 /** A plain object as JSON.parse makes it; anything else (an array, a class) is zod's to judge. */
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -155,32 +156,32 @@ function v1(value: unknown): unknown {
     case "file_before":
       return v20(value);
     case "file_written":
-      return v22(value);
-    case "call_undone":
       return v23(value);
-    case "history_compacted":
+    case "call_undone":
       return v24(value);
+    case "history_compacted":
+      return v25(value);
     case "run_resumed":
-      return v33(value);
-    case "model_switched":
       return v34(value);
-    case "run_grant":
+    case "model_switched":
       return v35(value);
-    case "conversation_cleared":
+    case "run_grant":
       return v36(value);
-    case "run_finished":
+    case "conversation_cleared":
       return v37(value);
-    case "run_failed":
+    case "run_finished":
       return v38(value);
-    case "run_cancelled":
+    case "run_failed":
       return v39(value);
-    case "run_waiting":
+    case "run_cancelled":
       return v40(value);
+    case "run_waiting":
+      return v41(value);
     default:
       return NOT;
   }
 }
-function v40(value: unknown): unknown {
+function v41(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -224,14 +225,14 @@ function v40(value: unknown): unknown {
   if (!Object.hasOwn(value, "request")) return NOT;
   {
     const f4 = value["request"];
-    c4 = v41(f4);
+    c4 = v42(f4);
     if (c4 === NOT) return NOT;
     same &&= c4 === f4;
     present += 1;
   }
   if (same) {
     let index = 0;
-    const expected = K40;
+    const expected = K41;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -255,7 +256,7 @@ function v40(value: unknown): unknown {
   if (c4 !== NOT) out["request"] = c4;
   return out;
 }
-function v41(value: unknown): unknown {
+function v42(value: unknown): unknown {
   if (!isObject(value) || Object.hasOwn(value, "__proto__") || Object.hasOwn(value, "constructor"))
     return NOT;
   const keys = Object.keys(value);
@@ -273,7 +274,7 @@ function v41(value: unknown): unknown {
   }
   return copy ?? value;
 }
-function v39(value: unknown): unknown {
+function v40(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -306,7 +307,7 @@ function v39(value: unknown): unknown {
   }
   if (same) {
     let index = 0;
-    const expected = K39;
+    const expected = K40;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -328,7 +329,7 @@ function v39(value: unknown): unknown {
   if (c2 !== NOT) out["type"] = c2;
   return out;
 }
-function v38(value: unknown): unknown {
+function v39(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -370,7 +371,7 @@ function v38(value: unknown): unknown {
   }
   if (same) {
     let index = 0;
-    const expected = K38;
+    const expected = K39;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -393,7 +394,7 @@ function v38(value: unknown): unknown {
   if (c3 !== NOT) out["error"] = c3;
   return out;
 }
-function v37(value: unknown): unknown {
+function v38(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -435,7 +436,7 @@ function v37(value: unknown): unknown {
   }
   if (same) {
     let index = 0;
-    const expected = K37;
+    const expected = K38;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -458,7 +459,7 @@ function v37(value: unknown): unknown {
   if (c3 !== NOT) out["finalText"] = c3;
   return out;
 }
-function v36(value: unknown): unknown {
+function v37(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -491,7 +492,7 @@ function v36(value: unknown): unknown {
   }
   if (same) {
     let index = 0;
-    const expected = K36;
+    const expected = K37;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -513,7 +514,7 @@ function v36(value: unknown): unknown {
   if (c2 !== NOT) out["type"] = c2;
   return out;
 }
-function v35(value: unknown): unknown {
+function v36(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -598,7 +599,7 @@ function v35(value: unknown): unknown {
   }
   if (same) {
     let index = 0;
-    const expected = K35;
+    const expected = K36;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -626,7 +627,7 @@ function v35(value: unknown): unknown {
   if (c8 !== NOT) out["key"] = c8;
   return out;
 }
-function v34(value: unknown): unknown {
+function v35(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -668,7 +669,7 @@ function v34(value: unknown): unknown {
   }
   if (same) {
     let index = 0;
-    const expected = K34;
+    const expected = K35;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -691,7 +692,7 @@ function v34(value: unknown): unknown {
   if (c3 !== NOT) out["model"] = c3;
   return out;
 }
-function v33(value: unknown): unknown {
+function v34(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -724,7 +725,7 @@ function v33(value: unknown): unknown {
   }
   if (same) {
     let index = 0;
-    const expected = K33;
+    const expected = K34;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -746,7 +747,7 @@ function v33(value: unknown): unknown {
   if (c2 !== NOT) out["type"] = c2;
   return out;
 }
-function v24(value: unknown): unknown {
+function v25(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -790,14 +791,14 @@ function v24(value: unknown): unknown {
   if (!Object.hasOwn(value, "messages")) return NOT;
   {
     const f4 = value["messages"];
-    c4 = v25(f4);
+    c4 = v26(f4);
     if (c4 === NOT) return NOT;
     same &&= c4 === f4;
     present += 1;
   }
   if (same) {
     let index = 0;
-    const expected = K24;
+    const expected = K25;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -821,35 +822,35 @@ function v24(value: unknown): unknown {
   if (c4 !== NOT) out["messages"] = c4;
   return out;
 }
-function v25(value: unknown): unknown {
+function v26(value: unknown): unknown {
   if (!Array.isArray(value)) return NOT;
   const values = value as unknown[];
   let copy: unknown[] | undefined;
   for (let index = 0; index < values.length; index += 1) {
     const element = values[index];
-    const vouched = v26(element);
+    const vouched = v27(element);
     if (vouched === NOT) return NOT;
     if (copy === undefined && vouched !== element) copy = values.slice(0, index);
     copy?.push(vouched);
   }
   return copy ?? values;
 }
-function v26(value: unknown): unknown {
+function v27(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   switch (value["role"]) {
     case "system":
-      return v27(value);
-    case "user":
       return v28(value);
-    case "assistant":
+    case "user":
       return v29(value);
+    case "assistant":
+      return v30(value);
     case "tool":
-      return v32(value);
+      return v33(value);
     default:
       return NOT;
   }
 }
-function v32(value: unknown): unknown {
+function v33(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -882,7 +883,7 @@ function v32(value: unknown): unknown {
   }
   if (same) {
     let index = 0;
-    const expected = K32;
+    const expected = K33;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -904,7 +905,7 @@ function v32(value: unknown): unknown {
   if (c2 !== NOT) out["content"] = c2;
   return out;
 }
-function v29(value: unknown): unknown {
+function v30(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -930,14 +931,14 @@ function v29(value: unknown): unknown {
   if (!Object.hasOwn(value, "toolCalls")) return NOT;
   {
     const f2 = value["toolCalls"];
-    c2 = v30(f2);
+    c2 = v31(f2);
     if (c2 === NOT) return NOT;
     same &&= c2 === f2;
     present += 1;
   }
   if (same) {
     let index = 0;
-    const expected = K29;
+    const expected = K30;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -959,20 +960,20 @@ function v29(value: unknown): unknown {
   if (c2 !== NOT) out["toolCalls"] = c2;
   return out;
 }
-function v30(value: unknown): unknown {
+function v31(value: unknown): unknown {
   if (!Array.isArray(value)) return NOT;
   const values = value as unknown[];
   let copy: unknown[] | undefined;
   for (let index = 0; index < values.length; index += 1) {
     const element = values[index];
-    const vouched = v31(element);
+    const vouched = v32(element);
     if (vouched === NOT) return NOT;
     if (copy === undefined && vouched !== element) copy = values.slice(0, index);
     copy?.push(vouched);
   }
   return copy ?? values;
 }
-function v31(value: unknown): unknown {
+function v32(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -1005,7 +1006,7 @@ function v31(value: unknown): unknown {
   }
   if (same) {
     let index = 0;
-    const expected = K31;
+    const expected = K32;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -1027,7 +1028,7 @@ function v31(value: unknown): unknown {
   if (c2 !== NOT) out["arguments"] = c2;
   return out;
 }
-function v28(value: unknown): unknown {
+function v29(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -1036,6 +1037,51 @@ function v28(value: unknown): unknown {
   {
     const f0 = value["role"];
     c0 = f0 === "user" ? f0 : NOT;
+    if (c0 === NOT) return NOT;
+    same &&= c0 === f0;
+    present += 1;
+  }
+  let c1: unknown = NOT;
+  if (!Object.hasOwn(value, "content")) return NOT;
+  {
+    const f1 = value["content"];
+    c1 = typeof f1 === "string" ? f1 : NOT;
+    if (c1 === NOT) return NOT;
+    same &&= c1 === f1;
+    present += 1;
+  }
+  if (same) {
+    let index = 0;
+    const expected = K29;
+    for (const key in value) {
+      while (
+        index < expected.length &&
+        expected[index] !== key &&
+        !Object.hasOwn(value, expected[index] as string)
+      )
+        index += 1;
+      if (expected[index] !== key) {
+        same = false;
+        break;
+      }
+      index += 1;
+    }
+  }
+  if (same) return value;
+  const out: Record<string, unknown> = {};
+  if (c0 !== NOT) out["role"] = c0;
+  if (c1 !== NOT) out["content"] = c1;
+  return out;
+}
+function v28(value: unknown): unknown {
+  if (!isObject(value)) return NOT;
+  let present = 0;
+  let same = true;
+  let c0: unknown = NOT;
+  if (!Object.hasOwn(value, "role")) return NOT;
+  {
+    const f0 = value["role"];
+    c0 = f0 === "system" ? f0 : NOT;
     if (c0 === NOT) return NOT;
     same &&= c0 === f0;
     present += 1;
@@ -1072,52 +1118,7 @@ function v28(value: unknown): unknown {
   if (c1 !== NOT) out["content"] = c1;
   return out;
 }
-function v27(value: unknown): unknown {
-  if (!isObject(value)) return NOT;
-  let present = 0;
-  let same = true;
-  let c0: unknown = NOT;
-  if (!Object.hasOwn(value, "role")) return NOT;
-  {
-    const f0 = value["role"];
-    c0 = f0 === "system" ? f0 : NOT;
-    if (c0 === NOT) return NOT;
-    same &&= c0 === f0;
-    present += 1;
-  }
-  let c1: unknown = NOT;
-  if (!Object.hasOwn(value, "content")) return NOT;
-  {
-    const f1 = value["content"];
-    c1 = typeof f1 === "string" ? f1 : NOT;
-    if (c1 === NOT) return NOT;
-    same &&= c1 === f1;
-    present += 1;
-  }
-  if (same) {
-    let index = 0;
-    const expected = K27;
-    for (const key in value) {
-      while (
-        index < expected.length &&
-        expected[index] !== key &&
-        !Object.hasOwn(value, expected[index] as string)
-      )
-        index += 1;
-      if (expected[index] !== key) {
-        same = false;
-        break;
-      }
-      index += 1;
-    }
-  }
-  if (same) return value;
-  const out: Record<string, unknown> = {};
-  if (c0 !== NOT) out["role"] = c0;
-  if (c1 !== NOT) out["content"] = c1;
-  return out;
-}
-function v23(value: unknown): unknown {
+function v24(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -1197,7 +1198,7 @@ function v23(value: unknown): unknown {
   }
   if (same) {
     let index = 0;
-    const expected = K23;
+    const expected = K24;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -1224,7 +1225,7 @@ function v23(value: unknown): unknown {
   if (c7 !== NOT) out["detail"] = c7;
   return out;
 }
-function v22(value: unknown): unknown {
+function v23(value: unknown): unknown {
   if (!isObject(value)) return NOT;
   let present = 0;
   let same = true;
@@ -1284,7 +1285,7 @@ function v22(value: unknown): unknown {
   }
   if (same) {
     let index = 0;
-    const expected = K22;
+    const expected = K23;
     for (const key in value) {
       while (
         index < expected.length &&
@@ -1417,6 +1418,14 @@ function v20(value: unknown): unknown {
     same &&= c11 === f11;
     present += 1;
   }
+  let c12: unknown = NOT;
+  if (Object.hasOwn(value, "madeFolders")) {
+    const f12 = value["madeFolders"];
+    c12 = v22(f12);
+    if (c12 === NOT) return NOT;
+    same &&= c12 === f12;
+    present += 1;
+  }
   if (same) {
     let index = 0;
     const expected = K20;
@@ -1448,7 +1457,21 @@ function v20(value: unknown): unknown {
   if (c9 !== NOT) out["notKept"] = c9;
   if (c10 !== NOT) out["afterSha256"] = c10;
   if (c11 !== NOT) out["afterSize"] = c11;
+  if (c12 !== NOT) out["madeFolders"] = c12;
   return out;
+}
+function v22(value: unknown): unknown {
+  if (!Array.isArray(value)) return NOT;
+  const values = value as unknown[];
+  let copy: unknown[] | undefined;
+  for (let index = 0; index < values.length; index += 1) {
+    const element = values[index];
+    const vouched = typeof element === "string" ? element : NOT;
+    if (vouched === NOT) return NOT;
+    if (copy === undefined && vouched !== element) copy = values.slice(0, index);
+    copy?.push(vouched);
+  }
+  return copy ?? values;
 }
 function v21(value: unknown): unknown {
   if (!isObject(value)) return NOT;

@@ -151,6 +151,7 @@ function buildJournalLineSchema() {
       notKept: z.string().optional(),
       afterSha256: sha256,
       afterSize: size,
+      madeFolders: z.array(z.string()).optional(),
     }),
     z.object({
       ...envelope,

@@ -99,6 +99,8 @@ export type JournalRecord =
       readonly notKept?: string;
       readonly afterSha256: string;
       readonly afterSize: number;
+      /** The folders the write made for the file, outermost first: an undo removes them empty. */
+      readonly madeFolders?: readonly string[];
     }
   /** The write of a file_before landed, holding these bytes. */
   | {

@@ -201,6 +201,9 @@ export class RunJournalWriter {
           : { image: kept }),
       afterSha256: write.afterSha256,
       afterSize: write.afterSize,
+      ...(write.madeFolders === undefined || write.madeFolders.length === 0
+        ? {}
+        : { madeFolders: write.madeFolders }),
     };
   }
 

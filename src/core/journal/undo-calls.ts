@@ -110,7 +110,11 @@ async function undoWrite(write: RecordedWrite, ports: UndoPorts): Promise<CallUn
   try {
     if (decided.kind === "remove") {
       await ports.files.remove(write.file, write.afterSha256);
-      return { result: "restored", detail: `removed ${write.file}, which the call created` };
+      const folders = await removeMadeFolders(write.madeFolders, ports.files);
+      return {
+        result: "restored",
+        detail: `removed ${write.file}, which the call created${folders.length === 0 ? "" : `, and the folders it made for it, left empty (${folders.join(", ")})`}`,
+      };
     }
     await ports.files.restore(write.file, decided.bytes(ports), write.afterSha256);
     return { result: "restored", detail: `${write.file} holds again what it held before the call` };
@@ -120,6 +124,22 @@ async function undoWrite(write: RecordedWrite, ports: UndoPorts): Promise<CallUn
       detail: `${write.file} could not be put back (${firstLineOfError(error)}); it was left as it is`,
     };
   }
+}
+
+/**
+ * The folders a write made for the file it created, innermost first, each while it is empty: one
+ * that holds anything now (a file made since), or is no longer that folder, stops the rest.
+ */
+async function removeMadeFolders(
+  folders: readonly string[],
+  files: UndoPorts["files"],
+): Promise<string[]> {
+  const removed: string[] = [];
+  for (const folder of [...folders].reverse()) {
+    if (!(await files.removeEmptyFolder(folder).catch(() => false))) break;
+    removed.push(folder);
+  }
+  return removed;
 }
 
 type WriteDecision =

@@ -24,6 +24,8 @@ export interface RecordedWrite {
   readonly afterSha256: string;
   /** file_written follows: the bytes landed. Without it the write may or may not have happened. */
   readonly landed: boolean;
+  /** The folders the write made for a file it created, outermost first. */
+  readonly madeFolders: readonly string[];
 }
 
 export interface UndoableCall {
@@ -106,6 +108,7 @@ export function planUndo(records: readonly StoredJournalRecord[], count: number)
             : undefined,
           afterSha256: record.afterSha256,
           landed: false,
+          madeFolders: record.madeFolders ?? [],
         });
         break;
       case "file_written": {

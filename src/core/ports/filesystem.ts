@@ -150,6 +150,11 @@ export interface PlannedWrite {
   readonly before: BeforeImage | undefined;
   readonly afterSha256: string;
   readonly afterSize: number;
+  /**
+   * Workspace-relative folders the write makes for the file (none were there), outermost first:
+   * an undo that removes the file removes those it finds empty.
+   */
+  readonly madeFolders?: readonly string[];
 }
 
 /**
@@ -239,4 +244,9 @@ export interface WorkspaceRestorer {
   restore(file: string, bytes: Uint8Array, expectedSha256: string): Promise<void>;
   /** Removes `file` (one the call created), if it still holds `expectedSha256`. */
   remove(file: string, expectedSha256: string): Promise<void>;
+  /**
+   * Removes the folder `folder` (one a call made) when it is empty and still that folder (no link
+   * on the way); says whether it did. Anything in it now keeps it.
+   */
+  removeEmptyFolder(folder: string): Promise<boolean>;
 }

@@ -4,7 +4,8 @@
  * and the restorer puts bytes back only where the recorded name still leads, inside the workspace.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeWorkspaceFileSystem } from "../../../src/adapters/filesystem/node-filesystem.js";
@@ -66,6 +67,14 @@ describe("the file tools' before-images", () => {
     await files.writeFile("new/a.txt", "hello", created.port);
     expect(created.seen[0]?.planned.before).toBeUndefined();
     expect(created.seen[0]?.planned.file).toBe("new/a.txt");
+    // The folder the write made for it is recorded; one that was there is not.
+    expect(created.seen[0]?.planned.madeFolders).toEqual(["new"]);
+    const deeper = recorder(join(temp.ws, "new", "b", "c", "d.txt"));
+    await files.writeFile("new/b/c/d.txt", "x", deeper.port);
+    expect(deeper.seen[0]?.planned.madeFolders).toEqual(["new/b", "new/b/c"]);
+    const flat = recorder(join(temp.ws, "top.txt"));
+    await files.writeFile("top.txt", "x", flat.port);
+    expect(flat.seen[0]?.planned.madeFolders).toBeUndefined();
     const failing: WriteRecorder = {
       beforeWrite: () => Promise.reject(new Error("journal full")),
       afterWrite: () => Promise.resolve(),
@@ -103,6 +112,22 @@ describe("NodeWorkspaceRestorer", () => {
     ).rejects.toThrow();
     await expect(restorer.remove("sub/a.txt", sha256("after"))).rejects.toThrow();
     expect(await readFile(join(temp.evil, "sub", "a.txt"), "utf8")).toBe("after");
+  });
+
+  it("removes a made folder only while it is empty and still a folder at that name", async () => {
+    await mkdir(join(temp.ws, "made", "full"), { recursive: true });
+    await writeFile(join(temp.ws, "made", "full", "kept.txt"), "x");
+    await mkdir(join(temp.evil, "empty"));
+    await symlink(join(temp.evil, "empty"), join(temp.ws, "linked"));
+    const restorer = new NodeWorkspaceRestorer(temp.ws);
+    expect(await restorer.removeEmptyFolder("made/full")).toBe(false);
+    expect(await restorer.removeEmptyFolder("linked")).toBe(false);
+    expect(await restorer.removeEmptyFolder("missing")).toBe(false);
+    expect(await restorer.removeEmptyFolder("../outside")).toBe(false);
+    await rm(join(temp.ws, "made", "full", "kept.txt"));
+    expect(await restorer.removeEmptyFolder("made/full")).toBe(true);
+    expect(existsSync(join(temp.ws, "made", "full"))).toBe(false);
+    expect(existsSync(join(temp.evil, "empty"))).toBe(true);
   });
 
   it("refuses a link inside the workspace at the file's own name", async () => {

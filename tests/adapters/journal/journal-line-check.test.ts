@@ -115,6 +115,7 @@ const FULL_RECORDS: readonly Record<string, unknown>[] = [
     notKept: "too large",
     afterSha256: "0123456789abcdef".repeat(4),
     afterSize: 10,
+    madeFolders: ["src", "src/new"],
   },
   { ...envelope, type: "file_written", callId: "call_1", file: "a.txt", sha256: sha },
   {

@@ -29,6 +29,9 @@ class FakeWorkspace implements WorkspaceRestorer {
     this.files.delete(file);
     return Promise.resolve();
   }
+  removeEmptyFolder(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
 }
 
 /** A file tool's call as the runner journals it, and its write landed in `workspace`. */

@@ -77,6 +77,7 @@ describe("planUndo", () => {
         before: { sha256: BEFORE, size: 3, image: { offset: 0, length: 3 } },
         afterSha256: AFTER,
         landed: false,
+        madeFolders: [],
       },
     ]);
     expect(plan.calls[2]?.writes[0]?.landed).toBe(true);
@@ -130,12 +131,14 @@ describe("decideWrite", () => {
     before: { sha256: BEFORE, size: 3, image: { offset: 0, length: 3 } },
     afterSha256: AFTER,
     landed: true,
+    madeFolders: [],
   };
   const created: RecordedWrite = {
     file: "n.txt",
     before: undefined,
     afterSha256: AFTER,
     landed: true,
+    madeFolders: [],
   };
   const file = (sha256: string): CurrentFile => ({ kind: "file", sha256 });
   const absent: CurrentFile = { kind: "absent" };
@@ -212,6 +215,14 @@ class FakeWorkspace implements WorkspaceRestorer {
     this.changes.push(`remove ${file}`);
     return Promise.resolve();
   }
+  /** A folder is empty when no file lies below it; `kept` holds what is in a folder otherwise. */
+  readonly kept = new Set<string>();
+  removeEmptyFolder(folder: string): Promise<boolean> {
+    const holds =
+      this.kept.has(folder) || [...this.files.keys()].some((file) => file.startsWith(`${folder}/`));
+    if (!holds) this.changes.push(`rmdir ${folder}`);
+    return Promise.resolve(!holds);
+  }
 }
 
 describe("undoCalls", () => {
@@ -266,6 +277,35 @@ describe("undoCalls", () => {
       ["e1", "restored"],
     ]);
     expect(audited).toEqual(["e2", "s1", "w1", "e1"]);
+  });
+
+  it("removes the folders a write made for the file it created, innermost first, while empty", async () => {
+    const workspace = new FakeWorkspace();
+    workspace.files.set("new/deep/n.txt", AFTER);
+    const made = (folders: readonly string[]): StoredJournalRecord[] => [
+      { type: "run_started", prompt: "task" },
+      started("w1", "write_file", "write"),
+      { ...before("w1", "new/deep/n.txt", undefined, AFTER), madeFolders: folders },
+      { type: "file_written", callId: "w1", file: "new/deep/n.txt", sha256: AFTER },
+    ];
+    const undo = (records: StoredJournalRecord[]) =>
+      undoCalls(planUndo(records, 1), {
+        files: workspace,
+        image: () => undefined,
+        record: () => Promise.resolve(),
+      });
+    const report = await undo(made(["new", "new/deep"]));
+    expect(report.decisions[0]?.detail).toBe(
+      "removed new/deep/n.txt, which the call created, and the folders it made for it, left empty (new/deep, new)",
+    );
+    expect(workspace.changes).toEqual(["remove new/deep/n.txt", "rmdir new/deep", "rmdir new"]);
+    // A folder holding something now stops the rest: nothing above it is removed either.
+    workspace.changes.length = 0;
+    workspace.files.set("new/deep/n.txt", AFTER);
+    workspace.kept.add("new/deep");
+    const kept = await undo(made(["new", "new/deep"]));
+    expect(kept.decisions[0]?.detail).toBe("removed new/deep/n.txt, which the call created");
+    expect(workspace.changes).toEqual(["remove new/deep/n.txt"]);
   });
 
   it("refuses a call whose file changed since, and leaves the file alone", async () => {
