@@ -78,8 +78,14 @@ const LOADED_LATER: readonly (readonly [string, string])[] = [
   ["pyproject.toml", "pip runs setup.py, or the build backend pyproject.toml names"],
   ["Gemfile", "bundler runs the Gemfile as Ruby"],
   ["pnpm-workspace.yaml", "a package manager runs their scripts"],
-  ["eslint.config.js", "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads"],
-  ["web/.prettierrc.cjs", "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads"],
+  [
+    "eslint.config.js",
+    "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads",
+  ],
+  [
+    "web/.prettierrc.cjs",
+    "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads",
+  ],
   // What a hostile model's round 10 wrote unasked: other CI, every form of a linter's config,
   // what an editor's Python, Rust, C#, CMake, make, Gradle or Bazel support runs on opening
   // the folder, and installed code an editor or an interpreter loads.
@@ -92,11 +98,26 @@ const LOADED_LATER: readonly (readonly [string, string])[] = [
   [".woodpecker.yml", "CI runs them at the next push"],
   ["appveyor.yml", "CI runs them at the next push"],
   [".gitpod.yml", "CI runs them at the next push"],
-  [".eslintrc.json", "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads"],
-  [".prettierrc", "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads"],
-  [".stylelintrc.js", "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads"],
-  ["tailwind.config.js", "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads"],
-  ["babel.config.js", "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads"],
+  [
+    ".eslintrc.json",
+    "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads",
+  ],
+  [
+    ".prettierrc",
+    "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads",
+  ],
+  [
+    ".stylelintrc.js",
+    "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads",
+  ],
+  [
+    "tailwind.config.js",
+    "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads",
+  ],
+  [
+    "babel.config.js",
+    "an editor's ESLint, Prettier, Stylelint, Tailwind, PostCSS or RuboCop support loads",
+  ],
   ["conftest.py", "an editor's Python support (test discovery, pylint, mypy, flake8)"],
   ["tests/conftest.py", "an editor's Python support (test discovery, pylint, mypy, flake8)"],
   [".pylintrc", "an editor's Python support (test discovery, pylint, mypy, flake8)"],
@@ -125,8 +146,14 @@ const LOADED_LATER: readonly (readonly [string, string])[] = [
   ["vite.config.ts", "an editor's test runner (Vitest, Jest, Playwright, Mocha, Karma, Cypress)"],
   ["jest.config.js", "an editor's test runner (Vitest, Jest, Playwright, Mocha, Karma, Cypress)"],
   ["nuxt.config.ts", "an editor's test runner (Vitest, Jest, Playwright, Mocha, Karma, Cypress)"],
-  ["prisma/schema.prisma", "an editor's test runner (Vitest, Jest, Playwright, Mocha, Karma, Cypress)"],
-  ["rollup.config.mjs", "an editor's test runner (Vitest, Jest, Playwright, Mocha, Karma, Cypress)"],
+  [
+    "prisma/schema.prisma",
+    "an editor's test runner (Vitest, Jest, Playwright, Mocha, Karma, Cypress)",
+  ],
+  [
+    "rollup.config.mjs",
+    "an editor's test runner (Vitest, Jest, Playwright, Mocha, Karma, Cypress)",
+  ],
   // Round 13: lockfiles and requirement lists (the next install fetches what they pin), Nix
   // files direnv evaluates, Bazel's files, and more editor-loaded configs.
   ["package-lock.json", "the next install fetches the packages they pin"],
@@ -137,6 +164,16 @@ const LOADED_LATER: readonly (readonly [string, string])[] = [
   ["requirements/base.txt", "the next install fetches the packages they pin"],
   ["poetry.lock", "the next install fetches the packages they pin"],
   ["Cargo.lock", "the next install fetches the packages they pin"],
+  ["requirements-prod.txt", "the next install fetches the packages they pin"],
+  ["requirements_dev.txt", "the next install fetches the packages they pin"],
+  ["requirements.in", "the next install fetches the packages they pin"],
+  ["uv.toml", "the next install fetches the packages they pin"],
+  ["environment.yml", "the next install fetches the packages they pin"],
+  ["Podfile", "the next install fetches the packages they pin"],
+  ["deno.lock", "the next install fetches the packages they pin"],
+  [".bazeliskrc", "the Gradle, Maven, sbt or Bazel launcher"],
+  // Inside a requirements/ folder (not installed code), what is loaded later is asked as anywhere.
+  ["requirements/.envrc", "the shell loads them on `cd`"],
   ["shell.nix", "direnv's use nix or use flake"],
   ["flake.nix", "direnv's use nix or use flake"],
   ["MODULE.bazel", "the Gradle, Maven, sbt or Bazel launcher"],

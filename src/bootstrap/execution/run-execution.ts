@@ -9,7 +9,7 @@ import {
   type StartedShellExecution,
 } from "../../adapters/execution/index.js";
 import type { SandboxHostFiles } from "../../adapters/sandbox/index.js";
-import { reasonHeldFromCommands } from "../../core/policy/loaded-later-files.js";
+import { reasonOutsideInstalledCode } from "../../core/policy/loaded-later-files.js";
 import type { LoadedLaterToCommands } from "../../core/profiles.js";
 import { unboundProcessLimitNotice } from "./process-limit-notice.js";
 import type { ExecutionSettings } from "../run-settings.js";
@@ -92,8 +92,8 @@ function loadedLaterOptions(
     case "writable":
       return {};
     case "read-only":
-      return { loadedLater: reasonHeldFromCommands, loadedLaterFor: "every-command" };
+      return { loadedLater: reasonOutsideInstalledCode, loadedLaterFor: "every-command" };
     case "read-only-unless-approved":
-      return { loadedLater: reasonHeldFromCommands, loadedLaterFor: "unapproved-commands" };
+      return { loadedLater: reasonOutsideInstalledCode, loadedLaterFor: "unapproved-commands" };
   }
 }

@@ -217,9 +217,9 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   },
   {
     pattern:
-      "package-lock.json, npm-shrinkwrap.json, yarn.lock, pnpm-lock.yaml, bun.lock(b), .pnp.cjs, .pnp.loader.mjs, poetry.lock, Pipfile(.lock), uv.lock, pdm.lock, requirements*.txt, constraints.txt, requirements/, Gemfile.lock, Cargo.lock, composer.lock, flake.lock (commands write them; the file tools ask)",
+      "package-lock.json, npm-shrinkwrap.json, yarn.lock, pnpm-lock.yaml, bun.lock(b), deno.lock, .pnp.cjs, .pnp.loader.mjs, poetry.lock, Pipfile(.lock), uv.lock, uv.toml, pdm.lock, requirements*, constraints.txt, requirements/, environment.yml, Gemfile.lock, Podfile(.lock), Cargo.lock, composer.lock, flake.lock",
     reason:
-      "the next install fetches the packages they pin, from the URLs they name, and runs their install scripts (a lockfile holds both the URL and the checksum it is checked against); Yarn's PnP loader runs at every yarn command and in the editor",
+      "the next install fetches the packages they pin, from the URLs and indexes they name, and runs their install scripts (a lockfile holds both the URL and the checksum it is checked against); Yarn's PnP loader runs at every yarn command and in the editor",
     folders: ["requirements"],
     names: [
       "package-lock.json",
@@ -228,6 +228,7 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       "pnpm-lock.yaml",
       "bun.lock",
       "bun.lockb",
+      "deno.lock",
       ".pnp.cjs",
       ".pnp.js",
       ".pnp.loader.mjs",
@@ -235,20 +236,20 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       "pipfile",
       "pipfile.lock",
       "uv.lock",
+      "uv.toml",
       "pdm.lock",
-      "requirements.txt",
-      "requirements-dev.txt",
-      "requirements-test.txt",
-      "dev-requirements.txt",
-      "test-requirements.txt",
       "constraints.txt",
+      "environment.yml",
+      "environment.yaml",
       "gemfile.lock",
       "gems.locked",
+      "podfile",
+      "podfile.lock",
       "cargo.lock",
       "composer.lock",
       "flake.lock",
     ],
-    commandsWrite: true,
+    prefixes: ["requirements", "dev-requirements", "test-requirements"],
   },
   {
     pattern: "shell.nix, default.nix, flake.nix, devenv.nix, devenv.yaml",
@@ -367,7 +368,7 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
   },
   {
     pattern:
-      "gradlew, gradle-wrapper.properties, gradle-wrapper.jar, gradle.properties, build.gradle(.kts), settings.gradle(.kts), pom.xml, build.sbt, mvnw, .mvn/, .sbtopts, .jvmopts, .bazelrc, .bazelversion, tools/bazel, WORKSPACE(.bazel), MODULE.bazel, BUILD(.bazel), *.bzl",
+      "gradlew, gradle-wrapper.properties, gradle-wrapper.jar, gradle.properties, build.gradle(.kts), settings.gradle(.kts), pom.xml, build.sbt, mvnw, .mvn/, .sbtopts, .jvmopts, .bazelrc, .bazeliskrc, .bazelversion, tools/bazel, WORKSPACE(.bazel), MODULE.bazel, BUILD(.bazel), *.bzl",
     reason:
       "the Gradle, Maven, sbt or Bazel launcher, the build it runs, the distribution it downloads and the JVM options it starts with, run at the next build (an IDE runs the build when it opens the folder)",
     folders: [".mvn"],
@@ -379,6 +380,7 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
       "pom.xml",
       "build.sbt",
       ".bazelrc",
+      ".bazeliskrc",
       ".bazelversion",
       "bazel",
       "workspace",
@@ -446,17 +448,6 @@ export function reasonOutsideInstalledCode(path: string): string | undefined {
   const parts = namesOf(path);
   const installed = parts.slice(0, -1).some((folder) => COMMANDS_WRITE_FOLDERS.has(folder));
   return installed ? undefined : loadedLaterEntry(parts)?.reason;
-}
-
-/**
- * `reasonOutsideInstalledCode`, but not what commands write as they install (lockfiles,
- * requirement lists: `commandsWrite`): what the sandbox holds read-only from a command.
- */
-export function reasonHeldFromCommands(path: string): string | undefined {
-  const parts = namesOf(path);
-  const installed = parts.slice(0, -1).some((folder) => COMMANDS_WRITE_FOLDERS.has(folder));
-  const entry = installed ? undefined : loadedLaterEntry(parts);
-  return entry?.commandsWrite === true ? undefined : entry?.reason;
 }
 
 /** Folders of installed code (`node_modules`, `.venv`, …): nothing below them is held from commands. */

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadedLaterPlaces } from "../../../src/adapters/filesystem/index.js";
 import {
+  COMMANDS_WRITE_FOLDERS,
   loadedLaterReason,
-  reasonHeldFromCommands,
   reasonOutsideInstalledCode,
 } from "../../../src/core/policy/loaded-later-files.js";
 import { BWRAP_REASON, HAS_BWRAP, hostEnvironmentRunner } from "../../support/bubblewrap.js";
@@ -124,7 +124,7 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
         bwrapPath: BWRAP ?? "",
         bash: BASH ?? "",
         workspace: ws,
-        ...(keep ? { loadedLater: reasonHeldFromCommands } : {}),
+        ...(keep ? { loadedLater: reasonOutsideInstalledCode } : {}),
       });
 
     const ATTACK =
@@ -167,24 +167,29 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       );
     });
 
-    it("a lockfile stays writable to a command, as an install rewrites it; the package.json does not", async () => {
+    it("a lockfile, a PnP loader and what a requirements/ folder holds are read-only, as code is", async () => {
+      // Not installed code: a folder of requirement lists holds nothing a command may change
+      // unseen, and a loaded-later file inside it is held as anywhere else.
+      mkdirSync(join(ws, "requirements"));
+      writeFileSync(join(ws, "requirements", "base.txt"), "flask\n");
+      writeFileSync(join(ws, "requirements", ".envrc"), "\n");
       writeFileSync(join(ws, "package-lock.json"), "{}\n");
-      writeFileSync(join(ws, "requirements.txt"), "flask\n");
+      writeFileSync(join(ws, ".pnp.cjs"), "\n");
       const result = await runner(true).run(
-        "echo x >> package-lock.json && echo L1; echo x >> requirements.txt && echo L2; " +
-          "echo x > yarn.lock && echo L3; echo '{}' > package.json && echo J1",
+        "echo x >> package-lock.json && echo L1; echo x >> .pnp.cjs && echo L2; " +
+          "echo x >> requirements/base.txt && echo L3; echo x >> requirements/.envrc && echo L4; " +
+          "rm -f package-lock.json && ln -s /tmp package-lock.json && echo L5; " +
+          "mkdir -p requirements/.vscode && echo '{}' > requirements/.vscode/tasks.json && echo MADE",
         ws,
         LIMITS,
       );
-      expect(result.output).toMatch(/L1[\s\S]*L2[\s\S]*L3/u);
-      expect(result.output).not.toContain("J1");
-      expect(readFileSync(join(ws, "package-lock.json"), "utf8")).toBe("{}\nx\n");
-      expect(readFileSync(join(ws, "package.json"), "utf8")).toBe(
-        '{"scripts":{"test":"node test.js"}}\n',
-      );
-      // Asked of the file tools all the same.
-      expect(loadedLaterReason("package-lock.json")).toContain("the next install fetches");
-      expect(reasonHeldFromCommands("package-lock.json")).toBeUndefined();
+      expect(result.output).not.toMatch(/L[1-5]/u);
+      expect(readFileSync(join(ws, "package-lock.json"), "utf8")).toBe("{}\n");
+      expect(readFileSync(join(ws, "requirements", ".envrc"), "utf8")).toBe("\n");
+      // The folder is held whole: nothing is made in it either.
+      expect(result.output).not.toContain("MADE");
+      expect(existsSync(join(ws, "requirements", ".vscode"))).toBe(false);
+      expect(COMMANDS_WRITE_FOLDERS.has("requirements")).toBe(false);
     });
 
     it("installed code stays writable to a command, as an install needs; a linter's config does not", async () => {
@@ -391,7 +396,7 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
           bwrapPath: BWRAP ?? "",
           bash: BASH ?? "",
           workspace: ws,
-          loadedLater: reasonHeldFromCommands,
+          loadedLater: reasonOutsideInstalledCode,
           loadedLaterFor: "unapproved-commands",
         });
       const PLANT = "echo evil >> AGENTS.md && echo W1; echo 'export X=1' > .envrc && echo CREATED";
