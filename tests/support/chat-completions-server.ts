@@ -55,6 +55,8 @@ export interface StreamEvent {
   readonly data: unknown;
   /** Wait this long before sending the event. */
   readonly delayMs?: number;
+  /** Wait for this before sending the event: the test says when, rather than a clock. */
+  readonly until?: Promise<unknown>;
 }
 
 export const NEVER_ANSWER = Object.freeze({ neverAnswer: true as const });
@@ -304,6 +306,7 @@ async function sendEvents(response: ServerResponse, outcome: HttpReply): Promise
   });
   for (const event of outcome.events ?? []) {
     if (event.delayMs !== undefined) await delayUnlessClosed(response, event.delayMs);
+    if (event.until !== undefined) await untilUnlessClosed(response, event.until);
     if (response.destroyed) return;
     const data = typeof event.data === "string" ? event.data : JSON.stringify(event.data);
     const type = event.event === undefined ? "" : `event: ${event.event}\n`;
@@ -311,6 +314,18 @@ async function sendEvents(response: ServerResponse, outcome: HttpReply): Promise
   }
   if (outcome.done !== false) response.write("data: [DONE]\n\n");
   await new Promise<void>((resolve) => response.end(resolve));
+}
+
+/** Waits for `signal`, or less when the client goes away first. */
+function untilUnlessClosed(response: ServerResponse, signal: Promise<unknown>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      response.off("close", done);
+      resolve();
+    };
+    response.on("close", done);
+    void signal.then(done, done);
+  });
 }
 
 /**
@@ -375,6 +390,35 @@ export function chatStreamTextReply(
       ...(options.usage === undefined ? [] : [{ data: usageChunk(options.usage) }]),
     ],
   };
+}
+
+/** A streamed piece of text, sent once `until` (when given) has settled. */
+export interface GatedPiece {
+  readonly text: string;
+  readonly until?: Promise<unknown>;
+}
+
+/** Text streamed in pieces, each when the test lets it go, then "stop". */
+export function chatGatedStreamReply(pieces: readonly GatedPiece[]): HttpReply {
+  return {
+    events: [
+      { data: chunkBody({ role: "assistant", content: "" }) },
+      ...pieces.map(({ text, until }) => ({
+        data: chunkBody({ content: text }),
+        ...(until === undefined ? {} : { until }),
+      })),
+      { data: chunkBody({}, "stop") },
+    ],
+  };
+}
+
+/** A promise the test settles when it is ready: `opened` waits for `open()`. */
+export function streamGate(): { readonly opened: Promise<void>; open(): void } {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
 }
 
 /**
