@@ -130,7 +130,7 @@ const LAZY_ZOD = {
  * whole contract.
  */
 const LAZY_BUILTINS = {
-  "node:child_process": ["spawn"],
+  "node:child_process": ["spawn", "spawnSync"],
   // ~1 ms with what it loads (readline's interface among them); the tools need it, start-up not.
   "node:fs/promises": [
     "access",

@@ -1,4 +1,5 @@
 import type { ProgressOutput } from "./terminal/progress/progress-reporter.js";
+import type { TerminalEcho } from "./terminal/input/terminal-echo.js";
 import type { TerminalInput } from "./terminal/input/terminal-input.js";
 
 /** Everything the CLI touches of its process, so tests can run it in-process. */
@@ -16,6 +17,8 @@ export interface CliIo {
   readonly stdinPiped?: boolean;
   readonly stdout: ProgressOutput;
   readonly stderr: ProgressOutput;
+  /** The echo of stdin's terminal, turned off while a conversation's turn runs; none when piped. */
+  readonly echo?: TerminalEcho;
   /** Fires when the person presses Ctrl-C outside the approval prompt. */
   readonly interrupts: { on(event: "SIGINT", listener: () => void): unknown };
 }

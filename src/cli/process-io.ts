@@ -1,8 +1,10 @@
 import { fstatSync } from "node:fs";
 import type { CliIo } from "./main.js";
+import { sttyEcho } from "./terminal/input/terminal-echo.js";
 
 /** The real process as the CLI sees it: its terminal, environment and Ctrl-C. */
 export function processIo(argv: readonly string[]): CliIo {
+  const echo = sttyEcho(process.stdin, process.platform, process);
   return {
     argv,
     env: process.env,
@@ -13,6 +15,7 @@ export function processIo(argv: readonly string[]): CliIo {
     stdout: process.stdout,
     stderr: process.stderr,
     interrupts: process,
+    ...(echo === undefined ? {} : { echo }),
   };
 }
 

@@ -7,7 +7,12 @@ import { spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { chatTextReply, chatToolCallsReply } from "../support/chat-completions-server.js";
+import {
+  chatGatedStreamReply,
+  chatTextReply,
+  chatToolCallsReply,
+  streamGate,
+} from "../support/chat-completions-server.js";
 import { shellQuote } from "../support/pty.js";
 import { TMUX_REASON, TmuxTerminal, isTmuxAvailable } from "../support/tmux.js";
 import { useAgentFixture } from "./agent-fixture.js";
@@ -141,5 +146,59 @@ describe.skipIf(!isTmuxAvailable())(`Ctrl-Z and fg ${TMUX_REASON}`, () => {
       role: "user",
       content: "hello after fg",
     });
+  });
+
+  it("during a turn: after fg, keys typed ahead are still kept out of the streamed answer", async () => {
+    const resumed = streamGate();
+    const typed = streamGate();
+    e2e.server.script(
+      chatGatedStreamReply([
+        { text: "Before the stop," },
+        { text: " after fg,", until: resumed.opened },
+        { text: " and the end.", until: typed.opened },
+      ]),
+      chatTextReply("Second."),
+    );
+    const rows = await inShell(async (terminal) => {
+      await startAgent(terminal, [], ">");
+      terminal.type("-l", "first");
+      terminal.type("Enter");
+      const streaming = (text: string) => (shown: readonly string[]) =>
+        shown.some((row) => row.endsWith(text));
+      await terminal.waitForScreen(streaming("Before the stop,"));
+      terminal.type("C-z");
+      await terminal.waitForScreen((shown) => shown.some((row) => row.includes("Stopped")));
+      terminal.type("-l", "fg; echo FG=$?");
+      terminal.type("Enter");
+      // The shell put its own modes back (echo on) for the stop; the agent runs again once the
+      // next piece shows.
+      resumed.open();
+      await terminal.waitForScreen(streaming("after fg,"));
+      terminal.type("-l", "typed ahead");
+      terminal.type("Enter");
+      typed.open();
+      await terminal.waitForScreen(showsRow("  Second."));
+      terminal.type("-l", "/exit");
+      terminal.type("Enter");
+      return afterFg(terminal);
+    });
+    // What was drawn before the stop stays above the shell's lines. After fg's line naming the
+    // job: the answer once, whole, and the typed line only at its own prompt (bash's `$` after
+    // FG= may not be drawn yet).
+    const fgAt = rows.indexOf("$ fg; echo FG=$?");
+    const jobAt = rows.findIndex((row, at) => at > fgAt && row.endsWith("/workspace'"));
+    expect(rows.slice(jobAt + 1, rows.indexOf("FG=0") + 1).filter((row) => row !== "")).toEqual([
+      "  Before the stop, after fg, and the end.",
+      "done in 1 turn · context 0% used",
+      "> typed ahead",
+      "  Second.",
+      "done in 1 turn · context 0% used",
+      "> /exit",
+      "FG=0",
+    ]);
+    expect(e2e.server.requests.map((request) => request.messages.at(-1))).toEqual([
+      { role: "user", content: "first" },
+      { role: "user", content: "typed ahead" },
+    ]);
   });
 });

@@ -10,6 +10,7 @@ import { contextSlashCommands } from "../terminal/input/context-commands.js";
 import { mcpSlashCommand } from "../terminal/input/mcp-command.js";
 import { undoSlashCommand } from "../terminal/input/undo-command.js";
 import { runConversation } from "../terminal/input/conversation.js";
+import { withoutEcho } from "../terminal/input/terminal-echo.js";
 import { contextCommandsOf } from "./context-setup.js";
 import { setUpConversation } from "./conversation-setup.js";
 import type { RunTerminal } from "./run-terminal.js";
@@ -24,7 +25,10 @@ export async function conversationMode(run: ComposedRun, terminal: RunTerminal):
   let history: readonly Message[] | undefined;
   const replayed = session.resumed;
   if (replayed !== undefined) {
-    const result = await agent.resume(replayed.history, replayed.openCalls, cancel.signal);
+    // A replayed turn streams like any other: keys typed meanwhile wait for the first prompt.
+    const result = await withoutEcho(io.echo, () =>
+      agent.resume(replayed.history, replayed.openCalls, cancel.signal),
+    );
     // A conversation closed after `/clear` (or before its first line) has no answer to show
     // again: it goes on at the prompt.
     if (result.turns > 0 || result.finalText !== "") showResult(result);
@@ -50,6 +54,7 @@ export async function conversationMode(run: ComposedRun, terminal: RunTerminal):
     await runConversation({
       ...(history === undefined ? {} : { history }),
       input: io.stdin,
+      ...(io.echo === undefined ? {} : { echo: io.echo }),
       output: io.stderr,
       turns: cancel,
       runTurn: (text, signal, history) => agent.run(text, signal, history),

@@ -4,6 +4,7 @@ import type { RunResult } from "../../../core/runner/agent-runner.js";
 import type { Message } from "../../../core/ports/messages.js";
 import { firstLineOfError } from "../../../core/common/one-line.js";
 import type { TerminalInput } from "./terminal-input.js";
+import { withoutEcho, type TerminalEcho } from "./terminal-echo.js";
 import type { TokenUsage } from "../../../core/ports/model.js";
 import { addUsage } from "../../../core/runner/model-reply-checks.js";
 import { conversationCommands } from "./conversation-commands.js";
@@ -36,6 +37,8 @@ export class TurnCancellation {
 
 export interface ConversationOptions {
   readonly input: TerminalInput;
+  /** Off while a turn runs and shows its end: keys typed ahead are held, not drawn into it. */
+  readonly echo?: TerminalEcho;
   /** Where the `>` prompt and the session's own lines go (stderr). */
   readonly output: NodeJS.WritableStream;
   readonly turns: TurnCancellation;
@@ -95,26 +98,28 @@ export async function runConversation(options: ConversationOptions): Promise<voi
       continue;
     }
     turns.next();
-    try {
-      const result = await options.runTurn(message.text, turns.signal, state.history);
-      state.history = result.history;
-      usage = addUsage(usage, result.usage);
-      options.showResult(result);
-    } catch (error) {
-      options.onTurnFailed();
-      if (error instanceof RunCancelledError || turns.signal.aborted) {
-        // What the stopped turn already did stays known: the person's line, and each call that
-        // ran with its result (the runner pairs the rest with `cancelled` ones).
-        if (error instanceof RunCancelledError && error.history !== undefined) {
-          state.history = error.history;
+    await withoutEcho(options.echo, async () => {
+      try {
+        const result = await options.runTurn(message.text, turns.signal, state.history);
+        state.history = result.history;
+        usage = addUsage(usage, result.usage);
+        options.showResult(result);
+      } catch (error) {
+        options.onTurnFailed();
+        if (error instanceof RunCancelledError || turns.signal.aborted) {
+          // What the stopped turn already did stays known: the person's line, and each call that
+          // ran with its result (the runner pairs the rest with `cancelled` ones).
+          if (error instanceof RunCancelledError && error.history !== undefined) {
+            state.history = error.history;
+          }
+          output.write("agent: turn stopped\n");
+        } else if (error instanceof AgentRunError) {
+          sayAgent(output, firstLineOfError(error));
+        } else {
+          throw error;
         }
-        output.write("agent: turn stopped\n");
-      } else if (error instanceof AgentRunError) {
-        sayAgent(output, firstLineOfError(error));
-      } else {
-        throw error;
       }
-    }
+    });
   }
 }
 
