@@ -8,6 +8,7 @@
  * them at the next prompt.
  */
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 
 /** The terminal's echo of typed keys, its other modes left as they are. */
 export interface TerminalEcho {
@@ -54,10 +55,17 @@ export function sttyEcho(
   };
 }
 
+/**
+ * The system's stty by its full path, never looked up on PATH: a PATH holding `.` or a folder of
+ * the workspace would run a `stty` the model wrote, on the host, at every turn.
+ */
+const STTY_PATHS = ["/bin/stty", "/usr/bin/stty"];
+
 /** A missing stty leaves the echo as it was: spawnSync reports that, it does not throw. */
 function sttyOn(fd: number): Stty {
+  const stty = STTY_PATHS.find((path) => existsSync(path));
   return (setting) => {
-    spawnSync("stty", [setting], { stdio: [fd, "ignore", "ignore"] });
+    if (stty !== undefined) spawnSync(stty, [setting], { stdio: [fd, "ignore", "ignore"] });
   };
 }
 
