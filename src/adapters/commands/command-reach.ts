@@ -205,10 +205,11 @@ class Reach {
       const text = reach.scripts?.[name];
       if (typeof text !== "string") {
         this.rows.push(`in ${chosen.shown}, whose package.json has no script ${name} now`);
-        continue;
+        if (!reach.implicitScript(name)) continue;
+      } else {
+        this.rows.push(`in ${chosen.shown}`);
+        reach.top(name, text);
       }
-      this.rows.push(`in ${chosen.shown}`);
-      reach.top(name, text);
       reach.npmSettings();
       this.rows.push(...reach.rows);
       for (const file of reach.touched) this.touched.add(file);
@@ -229,10 +230,31 @@ class Reach {
     const text = this.scripts?.[name];
     if (typeof text !== "string") {
       this.rows.push(`and ${how} the script ${name}, which package.json does not have now`);
+      this.implicitScript(name);
       return;
     }
     this.rows.push(`and ${how} the script ${name} ${JSON.stringify(text)}`);
     this.hooksAndText(name, text);
+  }
+
+  /**
+   * What npm runs for a script package.json does not have: for `start`, `node server.js` (when
+   * server.js is there: bound whether it is or not, so making it asks again); for `restart`, the
+   * stop and start scripts with their hooks. Says whether npm runs anything for `name`.
+   */
+  implicitScript(name: string): boolean {
+    switch (name) {
+      case "start":
+        this.rows.push("and npm runs node server.js in its place, when server.js is there");
+        this.shellText("node server.js");
+        return true;
+      case "restart":
+        this.script("stop", "in its place npm runs");
+        this.script("start", "then");
+        return true;
+      default:
+        return false;
+    }
   }
 
   /** The `pre`/`post` hooks npm runs around `name`, and what the three texts run. */
@@ -1005,8 +1027,8 @@ function argvRows(reach: Reach, argv: readonly string[]): readonly string[] | un
       break;
     case "script": {
       const script = reach.scripts?.[form.name];
-      if (typeof script !== "string") return undefined;
-      reach.top(form.name, script);
+      if (typeof script === "string") reach.top(form.name, script);
+      else if (!reach.implicitScript(form.name)) return undefined;
       break;
     }
   }

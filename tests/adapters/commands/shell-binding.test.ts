@@ -50,6 +50,41 @@ describe("plain words are read as a script's text is", () => {
     );
   });
 
+  it("npm run start with no start script binds server.js, which npm runs in its place", () => {
+    write("package.json", JSON.stringify({ scripts: { test: "ava" } }));
+    expect(shellCommandBinding(workspace, "npm run start")).toBe(
+      "and npm runs node server.js in its place, when server.js is there · and node is given server.js, which is not there now",
+    );
+    const server = write("server.js", "console.log('v1')\n");
+    expect(shellCommandBinding(workspace, "npm run start")).toBe(
+      `and npm runs node server.js in its place, when server.js is there · and node is given server.js (${server})`,
+    );
+    const before = shellCommandBinding(workspace, "npm run start");
+    write("server.js", "console.log('v2')\n");
+    expect(shellCommandBinding(workspace, "npm run start")).not.toBe(before);
+  });
+
+  it("npm run start -w PKG with no start script binds that package's server.js", () => {
+    write("package.json", JSON.stringify({ name: "root", workspaces: ["packages/*"] }));
+    write("packages/core/package.json", JSON.stringify({ name: "@mono/core" }));
+    const before = shellCommandBinding(workspace, "npm run start -w @mono/core");
+    expect(before).toContain("and node is given packages/core/server.js, which is not there now");
+    write("packages/core/server.js", "console.log('v2')\n");
+    expect(shellCommandBinding(workspace, "npm run start -w @mono/core")).not.toBe(before);
+  });
+
+  it("npm run restart with no restart script binds the stop and start scripts npm runs instead", () => {
+    write("package.json", JSON.stringify({ scripts: { start: "node a.js", stop: "node b.js" } }));
+    const before = shellCommandBinding(workspace, "npm run restart");
+    expect(before).toContain('and in its place npm runs the script stop "node b.js"');
+    expect(before).toContain('and then the script start "node a.js"');
+    write(
+      "package.json",
+      JSON.stringify({ scripts: { start: "node evil.js", stop: "node b.js" } }),
+    );
+    expect(shellCommandBinding(workspace, "npm run restart")).not.toBe(before);
+  });
+
   it("npm test and npm run X are bound as the allowed argv is, from the script's own row", () => {
     write("package.json", JSON.stringify({ scripts: { test: "ava", lint: "eslint ." } }));
     expect(shellCommandBinding(workspace, "npm test")).toBe('runs the script "ava"');
