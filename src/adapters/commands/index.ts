@@ -19,3 +19,4 @@ export { installScriptRun } from "./install-script-files.js";
 export { NpmScriptError, npmScriptRows, npmScriptText, shellTextReach } from "./npm-script.js";
 export { expandedWord } from "./script-words.js";
 export { shellCommandBinding } from "./shell-binding.js";
+export { npmWorkspaceFolders } from "./npm-workspaces.js";

@@ -14,6 +14,7 @@ import { UnbindableCommandError } from "../../core/grants/unbindable-command.js"
 import type { WorkspaceFlags } from "./npm-forms.js";
 import { NpmScriptError } from "./npm-script-error.js";
 import { isObject, manifestJson } from "./package-manifest.js";
+import { readProjectFile } from "./project-file.js";
 import { workspacePatternFolders } from "./workspace-globs.js";
 
 /** A package npm runs the script in. */
@@ -105,6 +106,21 @@ function workspacesOf(
     byName.set(name, { name, folder, packageJson, shown: `${JSON.stringify(name)} (${folder})` });
   }
   return [...byName.values()];
+}
+
+/**
+ * The folders the root package.json's `workspaces` name now (workspace-relative), whatever they
+ * hold; none where the harness cannot read or expand them. For watching, not for binding: a
+ * package's own `node_modules/.bin` comes first on PATH when npm runs its scripts (`-w`).
+ */
+export function npmWorkspaceFolders(workspace: string): readonly string[] {
+  try {
+    const text = readProjectFile(workspace, "package.json");
+    if (text === undefined) return [];
+    return workspacePatternFolders(workspace, patternsOf(parsed(text, "package.json").workspaces));
+  } catch {
+    return [];
+  }
 }
 
 /** `workspaces` as npm reads it: absent is none, an array, or `{ packages: [...] }`. */

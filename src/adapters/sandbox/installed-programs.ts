@@ -7,6 +7,7 @@
  * loaded-later file it made is, so nobody finds it only when it runs.
  */
 import { closeSync, constants, lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { npmWorkspaceFolders } from "../commands/index.js";
 import { openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
 import { join } from "node:path";
 
@@ -67,9 +68,16 @@ export function installedProgramsMade(workspace: string, before: InstalledProgra
   return notes;
 }
 
-/** The watched folders there now: the fixed ones, and each venv's site-packages. */
+/**
+ * The watched folders there now: the fixed ones, each npm workspace package's own
+ * `node_modules/.bin` (npm puts it first on PATH for that package's scripts), and each venv's
+ * site-packages.
+ */
 function watchedFolders(workspace: string): string[] {
-  const folders = [...PROGRAM_FOLDERS];
+  const folders = [
+    ...PROGRAM_FOLDERS,
+    ...npmWorkspaceFolders(workspace).map((folder) => `${folder}/node_modules/.bin`),
+  ];
   for (const venv of VENVS) {
     let versions: string[];
     try {

@@ -197,6 +197,24 @@ describe.skipIf(!HAS_BWRAP || BWRAP === undefined || BASH === undefined)(
       expect(existsSync(join(ws, "requirements", ".vscode"))).toBe(false);
     });
 
+    it("names a program a command makes in an npm workspace package's own node_modules/.bin", async () => {
+      writeFileSync(
+        join(ws, "package.json"),
+        JSON.stringify({ scripts: { test: "node test.js" }, workspaces: ["packages/*"] }),
+      );
+      mkdirSync(join(ws, "packages", "core", "node_modules", ".bin"), { recursive: true });
+      writeFileSync(join(ws, "packages", "core", "package.json"), '{"name":"@mono/core"}');
+      const result = await runner(true).run(
+        "echo 'echo pwned' > packages/core/node_modules/.bin/mytool && echo MADE",
+        ws,
+        LIMITS,
+      );
+      expect(result.output).toContain("MADE");
+      expect(result.notes).toContain(
+        `warning: ${join(ws, "packages/core/node_modules/.bin")} got 1 program made or changed during this command (mytool); an editor, npm scripts, Python or the shell run them later: check them before then`,
+      );
+    });
+
     it("installed code stays writable to a command, as an install needs; a linter's config does not", async () => {
       mkdirSync(join(ws, ".venv", "bin"), { recursive: true });
       writeFileSync(join(ws, ".venv", "bin", "activate"), "# activate\n");
