@@ -24,8 +24,8 @@ export interface GrantPath {
   readonly approved: ApprovedActions;
   /**
    * Shared by the default-deny policy's workspace check (reads included) and the context's
-   * `classifyPath`, `writeLanding`, `loadedThrough` and `installRun`, so they resolve against one kept workspace
-   * root. One per grant path, not per tool path: the person's rules build their own boundary
+   * `classifyPath`, `writeLanding`, `loadedThrough` and `laterRun`, so they resolve against one kept
+   * workspace root. One per grant path, not per tool path: the person's rules build their own boundary
    * (personal-rules-of.ts) and the file tools their own NodeWorkspaceFileSystem, each from the
    * same protected files.
    */

@@ -2,7 +2,8 @@
  * What a command reads and runs in the workspace, said by one reader (command-reach.ts): P04's
  * allowlist (its package.json verification scripts and a checked-in `.agent/commands.json`, read
  * safely once at start) and what its approvals bind, what a daily `a` binds for a shell command
- * (shell-binding.ts), and which file a package's install-time script runs (install-script-files.ts).
+ * (shell-binding.ts), and which file a package's install-time script (install-script-files.ts) or a git hook
+ * (hook-script-files.ts) runs.
  */
 export {
   COMMANDS_FILE,
@@ -15,6 +16,7 @@ export {
   type AllowedCommand,
   type CommandAllowlist,
 } from "./command-allowlist.js";
+export { hookScriptRun } from "./hook-script-files.js";
 export { installScriptRun } from "./install-script-files.js";
 export { NpmScriptError, npmScriptRows, npmScriptText, shellTextReach } from "./npm-script.js";
 export { expandedWord } from "./script-words.js";

@@ -153,6 +153,66 @@ export function namedDelegatedPaths(
   context: DelegationContext,
   read: ScanInput,
 ): GitDelegatedPath[] {
+  const { entries, found, base, hooks } = readRepositoryConfig(repository, context, read);
+  for (const { entry, file } of entries) {
+    const where = `${entry.section}.${entry.key} in ${file}`;
+    if (entry.section === "core" && entry.key === "hookspath") {
+      const hooksDir = resolve(base, expandHome(entry.value, context.home));
+      found.push({ path: hooksDir, why: `core.hooksPath in ${file}: git runs the hooks in it` });
+      if (basename(hooksDir) === "_") {
+        // husky v9: `.husky/_/<hook>` runs `.husky/<hook>`.
+        found.push({
+          path: dirname(hooksDir),
+          why: `husky's hooks, run through core.hooksPath in ${file}`,
+        });
+      }
+      continue;
+    }
+    if (isIncludeKey(entry)) continue; // recorded by readWithIncludes
+    // Refs and URL rewrites, never a file git runs or reads (`branch.main.merge = refs/heads/main`).
+    if (entry.section === "branch" || entry.section === "url") continue;
+    for (const candidate of pathsNamedBy(entry.value, context.home, mayRunCommand(entry))) {
+      for (const from of new Set([base, dirname(file)])) {
+        found.push({ path: resolve(from, candidate), why: `${where} names it` });
+      }
+    }
+  }
+  found.push(...hookManagerFiles(hooks, base, read));
+  return found;
+}
+
+/** Where git, as configured for a repository, finds its hooks and runs them. */
+export interface RepositoryHooks {
+  /** `core.hooksPath` (the last one set, as git takes it), else the common git dir's `hooks`. */
+  readonly folder: string;
+  /** The folder git runs a hook in: the worktree (`core.worktree` honoured), else the git dir. */
+  readonly runsIn: string;
+}
+
+/** The hooks folder of `repository`, read from the same config files as the delegation scan. */
+export function repositoryHooks(
+  repository: GitRepositoryLocation,
+  context: DelegationContext = defaultDelegationContext(),
+): RepositoryHooks {
+  const { hooks, base } = readRepositoryConfig(repository, context, () => undefined);
+  return { folder: hooks, runsIn: base };
+}
+
+interface RepositoryConfig {
+  readonly entries: readonly { entry: GitConfigEntry; file: string }[];
+  /** The included config files, each already a delegated path. */
+  readonly found: GitDelegatedPath[];
+  /** Where hooks and commands run: the worktree, or a bare repository's git dir. */
+  readonly base: string;
+  /** The hooks folder git uses. */
+  readonly hooks: string;
+}
+
+function readRepositoryConfig(
+  repository: GitRepositoryLocation,
+  context: DelegationContext,
+  read: ScanInput,
+): RepositoryConfig {
   const { gitDir } = repository;
   const commonFile = join(gitDir, "commondir");
   read(commonFile);
@@ -174,32 +234,13 @@ export function namedDelegatedPaths(
   }
   // Hooks and commands run in the worktree (a bare repository: in the git dir).
   const base = worktree ?? gitDir;
-  let hooksDir = join(commonDir, "hooks");
-  for (const { entry, file } of entries) {
-    const where = `${entry.section}.${entry.key} in ${file}`;
+  let hooks = join(commonDir, "hooks");
+  for (const { entry } of entries) {
     if (entry.section === "core" && entry.key === "hookspath") {
-      hooksDir = resolve(base, expandHome(entry.value, context.home));
-      found.push({ path: hooksDir, why: `core.hooksPath in ${file}: git runs the hooks in it` });
-      if (basename(hooksDir) === "_") {
-        // husky v9: `.husky/_/<hook>` runs `.husky/<hook>`.
-        found.push({
-          path: dirname(hooksDir),
-          why: `husky's hooks, run through core.hooksPath in ${file}`,
-        });
-      }
-      continue;
-    }
-    if (isIncludeKey(entry)) continue; // recorded by readWithIncludes
-    // Refs and URL rewrites, never a file git runs or reads (`branch.main.merge = refs/heads/main`).
-    if (entry.section === "branch" || entry.section === "url") continue;
-    for (const candidate of pathsNamedBy(entry.value, context.home, mayRunCommand(entry))) {
-      for (const from of new Set([base, dirname(file)])) {
-        found.push({ path: resolve(from, candidate), why: `${where} names it` });
-      }
+      hooks = resolve(base, expandHome(entry.value, context.home));
     }
   }
-  found.push(...hookManagerFiles(hooksDir, base, read));
-  return found;
+  return { entries, found, base, hooks };
 }
 
 /**

@@ -75,3 +75,4 @@ export {
   type LoadedLaterClassifier,
   type LoadedLaterPlace,
 } from "./loaded-later-walk.js";
+export { gitHookScripts, type GitHookScript } from "./git-hooks.js";

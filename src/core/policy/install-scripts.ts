@@ -20,6 +20,7 @@ export const INSTALL_TIME_SCRIPTS: readonly string[] = Object.freeze([
 
 /** The install-time script that runs or names the file a write lands on. */
 export interface InstallScriptRun {
+  readonly kind: "install-script";
   /** The package.json, workspace-relative and `/`-separated. */
   readonly manifest: string;
   /** `postinstall`, …; `scripts` when the package.json itself cannot be read. */

@@ -1,10 +1,10 @@
 /**
- * Why a write is of a file loaded later (loaded-later-files.ts, install-scripts.ts): the one
+ * Why a write is of a file loaded later (loaded-later-files.ts, later-scripts.ts): the one
  * answer chapter 4's question about a write and a person's allow rule both take, so the person
  * reads the same reason wherever the write is asked. The disk is asked through probes the
  * composition root gives; any of them may be missing (that question is then not asked).
  */
-import { installRunReason, type InstallScriptRun } from "./install-scripts.js";
+import { laterRunReason, type LaterScriptRun } from "./later-scripts.js";
 import { loadedLaterReason, type LoadedThroughLink } from "./loaded-later-files.js";
 
 /** What only the disk can tell about where a write of `path` (workspace-relative) lands. */
@@ -23,11 +23,12 @@ export interface LoadedLaterProbes {
    */
   readonly loadedThrough?: (path: string) => LoadedThroughLink | undefined;
   /**
-   * The install-time script of a package.json in the workspace (`postinstall`, …) that runs or
-   * names where a write of `path` lands, so the next `npm install` runs it; undefined for none.
-   * It throws when it cannot say; the write then asks.
+   * The script the host runs later that runs or names where a write of `path` lands: a git hook
+   * (`.husky/pre-commit`: the next commit runs it) or a package.json's install-time script
+   * (`postinstall`: the next `npm install`); undefined for none. It throws when it cannot say;
+   * the write then asks.
    */
-  readonly installRun?: (path: string) => InstallScriptRun | undefined;
+  readonly laterRun?: (path: string) => LaterScriptRun | undefined;
 }
 
 export interface LoadedLater {
@@ -44,8 +45,8 @@ export const LANDING_UNKNOWN = "where the write lands could not be told, so it i
 /**
  * Why a write of `path` is loaded later: by its name, by where it lands, by a link of a listed
  * name that leads there (`AGENTS.md -> docs/rules.md` makes `docs/rules.md` what the next
- * session reads), or by a package.json's install-time script that runs or names it
- * (`"postinstall": "node scripts/post.js"`); else undefined. The disk is asked only when the
+ * session reads), or by a script the host runs later that runs or names it (a git hook's
+ * `sh scripts/check.sh`, `"postinstall": "node scripts/post.js"`); else undefined. The disk is asked only when the
  * names alone do not say.
  */
 export function whyWriteIsLoadedLater(
@@ -54,7 +55,7 @@ export function whyWriteIsLoadedLater(
 ): LoadedLater | undefined {
   let landing: string | undefined;
   let through: LoadedThroughLink | undefined;
-  let run: InstallScriptRun | undefined;
+  let run: LaterScriptRun | undefined;
   const named = loadedLaterReason(path);
   try {
     landing = probes.writeLanding?.(path);
@@ -63,7 +64,7 @@ export function whyWriteIsLoadedLater(
       (landing === undefined || loadedLaterReason(landing) === undefined)
     ) {
       through = probes.loadedThrough?.(path);
-      run = through === undefined ? probes.installRun?.(path) : undefined;
+      run = through === undefined ? probes.laterRun?.(path) : undefined;
     }
   } catch {
     return { reason: LANDING_UNKNOWN };
@@ -72,7 +73,7 @@ export function whyWriteIsLoadedLater(
   const reason =
     named ??
     (landing === undefined ? undefined : loadedLaterReason(landing)) ??
-    (run === undefined ? undefined : installRunReason(run));
+    (run === undefined ? undefined : laterRunReason(run));
   if (reason === undefined) return undefined;
   const differs = landing !== undefined && landing !== path.split(/[/\\]+/u).join("/");
   return differs ? { reason, landsOn: landing } : { reason };

@@ -28,19 +28,19 @@ describe("installScriptRun", () => {
     [
       { "package.json": { scripts: { prepare: "npm run build", build: "node tools/b.js" } } },
       "tools/b.js",
-      { manifest: "package.json", script: "prepare" },
+      { kind: "install-script", manifest: "package.json", script: "prepare" },
     ],
     // A nested package's names start from its own folder, and may leave it.
     [
       { "packages/a/package.json": { scripts: { postinstall: "node ../../shared/x.js" } } },
       "shared/x.js",
-      { manifest: "packages/a/package.json", script: "postinstall" },
+      { kind: "install-script", manifest: "packages/a/package.json", script: "postinstall" },
     ],
     // A file a word names (not one a program is known to run) counts, made yet or not.
     [
       { "package.json": { scripts: { install: "node-gyp rebuild --config=gyp/conf.py" } } },
       "gyp/conf.py",
-      { manifest: "package.json", script: "install" },
+      { kind: "install-script", manifest: "package.json", script: "install" },
     ],
     // Only install-time scripts: test, build and start run when the person asks for them.
     [{ "package.json": { scripts: { test: "node t.js", start: "node t.js" } } }, "t.js", undefined],
@@ -57,6 +57,7 @@ describe("installScriptRun", () => {
     });
     symlinkSync("tools", join(ws, "scripts"));
     expect(installScriptRun(ws, "tools/post.js")).toEqual({
+      kind: "install-script",
       manifest: "package.json",
       script: "postinstall",
     });
@@ -64,7 +65,7 @@ describe("installScriptRun", () => {
 
   it("a file a script names, not made yet, is asked in any case: a workspace may ignore case", () => {
     const ws = workspace({ "package.json": { scripts: { postinstall: "node scripts/setup.js" } } });
-    const run = { manifest: "package.json", script: "postinstall" };
+    const run = { kind: "install-script", manifest: "package.json", script: "postinstall" };
     expect(installScriptRun(ws, "Scripts/Setup.js")).toEqual(run);
     mkdirSync(join(ws, "scripts"));
     expect(installScriptRun(ws, "scripts/SETUP.JS")).toEqual(run);
@@ -74,6 +75,7 @@ describe("installScriptRun", () => {
   it("a script it cannot read fully counts as running any file, and says why", () => {
     const ws = workspace({ "package.json": { scripts: { preinstall: "eval $(cat x)" } } });
     expect(installScriptRun(ws, "src/app.js")).toEqual({
+      kind: "install-script",
       manifest: "package.json",
       script: "preinstall",
       unread:
@@ -94,6 +96,7 @@ describe("installScriptRun finds what a script names in its words too (hostile r
   ])("%j asks before a write of %s", (scripts, path, named) => {
     const ws = workspace({ "package.json": { scripts, config: { hook: "lib/hook.js" } } });
     expect(installScriptRun(ws, path)).toEqual({
+      kind: "install-script",
       manifest: "package.json",
       script: Object.keys(scripts)[0],
       ...(named === true ? { named: true } : {}),
@@ -106,6 +109,7 @@ describe("installScriptRun finds what a script names in its words too (hostile r
       "tools/package.json": { scripts: { gen: "node gen.js" } },
     });
     expect(installScriptRun(ws, "tools/gen.js")).toEqual({
+      kind: "install-script",
       manifest: "package.json",
       script: "postinstall",
       named: true,

@@ -60,6 +60,20 @@ describe("agent explain, daily profile from the settings file", () => {
     expect(plain.out).not.toContain("note:");
   });
 
+  it("an allow rule does not cover a file a git hook runs either", async () => {
+    await mkdir(join(temp.ws, ".git", "hooks"), { recursive: true });
+    await writeFile(join(temp.ws, ".git", "HEAD"), "ref: refs/heads/main\n");
+    await writeFile(join(temp.ws, ".git", "config"), "[core]\n\tbare = false\n");
+    await writeFile(join(temp.ws, ".git", "hooks", "pre-commit"), "#!/bin/sh\nnode src/hook.js\n");
+    const env = { GIT_CONFIG_SYSTEM: join(temp.base, "none") };
+    const run = await explain(["write_file", '{"path":"src/hook.js","content":"x"}'], env);
+    expect(run.out).toContain(
+      "\nnote: Your rule allow write_file src/** does not cover it: git's pre-commit hook (.git/hooks/pre-commit) runs it at the next commit",
+    );
+    const plain = await explain(["write_file", '{"path":"src/app.js","content":"x"}'], env);
+    expect(plain.out).not.toContain("note:");
+  });
+
   it("names the profile and asks [y/N/a], with the decision of each answer", async () => {
     const json = '{"path":"b.ts","content":"x"}';
     const run = await explain(["write_file", json]);

@@ -790,9 +790,9 @@ describe("personal rules", () => {
   it("asks the disk what runs a write at install once per call, for the rule and the note alike", () => {
     const asked: string[] = [];
     const rules = new PersonalRules([{ behavior: "allow", tool: "write_file", path: "**" }], {
-      installRun: (path) => {
+      laterRun: (path) => {
         asked.push(path);
-        return { manifest: "package.json", script: "postinstall" };
+        return { kind: "install-script", manifest: "package.json", script: "postinstall" };
       },
     });
     const request = new PermissionRequest(
@@ -806,7 +806,13 @@ describe("personal rules", () => {
     // Not even a rule naming the file itself: what the next npm install runs is asked each time.
     const named = new PersonalRules(
       [{ behavior: "allow", tool: "write_file", path: "scripts/post.js" }],
-      { installRun: () => ({ manifest: "package.json", script: "postinstall" }) },
+      {
+        laterRun: () => ({
+          kind: "install-script",
+          manifest: "package.json",
+          script: "postinstall",
+        }),
+      },
     );
     expect(named.allowFor(request, true)).toBeUndefined();
   });
