@@ -48,6 +48,12 @@ const LOADED_LATER: readonly (readonly [string, string])[] = [
     "variables that direnv's `dotenv`, mise, an editor's run and debug",
   ],
   [".husky/pre-commit", "git hooks a hook manager installs"],
+  // What a hook manager's hook runs behind it: lint-staged's commands, commitlint's config.
+  [".lintstagedrc", "a git hook's lint-staged runs the commands in its config"],
+  [".lintstagedrc.json", "a git hook's lint-staged runs the commands in its config"],
+  ["lint-staged.config.mjs", "a git hook's lint-staged runs the commands in its config"],
+  ["web/.commitlintrc.yml", "a git hook's lint-staged runs the commands in its config"],
+  ["commitlint.config.js", "a git hook's lint-staged runs the commands in its config"],
   ["package.json", "a package manager runs their scripts"],
   [".npmrc", "a package manager runs their scripts"],
   [".devcontainer/devcontainer.json", "a dev container's commands run"],

@@ -198,6 +198,12 @@ export const LOADED_LATER_FILES: readonly LoadedLaterEntry[] = Object.freeze([
     ],
   },
   {
+    pattern: ".lintstagedrc*, lint-staged.config.*, .commitlintrc*, commitlint.config.*",
+    reason:
+      "a git hook's lint-staged runs the commands in its config, and commitlint loads its config (a .js one as code), at the next commit",
+    prefixes: [".lintstagedrc", "lint-staged.config.", ".commitlintrc", "commitlint.config."],
+  },
+  {
     pattern:
       "package.json, .npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm-workspace.yaml, bunfig.toml, binding.gyp, composer.json, patches/",
     reason:
