@@ -3,9 +3,10 @@
  * hooks folder it uses (`.git/hooks/`, or what `core.hooksPath` names), with its text, so that
  * what a hook runs can be told (adapters/commands/hook-script-files.ts). The folder is found as
  * the delegation scan finds it (git-delegated-paths.ts), from the config files, never by running
- * git. Husky's own shims are read through to the hook the person wrote, which is what they run.
+ * git. Husky's own shims are read through to the hook the person wrote, which is what they run;
+ * pre-commit's and lefthook's to the commands in their config (hook-manager-configs.ts).
  */
-import { closeSync, constants, readdirSync, realpathSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { childPath } from "./child-path.js";
@@ -16,12 +17,16 @@ import {
   repositoryHooks,
   type DelegationContext,
 } from "./git-delegated-paths.js";
-import { openRegularFileSync, readAtMostSync } from "./safe-open.js";
+import { managedScripts } from "./hook-manager-configs.js";
+import { readHook, type HookRead } from "./hook-text.js";
 
 export interface GitHookScript {
   /** The hook git runs it as: `pre-commit`; `hooks` when the folder itself cannot be listed. */
   readonly hook: string;
-  /** The script, absolute: the hook file, or the `.husky/<hook>` a husky shim runs. */
+  /**
+   * The script, absolute: the hook file, the `.husky/<hook>` a husky shim runs, or the config
+   * whose commands a hook manager's shim runs.
+   */
   readonly file: string;
   /** The folder git runs the hook in (the repository's top), where its relative names start. */
   readonly runsIn: string;
@@ -62,9 +67,6 @@ const GIT_HOOK_NAMES: ReadonlySet<string> = new Set([
   "p4-post-changelist",
   "p4-pre-submit",
 ]);
-
-/** A hook is a script: one longer than this is not read, and counts as able to run anything. */
-const HOOK_LIMIT_BYTES = 256 * 1024;
 
 /**
  * husky v9's shim (`.husky/_/pre-commit`): it sources `.husky/_/h`, which runs `.husky/<hook>`
@@ -121,47 +123,16 @@ function hooksIn(folder: string, runsIn: string): GitHookScript[] {
     if (!GIT_HOOK_NAMES.has(hook)) continue;
     const file = childPath(folder, name);
     const read = readHook(file);
+    const managed = read.kind === "text" ? managedScripts(read.text, runsIn) : undefined;
     if (read.kind === "text" && basename(folder) === "_" && HUSKY_SHIM.test(read.text)) {
       // husky's `h` runs the person's `.husky/<hook>`, and nothing when there is none.
       const written = join(dirname(folder), hook);
       add(hook, written, readHook(written));
+    } else if (managed !== undefined) {
+      for (const config of managed) add(hook, config.file, config.read);
     } else {
       add(hook, file, read);
     }
   }
   return scripts;
-}
-
-type HookRead =
-  | { readonly kind: "missing" }
-  | { readonly kind: "text"; readonly text: string }
-  | { readonly kind: "unread"; readonly unread: string };
-
-/** A hook's text as git's shell would read it (through links, as git follows them). */
-function readHook(path: string): HookRead {
-  let fd: number;
-  let size: number;
-  try {
-    const opened = openRegularFileSync(realpathSync.native(path), constants.O_RDONLY);
-    fd = opened.handle;
-    size = opened.stats.size;
-  } catch (error) {
-    // A dangling link is missing to git too.
-    if (errorCode(error) === "ENOENT") return { kind: "missing" };
-    return { kind: "unread", unread: firstLineOfError(error) };
-  }
-  try {
-    // Sized by fstat: a husky layout reads a dozen shims at every write decision.
-    const bytes = readAtMostSync(fd, HOOK_LIMIT_BYTES, size);
-    if (bytes === undefined) {
-      return { kind: "unread", unread: `it is larger than ${String(HOOK_LIMIT_BYTES)} bytes` };
-    }
-    // A compiled program may run anything; its bytes say nothing a scan can read.
-    if (bytes.includes(0)) return { kind: "unread", unread: "it is not a script" };
-    return { kind: "text", text: bytes.toString("utf8") };
-  } catch (error) {
-    return { kind: "unread", unread: firstLineOfError(error) };
-  } finally {
-    closeSync(fd);
-  }
 }
