@@ -28,6 +28,8 @@ import { firstLineOfError } from "../../core/common/one-line.js";
 import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
 import { errorCode, openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
 import { interpreterArgs, interpreterSpec } from "./interpreter-args.js";
+import { MAKE } from "./make-options.js";
+import { readMake, type MakeHost } from "./make-reach.js";
 import { npmrcValues, redirectingNpmrcKey } from "./npm-config.js";
 import { isPackageRunner, packageManagerForm, type WorkspaceFlags } from "./npm-forms.js";
 import { NpmScriptError } from "./npm-script-error.js";
@@ -44,9 +46,6 @@ const MAX_BOUND_FILE_BYTES = 16 * 1024 * 1024;
  * that names many or large files stays cheap and is never refused for them.
  */
 const MAX_HASHED_BYTES = 64 * 1024 * 1024;
-/** The makefiles GNU make reads when it is given none, in its order: the first there is read. */
-const DEFAULT_MAKEFILES = ["GNUmakefile", "makefile", "Makefile"];
-const MAKE = /^g?make$/u;
 /** Where a probe of an argv alone looks: a workspace that holds nothing (argvRefusal). */
 const NOWHERE = resolve("/nonexistent-workspace");
 /** What node and tsx try after a name that is not there, in their order (and tsx's TypeScript). */
@@ -450,118 +449,28 @@ class Reach {
     }
   }
 
-  /**
-   * `make`: the makefiles `-f` names, else the one it picks of GNUmakefile, makefile, Makefile
-   * (those before it bound as absent: one written later is read instead). `-C DIR` (each one
-   * from the last) is where make reads them: `make -C docs html` binds docs/Makefile.
-   */
+  /** `make`: the makefiles it reads (make-reach.ts), bound as files it runs. */
   make(args: readonly string[], expands: readonly boolean[], shown: string): void {
-    const files: { word: string; expands: boolean }[] = [];
-    /** `-I DIR`: where make also looks for a makefile an include names. */
-    const includeDirs: string[] = [];
-    let directory = "";
-    const enter = (value: { word: string; expands: boolean }): void => {
-      if (value.expands) {
-        throw new UnbindableCommandError(
-          `${shown} -C is given ${JSON.stringify(value.word)}, a name the shell expands, so the harness cannot say which makefile it reads; name the folder plainly`,
-        );
-      }
-      directory = isAbsolute(value.word) ? value.word : join(directory, value.word);
-    };
-    for (let at = 0; at < args.length; at += 1) {
-      const word = args[at] ?? "";
-      if (word === "--") break;
-      const next = (): { word: string; expands: boolean } => {
-        at += 1;
-        return { word: args[at] ?? "", expands: expands[at] === true };
-      };
-      if (word.startsWith("--")) {
-        const equals = word.indexOf("=");
-        const long = word.slice(2, equals < 0 ? undefined : equals);
-        const value = (): { word: string; expands: boolean } =>
-          equals < 0 ? next() : { word: word.slice(equals + 1), expands: expands[at] === true };
-        // Long options may be cut short while they stay unambiguous (`--dir`, `--file`, `--mak`).
-        if (long.length >= 2 && "directory".startsWith(long)) enter(value());
-        else if ("file".startsWith(long) || (long.length >= 3 && "makefile".startsWith(long))) {
-          files.push(value());
-        } else if (long.length >= 2 && "include-dir".startsWith(long)) {
-          includeDirs.push(value().word);
-        } else if (long.length >= 2 && "eval".startsWith(long)) {
-          throw makeEval(shown);
-        }
-        continue;
-      }
-      if (!/^-./u.test(word)) continue;
-      // A cluster of one-letter options (`-kC dir`, `-fbuild.mk`): the first that takes a value
-      // takes the rest of the word, or the next word.
-      for (let letter = 1; letter < word.length; letter += 1) {
-        const option = word[letter] ?? "";
-        if ("CfIoWE".includes(option)) {
-          const rest = word.slice(letter + 1);
-          const value = rest === "" ? next() : { word: rest, expands: expands[at] === true };
-          // make reads its makefiles from the last -C's folder, wherever -f stood.
-          if (option === "C") enter(value);
-          if (option === "f") files.push(value);
-          if (option === "I") includeDirs.push(value.word);
-          if (option === "E") throw makeEval(shown);
-          break;
-        }
-        if ("jlO".includes(option)) break;
-      }
-    }
-    const from = (word: string): string => (isAbsolute(word) ? word : join(directory, word));
-    const included = (word: string): string[] =>
-      isAbsolute(word) ? [word] : [from(word), ...includeDirs.map((dir) => join(from(dir), word))];
-    for (const file of files) {
-      if (file.word === "-") {
-        throw new UnbindableCommandError(
-          `${shown} -f - reads its makefile from stdin (a redirect or a pipe), which the harness cannot bind to an approval; give it the file by name`,
-        );
-      }
-      this.file(file.expands ? file.word : from(file.word), file.expands, shown);
-      if (!file.expands) this.#makeIncludes(from(file.word), included, shown);
-    }
-    if (files.length > 0) return;
-    for (const makefile of DEFAULT_MAKEFILES) {
-      this.file(from(makefile), false, shown);
-      if (this.#lstat(this.#resolve(from(makefile))) !== undefined) {
-        this.#makeIncludes(from(makefile), included, shown);
-        return;
-      }
-    }
+    readMake(this.#makeHost(), args, expands, shown);
   }
 
-  /**
-   * The makefiles a makefile includes by plain name (`include rules.mk`, `-include local.mk`, over
-   * continued lines), from make's folder and each `-I` folder, each bound like the makefile and
-   * read for its own includes, so a recipe added there asks again. An include make expands from a
-   * variable (`-include $(OBJS:.o=.d)`) names generated files and is left out; one it expands as a
-   * pattern (`include rules/*.mk`) matches files a command may add, and is refused.
-   */
-  #makeIncludes(makefile: string, candidates: (word: string) => string[], shown: string): void {
-    let text: string;
-    try {
-      text = this.#bytes(this.#resolve(makefile))?.toString("utf8") ?? "";
-    } catch {
-      return; // bound above by what lstat says of it
-    }
-    const lines = text.replace(/\\\r?\n/gu, " ");
-    for (const match of lines.matchAll(/^[ \t]*-?s?include[ \t]+(.+)$/gmu)) {
-      for (const word of (match[1] ?? "").split(/\s+/u)) {
-        if (word === "" || word.includes("$")) continue;
-        if (/[*?[]/u.test(word)) {
-          throw new UnbindableCommandError(
-            `${shown}'s ${makefile} includes ${JSON.stringify(word)}, a pattern make matches against the files there, so the harness cannot say which makefiles it reads; include them by name`,
-          );
+  #makeHost(): MakeHost {
+    return {
+      cwd: this.cwd,
+      bind: (path, expands, shown) => {
+        this.file(path, expands, shown);
+      },
+      exists: (path) => this.#lstat(this.#resolve(path)) !== undefined,
+      text: (path) => {
+        const inside = this.inside(path);
+        if (inside === undefined) return undefined; // outside, the workspace holds nothing
+        try {
+          return this.#bytes(inside.path)?.toString("utf8");
+        } catch {
+          return undefined; // bound above by what lstat says of it
         }
-        for (const path of candidates(word)) {
-          const inside = this.inside(path);
-          if (inside === undefined || this.#filesSeen.has(inside.relative)) continue;
-          this.file(path, false, shown);
-          this.#makeIncludes(path, candidates, shown);
-        }
-      }
-    }
+      },
+    };
   }
 
   /** `run-s a b:*`: each name, or each script a `*` pattern matches. */
@@ -986,12 +895,6 @@ function refuseSystemView(path: string, shown: string, word: string): void {
   if (path === "/dev/null" || !/^\/(?:dev|proc)(?:\/|$)/u.test(path)) return;
   throw new UnbindableCommandError(
     `${shown} is given ${JSON.stringify(word)}, which the system maps to another file (a descriptor, or the process's own view of the folders), so the harness cannot say which file runs; name the file plainly`,
-  );
-}
-
-function makeEval(shown: string): UnbindableCommandError {
-  return new UnbindableCommandError(
-    `${shown} --eval adds makefile text the harness cannot bind to an approval; put it in a makefile`,
   );
 }
 

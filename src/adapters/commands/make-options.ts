@@ -1,0 +1,87 @@
+/**
+ * What make's own words say about what it reads: the folder it works in (`-C`), the makefiles it
+ * is given (`-f`), where it looks for an include (`-I`). Pure: make-reach.ts reads the files.
+ */
+import { isAbsolute, join } from "node:path";
+import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
+
+export const MAKE = /^g?make$/u;
+
+/** One word of make's, and whether the shell expands it. */
+export interface MakeWord {
+  readonly word: string;
+  readonly expands: boolean;
+}
+
+export interface MakeOptions {
+  /** Where make reads its makefiles and runs its recipes, from the caller's folder ("" = there). */
+  readonly directory: string;
+  readonly files: readonly MakeWord[];
+  readonly includeDirs: readonly string[];
+}
+
+export function makeEval(shown: string): UnbindableCommandError {
+  return new UnbindableCommandError(
+    `${shown} --eval adds makefile text the harness cannot bind to an approval; put it in a makefile`,
+  );
+}
+
+export function makeOptions(
+  args: readonly string[],
+  expands: readonly boolean[],
+  shown: string,
+): MakeOptions {
+  const files: MakeWord[] = [];
+  const includeDirs: string[] = [];
+  let directory = "";
+  const enter = (value: MakeWord): void => {
+    if (value.expands) {
+      throw new UnbindableCommandError(
+        `${shown} -C is given ${JSON.stringify(value.word)}, a name the shell expands, so the harness cannot say which makefile it reads; name the folder plainly`,
+      );
+    }
+    directory = isAbsolute(value.word) ? value.word : join(directory, value.word);
+  };
+  for (let at = 0; at < args.length; at += 1) {
+    const word = args[at] ?? "";
+    if (word === "--") break;
+    const next = (): MakeWord => {
+      at += 1;
+      return { word: args[at] ?? "", expands: expands[at] === true };
+    };
+    if (word.startsWith("--")) {
+      const equals = word.indexOf("=");
+      const long = word.slice(2, equals < 0 ? undefined : equals);
+      const value = (): MakeWord =>
+        equals < 0 ? next() : { word: word.slice(equals + 1), expands: expands[at] === true };
+      // Long options may be cut short while they stay unambiguous (`--dir`, `--file`, `--mak`).
+      if (long.length >= 2 && "directory".startsWith(long)) enter(value());
+      else if ("file".startsWith(long) || (long.length >= 3 && "makefile".startsWith(long))) {
+        files.push(value());
+      } else if (long.length >= 2 && "include-dir".startsWith(long)) {
+        includeDirs.push(value().word);
+      } else if (long.length >= 2 && "eval".startsWith(long)) {
+        throw makeEval(shown);
+      }
+      continue;
+    }
+    if (!/^-./u.test(word)) continue;
+    // A cluster of one-letter options (`-kC dir`, `-fbuild.mk`): the first that takes a value
+    // takes the rest of the word, or the next word.
+    for (let letter = 1; letter < word.length; letter += 1) {
+      const option = word[letter] ?? "";
+      if ("CfIoWE".includes(option)) {
+        const rest = word.slice(letter + 1);
+        const value = rest === "" ? next() : { word: rest, expands: expands[at] === true };
+        // make reads its makefiles from the last -C's folder, wherever -f stood.
+        if (option === "C") enter(value);
+        if (option === "f") files.push(value);
+        if (option === "I") includeDirs.push(value.word);
+        if (option === "E") throw makeEval(shown);
+        break;
+      }
+      if ("jlO".includes(option)) break;
+    }
+  }
+  return { directory, files, includeDirs };
+}
