@@ -19,6 +19,7 @@ import { allowedArgvOf, p04Dependencies } from "./p04-run.js";
 import { startRunExecution } from "./execution/run-execution.js";
 import { stateRootFor } from "./open/run-store.js";
 import type { ExecutionSettings } from "./run-settings.js";
+import { commandEnvironmentMayHold } from "../adapters/shell/index.js";
 
 export interface ExplainedToolPath {
   readonly registry: ToolRegistry;
@@ -32,6 +33,9 @@ const DRY_RUN_GRANT_TTL_MS = 60_000;
 
 export async function composeExplain(settings: ExecutionSettings): Promise<ToolPathFor> {
   const { profile, workspace, host } = settings;
+  // Decided once: the variables a command's environment may hold, which make reads (bindings).
+  const environmentMayHold = (name: string): boolean =>
+    commandEnvironmentMayHold(name, { passEnv: settings.passEnv, platform: host.platform });
   // Where the run would refuse to start, so does its dry run.
   if (profile.homeWorkspace === "refused") {
     assertHomeWorkspaceAllowed(workspace, host, settings.stateDir);
@@ -55,6 +59,7 @@ export async function composeExplain(settings: ExecutionSettings): Promise<ToolP
       profile.approvals === "grants"
         ? p04Dependencies({
             workspace,
+            environmentMayHold,
             allowedArgv,
             network: settings.network,
             execution,
@@ -77,7 +82,7 @@ export async function composeExplain(settings: ExecutionSettings): Promise<ToolP
       ...(grants === undefined ? {} : { grants }),
       runAnswers: {
         personalRules: settings.personalRules ?? [],
-        boundScript: (command) => shellCommandBinding(workspace, command),
+        boundScript: (command) => shellCommandBinding(workspace, command, environmentMayHold),
       },
     });
   };

@@ -41,6 +41,7 @@ import { withTextDeltas } from "./model/text-delta-model.js";
 import { startExternalTools, type StartedExternalTools } from "./external-tools.js";
 import type { McpServerState } from "../adapters/mcp/index.js";
 import { recordsOfLiveJournal, undoInRun, type UndoReport } from "./undo-run.js";
+import { commandEnvironmentMayHold } from "../adapters/shell/index.js";
 
 export interface ComposedRun {
   readonly agent: AgentRunner;
@@ -79,6 +80,9 @@ export interface ComposedRun {
 
 export async function composeRun(settings: RunSettings, ports: RunPorts): Promise<ComposedRun> {
   const { profile, workspace, host } = settings;
+  // Decided once: the variables a command's environment may hold, which make reads (bindings).
+  const environmentMayHold = (name: string): boolean =>
+    commandEnvironmentMayHold(name, { passEnv: settings.passEnv, platform: host.platform });
   let resume = settings.resume;
   let session: JournalSession | undefined;
   let mcp: StartedExternalTools | undefined;
@@ -166,6 +170,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       profile.approvals === "grants"
         ? p04Dependencies({
             workspace,
+            environmentMayHold,
             allowedArgv: allowedArgvOf(workspace),
             network: settings.network,
             execution: await execution.ready,
@@ -221,7 +226,7 @@ export async function composeRun(settings: RunSettings, ports: RunPorts): Promis
       contextWindow: settings.contextWindow ?? defaultContextWindow(model.name),
       runAnswers: {
         personalRules: settings.personalRules ?? [],
-        boundScript: (command) => shellCommandBinding(workspace, command),
+        boundScript: (command) => shellCommandBinding(workspace, command, environmentMayHold),
         observer: runGrantJournal(journal, auditSink),
         // The same run, resumed: what it allowed with `a` and did not take back.
         ...(session.resumed === undefined

@@ -22,6 +22,8 @@ export interface P04RunInput {
   readonly grantTtlMs: number;
   /** The allowlist's argvs, read once per run (`allowedArgvOf`). */
   readonly allowedArgv: readonly (readonly string[])[];
+  /** Which variables a command's environment may hold (`commandEnvironmentMayHold`). */
+  readonly environmentMayHold: (name: string) => boolean;
 }
 
 /** The argvs of the workspace's allowlist (package.json scripts and `.agent/commands.json`). */
@@ -37,7 +39,7 @@ export function p04Dependencies(input: P04RunInput): GrantDependencies {
     runId: input.runId,
     network: input.network,
     grantTtlMs: input.grantTtlMs,
-    scriptOf: (argv) => npmScriptRows(input.workspace, argv),
+    scriptOf: (argv) => npmScriptRows(input.workspace, argv, input.environmentMayHold),
   };
 }
 

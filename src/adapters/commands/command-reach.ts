@@ -27,9 +27,10 @@ import { fileURLToPath } from "node:url";
 import { firstLineOfError } from "../../core/common/one-line.js";
 import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
 import { errorCode, openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
+import { commandEnvironmentMayHold } from "../shell/index.js";
 import { interpreterArgs, interpreterSpec } from "./interpreter-args.js";
 import { MAKE } from "./make-options.js";
-import { readMake, type MakeHost } from "./make-reach.js";
+import { newMakeContext, readMake, type MakeContext, type MakeHost } from "./make-reach.js";
 import { npmrcValues, redirectingNpmrcKey } from "./npm-config.js";
 import { isPackageRunner, packageManagerForm, type WorkspaceFlags } from "./npm-forms.js";
 import { NpmScriptError } from "./npm-script-error.js";
@@ -46,6 +47,13 @@ const MAX_BOUND_FILE_BYTES = 16 * 1024 * 1024;
  * that names many or large files stays cheap and is never refused for them.
  */
 const MAX_HASHED_BYTES = 64 * 1024 * 1024;
+/**
+ * What a command's environment may hold where the caller does not say: the names every command
+ * gets, on Linux, where the sandbox a binding needs runs. The run passes its own, with the names
+ * of `--pass-env`.
+ */
+export const COMMAND_ENVIRONMENT_MAY_HOLD = (name: string): boolean =>
+  commandEnvironmentMayHold(name, { passEnv: [], platform: "linux" });
 /** Where a probe of an argv alone looks: a workspace that holds nothing (argvRefusal). */
 const NOWHERE = resolve("/nonexistent-workspace");
 /** What node and tsx try after a name that is not there, in their order (and tsx's TypeScript). */
@@ -124,7 +132,12 @@ class Reach {
   #npmrc: string | undefined;
   /** The top entries where the command runs, lower-cased (null: not read yet; undefined: unreadable). */
   #topNames: ReadonlySet<string> | undefined | null = null;
-  #hashedBytes = 0;
+  /** Bytes hashed so far, shared with the reaches of make's recipes (MAX_HASHED_BYTES). */
+  readonly #hashed: { bytes: number };
+  /** Whether the environment a command starts with may hold a name (make takes values from it). */
+  readonly environmentMayHold: (name: string) => boolean;
+  /** What a make reached here inherits (from a make whose recipe this is) and the budget all share. */
+  makeContext: MakeContext | undefined;
   /**
    * Every workspace file (workspace-relative, `/`-separated) the command runs, may run (each
    * name node would try) or names by a word, there now or not: what a write must not change
@@ -141,7 +154,16 @@ class Reach {
     readonly cwd: string = workspace,
     /** Each package and script run through npm's workspace flags, shared with the packages' reaches. */
     readonly workspaceRuns = new Set<string>(),
-  ) {}
+    shared: {
+      readonly environmentMayHold?: (name: string) => boolean;
+      readonly makeContext?: MakeContext;
+      readonly hashed?: { bytes: number };
+    } = {},
+  ) {
+    this.environmentMayHold = shared.environmentMayHold ?? COMMAND_ENVIRONMENT_MAY_HOLD;
+    this.makeContext = shared.makeContext;
+    this.#hashed = shared.hashed ?? { bytes: 0 };
+  }
 
   /**
    * package.json's scripts, read the first time npm is reached, wherever that is (the allowed
@@ -284,6 +306,8 @@ class Reach {
     const { words, expands } = command;
     /** Reading env's own options (`env -i -u X node f.js`), which come before its command. */
     let envOptions = false;
+    /** `VAR=x` before the program: what make takes from its environment (undefined: expanded). */
+    const assigned = new Map<string, string | undefined>();
     for (; at < words.length; at += 1) {
       const word = words[at] ?? "";
       if (envOptions && word.startsWith("-") && word !== "-") {
@@ -309,6 +333,7 @@ class Reach {
       const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/su.exec(word);
       if (assignment !== null) {
         const [, variable = "", value = ""] = assignment;
+        assigned.set(variable, expands[at] === true ? undefined : value);
         if (variable.toUpperCase() === "NODE_OPTIONS") {
           this.nodeOptions(value, "NODE_OPTIONS");
         } else if (LOADER_VARIABLES.has(variable)) {
@@ -350,11 +375,15 @@ class Reach {
       this.file(args[0], expands[at + 1] === true, program);
       return;
     }
-    this.argv(rest, expands.slice(at));
+    this.argv(rest, expands.slice(at), assigned);
   }
 
   /** An argv about to run (the allowed one itself, or a command of a script). */
-  argv(argv: readonly string[], expands: readonly boolean[] = []): void {
+  argv(
+    argv: readonly string[],
+    expands: readonly boolean[] = [],
+    assigned: ReadonlyMap<string, string | undefined> = new Map(),
+  ): void {
     const [program = "", ...args] = argv;
     const form = packageManagerForm(argv);
     switch (form.kind) {
@@ -408,7 +437,7 @@ class Reach {
       if (given.shellText !== undefined) this.shellText(given.shellText);
       return;
     }
-    if (MAKE.test(name)) this.make(args, expands.slice(1), name);
+    if (MAKE.test(name)) this.make(args, expands.slice(1), name, assigned);
     // cargo builds and runs the crate's build script (and the build its manifest names) first.
     if (name === "cargo") {
       this.file("Cargo.toml", false, name);
@@ -426,7 +455,7 @@ class Reach {
       const before = args.slice(0, nested).map((word) => basename(word));
       if (before.includes("xargs")) throw runsUnreadCommands("xargs");
       if (before.includes("find") && runsOnFound !== undefined) throw runsOnFiles(runsOnFound);
-      this.argv(args.slice(nested), expands.slice(nested + 1));
+      this.argv(args.slice(nested), expands.slice(nested + 1), assigned);
     }
     // So may any workspace file named among its words (`timeout 60 ./f.sh`, `pytest
     // tests/test_a.py`, `awk -f prog.awk`, `--config=f.js`): bound, whatever the program makes of it.
@@ -449,9 +478,18 @@ class Reach {
     }
   }
 
-  /** `make`: the makefiles it reads (make-reach.ts), bound as files it runs. */
-  make(args: readonly string[], expands: readonly boolean[], shown: string): void {
-    readMake(this.#makeHost(), args, expands, shown);
+  /**
+   * `make`: what it reads and runs (make-reach.ts), its recipes read by this reader in make's
+   * folder, with the `VAR=x` the command sets before it.
+   */
+  make(
+    args: readonly string[],
+    expands: readonly boolean[],
+    shown: string,
+    assigned: ReadonlyMap<string, string | undefined>,
+  ): void {
+    this.makeContext ??= newMakeContext(this.environmentMayHold);
+    readMake(this.#makeHost(), args, expands, shown, this.makeContext, assigned);
   }
 
   #makeHost(): MakeHost {
@@ -467,8 +505,46 @@ class Reach {
         try {
           return this.#bytes(inside.path)?.toString("utf8");
         } catch {
-          return undefined; // bound above by what lstat says of it
+          return undefined; // bound just now by content: only a race gets here
         }
+      },
+      list: (path) => {
+        const folder = this.#directoryInside(path);
+        if (folder === undefined) return undefined;
+        try {
+          return readdirSync(folder);
+        } catch {
+          return undefined;
+        }
+      },
+      runner: (directory, inherited) => {
+        // npm in a recipe run elsewhere reads that folder's package.json, which this reach does not.
+        const read =
+          directory === this.cwd
+            ? this.readProjectFile
+            : (): never => {
+                throw new UnbindableCommandError(
+                  `make runs npm in ${relative(this.workspace, directory)}, where npm reads that folder's package.json, which the harness does not bind; run the npm script from the workspace's top`,
+                );
+              };
+        const reach = new Reach(
+          this.workspace,
+          read,
+          this.nothingThere,
+          directory,
+          this.workspaceRuns,
+          {
+            environmentMayHold: inherited.mayHold,
+            makeContext: inherited,
+            hashed: this.#hashed,
+          },
+        );
+        return (text) => {
+          const rows = reach.rows.length;
+          reach.shellText(text);
+          this.rows.push(...reach.rows.slice(rows));
+          for (const file of reach.touched) this.touched.add(file);
+        };
       },
     };
   }
@@ -612,7 +688,7 @@ class Reach {
     if (!stats.isFile()) return;
     this.#namedSeen.add(inside.relative);
     let digest: string | undefined;
-    if (stats.size <= MAX_BOUND_FILE_BYTES && this.#hashedBytes + stats.size <= MAX_HASHED_BYTES) {
+    if (stats.size <= MAX_BOUND_FILE_BYTES && this.#hashed.bytes + stats.size <= MAX_HASHED_BYTES) {
       try {
         digest = this.#sha256(inside.path);
       } catch {
@@ -749,7 +825,7 @@ class Reach {
   #sha256(path: string): string | undefined {
     const bytes = this.#bytes(path);
     if (bytes === undefined) return undefined;
-    this.#hashedBytes += bytes.length;
+    this.#hashed.bytes += bytes.length;
     return createHash("sha256").update(bytes).digest("hex");
   }
 
@@ -913,8 +989,12 @@ export function commandReachRows(
   workspace: string,
   argv: readonly string[],
   readProjectFile: (name: string) => string | undefined,
+  environmentMayHold: (name: string) => boolean = COMMAND_ENVIRONMENT_MAY_HOLD,
 ): readonly string[] | undefined {
-  return argvRows(new Reach(workspace, readProjectFile), argv);
+  const reach = new Reach(workspace, readProjectFile, false, workspace, new Set(), {
+    environmentMayHold,
+  });
+  return argvRows(reach, argv);
 }
 
 function argvRows(reach: Reach, argv: readonly string[]): readonly string[] | undefined {
@@ -950,8 +1030,11 @@ export function commandTextReachRows(
   workspace: string,
   text: string,
   readProjectFile: (name: string) => string | undefined,
+  environmentMayHold: (name: string) => boolean = COMMAND_ENVIRONMENT_MAY_HOLD,
 ): readonly string[] | undefined {
-  const reach = new Reach(workspace, readProjectFile);
+  const reach = new Reach(workspace, readProjectFile, false, workspace, new Set(), {
+    environmentMayHold,
+  });
   const commands = simpleCommands(text);
   const [only] = commands;
   if (

@@ -1,6 +1,8 @@
 /**
  * What make's own words say about what it reads: the folder it works in (`-C`), the makefiles it
- * is given (`-f`), where it looks for an include (`-I`). Pure: make-reach.ts reads the files.
+ * is given (`-f`), where it looks for an include (`-I`), the variables its command line sets
+ * (`VAR=value`, which beat a makefile's own), and the options that change how it reads them.
+ * Pure: make-reach.ts reads the files.
  */
 import { isAbsolute, join } from "node:path";
 import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
@@ -18,6 +20,12 @@ export interface MakeOptions {
   readonly directory: string;
   readonly files: readonly MakeWord[];
   readonly includeDirs: readonly string[];
+  /** `VAR=value` words: a value of undefined is one the shell expands. */
+  readonly commandLine: ReadonlyMap<string, string | undefined>;
+  /** `-e`: the environment's values beat the makefiles'. */
+  readonly environmentOverrides: boolean;
+  /** `-R`: make defines none of its own variables (no `CC = cc`). */
+  readonly noBuiltinVariables: boolean;
 }
 
 export function makeEval(shown: string): UnbindableCommandError {
@@ -33,6 +41,9 @@ export function makeOptions(
 ): MakeOptions {
   const files: MakeWord[] = [];
   const includeDirs: string[] = [];
+  const commandLine = new Map<string, string | undefined>();
+  let environmentOverrides = false;
+  let noBuiltinVariables = false;
   let directory = "";
   const enter = (value: MakeWord): void => {
     if (value.expands) {
@@ -62,7 +73,17 @@ export function makeOptions(
         includeDirs.push(value().word);
       } else if (long.length >= 2 && "eval".startsWith(long)) {
         throw makeEval(shown);
+      } else if (long.length >= 3 && "environment-overrides".startsWith(long)) {
+        environmentOverrides = true;
+      } else if (long.length >= 5 && "no-builtin-variables".startsWith(long)) {
+        noBuiltinVariables = true;
       }
+      continue;
+    }
+    const assignment = /^([^\s=:?+!$]+)\s*(?:::?|:::|\?|\+|!)?=(.*)$/su.exec(word);
+    if (assignment !== null && !word.startsWith("-")) {
+      const [, name = "", value = ""] = assignment;
+      commandLine.set(name, expands[at] === true ? undefined : value);
       continue;
     }
     if (!/^-./u.test(word)) continue;
@@ -70,6 +91,8 @@ export function makeOptions(
     // takes the rest of the word, or the next word.
     for (let letter = 1; letter < word.length; letter += 1) {
       const option = word[letter] ?? "";
+      if (option === "e") environmentOverrides = true;
+      if (option === "R") noBuiltinVariables = true;
       if ("CfIoWE".includes(option)) {
         const rest = word.slice(letter + 1);
         const value = rest === "" ? next() : { word: rest, expands: expands[at] === true };
@@ -83,5 +106,12 @@ export function makeOptions(
       if ("jlO".includes(option)) break;
     }
   }
-  return { directory, files, includeDirs };
+  return {
+    directory,
+    files,
+    includeDirs,
+    commandLine,
+    environmentOverrides,
+    noBuiltinVariables,
+  };
 }

@@ -23,8 +23,10 @@ export { NpmScriptError } from "./npm-script-error.js";
 export function npmScriptRows(
   workspace: string,
   argv: readonly string[],
+  environmentMayHold?: (name: string) => boolean,
 ): readonly string[] | undefined {
-  return commandReachRows(workspace, argv, (name) => readProjectFile(workspace, name));
+  const read = (name: string): string | undefined => readProjectFile(workspace, name);
+  return commandReachRows(workspace, argv, read, environmentMayHold);
 }
 
 /** npmScriptRows as one text, the rows joined by ` · `: what the approval's digest binds. */
@@ -32,9 +34,15 @@ export function npmScriptText(workspace: string, argv: readonly string[]): strin
   return npmScriptRows(workspace, argv)?.join(" · ");
 }
 
-/** A shell command's text, read as a script's (command-reach.ts), as one text like npmScriptText. */
-export function shellTextReach(workspace: string, text: string): string | undefined {
-  return commandTextReachRows(workspace, text, (name) => readProjectFile(workspace, name))?.join(
-    " · ",
-  );
+/**
+ * A shell command's text, read as a script's (command-reach.ts), as one text like npmScriptText.
+ * `environmentMayHold` says which variables the command's environment may set (make reads them).
+ */
+export function shellTextReach(
+  workspace: string,
+  text: string,
+  environmentMayHold?: (name: string) => boolean,
+): string | undefined {
+  const read = (name: string): string | undefined => readProjectFile(workspace, name);
+  return commandTextReachRows(workspace, text, read, environmentMayHold)?.join(" · ");
 }

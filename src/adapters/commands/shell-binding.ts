@@ -10,7 +10,12 @@ import { UnbindableCommandError } from "../../core/grants/unbindable-command.js"
 import { expandedWord } from "./script-words.js";
 import { shellTextReach } from "./npm-script.js";
 
-export function shellCommandBinding(workspace: string, command: string): string | undefined {
+export function shellCommandBinding(
+  workspace: string,
+  command: string,
+  /** Which variables the command's environment may hold: make takes values from there. */
+  environmentMayHold?: (name: string) => boolean,
+): string | undefined {
   // Substitutions and here-documents throw in the reader itself (UnbindableCommandError).
   const expanded = expandedWord(command);
   if (expanded !== undefined) {
@@ -19,5 +24,5 @@ export function shellCommandBinding(workspace: string, command: string): string 
     );
   }
   // `./f.sh | tail -5` binds f.sh as `./f.sh` alone does; `npm test` binds its script as P04 does.
-  return shellTextReach(workspace, command);
+  return shellTextReach(workspace, command, environmentMayHold);
 }

@@ -2,6 +2,7 @@
  * The environment a shell command sees: an allowlist, never the harness's own environment, so the
  * API key and other credentials cannot be read by `echo $OPENAI_API_KEY` or a malicious script.
  */
+import { CA_BUNDLE_NAMES } from "./ca-bundle-environment.js";
 import { encodedForms } from "./secret-forms.js";
 import { loadingKind } from "./loading-variables.js";
 import { isShellStartupName } from "./shell-startup-names.js";
@@ -73,6 +74,25 @@ export function isDefaultCommandName(name: string, platform: NodeJS.Platform): b
   return (
     folded.startsWith("LC_") ||
     [...POSIX_NAMES, ...(windows ? WINDOWS_NAMES : [])].some((known) => fold(known) === folded)
+  );
+}
+
+/**
+ * Whether a command's environment may hold `name`, whatever its value: one every command gets,
+ * the CA bundles the harness adds, or one the person passes with `--pass-env` that is not dropped.
+ * A program that reads its variables from the environment (make's `$(NAME)`, `NAME ?= x`) is
+ * certain of a value only where this is false.
+ */
+export function commandEnvironmentMayHold(
+  name: string,
+  options: CommandEnvironmentOptions,
+): boolean {
+  const fold = (word: string): string => (options.platform === "win32" ? word.toUpperCase() : word);
+  return (
+    isDefaultCommandName(name, options.platform) ||
+    CA_BUNDLE_NAMES.some((bundle) => fold(bundle) === fold(name)) ||
+    (options.passEnv.some((passed) => fold(passed) === fold(name)) &&
+      loadingKind(name) === undefined)
   );
 }
 

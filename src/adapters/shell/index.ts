@@ -19,7 +19,7 @@ export {
   type ShellPlan,
   type ShellSelectionOptions,
 } from "./shell-selection.js";
-export { buildCommandEnvironment } from "./command-environment.js";
+export { buildCommandEnvironment, commandEnvironmentMayHold } from "./command-environment.js";
 export {
   caBundleEnvironment,
   CA_BUNDLE_NAMES,

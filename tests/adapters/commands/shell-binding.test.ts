@@ -279,3 +279,200 @@ describe("the class of round 13", () => {
     },
   );
 });
+
+describe("make's recipes are read as an npm script's text is", () => {
+  const REVIEWED =
+    "LOCAL = src/local.inc\n-include $(LOCAL)\nall:\n\t@echo base-recipe; sh src/build.sh\n";
+
+  it("the reviewer's makefile: a, then a rewritten src/build.sh or a new src/local.inc asks again", () => {
+    const makefile = write("Makefile", REVIEWED);
+    const build = write("src/build.sh", "echo build\n");
+    const before = shellCommandBinding(workspace, "make");
+    expect(before).toBe(
+      "and make is given GNUmakefile, which is not there now · and make is given makefile, which is not there now · " +
+        `and make is given Makefile (${makefile}) · and make is given src/local.inc, which is not there now · ` +
+        `and sh is given src/build.sh (${build})`,
+    );
+    const rewritten = write("src/build.sh", "echo build; touch pwned\n");
+    const afterBuild = shellCommandBinding(workspace, "make");
+    expect(afterBuild).toBe(before?.replace(build, rewritten));
+    const local = write("src/local.inc", "all:\n\tsh src/evil.sh\n");
+    const evil = write("src/evil.sh", "touch pwned\n");
+    expect(shellCommandBinding(workspace, "make")).toBe(
+      "and make is given GNUmakefile, which is not there now · and make is given makefile, which is not there now · " +
+        `and make is given Makefile (${makefile}) · and make is given src/local.inc (${local}) · ` +
+        `and sh is given src/evil.sh (${evil}) · and sh is given src/build.sh (${rewritten})`,
+    );
+  });
+
+  it("the same steps through npm test's script ask again as they always did", () => {
+    write("package.json", JSON.stringify({ scripts: { test: "sh src/build.sh" } }));
+    const build = write("src/build.sh", "echo build\n");
+    const before = shellCommandBinding(workspace, "npm test");
+    expect(before).toBe(
+      `runs the script "sh src/build.sh" · and sh is given src/build.sh (${build})`,
+    );
+    const rewritten = write("src/build.sh", "echo build; touch pwned\n");
+    expect(shellCommandBinding(workspace, "npm test")).toBe(before?.replace(build, rewritten));
+  });
+
+  it("$< and $@ of an explicit rule are its own words: the script it runs is bound", () => {
+    write("Makefile", "build/out.txt: src/gen.sh\n\tsh $< > $@\n");
+    const gen = write("src/gen.sh", "echo 1\n");
+    const before = shellCommandBinding(workspace, "make -f Makefile");
+    expect(before).toBe(
+      `and make is given Makefile (${write("Makefile", "build/out.txt: src/gen.sh\n\tsh $< > $@\n")}) · and sh is given src/gen.sh (${gen})`,
+    );
+    write("src/gen.sh", "echo 2\n");
+    expect(shellCommandBinding(workspace, "make -f Makefile")).not.toBe(before);
+  });
+
+  it("$< of a pattern rule is whichever file matches: where it is the script run, no grant", () => {
+    write("Makefile", "%.txt: %.sh\n\tsh $< > $@\n");
+    const call = (): unknown => shellCommandBinding(workspace, "make -f Makefile out.txt");
+    expect(call).toThrow(UnbindableCommandError);
+    expect(call).toThrow(
+      'make runs the recipe "sh ${first_prerequisite} > ${target}", which cannot be bound: sh is given "${first_prerequisite}", a name the shell expands, so the harness cannot say which file runs; name the file plainly',
+    );
+  });
+
+  it("a variable the makefile sets plainly, or the command line sets, is expanded", () => {
+    const makefile = write("Makefile", "CHECK ?= tools/check.sh\ntest:\n\tbash $(CHECK)\n");
+    const check = write("tools/check.sh", "echo ok\n");
+    const other = write("tools/other.sh", "echo other\n");
+    expect(shellCommandBinding(workspace, "make -f Makefile test")).toBe(
+      `and make is given Makefile (${makefile}) · and bash is given tools/check.sh (${check})`,
+    );
+    expect(shellCommandBinding(workspace, "make -f Makefile CHECK=tools/other.sh")).toBe(
+      `and make is given Makefile (${makefile}) · and bash is given tools/other.sh (${other}) · and make is given tools/other.sh (${other})`,
+    );
+    // `?=` yields to the environment: the command's own, or a name the person passes.
+    expect(shellCommandBinding(workspace, "CHECK=tools/other.sh make -f Makefile")).toContain(
+      `and bash is given tools/other.sh (${other})`,
+    );
+    const passed = (): unknown =>
+      shellCommandBinding(workspace, "make -f Makefile", (name) => name === "CHECK");
+    expect(passed).toThrow('bash is given "${CHECK}", a name the shell expands');
+  });
+
+  it("make's own $(CC) is cc where no environment can set it; $(RM) passed by the person is not", () => {
+    const makefile = write("Makefile", "prog: main.c\n\t$(CC) -o $@ $^\nclean:\n\t$(RM) prog\n");
+    const main = write("main.c", "int main(void) { return 0; }\n");
+    expect(shellCommandBinding(workspace, "make -f Makefile")).toBe(
+      `and make is given Makefile (${makefile}) · and cc is given main.c (${main})`,
+    );
+    const call = (): unknown =>
+      shellCommandBinding(workspace, "make -f Makefile", (name) => name === "RM");
+    expect(call).toThrow(
+      'make runs the recipe "${RM} prog", which cannot be bound: the script runs a program whose name the shell expands ("${RM}")',
+    );
+  });
+});
+
+describe("what make includes by a variable's name", () => {
+  it("a dependency list built from a plain list binds each file it names, there or not", () => {
+    const text =
+      "SRCS = main.c util.c\nOBJS = $(SRCS:.c=.o)\nDEPS = $(OBJS:.o=.d)\n-include $(DEPS)\nall:\n";
+    const makefile = write("Makefile", text);
+    const before = shellCommandBinding(workspace, "make -f Makefile");
+    expect(before).toBe(
+      `and make is given Makefile (${makefile}) · and make is given main.d, which is not there now · and make is given util.d, which is not there now`,
+    );
+    const main = write("main.d", "all:\n\tsh evil.sh\n");
+    expect(shellCommandBinding(workspace, "make -f Makefile")).toBe(
+      `and make is given Makefile (${makefile}) · and make is given main.d (${main}) · and make is given util.d, which is not there now · and sh is given evil.sh, which is not there now`,
+    );
+  });
+
+  it("$(wildcard …) names the files there now: a source added later adds its .d", () => {
+    const text = "SRCS := $(wildcard src/*.c)\n-include $(SRCS:.c=.d)\nall:\n";
+    const makefile = write("Makefile", text);
+    write("src/a.c", "int a;\n");
+    const before = shellCommandBinding(workspace, "make -f Makefile");
+    expect(before).toBe(
+      `and make is given Makefile (${makefile}) · and make is given src/a.d, which is not there now`,
+    );
+    write("src/b.c", "int b;\n");
+    expect(shellCommandBinding(workspace, "make -f Makefile")).toBe(
+      `${before ?? ""} · and make is given src/b.d, which is not there now`,
+    );
+  });
+
+  it("an include make names from a value the harness cannot know gets no grant", () => {
+    write("Makefile", "DEPS = $(shell find . -name '*.d')\n-include $(DEPS)\nall:\n");
+    const call = (): unknown => shellCommandBinding(workspace, "make -f Makefile");
+    expect(call).toThrow(UnbindableCommandError);
+    expect(call).toThrow(
+      `make's Makefile includes "$(DEPS)", which names "\${shell}": make builds the name from a value the harness cannot know`,
+    );
+  });
+});
+
+describe("what else make runs while it reads", () => {
+  it("$(shell …) and != run their text: the files it runs are bound", () => {
+    const makefile = write(
+      "Makefile",
+      "VERSION := $(shell sh tools/version.sh)\nNOW != sh tools/now.sh\nall:\n",
+    );
+    const version = write("tools/version.sh", "echo 1\n");
+    const now = write("tools/now.sh", "date\n");
+    expect(shellCommandBinding(workspace, "make -f Makefile")).toBe(
+      `and make is given Makefile (${makefile}) · and sh is given tools/version.sh (${version}) · and sh is given tools/now.sh (${now})`,
+    );
+  });
+
+  it.each([
+    ["$(eval all: ; sh evil.sh)\n", "uses $(eval …), which adds makefile text or code"],
+    [
+      "SHELL = python3\nall:\n\tprint(1)\n",
+      'run their recipes with "python3 -c", not sh, bash or dash',
+    ],
+    ["load ./ext.so\n", 'loads "./ext.so" into make itself'],
+    [".RECIPEPREFIX = >\n", "sets .RECIPEPREFIX"],
+  ])("%j gets no grant", (text, said) => {
+    write("Makefile", text);
+    const call = (): unknown => shellCommandBinding(workspace, "make -f Makefile");
+    expect(call).toThrow(UnbindableCommandError);
+    expect(call).toThrow(said);
+  });
+
+  it("$(MAKE) -C sub reads sub's makefile and what its recipes run", () => {
+    const top = write("Makefile", "all:\n\t$(MAKE) -C sub\n");
+    const sub = write("sub/Makefile", "all:\n\tsh run.sh\n");
+    const run = write("sub/run.sh", "echo sub\n");
+    expect(shellCommandBinding(workspace, "make -f Makefile")).toBe(
+      `and make is given Makefile (${top}) · and make is given sub/GNUmakefile, which is not there now · ` +
+        `and make is given sub/makefile, which is not there now · and make is given sub/Makefile (${sub}) · ` +
+        `and sh is given sub/run.sh (${run})`,
+    );
+  });
+
+  it("a common C makefile still gets a grant", () => {
+    write(
+      "Makefile",
+      [
+        "CC ?= gcc",
+        "CFLAGS += -O2 -Wall",
+        "SRCS := $(wildcard src/*.c)",
+        "OBJS := $(SRCS:.c=.o)",
+        "DEPS := $(OBJS:.o=.d)",
+        ".PHONY: all test clean",
+        "all: prog",
+        "prog: $(OBJS)",
+        "\t$(CC) $(LDFLAGS) -o $@ $^",
+        "%.o: %.c",
+        "\t$(CC) $(CFLAGS) -MMD -c $< -o $@",
+        "test: prog",
+        "\t./prog --selftest",
+        "clean:",
+        "\t$(RM) prog $(OBJS) $(DEPS)",
+        "-include $(DEPS)",
+        "",
+      ].join("\n"),
+    );
+    write("src/main.c", "int main(void) { return 0; }\n");
+    const binding = shellCommandBinding(workspace, "make test");
+    expect(binding).toContain("and make is given src/main.d, which is not there now");
+    expect(binding).toContain("and the shell is given prog, which is not there now");
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  commandEnvironmentMayHold,
   buildCommandEnvironment,
   looksLikeSecret,
 } from "../../../src/adapters/shell/command-environment.js";
@@ -111,6 +112,22 @@ describe("buildCommandEnvironment", () => {
       { passEnv: [], platform: "linux" },
     );
     expect(environment).toEqual({ PATH: "/bin" });
+  });
+});
+
+describe("commandEnvironmentMayHold: whether make could take a name's value from there", () => {
+  it.each([
+    ["HOME", [], true],
+    ["LC_ALL", [], true],
+    ["SSL_CERT_FILE", [], true],
+    ["LOCAL", [], false],
+    ["LOCAL", ["LOCAL"], true],
+    ["RM", ["RM"], true],
+    // Never passed, whatever --pass-env asks: make's $(CC) is its own `cc`.
+    ["CC", ["CC"], false],
+    ["CFLAGS", ["CFLAGS"], false],
+  ] as const)("%s with --pass-env %j: %s", (name, passEnv, held) => {
+    expect(commandEnvironmentMayHold(name, { passEnv, platform: "linux" })).toBe(held);
   });
 });
 
