@@ -25,7 +25,10 @@ import {
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { firstLineOfError } from "../../core/common/one-line.js";
-import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
+import {
+  LoaderVariableError,
+  UnbindableCommandError,
+} from "../../core/grants/unbindable-command.js";
 import { errorCode, openRegularFileSync, readAtMostSync } from "../filesystem/index.js";
 import { commandEnvironmentMayHold } from "../shell/index.js";
 import { interpreterArgs, interpreterSpec } from "./interpreter-args.js";
@@ -337,9 +340,7 @@ class Reach {
         if (variable.toUpperCase() === "NODE_OPTIONS") {
           this.nodeOptions(value, "NODE_OPTIONS");
         } else if (LOADER_VARIABLES.has(variable)) {
-          throw new UnbindableCommandError(
-            `the command sets ${variable}, which makes a program find its code (or itself) in folders the harness does not bind; run it without ${variable}`,
-          );
+          throw setsLoaderVariable(variable);
         } else if (expands[at] !== true) {
           // `BASH_ENV=f.sh`, `MAKEFILES="a.mk b.mk"`: a file the value names is bound.
           for (const named of new Set([value, ...value.split(/\s+/u)])) this.named(named, variable);
@@ -368,6 +369,7 @@ class Reach {
       throw runsUnreadCommands(program);
     }
     if (program === "for") return; // its words are data; its body is the next command
+    refuseLoaderChange(program, args);
     if (["cd", "pushd", "popd", "unshare", "nsenter", "chroot"].includes(basename(program))) {
       throw changesDirectory(basename(program));
     }
@@ -963,6 +965,39 @@ const LOADER_VARIABLES: ReadonlySet<string> = new Set([
   "GNUMAKEFLAGS",
   "MFLAGS",
 ]);
+
+function setsLoaderVariable(variable: string): LoaderVariableError {
+  return new LoaderVariableError(
+    `the command sets ${variable}, which makes a program find its code (or itself) in folders the harness does not bind; run it without ${variable}`,
+  );
+}
+
+/** Shell builtins that set a variable for the rest of the script, or what a name runs. */
+const DECLARING = new Set(["export", "declare", "typeset", "local", "readonly"]);
+
+/**
+ * `export PATH=bin:$PATH` (then `lint`) changes what every later command of the script runs, as
+ * `PATH=… lint` does for one; so do `hash -p FILE NAME` (NAME runs FILE) and `enable -f` (a
+ * builtin loaded from a library).
+ */
+function refuseLoaderChange(program: string, args: readonly string[]): void {
+  if (DECLARING.has(program)) {
+    for (const arg of args) {
+      const variable = /^([A-Za-z_][A-Za-z0-9_]*)(?:\+?=|$)/u.exec(arg)?.[1];
+      if (variable !== undefined && LOADER_VARIABLES.has(variable)) {
+        throw setsLoaderVariable(variable);
+      }
+    }
+  }
+  if (
+    (program === "hash" && args.some((arg) => /^-[a-z]*p/u.test(arg))) ||
+    (program === "enable" && args.some((arg) => /^-[a-z]*f/u.test(arg)))
+  ) {
+    throw new LoaderVariableError(
+      `the script runs ${program} ${args.join(" ")}, which changes which program a name runs, so the harness cannot say what runs; leave it out`,
+    );
+  }
+}
 
 /** Names the system resolves to another file: a descriptor's, or the process's folders. */
 const DESCRIPTOR_ALIAS = /^\/dev\/(?:stdin|fd(?:\/|$))|^\/proc\/[^/]+\/(?:fd|cwd|root)(?:\/|$)/u;

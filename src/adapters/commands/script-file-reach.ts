@@ -7,6 +7,7 @@
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { lstatSync } from "node:fs";
 import { firstLineOfError } from "../../core/common/one-line.js";
+import { LoaderVariableError } from "../../core/grants/unbindable-command.js";
 import { whereItLeads } from "../filesystem/index.js";
 import { commandTextFiles, NODE_ENTRY_ENDINGS } from "./command-reach.js";
 import { isObject, mainIn, manifestOrNone, scriptNamed } from "./package-manifest.js";
@@ -43,6 +44,8 @@ export function scriptReach(
   // husky install`). Only one of those whose words a glob or a substitution hides may run any
   // file: this one is then taken as run, and the write is asked.
   const named = wordsNamedFiles(root, folder, command, 0);
+  // A script that moves where programs are found (`export PATH=tools:$PATH`) may run any file.
+  if (refusal instanceof LoaderVariableError) return { unread: firstLineOfError(refusal) };
   if (read === undefined && named === undefined) return { unread: firstLineOfError(refusal) };
   const lands = (file: string): boolean => landsOn(root, file, landing, target);
   if (read?.some(lands) === true) return {};

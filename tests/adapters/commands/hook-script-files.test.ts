@@ -148,6 +148,19 @@ describe("hookScriptRun", () => {
     });
   });
 
+  it("a hook that moves PATH may run any file: every write is its", () => {
+    const ws = repository("", {
+      ".git/hooks/pre-commit": "#!/bin/sh\nexport PATH=tools:$PATH\nlint\n",
+    });
+    expect(hookScriptRun(ws, "tools/lint")).toEqual({
+      kind: "git-hook",
+      hook: "pre-commit",
+      file: ".git/hooks/pre-commit",
+      unread:
+        "the command sets PATH, which makes a program find its code (or itself) in folders the harness does not bind; run it without PATH",
+    });
+  });
+
   it("a hook that cannot be read (a compiled program, one too long) may run any file", () => {
     const binary = repository("", { ".git/hooks/pre-commit": "\u007fELF\u0000\u0001" });
     expect(hookScriptRun(binary, "src/app.js")).toEqual({

@@ -9,7 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { shellCommandBinding, shellTextReach } from "../../../src/adapters/commands/index.js";
-import { UnbindableCommandError } from "../../../src/core/grants/unbindable-command.js";
+import {
+  LoaderVariableError,
+  UnbindableCommandError,
+} from "../../../src/core/grants/unbindable-command.js";
 
 let workspace: string;
 beforeEach(() => {
@@ -42,6 +45,24 @@ describe("plain words are read as a script's text is", () => {
     const call = (): unknown => shellCommandBinding(workspace, "xargs -a cmds.txt -I@ sh -c @");
     expect(call).toThrow(UnbindableCommandError);
     expect(call).toThrow("the script uses xargs, which runs commands the harness cannot read");
+  });
+
+  it.each([
+    ["export PATH=bin:/usr/bin:/bin; ls", "PATH"],
+    ["declare -x PYTHONPATH=. && python3 t.py", "PYTHONPATH"],
+    ["export LD_PRELOAD+=./x.so; ls", "LD_PRELOAD"],
+    ["PATH=bin:/usr/bin; export PATH; lint", "PATH"],
+  ])("%s sets %s for the rest of the script: no grant", (command, variable) => {
+    const call = (): unknown => shellCommandBinding(workspace, command);
+    expect(call).toThrow(LoaderVariableError);
+    expect(call).toThrow(`the command sets ${variable}, which makes a program find its code`);
+  });
+
+  it("hash -p and enable -f, which change what a name runs, get no grant", () => {
+    for (const command of ["hash -p ./evil ls; ls", "enable -f ./x.so cat; cat y"]) {
+      expect(() => shellCommandBinding(workspace, command)).toThrow(LoaderVariableError);
+    }
+    expect(() => shellCommandBinding(workspace, "export CI=1; node t.js")).not.toThrow();
   });
 
   it("cd in plain words is refused as it is in a script", () => {
