@@ -70,18 +70,60 @@ function present(
         break;
       case "text": {
         const lines = commands(read.text);
+        const runsFiles = lines?.find(runsGivenFiles);
         scripts.push({
           file,
           read:
             lines === undefined
               ? { kind: "unread", unread: "it reads config from elsewhere" }
-              : { kind: "text", text: lines.join("\n") },
+              : runsFiles !== undefined
+                ? {
+                    kind: "unread",
+                    unread: `its command ${JSON.stringify(runsFiles.trim())} runs the files git hands it (the staged ones), whichever they are`,
+                  }
+                : { kind: "text", text: lines.join("\n") },
         });
         break;
       }
     }
   }
   return scripts;
+}
+
+/** Programs that run the file they are given as code. */
+const INTERPRETERS = new Set([
+  "sh",
+  "bash",
+  "dash",
+  "zsh",
+  "ksh",
+  "python",
+  "python3",
+  "node",
+  "deno",
+  "bun",
+  "ruby",
+  "perl",
+  "php",
+  "pwsh",
+  "lua",
+  "tclsh",
+  "Rscript",
+  "source",
+  ".",
+]);
+
+/**
+ * `entry: sh` (pre-commit then passes the staged files), `run: bash {staged_files}` (lefthook's
+ * list already taken out): an interpreter given no file of its own runs the files git hands it.
+ */
+function runsGivenFiles(line: string): boolean {
+  const [program = "", ...rest] = line
+    .replace(/["']/gu, " ")
+    .split(/\s+/u)
+    .filter((word) => word !== "");
+  const name = program.split("/").at(-1) ?? "";
+  return INTERPRETERS.has(name) && rest.every((word) => word.startsWith("-"));
 }
 
 /**

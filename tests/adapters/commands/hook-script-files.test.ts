@@ -235,6 +235,35 @@ describe("hookScriptRun", () => {
     });
   });
 
+  it("an interpreter handed the staged files (entry: sh, run: bash {staged_files}) may run any file", () => {
+    const preCommit = repository("", {
+      ".git/hooks/pre-commit": PRE_COMMIT_SHIM,
+      ".pre-commit-config.yaml": [
+        "repos:",
+        "  - repo: local",
+        "    hooks:",
+        "      - id: ci",
+        "        entry: sh",
+        "        language: system",
+        "        files: ^ci/.*\\.sh$",
+        "",
+      ].join("\n"),
+    });
+    expect(hookScriptRun(preCommit, "ci/x.sh")).toEqual({
+      kind: "git-hook",
+      hook: "pre-commit",
+      file: ".pre-commit-config.yaml",
+      unread: 'its command "sh" runs the files git hands it (the staged ones), whichever they are',
+    });
+    const lefthook = repository("", {
+      ".git/hooks/pre-commit": LEFTHOOK_SHIM,
+      "lefthook.yml": "pre-commit:\n  commands:\n    run-all:\n      run: bash -e {staged_files}\n",
+    });
+    expect(hookScriptRun(lefthook, "any/file.sh")?.unread).toBe(
+      'its command "bash -e" runs the files git hands it (the staged ones), whichever they are',
+    );
+  });
+
   it("outside any repository there are no hooks", () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "hook-scripts-")));
     made.push(dir);
