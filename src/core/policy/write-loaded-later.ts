@@ -46,8 +46,8 @@ export const LANDING_UNKNOWN = "where the write lands could not be told, so it i
  * Why a write of `path` is loaded later: by its name, by where it lands, by a link of a listed
  * name that leads there (`AGENTS.md -> docs/rules.md` makes `docs/rules.md` what the next
  * session reads), or by a script the host runs later that runs or names it (a git hook's
- * `sh scripts/check.sh`, `"postinstall": "node scripts/post.js"`); else undefined. The disk is asked only when the
- * names alone do not say.
+ * `sh scripts/check.sh`, `"postinstall": "node scripts/post.js"`); else undefined. The disk is
+ * asked only when the names alone do not say.
  */
 export function whyWriteIsLoadedLater(
   path: string,
