@@ -89,6 +89,6 @@ it("an a holds for npm test -w @mono/core, and asks again once packages/core's t
   ]);
   expect(prompt.askedAgain).toEqual([
     undefined,
-    "Asked again: what the command runs changed since your a for it (/permissions #1)",
+    "Asked again: what the command runs changed since your a for it (grant 1)",
   ]);
 });

@@ -378,7 +378,9 @@ export class PersonalRules {
     // read through a link, or run by an install script, is asked whatever rule names it.
     const path = request.call.arguments.path;
     const byName = typeof path === "string" && loadedLaterReason(path) !== undefined;
-    return `Your rule allow ${describeRule(rule)} does not cover it: ${why}; ${byName ? "a rule of its own that names it would" : "no rule can, so it is asked each time"}`;
+    // A glob with a wildcard in the name (`**/*.lock`) is as wide as `src/**` here: say what does.
+    const named = byName ? `a rule naming ${JSON.stringify(path)} itself would` : "";
+    return `Your rule allow ${describeRule(rule)} does not cover it: ${why}; ${byName ? named : "no rule can, so it is asked each time"}`;
   }
 
   /** Whether an allow rule answers this call (what is loaded later only by a rule naming it). */

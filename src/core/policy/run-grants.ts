@@ -265,7 +265,7 @@ export class DailyApprover implements ApprovalProvider {
       request,
       outgrown === undefined
         ? rules?.uncovered(request)
-        : `Asked again: ${request.call.effect === "execute" ? "what the command runs" : "where the write lands"} changed since your a for it (/permissions #${String(outgrown.id)})`,
+        : `Asked again: ${request.call.effect === "execute" ? "what the command runs" : "where the write lands"} changed since your a for it (grant ${String(outgrown.id)})`,
     );
     if (answer.forRun && answer.decision.behavior === "allow") {
       const grant = await grants.grant(request, keyed.key);

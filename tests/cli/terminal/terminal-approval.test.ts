@@ -706,13 +706,13 @@ describe("a question asked again after an a of this run", () => {
       ).withProposedDecision(
         PermissionDecision.ask("Shell execution requires approval", "shell-default"),
       ),
-      "Asked again: what the command runs changed since your a for it (/permissions #1)",
+      "Asked again: what the command runs changed since your a for it (grant 1)",
     );
     while (!terminal.written().includes("[y/N/a]")) {
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(terminal.written()).toContain(
-      "\nAsked again: what the command runs changed since your a for it (/permissions #1)\n",
+      "\nAsked again: what the command runs changed since your a for it (grant 1)\n",
     );
     terminal.input.write("n\r");
     expect((await decision).decision).toMatchObject(denied);

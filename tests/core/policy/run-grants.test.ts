@@ -176,7 +176,7 @@ describe("a run grant (`a` at [y/N/a])", () => {
     await run.decide("shell", "execute", { command: "npm test -- --watch" });
     expect(run.prompt.askedAgain).toEqual([
       undefined,
-      "Asked again: what the command runs changed since your a for it (/permissions #1)",
+      "Asked again: what the command runs changed since your a for it (grant 1)",
       // Another command: no a ever held it.
       undefined,
     ]);
@@ -190,7 +190,7 @@ describe("a run grant (`a` at [y/N/a])", () => {
     run.state.script = "ava --third";
     await run.decide("shell", "execute", { command: "npm test" });
     expect(run.prompt.askedAgain.at(-1)).toBe(
-      "Asked again: what the command runs changed since your a for it (/permissions #2)",
+      "Asked again: what the command runs changed since your a for it (grant 2)",
     );
   });
 
@@ -202,7 +202,7 @@ describe("a run grant (`a` at [y/N/a])", () => {
     await run.decide("write_file", "write", { path: "src/app.ts", content: "x" });
     await run.decide("write_file", "write", { path: ".github/workflows/ci.yml", content: "x" });
     expect(run.prompt.askedAgain).toEqual([
-      `Your rule allow write_file ** does not cover it: ${loadedLaterReason(".github/workflows/ci.yml") ?? ""}; a rule of its own that names it would`,
+      `Your rule allow write_file ** does not cover it: ${loadedLaterReason(".github/workflows/ci.yml") ?? ""}; a rule naming ".github/workflows/ci.yml" itself would`,
     ]);
   });
 
