@@ -33,6 +33,7 @@ import { errorCode, openRegularFileSync, readAtMostSync } from "../filesystem/in
 import { commandEnvironmentMayHold } from "../shell/index.js";
 import { interpreterArgs, interpreterSpec } from "./interpreter-args.js";
 import { MAKE } from "./make-options.js";
+import { LOADER_VARIABLES } from "./loader-variables.js";
 import { newMakeContext, readMake, type MakeContext, type MakeHost } from "./make-reach.js";
 import { npmrcValues, redirectingNpmrcKey } from "./npm-config.js";
 import { isPackageRunner, packageManagerForm, type WorkspaceFlags } from "./npm-forms.js";
@@ -501,6 +502,9 @@ class Reach {
         this.file(path, expands, shown);
       },
       exists: (path) => this.#lstat(this.#resolve(path)) !== undefined,
+      builtin: (name, sources, present) => {
+        this.#builtinSources(name, sources, present);
+      },
       text: (path) => {
         const inside = this.inside(path);
         if (inside === undefined) return undefined; // outside, the workspace holds nothing
@@ -549,6 +553,32 @@ class Reach {
         };
       },
     };
+  }
+
+  /**
+   * make's built-in rules may build `name` from `sources`: each is touched (a write of one later
+   * is a write of what runs), and one row binds those there now by name and content, in one
+   * digest, so a source created, changed or removed later changes the binding.
+   */
+  #builtinSources(name: string, sources: readonly string[], present: readonly string[]): void {
+    for (const source of sources) {
+      const inside = this.inside(source);
+      if (inside !== undefined) this.touched.add(inside.relative);
+    }
+    const hash = createHash("sha256");
+    const shown: string[] = [];
+    for (const source of present) {
+      const inside = this.inside(source);
+      if (inside === undefined) continue;
+      const digest = this.#digest(inside.relative, "make", inside.path) ?? "not there";
+      hash.update(`${inside.relative}\0${digest}\n`);
+      shown.push(inside.relative);
+    }
+    if (shown.length === 0) return; // a row appears when one is created
+    const target = this.inside(name)?.relative ?? name;
+    this.rows.push(
+      `and make's built-in rules may build ${target} from ${shown.join(", ")} (sha256 ${hash.digest("hex")})`,
+    );
   }
 
   /** `run-s a b:*`: each name, or each script a `*` pattern matches. */
@@ -939,32 +969,6 @@ function envOption(word: string): EnvOption {
   }
   return { kind: "flag" };
 }
-
-/**
- * Variables that choose where a program finds its code, or which program a name runs: what
- * they lead to is not in the command's words (`PYTHONPATH=. python3 -c pass` imports
- * ./sitecustomize, `PATH=bin:$PATH tool` runs bin/tool), so a command setting one gets no grant.
- * (NODE_OPTIONS, BASH_ENV and MAKEFILES name files, and are bound.)
- */
-const LOADER_VARIABLES: ReadonlySet<string> = new Set([
-  "PATH",
-  "PYTHONPATH",
-  "PYTHONHOME",
-  "PYTHONUSERBASE",
-  "PYTHONSTARTUP",
-  "PERL5LIB",
-  "PERLLIB",
-  "PERL5OPT",
-  "RUBYLIB",
-  "RUBYOPT",
-  "NODE_PATH",
-  "LD_PRELOAD",
-  "LD_LIBRARY_PATH",
-  "LD_AUDIT",
-  "MAKEFLAGS",
-  "GNUMAKEFLAGS",
-  "MFLAGS",
-]);
 
 function setsLoaderVariable(variable: string): LoaderVariableError {
   return new LoaderVariableError(

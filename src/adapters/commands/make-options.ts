@@ -5,7 +5,11 @@
  * Pure: make-reach.ts reads the files.
  */
 import { isAbsolute, join } from "node:path";
-import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
+import {
+  LoaderVariableError,
+  UnbindableCommandError,
+} from "../../core/grants/unbindable-command.js";
+import { MAKE_LOADER_VARIABLES } from "./loader-variables.js";
 
 export const MAKE = /^g?make$/u;
 
@@ -26,6 +30,10 @@ export interface MakeOptions {
   readonly environmentOverrides: boolean;
   /** `-R`: make defines none of its own variables (no `CC = cc`). */
   readonly noBuiltinVariables: boolean;
+  /** `-r`: make uses none of its built-in implicit rules (`%: %.sh`). */
+  readonly noBuiltinRules: boolean;
+  /** The words that are neither options nor variables: the targets make is asked to build. */
+  readonly goals: readonly MakeWord[];
 }
 
 export function makeEval(shown: string): UnbindableCommandError {
@@ -44,6 +52,8 @@ export function makeOptions(
   const commandLine = new Map<string, string | undefined>();
   let environmentOverrides = false;
   let noBuiltinVariables = false;
+  let noBuiltinRules = false;
+  const goals: MakeWord[] = [];
   let directory = "";
   const enter = (value: MakeWord): void => {
     if (value.expands) {
@@ -77,22 +87,30 @@ export function makeOptions(
         environmentOverrides = true;
       } else if (long.length >= 5 && "no-builtin-variables".startsWith(long)) {
         noBuiltinVariables = true;
+      } else if (long.length >= 5 && "no-builtin-rules".startsWith(long)) {
+        noBuiltinRules = true;
       }
       continue;
     }
     const assignment = /^([^\s=:?+!$]+)\s*(?:::?|:::|\?|\+|!)?=(.*)$/su.exec(word);
     if (assignment !== null && !word.startsWith("-")) {
       const [, name = "", value = ""] = assignment;
+      // make passes its command line's variables to every recipe's environment.
+      if (MAKE_LOADER_VARIABLES.has(name)) throw loaderVariable(shown, name, "command line");
       commandLine.set(name, expands[at] === true ? undefined : value);
       continue;
     }
-    if (!/^-./u.test(word)) continue;
+    if (!/^-./u.test(word)) {
+      goals.push({ word, expands: expands[at] === true });
+      continue;
+    }
     // A cluster of one-letter options (`-kC dir`, `-fbuild.mk`): the first that takes a value
     // takes the rest of the word, or the next word.
     for (let letter = 1; letter < word.length; letter += 1) {
       const option = word[letter] ?? "";
       if (option === "e") environmentOverrides = true;
       if (option === "R") noBuiltinVariables = true;
+      if (option === "r") noBuiltinRules = true;
       if ("CfIoWE".includes(option)) {
         const rest = word.slice(letter + 1);
         const value = rest === "" ? next() : { word: rest, expands: expands[at] === true };
@@ -113,5 +131,14 @@ export function makeOptions(
     commandLine,
     environmentOverrides,
     noBuiltinVariables,
+    noBuiltinRules,
+    goals,
   };
+}
+
+/** make is made to pass a variable that chooses which program or file its recipes run. */
+export function loaderVariable(shown: string, name: string, where: string): LoaderVariableError {
+  return new LoaderVariableError(
+    `${shown}'s ${where} sets ${name}, which make passes to every recipe and which chooses which program or file it runs, so any file may run; leave ${name} unset in make`,
+  );
 }

@@ -13,9 +13,14 @@
  * literal lists or `$(wildcard …)` binds the files it names now. All is bounded: at most
  * MAX_MAKEFILES makefiles and MAX_RECIPE_LINES recipe lines are read, or the command is refused.
  */
-import { isAbsolute, join, resolve } from "node:path";
-import { UnbindableCommandError } from "../../core/grants/unbindable-command.js";
-import { makeOptions, type MakeOptions } from "./make-options.js";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import {
+  LoaderVariableError,
+  UnbindableCommandError,
+} from "../../core/grants/unbindable-command.js";
+import { MAKE_LOADER_VARIABLES } from "./loader-variables.js";
+import { builtinSources } from "./make-builtin-rules.js";
+import { loaderVariable, makeOptions, type MakeOptions } from "./make-options.js";
 import { MakeVariables, type Automatic, type MakeOutside } from "./make-variables.js";
 import { makeWildcard, MAX_WILDCARD_MATCHES } from "./make-wildcard.js";
 import { parseMakefile, type MakefileLine } from "./makefile-text.js";
@@ -24,6 +29,16 @@ import { parseMakefile, type MakefileLine } from "./makefile-text.js";
 const DEFAULT_MAKEFILES = ["GNUmakefile", "makefile", "Makefile"];
 const MAX_MAKEFILES = 64;
 const MAX_RECIPE_LINES = 20_000;
+/** Names whose built-in rules' sources are bound; past it the command is refused. */
+const MAX_BUILTIN_NAMES = 1_000;
+/**
+ * A target that is no file's name: make's special targets (`.DEFAULT`, `.PHONY`) and old-style
+ * suffix rules (`.c.o:`, `.sh:`), which make applies as patterns, so `$@` and `$<` are unknown.
+ */
+const SUFFIX_OR_SPECIAL = /^\.[^./%\s]+(?:\.[^./%\s]+)?$/u;
+/** What a makefile's MAKEFLAGS may hold: options that change nothing of what runs. */
+const QUIET_MAKEFLAGS =
+  /^(?:-?[rRsSkiw]+|-j\d*|--jobs(?:=\d+)?|--no-builtin-rules|--no-builtin-variables|--silent|--quiet|--keep-going|--no-keep-going|--(?:no-)?print-directory|--warn-undefined-variables)$/u;
 /** The shells whose text the reader reads: recipes under any other SHELL are not sh's text. */
 const SHELLS = /^(?:\/(?:usr\/)?bin\/)?(?:sh|bash|dash)$/u;
 
@@ -37,6 +52,11 @@ export interface MakeHost {
   exists(path: string): boolean;
   /** The text of a makefile just bound; undefined when nothing is there. */
   text(path: string): string | undefined;
+  /**
+   * `name` (from cwd) may be built by make's built-in rules from `sources` (from cwd), of which
+   * `present` are there now: each is bound (by content, or by its absence).
+   */
+  builtin(name: string, sources: readonly string[], present: readonly string[]): void;
   /** The names in a folder, undefined when it is none. */
   list(path: string): readonly string[] | undefined;
   /**
@@ -155,6 +175,12 @@ class MakefileReader {
   readonly #shellTexts = new Set<string>();
   readonly #exported = new Set<string>();
   #exportAll = false;
+  /** `.ONESHELL:`: each recipe is one script, its lines read together. */
+  #oneShell = false;
+  /** `MAKEFLAGS += -r` in a makefile, where make always reads it. */
+  #noBuiltinRules = false;
+  /** The makefiles and includes make reads: it may build them with its built-in rules too. */
+  readonly #makefileNames = new Set<string>();
   /** vpath, VPATH or .SECONDEXPANSION: which file `$<` is depends on more than the rule's words. */
   #searched = false;
   #at = 0;
@@ -201,6 +227,7 @@ class MakefileReader {
         `${this.shown} reads over ${MAX_MAKEFILES} makefiles, more than the harness reads to bind an approval`,
       );
     }
+    this.#makefileNames.add(makefile);
     const text = this.host.text(makefile);
     if (text === undefined) return;
     for (const line of parseMakefile(text)) {
@@ -214,7 +241,9 @@ class MakefileReader {
     switch (line.kind) {
       case "define": {
         const name = this.#variables.expand(line.name, at);
+        this.#loaderVariable(name, makefile);
         if (name.includes("$")) this.#variables.defineUnknown();
+        if (/^(?:GNU)?MAKEFLAGS$|^MFLAGS$/u.test(name)) this.#makeflags(line, makefile, at);
         if (name === "VPATH") this.#searched = true;
         if (line.exported) this.#exported.add(name);
         this.#variables.define(name, {
@@ -231,6 +260,7 @@ class MakefileReader {
         return;
       }
       case "targetVariable":
+        this.#loaderVariable(this.#variables.expand(line.name, at), makefile);
         this.#variables.define(this.#variables.expand(line.name, at), {
           operator: "=",
           value: line.value,
@@ -252,6 +282,7 @@ class MakefileReader {
       case "rule":
         if (/^\.SECONDEXPANSION\b/u.test(line.targets)) this.#searched = true;
         if (/^\.EXPORT_ALL_VARIABLES\b/u.test(line.targets)) this.#exportAll = true;
+        if (/^\.ONESHELL\b/u.test(line.targets)) this.#oneShell = true;
         this.#rules.push({ line, at, makefile });
         return;
       case "expression":
@@ -265,6 +296,44 @@ class MakefileReader {
           `${this.shown}'s ${makefile} ${line.why}, so it cannot be bound to an approval`,
         );
     }
+  }
+
+  /**
+   * A makefile that sets PATH, BASH_ENV, LD_PRELOAD, … (or a variable whose name the harness
+   * cannot tell) changes what every recipe runs: make passes an inherited variable on with the
+   * makefile's value, and an exported one in any case. Refused, whether exported here or not.
+   */
+  #loaderVariable(name: string, makefile: string): void {
+    if (name.includes("$")) {
+      throw new LoaderVariableError(
+        `${this.shown}'s ${makefile} sets a variable whose name make builds (${JSON.stringify(name)}), which may be PATH or another that chooses which program a recipe runs; name the variable plainly`,
+      );
+    }
+    if (MAKE_LOADER_VARIABLES.has(name)) throw loaderVariable(this.shown, name, makefile);
+  }
+
+  /**
+   * MAKEFLAGS set in a makefile: make takes its options as its own command line's, so only those
+   * that change nothing of what runs are read (`-r` turns the built-in rules off); any other
+   * (`--eval`, `-f`, `VAR=x`, one the harness cannot expand) is refused.
+   */
+  #makeflags(line: Extract<MakefileLine, { kind: "define" }>, makefile: string, at: number): void {
+    const words = this.#variables.expand(line.value, at).split(/\s+/u).filter(Boolean);
+    for (const word of words) {
+      if (QUIET_MAKEFLAGS.test(word)) continue;
+      throw new UnbindableCommandError(
+        `${this.shown}'s ${makefile} sets ${line.name} to ${JSON.stringify(line.value)}, whose ${JSON.stringify(word)} may change what make reads or runs; pass make's options on its command line`,
+      );
+    }
+    if (line.name !== "MAKEFLAGS") return;
+    const off = words.some(
+      (word) => word === "--no-builtin-rules" || /^-?[rRsSkiw]*r[rRsSkiw]*$/u.test(word),
+    );
+    // Under a condition make may not read it, and a later `=` may drop the -r: then the
+    // built-in rules stay bound.
+    const certain = !line.conditional && line.operator !== "?=";
+    if (line.operator === "+=") this.#noBuiltinRules ||= certain && off;
+    else this.#noBuiltinRules = certain ? off : this.#noBuiltinRules && off;
   }
 
   /**
@@ -349,16 +418,78 @@ class MakefileReader {
         !this.#searched &&
         !rule.line.staticPattern &&
         [...targets, ...prerequisites, ...orderOnly].every((word) => !/[$%]/u.test(word)) &&
-        targets.every((target) => counts.get(target) === 1);
+        targets.every((target) => counts.get(target) === 1 && !SUFFIX_OR_SPECIAL.test(target));
       for (const target of known ? targets : [undefined]) {
         const automatic =
           target === undefined ? undefined : automaticOf(target, prerequisites, orderOnly);
-        for (const line of rule.line.recipe) this.#recipeLine(line, automatic);
+        this.#recipe(rule.line.recipe, automatic);
       }
+    }
+    if (!this.options.noBuiltinRules && !this.#noBuiltinRules) this.#builtinRules(rules);
+  }
+
+  /** A rule's recipe: line by line, or under .ONESHELL as one script of all its lines. */
+  #recipe(lines: readonly string[], automatic: Automatic | undefined): void {
+    const texts = lines.map((line) => this.#recipeLine(line, automatic));
+    if (this.#oneShell) this.#run(texts.join("\n"), "the recipe");
+    else for (const text of texts) this.#run(text, "the recipe");
+  }
+
+  /**
+   * Each name make may build that no rule gives a recipe (its goals, every rule's targets and
+   * prerequisites, its makefiles), except .PHONY's: make's built-in rules may build it from
+   * sources the makefiles never name (`hello` from `hello.sh`), so those are bound, present or
+   * not. A name the harness cannot know is refused: its sources could be any file.
+   */
+  #builtinRules(rules: readonly { rule: Rule; targets: readonly string[] }[]): void {
+    const withRecipe = new Set<string>();
+    const phony = new Set<string>();
+    const names = new Set<string>();
+    const add = (word: string, expands: boolean): void => {
+      if (expands || word.includes("$")) {
+        throw new UnbindableCommandError(
+          `${this.shown} may build ${JSON.stringify(word)}, a name the harness cannot know, with make's built-in rules (from a .c, .sh, … file of that name), so it cannot say which file runs; name the targets plainly, or turn the built-in rules off (make -r, or MAKEFLAGS += -r)`,
+        );
+      }
+      if (!word.includes("%") && !SUFFIX_OR_SPECIAL.test(word)) names.add(word);
+    };
+    for (const goal of this.options.goals) add(goal.word, goal.expands);
+    for (const makefile of this.#makefileNames) add(makefile, false);
+    for (const { rule, targets } of rules) {
+      const prerequisites = [
+        ...this.#words(rule.line.prerequisites, rule.at),
+        ...this.#words(rule.line.orderOnly, rule.at),
+      ];
+      if (targets.includes(".PHONY")) for (const name of prerequisites) phony.add(name);
+      if (rule.line.recipe.length > 0) for (const target of targets) withRecipe.add(target);
+      for (const word of [...targets, ...prerequisites]) add(word, false);
+    }
+    const chosen = [...names].filter((name) => !withRecipe.has(name) && !phony.has(name));
+    if (chosen.length > MAX_BUILTIN_NAMES) {
+      throw new UnbindableCommandError(
+        `${this.shown} may build over ${MAX_BUILTIN_NAMES} files with make's built-in rules, more than the harness reads to bind an approval; turn them off (make -r, or MAKEFLAGS += -r)`,
+      );
+    }
+    const listed = new Map<string, ReadonlySet<string>>();
+    const isThere = (path: string): boolean => {
+      const folder = dirname(path);
+      let names = listed.get(folder);
+      if (names === undefined) {
+        names = new Set(this.host.list(folder) ?? []);
+        listed.set(folder, names);
+      }
+      return names.has(basename(path));
+    };
+    for (const name of chosen) {
+      const from = (word: string): string =>
+        isAbsolute(word) ? word : join(this.options.directory, word);
+      const sources = builtinSources(name).map(from);
+      this.host.builtin(from(name), sources, sources.filter(isThere));
     }
   }
 
-  #recipeLine(line: string, automatic: Automatic | undefined): void {
+  /** One recipe line, as the shell is given it (make's `@`, `-`, `+` taken off). */
+  #recipeLine(line: string, automatic: Automatic | undefined): string {
     this.context.budget.recipeLines += 1;
     if (this.context.budget.recipeLines > MAX_RECIPE_LINES) {
       throw new UnbindableCommandError(
@@ -367,7 +498,7 @@ class MakefileReader {
     }
     // `@`, `-` and `+` before a line are make's, before and after it expands the line.
     const text = this.#variables.expand(line.replace(/^[\s@+-]*/u, ""), Infinity, automatic);
-    this.#run(text.replace(/^[\s@+-]*/u, ""), "the recipe");
+    return text.replace(/^[\s@+-]*/u, "");
   }
 
   /**
