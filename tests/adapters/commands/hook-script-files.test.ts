@@ -116,6 +116,18 @@ describe("hookScriptRun", () => {
     expect(hookScriptRun(ws, "src/app.js")).toBeUndefined();
   });
 
+  it("a hook's make: a source make's built-in rules may build from counts, there or not", () => {
+    const ws = repository("", {
+      ".git/hooks/pre-commit": "#!/bin/sh\nmake lint\n",
+      Makefile: "lint: checker\n\t./checker\n",
+    });
+    const run = { kind: "git-hook", hook: "pre-commit", file: ".git/hooks/pre-commit" };
+    // %: %.sh and %: %.c would build ./checker from these, though no makefile names them.
+    expect(hookScriptRun(ws, "checker.sh")).toEqual(run);
+    expect(hookScriptRun(ws, "checker.c")).toEqual(run);
+    expect(hookScriptRun(ws, "src/app.js")).toBeUndefined();
+  });
+
   it("the folder core.hooksPath names, not .git/hooks; each word counts", () => {
     const ws = repository("\thooksPath = githooks\n", {
       "githooks/commit-msg": "#!/bin/sh\nnpx --no -- commitlint --edit ${1}\n",

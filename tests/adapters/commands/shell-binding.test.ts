@@ -326,6 +326,39 @@ describe("make's recipes are read as an npm script's text is", () => {
     );
   });
 
+  it("a, then a rewritten hello.sh or a new hello.c that make's built-in rules build hello from asks again", () => {
+    const makefile = write("Makefile", "test: hello\n\t./hello\n");
+    write("hello.sh", "echo one\n");
+    const before = shellCommandBinding(workspace, "make");
+    const head =
+      "and make is given GNUmakefile, which is not there now · and make is given makefile, which is not there now · " +
+      `and make is given Makefile (${makefile}) · and the shell is given hello, which is not there now · ` +
+      "and make's built-in rules may build hello from ";
+    const digest = (files: readonly (readonly [string, string])[]): string =>
+      createHash("sha256")
+        .update(
+          files
+            .map(([name, text]) => `${name}\0${createHash("sha256").update(text).digest("hex")}\n`)
+            .join(""),
+        )
+        .digest("hex");
+    expect(before).toBe(`${head}hello.sh (sha256 ${digest([["hello.sh", "echo one\n"]])})`);
+    write("hello.sh", "touch pwned\n");
+    expect(shellCommandBinding(workspace, "make")).toBe(
+      `${head}hello.sh (sha256 ${digest([["hello.sh", "touch pwned\n"]])})`,
+    );
+    write("hello.c", "int main(void) { return 0; }\n");
+    expect(shellCommandBinding(workspace, "make")).toBe(
+      `${head}hello.c, hello.sh (sha256 ${digest([
+        ["hello.c", "int main(void) { return 0; }\n"],
+        ["hello.sh", "touch pwned\n"],
+      ])})`,
+    );
+    expect(shellCommandBinding(workspace, "make -r")).toBe(
+      head.slice(0, head.indexOf(" · and make's built-in")),
+    );
+  });
+
   it("the same steps through npm test's script ask again as they always did", () => {
     write("package.json", JSON.stringify({ scripts: { test: "sh src/build.sh" } }));
     const build = write("src/build.sh", "echo build\n");
