@@ -36,6 +36,9 @@ const MAX_BUILTIN_NAMES = 1_000;
  * suffix rules (`.c.o:`, `.sh:`), which make applies as patterns, so `$@` and `$<` are unknown.
  */
 const SUFFIX_OR_SPECIAL = /^\.[^./%\s]+(?:\.[^./%\s]+)?$/u;
+/** The variables make's built-in rules' recipes run as their program (`$(CC)`, `$(COMPILE.c)`). */
+const BUILTIN_RECIPE_PROGRAMS =
+  /^(?:CC|CXX|CPP|AS|FC|PC|M2C|YACC|LEX|TEX|WEAVE|CWEAVE|TANGLE|CTANGLE|MAKEINFO|TEXI2DVI|CO|GET|LD|AR|RM|LINT)$|^(?:COMPILE|LINK|PREPROCESS|LINT|YACC|LEX|CHECKOUT)[.,]/u;
 /** What a makefile's MAKEFLAGS may hold: options that change nothing of what runs. */
 const QUIET_MAKEFLAGS =
   /^(?:-?[rRsSkiw]+|-j\d*|--jobs(?:=\d+)?|--no-builtin-rules|--no-builtin-variables|--silent|--quiet|--keep-going|--no-keep-going|--(?:no-)?print-directory|--warn-undefined-variables)$/u;
@@ -480,11 +483,31 @@ class MakefileReader {
       }
       return names.has(basename(path));
     };
+    let used = false;
     for (const name of chosen) {
       const from = (word: string): string =>
         isAbsolute(word) ? word : join(this.options.directory, word);
       const sources = builtinSources(name).map(from);
-      this.host.builtin(from(name), sources, sources.filter(isThere));
+      const present = sources.filter(isThere);
+      used ||= present.length > 0;
+      this.host.builtin(from(name), sources, present);
+    }
+    if (used) this.#builtinPrograms();
+  }
+
+  /**
+   * A built-in rule that may run runs the program its variables name (`$(CC)`, `$(YACC)`,
+   * `$(LINK.c)`): where the makefiles or make's command line set one (`CC = sh ./cc.sh`), it is
+   * read as a recipe's first words are, so the file it runs is bound (or the command refused).
+   */
+  #builtinPrograms(): void {
+    const names = new Set([
+      ...this.#variables.definitions().map(([name]) => name),
+      ...this.context.commandLine.keys(),
+    ]);
+    for (const name of names) {
+      if (!BUILTIN_RECIPE_PROGRAMS.test(name)) continue;
+      this.#run(this.#variables.expand(`$(${name})`, Infinity), "a built-in rule's program");
     }
   }
 

@@ -74,6 +74,19 @@ describe("make's built-in implicit rules", () => {
     ]);
   });
 
+  it("read the program a makefile gives them (CC = sh ./cc.sh) as a recipe's, once one may run", () => {
+    write("Makefile", "CC = sh ./cc.sh\napp: main.o\n\tcat main.o > app\n");
+    write("cc.sh", "touch pwned\n");
+    expect(rows()).not.toContain(`and sh is given cc.sh (sha256 ${hex("touch pwned\n")})`);
+    write("main.c", "int main;\n");
+    expect(rows()).toContain(`and sh is given cc.sh (sha256 ${hex("touch pwned\n")})`);
+    expect(rows(["make", "CC=sh ./cc.sh"])).toContain(
+      `and sh is given cc.sh (sha256 ${hex("touch pwned\n")})`,
+    );
+    write("Makefile", "CC = $(shell echo cc)\napp: main.o\n\tcat main.o > app\n");
+    expect(() => rows()).toThrow('make runs a built-in rule\'s program "${shell}", which cannot');
+  });
+
   it("leave out a target with its own recipe, and a .PHONY one", () => {
     write("Makefile", ".PHONY: test\ntest: hello\n\t./hello\nhello:\n\tcp x hello\n");
     write("hello.sh", "echo hi\n");
