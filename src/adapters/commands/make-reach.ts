@@ -39,6 +39,14 @@ const SUFFIX_OR_SPECIAL = /^\.[^./%\s]+(?:\.[^./%\s]+)?$/u;
 /** The variables make's built-in rules' recipes run as their program (`$(CC)`, `$(COMPILE.c)`). */
 const BUILTIN_RECIPE_PROGRAMS =
   /^(?:CC|CXX|CPP|AS|FC|PC|M2C|YACC|LEX|TEX|WEAVE|CWEAVE|TANGLE|CTANGLE|MAKEINFO|TEXI2DVI|CO|GET|LD|AR|RM|LINT)$|^(?:COMPILE|LINK|PREPROCESS|LINT|YACC|LEX|CHECKOUT)[.,]/u;
+/** make's special targets: names of no file, which no rule builds. */
+const SPECIAL_TARGETS = new Set(
+  (
+    ".PHONY .SUFFIXES .DEFAULT .PRECIOUS .INTERMEDIATE .NOTINTERMEDIATE .SECONDARY " +
+    ".SECONDEXPANSION .DELETE_ON_ERROR .IGNORE .LOW_RESOLUTION_TIME .SILENT " +
+    ".EXPORT_ALL_VARIABLES .NOTPARALLEL .ONESHELL .POSIX"
+  ).split(" "),
+);
 /** What a makefile's MAKEFLAGS may hold: options that change nothing of what runs. */
 const QUIET_MAKEFLAGS =
   /^(?:-?[rRsSkiw]+|-j\d*|--jobs(?:=\d+)?|--no-builtin-rules|--no-builtin-variables|--silent|--quiet|--keep-going|--no-keep-going|--(?:no-)?print-directory|--warn-undefined-variables)$/u;
@@ -454,7 +462,8 @@ class MakefileReader {
           `${this.shown} may build ${JSON.stringify(word)}, a name the harness cannot know, with make's built-in rules (from a .c, .sh, … file of that name), so it cannot say which file runs; name the targets plainly, or turn the built-in rules off (make -r, or MAKEFLAGS += -r)`,
         );
       }
-      if (!word.includes("%") && !SUFFIX_OR_SPECIAL.test(word)) names.add(word);
+      // `.env` may be a file built from `.env.sh`: only make's own special names are left out.
+      if (!word.includes("%") && !SPECIAL_TARGETS.has(word)) names.add(word);
     };
     for (const goal of this.options.goals) add(goal.word, goal.expands);
     for (const makefile of this.#makefileNames) add(makefile, false);

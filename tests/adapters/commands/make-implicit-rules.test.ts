@@ -87,6 +87,14 @@ describe("make's built-in implicit rules", () => {
     expect(() => rows()).toThrow('make runs a built-in rule\'s program "${shell}", which cannot');
   });
 
+  it("bind a dot-named target's sources too (.env from .env.sh)", () => {
+    write("Makefile", "run: .env\n\tcat .env\n");
+    write(".env.sh", "echo A=1\n");
+    expect(builtinRows()).toEqual([
+      `and make's built-in rules may build .env from .env.sh (sha256 ${sources([[".env.sh", "echo A=1\n"]])})`,
+    ]);
+  });
+
   it("leave out a target with its own recipe, and a .PHONY one", () => {
     write("Makefile", ".PHONY: test\ntest: hello\n\t./hello\nhello:\n\tcp x hello\n");
     write("hello.sh", "echo hi\n");
