@@ -271,6 +271,9 @@ describe.skipIf(!HAS_BWRAP)("P04: wait, approve, resume the same run", () => {
     expect(again.exitCode).toBe(3);
     const current = requestId(again);
     expect(current).not.toBe(request);
+    expect(again.stderr).toContain(
+      `  it replaces request ${request}, which can no longer be approved: what the call would run changed since\n`,
+    );
 
     const listed = await cli(["approvals"]);
     expect(listed.exitCode).toBe(0);

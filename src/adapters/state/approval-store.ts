@@ -207,15 +207,15 @@ export class ApprovalStore {
   }
 
   /**
-   * This run's newest request for this call when it still waits for an answer about exactly this
-   * action (not answered, not expired): a resume before the answer waits on it again, so the id
-   * the person copied stays the one to answer.
+   * This run's newest request for this call while it still waits for an answer (not answered,
+   * not expired): a resume before the answer waits on it again when the action is the same, so
+   * the id the person copied stays the one to answer, and says it replaces it when not.
    */
-  waitingRequest(runId: string, callId: string, actionDigest: string): ApprovalRequest | undefined {
+  waitingRequest(runId: string, callId: string): ApprovalRequest | undefined {
     const stored = newestPerCall(this.#allRequests()).get(
       callKey({ runId, callId, createdAt: "", request: { id: "" } }),
     );
-    if (stored?.request.actionDigest !== actionDigest) return undefined;
+    if (stored === undefined) return undefined;
     if (Date.parse(stored.request.expiresAt) <= this.#now()) return undefined;
     if (entryExists(this.#path("answers", `${stored.request.id}.json`))) return undefined;
     return stored.request;

@@ -56,6 +56,8 @@ export class RunWaitingError extends AgentRunError {
     readonly callId: string,
     readonly request: Readonly<Record<string, unknown>> & { readonly id: string },
     message: string,
+    /** The run's earlier request for this call that this one replaces (its action changed). */
+    readonly replaces?: string,
   ) {
     super(message);
     this.waiting = waitingFor(request.id);

@@ -22,8 +22,8 @@ export interface ApprovalGrants {
     actionDigest: string,
   ): { readonly requestId: string } | undefined;
   consumeDenial(runId: string, actionDigest: string): { readonly requestId: string } | undefined;
-  /** This run's request for this call that still waits for an answer about this action. */
-  waitingRequest(runId: string, callId: string, actionDigest: string): ApprovalRequest | undefined;
+  /** This run's newest request for this call that still waits for an answer, whatever action. */
+  waitingRequest(runId: string, callId: string): ApprovalRequest | undefined;
   /** The unused grant given to this run's request for this call, whatever action it names. */
   grantForCall(
     runId: string,
@@ -87,14 +87,21 @@ export class GrantApprovalProvider implements ApprovalProvider {
     const call = { callId: request.call.callId, tool: request.toolName };
     const interactive = this.#options.interactive;
     if (interactive === undefined) {
-      // Resumed before the person answered: the same request waits on, under the id they have.
-      const waiting =
-        grants.waitingRequest(runId, call.callId, ask.actionDigest) ??
-        (grants.saveApprovalRequest(runId, ask, call), ask);
+      // Resumed before the person answered: the same action waits on under the id they have;
+      // another one (what the call runs changed) gets its own, and says which it replaces.
+      const earlier = grants.waitingRequest(runId, call.callId);
+      const same = earlier?.actionDigest === ask.actionDigest ? earlier : undefined;
+      if (same === undefined) grants.saveApprovalRequest(runId, ask, call);
+      const waiting = same ?? ask;
+      const replaces =
+        earlier !== undefined && same === undefined
+          ? `; it replaces request ${earlier.id}, since what the call would run changed`
+          : "";
       throw new RunWaitingError(
         request.call.callId,
         { ...waiting, risks: [...waiting.risks] },
-        `Waiting for approval: request ${waiting.id} (agent approve ${waiting.id}, or agent deny ${waiting.id})`,
+        `Waiting for approval: request ${waiting.id} (agent approve ${waiting.id}, or agent deny ${waiting.id})${replaces}`,
+        earlier !== undefined && same === undefined ? earlier.id : undefined,
       );
     }
     let answer: PermissionDecision;

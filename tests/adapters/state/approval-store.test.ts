@@ -83,20 +83,19 @@ describe("ApprovalStore: a run that waits again", () => {
     expect(store.consumeApprovalGrant("run-1", OTHER)?.requestId).toBe("req_0000000000000004");
   });
 
-  it("names the request that still waits for this call and action, until it is answered or expires", () => {
+  it("names the request that still waits for this call, until it is answered or expires", () => {
     let now = T0;
     const store = new ApprovalStore(stateDir(), { now: () => now });
     const id = "req_0000000000000001";
     store.saveRequest(request(id, DIGEST, "2026-01-01T00:00:10.000Z"), ctx);
-    expect(store.waitingRequest("run-1", "call_1", DIGEST)?.id).toBe(id);
-    expect(store.waitingRequest("run-1", "call_1", OTHER)).toBeUndefined();
-    expect(store.waitingRequest("run-1", "call_2", DIGEST)).toBeUndefined();
-    expect(store.waitingRequest("run-2", "call_1", DIGEST)).toBeUndefined();
+    expect(store.waitingRequest("run-1", "call_1")?.id).toBe(id);
+    expect(store.waitingRequest("run-1", "call_2")).toBeUndefined();
+    expect(store.waitingRequest("run-2", "call_1")).toBeUndefined();
     now += 10_000;
-    expect(store.waitingRequest("run-1", "call_1", DIGEST)).toBeUndefined();
+    expect(store.waitingRequest("run-1", "call_1")).toBeUndefined();
     now = T0;
     store.deny(id, "cli");
-    expect(store.waitingRequest("run-1", "call_1", DIGEST)).toBeUndefined();
+    expect(store.waitingRequest("run-1", "call_1")).toBeUndefined();
   });
 
   it("an answered request stays replaced: a later wait of the same call lists only its own request", () => {

@@ -43,9 +43,8 @@ class LoggingGrants implements ApprovalGrants {
   }
   /** Requests still waiting, by call id: a read, so it is not logged. */
   readonly waiting = new Map<string, ApprovalRequest>();
-  waitingRequest(_runId: string, callId: string, digest: string): ApprovalRequest | undefined {
-    const request = this.waiting.get(callId);
-    return request?.actionDigest === digest ? request : undefined;
+  waitingRequest(_runId: string, callId: string): ApprovalRequest | undefined {
+    return this.waiting.get(callId);
   }
   /** Grants given to a call before, by call id: a read, so it is not logged. */
   readonly byCall = new Map<string, { requestId: string; actionDigest: string }>();
@@ -102,12 +101,17 @@ describe("GrantApprovalProvider", () => {
       `Waiting for approval: request ${earlier.id} (agent approve ${earlier.id}, or agent deny ${earlier.id})`,
     );
     expect(grants.log).toEqual(["consume denial", "consume grant"]);
-    // A request for another action than the call is now does not count: a new one is saved.
+    // A request for another action than the call is now does not count: a new one is saved,
+    // and the person hears which one it replaces.
     grants.waiting.set("call_1", { ...earlier, actionDigest: "e".repeat(64) });
     const again = await providerFor(grants)
       .decide(askRequest())
       .catch((caught: unknown) => caught);
     expect((again as RunWaitingError).request.id).toBe(ASK.id);
+    expect((again as RunWaitingError).message).toBe(
+      `Waiting for approval: request ${ASK.id} (agent approve ${ASK.id}, or agent deny ${ASK.id}); it replaces request ${earlier.id}, since what the call would run changed`,
+    );
+    expect(grants.log.at(-1)).toBe(`save ${ASK.id}`);
   });
 
   it("an existing grant allows without asking anyone", async () => {

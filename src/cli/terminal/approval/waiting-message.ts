@@ -16,6 +16,11 @@ export function waitingMessage(error: RunWaitingError, runId: string | undefined
   const { summary, script, risks } = requestLines(shown, "risk: ");
   const lines = [
     `agent: waiting for approval: request ${text(id)} (nothing ran)`,
+    ...(error.replaces === undefined
+      ? []
+      : [
+          `  it replaces request ${text(error.replaces)}, which can no longer be approved: what the call would run changed since`,
+        ]),
     // Whole or not at all, as at the terminal's question: `agent approvals` shows it whole.
     ...(length > MAX_SHOWN_REQUEST_CHARS
       ? [
