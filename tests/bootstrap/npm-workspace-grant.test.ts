@@ -2,10 +2,7 @@
  * An `a` for `npm test -w @mono/core` in an npm-workspaces monorepo: kept, through the daily
  * approver and the run grants bound by shellCommandBinding, until that package's script changes.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { shellCommandBinding } from "../../src/adapters/commands/index.js";
 import { PermissionDecision } from "../../src/core/policy/permission-decision.js";
 import { PermissionRequest } from "../../src/core/policy/permission-request.js";
@@ -17,19 +14,10 @@ import {
 } from "../../src/core/policy/run-grants.js";
 import { FixedEnvironment, RecordingAuditSink } from "../support/permission-fakes.js";
 import { preparedCall } from "../support/prepared-calls.js";
+import { scratchWorkspace } from "../support/scratch-workspace.js";
 
-let workspace: string;
-beforeEach(() => {
-  workspace = realpathSync(mkdtempSync(join(tmpdir(), "npm-workspace-grant-")));
-});
-afterEach(() => {
-  rmSync(workspace, { recursive: true, force: true });
-});
-
-function write(path: string, value: unknown): void {
-  mkdirSync(join(workspace, path, ".."), { recursive: true });
-  writeFileSync(join(workspace, path), JSON.stringify(value));
-}
+let workspace = "";
+const write = scratchWorkspace("npm-workspace-grant-", (root) => (workspace = root));
 
 /** A `[y/N/a]` prompt that answers `a` and keeps what it was asked, and why again. */
 class AnswersA {

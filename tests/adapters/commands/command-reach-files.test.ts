@@ -4,18 +4,9 @@
  * node's test runner.
  */
 import { createHash } from "node:crypto";
-import {
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   npmScriptRows,
   npmScriptText,
@@ -23,20 +14,10 @@ import {
 } from "../../../src/adapters/commands/index.js";
 import { UnbindableCommandError } from "../../../src/core/grants/unbindable-command.js";
 import { authorizeRunCommand } from "../../support/p04-authorize.js";
+import { scratchWorkspace } from "../../support/scratch-workspace.js";
 
-let ws: string;
-beforeEach(() => {
-  ws = realpathSync(mkdtempSync(join(tmpdir(), "reach-files-")));
-});
-afterEach(() => {
-  rmSync(ws, { recursive: true, force: true });
-});
-
-function write(path: string, content: string): string {
-  mkdirSync(join(ws, path, ".."), { recursive: true });
-  writeFileSync(join(ws, path), content);
-  return sha(content);
-}
+let ws = "";
+const write = scratchWorkspace("reach-files-", (root) => (ws = root));
 function sha(content: string): string {
   return `sha256 ${createHash("sha256").update(content).digest("hex")}`;
 }

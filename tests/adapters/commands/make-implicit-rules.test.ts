@@ -5,28 +5,16 @@
  * `.ONESHELL` recipe, which the shell reads as one script.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { npmScriptText } from "../../../src/adapters/commands/index.js";
 import {
   LoaderVariableError,
   UnbindableCommandError,
 } from "../../../src/core/grants/unbindable-command.js";
+import { scratchWorkspace } from "../../support/scratch-workspace.js";
 
-let ws: string;
-beforeEach(() => {
-  ws = realpathSync(mkdtempSync(join(tmpdir(), "make-implicit-")));
-});
-afterEach(() => {
-  rmSync(ws, { recursive: true, force: true });
-});
-
-function write(path: string, content: string): void {
-  mkdirSync(join(ws, path, ".."), { recursive: true });
-  writeFileSync(join(ws, path), content);
-}
+let ws = "";
+const write = scratchWorkspace("make-implicit-", (root) => (ws = root));
 const hex = (text: string): string => createHash("sha256").update(text).digest("hex");
 /** The digest of a built-in row: each present source's name and content digest, in order. */
 function sources(files: readonly (readonly [string, string])[]): string {

@@ -3,12 +3,10 @@
  * npm runs: the packages they select, found as npm finds them from the root package.json, and
  * each package's script and hooks; refused where the selection cannot be said exactly.
  */
-import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { argvRefusal } from "../../../src/adapters/commands/command-reach.js";
 import {
   NpmScriptError,
@@ -16,21 +14,13 @@ import {
   shellTextReach,
 } from "../../../src/adapters/commands/index.js";
 import { UnbindableCommandError } from "../../../src/core/grants/unbindable-command.js";
+import { scratchWorkspace } from "../../support/scratch-workspace.js";
 
-let workspace: string;
-beforeEach(() => {
-  workspace = realpathSync(mkdtempSync(join(tmpdir(), "npm-workspaces-")));
-});
-afterEach(() => {
-  rmSync(workspace, { recursive: true, force: true });
-});
-
-function write(path: string, value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  mkdirSync(join(workspace, path, ".."), { recursive: true });
-  writeFileSync(join(workspace, path), text);
-  return createHash("sha256").update(text).digest("hex");
-}
+let workspace = "";
+const written = scratchWorkspace("npm-workspaces-", (root) => (workspace = root));
+/** The file's SHA-256, as the binding rows say it after `sha256 `. */
+const write = (path: string, value: unknown): string =>
+  written(path, value).slice("sha256 ".length);
 
 /** A monorepo of two packages under packages/*; the root's package.json digest. */
 function monorepo(workspaces: unknown = ["packages/*"]): string {

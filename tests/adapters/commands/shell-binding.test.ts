@@ -4,29 +4,16 @@
  * the same reasons, however it is written.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { shellCommandBinding, shellTextReach } from "../../../src/adapters/commands/index.js";
 import {
   LoaderVariableError,
   UnbindableCommandError,
 } from "../../../src/core/grants/unbindable-command.js";
+import { scratchWorkspace } from "../../support/scratch-workspace.js";
 
-let workspace: string;
-beforeEach(() => {
-  workspace = realpathSync(mkdtempSync(join(tmpdir(), "shell-binding-")));
-});
-afterEach(() => {
-  rmSync(workspace, { recursive: true, force: true });
-});
-
-function write(path: string, content: string): string {
-  mkdirSync(join(workspace, path, ".."), { recursive: true });
-  writeFileSync(join(workspace, path), content);
-  return `sha256 ${createHash("sha256").update(content).digest("hex")}`;
-}
+let workspace = "";
+const write = scratchWorkspace("shell-binding-", (root) => (workspace = root));
 
 describe("plain words are read as a script's text is", () => {
   it("NODE_OPTIONS=--require=FILE before node binds the module it loads, as in a script", () => {
