@@ -97,6 +97,15 @@ export function makeOptions(
       const [, name = "", value = ""] = assignment;
       // make passes its command line's variables to every recipe's environment.
       if (MAKE_LOADER_VARIABLES.has(name)) throw loaderVariable(shown, name, "command line");
+      // `make MAKEFLAGS=--eval=…` gives make options as a makefile's MAKEFLAGS would.
+      if (/^(?:GNU)?MAKEFLAGS$|^MFLAGS$/u.test(name)) {
+        const loud = value.split(/\s+/u).find((flag) => flag !== "" && !QUIET_MAKEFLAGS.test(flag));
+        if (expands[at] === true || loud !== undefined) {
+          throw new UnbindableCommandError(
+            `${shown} is given ${name}=${JSON.stringify(value)} on its command line, whose options may change what make reads or runs; give make's options as its own words`,
+          );
+        }
+      }
       commandLine.set(name, expands[at] === true ? undefined : value);
       continue;
     }
@@ -137,6 +146,10 @@ export function makeOptions(
 }
 
 /** make is made to pass a variable that chooses which program or file its recipes run. */
+/** What MAKEFLAGS may hold (a makefile's, or given on make's command line): options that change nothing of what runs. */
+export const QUIET_MAKEFLAGS =
+  /^(?:-?[rRsSkiw]+|-j\d*|--jobs(?:=\d+)?|--no-builtin-rules|--no-builtin-variables|--silent|--quiet|--keep-going|--no-keep-going|--(?:no-)?print-directory|--warn-undefined-variables)$/u;
+
 export function loaderVariable(shown: string, name: string, where: string): LoaderVariableError {
   return new LoaderVariableError(
     `${shown}'s ${where} sets ${name}, which make passes to every recipe and which chooses which program or file it runs, so any file may run; leave ${name} unset in make`,

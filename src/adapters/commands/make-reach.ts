@@ -20,7 +20,7 @@ import {
 } from "../../core/grants/unbindable-command.js";
 import { MAKE_LOADER_VARIABLES } from "./loader-variables.js";
 import { builtinSources } from "./make-builtin-rules.js";
-import { loaderVariable, makeOptions, type MakeOptions } from "./make-options.js";
+import { loaderVariable, makeOptions, QUIET_MAKEFLAGS, type MakeOptions } from "./make-options.js";
 import { MakeVariables, type Automatic, type MakeOutside } from "./make-variables.js";
 import { makeWildcard, MAX_WILDCARD_MATCHES } from "./make-wildcard.js";
 import { parseMakefile, type MakefileLine } from "./makefile-text.js";
@@ -47,9 +47,6 @@ const SPECIAL_TARGETS = new Set(
     ".EXPORT_ALL_VARIABLES .NOTPARALLEL .ONESHELL .POSIX"
   ).split(" "),
 );
-/** What a makefile's MAKEFLAGS may hold: options that change nothing of what runs. */
-const QUIET_MAKEFLAGS =
-  /^(?:-?[rRsSkiw]+|-j\d*|--jobs(?:=\d+)?|--no-builtin-rules|--no-builtin-variables|--silent|--quiet|--keep-going|--no-keep-going|--(?:no-)?print-directory|--warn-undefined-variables)$/u;
 /** The shells whose text the reader reads: recipes under any other SHELL are not sh's text. */
 const SHELLS = /^(?:\/(?:usr\/)?bin\/)?(?:sh|bash|dash)$/u;
 

@@ -45,6 +45,19 @@ describe("plain words are read as a script's text is", () => {
     expect(call).toThrow(`the command sets ${variable}, which makes a program find its code`);
   });
 
+  it("make MAKEFLAGS=… on its command line holds only options that change nothing of what runs", () => {
+    write("Makefile", "all:\n\t@echo ok\n");
+    for (const command of [
+      "make MAKEFLAGS=--eval=all:;sh\\ x.sh",
+      "make 'MAKEFLAGS=-f other.mk'",
+    ]) {
+      expect(() => shellCommandBinding(workspace, command)).toThrow(
+        "on its command line, whose options may change what make reads or runs",
+      );
+    }
+    expect(() => shellCommandBinding(workspace, "make MAKEFLAGS=-j4")).not.toThrow();
+  });
+
   it("hash -p and enable -f, which change what a name runs, get no grant", () => {
     for (const command of ["hash -p ./evil ls; ls", "enable -f ./x.so cat; cat y"]) {
       expect(() => shellCommandBinding(workspace, command)).toThrow(LoaderVariableError);
