@@ -129,7 +129,17 @@ describe("installScriptRun finds what a script names in its words too (hostile r
       "; ",
     );
     const ws = workspace({ "package.json": { scripts: { postinstall: text } } });
-    expect(installScriptRun(ws, "src/app.js")?.unread).toBeDefined();
+    // The word scan gives up past the cap, so what is said is the reader's own refusal.
+    expect(installScriptRun(ws, "src/app.js")).toEqual({
+      kind: "install-script",
+      manifest: "package.json",
+      script: "postinstall",
+      unread:
+        "the command changes directory (cd), after which the harness cannot tell which workspace files its paths name, so it cannot be bound to an approval; name the files from the workspace's top",
+    });
+    // Under the cap the same words are worked through, and an unrelated write stays unasked.
+    const few = workspace({ "package.json": { scripts: { postinstall: "cd d0 && eval x" } } });
+    expect(installScriptRun(few, "src/app.js")).toBeUndefined();
   });
 });
 
